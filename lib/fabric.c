@@ -1,0 +1,520 @@
+/*
+ * fabric.c - the in-memory model: nodes, ports, links, and their GUID
+ * indexes. Every reader produces one, every analysis consumes one.
+ * libosmcomp's cl_qmap (a red-black tree keyed by 64-bit GUIDs) is the
+ * index; it enters the project through this file only.
+ */
+#include "ibtopo-int.h"
+
+#include <complib/cl_qmap.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct node_entry {
+	cl_map_item_t item;	/* keyed by node GUID */
+	struct ibtopo_node node;
+};
+
+struct port_entry {
+	cl_map_item_t item;	/* keyed by port GUID once indexed */
+	struct ibtopo_port port;
+};
+
+struct ibtopo_fabric {
+	struct ibtopo_fabric_meta meta;
+	struct ibtopo_node **nodes;
+	size_t nnodes, anodes;
+	struct ibtopo_link **links;
+	size_t nlinks, alinks;
+	cl_qmap_t node_index;
+	cl_qmap_t port_index;
+	char **strings;		/* fabric-owned strings (cables) */
+	size_t nstrings, astrings;
+};
+
+static int grow(void *pptr, size_t *alloc, size_t need, size_t size)
+{
+	void **p = pptr;
+	size_t n = *alloc ? *alloc : 16;
+	void *np;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n *= 2;
+	np = realloc(*p, n * size);
+	if (!np)
+		return IBTOPO_ENOMEM;
+	*p = np;
+	*alloc = n;
+	return 0;
+}
+
+int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *f;
+
+	if (!out)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
+	*out = NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	cl_qmap_init(&f->node_index);
+	cl_qmap_init(&f->port_index);
+	*out = f;
+	return 0;
+}
+
+static void free_node(struct ibtopo_node *n)
+{
+	struct node_entry *e;
+
+	for (unsigned i = 0; i <= n->nports; i++) {
+		if (n->ports[i]) {
+			struct port_entry *pe = (struct port_entry *)
+				((char *)n->ports[i] - offsetof(struct port_entry, port));
+			free(pe);
+		}
+	}
+	free(n->ports);
+	free(n->desc);
+	e = (struct node_entry *)((char *)n - offsetof(struct node_entry, node));
+	free(e);
+}
+
+void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
+{
+	if (!fabric)
+		return;
+	for (size_t i = 0; i < fabric->nlinks; i++) {
+		free(fabric->links[i]->cable);
+		free(fabric->links[i]);
+	}
+	free(fabric->links);
+	for (size_t i = 0; i < fabric->nnodes; i++)
+		free_node(fabric->nodes[i]);
+	free(fabric->nodes);
+	for (size_t i = 0; i < fabric->nstrings; i++)
+		free(fabric->strings[i]);
+	free(fabric->strings);
+	free(fabric->meta.label);
+	free(fabric->meta.source);
+	free(fabric->meta.host);
+	free(fabric);
+}
+
+char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s)
+{
+	char *copy;
+
+	if (!s)
+		return NULL;
+	if (grow(&fabric->strings, &fabric->astrings, fabric->nstrings + 1,
+		 sizeof(*fabric->strings)))
+		return NULL;
+	copy = strdup(s);
+	if (copy)
+		fabric->strings[fabric->nstrings++] = copy;
+	return copy;
+}
+
+const struct ibtopo_fabric_meta *ibtopo_fabric_meta(const struct ibtopo_fabric *fabric)
+{
+	return &fabric->meta;
+}
+
+static int set_string(char **slot, const char *value, struct ibtopo_error *err)
+{
+	char *copy = NULL;
+
+	if (value) {
+		copy = strdup(value);
+		if (!copy)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	free(*slot);
+	*slot = copy;
+	return 0;
+}
+
+int ibtopo_fabric_set_label(struct ibtopo_fabric *fabric, const char *label,
+			    struct ibtopo_error *err)
+{
+	return set_string(&fabric->meta.label, label, err);
+}
+
+int ibtopo_fabric_set_source(struct ibtopo_fabric *fabric, const char *source,
+			     struct ibtopo_error *err)
+{
+	return set_string(&fabric->meta.source, source, err);
+}
+
+int ibtopo_fabric_set_host(struct ibtopo_fabric *fabric, const char *host,
+			   struct ibtopo_error *err)
+{
+	return set_string(&fabric->meta.host, host, err);
+}
+
+void ibtopo_fabric_set_taken_at(struct ibtopo_fabric *fabric, time_t when)
+{
+	fabric->meta.taken_at = when;
+}
+
+void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial)
+{
+	fabric->meta.partial = partial;
+}
+
+void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id)
+{
+	fabric->meta.snapshot_id = id;
+}
+
+int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabric,
+			   enum ibtopo_node_type type, uint64_t guid,
+			   unsigned nports, const char *desc,
+			   struct ibtopo_error *err)
+{
+	struct node_entry *e;
+	cl_map_item_t *old;
+	int rc = 0;
+
+	if (out)
+		*out = NULL;
+	if (!fabric || nports > 255)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "bad node (port count %u)", nports);
+	if (cl_qmap_get(&fabric->node_index, guid) !=
+	    cl_qmap_end(&fabric->node_index))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "duplicate node guid 0x%016" PRIx64, guid);
+	if (grow(&fabric->nodes, &fabric->anodes, fabric->nnodes + 1,
+		 sizeof(*fabric->nodes)))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	e->node.type = type;
+	e->node.guid = guid;
+	e->node.nports = nports;
+	e->node.ports = calloc(nports + 1, sizeof(*e->node.ports));
+	e->node.desc = strdup(desc ? desc : "");
+	if (!e->node.ports || !e->node.desc) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_entry;
+	}
+	old = cl_qmap_insert(&fabric->node_index, guid, &e->item);
+	if (old != &e->item) {
+		rc = ibtopo__error_set(err, IBTOPO_ERROR, "node index corrupt");
+		goto out_free_entry;
+	}
+	e->node.index = fabric->nnodes;
+	fabric->nodes[fabric->nnodes++] = &e->node;
+	if (out)
+		*out = &e->node;
+	return 0;
+
+out_free_entry:
+	free(e->node.desc);
+	free(e->node.ports);
+	free(e);
+	return rc;
+}
+
+int ibtopo_node_set_desc(struct ibtopo_node *node, const char *desc,
+			 struct ibtopo_error *err)
+{
+	char *copy = strdup(desc ? desc : "");
+
+	if (!copy)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	free(node->desc);
+	node->desc = copy;
+	return 0;
+}
+
+int ibtopo_node_add_port(struct ibtopo_port **out, struct ibtopo_fabric *fabric,
+			 struct ibtopo_node *node, unsigned num,
+			 struct ibtopo_error *err)
+{
+	struct port_entry *e;
+
+	(void)fabric;
+	if (out)
+		*out = NULL;
+	if (!node || num > node->nports)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "port %u out of range (node has %u ports)",
+					 num, node ? node->nports : 0);
+	if (!node->ports[num]) {
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		e->port.node = node;
+		e->port.num = num;
+		node->ports[num] = &e->port;
+	}
+	if (out)
+		*out = node->ports[num];
+	return 0;
+}
+
+int ibtopo_fabric_index_port(struct ibtopo_fabric *fabric, struct ibtopo_port *port,
+			     struct ibtopo_error *err)
+{
+	struct port_entry *e;
+
+	if (!fabric || !port)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no port to index");
+	if (!port->guid)
+		return 0;
+	e = (struct port_entry *)((char *)port - offsetof(struct port_entry, port));
+	/* Switch ports share one GUID: the first port indexed stands for all. */
+	if (cl_qmap_get(&fabric->port_index, port->guid) ==
+	    cl_qmap_end(&fabric->port_index))
+		cl_qmap_insert(&fabric->port_index, port->guid, &e->item);
+	return 0;
+}
+
+static bool link_end_less(const struct ibtopo_port *x, const struct ibtopo_port *y)
+{
+	if (x->node->guid != y->node->guid)
+		return x->node->guid < y->node->guid;
+	return x->num < y->num;
+}
+
+int ibtopo_fabric_connect(struct ibtopo_link **out, struct ibtopo_fabric *fabric,
+			  struct ibtopo_port *a, struct ibtopo_port *b,
+			  struct ibtopo_error *err)
+{
+	struct ibtopo_link *l;
+
+	if (out)
+		*out = NULL;
+	if (!fabric || !a || !b || a == b)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad link ends");
+	if (a->link || b->link) {
+		if (a->link && a->link == b->link) {
+			if (out)
+				*out = a->link;
+			return 0;
+		}
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"port %u of '%s' already linked",
+			a->link ? a->num : b->num,
+			a->link ? a->node->desc : b->node->desc);
+	}
+	if (grow(&fabric->links, &fabric->alinks, fabric->nlinks + 1,
+		 sizeof(*fabric->links)))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	if (link_end_less(b, a)) {
+		struct ibtopo_port *t = a;
+
+		a = b;
+		b = t;
+	}
+	l->a = a;
+	l->b = b;
+	l->speed = a->speed_active ? a->speed_active : b->speed_active;
+	l->width = a->width_active ? a->width_active : b->width_active;
+	a->remote = b;
+	b->remote = a;
+	a->link = l;
+	b->link = l;
+	l->index = fabric->nlinks;
+	fabric->links[fabric->nlinks++] = l;
+	if (out)
+		*out = l;
+	return 0;
+}
+
+int ibtopo_link_set_cable(struct ibtopo_fabric *fabric, struct ibtopo_link *link,
+			  const struct ibtopo_cable *cable, struct ibtopo_error *err)
+{
+	struct ibtopo_cable *c;
+
+	if (!fabric || !link || !cable)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no cable");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	*c = *cable;
+	c->vendor = ibtopo__fabric_strdup(fabric, cable->vendor);
+	c->part_number = ibtopo__fabric_strdup(fabric, cable->part_number);
+	c->serial = ibtopo__fabric_strdup(fabric, cable->serial);
+	if ((cable->vendor && !c->vendor) ||
+	    (cable->part_number && !c->part_number) ||
+	    (cable->serial && !c->serial)) {
+		free(c);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	free(link->cable);
+	link->cable = c;
+	return 0;
+}
+
+size_t ibtopo_fabric_node_count(const struct ibtopo_fabric *fabric)
+{
+	return fabric ? fabric->nnodes : 0;
+}
+
+struct ibtopo_node *ibtopo_fabric_node(const struct ibtopo_fabric *fabric, size_t i)
+{
+	return fabric && i < fabric->nnodes ? fabric->nodes[i] : NULL;
+}
+
+size_t ibtopo_fabric_link_count(const struct ibtopo_fabric *fabric)
+{
+	return fabric ? fabric->nlinks : 0;
+}
+
+struct ibtopo_link *ibtopo_fabric_link(const struct ibtopo_fabric *fabric, size_t i)
+{
+	return fabric && i < fabric->nlinks ? fabric->links[i] : NULL;
+}
+
+size_t ibtopo_fabric_count_type(const struct ibtopo_fabric *fabric,
+				enum ibtopo_node_type type)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; fabric && i < fabric->nnodes; i++)
+		if (fabric->nodes[i]->type == type)
+			n++;
+	return n;
+}
+
+struct ibtopo_node *ibtopo_fabric_find_node(const struct ibtopo_fabric *fabric,
+					    uint64_t guid)
+{
+	cl_map_item_t *it;
+
+	if (!fabric)
+		return NULL;
+	it = cl_qmap_get(&fabric->node_index, guid);
+	if (it == cl_qmap_end(&fabric->node_index))
+		return NULL;
+	return &((struct node_entry *)it)->node;
+}
+
+struct ibtopo_port *ibtopo_fabric_find_port(const struct ibtopo_fabric *fabric,
+					    uint64_t guid)
+{
+	cl_map_item_t *it;
+
+	if (!fabric)
+		return NULL;
+	it = cl_qmap_get(&fabric->port_index, guid);
+	if (it == cl_qmap_end(&fabric->port_index))
+		return NULL;
+	return &((struct port_entry *)it)->port;
+}
+
+struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fabric,
+						 const char *desc)
+{
+	for (size_t i = 0; fabric && desc && i < fabric->nnodes; i++)
+		if (strcmp(fabric->nodes[i]->desc, desc) == 0)
+			return fabric->nodes[i];
+	return NULL;
+}
+
+struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num)
+{
+	if (!node || num > node->nports)
+		return NULL;
+	return node->ports[num];
+}
+
+static int type_rank(enum ibtopo_node_type t)
+{
+	switch (t) {
+	case IBTOPO_NODE_SWITCH:
+		return 0;
+	case IBTOPO_NODE_CA:
+		return 1;
+	case IBTOPO_NODE_ROUTER:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+static int cmp_node(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(struct ibtopo_node *const *)y;
+
+	if (type_rank(a->type) != type_rank(b->type))
+		return type_rank(a->type) - type_rank(b->type);
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int cmp_link(const void *x, const void *y)
+{
+	const struct ibtopo_link *a = *(struct ibtopo_link *const *)x;
+	const struct ibtopo_link *b = *(struct ibtopo_link *const *)y;
+
+	if (a->a->node->guid != b->a->node->guid)
+		return a->a->node->guid < b->a->node->guid ? -1 : 1;
+	return (int)a->a->num - (int)b->a->num;
+}
+
+void ibtopo_fabric_sort(struct ibtopo_fabric *fabric)
+{
+	if (!fabric)
+		return;
+	if (fabric->nnodes)
+		qsort(fabric->nodes, fabric->nnodes, sizeof(*fabric->nodes), cmp_node);
+	for (size_t i = 0; i < fabric->nnodes; i++)
+		fabric->nodes[i]->index = i;
+	if (fabric->nlinks)
+		qsort(fabric->links, fabric->nlinks, sizeof(*fabric->links), cmp_link);
+	for (size_t i = 0; i < fabric->nlinks; i++)
+		fabric->links[i]->index = i;
+}
+
+/* Findings lists live here too: they are part of the shared model. */
+
+int ibtopo_findings_add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
+			struct ibtopo_error *err)
+{
+	if (!list || !f)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no finding");
+	if (grow(&list->items, &list->alloc, list->count + 1, sizeof(*list->items)))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	list->items[list->count++] = *f;
+	return 0;
+}
+
+void ibtopo_findings_release(struct ibtopo_findings *list)
+{
+	if (!list)
+		return;
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+	list->alloc = 0;
+}
+
+int ibtopo_findings_max_severity(const struct ibtopo_findings *list)
+{
+	int max = -1;
+
+	for (size_t i = 0; list && i < list->count; i++)
+		if ((int)list->items[i].severity > max)
+			max = (int)list->items[i].severity;
+	return max;
+}
+
+void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port)
+{
+	out->node = port ? port->node->desc : NULL;
+	out->guid = port ? port->node->guid : 0;
+	out->port = port ? (int)port->num : -1;
+}

@@ -1,0 +1,581 @@
+/*
+ * ibtopo.h - InfiniBand fabric topology analyzer, public interface.
+ *
+ * The only header a program using libibtopo includes. Self-contained C11.
+ *
+ * Conventions (see STYLE.md):
+ * - Functions that can fail return 0 or a negative enum ibtopo_status and
+ *   take an optional struct ibtopo_error * as their last argument.
+ * - `**out` results belong to the caller and are freed with the matching
+ *   _free(); plain pointers returned are borrowed from their parent.
+ * - struct ibtopo_fabric owns every node, port and link; findings borrow it.
+ */
+#ifndef IBTOPO_H
+#define IBTOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_status {
+	IBTOPO_OK = 0,
+	IBTOPO_ERROR = -1,	/* generic failure */
+	IBTOPO_EINVAL = -2,	/* bad argument or usage */
+	IBTOPO_ENOMEM = -3,	/* out of memory */
+	IBTOPO_ENOTFOUND = -4,	/* no such snapshot, node, file */
+	IBTOPO_EIO = -5,	/* reading or writing a file or database */
+	IBTOPO_EPARSE = -6,	/* malformed input */
+	IBTOPO_ENODEV = -7,	/* no InfiniBand device or port */
+	IBTOPO_EPARTIAL = -8,	/* discovery incomplete */
+	IBTOPO_EVERSION = -9,	/* database from a newer schema version */
+	IBTOPO_EBUSY = -10,	/* database locked too long */
+};
+
+#define IBTOPO_ERROR_SIZE 256
+
+/** Error detail: a status code and a one-line lowercase message. */
+struct ibtopo_error {
+	int code;
+	char message[IBTOPO_ERROR_SIZE];
+};
+
+#define IBTOPO_ERROR_INIT { 0, { 0 } }
+
+/** Static description of a status code; never NULL. */
+const char *ibtopo_strerror(int code);
+
+/* ------------------------------------------------------------------ */
+/* Speeds and widths                                                   */
+/* ------------------------------------------------------------------ */
+
+/** Link speeds as bits, ordered slowest to fastest; sets are masks. */
+enum ibtopo_speed {
+	IBTOPO_SPEED_SDR = 1u << 0,
+	IBTOPO_SPEED_DDR = 1u << 1,
+	IBTOPO_SPEED_QDR = 1u << 2,
+	IBTOPO_SPEED_FDR10 = 1u << 3,
+	IBTOPO_SPEED_FDR = 1u << 4,
+	IBTOPO_SPEED_EDR = 1u << 5,
+	IBTOPO_SPEED_HDR = 1u << 6,
+	IBTOPO_SPEED_NDR = 1u << 7,
+	IBTOPO_SPEED_XDR = 1u << 8,
+};
+#define IBTOPO_SPEED_ALL 0x1ffu
+
+/** Link widths as IBA LinkWidth bits; sets are masks. */
+enum ibtopo_width {
+	IBTOPO_WIDTH_1X = 1u << 0,
+	IBTOPO_WIDTH_4X = 1u << 1,
+	IBTOPO_WIDTH_8X = 1u << 2,
+	IBTOPO_WIDTH_12X = 1u << 3,
+	IBTOPO_WIDTH_2X = 1u << 4,
+};
+#define IBTOPO_WIDTH_ALL 0x1fu
+
+/** "SDR".."XDR" for one speed bit; "?" for 0 or several bits. */
+const char *ibtopo_speed_name(unsigned speed);
+/** Parse "HDR", "FDR10", ... (case-insensitive) into a bit; 0 if unknown. */
+unsigned ibtopo_speed_parse(const char *name);
+/** Highest speed bit of a mask; 0 for an empty mask. */
+unsigned ibtopo_speed_highest(unsigned mask);
+/** Data rate of one lane at that speed in Gb/s (after encoding); 0 if unknown. */
+double ibtopo_speed_lane_gbps(unsigned speed);
+
+/** "1x", "2x", "4x", "8x", "12x" for one width bit; "?" otherwise. */
+const char *ibtopo_width_name(unsigned width);
+/** Parse "4x" / "4X" into a width bit; 0 if unknown. */
+unsigned ibtopo_width_parse(const char *name);
+/** Lanes of one width bit (1, 2, 4, 8, 12); 0 if unknown. */
+unsigned ibtopo_width_lanes(unsigned width);
+/** Widest width bit of a mask (by lanes); 0 for an empty mask. */
+unsigned ibtopo_width_highest(unsigned mask);
+
+/** Data rate of a link in Gb/s from one speed bit and one width bit. */
+double ibtopo_link_gbps(unsigned speed, unsigned width);
+
+/* ------------------------------------------------------------------ */
+/* Fabric model                                                        */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_node_type {
+	IBTOPO_NODE_UNKNOWN = 0,
+	IBTOPO_NODE_CA = 1,
+	IBTOPO_NODE_SWITCH = 2,
+	IBTOPO_NODE_ROUTER = 3,
+};
+
+/** "ca", "switch", "router", "unknown". */
+const char *ibtopo_node_type_name(enum ibtopo_node_type type);
+
+/** IBA PortState; 0 when not known (text dumps). */
+enum ibtopo_port_state {
+	IBTOPO_PORT_STATE_UNKNOWN = 0,
+	IBTOPO_PORT_STATE_DOWN = 1,
+	IBTOPO_PORT_STATE_INIT = 2,
+	IBTOPO_PORT_STATE_ARMED = 3,
+	IBTOPO_PORT_STATE_ACTIVE = 4,
+};
+
+/** "down", "init", "armed", "active" or "unknown". */
+const char *ibtopo_port_state_name(unsigned state);
+/** IBA PortPhysicalState name ("polling", "linkup", ...) or "unknown". */
+const char *ibtopo_phys_state_name(unsigned phys_state);
+
+struct ibtopo_node;
+struct ibtopo_link;
+
+/** Cable media, as far as it is known. */
+enum ibtopo_media {
+	IBTOPO_MEDIA_UNKNOWN = 0,
+	IBTOPO_MEDIA_PASSIVE_COPPER,	/* DAC */
+	IBTOPO_MEDIA_ACTIVE_COPPER,	/* ACC / AEC */
+	IBTOPO_MEDIA_AOC,		/* active optical cable */
+	IBTOPO_MEDIA_MULTIMODE,		/* multimode transceivers + fiber */
+	IBTOPO_MEDIA_SINGLEMODE,	/* single-mode transceivers + fiber */
+};
+
+/** "passive-copper", "active-copper", "aoc", "multimode", "singlemode", "unknown". */
+const char *ibtopo_media_name(enum ibtopo_media media);
+/** Inverse of ibtopo_media_name(); IBTOPO_MEDIA_UNKNOWN if not recognized. */
+enum ibtopo_media ibtopo_media_parse(const char *name);
+
+/** A cable attached to a link (from CableInfo, a CSV inventory or db_csv). */
+struct ibtopo_cable {
+	enum ibtopo_media media;
+	double length_m;	/* 0 = unknown */
+	unsigned rated_speed;	/* highest speed bit the cable is rated for; 0 = unknown */
+	char *vendor;		/* NULL = unknown; owned by the fabric */
+	char *part_number;
+	char *serial;
+};
+
+/** One port. Masks are 0 when unknown (e.g. read from a text dump). */
+struct ibtopo_port {
+	struct ibtopo_node *node;	/* owner */
+	unsigned num;			/* port number; 0 = switch management port */
+	unsigned ext_num;		/* external (faceplate) number, 0 = none */
+	uint64_t guid;			/* port GUID; 0 = unknown */
+	uint16_t lid;			/* 0 = unknown */
+	uint8_t lmc;
+	uint8_t state;			/* enum ibtopo_port_state */
+	uint8_t phys_state;		/* IBA PortPhysicalState, 0 = unknown */
+	uint8_t width_supported;	/* enum ibtopo_width masks */
+	uint8_t width_enabled;
+	uint8_t width_active;		/* one bit, or 0 */
+	uint16_t speed_supported;	/* enum ibtopo_speed masks */
+	uint16_t speed_enabled;
+	uint16_t speed_active;		/* one bit, or 0 */
+	uint32_t cap_mask;		/* PortInfo CapabilityMask; 0 = unknown */
+	struct ibtopo_port *remote;	/* peer port, NULL if unconnected */
+	struct ibtopo_link *link;	/* link this port is an end of, or NULL */
+};
+
+/** One node (CA, switch or router). */
+struct ibtopo_node {
+	enum ibtopo_node_type type;
+	uint64_t guid;			/* node GUID */
+	uint64_t sysimg_guid;		/* system image GUID; 0 = unknown */
+	char *desc;			/* node description; never NULL */
+	uint32_t vendor_id;		/* 0 = unknown */
+	uint32_t device_id;
+	uint32_t revision;
+	unsigned nports;		/* number of physical ports */
+	/* ports[0..nports]; ports[i] is port i or NULL when absent or unknown.
+	 * CAs have no port 0. */
+	struct ibtopo_port **ports;
+	size_t index;			/* position in the fabric's node list */
+	bool enhanced_port0;		/* switch port 0 is enhanced */
+};
+
+/**
+ * One physical link between two ports. `a` is the end whose node GUID is
+ * the lower (ties broken by port number) so links compare stably.
+ * Planned values come from a topology file's trailer (0 = not stated).
+ */
+struct ibtopo_link {
+	struct ibtopo_port *a;
+	struct ibtopo_port *b;
+	size_t index;			/* position in the fabric's link list */
+	uint16_t speed;			/* active speed bit (as both ends report) */
+	uint8_t width;			/* active width bit */
+	struct ibtopo_cable *cable;	/* NULL when no cable data */
+};
+
+/** Where a fabric came from and when; strings owned by the fabric. */
+struct ibtopo_fabric_meta {
+	char *label;		/* NULL = none */
+	char *source;		/* "discover:mlx5_0/1", "file:/path", ... */
+	char *host;		/* host the snapshot was taken on */
+	time_t taken_at;	/* UTC seconds */
+	bool partial;		/* discovery did not reach every node */
+	int64_t snapshot_id;	/* 0 = not stored */
+};
+
+struct ibtopo_fabric;
+
+/** Create an empty fabric. */
+int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err);
+/** Free a fabric and everything it owns; NULL is fine. */
+void ibtopo_fabric_free(struct ibtopo_fabric *fabric);
+
+/** Metadata of a fabric; borrowed, writable through the setters below. */
+const struct ibtopo_fabric_meta *ibtopo_fabric_meta(const struct ibtopo_fabric *fabric);
+/** Set a metadata string (label, source, host); value is copied; NULL clears. */
+int ibtopo_fabric_set_label(struct ibtopo_fabric *fabric, const char *label,
+			    struct ibtopo_error *err);
+int ibtopo_fabric_set_source(struct ibtopo_fabric *fabric, const char *source,
+			     struct ibtopo_error *err);
+int ibtopo_fabric_set_host(struct ibtopo_fabric *fabric, const char *host,
+			   struct ibtopo_error *err);
+void ibtopo_fabric_set_taken_at(struct ibtopo_fabric *fabric, time_t when);
+void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial);
+void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id);
+
+/**
+ * Add a node with `nports` physical ports (no port objects yet).
+ * Returns IBTOPO_EINVAL if a node with that GUID exists already.
+ * The node is owned by the fabric; *out is borrowed.
+ */
+int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabric,
+			   enum ibtopo_node_type type, uint64_t guid,
+			   unsigned nports, const char *desc,
+			   struct ibtopo_error *err);
+/** Replace a node's description (copied). */
+int ibtopo_node_set_desc(struct ibtopo_node *node, const char *desc,
+			 struct ibtopo_error *err);
+/**
+ * Create port `num` of a node (0..nports), zeroed but for node/num, or
+ * return the existing one. The port is owned by the fabric.
+ */
+int ibtopo_node_add_port(struct ibtopo_port **out, struct ibtopo_fabric *fabric,
+			 struct ibtopo_node *node, unsigned num,
+			 struct ibtopo_error *err);
+/** Register a port GUID in the fabric's port index (after setting port->guid). */
+int ibtopo_fabric_index_port(struct ibtopo_fabric *fabric, struct ibtopo_port *port,
+			     struct ibtopo_error *err);
+/**
+ * Link two ports. Sets remote/link on both; link speed/width are taken
+ * from the ports' active values. Returns IBTOPO_EINVAL if either port is
+ * already linked (to another port) or a == b.
+ */
+int ibtopo_fabric_connect(struct ibtopo_link **out, struct ibtopo_fabric *fabric,
+			  struct ibtopo_port *a, struct ibtopo_port *b,
+			  struct ibtopo_error *err);
+/** Attach cable data to a link (copied; replaces any earlier cable). */
+int ibtopo_link_set_cable(struct ibtopo_fabric *fabric, struct ibtopo_link *link,
+			  const struct ibtopo_cable *cable, struct ibtopo_error *err);
+
+size_t ibtopo_fabric_node_count(const struct ibtopo_fabric *fabric);
+struct ibtopo_node *ibtopo_fabric_node(const struct ibtopo_fabric *fabric, size_t i);
+size_t ibtopo_fabric_link_count(const struct ibtopo_fabric *fabric);
+struct ibtopo_link *ibtopo_fabric_link(const struct ibtopo_fabric *fabric, size_t i);
+/** Count of nodes of one type. */
+size_t ibtopo_fabric_count_type(const struct ibtopo_fabric *fabric,
+				enum ibtopo_node_type type);
+/** Node by node GUID, or NULL. */
+struct ibtopo_node *ibtopo_fabric_find_node(const struct ibtopo_fabric *fabric,
+					    uint64_t guid);
+/** Port by port GUID, or NULL. */
+struct ibtopo_port *ibtopo_fabric_find_port(const struct ibtopo_fabric *fabric,
+					    uint64_t guid);
+/** First node whose description equals `desc`, or NULL. */
+struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fabric,
+						 const char *desc);
+/** Port `num` of a node or NULL. */
+struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
+/**
+ * Sort nodes by (type, GUID) and links by (a GUID, a port), renumbering
+ * `index`, so every reader yields the same order for the same fabric.
+ */
+void ibtopo_fabric_sort(struct ibtopo_fabric *fabric);
+
+/* ------------------------------------------------------------------ */
+/* Discovery (libibnetdisc) and cache files                            */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_discover_flags {
+	IBTOPO_DISCOVER_PARTIAL = 1u << 0,	/* keep an incomplete fabric */
+	IBTOPO_DISCOVER_CABLES = 1u << 1,	/* read CableInfo where answered */
+};
+
+struct ibtopo_discover_opts {
+	unsigned version;		/* IBTOPO_DISCOVER_OPTS_VERSION */
+	const char *ca;			/* CA name, NULL = first */
+	int port;			/* CA port, 0 = first active */
+	unsigned timeout_ms;		/* per MAD, 0 = library default */
+	unsigned flags;			/* enum ibtopo_discover_flags */
+	/* optional progress callback (nodes seen so far); may be NULL */
+	void (*progress)(void *arg, size_t nodes);
+	void *progress_arg;
+};
+#define IBTOPO_DISCOVER_OPTS_VERSION 1
+#define IBTOPO_DISCOVER_OPTS_INIT { IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL }
+
+/**
+ * Discover the fabric attached to a local CA port through libibnetdisc.
+ * Returns IBTOPO_ENODEV when no device answers, IBTOPO_EPARTIAL when
+ * discovery stopped part-way and IBTOPO_DISCOVER_PARTIAL was not given
+ * (then *out is NULL). With the flag, *out is marked partial instead.
+ */
+int ibtopo_fabric_discover(struct ibtopo_fabric **out,
+			   const struct ibtopo_discover_opts *opts,
+			   struct ibtopo_error *err);
+
+/** Load an `ibnetdiscover --cache` file. IBTOPO_EPARSE/EIO on bad input. */
+int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
+			     struct ibtopo_error *err);
+
+/** True if the file starts like an ibnetdiscover cache file. */
+bool ibtopo_file_is_cache(const char *path);
+
+/* ------------------------------------------------------------------ */
+/* Reading fabric files                                                */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_file_format {
+	IBTOPO_FILE_AUTO = 0,		/* detect from content */
+	IBTOPO_FILE_CACHE,		/* ibnetdiscover --cache */
+	IBTOPO_FILE_IBNETDISCOVER,	/* ibnetdiscover text (also plans) */
+	IBTOPO_FILE_PORTS,		/* ibnetdiscover -p ports report */
+	IBTOPO_FILE_IBSIM,		/* ibsim net file */
+};
+
+struct ibtopo_read_opts {
+	unsigned version;		/* IBTOPO_READ_OPTS_VERSION */
+	enum ibtopo_file_format format;
+	const char *node_name_map;	/* infiniband-diags map file, or NULL */
+	/* optional: non-fatal problems ("file:line: ..."); may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+#define IBTOPO_READ_OPTS_VERSION 1
+#define IBTOPO_READ_OPTS_INIT { IBTOPO_READ_OPTS_VERSION, IBTOPO_FILE_AUTO, NULL, NULL, NULL }
+
+/**
+ * Read a fabric from a file of any supported format (opts may be NULL:
+ * detect the format, no name map, no warnings). The fabric's source is
+ * set to "file:<path>". IBTOPO_EIO if unreadable, IBTOPO_EPARSE with
+ * "<path>:<line>: ..." for malformed content.
+ */
+int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
+			    const struct ibtopo_read_opts *opts,
+			    struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Snapshot store (SQLite)                                             */
+/* ------------------------------------------------------------------ */
+
+struct ibtopo_store;
+
+enum ibtopo_store_flags {
+	IBTOPO_STORE_READONLY = 1u << 0,	/* never create or write */
+};
+
+/** One stored snapshot, as listed. Strings owned by the list. */
+struct ibtopo_snapshot {
+	int64_t id;
+	char *label;		/* NULL = none */
+	time_t taken_at;
+	char *source;
+	char *host;
+	size_t switches;
+	size_t cas;
+	size_t routers;
+	size_t links;
+	bool partial;
+};
+
+/**
+ * Resolve the database path: `explicit_path` if not NULL, else
+ * $IBTOPO_DB, else $XDG_DATA_HOME/ibtopo/fabric.db, else
+ * ~/.local/share/ibtopo/fabric.db. Writes into buf; IBTOPO_EINVAL if it
+ * does not fit or no home is known.
+ */
+int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
+			      struct ibtopo_error *err);
+
+/**
+ * Open (and unless READONLY, create with mode 0600 and migrate) a
+ * database. IBTOPO_EVERSION for a newer schema (the file is untouched),
+ * IBTOPO_ENOTFOUND for a missing file with READONLY.
+ */
+int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
+		      struct ibtopo_error *err);
+/** Close; NULL is fine. */
+void ibtopo_store_free(struct ibtopo_store *store);
+
+/** Store a fabric as a new snapshot in one transaction; sets its snapshot id. */
+int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
+		      struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+/** Load snapshot `id` into a new fabric. */
+int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
+		      int64_t id, struct ibtopo_error *err);
+/** Resolve a REF (id, label, latest, latest~N) into an id; IBTOPO_ENOTFOUND. */
+int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
+			 struct ibtopo_error *err);
+/** List snapshots, oldest first. Free with ibtopo_snapshot_list_free(). */
+int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
+		      struct ibtopo_store *store, struct ibtopo_error *err);
+void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count);
+
+/* ------------------------------------------------------------------ */
+/* Output: formats and sinks                                           */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_format {
+	IBTOPO_FORMAT_TEXT = 0,
+	IBTOPO_FORMAT_JSON,
+	IBTOPO_FORMAT_CSV,
+};
+
+/** "text", "json", "csv" -> format; -1 if unknown. */
+int ibtopo_format_parse(const char *name);
+
+/** Where renderers write; write() returns 0 or a negative status. */
+struct ibtopo_render_opts {
+	unsigned version;	/* IBTOPO_RENDER_OPTS_VERSION */
+	enum ibtopo_format format;
+	int (*write)(void *arg, const char *buf, size_t len);
+	void *write_arg;	/* e.g. a FILE * for ibtopo_write_file */
+	unsigned flags;
+};
+#define IBTOPO_RENDER_OPTS_VERSION 1
+
+/** A ready-made sink: write_arg is a FILE *. */
+int ibtopo_write_file(void *file, const char *buf, size_t len);
+
+/** Inventory reports (show / snapshots). */
+int ibtopo_render_nodes(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+int ibtopo_render_ports(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+int ibtopo_render_links(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
+			    const struct ibtopo_snapshot *list, size_t count,
+			    struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Findings (analyze, validate, diff)                                  */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_severity {
+	IBTOPO_SEV_INFO = 0,
+	IBTOPO_SEV_WARNING = 1,
+	IBTOPO_SEV_ERROR = 2,
+};
+/** "info", "warning", "error". */
+const char *ibtopo_severity_name(enum ibtopo_severity sev);
+/** Inverse; -1 if unknown. */
+int ibtopo_severity_parse(const char *name);
+
+enum ibtopo_finding_kind {
+	/* link and cable checks */
+	IBTOPO_FIND_SPEED_DOWNGRADE = 1,
+	IBTOPO_FIND_WIDTH_DOWNGRADE,
+	IBTOPO_FIND_CABLE_OVER_LENGTH,
+	IBTOPO_FIND_CABLE_UNDERRATED,
+	IBTOPO_FIND_LOOPBACK_CABLE,
+	/* topology */
+	IBTOPO_FIND_LOW_PATH_DIVERSITY,
+	IBTOPO_FIND_FAT_TREE_VIOLATION,
+	/* validate */
+	IBTOPO_FIND_MISSING_LINK,
+	IBTOPO_FIND_EXTRA_LINK,
+	IBTOPO_FIND_MISWIRED_LINK,
+	IBTOPO_FIND_MISSING_NODE,
+	IBTOPO_FIND_EXTRA_NODE,
+	IBTOPO_FIND_SPEED_BELOW_PLAN,
+	IBTOPO_FIND_WIDTH_BELOW_PLAN,
+	/* diff */
+	IBTOPO_FIND_NODE_ADDED,
+	IBTOPO_FIND_NODE_REMOVED,
+	IBTOPO_FIND_NODE_RENAMED,
+	IBTOPO_FIND_LINK_ADDED,
+	IBTOPO_FIND_LINK_REMOVED,
+	IBTOPO_FIND_LINK_MOVED,
+	IBTOPO_FIND_LINK_SPEED_CHANGED,
+	IBTOPO_FIND_LINK_WIDTH_CHANGED,
+	IBTOPO_FIND_PORT_STATE_CHANGED,
+	IBTOPO_FIND_LID_CHANGED,
+	IBTOPO_FIND_KIND_MAX_
+};
+
+/** Stable JSON name of a kind ("speed-downgrade", ...). */
+const char *ibtopo_finding_kind_name(enum ibtopo_finding_kind kind);
+
+/** One end of a link as a finding names it. `node` is borrowed. */
+struct ibtopo_end {
+	const char *node;	/* description; NULL = none */
+	uint64_t guid;		/* node GUID; 0 = unknown */
+	int port;		/* port number; -1 = none */
+};
+
+/** What a finding's `detail` enum means depends on the kind. */
+enum ibtopo_evidence {
+	IBTOPO_EVIDENCE_NONE = 0,
+	IBTOPO_EVIDENCE_PORT_INFO,	/* from PortInfo supported/enabled sets */
+	IBTOPO_EVIDENCE_PEERS,		/* inferred from sibling links */
+	IBTOPO_EVIDENCE_PLAN,		/* from a planned topology */
+};
+
+enum ibtopo_cause {
+	IBTOPO_CAUSE_NONE = 0,
+	IBTOPO_CAUSE_UNKNOWN,		/* signal quality, optics, ... */
+	IBTOPO_CAUSE_CABLE,		/* the cable's rating is lower */
+	IBTOPO_CAUSE_PORT_CONFIG,	/* an enabled set excludes the faster value */
+};
+
+/**
+ * One finding. Data only: renderers turn it into words.
+ * `a`/`b` name the link's ends; `c`/`d` the other link involved
+ * (miswired: the planned peer; moved: the new ends).
+ * `expected`/`actual` are speed or width bits depending on the kind, or
+ * counts (paths, uplinks). `value`/`limit` carry measures (metres).
+ */
+struct ibtopo_finding {
+	enum ibtopo_finding_kind kind;
+	enum ibtopo_severity severity;
+	struct ibtopo_end a, b, c, d;
+	unsigned expected;
+	unsigned actual;
+	double value;
+	double limit;
+	enum ibtopo_evidence evidence;
+	enum ibtopo_cause cause;
+	int subkind;		/* per-kind refinement, see the module docs */
+	const char *note;	/* static string or borrowed; may be NULL */
+};
+
+/** A growable list of findings. */
+struct ibtopo_findings {
+	struct ibtopo_finding *items;
+	size_t count;
+	size_t alloc;
+};
+#define IBTOPO_FINDINGS_INIT { NULL, 0, 0 }
+
+/** Append a copy of *f. */
+int ibtopo_findings_add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
+			struct ibtopo_error *err);
+/** Free the items (not the struct); the list is reusable afterwards. */
+void ibtopo_findings_release(struct ibtopo_findings *list);
+/** Highest severity in the list, or -1 if empty. */
+int ibtopo_findings_max_severity(const struct ibtopo_findings *list);
+/** Fill an end from a port (node description, node GUID, port number). */
+void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_H */

@@ -1,0 +1,186 @@
+/* json.c - the only file including <jansson.h>: a thin typed wrapper */
+#include "ibtopo-int.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define J(v) ((json_t *)(v))
+#define W(v) ((struct ibtopo__json *)(v))
+
+struct ibtopo__json *ibtopo__json_object(void)
+{
+	return W(json_object());
+}
+
+struct ibtopo__json *ibtopo__json_array(void)
+{
+	return W(json_array());
+}
+
+struct ibtopo__json *ibtopo__json_string(const char *s)
+{
+	/* Node descriptions come off the wire: never fail on bad UTF-8. */
+	if (!s)
+		return W(json_null());
+	if (json_string(s) == NULL) {
+		char *copy = strdup(s);
+		json_t *v;
+
+		if (!copy)
+			return NULL;
+		for (char *p = copy; *p; p++)
+			if ((unsigned char)*p >= 0x80)
+				*p = '?';
+		v = json_string(copy);
+		free(copy);
+		return W(v);
+	}
+	return W(json_string(s));
+}
+
+struct ibtopo__json *ibtopo__json_int(int64_t v)
+{
+	return W(json_integer((json_int_t)v));
+}
+
+struct ibtopo__json *ibtopo__json_real(double v)
+{
+	return W(json_real(v));
+}
+
+struct ibtopo__json *ibtopo__json_bool(bool v)
+{
+	return W(json_boolean(v));
+}
+
+struct ibtopo__json *ibtopo__json_null(void)
+{
+	return W(json_null());
+}
+
+struct ibtopo__json *ibtopo__json_guid(uint64_t guid)
+{
+	char buf[24];
+
+	if (!guid)
+		return W(json_null());
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, guid);
+	return W(json_string(buf));
+}
+
+int ibtopo__json_set(struct ibtopo__json *obj, const char *key,
+		     struct ibtopo__json *value)
+{
+	if (!obj || !value) {
+		json_decref(J(value));
+		return IBTOPO_ENOMEM;
+	}
+	return json_object_set_new(J(obj), key, J(value)) ? IBTOPO_ENOMEM : 0;
+}
+
+int ibtopo__json_set_path(struct ibtopo__json *obj, const char *dotted,
+			  struct ibtopo__json *value)
+{
+	const char *dot = strchr(dotted, '.');
+	char key[128];
+	json_t *child;
+	size_t len;
+
+	if (!dot)
+		return ibtopo__json_set(obj, dotted, value);
+	len = (size_t)(dot - dotted);
+	if (len >= sizeof(key)) {
+		json_decref(J(value));
+		return IBTOPO_EINVAL;
+	}
+	memcpy(key, dotted, len);
+	key[len] = '\0';
+	child = json_object_get(J(obj), key);
+	if (!child) {
+		child = json_object();
+		if (!child || json_object_set_new(J(obj), key, child)) {
+			json_decref(J(value));
+			return IBTOPO_ENOMEM;
+		}
+	}
+	return ibtopo__json_set_path(W(child), dot + 1, value);
+}
+
+int ibtopo__json_append(struct ibtopo__json *arr, struct ibtopo__json *value)
+{
+	if (!arr || !value) {
+		json_decref(J(value));
+		return IBTOPO_ENOMEM;
+	}
+	return json_array_append_new(J(arr), J(value)) ? IBTOPO_ENOMEM : 0;
+}
+
+static int dump_cb(const char *buf, size_t len, void *data)
+{
+	return ibtopo__out_write(data, buf, len) ? -1 : 0;
+}
+
+int ibtopo__json_write(const struct ibtopo_render_opts *opts,
+		       struct ibtopo__json *value, struct ibtopo_error *err)
+{
+	if (!value)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	if (json_dump_callback(J(value), dump_cb, (void *)opts,
+			       JSON_COMPACT | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(6) | JSON_ENCODE_ANY))
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	return 0;
+}
+
+int ibtopo__json_dump(const struct ibtopo_render_opts *opts,
+		      struct ibtopo__json *value, struct ibtopo_error *err)
+{
+	int rc = ibtopo__json_write(opts, value, err);
+
+	if (rc)
+		return rc;
+	if (ibtopo__out_write(opts, "\n", 1))
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	return 0;
+}
+
+void ibtopo__json_free(struct ibtopo__json *value)
+{
+	json_decref(J(value));
+}
+
+static struct ibtopo__json *set_array(unsigned mask, bool speed)
+{
+	json_t *arr = json_array();
+	unsigned top = speed ? IBTOPO_SPEED_ALL : IBTOPO_WIDTH_ALL;
+
+	if (!arr)
+		return NULL;
+	if (speed) {
+		for (unsigned bit = 1; bit && bit <= top; bit <<= 1)
+			if (mask & bit)
+				json_array_append_new(arr,
+					json_string(ibtopo_speed_name(bit)));
+	} else {
+		/* by lanes: 1x 2x 4x 8x 12x */
+		static const unsigned order[] = { IBTOPO_WIDTH_1X, IBTOPO_WIDTH_2X,
+			IBTOPO_WIDTH_4X, IBTOPO_WIDTH_8X, IBTOPO_WIDTH_12X };
+
+		for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(order); i++)
+			if (mask & order[i])
+				json_array_append_new(arr,
+					json_string(ibtopo_width_name(order[i])));
+	}
+	return W(arr);
+}
+
+struct ibtopo__json *ibtopo__json_speed_set(unsigned mask)
+{
+	return mask ? set_array(mask, true) : W(json_null());
+}
+
+struct ibtopo__json *ibtopo__json_width_set(unsigned mask)
+{
+	return mask ? set_array(mask, false) : W(json_null());
+}

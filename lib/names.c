@@ -1,0 +1,268 @@
+/* names.c - enums, their stable names, and link rates */
+#include "ibtopo-int.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+	unsigned bit;
+	const char *name;
+	double lane_gbps;	/* data rate per lane after line encoding */
+} speeds[] = {
+	{ IBTOPO_SPEED_SDR, "SDR", 2.0 },
+	{ IBTOPO_SPEED_DDR, "DDR", 4.0 },
+	{ IBTOPO_SPEED_QDR, "QDR", 8.0 },
+	{ IBTOPO_SPEED_FDR10, "FDR10", 10.0 },
+	{ IBTOPO_SPEED_FDR, "FDR", 13.64 },
+	{ IBTOPO_SPEED_EDR, "EDR", 25.0 },
+	{ IBTOPO_SPEED_HDR, "HDR", 50.0 },
+	{ IBTOPO_SPEED_NDR, "NDR", 100.0 },
+	{ IBTOPO_SPEED_XDR, "XDR", 200.0 },
+};
+
+static const struct {
+	unsigned bit;
+	const char *name;
+	unsigned lanes;
+} widths[] = {
+	{ IBTOPO_WIDTH_1X, "1x", 1 },
+	{ IBTOPO_WIDTH_2X, "2x", 2 },
+	{ IBTOPO_WIDTH_4X, "4x", 4 },
+	{ IBTOPO_WIDTH_8X, "8x", 8 },
+	{ IBTOPO_WIDTH_12X, "12x", 12 },
+};
+
+const char *ibtopo_speed_name(unsigned speed)
+{
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(speeds); i++)
+		if (speeds[i].bit == speed)
+			return speeds[i].name;
+	return "?";
+}
+
+unsigned ibtopo_speed_parse(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(speeds); i++)
+		if (strcasecmp(speeds[i].name, name) == 0)
+			return speeds[i].bit;
+	return 0;
+}
+
+unsigned ibtopo_speed_highest(unsigned mask)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(speeds); i++)
+		if (mask & speeds[i].bit)
+			best = speeds[i].bit;
+	return best;
+}
+
+double ibtopo_speed_lane_gbps(unsigned speed)
+{
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(speeds); i++)
+		if (speeds[i].bit == speed)
+			return speeds[i].lane_gbps;
+	return 0.0;
+}
+
+const char *ibtopo_width_name(unsigned width)
+{
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(widths); i++)
+		if (widths[i].bit == width)
+			return widths[i].name;
+	return "?";
+}
+
+unsigned ibtopo_width_parse(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(widths); i++)
+		if (strcasecmp(widths[i].name, name) == 0)
+			return widths[i].bit;
+	return 0;
+}
+
+unsigned ibtopo_width_lanes(unsigned width)
+{
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(widths); i++)
+		if (widths[i].bit == width)
+			return widths[i].lanes;
+	return 0;
+}
+
+unsigned ibtopo_width_highest(unsigned mask)
+{
+	unsigned best = 0;
+
+	/* widths[] is ordered by lanes */
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(widths); i++)
+		if (mask & widths[i].bit)
+			best = widths[i].bit;
+	return best;
+}
+
+double ibtopo_link_gbps(unsigned speed, unsigned width)
+{
+	return ibtopo_speed_lane_gbps(speed) * ibtopo_width_lanes(width);
+}
+
+static const char *set_format(unsigned mask, char *buf, size_t len, bool speed)
+{
+	size_t used = 0;
+	size_t n = speed ? IBTOPO__ARRAY_SIZE(speeds) : IBTOPO__ARRAY_SIZE(widths);
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		unsigned bit = speed ? speeds[i].bit : widths[i].bit;
+		const char *name = speed ? speeds[i].name : widths[i].name;
+		int w;
+
+		if (!(mask & bit))
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	return buf;
+}
+
+const char *ibtopo__speed_set_format(unsigned mask, char *buf, size_t len)
+{
+	return set_format(mask, buf, len, true);
+}
+
+const char *ibtopo__width_set_format(unsigned mask, char *buf, size_t len)
+{
+	return set_format(mask, buf, len, false);
+}
+
+const char *ibtopo_node_type_name(enum ibtopo_node_type type)
+{
+	switch (type) {
+	case IBTOPO_NODE_CA:
+		return "ca";
+	case IBTOPO_NODE_SWITCH:
+		return "switch";
+	case IBTOPO_NODE_ROUTER:
+		return "router";
+	default:
+		return "unknown";
+	}
+}
+
+const char *ibtopo_port_state_name(unsigned state)
+{
+	static const char *const names[] = { "unknown", "down", "init", "armed",
+					     "active" };
+
+	return state < IBTOPO__ARRAY_SIZE(names) ? names[state] : "unknown";
+}
+
+const char *ibtopo_phys_state_name(unsigned phys_state)
+{
+	static const char *const names[] = {
+		"unknown", "sleep", "polling", "disabled", "port-config-training",
+		"linkup", "link-error-recovery", "phy-test",
+	};
+
+	return phys_state < IBTOPO__ARRAY_SIZE(names) ? names[phys_state] :
+							 "unknown";
+}
+
+static const char *const media_names[] = {
+	[IBTOPO_MEDIA_UNKNOWN] = "unknown",
+	[IBTOPO_MEDIA_PASSIVE_COPPER] = "passive-copper",
+	[IBTOPO_MEDIA_ACTIVE_COPPER] = "active-copper",
+	[IBTOPO_MEDIA_AOC] = "aoc",
+	[IBTOPO_MEDIA_MULTIMODE] = "multimode",
+	[IBTOPO_MEDIA_SINGLEMODE] = "singlemode",
+};
+
+const char *ibtopo_media_name(enum ibtopo_media media)
+{
+	if ((size_t)media >= IBTOPO__ARRAY_SIZE(media_names))
+		return "unknown";
+	return media_names[media];
+}
+
+enum ibtopo_media ibtopo_media_parse(const char *name)
+{
+	if (!name)
+		return IBTOPO_MEDIA_UNKNOWN;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(media_names); i++)
+		if (strcasecmp(media_names[i], name) == 0)
+			return (enum ibtopo_media)i;
+	return IBTOPO_MEDIA_UNKNOWN;
+}
+
+static const char *const severity_names[] = { "info", "warning", "error" };
+
+const char *ibtopo_severity_name(enum ibtopo_severity sev)
+{
+	if ((size_t)sev >= IBTOPO__ARRAY_SIZE(severity_names))
+		return "error";
+	return severity_names[sev];
+}
+
+int ibtopo_severity_parse(const char *name)
+{
+	for (size_t i = 0; name && i < IBTOPO__ARRAY_SIZE(severity_names); i++)
+		if (strcmp(severity_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const char *const kind_names[IBTOPO_FIND_KIND_MAX_] = {
+	[IBTOPO_FIND_SPEED_DOWNGRADE] = "speed-downgrade",
+	[IBTOPO_FIND_WIDTH_DOWNGRADE] = "width-downgrade",
+	[IBTOPO_FIND_CABLE_OVER_LENGTH] = "cable-over-length",
+	[IBTOPO_FIND_CABLE_UNDERRATED] = "cable-underrated",
+	[IBTOPO_FIND_LOOPBACK_CABLE] = "loopback-cable",
+	[IBTOPO_FIND_LOW_PATH_DIVERSITY] = "low-path-diversity",
+	[IBTOPO_FIND_FAT_TREE_VIOLATION] = "fat-tree-violation",
+	[IBTOPO_FIND_MISSING_LINK] = "missing-link",
+	[IBTOPO_FIND_EXTRA_LINK] = "extra-link",
+	[IBTOPO_FIND_MISWIRED_LINK] = "miswired-link",
+	[IBTOPO_FIND_MISSING_NODE] = "missing-node",
+	[IBTOPO_FIND_EXTRA_NODE] = "extra-node",
+	[IBTOPO_FIND_SPEED_BELOW_PLAN] = "speed-below-plan",
+	[IBTOPO_FIND_WIDTH_BELOW_PLAN] = "width-below-plan",
+	[IBTOPO_FIND_NODE_ADDED] = "node-added",
+	[IBTOPO_FIND_NODE_REMOVED] = "node-removed",
+	[IBTOPO_FIND_NODE_RENAMED] = "node-renamed",
+	[IBTOPO_FIND_LINK_ADDED] = "link-added",
+	[IBTOPO_FIND_LINK_REMOVED] = "link-removed",
+	[IBTOPO_FIND_LINK_MOVED] = "link-moved",
+	[IBTOPO_FIND_LINK_SPEED_CHANGED] = "link-speed-changed",
+	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = "link-width-changed",
+	[IBTOPO_FIND_PORT_STATE_CHANGED] = "port-state-changed",
+	[IBTOPO_FIND_LID_CHANGED] = "lid-changed",
+};
+
+const char *ibtopo_finding_kind_name(enum ibtopo_finding_kind kind)
+{
+	if ((size_t)kind >= IBTOPO__ARRAY_SIZE(kind_names) || !kind_names[kind])
+		return "unknown";
+	return kind_names[kind];
+}
+
+int ibtopo_format_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	if (strcmp(name, "text") == 0)
+		return IBTOPO_FORMAT_TEXT;
+	if (strcmp(name, "json") == 0)
+		return IBTOPO_FORMAT_JSON;
+	if (strcmp(name, "csv") == 0)
+		return IBTOPO_FORMAT_CSV;
+	return -1;
+}

@@ -1,0 +1,67 @@
+/* output.c - writing through the caller's sink */
+#include "ibtopo-int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ibtopo_write_file(void *file, const char *buf, size_t len)
+{
+	if (len && fwrite(buf, 1, len, file) != len)
+		return IBTOPO_EIO;
+	return 0;
+}
+
+int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
+		      size_t len)
+{
+	if (!opts || !opts->write)
+		return IBTOPO_EINVAL;
+	return opts->write(opts->write_arg, buf, len);
+}
+
+int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
+{
+	char small[512];
+	char *buf = small;
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return IBTOPO_EINVAL;
+	if ((size_t)n >= sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf)
+			return IBTOPO_ENOMEM;
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	rc = ibtopo__out_write(opts, buf, (size_t)n);
+	if (buf != small)
+		free(buf);
+	return rc;
+}
+
+int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s)
+{
+	int rc;
+
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n"))
+		return ibtopo__out_write(opts, s, strlen(s));
+	rc = ibtopo__out_write(opts, "\"", 1);
+	for (const char *p = s; rc == 0 && *p; p++) {
+		if (*p == '"')
+			rc = ibtopo__out_write(opts, "\"\"", 2);
+		else
+			rc = ibtopo__out_write(opts, p, 1);
+	}
+	if (rc == 0)
+		rc = ibtopo__out_write(opts, "\"", 1);
+	return rc;
+}

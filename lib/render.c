@@ -1,0 +1,455 @@
+/* render.c - inventory reports (nodes, ports, links, snapshots) */
+#include "ibtopo-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void set_str(struct ibtopo__cell *c, const char *s)
+{
+	c->type = IBTOPO__STR;
+	c->s = s;
+}
+
+static void set_int(struct ibtopo__cell *c, int64_t v)
+{
+	c->type = IBTOPO__INT;
+	c->i = v;
+}
+
+static void set_guid(struct ibtopo__cell *c, uint64_t g)
+{
+	c->type = IBTOPO__GUID;
+	c->g = g;
+}
+
+static void set_list(struct ibtopo__cell *c, unsigned mask, bool speed)
+{
+	static const unsigned wo[] = { IBTOPO_WIDTH_1X, IBTOPO_WIDTH_2X,
+		IBTOPO_WIDTH_4X, IBTOPO_WIDTH_8X, IBTOPO_WIDTH_12X };
+
+	if (!mask)
+		return;		/* unknown stays null */
+	c->type = IBTOPO__STRLIST;
+	if (speed) {
+		for (unsigned bit = 1; bit <= IBTOPO_SPEED_ALL; bit <<= 1)
+			if ((mask & bit) && c->n < IBTOPO__STRLIST_MAX)
+				c->sv[c->n++] = ibtopo_speed_name(bit);
+	} else {
+		for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(wo); i++)
+			if (mask & wo[i])
+				c->sv[c->n++] = ibtopo_width_name(wo[i]);
+	}
+}
+
+static void set_speed(struct ibtopo__cell *c, unsigned bit)
+{
+	if (bit)
+		set_str(c, ibtopo_speed_name(bit));
+}
+
+static void set_width(struct ibtopo__cell *c, unsigned bit)
+{
+	if (bit)
+		set_str(c, ibtopo_width_name(bit));
+}
+
+/* ---- nodes ---- */
+
+#define NODE(r) ((const struct ibtopo_node *)(r))
+
+static void n_type(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, ibtopo_node_type_name(NODE(r)->type));
+}
+static void n_guid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_guid(c, NODE(r)->guid);
+}
+static void n_desc(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, NODE(r)->desc);
+}
+static void n_sysimg(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_guid(c, NODE(r)->sysimg_guid);
+}
+static void n_ports(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, NODE(r)->nports);
+}
+static void n_vendor(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (NODE(r)->vendor_id)
+		set_int(c, NODE(r)->vendor_id);
+}
+static void n_device(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (NODE(r)->device_id)
+		set_int(c, NODE(r)->device_id);
+}
+static void n_lid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_node *n = NODE(r);
+
+	/* A switch is addressed through port 0; a CA per port: show the first. */
+	for (unsigned i = 0; i <= n->nports; i++) {
+		if (n->ports[i] && n->ports[i]->lid) {
+			set_int(c, n->ports[i]->lid);
+			return;
+		}
+	}
+}
+static void n_links(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_node *n = NODE(r);
+	int64_t k = 0;
+
+	for (unsigned i = 1; i <= n->nports; i++)
+		if (n->ports[i] && n->ports[i]->remote)
+			k++;
+	set_int(c, k);
+}
+
+static const struct ibtopo__column node_cols[] = {
+	{ "type", "TYPE", n_type },
+	{ "guid", "GUID", n_guid },
+	{ "description", "DESCRIPTION", n_desc },
+	{ "ports", "PORTS", n_ports },
+	{ "links", "LINKS", n_links },
+	{ "lid", "LID", n_lid },
+	{ "system_image_guid", "SYSIMG GUID", n_sysimg },
+	{ "vendor_id", "VENDOR", n_vendor },
+	{ "device_id", "DEVICE", n_device },
+};
+
+static int render_rows(const struct ibtopo_render_opts *opts, const char *name,
+		       const struct ibtopo__column *cols, size_t ncols,
+		       const void **rows, size_t n, struct ibtopo_error *err)
+{
+	return ibtopo__table_write(opts, name, cols, ncols,
+				   (const void *const *)rows, n, NULL, err);
+}
+
+int ibtopo_render_nodes(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_node_count(fabric);
+	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		rows[i] = ibtopo_fabric_node(fabric, i);
+	rc = render_rows(opts, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
+			 rows, n, err);
+	free(rows);
+	return rc;
+}
+
+/* ---- ports ---- */
+
+#define PORT(r) ((const struct ibtopo_port *)(r))
+
+static void p_node(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, PORT(r)->node->desc);
+}
+static void p_guid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_guid(c, PORT(r)->node->guid);
+}
+static void p_num(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, PORT(r)->num);
+}
+static void p_pguid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_guid(c, PORT(r)->guid);
+}
+static void p_lid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->lid)
+		set_int(c, PORT(r)->lid);
+}
+static void p_state(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->state)
+		set_str(c, ibtopo_port_state_name(PORT(r)->state));
+}
+static void p_phys(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->phys_state)
+		set_str(c, ibtopo_phys_state_name(PORT(r)->phys_state));
+}
+static void p_speed(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_speed(c, PORT(r)->speed_active);
+}
+static void p_width(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_width(c, PORT(r)->width_active);
+}
+static void p_ssup(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_list(c, PORT(r)->speed_supported, true);
+}
+static void p_sen(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_list(c, PORT(r)->speed_enabled, true);
+}
+static void p_wsup(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_list(c, PORT(r)->width_supported, false);
+}
+static void p_wen(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_list(c, PORT(r)->width_enabled, false);
+}
+static void p_rnode(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->remote)
+		set_str(c, PORT(r)->remote->node->desc);
+}
+static void p_rguid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->remote)
+		set_guid(c, PORT(r)->remote->node->guid);
+}
+static void p_rport(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (PORT(r)->remote)
+		set_int(c, PORT(r)->remote->num);
+}
+
+static const struct ibtopo__column port_cols[] = {
+	{ "node", "NODE", p_node },
+	{ "guid", "GUID", p_guid },
+	{ "port", "PORT", p_num },
+	{ "port_guid", "PORT GUID", p_pguid },
+	{ "lid", "LID", p_lid },
+	{ "state", "STATE", p_state },
+	{ "phys_state", "PHYS", p_phys },
+	{ "width", "WIDTH", p_width },
+	{ "speed", "SPEED", p_speed },
+	{ "width_supported", "WIDTH SUP", p_wsup },
+	{ "width_enabled", "WIDTH EN", p_wen },
+	{ "speed_supported", "SPEED SUP", p_ssup },
+	{ "speed_enabled", "SPEED EN", p_sen },
+	{ "remote.node", "PEER", p_rnode },
+	{ "remote.guid", "PEER GUID", p_rguid },
+	{ "remote.port", "PEER PORT", p_rport },
+};
+
+int ibtopo_render_ports(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(fabric), n = 0, k = 0;
+	const void **rows;
+	int rc;
+
+	for (size_t i = 0; i < nn; i++)
+		n += ibtopo_fabric_node(fabric, i)->nports + 1;
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		for (unsigned p = 0; p <= node->nports; p++)
+			if (node->ports[p])
+				rows[k++] = node->ports[p];
+	}
+	rc = render_rows(opts, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
+			 rows, k, err);
+	free(rows);
+	return rc;
+}
+
+/* ---- links ---- */
+
+#define LINK(r) ((const struct ibtopo_link *)(r))
+
+#define END_GETTERS(E)							\
+static void l_##E##_node(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_str(c, LINK(r)->E->node->desc);				\
+}									\
+static void l_##E##_guid(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_guid(c, LINK(r)->E->node->guid);				\
+}									\
+static void l_##E##_port(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_int(c, LINK(r)->E->num);					\
+}									\
+static void l_##E##_ssup(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_list(c, LINK(r)->E->speed_supported, true);			\
+}									\
+static void l_##E##_sen(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_list(c, LINK(r)->E->speed_enabled, true);			\
+}									\
+static void l_##E##_wsup(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_list(c, LINK(r)->E->width_supported, false);		\
+}									\
+static void l_##E##_wen(const void *r, void *x, struct ibtopo__cell *c) \
+{									\
+	set_list(c, LINK(r)->E->width_enabled, false);			\
+}
+
+END_GETTERS(a)
+END_GETTERS(b)
+
+static void l_speed(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_speed(c, LINK(r)->speed);
+}
+static void l_width(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_width(c, LINK(r)->width);
+}
+static void l_gbps(const void *r, void *x, struct ibtopo__cell *c)
+{
+	double g = ibtopo_link_gbps(LINK(r)->speed, LINK(r)->width);
+
+	if (g > 0) {
+		c->type = IBTOPO__REAL;
+		c->d = g;
+	}
+}
+static void l_media(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (LINK(r)->cable && LINK(r)->cable->media)
+		set_str(c, ibtopo_media_name(LINK(r)->cable->media));
+}
+static void l_length(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (LINK(r)->cable && LINK(r)->cable->length_m > 0) {
+		c->type = IBTOPO__REAL;
+		c->d = LINK(r)->cable->length_m;
+	}
+}
+static void l_pn(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (LINK(r)->cable)
+		set_str(c, LINK(r)->cable->part_number);
+}
+
+static const struct ibtopo__column link_cols[] = {
+	{ "a.node", "A NODE", l_a_node },
+	{ "a.guid", "A GUID", l_a_guid },
+	{ "a.port", "A PORT", l_a_port },
+	{ "b.node", "B NODE", l_b_node },
+	{ "b.guid", "B GUID", l_b_guid },
+	{ "b.port", "B PORT", l_b_port },
+	{ "speed", "SPEED", l_speed },
+	{ "width", "WIDTH", l_width },
+	{ "gbps", "GB/S", l_gbps },
+	{ "a.speed_supported", "A SPEED SUP", l_a_ssup },
+	{ "a.speed_enabled", "A SPEED EN", l_a_sen },
+	{ "a.width_supported", "A WIDTH SUP", l_a_wsup },
+	{ "a.width_enabled", "A WIDTH EN", l_a_wen },
+	{ "b.speed_supported", "B SPEED SUP", l_b_ssup },
+	{ "b.speed_enabled", "B SPEED EN", l_b_sen },
+	{ "b.width_supported", "B WIDTH SUP", l_b_wsup },
+	{ "b.width_enabled", "B WIDTH EN", l_b_wen },
+	{ "cable.media", "MEDIA", l_media },
+	{ "cable.length_m", "LENGTH M", l_length },
+	{ "cable.part_number", "PART NUMBER", l_pn },
+};
+
+int ibtopo_render_links(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_link_count(fabric);
+	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		rows[i] = ibtopo_fabric_link(fabric, i);
+	rc = render_rows(opts, "links", link_cols, IBTOPO__ARRAY_SIZE(link_cols),
+			 rows, n, err);
+	free(rows);
+	return rc;
+}
+
+/* ---- snapshots ---- */
+
+#define SNAP(r) ((const struct ibtopo_snapshot *)(r))
+
+static void s_id(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, SNAP(r)->id);
+}
+static void s_label(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, SNAP(r)->label);
+}
+static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
+{
+	time_t t = SNAP(r)->taken_at;
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) &&
+	    strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		set_str(c, c->buf);
+}
+static void s_source(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, SNAP(r)->source);
+}
+static void s_host(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, SNAP(r)->host);
+}
+static void s_sw(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, (int64_t)SNAP(r)->switches);
+}
+static void s_ca(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, (int64_t)SNAP(r)->cas);
+}
+static void s_links(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_int(c, (int64_t)SNAP(r)->links);
+}
+static void s_partial(const void *r, void *x, struct ibtopo__cell *c)
+{
+	c->type = IBTOPO__BOOL;
+	c->b = SNAP(r)->partial;
+}
+
+static const struct ibtopo__column snap_cols[] = {
+	{ "id", "ID", s_id },
+	{ "label", "LABEL", s_label },
+	{ "taken_at", "TAKEN AT (UTC)", s_taken },
+	{ "switches", "SWITCHES", s_sw },
+	{ "cas", "CAS", s_ca },
+	{ "links", "LINKS", s_links },
+	{ "partial", "PARTIAL", s_partial },
+	{ "host", "HOST", s_host },
+	{ "source", "SOURCE", s_source },
+};
+
+int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
+			    const struct ibtopo_snapshot *list, size_t count,
+			    struct ibtopo_error *err)
+{
+	const void **rows = calloc(count ? count : 1, sizeof(*rows));
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < count; i++)
+		rows[i] = &list[i];
+	rc = render_rows(opts, "snapshots", snap_cols, IBTOPO__ARRAY_SIZE(snap_cols),
+			 rows, count, err);
+	free(rows);
+	return rc;
+}

@@ -1,0 +1,253 @@
+/* cli.c - option tables, help, errors, and loading fabrics for commands */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static void print_help(FILE *f, const struct cli_cmd *cmd)
+{
+	fprintf(f, "usage: ibtopo [--db FILE] %s %s\n\n%s\n", cmd->name,
+		cmd->args ? cmd->args : "", cmd->summary);
+	if (cmd->opts && cmd->opts[0].long_name) {
+		fprintf(f, "\noptions:\n");
+		for (const struct cli_opt *o = cmd->opts; o->long_name; o++) {
+			char left[64];
+
+			if (o->short_name)
+				snprintf(left, sizeof(left), "-%c, --%s%s%s",
+					 o->short_name, o->long_name,
+					 o->has_arg ? " " : "",
+					 o->has_arg ? o->arg_name : "");
+			else
+				snprintf(left, sizeof(left), "    --%s%s%s",
+					 o->long_name, o->has_arg ? " " : "",
+					 o->has_arg ? o->arg_name : "");
+			fprintf(f, "  %-28s %s\n", left, o->help);
+		}
+	}
+	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
+	if (cmd->details)
+		fprintf(f, "\n%s\n", cmd->details);
+	fprintf(f, "\nexit status: 0 clean, 1 findings or differences, "
+		   "2 usage error or failure\n");
+}
+
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ibtopo: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: ibtopo [--db FILE] %s %s\n", cmd->name,
+		cmd->args ? cmd->args : "");
+	return EXIT_TROUBLE;
+}
+
+int cli_getopt(struct cli_state *st, int argc, char **argv,
+	       const struct cli_cmd *cmd)
+{
+	struct option longopts[64];
+	char shortopts[160];
+	size_t n = 0, s = 0;
+	int idx = -1, c;
+
+	shortopts[s++] = ':';	/* report a missing value as ':' */
+	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++, n++) {
+		longopts[n].name = o->long_name;
+		longopts[n].has_arg = o->has_arg ? required_argument : no_argument;
+		longopts[n].flag = NULL;
+		longopts[n].val = o->short_name ? o->short_name : CLI_LONG + (int)n;
+		if (o->short_name) {
+			shortopts[s++] = (char)o->short_name;
+			if (o->has_arg)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n].name = "help";
+	longopts[n].has_arg = no_argument;
+	longopts[n].flag = NULL;
+	longopts[n].val = 'h';
+	n++;
+	memset(&longopts[n], 0, sizeof(longopts[n]));
+	shortopts[s++] = 'h';
+	shortopts[s] = '\0';
+
+	if (!st->optind) {
+		optind = 1;	/* argv[0] is the subcommand */
+		st->optind = 1;
+	}
+	opterr = 0;
+	c = getopt_long(argc, argv, shortopts, longopts, &idx);
+	st->optind = optind;
+	st->optarg = optarg;
+	if (c == 'h') {
+		print_help(stdout, cmd);
+		exit(EXIT_CLEAN);
+	}
+	if (c == '?') {
+		if (optopt)
+			exit(cli_usage_error(cmd, "unknown option '-%c'", optopt));
+		exit(cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]));
+	}
+	if (c == ':') {
+		exit(cli_usage_error(cmd, "option '%s' needs a value",
+				     argv[optind - 1]));
+	}
+	return c;
+}
+
+int cli_fail(const struct ibtopo_error *err)
+{
+	fprintf(stderr, "ibtopo: %s\n",
+		err && err->message[0] ? err->message :
+		ibtopo_strerror(err ? err->code : IBTOPO_ERROR));
+	return EXIT_TROUBLE;
+}
+
+int cli_failf(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ibtopo: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_TROUBLE;
+}
+
+bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
+		      enum ibtopo_format *out)
+{
+	int f = ibtopo_format_parse(arg);
+
+	if (f < 0) {
+		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)", arg);
+		return false;
+	}
+	*out = (enum ibtopo_format)f;
+	return true;
+}
+
+struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format)
+{
+	struct ibtopo_render_opts o = {
+		.version = IBTOPO_RENDER_OPTS_VERSION,
+		.format = format,
+		.write = ibtopo_write_file,
+		.write_arg = stdout,
+	};
+
+	return o;
+}
+
+int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
+		   unsigned flags, struct ibtopo_error *err)
+{
+	char path[4096];
+	int rc;
+
+	rc = ibtopo_store_default_path(path, sizeof(path), g->db, err);
+	if (rc)
+		return rc;
+	return ibtopo_store_open(out, path, flags, err);
+}
+
+int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
+		    const char *what, struct ibtopo_error *err)
+{
+	struct ibtopo_store *store = NULL;
+	struct stat st;
+	int64_t id;
+	int rc;
+
+	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
+		return ibtopo_fabric_read_file(out, what, NULL, err);
+	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
+	if (rc)
+		goto out;
+	rc = ibtopo_store_resolve(&id, store, what ? what : "latest", err);
+	if (rc)
+		goto out_free_store;
+	rc = ibtopo_store_load(out, store, id, err);
+out_free_store:
+	ibtopo_store_free(store);
+out:
+	return rc;
+}
+
+void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
+		       int64_t id, double seconds)
+{
+	/* speed x width mix, e.g. "4xHDR 120, 4xEDR 2" */
+	struct {
+		unsigned speed, width;
+		size_t n;
+	} mix[64];
+	size_t nmix = 0, nl = ibtopo_fabric_link_count(fabric);
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(fabric);
+
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+		size_t k;
+
+		for (k = 0; k < nmix; k++)
+			if (mix[k].speed == l->speed && mix[k].width == l->width)
+				break;
+		if (k == nmix) {
+			if (nmix == 64)
+				continue;
+			mix[nmix].speed = l->speed;
+			mix[nmix].width = l->width;
+			mix[nmix++].n = 0;
+		}
+		mix[k].n++;
+	}
+	if (id > 0)
+		fprintf(f, "snapshot %lld", (long long)id);
+	else
+		fprintf(f, "fabric");
+	if (m->label)
+		fprintf(f, " (%s)", m->label);
+	fprintf(f, ": %zu switches, %zu CAs, %zu routers, %zu links",
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH),
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_CA),
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_ROUTER), nl);
+	if (m->partial)
+		fprintf(f, " (PARTIAL)");
+	fprintf(f, "\n  links:");
+	/* largest groups first */
+	for (size_t i = 0; i < nmix; i++) {
+		size_t best = i;
+
+		for (size_t k = i + 1; k < nmix; k++)
+			if (mix[k].n > mix[best].n)
+				best = k;
+		if (best != i) {
+			__typeof__(mix[0]) t = mix[i];
+
+			mix[i] = mix[best];
+			mix[best] = t;
+		}
+		fprintf(f, "%s %zu x %s%s", i ? "," : "", mix[i].n,
+			mix[i].width ? ibtopo_width_name(mix[i].width) : "?x",
+			mix[i].speed ? ibtopo_speed_name(mix[i].speed) : "???");
+	}
+	if (!nmix)
+		fprintf(f, " none");
+	fprintf(f, "\n  time: %.3f s\n", seconds);
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -1,0 +1,91 @@
+/* cli.h - shared plumbing for the ibtopo subcommands */
+#ifndef IBTOPO_CLI_H
+#define IBTOPO_CLI_H
+
+#include <ibtopo.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum {
+	EXIT_CLEAN = 0,		/* nothing found */
+	EXIT_FINDINGS = 1,	/* findings at or above --fail-on, or differences */
+	EXIT_TROUBLE = 2,	/* usage error or failure */
+};
+
+/* Global options, given before the subcommand. */
+struct cli_global {
+	const char *db;		/* --db, or NULL for the default */
+	const char *ca;		/* -C */
+	int port;		/* -P */
+	int verbose;		/* -v */
+};
+
+/* One option: the table builds both getopt_long and --help. */
+struct cli_opt {
+	const char *long_name;
+	int short_name;		/* 0 for long-only */
+	int has_arg;		/* 0 none, 1 required */
+	const char *arg_name;	/* shown in --help */
+	const char *help;
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *args;	/* synopsis after the name */
+	const char *summary;	/* one line */
+	const char *details;	/* paragraph printed after the options; may be NULL */
+	const struct cli_opt *opts;	/* terminated by { NULL } */
+};
+
+/* Option ids returned by cli_getopt for long-only options: CLI_LONG + index. */
+#define CLI_LONG 0x1000
+
+struct cli_state {
+	int optind;
+	const char *optarg;
+	int done;
+};
+
+/**
+ * getopt_long over a cli_opt table. Returns the short letter, or
+ * CLI_LONG + index for long-only options, or -1 when options end.
+ * --help prints the command's help on stdout and exits 0; a bad option
+ * prints `ibtopo: <message>` and the usage line on stderr and exits 2.
+ */
+int cli_getopt(struct cli_state *st, int argc, char **argv,
+	       const struct cli_cmd *cmd);
+
+/** Print `ibtopo: <msg>` and the usage line to stderr; returns EXIT_TROUBLE. */
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** Print `ibtopo: <err->message>` to stderr; returns EXIT_TROUBLE. */
+int cli_fail(const struct ibtopo_error *err);
+/** Print `ibtopo: <msg>` to stderr; returns EXIT_TROUBLE. */
+int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Parse --format; returns false (after a usage error) when unknown. */
+bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
+		      enum ibtopo_format *out);
+/** Render options writing to stdout. */
+struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format);
+
+/** Open the store named by the global options. */
+int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
+		   unsigned flags, struct ibtopo_error *err);
+
+/**
+ * Load a fabric from `what`: an existing file is read (never stored),
+ * anything else is a snapshot REF (NULL = latest) in the database.
+ */
+int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
+		    const char *what, struct ibtopo_error *err);
+
+/** Print the "snapshot N: S switches, C CAs, L links; speeds ...; T s" summary. */
+void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
+		       int64_t id, double seconds);
+
+/** Monotonic seconds. */
+double cli_now(void);
+
+#endif

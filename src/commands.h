@@ -1,0 +1,13 @@
+/* commands.h - one entry point per subcommand (src/cmd_<name>.c) */
+#ifndef IBTOPO_COMMANDS_H
+#define IBTOPO_COMMANDS_H
+
+#include "cli.h"
+
+/* Each takes argv with argv[0] = the subcommand name. */
+int cmd_discover(int argc, char **argv, const struct cli_global *g);
+int cmd_import(int argc, char **argv, const struct cli_global *g);
+int cmd_snapshots(int argc, char **argv, const struct cli_global *g);
+int cmd_show(int argc, char **argv, const struct cli_global *g);
+
+#endif

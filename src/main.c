@@ -1,0 +1,109 @@
+/* main.c - global options and the subcommand table */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct cli_global *g);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "discover", cmd_discover, "discover the live fabric into a new snapshot" },
+	{ "import", cmd_import, "read a fabric file into a new snapshot" },
+	{ "snapshots", cmd_snapshots, "list stored snapshots" },
+	{ "show", cmd_show, "list nodes, ports or links of a snapshot or file" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ibtopo [--db FILE] [-C CA] [-P PORT] [-v] COMMAND [options]\n"
+		"\n"
+		"InfiniBand fabric topology analyzer.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+		"\n"
+		"global options:\n"
+		"  --db FILE     snapshot database (default: $IBTOPO_DB, else\n"
+		"                $XDG_DATA_HOME/ibtopo/fabric.db, else\n"
+		"                ~/.local/share/ibtopo/fabric.db)\n"
+		"  -C CA         local CA to discover through\n"
+		"  -P PORT       local CA port\n"
+		"  -v            more detail on stderr\n"
+		"  -h, --help    this help; 'ibtopo COMMAND --help' for a command\n"
+		"  --version     print the version\n"
+		"\n"
+		"A REF is a snapshot id, a label, 'latest' or 'latest~N'; wherever a\n"
+		"REF is accepted, a topology file is too.\n"
+		"\n"
+		"exit status: 0 clean, 1 findings or differences, 2 usage error or failure\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_global g = { .port = 0 };
+	char *end;
+	int c;
+
+	opterr = 0;
+	/* '+': stop at the subcommand so its options are its own */
+	while ((c = getopt_long(argc, argv, "+:C:P:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			g.db = optarg;
+			break;
+		case 'C':
+			g.ca = optarg;
+			break;
+		case 'P':
+			g.port = (int)strtol(optarg, &end, 10);
+			if (*end || g.port < 0 || g.port > 255)
+				return cli_failf("bad port number '%s'", optarg);
+			break;
+		case 'v':
+			g.verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_CLEAN;
+		case 'V':
+			printf("ibtopo %s\n", PACKAGE_VERSION);
+			return EXIT_CLEAN;
+		case ':':
+			fprintf(stderr, "ibtopo: option '%s' needs a value\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return EXIT_TROUBLE;
+		default:
+			fprintf(stderr, "ibtopo: unknown option '%s'\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "ibtopo: no command given\n");
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, argv[optind]) == 0)
+			return commands[i].fn(argc - optind, argv + optind, &g);
+	fprintf(stderr, "ibtopo: unknown command '%s'\n", argv[optind]);
+	usage(stderr);
+	return EXIT_TROUBLE;
+}
