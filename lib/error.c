@@ -54,16 +54,21 @@ int ibtopo__error_set(struct ibtopo_error *err, int code, const char *fmt, ...)
 
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 {
-	char prefix[IBTOPO_ERROR_SIZE];
-	char old[IBTOPO_ERROR_SIZE];
+	char buf[2 * IBTOPO_ERROR_SIZE + 2];
+	size_t n;
 	va_list ap;
 
 	if (!err)
 		return IBTOPO_ERROR;
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	vsnprintf(buf, IBTOPO_ERROR_SIZE, fmt, ap);
 	va_end(ap);
-	memcpy(old, err->message, sizeof(old));
-	snprintf(err->message, sizeof(err->message), "%s: %s", prefix, old);
+	n = strlen(buf);
+	buf[n++] = ':';
+	buf[n++] = ' ';
+	memcpy(buf + n, err->message, IBTOPO_ERROR_SIZE);
+	buf[n + IBTOPO_ERROR_SIZE - 1] = '\0';
+	memcpy(err->message, buf, IBTOPO_ERROR_SIZE - 1);
+	err->message[IBTOPO_ERROR_SIZE - 1] = '\0';
 	return err->code;
 }

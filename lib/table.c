@@ -170,10 +170,14 @@ static int write_text(const struct ibtopo_render_opts *opts,
 				width[i] = w;
 		}
 	}
-	for (size_t i = 0; rc == 0 && i < ncols; i++)
-		rc = ibtopo__out_printf(opts, i + 1 < ncols ? "%-*s  " : "%s\n",
-					(int)width[i],
-					cols[i].title ? cols[i].title : cols[i].name);
+	for (size_t i = 0; rc == 0 && i < ncols; i++) {
+		const char *t = cols[i].title ? cols[i].title : cols[i].name;
+
+		if (i + 1 < ncols)
+			rc = ibtopo__out_printf(opts, "%-*s  ", (int)width[i], t);
+		else
+			rc = ibtopo__out_printf(opts, "%s\n", t);
+	}
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		for (size_t i = 0; rc == 0 && i < ncols; i++) {
 			get_cell(&cols[i], rows[r], ctx, &cell);

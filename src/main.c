@@ -1,4 +1,5 @@
 /* main.c - global options and the subcommand table */
+#include "config.h"
 #include "commands.h"
 
 #include <getopt.h>
