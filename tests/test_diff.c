@@ -1,0 +1,489 @@
+/* test_diff.c - snapshot diff: what changed between two fabrics */
+#include "ibtopo-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One cable: "node" port - "node" port, at a speed and width (0 = HDR 4x). */
+struct lspec {
+	const char *x;
+	unsigned px;
+	const char *y;
+	unsigned py;
+	unsigned speed;
+	unsigned width;
+};
+
+#define C(x, px, y, py) { x, px, y, py, 0, 0 }
+#define L(x, px, y, py, s, w) { x, px, y, py, s, w }
+#define END { NULL, 0, NULL, 0, 0, 0 }
+#define HDR IBTOPO_SPEED_HDR
+#define EDR IBTOPO_SPEED_EDR
+
+/* hostNNN -> CA 0x1000+N, leafNN -> switch 0x2000+N, spineNN -> 0x3000+N */
+static uint64_t guid_of(const char *name)
+{
+	unsigned n = (unsigned)strtoul(name + strcspn(name, "0123456789"), NULL, 10);
+
+	if (strncmp(name, "host", 4) == 0)
+		return 0x1000 + n;
+	if (strncmp(name, "leaf", 4) == 0)
+		return 0x2000 + n;
+	return 0x3000 + n;
+}
+
+static struct ibtopo_node *node_of(struct ibtopo_fabric *f, const char *name)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid_of(name));
+	bool host = strncmp(name, "host", 4) == 0;
+
+	if (!n)
+		assert_int_equal(ibtopo_fabric_add_node(&n, f,
+			host ? IBTOPO_NODE_CA : IBTOPO_NODE_SWITCH, guid_of(name),
+			host ? 2 : 36, name, NULL), 0);
+	return n;
+}
+
+static struct ibtopo_port *port_of(struct ibtopo_fabric *f, const char *name,
+				   unsigned num)
+{
+	struct ibtopo_port *p = NULL;
+
+	assert_int_equal(ibtopo_node_add_port(&p, f, node_of(f, name), num, NULL), 0);
+	return p;
+}
+
+/* Build a fabric from cables (terminated by x == NULL) and lone nodes. */
+static struct ibtopo_fabric *mk(const struct lspec *l, const char *const *lone)
+{
+	struct ibtopo_fabric *f = NULL;
+
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	for (; l && l->x; l++) {
+		struct ibtopo_port *a = port_of(f, l->x, l->px);
+		struct ibtopo_port *b = port_of(f, l->y, l->py);
+
+		a->speed_active = b->speed_active = (uint16_t)(l->speed ? l->speed : HDR);
+		a->width_active = b->width_active =
+			(uint8_t)(l->width ? l->width : IBTOPO_WIDTH_4X);
+		a->state = b->state = IBTOPO_PORT_STATE_ACTIVE;
+		assert_int_equal(ibtopo_fabric_connect(NULL, f, a, b, NULL), 0);
+	}
+	for (; lone && *lone; lone++)
+		node_of(f, *lone);
+	return f;
+}
+
+/* The base fabric: two leaves, one spine, four hosts. */
+static const struct lspec base[] = {
+	C("leaf01", 1, "host001", 1),
+	C("leaf01", 2, "host002", 1),
+	C("leaf02", 1, "host003", 1),
+	C("leaf02", 2, "host004", 1),
+	C("leaf01", 9, "spine01", 1),
+	C("leaf02", 9, "spine01", 2),
+	END,
+};
+
+struct run {
+	struct ibtopo_fabric *old, *new_;
+	struct ibtopo_findings list;
+};
+
+static void run_diff(struct run *r, const struct lspec *old, const struct lspec *new_,
+		     unsigned flags)
+{
+	struct ibtopo_diff_opts opts = IBTOPO_DIFF_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	r->old = mk(old, NULL);
+	r->new_ = mk(new_, NULL);
+	memset(&r->list, 0, sizeof(r->list));
+	opts.flags = flags;
+	assert_int_equal(ibtopo_fabric_diff(&r->list, r->old, r->new_, &opts, &err), 0);
+}
+
+static void run_free(struct run *r)
+{
+	ibtopo_findings_release(&r->list);
+	ibtopo_fabric_free(r->old);
+	ibtopo_fabric_free(r->new_);
+}
+
+static void assert_end(const struct ibtopo_end *e, const char *node, int port)
+{
+	assert_non_null(e->node);
+	assert_string_equal(e->node, node);
+	assert_int_equal(e->port, port);
+}
+
+static void identical_fabrics_have_no_changes(void **state)
+{
+	struct run r;
+
+	run_diff(&r, base, base, IBTOPO_DIFF_LIDS);
+	assert_int_equal(r.list.count, 0);
+	run_free(&r);
+}
+
+static void added_host_is_one_node_added(void **state)
+{
+	static const struct lspec more[] = {
+		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		C("leaf02", 3, "host005", 1), END,
+	};
+	struct run r;
+
+	run_diff(&r, base, more, 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_ADDED);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_INFO);
+	assert_end(&r.list.items[0].a, "host005", -1);
+	assert_int_equal(r.list.items[0].a.guid, 0x1005);
+	assert_int_equal(r.list.items[0].actual, 1);
+	run_free(&r);
+
+	/* and the other way round, a removal */
+	run_diff(&r, more, base, 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_REMOVED);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
+	assert_end(&r.list.items[0].a, "host005", -1);
+	assert_int_equal(r.list.items[0].expected, 1);
+	run_free(&r);
+}
+
+static void new_description_is_a_rename(void **state)
+{
+	struct run r;
+
+	run_diff(&r, base, base, 0);
+	ibtopo_findings_release(&r.list);
+	assert_int_equal(ibtopo_node_set_desc(ibtopo_fabric_find_node(r.new_, 0x1002),
+					      "host002 mlx5_0", NULL), 0);
+	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_RENAMED);
+	assert_end(&r.list.items[0].a, "host002", -1);
+	assert_end(&r.list.items[0].c, "host002 mlx5_0", -1);
+	assert_int_equal(r.list.items[0].c.guid, 0x1002);
+	run_free(&r);
+}
+
+static void unplugged_cable_is_link_removed(void **state)
+{
+	static const struct lspec fewer[] = {
+		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), END,
+	};
+	struct run r;
+
+	run_diff(&r, base, fewer, 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_LINK_REMOVED);
+	assert_end(&r.list.items[0].a, "leaf02", 9);
+	assert_end(&r.list.items[0].b, "spine01", 2);
+	run_free(&r);
+
+	run_diff(&r, fewer, base, 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_LINK_ADDED);
+	assert_end(&r.list.items[0].a, "leaf02", 9);
+	assert_end(&r.list.items[0].b, "spine01", 2);
+	run_free(&r);
+}
+
+static void host_cable_in_another_leaf_port_is_one_move(void **state)
+{
+	static const struct lspec moved[] = {
+		C("leaf01", 5, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_diff(&r, base, moved, 0);
+	assert_int_equal(r.list.count, 1);
+	f = &r.list.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
+	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
+	assert_end(&f->a, "host001", 1);	/* the end that stayed */
+	assert_end(&f->b, "leaf01", 1);	/* where it was */
+	assert_end(&f->c, "host001", 1);
+	assert_end(&f->d, "leaf01", 5);	/* where it is */
+	run_free(&r);
+}
+
+static void host_cable_on_another_leaf_is_one_move(void **state)
+{
+	static const struct lspec moved[] = {
+		C("leaf02", 3, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_diff(&r, base, moved, 0);
+	assert_int_equal(r.list.count, 1);
+	f = &r.list.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
+	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
+	assert_end(&f->a, "host001", 1);
+	assert_end(&f->b, "leaf01", 1);
+	assert_end(&f->d, "leaf02", 3);
+	run_free(&r);
+}
+
+static void uplink_moved_at_both_ends_is_one_move(void **state)
+{
+	static const struct lspec moved[] = {
+		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 10, "spine01", 5), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_diff(&r, base, moved, 0);
+	assert_int_equal(r.list.count, 1);
+	f = &r.list.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
+	assert_int_equal(f->subkind, IBTOPO_MOVE_BOTH_PORTS);
+	assert_end(&f->a, "leaf01", 9);
+	assert_end(&f->b, "spine01", 1);
+	assert_end(&f->c, "leaf01", 10);
+	assert_end(&f->d, "spine01", 5);
+	run_free(&r);
+}
+
+static void two_swapped_cables_are_one_swap(void **state)
+{
+	static const struct lspec swapped[] = {
+		C("leaf01", 1, "host002", 1), C("leaf01", 2, "host001", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_diff(&r, base, swapped, 0);
+	assert_int_equal(r.list.count, 1);
+	f = &r.list.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
+	assert_int_equal(f->subkind, IBTOPO_MOVE_SWAPPED);
+	/* the two switch ports, lower first; the old peers; new is a-d, c-b */
+	assert_end(&f->a, "leaf01", 1);
+	assert_end(&f->b, "host001", 1);
+	assert_end(&f->c, "leaf01", 2);
+	assert_end(&f->d, "host002", 1);
+	run_free(&r);
+}
+
+static void hosts_swapped_between_leaves_are_one_swap(void **state)
+{
+	static const struct lspec swapped[] = {
+		C("leaf01", 1, "host003", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host001", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_diff(&r, base, swapped, 0);
+	assert_int_equal(r.list.count, 1);
+	f = &r.list.items[0];
+	assert_int_equal(f->subkind, IBTOPO_MOVE_SWAPPED);
+	/* leaf ends differ and host ends differ: the switch ends lead */
+	assert_end(&f->a, "leaf01", 1);
+	assert_end(&f->b, "host001", 1);
+	assert_end(&f->c, "leaf02", 1);
+	assert_end(&f->d, "host003", 1);
+	run_free(&r);
+}
+
+static void slower_link_is_speed_change(void **state)
+{
+	static const struct lspec slow[] = {
+		C("leaf01", 1, "host001", 1), L("leaf01", 2, "host002", 1, EDR, 0),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		L("leaf01", 9, "spine01", 1, 0, IBTOPO_WIDTH_1X),
+		C("leaf02", 9, "spine01", 2), END,
+	};
+	struct run r;
+
+	run_diff(&r, base, slow, 0);
+	assert_int_equal(r.list.count, 2);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_LINK_SPEED_CHANGED);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
+	assert_int_equal(r.list.items[0].expected, HDR);
+	assert_int_equal(r.list.items[0].actual, EDR);
+	assert_end(&r.list.items[0].a, "host002", 1);
+	assert_end(&r.list.items[0].b, "leaf01", 2);
+	assert_int_equal(r.list.items[1].kind, IBTOPO_FIND_LINK_WIDTH_CHANGED);
+	assert_int_equal(r.list.items[1].expected, IBTOPO_WIDTH_4X);
+	assert_int_equal(r.list.items[1].actual, IBTOPO_WIDTH_1X);
+	run_free(&r);
+
+	/* back up again: informational */
+	run_diff(&r, slow, base, 0);
+	assert_int_equal(r.list.count, 2);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_INFO);
+	assert_int_equal(r.list.items[1].severity, IBTOPO_SEV_INFO);
+	run_free(&r);
+}
+
+static void port_leaving_active_is_state_change(void **state)
+{
+	struct ibtopo_port *p;
+	struct run r;
+
+	run_diff(&r, base, base, 0);
+	ibtopo_findings_release(&r.list);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(r.new_, 0x2001), 2);
+	p->state = IBTOPO_PORT_STATE_INIT;
+	/* an unconnected port disabled: physical state only */
+	port_of(r.old, "leaf02", 20)->phys_state = 2;	/* polling */
+	port_of(r.new_, "leaf02", 20)->phys_state = 3;	/* disabled */
+	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(r.list.count, 2);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_PORT_STATE_CHANGED);
+	assert_int_equal(r.list.items[0].subkind, IBTOPO_STATE_LOGICAL);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
+	assert_end(&r.list.items[0].a, "leaf01", 2);
+	assert_end(&r.list.items[0].b, "host002", 1);
+	assert_int_equal(r.list.items[0].expected, IBTOPO_PORT_STATE_ACTIVE);
+	assert_int_equal(r.list.items[0].actual, IBTOPO_PORT_STATE_INIT);
+	assert_int_equal(r.list.items[1].subkind, IBTOPO_STATE_PHYSICAL);
+	assert_int_equal(r.list.items[1].severity, IBTOPO_SEV_INFO);
+	assert_end(&r.list.items[1].a, "leaf02", 20);
+	assert_int_equal(r.list.items[1].b.port, -1);
+	assert_int_equal(r.list.items[1].expected, 2);
+	assert_int_equal(r.list.items[1].actual, 3);
+	run_free(&r);
+}
+
+static void lid_changes_only_when_asked(void **state)
+{
+	struct run r;
+
+	run_diff(&r, base, base, 0);
+	ibtopo_findings_release(&r.list);
+	port_of(r.old, "leaf01", 0)->lid = 1;
+	port_of(r.new_, "leaf01", 0)->lid = 7;
+	/* switch ports echo the switch LID: still one change */
+	port_of(r.old, "leaf01", 1)->lid = 1;
+	port_of(r.new_, "leaf01", 1)->lid = 7;
+	port_of(r.old, "host001", 1)->lid = 3;
+	port_of(r.new_, "host001", 1)->lid = 4;
+	/* unknown on one side: not a change */
+	port_of(r.new_, "host002", 1)->lid = 9;
+	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(r.list.count, 0);
+	{
+		struct ibtopo_diff_opts o = IBTOPO_DIFF_OPTS_INIT;
+
+		o.flags = IBTOPO_DIFF_LIDS;
+		assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, &o, NULL), 0);
+	}
+	assert_int_equal(r.list.count, 2);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(r.list.items[i].kind, IBTOPO_FIND_LID_CHANGED);
+	assert_end(&r.list.items[0].a, "leaf01", 0);
+	assert_int_equal(r.list.items[0].expected, 1);
+	assert_int_equal(r.list.items[0].actual, 7);
+	assert_end(&r.list.items[1].a, "host001", 1);
+	run_free(&r);
+}
+
+static void removed_switch_hides_its_links(void **state)
+{
+	static const struct lspec nospine[] = {
+		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		END,
+	};
+	struct run r;
+
+	run_diff(&r, base, nospine, 0);
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_REMOVED);
+	assert_end(&r.list.items[0].a, "spine01", -1);
+	assert_int_equal(r.list.items[0].expected, 2);
+	run_free(&r);
+}
+
+static void several_changes_in_documented_order(void **state)
+{
+	static const struct lspec changed[] = {
+		C("leaf01", 2, "host001", 1), C("leaf01", 1, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		L("leaf01", 9, "spine01", 1, EDR, 0),
+		C("leaf01", 20, "leaf02", 20), C("leaf02", 5, "host009", 1),
+		END,
+	};
+	static const enum ibtopo_finding_kind want[] = {
+		IBTOPO_FIND_NODE_ADDED,		/* host009 */
+		IBTOPO_FIND_LINK_MOVED,		/* host001/host002 swapped */
+		IBTOPO_FIND_LINK_REMOVED,	/* leaf02:9 - spine01:2 */
+		IBTOPO_FIND_LINK_ADDED,		/* leaf01:20 - leaf02:20 */
+		IBTOPO_FIND_LINK_SPEED_CHANGED,	/* leaf01 - spine01 */
+	};
+	struct run r;
+
+	run_diff(&r, base, changed, 0);
+	assert_int_equal(r.list.count, IBTOPO__ARRAY_SIZE(want));
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(want); i++)
+		assert_int_equal(r.list.items[i].kind, want[i]);
+	assert_end(&r.list.items[2].a, "leaf02", 9);
+	assert_end(&r.list.items[3].a, "leaf01", 20);
+	run_free(&r);
+}
+
+static void missing_fabric_is_einval(void **state)
+{
+	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = mk(base, NULL);
+
+	assert_int_equal(ibtopo_fabric_diff(&list, f, NULL, NULL, &err), IBTOPO_EINVAL);
+	assert_string_equal(err.message, "no fabric to diff");
+	assert_int_equal(ibtopo_fabric_diff(NULL, f, f, NULL, NULL), IBTOPO_EINVAL);
+	ibtopo_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(identical_fabrics_have_no_changes),
+		cmocka_unit_test(added_host_is_one_node_added),
+		cmocka_unit_test(new_description_is_a_rename),
+		cmocka_unit_test(unplugged_cable_is_link_removed),
+		cmocka_unit_test(host_cable_in_another_leaf_port_is_one_move),
+		cmocka_unit_test(host_cable_on_another_leaf_is_one_move),
+		cmocka_unit_test(uplink_moved_at_both_ends_is_one_move),
+		cmocka_unit_test(two_swapped_cables_are_one_swap),
+		cmocka_unit_test(hosts_swapped_between_leaves_are_one_swap),
+		cmocka_unit_test(slower_link_is_speed_change),
+		cmocka_unit_test(port_leaving_active_is_state_change),
+		cmocka_unit_test(lid_changes_only_when_asked),
+		cmocka_unit_test(removed_switch_hides_its_links),
+		cmocka_unit_test(several_changes_in_documented_order),
+		cmocka_unit_test(missing_fabric_is_einval),
+	};
+
+	return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
+}
