@@ -30,6 +30,15 @@ int ibtopo__error_vset(struct ibtopo_error *err, int code, const char *fmt,
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
 
+/* store.c */
+/**
+ * Run SQL on a database file, creating it; no schema checks (for tests).
+ * The first column of the last row any statement returned goes to *out
+ * (may be NULL).
+ */
+int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
+			    struct ibtopo_error *err);
+
 /* fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);

@@ -378,6 +378,56 @@ int ibtopo_render_links(const struct ibtopo_render_opts *opts,
 	return rc;
 }
 
+/* ---- cables: links that carry cable data ---- */
+
+static void l_rated(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_speed(c, LINK(r)->cable->rated_speed);
+}
+static void l_vendor(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, LINK(r)->cable->vendor);
+}
+static void l_serial(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, LINK(r)->cable->serial);
+}
+
+static const struct ibtopo__column cable_cols[] = {
+	{ "a.node", "A NODE", l_a_node },
+	{ "a.guid", "A GUID", l_a_guid },
+	{ "a.port", "A PORT", l_a_port },
+	{ "b.node", "B NODE", l_b_node },
+	{ "b.guid", "B GUID", l_b_guid },
+	{ "b.port", "B PORT", l_b_port },
+	{ "speed", "SPEED", l_speed },
+	{ "width", "WIDTH", l_width },
+	{ "media", "MEDIA", l_media },
+	{ "length_m", "LENGTH M", l_length },
+	{ "rated_speed", "RATED", l_rated },
+	{ "vendor", "VENDOR", l_vendor },
+	{ "part_number", "PART NUMBER", l_pn },
+	{ "serial", "SERIAL", l_serial },
+};
+
+int ibtopo_render_cables(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_link_count(fabric), k = 0;
+	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (ibtopo_fabric_link(fabric, i)->cable)
+			rows[k++] = ibtopo_fabric_link(fabric, i);
+	rc = render_rows(opts, "cables", cable_cols, IBTOPO__ARRAY_SIZE(cable_cols),
+			 rows, k, err);
+	free(rows);
+	return rc;
+}
+
 /* ---- snapshots ---- */
 
 #define SNAP(r) ((const struct ibtopo_snapshot *)(r))

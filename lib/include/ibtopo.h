@@ -404,28 +404,52 @@ int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
 			      struct ibtopo_error *err);
 
 /**
- * Open (and unless READONLY, create with mode 0600 and migrate) a
- * database. IBTOPO_EVERSION for a newer schema (the file is untouched),
- * IBTOPO_ENOTFOUND for a missing file with READONLY.
+ * Open (and unless READONLY, create with mode 0600, missing parent
+ * directories 0700, and migrate) a database. IBTOPO_EVERSION for a newer
+ * schema (the file is untouched), IBTOPO_ENOTFOUND for a missing file
+ * with READONLY, IBTOPO_EPARSE for a file that is not an ibtopo
+ * database, IBTOPO_EIO when it cannot be created or written.
  */
 int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
 		      struct ibtopo_error *err);
 /** Close; NULL is fine. */
 void ibtopo_store_free(struct ibtopo_store *store);
 
-/** Store a fabric as a new snapshot in one transaction; sets its snapshot id. */
+/**
+ * Store a fabric as a new snapshot in one transaction (all or nothing);
+ * sets its snapshot id, and its taken_at (now) and host (gethostname)
+ * when they were unset. `out_id` may be NULL. IBTOPO_EBUSY if other
+ * writers held the database for longer than 10 s, IBTOPO_EINVAL on a
+ * store opened READONLY.
+ */
 int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 		      struct ibtopo_fabric *fabric, struct ibtopo_error *err);
-/** Load snapshot `id` into a new fabric. */
+/**
+ * Load snapshot `id` into a new fabric (sorted, meta filled in, cables
+ * attached). IBTOPO_ENOTFOUND if there is no such snapshot.
+ */
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
 		      int64_t id, struct ibtopo_error *err);
-/** Resolve a REF (id, label, latest, latest~N) into an id; IBTOPO_ENOTFOUND. */
+/**
+ * Resolve a REF into an id: a snapshot id, else a label (its most recent
+ * snapshot), `latest`, or `latest~N` (N snapshots before the latest, in
+ * the order they were stored). IBTOPO_ENOTFOUND when nothing matches.
+ */
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
 			 struct ibtopo_error *err);
 /** List snapshots, oldest first. Free with ibtopo_snapshot_list_free(). */
 int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		      struct ibtopo_store *store, struct ibtopo_error *err);
 void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count);
+/**
+ * Delete snapshot `id` and everything stored with it, in one transaction.
+ * IBTOPO_ENOTFOUND if there is no such snapshot, IBTOPO_EINVAL on a
+ * store opened READONLY.
+ */
+int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
+			struct ibtopo_error *err);
+/** The path the store was opened with; borrowed from the store. */
+const char *ibtopo_store_path(const struct ibtopo_store *store);
 
 /* ------------------------------------------------------------------ */
 /* Output: formats and sinks                                           */
@@ -460,6 +484,9 @@ int ibtopo_render_ports(const struct ibtopo_render_opts *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 int ibtopo_render_links(const struct ibtopo_render_opts *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+/** Links that carry cable data: both ends, media, length, rating, ids. */
+int ibtopo_render_cables(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err);

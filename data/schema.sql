@@ -1,0 +1,94 @@
+-- ibtopo snapshot database: the schema, as migrations.
+--
+-- This file is compiled into libibtopo (lib/store.c); the installed copy
+-- is for people reading the database with the sqlite3 shell.
+--
+-- Each line "-- @version N" starts migration N. A database records the
+-- last migration it has in PRAGMA user_version; opening it for writing
+-- applies the missing ones in order, in one transaction. Never edit a
+-- migration once released: add a new one below. A database whose
+-- user_version is newer than the last migration here is refused.
+--
+-- GUIDs are 64-bit values stored as SQLite's signed INTEGER (same bits):
+--   SELECT printf('0x%016x', guid), description FROM nodes;
+-- Speeds and widths are the bit masks of enum ibtopo_speed / ibtopo_width
+-- in ibtopo.h; taken_at is UTC seconds since the epoch.
+--
+-- Rows of one snapshot are reached through snapshot_id (indexed) so that
+-- loading a snapshot is three index range scans.
+
+-- @version 1
+CREATE TABLE snapshots (
+	id INTEGER PRIMARY KEY,
+	label TEXT,
+	taken_at INTEGER NOT NULL,		-- UTC seconds
+	source TEXT,				-- "discover:mlx5_0/1", "file:/path"
+	host TEXT,
+	switches INTEGER NOT NULL DEFAULT 0,
+	cas INTEGER NOT NULL DEFAULT 0,
+	routers INTEGER NOT NULL DEFAULT 0,
+	links INTEGER NOT NULL DEFAULT 0,
+	partial INTEGER NOT NULL DEFAULT 0	-- 1 = discovery incomplete
+);
+CREATE INDEX snapshots_label ON snapshots(label);
+
+CREATE TABLE nodes (
+	id INTEGER PRIMARY KEY,
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	type INTEGER NOT NULL,			-- 1 ca, 2 switch, 3 router
+	guid INTEGER NOT NULL,
+	sysimg_guid INTEGER NOT NULL DEFAULT 0,
+	description TEXT NOT NULL DEFAULT '',
+	vendor_id INTEGER NOT NULL DEFAULT 0,
+	device_id INTEGER NOT NULL DEFAULT 0,
+	revision INTEGER NOT NULL DEFAULT 0,
+	nports INTEGER NOT NULL,
+	enhanced_port0 INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX nodes_snapshot ON nodes(snapshot_id);
+
+CREATE TABLE ports (
+	id INTEGER PRIMARY KEY,
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+	num INTEGER NOT NULL,			-- 0 = switch management port
+	ext_num INTEGER NOT NULL DEFAULT 0,
+	guid INTEGER NOT NULL DEFAULT 0,
+	lid INTEGER NOT NULL DEFAULT 0,
+	lmc INTEGER NOT NULL DEFAULT 0,
+	state INTEGER NOT NULL DEFAULT 0,	-- IBA PortState
+	phys_state INTEGER NOT NULL DEFAULT 0,	-- IBA PortPhysicalState
+	width_supported INTEGER NOT NULL DEFAULT 0,
+	width_enabled INTEGER NOT NULL DEFAULT 0,
+	width_active INTEGER NOT NULL DEFAULT 0,
+	speed_supported INTEGER NOT NULL DEFAULT 0,
+	speed_enabled INTEGER NOT NULL DEFAULT 0,
+	speed_active INTEGER NOT NULL DEFAULT 0,
+	cap_mask INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX ports_snapshot ON ports(snapshot_id);
+CREATE INDEX ports_node ON ports(node_id);
+
+CREATE TABLE links (
+	id INTEGER PRIMARY KEY,
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	a_guid INTEGER NOT NULL,		-- node GUID of end a (the lower)
+	a_port INTEGER NOT NULL,
+	b_guid INTEGER NOT NULL,
+	b_port INTEGER NOT NULL,
+	speed INTEGER NOT NULL DEFAULT 0,	-- active speed bit
+	width INTEGER NOT NULL DEFAULT 0	-- active width bit
+);
+CREATE INDEX links_snapshot ON links(snapshot_id);
+
+CREATE TABLE cables (
+	link_id INTEGER PRIMARY KEY REFERENCES links(id) ON DELETE CASCADE,
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	media INTEGER NOT NULL DEFAULT 0,	-- enum ibtopo_media
+	length_m REAL NOT NULL DEFAULT 0,	-- 0 = unknown
+	rated_speed INTEGER NOT NULL DEFAULT 0,	-- speed bit, 0 = unknown
+	vendor TEXT,
+	part_number TEXT,
+	serial TEXT
+);
+CREATE INDEX cables_snapshot ON cables(snapshot_id);

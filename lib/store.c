@@ -1,0 +1,1249 @@
+/*
+ * store.c - fabric snapshots in SQLite: schema migrations, save, load,
+ * snapshot references. The only file including <sqlite3.h>.
+ *
+ * The schema is data/schema.sql, compiled in as a string at build time
+ * (lib/schema-sql.h) so the library works uninstalled. Its "-- @version N"
+ * lines split it into migrations; PRAGMA user_version records the last one
+ * a database has, PRAGMA application_id marks the file as ours.
+ */
+#include "ibtopo-int.h"
+
+#include <sqlite3.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STORE_APP_ID 0x49425450		/* "IBTP" */
+#define STORE_BUSY_TIMEOUT_MS 10000
+
+static const char schema_sql[] =
+#include "lib/schema-sql.h"
+	;
+
+static const char version_mark[] = "-- @version ";
+
+struct ibtopo_store {
+	sqlite3 *db;
+	char *path;
+	int version;		/* user_version when opened (after migrating) */
+	bool readonly;
+};
+
+/* ------------------------------------------------------------------ */
+/* Schema text                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Find migration `version` in the schema text. With version 0, only
+ * return the highest version present. Returns that highest version.
+ */
+static int schema_scan(int version, const char **sql, size_t *len)
+{
+	const char *p = schema_sql, *start = NULL;
+	bool inside = false;
+	int latest = 0;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		const char *next = eol ? eol + 1 : p + strlen(p);
+
+		if (strncmp(p, version_mark, sizeof(version_mark) - 1) == 0) {
+			int v = atoi(p + sizeof(version_mark) - 1);
+
+			if (inside)
+				*len = (size_t)(p - start);
+			inside = version && v == version;
+			if (inside)
+				start = next;
+			latest = v;
+		}
+		p = next;
+	}
+	if (inside)
+		*len = (size_t)(p - start);
+	if (start)
+		*sql = start;
+	return latest;
+}
+
+static int schema_latest(void)
+{
+	return schema_scan(0, NULL, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+static int sql_status(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return IBTOPO_EBUSY;
+	case SQLITE_NOMEM:
+		return IBTOPO_ENOMEM;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+		return IBTOPO_EPARSE;
+	case SQLITE_CANTOPEN:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_FULL:
+		return IBTOPO_EIO;
+	default:
+		return IBTOPO_ERROR;
+	}
+}
+
+/*
+ * Record a failed SQLite call. Copies sqlite3_errmsg() at once: the next
+ * call on the connection (a ROLLBACK, say) would overwrite it.
+ */
+static int store_fail(const struct ibtopo_store *s, sqlite3 *db, int rc,
+		      const char *what, struct ibtopo_error *err)
+{
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		return ibtopo__error_set(err, IBTOPO_EPARSE,
+					 "'%s': not an ibtopo database", s->path);
+	return ibtopo__error_set(err, sql_status(rc), "'%s': %s: %s", s->path,
+				 what, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+}
+
+/* ------------------------------------------------------------------ */
+/* Paths and files                                                     */
+/* ------------------------------------------------------------------ */
+
+int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
+			      struct ibtopo_error *err)
+{
+	const char *env, *home = NULL;
+	struct passwd *pw;
+	int n;
+
+	if (!buf || !len)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no path buffer");
+	if (explicit_path && *explicit_path) {
+		n = snprintf(buf, len, "%s", explicit_path);
+	} else if ((env = getenv("IBTOPO_DB")) && *env) {
+		n = snprintf(buf, len, "%s", env);
+	} else if ((env = getenv("XDG_DATA_HOME")) && env[0] == '/') {
+		/* the XDG spec: a relative XDG_DATA_HOME is to be ignored */
+		n = snprintf(buf, len, "%s/ibtopo/fabric.db", env);
+	} else {
+		env = getenv("HOME");
+		if (env && *env) {
+			home = env;
+		} else {
+			pw = getpwuid(getuid());
+			if (pw && pw->pw_dir && *pw->pw_dir)
+				home = pw->pw_dir;
+		}
+		if (!home)
+			return ibtopo__error_set(err, IBTOPO_EINVAL,
+				"no database path: give --db or set IBTOPO_DB or HOME");
+		n = snprintf(buf, len, "%s/.local/share/ibtopo/fabric.db", home);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "database path too long");
+	return 0;
+}
+
+/* mkdir -p of the directory holding `path`; new directories get 0700. */
+static int make_parents(const char *path, struct ibtopo_error *err)
+{
+	char *dir = strdup(path);
+	struct stat st;
+	char *slash;
+	int rc = 0;
+
+	if (!dir)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		goto out_free_dir;	/* cwd or root */
+	*slash = '\0';
+	if (stat(dir, &st) == 0)
+		goto out_free_dir;
+	for (char *p = dir + 1; ; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (stat(dir, &st) != 0 && mkdir(dir, 0700) != 0 &&
+		    errno != EEXIST) {
+			rc = ibtopo__error_set(err, IBTOPO_EIO,
+				"cannot create directory '%s': %s", dir,
+				strerror(errno));
+			goto out_free_dir;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+out_free_dir:
+	free(dir);
+	return rc;
+}
+
+/*
+ * Create the database file ourselves so that it is born 0600 whatever
+ * the umask: SQLite would create it 0644. SQLite gives the -wal and -shm
+ * files the database's permissions.
+ */
+static int create_file(const char *path, struct ibtopo_error *err)
+{
+	struct stat st;
+	int fd, rc;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return ibtopo__error_set(err, IBTOPO_EIO,
+				"cannot open database '%s': is a directory", path);
+		return 0;
+	}
+	rc = make_parents(path, err);
+	if (rc)
+		return rc;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != EEXIST)	/* EEXIST: another writer won */
+		return ibtopo__error_set(err, IBTOPO_EIO,
+			"cannot create database '%s': %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening and migrating                                               */
+/* ------------------------------------------------------------------ */
+
+static int db_open(struct ibtopo_store *s, sqlite3 **out, int flags,
+		   struct ibtopo_error *err)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(s->path, &db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(s, db, rc, "cannot open database", err);
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	*out = db;
+	return 0;
+}
+
+static int exec(struct ibtopo_store *s, sqlite3 *db, const char *sql,
+		const char *what, struct ibtopo_error *err)
+{
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+
+	if (rc != SQLITE_OK)
+		return store_fail(s, db, rc, what, err);
+	return 0;
+}
+
+/*
+ * Read the application id, schema version and object count, and decide
+ * whether the file is ours: an empty database, or one carrying our
+ * application id at a version we know.
+ */
+static int check_header(struct ibtopo_store *s, sqlite3 *db, int *version,
+			struct ibtopo_error *err)
+{
+	static const char sql[] =
+		"SELECT (SELECT application_id FROM pragma_application_id),"
+		" (SELECT user_version FROM pragma_user_version),"
+		" (SELECT count(*) FROM sqlite_master)";
+	sqlite3_stmt *st = NULL;
+	int rc, app, ver, nobj, latest = schema_latest();
+
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		rc = store_fail(s, db, rc, "cannot read database", err);
+		goto out_finalize;
+	}
+	app = sqlite3_column_int(st, 0);
+	ver = sqlite3_column_int(st, 1);
+	nobj = sqlite3_column_int(st, 2);
+	rc = 0;
+	if (app == STORE_APP_ID && ver > latest)
+		rc = ibtopo__error_set(err, IBTOPO_EVERSION,
+			"'%s': schema version %d is newer than this ibtopo supports (%d)",
+			s->path, ver, latest);
+	else if (app == STORE_APP_ID && ver >= 1)
+		*version = ver;
+	else if (app == 0 && ver == 0 && nobj == 0)
+		*version = 0;
+	else
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+				       "'%s': not an ibtopo database", s->path);
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Apply the missing migrations in one transaction. */
+static int migrate(struct ibtopo_store *s, struct ibtopo_error *err)
+{
+	int rc, version = 0, latest = schema_latest();
+	char pragma[96];
+
+	rc = exec(s, s->db, "BEGIN IMMEDIATE", "cannot upgrade schema", err);
+	if (rc)
+		return rc;
+	/* again under the write lock: another process may have done it */
+	rc = check_header(s, s->db, &version, err);
+	if (rc)
+		goto out_rollback;
+	for (int v = version + 1; v <= latest; v++) {
+		const char *sql = NULL;
+		size_t len = 0;
+		char *text;
+
+		schema_scan(v, &sql, &len);
+		if (!sql) {
+			rc = ibtopo__error_set(err, IBTOPO_ERROR,
+					       "schema migration %d missing", v);
+			goto out_rollback;
+		}
+		text = strndup(sql, len);
+		if (!text) {
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+			goto out_rollback;
+		}
+		rc = exec(s, s->db, text, "cannot upgrade schema", err);
+		free(text);
+		if (rc)
+			goto out_rollback;
+	}
+	if (version < latest) {
+		snprintf(pragma, sizeof(pragma),
+			 "PRAGMA application_id = %d; PRAGMA user_version = %d",
+			 STORE_APP_ID, latest);
+		rc = exec(s, s->db, pragma, "cannot upgrade schema", err);
+		if (rc)
+			goto out_rollback;
+	}
+	rc = exec(s, s->db, "COMMIT", "cannot upgrade schema", err);
+	if (rc)
+		goto out_rollback;
+	s->version = latest;
+	return 0;
+
+out_rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
+		      struct ibtopo_error *err)
+{
+	struct ibtopo_store *s;
+	sqlite3 *probe = NULL;
+	struct stat st;
+	int rc;
+
+	if (!out || !path || !*path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no database path");
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	s->path = strdup(path);
+	if (!s->path) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_store;
+	}
+	s->readonly = flags & IBTOPO_STORE_READONLY;
+
+	if (s->readonly) {
+		if (stat(path, &st) != 0) {
+			if (errno == ENOENT)
+				rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+						       "no database '%s'", path);
+			else
+				rc = ibtopo__error_set(err, IBTOPO_EIO,
+					"cannot open database '%s': %s", path,
+					strerror(errno));
+			goto out_free_store;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			rc = ibtopo__error_set(err, IBTOPO_EIO,
+				"cannot open database '%s': is a directory", path);
+			goto out_free_store;
+		}
+		rc = db_open(s, &s->db, SQLITE_OPEN_READONLY, err);
+		if (rc)
+			goto out_free_store;
+		rc = check_header(s, s->db, &s->version, err);
+		if (rc)
+			goto out_close_db;
+		if (s->version && s->version < schema_latest()) {
+			rc = ibtopo__error_set(err, IBTOPO_EVERSION,
+				"'%s': schema version %d is older than this ibtopo's (%d): open it for writing once to upgrade",
+				path, s->version, schema_latest());
+			goto out_close_db;
+		}
+		*out = s;
+		return 0;
+	}
+
+	rc = create_file(path, err);
+	if (rc)
+		goto out_free_store;
+	/*
+	 * Look before writing: a read-write connection may checkpoint a WAL
+	 * or roll back a hot journal, and a newer or foreign database must
+	 * stay exactly as it is.
+	 */
+	rc = db_open(s, &probe, SQLITE_OPEN_READONLY, err);
+	if (rc)
+		goto out_free_store;
+	rc = check_header(s, probe, &s->version, err);
+	sqlite3_close(probe);
+	if (rc)
+		goto out_free_store;
+
+	rc = db_open(s, &s->db, SQLITE_OPEN_READWRITE, err);
+	if (rc)
+		goto out_free_store;
+	/* SQLite quietly opens a write-protected file read-only */
+	if (sqlite3_db_readonly(s->db, "main") == 1) {
+		rc = ibtopo__error_set(err, IBTOPO_EIO,
+				       "database '%s' is read-only", path);
+		goto out_close_db;
+	}
+	/* WAL: readers never block the writer; NORMAL sync is safe with it */
+	rc = exec(s, s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL",
+		  "cannot write database", err);
+	if (rc)
+		goto out_close_db;
+	if (s->version < schema_latest()) {
+		rc = migrate(s, err);
+		if (rc)
+			goto out_close_db;
+	}
+	*out = s;
+	return 0;
+
+out_close_db:
+	sqlite3_close(s->db);
+out_free_store:
+	free(s->path);
+	free(s);
+	return rc;
+}
+
+void ibtopo_store_free(struct ibtopo_store *store)
+{
+	if (!store)
+		return;
+	sqlite3_close(store->db);
+	free(store->path);
+	free(store);
+}
+
+const char *ibtopo_store_path(const struct ibtopo_store *store)
+{
+	return store ? store->path : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Saving                                                              */
+/* ------------------------------------------------------------------ */
+
+enum {
+	ST_SNAPSHOT,
+	ST_NODE,
+	ST_PORT,
+	ST_LINK,
+	ST_CABLE,
+	ST_COUNT_
+};
+
+static const char *const save_sql[ST_COUNT_] = {
+	[ST_SNAPSHOT] = "INSERT INTO snapshots (label, taken_at, source, host,"
+		" switches, cas, routers, links, partial)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_NODE] = "INSERT INTO nodes (snapshot_id, type, guid, sysimg_guid,"
+		" description, vendor_id, device_id, revision, nports,"
+		" enhanced_port0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_PORT] = "INSERT INTO ports (snapshot_id, node_id, num, ext_num, guid,"
+		" lid, lmc, state, phys_state, width_supported, width_enabled,"
+		" width_active, speed_supported, speed_enabled, speed_active,"
+		" cap_mask) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_LINK] = "INSERT INTO links (snapshot_id, a_guid, a_port, b_guid,"
+		" b_port, speed, width) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[ST_CABLE] = "INSERT INTO cables (link_id, snapshot_id, media, length_m,"
+		" rated_speed, vendor, part_number, serial)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+};
+
+/* Bind values 1..n, step once, reset. Returns an SQLite code. */
+static int step_reset(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int save_node(sqlite3_stmt **st, sqlite3 *db, int64_t sid,
+		     const struct ibtopo_node *n)
+{
+	sqlite3_stmt *ns = st[ST_NODE], *ps = st[ST_PORT];
+	int64_t node_id;
+	int rc;
+
+	sqlite3_bind_int64(ns, 1, sid);
+	sqlite3_bind_int(ns, 2, (int)n->type);
+	sqlite3_bind_int64(ns, 3, (sqlite3_int64)n->guid);
+	sqlite3_bind_int64(ns, 4, (sqlite3_int64)n->sysimg_guid);
+	bind_text(ns, 5, n->desc);
+	sqlite3_bind_int64(ns, 6, n->vendor_id);
+	sqlite3_bind_int64(ns, 7, n->device_id);
+	sqlite3_bind_int64(ns, 8, n->revision);
+	sqlite3_bind_int(ns, 9, (int)n->nports);
+	sqlite3_bind_int(ns, 10, n->enhanced_port0);
+	rc = step_reset(ns);
+	if (rc != SQLITE_OK)
+		return rc;
+	node_id = sqlite3_last_insert_rowid(db);
+
+	for (unsigned i = 0; i <= n->nports; i++) {
+		const struct ibtopo_port *p = n->ports[i];
+
+		if (!p)
+			continue;
+		sqlite3_bind_int64(ps, 1, sid);
+		sqlite3_bind_int64(ps, 2, node_id);
+		sqlite3_bind_int(ps, 3, (int)p->num);
+		sqlite3_bind_int(ps, 4, (int)p->ext_num);
+		sqlite3_bind_int64(ps, 5, (sqlite3_int64)p->guid);
+		sqlite3_bind_int(ps, 6, p->lid);
+		sqlite3_bind_int(ps, 7, p->lmc);
+		sqlite3_bind_int(ps, 8, p->state);
+		sqlite3_bind_int(ps, 9, p->phys_state);
+		sqlite3_bind_int(ps, 10, p->width_supported);
+		sqlite3_bind_int(ps, 11, p->width_enabled);
+		sqlite3_bind_int(ps, 12, p->width_active);
+		sqlite3_bind_int(ps, 13, p->speed_supported);
+		sqlite3_bind_int(ps, 14, p->speed_enabled);
+		sqlite3_bind_int(ps, 15, p->speed_active);
+		sqlite3_bind_int64(ps, 16, p->cap_mask);
+		rc = step_reset(ps);
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	return SQLITE_OK;
+}
+
+static int save_link(sqlite3_stmt **st, sqlite3 *db, int64_t sid,
+		     const struct ibtopo_link *l)
+{
+	sqlite3_stmt *ls = st[ST_LINK], *cs = st[ST_CABLE];
+	const struct ibtopo_cable *c = l->cable;
+	int rc;
+
+	sqlite3_bind_int64(ls, 1, sid);
+	sqlite3_bind_int64(ls, 2, (sqlite3_int64)l->a->node->guid);
+	sqlite3_bind_int(ls, 3, (int)l->a->num);
+	sqlite3_bind_int64(ls, 4, (sqlite3_int64)l->b->node->guid);
+	sqlite3_bind_int(ls, 5, (int)l->b->num);
+	sqlite3_bind_int(ls, 6, l->speed);
+	sqlite3_bind_int(ls, 7, l->width);
+	rc = step_reset(ls);
+	if (rc != SQLITE_OK || !c)
+		return rc;
+	sqlite3_bind_int64(cs, 1, sqlite3_last_insert_rowid(db));
+	sqlite3_bind_int64(cs, 2, sid);
+	sqlite3_bind_int(cs, 3, (int)c->media);
+	sqlite3_bind_double(cs, 4, c->length_m);
+	sqlite3_bind_int(cs, 5, (int)c->rated_speed);
+	bind_text(cs, 6, c->vendor);
+	bind_text(cs, 7, c->part_number);
+	bind_text(cs, 8, c->serial);
+	return step_reset(cs);
+}
+
+/* Fill in when and where a snapshot was taken if the reader did not. */
+static int fill_meta(struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(fabric);
+	char host[256];
+
+	if (!m->taken_at)
+		ibtopo_fabric_set_taken_at(fabric, time(NULL));
+	if (!m->host && gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		return ibtopo_fabric_set_host(fabric, host, err);
+	}
+	return 0;
+}
+
+int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
+		      struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st[ST_COUNT_] = { NULL };
+	const struct ibtopo_fabric_meta *m;
+	const char *what = "cannot save snapshot";
+	size_t nn, nl;
+	int64_t sid = 0;
+	int rc, src = SQLITE_OK;
+
+	if (out_id)
+		*out_id = 0;
+	if (!store || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store or fabric");
+	if (store->readonly)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "'%s': opened read-only", store->path);
+	rc = fill_meta(fabric, err);
+	if (rc)
+		return rc;
+	m = ibtopo_fabric_meta(fabric);
+	nn = ibtopo_fabric_node_count(fabric);
+	nl = ibtopo_fabric_link_count(fabric);
+
+	rc = exec(store, store->db, "BEGIN IMMEDIATE", what, err);
+	if (rc)
+		return rc;
+	for (int i = 0; i < ST_COUNT_ && src == SQLITE_OK; i++)
+		src = sqlite3_prepare_v2(store->db, save_sql[i], -1, &st[i], NULL);
+	if (src != SQLITE_OK)
+		goto out_fail;
+
+	bind_text(st[ST_SNAPSHOT], 1, m->label);
+	sqlite3_bind_int64(st[ST_SNAPSHOT], 2, (sqlite3_int64)m->taken_at);
+	bind_text(st[ST_SNAPSHOT], 3, m->source);
+	bind_text(st[ST_SNAPSHOT], 4, m->host);
+	sqlite3_bind_int64(st[ST_SNAPSHOT], 5, (sqlite3_int64)
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH));
+	sqlite3_bind_int64(st[ST_SNAPSHOT], 6, (sqlite3_int64)
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_CA));
+	sqlite3_bind_int64(st[ST_SNAPSHOT], 7, (sqlite3_int64)
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_ROUTER));
+	sqlite3_bind_int64(st[ST_SNAPSHOT], 8, (sqlite3_int64)nl);
+	sqlite3_bind_int(st[ST_SNAPSHOT], 9, m->partial);
+	src = step_reset(st[ST_SNAPSHOT]);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	sid = sqlite3_last_insert_rowid(store->db);
+
+	for (size_t i = 0; i < nn && src == SQLITE_OK; i++)
+		src = save_node(st, store->db, sid, ibtopo_fabric_node(fabric, i));
+	for (size_t i = 0; i < nl && src == SQLITE_OK; i++)
+		src = save_link(st, store->db, sid, ibtopo_fabric_link(fabric, i));
+	if (src != SQLITE_OK)
+		goto out_fail;
+	src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (src != SQLITE_OK)
+		goto out_fail;
+
+	ibtopo_fabric_set_snapshot_id(fabric, sid);
+	if (out_id)
+		*out_id = sid;
+	rc = 0;
+	goto out_finalize;
+
+out_fail:
+	rc = store_fail(store, store->db, src, what, err);
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+out_finalize:
+	for (int i = 0; i < ST_COUNT_; i++)
+		sqlite3_finalize(st[i]);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+/* ------------------------------------------------------------------ */
+
+struct load_ctx {
+	struct ibtopo_store *s;
+	struct ibtopo_fabric *f;
+	int64_t sid;
+	int64_t *node_ids;	/* rowids, ascending */
+	struct ibtopo_node **nodes;
+	size_t nnodes;
+};
+
+static char *column_text(sqlite3_stmt *st, int i)
+{
+	return (char *)sqlite3_column_text(st, i);
+}
+
+static int corrupt(const struct load_ctx *c, const char *what,
+		   struct ibtopo_error *err)
+{
+	return ibtopo__error_set(err, IBTOPO_EPARSE,
+				 "'%s': snapshot %lld: %s", c->s->path,
+				 (long long)c->sid, what);
+}
+
+static int prepare_sid(struct load_ctx *c, sqlite3_stmt **out, const char *sql,
+		       struct ibtopo_error *err)
+{
+	int rc = sqlite3_prepare_v2(c->s->db, sql, -1, out, NULL);
+
+	if (rc != SQLITE_OK)
+		return store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+	sqlite3_bind_int64(*out, 1, c->sid);
+	return 0;
+}
+
+static int load_meta(struct load_ctx *c, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = prepare_sid(c, &st, "SELECT label, taken_at, source, host, partial"
+			 " FROM snapshots WHERE id = ?", err);
+	if (rc)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				       "no snapshot '%lld' in '%s'",
+				       (long long)c->sid, c->s->path);
+		goto out_finalize;
+	}
+	if (rc != SQLITE_ROW) {
+		rc = store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+		goto out_finalize;
+	}
+	rc = ibtopo_fabric_set_label(c->f, column_text(st, 0), err);
+	if (!rc)
+		rc = ibtopo_fabric_set_source(c->f, column_text(st, 2), err);
+	if (!rc)
+		rc = ibtopo_fabric_set_host(c->f, column_text(st, 3), err);
+	ibtopo_fabric_set_taken_at(c->f, (time_t)sqlite3_column_int64(st, 1));
+	ibtopo_fabric_set_partial(c->f, sqlite3_column_int(st, 4) != 0);
+	ibtopo_fabric_set_snapshot_id(c->f, c->sid);
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int load_nodes(struct load_ctx *c, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t alloc = 0;
+	int rc;
+
+	rc = prepare_sid(c, &st, "SELECT id, type, guid, sysimg_guid, description,"
+			 " vendor_id, device_id, revision, nports, enhanced_port0"
+			 " FROM nodes WHERE snapshot_id = ? ORDER BY id", err);
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_node *n = NULL;
+		sqlite3_int64 nports = sqlite3_column_int64(st, 8);
+
+		if (c->nnodes == alloc) {
+			size_t na = alloc ? 2 * alloc : 1024;
+			int64_t *ids = realloc(c->node_ids, na * sizeof(*ids));
+			struct ibtopo_node **ns;
+
+			if (ids)
+				c->node_ids = ids;
+			ns = ids ? realloc(c->nodes, na * sizeof(*ns)) : NULL;
+			if (!ns) {
+				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+						       "out of memory");
+				goto out_finalize;
+			}
+			c->nodes = ns;
+			alloc = na;
+		}
+		if (nports < 0 || nports > 255) {
+			rc = corrupt(c, "bad node port count", err);
+			goto out_finalize;
+		}
+		rc = ibtopo_fabric_add_node(&n, c->f,
+			(enum ibtopo_node_type)sqlite3_column_int(st, 1),
+			(uint64_t)sqlite3_column_int64(st, 2), (unsigned)nports,
+			column_text(st, 4), err);
+		if (rc) {
+			ibtopo__error_prefix(err, "'%s': snapshot %lld",
+					     c->s->path, (long long)c->sid);
+			goto out_finalize;
+		}
+		n->sysimg_guid = (uint64_t)sqlite3_column_int64(st, 3);
+		n->vendor_id = (uint32_t)sqlite3_column_int64(st, 5);
+		n->device_id = (uint32_t)sqlite3_column_int64(st, 6);
+		n->revision = (uint32_t)sqlite3_column_int64(st, 7);
+		n->enhanced_port0 = sqlite3_column_int(st, 9) != 0;
+		c->node_ids[c->nnodes] = sqlite3_column_int64(st, 0);
+		c->nodes[c->nnodes++] = n;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+		goto out_finalize;
+	}
+	rc = 0;
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static struct ibtopo_node *node_by_rowid(const struct load_ctx *c, int64_t id)
+{
+	size_t lo = 0, hi = c->nnodes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->node_ids[mid] == id)
+			return c->nodes[mid];
+		if (c->node_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int load_ports(struct load_ctx *c, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = prepare_sid(c, &st, "SELECT node_id, num, ext_num, guid, lid, lmc,"
+			 " state, phys_state, width_supported, width_enabled,"
+			 " width_active, speed_supported, speed_enabled,"
+			 " speed_active, cap_mask"
+			 " FROM ports WHERE snapshot_id = ? ORDER BY id", err);
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_node *n = node_by_rowid(c, sqlite3_column_int64(st, 0));
+		sqlite3_int64 num = sqlite3_column_int64(st, 1);
+		struct ibtopo_port *p = NULL;
+
+		if (!n || num < 0 || num > n->nports) {
+			rc = corrupt(c, "port of an unknown node", err);
+			goto out_finalize;
+		}
+		rc = ibtopo_node_add_port(&p, c->f, n, (unsigned)num, err);
+		if (rc)
+			goto out_finalize;
+		p->ext_num = (unsigned)sqlite3_column_int(st, 2);
+		p->guid = (uint64_t)sqlite3_column_int64(st, 3);
+		p->lid = (uint16_t)sqlite3_column_int(st, 4);
+		p->lmc = (uint8_t)sqlite3_column_int(st, 5);
+		p->state = (uint8_t)sqlite3_column_int(st, 6);
+		p->phys_state = (uint8_t)sqlite3_column_int(st, 7);
+		p->width_supported = (uint8_t)sqlite3_column_int(st, 8);
+		p->width_enabled = (uint8_t)sqlite3_column_int(st, 9);
+		p->width_active = (uint8_t)sqlite3_column_int(st, 10);
+		p->speed_supported = (uint16_t)sqlite3_column_int(st, 11);
+		p->speed_enabled = (uint16_t)sqlite3_column_int(st, 12);
+		p->speed_active = (uint16_t)sqlite3_column_int(st, 13);
+		p->cap_mask = (uint32_t)sqlite3_column_int64(st, 14);
+		rc = ibtopo_fabric_index_port(c->f, p, err);
+		if (rc)
+			goto out_finalize;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+		goto out_finalize;
+	}
+	rc = 0;
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static struct ibtopo_port *end_port(const struct load_ctx *c, sqlite3_stmt *st,
+				    int col)
+{
+	struct ibtopo_node *n;
+	sqlite3_int64 num = sqlite3_column_int64(st, col + 1);
+
+	n = ibtopo_fabric_find_node(c->f, (uint64_t)sqlite3_column_int64(st, col));
+	if (!n || num < 0 || num > n->nports)
+		return NULL;
+	return n->ports[num];
+}
+
+static int load_links(struct load_ctx *c, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = prepare_sid(c, &st, "SELECT l.a_guid, l.a_port, l.b_guid, l.b_port,"
+			 " l.speed, l.width, c.link_id, c.media, c.length_m,"
+			 " c.rated_speed, c.vendor, c.part_number, c.serial"
+			 " FROM links l LEFT JOIN cables c ON c.link_id = l.id"
+			 " WHERE l.snapshot_id = ? ORDER BY l.id", err);
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_port *a = end_port(c, st, 0), *b = end_port(c, st, 2);
+		struct ibtopo_link *l = NULL;
+		struct ibtopo_cable cable;
+
+		if (!a || !b) {
+			rc = corrupt(c, "link to an unknown port", err);
+			goto out_finalize;
+		}
+		rc = ibtopo_fabric_connect(&l, c->f, a, b, err);
+		if (rc) {
+			ibtopo__error_prefix(err, "'%s': snapshot %lld",
+					     c->s->path, (long long)c->sid);
+			goto out_finalize;
+		}
+		/* the stored values, which a reader may have set apart from the ports' */
+		l->speed = (uint16_t)sqlite3_column_int(st, 4);
+		l->width = (uint8_t)sqlite3_column_int(st, 5);
+		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+			continue;
+		memset(&cable, 0, sizeof(cable));
+		cable.media = (enum ibtopo_media)sqlite3_column_int(st, 7);
+		cable.length_m = sqlite3_column_double(st, 8);
+		cable.rated_speed = (unsigned)sqlite3_column_int(st, 9);
+		cable.vendor = column_text(st, 10);
+		cable.part_number = column_text(st, 11);
+		cable.serial = column_text(st, 12);
+		rc = ibtopo_link_set_cable(c->f, l, &cable, err);
+		if (rc)
+			goto out_finalize;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+		goto out_finalize;
+	}
+	rc = 0;
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
+		      int64_t id, struct ibtopo_error *err)
+{
+	struct load_ctx c = { .s = store, .sid = id };
+	int rc;
+
+	if (!out || !store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store to load from");
+	*out = NULL;
+	if (!store->version)	/* empty file: no tables yet */
+		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+					 "no snapshot '%lld' in '%s'",
+					 (long long)id, store->path);
+	rc = ibtopo_fabric_new(&c.f, err);
+	if (rc)
+		return rc;
+	/* one read transaction: a consistent view while writers go on */
+	rc = exec(store, store->db, "BEGIN", "cannot load snapshot", err);
+	if (rc)
+		goto out_free_fabric;
+	rc = load_meta(&c, err);
+	if (!rc)
+		rc = load_nodes(&c, err);
+	if (!rc)
+		rc = load_ports(&c, err);
+	if (!rc)
+		rc = load_links(&c, err);
+	sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (rc)
+		goto out_free_fabric;
+	ibtopo_fabric_sort(c.f);
+	*out = c.f;
+	c.f = NULL;
+out_free_fabric:
+	ibtopo_fabric_free(c.f);
+	free(c.node_ids);
+	free(c.nodes);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* References and listing                                              */
+/* ------------------------------------------------------------------ */
+
+/* Run a query yielding at most one id; *found tells whether it did. */
+static int query_id(struct ibtopo_store *s, const char *sql, const char *text,
+		    int64_t arg, int64_t *out, bool *found,
+		    struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*found = false;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 1, arg);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		*found = true;
+	} else if (rc != SQLITE_DONE) {
+		goto out_fail;
+	}
+	sqlite3_finalize(st);
+	return 0;
+
+out_fail:
+	rc = store_fail(s, s->db, rc, "cannot read snapshots", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Parse a non-negative decimal; false if `s` is anything else. */
+static bool parse_count(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
+			 struct ibtopo_error *err)
+{
+	bool found = false;
+	int64_t n = 0, any;
+	int rc;
+
+	if (!out || !store || !ref || !*ref)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "empty snapshot reference");
+	*out = 0;
+	if (store->version) {
+		rc = query_id(store, "SELECT id FROM snapshots LIMIT ?", NULL, 1,
+			      &any, &found, err);
+		if (rc)
+			return rc;
+	}
+	if (!found)
+		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+					 "no snapshots in '%s'", store->path);
+	found = false;
+	if (parse_count(ref, &n)) {
+		rc = query_id(store, "SELECT id FROM snapshots WHERE id = ?", NULL,
+			      n, out, &found, err);
+		if (rc || found)
+			return rc;
+	}
+	if (strcmp(ref, "latest") == 0 ||
+	    (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n))) {
+		rc = query_id(store, "SELECT id FROM snapshots ORDER BY id DESC"
+			      " LIMIT 1 OFFSET ?", NULL, ref[6] ? n : 0, out,
+			      &found, err);
+	} else {
+		rc = query_id(store, "SELECT id FROM snapshots WHERE label = ?"
+			      " ORDER BY id DESC LIMIT 1", ref, 0, out, &found,
+			      err);
+	}
+	if (rc || found)
+		return rc;
+	return ibtopo__error_set(err, IBTOPO_ENOTFOUND, "no snapshot '%s' in '%s'",
+				 ref, store->path);
+}
+
+static char *dup_column(sqlite3_stmt *st, int i, bool *oom)
+{
+	const char *s = column_text(st, i);
+	char *copy;
+
+	if (!s)
+		return NULL;
+	copy = strdup(s);
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
+		      struct ibtopo_store *store, struct ibtopo_error *err)
+{
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0, alloc = 0;
+	sqlite3_stmt *st = NULL;
+	bool oom = false;
+	int rc;
+
+	if (!out || !out_count || !store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store to list");
+	*out = NULL;
+	*out_count = 0;
+	if (!store->version)
+		return 0;
+	rc = sqlite3_prepare_v2(store->db, "SELECT id, label, taken_at, source,"
+				" host, switches, cas, routers, links, partial"
+				" FROM snapshots ORDER BY id", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_snapshot *s;
+
+		if (n == alloc) {
+			size_t na = alloc ? 2 * alloc : 16;
+			struct ibtopo_snapshot *nl = realloc(list, na * sizeof(*nl));
+
+			if (!nl) {
+				oom = true;
+				break;
+			}
+			list = nl;
+			alloc = na;
+		}
+		s = &list[n++];
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->label = dup_column(st, 1, &oom);
+		s->taken_at = (time_t)sqlite3_column_int64(st, 2);
+		s->source = dup_column(st, 3, &oom);
+		s->host = dup_column(st, 4, &oom);
+		s->switches = (size_t)sqlite3_column_int64(st, 5);
+		s->cas = (size_t)sqlite3_column_int64(st, 6);
+		s->routers = (size_t)sqlite3_column_int64(st, 7);
+		s->links = (size_t)sqlite3_column_int64(st, 8);
+		s->partial = sqlite3_column_int(st, 9) != 0;
+		if (oom)
+			break;
+	}
+	if (oom) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_list;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_finalize(st);
+	*out = list;
+	*out_count = n;
+	return 0;
+
+out_fail:
+	rc = store_fail(store, store->db, rc, "cannot list snapshots", err);
+out_free_list:
+	sqlite3_finalize(st);
+	ibtopo_snapshot_list_free(list, n);
+	return rc;
+}
+
+void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
+{
+	for (size_t i = 0; list && i < count; i++) {
+		free(list[i].label);
+		free(list[i].source);
+		free(list[i].host);
+	}
+	free(list);
+}
+
+int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
+			struct ibtopo_error *err)
+{
+	static const char *const sql[] = {
+		"DELETE FROM cables WHERE snapshot_id = ?",
+		"DELETE FROM links WHERE snapshot_id = ?",
+		"DELETE FROM ports WHERE snapshot_id = ?",
+		"DELETE FROM nodes WHERE snapshot_id = ?",
+		"DELETE FROM snapshots WHERE id = ?",
+	};
+	const char *what = "cannot delete snapshot";
+	sqlite3_stmt *st = NULL;
+	int rc, src = SQLITE_OK;
+
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	if (store->readonly)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "'%s': opened read-only", store->path);
+	rc = exec(store, store->db, "BEGIN IMMEDIATE", what, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(sql) && src == SQLITE_OK; i++) {
+		src = sqlite3_prepare_v2(store->db, sql[i], -1, &st, NULL);
+		if (src == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			src = step_reset(st);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (src != SQLITE_OK) {
+		rc = store_fail(store, store->db, src, what, err);
+		goto out_rollback;
+	}
+	if (sqlite3_changes(store->db) == 0) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				       "no snapshot '%lld' in '%s'",
+				       (long long)id, store->path);
+		goto out_rollback;
+	}
+	src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (src != SQLITE_OK) {
+		rc = store_fail(store, store->db, src, what, err);
+		goto out_rollback;
+	}
+	return 0;
+
+out_rollback:
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int first_value(void *arg, int ncols, char **values, char **names)
+{
+	int64_t *out = arg;
+
+	(void)names;
+	if (out && ncols > 0 && values[0])
+		*out = strtoll(values[0], NULL, 10);
+	return 0;
+}
+
+int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
+			    struct ibtopo_error *err)
+{
+	struct ibtopo_store s = { .path = (char *)path };
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = db_open(&s, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+	if (rc)
+		return rc;
+	rc = sqlite3_exec(db, sql, first_value, out, NULL);
+	if (rc != SQLITE_OK)
+		rc = store_fail(&s, db, rc, "cannot execute", err);
+	sqlite3_close(db);
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* cmd_show.c - ibtopo show: the inventory of a snapshot or a fabric file */
+#include "commands.h"
+
+#include <string.h>
+
+enum { OPT_FORMAT = CLI_LONG };
+
+static const struct cli_opt opts[] = {
+	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "show",
+	.args = "[REF|FILE] [nodes|ports|links|cables] [--format text|json|csv]",
+	.summary = "List the nodes, ports, links or cables of a snapshot or a fabric file.",
+	.details =
+		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
+		"latest); an existing FILE is read instead of the database.\n"
+		"What to list (default: nodes):\n"
+		"  nodes    one row per switch, CA and router\n"
+		"  ports    one row per port, with its peer\n"
+		"  links    one row per link: both ends, active speed and width, and\n"
+		"           each end's supported and enabled sets\n"
+		"  cables   links that carry cable data (media, length, rating)\n"
+		"Given one word that names a list, it is the list; to show a\n"
+		"snapshot labelled 'links', give both: show links nodes.\n"
+		"JSON: {\"schema_version\":1,\"<list>\":[...]}.",
+	.opts = opts,
+};
+
+typedef int (*render_fn)(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_error *err);
+
+static const struct {
+	const char *name;
+	render_fn fn;
+} lists[] = {
+	{ "nodes", ibtopo_render_nodes },
+	{ "ports", ibtopo_render_ports },
+	{ "links", ibtopo_render_links },
+	{ "cables", ibtopo_render_cables },
+};
+
+static render_fn find_list(const char *name)
+{
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (strcmp(lists[i].name, name) == 0)
+			return lists[i].fn;
+	return NULL;
+}
+
+int cmd_show(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct ibtopo_fabric *fabric = NULL;
+	struct ibtopo_render_opts ro;
+	struct cli_state st = { 0 };
+	render_fn render = ibtopo_render_nodes;
+	const char *what = NULL;
+	int c, rc, nargs;
+
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!cli_parse_format(&cmd, st.optarg, &format))
+				return EXIT_TROUBLE;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	nargs = argc - st.optind;
+	if (nargs > 2)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind + 2]);
+	if (nargs == 2) {
+		what = argv[st.optind];
+		render = find_list(argv[st.optind + 1]);
+		if (!render)
+			return cli_usage_error(&cmd,
+				"unknown list '%s' (nodes, ports, links or cables)",
+				argv[st.optind + 1]);
+	} else if (nargs == 1) {
+		render = find_list(argv[st.optind]);
+		if (!render) {
+			render = ibtopo_render_nodes;
+			what = argv[st.optind];
+		}
+	}
+
+	if (cli_load_fabric(&fabric, g, what, &err))
+		return cli_fail(&err);
+	ro = cli_stdout_opts(format);
+	rc = render(&ro, fabric, &err);
+	ibtopo_fabric_free(fabric);
+	if (rc == 0 && fflush(stdout) != 0)
+		return cli_failf("cannot write output");
+	return rc ? cli_fail(&err) : EXIT_CLEAN;
+}

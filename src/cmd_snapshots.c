@@ -1,0 +1,62 @@
+/* cmd_snapshots.c - ibtopo snapshots: list the stored snapshots */
+#include "commands.h"
+
+enum { OPT_FORMAT = CLI_LONG };
+
+static const struct cli_opt opts[] = {
+	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "snapshots",
+	.args = "[--format text|json|csv]",
+	.summary = "List the snapshots in the database, oldest first.",
+	.details =
+		"Each snapshot has an id, an optional label, the UTC time it was\n"
+		"taken, its switch, CA and link counts, whether discovery was\n"
+		"partial, and the host and source it came from. Any of the id,\n"
+		"the label, 'latest' or 'latest~N' names it in other commands.\n"
+		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
+		"\"taken_at\",...}]}.",
+	.opts = opts,
+};
+
+int cmd_snapshots(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct ibtopo_render_opts ro;
+	struct ibtopo_store *store = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	struct cli_state st = { 0 };
+	size_t count = 0;
+	int c, rc;
+
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!cli_parse_format(&cmd, st.optarg, &format))
+				return EXIT_TROUBLE;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	if (st.optind < argc)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind]);
+
+	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))
+		return cli_fail(&err);
+	rc = ibtopo_store_list(&list, &count, store, &err);
+	if (rc == 0) {
+		ro = cli_stdout_opts(format);
+		rc = ibtopo_render_snapshots(&ro, list, count, &err);
+	}
+	ibtopo_snapshot_list_free(list, count);
+	ibtopo_store_free(store);
+	if (rc == 0 && fflush(stdout) != 0)
+		return cli_failf("cannot write output");
+	return rc ? cli_fail(&err) : EXIT_CLEAN;
+}

@@ -1,0 +1,149 @@
+#!/bin/sh
+# store-cli.sh - `ibtopo snapshots` and `ibtopo show` on databases made by
+# tests/store-tool: empty, filled, unknown REF, newer schema, corrupt,
+# missing; the default path; --help.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+TOOL=$top_builddir/tests/store-tool
+GOLDEN=$top_srcdir/tests/golden
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "'$*' exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return 1
+	fi
+	return 0
+}
+
+# the one line on stderr must be exactly $1, stdout empty
+stderr_is() {
+	printf '%s\n' "$1" >"$tmp/want"
+	if ! cmp -s "$tmp/want" "$tmp/err"; then
+		fail "stderr differs"
+		diff "$tmp/want" "$tmp/err" | sed 's/^/  /'
+	fi
+	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
+}
+
+stdout_is() {
+	printf '%s\n' "$1" >"$tmp/want"
+	if ! cmp -s "$tmp/want" "$tmp/out"; then
+		fail "stdout differs"
+		diff "$tmp/want" "$tmp/out" | head -20 | sed 's/^/  /'
+	fi
+}
+
+golden() {
+	if ! cmp -s "$GOLDEN/$1" "$tmp/out"; then
+		fail "output differs from tests/golden/$1"
+		diff "$GOLDEN/$1" "$tmp/out" | head -20 | sed 's/^/  /'
+	fi
+}
+
+# ---- an empty database
+db=$tmp/empty.db
+"$TOOL" fill "$db" 0 || exit 99
+run 0 "$IBTOPO" --db "$db" snapshots --format json &&
+	stdout_is '{"schema_version":1,"snapshots":[]}'
+run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
+	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source\r')"
+run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no snapshots in '$db'"
+# a zero-length file is an empty database too
+: >"$tmp/zero.db"
+run 0 "$IBTOPO" --db "$tmp/zero.db" snapshots --format json &&
+	stdout_is '{"schema_version":1,"snapshots":[]}'
+
+# ---- a database with four snapshots of a 4-ary fat tree
+db=$tmp/fabric.db
+"$TOOL" fill "$db" 3 week1 && "$TOOL" fill "$db" 1 week2 || exit 99
+run 0 "$IBTOPO" --db "$db" snapshots --format json
+ids=$(grep -o '"id":[0-9]*' "$tmp/out" | tr '\n' ' ')
+[ "$ids" = '"id":1 "id":2 "id":3 "id":4 ' ] || fail "snapshot ids: $ids"
+grep -q '^{"schema_version":1,"snapshots":\[{"id":1,"label":"week1","taken_at":"[0-9-]*T[0-9:]*Z","switches":20,"cas":16,"links":48,"partial":false,' "$tmp/out" ||
+	fail "snapshots JSON: $(head -c 300 "$tmp/out")"
+run 0 "$IBTOPO" --db "$db" snapshots
+[ "$(wc -l <"$tmp/out")" -eq 5 ] || fail "snapshots text: $(cat "$tmp/out")"
+
+run 0 "$IBTOPO" --db "$db" show --format json 1 links && golden store-links.json
+run 0 "$IBTOPO" --db "$db" show --format csv 1 nodes && golden store-nodes.csv
+run 0 "$IBTOPO" --db "$db" show --format json 1 cables && golden store-cables.json
+run 0 "$IBTOPO" --db "$db" show --format csv 1 ports
+[ "$(wc -l <"$tmp/out")" -eq $((1 + 20 * 5 + 16)) ] ||
+	fail "ports CSV has $(wc -l <"$tmp/out") lines"
+# the default list is nodes, the default REF latest
+run 0 "$IBTOPO" --db "$db" show --format csv && golden store-nodes.csv
+# every way to name a snapshot
+for ref in 1 4 week1 week2 latest latest~3; do
+	run 0 "$IBTOPO" --db "$db" show --format csv "$ref" nodes &&
+		golden store-nodes.csv
+done
+# $IBTOPO_DB stands in for --db
+run 0 env IBTOPO_DB="$db" "$IBTOPO" show --format json 2 links && golden store-links.json
+
+# ---- unknown REF, unknown list, too many arguments
+run 2 "$IBTOPO" --db "$db" show nope && stderr_is "ibtopo: no snapshot 'nope' in '$db'"
+run 2 "$IBTOPO" --db "$db" show latest~4 links &&
+	stderr_is "ibtopo: no snapshot 'latest~4' in '$db'"
+run 2 "$IBTOPO" --db "$db" show 99 nodes && stderr_is "ibtopo: no snapshot '99' in '$db'"
+run 2 "$IBTOPO" --db "$db" show 1 bogus
+grep -q "^ibtopo: unknown list 'bogus'" "$tmp/err" || fail "unknown list: $(cat "$tmp/err")"
+run 2 "$IBTOPO" --db "$db" show 1 nodes extra
+run 2 "$IBTOPO" --db "$db" snapshots extra
+run 2 "$IBTOPO" --db "$db" snapshots --format yaml
+
+# ---- a database from a newer ibtopo: refused, left untouched
+db=$tmp/newer.db
+"$TOOL" fill "$db" 1 && "$TOOL" exec "$db" 'PRAGMA user_version = 99' >/dev/null ||
+	exit 99
+before=$(cksum <"$db")
+touch -d '2001-02-03 04:05:06' "$db"
+msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (1)"
+run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "$msg"
+run 2 "$IBTOPO" --db "$db" show --format json latest links && stderr_is "$msg"
+[ "$(cksum <"$db")" = "$before" ] || fail "newer database was changed"
+[ "$(date -r "$db" +%Y)" = 2001 ] || fail "newer database was touched"
+
+# ---- not a database, not ours, missing
+db=$tmp/junk.db
+awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 255) + 1 }' >"$db"
+run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: '$db': not an ibtopo database"
+run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: '$db': not an ibtopo database"
+db=$tmp/other.db
+"$TOOL" exec "$db" 'CREATE TABLE t (x)' >/dev/null || exit 99
+run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: '$db': not an ibtopo database"
+db=$tmp/missing.db
+run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: no database '$db'"
+[ -e "$db" ] && fail "a read-only command created $db"
+# the default path: $XDG_DATA_HOME, then ~/.local/share
+run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" snapshots &&
+	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'"
+run 2 env -u XDG_DATA_HOME HOME="$tmp/home" "$IBTOPO" show &&
+	stderr_is "ibtopo: no database '$tmp/home/.local/share/ibtopo/fabric.db'"
+
+# ---- help goes to stdout, exit 0
+for cmd in snapshots show; do
+	run 0 "$IBTOPO" "$cmd" --help &&
+		grep -q "^usage: ibtopo \[--db FILE\] $cmd" "$tmp/out" ||
+		fail "$cmd --help"
+	[ -s "$tmp/err" ] && fail "$cmd --help wrote to stderr"
+done
+
+exit $failed

@@ -1,0 +1,823 @@
+/* test_store.c - the SQLite snapshot store: round trips, refs, bad files */
+#define _GNU_SOURCE	/* nftw */
+#include "ibtopo-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
+ * Declared by hand: only lib/store.c includes <sqlite3.h>.
+ */
+typedef struct sqlite3 sqlite3;
+int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags,
+			   const char *vfs);
+int __wrap_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags,
+			   const char *vfs);
+
+#define FAKE_SQLITE_CANTOPEN 14
+
+static bool mock_open;
+
+int __wrap_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags,
+			   const char *vfs)
+{
+	if (mock_open) {
+		int rc = mock_type(int);
+
+		if (rc) {
+			*db = NULL;
+			return rc;
+		}
+	}
+	return __real_sqlite3_open_v2(filename, db, flags, vfs);
+}
+
+struct ctx {
+	char dir[64];
+	char db[128];
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -1;
+	strcpy(c->dir, "/tmp/test_store.XXXXXX");
+	if (!mkdtemp(c->dir))
+		return -1;
+	snprintf(c->db, sizeof(c->db), "%s/fabric.db", c->dir);
+	mock_open = false;
+	*state = c;
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+
+	nftw(c->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(c);
+	mock_open = false;
+	return 0;
+}
+
+/* ---- a small fabric with every field set to something distinct ---- */
+
+static struct ibtopo_port *mk_port(struct ibtopo_fabric *f, struct ibtopo_node *n,
+				   unsigned num, unsigned seed)
+{
+	struct ibtopo_port *p = NULL;
+
+	assert_int_equal(ibtopo_node_add_port(&p, f, n, num, NULL), 0);
+	p->ext_num = num ? num + 100 : 0;
+	p->guid = n->type == IBTOPO_NODE_SWITCH ? n->guid :
+		  n->guid + 0x1000 + num;
+	p->lid = (uint16_t)(seed + 1);
+	p->lmc = (uint8_t)(seed % 3);
+	p->state = IBTOPO_PORT_STATE_ACTIVE;
+	p->phys_state = 5;
+	p->width_supported = IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X;
+	p->width_enabled = IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X;
+	p->width_active = IBTOPO_WIDTH_4X;
+	p->speed_supported = IBTOPO_SPEED_EDR | IBTOPO_SPEED_HDR | IBTOPO_SPEED_SDR;
+	p->speed_enabled = IBTOPO_SPEED_EDR | IBTOPO_SPEED_HDR;
+	p->speed_active = IBTOPO_SPEED_HDR;
+	p->cap_mask = 0x2651e848u + seed;
+	assert_int_equal(ibtopo_fabric_index_port(f, p, NULL), 0);
+	return p;
+}
+
+static struct ibtopo_fabric *build_fabric(void)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *sw1, *sw2, *ca1, *ca2, *ca3, *rt;
+	struct ibtopo_port *p[12];
+	struct ibtopo_link *l = NULL;
+	struct ibtopo_cable cable = {
+		.media = IBTOPO_MEDIA_AOC, .length_m = 45.5,
+		.rated_speed = IBTOPO_SPEED_HDR, .vendor = "Mellanox",
+		.part_number = "MFS1S00-H050E", .serial = "MT2040FT0XYZ",
+	};
+	struct ibtopo_cable bare = { .media = IBTOPO_MEDIA_PASSIVE_COPPER };
+
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&sw1, f, IBTOPO_NODE_SWITCH,
+		0xf452140300a0b0c0ull, 40, "leaf01 \"QM8700\" é", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&sw2, f, IBTOPO_NODE_SWITCH,
+		0x0002c90300001111ull, 36, "spine01", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&ca1, f, IBTOPO_NODE_CA,
+		0x9803b00300aa0001ull, 2, "host001 mlx5_0", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&ca2, f, IBTOPO_NODE_CA,
+		0x9803b00300aa0002ull, 1, "host002 mlx5_0", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&ca3, f, IBTOPO_NODE_CA,
+		0x9803b00300aa0003ull, 1, "", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&rt, f, IBTOPO_NODE_ROUTER,
+		0x0000000000000042ull, 2, "router, with comma", NULL), 0);
+	sw1->sysimg_guid = 0xf452140300a0b0c3ull;
+	sw1->vendor_id = 0x02c9;
+	sw1->device_id = 0xd2f0;
+	sw1->revision = 0xa0;
+	sw1->enhanced_port0 = true;
+	sw2->vendor_id = 0x119f;
+	sw2->device_id = 0xffffffffu;
+	sw2->revision = 0x80000000u;
+	ca1->sysimg_guid = 0x9803b00300aa0000ull;
+	ca1->vendor_id = 0x15b3;
+	ca1->device_id = 4123;
+
+	mk_port(f, sw1, 0, 0);
+	p[0] = mk_port(f, sw1, 1, 1);
+	p[1] = mk_port(f, sw1, 2, 2);
+	p[2] = mk_port(f, sw1, 40, 3);
+	p[3] = mk_port(f, sw2, 36, 4);
+	p[4] = mk_port(f, ca1, 1, 5);
+	p[5] = mk_port(f, ca1, 2, 6);		/* unconnected */
+	p[6] = mk_port(f, ca2, 1, 7);
+	p[7] = mk_port(f, ca3, 1, 8);
+	p[8] = mk_port(f, rt, 1, 9);
+	p[9] = mk_port(f, sw2, 1, 10);
+	p[5]->state = IBTOPO_PORT_STATE_DOWN;
+	p[5]->phys_state = 2;
+	p[5]->speed_active = 0;
+	p[5]->width_active = 0;
+	p[6]->speed_active = IBTOPO_SPEED_EDR;	/* trained below HDR */
+	p[7]->width_active = IBTOPO_WIDTH_1X;
+	p[7]->lid = 0xbfff;
+
+	assert_int_equal(ibtopo_fabric_connect(&l, f, p[0], p[4], NULL), 0);
+	assert_int_equal(ibtopo_link_set_cable(f, l, &cable, NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(&l, f, p[1], p[6], NULL), 0);
+	assert_int_equal(ibtopo_link_set_cable(f, l, &bare, NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(&l, f, p[2], p[3], NULL), 0);
+	l->speed = IBTOPO_SPEED_NDR;	/* set apart from the ports' */
+	l->width = IBTOPO_WIDTH_2X;
+	assert_int_equal(ibtopo_fabric_connect(&l, f, p[7], p[9], NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(&l, f, p[8], mk_port(f, sw2, 2, 11),
+					       NULL), 0);
+
+	assert_int_equal(ibtopo_fabric_set_label(f, "week 1", NULL), 0);
+	assert_int_equal(ibtopo_fabric_set_source(f, "discover:mlx5_0/1", NULL), 0);
+	assert_int_equal(ibtopo_fabric_set_host(f, "head01", NULL), 0);
+	ibtopo_fabric_set_taken_at(f, 1700000000);
+	ibtopo_fabric_set_partial(f, true);
+	ibtopo_fabric_sort(f);
+	return f;
+}
+
+static void assert_str_eq_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void assert_port_equal(const struct ibtopo_port *a,
+			      const struct ibtopo_port *b)
+{
+	if (!a || !b) {
+		assert_ptr_equal(a, b);
+		return;
+	}
+	assert_int_equal(a->num, b->num);
+	assert_int_equal(a->ext_num, b->ext_num);
+	assert_int_equal(a->guid, b->guid);
+	assert_int_equal(a->lid, b->lid);
+	assert_int_equal(a->lmc, b->lmc);
+	assert_int_equal(a->state, b->state);
+	assert_int_equal(a->phys_state, b->phys_state);
+	assert_int_equal(a->width_supported, b->width_supported);
+	assert_int_equal(a->width_enabled, b->width_enabled);
+	assert_int_equal(a->width_active, b->width_active);
+	assert_int_equal(a->speed_supported, b->speed_supported);
+	assert_int_equal(a->speed_enabled, b->speed_enabled);
+	assert_int_equal(a->speed_active, b->speed_active);
+	assert_int_equal(a->cap_mask, b->cap_mask);
+	assert_int_equal(!a->remote, !b->remote);
+	if (a->remote) {
+		assert_int_equal(a->remote->node->guid, b->remote->node->guid);
+		assert_int_equal(a->remote->num, b->remote->num);
+		assert_int_equal(a->link->index, b->link->index);
+	}
+}
+
+static void assert_fabric_equal(const struct ibtopo_fabric *x,
+				const struct ibtopo_fabric *y)
+{
+	const struct ibtopo_fabric_meta *mx = ibtopo_fabric_meta(x);
+	const struct ibtopo_fabric_meta *my = ibtopo_fabric_meta(y);
+
+	assert_str_eq_null(mx->label, my->label);
+	assert_str_eq_null(mx->source, my->source);
+	assert_str_eq_null(mx->host, my->host);
+	assert_int_equal(mx->taken_at, my->taken_at);
+	assert_int_equal(mx->partial, my->partial);
+	assert_int_equal(mx->snapshot_id, my->snapshot_id);
+
+	assert_int_equal(ibtopo_fabric_node_count(x), ibtopo_fabric_node_count(y));
+	for (size_t i = 0; i < ibtopo_fabric_node_count(x); i++) {
+		const struct ibtopo_node *a = ibtopo_fabric_node(x, i);
+		const struct ibtopo_node *b = ibtopo_fabric_node(y, i);
+
+		assert_int_equal(a->type, b->type);
+		assert_int_equal(a->guid, b->guid);
+		assert_int_equal(a->sysimg_guid, b->sysimg_guid);
+		assert_string_equal(a->desc, b->desc);
+		assert_int_equal(a->vendor_id, b->vendor_id);
+		assert_int_equal(a->device_id, b->device_id);
+		assert_int_equal(a->revision, b->revision);
+		assert_int_equal(a->nports, b->nports);
+		assert_int_equal(a->enhanced_port0, b->enhanced_port0);
+		assert_int_equal(a->index, b->index);
+		for (unsigned p = 0; p <= a->nports; p++)
+			assert_port_equal(a->ports[p], b->ports[p]);
+		assert_ptr_equal(ibtopo_fabric_find_node(y, a->guid), b);
+	}
+	assert_int_equal(ibtopo_fabric_link_count(x), ibtopo_fabric_link_count(y));
+	for (size_t i = 0; i < ibtopo_fabric_link_count(x); i++) {
+		const struct ibtopo_link *a = ibtopo_fabric_link(x, i);
+		const struct ibtopo_link *b = ibtopo_fabric_link(y, i);
+
+		assert_int_equal(a->a->node->guid, b->a->node->guid);
+		assert_int_equal(a->a->num, b->a->num);
+		assert_int_equal(a->b->node->guid, b->b->node->guid);
+		assert_int_equal(a->b->num, b->b->num);
+		assert_int_equal(a->speed, b->speed);
+		assert_int_equal(a->width, b->width);
+		assert_int_equal(!a->cable, !b->cable);
+		if (!a->cable)
+			continue;
+		assert_int_equal(a->cable->media, b->cable->media);
+		assert_true(a->cable->length_m == b->cable->length_m);
+		assert_int_equal(a->cable->rated_speed, b->cable->rated_speed);
+		assert_str_eq_null(a->cable->vendor, b->cable->vendor);
+		assert_str_eq_null(a->cable->part_number, b->cable->part_number);
+		assert_str_eq_null(a->cable->serial, b->cable->serial);
+	}
+}
+
+static int64_t save_labelled(struct ibtopo_store *s, const char *label)
+{
+	struct ibtopo_fabric *f = build_fabric();
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_fabric_set_label(f, label, NULL), 0);
+	if (ibtopo_store_save(&id, s, f, &err))
+		fail_msg("save: %s", err.message);
+	ibtopo_fabric_free(f);
+	return id;
+}
+
+static void read_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len + 1);
+	assert_non_null(*buf);
+	assert_int_equal(read(fd, *buf, *len), (ssize_t)*len);
+	close(fd);
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+}
+
+/* ---- round trip ---- */
+
+static void save_load_round_trip_keeps_every_field(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(ibtopo_fabric_meta(f)->snapshot_id, 1);
+	ibtopo_store_free(s);
+
+	/* a fresh read-only connection sees what was committed */
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_fabric_equal(f, g);
+	assert_int_equal(ibtopo_fabric_link_count(g), 5);
+	assert_non_null(ibtopo_fabric_find_port(g, 0x9803b00300aa1002ull));
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+static void save_fills_time_and_host_when_unset(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = NULL, *g = NULL;
+	time_t before = time(NULL);
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, NULL), 0);
+	assert_true(ibtopo_fabric_meta(f)->taken_at >= before);
+	assert_non_null(ibtopo_fabric_meta(f)->host);
+	assert_int_equal(ibtopo_store_load(&g, s, id, NULL), 0);
+	assert_fabric_equal(f, g);
+	assert_null(ibtopo_fabric_meta(g)->label);
+	assert_int_equal(ibtopo_fabric_node_count(g), 0);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+static void load_unknown_id_is_not_found(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+	char want[256];
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "x");
+	assert_int_equal(ibtopo_store_load(&g, s, 7, &err), IBTOPO_ENOTFOUND);
+	assert_null(g);
+	snprintf(want, sizeof(want), "no snapshot '7' in '%s'", c->db);
+	assert_string_equal(err.message, want);
+	ibtopo_store_free(s);
+}
+
+/* ---- references and listing ---- */
+
+static void assert_resolves(struct ibtopo_store *s, const char *ref, int64_t want)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	int64_t id = -1;
+
+	if (ibtopo_store_resolve(&id, s, ref, &err))
+		fail_msg("resolve '%s': %s", ref, err.message);
+	assert_int_equal(id, want);
+}
+
+static void resolve_id_label_latest_and_latest_n(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+	int64_t id;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(save_labelled(s, "a"), 1);
+	assert_int_equal(save_labelled(s, "b"), 2);
+	assert_int_equal(save_labelled(s, "a"), 3);
+	assert_int_equal(save_labelled(s, "2024"), 4);
+	assert_int_equal(save_labelled(s, NULL), 5);
+
+	assert_resolves(s, "1", 1);
+	assert_resolves(s, "3", 3);
+	assert_resolves(s, "a", 3);		/* most recent with the label */
+	assert_resolves(s, "b", 2);
+	assert_resolves(s, "2024", 4);		/* not an id: a label */
+	assert_resolves(s, "latest", 5);
+	assert_resolves(s, "latest~0", 5);
+	assert_resolves(s, "latest~1", 4);
+	assert_resolves(s, "latest~4", 1);
+
+	assert_int_equal(ibtopo_store_resolve(&id, s, "latest~5", &err),
+			 IBTOPO_ENOTFOUND);
+	snprintf(want, sizeof(want), "no snapshot 'latest~5' in '%s'", c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "nope", &err),
+			 IBTOPO_ENOTFOUND);
+	snprintf(want, sizeof(want), "no snapshot 'nope' in '%s'", c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "0", &err), IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "latest~x", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "", &err), IBTOPO_EINVAL);
+	ibtopo_store_free(s);
+}
+
+static void resolve_on_empty_database_says_so(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+	int64_t id;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "latest", &err),
+			 IBTOPO_ENOTFOUND);
+	snprintf(want, sizeof(want), "no snapshots in '%s'", c->db);
+	assert_string_equal(err.message, want);
+	ibtopo_store_free(s);
+
+	/* an empty file opened read-only: no tables, still "empty" */
+	write_file(c->db, "", 0);
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err), 0);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "1", &err), IBTOPO_ENOTFOUND);
+	assert_string_equal(err.message, want);
+	ibtopo_store_free(s);
+}
+
+static void list_returns_snapshots_oldest_first(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 99;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, NULL), 0);
+	assert_int_equal(n, 0);
+	ibtopo_snapshot_list_free(list, n);
+	save_labelled(s, "one");
+	save_labelled(s, NULL);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, NULL), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(list[0].id, 1);
+	assert_string_equal(list[0].label, "one");
+	assert_null(list[1].label);
+	assert_int_equal(list[0].taken_at, 1700000000);
+	assert_string_equal(list[0].source, "discover:mlx5_0/1");
+	assert_string_equal(list[0].host, "head01");
+	assert_int_equal(list[0].switches, 2);
+	assert_int_equal(list[0].cas, 3);
+	assert_int_equal(list[0].routers, 1);
+	assert_int_equal(list[0].links, 5);
+	assert_true(list[0].partial);
+	ibtopo_snapshot_list_free(list, n);
+	ibtopo_store_free(s);
+}
+
+static void delete_removes_snapshot_and_its_rows(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0;
+	int64_t v = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "a");
+	save_labelled(s, "b");
+	assert_int_equal(ibtopo_store_delete(s, 1, &err), 0);
+	assert_int_equal(ibtopo_store_delete(s, 1, &err), IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_load(&g, s, 2, &err), 0);
+	assert_int_equal(ibtopo_fabric_node_count(g), 6);
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, NULL), 0);
+	assert_int_equal(n, 1);
+	ibtopo_snapshot_list_free(list, n);
+	/* nothing of snapshot 1 is left behind */
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"SELECT (SELECT count(*) FROM nodes) || '/' ||"
+		" (SELECT count(*) FROM ports) || '/' ||"
+		" (SELECT count(*) FROM links) || '/' ||"
+		" (SELECT count(*) FROM cables) = '6/12/5/2'", &v, &err), 0);
+	assert_int_equal(v, 1);
+	ibtopo_store_free(s);
+}
+
+static void readonly_store_refuses_writes(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric();
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	ibtopo_store_free(s);
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, NULL), 0);
+	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_store_delete(s, 1, &err), IBTOPO_EINVAL);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+/* ---- schema versions ---- */
+
+static void newer_schema_version_is_refused_and_file_untouched(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char *before, *after, want[256];
+	size_t nb, na;
+	struct stat st1, st2;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "old");
+	ibtopo_store_free(s);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version = 99",
+						 NULL, &err), 0);
+	read_file(c->db, &before, &nb);
+	assert_int_equal(stat(c->db, &st1), 0);
+
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
+	assert_null(s);
+	snprintf(want, sizeof(want),
+		 "'%s': schema version 99 is newer than this ibtopo supports (1)",
+		 c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
+			 IBTOPO_EVERSION);
+	assert_string_equal(err.message, want);
+
+	read_file(c->db, &after, &na);
+	assert_int_equal(stat(c->db, &st2), 0);
+	assert_int_equal(na, nb);
+	assert_memory_equal(before, after, nb);
+	assert_int_equal(st1.st_mtim.tv_sec, st2.st_mtim.tv_sec);
+	assert_int_equal(st1.st_mtim.tv_nsec, st2.st_mtim.tv_nsec);
+	free(before);
+	free(after);
+}
+
+static void empty_file_is_upgraded_to_the_latest_schema(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+	int64_t id = 0, v = 0;
+
+	/* a database at user_version 0 with no tables */
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"CREATE TABLE t (x); DROP TABLE t; PRAGMA user_version = 0", NULL,
+		&err), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	id = save_labelled(s, "first");
+	assert_int_equal(id, 1);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	ibtopo_fabric_free(g);
+	ibtopo_store_free(s);
+	/* and it is now ours, at version 1 */
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
+						 &v, &err), 0);
+	assert_int_equal(v, 0x49425450);
+}
+
+static void foreign_database_is_refused(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"CREATE TABLE moz_places (id INTEGER PRIMARY KEY)", NULL, &err), 0);
+	snprintf(want, sizeof(want), "'%s': not an ibtopo database", c->db);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
+			 IBTOPO_EPARSE);
+	assert_string_equal(err.message, want);
+	/* a version set by someone else, no tables */
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"DROP TABLE moz_places; PRAGMA user_version = 1", NULL, &err), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EPARSE);
+	assert_null(s);
+}
+
+static void corrupt_file_is_refused_without_a_crash(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	unsigned char junk[8192];
+	uint32_t x = 2463534242u;
+	char want[256];
+
+	for (size_t i = 0; i < sizeof(junk); i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		junk[i] = (unsigned char)x;
+	}
+	write_file(c->db, junk, sizeof(junk));
+	snprintf(want, sizeof(want), "'%s': not an ibtopo database", c->db);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
+			 IBTOPO_EPARSE);
+	assert_string_equal(err.message, want);
+
+	/* an SQLite header followed by garbage */
+	memcpy(junk, "SQLite format 3", 16);
+	write_file(c->db, junk, sizeof(junk));
+	assert_true(ibtopo_store_open(&s, c->db, 0, &err) < 0);
+	assert_null(s);
+	assert_non_null(strstr(err.message, c->db));
+	assert_true(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) < 0);
+	assert_null(s);
+}
+
+/* ---- files and permissions ---- */
+
+static void readonly_open_of_missing_file_is_not_found(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+	struct stat st;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
+			 IBTOPO_ENOTFOUND);
+	snprintf(want, sizeof(want), "no database '%s'", c->db);
+	assert_string_equal(err.message, want);
+	assert_int_not_equal(stat(c->db, &st), 0);	/* not created */
+}
+
+static void new_database_is_private(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_store *s = NULL;
+	char path[192], dir[160];
+	mode_t old = umask(0);
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/share/ibtopo", c->dir);
+	snprintf(path, sizeof(path), "%s/fabric.db", dir);
+	assert_int_equal(ibtopo_store_open(&s, path, 0, NULL), 0);
+	umask(old);
+	save_labelled(s, "x");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	ibtopo_store_free(s);
+}
+
+static void unwritable_location_gives_one_clear_message(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char file[128], path[160], want[256];
+
+	/* a path under a regular file fails for root too */
+	snprintf(file, sizeof(file), "%s/plain", c->dir);
+	write_file(file, "x", 1);
+	snprintf(path, sizeof(path), "%s/x.db", file);
+	assert_int_equal(ibtopo_store_open(&s, path, 0, &err), IBTOPO_EIO);
+	assert_null(s);
+	snprintf(want, sizeof(want), "cannot create database '%s': %s", path,
+		 strerror(ENOTDIR));
+	assert_string_equal(err.message, want);
+
+	snprintf(path, sizeof(path), "%s/sub/x.db", file);
+	assert_int_equal(ibtopo_store_open(&s, path, 0, &err), IBTOPO_EIO);
+	assert_non_null(strstr(err.message, file));
+
+	/* a directory where the file should be */
+	assert_int_equal(ibtopo_store_open(&s, c->dir, 0, &err), IBTOPO_EIO);
+	assert_non_null(strstr(err.message, "is a directory"));
+}
+
+static void write_protected_file_is_reported_read_only(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+
+	if (geteuid() == 0)
+		skip();		/* root writes anyway */
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	ibtopo_store_free(s);
+	s = NULL;
+	assert_int_equal(chmod(c->db, 0400), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
+	snprintf(want, sizeof(want), "database '%s' is read-only", c->db);
+	assert_string_equal(err.message, want);
+}
+
+static void open_failure_is_reported_at_each_step(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+
+	mock_open = true;
+	/* the read-only look at the version */
+	will_return(__wrap_sqlite3_open_v2, FAKE_SQLITE_CANTOPEN);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
+	assert_null(s);
+	assert_non_null(strstr(err.message, "cannot open database"));
+	assert_non_null(strstr(err.message, c->db));
+	/* the read-write connection */
+	will_return(__wrap_sqlite3_open_v2, 0);
+	will_return(__wrap_sqlite3_open_v2, FAKE_SQLITE_CANTOPEN);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
+	assert_null(s);
+	/* a read-only store */
+	will_return(__wrap_sqlite3_open_v2, FAKE_SQLITE_CANTOPEN);
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
+			 IBTOPO_EIO);
+	assert_null(s);
+	mock_open = false;
+	/* and the file is still usable */
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	ibtopo_store_free(s);
+}
+
+static void default_path_follows_db_env_xdg_home(void **state)
+{
+	char buf[256], small[8];
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	(void)state;
+	setenv("IBTOPO_DB", "/env/fabric.db", 1);
+	setenv("XDG_DATA_HOME", "/xdg", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(ibtopo_store_default_path(buf, sizeof(buf), "/x.db", NULL), 0);
+	assert_string_equal(buf, "/x.db");
+	assert_int_equal(ibtopo_store_default_path(buf, sizeof(buf), NULL, NULL), 0);
+	assert_string_equal(buf, "/env/fabric.db");
+	unsetenv("IBTOPO_DB");
+	assert_int_equal(ibtopo_store_default_path(buf, sizeof(buf), NULL, NULL), 0);
+	assert_string_equal(buf, "/xdg/ibtopo/fabric.db");
+	setenv("XDG_DATA_HOME", "relative", 1);		/* ignored, per XDG */
+	assert_int_equal(ibtopo_store_default_path(buf, sizeof(buf), NULL, NULL), 0);
+	assert_string_equal(buf, "/home/u/.local/share/ibtopo/fabric.db");
+	unsetenv("XDG_DATA_HOME");
+	assert_int_equal(ibtopo_store_default_path(buf, sizeof(buf), NULL, NULL), 0);
+	assert_string_equal(buf, "/home/u/.local/share/ibtopo/fabric.db");
+	assert_int_equal(ibtopo_store_default_path(small, sizeof(small), NULL, &err),
+			 IBTOPO_EINVAL);
+	assert_string_equal(err.message, "database path too long");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(save_load_round_trip_keeps_every_field),
+		T(save_fills_time_and_host_when_unset),
+		T(load_unknown_id_is_not_found),
+		T(resolve_id_label_latest_and_latest_n),
+		T(resolve_on_empty_database_says_so),
+		T(list_returns_snapshots_oldest_first),
+		T(delete_removes_snapshot_and_its_rows),
+		T(readonly_store_refuses_writes),
+		T(newer_schema_version_is_refused_and_file_untouched),
+		T(empty_file_is_upgraded_to_the_latest_schema),
+		T(foreign_database_is_refused),
+		T(corrupt_file_is_refused_without_a_crash),
+		T(readonly_open_of_missing_file_is_not_found),
+		T(new_database_is_private),
+		T(unwritable_location_gives_one_clear_message),
+		T(write_protected_file_is_reported_read_only),
+		T(open_failure_is_reported_at_each_step),
+		T(default_path_follows_db_env_xdg_home),
+#undef T
+	};
+
+	return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
