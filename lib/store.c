@@ -223,17 +223,82 @@ static int create_file(const char *path, struct ibtopo_error *err)
 	return 0;
 }
 
+/* The directory holding `path`. */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+static bool can_write(const char *path)
+{
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
+/*
+ * Say plainly why a database cannot be written, before SQLite says
+ * "attempt to write a readonly database" halfway through opening it.
+ */
+static int check_writable(const char *path, struct ibtopo_error *err)
+{
+	char dir[4096];
+
+	if (!can_write(path)) {
+		if (errno == EACCES || errno == EPERM)
+			return ibtopo__error_set(err, IBTOPO_EIO,
+				"database '%s' is read-only", path);
+		return ibtopo__error_set(err, IBTOPO_EIO,
+			"cannot write database '%s': %s", path, strerror(errno));
+	}
+	dir_of(path, dir, sizeof(dir));
+	/* SQLite creates the -wal and -shm files beside the database */
+	if (!can_write(dir))
+		return ibtopo__error_set(err, IBTOPO_EIO,
+			"cannot write database '%s': directory '%s': %s", path,
+			dir, strerror(errno));
+	return 0;
+}
+
+/* "file:" URI for a path, with a query string ("?immutable=1"). */
+static char *file_uri(const char *path, const char *query)
+{
+	static const char safe[] = "/._-~";
+	size_t n = strlen(path);
+	char *uri = malloc(8 + 3 * n + strlen(query) + 1), *p;
+
+	if (!uri)
+		return NULL;
+	p = uri + sprintf(uri, path[0] == '/' ? "file://" : "file:");
+	for (const char *c = path; *c; c++) {
+		unsigned char ch = (unsigned char)*c;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || strchr(safe, ch))
+			*p++ = (char)ch;
+		else
+			p += sprintf(p, "%%%02X", ch);
+	}
+	strcpy(p, query);
+	return uri;
+}
+
 /* ------------------------------------------------------------------ */
 /* Opening and migrating                                               */
 /* ------------------------------------------------------------------ */
 
-static int db_open(struct ibtopo_store *s, sqlite3 **out, int flags,
-		   struct ibtopo_error *err)
+static int db_open_name(struct ibtopo_store *s, sqlite3 **out,
+			const char *name, int flags, struct ibtopo_error *err)
 {
 	sqlite3 *db = NULL;
 	int rc;
 
-	rc = sqlite3_open_v2(s->path, &db, flags, NULL);
+	rc = sqlite3_open_v2(name, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		rc = store_fail(s, db, rc, "cannot open database", err);
 		sqlite3_close(db);
@@ -242,6 +307,12 @@ static int db_open(struct ibtopo_store *s, sqlite3 **out, int flags,
 	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
 	*out = db;
 	return 0;
+}
+
+static int db_open(struct ibtopo_store *s, sqlite3 **out, int flags,
+		   struct ibtopo_error *err)
+{
+	return db_open_name(s, out, s->path, flags, err);
 }
 
 static int exec(struct ibtopo_store *s, sqlite3 *db, const char *sql,
@@ -349,6 +420,40 @@ out_rollback:
 	return rc;
 }
 
+/*
+ * A reader of a WAL database needs its -shm file, which it cannot create
+ * in a directory it may not write (say /var/lib/ibtopo, written by a
+ * root cron job). With no -wal file there is nothing uncommitted to see:
+ * read the file as immutable. A writer checkpointing at that very moment
+ * could make the read fail; it cannot make it wrong without a failure.
+ */
+static bool wal_unshared(const char *path)
+{
+	char dir[4096], wal[4200];
+	struct stat st;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (stat(wal, &st) == 0 || errno != ENOENT)
+		return false;
+	dir_of(path, dir, sizeof(dir));
+	return !can_write(dir);
+}
+
+static int open_immutable(struct ibtopo_store *s, struct ibtopo_error *err)
+{
+	char *uri = file_uri(s->path, "?immutable=1");
+	int rc;
+
+	if (!uri)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	rc = db_open_name(s, &s->db, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+			  err);
+	free(uri);
+	if (!rc)
+		rc = check_header(s, s->db, &s->version, err);
+	return rc;
+}
+
 int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
 		      struct ibtopo_error *err)
 {
@@ -390,6 +495,11 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 		if (rc)
 			goto out_free_store;
 		rc = check_header(s, s->db, &s->version, err);
+		if (rc == IBTOPO_EIO && wal_unshared(path)) {
+			sqlite3_close(s->db);
+			s->db = NULL;
+			rc = open_immutable(s, err);
+		}
 		if (rc)
 			goto out_close_db;
 		if (s->version && s->version < schema_latest()) {
@@ -403,6 +513,8 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 	}
 
 	rc = create_file(path, err);
+	if (!rc)
+		rc = check_writable(path, err);
 	if (rc)
 		goto out_free_store;
 	/*

@@ -738,6 +738,35 @@ static void write_protected_file_is_reported_read_only(void **state)
 	assert_string_equal(err.message, want);
 }
 
+static void read_only_directory_refuses_writes_but_reads(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+	char want[256];
+
+	if (geteuid() == 0)
+		skip();		/* root writes anyway */
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "kept");
+	ibtopo_store_free(s);
+	s = NULL;
+	assert_int_equal(chmod(c->dir, 0500), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
+	snprintf(want, sizeof(want),
+		 "cannot write database '%s': directory '%s': %s", c->db, c->dir,
+		 strerror(EACCES));
+	assert_string_equal(err.message, want);
+	/* readers cannot create the -shm file here, and need not */
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
+	assert_string_equal(ibtopo_fabric_meta(g)->label, "kept");
+	ibtopo_fabric_free(g);
+	ibtopo_store_free(s);
+	assert_int_equal(chmod(c->dir, 0700), 0);
+}
+
 static void open_failure_is_reported_at_each_step(void **state)
 {
 	struct ctx *c = *state;
@@ -814,6 +843,7 @@ int main(void)
 		T(new_database_is_private),
 		T(unwritable_location_gives_one_clear_message),
 		T(write_protected_file_is_reported_read_only),
+		T(read_only_directory_refuses_writes_but_reads),
 		T(open_failure_is_reported_at_each_step),
 		T(default_path_follows_db_env_xdg_home),
 #undef T
