@@ -19,7 +19,7 @@
 
 -- @version 1
 CREATE TABLE snapshots (
-	id INTEGER PRIMARY KEY,
+	id INTEGER PRIMARY KEY AUTOINCREMENT,	-- never reused: REFs stay put
 	label TEXT,
 	taken_at INTEGER NOT NULL,		-- UTC seconds
 	source TEXT,				-- "discover:mlx5_0/1", "file:/path"

@@ -499,6 +499,10 @@ static void delete_removes_snapshot_and_its_rows(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
 	save_labelled(s, "a");
 	save_labelled(s, "b");
+	save_labelled(s, "c");
+	assert_int_equal(ibtopo_store_delete(s, 3, &err), 0);
+	assert_int_equal(save_labelled(s, "d"), 4);	/* ids are never reused */
+	assert_int_equal(ibtopo_store_delete(s, 4, &err), 0);
 	assert_int_equal(ibtopo_store_delete(s, 1, &err), 0);
 	assert_int_equal(ibtopo_store_delete(s, 1, &err), IBTOPO_ENOTFOUND);
 	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), IBTOPO_ENOTFOUND);
@@ -515,6 +519,78 @@ static void delete_removes_snapshot_and_its_rows(void **state)
 		" (SELECT count(*) FROM links) || '/' ||"
 		" (SELECT count(*) FROM cables) = '6/12/5/2'", &v, &err), 0);
 	assert_int_equal(v, 1);
+	ibtopo_store_free(s);
+}
+
+static void failed_save_leaves_nothing_behind(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric();
+	char want[256];
+	int64_t id = 7, v = -1;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "before");
+	/* the third link of the next snapshot fails to insert */
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"CREATE TRIGGER fail_link BEFORE INSERT ON links"
+		" WHEN (SELECT count(*) FROM links WHERE snapshot_id ="
+		" NEW.snapshot_id) = 2 BEGIN SELECT RAISE(ABORT, 'injected'); END",
+		NULL, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), IBTOPO_ERROR);
+	assert_int_equal(id, 0);
+	snprintf(want, sizeof(want), "'%s': cannot save snapshot: injected", c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"SELECT (SELECT count(*) FROM snapshots) || '/' ||"
+		" (SELECT count(*) FROM nodes) || '/' ||"
+		" (SELECT count(*) FROM ports) || '/' ||"
+		" (SELECT count(*) FROM links) || '/' ||"
+		" (SELECT count(*) FROM cables) = '1/6/12/5/2'", &v, &err), 0);
+	assert_int_equal(v, 1);
+	/* and the store works on */
+	assert_int_equal(ibtopo__store_exec_path(c->db, "DROP TRIGGER fail_link",
+						 NULL, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_int_equal(id, 2);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+static void damaged_rows_fail_the_load_cleanly(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+	char want[256];
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "a");
+	save_labelled(s, "b");
+	save_labelled(s, "c");
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"UPDATE links SET b_port = 33 WHERE id = (SELECT min(id) FROM"
+		" links WHERE snapshot_id = 1);"
+		"UPDATE ports SET num = 200 WHERE id = (SELECT min(id) FROM"
+		" ports WHERE snapshot_id = 2);"
+		"UPDATE nodes SET nports = 999 WHERE snapshot_id = 3",
+		NULL, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), IBTOPO_EPARSE);
+	snprintf(want, sizeof(want), "'%s': snapshot 1: link to an unknown port",
+		 c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_load(&g, s, 2, &err), IBTOPO_EPARSE);
+	snprintf(want, sizeof(want), "'%s': snapshot 2: port of an unknown node",
+		 c->db);
+	assert_string_equal(err.message, want);
+	assert_int_equal(ibtopo_store_load(&g, s, 3, &err), IBTOPO_EPARSE);
+	snprintf(want, sizeof(want), "'%s': snapshot 3: bad node port count",
+		 c->db);
+	assert_string_equal(err.message, want);
+	assert_null(g);
 	ibtopo_store_free(s);
 }
 
@@ -834,6 +910,8 @@ int main(void)
 		T(resolve_on_empty_database_says_so),
 		T(list_returns_snapshots_oldest_first),
 		T(delete_removes_snapshot_and_its_rows),
+		T(failed_save_leaves_nothing_behind),
+		T(damaged_rows_fail_the_load_cleanly),
 		T(readonly_store_refuses_writes),
 		T(newer_schema_version_is_refused_and_file_untouched),
 		T(empty_file_is_upgraded_to_the_latest_schema),
