@@ -169,4 +169,60 @@ void ibtopo__link_pairing_release(struct ibtopo__link_pairing *p);
 /** Number of ports of a node with a peer. */
 unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
 
+/* cables.c: the cable reach table (data/cable-reach.tsv) */
+struct ibtopo__reach;
+/**
+ * Load a reach table from `path`, or the built-in copy of
+ * data/cable-reach.tsv when path is NULL. IBTOPO_EIO, IBTOPO_EPARSE
+ * ("<path>:<line>: ..."), IBTOPO_ENOMEM.
+ */
+int ibtopo__reach_load(struct ibtopo__reach **out, const char *path,
+		       struct ibtopo_error *err);
+/** Parse a reach table held in memory; `name` names it in errors. */
+int ibtopo__reach_parse(struct ibtopo__reach **out, const char *text,
+			const char *name, struct ibtopo_error *err);
+void ibtopo__reach_free(struct ibtopo__reach *table);
+/** Metres for one speed bit and media; 0 when the table has no row. */
+double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
+			    enum ibtopo_media media);
+
+/* check_speed.c: peer evidence for fabrics without supported sets */
+/**
+ * Adapter model key of a CA: vendor:device when known, else the HCA name
+ * its description ends with ("mlx5_0" -> "mlx5"), else the description;
+ * 0 when nothing is known (empty description).
+ */
+uint64_t ibtopo__adapter_model(const struct ibtopo_node *node);
+/** A finding about a link: kind, severity, ends a/b; c/d unset. */
+void ibtopo__link_finding(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
+			  enum ibtopo_severity sev, const struct ibtopo_link *link);
+
+/* check_cable.c: per-link cable checks run by ibtopo_check_links() */
+/** cable-underrated when the cable is rated below `capable` (a speed bit). */
+int ibtopo__check_cable_rating(struct ibtopo_findings *out,
+			       const struct ibtopo_link *link, unsigned capable,
+			       struct ibtopo_error *err);
+/** cable-over-length against the reach table. */
+int ibtopo__check_cable_length(struct ibtopo_findings *out,
+			       const struct ibtopo_link *link,
+			       const struct ibtopo__reach *reach,
+			       struct ibtopo_error *err);
+/** loopback-cable when both ends are on one switch. */
+int ibtopo__check_loopback(struct ibtopo_findings *out,
+			   const struct ibtopo_link *link,
+			   struct ibtopo_error *err);
+
+/* topofile.c */
+/** Read a whole file into a malloc'd buffer (not NUL-terminated). */
+int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
+			    struct ibtopo_error *err);
+
+/* render_findings.c */
+/** Findings as a JSON array (NULL list: empty); NULL when out of memory. */
+struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list);
+/** Findings as text tables grouped by severity, or "no findings". */
+int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
+			  const struct ibtopo_findings *list,
+			  struct ibtopo_error *err);
+
 #endif /* IBTOPO_INT_H */

@@ -9,5 +9,6 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g);
 int cmd_import(int argc, char **argv, const struct cli_global *g);
 int cmd_snapshots(int argc, char **argv, const struct cli_global *g);
 int cmd_show(int argc, char **argv, const struct cli_global *g);
+int cmd_analyze(int argc, char **argv, const struct cli_global *g);
 
 #endif

@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "import", cmd_import, "read a fabric file into a new snapshot" },
 	{ "snapshots", cmd_snapshots, "list stored snapshots" },
 	{ "show", cmd_show, "list nodes, ports or links of a snapshot or file" },
+	{ "analyze", cmd_analyze, "report link, cable and topology findings" },
 };
 
 static void usage(FILE *f)

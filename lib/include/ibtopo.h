@@ -602,6 +602,188 @@ int ibtopo_findings_max_severity(const struct ibtopo_findings *list);
 void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port);
 
 /* ------------------------------------------------------------------ */
+/* Link and cable checks                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What the checks append (all findings name the link's ends a and b):
+ * - speed-downgrade: expected = the speed the link should run (bit),
+ *   actual = its active speed.
+ *   evidence port-info (severity error): both ends report supported
+ *   speeds; expected = the highest speed both support. cause = cable
+ *   when the link's cable is rated below `expected`, else port-config
+ *   when an enabled set excludes `expected`, else unknown.
+ *   evidence peers (severity warning; text dumps without supported sets),
+ *   subkind = enum ibtopo_peer_class:
+ *   - inter-switch link: expected = the lower of the fastest speeds each
+ *     switch runs on its OTHER inter-switch links; both switches must have
+ *     some (one switch with no other inter-switch link proves nothing).
+ *   - switch-to-CA link: expected = the fastest speed the same switch runs
+ *     on its other links to CAs of the same adapter model. The adapter
+ *     model is vendor_id:device_id when known; else the HCA name the node
+ *     description ends with ("host12 mlx5_0" -> "mlx5"); else the whole
+ *     description (so host-specific descriptions compare with nothing).
+ * - width-downgrade: expected/actual = width bits. Error, evidence
+ *   port-info: below 4x where both ends support 4x (cause port-config
+ *   when an enabled set lacks 4x, else unknown). Warning, evidence peers:
+ *   below the widest width both ends' nodes use on their other links (8x,
+ *   12x), or, without supported sets, below the width the peer rule above
+ *   finds. A port merely supporting 12x never counts.
+ * - cable-underrated (warning): expected = the speed both ports support
+ *   (or, without supported sets, the higher of the active and peer-inferred
+ *   speed), actual = the cable's rated speed; cause cable. Appended right
+ *   after the speed-downgrade it explains.
+ * - cable-over-length (error): value = cable length (m), limit = reach of
+ *   its media at the link's active speed (m; or the longest reach of a
+ *   faster speed the cable is rated for), actual = active speed bit,
+ *   subkind = the cable's enum ibtopo_media. Only where the reach table
+ *   has a row for the link's speed and the cable's media.
+ * - loopback-cable (warning): both ends on the same switch.
+ */
+enum ibtopo_peer_class {
+	IBTOPO_PEER_NONE = 0,
+	IBTOPO_PEER_SWITCHES = 1,	/* inter-switch link vs other ISLs */
+	IBTOPO_PEER_HOSTS = 2,		/* host link vs same switch, same model */
+};
+
+struct ibtopo_check_opts {
+	unsigned version;	/* IBTOPO_CHECK_OPTS_VERSION */
+	/*
+	 * Reach table (TSV: speed, media, max_m, source; '#' comments) or
+	 * NULL for the built-in copy of data/cable-reach.tsv.
+	 */
+	const char *reach_path;
+	unsigned flags;		/* none yet; 0 */
+};
+#define IBTOPO_CHECK_OPTS_VERSION 1
+#define IBTOPO_CHECK_OPTS_INIT { IBTOPO_CHECK_OPTS_VERSION, NULL, 0 }
+
+/**
+ * Run the link and cable checks over every link and append findings to
+ * `out`, per link in link order. Findings borrow the fabric's node
+ * descriptions: release the list before freeing the fabric. `opts` may
+ * be NULL. Returns 0; IBTOPO_EINVAL (no fabric or list); IBTOPO_EIO or
+ * IBTOPO_EPARSE ("<path>:<line>: ...") for a bad reach table;
+ * IBTOPO_ENOMEM. On failure what was appended stays in `out`.
+ */
+int ibtopo_check_links(struct ibtopo_findings *out,
+		       const struct ibtopo_fabric *fabric,
+		       const struct ibtopo_check_opts *opts,
+		       struct ibtopo_error *err);
+
+struct ibtopo_cables_opts {
+	unsigned version;	/* IBTOPO_CABLES_OPTS_VERSION */
+	/* optional: rows skipped ("<path>:<line>: ..."); may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+#define IBTOPO_CABLES_OPTS_VERSION 1
+#define IBTOPO_CABLES_OPTS_INIT { IBTOPO_CABLES_OPTS_VERSION, NULL, NULL }
+
+/**
+ * Read cable data and merge it into the fabric's links. The format is
+ * detected from the content:
+ * - an inventory CSV with the header
+ *   node_a,port_a,node_b,port_b,media,length_m,part_number (any order;
+ *   node_b, port_b and every column after the ports optional; also
+ *   rated_speed, vendor, serial; unknown columns ignored). A node is a
+ *   node description or a "0x" node (or port) GUID; media is a
+ *   ibtopo_media_name(); rated_speed a speed name. Every row must name a
+ *   linked port of the fabric, and node_b/port_b, when given, its peer.
+ *   Media also takes dac, acc, aec, mmf, smf; length_m "30", "30 m".
+ * - an ibdiagnet2 .db_csv file: its CABLE_INFO section, one row per port
+ *   (NodeGuid/PortGuid, PortNum, Vendor, PN, SN, LengthCopperOrActive,
+ *   TypeDesc, SupportedSpeedDesc). Lengths of separable transceivers
+ *   (LengthSMFiber, LengthOM*) are their reach, not a cable length, and
+ *   are not used. Rows of ports the fabric does not link are skipped
+ *   (reported through opts->warn): ibdiagnet sees ports that are down.
+ * NVIDIA/Mellanox LinkX part numbers fill in media, rated speed and
+ * length where the file leaves them out. Values from the file replace
+ * the link's earlier cable data field by field; the two rows of a link
+ * (one per end) are merged. All or nothing: on any error the fabric is
+ * unchanged. IBTOPO_EIO (unreadable), IBTOPO_EPARSE with
+ * "<path>:<line>: ..." (malformed row, unknown or ambiguous node, port
+ * not linked, peer differs), IBTOPO_ENOMEM.
+ */
+int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_cables_opts *opts,
+		       struct ibtopo_error *err);
+
+/**
+ * Decode an NVIDIA/Mellanox LinkX part number, e.g. "MFS1S00-H030V":
+ * family MCP passive copper, MCA active copper, MFA/MFS active optical,
+ * MMA multimode and MMS single-mode transceivers; the letter after the
+ * dash is the rate (E EDR, H HDR, N NDR); cables then carry a length code
+ * (002 = 2 m, 00A = 0.5 m, 01A = 1.5 m, 030 = 30 m). Sets out->media,
+ * out->rated_speed (0 if the rate letter is not one of those) and
+ * out->length_m (0 for transceivers); leaves the strings alone.
+ * Returns 0, or IBTOPO_ENOTFOUND (out untouched) when `part_number` is
+ * not a LinkX cable or transceiver part number.
+ */
+int ibtopo_cable_decode_part_number(struct ibtopo_cable *out,
+				    const char *part_number);
+
+/* ------------------------------------------------------------------ */
+/* Findings output                                                     */
+/* ------------------------------------------------------------------ */
+
+/**
+ * One sentence a person can act on, for any finding kind, into buf
+ * (always NUL-terminated when len > 0). It does not repeat the ends'
+ * names unless they are needed. Returns the length the full sentence
+ * needs, like snprintf(), or IBTOPO_EINVAL for a NULL finding.
+ */
+int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f);
+
+/**
+ * Write findings. Text: a table per severity, errors first, or
+ * "no findings". JSON: {"schema_version":1,"<list_name>":[finding...]}
+ * where a finding is {"kind","severity","a":{"node","guid","port"},
+ * "b":{...}, then when set "c","d" (the struct's c/d ends; their meaning
+ * per kind is documented with the kind), "message", and the details of
+ * its kind when known:
+ *   "active","expected" speed or width names (speed/width downgrades,
+ *     speed/width below plan); "rated" (cable-underrated: the cable's
+ *     rating; "expected" the ports' speed);
+ *   "old","new" (diff: speed/width names, port state names, LIDs);
+ *   "links" (node added/removed, missing/extra node: link count);
+ *   "paths","min_paths" (low-path-diversity);
+ *   "evidence" ("port-info", "peers", "plan"); "cause" ("cable",
+ *     "port-config", "unknown");
+ *   "length_m","reach_m" (cable-over-length);
+ *   "detail" (the note, or the subkind: "inter-switch", "hosts",
+ *     "one-end", "both-ports", "swapped", "physical").
+ * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
+ * columns every key above (dotted: a.node, a.guid, ...), empty when not
+ * set. `list_name` NULL means "findings". Returns 0, IBTOPO_EINVAL (no
+ * sink, unknown format), IBTOPO_ENOMEM or the sink's error.
+ */
+int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
+			   const char *list_name,
+			   const struct ibtopo_findings *list,
+			   struct ibtopo_error *err);
+
+/** What `ibtopo analyze` reports; everything borrowed. */
+struct ibtopo_analysis {
+	unsigned version;	/* IBTOPO_ANALYSIS_VERSION */
+	const struct ibtopo_fabric *fabric;
+	const struct ibtopo_findings *findings;	/* may be NULL: none */
+};
+#define IBTOPO_ANALYSIS_VERSION 1
+
+/**
+ * Write an analysis. JSON: ONE object {"schema_version":1,
+ * "fabric":{"source","label","snapshot_id","switches","cas","routers",
+ * "links","cables","partial"},"findings":[...]} (findings as in
+ * ibtopo_render_findings()). Text: a summary line of the fabric, then
+ * the findings table. CSV: the findings only. Same returns as
+ * ibtopo_render_findings().
+ */
+int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
+			   const struct ibtopo_analysis *analysis,
+			   struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Diff and validate                                                   */
 /* ------------------------------------------------------------------ */
 

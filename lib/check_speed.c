@@ -1,0 +1,480 @@
+/*
+ * check_speed.c - links that trained below what their ports can do.
+ *
+ * With PortInfo (discovery, cache files) the supported and enabled sets
+ * prove a downgrade. Text dumps only say what each link runs at; there a
+ * link is compared with its peers, links whose ends are known to be the
+ * same kind of hardware: the other inter-switch links of both its
+ * switches, or the same switch's other links to the same adapter model.
+ * A port merely claiming a width (every ibsim port claims 12x) is never
+ * evidence: only widths both ends use elsewhere are.
+ *
+ * ibtopo_check_links() also drives the cable checks of check_cable.c so
+ * that a cable-underrated finding follows the downgrade it explains.
+ */
+#include "ibtopo-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The two highest values of a group, to answer "the highest value among
+ * the OTHER members" for any member in O(1).
+ */
+struct top2 {
+	unsigned max1;	/* highest */
+	unsigned n1;	/* members holding max1 */
+	unsigned max2;	/* highest below max1, 0 = none */
+};
+
+static void top2_add(struct top2 *t, unsigned v)
+{
+	if (!v)
+		return;
+	if (v > t->max1) {
+		t->max2 = t->max1;
+		t->max1 = v;
+		t->n1 = 1;
+	} else if (v == t->max1) {
+		t->n1++;
+	} else if (v > t->max2) {
+		t->max2 = v;
+	}
+}
+
+/* Highest value once the `times` entries of value v are taken out. */
+static unsigned top2_others(const struct top2 *t, unsigned v, unsigned times)
+{
+	if (v && v == t->max1 && t->n1 <= times)
+		return t->max2;
+	return t->max1;
+}
+
+static unsigned lanes_to_width(unsigned lanes)
+{
+	switch (lanes) {
+	case 1:
+		return IBTOPO_WIDTH_1X;
+	case 2:
+		return IBTOPO_WIDTH_2X;
+	case 4:
+		return IBTOPO_WIDTH_4X;
+	case 8:
+		return IBTOPO_WIDTH_8X;
+	case 12:
+		return IBTOPO_WIDTH_12X;
+	default:
+		return 0;
+	}
+}
+
+static bool is_switch(const struct ibtopo_node *n)
+{
+	return n->type == IBTOPO_NODE_SWITCH;
+}
+
+/* ------------------------------------------------------- adapter model */
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* "mlx5_0" -> length of "mlx5"; 0 when the word is not such a name. */
+static size_t hca_name_prefix(const char *w, size_t n)
+{
+	size_t i = 0, us;
+
+	while (i < n && w[i] >= 'a' && w[i] <= 'z')
+		i++;
+	if (i == 0)
+		return 0;
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	if (i >= n || w[i] != '_')
+		return 0;
+	us = i++;
+	if (i >= n)
+		return 0;
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	return i == n ? us : 0;
+}
+
+uint64_t ibtopo__adapter_model(const struct ibtopo_node *node)
+{
+	const char *d, *w, *end;
+	size_t n;
+
+	if (!node)
+		return 0;
+	if (node->device_id)
+		return (1ull << 63) | ((uint64_t)(node->vendor_id & 0xffffff) << 32) |
+		       node->device_id;
+	d = node->desc ? node->desc : "";
+	end = d + strlen(d);
+	while (end > d && end[-1] == ' ')
+		end--;
+	if (end == d)
+		return 0;
+	w = end;
+	while (w > d && w[-1] != ' ')
+		w--;
+	n = hca_name_prefix(w, (size_t)(end - w));
+	if (n)
+		return (fnv1a(w, n) & ~(1ull << 63)) | 1;
+	return (fnv1a(d, (size_t)(end - d)) & ~(1ull << 63)) | 1;
+}
+
+/* ---------------------------------------------------------- peer tables */
+
+struct host_expect {
+	unsigned speed;	/* 0 = no evidence */
+	unsigned lanes;
+};
+
+struct peers {
+	size_t nnodes, nlinks;
+	struct top2 *isl_speed;		/* per node: its inter-switch links */
+	struct top2 *isl_lanes;
+	struct top2 *node_lanes;	/* per node: all its links */
+	struct host_expect *host;	/* per link: same switch, same model */
+};
+
+struct host_entry {
+	uint64_t model;
+	unsigned speed, lanes;
+	size_t link;
+};
+
+static int cmp_host_entry(const void *x, const void *y)
+{
+	const struct host_entry *a = x, *b = y;
+
+	if (a->model != b->model)
+		return a->model < b->model ? -1 : 1;
+	return 0;
+}
+
+static void peers_release(struct peers *p)
+{
+	free(p->isl_speed);
+	free(p->isl_lanes);
+	free(p->node_lanes);
+	free(p->host);
+	memset(p, 0, sizeof(*p));
+}
+
+static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
+		       struct ibtopo_error *err)
+{
+	struct host_entry *ent = NULL;
+	uint64_t *model = NULL;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->nnodes = ibtopo_fabric_node_count(f);
+	p->nlinks = ibtopo_fabric_link_count(f);
+	p->isl_speed = calloc(p->nnodes + 1, sizeof(*p->isl_speed));
+	p->isl_lanes = calloc(p->nnodes + 1, sizeof(*p->isl_lanes));
+	p->node_lanes = calloc(p->nnodes + 1, sizeof(*p->node_lanes));
+	p->host = calloc(p->nlinks + 1, sizeof(*p->host));
+	model = calloc(p->nnodes + 1, sizeof(*model));
+	ent = calloc(256, sizeof(*ent));
+	if (!p->isl_speed || !p->isl_lanes || !p->node_lanes || !p->host ||
+	    !model || !ent) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < p->nnodes; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		if (n->index != i) {
+			rc = ibtopo__error_set(err, IBTOPO_EINVAL,
+					       "fabric node index out of order");
+			goto out_free;
+		}
+		if (n->type == IBTOPO_NODE_CA)
+			model[i] = ibtopo__adapter_model(n);
+	}
+	for (size_t i = 0; i < p->nlinks; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		const struct ibtopo_node *a = l->a->node, *b = l->b->node;
+		unsigned lanes = ibtopo_width_lanes(l->width);
+
+		if (l->index != i) {
+			rc = ibtopo__error_set(err, IBTOPO_EINVAL,
+					       "fabric link index out of order");
+			goto out_free;
+		}
+		top2_add(&p->node_lanes[a->index], lanes);
+		top2_add(&p->node_lanes[b->index], lanes);
+		if (is_switch(a) && is_switch(b)) {
+			top2_add(&p->isl_speed[a->index], l->speed);
+			top2_add(&p->isl_speed[b->index], l->speed);
+			top2_add(&p->isl_lanes[a->index], lanes);
+			top2_add(&p->isl_lanes[b->index], lanes);
+		}
+	}
+	/* Per switch, its host links grouped by adapter model. */
+	for (size_t i = 0; i < p->nnodes; i++) {
+		const struct ibtopo_node *s = ibtopo_fabric_node(f, i);
+		size_t n = 0;
+
+		if (!is_switch(s))
+			continue;
+		for (unsigned k = 1; k <= s->nports && n < 256; k++) {
+			const struct ibtopo_port *pt = s->ports[k];
+
+			if (!pt || !pt->remote || !pt->link ||
+			    pt->remote->node->type != IBTOPO_NODE_CA ||
+			    !model[pt->remote->node->index])
+				continue;
+			ent[n].model = model[pt->remote->node->index];
+			ent[n].speed = pt->link->speed;
+			ent[n].lanes = ibtopo_width_lanes(pt->link->width);
+			ent[n].link = pt->link->index;
+			n++;
+		}
+		qsort(ent, n, sizeof(*ent), cmp_host_entry);
+		for (size_t g = 0; g < n;) {
+			struct top2 ts = { 0 }, tl = { 0 };
+			size_t e = g;
+
+			while (e < n && ent[e].model == ent[g].model) {
+				top2_add(&ts, ent[e].speed);
+				top2_add(&tl, ent[e].lanes);
+				e++;
+			}
+			for (size_t k = g; k < e; k++) {
+				p->host[ent[k].link].speed =
+					top2_others(&ts, ent[k].speed, 1);
+				p->host[ent[k].link].lanes =
+					top2_others(&tl, ent[k].lanes, 1);
+			}
+			g = e;
+		}
+	}
+out_free:
+	free(ent);
+	free(model);
+	if (rc)
+		peers_release(p);
+	return rc;
+}
+
+/*
+ * What the peers say a link should run at: speed bit and lanes (0 = no
+ * evidence) and the class of comparison.
+ */
+static enum ibtopo_peer_class peer_expect(const struct peers *p,
+					  const struct ibtopo_link *l,
+					  unsigned *speed, unsigned *lanes)
+{
+	const struct ibtopo_node *a = l->a->node, *b = l->b->node;
+	unsigned my_lanes = ibtopo_width_lanes(l->width);
+
+	*speed = 0;
+	*lanes = 0;
+	if (a == b)
+		return IBTOPO_PEER_NONE;	/* a loopback has no peers */
+	if (is_switch(a) && is_switch(b)) {
+		unsigned sa = top2_others(&p->isl_speed[a->index], l->speed, 1);
+		unsigned sb = top2_others(&p->isl_speed[b->index], l->speed, 1);
+		unsigned la = top2_others(&p->isl_lanes[a->index], my_lanes, 1);
+		unsigned lb = top2_others(&p->isl_lanes[b->index], my_lanes, 1);
+
+		/* Both switches must show it: one alone proves nothing. */
+		if (sa && sb)
+			*speed = sa < sb ? sa : sb;
+		if (la && lb)
+			*lanes = la < lb ? la : lb;
+		return IBTOPO_PEER_SWITCHES;
+	}
+	if ((is_switch(a) && b->type == IBTOPO_NODE_CA) ||
+	    (is_switch(b) && a->type == IBTOPO_NODE_CA)) {
+		*speed = p->host[l->index].speed;
+		*lanes = p->host[l->index].lanes;
+		return IBTOPO_PEER_HOSTS;
+	}
+	return IBTOPO_PEER_NONE;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+void ibtopo__link_finding(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
+			  enum ibtopo_severity sev, const struct ibtopo_link *link)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->severity = sev;
+	ibtopo_end_from_port(&f->a, link->a);
+	ibtopo_end_from_port(&f->b, link->b);
+	ibtopo_end_from_port(&f->c, NULL);
+	ibtopo_end_from_port(&f->d, NULL);
+}
+
+/* Enabled speeds of both ends within `set` (an unknown enabled set is all). */
+static unsigned enabled_within(const struct ibtopo_link *l, unsigned set,
+			       bool speed, bool *known)
+{
+	unsigned ea = speed ? l->a->speed_enabled : l->a->width_enabled;
+	unsigned eb = speed ? l->b->speed_enabled : l->b->width_enabled;
+
+	*known = ea || eb;
+	if (ea)
+		set &= ea;
+	if (eb)
+		set &= eb;
+	return set;
+}
+
+static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
+		       const struct peers *p, unsigned *capable,
+		       struct ibtopo_error *err)
+{
+	const struct ibtopo_port *a = l->a, *b = l->b;
+	unsigned rated = l->cable ? l->cable->rated_speed : 0;
+	struct ibtopo_finding f;
+
+	*capable = 0;
+	if (a->speed_supported && b->speed_supported) {
+		unsigned common = a->speed_supported & b->speed_supported;
+		unsigned expected = ibtopo_speed_highest(common);
+		bool known;
+
+		*capable = expected;
+		if (!l->speed || !expected || l->speed >= expected)
+			return 0;
+		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
+				     IBTOPO_SEV_ERROR, l);
+		f.expected = expected;
+		f.actual = l->speed;
+		f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
+		if (rated && rated < expected)
+			f.cause = IBTOPO_CAUSE_CABLE;
+		else if (ibtopo_speed_highest(enabled_within(l, common, true, &known)) <
+				 expected && known)
+			f.cause = IBTOPO_CAUSE_PORT_CONFIG;
+		else
+			f.cause = IBTOPO_CAUSE_UNKNOWN;
+		return ibtopo_findings_add(out, &f, err);
+	} else {
+		unsigned expected, lanes;
+		enum ibtopo_peer_class cls = peer_expect(p, l, &expected, &lanes);
+
+		*capable = expected > l->speed ? expected : l->speed;
+		if (!l->speed || !expected || l->speed >= expected)
+			return 0;
+		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
+				     IBTOPO_SEV_WARNING, l);
+		f.expected = expected;
+		f.actual = l->speed;
+		f.evidence = IBTOPO_EVIDENCE_PEERS;
+		f.subkind = (int)cls;
+		f.cause = rated && rated < expected ? IBTOPO_CAUSE_CABLE :
+						      IBTOPO_CAUSE_UNKNOWN;
+		return ibtopo_findings_add(out, &f, err);
+	}
+}
+
+static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
+		       const struct peers *p, struct ibtopo_error *err)
+{
+	const struct ibtopo_port *a = l->a, *b = l->b;
+	unsigned active = ibtopo_width_lanes(l->width), expected = 0;
+	enum ibtopo_peer_class cls = IBTOPO_PEER_NONE;
+	struct ibtopo_finding f;
+	bool known;
+
+	if (!active)
+		return 0;
+	if (a->width_supported && b->width_supported) {
+		unsigned common = a->width_supported & b->width_supported;
+
+		if ((common & IBTOPO_WIDTH_4X) && active < 4) {
+			ibtopo__link_finding(&f, IBTOPO_FIND_WIDTH_DOWNGRADE,
+					     IBTOPO_SEV_ERROR, l);
+			f.expected = IBTOPO_WIDTH_4X;
+			f.actual = l->width;
+			f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
+			f.cause = !(enabled_within(l, common, false, &known) &
+				    IBTOPO_WIDTH_4X) && known ?
+				IBTOPO_CAUSE_PORT_CONFIG : IBTOPO_CAUSE_UNKNOWN;
+			return ibtopo_findings_add(out, &f, err);
+		}
+		/* 8x/12x only where both nodes run it on their other links. */
+		if (a->node != b->node) {
+			unsigned wa = top2_others(&p->node_lanes[a->node->index],
+						  active, 1);
+			unsigned wb = top2_others(&p->node_lanes[b->node->index],
+						  active, 1);
+
+			expected = wa < wb ? wa : wb;
+		}
+		if (expected < 8 || active >= expected ||
+		    !(common & lanes_to_width(expected)))
+			return 0;
+	} else {
+		unsigned speed;
+
+		cls = peer_expect(p, l, &speed, &expected);
+		if (!expected || active >= expected)
+			return 0;
+	}
+	ibtopo__link_finding(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_WARNING, l);
+	f.expected = lanes_to_width(expected);
+	f.actual = l->width;
+	f.evidence = IBTOPO_EVIDENCE_PEERS;
+	f.cause = IBTOPO_CAUSE_UNKNOWN;
+	f.subkind = (int)cls;
+	return ibtopo_findings_add(out, &f, err);
+}
+
+int ibtopo_check_links(struct ibtopo_findings *out,
+		       const struct ibtopo_fabric *fabric,
+		       const struct ibtopo_check_opts *opts,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo__reach *reach = NULL;
+	struct peers peers;
+	size_t n;
+	int rc;
+
+	if (!out || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or findings list");
+	if (opts && opts->version != IBTOPO_CHECK_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "check options version %u unknown", opts->version);
+	rc = ibtopo__reach_load(&reach, opts ? opts->reach_path : NULL, err);
+	if (rc)
+		return rc;
+	rc = peers_build(&peers, fabric, err);
+	if (rc)
+		goto out_free_reach;
+	n = ibtopo_fabric_link_count(fabric);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+		unsigned capable = 0;
+
+		rc = check_speed(out, l, &peers, &capable, err);
+		if (rc == 0)
+			rc = ibtopo__check_cable_rating(out, l, capable, err);
+		if (rc == 0)
+			rc = check_width(out, l, &peers, err);
+		if (rc == 0)
+			rc = ibtopo__check_cable_length(out, l, reach, err);
+		if (rc == 0)
+			rc = ibtopo__check_loopback(out, l, err);
+	}
+	peers_release(&peers);
+out_free_reach:
+	ibtopo__reach_free(reach);
+	return rc;
+}

@@ -1,0 +1,132 @@
+/* cmd_analyze.c - ibtopo analyze: findings about a snapshot or a fabric file */
+#include "commands.h"
+
+#include <string.h>
+
+enum {
+	OPT_CABLES = CLI_LONG,
+	OPT_CABLE_REACH,
+	OPT_FAIL_ON,
+	OPT_FORMAT,
+};
+
+static const struct cli_opt opts[] = {
+	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: the built-in data/cable-reach.tsv)" },
+	{ "fail-on", 0, 1, "LEVEL", "exit 1 on findings at or above error (default), warning or never" },
+	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "analyze",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.summary = "Report links below what their ports can do and cables wrong for their link.",
+	.details =
+		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
+		"latest); an existing FILE is read instead of the database.\n"
+		"Findings: speed-downgrade and width-downgrade (proven from PortInfo:\n"
+		"error; inferred from peer links in text dumps: warning), cable-\n"
+		"underrated (warning), cable-over-length (error), loopback-cable\n"
+		"(warning). --cables takes a CSV with the header\n"
+		"node_a,port_a,node_b,port_b,media,length_m,part_number or the\n"
+		"ibdiagnet2.db_csv file (its CABLE_INFO section); nothing is stored.\n"
+		"JSON: {\"schema_version\":1,\"fabric\":{...},\"findings\":[...]}.",
+	.opts = opts,
+};
+
+static void warn_cb(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "ibtopo: warning: %s\n", message);
+}
+
+/* Severity at which findings fail the run; IBTOPO_SEV_ERROR + 1 = never. */
+static bool parse_fail_on(const char *s, int *out)
+{
+	int sev;
+
+	if (strcmp(s, "never") == 0) {
+		*out = IBTOPO_SEV_ERROR + 1;
+		return true;
+	}
+	sev = ibtopo_severity_parse(s);
+	if (sev != IBTOPO_SEV_ERROR && sev != IBTOPO_SEV_WARNING)
+		return false;
+	*out = sev;
+	return true;
+}
+
+int cmd_analyze(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
+	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION };
+	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct ibtopo_fabric *fabric = NULL;
+	struct ibtopo_render_opts ro;
+	struct cli_state st = { 0 };
+	const char *what = NULL, *cables = NULL;
+	int c, rc, fail_on = IBTOPO_SEV_ERROR;
+
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case OPT_CABLES:
+			cables = st.optarg;
+			break;
+		case OPT_CABLE_REACH:
+			co.reach_path = st.optarg;
+			break;
+		case OPT_FAIL_ON:
+			if (!parse_fail_on(st.optarg, &fail_on))
+				return cli_usage_error(&cmd,
+					"unknown --fail-on '%s' (error, warning or never)",
+					st.optarg);
+			break;
+		case OPT_FORMAT:
+			if (!cli_parse_format(&cmd, st.optarg, &format))
+				return EXIT_TROUBLE;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	if (argc - st.optind > 1)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind + 1]);
+	if (argc - st.optind == 1)
+		what = argv[st.optind];
+
+	if (cli_load_fabric(&fabric, g, what, &err))
+		return cli_fail(&err);
+	rc = EXIT_TROUBLE;
+	cab.warn = warn_cb;
+	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
+		cli_fail(&err);
+		goto out_free_fabric;
+	}
+	if (ibtopo_check_links(&findings, fabric, &co, &err)) {
+		cli_fail(&err);
+		goto out_release_findings;
+	}
+	an.fabric = fabric;
+	an.findings = &findings;
+	ro = cli_stdout_opts(format);
+	if (ibtopo_render_analysis(&ro, &an, &err)) {
+		cli_fail(&err);
+		goto out_release_findings;
+	}
+	if (fflush(stdout) != 0) {
+		cli_failf("cannot write output");
+		goto out_release_findings;
+	}
+	rc = ibtopo_findings_max_severity(&findings) >= fail_on ? EXIT_FINDINGS :
+								  EXIT_CLEAN;
+out_release_findings:
+	ibtopo_findings_release(&findings);
+out_free_fabric:
+	ibtopo_fabric_free(fabric);
+	return rc;
+}

@@ -1,0 +1,595 @@
+/* test_checks.c - speed/width downgrades, cable checks, findings output */
+#include "ibtopo-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ALL_WIDTHS 0x1f	/* what every ibsim port claims: 1x..12x */
+#define IBSIM_SPEEDS (IBTOPO_SPEED_SDR | IBTOPO_SPEED_DDR | IBTOPO_SPEED_QDR | \
+		      IBTOPO_SPEED_FDR | IBTOPO_SPEED_EDR | IBTOPO_SPEED_HDR)
+
+struct t {
+	struct ibtopo_fabric *f;
+	struct ibtopo_findings out;
+	uint64_t next_guid;
+};
+
+static int setup(void **state)
+{
+	struct t *t = calloc(1, sizeof(*t));
+
+	if (!t || ibtopo_fabric_new(&t->f, NULL))
+		return -1;
+	t->next_guid = 0x1000;
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct t *t = *state;
+
+	ibtopo_findings_release(&t->out);
+	ibtopo_fabric_free(t->f);
+	free(t);
+	return 0;
+}
+
+static struct ibtopo_node *node(struct t *t, enum ibtopo_node_type type,
+				const char *desc, unsigned nports)
+{
+	struct ibtopo_node *n = NULL;
+
+	assert_int_equal(ibtopo_fabric_add_node(&n, t->f, type, t->next_guid++,
+						nports, desc, NULL), 0);
+	return n;
+}
+
+/* A port that knows its PortInfo sets (sup/en 0: unknown, a text dump). */
+static struct ibtopo_port *port(struct t *t, struct ibtopo_node *n, unsigned num,
+				unsigned speed, unsigned width, unsigned ssup,
+				unsigned sen, unsigned wsup, unsigned wen)
+{
+	struct ibtopo_port *p = NULL;
+
+	assert_int_equal(ibtopo_node_add_port(&p, t->f, n, num, NULL), 0);
+	p->speed_active = (uint16_t)speed;
+	p->width_active = (uint8_t)width;
+	p->speed_supported = (uint16_t)ssup;
+	p->speed_enabled = (uint16_t)sen;
+	p->width_supported = (uint8_t)wsup;
+	p->width_enabled = (uint8_t)wen;
+	return p;
+}
+
+/* A link with PortInfo on both ends, both ends alike. */
+static struct ibtopo_link *plink(struct t *t, struct ibtopo_node *x, unsigned px,
+				 struct ibtopo_node *y, unsigned py, unsigned speed,
+				 unsigned width, unsigned sen, unsigned wen)
+{
+	struct ibtopo_link *l = NULL;
+
+	assert_int_equal(ibtopo_fabric_connect(&l, t->f,
+		port(t, x, px, speed, width, IBSIM_SPEEDS, sen, ALL_WIDTHS, wen),
+		port(t, y, py, speed, width, IBSIM_SPEEDS, sen, ALL_WIDTHS, wen),
+		NULL), 0);
+	return l;
+}
+
+/* A link from a text dump: active values only. */
+static struct ibtopo_link *tlink(struct t *t, struct ibtopo_node *x, unsigned px,
+				 struct ibtopo_node *y, unsigned py, unsigned speed,
+				 unsigned width)
+{
+	struct ibtopo_link *l = NULL;
+
+	assert_int_equal(ibtopo_fabric_connect(&l, t->f,
+		port(t, x, px, speed, width, 0, 0, 0, 0),
+		port(t, y, py, speed, width, 0, 0, 0, 0), NULL), 0);
+	return l;
+}
+
+static void cable(struct t *t, struct ibtopo_link *l, enum ibtopo_media media,
+		  double length, unsigned rated)
+{
+	struct ibtopo_cable c = { .media = media, .length_m = length,
+				  .rated_speed = rated };
+
+	assert_int_equal(ibtopo_link_set_cable(t->f, l, &c, NULL), 0);
+}
+
+static void run(struct t *t)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	ibtopo_fabric_sort(t->f);
+	ibtopo_findings_release(&t->out);
+	assert_int_equal(ibtopo_check_links(&t->out, t->f, NULL, &err), 0);
+}
+
+static const struct ibtopo_finding *nth(struct t *t, size_t i)
+{
+	assert_true(i < t->out.count);
+	return &t->out.items[i];
+}
+
+/* ---- PortInfo ---- */
+
+/* Every ibsim port claims 12x and FDR..HDR: a clean fabric is clean. */
+static void clean_sim_fabric_gives_nothing(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 36);
+
+	for (unsigned i = 1; i <= 4; i++) {
+		char name[32];
+		struct ibtopo_node *h;
+
+		snprintf(name, sizeof(name), "host%03u mlx5_0", i);
+		h = node(t, IBTOPO_NODE_CA, name, 1);
+		plink(t, s1, i, h, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X,
+		      IBSIM_SPEEDS, ALL_WIDTHS);
+		plink(t, s1, 18 + i, s2, i, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X,
+		      IBSIM_SPEEDS, ALL_WIDTHS);
+	}
+	run(t);
+	assert_int_equal(t->out.count, 0);
+}
+
+static void speed_edr_link_between_hdr_ports_port_config(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
+	const unsigned no_hdr = IBSIM_SPEEDS & ~IBTOPO_SPEED_HDR;
+	const struct ibtopo_finding *f;
+
+	plink(t, s, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X, no_hdr, ALL_WIDTHS);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PORT_INFO);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
+	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
+	assert_int_equal(f->actual, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->c.port, -1);
+}
+
+static void speed_downgrade_with_everything_enabled_is_unknown(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
+
+	plink(t, s, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS,
+	      ALL_WIDTHS);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_UNKNOWN);
+}
+
+static void speed_edr_cable_on_hdr_ports_names_the_cable(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
+	struct ibtopo_link *l;
+
+	l = plink(t, s, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X,
+		  IBSIM_SPEEDS, ALL_WIDTHS);
+	cable(t, l, IBTOPO_MEDIA_PASSIVE_COPPER, 2, IBTOPO_SPEED_EDR);
+	run(t);
+	assert_int_equal(t->out.count, 2);
+	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_CABLE);
+	/* the cable finding follows the downgrade it explains */
+	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
+	assert_int_equal(nth(t, 1)->severity, IBTOPO_SEV_WARNING);
+	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_HDR);
+	assert_int_equal(nth(t, 1)->actual, IBTOPO_SPEED_EDR);
+}
+
+static void width_1x_link_with_4x_disabled(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
+	const struct ibtopo_finding *f;
+
+	plink(t, s, 1, h, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_1X, IBSIM_SPEEDS,
+	      IBTOPO_WIDTH_1X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
+	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
+	assert_int_equal(f->expected, IBTOPO_WIDTH_4X);
+	assert_int_equal(f->actual, IBTOPO_WIDTH_1X);
+}
+
+/* 12x only counts where both nodes run it elsewhere. */
+static void width_12x_only_where_both_nodes_use_it(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *a = node(t, IBTOPO_NODE_SWITCH, "a", 36);
+	struct ibtopo_node *b = node(t, IBTOPO_NODE_SWITCH, "b", 36);
+	struct ibtopo_node *c = node(t, IBTOPO_NODE_SWITCH, "c", 36);
+	const struct ibtopo_finding *f;
+
+	plink(t, a, 1, b, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_12X, IBSIM_SPEEDS, ALL_WIDTHS);
+	plink(t, a, 2, b, 2, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	/* c never runs 12x: its 4x link to a is fine */
+	plink(t, a, 3, c, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
+	assert_int_equal(f->expected, IBTOPO_WIDTH_12X);
+	assert_int_equal(f->a.port, 2);
+}
+
+/* ---- peers (text dumps) ---- */
+
+static void isl_slower_than_both_switches_other_isls(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *l1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *l2 = node(t, IBTOPO_NODE_SWITCH, "leaf02", 36);
+	struct ibtopo_node *sp = node(t, IBTOPO_NODE_SWITCH, "spine01", 36);
+	const struct ibtopo_finding *f;
+
+	tlink(t, l1, 19, sp, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	tlink(t, l1, 20, sp, 2, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	tlink(t, l2, 19, sp, 3, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	tlink(t, l2, 20, sp, 4, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
+	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCHES);
+	assert_int_equal(f->expected, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->actual, IBTOPO_SPEED_FDR);
+}
+
+/* An EDR switch's only link to an FDR switch: the FDR side proves nothing. */
+static void isl_to_switch_without_other_isls_is_not_flagged(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *edr = node(t, IBTOPO_NODE_SWITCH, "SwitchIB", 36);
+	struct ibtopo_node *fdr = node(t, IBTOPO_NODE_SWITCH, "SX6012", 12);
+	struct ibtopo_node *edr2 = node(t, IBTOPO_NODE_SWITCH, "SwitchIB-2", 36);
+
+	tlink(t, edr, 1, edr2, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	tlink(t, edr, 3, fdr, 1, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 0);
+}
+
+static void host_slower_than_same_model_on_same_switch(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h[4];
+	const struct ibtopo_finding *f;
+
+	for (unsigned i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "node%u", i);
+		h[i] = node(t, IBTOPO_NODE_CA, name, 1);
+		h[i]->vendor_id = 0x2c9;
+		h[i]->device_id = i == 3 ? 0x1013 : 0x101b;
+	}
+	tlink(t, s, 1, h[0], 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	tlink(t, s, 2, h[1], 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	tlink(t, s, 3, h[2], 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	/* another model at EDR: an EDR adapter, not a downgrade */
+	tlink(t, s, 4, h[3], 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+	assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
+	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
+	assert_string_equal(f->b.node, "node2");
+}
+
+/* Hosts at QDR and inter-switch links at FDR10 are different classes. */
+static void hosts_and_isls_are_not_compared(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "ib5", 36);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "ib8", 36);
+
+	for (unsigned i = 1; i <= 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "stage%u mlx4_0", i);
+		tlink(t, s1, i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+		      IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+		tlink(t, s1, 20 + i, s2, i, IBTOPO_SPEED_FDR10, IBTOPO_WIDTH_4X);
+	}
+	run(t);
+	assert_int_equal(t->out.count, 0);
+}
+
+static void adapter_model_from_description(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *a = node(t, IBTOPO_NODE_CA, "host1 mlx5_0", 1);
+	struct ibtopo_node *b = node(t, IBTOPO_NODE_CA, "host2 mlx5_3", 1);
+	struct ibtopo_node *c = node(t, IBTOPO_NODE_CA, "host3 mlx4_0", 1);
+	struct ibtopo_node *d = node(t, IBTOPO_NODE_CA, "o0001 HCA-1", 1);
+	struct ibtopo_node *e = node(t, IBTOPO_NODE_CA, "o0002 HCA-1", 1);
+	struct ibtopo_node *x = node(t, IBTOPO_NODE_CA, "", 1);
+
+	assert_true(ibtopo__adapter_model(a) == ibtopo__adapter_model(b));
+	assert_true(ibtopo__adapter_model(a) != ibtopo__adapter_model(c));
+	assert_true(ibtopo__adapter_model(d) != ibtopo__adapter_model(e));
+	assert_true(ibtopo__adapter_model(x) == 0);
+	a->device_id = 0x101b;
+	assert_true(ibtopo__adapter_model(a) != ibtopo__adapter_model(b));
+}
+
+static void host_1x_among_4x_peers(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+
+	tlink(t, s, 1, node(t, IBTOPO_NODE_CA, "h1 mlx5_0", 1), 1,
+	      IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	tlink(t, s, 2, node(t, IBTOPO_NODE_CA, "h2 mlx5_0", 1), 1,
+	      IBTOPO_SPEED_HDR, IBTOPO_WIDTH_1X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
+	assert_int_equal(nth(t, 0)->evidence, IBTOPO_EVIDENCE_PEERS);
+	assert_int_equal(nth(t, 0)->expected, IBTOPO_WIDTH_4X);
+}
+
+/* ---- cables ---- */
+
+static void hdr_aoc_over_30m(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 40);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 40);
+	struct ibtopo_link *l30, *l45, *edr45;
+	const struct ibtopo_finding *f;
+
+	l30 = plink(t, s1, 1, s2, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	l45 = plink(t, s1, 2, s2, 2, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	edr45 = plink(t, s1, 3, s2, 3, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X,
+		      IBSIM_SPEEDS & ~IBTOPO_SPEED_HDR, ALL_WIDTHS);
+	cable(t, l30, IBTOPO_MEDIA_AOC, 30, IBTOPO_SPEED_HDR);
+	cable(t, l45, IBTOPO_MEDIA_AOC, 45, IBTOPO_SPEED_HDR);
+	cable(t, edr45, IBTOPO_MEDIA_AOC, 45, IBTOPO_SPEED_HDR);
+	run(t);
+	/* the EDR link: its downgrade only (no reach row for EDR) */
+	assert_int_equal(t->out.count, 2);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
+	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	assert_true(f->value == 45);
+	assert_true(f->limit == 30);
+	assert_int_equal(f->subkind, IBTOPO_MEDIA_AOC);
+	assert_int_equal(f->a.port, 2);
+	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+}
+
+/* A 3 m copper cable rated NDR holds HDR; one rated HDR does not. */
+static void reach_up_to_the_cables_rating(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 40);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 40);
+	struct ibtopo_link *ndr, *hdr;
+
+	ndr = plink(t, s1, 1, s2, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	hdr = plink(t, s1, 2, s2, 2, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
+	cable(t, ndr, IBTOPO_MEDIA_PASSIVE_COPPER, 3, IBTOPO_SPEED_NDR);
+	cable(t, hdr, IBTOPO_MEDIA_PASSIVE_COPPER, 3, IBTOPO_SPEED_HDR);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
+	assert_int_equal(nth(t, 0)->a.port, 2);
+	assert_true(nth(t, 0)->limit == 2);
+}
+
+static void loopback_on_one_switch(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "SwitchIB", 36);
+
+	tlink(t, s, 1, s, 2, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_LOOPBACK_CABLE);
+	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_WARNING);
+}
+
+static void custom_reach_table_and_its_errors(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_check_opts o = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 40);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 40);
+	char path[] = "/tmp/test_checks_reachXXXXXX";
+	struct ibtopo_link *l;
+	FILE *fp;
+	int fd;
+
+	/* a text dump's EDR link: no supported sets, no peers */
+	l = tlink(t, s1, 1, s2, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	cable(t, l, IBTOPO_MEDIA_AOC, 45, IBTOPO_SPEED_EDR);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	fputs("speed\tmedia\tmax_m\tsource\nEDR\taoc\t40\tsite test\n", fp);
+	fclose(fp);
+	o.reach_path = path;
+	ibtopo_fabric_sort(t->f);
+	assert_int_equal(ibtopo_check_links(&t->out, t->f, &o, &err), 0);
+	assert_int_equal(t->out.count, 1);
+	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
+	assert_true(nth(t, 0)->limit == 40);
+	/* the built-in table has no EDR row: no check */
+	ibtopo_findings_release(&t->out);
+	assert_int_equal(ibtopo_check_links(&t->out, t->f, NULL, &err), 0);
+	assert_int_equal(t->out.count, 0);
+
+	o.reach_path = "/nonexistent/reach.tsv";
+	assert_int_equal(ibtopo_check_links(&t->out, t->f, &o, &err), IBTOPO_EIO);
+	assert_non_null(strstr(err.message, "/nonexistent/reach.tsv"));
+	unlink(path);
+}
+
+/* ---- words ---- */
+
+static void every_kind_has_a_sentence(void **state)
+{
+	char buf[512];
+
+	(void)state;
+	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
+		struct ibtopo_finding f = { .kind = (enum ibtopo_finding_kind)k,
+			.expected = IBTOPO_SPEED_HDR, .actual = IBTOPO_SPEED_EDR,
+			.a = { "leaf01", 1, 3 }, .b = { "host001", 2, 1 },
+			.c = { "leaf02", 3, 4 }, .d = { "host002", 4, 1 } };
+		int n = ibtopo_finding_message(buf, sizeof(buf), &f);
+
+		assert_true(n > 10);
+		assert_true((size_t)n < sizeof(buf));
+		assert_null(strchr(buf, '%'));
+		assert_null(strstr(buf, "(null)"));
+		assert_string_not_equal(buf, ibtopo_finding_kind_name(f.kind));
+	}
+	assert_int_equal(ibtopo_finding_message(buf, sizeof(buf), NULL), IBTOPO_EINVAL);
+}
+
+struct sink {
+	char buf[16384];
+	size_t len;
+};
+
+static int sink_write(void *arg, const char *b, size_t n)
+{
+	struct sink *s = arg;
+
+	if (s->len + n >= sizeof(s->buf))
+		return IBTOPO_EIO;
+	memcpy(s->buf + s->len, b, n);
+	s->len += n;
+	s->buf[s->len] = '\0';
+	return 0;
+}
+
+static void render(struct t *t, enum ibtopo_format fmt, struct sink *s)
+{
+	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION, fmt, sink_write, s, 0 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(ibtopo_render_findings(&o, NULL, &t->out, &err), 0);
+}
+
+static void findings_in_three_formats(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
+	struct ibtopo_link *l;
+	struct sink s;
+
+	l = plink(t, sw, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X,
+		  IBSIM_SPEEDS, ALL_WIDTHS);
+	cable(t, l, IBTOPO_MEDIA_AOC, 3, IBTOPO_SPEED_EDR);
+	tlink(t, sw, 2, sw, 3, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 3);
+
+	render(t, IBTOPO_FORMAT_JSON, &s);
+	assert_non_null(strstr(s.buf, "{\"schema_version\":1,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
+	assert_non_null(strstr(s.buf, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
+	assert_non_null(strstr(s.buf, "\"kind\":\"cable-underrated\""));
+	assert_non_null(strstr(s.buf, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
+	assert_null(strstr(s.buf, "\"c\":"));
+
+	render(t, IBTOPO_FORMAT_CSV, &s);
+	assert_true(strncmp(s.buf, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
+	assert_non_null(strstr(s.buf, "\r\nspeed-downgrade,error,leaf01,0x0000000000001000,1,"));
+
+	render(t, IBTOPO_FORMAT_TEXT, &s);
+	assert_non_null(strstr(s.buf, "errors (1)\n"));
+	assert_non_null(strstr(s.buf, "\nwarnings (2)\n"));
+	assert_true(strstr(s.buf, "errors (1)") < strstr(s.buf, "warnings (2)"));
+	assert_non_null(strstr(s.buf, "leaf01 [1]"));
+
+	ibtopo_findings_release(&t->out);
+	render(t, IBTOPO_FORMAT_TEXT, &s);
+	assert_string_equal(s.buf, "no findings\n");
+	render(t, IBTOPO_FORMAT_JSON, &s);
+	assert_string_equal(s.buf, "{\"schema_version\":1,\"findings\":[]}\n");
+}
+
+static void analysis_is_one_json_object(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_analysis an = { IBTOPO_ANALYSIS_VERSION, t->f, &t->out };
+	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+		IBTOPO_FORMAT_JSON, sink_write, NULL, 0 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct sink s;
+
+	tlink(t, sw, 1, sw, 2, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	run(t);
+	memset(&s, 0, sizeof(s));
+	o.write_arg = &s;
+	assert_int_equal(ibtopo_render_analysis(&o, &an, &err), 0);
+	assert_non_null(strstr(s.buf, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
+	assert_int_equal(s.buf[s.len - 1], '\n');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(clean_sim_fabric_gives_nothing),
+		T(speed_edr_link_between_hdr_ports_port_config),
+		T(speed_downgrade_with_everything_enabled_is_unknown),
+		T(speed_edr_cable_on_hdr_ports_names_the_cable),
+		T(width_1x_link_with_4x_disabled),
+		T(width_12x_only_where_both_nodes_use_it),
+		T(isl_slower_than_both_switches_other_isls),
+		T(isl_to_switch_without_other_isls_is_not_flagged),
+		T(host_slower_than_same_model_on_same_switch),
+		T(hosts_and_isls_are_not_compared),
+		T(adapter_model_from_description),
+		T(host_1x_among_4x_peers),
+		T(hdr_aoc_over_30m),
+		T(reach_up_to_the_cables_rating),
+		T(loopback_on_one_switch),
+		T(custom_reach_table_and_its_errors),
+		T(every_kind_has_a_sentence),
+		T(findings_in_three_formats),
+		T(analysis_is_one_json_object),
+#undef T
+	};
+
+	return cmocka_run_group_tests_name("checks", tests, NULL, NULL);
+}
