@@ -234,3 +234,165 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 	*out = b.f;
 	return 0;
 }
+
+/* ---- writing ---- */
+
+/* ibsim's enabled masks that make a link train at `speed`. */
+static int ibsim_speed_masks(unsigned speed, unsigned *base, unsigned *ext)
+{
+	switch (speed) {
+	case IBTOPO_SPEED_SDR:
+		*base = 1, *ext = 0;
+		return 0;
+	case IBTOPO_SPEED_DDR:
+		*base = 3, *ext = 0;
+		return 0;
+	case 0:			/* not stated: QDR, as ibsim assumes */
+	case IBTOPO_SPEED_QDR:
+		*base = 7, *ext = 0;
+		return 0;
+	case IBTOPO_SPEED_FDR:
+		*base = 7, *ext = 1;
+		return 0;
+	case IBTOPO_SPEED_EDR:
+		*base = 7, *ext = 3;
+		return 0;
+	case IBTOPO_SPEED_HDR:
+		*base = 7, *ext = 7;
+		return 0;
+	case IBTOPO_SPEED_NDR:	/* ibsim 0.12 and later */
+		*base = 7, *ext = 15;
+		return 0;
+	default:
+		return IBTOPO_EINVAL;
+	}
+}
+
+/* 1x is enabled everywhere too, so that a port restricted to 1x trains. */
+static unsigned ibsim_width_mask(unsigned width)
+{
+	return (width ? width : IBTOPO_WIDTH_4X) | IBTOPO_WIDTH_1X;
+}
+
+static int check_name(const struct ibtopo_node *n, struct ibtopo_error *err)
+{
+	if (!n->desc[0] || strpbrk(n->desc, "\"#@\n"))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"node '%s' cannot be named in a plan file: a name needs "
+			"to be non-empty without '\"', '#' or '@'", n->desc);
+	return 0;
+}
+
+static int write_node(const struct ibtopo_render_opts *o,
+		      const struct ibtopo_node *n, enum ibtopo_file_format format,
+		      const struct ibtopo_link *global, struct ibtopo_error *err)
+{
+	bool sw = n->type == IBTOPO_NODE_SWITCH;
+	const char *type = sw ? "Switch" :
+			   n->type == IBTOPO_NODE_ROUTER ? "Rt" :
+			   format == IBTOPO_FILE_IBSIM ? "Hca" : "Ca";
+	int rc;
+
+	if (format == IBTOPO_FILE_IBSIM)
+		rc = ibtopo__out_printf(o, "%s\t%u \"%s\"\n", type, n->nports,
+					n->desc);
+	else
+		rc = ibtopo__out_printf(o, "%s\t%u \"%s\"\t\t# \"%s\"\n", type,
+					n->nports, n->desc, n->desc);
+	for (unsigned p = 1; p <= n->nports && !rc; p++) {
+		const struct ibtopo_port *port = n->ports[p];
+		const struct ibtopo_link *l = port ? port->link : NULL;
+		const struct ibtopo_port *r = port ? port->remote : NULL;
+		unsigned base, ext, gbase, gext;
+
+		if (!r)
+			continue;
+		rc = ibtopo__out_printf(o, "[%u]\t\"%s\"[%u]", p, r->node->desc,
+					r->num);
+		if (rc)
+			break;
+		if (format == IBTOPO_FILE_IBSIM) {
+			if (ibsim_speed_masks(l->speed, &base, &ext) ||
+			    ibsim_speed_masks(global->speed, &gbase, &gext))
+				return ibtopo__error_set(err, IBTOPO_EINVAL,
+					"ibsim cannot simulate %s links (port %u of '%s')",
+					ibtopo_speed_name(l->speed), p, n->desc);
+			if (base != gbase)
+				rc = ibtopo__out_printf(o, "\ts=%u", base);
+			if (!rc && ext != gext)
+				rc = ibtopo__out_printf(o, "\te=%u", ext);
+			/* both ends restricted: one-sided, ibsim retrains */
+			if (!rc && ibsim_width_mask(l->width) !=
+				   ibsim_width_mask(global->width))
+				rc = ibtopo__out_printf(o, "\tw=%u", l->width ?
+							l->width : IBTOPO_WIDTH_4X);
+			if (!rc)
+				rc = ibtopo__out_write(o, "\n", 1);
+		} else if (l->speed && l->width) {
+			rc = ibtopo__out_printf(o, "\t\t# \"%s\" lid 0 %s%s\n",
+						r->node->desc,
+						ibtopo_width_name(l->width),
+						ibtopo_speed_name(l->speed));
+		} else {
+			rc = ibtopo__out_printf(o, "\t\t# \"%s\"\n", r->node->desc);
+		}
+	}
+	if (!rc)
+		rc = ibtopo__out_write(o, "\n", 1);
+	return rc ? ibtopo__error_set(err, rc, "cannot write the plan") : 0;
+}
+
+int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
+		      const struct ibtopo_fabric *plan,
+		      enum ibtopo_file_format format, struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(plan);
+	const struct ibtopo_link *global = ibtopo_fabric_link(plan, 0);
+	static const struct ibtopo_link none;
+	unsigned base, ext;
+	int rc;
+
+	if (!opts || !opts->write || !plan)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan or sink");
+	if (format != IBTOPO_FILE_IBNETDISCOVER && format != IBTOPO_FILE_IBSIM)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"plans are written as ibnetdiscover text or ibsim net files");
+	for (size_t i = 0; i < nn; i++) {
+		rc = check_name(ibtopo_fabric_node(plan, i), err);
+		if (rc)
+			return rc;
+	}
+	if (!global)
+		global = &none;
+	if (format == IBTOPO_FILE_IBSIM) {
+		if (ibsim_speed_masks(global->speed, &base, &ext))
+			return ibtopo__error_set(err, IBTOPO_EINVAL,
+				"ibsim cannot simulate %s links",
+				ibtopo_speed_name(global->speed));
+		rc = ibtopo__out_printf(opts,
+			"# ibsim net file written by ibtopo: %zu switches, %zu CAs, "
+			"%zu links\n"
+			"# run: ibsim -s -n <this file>\n"
+			"width=%u\nspeed=%u\nextspeed=%u\n\n",
+			ibtopo_fabric_count_type(plan, IBTOPO_NODE_SWITCH),
+			ibtopo_fabric_count_type(plan, IBTOPO_NODE_CA),
+			ibtopo_fabric_link_count(plan),
+			ibsim_width_mask(global->width), base, ext);
+	} else {
+		rc = ibtopo__out_printf(opts,
+			"#\n# Planned topology written by ibtopo: %zu switches, "
+			"%zu CAs, %zu links.\n"
+			"# Node names stand where ibnetdiscover prints GUIDs; each "
+			"port's trailer\n# states the link's planned width and "
+			"speed (\"lid 0 4xHDR\").\n#\n\n",
+			ibtopo_fabric_count_type(plan, IBTOPO_NODE_SWITCH),
+			ibtopo_fabric_count_type(plan, IBTOPO_NODE_CA),
+			ibtopo_fabric_link_count(plan));
+	}
+	if (rc)
+		return ibtopo__error_set(err, rc, "cannot write the plan");
+	for (size_t i = 0; i < nn && !rc; i++)
+		rc = write_node(opts, ibtopo_fabric_node(plan, i), format, global,
+				err);
+	return rc;
+}

@@ -9,6 +9,9 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g);
 int cmd_import(int argc, char **argv, const struct cli_global *g);
 int cmd_snapshots(int argc, char **argv, const struct cli_global *g);
 int cmd_show(int argc, char **argv, const struct cli_global *g);
+int cmd_diff(int argc, char **argv, const struct cli_global *g);
+int cmd_validate(int argc, char **argv, const struct cli_global *g);
+int cmd_plan(int argc, char **argv, const struct cli_global *g);
 int cmd_analyze(int argc, char **argv, const struct cli_global *g);
 
 #endif

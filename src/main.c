@@ -18,6 +18,9 @@ static const struct command commands[] = {
 	{ "import", cmd_import, "read a fabric file into a new snapshot" },
 	{ "snapshots", cmd_snapshots, "list stored snapshots" },
 	{ "show", cmd_show, "list nodes, ports or links of a snapshot or file" },
+	{ "diff", cmd_diff, "show what changed between two snapshots or files" },
+	{ "validate", cmd_validate, "check a fabric against its planned topology" },
+	{ "plan", cmd_plan, "write a planned fat-tree topology from parameters" },
 	{ "analyze", cmd_analyze, "report link, cable and topology findings" },
 };
 

@@ -951,6 +951,23 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 			 const struct ibtopo_plan_params *p,
 			 struct ibtopo_error *err);
 
+/**
+ * Write a planned fabric through opts' sink (opts->format is ignored).
+ * IBTOPO_FILE_IBNETDISCOVER: a plan file, ibnetdiscover text with node
+ * names where GUIDs would be and each port's planned width and speed in
+ * its trailer (`[1]	"leaf01"[1]		# "leaf01" lid 0 4xHDR`); the
+ * readers and ibsim both read it. IBTOPO_FILE_IBSIM: an ibsim net file
+ * whose enabled masks (global, and w= s= e= on both ends of a link that
+ * differs) make every link train as planned; ibsim gives its own GUIDs.
+ * IBTOPO_EINVAL for another format, a speed ibsim cannot simulate, or a
+ * node name that is empty or holds '"', '#' or '@'; the sink's error as
+ * "cannot write the plan".
+ */
+int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
+		      const struct ibtopo_fabric *plan,
+		      enum ibtopo_file_format format,
+		      struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif

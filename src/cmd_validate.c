@@ -1,0 +1,101 @@
+/* cmd_validate.c - ibtopo validate: is the fabric the one that was planned */
+#include "commands.h"
+
+#include <string.h>
+
+enum { OPT_FORMAT = CLI_LONG, OPT_MATCH };
+
+static const struct cli_opt opts[] = {
+	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ "match", 0, 1, "REGEX",
+	  "compare the first group of REGEX in node descriptions" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "validate",
+	.args = "PLAN [REF|FILE] [--match REGEX] [--format text|json|csv]",
+	.summary = "Check a fabric against its planned topology.",
+	.details =
+		"PLAN is a planned topology: ibnetdiscover text with node names\n"
+		"where GUIDs would be and the planned speed and width in each\n"
+		"port's trailer ('# \"leaf01\" lid 0 4xHDR'), as 'ibtopo plan' writes\n"
+		"it; a dump or a snapshot REF of a known-good fabric works too. The\n"
+		"fabric checked is a snapshot REF (default: latest) or a file.\n"
+		"Plan nodes match actual nodes by GUID when the plan has real GUIDs,\n"
+		"else by type and name: the whole description, or with --match the\n"
+		"first group of an extended regex applied to both sides, e.g.\n"
+		"--match '^([^ ]+)' for hosts described 'host001 mlx5_0'.\n"
+		"Findings: missing-node, extra-node, miswired-link (one cable in the\n"
+		"wrong port, or two cables swapped: detail one-end, both-ports,\n"
+		"swapped), missing-link, extra-link, speed-below-plan,\n"
+		"width-below-plan. A node's links are counted in its missing-node\n"
+		"or extra-node finding, not listed.\n"
+		"JSON: {\"schema_version\":1,\"findings\":[...]}.\n"
+		"Exit status 1 on any deviation, 0 when the fabric matches.",
+	.opts = opts,
+};
+
+int cmd_validate(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_validate_opts vopts = IBTOPO_VALIDATE_OPTS_INIT;
+	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
+	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct ibtopo_fabric *plan = NULL, *actual = NULL;
+	struct ibtopo_render_opts ro;
+	struct cli_state st = { 0 };
+	int c, rc, nargs;
+
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!cli_parse_format(&cmd, st.optarg, &format))
+				return EXIT_TROUBLE;
+			break;
+		case OPT_MATCH:
+			vopts.match = st.optarg;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	nargs = argc - st.optind;
+	if (nargs < 1)
+		return cli_usage_error(&cmd, "validate needs a PLAN");
+	if (nargs > 2)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind + 2]);
+
+	rc = cli_load_fabric(&plan, g, argv[st.optind], &err);
+	if (rc) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	rc = cli_load_fabric(&actual, g, nargs == 2 ? argv[st.optind + 1] : NULL,
+			     &err);
+	if (rc) {
+		rc = cli_fail(&err);
+		goto out_free_plan;
+	}
+	if (ibtopo_fabric_validate(&list, plan, actual, &vopts, &err)) {
+		rc = cli_fail(&err);
+		goto out_free_list;
+	}
+	ro = cli_stdout_opts(format);
+	if (ibtopo_render_findings(&ro, "findings", &list, &err)) {
+		rc = cli_fail(&err);
+		goto out_free_list;
+	}
+	if (fflush(stdout) != 0)
+		rc = cli_failf("cannot write output");
+	else
+		rc = list.count ? EXIT_FINDINGS : EXIT_CLEAN;
+out_free_list:
+	ibtopo_findings_release(&list);
+	ibtopo_fabric_free(actual);
+out_free_plan:
+	ibtopo_fabric_free(plan);
+out:
+	return rc;
+}

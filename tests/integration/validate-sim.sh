@@ -1,0 +1,140 @@
+#!/bin/sh
+# validate-sim.sh - a planned fat tree, simulated with seven faults injected,
+# discovered, validated: exactly those seven findings; the clean fabric
+# validates with exit 0, also with hosts described "hostNNN mlx5_0" and
+# --match. Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
+set -u
+
+: "${IBTOPO:?}" "${top_srcdir:?}"
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(command -v ibnetdiscover)}
+PYTHON3=${PYTHON3:-$(command -v python3)}
+for t in "$IBSIM" "$IBNETDISCOVER" "$UMAD2SIM" "$PYTHON3"; do
+	[ -n "$t" ] && [ -e "$t" ] || { echo "SKIP: ibsim, ibnetdiscover, umad2sim or python3 missing"; exit 77; }
+done
+NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/validate-sim.XXXXXX") || exit 99
+SIM_PID=
+cleanup() {
+	[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+
+IBSIM_SOCKNAME="dvval$$"
+export IBSIM_SOCKNAME
+
+# sim_discover NET OUT [DB]: simulate NET, write ibnetdiscover's view to
+# OUT and, when the ibtopo in the build discovers, store a snapshot in DB.
+sim_discover() {
+	"$IBSIM" -s -n "$1" >"$T/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	mkdir -p "$T/run"
+	ok=
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		if (cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBNETDISCOVER" >"$2" 2>"$T/disc.err"); then
+			ok=1
+			break
+		fi
+		sleep 0.2
+	done
+	[ -n "$ok" ] || { cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	if [ $# -ge 3 ] && [ -n "$HAVE_DISCOVER" ]; then
+		(cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBTOPO" --db "$3" discover >/dev/null 2>"$T/ibtopo-disc.err") ||
+			{ cat "$T/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
+	fi
+	kill "$SIM_PID"
+	wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+}
+
+# One line per finding: kind detail a b c d expected active links.
+project() {
+	"$PYTHON3" -c '
+import json, sys
+def end(f, k):
+    e = f.get(k)
+    if not e or e.get("node") is None:
+        return "-"
+    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
+for f in json.load(sys.stdin)["findings"]:
+    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
+          end(f, "c"), end(f, "d"), f.get("expected") or "-",
+          f.get("active") or "-", f.get("links", "-"))
+'
+}
+
+HAVE_DISCOVER=
+"$IBTOPO" discover --help >/dev/null 2>&1 && HAVE_DISCOVER=1
+
+# Plan: 4 leaves of 8 hosts, 2 cables from every leaf to each of 4 spines.
+"$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
+	--uplinks 8 --speed HDR -o "$T/plan.topo" || fail "plan"
+"$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
+	--uplinks 8 --speed HDR --format ibsim -o "$T/plan.net" || fail "plan --format ibsim"
+
+# 1. The fabric as planned: exit 0, no findings.
+sim_discover "$T/plan.net" "$T/clean.topo" "$T/clean.db"
+"$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/out"; fail "clean fabric: exit $rc, expected 0"; }
+if [ -n "$HAVE_DISCOVER" ]; then
+	"$IBTOPO" --db "$T/clean.db" validate "$T/plan.topo" >"$T/out" 2>&1 ||
+		{ cat "$T/out"; fail "clean snapshot does not validate"; }
+fi
+
+# 2. Hosts described as the OS names them: matched with --match.
+args=
+for h in $(seq -f 'host%03g' 1 32); do
+	args="$args desc $h \"$h mlx5_0\""
+done
+eval "\"\$PYTHON3\" \"\$NETEDIT\" \"\$T/plan.net\" \"\$T/desc.net\" $args" || fail "netedit desc"
+sim_discover "$T/desc.net" "$T/desc.topo"
+"$IBTOPO" validate "$T/plan.topo" "$T/desc.topo" --format json >"$T/out" 2>&1
+[ $? -eq 1 ] || fail "descriptions differ but validate passed"
+n=$(project <"$T/out" | grep -c '^missing-node ')
+[ "$n" -eq 32 ] || fail "expected 32 missing hosts without --match, got $n"
+"$IBTOPO" validate --match '^([^ ]+)' "$T/plan.topo" "$T/desc.topo" >"$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "--match did not match hosts by their first word"; }
+
+# 3. Seven faults.
+"$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/faulty.net" \
+	rmnode spine04 \
+	unlink leaf02:9 \
+	move leaf03:10 leaf03:30 \
+	swap leaf04:1 leaf04:2 \
+	link leaf01:35 leaf02:35 \
+	opt leaf01:9 e=3 \
+	opt leaf01:10 w=1 || fail "netedit faults"
+sim_discover "$T/faulty.net" "$T/faulty.topo" "$T/faulty.db"
+cat >"$T/want" <<'EOF'
+missing-node - spine04: - - - - - 8
+miswired-link swapped leaf04:1 host026:1 leaf04:2 host025:1 - - -
+miswired-link one-end spine02:5 leaf03:30 spine02:5 leaf03:10 - - -
+missing-link - leaf02:9 spine01:3 - - - - -
+extra-link - leaf01:35 leaf02:35 - - - - -
+speed-below-plan - leaf01:9 spine01:1 - - HDR EDR -
+width-below-plan - leaf01:10 spine02:1 - - 4x 1x -
+EOF
+"$IBTOPO" validate "$T/plan.topo" "$T/faulty.topo" --format json >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$T/err"; fail "faulty fabric: exit $rc, expected 1"; }
+project <"$T/out" >"$T/got" || fail "validate JSON unreadable"
+diff -u "$T/want" "$T/got" || fail "faulty fabric (ibnetdiscover text): findings differ"
+if [ -n "$HAVE_DISCOVER" ]; then
+	"$IBTOPO" --db "$T/faulty.db" validate "$T/plan.topo" latest --format json >"$T/out" 2>"$T/err"
+	[ $? -eq 1 ] || { cat "$T/err"; fail "faulty snapshot: expected exit 1"; }
+	project <"$T/out" >"$T/got"
+	diff -u "$T/want" "$T/got" || fail "faulty fabric (ibtopo discover): findings differ"
+fi
+
+# The same faults in text and CSV: one row per finding.
+"$IBTOPO" validate "$T/plan.topo" "$T/faulty.topo" --format csv >"$T/out"
+[ "$(wc -l <"$T/out")" -eq 8 ] || { cat "$T/out"; fail "CSV: expected a header and 7 rows"; }
+"$IBTOPO" validate "$T/plan.topo" "$T/faulty.topo" >"$T/out"
+grep -q 'spine04' "$T/out" || fail "text output does not name the missing switch"
+echo "PASS"
+exit 0
