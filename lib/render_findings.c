@@ -123,11 +123,16 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		return snprintf(buf, len,
 			"link is not in the plan: remove it, or add it to the plan");
 	case IBTOPO_FIND_MISWIRED_LINK:
-		if (f->subkind == IBTOPO_MOVE_SWAPPED)
+		if (f->subkind == IBTOPO_MOVE_SWAPPED) {
+			char n3[96], n4[96];
+
 			return snprintf(buf, len,
-				"two cables are swapped: the plan connects port %d of %s to port %d of %s; exchange their ends",
+				"two cables are swapped: the plan connects port %d of %s to port %d of %s and port %d of %s to port %d of %s; exchange their ends",
 				f->a.port, end_name(&f->a, n1, sizeof(n1)),
-				f->d.port, end_name(&f->d, n2, sizeof(n2)));
+				f->d.port, end_name(&f->d, n2, sizeof(n2)),
+				f->c.port, end_name(&f->c, n3, sizeof(n3)),
+				f->b.port, end_name(&f->b, n4, sizeof(n4)));
+		}
 		return snprintf(buf, len,
 			"cable goes to the wrong port: the plan connects port %d of %s to port %d of %s",
 			f->c.port, end_name(&f->c, n1, sizeof(n1)),
@@ -164,11 +169,16 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		return snprintf(buf, len,
 			"link disappeared: check the cable and both ports");
 	case IBTOPO_FIND_LINK_MOVED:
-		if (f->subkind == IBTOPO_MOVE_SWAPPED)
+		if (f->subkind == IBTOPO_MOVE_SWAPPED) {
+			char n3[96], n4[96];
+
 			return snprintf(buf, len,
-				"two cables were swapped: port %d of %s now goes to port %d of %s",
+				"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s",
 				f->a.port, end_name(&f->a, n1, sizeof(n1)),
-				f->d.port, end_name(&f->d, n2, sizeof(n2)));
+				f->d.port, end_name(&f->d, n2, sizeof(n2)),
+				f->c.port, end_name(&f->c, n3, sizeof(n3)),
+				f->b.port, end_name(&f->b, n4, sizeof(n4)));
+		}
 		return snprintf(buf, len,
 			"cable moved: it now joins port %d of %s and port %d of %s",
 			f->c.port, end_name(&f->c, n1, sizeof(n1)),

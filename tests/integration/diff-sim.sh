@@ -1,0 +1,131 @@
+#!/bin/sh
+# diff-sim.sh - discover a simulated fabric, recable it (a second net file
+# derived from the first), discover again, diff: exactly the changes made,
+# each named once. Two discoveries of an unchanged fabric diff to nothing
+# (exit 0). Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
+set -u
+
+: "${IBTOPO:?}" "${top_srcdir:?}"
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(command -v ibnetdiscover)}
+PYTHON3=${PYTHON3:-$(command -v python3)}
+for t in "$IBSIM" "$IBNETDISCOVER" "$UMAD2SIM" "$PYTHON3"; do
+	[ -n "$t" ] && [ -e "$t" ] || { echo "SKIP: ibsim, ibnetdiscover, umad2sim or python3 missing"; exit 77; }
+done
+NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/diff-sim.XXXXXX") || exit 99
+SIM_PID=
+cleanup() {
+	[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+
+IBSIM_SOCKNAME="dvdiff$$"
+export IBSIM_SOCKNAME
+DB="$T/fabric.db"
+
+# sim_discover NET OUT: simulate NET and write ibnetdiscover's view to
+# OUT; when the ibtopo in the build discovers, store a snapshot in $DB.
+sim_discover() {
+	"$IBSIM" -s -n "$1" >"$T/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	mkdir -p "$T/run"
+	ok=
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		if (cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBNETDISCOVER" >"$2" 2>"$T/disc.err"); then
+			ok=1
+			break
+		fi
+		sleep 0.2
+	done
+	[ -n "$ok" ] || { cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	if [ -n "$HAVE_DISCOVER" ]; then
+		(cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBTOPO" --db "$DB" discover >/dev/null 2>"$T/ibtopo-disc.err") ||
+			{ cat "$T/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
+	fi
+	kill "$SIM_PID"
+	wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+}
+
+# One line per change: kind detail a b c d old new links.
+project() {
+	"$PYTHON3" -c '
+import json, sys
+def end(f, k):
+    e = f.get(k)
+    if not e or e.get("node") is None:
+        return "-"
+    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
+for f in json.load(sys.stdin)["changes"]:
+    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
+          end(f, "c"), end(f, "d"), f.get("old") or "-", f.get("new") or "-",
+          f.get("links", "-"))
+'
+}
+
+HAVE_DISCOVER=
+"$IBTOPO" discover --help >/dev/null 2>&1 && HAVE_DISCOVER=1
+
+"$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
+	--uplinks 8 --format ibsim -o "$T/before.net" || fail "plan --format ibsim"
+
+# 1. The same fabric discovered twice: no changes, exit 0.
+sim_discover "$T/before.net" "$T/before.topo"
+sim_discover "$T/before.net" "$T/again.topo"
+"$IBTOPO" diff "$T/before.topo" "$T/again.topo" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { cat "$T/out"; fail "unchanged fabric: exit $rc, expected 0"; }
+if [ -n "$HAVE_DISCOVER" ]; then
+	"$IBTOPO" --db "$DB" diff --lids latest~1 latest >"$T/out" 2>&1 ||
+		{ cat "$T/out"; fail "two snapshots of an unchanged fabric differ"; }
+fi
+
+# 2. Recabled: the last host gone, a new one (its own GUID), a host
+# renamed, one cable moved, two swapped, one unplugged, one added, one
+# link at EDR, one at 1x. Nodes keep their order, so ibsim keeps GUIDs.
+"$PYTHON3" "$NETEDIT" "$T/before.net" "$T/after.net" \
+	rmnode host032 \
+	addhost host099 0x300000 leaf02:30 \
+	desc host001 "host001 mlx5_0" \
+	move leaf03:10 leaf03:30 \
+	swap leaf04:1 leaf04:2 \
+	unlink leaf02:9 \
+	link leaf01:35 leaf02:35 \
+	opt leaf01:9 e=3 \
+	opt leaf01:10 w=1 || fail "netedit"
+sim_discover "$T/after.net" "$T/after.topo"
+cat >"$T/want" <<'EOF'
+node-removed - host032: - - - - - 1
+node-added - host099: - - - - - 1
+node-renamed - host001: - host001 mlx5_0: - - - -
+link-moved swapped leaf04:1 host025:1 leaf04:2 host026:1 - - -
+link-moved one-end spine02:5 leaf03:10 spine02:5 leaf03:30 - - -
+link-removed - leaf02:9 spine01:3 - - - - -
+link-added - leaf01:35 leaf02:35 - - - - -
+link-speed-changed - leaf01:9 spine01:1 - - HDR EDR -
+link-width-changed - leaf01:10 spine02:1 - - 4x 1x -
+EOF
+"$IBTOPO" diff "$T/before.topo" "$T/after.topo" --format json >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || { cat "$T/err"; fail "changed fabric: exit $rc, expected 1"; }
+project <"$T/out" >"$T/got" || fail "diff JSON unreadable"
+diff -u "$T/want" "$T/got" || fail "changes (ibnetdiscover text) differ"
+if [ -n "$HAVE_DISCOVER" ]; then
+	"$IBTOPO" --db "$DB" diff latest~1 latest --format json >"$T/out" 2>"$T/err"
+	[ $? -eq 1 ] || { cat "$T/err"; fail "snapshots: expected exit 1"; }
+	project <"$T/out" >"$T/got"
+	diff -u "$T/want" "$T/got" || fail "changes (ibtopo discover snapshots) differ"
+fi
+
+# Text names the moved cable's new port; the reverse diff is symmetric.
+"$IBTOPO" diff "$T/before.topo" "$T/after.topo" >"$T/out"
+grep -q 'leaf03' "$T/out" || fail "text output does not name the moved cable"
+"$IBTOPO" diff "$T/after.topo" "$T/before.topo" --format csv >"$T/out"
+[ "$(wc -l <"$T/out")" -eq 10 ] || { cat "$T/out"; fail "reverse diff: expected 9 changes"; }
+echo "PASS"
+exit 0
