@@ -1,0 +1,601 @@
+/*
+ * discover.c - live discovery through libibnetdisc, and `ibnetdiscover
+ * --cache` files. The only file that includes <infiniband/ibnetdisc.h>,
+ * <infiniband/mad.h> and <infiniband/umad.h>: libibnetdisc data is copied
+ * into our model here and never leaves this file.
+ *
+ * What libibnetdisc does not tell us, and the rules used instead:
+ * - It has no "incomplete" flag. An SMP that times out or comes back with
+ *   an error status is logged on stderr and skipped, and the fabric it
+ *   returns just lacks what that SMP would have found. We call a discovery
+ *   incomplete when (a) a port whose PortInfo says PhysState LinkUp has no
+ *   peer (the peer never answered NodeInfo), or (b) a switch lacks the
+ *   PortInfo of one of its ports 0..N (the switch stopped answering).
+ *   CA ports it never reached are not counted: libibnetdisc does not walk
+ *   through CAs, so their other ports are legitimately unknown.
+ * - A cache file is loaded without bounds checks on port numbers; we walk
+ *   its structure first so truncated or corrupt files are refused before
+ *   ibnd_load_fabric() sees them.
+ */
+#include "ibtopo-int.h"
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- PortInfo encodings (IBA vol 1, PortInfo; libibmad iba_types.h) ---- */
+
+#define CAP_IS_EXT_SPEEDS	(1u << 14)	/* IsExtendedSpeedsSupported */
+#define CAP_HAS_CAP_MASK2	(1u << 15)	/* CapabilityMask2 is valid */
+#define CAP2_IS_EXT_SPEEDS_2	(1u << 11)	/* IsExtendedSpeeds2Supported */
+#define MLNX_SPEED_FDR10	0x01u		/* Mellanox ExtPortInfo speed bit */
+
+#define WIDTH_EN_SUPPORTED	255u	/* LinkWidthEnabled: = supported */
+#define SPEED_EN_SUPPORTED	15u	/* LinkSpeedEnabled: = supported */
+#define EXT_EN_DISABLED		30u	/* LinkSpeedExtEnabled: none */
+#define EXT_EN_SUPPORTED	31u	/* LinkSpeedExtEnabled: = supported */
+
+#define PHYS_LINKUP		5u
+
+/* ---- cache file layout (rdma-core libibnetdisc/ibnetdisc_cache.c) ---- */
+
+#define CACHE_MAGIC		0x8FE7832Bu
+#define CACHE_VERSION		1u
+#define CACHE_HEADER_LEN	28u
+#define CACHE_NODE_LEN		(15u + 3u * IB_SMP_DATA_SIZE)
+#define CACHE_NODE_GUID_OFF	(4u + IB_SMP_DATA_SIZE)
+#define CACHE_NODE_NPORTS_OFF	(CACHE_NODE_GUID_OFF + 9u)
+#define CACHE_PORT_KEY_LEN	9u
+#define CACHE_PORT_LEN		(31u + IB_SMP_DATA_SIZE)
+
+static unsigned field(const uint8_t *buf, enum MAD_FIELDS f)
+{
+	return mad_get_field((void *)buf, 0, f);
+}
+
+/* IBA base speed bits (1 SDR, 2 DDR, 4 QDR) equal ours. */
+static unsigned base_speeds(unsigned v)
+{
+	return v & (IBTOPO_SPEED_SDR | IBTOPO_SPEED_DDR | IBTOPO_SPEED_QDR);
+}
+
+/* IBA extended speed bits: 1 FDR, 2 EDR, 4 HDR, 8 NDR. */
+static unsigned ext_speeds(unsigned v)
+{
+	unsigned m = 0;
+
+	if (v & 1u)
+		m |= IBTOPO_SPEED_FDR;
+	if (v & 2u)
+		m |= IBTOPO_SPEED_EDR;
+	if (v & 4u)
+		m |= IBTOPO_SPEED_HDR;
+	if (v & 8u)
+		m |= IBTOPO_SPEED_NDR;
+	return m;
+}
+
+static unsigned one_bit(unsigned m)
+{
+	return m && !(m & (m - 1)) ? m : 0;
+}
+
+/*
+ * Fill widths and speeds of `out` from its PortInfo `info`. `cap_info` is
+ * the PortInfo that holds the capability mask (port 0 for a switch; NULL
+ * when unknown); `ext_info` the Mellanox ExtendedPortInfo (zeroed when it
+ * was not queried).
+ */
+static void decode_rates(struct ibtopo_port *out, const uint8_t *info,
+			 const uint8_t *cap_info, const uint8_t *ext_info)
+{
+	unsigned cap = cap_info ? field(cap_info, IB_PORT_CAPMASK_F) : 0;
+	unsigned v, sup, en, act;
+
+	out->cap_mask = cap;
+
+	sup = field(info, IB_PORT_LINK_WIDTH_SUPPORTED_F) & IBTOPO_WIDTH_ALL;
+	v = field(info, IB_PORT_LINK_WIDTH_ENABLED_F);
+	en = v == WIDTH_EN_SUPPORTED ? sup : v & IBTOPO_WIDTH_ALL;
+	out->width_supported = (uint8_t)sup;
+	out->width_enabled = (uint8_t)en;
+	out->width_active = (uint8_t)one_bit(field(info,
+				IB_PORT_LINK_WIDTH_ACTIVE_F) & IBTOPO_WIDTH_ALL);
+
+	sup = base_speeds(field(info, IB_PORT_LINK_SPEED_SUPPORTED_F));
+	v = field(info, IB_PORT_LINK_SPEED_ENABLED_F);
+	en = v == SPEED_EN_SUPPORTED ? sup : base_speeds(v);
+	act = one_bit(base_speeds(field(info, IB_PORT_LINK_SPEED_ACTIVE_F)));
+
+	/* FDR10 is Mellanox's: it reads as QDR in PortInfo. */
+	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F) & MLNX_SPEED_FDR10)
+		sup |= IBTOPO_SPEED_FDR10;
+	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F) & MLNX_SPEED_FDR10)
+		en |= IBTOPO_SPEED_FDR10;
+	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) & MLNX_SPEED_FDR10)
+		act = IBTOPO_SPEED_FDR10;
+
+	/* Extended speed fields are reserved unless the capability says so. */
+	if (cap & CAP_IS_EXT_SPEEDS) {
+		unsigned esup = ext_speeds(field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F));
+		unsigned eact = ext_speeds(field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F));
+
+		v = field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+		sup |= esup;
+		if (v == EXT_EN_SUPPORTED)
+			en |= esup;
+		else if (v != EXT_EN_DISABLED)
+			en |= ext_speeds(v);
+		if (one_bit(eact))
+			act = eact;
+#if HAVE_DECL_IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F
+		if ((cap & CAP_HAS_CAP_MASK2) &&
+		    (field(cap_info, IB_PORT_CAPMASK2_F) & CAP2_IS_EXT_SPEEDS_2)) {
+			/* second extended speed field: bit 0 is XDR */
+			if (field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_2_F) & 1u)
+				sup |= IBTOPO_SPEED_XDR;
+			if (field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_2_F) & 1u)
+				en |= IBTOPO_SPEED_XDR;
+			if (field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F) & 1u)
+				act = IBTOPO_SPEED_XDR;
+		}
+#endif
+	}
+	out->speed_supported = (uint16_t)sup;
+	out->speed_enabled = (uint16_t)en;
+	out->speed_active = (uint16_t)act;
+
+	/* A port that is down reports stale active values (as iblinkinfo). */
+	if (out->state == IBTOPO_PORT_STATE_DOWN) {
+		out->width_active = 0;
+		out->speed_active = 0;
+	}
+}
+
+static enum ibtopo_node_type node_type(int t)
+{
+	switch (t) {
+	case IB_NODE_CA:
+		return IBTOPO_NODE_CA;
+	case IB_NODE_SWITCH:
+		return IBTOPO_NODE_SWITCH;
+	case IB_NODE_ROUTER:
+		return IBTOPO_NODE_ROUTER;
+	default:
+		return IBTOPO_NODE_UNKNOWN;
+	}
+}
+
+static int copy_port(struct ibtopo_fabric *fabric, struct ibtopo_node *node,
+		     const ibnd_node_t *in, const ibnd_port_t *p,
+		     struct ibtopo_error *err)
+{
+	static const uint8_t no_ext_info[IB_SMP_DATA_SIZE];
+	const uint8_t *cap_info = p->info;
+	struct ibtopo_port *port;
+	unsigned state;
+	int rc;
+
+	if (in->type == IB_NODE_SWITCH)
+		cap_info = in->ports[0] ? in->ports[0]->info : NULL;
+	rc = ibtopo_node_add_port(&port, fabric, node, (unsigned)p->portnum, err);
+	if (rc)
+		return rc;
+	port->guid = p->guid;
+	port->lid = p->base_lid;
+	port->lmc = p->lmc;
+	port->ext_num = p->ext_portnum > 0 ? (unsigned)p->ext_portnum : 0;
+	state = field(p->info, IB_PORT_STATE_F);
+	port->state = state <= IBTOPO_PORT_STATE_ACTIVE ? (uint8_t)state : 0;
+	port->phys_state = (uint8_t)field(p->info, IB_PORT_PHYS_STATE_F);
+	decode_rates(port, p->info, cap_info,
+		     in->type == IB_NODE_SWITCH && p->portnum == 0 ?
+		     no_ext_info : p->ext_info);
+	return ibtopo_fabric_index_port(fabric, port, err);
+}
+
+static int copy_node(struct ibtopo_fabric *fabric, const ibnd_node_t *in,
+		     struct ibtopo_error *err)
+{
+	char desc[IB_SMP_DATA_SIZE + 1];
+	struct ibtopo_node *node;
+	int rc;
+
+	if (in->numports < 0 || in->numports > 255 || !in->ports)
+		return ibtopo__error_set(err, IBTOPO_EPARSE,
+			"node 0x%016" PRIx64 " has %d ports", in->guid,
+			in->numports);
+	/* NodeDescription is 64 bytes, not necessarily NUL-terminated. */
+	memcpy(desc, in->nodedesc, IB_SMP_DATA_SIZE);
+	desc[IB_SMP_DATA_SIZE] = '\0';
+	rc = ibtopo_fabric_add_node(&node, fabric, node_type(in->type), in->guid,
+				    (unsigned)in->numports, desc, err);
+	if (rc)
+		return rc;
+	node->sysimg_guid = mad_get_field64((void *)in->info, 0,
+					    IB_NODE_SYSTEM_GUID_F);
+	node->vendor_id = field(in->info, IB_NODE_VENDORID_F);
+	node->device_id = field(in->info, IB_NODE_DEVID_F);
+	node->revision = field(in->info, IB_NODE_REVISION_F);
+	node->enhanced_port0 = in->smaenhsp0 != 0;
+	for (int i = 0; i <= in->numports; i++) {
+		const ibnd_port_t *p = in->ports[i];
+
+		if (!p)
+			continue;
+		if (p->portnum != i || p->node != in)
+			return ibtopo__error_set(err, IBTOPO_EPARSE,
+				"node 0x%016" PRIx64 " port %d is inconsistent",
+				in->guid, i);
+		rc = copy_port(fabric, node, in, p, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int copy_links(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
+		      struct ibtopo_error *err)
+{
+	for (const ibnd_node_t *n = in->nodes; n; n = n->next) {
+		struct ibtopo_node *node = ibtopo_fabric_find_node(fabric, n->guid);
+
+		for (int i = 1; i <= n->numports; i++) {
+			const ibnd_port_t *p = n->ports[i], *r;
+			struct ibtopo_port *a, *b;
+			int rc;
+
+			if (!p || !p->remoteport)
+				continue;
+			r = p->remoteport;
+			a = ibtopo_node_port(node, (unsigned)i);
+			b = r->node ? ibtopo_node_port(ibtopo_fabric_find_node(
+				fabric, r->node->guid), (unsigned)r->portnum) : NULL;
+			if (!b || b->node->guid != r->node->guid)
+				return ibtopo__error_set(err, IBTOPO_EPARSE,
+					"peer of node 0x%016" PRIx64
+					" port %d is missing", n->guid, i);
+			if (a->link && a->link == b->link)
+				continue;
+			rc = ibtopo_fabric_connect(NULL, fabric, a, b, err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Count what did not answer (see the rule at the top of the file) and
+ * describe the first one in `what`.
+ */
+static size_t count_unanswered(const ibnd_fabric_t *in, char *what, size_t len)
+{
+	size_t n = 0;
+
+	what[0] = '\0';
+	for (const ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		const char *desc = nd->nodedesc;
+		int desclen = (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE);
+
+		if (nd->type == IB_NODE_SWITCH && !nd->ports[0]) {
+			if (!n++)
+				snprintf(what, len, "switch '%.*s' (0x%016" PRIx64
+					 ") did not answer PortInfo", desclen,
+					 desc, nd->guid);
+			continue;
+		}
+		for (int i = 1; i <= nd->numports; i++) {
+			const ibnd_port_t *p = nd->ports[i];
+
+			if (!p && nd->type == IB_NODE_SWITCH) {
+				if (!n++)
+					snprintf(what, len, "switch '%.*s' port %d "
+						 "did not answer PortInfo",
+						 desclen, desc, i);
+			} else if (p && !p->remoteport &&
+				   field(p->info, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP) {
+				if (!n++)
+					snprintf(what, len, "the peer of '%.*s' "
+						 "port %d did not answer",
+						 desclen, desc, i);
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * Copy a libibnetdisc fabric into a new model fabric. `unanswered` gets
+ * the count of count_unanswered(), `what` its description.
+ */
+static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
+		       size_t *unanswered, char *what, size_t len,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *fabric = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = ibtopo_fabric_new(&fabric, err);
+	if (rc)
+		return rc;
+	for (const ibnd_node_t *n = in->nodes; n; n = n->next) {
+		rc = copy_node(fabric, n, err);
+		if (rc)
+			goto out_free_fabric;
+	}
+	rc = copy_links(fabric, in, err);
+	if (rc)
+		goto out_free_fabric;
+	*unanswered = count_unanswered(in, what, len);
+	ibtopo_fabric_set_partial(fabric, *unanswered > 0);
+	*out = fabric;
+	return 0;
+
+out_free_fabric:
+	ibtopo_fabric_free(fabric);
+	return rc;
+}
+
+/* Source, host (when it is this one) and time; then the canonical order. */
+static int set_meta(struct ibtopo_fabric *fabric, const char *source,
+		    bool this_host, time_t when, struct ibtopo_error *err)
+{
+	char host[256];
+	int rc;
+
+	rc = ibtopo_fabric_set_source(fabric, source, err);
+	if (rc)
+		return rc;
+	if (this_host && gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		rc = ibtopo_fabric_set_host(fabric, host, err);
+		if (rc)
+			return rc;
+	}
+	ibtopo_fabric_set_taken_at(fabric, when);
+	ibtopo_fabric_sort(fabric);
+	return 0;
+}
+
+/*
+ * Resolve the local CA port through libibumad's sysfs view, so that "no
+ * device" is one clear message rather than libibnetdisc's stderr lines.
+ */
+static int resolve_local_port(char *ca, size_t calen, int *portnum,
+			      const char *want_ca, int want_port,
+			      struct ibtopo_error *err)
+{
+	umad_port_t up;
+	int fd;
+
+	if (umad_init() < 0 ||
+	    umad_get_port(want_ca, want_port, &up) < 0) {
+		if (want_ca || want_port)
+			return ibtopo__error_set(err, IBTOPO_ENODEV,
+				"no InfiniBand device '%s' port %d (is ib_umad "
+				"loaded? does ibstat list it?)",
+				want_ca ? want_ca : "(any)", want_port);
+		return ibtopo__error_set(err, IBTOPO_ENODEV,
+			"no InfiniBand device found (is ib_umad loaded? "
+			"can you read /dev/infiniband/umad*?)");
+	}
+	snprintf(ca, calen, "%s", up.ca_name);
+	*portnum = up.portnum;
+	umad_release_port(&up);
+
+	fd = umad_open_port(ca, *portnum);
+	if (fd < 0)
+		return ibtopo__error_set(err, IBTOPO_ENODEV,
+			"cannot open the MAD port of '%s' port %d: %s (can you "
+			"read /dev/infiniband/umad*?)", ca, *portnum,
+			strerror(-fd));
+	umad_close_port(fd);
+	return 0;
+}
+
+int ibtopo_fabric_discover(struct ibtopo_fabric **out,
+			   const struct ibtopo_discover_opts *opts,
+			   struct ibtopo_error *err)
+{
+	struct ibnd_config cfg;
+	struct ibtopo_fabric *fabric = NULL;
+	ibnd_fabric_t *in;
+	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32], what[160];
+	size_t unanswered = 0;
+	int portnum = 0, rc;
+
+	if (!out)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
+	*out = NULL;
+	if (opts && opts->version != IBTOPO_DISCOVER_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"unknown discover options version %u", opts->version);
+	if (opts && (opts->port < 0 || opts->port > 255))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"bad port number %d", opts->port);
+
+	rc = resolve_local_port(ca, sizeof(ca), &portnum,
+				opts ? opts->ca : NULL, opts ? opts->port : 0,
+				err);
+	if (rc)
+		return rc;
+
+	/* libibnetdisc 44 dereferences the config: always pass one. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_smps = 16;
+	cfg.timeout_ms = opts ? opts->timeout_ms : 0;
+	cfg.flags = IBND_CONFIG_MLX_EPI;	/* FDR10, as ibnetdiscover */
+	in = ibnd_discover_fabric(ca, portnum, NULL, &cfg);
+	if (!in)
+		return ibtopo__error_set(err, IBTOPO_ERROR,
+			"discovery through '%s' port %d failed", ca, portnum);
+
+	rc = copy_fabric(&fabric, in, &unanswered, what, sizeof(what), err);
+	ibnd_destroy_fabric(in);
+	if (rc) {
+		ibtopo__error_prefix(err, "discovery through '%s' port %d", ca,
+				     portnum);
+		goto out;
+	}
+	if (unanswered && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
+		rc = ibtopo__error_set(err, IBTOPO_EPARTIAL,
+			"discovery incomplete: %zu port%s could not be explored "
+			"(first: %s)", unanswered, unanswered == 1 ? "" : "s",
+			what);
+		goto out_free_fabric;
+	}
+	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);
+	rc = set_meta(fabric, source, true, time(NULL), err);
+	if (rc)
+		goto out_free_fabric;
+	if (opts && opts->progress)
+		opts->progress(opts->progress_arg,
+			       ibtopo_fabric_node_count(fabric));
+	*out = fabric;
+	return 0;
+
+out_free_fabric:
+	ibtopo_fabric_free(fabric);
+out:
+	return rc;
+}
+
+/* ---- cache files ---- */
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+bool ibtopo_file_is_cache(const char *path)
+{
+	uint8_t buf[4];
+	ssize_t n;
+	int fd;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == (ssize_t)sizeof(buf) && le32(buf) == CACHE_MAGIC;
+}
+
+/*
+ * Walk the records of a cache file image: every count must be backed by
+ * bytes, every stored port number must fit its node, and nothing may
+ * follow the last port. libibnetdisc trusts all three.
+ */
+static bool cache_layout_ok(const uint8_t *buf, size_t len)
+{
+	uint32_t nnodes = le32(buf + 8), nports = le32(buf + 12);
+	size_t off = CACHE_HEADER_LEN;
+
+	for (uint32_t i = 0; i < nnodes; i++) {
+		unsigned numports, stored;
+		uint8_t seen[256] = { 0 };
+
+		if (len - off < CACHE_NODE_LEN)
+			return false;
+		numports = buf[off + CACHE_NODE_NPORTS_OFF];
+		stored = buf[off + CACHE_NODE_LEN - 1];
+		off += CACHE_NODE_LEN;
+		if (stored > numports + 1 ||
+		    len - off < (size_t)stored * CACHE_PORT_KEY_LEN)
+			return false;
+		for (unsigned k = 0; k < stored; k++) {
+			unsigned pn = buf[off + 8];
+
+			if (pn > numports || seen[pn]++)
+				return false;
+			off += CACHE_PORT_KEY_LEN;
+		}
+	}
+	if ((len - off) / CACHE_PORT_LEN < nports)
+		return false;
+	off += (size_t)nports * CACHE_PORT_LEN;
+	return off == len;
+}
+
+static int check_cache(const char *path, struct ibtopo_error *err)
+{
+	uint8_t *buf;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = ibtopo__read_whole_file(&text, &len, path, err);
+	buf = (uint8_t *)text;
+	if (rc)
+		return rc;
+	if (len < 4 || le32(buf) != CACHE_MAGIC)
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': not an ibnetdiscover cache file", path);
+	else if (len < CACHE_HEADER_LEN || !cache_layout_ok(buf, len))
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': truncated or corrupt cache file", path);
+	else if (le32(buf + 4) != CACHE_VERSION)
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': unsupported cache file version %u", path,
+			le32(buf + 4));
+	free(buf);
+	return rc;
+}
+
+int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
+			     struct ibtopo_error *err)
+{
+	struct ibtopo_error why = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *fabric = NULL;
+	ibnd_fabric_t *in;
+	struct stat st;
+	char source[PATH_MAX + 8], what[160];
+	size_t unanswered = 0;
+	int rc;
+
+	if (!out || !path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no cache file to load");
+	*out = NULL;
+	rc = check_cache(path, err);
+	if (rc)
+		return rc;
+	in = ibnd_load_fabric(path, 0);
+	if (!in)
+		return ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': truncated or corrupt cache file", path);
+	rc = copy_fabric(&fabric, in, &unanswered, what, sizeof(what), &why);
+	ibnd_destroy_fabric(in);
+	if (rc) {
+		/* duplicate GUIDs, dangling peers: the file is inconsistent */
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': truncated or corrupt cache file (%s)", path,
+			why.message);
+		goto out;
+	}
+	/* The cache does not say when or where it was taken: use its mtime. */
+	snprintf(source, sizeof(source), "file:%s", path);
+	rc = set_meta(fabric, source, false,
+		      stat(path, &st) == 0 ? st.st_mtime : time(NULL), err);
+	if (rc)
+		goto out_free_fabric;
+	*out = fabric;
+	return 0;
+
+out_free_fabric:
+	ibtopo_fabric_free(fabric);
+out:
+	return rc;
+}

@@ -1,0 +1,125 @@
+/* cmd_discover.c - ibtopo discover: the live fabric into a new snapshot */
+#include "commands.h"
+
+#include <stdlib.h>
+
+/* long-only options are CLI_LONG + their index in opts[] */
+enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL };
+
+static const struct cli_opt opts[] = {
+	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
+	{ "port", 'P', 1, "PORT", "port of that CA (default: first active)" },
+	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
+	{ "timeout", 0, 1, "MS", "per-MAD timeout in milliseconds" },
+	{ "partial", 0, 0, NULL, "store the snapshot even if some nodes did "
+				 "not answer (marked partial)" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "discover",
+	.args = "[-C CA] [-P PORT] [--label TEXT] [--timeout MS] [--partial]",
+	.summary = "Discover the fabric through a local CA port and store it as a new snapshot.",
+	.details =
+		"Needs read and write access to /dev/infiniband/umad* (usually\n"
+		"root). The global -C and -P options work here too.\n"
+		"Discovery that does not reach every node (a port is up but its\n"
+		"peer does not answer, or a switch stops answering) stores\n"
+		"nothing and exits 2, unless --partial is given.\n"
+		"Prints the snapshot id, the node and link counts, the mix of\n"
+		"link speeds and widths, and the time taken.",
+	.opts = opts,
+};
+
+static int parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || *s == '-' || v > max)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cmd_discover(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *fabric = NULL;
+	struct ibtopo_store *store = NULL;
+	struct cli_state st = { 0 };
+	const char *label = NULL;
+	unsigned port = 0;
+	double t0, t1;
+	int64_t id = 0;
+	int c, rc = EXIT_TROUBLE;
+
+	dopts.ca = g->ca;
+	dopts.port = g->port;
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case 'C':
+			dopts.ca = st.optarg;
+			break;
+		case 'P':
+			if (parse_uint(st.optarg, 255, &port))
+				return cli_usage_error(&cmd, "bad port number '%s'",
+						       st.optarg);
+			dopts.port = (int)port;
+			break;
+		case OPT_LABEL:
+			label = st.optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_uint(st.optarg, 600000, &dopts.timeout_ms) ||
+			    !dopts.timeout_ms)
+				return cli_usage_error(&cmd, "bad timeout '%s' "
+					"(milliseconds, 1 to 600000)", st.optarg);
+			break;
+		case OPT_PARTIAL:
+			dopts.flags |= IBTOPO_DISCOVER_PARTIAL;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	if (st.optind < argc)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind]);
+
+	t0 = cli_now();
+	if (g->verbose)
+		fprintf(stderr, "ibtopo: discovering through %s port %d...\n",
+			dopts.ca ? dopts.ca : "the first CA", dopts.port);
+	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
+		if (err.code == IBTOPO_EPARTIAL)
+			return cli_failf("%s; nothing stored (use --partial to "
+					 "store it anyway)", err.message);
+		return cli_fail(&err);
+	}
+	if (g->verbose)
+		fprintf(stderr, "ibtopo: discovered %zu nodes in %.3f s\n",
+			ibtopo_fabric_node_count(fabric), cli_now() - t0);
+	if (ibtopo_fabric_meta(fabric)->partial)
+		fprintf(stderr, "ibtopo: warning: discovery incomplete; "
+			"the snapshot is marked partial\n");
+	if (label && ibtopo_fabric_set_label(fabric, label, &err))
+		goto out_fail;
+	/* Open the store only now: a failed discovery leaves it untouched. */
+	if (cli_open_store(&store, g, 0, &err))
+		goto out_fail;
+	if (ibtopo_store_save(&id, store, fabric, &err))
+		goto out_fail;
+	t1 = cli_now();
+	cli_print_summary(stdout, fabric, id, t1 - t0);
+	rc = EXIT_CLEAN;
+	goto out_free;
+
+out_fail:
+	rc = cli_fail(&err);
+out_free:
+	ibtopo_store_free(store);
+	ibtopo_fabric_free(fabric);
+	return rc;
+}

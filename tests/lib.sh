@@ -1,0 +1,143 @@
+# tests/lib.sh - shell helpers for the integration tests (source it).
+#
+# Each test gets its own temporary directory ($TESTDIR) and, through
+# sim_start, its own ibsim with its own IBSIM_SOCKNAME, stopped by PID when
+# the test exits. The environment comes from `make check`: IBTOPO, IBSIM,
+# UMAD2SIM, IBNETDISCOVER, OPENSM, PYTHON3, top_srcdir, top_builddir.
+#
+#   . "$top_srcdir/tests/lib.sh"
+#   sim_require                       # exit 77 without ibsim/umad2sim
+#   sim_start "$top_srcdir/tests/data/x.net"
+#   SIM_HOST=host01 sim_client "$IBTOPO" --db "$DB" discover
+#   sim_cmd 'Error "leaf02" 100 17'   # a console command
+#
+# Exit codes: 0 pass, 1 fail, 77 skip.
+
+set -u
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+info() {
+	echo "# $*" >&2
+}
+
+: "${IBTOPO:=${top_builddir:-.}/src/ibtopo}"
+: "${IBSIM:=}"
+: "${UMAD2SIM:=}"
+: "${IBNETDISCOVER:=}"
+: "${OPENSM:=}"
+: "${PYTHON3:=python3}"
+: "${top_srcdir:=.}"
+DATA="$top_srcdir/tests/data"
+
+TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/ibtopo-test.XXXXXX") ||
+	fail "cannot create a temporary directory"
+mkdir -p "$TESTDIR/work"
+DB="$TESTDIR/fabric.db"
+SIM_PID=
+CLEANUP_PIDS=
+
+lib_cleanup() {
+	local pid
+	for pid in $CLEANUP_PIDS $SIM_PID; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	exec 9>&- 2>/dev/null
+	if [ -n "${KEEP_TESTDIR:-}" ]; then
+		echo "# kept $TESTDIR" >&2
+	else
+		rm -rf "$TESTDIR"
+	fi
+}
+trap lib_cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Skip the test (exit 77) unless ibsim and its client shim are there.
+sim_require() {
+	[ -n "$IBSIM" ] && [ -x "$IBSIM" ] || skip "ibsim not found (ibsim-utils)"
+	[ -n "$UMAD2SIM" ] && [ -f "$UMAD2SIM" ] ||
+		skip "libumad2sim.so not found (ibsim-utils)"
+	[ -r /proc/net/unix ] || skip "no /proc/net/unix to see ibsim listen"
+}
+
+# Skip unless python3 runs (it checks the JSON output).
+python_require() {
+	"$PYTHON3" -c 'import json' 2>/dev/null || skip "python3 not found"
+}
+
+# sim_start NETFILE [IBSIM OPTIONS...]: start a private ibsim and wait
+# until it listens. Its console is a FIFO that ibsim holds open for both
+# reading and writing: it never sees EOF (on which ibsim spins), even if
+# this shell dies. sim_cmd writes to it.
+sim_start() {
+	local net=$1 i
+	shift
+	IBSIM_SOCKNAME="ibtopo-$$-${TESTDIR##*.}"
+	export IBSIM_SOCKNAME
+	mkfifo "$TESTDIR/console" || fail "mkfifo"
+	"$IBSIM" -s "$@" "$net" 0<>"$TESTDIR/console" \
+		>"$TESTDIR/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	exec 9<>"$TESTDIR/console"
+	for i in $(seq 1 200); do
+		if grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix; then
+			return 0
+		fi
+		kill -0 "$SIM_PID" 2>/dev/null || {
+			cat "$TESTDIR/ibsim.log" >&2
+			SIM_PID=
+			fail "ibsim exited on $net"
+		}
+		sleep 0.05
+	done
+	fail "ibsim did not start listening within 10 s"
+}
+
+# sim_cmd COMMAND: run one ibsim console command and wait until it is done
+# (ibsim prints a new prompt after each command).
+sim_cmd() {
+	local before i
+	before=$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)
+	printf '%s\n' "$1" >&9
+	for i in $(seq 1 200); do
+		[ "$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)" -gt "$before" ] &&
+			return 0
+		sleep 0.05
+	done
+	fail "ibsim did not run '$1'"
+}
+
+# sim_client COMMAND...: run a client of the simulator (through the
+# umad2sim shim) in the scratch directory, where umad2sim leaves its
+# ./sys-<pid> tree. SIM_HOST, when set, names the node it attaches to.
+sim_client() {
+	(cd "$TESTDIR/work" && LD_PRELOAD="$UMAD2SIM" timeout 120 "$@")
+}
+
+# sim_opensm: one opensm sweep (LIDs, Active ports), then it exits.
+sim_opensm() {
+	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
+	mkdir -p "$TESTDIR/osm"
+	(cd "$TESTDIR/work" &&
+		OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
+		LD_PRELOAD="$UMAD2SIM" timeout 60 "$OPENSM" -o \
+		-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
+		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+}
+
+# count_lines TEXT: number of lines (0 for empty text).
+count_lines() {
+	if [ -z "$1" ]; then
+		echo 0
+	else
+		printf '%s\n' "$1" | wc -l
+	fi
+}
