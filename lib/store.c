@@ -420,6 +420,16 @@ out_rollback:
 	return rc;
 }
 
+/* No "<path>-wal": nothing is uncommitted, the file alone is the database. */
+static bool wal_absent(const char *path)
+{
+	char wal[4200];
+	struct stat st;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return stat(wal, &st) != 0 && errno == ENOENT;
+}
+
 /*
  * A reader of a WAL database needs its -shm file, which it cannot create
  * in a directory it may not write (say /var/lib/ibtopo, written by a
@@ -429,28 +439,46 @@ out_rollback:
  */
 static bool wal_unshared(const char *path)
 {
-	char dir[4096], wal[4200];
-	struct stat st;
+	char dir[4096];
 
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	if (stat(wal, &st) == 0 || errno != ENOENT)
+	if (!wal_absent(path))
 		return false;
 	dir_of(path, dir, sizeof(dir));
 	return !can_write(dir);
 }
 
-static int open_immutable(struct ibtopo_store *s, struct ibtopo_error *err)
+/* Open read-only, without locks and without creating -wal or -shm. */
+static int open_immutable(struct ibtopo_store *s, sqlite3 **out,
+			  struct ibtopo_error *err)
 {
 	char *uri = file_uri(s->path, "?immutable=1");
 	int rc;
 
 	if (!uri)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = db_open_name(s, &s->db, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+	rc = db_open_name(s, out, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
 			  err);
 	free(uri);
+	return rc;
+}
+
+/*
+ * Look before using: a read-write connection may checkpoint a WAL or
+ * roll back a hot journal, and even a read-only one leaves -wal and -shm
+ * files behind; a newer or foreign database must stay exactly as it is.
+ */
+static int probe(struct ibtopo_store *s, struct ibtopo_error *err)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	if (wal_absent(s->path))
+		rc = open_immutable(s, &db, err);
+	else
+		rc = db_open(s, &db, SQLITE_OPEN_READONLY, err);
 	if (!rc)
-		rc = check_header(s, s->db, &s->version, err);
+		rc = check_header(s, db, &s->version, err);
+	sqlite3_close(db);
 	return rc;
 }
 
@@ -458,7 +486,6 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 		      struct ibtopo_error *err)
 {
 	struct ibtopo_store *s;
-	sqlite3 *probe = NULL;
 	struct stat st;
 	int rc;
 
@@ -491,14 +518,18 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 				"cannot open database '%s': is a directory", path);
 			goto out_free_store;
 		}
-		rc = db_open(s, &s->db, SQLITE_OPEN_READONLY, err);
+		rc = probe(s, err);
 		if (rc)
 			goto out_free_store;
-		rc = check_header(s, s->db, &s->version, err);
+		rc = db_open(s, &s->db, SQLITE_OPEN_READONLY, err);
+		if (!rc)
+			rc = check_header(s, s->db, &s->version, err);
 		if (rc == IBTOPO_EIO && wal_unshared(path)) {
 			sqlite3_close(s->db);
 			s->db = NULL;
-			rc = open_immutable(s, err);
+			rc = open_immutable(s, &s->db, err);
+			if (!rc)
+				rc = check_header(s, s->db, &s->version, err);
 		}
 		if (rc)
 			goto out_close_db;
@@ -515,18 +546,8 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 	rc = create_file(path, err);
 	if (!rc)
 		rc = check_writable(path, err);
-	if (rc)
-		goto out_free_store;
-	/*
-	 * Look before writing: a read-write connection may checkpoint a WAL
-	 * or roll back a hot journal, and a newer or foreign database must
-	 * stay exactly as it is.
-	 */
-	rc = db_open(s, &probe, SQLITE_OPEN_READONLY, err);
-	if (rc)
-		goto out_free_store;
-	rc = check_header(s, probe, &s->version, err);
-	sqlite3_close(probe);
+	if (!rc)
+		rc = probe(s, err);
 	if (rc)
 		goto out_free_store;
 

@@ -647,6 +647,11 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_memory_equal(before, after, nb);
 	assert_int_equal(st1.st_mtim.tv_sec, st2.st_mtim.tv_sec);
 	assert_int_equal(st1.st_mtim.tv_nsec, st2.st_mtim.tv_nsec);
+	/* no -wal or -shm beside it either */
+	snprintf(want, sizeof(want), "%s-wal", c->db);
+	assert_int_not_equal(stat(want, &st2), 0);
+	snprintf(want, sizeof(want), "%s-shm", c->db);
+	assert_int_not_equal(stat(want, &st2), 0);
 	free(before);
 	free(after);
 }

@@ -1,0 +1,145 @@
+#!/bin/sh
+# store-import.sh - the store through `ibtopo import` of real fabric dumps:
+# every fixture reads back from its snapshot exactly as from its file;
+# concurrent imports all land; an import that cannot be stored fails
+# with one line and leaves the database as it was.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+TOOL=$top_builddir/tests/store-tool
+REAL=$top_srcdir/../shared/fixtures/real
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+[ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || { echo "SKIP: no $REAL"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "'$*' exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return 1
+	fi
+	return 0
+}
+
+stderr_is() {
+	printf '%s\n' "$1" >"$tmp/want"
+	if ! cmp -s "$tmp/want" "$tmp/err"; then
+		fail "stderr differs"
+		diff "$tmp/want" "$tmp/err" | sed 's/^/  /'
+	fi
+	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
+}
+
+# state DB: what must not change when a write fails
+state() {
+	if [ -e "$1" ]; then
+		echo "$(cksum <"$1") $(date -r "$1" +%s.%N)"
+	else
+		echo absent
+	fi
+}
+
+# ---- every fixture: show FILE == show REF, in every list
+db=$tmp/fabric.db
+n=0
+for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	name=$(basename "$f")
+	run 0 "$IBTOPO" --db "$db" import --label "$name" "$f" || continue
+	head -n 1 "$tmp/out" | grep -q "^snapshot $n ($name): " ||
+		fail "import $name said: $(head -n 1 "$tmp/out")"
+	# JSON carries every column; the other formats walk the same ones
+	for what in nodes ports links cables; do
+		"$IBTOPO" --db "$db" show --format json "$f" $what \
+			>"$tmp/file" 2>/dev/null ||
+			fail "show $name $what"
+		"$IBTOPO" --db "$db" show --format json "$name" $what \
+			>"$tmp/snap" 2>"$tmp/err" ||
+			fail "show snapshot $n $what: $(cat "$tmp/err")"
+		cmp -s "$tmp/file" "$tmp/snap" ||
+			fail "$name: $what differs after the store"
+	done
+done
+[ "$n" -ge 4 ] || fail "only $n fixtures"
+run 0 "$IBTOPO" --db "$db" snapshots --format csv
+[ "$(wc -l <"$tmp/out")" -eq $((n + 1)) ] || fail "$(cat "$tmp/out")"
+
+# ---- four importers at once, ten imports each, into a new database
+db=$tmp/concurrent/fabric.db
+pids=
+for w in 1 2 3 4; do
+	(
+		i=0
+		while [ $i -lt 10 ]; do
+			i=$((i + 1))
+			"$IBTOPO" --db "$db" import --label "w$w" \
+				"$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/cerr$w" ||
+				exit 1
+		done
+	) &
+	pids="$pids $!"
+done
+w=0
+for p in $pids; do
+	w=$((w + 1))
+	wait "$p" || fail "importer $w: $(cat "$tmp/cerr$w")"
+done
+run 0 "$IBTOPO" --db "$db" snapshots --format csv
+[ "$(grep -c ',w[1-4],' "$tmp/out")" -eq 40 ] ||
+	fail "concurrent imports: $(($(wc -l <"$tmp/out") - 1)) snapshots"
+
+# ---- imports that cannot be stored: one line, exit 2, nothing changed
+f=$REAL/qdr-hosts-fdr10-isls.topo	# read without warnings
+: >"$tmp/plain"
+db=$tmp/plain/fabric.db
+run 2 "$IBTOPO" --db "$db" import "$f" &&
+	stderr_is "ibtopo: cannot create database '$db': Not a directory"
+
+db=$tmp/newer.db
+"$TOOL" fill "$db" 1 && "$TOOL" exec "$db" 'PRAGMA user_version = 2' >/dev/null ||
+	exit 99
+before=$(state "$db")
+run 2 "$IBTOPO" --db "$db" import "$f" &&
+	stderr_is "ibtopo: '$db': schema version 2 is newer than this ibtopo supports (1)"
+[ "$(state "$db")" = "$before" ] || fail "import changed a newer database"
+[ -e "$db-wal" ] || [ -e "$db-shm" ] && fail "import left $db-wal or -shm"
+
+db=$tmp/junk.db
+awk 'BEGIN { srand(3); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 255) + 1 }' >"$db"
+before=$(state "$db")
+run 2 "$IBTOPO" --db "$db" import "$f" &&
+	stderr_is "ibtopo: '$db': not an ibtopo database"
+[ "$(state "$db")" = "$before" ] || fail "import changed a corrupt file"
+
+if [ "$(id -u)" -ne 0 ]; then	# root writes anyway
+	db=$tmp/ro.db
+	"$TOOL" fill "$db" 1 || exit 99
+	chmod 0400 "$db"
+	run 2 "$IBTOPO" --db "$db" import "$f" &&
+		stderr_is "ibtopo: database '$db' is read-only"
+	mkdir "$tmp/rodir" && "$TOOL" fill "$tmp/rodir/fabric.db" 1 || exit 99
+	chmod 0500 "$tmp/rodir"
+	db=$tmp/rodir/fabric.db
+	run 2 "$IBTOPO" --db "$db" import "$f" &&
+		stderr_is "ibtopo: cannot write database '$db': directory '$tmp/rodir': Permission denied"
+	# reading needs no write access
+	run 0 "$IBTOPO" --db "$db" show --format csv latest links
+	chmod 0700 "$tmp/rodir"
+fi
+
+exit $failed
