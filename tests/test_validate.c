@@ -340,6 +340,7 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 	assert_int_equal(f->kind, IBTOPO_FIND_MISSING_NODE);
 	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
 	assert_end(&f->a, "spine04", -1);
+	assert_int_equal(f->a.guid, 0);		/* the plan's is made up */
 	assert_int_equal(f->expected, 4);
 
 	f = &c->list.items[1];

@@ -890,9 +890,9 @@ struct ibtopo_validate_opts {
  * `opts` may be NULL. Ends of a matched node carry the ACTUAL node's
  * description and GUID; ends of a plan-only node carry the plan's.
  * Findings, in this order:
- * - missing-node (error): a = the plan's node (port -1); expected = its
- *   planned links. extra-node (warning): a = the actual node; actual =
- *   its links.
+ * - missing-node (error): a = the plan's node (port -1; GUID 0 when the
+ *   plan made it from the name); expected = its planned links.
+ *   extra-node (warning): a = the actual node; actual = its links.
  * - miswired-link (error, evidence plan): a, b = the cable as found;
  *   c, d = the link as planned (ONE_END: a and c are the same port, b is
  *   the actual peer, d the planned one; BOTH_PORTS: a, c on one node).
