@@ -4,12 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
+			  struct ibtopo_error *err)
+{
+	struct ibtopo_name_map *map = NULL;
+	int rc;
+
+	rc = ibtopo_name_map_load(&map, path, err);
+	if (!rc)
+		rc = ibtopo_name_map_apply(map, fabric, NULL, err);
+	ibtopo_name_map_free(map);
+	return rc;
+}
+
 int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 			    const struct ibtopo_read_opts *opts,
 			    struct ibtopo_error *err)
 {
 	enum ibtopo_file_format format = opts ? opts->format : IBTOPO_FILE_AUTO;
 	char source[4200];
+	char *buf = NULL;
+	size_t len = 0;
 	int rc;
 
 	if (!out || !path)
@@ -17,22 +32,25 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 	*out = NULL;
 	if (format == IBTOPO_FILE_AUTO && ibtopo_file_is_cache(path))
 		format = IBTOPO_FILE_CACHE;
-	switch (format) {
-	case IBTOPO_FILE_CACHE:
+	if (format == IBTOPO_FILE_CACHE) {
+		/* libibnetdisc reads cache files itself, from the path */
 		rc = ibtopo_fabric_load_cache(out, path, err);
-		break;
-	default:
-		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
-			"'%s': not an ibnetdiscover cache file", path);
-		break;
+		if (!rc && opts && opts->node_name_map)
+			rc = apply_name_map(*out, opts->node_name_map, err);
+	} else {
+		rc = ibtopo__read_whole_file(&buf, &len, path, err);
+		if (!rc)
+			rc = ibtopo_fabric_read_buffer(out, buf, len, path, opts,
+						       err);
+		free(buf);
 	}
 	if (rc == 0) {
 		snprintf(source, sizeof(source), "file:%s", path);
 		rc = ibtopo_fabric_set_source(*out, source, err);
-		if (rc) {
-			ibtopo_fabric_free(*out);
-			*out = NULL;
-		}
+	}
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
 	}
 	return rc;
 }

@@ -370,6 +370,84 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 			    const struct ibtopo_read_opts *opts,
 			    struct ibtopo_error *err);
 
+/**
+ * Read a fabric from text in memory (`len` bytes, need not end in NUL);
+ * `name` stands for the file in messages ("<name>:<line>: ..."). Accepts
+ * the text formats: ibnetdiscover output and plans written like it,
+ * the `ibnetdiscover -p` ports report (with or without the -v DR-path
+ * lines), and ibsim net files; `opts->format` forces one (CACHE is
+ * IBTOPO_EINVAL here: cache files are read from a path). What the text
+ * does not state stays unknown: speeds and widths are active values,
+ * supported and enabled sets stay 0, LIDs are those printed (ibsim net
+ * files: enabled sets as stated, supported sets as ibsim fixes them,
+ * active values as ibsim trains each link, LIDs unknown). Nodes named
+ * instead of GUIDs ("leaf01") get ibtopo_name_guid(); a link seen from
+ * both ends is one link, and ends that disagree are reported through
+ * opts->warn naming both lines. IBTOPO_EPARSE with "<name>:<line>: <what
+ * was expected>" for malformed text, binary data, an empty or truncated
+ * file, a line over 4096 bytes, duplicate nodes that differ, a port line
+ * before any node; *out is then NULL. The source is left unset.
+ */
+int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
+			      size_t len, const char *name,
+			      const struct ibtopo_read_opts *opts,
+			      struct ibtopo_error *err);
+
+/**
+ * The text format of a buffer, from its content: IBTOPO_FILE_PORTS,
+ * IBTOPO_FILE_IBSIM (Hca records, w=/s=/e= port options or global
+ * width=/speed=/extspeed= lines), IBTOPO_FILE_IBNETDISCOVER (node
+ * records), or IBTOPO_FILE_AUTO when none fits.
+ */
+enum ibtopo_file_format ibtopo_file_format_detect(const char *buf, size_t len);
+/** "auto", "cache", "ibnetdiscover", "ports", "ibsim". */
+const char *ibtopo_file_format_name(enum ibtopo_file_format format);
+/** Inverse of ibtopo_file_format_name() ("plan" = ibnetdiscover); -1 if unknown. */
+int ibtopo_file_format_parse(const char *name);
+
+/**
+ * The GUID the readers (and planned fabrics) give a node known by name
+ * only: 64-bit FNV-1a of the name with bit 57 set (the locally
+ * administered bit of the top byte), so it never takes a vendor's OUI.
+ * A reader that finds two names with one GUID rehashes the later name.
+ */
+uint64_t ibtopo_name_guid(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Node-name maps                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A node-name map gives nodes names by GUID, as ibnetdiscover's
+ * --node-name-map does. Lines, '#' starting a comment:
+ *   0x0002c90300080e84 "r510gluster1"     infiniband-diags format
+ *   0x0002c90300080e84 r510gluster1       unquoted name (to the line end)
+ *   H-0002c90300080e84 r510gluster1       ibnetdiscover node id (S-, H-, R-)
+ * The first entry for a GUID wins.
+ */
+struct ibtopo_name_map;
+
+/** Load a map file. IBTOPO_EIO if unreadable, IBTOPO_EPARSE "<path>:<line>: ...". */
+int ibtopo_name_map_load(struct ibtopo_name_map **out, const char *path,
+			 struct ibtopo_error *err);
+/** Parse a map from memory; `name` stands for the file in messages. */
+int ibtopo_name_map_parse(struct ibtopo_name_map **out, const char *buf,
+			  size_t len, const char *name, struct ibtopo_error *err);
+/** Name for a node GUID, or NULL; borrowed from the map. */
+const char *ibtopo_name_map_lookup(const struct ibtopo_name_map *map,
+				   uint64_t guid);
+/** Number of entries. */
+size_t ibtopo_name_map_count(const struct ibtopo_name_map *map);
+/**
+ * Replace the description of every node whose GUID the map names.
+ * `out_renamed` (may be NULL) receives how many were renamed.
+ */
+int ibtopo_name_map_apply(const struct ibtopo_name_map *map,
+			  struct ibtopo_fabric *fabric, size_t *out_renamed,
+			  struct ibtopo_error *err);
+/** Free a map; NULL is fine. */
+void ibtopo_name_map_free(struct ibtopo_name_map *map);
+
 /* ------------------------------------------------------------------ */
 /* Snapshot store (SQLite)                                             */
 /* ------------------------------------------------------------------ */
@@ -490,6 +568,42 @@ int ibtopo_render_cables(const struct ibtopo_render_opts *opts,
 int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Writing fabric files (export)                                       */
+/* ------------------------------------------------------------------ */
+
+enum ibtopo_export_format {
+	IBTOPO_EXPORT_IBNETDISCOVER = 0,	/* ibnetdiscover text */
+	IBTOPO_EXPORT_IBSIM,		/* ibsim net file */
+	IBTOPO_EXPORT_SLURM,		/* Slurm topology.conf (tree plugin) */
+	IBTOPO_EXPORT_CSV,		/* the links, as `show links` CSV */
+	IBTOPO_EXPORT_JSON,		/* nodes, ports and links */
+};
+
+/** "ibnetdiscover", "ibsim", "slurm", "csv", "json" -> format; -1 if unknown. */
+int ibtopo_export_format_parse(const char *name);
+/** Inverse of ibtopo_export_format_parse(); "?" if unknown. */
+const char *ibtopo_export_format_name(enum ibtopo_export_format format);
+
+/**
+ * Write a fabric in an export format through opts' sink (opts->format is
+ * ignored). ibnetdiscover: as `ibnetdiscover` prints it, readable by
+ * ibsim and by ibtopo_fabric_read_buffer() into the same fabric.
+ * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
+ * train every link at its active speed and width; GUIDs kept through
+ * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
+ * slurm: one `SwitchName=` line per switch; a switch with hosts lists
+ * them (Nodes=, hostlist expressions), one without lists its neighbour
+ * switches (Switches=). A host is the first word of its CA's
+ * description, or "H-<guid>" for firmware-default descriptions
+ * ("MT4129 ConnectX7 Mellanox Technologies"); SHARP aggregation nodes
+ * are left out. IBTOPO_EIO if the sink fails.
+ */
+int ibtopo_fabric_write(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric,
+			enum ibtopo_export_format format,
+			struct ibtopo_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Findings (analyze, validate, diff)                                  */

@@ -1,0 +1,183 @@
+/* cmd_export.c - ibtopo export: a snapshot or fabric file in another format */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
+
+static const struct cli_opt opts[] = {
+	{ "format", 0, 1, "FMT", "ibnetdiscover (default), ibsim, slurm, csv or json" },
+	{ "input-format", 0, 1, "FMT", "format of an input FILE: auto (default), "
+				       "cache, ibnetdiscover, ports or ibsim" },
+	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID first "
+					 "(infiniband-diags map file)" },
+	/* options with a letter last: long-only ones are numbered by place */
+	{ "output", 'o', 1, "FILE", "write to FILE instead of standard output" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "export",
+	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
+	.summary = "Write a snapshot or fabric file as ibnetdiscover text, an ibsim "
+		   "net file,\na Slurm topology.conf, CSV or JSON.",
+	.details =
+		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
+		"latest); an existing FILE is read instead of the database.\n"
+		"Formats:\n"
+		"  ibnetdiscover  as `ibnetdiscover` prints it; ibsim and `ibtopo\n"
+		"                 import` read it back into the same fabric\n"
+		"  ibsim          an ibsim net file: each port enables only its link's\n"
+		"                 active width and speed, so the simulated fabric\n"
+		"                 trains as this one ran (ibsim 0.10 stops at HDR)\n"
+		"  slurm          topology.conf for Slurm's topology/tree plugin: a\n"
+		"                 switch with hosts lists them (Nodes=), one without\n"
+		"                 its neighbour switches (Switches=); a host is the\n"
+		"                 first word of its CA's description (give names with\n"
+		"                 --node-name-map), H-<guid> when the description is\n"
+		"                 the firmware's default\n"
+		"  csv            one row per link, as `show links --format csv`\n"
+		"  json           {\"schema_version\":1,\"nodes\":[...],\"links\":[...]}\n"
+		"Node-name maps: lines `0x<guid> \"name\"` (infiniband-diags),\n"
+		"`0x<guid> name` or `H-<guid> name`; '#' starts a comment.",
+	.opts = opts,
+};
+
+static void warn(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "ibtopo: warning: %s\n", message);
+}
+
+static int load(struct ibtopo_fabric **out, const struct cli_global *g,
+		const char *what, const struct ibtopo_read_opts *ropts,
+		struct ibtopo_error *err)
+{
+	struct ibtopo_name_map *map = NULL;
+	struct stat st;
+	int rc;
+
+	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
+		return ibtopo_fabric_read_file(out, what, ropts, err);
+	rc = cli_load_fabric(out, g, what, err);
+	if (rc || !ropts->node_name_map)
+		return rc;
+	rc = ibtopo_name_map_load(&map, ropts->node_name_map, err);
+	if (!rc)
+		rc = ibtopo_name_map_apply(map, *out, NULL, err);
+	ibtopo_name_map_free(map);
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+int cmd_export(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
+	struct ibtopo_render_opts ro = cli_stdout_opts(IBTOPO_FORMAT_TEXT);
+	struct ibtopo_fabric *fabric = NULL;
+	struct cli_state st = { 0 };
+	const char *output = NULL, *what = NULL;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	int c, v, rc = EXIT_TROUBLE;
+
+	ropts.warn = warn;
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			v = ibtopo_export_format_parse(st.optarg);
+			if (v < 0)
+				return cli_usage_error(&cmd,
+					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv or json)",
+					st.optarg);
+			format = (enum ibtopo_export_format)v;
+			break;
+		case 'o':
+			output = st.optarg;
+			break;
+		case OPT_INPUT_FORMAT:
+			v = ibtopo_file_format_parse(st.optarg);
+			if (v < 0)
+				return cli_usage_error(&cmd, "unknown input format '%s'",
+						       st.optarg);
+			ropts.format = (enum ibtopo_file_format)v;
+			break;
+		case OPT_NAME_MAP:
+			ropts.node_name_map = st.optarg;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	if (argc - st.optind > 1)
+		return cli_usage_error(&cmd, "unexpected argument '%s'",
+				       argv[st.optind + 1]);
+	if (st.optind < argc)
+		what = argv[st.optind];
+
+	if (load(&fabric, g, what, &ropts, &err))
+		return cli_fail(&err);
+	if (output) {
+		/* write beside the target and rename: no half-written file */
+		size_t n = strlen(output) + 16;
+
+		tmp = malloc(n);
+		if (!tmp) {
+			rc = cli_failf("out of memory");
+			goto out_free;
+		}
+		snprintf(tmp, n, "%s.tmpXXXXXX", output);
+		v = mkstemp(tmp);
+		if (v < 0 || !(f = fdopen(v, "w"))) {
+			rc = cli_failf("cannot write '%s': %s", output,
+				       strerror(errno));
+			if (v >= 0) {
+				close(v);
+				unlink(tmp);
+			}
+			goto out_free;
+		}
+		ro.write_arg = f;
+	}
+	if (ibtopo_fabric_write(&ro, fabric, format, &err)) {
+		rc = cli_fail(&err);
+		goto out_close;
+	}
+	if (f) {
+		FILE *done = f;
+		mode_t mask = umask(0);
+
+		umask(mask);
+		f = NULL;
+		if (fflush(done) || fchmod(fileno(done), 0666 & ~mask) ||
+		    fclose(done) ||
+		    rename(tmp, output)) {
+			rc = cli_failf("cannot write '%s': %s", output,
+				       strerror(errno));
+			unlink(tmp);
+			goto out_free;
+		}
+	} else if (fflush(stdout)) {
+		rc = cli_failf("cannot write the output: %s", strerror(errno));
+		goto out_free;
+	}
+	rc = EXIT_CLEAN;
+out_close:
+	if (f) {
+		fclose(f);
+		unlink(tmp);
+	}
+out_free:
+	free(tmp);
+	ibtopo_fabric_free(fabric);
+	return rc;
+}
