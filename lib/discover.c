@@ -376,6 +376,7 @@ static int resolve_local_port(char *ca, size_t calen, int *portnum,
 			      struct ibtopo_error *err)
 {
 	umad_port_t up;
+	bool eth;
 	int fd;
 
 	if (umad_init() < 0 ||
@@ -391,7 +392,13 @@ static int resolve_local_port(char *ca, size_t calen, int *portnum,
 	}
 	snprintf(ca, calen, "%s", up.ca_name);
 	*portnum = up.portnum;
+	eth = strcmp(up.link_layer, "Ethernet") == 0;
 	umad_release_port(&up);
+	if (eth)
+		return ibtopo__error_set(err, IBTOPO_ENODEV,
+			"'%s' port %d is an Ethernet (RoCE) port, not "
+			"InfiniBand (choose another with -C and -P)", ca,
+			*portnum);
 
 	fd = umad_open_port(ca, *portnum);
 	if (fd < 0)
@@ -544,13 +551,13 @@ static int check_cache(const char *path, struct ibtopo_error *err)
 	if (len < 4 || le32(buf) != CACHE_MAGIC)
 		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
 			"'%s': not an ibnetdiscover cache file", path);
-	else if (len < CACHE_HEADER_LEN || !cache_layout_ok(buf, len))
-		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
-			"'%s': truncated or corrupt cache file", path);
-	else if (le32(buf + 4) != CACHE_VERSION)
+	else if (len >= 8 && le32(buf + 4) != CACHE_VERSION)
 		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
 			"'%s': unsupported cache file version %u", path,
 			le32(buf + 4));
+	else if (len < CACHE_HEADER_LEN || !cache_layout_ok(buf, len))
+		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			"'%s': truncated or corrupt cache file", path);
 	free(buf);
 	return rc;
 }

@@ -35,6 +35,11 @@ info() {
 : "${IBNETDISCOVER:=}"
 : "${OPENSM:=}"
 : "${PYTHON3:=python3}"
+# Only the standard library's json is needed: prefer the system Python to
+# a version-manager shim that takes seconds to start.
+case $(command -v "$PYTHON3") in
+*/shims/*) [ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3 ;;
+esac
 : "${top_srcdir:=.}"
 DATA="$top_srcdir/tests/data"
 
@@ -140,4 +145,48 @@ count_lines() {
 	else
 		printf '%s\n' "$1" | wc -l
 	fi
+}
+
+# links_brief: read `show links --format json` on stdin; print one line
+# per link, "nodeA:port nodeB:port SPEED WIDTH", ends ordered by node
+# description, lines sorted: comparable across GUID assignments.
+links_brief() {
+	"$PYTHON3" -c '
+import json, sys
+rows = []
+for l in json.load(sys.stdin)["links"]:
+    ends = sorted(["%s:%s" % (l[k]["node"], l[k]["port"]) for k in ("a", "b")])
+    rows.append("%s %s %s %s" % (ends[0], ends[1], l["speed"], l["width"]))
+print("\n".join(sorted(rows)))
+'
+}
+
+# links_sets: like links_brief, then each end as
+# "node:port width_supported/width_enabled speed_supported/speed_enabled".
+links_sets() {
+	"$PYTHON3" -c '
+import json, sys
+def s(v):
+    return ",".join(v) if v else "-"
+rows = []
+for l in json.load(sys.stdin)["links"]:
+    ends = sorted([l["a"], l["b"]], key=lambda e: (e["node"], e["port"]))
+    rows.append(" ".join(["%s:%s" % (e["node"], e["port"]) for e in ends] +
+        [l["speed"], l["width"]] +
+        ["%s:%s %s/%s %s/%s" % (e["node"], e["port"],
+            s(e.get("width_supported")), s(e.get("width_enabled")),
+            s(e.get("speed_supported")), s(e.get("speed_enabled")))
+         for e in ends]))
+print("\n".join(sorted(rows)))
+'
+}
+
+# json_get EXPR: evaluate a Python expression over the JSON on stdin
+# (bound to `j`) and print the result.
+json_get() {
+	"$PYTHON3" -c '
+import json, sys
+j = json.load(sys.stdin)
+print(eval(sys.argv[1]))
+' "$1"
 }

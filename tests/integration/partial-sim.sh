@@ -1,0 +1,65 @@
+#!/bin/sh
+# partial-sim.sh - a switch that stops answering (ibsim drops every
+# NodeInfo SMP to leaf02) makes `ibtopo discover` fail with one message
+# naming the first unexplored port and store nothing; with --partial it
+# stores what it reached, marked partial. Also: the ENODEV message of a
+# discovery without the umad2sim shim, and -C naming no device.
+. "${top_srcdir:-.}/tests/lib.sh"
+sim_require
+python_require
+
+sim_start "$DATA/sim-small.net"
+SIM_HOST=host02
+export SIM_HOST
+
+sim_client "$IBTOPO" --db "$DB" discover >/dev/null 2>"$TESTDIR/err" ||
+	{ cat "$TESTDIR/err"; fail "discover of the whole fabric failed"; }
+sum=$(cksum <"$DB")
+
+sim_cmd 'Error "leaf02" 100 17'
+sim_client "$IBTOPO" --db "$DB" discover >"$TESTDIR/out" 2>"$TESTDIR/err"
+rc=$?
+[ $rc -eq 2 ] || fail "incomplete discovery: exit $rc, expected 2"
+[ -s "$TESTDIR/out" ] && fail "incomplete discovery printed a summary"
+# libibnetdisc logs each timed-out SMP itself; ours is the one line
+# starting with "ibtopo:".
+ours=$(grep '^ibtopo:' "$TESTDIR/err")
+[ "$(count_lines "$ours")" -eq 1 ] || { cat "$TESTDIR/err"; fail "expected one ibtopo: line"; }
+case $ours in
+"ibtopo: discovery incomplete: 2 ports could not be explored (first: the peer of '"*"' port "*" did not answer); nothing stored (use --partial to store it anyway)") ;;
+*) fail "message: $ours" ;;
+esac
+[ "$(cksum <"$DB")" = "$sum" ] || fail "the database changed"
+
+sim_client "$IBTOPO" --db "$DB" discover --partial >"$TESTDIR/out" \
+	2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover --partial"; }
+grep -q '^snapshot 2: 3 switches, 3 CAs, 0 routers, 5 links (PARTIAL)$' \
+	"$TESTDIR/out" || { cat "$TESTDIR/out"; fail "partial summary"; }
+grep -q '^ibtopo: warning: discovery incomplete; the snapshot is marked partial$' \
+	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "partial warning"; }
+got=$("$IBTOPO" --db "$DB" snapshots --format json |
+	json_get '[(s["id"], s["partial"], s["switches"], s["cas"], s["links"]) for s in j["snapshots"]]')
+[ "$got" = "[(1, False, 4, 4, 9), (2, True, 3, 3, 5)]" ] || fail "snapshots: $got"
+got=$("$IBTOPO" --db "$DB" show --format json 2 links | links_brief | tr '\n' ' ')
+[ "$got" = "host01:1 leaf01:1 HDR 4x host02:1 leaf01:2 HDR 4x host03:1 leaf01:3 HDR 1x leaf01:7 spine01:1 HDR 4x leaf01:8 spine02:1 HDR 4x " ] ||
+	fail "partial links: $got"
+
+# No device: the same command without the shim sees no InfiniBand device
+# (on a machine with a real HCA, name one that does not exist instead).
+sum=$(cksum <"$DB")
+if ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	(cd "$TESTDIR/work" && "$IBTOPO" --db "$DB" discover -C ibtopo-none0) \
+		>"$TESTDIR/out" 2>"$TESTDIR/err"
+	rc=$?
+	want="ibtopo: no InfiniBand device 'ibtopo-none0' port 0 (is ib_umad loaded? does ibstat list it?)"
+else
+	(cd "$TESTDIR/work" && "$IBTOPO" --db "$DB" discover) \
+		>"$TESTDIR/out" 2>"$TESTDIR/err"
+	rc=$?
+	want="ibtopo: no InfiniBand device found (is ib_umad loaded? can you read /dev/infiniband/umad*?)"
+fi
+[ $rc -eq 2 ] || fail "no device: exit $rc, expected 2"
+[ "$(cat "$TESTDIR/err")" = "$want" ] || { cat "$TESTDIR/err"; fail "no device: message"; }
+[ -s "$TESTDIR/out" ] && fail "no device: printed to stdout"
+[ "$(cksum <"$DB")" = "$sum" ] || fail "no device: the database changed"
+exit 0

@@ -1,0 +1,730 @@
+/*
+ * test_discover.c - discovery and cache loading (lib/discover.c).
+ *
+ * libibnetdisc and libibumad are replaced with -Wl,--wrap: umad_* answer
+ * from will_return() values, ibnd_discover_fabric() hands out fabrics
+ * built here from PortInfo fields set with libibmad, so every decoding
+ * rule and every failure path runs without a simulator. ibnd_load_fabric()
+ * passes through to the real library unless a test makes it fail.
+ */
+#include "ibtopo-int.h"
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CACHE_FILE TEST_DATADIR "/sim-small.cache"
+
+/* ---- wrapped library functions ---- */
+
+int __wrap_umad_init(void);
+int __wrap_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
+int __wrap_umad_release_port(umad_port_t *port);
+int __wrap_umad_open_port(const char *ca_name, int portnum);
+int __wrap_umad_close_port(int portid);
+ibnd_fabric_t *__wrap_ibnd_discover_fabric(char *ca_name, int ca_port,
+					   ib_portid_t *from,
+					   struct ibnd_config *config);
+ibnd_fabric_t *__real_ibnd_load_fabric(const char *file, unsigned int flags);
+ibnd_fabric_t *__wrap_ibnd_load_fabric(const char *file, unsigned int flags);
+void __real_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
+void __wrap_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
+
+static struct ibnd_config last_config;
+static int destroyed_fakes;
+
+int __wrap_umad_init(void)
+{
+	return 0;
+}
+
+/* will_return: the status; on success the CA name. */
+int __wrap_umad_get_port(const char *ca_name, int portnum, umad_port_t *port)
+{
+	int rc = mock_type(int);
+
+	if (rc < 0)
+		return rc;
+	memset(port, 0, sizeof(*port));
+	snprintf(port->ca_name, sizeof(port->ca_name), "%s",
+		 ca_name ? ca_name : "fake0");
+	port->portnum = portnum ? portnum : 1;
+	snprintf(port->link_layer, sizeof(port->link_layer), "%s",
+		 mock_ptr_type(const char *));
+	return 0;
+}
+
+int __wrap_umad_release_port(umad_port_t *port)
+{
+	return 0;
+}
+
+/* will_return: an fd, or -errno. */
+int __wrap_umad_open_port(const char *ca_name, int portnum)
+{
+	return mock_type(int);
+}
+
+int __wrap_umad_close_port(int portid)
+{
+	return 0;
+}
+
+ibnd_fabric_t *__wrap_ibnd_discover_fabric(char *ca_name, int ca_port,
+					   ib_portid_t *from,
+					   struct ibnd_config *config)
+{
+	assert_non_null(config);
+	last_config = *config;
+	return mock_ptr_type(ibnd_fabric_t *);
+}
+
+/* will_return: true to read the file for real, false to fail. */
+ibnd_fabric_t *__wrap_ibnd_load_fabric(const char *file, unsigned int flags)
+{
+	if (mock_type(int))
+		return __real_ibnd_load_fabric(file, flags);
+	return NULL;
+}
+
+/* Fakes are marked by maxhops_discovered == 999 and freed here. */
+void __wrap_ibnd_destroy_fabric(ibnd_fabric_t *fabric)
+{
+	if (fabric && fabric->maxhops_discovered == 999) {
+		for (ibnd_node_t *n = fabric->nodes, *next; n; n = next) {
+			next = n->next;
+			for (int i = 0; i <= n->numports; i++)
+				free(n->ports[i]);
+			free(n->ports);
+			free(n);
+		}
+		free(fabric);
+		destroyed_fakes++;
+		return;
+	}
+	__real_ibnd_destroy_fabric(fabric);
+}
+
+/* ---- fake fabrics ---- */
+
+static ibnd_fabric_t *fake_fabric(void)
+{
+	ibnd_fabric_t *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->maxhops_discovered = 999;
+	return f;
+}
+
+static ibnd_node_t *fake_node(ibnd_fabric_t *f, int type, uint64_t guid,
+			      int nports, const char *desc)
+{
+	ibnd_node_t *n = calloc(1, sizeof(*n));
+
+	assert_non_null(n);
+	n->type = type;
+	n->guid = guid;
+	n->numports = nports;
+	n->ports = calloc((size_t)nports + 1, sizeof(*n->ports));
+	assert_non_null(n->ports);
+	snprintf(n->nodedesc, sizeof(n->nodedesc), "%s", desc);
+	mad_set_field64(n->info, 0, IB_NODE_SYSTEM_GUID_F, guid | 0xf000);
+	mad_set_field(n->info, 0, IB_NODE_VENDORID_F, 0x02c9);
+	mad_set_field(n->info, 0, IB_NODE_DEVID_F, 0xcf08);
+	mad_set_field(n->info, 0, IB_NODE_REVISION_F, 0xa0);
+	n->next = f->nodes;
+	f->nodes = n;
+	if (!f->from_node)
+		f->from_node = n;
+	return n;
+}
+
+/* PortInfo of an HDR-capable 4x port, Active/LinkUp at 4xHDR. */
+static ibnd_port_t *fake_port(ibnd_node_t *n, int num, uint32_t capmask)
+{
+	ibnd_port_t *p = calloc(1, sizeof(*p));
+
+	assert_non_null(p);
+	p->node = n;
+	p->portnum = num;
+	p->guid = n->type == IB_NODE_SWITCH ? n->guid : n->guid + (uint64_t)num;
+	p->base_lid = (uint16_t)(n->guid & 0xff);
+	mad_set_field(p->info, 0, IB_PORT_CAPMASK_F, capmask);
+	mad_set_field(p->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(p->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(p->info, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F, 1 | 2);
+	mad_set_field(p->info, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 255);
+	mad_set_field(p->info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, 2);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_SUPPORTED_F, 7);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_ENABLED_F, 15);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_ACTIVE_F, 4);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, 7);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F, 31);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, 4);
+	n->ports[num] = p;
+	return p;
+}
+
+static void fake_link(ibnd_port_t *a, ibnd_port_t *b)
+{
+	a->remoteport = b;
+	b->remoteport = a;
+}
+
+#define CAP_EXT (1u << 14)
+
+/*
+ * spine (switch 0x20, 4 ports, cap mask on port 0 only) port 1 --
+ * host (CA 0x10, 1 port, own cap mask) port 1.
+ */
+struct small {
+	ibnd_fabric_t *f;
+	ibnd_node_t *sw, *ca;
+	ibnd_port_t *sp1, *cp1;
+};
+
+static struct small small_fabric(void)
+{
+	struct small s;
+
+	s.f = fake_fabric();
+	s.sw = fake_node(s.f, IB_NODE_SWITCH, 0x20, 4, "spine01");
+	s.ca = fake_node(s.f, IB_NODE_CA, 0x10, 1, "host01 mlx5_0");
+	fake_port(s.sw, 0, CAP_EXT);
+	s.sp1 = fake_port(s.sw, 1, 0);
+	s.cp1 = fake_port(s.ca, 1, CAP_EXT);
+	fake_link(s.sp1, s.cp1);
+	/* switch ports 2..4 answered: down */
+	for (int i = 2; i <= 4; i++) {
+		ibnd_port_t *p = fake_port(s.sw, i, 0);
+
+		mad_set_field(p->info, 0, IB_PORT_STATE_F, 1);
+		mad_set_field(p->info, 0, IB_PORT_PHYS_STATE_F, 2);
+	}
+	return s;
+}
+
+static void expect_device(const char *link_layer, int open_rc)
+{
+	will_return(__wrap_umad_get_port, 0);
+	will_return(__wrap_umad_get_port, link_layer);
+	if (strcmp(link_layer, "Ethernet") != 0)
+		will_return(__wrap_umad_open_port, open_rc);
+}
+
+static int discover(struct ibtopo_fabric **out, ibnd_fabric_t *fake,
+		    unsigned flags, struct ibtopo_error *err)
+{
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+
+	o.flags = flags;
+	o.timeout_ms = 250;
+	expect_device("InfiniBand", 3);
+	will_return(__wrap_ibnd_discover_fabric, fake);
+	return ibtopo_fabric_discover(out, &o, err);
+}
+
+/* ---- tests ---- */
+
+static void discover_without_device_is_enodev(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = (void *)1;
+
+	will_return(__wrap_umad_get_port, -ENODEV);
+	assert_int_equal(ibtopo_fabric_discover(&f, NULL, &err), IBTOPO_ENODEV);
+	assert_null(f);
+	assert_string_equal(err.message, "no InfiniBand device found (is "
+			    "ib_umad loaded? can you read /dev/infiniband/umad*?)");
+}
+
+static void discover_names_the_missing_ca(void **state)
+{
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	o.ca = "mlx5_9";
+	o.port = 2;
+	will_return(__wrap_umad_get_port, -ENODEV);
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, &err), IBTOPO_ENODEV);
+	assert_string_equal(err.message, "no InfiniBand device 'mlx5_9' port 2 "
+			    "(is ib_umad loaded? does ibstat list it?)");
+}
+
+static void discover_unopenable_umad_is_enodev(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	expect_device("InfiniBand", -EACCES);
+	assert_int_equal(ibtopo_fabric_discover(&f, NULL, &err), IBTOPO_ENODEV);
+	assert_non_null(strstr(err.message, "'fake0' port 1: Permission denied"));
+}
+
+static void discover_refuses_ethernet_port(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	expect_device("Ethernet", 0);
+	assert_int_equal(ibtopo_fabric_discover(&f, NULL, &err), IBTOPO_ENODEV);
+	assert_non_null(strstr(err.message, "Ethernet"));
+}
+
+static void discover_library_failure_names_the_port(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	assert_int_equal(discover(&f, NULL, 0, &err), IBTOPO_ERROR);
+	assert_null(f);
+	assert_string_equal(err.message, "discovery through 'fake0' port 1 failed");
+}
+
+static void discover_bad_options_are_einval(void **state)
+{
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	o.version = 99;
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), IBTOPO_EINVAL);
+	o.version = IBTOPO_DISCOVER_OPTS_VERSION;
+	o.port = 256;
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_fabric_discover(NULL, NULL, NULL), IBTOPO_EINVAL);
+}
+
+static void discover_passes_a_full_config(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_int_equal(last_config.max_smps, 16);
+	assert_int_equal(last_config.timeout_ms, 250);
+	assert_true(last_config.flags & IBND_CONFIG_MLX_EPI);
+	ibtopo_fabric_free(f);
+}
+
+static void discover_copies_nodes_ports_and_meta(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	const struct ibtopo_fabric_meta *m;
+	struct ibtopo_node *sw, *ca;
+	struct ibtopo_port *p;
+	char host[256] = "";
+	time_t before = time(NULL);
+	int destroyed = destroyed_fakes;
+
+	s.sw->smaenhsp0 = 1;
+	s.cp1->ext_portnum = 0;
+	s.sp1->ext_portnum = 7;
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_int_equal(destroyed_fakes, destroyed + 1);
+
+	assert_int_equal(ibtopo_fabric_node_count(f), 2);
+	sw = ibtopo_fabric_node(f, 0);		/* sorted: switches first */
+	ca = ibtopo_fabric_node(f, 1);
+	assert_int_equal(sw->type, IBTOPO_NODE_SWITCH);
+	assert_string_equal(sw->desc, "spine01");
+	assert_int_equal(sw->guid, 0x20);
+	assert_int_equal(sw->sysimg_guid, 0xf020);
+	assert_int_equal(sw->vendor_id, 0x02c9);
+	assert_int_equal(sw->device_id, 0xcf08);
+	assert_int_equal(sw->revision, 0xa0);
+	assert_int_equal(sw->nports, 4);
+	assert_true(sw->enhanced_port0);
+	assert_int_equal(ca->type, IBTOPO_NODE_CA);
+	assert_string_equal(ca->desc, "host01 mlx5_0");
+	assert_null(ca->ports[0]);		/* CAs have no port 0 */
+
+	p = ibtopo_node_port(sw, 1);
+	assert_int_equal(p->ext_num, 7);
+	assert_int_equal(p->guid, 0x20);
+	assert_int_equal(p->lid, 0x20);
+	assert_int_equal(p->state, IBTOPO_PORT_STATE_ACTIVE);
+	assert_int_equal(p->phys_state, 5);
+	assert_ptr_equal(p->remote, ibtopo_node_port(ca, 1));
+	assert_ptr_equal(ibtopo_fabric_find_port(f, 0x11), ibtopo_node_port(ca, 1));
+
+	assert_int_equal(ibtopo_fabric_link_count(f), 1);
+	assert_int_equal(ibtopo_fabric_link(f, 0)->speed, IBTOPO_SPEED_HDR);
+	assert_int_equal(ibtopo_fabric_link(f, 0)->width, IBTOPO_WIDTH_4X);
+
+	m = ibtopo_fabric_meta(f);
+	assert_string_equal(m->source, "discover:fake0/1");
+	gethostname(host, sizeof(host) - 1);
+	assert_string_equal(m->host, host);
+	assert_true(m->taken_at >= before && m->taken_at <= time(NULL));
+	assert_false(m->partial);
+	ibtopo_fabric_free(f);
+}
+
+#define ALL_BASE (IBTOPO_SPEED_SDR | IBTOPO_SPEED_DDR | IBTOPO_SPEED_QDR)
+#define ALL_EXT (IBTOPO_SPEED_FDR | IBTOPO_SPEED_EDR | IBTOPO_SPEED_HDR)
+
+static void speeds_enabled_codes_mean_supported(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port *p;
+
+	/* width 255, speed 15, ext 31: "all supported" */
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	p = ibtopo_fabric_find_port(f, 0x11);
+	assert_int_equal(p->width_supported, IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X);
+	assert_int_equal(p->width_enabled, IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X);
+	assert_int_equal(p->width_active, IBTOPO_WIDTH_4X);
+	assert_int_equal(p->speed_supported, ALL_BASE | ALL_EXT);
+	assert_int_equal(p->speed_enabled, ALL_BASE | ALL_EXT);
+	assert_int_equal(p->speed_active, IBTOPO_SPEED_HDR);
+	ibtopo_fabric_free(f);
+}
+
+static void edr_link_between_hdr_ports(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port *p;
+
+	/* both ends enable FDR|EDR only, ext 30 disables on a down port */
+	mad_set_field(s.sp1->info, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F, 3);
+	mad_set_field(s.sp1->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, 2);
+	mad_set_field(s.cp1->info, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F, 3);
+	mad_set_field(s.cp1->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, 2);
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F, 30);
+	mad_set_field(s.sw->ports[3]->info, 0, IB_PORT_LINK_WIDTH_ENABLED_F, 1);
+	mad_set_field(s.sw->ports[3]->info, 0, IB_PORT_LINK_SPEED_ENABLED_F, 5);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_int_equal(ibtopo_fabric_link(f, 0)->speed, IBTOPO_SPEED_EDR);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 1);
+	assert_int_equal(p->speed_supported, ALL_BASE | ALL_EXT);
+	assert_int_equal(p->speed_enabled, ALL_BASE | IBTOPO_SPEED_FDR |
+			 IBTOPO_SPEED_EDR);
+	assert_int_equal(p->speed_active, IBTOPO_SPEED_EDR);
+
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 2);
+	assert_int_equal(p->speed_enabled, ALL_BASE);
+	assert_int_equal(p->state, IBTOPO_PORT_STATE_DOWN);
+	assert_int_equal(p->speed_active, 0);	/* stale when down */
+	assert_int_equal(p->width_active, 0);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 3);
+	assert_int_equal(p->width_enabled, IBTOPO_WIDTH_1X);
+	assert_int_equal(p->speed_enabled, IBTOPO_SPEED_SDR | IBTOPO_SPEED_QDR |
+			 ALL_EXT);
+	ibtopo_fabric_free(f);
+}
+
+static void ext_speeds_need_the_capability_bit(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port *p;
+
+	/* the CA's own cap mask lacks bit 14: its ext fields are reserved */
+	mad_set_field(s.cp1->info, 0, IB_PORT_CAPMASK_F, 0);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	p = ibtopo_fabric_find_port(f, 0x11);
+	assert_int_equal(p->speed_supported, ALL_BASE);
+	assert_int_equal(p->speed_enabled, ALL_BASE);
+	assert_int_equal(p->speed_active, IBTOPO_SPEED_QDR);
+	assert_int_equal(p->cap_mask, 0);
+	ibtopo_fabric_free(f);
+}
+
+static void switch_capability_comes_from_port0(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port *p;
+
+	/* port 1 has bit 14 in its own (reserved) field; port 0 does not */
+	mad_set_field(s.sw->ports[0]->info, 0, IB_PORT_CAPMASK_F, 0);
+	mad_set_field(s.sp1->info, 0, IB_PORT_CAPMASK_F, CAP_EXT);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 1);
+	assert_int_equal(p->speed_active, IBTOPO_SPEED_QDR);
+	assert_int_equal(p->speed_supported, ALL_BASE);
+	ibtopo_fabric_free(f);
+}
+
+static void fdr10_from_mellanox_ext_port_info(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port *p;
+
+	mad_set_field(s.cp1->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, 0);
+	mad_set_field(s.cp1->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F, 1);
+	mad_set_field(s.cp1->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F, 1);
+	mad_set_field(s.cp1->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F, 1);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	p = ibtopo_fabric_find_port(f, 0x11);
+	assert_int_equal(p->speed_active, IBTOPO_SPEED_FDR10);
+	assert_true(p->speed_supported & IBTOPO_SPEED_FDR10);
+	assert_true(p->speed_enabled & IBTOPO_SPEED_FDR10);
+	ibtopo_fabric_free(f);
+}
+
+static void unanswered_peer_fails_without_partial(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = (void *)1;
+	int destroyed = destroyed_fakes;
+
+	/* port 4 is LinkUp but its peer never answered NodeInfo */
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_STATE_F, 2);
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
+	assert_null(f);
+	assert_int_equal(destroyed_fakes, destroyed + 1);
+	assert_string_equal(err.message, "discovery incomplete: 1 port could not "
+		"be explored (first: the peer of 'spine01' port 4 did not answer)");
+}
+
+static void unanswered_peer_is_kept_with_partial(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	assert_int_equal(discover(&f, s.f, IBTOPO_DISCOVER_PARTIAL, NULL), 0);
+	assert_true(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_fabric_link_count(f), 1);
+	ibtopo_fabric_free(f);
+}
+
+static void switch_port_without_port_info_is_partial(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	free(s.sw->ports[3]);
+	s.sw->ports[3] = NULL;
+	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
+	assert_non_null(strstr(err.message,
+			"switch 'spine01' port 3 did not answer PortInfo"));
+}
+
+static void ca_ports_never_reached_are_not_partial(void **state)
+{
+	struct small s = small_fabric();
+	ibnd_node_t *ca2 = fake_node(s.f, IB_NODE_CA, 0x30, 2, "host02");
+	struct ibtopo_fabric *f = NULL;
+
+	/* a dual-port CA reached through port 2 only; port 1 unknown */
+	fake_link(s.sw->ports[2], fake_port(ca2, 2, CAP_EXT));
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_fabric_link_count(f), 2);
+	ibtopo_fabric_free(f);
+}
+
+static void node_description_is_bounded(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+
+	memset(s.ca->nodedesc, 'x', sizeof(s.ca->nodedesc));	/* no NUL */
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_int_equal(strlen(ibtopo_fabric_find_node(f, 0x10)->desc), 64);
+	ibtopo_fabric_free(f);
+}
+
+static void inconsistent_port_is_refused(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	s.sw->ports[2]->portnum = 3;
+	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARSE);
+	assert_null(f);
+	assert_non_null(strstr(err.message, "port 2 is inconsistent"));
+}
+
+/* ---- cache files ---- */
+
+static void load_cache_reads_the_committed_fixture(void **state)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_link *edr = NULL, *one_x = NULL;
+
+	will_return(__wrap_ibnd_load_fabric, 1);
+	assert_int_equal(ibtopo_fabric_load_cache(&f, CACHE_FILE, NULL), 0);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH), 4);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 4);
+	assert_int_equal(ibtopo_fabric_link_count(f), 9);
+	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++) {
+		struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+
+		if (l->speed == IBTOPO_SPEED_EDR)
+			edr = l;
+		else
+			assert_int_equal(l->speed, IBTOPO_SPEED_HDR);
+		if (l->width == IBTOPO_WIDTH_1X)
+			one_x = l;
+		else
+			assert_int_equal(l->width, IBTOPO_WIDTH_4X);
+		assert_int_not_equal(l->a->lid, 0);
+		assert_int_equal(l->a->state, IBTOPO_PORT_STATE_ACTIVE);
+	}
+	assert_non_null(edr);
+	assert_true(edr->a->speed_supported & IBTOPO_SPEED_HDR);
+	assert_true(edr->b->speed_supported & IBTOPO_SPEED_HDR);
+	assert_false(edr->a->speed_enabled & IBTOPO_SPEED_HDR);
+	assert_non_null(one_x);
+	assert_string_equal(one_x->b->node->desc, "leaf01");
+	assert_true(one_x->a->width_supported & IBTOPO_WIDTH_4X);
+	assert_int_equal(one_x->a->width_enabled, IBTOPO_WIDTH_1X);
+	assert_int_equal(one_x->b->width_enabled, IBTOPO_WIDTH_1X);
+	assert_string_equal(ibtopo_fabric_meta(f)->source, "file:" CACHE_FILE);
+	assert_null(ibtopo_fabric_meta(f)->host);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	ibtopo_fabric_free(f);
+}
+
+static void load_cache_library_refusal_is_eparse(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = (void *)1;
+
+	will_return(__wrap_ibnd_load_fabric, 0);
+	assert_int_equal(ibtopo_fabric_load_cache(&f, CACHE_FILE, &err),
+			 IBTOPO_EPARSE);
+	assert_null(f);
+	assert_string_equal(err.message, "'" CACHE_FILE "': truncated or "
+			    "corrupt cache file");
+}
+
+static char tmp_path[64];
+
+static int tmp_setup(void **state)
+{
+	int fd;
+
+	snprintf(tmp_path, sizeof(tmp_path), "/tmp/test_discover.XXXXXX");
+	fd = mkstemp(tmp_path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int tmp_teardown(void **state)
+{
+	unlink(tmp_path);
+	return 0;
+}
+
+static void write_tmp(const void *buf, size_t len)
+{
+	FILE *fp = fopen(tmp_path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(buf, 1, len, fp), len);
+	fclose(fp);
+}
+
+static void load_cache_empty_file_is_not_a_cache(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	char want[128];
+
+	write_tmp("", 0);
+	assert_false(ibtopo_file_is_cache(tmp_path));
+	assert_int_equal(ibtopo_fabric_load_cache(&f, tmp_path, &err),
+			 IBTOPO_EPARSE);
+	snprintf(want, sizeof(want), "'%s': not an ibnetdiscover cache file",
+		 tmp_path);
+	assert_string_equal(err.message, want);
+}
+
+static void load_cache_header_only_is_truncated(void **state)
+{
+	static const uint8_t hdr[28] = { 0x2b, 0x83, 0xe7, 0x8f, 1, 0, 0, 0, 1 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	write_tmp(hdr, sizeof(hdr));
+	assert_true(ibtopo_file_is_cache(tmp_path));
+	assert_int_equal(ibtopo_fabric_load_cache(&f, tmp_path, &err),
+			 IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, "truncated or corrupt cache file"));
+}
+
+static void load_cache_other_version_is_refused(void **state)
+{
+	static const uint8_t hdr[28] = { 0x2b, 0x83, 0xe7, 0x8f, 2 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	write_tmp(hdr, sizeof(hdr));
+	assert_int_equal(ibtopo_fabric_load_cache(&f, tmp_path, &err),
+			 IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, "unsupported cache file version 2"));
+}
+
+static void load_cache_missing_file_says_why(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	assert_false(ibtopo_file_is_cache("/nonexistent/ibtopo.cache"));
+	assert_true(ibtopo_fabric_load_cache(&f, "/nonexistent/ibtopo.cache",
+					     &err) < 0);
+	assert_non_null(strstr(err.message, "No such file or directory"));
+	assert_int_equal(ibtopo_fabric_load_cache(NULL, "x", NULL), IBTOPO_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(discover_without_device_is_enodev),
+		cmocka_unit_test(discover_names_the_missing_ca),
+		cmocka_unit_test(discover_unopenable_umad_is_enodev),
+		cmocka_unit_test(discover_refuses_ethernet_port),
+		cmocka_unit_test(discover_library_failure_names_the_port),
+		cmocka_unit_test(discover_bad_options_are_einval),
+		cmocka_unit_test(discover_passes_a_full_config),
+		cmocka_unit_test(discover_copies_nodes_ports_and_meta),
+		cmocka_unit_test(speeds_enabled_codes_mean_supported),
+		cmocka_unit_test(edr_link_between_hdr_ports),
+		cmocka_unit_test(ext_speeds_need_the_capability_bit),
+		cmocka_unit_test(switch_capability_comes_from_port0),
+		cmocka_unit_test(fdr10_from_mellanox_ext_port_info),
+		cmocka_unit_test(unanswered_peer_fails_without_partial),
+		cmocka_unit_test(unanswered_peer_is_kept_with_partial),
+		cmocka_unit_test(switch_port_without_port_info_is_partial),
+		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
+		cmocka_unit_test(node_description_is_bounded),
+		cmocka_unit_test(inconsistent_port_is_refused),
+		cmocka_unit_test(load_cache_reads_the_committed_fixture),
+		cmocka_unit_test(load_cache_library_refusal_is_eparse),
+		cmocka_unit_test_setup_teardown(load_cache_empty_file_is_not_a_cache,
+						tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(load_cache_header_only_is_truncated,
+						tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(load_cache_other_version_is_refused,
+						tmp_setup, tmp_teardown),
+		cmocka_unit_test(load_cache_missing_file_says_why),
+	};
+
+	return cmocka_run_group_tests_name("discover", tests, NULL, NULL);
+}
