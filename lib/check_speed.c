@@ -134,9 +134,11 @@ uint64_t ibtopo__adapter_model(const struct ibtopo_node *node)
 
 /* ---------------------------------------------------------- peer tables */
 
-struct host_expect {
-	unsigned speed;	/* 0 = no evidence */
-	unsigned lanes;
+/* What a link's peers say it should run at: a speed bit or lanes, 0 = no
+ * evidence, and which comparison said so. */
+struct expect {
+	unsigned value;
+	enum ibtopo_peer_class cls;
 };
 
 struct peers {
@@ -144,13 +146,15 @@ struct peers {
 	struct top2 *isl_speed;		/* per node: its inter-switch links */
 	struct top2 *isl_lanes;
 	struct top2 *node_lanes;	/* per node: all its links */
-	struct host_expect *host;	/* per link: same switch, same model */
+	struct expect *host_speed;	/* per link to a CA */
+	struct expect *host_lanes;
 };
 
 struct host_entry {
 	uint64_t model;
 	unsigned speed, lanes;
 	size_t link;
+	unsigned sw_speed, sw_lanes;	/* switch's other host links, any model */
 };
 
 static int cmp_host_entry(const void *x, const void *y)
@@ -159,7 +163,7 @@ static int cmp_host_entry(const void *x, const void *y)
 
 	if (a->model != b->model)
 		return a->model < b->model ? -1 : 1;
-	return 0;
+	return a->link < b->link ? -1 : a->link > b->link;
 }
 
 static void peers_release(struct peers *p)
@@ -167,8 +171,62 @@ static void peers_release(struct peers *p)
 	free(p->isl_speed);
 	free(p->isl_lanes);
 	free(p->node_lanes);
-	free(p->host);
+	free(p->host_speed);
+	free(p->host_lanes);
 	memset(p, 0, sizeof(*p));
+}
+
+static unsigned lower(unsigned x, unsigned y)
+{
+	return x < y ? x : y;
+}
+
+/*
+ * Host links, grouped by switch then by adapter model. A link's evidence
+ * is, first, the same switch's other links to the same model; failing
+ * that (no such link), both the switch's other host links and the same
+ * model's links elsewhere in the fabric must show the faster value.
+ */
+static void host_groups(struct peers *p, struct host_entry *ent, size_t n,
+			bool per_switch)
+{
+	for (size_t g = 0; g < n;) {
+		struct top2 ts = { 0 }, tl = { 0 };
+		size_t e = g;
+
+		while (e < n && ent[e].model == ent[g].model) {
+			top2_add(&ts, ent[e].speed);
+			top2_add(&tl, ent[e].lanes);
+			e++;
+		}
+		for (size_t k = g; k < e; k++) {
+			unsigned s = top2_others(&ts, ent[k].speed, 1);
+			unsigned l = top2_others(&tl, ent[k].lanes, 1);
+			struct expect *xs = &p->host_speed[ent[k].link];
+			struct expect *xl = &p->host_lanes[ent[k].link];
+
+			if (per_switch) {
+				if (s) {
+					xs->value = s;
+					xs->cls = IBTOPO_PEER_HOSTS;
+				}
+				if (l) {
+					xl->value = l;
+					xl->cls = IBTOPO_PEER_HOSTS;
+				}
+				continue;
+			}
+			if (!xs->value && s && ent[k].sw_speed) {
+				xs->value = lower(s, ent[k].sw_speed);
+				xs->cls = IBTOPO_PEER_MODEL;
+			}
+			if (!xl->value && l && ent[k].sw_lanes) {
+				xl->value = lower(l, ent[k].sw_lanes);
+				xl->cls = IBTOPO_PEER_MODEL;
+			}
+		}
+		g = e;
+	}
 }
 
 static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
@@ -176,6 +234,7 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 {
 	struct host_entry *ent = NULL;
 	uint64_t *model = NULL;
+	size_t nent = 0;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -184,11 +243,12 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 	p->isl_speed = calloc(p->nnodes + 1, sizeof(*p->isl_speed));
 	p->isl_lanes = calloc(p->nnodes + 1, sizeof(*p->isl_lanes));
 	p->node_lanes = calloc(p->nnodes + 1, sizeof(*p->node_lanes));
-	p->host = calloc(p->nlinks + 1, sizeof(*p->host));
+	p->host_speed = calloc(p->nlinks + 1, sizeof(*p->host_speed));
+	p->host_lanes = calloc(p->nlinks + 1, sizeof(*p->host_lanes));
 	model = calloc(p->nnodes + 1, sizeof(*model));
-	ent = calloc(256, sizeof(*ent));
-	if (!p->isl_speed || !p->isl_lanes || !p->node_lanes || !p->host ||
-	    !model || !ent) {
+	ent = calloc(p->nlinks + 1, sizeof(*ent));
+	if (!p->isl_speed || !p->isl_lanes || !p->node_lanes || !p->host_speed ||
+	    !p->host_lanes || !model || !ent) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -222,45 +282,46 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 			top2_add(&p->isl_lanes[b->index], lanes);
 		}
 	}
-	/* Per switch, its host links grouped by adapter model. */
+	/* Per switch: its host links, by model, then all of them. */
 	for (size_t i = 0; i < p->nnodes; i++) {
 		const struct ibtopo_node *s = ibtopo_fabric_node(f, i);
-		size_t n = 0;
+		struct top2 all_s = { 0 }, all_l = { 0 };
+		size_t first = nent;
 
 		if (!is_switch(s))
 			continue;
-		for (unsigned k = 1; k <= s->nports && n < 256; k++) {
+		for (unsigned k = 1; k <= s->nports; k++) {
 			const struct ibtopo_port *pt = s->ports[k];
+			struct host_entry *e;
 
 			if (!pt || !pt->remote || !pt->link ||
-			    pt->remote->node->type != IBTOPO_NODE_CA ||
-			    !model[pt->remote->node->index])
+			    pt->remote->node->type != IBTOPO_NODE_CA)
 				continue;
-			ent[n].model = model[pt->remote->node->index];
-			ent[n].speed = pt->link->speed;
-			ent[n].lanes = ibtopo_width_lanes(pt->link->width);
-			ent[n].link = pt->link->index;
-			n++;
+			e = &ent[nent++];
+			e->model = model[pt->remote->node->index];
+			e->speed = pt->link->speed;
+			e->lanes = ibtopo_width_lanes(pt->link->width);
+			e->link = pt->link->index;
+			top2_add(&all_s, e->speed);
+			top2_add(&all_l, e->lanes);
 		}
-		qsort(ent, n, sizeof(*ent), cmp_host_entry);
-		for (size_t g = 0; g < n;) {
-			struct top2 ts = { 0 }, tl = { 0 };
-			size_t e = g;
-
-			while (e < n && ent[e].model == ent[g].model) {
-				top2_add(&ts, ent[e].speed);
-				top2_add(&tl, ent[e].lanes);
-				e++;
-			}
-			for (size_t k = g; k < e; k++) {
-				p->host[ent[k].link].speed =
-					top2_others(&ts, ent[k].speed, 1);
-				p->host[ent[k].link].lanes =
-					top2_others(&tl, ent[k].lanes, 1);
-			}
-			g = e;
+		for (size_t k = first; k < nent; k++) {
+			ent[k].sw_speed = top2_others(&all_s, ent[k].speed, 1);
+			ent[k].sw_lanes = top2_others(&all_l, ent[k].lanes, 1);
 		}
+		/* unknown models (0) compare with nothing */
+		for (size_t k = first; k < nent;) {
+			if (ent[k].model)
+				k++;
+			else
+				ent[k] = ent[--nent];
+		}
+		qsort(ent + first, nent - first, sizeof(*ent), cmp_host_entry);
+		host_groups(p, ent + first, nent - first, true);
 	}
+	/* The fallback: the same model anywhere else. */
+	qsort(ent, nent, sizeof(*ent), cmp_host_entry);
+	host_groups(p, ent, nent, false);
 out_free:
 	free(ent);
 	free(model);
@@ -269,21 +330,17 @@ out_free:
 	return rc;
 }
 
-/*
- * What the peers say a link should run at: speed bit and lanes (0 = no
- * evidence) and the class of comparison.
- */
-static enum ibtopo_peer_class peer_expect(const struct peers *p,
-					  const struct ibtopo_link *l,
-					  unsigned *speed, unsigned *lanes)
+/* What the peers say a link should run at (speed bit and lanes). */
+static void peer_expect(const struct peers *p, const struct ibtopo_link *l,
+			struct expect *speed, struct expect *lanes)
 {
 	const struct ibtopo_node *a = l->a->node, *b = l->b->node;
 	unsigned my_lanes = ibtopo_width_lanes(l->width);
 
-	*speed = 0;
-	*lanes = 0;
+	memset(speed, 0, sizeof(*speed));
+	memset(lanes, 0, sizeof(*lanes));
 	if (a == b)
-		return IBTOPO_PEER_NONE;	/* a loopback has no peers */
+		return;		/* a loopback has no peers */
 	if (is_switch(a) && is_switch(b)) {
 		unsigned sa = top2_others(&p->isl_speed[a->index], l->speed, 1);
 		unsigned sb = top2_others(&p->isl_speed[b->index], l->speed, 1);
@@ -291,19 +348,21 @@ static enum ibtopo_peer_class peer_expect(const struct peers *p,
 		unsigned lb = top2_others(&p->isl_lanes[b->index], my_lanes, 1);
 
 		/* Both switches must show it: one alone proves nothing. */
-		if (sa && sb)
-			*speed = sa < sb ? sa : sb;
-		if (la && lb)
-			*lanes = la < lb ? la : lb;
-		return IBTOPO_PEER_SWITCHES;
+		if (sa && sb) {
+			speed->value = lower(sa, sb);
+			speed->cls = IBTOPO_PEER_SWITCHES;
+		}
+		if (la && lb) {
+			lanes->value = lower(la, lb);
+			lanes->cls = IBTOPO_PEER_SWITCHES;
+		}
+		return;
 	}
 	if ((is_switch(a) && b->type == IBTOPO_NODE_CA) ||
 	    (is_switch(b) && a->type == IBTOPO_NODE_CA)) {
-		*speed = p->host[l->index].speed;
-		*lanes = p->host[l->index].lanes;
-		return IBTOPO_PEER_HOSTS;
+		*speed = p->host_speed[l->index];
+		*lanes = p->host_lanes[l->index];
 	}
-	return IBTOPO_PEER_NONE;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -366,20 +425,20 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 			f.cause = IBTOPO_CAUSE_UNKNOWN;
 		return ibtopo_findings_add(out, &f, err);
 	} else {
-		unsigned expected, lanes;
-		enum ibtopo_peer_class cls = peer_expect(p, l, &expected, &lanes);
+		struct expect speed, lanes;
 
-		*capable = expected > l->speed ? expected : l->speed;
-		if (!l->speed || !expected || l->speed >= expected)
+		peer_expect(p, l, &speed, &lanes);
+		*capable = speed.value > l->speed ? speed.value : l->speed;
+		if (!l->speed || !speed.value || l->speed >= speed.value)
 			return 0;
 		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
 				     IBTOPO_SEV_WARNING, l);
-		f.expected = expected;
+		f.expected = speed.value;
 		f.actual = l->speed;
 		f.evidence = IBTOPO_EVIDENCE_PEERS;
-		f.subkind = (int)cls;
-		f.cause = rated && rated < expected ? IBTOPO_CAUSE_CABLE :
-						      IBTOPO_CAUSE_UNKNOWN;
+		f.subkind = (int)speed.cls;
+		f.cause = rated && rated < speed.value ? IBTOPO_CAUSE_CABLE :
+							 IBTOPO_CAUSE_UNKNOWN;
 		return ibtopo_findings_add(out, &f, err);
 	}
 }
@@ -422,9 +481,11 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		    !(common & lanes_to_width(expected)))
 			return 0;
 	} else {
-		unsigned speed;
+		struct expect speed, lanes;
 
-		cls = peer_expect(p, l, &speed, &expected);
+		peer_expect(p, l, &speed, &lanes);
+		expected = lanes.value;
+		cls = lanes.cls;
 		if (!expected || active >= expected)
 			return 0;
 	}

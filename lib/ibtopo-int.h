@@ -217,11 +217,6 @@ int ibtopo__check_loopback(struct ibtopo_findings *out,
 int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
 			    struct ibtopo_error *err);
 
-/* topofile.c */
-/** Read a whole file into a malloc'd buffer (not NUL-terminated). */
-int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
-			    struct ibtopo_error *err);
-
 /* render_findings.c */
 /** Findings as a JSON array (NULL list: empty); NULL when out of memory. */
 struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list);

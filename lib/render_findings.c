@@ -52,6 +52,8 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		if (f->evidence == IBTOPO_EVIDENCE_PEERS) {
 			what = f->subkind == IBTOPO_PEER_SWITCHES ?
 				"both switches run %s on their other inter-switch links" :
+				f->subkind == IBTOPO_PEER_MODEL ?
+				"the switch runs %s to other adapters and this adapter model runs at least that elsewhere" :
 				"the switch runs %s to other adapters of the same model";
 			snprintf(n1, sizeof(n1), what, speed_or_unknown(f->expected));
 			return snprintf(buf, len,
@@ -92,6 +94,8 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 			"both switches' other inter-switch links" :
 			f->subkind == IBTOPO_PEER_HOSTS ?
 			"the switch's links to the same adapter model" :
+			f->subkind == IBTOPO_PEER_MODEL ?
+			"the switch's other host links and this adapter model elsewhere" :
 			"both nodes' other links",
 			width_or_unknown(f->expected));
 	case IBTOPO_FIND_CABLE_OVER_LENGTH:
@@ -444,6 +448,8 @@ static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 			set_str(c, "inter-switch");
 		else if (f->subkind == IBTOPO_PEER_HOSTS)
 			set_str(c, "hosts");
+		else if (f->subkind == IBTOPO_PEER_MODEL)
+			set_str(c, "model");
 		break;
 	case IBTOPO_FIND_LINK_MOVED:
 	case IBTOPO_FIND_MISWIRED_LINK:

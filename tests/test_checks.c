@@ -307,6 +307,66 @@ static void host_slower_than_same_model_on_same_switch(void **state)
 	assert_string_equal(f->b.node, "node2");
 }
 
+/*
+ * tiny-mixed-speeds: a ConnectX-4 at SDR on an FDR switch (whose other
+ * hosts run up to FDR) while the other ConnectX-4 runs EDR elsewhere.
+ */
+static void host_vs_switch_hosts_and_model_elsewhere(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *edr = node(t, IBTOPO_NODE_SWITCH, "SwitchIB", 36);
+	struct ibtopo_node *fdr = node(t, IBTOPO_NODE_SWITCH, "SX6012", 12);
+	struct ibtopo_node *h[4];
+	static const unsigned dev[4] = { 0x1013, 0x1003, 0x673c, 0x1013 };
+	const struct ibtopo_finding *f;
+
+	for (unsigned i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "r-ufm%u HCA-1", i);
+		h[i] = node(t, IBTOPO_NODE_CA, name, 1);
+		h[i]->vendor_id = 0x2c9;
+		h[i]->device_id = dev[i];
+	}
+	tlink(t, edr, 34, h[0], 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	tlink(t, fdr, 6, h[1], 1, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	tlink(t, fdr, 2, h[2], 1, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	tlink(t, fdr, 8, h[3], 1, IBTOPO_SPEED_SDR, IBTOPO_WIDTH_4X);
+	tlink(t, edr, 3, fdr, 1, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+	assert_int_equal(f->subkind, IBTOPO_PEER_MODEL);
+	assert_int_equal(f->expected, IBTOPO_SPEED_FDR);
+	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
+	assert_string_equal(f->b.node, "r-ufm3 HCA-1");
+}
+
+/*
+ * x5-mixed-ddr-qdr: DDR adapters (MT26418) among QDR ones on the same
+ * switches, but no MT26418 runs faster anywhere: they do what they can.
+ */
+static void ddr_model_that_never_runs_faster(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "S-1", 36);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "S-2", 36);
+
+	for (unsigned i = 0; i < 6; i++) {
+		struct ibtopo_node *h = node(t, IBTOPO_NODE_CA,
+			"MT25408 ConnectX Mellanox Technologies", 1);
+
+		h->vendor_id = 0x2c9;
+		h->device_id = i % 2 ? 0x6732 : 0x6746;
+		tlink(t, i < 3 ? s1 : s2, 1 + i, h, 1,
+		      i % 2 ? IBTOPO_SPEED_DDR : IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	}
+	tlink(t, s1, 20, s2, 20, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 0);
+}
+
 /* Hosts at QDR and inter-switch links at FDR10 are different classes. */
 static void hosts_and_isls_are_not_compared(void **state)
 {
@@ -578,6 +638,8 @@ int main(void)
 		T(isl_slower_than_both_switches_other_isls),
 		T(isl_to_switch_without_other_isls_is_not_flagged),
 		T(host_slower_than_same_model_on_same_switch),
+		T(host_vs_switch_hosts_and_model_elsewhere),
+		T(ddr_model_that_never_runs_faster),
 		T(hosts_and_isls_are_not_compared),
 		T(adapter_model_from_description),
 		T(host_1x_among_4x_peers),

@@ -732,11 +732,17 @@ void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port
  *   - inter-switch link: expected = the lower of the fastest speeds each
  *     switch runs on its OTHER inter-switch links; both switches must have
  *     some (one switch with no other inter-switch link proves nothing).
- *   - switch-to-CA link: expected = the fastest speed the same switch runs
- *     on its other links to CAs of the same adapter model. The adapter
- *     model is vendor_id:device_id when known; else the HCA name the node
- *     description ends with ("host12 mlx5_0" -> "mlx5"); else the whole
- *     description (so host-specific descriptions compare with nothing).
+ *   - switch-to-CA link (IBTOPO_PEER_HOSTS): expected = the fastest speed
+ *     the same switch runs on its other links to CAs of the same adapter
+ *     model. The adapter model is vendor_id:device_id when known; else
+ *     the HCA name the node description ends with ("host12 mlx5_0" ->
+ *     "mlx5"); else the whole description (so host-specific descriptions
+ *     compare with nothing).
+ *   - switch-to-CA link whose switch has no other CA of that model
+ *     (IBTOPO_PEER_MODEL): expected = the lower of the fastest speed the
+ *     switch runs to its other CAs and the fastest the same model runs
+ *     anywhere else; both must exist (an SDR ConnectX-4 on an FDR switch
+ *     while another ConnectX-4 runs EDR elsewhere: expected FDR).
  * - width-downgrade: expected/actual = width bits. Error, evidence
  *   port-info: below 4x where both ends support 4x (cause port-config
  *   when an enabled set lacks 4x, else unknown). Warning, evidence peers:
@@ -758,6 +764,7 @@ enum ibtopo_peer_class {
 	IBTOPO_PEER_NONE = 0,
 	IBTOPO_PEER_SWITCHES = 1,	/* inter-switch link vs other ISLs */
 	IBTOPO_PEER_HOSTS = 2,		/* host link vs same switch, same model */
+	IBTOPO_PEER_MODEL = 3,		/* host link vs switch's hosts + model */
 };
 
 struct ibtopo_check_opts {
@@ -865,8 +872,9 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  *   "evidence" ("port-info", "peers", "plan"); "cause" ("cable",
  *     "port-config", "unknown");
  *   "length_m","reach_m" (cable-over-length);
+ *   "media" (cable-over-length: the cable's media);
  *   "detail" (the note, or the subkind: "inter-switch", "hosts",
- *     "one-end", "both-ports", "swapped", "physical").
+ *     "model", "one-end", "both-ports", "swapped", "physical").
  * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
  * columns every key above (dotted: a.node, a.guid, ...), empty when not
  * set. `list_name` NULL means "findings". Returns 0, IBTOPO_EINVAL (no

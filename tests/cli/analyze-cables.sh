@@ -1,0 +1,108 @@
+#!/bin/sh
+# analyze-cables.sh - `ibtopo analyze --cables` on a small HDR fabric file:
+# the inventory CSV and the ibdiagnet db_csv give the same findings (an
+# over-length AOC, an over-length DAC, an EDR cable on HDR ports); a site
+# reach table moves the limit; --fail-on sets the exit status; bad cable
+# and reach files fail with one line naming FILE:LINE.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+DATA=$top_srcdir/tests/data
+GOLDEN=$top_srcdir/tests/golden
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "'$*' exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$tmp/err"
+		return 1
+	fi
+	return 0
+}
+
+same() {	# same GOLDEN FILE
+	if ! cmp -s "$1" "$2"; then
+		fail "$2 differs from $1"
+		diff "$1" "$2" | sed 's/^/  /' | head -20
+	fi
+}
+
+stderr_is() {
+	printf '%s\n' "$1" >"$tmp/want"
+	same "$tmp/want" "$tmp/err"
+	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
+}
+
+# ---- the inventory CSV and the db_csv agree
+run 1 "$IBTOPO" analyze --format csv --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo" &&
+	same "$GOLDEN/ck-cables.csv" "$tmp/out"
+run 1 "$IBTOPO" analyze --format csv --cables "$DATA/ck-cables.db_csv" "$DATA/ck-cables.topo" &&
+	same "$GOLDEN/ck-cables.csv" "$tmp/out"
+# the db_csv row of an unlinked port is skipped with a warning
+printf '%s\n' "ibtopo: warning: $DATA/ck-cables.db_csv:17: 1 CABLE_INFO rows skipped: their ports have no link in this fabric" >"$tmp/want"
+same "$tmp/want" "$tmp/err"
+
+# ---- the human table (run where the file is: the summary names it)
+(cd "$DATA" && "$IBTOPO" analyze --cables ck-cables.csv ck-cables.topo) >"$tmp/text" 2>&1
+same "$GOLDEN/ck-cables.txt" "$tmp/text"
+
+# ---- JSON: one object, the fabric counts its cables
+run 1 "$IBTOPO" analyze --format json --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
+grep -q '^{"schema_version":1,"fabric":{"source":"file:[^"]*ck-cables.topo","label":null,"snapshot_id":null,"switches":3,"cas":4,"routers":0,"links":8,"cables":5,"partial":false},"findings":\[{"kind":"cable-over-length","severity":"error","a":{"node":"spine01","guid":"0x1000000000000100","port":1}' "$tmp/out" ||
+	fail "JSON head: $(head -c 300 "$tmp/out")"
+grep -q '"active":"HDR","media":"aoc","length_m":45.0,"reach_m":30.0}' "$tmp/out" ||
+	fail "JSON over-length details: $(head -c 600 "$tmp/out")"
+
+# ---- --fail-on
+run 0 "$IBTOPO" analyze --fail-on never --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
+run 0 "$IBTOPO" analyze "$DATA/ck-cables.topo" && grep -q '^no findings$' "$tmp/out" ||
+	fail "no cables, no findings"
+printf 'node_a,port_a,rated_speed\nleaf01,1,EDR\n' >"$tmp/edr.csv"
+run 0 "$IBTOPO" analyze --cables "$tmp/edr.csv" "$DATA/ck-cables.topo"
+run 1 "$IBTOPO" analyze --fail-on warning --cables "$tmp/edr.csv" "$DATA/ck-cables.topo"
+run 2 "$IBTOPO" analyze --fail-on info "$DATA/ck-cables.topo"
+grep -q "unknown --fail-on 'info'" "$tmp/err" || fail "--fail-on info: $(cat "$tmp/err")"
+
+# ---- a site's reach table: HDR AOCs to 50 m, no copper rows
+run 0 "$IBTOPO" analyze --format csv --cable-reach "$DATA/ck-reach.tsv" \
+	--cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
+[ "$(cut -d, -f1 "$tmp/out" | tail -n +2 | tr '\n' ' ')" = "cable-underrated " ] ||
+	fail "with ck-reach.tsv: $(cat "$tmp/out")"
+
+# ---- bad files: one line naming FILE:LINE, exit 2
+bad() {	# bad 'CSV ROW' 'EXPECTED MESSAGE AFTER FILE:'
+	printf 'node_a,port_a,node_b,port_b,media,length_m\nleaf01,2,,,aoc,3\n%s\n' "$1" >"$tmp/bad.csv"
+	run 2 "$IBTOPO" analyze --cables "$tmp/bad.csv" "$DATA/ck-cables.topo" &&
+		stderr_is "ibtopo: $tmp/bad.csv:$2"
+}
+bad 'leaf9,1' "3: no node 'leaf9' in the fabric"
+bad 'leaf01,7' "3: port 7 of 'leaf01' has no link in the fabric"
+bad 'leaf01,1,spine01,1' "3: port 1 of 'leaf01' is linked to port 1 of 'host01 mlx5_0', not to port 1 of 'spine01'"
+bad 'leaf01,1,,,fiber' "3: unknown media 'fiber' (passive-copper, active-copper, aoc, multimode, singlemode)"
+bad 'leaf01,1,,,aoc,-2' "3: bad length_m '-2'"
+bad '"leaf01,1' "3: unterminated quote"
+printf 'switch,port\n' >"$tmp/nohead.csv"
+run 2 "$IBTOPO" analyze --cables "$tmp/nohead.csv" "$DATA/ck-cables.topo" &&
+	stderr_is "ibtopo: $tmp/nohead.csv:1: the header lacks node_a or port_a (expected node_a,port_a,node_b,port_b,media,length_m,part_number)"
+run 2 "$IBTOPO" analyze --cables "$tmp/none.csv" "$DATA/ck-cables.topo" &&
+	grep -q "^ibtopo: cannot open '$tmp/none.csv': " "$tmp/err" || fail "missing cable file: $(cat "$tmp/err")"
+printf 'speed\tmedia\tmax_m\tsource\nHDRX\taoc\t3\tx\n' >"$tmp/bad.tsv"
+run 2 "$IBTOPO" analyze --cable-reach "$tmp/bad.tsv" "$DATA/ck-cables.topo" &&
+	stderr_is "ibtopo: $tmp/bad.tsv:2: unknown speed 'HDRX'"
+
+exit $failed

@@ -1,0 +1,74 @@
+#!/bin/sh
+# analyze-sim.sh - real discovery under ibsim, then `ibtopo analyze`: a
+# fabric with an EDR link between HDR ports and a 1x link (both ends
+# restricted), plus a cable file with a 45 m HDR AOC and an EDR DAC on
+# HDR ports, gives exactly those four findings, with their causes; the
+# same fabric without the restrictions, where every port claims 12x,
+# gives none. Needs ibsim and libumad2sim (else SKIP).
+. "$top_srcdir/tests/lib.sh"
+sim_require
+python_require
+
+# One line per finding, ends sorted: comparable whatever GUIDs ibsim gives.
+project() {
+	"$PYTHON3" -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    ends = sorted("%s:%s" % (f[k]["node"], f[k]["port"]) for k in ("a", "b"))
+    print(f["kind"], f["severity"], ends[0], ends[1],
+          f.get("expected", "-"), f.get("active", "-"), f.get("rated", "-"),
+          f.get("evidence", "-"), f.get("cause", "-"), f.get("length_m", "-"),
+          f.get("reach_m", "-"))
+' | sort
+}
+
+sim_stop() {
+	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	exec 9>&-
+	rm -f "$TESTDIR/console"
+}
+
+# ---- the faulty fabric
+sim_start -n "$DATA/ck-sim.net"
+SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/faults.db" discover \
+	>/dev/null 2>"$TESTDIR/discover.err" ||
+	{ cat "$TESTDIR/discover.err" >&2; fail "discover under ibsim"; }
+sim_stop
+
+"$IBTOPO" --db "$TESTDIR/faults.db" analyze --format json \
+	--cables "$DATA/ck-sim-cables.csv" >"$TESTDIR/out.json" 2>"$TESTDIR/err"
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$TESTDIR/err" >&2; fail "analyze exited $rc, wanted 1"; }
+[ -s "$TESTDIR/err" ] && fail "analyze wrote to stderr: $(cat "$TESTDIR/err")"
+project <"$TESTDIR/out.json" >"$TESTDIR/got"
+cat >"$TESTDIR/want" <<'WANT'
+cable-over-length error leaf01:19 spine01:1 - HDR - - - 45.0 30.0
+cable-underrated warning host03:1 leaf02:1 HDR - EDR - cable - -
+speed-downgrade error leaf02:20 spine02:2 HDR EDR - port-info port-config - -
+width-downgrade error host02:1 leaf01:2 4x 1x - port-info port-config - -
+WANT
+if ! cmp -s "$TESTDIR/want" "$TESTDIR/got"; then
+	diff "$TESTDIR/want" "$TESTDIR/got" >&2
+	fail "findings differ"
+fi
+# Without the cable file: the two downgrades only.
+"$IBTOPO" --db "$TESTDIR/faults.db" analyze --format json >"$TESTDIR/out2.json" 2>&1
+[ "$(project <"$TESTDIR/out2.json" | cut -d' ' -f1 | tr '\n' ' ')" = "speed-downgrade width-downgrade " ] ||
+	fail "without cables: $(project <"$TESTDIR/out2.json")"
+
+# ---- the clean fabric: every port claims 12x and HDR; nothing to report
+sed -e '/^#/d' -e 's/	e=3$//' -e 's/	w=1$//' "$DATA/ck-sim.net" >"$TESTDIR/clean.net"
+grep -q 'e=3\|w=1' "$TESTDIR/clean.net" && fail "restrictions left in clean.net"
+sim_start -n "$TESTDIR/clean.net"
+SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/clean.db" discover \
+	>/dev/null 2>"$TESTDIR/discover.err" ||
+	{ cat "$TESTDIR/discover.err" >&2; fail "discover the clean fabric"; }
+sim_stop
+"$IBTOPO" --db "$TESTDIR/clean.db" analyze --fail-on warning \
+	--cables "$DATA/ck-sim-cables-ok.csv" >"$TESTDIR/clean.txt" 2>&1 ||
+	{ cat "$TESTDIR/clean.txt" >&2; fail "clean fabric: findings"; }
+grep -q '^no findings$' "$TESTDIR/clean.txt" || fail "clean fabric: $(cat "$TESTDIR/clean.txt")"
+grep -q ': 4 switches, 4 CAs, 0 routers, 8 links, 3 with cable data$' "$TESTDIR/clean.txt" ||
+	fail "clean fabric summary: $(head -1 "$TESTDIR/clean.txt")"
+exit 0
