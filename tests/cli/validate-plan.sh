@@ -48,7 +48,7 @@ run 0 "$IBTOPO" plan fat-tree --leaves 2 --spines 2 --hosts-per-leaf 3 \
 
 # A plan reads back as the fabric it describes, and validates against
 # itself and against its own ibsim net file.
-run 0 "$IBTOPO" show "$GOLDEN/dv-plan.topo" links --format csv &&
+run 0 "$IBTOPO" show --format csv "$GOLDEN/dv-plan.topo" links &&
 	[ "$(wc -l <"$tmp/out")" -eq 11 ] || fail "plan: expected 10 links"
 grep -q '^leaf01,.*,4,spine01,.*,1,HDR,4x,' "$tmp/out" ||
 	grep -q '^spine01,.*,1,leaf01,.*,4,HDR,4x,' "$tmp/out" ||
@@ -70,7 +70,7 @@ run 0 "$IBTOPO" plan fat-tree --leaves 1 --spines 1 --hosts-per-leaf 1 \
 # Three levels: radix 4, 2 pods of 2 leaves and 2 spines, 4 cores.
 run 0 "$IBTOPO" plan fat-tree --levels 3 --radix 4 --pods 2 --leaves 2 \
 	--spines 2 --hosts-per-leaf 2 -o "$tmp/l3.topo"
-run 0 "$IBTOPO" show "$tmp/l3.topo" nodes --format csv
+run 0 "$IBTOPO" show --format csv "$tmp/l3.topo" nodes
 [ "$(grep -c '^switch,' "$tmp/out")" -eq 12 ] || fail "3 levels: expected 12 switches"
 [ "$(grep -c '^ca,' "$tmp/out")" -eq 8 ] || fail "3 levels: expected 8 hosts"
 grep -q ",core04," "$tmp/out" || fail "3 levels: no core04"
