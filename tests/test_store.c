@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /*
@@ -801,51 +803,103 @@ static void unwritable_location_gives_one_clear_message(void **state)
 	assert_non_null(strstr(err.message, "is a directory"));
 }
 
-static void write_protected_file_is_reported_read_only(void **state)
+/*
+ * Root ignores file permissions, so these run in a child that drops to
+ * nobody when started as root. The child checks with CHECK (a failure
+ * exits it) rather than cmocka's asserts, which would go on running the
+ * other tests in the child.
+ */
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: failed: %s\n", __FILE__,	\
+				__LINE__, #cond);			\
+			_exit(1);					\
+		}							\
+	} while (0)
+#define CHECK_MSG(err, want)						\
+	do {								\
+		if (strcmp((err).message, (want)) != 0) {		\
+			fprintf(stderr, "%s:%d: message '%s', wanted '%s'\n", \
+				__FILE__, __LINE__, (err).message, (want)); \
+			_exit(1);					\
+		}							\
+	} while (0)
+
+static void as_unprivileged(void (*body)(struct ctx *), struct ctx *c)
 {
-	struct ctx *c = *state;
+	int status = -1;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 &&
+		    (chown(c->dir, 65534, 65534) != 0 || setgroups(0, NULL) != 0 ||
+		     setgid(65534) != 0 || setuid(65534) != 0))
+			_exit(2);
+		body(c);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void write_protected_body(struct ctx *c)
+{
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_store *s = NULL;
 	char want[256];
 
-	if (geteuid() == 0)
-		skip();		/* root writes anyway */
-	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	CHECK(ibtopo_store_open(&s, c->db, 0, NULL) == 0);
 	ibtopo_store_free(s);
 	s = NULL;
-	assert_int_equal(chmod(c->db, 0400), 0);
-	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
+	CHECK(chmod(c->db, 0400) == 0);
+	CHECK(ibtopo_store_open(&s, c->db, 0, &err) == IBTOPO_EIO);
 	snprintf(want, sizeof(want), "database '%s' is read-only", c->db);
-	assert_string_equal(err.message, want);
+	CHECK_MSG(err, want);
+	CHECK(s == NULL);
+}
+
+static void write_protected_file_is_reported_read_only(void **state)
+{
+	as_unprivileged(write_protected_body, *state);
+}
+
+static void read_only_directory_body(struct ctx *c)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = NULL, *g = NULL;
+	char want[256];
+
+	CHECK(ibtopo_store_open(&s, c->db, 0, NULL) == 0);
+	CHECK(ibtopo_fabric_new(&f, NULL) == 0);
+	CHECK(ibtopo_fabric_set_label(f, "kept", NULL) == 0);
+	CHECK(ibtopo_store_save(NULL, s, f, NULL) == 0);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+	s = NULL;
+	CHECK(chmod(c->dir, 0500) == 0);
+	CHECK(ibtopo_store_open(&s, c->db, 0, &err) == IBTOPO_EIO);
+	snprintf(want, sizeof(want),
+		 "cannot write database '%s': directory '%s': %s", c->db, c->dir,
+		 strerror(EACCES));
+	CHECK_MSG(err, want);
+	/* readers cannot create the -shm file here, and need not */
+	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) == 0);
+	CHECK(ibtopo_store_load(&g, s, 1, &err) == 0);
+	CHECK(strcmp(ibtopo_fabric_meta(g)->label, "kept") == 0);
+	ibtopo_fabric_free(g);
+	ibtopo_store_free(s);
+	CHECK(chmod(c->dir, 0700) == 0);
 }
 
 static void read_only_directory_refuses_writes_but_reads(void **state)
 {
-	struct ctx *c = *state;
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_store *s = NULL;
-	struct ibtopo_fabric *g = NULL;
-	char want[256];
-
-	if (geteuid() == 0)
-		skip();		/* root writes anyway */
-	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
-	save_labelled(s, "kept");
-	ibtopo_store_free(s);
-	s = NULL;
-	assert_int_equal(chmod(c->dir, 0500), 0);
-	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EIO);
-	snprintf(want, sizeof(want),
-		 "cannot write database '%s': directory '%s': %s", c->db, c->dir,
-		 strerror(EACCES));
-	assert_string_equal(err.message, want);
-	/* readers cannot create the -shm file here, and need not */
-	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err), 0);
-	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
-	assert_string_equal(ibtopo_fabric_meta(g)->label, "kept");
-	ibtopo_fabric_free(g);
-	ibtopo_store_free(s);
-	assert_int_equal(chmod(c->dir, 0700), 0);
+	as_unprivileged(read_only_directory_body, *state);
 }
 
 static void open_failure_is_reported_at_each_step(void **state)
