@@ -225,4 +225,13 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err);
 
+/* render_topology.c: the topology analysis in reports */
+struct ibtopo_topology;
+/** Add "topology" and "paths" objects to a JSON object. */
+int ibtopo__topology_json(struct ibtopo__json *root,
+			  const struct ibtopo_topology *t);
+/** The architect's summary: class, level table, blocking, path diversity. */
+int ibtopo__topology_text(const struct ibtopo_render_opts *o,
+			  const struct ibtopo_topology *t);
+
 #endif /* IBTOPO_INT_H */

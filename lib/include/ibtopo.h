@@ -845,6 +845,247 @@ int ibtopo_cable_decode_part_number(struct ibtopo_cable *out,
 				    const char *part_number);
 
 /* ------------------------------------------------------------------ */
+/* Topology analysis                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What ibtopo_topology_analyze() finds, and how.
+ *
+ * Endpoints. A CA is a server port unless it is part of a switch: a CA
+ * whose system image GUID is that of the switch it is cabled to, or whose
+ * description says "Aggregation Node" (SHARP), is ignored. Server ports
+ * sharing a system image GUID (dual-port, dual-adapter) are one server.
+ *
+ * Levels, counted from 1 at the leaves (as OpenSM's ftree engine ranks
+ * switches, its rank 0 being our top level). Without roots: leaves are
+ * the switches with servers, other switches are ranked by BFS upward
+ * (level = 1 + hops to the nearest leaf). Two readings are then scored
+ * by the links they leave breaking fat-tree rules (same-level links,
+ * links skipping a level, servers above level 1) and the better kept:
+ * a switch that has servers but only leaves for neighbours may be a
+ * spine with servers on it rather than a leaf; a switch with no
+ * neighbour above it may be a root whose level is the top. With roots
+ * (a file of GUIDs or names, or a regex on descriptions), levels are
+ * ranked down from them and the leaves' level is the deepest.
+ * Switch chips sharing a system image GUID (directors) are one chassis;
+ * levels stay per chip, as the subnet manager routes them.
+ *
+ * Classes: single-switch (one switch or one chassis); star (every pair
+ * of leaf switches is cut apart by one switch or one cable: hub and
+ * spoke, or a tree without redundancy); fat-tree (levels where every
+ * inter-switch link joins adjacent levels, every switch below the top
+ * has an uplink and every one above level 1 a downlink, with at most a
+ * quarter of the links breaking the rules: those are reported as
+ * fat-tree-violation findings); irregular (anything else; `shape` names
+ * "ring", "full-mesh", "mesh" (2-D grid), "torus", "line" or
+ * "disconnected" when the switch graph is one).
+ *
+ * Per level: switches, links down (servers and switches below), up,
+ * and to the same level, their bandwidth (active speed x width), the
+ * oversubscription down:up, and the bisection bandwidth through the
+ * level (half its uplink bandwidth). The blocking factor is the servers'
+ * bandwidth over the narrowest level's uplink bandwidth.
+ *
+ * Path diversity, over the switch graph (servers do not forward):
+ * edge-disjoint paths (cables may not be shared) and node-disjoint paths
+ * (no switch shared; parallel cables between two adjacent switches are
+ * separate paths) between every pair of leaf switches and of servers,
+ * and the number of equal-cost shortest switch routes between leaf
+ * switches. Switches with identical neighbours (twins: the leaves of one
+ * pod, the spines of one plane) are interchangeable, so one pair stands
+ * for all pairs of its twin classes and twins off a pair's ends are
+ * contracted into one weighted vertex, which keeps every cut. Edge
+ * counts come from one Gomory-Hu tree of that contracted graph (one max
+ * flow per vertex); node counts from one max flow per pair of twin
+ * classes on its vertex-split form; ECMP counts from one BFS per class.
+ * A fat tree with P pods costs O(P^2) flows whatever its size.
+ *
+ * Findings appended (severity warning):
+ * - low-path-diversity, subkind enum ibtopo_path_diversity_kind:
+ *   LEAF_PAIR: a leaf switch (a) with fewer than min_paths node-disjoint
+ *   paths to `value` other leaf switches, the worst being b; actual = its
+ *   node-disjoint count, expected = min_paths. Each pair below is
+ *   reported once, through the leaf with the most such pairs.
+ *   SINGLE_LINK: a server with one link (a = its port, b = the switch
+ *   port); ONE_SWITCH: a server whose links all end on one switch
+ *   (actual = links). Once per server, never per pair.
+ * - fat-tree-violation, subkind enum ibtopo_fat_tree_violation, only
+ *   when the class is fat-tree or roots were given (CA_TO_CA always):
+ *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; expected, actual the
+ *   levels of a and b); CA_ON_NON_LEAF (a = the server port, b = the
+ *   switch port, actual = the switch's level); UNEVEN_UPLINKS (a = the
+ *   switch, port -1; expected = the uplinks most of its level have,
+ *   actual = its own); UPLINKS_PILED (a = the switch, b = the upper
+ *   switch with most of its uplinks, c = an upper switch of the same
+ *   group with none; expected = the usual cables per upper switch,
+ *   actual = those to b); CA_TO_CA (a, b the link's ends).
+ */
+
+enum ibtopo_topology_class {
+	IBTOPO_TOPOLOGY_UNKNOWN = 0,
+	IBTOPO_TOPOLOGY_SINGLE_SWITCH,
+	IBTOPO_TOPOLOGY_STAR,
+	IBTOPO_TOPOLOGY_FAT_TREE,
+	IBTOPO_TOPOLOGY_IRREGULAR,
+};
+
+/** "single-switch", "star", "fat-tree", "irregular"; "unknown" otherwise. */
+const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls);
+
+/** Subkinds of fat-tree-violation findings. */
+enum ibtopo_fat_tree_violation {
+	IBTOPO_FTV_SAME_LEVEL = 1,	/* switch-to-switch link within a level */
+	IBTOPO_FTV_LEVEL_SKIP,		/* link across two levels or more */
+	IBTOPO_FTV_CA_ON_NON_LEAF,	/* server cabled above level 1 */
+	IBTOPO_FTV_UNEVEN_UPLINKS,	/* fewer uplinks than its level's peers */
+	IBTOPO_FTV_UPLINKS_PILED,	/* uplinks doubled up, an upper switch left out */
+	IBTOPO_FTV_CA_TO_CA,		/* two CAs cabled to each other */
+};
+
+/** Subkinds of low-path-diversity findings. */
+enum ibtopo_path_diversity_kind {
+	IBTOPO_LPD_LEAF_PAIR = 1,	/* leaf switches below min_paths */
+	IBTOPO_LPD_SINGLE_LINK,		/* server with one link */
+	IBTOPO_LPD_ONE_SWITCH,		/* server with all links on one switch */
+};
+
+/**
+ * Stable name of a subkind of a topology finding ("same-level-link",
+ * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
+ * "ca-to-ca"; "leaf-pair", "single-link", "one-switch"), or NULL when
+ * the kind is not a topology kind or the subkind is unknown.
+ */
+const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
+					 int subkind);
+
+enum ibtopo_topology_flags {
+	IBTOPO_TOPOLOGY_NO_PATHS = 1u << 0,	/* skip path diversity */
+	IBTOPO_TOPOLOGY_NO_SERVER_PAIRS = 1u << 1, /* skip server-pair flows */
+};
+
+struct ibtopo_topology_opts {
+	unsigned version;		/* IBTOPO_TOPOLOGY_OPTS_VERSION */
+	unsigned min_paths;		/* 0 = 2 */
+	/* roots: a file of node GUIDs ("0x..." or hex) or descriptions, one
+	 * a line, '#' comments; and/or a POSIX extended regex matched
+	 * against switch descriptions. NULL = none. */
+	const char *roots_file;
+	const char *root_pattern;
+	unsigned flags;			/* enum ibtopo_topology_flags */
+};
+#define IBTOPO_TOPOLOGY_OPTS_VERSION 1
+#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0 }
+
+struct ibtopo_topology;
+
+/**
+ * Analyze the fabric's layout: levels, class, per-level bandwidth and
+ * path diversity (see above). Findings are appended to `findings` (may
+ * be NULL) and borrow the fabric's descriptions; *out borrows the fabric
+ * too: free both before the fabric. `opts` may be NULL (defaults).
+ * Returns 0; IBTOPO_EINVAL (no fabric, unknown opts version, a bad root
+ * pattern, roots naming no switch: the message names it); IBTOPO_EIO
+ * (unreadable roots file); IBTOPO_ENOMEM; IBTOPO_ERROR (the graph
+ * library failed). On failure *out is NULL; findings appended stay.
+ */
+int ibtopo_topology_analyze(struct ibtopo_topology **out,
+			    const struct ibtopo_fabric *fabric,
+			    const struct ibtopo_topology_opts *opts,
+			    struct ibtopo_findings *findings,
+			    struct ibtopo_error *err);
+
+/** Free an analysis; NULL is fine. */
+void ibtopo_topology_free(struct ibtopo_topology *topo);
+
+/** The fabric's class. */
+enum ibtopo_topology_class ibtopo_topology_class(const struct ibtopo_topology *topo);
+/** Recognized shape of an irregular fabric ("ring", ...), or NULL. */
+const char *ibtopo_topology_shape(const struct ibtopo_topology *topo);
+/** Number of switch levels (0 without switches). */
+unsigned ibtopo_topology_levels(const struct ibtopo_topology *topo);
+
+/**
+ * Level of a switch, 1 = leaves, ibtopo_topology_levels() = top; 0 for
+ * CAs, routers, NULL, and switches cut off from every server.
+ */
+int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
+			       const struct ibtopo_node *node);
+/**
+ * True if a node is named by a low-path-diversity finding: a leaf switch
+ * below min_paths to some other leaf, or a server CA with one link or
+ * one switch.
+ */
+bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
+					const struct ibtopo_node *node);
+
+/** One level of the fabric. Bandwidths in Gb/s. */
+struct ibtopo_topology_level {
+	unsigned level;		/* 1 = leaves */
+	size_t switches;	/* switch chips */
+	size_t chassis;		/* boxes: a director counts once */
+	size_t host_links;	/* links to servers (included in down_links) */
+	size_t down_links;	/* to servers and lower levels */
+	size_t up_links;	/* to higher levels */
+	size_t same_links;	/* within the level */
+	double down_gbps;
+	double up_gbps;
+	/* down:up bandwidth (link counts when a speed is unknown); 0 at the
+	 * top or without uplinks */
+	double oversubscription;
+	double bisection_gbps;	/* up_gbps / 2; 0 at the top */
+};
+
+/** Fill *out for level 1..levels; IBTOPO_EINVAL outside that range. */
+int ibtopo_topology_level(struct ibtopo_topology_level *out,
+			  const struct ibtopo_topology *topo, unsigned level);
+
+/**
+ * Servers' bandwidth over the narrowest level's uplink bandwidth (1.0 =
+ * non-blocking; 2.0 = 2:1); 1.0 for a single switch; 0 when not defined
+ * (irregular fabrics, no servers).
+ */
+double ibtopo_topology_blocking_factor(const struct ibtopo_topology *topo);
+/** Bisection bandwidth in Gb/s where the blocking factor is defined, else 0. */
+double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo);
+
+enum ibtopo_path_measure {
+	IBTOPO_PATHS_EDGE_DISJOINT = 0,
+	IBTOPO_PATHS_NODE_DISJOINT,
+	IBTOPO_PATHS_ECMP,		/* equal-cost shortest routes */
+};
+
+/** Distribution of one measure over pairs. */
+struct ibtopo_path_stats {
+	size_t pairs;		/* pairs counted; 0 = not computed */
+	unsigned min;
+	unsigned max;
+	double median;
+};
+
+/**
+ * Statistics over all pairs of leaf switches (`servers` false) or of
+ * servers (true; ECMP is not computed for servers). IBTOPO_EINVAL for
+ * an unknown measure. Values above UINT_MAX (ECMP) are clamped.
+ */
+int ibtopo_topology_path_stats(struct ibtopo_path_stats *out,
+			       const struct ibtopo_topology *topo, bool servers,
+			       enum ibtopo_path_measure measure);
+
+/**
+ * One measure between two leaf switches (any switch with servers), or
+ * -1 when either is not one or the measure was not computed.
+ */
+long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
+				     const struct ibtopo_node *a,
+				     const struct ibtopo_node *b,
+				     enum ibtopo_path_measure measure);
+
+/** Number of servers (CAs grouped by system image GUID). */
+size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
+/** Number of chassis (a director, whatever its chips, counts once). */
+size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
+
+/* ------------------------------------------------------------------ */
 /* Findings output                                                     */
 /* ------------------------------------------------------------------ */
 
@@ -890,16 +1131,18 @@ struct ibtopo_analysis {
 	unsigned version;	/* IBTOPO_ANALYSIS_VERSION */
 	const struct ibtopo_fabric *fabric;
 	const struct ibtopo_findings *findings;	/* may be NULL: none */
+	const struct ibtopo_topology *topology;	/* may be NULL: not analyzed */
 };
 #define IBTOPO_ANALYSIS_VERSION 1
 
 /**
  * Write an analysis. JSON: ONE object {"schema_version":1,
  * "fabric":{"source","label","snapshot_id","switches","cas","routers",
- * "links","cables","partial"},"findings":[...]} (findings as in
- * ibtopo_render_findings()). Text: a summary line of the fabric, then
- * the findings table. CSV: the findings only. Same returns as
- * ibtopo_render_findings().
+ * "links","cables","partial"}, with a topology also "topology":{...} and
+ * "paths":{...}, then "findings":[...]} (findings as in
+ * ibtopo_render_findings()). Text: a summary line of the fabric, the
+ * topology summary when there is one, then the findings tables. CSV: the
+ * findings only. Same returns as ibtopo_render_findings().
  */
 int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
 			   const struct ibtopo_analysis *analysis,
@@ -1089,6 +1332,101 @@ int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
 		      const struct ibtopo_fabric *plan,
 		      enum ibtopo_file_format format,
 		      struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Diagrams                                                            */
+/* ------------------------------------------------------------------ */
+
+/** How hosts (CAs) are drawn. */
+enum ibtopo_diagram_hosts {
+	IBTOPO_HOSTS_AUTO = 0,	/* collapse above IBTOPO_HOSTS_COLLAPSE_ABOVE */
+	IBTOPO_HOSTS_ALL,	/* one node per CA */
+	IBTOPO_HOSTS_COLLAPSE,	/* one node per set of switches: "24 hosts" */
+};
+#define IBTOPO_HOSTS_COLLAPSE_ABOVE 200
+
+/** Graphviz layout engine. */
+enum ibtopo_diagram_layout {
+	IBTOPO_LAYOUT_AUTO = 0,	/* sfdp above IBTOPO_LAYOUT_SFDP_ABOVE drawn nodes */
+	IBTOPO_LAYOUT_DOT,	/* levels as ranks, top switches at the top */
+	IBTOPO_LAYOUT_SFDP,	/* force-directed; for large fabrics */
+};
+#define IBTOPO_LAYOUT_SFDP_ABOVE 1000
+
+enum ibtopo_diagram_flags {
+	IBTOPO_DIAGRAM_NO_LEGEND = 1u << 0,	/* title lines only */
+};
+
+/**
+ * What a diagram shows. Zeroed fields are the defaults.
+ * `findings` are drawn on the picture (borrowed): link findings colour
+ * the links they name by (node GUID, port) of both ends (downgrades red,
+ * cable problems orange, fat-tree violations purple, miswired pink,
+ * diff additions green, speed/width changes blue, extra links teal);
+ * low-path-diversity marks the nodes it names with a red double border.
+ * Links and nodes a finding names that the fabric lacks (link-removed,
+ * link-moved, node-removed from a diff; missing-link, missing-node and
+ * the planned side of miswired-link from validate) are drawn dashed red;
+ * `other` (the OLD fabric of a diff, or the plan) supplies their types,
+ * names and levels and may be NULL.
+ */
+struct ibtopo_diagram_opts {
+	unsigned version;		/* IBTOPO_DIAGRAM_OPTS_VERSION */
+	enum ibtopo_diagram_hosts hosts;
+	enum ibtopo_diagram_layout layout;
+	/* draw only nodes within `depth` links of this node: a node
+	 * description, a short label as drawn, or a "0x" node GUID */
+	const char *focus;
+	unsigned depth;			/* 0 = 2 */
+	const char *title;		/* NULL: the fabric's file name or host */
+	/* NULL: snapshot id and label, date, counts */
+	const char *subtitle;
+	const struct ibtopo_findings *findings;	/* NULL: none */
+	const struct ibtopo_fabric *other;	/* NULL: none */
+	/* levels for the ranks (ibtopo_topology_node_level()); NULL: leaves
+	 * are the switches with hosts, the others ranked by BFS upward */
+	const struct ibtopo_topology *topology;
+	unsigned flags;			/* enum ibtopo_diagram_flags */
+};
+#define IBTOPO_DIAGRAM_OPTS_VERSION 1
+#define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
+	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * Write the fabric as a graphviz DOT graph through the sink (o->format is
+ * ignored). Levels are ranks (top switches first, hosts last); labels are
+ * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
+ * "sw-01", "host001 mlx5_0" -> "host001"); parallel cables between two
+ * nodes are one edge labelled with the count, whose width grows with
+ * bandwidth;
+ * switches sharing a system image GUID (directors) are one cluster; SHARP
+ * aggregation nodes are not drawn. A title (fabric, snapshot, date,
+ * counts) and a legend of what is drawn head the graph. The text is the
+ * same bytes for the same input. `d` may be NULL (defaults).
+ * Returns 0; IBTOPO_EINVAL (no fabric or sink, unknown opts version);
+ * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_ENOMEM; or the sink's
+ * error.
+ */
+int ibtopo_render_dot(const struct ibtopo_render_opts *o,
+		      const struct ibtopo_fabric *f,
+		      const struct ibtopo_diagram_opts *d,
+		      struct ibtopo_error *err);
+
+/**
+ * Draw the fabric into `out_path` ("-" = stdout) through libgvc in
+ * process: `format` "svg", "png", "pdf" or "dot" (the DOT text of
+ * ibtopo_render_dot()); NULL takes it from the path's extension. The
+ * layout engine is the one ibtopo_render_dot() chose. Graphviz messages
+ * never reach stderr: an error carries the last one. Not thread-safe
+ * (graphviz keeps global state). Returns 0; IBTOPO_EINVAL (unknown
+ * format, no fabric); IBTOPO_EIO (cannot write the file); IBTOPO_ERROR
+ * (graphviz failed: no layout or output plugin, e.g. an unconfigured
+ * graphviz install, see `dot -c`); or as ibtopo_render_dot().
+ */
+int ibtopo_render_image(const char *out_path, const char *format,
+			const struct ibtopo_fabric *f,
+			const struct ibtopo_diagram_opts *d,
+			struct ibtopo_error *err);
 
 #ifdef __cplusplus
 }

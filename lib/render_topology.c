@@ -1,0 +1,463 @@
+/*
+ * render_topology.c - the topology analysis as JSON ("topology" and
+ * "paths" objects) and as the architect's text summary.
+ */
+#include "topology-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define J struct ibtopo__json
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+/* ------------------------------------------------------------------ */
+
+/* Collects the first error so a chain of sets can be checked once. */
+struct jb {
+	int rc;
+};
+
+static void jset(struct jb *b, J *obj, const char *key, J *value)
+{
+	int rc = ibtopo__json_set(obj, key, value);
+
+	if (rc && !b->rc)
+		b->rc = rc;
+}
+
+static void jappend(struct jb *b, J *arr, J *value)
+{
+	int rc;
+
+	if (!value) {
+		b->rc = IBTOPO_ENOMEM;
+		return;
+	}
+	rc = ibtopo__json_append(arr, value);
+	if (rc && !b->rc)
+		b->rc = rc;
+}
+
+static J *jreal_or_null(double v)
+{
+	return v > 0 ? ibtopo__json_real(v) : ibtopo__json_null();
+}
+
+static J *jcount(unsigned long long v)
+{
+	return ibtopo__json_int(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static J *dist_json(struct jb *b, const struct ibtopo__dist *d, const char *unit)
+{
+	J *o, *h;
+
+	if (!d->computed || !d->nbins)
+		return ibtopo__json_null();
+	o = ibtopo__json_object();
+	h = ibtopo__json_array();
+	if (!o || !h) {
+		ibtopo__json_free(h);
+		ibtopo__json_free(o);
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "min", jcount(d->bins[0].value));
+	jset(b, o, "median", ibtopo__json_real(ibtopo__dist_median(d)));
+	jset(b, o, "max", jcount(d->bins[d->nbins - 1].value));
+	for (size_t i = 0; i < d->nbins; i++) {
+		J *bin = ibtopo__json_object();
+
+		if (!bin) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		jset(b, bin, "paths", jcount(d->bins[i].value));
+		jset(b, bin, unit, jcount(d->bins[i].pairs));
+		jappend(b, h, bin);
+	}
+	jset(b, o, "histogram", h);
+	return o;
+}
+
+static J *end_json(struct jb *b, const struct ibtopo_node *n)
+{
+	J *o = ibtopo__json_object();
+
+	if (!o) {
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "node", ibtopo__json_string(n->desc));
+	jset(b, o, "guid", ibtopo__json_guid(n->guid));
+	return o;
+}
+
+static J *level_json(struct jb *b, const struct ibtopo_topology_level *l)
+{
+	J *o = ibtopo__json_object();
+
+	if (!o) {
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "level", ibtopo__json_int(l->level));
+	jset(b, o, "switches", ibtopo__json_int((int64_t)l->switches));
+	jset(b, o, "chassis", ibtopo__json_int((int64_t)l->chassis));
+	jset(b, o, "host_links", ibtopo__json_int((int64_t)l->host_links));
+	jset(b, o, "down_links", ibtopo__json_int((int64_t)l->down_links));
+	jset(b, o, "up_links", ibtopo__json_int((int64_t)l->up_links));
+	jset(b, o, "same_links", ibtopo__json_int((int64_t)l->same_links));
+	jset(b, o, "down_gbps", ibtopo__json_real(l->down_gbps));
+	jset(b, o, "up_gbps", ibtopo__json_real(l->up_gbps));
+	jset(b, o, "oversubscription", jreal_or_null(l->oversubscription));
+	jset(b, o, "bisection_gbps", jreal_or_null(l->bisection_gbps));
+	return o;
+}
+
+static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
+	J *dirs = ibtopo__json_array();
+	char name[256];
+
+	if (!o || !lv || !dirs) {
+		ibtopo__json_free(dirs);
+		ibtopo__json_free(lv);
+		ibtopo__json_free(o);
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "class", ibtopo__json_string(ibtopo_topology_class_name(t->cls)));
+	jset(b, o, "shape", ibtopo__json_string(t->shape));
+	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ?
+						 NULL : t->reason));
+	jset(b, o, "levels", ibtopo__json_int(t->nlevels));
+	jset(b, o, "ranked_from", ibtopo__json_string(t->from_roots ? "roots" :
+						      "leaves"));
+	jset(b, o, "switches", ibtopo__json_int((int64_t)t->nsw));
+	jset(b, o, "chassis", ibtopo__json_int((int64_t)t->nchassis));
+	jset(b, o, "leaf_switches", ibtopo__json_int((int64_t)t->nleaves));
+	jset(b, o, "servers", ibtopo__json_int((int64_t)t->nservers));
+	jset(b, o, "server_links", ibtopo__json_int((int64_t)t->host_links));
+	jset(b, o, "switch_links", ibtopo__json_int((int64_t)t->isl_links));
+	jset(b, o, "switch_internal_cas", ibtopo__json_int((int64_t)t->internal_cas));
+	jset(b, o, "violating_links", ibtopo__json_int((int64_t)t->violations));
+	for (unsigned l = t->nlevels; l >= 1; l--)
+		jappend(b, lv, level_json(b, &t->levels[l - 1]));
+	jset(b, o, "by_level", lv);
+	jset(b, o, "blocking_factor", jreal_or_null(t->blocking));
+	jset(b, o, "bisection_gbps", jreal_or_null(t->bisection));
+	for (size_t c = 0; c < t->nchassis; c++) {
+		J *d;
+		int lo = 0, hi = 0;
+
+		if (t->chassis[c].chips < 2)
+			continue;
+		d = ibtopo__json_object();
+		if (!d) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < t->nsw; i++) {
+			int l = t->sw[i].level;
+
+			if (t->sw[i].chassis != c || !l)
+				continue;
+			if (!lo || l < lo)
+				lo = l;
+			if (l > hi)
+				hi = l;
+		}
+		jset(b, d, "name", ibtopo__json_string(
+			ibtopo__topology_chassis_name(t, c, name, sizeof(name))));
+		jset(b, d, "system_image_guid", ibtopo__json_guid(t->chassis[c].sysimg));
+		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
+		jset(b, d, "lowest_level", ibtopo__json_int(lo));
+		jset(b, d, "highest_level", ibtopo__json_int(hi));
+		jappend(b, dirs, d);
+	}
+	jset(b, o, "directors", dirs);
+	return o;
+}
+
+/* Per-server distribution of links or switches, as a dist. */
+static int server_counts(struct ibtopo__dist *d, const struct ibtopo_topology *t,
+			 bool switches)
+{
+	struct ibtopo__bin *bins = calloc(t->nservers + 1, sizeof(*bins));
+	size_t k = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (!bins)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < t->nservers; i++) {
+		unsigned long long v = switches ? t->servers[i].natt :
+				       t->servers[i].links;
+		size_t j;
+
+		for (j = 0; j < k && bins[j].value != v; j++)
+			;
+		if (j == k) {
+			bins[k].value = v;
+			k++;
+		}
+		bins[j].pairs++;
+		d->pairs++;
+	}
+	/* few distinct values: insertion sort */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j && bins[j - 1].value > bins[j].value; j--) {
+			struct ibtopo__bin x = bins[j];
+
+			bins[j] = bins[j - 1];
+			bins[j - 1] = x;
+		}
+	d->bins = bins;
+	d->nbins = k;
+	d->computed = true;
+	return 0;
+}
+
+static J *servers_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object();
+	struct ibtopo__dist links, sws;
+	size_t single = 0, one = 0;
+
+	if (!o) {
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	if (server_counts(&links, t, false) || server_counts(&sws, t, true)) {
+		free(links.bins);
+		b->rc = IBTOPO_ENOMEM;
+		return o;
+	}
+	for (size_t i = 0; i < t->nservers; i++) {
+		if (t->servers[i].links < 2)
+			single++;
+		else if (t->servers[i].natt < 2)
+			one++;
+	}
+	jset(b, o, "count", ibtopo__json_int((int64_t)t->nservers));
+	jset(b, o, "single_link", ibtopo__json_int((int64_t)single));
+	jset(b, o, "one_switch", ibtopo__json_int((int64_t)one));
+	jset(b, o, "links", dist_json(b, &links, "servers"));
+	jset(b, o, "switches", dist_json(b, &sws, "servers"));
+	jset(b, o, "pairs", t->server_dist[0].computed ?
+	     jcount(t->server_dist[0].pairs) : ibtopo__json_null());
+	jset(b, o, "edge_disjoint", dist_json(b, &t->server_dist[0], "pairs"));
+	jset(b, o, "node_disjoint", dist_json(b, &t->server_dist[1], "pairs"));
+	jset(b, o, "note", ibtopo__json_string(t->server_note));
+	free(sws.bins);
+	free(links.bins);
+	return o;
+}
+
+static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *lp = ibtopo__json_object();
+	J *worst = ibtopo__json_array(), *method = ibtopo__json_object();
+
+	if (!o || !lp || !worst || !method) {
+		ibtopo__json_free(method);
+		ibtopo__json_free(worst);
+		ibtopo__json_free(lp);
+		ibtopo__json_free(o);
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "computed", ibtopo__json_bool(t->paths_done));
+	jset(b, o, "min_paths", ibtopo__json_int(t->min_paths));
+	jset(b, lp, "leaves", ibtopo__json_int((int64_t)t->nleaves));
+	jset(b, lp, "pairs", ibtopo__json_int((int64_t)(t->nleaves *
+				(t->nleaves ? t->nleaves - 1 : 0) / 2)));
+	jset(b, lp, "edge_disjoint", dist_json(b, &t->leaf_dist[0], "pairs"));
+	jset(b, lp, "node_disjoint", dist_json(b, &t->leaf_dist[1], "pairs"));
+	jset(b, lp, "ecmp", dist_json(b, &t->leaf_dist[2], "pairs"));
+	for (size_t i = 0; i < t->nworst; i++) {
+		const struct ibtopo__pair *p = &t->worst[i];
+		J *w = ibtopo__json_object();
+
+		if (!w) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		jset(b, w, "a", end_json(b, t->sw[t->leaves[p->a]].node));
+		jset(b, w, "b", end_json(b, t->sw[t->leaves[p->b]].node));
+		jset(b, w, "edge_disjoint", jcount(p->edge));
+		jset(b, w, "node_disjoint", t->leaf_dist[1].computed ?
+		     jcount(p->node) : ibtopo__json_null());
+		jset(b, w, "ecmp", jcount(p->ecmp));
+		jappend(b, worst, w);
+	}
+	jset(b, lp, "worst", worst);
+	jset(b, o, "leaf_pairs", lp);
+	jset(b, o, "servers", servers_json(b, t));
+	jset(b, method, "twin_classes", ibtopo__json_int((int64_t)t->nclass));
+	jset(b, method, "gomory_hu_flows", ibtopo__json_int((int64_t)t->leaf_flows));
+	jset(b, method, "node_flows", ibtopo__json_int((int64_t)t->node_flows));
+	jset(b, method, "server_flows", ibtopo__json_int((int64_t)t->server_flows));
+	jset(b, o, "method", method);
+	return o;
+}
+
+int ibtopo__topology_json(struct ibtopo__json *root, const struct ibtopo_topology *t)
+{
+	struct jb b = { 0 };
+
+	if (!root || !t)
+		return IBTOPO_EINVAL;
+	jset(&b, root, "topology", topology_json(&b, t));
+	jset(&b, root, "paths", paths_json(&b, t));
+	return b.rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+/* ------------------------------------------------------------------ */
+
+/* "1.6 Tb/s", "800 Gb/s" */
+static const char *gbps(double g, char *buf, size_t len)
+{
+	if (g >= 1000)
+		snprintf(buf, len, "%.1f Tb/s", g / 1000);
+	else
+		snprintf(buf, len, "%.0f Gb/s", g);
+	return buf;
+}
+
+static const char *ratio(double r, char *buf, size_t len)
+{
+	if (r <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f:1", r);
+	return buf;
+}
+
+static int dist_line(const struct ibtopo_render_opts *o, const char *what,
+		     const struct ibtopo__dist *d)
+{
+	if (!d->computed || !d->nbins)
+		return ibtopo__out_printf(o, "  %-15s not computed\n", what);
+	return ibtopo__out_printf(o, "  %-15s min %llu  median %g  max %llu\n",
+				  what, d->bins[0].value, ibtopo__dist_median(d),
+				  d->bins[d->nbins - 1].value);
+}
+
+static const char *class_words(const struct ibtopo_topology *t)
+{
+	switch (t->cls) {
+	case IBTOPO_TOPOLOGY_SINGLE_SWITCH:
+		return "single switch";
+	case IBTOPO_TOPOLOGY_STAR:
+		return "star (hub and spoke)";
+	case IBTOPO_TOPOLOGY_FAT_TREE:
+		return "fat tree";
+	case IBTOPO_TOPOLOGY_IRREGULAR:
+		return "irregular";
+	default:
+		return "unknown";
+	}
+}
+
+int ibtopo__topology_text(const struct ibtopo_render_opts *o,
+			  const struct ibtopo_topology *t)
+{
+	char b1[64], b2[64], b3[64], b4[64], na[256], nb[256];
+	size_t single = 0, one = 0;
+	int rc;
+
+	if (!o || !t)
+		return IBTOPO_EINVAL;
+	rc = ibtopo__out_printf(o, "Topology: %s%s%s%s, %u switch level%s, "
+				"%zu switches, %zu servers\n",
+				class_words(t), t->shape ? " (" : "",
+				t->shape ? t->shape : "", t->shape ? ")" : "",
+				t->nlevels, t->nlevels == 1 ? "" : "s", t->nsw,
+				t->nservers);
+	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->reason)
+		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
+	if (!rc && t->from_roots)
+		rc = ibtopo__out_printf(o, "  levels ranked down from %zu root%s\n",
+					t->nroots, t->nroots == 1 ? "" : "s");
+	for (size_t c = 0; c < t->nchassis && !rc; c++) {
+		if (t->chassis[c].chips < 2)
+			continue;
+		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips\n",
+					ibtopo__topology_chassis_name(t, c, na,
+								      sizeof(na)),
+					t->chassis[c].chips);
+	}
+	if (!rc && t->nlevels)
+		rc = ibtopo__out_printf(o, "\n  %-5s %8s %8s %6s %6s %6s %11s %11s %9s %11s\n",
+					"LEVEL", "SWITCHES", "SERVERS", "DOWN",
+					"UP", "SAME", "DOWN BW", "UP BW",
+					"OVERSUB", "BISECTION");
+	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
+		const struct ibtopo_topology_level *v = &t->levels[l - 1];
+
+		rc = ibtopo__out_printf(o, "  %-5u %8zu %8zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+					v->level, v->switches, v->host_links,
+					v->down_links, v->up_links, v->same_links,
+					gbps(v->down_gbps, b1, sizeof(b1)),
+					v->up_links ? gbps(v->up_gbps, b2, sizeof(b2)) : "-",
+					ratio(v->oversubscription, b3, sizeof(b3)),
+					v->up_links ? gbps(v->bisection_gbps, b4, sizeof(b4)) : "-");
+	}
+	if (!rc && t->blocking > 0)
+		rc = ibtopo__out_printf(o, "\nBlocking factor %s; bisection bandwidth %s\n",
+					ratio(t->blocking, b1, sizeof(b1)),
+					t->bisection > 0 ?
+					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
+	if (rc)
+		return rc;
+	if (!t->paths_done)
+		return ibtopo__out_printf(o, "\nPath diversity: not computed\n");
+	if (t->nleaves >= 2) {
+		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches "
+					"(%zu pairs; %u wanted):\n", t->nleaves,
+					t->nleaves * (t->nleaves - 1) / 2,
+					t->min_paths);
+		if (!rc)
+			rc = dist_line(o, "edge-disjoint", &t->leaf_dist[0]);
+		if (!rc)
+			rc = dist_line(o, "node-disjoint", &t->leaf_dist[1]);
+		if (!rc)
+			rc = dist_line(o, "ECMP routes", &t->leaf_dist[2]);
+		if (!rc && t->nworst) {
+			const struct ibtopo__pair *p = &t->worst[0];
+
+			rc = ibtopo__out_printf(o, "  worst pair: %s - %s: %llu node-, "
+						"%llu edge-disjoint, %llu routes\n",
+						ibtopo__topology_node_name(
+							t->sw[t->leaves[p->a]].node,
+							na, sizeof(na)),
+						ibtopo__topology_node_name(
+							t->sw[t->leaves[p->b]].node,
+							nb, sizeof(nb)),
+						p->node, p->edge, p->ecmp);
+		}
+	}
+	for (size_t i = 0; i < t->nservers; i++) {
+		if (t->servers[i].links < 2)
+			single++;
+		else if (t->servers[i].natt < 2)
+			one++;
+	}
+	if (!rc && t->nservers)
+		rc = ibtopo__out_printf(o, "\nServers: %zu; %zu with one link, "
+					"%zu with all links on one switch\n",
+					t->nservers, single, one);
+	if (!rc && t->server_dist[0].computed) {
+		rc = dist_line(o, "edge-disjoint", &t->server_dist[0]);
+		if (!rc)
+			rc = dist_line(o, "node-disjoint", &t->server_dist[1]);
+	} else if (!rc && t->nservers >= 2 && t->server_note) {
+		rc = ibtopo__out_printf(o, "  server pairs: %s\n", t->server_note);
+	}
+	return rc;
+}

@@ -1,0 +1,197 @@
+/*
+ * topology-int.h - private to the topology analysis: topology.c (levels,
+ * classes, fat-tree rules), paths.c (path diversity), render_topology.c
+ * (JSON and text) and graph.c (the only file including <igraph.h>).
+ */
+#ifndef IBTOPO_TOPOLOGY_INT_H
+#define IBTOPO_TOPOLOGY_INT_H
+
+#include "ibtopo-int.h"
+
+#define IBTOPO__NONE ((size_t)-1)
+
+/* ---- graph.c: graph algorithms over plain arrays ---- */
+
+/** An edge u-v (or arc u->v in a directed network) with a capacity. */
+struct ibtopo__edge {
+	size_t u, v;
+	double cap;
+};
+
+/**
+ * Gomory-Hu tree of an undirected graph on n vertices (the edges'
+ * capacities as weights): n - 1 tree edges written to tree[] (caller
+ * allocates n). The minimum cut between two vertices is the lightest
+ * edge on their tree path. Returns the number of tree edges in
+ * *out_count. IBTOPO_ERROR if igraph fails, IBTOPO_ENOMEM.
+ */
+int ibtopo__graph_gomory_hu(struct ibtopo__edge *tree, size_t *out_count,
+			    size_t n, const struct ibtopo__edge *edges,
+			    size_t nedges, struct ibtopo_error *err);
+
+/** A flow network built once and queried many times. */
+struct ibtopo__flownet;
+
+/** Build a network; `directed` false: each edge carries flow both ways. */
+int ibtopo__flownet_new(struct ibtopo__flownet **out, size_t n,
+			const struct ibtopo__edge *edges, size_t nedges,
+			bool directed, struct ibtopo_error *err);
+void ibtopo__flownet_free(struct ibtopo__flownet *net);
+/** Change the capacity of edge i (in the order given to _new). */
+void ibtopo__flownet_set_cap(struct ibtopo__flownet *net, size_t i, double cap);
+double ibtopo__flownet_cap(const struct ibtopo__flownet *net, size_t i);
+/** Maximum flow value from s to t. IBTOPO_ERROR if igraph fails. */
+int ibtopo__flownet_maxflow(double *out, struct ibtopo__flownet *net,
+			    size_t s, size_t t, struct ibtopo_error *err);
+
+/**
+ * Name of the shape of a connected simple graph: "line", "ring",
+ * "full-mesh", "torus", "mesh" (2-D grid), "hypercube", or NULL.
+ */
+const char *ibtopo__graph_shape(size_t n, const struct ibtopo__edge *edges,
+				size_t nedges);
+
+/**
+ * Biconnected components of three vertices or more (a two-vertex block
+ * is a bridge: one path), listed per vertex as CSR arrays the caller
+ * frees: the blocks holding vertex v are vblk[voff[v]..voff[v + 1]].
+ * Two vertices sharing such a block have two vertex-disjoint paths.
+ */
+int ibtopo__graph_blocks(size_t **out_voff, size_t **out_vblk, size_t n,
+			 const struct ibtopo__edge *edges, size_t nedges,
+			 struct ibtopo_error *err);
+
+/**
+ * BFS from src over a CSR adjacency (off[n + 1], nbr[]): dist[v] (hops,
+ * UINT_MAX unreachable) and count[v], the number of distinct shortest
+ * vertex sequences from src to v (as a double: it can exceed 2^64).
+ * `queue` is scratch of n entries.
+ */
+void ibtopo__graph_count_shortest(unsigned *dist, double *count, size_t *queue,
+				  size_t n, const size_t *off, const size_t *nbr,
+				  size_t src);
+
+/* ---- topology.c: the analysis object ---- */
+
+/** A neighbour in the switch graph with the number of cables to it. */
+struct ibtopo__adj {
+	size_t v;
+	unsigned mult;
+};
+
+struct ibtopo__tsw {
+	const struct ibtopo_node *node;
+	int level;		/* 1 = leaves; 0 = unranked */
+	size_t chassis;		/* index into chassis[] */
+	size_t host_links;	/* links to server CAs */
+	size_t leaf;		/* index into leaves[], or IBTOPO__NONE */
+	size_t comp;		/* connected component of the switch graph */
+	bool low;		/* named by a low-path-diversity finding */
+};
+
+struct ibtopo__chassis {
+	uint64_t sysimg;	/* 0 = a lone switch without one */
+	size_t chips;
+	size_t first;		/* first chip (switch index) */
+};
+
+/** Where a server is cabled: a switch and the number of cables. */
+struct ibtopo__attach {
+	size_t sw;
+	unsigned mult;
+};
+
+struct ibtopo__server {
+	uint64_t sysimg;		/* or the node GUID when unknown */
+	const struct ibtopo_node *ca;	/* its first CA (names it) */
+	const struct ibtopo_port *port;	/* a cabled port of it */
+	size_t links;			/* cables to switches */
+	size_t natt;
+	struct ibtopo__attach *att;	/* sorted by switch */
+	bool low;
+};
+
+/** Values counted over pairs: (value, number of pairs), value ascending. */
+struct ibtopo__bin {
+	unsigned long long value;
+	unsigned long long pairs;
+};
+
+struct ibtopo__dist {
+	bool computed;
+	struct ibtopo__bin *bins;
+	size_t nbins;
+	unsigned long long pairs;
+};
+
+#define IBTOPO__WORST_PAIRS 10
+
+struct ibtopo__pair {
+	size_t a, b;		/* leaf indexes */
+	unsigned long long edge, node, ecmp;
+};
+
+struct ibtopo_topology {
+	const struct ibtopo_fabric *fabric;
+	enum ibtopo_topology_class cls;
+	const char *shape;
+	const char *reason;	/* why not a fat tree; static string or NULL */
+	unsigned nlevels;
+	unsigned min_paths;
+	bool from_roots;
+	size_t nroots;
+
+	size_t nsw;
+	struct ibtopo__tsw *sw;		/* switches, in fabric order */
+	size_t *node2sw;		/* fabric node index -> switch or NONE */
+	size_t *off;			/* CSR: neighbours of switch i are */
+	struct ibtopo__adj *adj;	/* adj[off[i]..off[i+1]], by index */
+	size_t ncomp;			/* components of the switch graph */
+
+	size_t nchassis;
+	struct ibtopo__chassis *chassis;
+
+	struct ibtopo_topology_level *levels;	/* levels[0] = level 1 */
+	size_t isl_links, host_links, ca_ca_links, internal_cas;
+	size_t violations;		/* links breaking the levels */
+	double host_gbps;
+	double blocking, bisection;
+
+	size_t nservers;
+	struct ibtopo__server *servers;
+	bool *node_low;			/* per fabric node */
+
+	/* leaf switches: switches with servers, by name */
+	size_t nleaves;
+	size_t *leaves;			/* switch indexes */
+	/* paths.c results */
+	bool paths_done;
+	size_t nclass;			/* twin classes of leaves */
+	size_t *leaf_class;		/* per leaf */
+	unsigned long long *cc[3];	/* nclass x nclass per measure */
+	struct ibtopo__dist leaf_dist[3];
+	struct ibtopo__dist server_dist[2];
+	const char *server_note;	/* why server pairs were not computed */
+	struct ibtopo__pair worst[IBTOPO__WORST_PAIRS];
+	size_t nworst;
+	size_t leaf_flows, node_flows, server_flows;	/* work done */
+};
+
+/* paths.c */
+/** Path diversity for leaf pairs and servers; appends findings. */
+int ibtopo__paths_analyze(struct ibtopo_topology *t,
+			  struct ibtopo_findings *findings, unsigned flags,
+			  struct ibtopo_error *err);
+void ibtopo__paths_release(struct ibtopo_topology *t);
+/** Median of a distribution (0 when empty). */
+double ibtopo__dist_median(const struct ibtopo__dist *d);
+
+/* topology.c helpers shared with paths.c and the renderer */
+/** Short readable name of a node (the switch name in "MF0;name:model"). */
+const char *ibtopo__topology_node_name(const struct ibtopo_node *node,
+				       char *buf, size_t len);
+/** Description of a switch's chassis ("director" name) into buf. */
+const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
+					  size_t chassis, char *buf, size_t len);
+
+#endif /* IBTOPO_TOPOLOGY_INT_H */

@@ -1,0 +1,1675 @@
+/*
+ * topology.c - the fabric's layout: servers and chassis, switch levels,
+ * the class (single switch, star, fat tree, irregular), bandwidth per
+ * level, and the fat-tree rules. Path diversity is paths.c's; the rules
+ * for each result are documented in ibtopo.h ("Topology analysis").
+ */
+#include "topology-int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A violating link counts this many times against the fat-tree class. */
+#define FAT_TREE_MAX_VIOLATION_SHARE 4	/* at most 1 link in 4 */
+
+const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
+{
+	switch (cls) {
+	case IBTOPO_TOPOLOGY_SINGLE_SWITCH:
+		return "single-switch";
+	case IBTOPO_TOPOLOGY_STAR:
+		return "star";
+	case IBTOPO_TOPOLOGY_FAT_TREE:
+		return "fat-tree";
+	case IBTOPO_TOPOLOGY_IRREGULAR:
+		return "irregular";
+	default:
+		return "unknown";
+	}
+}
+
+const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
+					 int subkind)
+{
+	static const char *const ftv[] = {
+		[IBTOPO_FTV_SAME_LEVEL] = "same-level-link",
+		[IBTOPO_FTV_LEVEL_SKIP] = "level-skip",
+		[IBTOPO_FTV_CA_ON_NON_LEAF] = "ca-on-non-leaf",
+		[IBTOPO_FTV_UNEVEN_UPLINKS] = "uneven-uplinks",
+		[IBTOPO_FTV_UPLINKS_PILED] = "uplinks-piled",
+		[IBTOPO_FTV_CA_TO_CA] = "ca-to-ca",
+	};
+	static const char *const lpd[] = {
+		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
+		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
+		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
+	};
+
+	if (subkind <= 0)
+		return NULL;
+	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION &&
+	    (size_t)subkind < IBTOPO__ARRAY_SIZE(ftv))
+		return ftv[subkind];
+	if (kind == IBTOPO_FIND_LOW_PATH_DIVERSITY &&
+	    (size_t)subkind < IBTOPO__ARRAY_SIZE(lpd))
+		return lpd[subkind];
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+const char *ibtopo__topology_node_name(const struct ibtopo_node *node,
+				       char *buf, size_t len)
+{
+	const char *d = node->desc ? node->desc : "";
+	const char *colon;
+
+	/* Mellanox/NVIDIA switches: "MF0;<name>:<model>/<unit>" */
+	if (strncmp(d, "MF0;", 4) == 0) {
+		colon = strchr(d + 4, ':');
+		if (colon && colon > d + 4) {
+			snprintf(buf, len, "%.*s", (int)(colon - d - 4), d + 4);
+			return buf;
+		}
+	}
+	if (!*d) {
+		snprintf(buf, len, "0x%016" PRIx64, node->guid);
+		return buf;
+	}
+	snprintf(buf, len, "%s", d);
+	return buf;
+}
+
+const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
+					  size_t chassis, char *buf, size_t len)
+{
+	const struct ibtopo__chassis *c = &t->chassis[chassis];
+	const char *first = t->sw[c->first].node->desc;
+	size_t common = strlen(first);
+
+	if (c->chips < 2)
+		return ibtopo__topology_node_name(t->sw[c->first].node, buf, len);
+	/* A director's chips share the start of their descriptions
+	 * ("MF0;dir1:CS7500/L01/U1", "MF0;dir1:CS7500/S01/U1"). */
+	for (size_t i = 0; i < t->nsw; i++) {
+		const char *d = t->sw[i].node->desc;
+		size_t k = 0;
+
+		if (t->sw[i].chassis != chassis)
+			continue;
+		while (k < common && d[k] == first[k])
+			k++;
+		common = k;
+	}
+	while (common && strchr("/:;-_ ", first[common - 1]))
+		common--;
+	if (strncmp(first, "MF0;", 4) == 0 && common > 4) {
+		const char *colon = memchr(first + 4, ':', common - 4);
+
+		if (colon)
+			common = (size_t)(colon - first);
+		snprintf(buf, len, "%.*s", (int)(common - 4), first + 4);
+	} else if (common) {
+		snprintf(buf, len, "%.*s", (int)common, first);
+	} else {
+		snprintf(buf, len, "chassis 0x%016" PRIx64, c->sysimg);
+	}
+	return buf;
+}
+
+static int name_cmp(const struct ibtopo_node *a, const struct ibtopo_node *b)
+{
+	int c = strcmp(a->desc ? a->desc : "", b->desc ? b->desc : "");
+
+	if (c)
+		return c;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static void end_node(struct ibtopo_end *e, const struct ibtopo_node *n)
+{
+	e->node = n ? n->desc : NULL;
+	e->guid = n ? n->guid : 0;
+	e->port = -1;
+}
+
+static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
+			 int subkind)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->severity = IBTOPO_SEV_WARNING;
+	f->subkind = subkind;
+	end_node(&f->a, NULL);
+	end_node(&f->b, NULL);
+	end_node(&f->c, NULL);
+	end_node(&f->d, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Servers and switch-internal CAs                                     */
+/* ------------------------------------------------------------------ */
+
+static bool is_switch(const struct ibtopo_node *n)
+{
+	return n && n->type == IBTOPO_NODE_SWITCH;
+}
+
+/*
+ * A CA that is part of a switch (a SHARP aggregation node) shares the
+ * switch's system image GUID, or at least says what it is.
+ */
+static bool ca_internal(const struct ibtopo_node *ca)
+{
+	if (ca->desc && strstr(ca->desc, "Aggregation Node"))
+		return true;
+	if (!ca->sysimg_guid)
+		return false;
+	for (unsigned i = 1; i <= ca->nports; i++) {
+		const struct ibtopo_port *p = ca->ports[i];
+
+		if (p && p->remote && is_switch(p->remote->node) &&
+		    p->remote->node->sysimg_guid == ca->sysimg_guid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The host a CA belongs to, from "<host> <adapter>" descriptions
+ * ("node017 mlx5_0", "dgx-08 HCA-3"): the first word, when the second
+ * names an adapter and the first is a real host name. Firmware defaults
+ * ("MT4129 ConnectX7 Mellanox Technologies") and "localhost" give none.
+ */
+static size_t host_word(const char *d)
+{
+	const char *sp, *a;
+	size_t n;
+
+	if (!d)
+		return 0;
+	sp = strchr(d, ' ');
+	if (!sp || sp == d)
+		return 0;
+	n = (size_t)(sp - d);
+	a = sp + 1;
+	if (strchr(a, ' '))
+		return 0;
+	if (!((strncmp(a, "mlx", 3) == 0 && strchr(a, '_')) ||
+	      strncmp(a, "HCA-", 4) == 0 || strncmp(a, "hfi", 3) == 0 ||
+	      strncmp(a, "qib", 3) == 0 || strncmp(a, "ibp", 3) == 0))
+		return 0;
+	if (n == 9 && strncmp(d, "localhost", 9) == 0)
+		return 0;
+	return n;
+}
+
+struct ca_ref {
+	const struct ibtopo_node *ca;
+	size_t set;		/* union-find parent (index into refs) */
+};
+
+static size_t uf_find(struct ca_ref *r, size_t i)
+{
+	while (r[i].set != i) {
+		r[i].set = r[r[i].set].set;
+		i = r[i].set;
+	}
+	return i;
+}
+
+static void uf_union(struct ca_ref *r, size_t a, size_t b)
+{
+	a = uf_find(r, a);
+	b = uf_find(r, b);
+	if (a != b)
+		r[a > b ? a : b].set = a < b ? a : b;
+}
+
+static int ref_by_sysimg(const void *x, const void *y)
+{
+	const struct ca_ref *a = x, *b = y;
+	uint64_t ka = a->ca->sysimg_guid ? a->ca->sysimg_guid : a->ca->guid;
+	uint64_t kb = b->ca->sysimg_guid ? b->ca->sysimg_guid : b->ca->guid;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return name_cmp(a->ca, b->ca);
+}
+
+struct host_key {
+	const char *desc;
+	size_t len;		/* of the host word; 0 = none */
+	size_t ref;
+};
+
+static int host_key_cmp(const void *x, const void *y)
+{
+	const struct host_key *a = x, *b = y;
+	int c = strncmp(a->desc, b->desc, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->ref < b->ref ? -1 : a->ref > b->ref;
+}
+
+static int attach_cmp(const void *x, const void *y)
+{
+	const struct ibtopo__attach *a = x, *b = y;
+
+	return a->sw < b->sw ? -1 : a->sw > b->sw;
+}
+
+/* Group the CAs cabled to switches into servers. */
+static int build_servers(struct ibtopo_topology *t, const bool *internal,
+			 struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f = t->fabric;
+	size_t nn = ibtopo_fabric_node_count(f), nref = 0, *order = NULL;
+	struct ca_ref *refs = NULL;
+	struct host_key *keys = NULL;
+	int ret = 0;
+
+	refs = calloc(nn ? nn : 1, sizeof(*refs));
+	order = calloc(nn ? nn : 1, sizeof(*order));
+	keys = calloc(nn ? nn : 1, sizeof(*keys));
+	if (!refs || !order || !keys) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+		bool cabled = false;
+
+		if (n->type != IBTOPO_NODE_CA || internal[n->index])
+			continue;
+		for (unsigned p = 1; p <= n->nports; p++)
+			if (n->ports[p] && n->ports[p]->remote &&
+			    is_switch(n->ports[p]->remote->node))
+				cabled = true;
+		if (cabled)
+			refs[nref++].ca = n;
+	}
+	qsort(refs, nref, sizeof(*refs), ref_by_sysimg);
+	for (size_t i = 0; i < nref; i++) {
+		refs[i].set = i;
+		keys[i].desc = refs[i].ca->desc;
+		keys[i].len = host_word(refs[i].ca->desc);
+		keys[i].ref = i;
+	}
+	/* Same system image GUID: one server. */
+	for (size_t i = 1; i < nref; i++) {
+		const struct ibtopo_node *a = refs[i - 1].ca, *b = refs[i].ca;
+
+		if ((a->sysimg_guid ? a->sysimg_guid : a->guid) ==
+		    (b->sysimg_guid ? b->sysimg_guid : b->guid))
+			uf_union(refs, i - 1, i);
+	}
+	/* Same host name in "<host> <adapter>": one server too. */
+	qsort(keys, nref, sizeof(*keys), host_key_cmp);
+	for (size_t k = 1; k < nref; k++) {
+		const struct host_key *a = &keys[k - 1], *b = &keys[k];
+
+		if (a->len && a->len == b->len &&
+		    strncmp(a->desc, b->desc, a->len) == 0)
+			uf_union(refs, a->ref, b->ref);
+	}
+	for (size_t i = 0; i < nref; i++)
+		if (uf_find(refs, i) == i)
+			t->nservers++;
+	t->servers = calloc(t->nservers ? t->nservers : 1, sizeof(*t->servers));
+	if (!t->servers) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	/* order[] now maps a root ref to its server index */
+	for (size_t i = 0, s = 0; i < nref; i++) {
+		if (uf_find(refs, i) != i)
+			continue;
+		order[i] = s;
+		t->servers[s].ca = refs[i].ca;
+		t->servers[s].sysimg = refs[i].ca->sysimg_guid ?
+			refs[i].ca->sysimg_guid : refs[i].ca->guid;
+		s++;
+	}
+	for (size_t i = 0; i < nref; i++) {
+		struct ibtopo__server *s = &t->servers[order[uf_find(refs, i)]];
+		const struct ibtopo_node *n = refs[i].ca;
+
+		for (unsigned p = 1; p <= n->nports; p++) {
+			const struct ibtopo_port *port = n->ports[p];
+			struct ibtopo__attach *na;
+			size_t sw;
+
+			if (!port || !port->remote || !is_switch(port->remote->node))
+				continue;
+			sw = t->node2sw[port->remote->node->index];
+			if (!s->port)
+				s->port = port;
+			s->links++;
+			na = realloc(s->att, (s->natt + 1) * sizeof(*na));
+			if (!na) {
+				ret = ibtopo__error_set(err, IBTOPO_ENOMEM,
+							"out of memory");
+				goto out_free;
+			}
+			s->att = na;
+			s->att[s->natt].sw = sw;
+			s->att[s->natt].mult = 1;
+			s->natt++;
+		}
+	}
+	/* Merge cables to the same switch. */
+	for (size_t i = 0; i < t->nservers; i++) {
+		struct ibtopo__server *s = &t->servers[i];
+		size_t k = 0;
+
+		qsort(s->att, s->natt, sizeof(*s->att), attach_cmp);
+		for (size_t j = 0; j < s->natt; j++) {
+			if (k && s->att[k - 1].sw == s->att[j].sw)
+				s->att[k - 1].mult++;
+			else
+				s->att[k++] = s->att[j];
+		}
+		s->natt = k;
+	}
+out_free:
+	free(keys);
+	free(order);
+	free(refs);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The switch graph                                                    */
+/* ------------------------------------------------------------------ */
+
+static int adj_cmp(const void *x, const void *y)
+{
+	const struct ibtopo__edge *a = x, *b = y;
+
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	return a->v < b->v ? -1 : a->v > b->v;
+}
+
+static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f = t->fabric;
+	size_t nl = ibtopo_fabric_link_count(f), ne = 0, k = 0;
+	struct ibtopo__edge *e;
+	size_t *queue;
+
+	e = calloc(2 * nl + 1, sizeof(*e));
+	if (!e)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		const struct ibtopo_node *a = l->a->node, *b = l->b->node;
+
+		if (!is_switch(a) || !is_switch(b) || a == b)
+			continue;
+		e[ne].u = t->node2sw[a->index];
+		e[ne++].v = t->node2sw[b->index];
+		e[ne].u = t->node2sw[b->index];
+		e[ne++].v = t->node2sw[a->index];
+		t->isl_links++;
+	}
+	qsort(e, ne, sizeof(*e), adj_cmp);
+	t->off = calloc(t->nsw + 1, sizeof(*t->off));
+	t->adj = calloc(ne + 1, sizeof(*t->adj));
+	if (!t->off || !t->adj) {
+		free(e);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ne; i++) {
+		if (k && i && e[i].u == e[i - 1].u && e[i].v == e[i - 1].v) {
+			t->adj[k - 1].mult++;
+			continue;
+		}
+		t->adj[k].v = e[i].v;
+		t->adj[k].mult = 1;
+		t->off[e[i].u + 1]++;
+		k++;
+	}
+	for (size_t i = 0; i < t->nsw; i++)
+		t->off[i + 1] += t->off[i];
+	free(e);
+
+	/* Connected components. */
+	queue = calloc(t->nsw + 1, sizeof(*queue));
+	if (!queue)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->nsw; i++)
+		t->sw[i].comp = IBTOPO__NONE;
+	for (size_t s = 0; s < t->nsw; s++) {
+		size_t head = 0, tail = 0;
+
+		if (t->sw[s].comp != IBTOPO__NONE)
+			continue;
+		t->sw[s].comp = t->ncomp;
+		queue[tail++] = s;
+		while (head < tail) {
+			size_t u = queue[head++];
+
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t v = t->adj[j].v;
+
+				if (t->sw[v].comp == IBTOPO__NONE) {
+					t->sw[v].comp = t->ncomp;
+					queue[tail++] = v;
+				}
+			}
+		}
+		t->ncomp++;
+	}
+	free(queue);
+	return 0;
+}
+
+static int chassis_cmp(const void *x, const void *y)
+{
+	const struct ibtopo__chassis *a = x, *b = y;
+
+	if (a->sysimg != b->sysimg)
+		return a->sysimg < b->sysimg ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Switch chips sharing a system image GUID are one chassis. */
+static int build_chassis(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	struct ibtopo__chassis *c;
+	size_t k = 0;
+
+	c = calloc(t->nsw + 1, sizeof(*c));
+	if (!c)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->nsw; i++) {
+		c[i].sysimg = t->sw[i].node->sysimg_guid;
+		c[i].first = i;
+		c[i].chips = 1;
+	}
+	qsort(c, t->nsw, sizeof(*c), chassis_cmp);
+	for (size_t i = 0; i < t->nsw; i++) {
+		if (k && c[i].sysimg && c[k - 1].sysimg == c[i].sysimg) {
+			c[k - 1].chips++;
+			t->sw[c[i].first].chassis = k - 1;
+			continue;
+		}
+		c[k] = c[i];
+		t->sw[c[i].first].chassis = k;
+		k++;
+	}
+	t->chassis = c;
+	t->nchassis = k;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Levels                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Multi-source BFS: hops from the nearest source; -1 if unreachable. */
+static void bfs(const struct ibtopo_topology *t, const bool *src, int *dist,
+		size_t *queue)
+{
+	size_t head = 0, tail = 0;
+
+	for (size_t i = 0; i < t->nsw; i++) {
+		dist[i] = src[i] ? 0 : -1;
+		if (src[i])
+			queue[tail++] = i;
+	}
+	while (head < tail) {
+		size_t u = queue[head++];
+
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+			size_t v = t->adj[j].v;
+
+			if (dist[v] < 0) {
+				dist[v] = dist[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+}
+
+/* Links a layering leaves breaking the rules (counted per cable). */
+static size_t layering_violations(const struct ibtopo_topology *t,
+				  const int *level)
+{
+	size_t v = 0;
+
+	for (size_t u = 0; u < t->nsw; u++) {
+		if (level[u] > 1)
+			v += t->sw[u].host_links;
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+			size_t w = t->adj[j].v;
+			int d = level[u] - level[w];
+
+			if (w < u || !level[u] || !level[w])
+				continue;
+			if (d == 0 || d >= 2 || d <= -2)
+				v += t->adj[j].mult;
+		}
+	}
+	return v;
+}
+
+/* The two readings of one leaf set: BFS upward, and local roots on top. */
+static void layer_from_leaves(const struct ibtopo_topology *t, const bool *leaf,
+			      int *up, int *top, size_t *queue)
+{
+	int maxh = -1;
+
+	bfs(t, leaf, up, queue);
+	for (size_t i = 0; i < t->nsw; i++)
+		if (up[i] > maxh)
+			maxh = up[i];
+	for (size_t i = 0; i < t->nsw; i++) {
+		bool root = up[i] > 0;
+
+		for (size_t j = t->off[i]; root && j < t->off[i + 1]; j++)
+			if (up[t->adj[j].v] > up[i])
+				root = false;
+		top[i] = up[i] < 0 ? 0 : (root ? maxh + 1 : up[i] + 1);
+		up[i] = up[i] < 0 ? 0 : up[i] + 1;
+	}
+}
+
+static int assign_levels_auto(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	size_t n = t->nsw;
+	bool *leafA = calloc(n + 1, sizeof(bool));
+	bool *leafB = calloc(n + 1, sizeof(bool));
+	int *cand[4] = { NULL };
+	size_t *queue = calloc(n + 1, sizeof(*queue));
+	size_t best = IBTOPO__NONE, bestv = 0, nb = 0;
+	bool any = false, b_differs = false;
+	int ret = 0;
+
+	for (int i = 0; i < 4; i++)
+		cand[i] = calloc(n + 1, sizeof(int));
+	if (!leafA || !leafB || !queue || !cand[0] || !cand[1] || !cand[2] ||
+	    !cand[3]) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < n; i++) {
+		leafA[i] = t->sw[i].host_links > 0;
+		any |= leafA[i];
+	}
+	if (!any)
+		goto out_free;	/* no servers: nothing to rank from */
+	/* Reading B: a switch with servers whose neighbours all have servers
+	 * too (no uplink) may be a spine that also carries servers. */
+	for (size_t i = 0; i < n; i++) {
+		bool up = false;
+
+		for (size_t j = t->off[i]; j < t->off[i + 1]; j++)
+			if (!leafA[t->adj[j].v])
+				up = true;
+		leafB[i] = leafA[i] && (up || t->off[i + 1] == t->off[i]);
+		if (leafA[i] && !leafB[i] && t->off[i + 1] > t->off[i])
+			b_differs = true;
+		nb += leafB[i];
+	}
+	layer_from_leaves(t, leafA, cand[0], cand[1], queue);
+	if (b_differs && nb)
+		layer_from_leaves(t, leafB, cand[2], cand[3], queue);
+	for (size_t c = 0; c < 4; c++) {
+		size_t v;
+
+		if (c >= 2 && !(b_differs && nb))
+			break;
+		v = layering_violations(t, cand[c]);
+		if (best == IBTOPO__NONE || v < bestv) {
+			best = c;
+			bestv = v;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		t->sw[i].level = cand[best][i];
+out_free:
+	for (int i = 0; i < 4; i++)
+		free(cand[i]);
+	free(queue);
+	free(leafB);
+	free(leafA);
+	return ret;
+}
+
+static int assign_levels_roots(struct ibtopo_topology *t, const bool *root,
+			       struct ibtopo_error *err)
+{
+	int *d = calloc(t->nsw + 1, sizeof(int));
+	size_t *queue = calloc(t->nsw + 1, sizeof(*queue));
+	int deepest = -1, maxd = 0;
+
+	if (!d || !queue) {
+		free(queue);
+		free(d);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	bfs(t, root, d, queue);
+	for (size_t i = 0; i < t->nsw; i++) {
+		if (d[i] > maxd)
+			maxd = d[i];
+		if (t->sw[i].host_links && d[i] > deepest)
+			deepest = d[i];
+	}
+	if (deepest < 0)
+		deepest = maxd;
+	/* Leaves at the deepest level; anything hanging below them joins it. */
+	for (size_t i = 0; i < t->nsw; i++) {
+		int l = deepest - d[i] + 1;
+
+		t->sw[i].level = d[i] < 0 ? 0 : (l < 1 ? 1 : l);
+	}
+	free(queue);
+	free(d);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Roots: file and pattern                                             */
+/* ------------------------------------------------------------------ */
+
+static size_t switch_by_word(const struct ibtopo_topology *t, const char *w)
+{
+	char *end;
+	uint64_t guid;
+	char buf[256];
+
+	if (strncmp(w, "S-", 2) == 0 || strncmp(w, "s-", 2) == 0)
+		w += 2;
+	errno = 0;
+	guid = strtoull(w, &end, 16);
+	if (!errno && !*end && end != w) {
+		for (size_t i = 0; i < t->nsw; i++)
+			if (t->sw[i].node->guid == guid)
+				return i;
+	}
+	for (size_t i = 0; i < t->nsw; i++) {
+		const struct ibtopo_node *n = t->sw[i].node;
+
+		if (strcmp(n->desc, w) == 0 ||
+		    strcmp(ibtopo__topology_node_name(n, buf, sizeof(buf)), w) == 0)
+			return i;
+	}
+	return IBTOPO__NONE;
+}
+
+static int read_roots_file(struct ibtopo_topology *t, const char *path,
+			   bool *root, struct ibtopo_error *err)
+{
+	FILE *fp = fopen(path, "r");
+	char line[1024];
+	unsigned lineno = 0;
+	int ret = 0;
+
+	if (!fp)
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s': %s",
+					 path, strerror(errno));
+	while (fgets(line, sizeof(line), fp)) {
+		char *s = line, *e;
+		size_t i;
+
+		lineno++;
+		e = strchr(s, '#');
+		if (e)
+			*e = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (*s == '"' && e > s + 1 && e[-1] == '"') {
+			*--e = '\0';
+			s++;
+		}
+		if (!*s)
+			continue;
+		i = switch_by_word(t, s);
+		if (i == IBTOPO__NONE) {
+			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
+						"%s:%u: '%s' names no switch",
+						path, lineno, s);
+			break;
+		}
+		root[i] = true;
+	}
+	if (!ret && ferror(fp))
+		ret = ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s'",
+					path);
+	fclose(fp);
+	return ret;
+}
+
+static int match_roots(struct ibtopo_topology *t, const char *pattern,
+		       bool *root, struct ibtopo_error *err)
+{
+	regex_t re;
+	char msg[128];
+	size_t hits = 0;
+	int rc;
+
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &re, msg, sizeof(msg));
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "bad root pattern '%s': %s", pattern, msg);
+	}
+	for (size_t i = 0; i < t->nsw; i++) {
+		if (regexec(&re, t->sw[i].node->desc, 0, NULL, 0) == 0) {
+			root[i] = true;
+			hits++;
+		}
+	}
+	regfree(&re);
+	if (!hits)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "root pattern '%s' matches no switch",
+					 pattern);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per level                                                           */
+/* ------------------------------------------------------------------ */
+
+static int level_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f = t->fabric;
+	size_t nl = ibtopo_fabric_link_count(f);
+	bool *counted_unknown;
+	unsigned L = 0;
+	size_t *seen;
+
+	for (size_t i = 0; i < t->nsw; i++)
+		if (t->sw[i].level > 0 && (unsigned)t->sw[i].level > L)
+			L = (unsigned)t->sw[i].level;
+	t->nlevels = L;
+	if (!L)
+		return 0;
+	t->levels = calloc(L, sizeof(*t->levels));
+	counted_unknown = calloc(L, sizeof(bool));
+	seen = calloc(t->nchassis * L + 1, sizeof(*seen));
+	if (!t->levels || !counted_unknown || !seen) {
+		free(seen);
+		free(counted_unknown);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (unsigned l = 0; l < L; l++)
+		t->levels[l].level = l + 1;
+	for (size_t i = 0; i < t->nsw; i++) {
+		int l = t->sw[i].level;
+
+		if (l <= 0)
+			continue;
+		t->levels[l - 1].switches++;
+		if (!seen[t->sw[i].chassis * L + (size_t)(l - 1)]++)
+			t->levels[l - 1].chassis++;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *lk = ibtopo_fabric_link(f, i);
+		const struct ibtopo_node *a = lk->a->node, *b = lk->b->node;
+		double g = ibtopo_link_gbps(lk->speed, lk->width);
+		int la, lb;
+
+		if (is_switch(a) && is_switch(b)) {
+			if (a == b)
+				continue;
+			la = t->sw[t->node2sw[a->index]].level;
+			lb = t->sw[t->node2sw[b->index]].level;
+			if (!la || !lb)
+				continue;
+			if (la == lb) {
+				t->levels[la - 1].same_links++;
+				continue;
+			}
+			if (la > lb) {
+				int x = la;
+
+				la = lb;
+				lb = x;
+			}
+			t->levels[la - 1].up_links++;
+			t->levels[la - 1].up_gbps += g;
+			t->levels[lb - 1].down_links++;
+			t->levels[lb - 1].down_gbps += g;
+			if (g <= 0) {
+				counted_unknown[la - 1] = true;
+				counted_unknown[lb - 1] = true;
+			}
+			continue;
+		}
+		if (is_switch(b)) {
+			const struct ibtopo_node *x = a;
+
+			a = b;
+			b = x;
+		}
+		if (!is_switch(a) || b->type != IBTOPO_NODE_CA)
+			continue;
+		la = t->sw[t->node2sw[a->index]].level;
+		if (!la || ca_internal(b))
+			continue;
+		t->levels[la - 1].host_links++;
+		t->levels[la - 1].down_links++;
+		t->levels[la - 1].down_gbps += g;
+		t->host_gbps += g;
+		if (g <= 0)
+			counted_unknown[la - 1] = true;
+	}
+	for (unsigned l = 0; l < L; l++) {
+		struct ibtopo_topology_level *v = &t->levels[l];
+
+		if (v->up_links) {
+			if (counted_unknown[l] || v->up_gbps <= 0)
+				v->oversubscription = (double)v->down_links /
+						      (double)v->up_links;
+			else
+				v->oversubscription = v->down_gbps / v->up_gbps;
+		}
+		v->bisection_gbps = v->up_gbps / 2;
+	}
+	free(seen);
+	free(counted_unknown);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Class                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Do two leaf switches have two independent paths somewhere? */
+static int any_redundant_leaf_pair(bool *out, const struct ibtopo_topology *t,
+				   struct ibtopo_error *err)
+{
+	struct ibtopo__edge *e;
+	size_t ne = 0, *voff = NULL, *vblk = NULL, *mark = NULL;
+	int ret;
+
+	*out = false;
+	/* Two or more cables between two leaves are two paths already. */
+	for (size_t u = 0; u < t->nsw; u++)
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+			if (t->adj[j].mult >= 2 && t->sw[u].host_links &&
+			    t->sw[t->adj[j].v].host_links)
+				*out = true;
+	if (*out)
+		return 0;
+	e = calloc(t->off[t->nsw] / 2 + 1, sizeof(*e));
+	if (!e)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t u = 0; u < t->nsw; u++)
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+			if (t->adj[j].v > u) {
+				e[ne].u = u;
+				e[ne++].v = t->adj[j].v;
+			}
+	ret = ibtopo__graph_blocks(&voff, &vblk, t->nsw, e, ne, err);
+	free(e);
+	if (ret)
+		return ret;
+	/* Otherwise two leaves need a common block of three vertices or more. */
+	mark = calloc(voff[t->nsw] + 1, sizeof(*mark));
+	if (!mark) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t u = 0; u < t->nsw && !*out; u++) {
+		if (!t->sw[u].host_links)
+			continue;
+		for (size_t j = voff[u]; j < voff[u + 1]; j++) {
+			if (mark[vblk[j]]) {
+				*out = true;
+				break;
+			}
+			mark[vblk[j]] = 1;
+		}
+	}
+out_free:
+	free(mark);
+	free(vblk);
+	free(voff);
+	return ret;
+}
+
+static const char *simple_shape(const struct ibtopo_topology *t)
+{
+	struct ibtopo__edge *e;
+	const char *shape;
+	size_t ne = 0;
+
+	e = calloc(t->off[t->nsw] / 2 + 1, sizeof(*e));
+	if (!e)
+		return NULL;
+	for (size_t u = 0; u < t->nsw; u++)
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+			if (t->adj[j].v > u) {
+				e[ne].u = u;
+				e[ne++].v = t->adj[j].v;
+			}
+	shape = ibtopo__graph_shape(t->nsw, e, ne);
+	free(e);
+	return shape;
+}
+
+/* Is the chosen layering a fat tree? Sets t->reason when not. */
+static bool layered_like_fat_tree(struct ibtopo_topology *t)
+{
+	size_t total = t->isl_links + t->host_links;
+
+	if (t->nlevels < 2) {
+		t->reason = "every switch with servers is linked only to other switches with servers";
+		return false;
+	}
+	for (size_t u = 0; u < t->nsw; u++) {
+		int l = t->sw[u].level;
+		bool up = false, down = false;
+
+		if (!l) {
+			t->reason = "some switches are not connected to any server";
+			return false;
+		}
+		for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+			int lv = t->sw[t->adj[j].v].level;
+
+			up |= lv > l;
+			down |= lv && lv < l;
+		}
+		if ((unsigned)l < t->nlevels && !up) {
+			t->reason = "a switch below the top level has no uplink";
+			return false;
+		}
+		if (l > 1 && !down) {
+			t->reason = "a switch above the leaves has no downlink";
+			return false;
+		}
+	}
+	if (t->violations * FAT_TREE_MAX_VIOLATION_SHARE > total) {
+		t->reason = "too many links break the levels";
+		return false;
+	}
+	return true;
+}
+
+static int classify(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	size_t comps_with_servers = 0;
+	bool *seen, redundant;
+	int ret;
+
+	if (!t->nsw) {
+		t->cls = IBTOPO_TOPOLOGY_IRREGULAR;
+		t->shape = t->ca_ca_links ? "back-to-back" : NULL;
+		t->reason = "no switches";
+		return 0;
+	}
+	if (t->nchassis == 1) {
+		t->cls = IBTOPO_TOPOLOGY_SINGLE_SWITCH;
+		return 0;
+	}
+	seen = calloc(t->ncomp + 1, sizeof(bool));
+	if (!seen)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < t->nsw; i++)
+		if (t->sw[i].host_links && !seen[t->sw[i].comp]) {
+			seen[t->sw[i].comp] = true;
+			comps_with_servers++;
+		}
+	free(seen);
+	if (t->ncomp > 1) {
+		t->cls = IBTOPO_TOPOLOGY_IRREGULAR;
+		t->shape = "disconnected";
+		t->reason = "the switches form separate groups";
+		return 0;
+	}
+	if (t->nleaves == 0) {
+		t->cls = IBTOPO_TOPOLOGY_IRREGULAR;
+		t->reason = "no servers";
+		t->shape = simple_shape(t);
+		return 0;
+	}
+	if (t->nleaves == 1) {
+		t->cls = IBTOPO_TOPOLOGY_STAR;
+		t->reason = "all servers are on one switch";
+		return 0;
+	}
+	ret = any_redundant_leaf_pair(&redundant, t, err);
+	if (ret)
+		return ret;
+	if (!redundant) {
+		t->cls = IBTOPO_TOPOLOGY_STAR;
+		t->reason = "every path between two leaf switches crosses one switch or one cable";
+		return 0;
+	}
+	if (layered_like_fat_tree(t)) {
+		t->cls = IBTOPO_TOPOLOGY_FAT_TREE;
+		return 0;
+	}
+	t->cls = IBTOPO_TOPOLOGY_IRREGULAR;
+	t->shape = simple_shape(t);
+	return 0;
+}
+
+static void bandwidth(struct ibtopo_topology *t)
+{
+	double narrow = 0;
+	bool counts = false;
+
+	if (!t->nservers)
+		return;
+	if (t->cls == IBTOPO_TOPOLOGY_SINGLE_SWITCH && t->nlevels < 2) {
+		t->blocking = 1.0;
+		t->bisection = t->host_gbps / 2;
+		return;
+	}
+	if (t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->cls != IBTOPO_TOPOLOGY_STAR &&
+	    t->cls != IBTOPO_TOPOLOGY_SINGLE_SWITCH)
+		return;
+	if (t->nlevels < 2)
+		return;
+	for (unsigned l = 0; l + 1 < t->nlevels; l++) {
+		const struct ibtopo_topology_level *v = &t->levels[l];
+		double up = v->up_gbps;
+
+		if (v->up_links && v->up_gbps <= 0)
+			counts = true;
+		if (l == 0 || up < narrow)
+			narrow = up;
+	}
+	if (counts) {
+		/* Some speed unknown: ratios of link counts. */
+		size_t n = 0;
+
+		for (unsigned l = 0; l + 1 < t->nlevels; l++)
+			if (l == 0 || t->levels[l].up_links < n)
+				n = t->levels[l].up_links;
+		if (n)
+			t->blocking = (double)t->host_links / (double)n;
+		return;
+	}
+	if (narrow <= 0)
+		return;
+	t->blocking = t->host_gbps / narrow;
+	t->bisection = (t->host_gbps < narrow ? t->host_gbps : narrow) / 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fat-tree rules                                                      */
+/* ------------------------------------------------------------------ */
+
+static int add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
+	       struct ibtopo_error *err)
+{
+	return list ? ibtopo_findings_add(list, f, err) : 0;
+}
+
+static int link_violations(struct ibtopo_topology *t,
+			   struct ibtopo_findings *out, bool rules,
+			   struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f = t->fabric;
+	size_t nl = ibtopo_fabric_link_count(f);
+	int ret = 0;
+
+	for (size_t i = 0; i < nl && !ret; i++) {
+		const struct ibtopo_link *lk = ibtopo_fabric_link(f, i);
+		const struct ibtopo_port *pa = lk->a, *pb = lk->b;
+		struct ibtopo_finding fd;
+		int la, lb;
+
+		if (pa->node->type == IBTOPO_NODE_CA &&
+		    pb->node->type == IBTOPO_NODE_CA) {
+			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				     IBTOPO_FTV_CA_TO_CA);
+			ibtopo_end_from_port(&fd.a, pa);
+			ibtopo_end_from_port(&fd.b, pb);
+			ret = add(out, &fd, err);
+			continue;
+		}
+		if (!rules)
+			continue;
+		if (is_switch(pa->node) && is_switch(pb->node)) {
+			if (pa->node == pb->node)
+				continue;
+			la = t->sw[t->node2sw[pa->node->index]].level;
+			lb = t->sw[t->node2sw[pb->node->index]].level;
+			if (!la || !lb || (la - lb <= 1 && lb - la <= 1 && la != lb))
+				continue;
+			/* name the lower end first */
+			if (la > lb) {
+				const struct ibtopo_port *x = pa;
+				int y = la;
+
+				pa = pb;
+				pb = x;
+				la = lb;
+				lb = y;
+			}
+			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				     la == lb ? IBTOPO_FTV_SAME_LEVEL :
+				     IBTOPO_FTV_LEVEL_SKIP);
+			ibtopo_end_from_port(&fd.a, pa);
+			ibtopo_end_from_port(&fd.b, pb);
+			fd.expected = (unsigned)la;
+			fd.actual = (unsigned)lb;
+			ret = add(out, &fd, err);
+			continue;
+		}
+		if (is_switch(pa->node)) {
+			const struct ibtopo_port *x = pa;
+
+			pa = pb;
+			pb = x;
+		}
+		if (!is_switch(pb->node) || pa->node->type != IBTOPO_NODE_CA ||
+		    ca_internal(pa->node))
+			continue;
+		lb = t->sw[t->node2sw[pb->node->index]].level;
+		if (lb <= 1)
+			continue;
+		finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			     IBTOPO_FTV_CA_ON_NON_LEAF);
+		ibtopo_end_from_port(&fd.a, pa);
+		ibtopo_end_from_port(&fd.b, pb);
+		fd.expected = 1;
+		fd.actual = (unsigned)lb;
+		ret = add(out, &fd, err);
+	}
+	return ret;
+}
+
+static int uint_cmp(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The most common of n values (the larger on a tie; 0 if none). Sorts v. */
+static unsigned mode_of(unsigned *v, size_t n)
+{
+	unsigned best = 0;
+	size_t bestn = 0;
+
+	qsort(v, n, sizeof(*v), uint_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		if (j - i >= bestn) {
+			best = v[i];
+			bestn = j - i;
+		}
+	}
+	return best;
+}
+
+static unsigned uplinks_of(const struct ibtopo_topology *t, size_t u)
+{
+	unsigned n = 0;
+
+	for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+		if (t->sw[t->adj[j].v].level > t->sw[u].level)
+			n += t->adj[j].mult;
+	return n;
+}
+
+static size_t grp_find(size_t *p, size_t i)
+{
+	while (p[i] != i) {
+		p[i] = p[p[i]];
+		i = p[i];
+	}
+	return i;
+}
+
+static int uplink_violations(struct ibtopo_topology *t,
+			     struct ibtopo_findings *out, struct ibtopo_error *err)
+{
+	size_t n = t->nsw;
+	unsigned *vals = calloc(t->off[n] + n + 1, sizeof(*vals));
+	size_t *grp = calloc(n + 1, sizeof(*grp));
+	int ret = 0;
+
+	if (!vals || !grp) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (unsigned l = 1; l < t->nlevels && !ret; l++) {
+		size_t k = 0;
+		unsigned usual, per;
+
+		/* Uneven: fewer uplinks than most of the level. */
+		for (size_t u = 0; u < n; u++)
+			if (t->sw[u].level == (int)l)
+				vals[k++] = uplinks_of(t, u);
+		usual = mode_of(vals, k);
+		for (size_t u = 0; u < n && !ret; u++) {
+			struct ibtopo_finding fd;
+			unsigned up;
+
+			if (t->sw[u].level != (int)l)
+				continue;
+			up = uplinks_of(t, u);
+			if (up >= usual)
+				continue;
+			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				     IBTOPO_FTV_UNEVEN_UPLINKS);
+			end_node(&fd.a, t->sw[u].node);
+			fd.expected = usual;
+			fd.actual = up;
+			ret = add(out, &fd, err);
+		}
+		/* Piled: more cables than usual to one upper switch while an
+		 * upper switch of the same group gets none. Groups are the
+		 * components of the links between this level and the next. */
+		k = 0;
+		for (size_t u = 0; u < n; u++) {
+			grp[u] = u;
+			if (t->sw[u].level != (int)l)
+				continue;
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+				if (t->sw[t->adj[j].v].level == (int)l + 1)
+					vals[k++] = t->adj[j].mult;
+		}
+		per = mode_of(vals, k);
+		for (size_t u = 0; u < n; u++) {
+			if (t->sw[u].level != (int)l)
+				continue;
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t v = t->adj[j].v;
+
+				if (t->sw[v].level == (int)l + 1) {
+					size_t a = grp_find(grp, u), b = grp_find(grp, v);
+
+					if (a != b)
+						grp[a] = b;
+				}
+			}
+		}
+		for (size_t u = 0; u < n && !ret; u++) {
+			struct ibtopo_finding fd;
+			size_t most = IBTOPO__NONE, none = IBTOPO__NONE;
+			unsigned mostn = 0;
+
+			if (t->sw[u].level != (int)l)
+				continue;
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				if (t->sw[t->adj[j].v].level != (int)l + 1)
+					continue;
+				if (t->adj[j].mult > mostn) {
+					mostn = t->adj[j].mult;
+					most = t->adj[j].v;
+				}
+			}
+			if (most == IBTOPO__NONE || mostn <= per)
+				continue;
+			for (size_t v = 0; v < n && none == IBTOPO__NONE; v++) {
+				bool linked = false;
+
+				if (t->sw[v].level != (int)l + 1 ||
+				    grp_find(grp, v) != grp_find(grp, u))
+					continue;
+				for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+					if (t->adj[j].v == v)
+						linked = true;
+				if (!linked)
+					none = v;
+			}
+			if (none == IBTOPO__NONE)
+				continue;
+			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				     IBTOPO_FTV_UPLINKS_PILED);
+			end_node(&fd.a, t->sw[u].node);
+			end_node(&fd.b, t->sw[most].node);
+			end_node(&fd.c, t->sw[none].node);
+			fd.expected = per;
+			fd.actual = mostn;
+			ret = add(out, &fd, err);
+		}
+	}
+out_free:
+	free(grp);
+	free(vals);
+	return ret;
+}
+
+static int server_findings(struct ibtopo_topology *t,
+			   struct ibtopo_findings *out, struct ibtopo_error *err)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < t->nservers && !ret; i++) {
+		struct ibtopo__server *s = &t->servers[i];
+		struct ibtopo_finding fd;
+
+		if (s->links >= 2 && s->natt >= 2)
+			continue;
+		s->low = true;
+		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
+			     s->links < 2 ? IBTOPO_LPD_SINGLE_LINK :
+			     IBTOPO_LPD_ONE_SWITCH);
+		ibtopo_end_from_port(&fd.a, s->port);
+		if (s->links < 2)
+			ibtopo_end_from_port(&fd.b, s->port->remote);
+		else
+			end_node(&fd.b, t->sw[s->att[0].sw].node);
+		fd.expected = t->min_paths;
+		fd.actual = s->links < 2 ? 1 : (unsigned)s->natt;
+		fd.value = (double)s->links;
+		ret = add(out, &fd, err);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                        */
+/* ------------------------------------------------------------------ */
+
+struct leaf_key {
+	const struct ibtopo_node *node;
+	size_t sw;
+};
+
+static int leaf_cmp(const void *x, const void *y)
+{
+	const struct leaf_key *a = x, *b = y;
+
+	return name_cmp(a->node, b->node);
+}
+
+/* Leaf switches, for path diversity: those with servers, by name. */
+static int build_leaves(struct ibtopo_topology *t, struct ibtopo_error *err)
+{
+	struct leaf_key *k = calloc(t->nsw + 1, sizeof(*k));
+
+	t->leaves = calloc(t->nsw + 1, sizeof(*t->leaves));
+	if (!t->leaves || !k) {
+		free(k);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < t->nsw; i++) {
+		t->sw[i].leaf = IBTOPO__NONE;
+		if (t->sw[i].host_links) {
+			k[t->nleaves].node = t->sw[i].node;
+			k[t->nleaves++].sw = i;
+		}
+	}
+	qsort(k, t->nleaves, sizeof(*k), leaf_cmp);
+	for (size_t i = 0; i < t->nleaves; i++) {
+		t->leaves[i] = k[i].sw;
+		t->sw[k[i].sw].leaf = i;
+	}
+	free(k);
+	return 0;
+}
+
+static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
+		       struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f = t->fabric;
+	size_t nn = ibtopo_fabric_node_count(f), nl = ibtopo_fabric_link_count(f);
+	bool *internal;
+
+	*out_internal = NULL;
+	internal = calloc(nn + 1, sizeof(bool));
+	t->node2sw = calloc(nn + 1, sizeof(*t->node2sw));
+	t->node_low = calloc(nn + 1, sizeof(bool));
+	if (!internal || !t->node2sw || !t->node_low) {
+		free(internal);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		t->node2sw[i] = IBTOPO__NONE;
+		if (is_switch(n))
+			t->nsw++;
+		else if (n->type == IBTOPO_NODE_CA && ca_internal(n))
+			internal[i] = true;
+	}
+	t->sw = calloc(t->nsw + 1, sizeof(*t->sw));
+	if (!t->sw) {
+		free(internal);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0, k = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		if (!is_switch(n))
+			continue;
+		t->sw[k].node = n;
+		t->node2sw[i] = k++;
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		const struct ibtopo_node *a = l->a->node, *b = l->b->node;
+
+		if (is_switch(b)) {
+			const struct ibtopo_node *x = a;
+
+			a = b;
+			b = x;
+		}
+		if (a->type == IBTOPO_NODE_CA && b->type == IBTOPO_NODE_CA)
+			t->ca_ca_links++;
+		if (!is_switch(a) || b->type != IBTOPO_NODE_CA)
+			continue;
+		if (internal[b->index]) {
+			t->internal_cas++;
+			continue;
+		}
+		t->sw[t->node2sw[a->index]].host_links++;
+		t->host_links++;
+	}
+	*out_internal = internal;
+	return 0;
+}
+
+int ibtopo_topology_analyze(struct ibtopo_topology **out,
+			    const struct ibtopo_fabric *fabric,
+			    const struct ibtopo_topology_opts *opts,
+			    struct ibtopo_findings *findings,
+			    struct ibtopo_error *err)
+{
+	struct ibtopo_topology_opts defaults = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_topology *t;
+	bool *internal = NULL, *root = NULL;
+	int *levels = NULL;
+	int ret;
+
+	if (!out)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
+	*out = NULL;
+	if (!fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
+	if (!opts)
+		opts = &defaults;
+	if (opts->version != IBTOPO_TOPOLOGY_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown topology options version %u",
+					 opts->version);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	t->fabric = fabric;
+	t->min_paths = opts->min_paths ? opts->min_paths : 2;
+
+	ret = build_nodes(t, &internal, err);
+	if (!ret)
+		ret = build_switch_graph(t, err);
+	if (!ret)
+		ret = build_chassis(t, err);
+	if (!ret)
+		ret = build_servers(t, internal, err);
+	if (!ret)
+		ret = build_leaves(t, err);
+	if (ret)
+		goto out_fail;
+
+	if (opts->roots_file || opts->root_pattern) {
+		root = calloc(t->nsw + 1, sizeof(bool));
+		if (!root) {
+			ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+			goto out_fail;
+		}
+		if (opts->roots_file)
+			ret = read_roots_file(t, opts->roots_file, root, err);
+		if (!ret && opts->root_pattern)
+			ret = match_roots(t, opts->root_pattern, root, err);
+		for (size_t i = 0; i < t->nsw; i++)
+			t->nroots += root[i];
+		if (!ret && !t->nroots)
+			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
+						"roots file '%s' names no switch",
+						opts->roots_file ? opts->roots_file : "");
+		if (!ret)
+			ret = assign_levels_roots(t, root, err);
+		t->from_roots = true;
+	} else {
+		ret = assign_levels_auto(t, err);
+	}
+	if (ret)
+		goto out_fail;
+	levels = calloc(t->nsw + 1, sizeof(int));
+	if (!levels) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_fail;
+	}
+	for (size_t i = 0; i < t->nsw; i++)
+		levels[i] = t->sw[i].level;
+	t->violations = layering_violations(t, levels);
+	ret = level_stats(t, err);
+	if (!ret)
+		ret = classify(t, err);
+	if (ret)
+		goto out_fail;
+	bandwidth(t);
+
+	ret = link_violations(t, findings,
+			      t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots,
+			      err);
+	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots))
+		ret = uplink_violations(t, findings, err);
+	if (!ret)
+		ret = server_findings(t, findings, err);
+	if (!ret && !(opts->flags & IBTOPO_TOPOLOGY_NO_PATHS))
+		ret = ibtopo__paths_analyze(t, findings, opts->flags, err);
+	if (ret)
+		goto out_fail;
+	for (size_t i = 0; i < t->nservers; i++) {
+		const struct ibtopo__server *s = &t->servers[i];
+
+		if (s->low)
+			t->node_low[s->ca->index] = true;
+	}
+	for (size_t i = 0; i < t->nsw; i++)
+		if (t->sw[i].low)
+			t->node_low[t->sw[i].node->index] = true;
+	*out = t;
+	goto out_free;
+out_fail:
+	ibtopo_topology_free(t);
+out_free:
+	free(levels);
+	free(root);
+	free(internal);
+	return ret;
+}
+
+void ibtopo_topology_free(struct ibtopo_topology *topo)
+{
+	if (!topo)
+		return;
+	ibtopo__paths_release(topo);
+	for (size_t i = 0; i < topo->nservers; i++)
+		free(topo->servers[i].att);
+	free(topo->servers);
+	free(topo->leaves);
+	free(topo->levels);
+	free(topo->chassis);
+	free(topo->adj);
+	free(topo->off);
+	free(topo->node_low);
+	free(topo->node2sw);
+	free(topo->sw);
+	free(topo);
+}
+
+enum ibtopo_topology_class ibtopo_topology_class(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->cls : IBTOPO_TOPOLOGY_UNKNOWN;
+}
+
+const char *ibtopo_topology_shape(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->shape : NULL;
+}
+
+unsigned ibtopo_topology_levels(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->nlevels : 0;
+}
+
+int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
+			       const struct ibtopo_node *node)
+{
+	size_t i;
+
+	if (!topo || !node || node->index >= ibtopo_fabric_node_count(topo->fabric) ||
+	    ibtopo_fabric_node(topo->fabric, node->index) != node)
+		return 0;
+	i = topo->node2sw[node->index];
+	return i == IBTOPO__NONE ? 0 : topo->sw[i].level;
+}
+
+bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
+					const struct ibtopo_node *node)
+{
+	if (!topo || !node || node->index >= ibtopo_fabric_node_count(topo->fabric) ||
+	    ibtopo_fabric_node(topo->fabric, node->index) != node)
+		return false;
+	return topo->node_low[node->index];
+}
+
+int ibtopo_topology_level(struct ibtopo_topology_level *out,
+			  const struct ibtopo_topology *topo, unsigned level)
+{
+	if (!out || !topo || level < 1 || level > topo->nlevels)
+		return IBTOPO_EINVAL;
+	*out = topo->levels[level - 1];
+	return 0;
+}
+
+double ibtopo_topology_blocking_factor(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->blocking : 0;
+}
+
+double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->bisection : 0;
+}
+
+size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->nservers : 0;
+}
+
+size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
+{
+	return topo ? topo->nchassis : 0;
+}

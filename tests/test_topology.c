@@ -1,0 +1,670 @@
+/* test_topology.c - levels, classes, bandwidth per level, fat-tree rules */
+#include "ibtopo-int.h"
+#include "gen/fabricgen.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FIXTURES TEST_SRCDIR "/../shared/fixtures/real/"
+
+struct run {
+	struct ibtopo_fabric *f;
+	struct ibtopo_topology *t;
+	struct ibtopo_findings list;
+};
+
+static void run_fabric(struct run *r, struct ibtopo_fabric *f,
+		       const struct ibtopo_topology_opts *o)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	rc = ibtopo_topology_analyze(&r->t, f, o, &r->list, &err);
+	if (rc)
+		fail_msg("analyze: %s", err.message);
+}
+
+static void run_gen(struct run *r, const struct fg_params *p)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	if (fg_build(&f, p, &err))
+		fail_msg("generate: %s", err.message);
+	run_fabric(r, f, NULL);
+}
+
+/* Returns false (test skipped) when the fixture is absent. */
+static bool run_file(struct run *r, const char *name)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	char path[1024];
+
+	snprintf(path, sizeof(path), FIXTURES "%s", name);
+	if (access(path, R_OK) != 0)
+		return false;
+	if (ibtopo_fabric_read_file(&f, path, NULL, &err))
+		fail_msg("read %s: %s", path, err.message);
+	run_fabric(r, f, NULL);
+	return true;
+}
+
+static void done(struct run *r)
+{
+	ibtopo_topology_free(r->t);
+	ibtopo_findings_release(&r->list);
+	ibtopo_fabric_free(r->f);
+}
+
+static size_t count(const struct run *r, enum ibtopo_finding_kind kind, int sub)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->list.count; i++)
+		if (r->list.items[i].kind == kind && r->list.items[i].subkind == sub)
+			n++;
+	return n;
+}
+
+static size_t count_kind(const struct run *r, enum ibtopo_finding_kind kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->list.count; i++)
+		n += r->list.items[i].kind == kind;
+	return n;
+}
+
+static const struct ibtopo_finding *first(const struct run *r,
+					  enum ibtopo_finding_kind kind, int sub)
+{
+	for (size_t i = 0; i < r->list.count; i++)
+		if (r->list.items[i].kind == kind && r->list.items[i].subkind == sub)
+			return &r->list.items[i];
+	fail_msg("no finding %d/%d", kind, sub);
+	return NULL;
+}
+
+static struct ibtopo_topology_level level(const struct run *r, unsigned l)
+{
+	struct ibtopo_topology_level v;
+
+	assert_int_equal(ibtopo_topology_level(&v, r->t, l), 0);
+	return v;
+}
+
+static void assert_close(double got, double want)
+{
+	if (fabs(got - want) > 1e-6 * (fabs(want) + 1))
+		fail_msg("got %.6f, want %.6f", got, want);
+}
+
+#define FT2(...) { .shape = FG_FAT_TREE, .levels = 2, __VA_ARGS__ }
+#define FT3(...) { .shape = FG_FAT_TREE, .levels = 3, __VA_ARGS__ }
+
+/* ---- classes and levels ---- */
+
+static void full_two_level_fat_tree(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_null(ibtopo_topology_shape(r.t));
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	assert_int_equal(level(&r, 1).switches, 4);
+	assert_int_equal(level(&r, 1).host_links, 8);
+	assert_int_equal(level(&r, 1).up_links, 8);
+	assert_int_equal(level(&r, 2).switches, 2);
+	assert_int_equal(level(&r, 2).down_links, 8);
+	assert_int_equal(level(&r, 2).up_links, 0);
+	/* 2 hosts and 2 uplinks per leaf, all 4x HDR (200 Gb/s) */
+	assert_close(level(&r, 1).oversubscription, 1.0);
+	assert_close(level(&r, 1).down_gbps, 8 * 200.0);
+	assert_close(level(&r, 2).oversubscription, 0);
+	assert_close(ibtopo_topology_blocking_factor(r.t), 1.0);
+	assert_close(ibtopo_topology_bisection_gbps(r.t), 8 * 200.0 / 2);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "leaf03")), 1);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "spine02")), 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "host0001 mlx5_0")), 0);
+	assert_int_equal(ibtopo_topology_node_level(r.t, NULL), 0);
+	assert_int_equal(ibtopo_topology_server_count(r.t), 8);
+	done(&r);
+}
+
+static void oversubscribed_leaves_count_bandwidth(void **state)
+{
+	/* 6 hosts on 2 uplinks: 3:1 */
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 6);
+	/* 4 EDR hosts (100 Gb/s) on 2 HDR uplinks (200 Gb/s): 1:1 by bandwidth */
+	struct fg_params q = FT2(.leaves = 2, .spines = 2, .hosts = 4,
+				 .host_speed = IBTOPO_SPEED_EDR);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_close(level(&r, 1).oversubscription, 3.0);
+	assert_close(ibtopo_topology_blocking_factor(r.t), 3.0);
+	assert_close(ibtopo_topology_bisection_gbps(r.t), 8 * 200.0 / 2);
+	done(&r);
+	run_gen(&r, &q);
+	assert_close(level(&r, 1).oversubscription, 1.0);
+	assert_close(level(&r, 1).down_gbps, 8 * 100.0);
+	done(&r);
+}
+
+static void three_level_fat_tree(void **state)
+{
+	/* 2 pods x 2 leaves x 4 hosts; 2 aggs per pod; 4 cores, 2 per agg */
+	struct fg_params p = FT3(.pods = 2, .leaves = 2, .spines = 2, .cores = 4,
+				 .hosts = 4);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(level(&r, 1).switches, 4);
+	assert_int_equal(level(&r, 2).switches, 4);
+	assert_int_equal(level(&r, 3).switches, 4);
+	assert_int_equal(level(&r, 1).up_links, 8);
+	assert_int_equal(level(&r, 2).down_links, 8);
+	assert_int_equal(level(&r, 2).up_links, 8);
+	assert_int_equal(level(&r, 3).down_links, 8);
+	assert_close(level(&r, 1).oversubscription, 2.0);	/* 4 : 2 */
+	assert_close(level(&r, 2).oversubscription, 1.0);	/* 2 : 2 */
+	assert_close(ibtopo_topology_blocking_factor(r.t), 2.0);
+	assert_close(level(&r, 2).bisection_gbps, 8 * 200.0 / 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "agg02-01")), 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "core03")), 3);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+}
+
+static void single_switch_and_star(void **state)
+{
+	struct fg_params one = { .shape = FG_SINGLE, .hosts = 6 };
+	struct fg_params hub = { .shape = FG_STAR, .switches = 4, .hosts = 3 };
+	struct run r;
+
+	run_gen(&r, &one);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_SINGLE_SWITCH);
+	assert_int_equal(ibtopo_topology_levels(r.t), 1);
+	assert_close(ibtopo_topology_blocking_factor(r.t), 1.0);
+	done(&r);
+	run_gen(&r, &hub);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_STAR);
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "hub")), 2);
+	/* a star is not judged by fat-tree rules */
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+}
+
+static void one_spine_is_a_star(void **state)
+{
+	/* every leaf-to-leaf path crosses the only spine, whatever the cables */
+	struct fg_params p = FT2(.leaves = 4, .spines = 1, .hosts = 2, .links = 4);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_STAR);
+	done(&r);
+}
+
+static void irregular_shapes_are_named(void **state)
+{
+	static const struct {
+		struct fg_params p;
+		const char *shape;
+	} cases[] = {
+		{ { .shape = FG_RING, .switches = 6, .hosts = 2 }, "ring" },
+		{ { .shape = FG_MESH, .switches = 5, .hosts = 2 }, "full-mesh" },
+		{ { .shape = FG_GRID, .rows = 3, .cols = 4, .hosts = 1 }, "mesh" },
+		{ { .shape = FG_TORUS, .rows = 3, .cols = 3, .hosts = 1 }, "torus" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+
+		run_gen(&r, &cases[i].p);
+		assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_IRREGULAR);
+		assert_string_equal(ibtopo_topology_shape(r.t), cases[i].shape);
+		assert_int_equal(ibtopo_topology_levels(r.t), 1);
+		assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+		assert_close(ibtopo_topology_blocking_factor(r.t), 0);
+		done(&r);
+	}
+}
+
+/* ---- fat-tree rules ---- */
+
+static void same_level_link(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_SAME_LEVEL);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_SAME_LEVEL);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_string_equal(f->b.node, "leaf02");
+	assert_true(f->a.port > 0 && f->b.port > 0);
+	assert_int_equal(f->expected, 1);
+	assert_int_equal(f->actual, 1);
+	assert_int_equal(level(&r, 1).same_links, 1);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	done(&r);
+}
+
+static void level_skip(void **state)
+{
+	struct fg_params p = FT3(.pods = 2, .leaves = 2, .spines = 2, .cores = 4,
+				 .hosts = 2, .faults = FG_FAULT_LEVEL_SKIP);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	/* core01 stays a core: the one cable to a leaf is the fault */
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "core01")), 3);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_LEVEL_SKIP);
+	assert_string_equal(f->a.node, "leaf01-01");
+	assert_string_equal(f->b.node, "core01");
+	assert_int_equal(f->expected, 1);
+	assert_int_equal(f->actual, 3);
+	done(&r);
+}
+
+static void host_on_spine(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_HOST_ON_SPINE);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	/* the spine keeps its level: a spine with a server, not a leaf */
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(r.f, "spine01")), 2);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_CA_ON_NON_LEAF);
+	assert_string_equal(f->a.node, "host0009 mlx5_0");
+	assert_string_equal(f->b.node, "spine01");
+	assert_int_equal(f->actual, 2);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 1);
+	done(&r);
+}
+
+static void dropped_uplink_is_uneven(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_DROP_UPLINK);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_int_equal(f->a.port, -1);
+	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->actual, 1);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UPLINKS_PILED), 0);
+	assert_close(level(&r, 1).oversubscription, 8.0 / 7.0);
+	done(&r);
+}
+
+static void piled_uplinks(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_PILED);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UPLINKS_PILED);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_string_equal(f->b.node, "spine01");
+	assert_string_equal(f->c.node, "spine02");
+	assert_int_equal(f->expected, 1);
+	assert_int_equal(f->actual, 2);
+	/* same number of uplinks as its peers: not uneven */
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 0);
+	done(&r);
+}
+
+static void missing_spine_stays_fat_tree(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 4, .hosts = 4,
+				 .faults = FG_FAULT_MISSING_SPINE);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(level(&r, 2).switches, 3);
+	assert_close(level(&r, 1).oversubscription, 4.0 / 3.0);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+}
+
+static void ca_to_ca(void **state)
+{
+	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 1,
+				 .faults = FG_FAULT_CA_TO_CA);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_CA_TO_CA);
+	assert_string_equal(f->a.node, "lonely1 mlx5_0");
+	assert_string_equal(f->b.node, "lonely2 mlx5_0");
+	/* not servers of the fabric: no path findings for them */
+	assert_int_equal(ibtopo_topology_server_count(r.t), 2);
+	done(&r);
+}
+
+/* ---- roots, chassis, servers ---- */
+
+static void roots_by_pattern_and_file(void **state)
+{
+	struct fg_params p = FT3(.pods = 2, .leaves = 2, .spines = 2, .cores = 4,
+				 .hosts = 2);
+	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_topology *t = NULL;
+	char path[] = "/tmp/ibtopo-roots-XXXXXX";
+	FILE *fp;
+	int fd;
+
+	assert_int_equal(fg_build(&f, &p, NULL), 0);
+	o.root_pattern = "^core0[1-4]$";
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), 0);
+	assert_int_equal(ibtopo_topology_levels(t), 3);
+	assert_int_equal(ibtopo_topology_node_level(t, fg_node(f, "core02")), 3);
+	assert_int_equal(ibtopo_topology_node_level(t, fg_node(f, "leaf02-02")), 1);
+	ibtopo_topology_free(t);
+
+	o.root_pattern = "^nothing";
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), IBTOPO_EINVAL);
+	assert_null(t);
+	assert_non_null(strstr(err.message, "'^nothing'"));
+	o.root_pattern = "([";
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), IBTOPO_EINVAL);
+	assert_non_null(strstr(err.message, "bad root pattern"));
+	o.root_pattern = NULL;
+
+	/* aggs as roots: the cores hang below them and are ranked as leaves */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	fprintf(fp, "# roots\nagg01-01\n  agg01-02  # second\n0x%016" PRIx64 "\n\n",
+		fg_node(f, "agg02-01")->guid);
+	fprintf(fp, "agg02-02\n");
+	fclose(fp);
+	o.roots_file = path;
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), 0);
+	assert_int_equal(ibtopo_topology_node_level(t, fg_node(f, "agg01-02")), 2);
+	assert_int_equal(ibtopo_topology_node_level(t, fg_node(f, "leaf01-01")), 1);
+	ibtopo_topology_free(t);
+
+	fp = fopen(path, "w");
+	fprintf(fp, "agg01-01\nno-such-switch\n");
+	fclose(fp);
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), IBTOPO_EINVAL);
+	assert_non_null(strstr(err.message, ":2: 'no-such-switch' names no switch"));
+	unlink(path);
+	o.roots_file = "/nonexistent/roots";
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), IBTOPO_EIO);
+	ibtopo_fabric_free(f);
+}
+
+static void director_is_one_chassis(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2);
+	struct ibtopo_fabric *f = NULL;
+	struct run r;
+
+	/* both spines are chips of one director */
+	assert_int_equal(fg_build(&f, &p, NULL), 0);
+	fg_node(f, "spine01")->sysimg_guid = 0x7cfe900300aa0000ull;
+	fg_node(f, "spine02")->sysimg_guid = 0x7cfe900300aa0000ull;
+	run_fabric(&r, f, NULL);
+	assert_int_equal(ibtopo_topology_chassis_count(r.t), 5);
+	assert_int_equal(level(&r, 2).switches, 2);
+	assert_int_equal(level(&r, 2).chassis, 1);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	done(&r);
+
+	/* every chip in one box: a single (director) switch */
+	assert_int_equal(fg_build(&f, &p, NULL), 0);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++)
+		if (ibtopo_fabric_node(f, i)->type == IBTOPO_NODE_SWITCH)
+			ibtopo_fabric_node(f, i)->sysimg_guid = 0x7cfe900300aa0000ull;
+	run_fabric(&r, f, NULL);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_SINGLE_SWITCH);
+	assert_int_equal(ibtopo_topology_chassis_count(r.t), 1);
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	done(&r);
+}
+
+static void aggregation_nodes_are_not_servers(void **state)
+{
+	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 2);
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *sp, *an = NULL;
+	struct ibtopo_port *a = NULL, *b = NULL;
+	struct run r;
+
+	assert_int_equal(fg_build(&f, &p, NULL), 0);
+	/* a SHARP aggregation node on every spine, as on NDR switches */
+	for (int i = 1; i <= 2; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "spine%02d", i);
+		sp = fg_node(f, name);
+		assert_int_equal(ibtopo_fabric_add_node(&an, f, IBTOPO_NODE_CA,
+							sp->guid + 0x10, 1,
+							"Mellanox Technologies Aggregation Node",
+							NULL), 0);
+		an->sysimg_guid = sp->sysimg_guid;
+		assert_int_equal(ibtopo_node_add_port(&a, f, an, 1, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&b, f, sp, sp->nports, NULL), 0);
+		assert_int_equal(ibtopo_fabric_connect(NULL, f, a, b, NULL), 0);
+	}
+	ibtopo_fabric_sort(f);
+	run_fabric(&r, f, NULL);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_node_level(r.t, fg_node(f, "spine01")), 2);
+	assert_int_equal(ibtopo_topology_server_count(r.t), 4);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+}
+
+static void dual_homed_servers_are_one_endpoint(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 3, .dual_homed = true);
+	struct run r;
+
+	run_gen(&r, &p);
+	/* hosts on leaf pairs (1,2) and (3,4): 2 x 3 servers, 12 ports */
+	assert_int_equal(ibtopo_topology_server_count(r.t), 6);
+	assert_int_equal(level(&r, 1).host_links, 12);
+	assert_false(ibtopo_topology_node_low_diversity(r.t, fg_node(r.f, "host0001 mlx5_0")));
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_LOW_PATH_DIVERSITY), 0);
+	done(&r);
+}
+
+static void bad_arguments(void **state)
+{
+	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_topology *t = (void *)1;
+	struct ibtopo_topology_level v;
+
+	assert_int_equal(ibtopo_topology_analyze(&t, NULL, NULL, NULL, &err),
+			 IBTOPO_EINVAL);
+	assert_null(t);
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	o.version = 99;
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err), IBTOPO_EINVAL);
+	/* an empty fabric analyzes to nothing */
+	assert_int_equal(ibtopo_topology_analyze(&t, f, NULL, NULL, &err), 0);
+	assert_int_equal(ibtopo_topology_levels(t), 0);
+	assert_int_equal(ibtopo_topology_level(&v, t, 1), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_topology_class(t), IBTOPO_TOPOLOGY_IRREGULAR);
+	ibtopo_topology_free(t);
+	ibtopo_topology_free(NULL);
+	ibtopo_fabric_free(f);
+	assert_string_equal(ibtopo_topology_class_name(IBTOPO_TOPOLOGY_STAR), "star");
+	assert_string_equal(ibtopo_topology_subkind_name(IBTOPO_FIND_FAT_TREE_VIOLATION,
+							 IBTOPO_FTV_LEVEL_SKIP), "level-skip");
+	assert_string_equal(ibtopo_topology_subkind_name(IBTOPO_FIND_LOW_PATH_DIVERSITY,
+							 IBTOPO_LPD_SINGLE_LINK), "single-link");
+	assert_null(ibtopo_topology_subkind_name(IBTOPO_FIND_SPEED_DOWNGRADE, 1));
+}
+
+/* ---- real fabrics ----
+ * Expected values were counted from the files by hand (grep/awk over the
+ * port lines: which switch each CA and each switch port is cabled to).
+ */
+
+static void fixture_qdr_hosts_fdr10_isls(void **state)
+{
+	struct run r;
+
+	if (!run_file(&r, "qdr-hosts-fdr10-isls.topo"))
+		skip();
+	/*
+	 * ib1..ib6 carry 142 hosts (24 x 5 + 22) and 47 FDR10 uplinks (ib1
+	 * has 7, the others 8: 4 to ib7 and 4 to ib8). ib7 and ib8 only
+	 * link leaves; ib7 also has tank1 (2 ports) and tank2: a spine with
+	 * servers, so 2 levels with 3 CAs above level 1.
+	 */
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	assert_int_equal(level(&r, 1).switches, 6);
+	assert_int_equal(level(&r, 1).host_links, 142);
+	assert_int_equal(level(&r, 1).up_links, 47);
+	assert_int_equal(level(&r, 2).switches, 2);
+	assert_int_equal(level(&r, 2).host_links, 3);
+	/* 142 x 4xQDR (32 Gb/s) : 47 x 4xFDR10 (40 Gb/s) */
+	assert_close(level(&r, 1).oversubscription, 142 * 32.0 / (47 * 40.0));
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_CA_ON_NON_LEAF), 3);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node,
+			    "MF0;ib1:SX6036/U1");
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_SAME_LEVEL), 0);
+	/* 144 CAs, tank1's two ports one server */
+	assert_int_equal(ibtopo_topology_server_count(r.t), 144);
+	done(&r);
+}
+
+static void fixture_x5_mixed_ddr_qdr(void **state)
+{
+	struct run r;
+
+	if (!run_file(&r, "x5-mixed-ddr-qdr.topo"))
+		skip();
+	/*
+	 * Six switches carry the 89 hosts (23 at 4xDDR, 66 at 4xQDR) with
+	 * 64 QDR uplinks to four switches; one more switch (4036-86A2) hangs
+	 * above two of those four only, so two level-2 switches have no
+	 * uplink: not a fat tree.
+	 */
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_IRREGULAR);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(level(&r, 1).switches, 6);
+	assert_int_equal(level(&r, 1).host_links, 89);
+	assert_int_equal(level(&r, 1).up_links, 64);
+	assert_int_equal(level(&r, 2).switches, 4);
+	assert_int_equal(level(&r, 2).up_links, 6);
+	assert_int_equal(level(&r, 3).switches, 1);
+	assert_close(level(&r, 1).oversubscription,
+		     (23 * 16.0 + 66 * 32.0) / (64 * 32.0));
+	assert_close(level(&r, 2).oversubscription, 64.0 / 6.0);
+	/* not a fat tree: its rules are not applied */
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+}
+
+static void fixture_ndr_superpod_rails(void **state)
+{
+	struct run r;
+
+	if (!run_file(&r, "ndr-superpod-rails.topo"))
+		skip();
+	/*
+	 * 40 switches: 31 IBLEAF with 542 host ports, 9 IBSPINE; every
+	 * switch also holds a SHARP aggregation node (port 65, the switch's
+	 * system image GUID), 40 CAs that are not servers. 1114 links -
+	 * 542 - 40 = 532 leaf uplinks, all 4xNDR; most leaves have 18, 12
+	 * have fewer.
+	 */
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	assert_int_equal(level(&r, 1).switches, 31);
+	assert_int_equal(level(&r, 1).host_links, 542);
+	assert_int_equal(level(&r, 1).up_links, 532);
+	assert_int_equal(level(&r, 2).switches, 9);
+	assert_int_equal(level(&r, 2).host_links, 0);
+	assert_close(level(&r, 1).oversubscription, 542.0 / 532.0);
+	assert_close(level(&r, 1).up_gbps, 532 * 400.0);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 12);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_CA_ON_NON_LEAF), 0);
+	done(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(full_two_level_fat_tree),
+		cmocka_unit_test(oversubscribed_leaves_count_bandwidth),
+		cmocka_unit_test(three_level_fat_tree),
+		cmocka_unit_test(single_switch_and_star),
+		cmocka_unit_test(one_spine_is_a_star),
+		cmocka_unit_test(irregular_shapes_are_named),
+		cmocka_unit_test(same_level_link),
+		cmocka_unit_test(level_skip),
+		cmocka_unit_test(host_on_spine),
+		cmocka_unit_test(dropped_uplink_is_uneven),
+		cmocka_unit_test(piled_uplinks),
+		cmocka_unit_test(missing_spine_stays_fat_tree),
+		cmocka_unit_test(ca_to_ca),
+		cmocka_unit_test(roots_by_pattern_and_file),
+		cmocka_unit_test(director_is_one_chassis),
+		cmocka_unit_test(aggregation_nodes_are_not_servers),
+		cmocka_unit_test(dual_homed_servers_are_one_endpoint),
+		cmocka_unit_test(bad_arguments),
+		cmocka_unit_test(fixture_qdr_hosts_fdr10_isls),
+		cmocka_unit_test(fixture_x5_mixed_ddr_qdr),
+		cmocka_unit_test(fixture_ndr_superpod_rails),
+	};
+
+	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);
+}
