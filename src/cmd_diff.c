@@ -1,5 +1,6 @@
 /* cmd_diff.c - ibtopo diff: what changed between two snapshots or files */
 #include "commands.h"
+#include "fabric_pair.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -56,6 +57,7 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_render_opts ro;
 	/* see restart_getopt() */
 	struct cli_state st = { .optind = 1 };
+	double t0, t1;
 	int c, rc;
 
 	restart_getopt();
@@ -78,20 +80,21 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 		return cli_usage_error(&cmd, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 
-	rc = cli_load_fabric(&old, g, argv[st.optind], &err);
+	t0 = cli_now();
+	rc = load_fabric_pair(&old, &new_, g, argv[st.optind],
+			      argv[st.optind + 1], &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	rc = cli_load_fabric(&new_, g, argv[st.optind + 1], &err);
-	if (rc) {
-		rc = cli_fail(&err);
-		goto out_free_old;
-	}
+	t1 = cli_now();
 	if (ibtopo_fabric_diff(&list, old, new_, &dopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
+	if (g->verbose)
+		fprintf(stderr, "ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
+			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_findings(&ro, "changes", &list, &err)) {
 		rc = cli_fail(&err);
@@ -104,7 +107,6 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 out_free_list:
 	ibtopo_findings_release(&list);
 	ibtopo_fabric_free(new_);
-out_free_old:
 	ibtopo_fabric_free(old);
 out:
 	return rc;

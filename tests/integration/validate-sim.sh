@@ -4,51 +4,33 @@
 # validates with exit 0, also with hosts described "hostNNN mlx5_0" and
 # --match. Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
 set -u
-
 : "${IBTOPO:?}" "${top_srcdir:?}"
-IBSIM=${IBSIM:-$(command -v ibsim)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(command -v ibnetdiscover)}
-PYTHON3=${PYTHON3:-$(command -v python3)}
-for t in "$IBSIM" "$IBNETDISCOVER" "$UMAD2SIM" "$PYTHON3"; do
-	[ -n "$t" ] && [ -e "$t" ] || { echo "SKIP: ibsim, ibnetdiscover, umad2sim or python3 missing"; exit 77; }
-done
+. "$top_srcdir/tests/lib.sh"
+sim_require
+python_require
+[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
 NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+T=$TESTDIR
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/validate-sim.XXXXXX") || exit 99
-SIM_PID=
-cleanup() {
-	[ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-	rm -rf "$T"
+# sim_stop: stop the simulator sim_start started, by its PID.
+sim_stop() {
+	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	exec 9>&-
+	rm -f "$TESTDIR/console"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail() { echo "FAIL: $*"; exit 1; }
-
-IBSIM_SOCKNAME="dvval$$"
-export IBSIM_SOCKNAME
 
 # sim_discover NET OUT [DB]: simulate NET, write ibnetdiscover's view to
 # OUT and, when the ibtopo in the build discovers, store a snapshot in DB.
 sim_discover() {
-	"$IBSIM" -s -n "$1" >"$T/ibsim.log" 2>&1 &
-	SIM_PID=$!
-	mkdir -p "$T/run"
-	ok=
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		if (cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBNETDISCOVER" >"$2" 2>"$T/disc.err"); then
-			ok=1
-			break
-		fi
-		sleep 0.2
-	done
-	[ -n "$ok" ] || { cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	sim_start "$1"
+	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
+		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
 	if [ $# -ge 3 ] && [ -n "$HAVE_DISCOVER" ]; then
-		(cd "$T/run" && LD_PRELOAD="$UMAD2SIM" "$IBTOPO" --db "$3" discover >/dev/null 2>"$T/ibtopo-disc.err") ||
-			{ cat "$T/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
+		sim_client "$IBTOPO" --db "$3" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
+			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
 	fi
-	kill "$SIM_PID"
-	wait "$SIM_PID" 2>/dev/null
-	SIM_PID=
+	sim_stop
 }
 
 # One line per finding: kind detail a b c d expected active links.

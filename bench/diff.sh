@@ -1,0 +1,140 @@
+#!/bin/sh
+# bench/diff.sh - time `ibtopo diff` of two snapshots of an 11,664-host
+# fabric and `ibtopo validate` of one against its plan, and compare with
+# `ibnetdiscover --diff` on cache files of the same two fabrics.
+#
+#   sh bench/diff.sh                 # from a build directory
+#   REPEAT=5 RADIX=24 sh bench/diff.sh
+#
+# The plan is `ibtopo plan fat-tree --levels 3` of RADIX-port switches
+# (default 36: 36 pods, 1,620 switches, 11,664 hosts, 34,992 links); its
+# ibsim net file is simulated as fabric A; fabric B is A recabled (two
+# cables swapped, one moved, one unplugged, the last host gone, one link
+# at EDR). Each is discovered once with `ibtopo discover` (a snapshot) and
+# once with `ibnetdiscover -o 16 --cache`. Then, best of REPEAT runs:
+#   diff      ibtopo diff A B            (both snapshots from the database)
+#   validate  ibtopo validate PLAN A     (plan file and snapshot)
+#   ibnetd    ibnetdiscover --load-cache B.cache --diff A.cache
+# The load and compare split comes from -v. Targets: diff < 0.3 s,
+# validate < 0.5 s. Not a test: nothing here asserts; read the figures.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+REPEAT=${REPEAT:-3}
+RADIX=${RADIX:-36}
+SIM_WAIT=${SIM_WAIT:-120}
+. "$top_srcdir/tests/lib.sh"
+sim_require
+[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+
+# Time the real program, not libtool's wrapper script around it.
+if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
+fi
+
+now() {
+	date +%s.%N
+}
+calc() {
+	awk "BEGIN { printf \"%.6f\", $* }"
+}
+lt() {
+	awk "BEGIN { exit !($1 < $2) }"
+}
+
+# best WANT_RC CMD...: run REPEAT times, print the shortest wall time;
+# the last run's stdout and stderr stay in $TESTDIR/out and err.
+best() {
+	want=$1
+	shift
+	b=
+	for r in $(seq 1 "$REPEAT"); do
+		t0=$(now)
+		"$@" >"$TESTDIR/out" 2>"$TESTDIR/err"
+		rc=$?
+		t=$(calc "$(now) - $t0")
+		[ "$rc" -eq "$want" ] || { cat "$TESTDIR/err" >&2; fail "$* exited $rc"; }
+		if [ -z "$b" ] || lt "$t" "$b"; then
+			b=$t
+			cp "$TESTDIR/err" "$TESTDIR/best.err"
+		fi
+	done
+	echo "$b"
+}
+
+# split: "load compare" seconds from the best run's -v line
+split() {
+	sed -n 's/^ibtopo: loaded .* in \([0-9.]*\) s, compared in \([0-9.]*\) s$/\1 \2/p' \
+		"$TESTDIR/best.err"
+}
+
+half=$((RADIX / 2))
+shape="--levels 3 --radix $RADIX --pods $RADIX --leaves $half --spines $half --hosts-per-leaf $half"
+# shellcheck disable=SC2086
+"$IBTOPO" plan fat-tree $shape -o "$TESTDIR/plan.topo" || fail "plan"
+# shellcheck disable=SC2086
+"$IBTOPO" plan fat-tree $shape --format ibsim -o "$TESTDIR/a.net" || fail "plan --format ibsim"
+leaves=$((RADIX * half))
+hosts=$((leaves * half))
+lastleaf=$(printf "leaf%0${#leaves}d" "$leaves")
+lasthost=$(printf "host%0${#hosts}d" "$hosts")
+firstleaf=$(printf "leaf%0${#leaves}d" 1)
+thirdleaf=$(printf "leaf%0${#leaves}d" 3)
+"$PYTHON3" "$top_srcdir/tests/data/dv-netedit.py" "$TESTDIR/a.net" "$TESTDIR/b.net" \
+	swap "$firstleaf:1" "$firstleaf:2" \
+	rmnode "$lasthost" \
+	move "$lastleaf:$((half + 1))" "$lastleaf:$half" \
+	unlink "$thirdleaf:$((half + 2))" \
+	opt "$firstleaf:$((half + 1))" e=3 || fail "netedit"
+
+switches=$((RADIX * RADIX + half * half))
+limits="-N $((switches + hosts + 64)) -S $((switches + 16)) -P $((switches * (RADIX + 1) + hosts * 2 + 256))"
+for f in a b; do
+	# shellcheck disable=SC2086
+	sim_start "$TESTDIR/$f.net" -n $limits
+	sim_client "$IBNETDISCOVER" -o 16 --cache "$TESTDIR/$f.cache" >/dev/null 2>"$TESTDIR/err" ||
+		{ cat "$TESTDIR/err" >&2; fail "ibnetdiscover --cache on $f"; }
+	sim_client "$IBTOPO" --db "$TESTDIR/bench.db" discover --label "$f" >"$TESTDIR/out" 2>"$TESTDIR/err" ||
+		{ cat "$TESTDIR/err" >&2; fail "ibtopo discover on $f"; }
+	head -1 "$TESTDIR/out" | sed "s/^/# $f: /" >&2
+	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	exec 9>&-
+	rm -f "$TESTDIR/console"
+done
+
+t_diff=$(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" diff a b)
+s_diff=$(split)
+"$IBTOPO" --db "$TESTDIR/bench.db" diff a b --format csv >"$TESTDIR/changes.csv"
+t_val=$(best 0 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" a)
+s_val=$(split)
+t_valb=$(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" b)
+s_valb=$(split)
+t_ind=$(best 0 "$IBNETDISCOVER" --load-cache "$TESTDIR/b.cache" --diff "$TESTDIR/a.cache")
+ind_lines=$(grep -c . "$TESTDIR/out")
+t_cache=$(best 1 "$IBTOPO" -v diff "$TESTDIR/a.cache" "$TESTDIR/b.cache")
+s_cache=$(split)
+
+echo "fabric: $hosts hosts, $switches switches (radix $RADIX, 3 levels); best of $REPEAT"
+echo "changes found by ibtopo diff:"
+tr -d '\r' <"$TESTDIR/changes.csv" | tail -n +2 | cut -d, -f1,3,5,6,8 | sed 's/^/  /'
+printf '%-34s %8s %8s %8s %8s\n' what wall load compare target
+set -- $s_diff
+printf '%-34s %7.3fs %7.3fs %7.3fs %8s\n' "ibtopo diff A B (snapshots)" "$t_diff" "$1" "$2" "< 0.3 s"
+set -- $s_val
+printf '%-34s %7.3fs %7.3fs %7.3fs %8s\n' "ibtopo validate PLAN A" "$t_val" "$1" "$2" "< 0.5 s"
+set -- $s_valb
+printf '%-34s %7.3fs %7.3fs %7.3fs\n' "ibtopo validate PLAN B (faults)" "$t_valb" "$1" "$2"
+set -- $s_cache
+printf '%-34s %7.3fs %7.3fs %7.3fs\n' "ibtopo diff A.cache B.cache" "$t_cache" "$1" "$2"
+printf '%-34s %7.3fs   (%s lines of output)\n' "ibnetdiscover --diff (caches)" "$t_ind" "$ind_lines"
+printf 'ratio ibtopo diff (snapshots) / ibnetdiscover --diff: %.2f\n' "$(calc "$t_diff / $t_ind")"
+printf 'ratio ibtopo diff (caches) / ibnetdiscover --diff:    %.2f\n' "$(calc "$t_cache / $t_ind")"
