@@ -1,0 +1,114 @@
+#!/bin/sh
+# bench/discover.sh - time `ibtopo discover` (discovery plus storing the
+# snapshot) against `ibnetdiscover` on the same simulated fat trees.
+#
+#   sh bench/discover.sh                 # from a build directory
+#   SIZES="1944" REPEAT=5 sh bench/discover.sh
+#
+# SIZES: host counts, each a 3-level fat tree of 36-port switches built by
+# bench/gen-fattree.py (1944 = 6 of the 36 pods, 11664 = all of them).
+# Every tool runs REPEAT times (default 3) against one ibsim per size; the
+# best time counts. ibnetdiscover runs twice: with its defaults (2 SMPs in
+# flight) and with -o 16, the SMP window ibtopo uses: the ratio is taken
+# against the latter. The store time is ibtopo's total minus its discovery
+# time (from -v). Target: ratio <= 1.2; 11,664-host snapshot stored < 1 s.
+# Not a test: nothing here asserts; read the figures.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+SIZES=${SIZES:-1944 11664}
+REPEAT=${REPEAT:-3}
+SIM_WAIT=${SIM_WAIT:-120}
+. "$top_srcdir/tests/lib.sh"
+sim_require
+[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+
+# Time the real program, not libtool's wrapper script around it.
+if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
+fi
+SIM_HOST=h00001
+export SIM_HOST
+
+# now: seconds with nanoseconds
+now() {
+	date +%s.%N
+}
+
+# calc EXPR: awk arithmetic; lt A B: A < B
+calc() {
+	awk "BEGIN { printf \"%.6f\", $* }"
+}
+lt() {
+	awk "BEGIN { exit !($1 < $2) }"
+}
+
+# best CMD...: run REPEAT times, print the shortest wall time in seconds.
+best() {
+	b=
+	for r in $(seq 1 "$REPEAT"); do
+		t0=$(now)
+		"$@" >"$TESTDIR/out" 2>"$TESTDIR/err" || {
+			cat "$TESTDIR/err" >&2
+			fail "$*"
+		}
+		t=$(calc "$(now) - $t0")
+		if [ -z "$b" ] || lt "$t" "$b"; then b=$t; fi
+	done
+	echo "$b"
+}
+
+printf '%-7s %-9s %-6s %11s %11s %11s %9s %8s %7s\n' hosts switches links \
+	"ibnetdisc" "ibnetd -o16" "ibtopo" "discover" "store" ratio
+for hosts in $SIZES; do
+	case $hosts in
+	1944) pods=6 ;;
+	11664) pods=36 ;;
+	*) fail "SIZES: 1944 or 11664" ;;
+	esac
+	net="$TESTDIR/ft$hosts.net"
+	limits=$("$PYTHON3" "$here/gen-fattree.py" --radix 36 --levels 3 \
+		--pods "$pods" -o "$net" 2>&1 >/dev/null | sed -n 's/^ibsim-limits: //p')
+	# shellcheck disable=SC2086
+	sim_start "$net" -n $limits
+	t_ind=$(best sim_client "$IBNETDISCOVER")
+	t_ind16=$(best sim_client "$IBNETDISCOVER" -o 16)
+	# a fresh database for each run: every run stores one new snapshot
+	b=
+	for r in $(seq 1 "$REPEAT"); do
+		rm -f "$TESTDIR"/bench.db*
+		t0=$(now)
+		sim_client "$IBTOPO" -v --db "$TESTDIR/bench.db" discover \
+			>"$TESTDIR/out" 2>"$TESTDIR/err" || {
+			cat "$TESTDIR/err" >&2
+			fail "ibtopo discover"
+		}
+		t=$(calc "$(now) - $t0")
+		d=$(sed -n 's/^ibtopo: discovered .* in \([0-9.]*\) s$/\1/p' "$TESTDIR/err")
+		tot=$(sed -n 's/^  time: \([0-9.]*\) s$/\1/p' "$TESTDIR/out")
+		if [ -z "$b" ] || lt "$t" "$b"; then
+			b=$t
+			disc=$d
+			store=$(calc "$tot - $d")
+			summary=$(head -1 "$TESTDIR/out")
+		fi
+	done
+	sw=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) switches.*/\1/p')
+	links=$(echo "$summary" | sed -n 's/.* \([0-9]*\) links.*/\1/p')
+	printf '%-7s %-9s %-6s %10.3fs %10.3fs %10.3fs %8.3fs %7.3fs %7.2f\n' \
+		"$hosts" "$sw" "$links" "$t_ind" "$t_ind16" "$b" "$disc" "$store" \
+		"$(calc "$b / $t_ind16")"
+	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	exec 9>&-
+	rm -f "$TESTDIR/console"
+done
+echo "ratio = ibtopo discover (discover + store) / ibnetdiscover -o 16; best of $REPEAT"
