@@ -268,6 +268,13 @@ static int attach_cmp(const void *x, const void *y)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
+static int server_cmp(const void *x, const void *y)
+{
+	const struct ibtopo__server *a = x, *b = y;
+
+	return name_cmp(a->ca, b->ca);
+}
+
 /* Group the CAs cabled to switches into servers. */
 static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			 struct ibtopo_error *err)
@@ -367,6 +374,8 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			s->natt++;
 		}
 	}
+	/* Servers in name order, so their findings read in order. */
+	qsort(t->servers, t->nservers, sizeof(*t->servers), server_cmp);
 	/* Merge cables to the same switch. */
 	for (size_t i = 0; i < t->nservers; i++) {
 		struct ibtopo__server *s = &t->servers[i];

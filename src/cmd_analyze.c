@@ -1,6 +1,7 @@
 /* cmd_analyze.c - ibtopo analyze: findings about a snapshot or a fabric file */
 #include "commands.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -8,6 +9,9 @@ enum {
 	OPT_CABLE_REACH,
 	OPT_FAIL_ON,
 	OPT_FORMAT,
+	OPT_MIN_PATHS,
+	OPT_ROOTS,
+	OPT_ROOT_PATTERN,
 };
 
 static const struct cli_opt opts[] = {
@@ -15,12 +19,15 @@ static const struct cli_opt opts[] = {
 	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: the built-in data/cable-reach.tsv)" },
 	{ "fail-on", 0, 1, "LEVEL", "exit 1 on findings at or above error (default), warning or never" },
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ "min-paths", 0, 1, "N", "independent paths wanted between leaf switches (default 2)" },
+	{ "roots", 0, 1, "FILE", "rank levels down from these switches (GUIDs or names, one a line)" },
+	{ "root-pattern", 0, 1, "REGEX", "rank levels down from switches whose description matches" },
 	{ NULL },
 };
 
 static const struct cli_cmd cmd = {
 	.name = "analyze",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
 	.summary = "Report links below what their ports can do and cables wrong for their link.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
@@ -31,7 +38,12 @@ static const struct cli_cmd cmd = {
 		"(warning). --cables takes a CSV with the header\n"
 		"node_a,port_a,node_b,port_b,media,length_m,part_number or the\n"
 		"ibdiagnet2.db_csv file (its CABLE_INFO section); nothing is stored.\n"
-		"JSON: {\"schema_version\":1,\"fabric\":{...},\"findings\":[...]}.",
+		"The layout: class (single-switch, star, fat-tree, irregular), switch\n"
+		"levels, oversubscription and bisection bandwidth per level, and path\n"
+		"diversity between leaf switches and between servers; findings\n"
+		"fat-tree-violation and low-path-diversity (warnings).\n"
+		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
+		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,
 };
 
@@ -64,12 +76,16 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
 	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION };
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_topology *topo = NULL;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_render_opts ro;
 	struct cli_state st = { 0 };
 	const char *what = NULL, *cables = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
+	char *end;
+	long n;
 
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
@@ -88,6 +104,20 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 		case OPT_FORMAT:
 			if (!cli_parse_format(&cmd, st.optarg, &format))
 				return EXIT_TROUBLE;
+			break;
+		case OPT_MIN_PATHS:
+			n = strtol(st.optarg, &end, 10);
+			if (*end || end == st.optarg || n < 1 || n > 1000)
+				return cli_usage_error(&cmd,
+					"bad --min-paths '%s' (a number from 1 to 1000)",
+					st.optarg);
+			to.min_paths = (unsigned)n;
+			break;
+		case OPT_ROOTS:
+			to.roots_file = st.optarg;
+			break;
+		case OPT_ROOT_PATTERN:
+			to.root_pattern = st.optarg;
 			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");
@@ -111,8 +141,13 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 		cli_fail(&err);
 		goto out_release_findings;
 	}
+	if (ibtopo_topology_analyze(&topo, fabric, &to, &findings, &err)) {
+		cli_fail(&err);
+		goto out_release_findings;
+	}
 	an.fabric = fabric;
 	an.findings = &findings;
+	an.topology = topo;
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_analysis(&ro, &an, &err)) {
 		cli_fail(&err);
@@ -125,6 +160,7 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 	rc = ibtopo_findings_max_severity(&findings) >= fail_on ? EXIT_FINDINGS :
 								  EXIT_CLEAN;
 out_release_findings:
+	ibtopo_topology_free(topo);
 	ibtopo_findings_release(&findings);
 out_free_fabric:
 	ibtopo_fabric_free(fabric);
