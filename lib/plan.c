@@ -13,22 +13,6 @@
 
 /* ---- building ---- */
 
-/*
- * A stable GUID for a planned node from its name (64-bit FNV-1a), so the
- * same plan always yields the same fabric. Kept clear of the OUI range by
- * setting the locally administered bit of the top byte.
- */
-static uint64_t plan_guid(const char *name)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
-		h ^= *s;
-		h *= 0x100000001b3ull;
-	}
-	return h | 0x0200000000000000ull;
-}
-
 struct builder {
 	struct ibtopo_fabric *f;
 	unsigned speed, width;
@@ -53,7 +37,7 @@ static int add_named(struct builder *b, struct ibtopo_node **out,
 	char name[64];
 
 	snprintf(name, sizeof(name), "%s%0*u", prefix, (int)width, num);
-	return ibtopo_fabric_add_node(out, b->f, type, plan_guid(name),
+	return ibtopo_fabric_add_node(out, b->f, type, ibtopo_name_guid(name),
 				      nports, name, b->err);
 }
 

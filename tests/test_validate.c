@@ -236,6 +236,7 @@ static void plan_two_levels_spreads_uplinks_over_spines(void **state)
 	assert_int_equal(l->speed, EDR);
 	assert_int_equal(l->width, IBTOPO_WIDTH_4X);
 	/* names give the GUIDs, as the topology-file reader does */
+	assert_int_equal(by_name(f, "leaf01")->guid, ibtopo_name_guid("leaf01"));
 	assert_int_equal(by_name(f, "leaf01")->guid >> 56 & 0x02, 0x02);
 	assert_int_not_equal(by_name(f, "leaf01")->guid, by_name(f, "leaf02")->guid);
 	ibtopo_fabric_free(f);
