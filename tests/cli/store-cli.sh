@@ -88,6 +88,13 @@ run 0 "$IBTOPO" --db "$db" show --format json 1 cables && golden store-cables.js
 run 0 "$IBTOPO" --db "$db" show --format csv 1 ports
 [ "$(wc -l <"$tmp/out")" -eq $((1 + 20 * 5 + 16)) ] ||
 	fail "ports CSV has $(wc -l <"$tmp/out") lines"
+# options may follow the arguments
+run 0 "$IBTOPO" --db "$db" show 1 links --format json && golden store-links.json
+run 0 "$IBTOPO" --db "$db" show 1 --format csv nodes && golden store-nodes.csv
+run 0 "$IBTOPO" --db "$db" snapshots --format csv
+cp "$tmp/out" "$tmp/list"
+run 0 "$IBTOPO" --db "$db" snapshots --format=csv
+cmp -s "$tmp/out" "$tmp/list" || fail "snapshots --format=csv"
 # the default list is nodes, the default REF latest
 run 0 "$IBTOPO" --db "$db" show --format csv && golden store-nodes.csv
 # every way to name a snapshot
