@@ -22,12 +22,23 @@ static int fail(const struct ibtopo_error *err)
 	return 2;
 }
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Wall time, and this process's CPU time (steadier on a busy machine). */
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
+static double cpu(void)
+{
+	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static struct ibtopo_port *port(struct ibtopo_fabric *f, struct ibtopo_node *n,
@@ -183,7 +194,7 @@ static int bench(const char *db, unsigned k)
 	struct ibtopo_store *s = NULL;
 	struct ibtopo_fabric *f = NULL, *g = NULL;
 	size_t nports = 0;
-	double t0, t1, t2, t3;
+	double t0, t1, t2, t3, c0, c1;
 	int64_t id = 0;
 	struct stat st;
 
@@ -200,24 +211,29 @@ static int bench(const char *db, unsigned k)
 	if (ibtopo_store_open(&s, db, 0, &err))
 		return fail(&err);
 	t2 = now();
+	c0 = cpu();
 	if (ibtopo_store_save(&id, s, f, &err))
 		return fail(&err);
 	t3 = now();
+	c1 = cpu();
 	printf("fabric: k=%u, %zu switches, %zu CAs, %zu ports, %zu links "
 	       "(built in %.3f s)\n", k,
 	       ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
 	       ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), nports,
 	       ibtopo_fabric_link_count(f), t1 - t0);
-	printf("save: %.3f s (snapshot %lld)\n", t3 - t2, (long long)id);
+	printf("save: %.3f s (cpu %.3f s; snapshot %lld)\n", t3 - t2, c1 - c0,
+	       (long long)id);
 	ibtopo_store_free(s);
 	s = NULL;
 
 	t0 = now();
+	c0 = cpu();
 	if (ibtopo_store_open(&s, db, IBTOPO_STORE_READONLY, &err) ||
 	    ibtopo_store_load(&g, s, id, &err))
 		return fail(&err);
 	t1 = now();
-	printf("load: %.3f s (%zu nodes, %zu links)\n", t1 - t0,
+	c1 = cpu();
+	printf("load: %.3f s (cpu %.3f s; %zu nodes, %zu links)\n", t1 - t0, c1 - c0,
 	       ibtopo_fabric_node_count(g), ibtopo_fabric_link_count(g));
 	if (stat(db, &st) == 0)
 		printf("database: %.1f MB\n", (double)st.st_size / 1e6);
