@@ -79,7 +79,10 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	shortopts[s] = '\0';
 
 	if (!st->optind) {
-		optind = 1;	/* argv[0] is the subcommand */
+		/* 0, not 1: glibc then re-reads the option string, dropping
+		 * main()'s '+' so options may follow operands. argv[0] is the
+		 * subcommand, skipped like a program name. */
+		optind = 0;
 		st->optind = 1;
 	}
 	opterr = 0;
