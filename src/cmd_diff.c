@@ -88,6 +88,10 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	t1 = cli_now();
+	if (ibtopo_fabric_meta(old)->partial || ibtopo_fabric_meta(new_)->partial)
+		fprintf(stderr, "ibtopo: warning: %s is a partial discovery: nodes "
+			"it did not reach show as removed or added\n",
+			ibtopo_fabric_meta(old)->partial ? "OLD" : "NEW");
 	if (ibtopo_fabric_diff(&list, old, new_, &dopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
