@@ -381,11 +381,15 @@ static int resolve_local_port(char *ca, size_t calen, int *portnum,
 
 	if (umad_init() < 0 ||
 	    umad_get_port(want_ca, want_port, &up) < 0) {
-		if (want_ca || want_port)
+		if (want_ca)
 			return ibtopo__error_set(err, IBTOPO_ENODEV,
 				"no InfiniBand device '%s' port %d (is ib_umad "
-				"loaded? does ibstat list it?)",
-				want_ca ? want_ca : "(any)", want_port);
+				"loaded? does ibstat list it?)", want_ca,
+				want_port);
+		if (want_port)
+			return ibtopo__error_set(err, IBTOPO_ENODEV,
+				"no InfiniBand device with a port %d (is ib_umad "
+				"loaded? does ibstat list it?)", want_port);
 		return ibtopo__error_set(err, IBTOPO_ENODEV,
 			"no InfiniBand device found (is ib_umad loaded? "
 			"can you read /dev/infiniband/umad*?)");

@@ -322,15 +322,28 @@ struct ibtopo_discover_opts {
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.
- * Returns IBTOPO_ENODEV when no device answers, IBTOPO_EPARTIAL when
- * discovery stopped part-way and IBTOPO_DISCOVER_PARTIAL was not given
- * (then *out is NULL). With the flag, *out is marked partial instead.
+ * opts may be NULL (first CA, first active port, default timeout).
+ * Returns IBTOPO_ENODEV when no device or port is there (or it cannot be
+ * opened, or is an Ethernet port), IBTOPO_ERROR when libibnetdisc fails
+ * (it logs on stderr itself), IBTOPO_EPARTIAL when discovery stopped
+ * part-way and IBTOPO_DISCOVER_PARTIAL was not given (then *out is NULL).
+ * With the flag, *out is marked partial instead. Part-way means: a port
+ * that is LinkUp has no peer (the peer did not answer), or a switch is
+ * missing the PortInfo of one of its ports. The fabric's source is
+ * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
  */
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err);
 
-/** Load an `ibnetdiscover --cache` file. IBTOPO_EPARSE/EIO on bad input. */
+/**
+ * Load an `ibnetdiscover --cache` file (its layout is checked before
+ * libibnetdisc reads it). IBTOPO_EPARSE "'<path>': not an ibnetdiscover
+ * cache file" or "'<path>': truncated or corrupt cache file";
+ * IBTOPO_EIO/ENOTFOUND when unreadable. taken_at is the file's mtime;
+ * host stays NULL; the fabric is marked partial by the rule of
+ * ibtopo_fabric_discover() (a cache of an incomplete discovery).
+ */
 int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
 			     struct ibtopo_error *err);
 
@@ -1084,6 +1097,19 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
 /** Number of chassis (a director, whatever its chips, counts once). */
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
+
+/**
+ * Whether OpenSM's ftree routing engine (3.3, without a roots or compute
+ * node file) would route this fabric rather than fall back to minhop,
+ * judged by its own rules: ranks from the switches cabled to any CA
+ * (aggregation nodes too), every CA on the deepest rank, no CA cabled to
+ * a CA, and at each rank the same number of up and down port groups and
+ * the same cables per group as the rank's first switch. *reason (may be
+ * NULL) receives why not, led by OpenSM's error code ("ERR AB26: ..."),
+ * borrowed from the analysis; NULL when accepted.
+ */
+bool ibtopo_topology_opensm_ftree(const struct ibtopo_topology *topo,
+				  const char **reason);
 
 /* ------------------------------------------------------------------ */
 /* Findings output                                                     */
