@@ -13,6 +13,7 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g);
 int cmd_validate(int argc, char **argv, const struct cli_global *g);
 int cmd_plan(int argc, char **argv, const struct cli_global *g);
 int cmd_analyze(int argc, char **argv, const struct cli_global *g);
+int cmd_render(int argc, char **argv, const struct cli_global *g);
 int cmd_export(int argc, char **argv, const struct cli_global *g);
 
 #endif

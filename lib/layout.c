@@ -1,0 +1,230 @@
+/*
+ * layout.c - DOT text to SVG, PNG or PDF through libgvc, in process.
+ * The only file including <gvc.h>/<cgraph.h>: graphviz enters here.
+ *
+ * Graphviz reports problems through agerr(), which prints to stderr by
+ * default; a library must not print, so a handler collects them while a
+ * diagram is drawn and the last one becomes the error message. That
+ * handler and graphviz's own state are global: not thread-safe.
+ */
+#include "ibtopo-int.h"
+
+#include <gvc.h>
+#include <cgraph.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- a memory sink for the DOT text ---- */
+
+struct membuf {
+	char *buf;
+	size_t len, alloc;
+};
+
+static int membuf_write(void *arg, const char *s, size_t n)
+{
+	struct membuf *m = arg;
+
+	if (m->len + n + 1 > m->alloc) {
+		size_t a = m->alloc ? m->alloc : 1 << 16;
+		char *nb;
+
+		while (a < m->len + n + 1)
+			a *= 2;
+		nb = realloc(m->buf, a);
+		if (!nb)
+			return IBTOPO_ENOMEM;
+		m->buf = nb;
+		m->alloc = a;
+	}
+	memcpy(m->buf + m->len, s, n);
+	m->len += n;
+	m->buf[m->len] = '\0';
+	return 0;
+}
+
+/* ---- graphviz messages ---- */
+
+static char gv_msg[IBTOPO_ERROR_SIZE];
+
+static int gv_collect(char *msg)
+{
+	size_t n;
+
+	/* keep the last non-empty line, without its newline */
+	while (*msg == ' ' || *msg == '\n')
+		msg++;
+	if (!*msg)
+		return 0;
+	snprintf(gv_msg, sizeof(gv_msg), "%s", msg);
+	n = strlen(gv_msg);
+	while (n && (gv_msg[n - 1] == '\n' || gv_msg[n - 1] == ' '))
+		gv_msg[--n] = '\0';
+	return 0;
+}
+
+static const char *gv_last(void)
+{
+	return gv_msg[0] ? gv_msg : "no message from graphviz";
+}
+
+/* ---- formats ---- */
+
+static const char *const formats[] = { "svg", "png", "pdf", "dot" };
+
+static const char *format_of(const char *fname, const char *format)
+{
+	const char *ext = format;
+
+	if (!ext) {
+		ext = fname ? strrchr(fname, '.') : NULL;
+		if (!ext || strchr(ext, '/'))
+			return NULL;
+		ext++;
+	}
+	if (strcasecmp(ext, "gv") == 0)
+		return "dot";
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(formats); i++)
+		if (strcasecmp(ext, formats[i]) == 0)
+			return formats[i];
+	return NULL;
+}
+
+static int open_out(FILE **out, const char *fname, struct ibtopo_error *err)
+{
+	if (strcmp(fname, "-") == 0) {
+		*out = stdout;
+		return 0;
+	}
+	*out = fopen(fname, "wb");
+	if (!*out)
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
+					 fname, strerror(errno));
+	return 0;
+}
+
+static int close_out(FILE *f, const char *fname, int rc, struct ibtopo_error *err)
+{
+	int bad = ferror(f);
+
+	if (f == stdout)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad && !rc)
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
+				       fname, strerror(errno));
+	return rc;
+}
+
+/* Lay out DOT text and write the picture in `format` to `fname`. */
+static int draw(const char *dot, const char *fname, const char *format,
+		struct ibtopo_error *err)
+{
+	agusererrf old_handler;
+	GVC_t *gvc;
+	Agraph_t *g;
+	const char *engine;
+	char *data = NULL;
+	unsigned int len = 0;
+	FILE *f;
+	int rc = 0;
+
+	gv_msg[0] = '\0';
+	old_handler = agseterrf(gv_collect);
+	gvc = gvContext();
+	if (!gvc) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+				       "graphviz: cannot create a context");
+		goto out_restore;
+	}
+	g = agmemread(dot);
+	if (!g) {
+		rc = ibtopo__error_set(err, IBTOPO_ERROR,
+				       "graphviz cannot read the diagram: %s",
+				       gv_last());
+		goto out_free_context;
+	}
+	engine = agget(g, "layout");
+	if (!engine || !*engine)
+		engine = "dot";
+	if (gvLayout(gvc, g, engine) != 0) {
+		rc = ibtopo__error_set(err, IBTOPO_ERROR,
+				       "graphviz layout '%s' failed: %s "
+				       "(is graphviz configured? run 'dot -c')",
+				       engine, gv_last());
+		goto out_close_graph;
+	}
+	if (gvRenderData(gvc, g, format, &data, &len) != 0 || !data) {
+		rc = ibtopo__error_set(err, IBTOPO_ERROR,
+				       "graphviz cannot write '%s': %s "
+				       "(is graphviz configured? run 'dot -c')",
+				       format, gv_last());
+		goto out_free_layout;
+	}
+	rc = open_out(&f, fname, err);
+	if (rc)
+		goto out_free_data;
+	if (len && fwrite(data, 1, len, f) != len)
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
+				       fname, strerror(errno));
+	rc = close_out(f, fname, rc, err);
+out_free_data:
+	gvFreeRenderData(data);
+out_free_layout:
+	gvFreeLayout(gvc, g);
+out_close_graph:
+	agclose(g);
+out_free_context:
+	gvFreeContext(gvc);
+out_restore:
+	agseterrf(old_handler);
+	return rc;
+}
+
+int ibtopo_render_image(const char *out_path, const char *format,
+			const struct ibtopo_fabric *f,
+			const struct ibtopo_diagram_opts *d,
+			struct ibtopo_error *err)
+{
+	struct membuf m = { NULL, 0, 0 };
+	struct ibtopo_render_opts o = {
+		.version = IBTOPO_RENDER_OPTS_VERSION,
+		.write = membuf_write,
+		.write_arg = &m,
+	};
+	const char *fmt;
+	FILE *file;
+	int rc;
+
+	if (!out_path || !f)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric or output fname for the diagram");
+	fmt = format_of(out_path, format);
+	if (!fmt) {
+		if (format)
+			return ibtopo__error_set(err, IBTOPO_EINVAL,
+				"unknown image format '%s' (svg, png, pdf or dot)",
+				format);
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"cannot tell the image format of '%s' "
+			"(name it .svg, .png, .pdf or .dot)", out_path);
+	}
+	if (strcmp(fmt, "dot") == 0) {
+		rc = open_out(&file, out_path, err);
+		if (rc)
+			return rc;
+		o.write = ibtopo_write_file;
+		o.write_arg = file;
+		rc = ibtopo_render_dot(&o, f, d, err);
+		return close_out(file, out_path, rc, err);
+	}
+	rc = ibtopo_render_dot(&o, f, d, err);
+	if (!rc)
+		rc = draw(m.buf, out_path, fmt, err);
+	free(m.buf);
+	return rc;
+}

@@ -1,0 +1,284 @@
+/* cmd_render.c - ibtopo render: a fabric diagram as SVG, PNG, PDF or DOT */
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Long-only options come back as CLI_LONG + their index in opts[]. */
+enum {
+	OPT_OUTPUT = CLI_LONG,	/* -o */
+	OPT_FORMAT,
+	OPT_HOSTS,
+	OPT_FOCUS,
+	OPT_DEPTH,
+	OPT_LAYOUT,
+	OPT_TITLE,
+	OPT_DIFF,
+	OPT_PLAN,
+	OPT_MATCH,
+	OPT_CABLES,
+	OPT_CABLE_REACH,
+	OPT_MIN_PATHS,
+	OPT_NO_CHECKS,
+	OPT_NO_LEGEND,
+	OPT_NAME_MAP,
+};
+
+static const struct cli_opt opts[] = {
+	{ "output", 'o', 1, "FILE", "write the diagram here ('-' = stdout); the format is its extension" },
+	{ "format", 0, 1, "FMT", "svg, png, pdf or dot (default: from the -o extension)" },
+	{ "hosts", 0, 1, "MODE", "auto (collapse above 200 hosts, default), all or collapse" },
+	{ "focus", 0, 1, "NODE", "draw only what is near NODE (description, label or 0xGUID)" },
+	{ "depth", 0, 1, "N", "with --focus: links from NODE to draw (default 2)" },
+	{ "layout", 0, 1, "ENGINE", "auto (sfdp above 1000 nodes, default), dot or sfdp" },
+	{ "title", 0, 1, "TEXT", "title line (default: the fabric's file or host name)" },
+	{ "diff", 0, 0, NULL, "take OLD NEW: draw NEW with added links green, removed dashed red" },
+	{ "plan", 0, 1, "PLAN", "draw the fabric against PLAN: missing links dashed, miswired pink" },
+	{ "match", 0, 1, "REGEX", "with --plan: compare names by this regex's first group" },
+	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: built in)" },
+	{ "min-paths", 0, 1, "N", "mark switches with fewer disjoint paths (default 2)" },
+	{ "no-checks", 0, 0, NULL, "draw the fabric only: no link, cable or topology findings" },
+	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
+	{ "node-name-map", 0, 1, "FILE", "infiniband-diags node name map for a fabric FILE" },
+	{ NULL },
+};
+
+static const struct cli_cmd cmd = {
+	.name = "render",
+	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
+		"[--focus NODE [--depth N]] [--layout auto|dot|sfdp]\n"
+		"       ibtopo render --diff OLD NEW -o OUT\n"
+		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
+	.summary = "Draw the fabric: levels as ranks, problems in colour.",
+	.details =
+		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
+		"latest); an existing FILE is read instead of the database.\n"
+		"Top switches are drawn at the top, then leaf switches, then hosts;\n"
+		"parallel cables are one line labelled with their count, thicker for\n"
+		"more bandwidth. Downgraded links are red, cable problems orange,\n"
+		"fat-tree violations purple; switches with low path diversity get a\n"
+		"red double border. Above 200 hosts, hosts on the same switches are\n"
+		"one node (\"24 hosts\"). Directors (switch chips sharing a system\n"
+		"image GUID) are boxed together. Drawn in process with graphviz;\n"
+		"the .dot output is the same bytes for the same input.",
+	.opts = opts,
+};
+
+static void warn_cb(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "ibtopo: warning: %s\n", message);
+}
+
+static bool parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* Read a fabric FILE with a node name map, else as cli_load_fabric(). */
+static int load(struct ibtopo_fabric **out, const struct cli_global *g,
+		const char *what, const char *name_map, struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct stat st;
+
+	if (name_map && what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		ro.node_name_map = name_map;
+		ro.warn = warn_cb;
+		return ibtopo_fabric_read_file(out, what, &ro, err);
+	}
+	return cli_load_fabric(out, g, what, err);
+}
+
+int cmd_render(int argc, char **argv, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
+	struct ibtopo_topology *topo = NULL;
+	struct ibtopo_fabric *fabric = NULL, *other = NULL;
+	struct cli_state st = { 0 };
+	const char *output = NULL, *format = NULL, *plan = NULL;
+	const char *cables = NULL, *name_map = NULL, *what = NULL;
+	const char *old_ref = NULL;
+	bool diff = false, checks = true;
+	char title[512];
+	int c, rc = EXIT_TROUBLE;
+	int nargs;
+
+	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+		switch (c) {
+		case 'o':
+			output = st.optarg;
+			break;
+		case OPT_FORMAT:
+			format = st.optarg;
+			break;
+		case OPT_HOSTS:
+			if (strcmp(st.optarg, "all") == 0)
+				d.hosts = IBTOPO_HOSTS_ALL;
+			else if (strcmp(st.optarg, "collapse") == 0)
+				d.hosts = IBTOPO_HOSTS_COLLAPSE;
+			else if (strcmp(st.optarg, "auto") == 0)
+				d.hosts = IBTOPO_HOSTS_AUTO;
+			else
+				return cli_usage_error(&cmd,
+					"unknown --hosts '%s' (auto, all or collapse)",
+					st.optarg);
+			break;
+		case OPT_FOCUS:
+			d.focus = st.optarg;
+			break;
+		case OPT_DEPTH:
+			if (!parse_uint(st.optarg, 64, &d.depth) || !d.depth)
+				return cli_usage_error(&cmd,
+					"bad --depth '%s' (1 to 64)", st.optarg);
+			break;
+		case OPT_LAYOUT:
+			if (strcmp(st.optarg, "dot") == 0)
+				d.layout = IBTOPO_LAYOUT_DOT;
+			else if (strcmp(st.optarg, "sfdp") == 0)
+				d.layout = IBTOPO_LAYOUT_SFDP;
+			else if (strcmp(st.optarg, "auto") == 0)
+				d.layout = IBTOPO_LAYOUT_AUTO;
+			else
+				return cli_usage_error(&cmd,
+					"unknown --layout '%s' (auto, dot or sfdp)",
+					st.optarg);
+			break;
+		case OPT_TITLE:
+			d.title = st.optarg;
+			break;
+		case OPT_DIFF:
+			diff = true;
+			break;
+		case OPT_PLAN:
+			plan = st.optarg;
+			break;
+		case OPT_MATCH:
+			vo.match = st.optarg;
+			break;
+		case OPT_CABLES:
+			cables = st.optarg;
+			break;
+		case OPT_CABLE_REACH:
+			co.reach_path = st.optarg;
+			break;
+		case OPT_MIN_PATHS:
+			if (!parse_uint(st.optarg, 1000, &to.min_paths) ||
+			    !to.min_paths)
+				return cli_usage_error(&cmd,
+					"bad --min-paths '%s'", st.optarg);
+			break;
+		case OPT_NO_CHECKS:
+			checks = false;
+			break;
+		case OPT_NO_LEGEND:
+			d.flags |= IBTOPO_DIAGRAM_NO_LEGEND;
+			break;
+		case OPT_NAME_MAP:
+			name_map = st.optarg;
+			break;
+		default:
+			return cli_usage_error(&cmd, "unexpected option");
+		}
+	}
+	nargs = argc - st.optind;
+	if (!output)
+		return cli_usage_error(&cmd, "no output file (-o OUT.svg)");
+	if (diff && plan)
+		return cli_usage_error(&cmd, "--diff and --plan do not go together");
+	if (d.depth && !d.focus)
+		return cli_usage_error(&cmd, "--depth needs --focus");
+	if (vo.match && !plan)
+		return cli_usage_error(&cmd, "--match needs --plan");
+	if (diff) {
+		if (nargs != 2)
+			return cli_usage_error(&cmd, "--diff takes OLD and NEW");
+		old_ref = argv[st.optind];
+		what = argv[st.optind + 1];
+	} else {
+		if (nargs > 1)
+			return cli_usage_error(&cmd, "unexpected argument '%s'",
+					       argv[st.optind + 1]);
+		if (nargs == 1)
+			what = argv[st.optind];
+	}
+
+	if (load(&fabric, g, what, name_map, &err))
+		return cli_fail(&err);
+	if (diff || plan) {
+		if (load(&other, g, diff ? old_ref : plan, name_map, &err)) {
+			cli_fail(&err);
+			goto out_free_fabric;
+		}
+		d.other = other;
+	}
+	cab.warn = warn_cb;
+	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
+		cli_fail(&err);
+		goto out_free_other;
+	}
+	if (diff) {
+		if (ibtopo_fabric_diff(&findings, other, fabric, NULL, &err)) {
+			cli_fail(&err);
+			goto out_release_findings;
+		}
+		snprintf(title, sizeof(title), "changes from %s to %s",
+			 old_ref, what);
+		if (!d.title)
+			d.title = title;
+	} else if (plan) {
+		if (ibtopo_fabric_validate(&findings, other, fabric, &vo, &err)) {
+			cli_fail(&err);
+			goto out_release_findings;
+		}
+		snprintf(title, sizeof(title), "%s against the plan %s",
+			 what ? what : "latest", plan);
+		if (!d.title)
+			d.title = title;
+	} else if (checks) {
+		if (ibtopo_check_links(&findings, fabric, &co, &err)) {
+			cli_fail(&err);
+			goto out_release_findings;
+		}
+	}
+	if (checks || diff || plan) {
+		/* levels for the ranks, and low path diversity to mark */
+		to.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		if (ibtopo_topology_analyze(&topo, fabric, &to,
+					    diff || plan ? NULL : &findings,
+					    &err)) {
+			cli_fail(&err);
+			goto out_release_findings;
+		}
+		d.topology = topo;
+	}
+	d.findings = &findings;
+	if (ibtopo_render_image(output, format, fabric, &d, &err)) {
+		cli_fail(&err);
+		goto out_free_topology;
+	}
+	rc = EXIT_CLEAN;
+out_free_topology:
+	ibtopo_topology_free(topo);
+out_release_findings:
+	ibtopo_findings_release(&findings);
+out_free_other:
+	ibtopo_fabric_free(other);
+out_free_fabric:
+	ibtopo_fabric_free(fabric);
+	return rc;
+}
