@@ -21,11 +21,13 @@ struct ibtopo__json *ibtopo__json_array(void)
 struct ibtopo__json *ibtopo__json_string(const char *s)
 {
 	/* Node descriptions come off the wire: never fail on bad UTF-8. */
+	json_t *v;
+
 	if (!s)
 		return W(json_null());
-	if (json_string(s) == NULL) {
+	v = json_string(s);
+	if (!v) {
 		char *copy = strdup(s);
-		json_t *v;
 
 		if (!copy)
 			return NULL;
@@ -34,9 +36,8 @@ struct ibtopo__json *ibtopo__json_string(const char *s)
 				*p = '?';
 		v = json_string(copy);
 		free(copy);
-		return W(v);
 	}
-	return W(json_string(s));
+	return W(v);
 }
 
 struct ibtopo__json *ibtopo__json_int(int64_t v)
