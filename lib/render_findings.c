@@ -113,10 +113,51 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 			"both ends of this cable are on switch %s: unplug it, or move one end to the port it was planned for",
 			end_name(&f->a, n1, sizeof(n1)));
 	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
+		if (f->subkind == IBTOPO_LPD_SINGLE_LINK)
+			return snprintf(buf, len,
+				"server has a single link: cable a second port to another leaf switch so that one cable or switch cannot cut it off");
+		if (f->subkind == IBTOPO_LPD_ONE_SWITCH)
+			return snprintf(buf, len,
+				"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
+				f->value, end_name(&f->b, n1, sizeof(n1)));
+		if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
+			return snprintf(buf, len,
+				"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",
+				f->actual, f->actual == 1 ? "" : "s",
+				end_name(&f->b, n1, sizeof(n1)), f->expected, f->value,
+				f->value == 1 ? "" : "es");
 		return snprintf(buf, len,
 			"only %u independent path%s between these ends, fewer than %u: add links so that no single cable or switch carries all their traffic",
 			f->actual, f->actual == 1 ? "" : "s", f->expected);
 	case IBTOPO_FIND_FAT_TREE_VIOLATION:
+		switch (f->subkind) {
+		case IBTOPO_FTV_SAME_LEVEL:
+			return snprintf(buf, len,
+				"link joins two switches of level %u: fat-tree routing never uses it; recable it to a switch one level up",
+				f->actual);
+		case IBTOPO_FTV_LEVEL_SKIP:
+			return snprintf(buf, len,
+				"link joins level %u to level %u, skipping a level: recable it to a switch of level %u",
+				f->expected, f->actual, f->expected + 1);
+		case IBTOPO_FTV_CA_ON_NON_LEAF:
+			return snprintf(buf, len,
+				"server is cabled to a level-%u switch, not to a leaf: move it to a leaf switch (the subnet manager would rank that switch as a leaf)",
+				f->actual);
+		case IBTOPO_FTV_UNEVEN_UPLINKS:
+			return snprintf(buf, len,
+				"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
+				f->actual, f->actual == 1 ? "" : "s", f->expected);
+		case IBTOPO_FTV_UPLINKS_PILED:
+			return snprintf(buf, len,
+				"%u uplinks go to %s and none to %s, where %u per upper switch is usual: move the extra cables to %s",
+				f->actual, end_name(&f->b, n1, sizeof(n1)),
+				end_name(&f->c, n2, sizeof(n2)), f->expected, n2);
+		case IBTOPO_FTV_CA_TO_CA:
+			return snprintf(buf, len,
+				"two CAs are cabled to each other, outside the switched fabric: cable each to a leaf switch");
+		default:
+			break;
+		}
 		return snprintf(buf, len,
 			"link breaks the fat-tree layout%s%s: recable it so that every link joins adjacent levels",
 			f->note ? ": " : "", f->note ? f->note : "");
@@ -464,6 +505,11 @@ static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 		if (f->subkind == IBTOPO_STATE_PHYSICAL)
 			set_str(c, "physical");
 		break;
+	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
+	case IBTOPO_FIND_FAT_TREE_VIOLATION:
+		if (ibtopo_topology_subkind_name(f->kind, f->subkind))
+			set_str(c, ibtopo_topology_subkind_name(f->kind, f->subkind));
+		break;
 	default:
 		break;
 	}
@@ -786,6 +832,8 @@ int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
 		root = ibtopo__json_object();
 		if (root && (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
 			     ibtopo__json_set(root, "fabric", fabric_json(an->fabric)) ||
+			     (an->topology &&
+			      ibtopo__topology_json(root, an->topology)) ||
 			     ibtopo__json_set(root, "findings",
 					      ibtopo__findings_json(an->findings)))) {
 			ibtopo__json_free(root);
@@ -811,6 +859,11 @@ int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
 				ibtopo_fabric_count_type(an->fabric, IBTOPO_NODE_ROUTER),
 				ibtopo_fabric_link_count(an->fabric),
 				count_cables(an->fabric), m->partial ? " (PARTIAL)" : "");
+		if (rc == 0 && an->topology) {
+			rc = ibtopo__topology_text(opts, an->topology);
+			if (rc == 0)
+				rc = ibtopo__out_printf(opts, "\n");
+		}
 		if (rc)
 			return ibtopo__error_set(err, rc, "cannot write output");
 		return ibtopo__findings_text(opts, an->findings, err);
