@@ -306,6 +306,71 @@ static void plan_shape_errors_name_the_parameter(void **state)
 	}
 }
 
+struct membuf {
+	char buf[8192];
+	size_t len;
+};
+
+static int mem_write(void *arg, const char *buf, size_t len)
+{
+	struct membuf *m = arg;
+
+	if (m->len + len >= sizeof(m->buf))
+		return IBTOPO_EIO;
+	memcpy(m->buf + m->len, buf, len);
+	m->len += len;
+	m->buf[m->len] = '\0';
+	return 0;
+}
+
+static void plan_write_states_links_that_differ(void **state)
+{
+	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
+	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+					IBTOPO_FORMAT_TEXT, mem_write, NULL, 0 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	struct membuf *m = calloc(1, sizeof(*m));
+	struct ibtopo_link *l;
+
+	assert_non_null(m);
+	o.write_arg = m;
+	p.leaves = 1;
+	p.spines = 1;
+	p.hosts_per_leaf = 2;
+	assert_int_equal(ibtopo_plan_fat_tree(&f, &p, NULL), 0);
+	l = ibtopo_node_port(by_name(f, "leaf01"), 2)->link;
+	l->speed = EDR;
+	l->width = IBTOPO_WIDTH_1X;
+
+	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBNETDISCOVER, &err), 0);
+	assert_non_null(strstr(m->buf, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
+				  "[1]\t\"host001\"[1]\t\t# \"host001\" lid 0 4xHDR\n"
+				  "[2]\t\"host002\"[1]\t\t# \"host002\" lid 0 1xEDR\n"));
+	assert_non_null(strstr(m->buf, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
+				  "[1]\t\"leaf01\"[2]\t\t# \"leaf01\" lid 0 1xEDR\n"));
+
+	/* ibsim: global masks for 4xHDR, both ends of the odd link restricted */
+	m->len = 0;
+	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), 0);
+	assert_non_null(strstr(m->buf, "width=3\nspeed=7\nextspeed=7\n"));
+	assert_non_null(strstr(m->buf, "[1]\t\"host001\"[1]\n"));
+	assert_non_null(strstr(m->buf, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
+	assert_non_null(strstr(m->buf, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
+
+	l->speed = IBTOPO_SPEED_FDR10;
+	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), IBTOPO_EINVAL);
+	assert_string_equal(err.message,
+			    "ibsim cannot simulate FDR10 links (port 2 of 'leaf01')");
+	assert_int_equal(ibtopo_node_set_desc(by_name(f, "host001"), "a \"b\"", NULL), 0);
+	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBNETDISCOVER, &err),
+			 IBTOPO_EINVAL);
+	assert_non_null(strstr(err.message, "cannot be named in a plan file"));
+	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_PORTS, &err), IBTOPO_EINVAL);
+	ibtopo_fabric_free(f);
+	free(m);
+}
+
 /* ---- validate ---- */
 
 static void fabric_as_planned_validates_clean(void **state)
@@ -488,6 +553,7 @@ int main(void)
 		cmocka_unit_test(plan_two_levels_spreads_uplinks_over_spines),
 		cmocka_unit_test(plan_three_levels_of_radix_36_is_11664_hosts),
 		cmocka_unit_test(plan_shape_errors_name_the_parameter),
+		cmocka_unit_test(plan_write_states_links_that_differ),
 		cmocka_unit_test_setup_teardown(fabric_as_planned_validates_clean,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(seven_faults_give_exactly_seven_findings,
