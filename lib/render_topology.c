@@ -147,6 +147,16 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	for (unsigned l = t->nlevels; l >= 1; l--)
 		jappend(b, lv, level_json(b, &t->levels[l - 1]));
 	jset(b, o, "by_level", lv);
+	{
+		J *osm = ibtopo__json_object();
+
+		if (!osm)
+			b->rc = IBTOPO_ENOMEM;
+		jset(b, osm, "accepted", ibtopo__json_bool(t->ftree_ok));
+		jset(b, osm, "reason", ibtopo__json_string(t->ftree_ok ? NULL :
+							   t->ftree_reason));
+		jset(b, o, "opensm_ftree", osm);
+	}
 	jset(b, o, "blocking_factor", jreal_or_null(t->blocking));
 	jset(b, o, "bisection_gbps", jreal_or_null(t->bisection));
 	for (size_t c = 0; c < t->nchassis; c++) {
@@ -413,6 +423,11 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 					ratio(t->blocking, b1, sizeof(b1)),
 					t->bisection > 0 ?
 					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
+	if (!rc && t->nsw)
+		rc = ibtopo__out_printf(o, "OpenSM ftree routing: %s%s\n",
+					t->ftree_ok ? "accepts this fabric" :
+					"refuses it and falls back to minhop: ",
+					t->ftree_ok ? "" : t->ftree_reason);
 	if (rc)
 		return rc;
 	if (!t->paths_done)

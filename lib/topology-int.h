@@ -162,6 +162,9 @@ struct ibtopo_topology {
 	bool *node_low;			/* per fabric node */
 
 	/* leaf switches: switches with servers, by name */
+	bool ftree_ok;			/* OpenSM's ftree engine would route it */
+	char ftree_reason[320];		/* why not */
+
 	size_t nleaves;
 	size_t *leaves;			/* switch indexes */
 	/* paths.c results */
