@@ -469,9 +469,11 @@ static int parse_ws_token(const char *tok, size_t n, unsigned *width,
 {
 	size_t wl;
 
-	if (n == 5 && memcmp(tok, "?????", 5) == 0) {
+	if (n >= 2 && tok[0] == '?' && tok[1] == '?') {
+		/* ibnetdiscover prints an unknown width as "??" */
 		*width = 0;
-		*speed = 0;
+		if (n == 2 || !parse_speed_text(tok + 2, n - 2, speed))
+			return n == 2 ? 0 : -1;
 		return 1;
 	}
 	for (wl = 0; wl < n && is_digit(tok[wl]); wl++)
@@ -547,6 +549,7 @@ struct topo {
 	struct imap ids;	/* id -> first record */
 	struct pending pend;
 	size_t cur;		/* record port lines go to, SIZE_MAX = none */
+	bool last_is_record;	/* the last line read was a header or port line */
 	uint8_t netw, nets, nete;	/* ibsim globals */
 	struct ibtopo_fabric *f;
 };
@@ -1075,6 +1078,9 @@ static int topo_parse(struct topo *t)
 	while ((rc = src_next(s)) > 0) {
 		const char *p = skip_ws(s->line);
 
+		t->last_is_record = *p == '[' || word_at(p, "Switch") ||
+				    word_at(p, "Ca") || word_at(p, "Hca") ||
+				    word_at(p, "Rt") || word_at(p, "Rtr");
 		if (*p == '\0' || *p == '#')
 			continue;
 		if (*p == '[') {
@@ -1125,32 +1131,41 @@ static int topo_parse(struct topo *t)
 static int topo_check_dups(struct topo *t)
 {
 	struct src *s = t->s;
+	uint32_t *by_port = NULL;
+	int rc = 0;
 
-	for (size_t i = 0; i < t->nrecs; i++) {
+	for (size_t i = 0; i < t->nrecs && !rc; i++) {
 		const struct rec *d = &t->recs[i], *o;
 
 		if (d->dup_of == SIZE_MAX)
 			continue;
 		o = &t->recs[d->dup_of];
-		for (size_t k = 0; k < d->npl; k++) {
+		free(by_port);
+		by_port = calloc(o->nports + 1, sizeof(*by_port));
+		if (!by_port)
+			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
+		for (size_t j = 0; j < o->npl; j++)
+			if (t->pls[o->first_pl + j].port <= o->nports)
+				by_port[t->pls[o->first_pl + j].port] =
+					(uint32_t)(o->first_pl + j + 1);
+		for (size_t k = 0; k < d->npl && !rc; k++) {
 			const struct pl *x = &t->pls[d->first_pl + k];
-			const struct pl *y = NULL;
+			const struct pl *y = x->port <= o->nports && by_port[x->port] ?
+					     &t->pls[by_port[x->port] - 1] : NULL;
 
-			for (size_t j = 0; j < o->npl; j++)
-				if (t->pls[o->first_pl + j].port == x->port)
-					y = &t->pls[o->first_pl + j];
 			if (!y || y->rport != x->rport || strcmp(y->rid, x->rid) ||
 			    y->speed != x->speed || y->width != x->width)
-				return src_error(s, x->line,
-						 "node '%s' again, but port %u differs from its record at line %u",
-						 d->id, x->port, o->line);
+				rc = src_error(s, x->line,
+					       "node '%s' again, but port %u differs from its record at line %u",
+					       d->id, x->port, o->line);
 		}
-		if (d->npl != o->npl)
-			return src_error(s, d->line,
-					 "node '%s' again, but with %zu port lines instead of %zu (line %u)",
-					 d->id, d->npl, o->npl, o->line);
+		if (!rc && d->npl != o->npl)
+			rc = src_error(s, d->line,
+				       "node '%s' again, but with %zu port lines instead of %zu (line %u)",
+				       d->id, d->npl, o->npl, o->line);
 	}
-	return 0;
+	free(by_port);
+	return rc;
 }
 
 static int topo_add_node(struct topo *t, struct rec *r, uint64_t guid)
@@ -1546,6 +1561,14 @@ static int read_topo(struct ibtopo_fabric **out, struct src *s, bool ibsim)
 	t.netw = SIM_WIDTH_DEFAULT;
 	t.nets = SIM_SPEED_DEFAULT;
 	rc = topo_parse(&t);
+	/* In a dump (GUIDs everywhere) every link is printed from both ends,
+	 * and every line ends: a last line without its end was cut short,
+	 * even when what is left of it parses. */
+	for (size_t i = 0; !rc && i < t.nrecs && dump; i++)
+		dump = t.recs[i].guid_stated;
+	if (!rc && dump && !ibsim && t.last_is_record && !s->last_had_newline)
+		rc = src_error(s, s->lineno,
+			       "last line has no end (truncated file?)");
 	if (!rc)
 		rc = topo_check_dups(&t);
 	if (!rc)
@@ -1558,9 +1581,6 @@ static int read_topo(struct ibtopo_fabric **out, struct src *s, bool ibsim)
 		rc = sim_train(&t);
 	if (rc)
 		goto out_free;
-	/* In a dump (GUIDs everywhere) every link is printed from both ends. */
-	for (size_t i = 0; i < t.nrecs && dump; i++)
-		dump = t.recs[i].guid_stated;
 	if (dump && !ibsim)
 		topo_one_sided(&t);
 	ibtopo_fabric_sort(t.f);
@@ -1615,6 +1635,8 @@ struct dr_edge {
 	unsigned port;
 	uint64_t to;		/* node GUID */
 	unsigned to_port;
+	enum ibtopo_node_type to_type;	/* up edges: the CA's type */
+	uint64_t claim;		/* up edges: the port GUID that took it */
 };
 
 struct ports {
@@ -1628,10 +1650,12 @@ struct ports {
 	struct dr_edge *edges;
 	size_t nedges, aedges;
 	struct imap edge_idx;	/* (from, port) -> edge */
-	struct imap path_idx;	/* DR path -> node GUID (edges index) */
+	struct imap up_idx;	/* (switch, CA port) -> the CA it was reached from */
+	struct imap path_idx;	/* DR path -> index into paths */
 	char **paths;
 	uint64_t *path_guid;
-	size_t npaths, apaths, apath_guid;
+	enum ibtopo_node_type *path_type;	/* of the node at the path */
+	size_t npaths, apaths, apath_guid, apath_type;
 	struct ibtopo_fabric *f;
 };
 
@@ -1690,7 +1714,8 @@ static int ports_add_edge(struct ports *r, uint64_t from, unsigned port,
 		return 0;
 	if (grow_array(&r->edges, &r->aedges, r->nedges + 1, sizeof(*r->edges)))
 		return IBTOPO_ENOMEM;
-	r->edges[r->nedges] = (struct dr_edge){ from, port, to, to_port };
+	r->edges[r->nedges] = (struct dr_edge){ from, port, to, to_port,
+						 IBTOPO_NODE_UNKNOWN, 0 };
 	if (imap_put(&r->edge_idx, edge_key(from, port), r->nedges))
 		return IBTOPO_ENOMEM;
 	r->nedges++;
@@ -1734,8 +1759,14 @@ static int ports_dr_line(struct ports *r, const char *p)
 		if (grow_array(&r->paths, &r->apaths, r->npaths + 1,
 			       sizeof(*r->paths)) ||
 		    grow_array(&r->path_guid, &r->apath_guid, r->npaths + 1,
-			       sizeof(*r->path_guid)))
+			       sizeof(*r->path_guid)) ||
+		    grow_array(&r->path_type, &r->apath_type, r->npaths + 1,
+			       sizeof(*r->path_type)))
 			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
+		r->path_type[r->npaths] =
+			strstr(arrow, " Switch ") ? IBTOPO_NODE_SWITCH :
+			strstr(arrow, " Router ") ? IBTOPO_NODE_ROUTER :
+			IBTOPO_NODE_CA;
 		r->paths[r->npaths] = arena_strndup(&r->arena, key, plen);
 		if (!r->paths[r->npaths] ||
 		    imap_put(&r->path_idx, str_key(key), r->npaths))
@@ -1761,6 +1792,23 @@ static int ports_dr_line(struct ports *r, const char *p)
 		    ports_add_edge(r, guid, (unsigned)portnum,
 				   r->path_guid[parent], (unsigned)out_port))
 			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
+		/*
+		 * A switch reports no entry port ("portnum 0"), so the CA the
+		 * walk started from is found by the switch and its own port.
+		 */
+		if (!portnum && r->path_type[parent] != IBTOPO_NODE_SWITCH &&
+		    imap_find_u64(&r->up_idx, edge_key(guid, (unsigned)out_port)) ==
+		    SIZE_MAX) {
+			if (grow_array(&r->edges, &r->aedges, r->nedges + 1,
+				       sizeof(*r->edges)) ||
+			    imap_put(&r->up_idx, edge_key(guid, (unsigned)out_port),
+				     r->nedges))
+				return ibtopo__error_set(s->err, IBTOPO_ENOMEM,
+							 "out of memory");
+			r->edges[r->nedges++] = (struct dr_edge){
+				guid, (unsigned)out_port, r->path_guid[parent],
+				(unsigned)out_port, r->path_type[parent], 0 };
+		}
 	}
 	return 0;
 }
@@ -1864,7 +1912,7 @@ static int ports_parse(struct ports *r)
 		else
 			src_warn(s, "%s:%u: line ignored (not a port line)", s->name,
 				 s->lineno);
-		if (rc)
+		if (rc < 0)
 			return rc;
 	}
 	if (rc < 0)
@@ -1875,19 +1923,32 @@ static int ports_parse(struct ports *r)
 	return 0;
 }
 
-/* A CA port's node GUID from the DR edges, else its port GUID. */
-static uint64_t ports_node_guid(const struct ports *r, const struct pend_end *e,
+/*
+ * A CA port's node GUID from the DR edges, else its port GUID. The CA the
+ * walk started from has no edge into it (a switch reports no entry port):
+ * the first port of its type on that switch, with that port number and
+ * unexplained by another edge, takes it.
+ */
+static uint64_t ports_node_guid(struct ports *r, const struct pend_end *e,
 				const struct pend_end *peer)
 {
+	struct dr_edge *up;
 	size_t k;
 
 	if (e->type == IBTOPO_NODE_SWITCH || !peer ||
 	    peer->type != IBTOPO_NODE_SWITCH)
 		return e->pguid;
 	k = imap_find_u64(&r->edge_idx, edge_key(peer->pguid, peer->port));
-	if (k != SIZE_MAX && r->edges[k].to_port == e->port)
-		return r->edges[k].to;
-	return e->pguid;
+	if (k != SIZE_MAX)
+		return r->edges[k].to_port == e->port ? r->edges[k].to : e->pguid;
+	k = imap_find_u64(&r->up_idx, edge_key(peer->pguid, e->port));
+	if (k == SIZE_MAX)
+		return e->pguid;
+	up = &r->edges[k];
+	if (up->to_type != e->type || (up->claim && up->claim != e->pguid))
+		return e->pguid;
+	up->claim = e->pguid;
+	return up->to;
 }
 
 static int ports_note_node(struct ports *r, const struct pline *l,
@@ -2105,6 +2166,8 @@ static int read_ports(struct ibtopo_fabric **out, struct src *s)
 	free(r.edges);
 	free(r.paths);
 	free(r.path_guid);
+	free(r.path_type);
+	imap_release(&r.up_idx);
 	imap_release(&r.node_idx);
 	imap_release(&r.edge_idx);
 	imap_release(&r.path_idx);

@@ -295,12 +295,18 @@ static int write_ibsim(struct wr *w, const struct ibtopo_fabric *f)
 			    (pass == 2) != (t == IBTOPO_NODE_ROUTER))
 				continue;
 			clean_desc(node->desc, desc, SIM_DESC_MAX, true);
+			/* vendor ids matter: FDR10 is read from Mellanox nodes only */
+			wr_printf(w, "\nvendid=0x%x\ndevid=0x%x\n", node->vendor_id,
+				  node->device_id);
+			if (node->sysimg_guid)
+				wr_printf(w, "sysimgguid=0x%" PRIx64 "\n",
+					  node->sysimg_guid);
 			if (t == IBTOPO_NODE_SWITCH)
-				wr_printf(w, "\nswitchguid=0x%" PRIx64 "\nSwitch\t%u \"S-%016" PRIx64 "\"\t# \"%s\" %s port 0\n",
+				wr_printf(w, "switchguid=0x%" PRIx64 "\nSwitch\t%u \"S-%016" PRIx64 "\"\t# \"%s\" %s port 0\n",
 					  node->guid, node->nports, node->guid, desc,
 					  node->enhanced_port0 ? "enhanced" : "base");
 			else
-				wr_printf(w, "\n%sguid=0x%" PRIx64 "\n%s\t%u \"%c-%016" PRIx64 "\"\t# \"%s\"\n",
+				wr_printf(w, "%sguid=0x%" PRIx64 "\n%s\t%u \"%c-%016" PRIx64 "\"\t# \"%s\"\n",
 					  t == IBTOPO_NODE_ROUTER ? "rt" : "ca",
 					  node->guid,
 					  t == IBTOPO_NODE_ROUTER ? "Rt" : "Hca",

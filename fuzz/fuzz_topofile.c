@@ -1,0 +1,222 @@
+/*
+ * fuzz_topofile.c - fuzz targets for the text readers.
+ *
+ * Built with -DFUZZ_TARGET=<n> and -fsanitize=fuzzer (see fuzz/run.sh) it
+ * is the libFuzzer target of one reader. Built without, it is a driver
+ * that feeds files (or every file of directories) through all readers, so
+ * `make check` can run the seed corpus and every kept crasher under the
+ * sanitizers of the build.
+ *
+ * Beyond "no crash": whatever a reader accepts must write out as
+ * ibnetdiscover text that reads back into a fabric writing the same text,
+ * and as an ibsim net file that reads back with the same links.
+ */
+#include <ibtopo.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum {
+	T_AUTO = 0,
+	T_IBNETDISCOVER = 1,
+	T_PORTS = 2,
+	T_IBSIM = 3,
+	T_NAMEMAP = 4,
+	T_COUNT
+};
+
+struct mem {
+	char *buf;
+	size_t len;
+};
+
+static int mem_write(void *arg, const char *buf, size_t len)
+{
+	struct mem *m = arg;
+	char *nb = realloc(m->buf, m->len + len + 1);
+
+	if (!nb)
+		return IBTOPO_ENOMEM;
+	memcpy(nb + m->len, buf, len);
+	m->buf = nb;
+	m->len += len;
+	m->buf[m->len] = '\0';
+	return 0;
+}
+
+static void die(const char *what, const struct ibtopo_error *err)
+{
+	fprintf(stderr, "fuzz: %s: %s\n", what, err ? err->message : "");
+	abort();
+}
+
+static struct mem write_as(const struct ibtopo_fabric *f,
+			   enum ibtopo_export_format fmt)
+{
+	struct mem m = { NULL, 0 };
+	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (ibtopo_fabric_write(&o, f, fmt, &err))
+		die("write", &err);
+	return m;
+}
+
+static struct ibtopo_fabric *read_as(const struct mem *m,
+				     enum ibtopo_file_format fmt, const char *what)
+{
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	o.format = fmt;
+	if (ibtopo_fabric_read_buffer(&f, m->buf ? m->buf : "", m->len, what,
+				      &o, &err))
+		die(what, &err);
+	return f;
+}
+
+static void check_written(const struct ibtopo_fabric *f)
+{
+	struct mem t1 = write_as(f, IBTOPO_EXPORT_IBNETDISCOVER), t2, net, other;
+	struct ibtopo_fabric *g, *h;
+
+	if (ibtopo_fabric_node_count(f) == 0)
+		die("a fabric without nodes", NULL);
+	g = read_as(&t1, IBTOPO_FILE_IBNETDISCOVER, "ibnetdiscover output");
+	t2 = write_as(g, IBTOPO_EXPORT_IBNETDISCOVER);
+	if (t1.len != t2.len || memcmp(t1.buf, t2.buf, t1.len))
+		die("ibnetdiscover output does not read back the same", NULL);
+	net = write_as(f, IBTOPO_EXPORT_IBSIM);
+	h = read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
+	if (ibtopo_fabric_link_count(h) != ibtopo_fabric_link_count(f) ||
+	    ibtopo_fabric_node_count(h) != ibtopo_fabric_node_count(f))
+		die("ibsim output does not read back the same links", NULL);
+	for (int k = IBTOPO_EXPORT_SLURM; k <= IBTOPO_EXPORT_JSON; k++) {
+		other = write_as(f, (enum ibtopo_export_format)k);
+		free(other.buf);
+	}
+	free(t1.buf);
+	free(t2.buf);
+	free(net.buf);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(h);
+}
+
+static int fuzz_one(int target, const unsigned char *data, size_t size)
+{
+	static const enum ibtopo_file_format formats[] = {
+		[T_AUTO] = IBTOPO_FILE_AUTO,
+		[T_IBNETDISCOVER] = IBTOPO_FILE_IBNETDISCOVER,
+		[T_PORTS] = IBTOPO_FILE_PORTS,
+		[T_IBSIM] = IBTOPO_FILE_IBSIM,
+	};
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_name_map *map = NULL;
+	struct ibtopo_fabric *f = NULL;
+	int rc;
+
+	if (target == T_NAMEMAP) {
+		rc = ibtopo_name_map_parse(&map, (const char *)data, size, "fuzz",
+					   &err);
+		if (rc && (map || rc != err.code || !err.message[0]))
+			die("a failed map parse left a map or no message", &err);
+		if (!rc && ibtopo_name_map_count(map))
+			(void)ibtopo_name_map_lookup(map, 0x0002c90300080e84ull);
+		ibtopo_name_map_free(map);
+		return 0;
+	}
+	o.format = formats[target];
+	rc = ibtopo_fabric_read_buffer(&f, (const char *)data, size, "fuzz", &o,
+				       &err);
+	if (rc) {
+		if (f || rc != err.code || !err.message[0])
+			die("a failed read left a fabric or no message", &err);
+		return 0;
+	}
+	check_written(f);
+	ibtopo_fabric_free(f);
+	return 0;
+}
+
+#ifdef FUZZ_TARGET
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	return fuzz_one(FUZZ_TARGET, data, size);
+}
+#else
+static size_t files;
+
+static void run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t len = 0, n;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	do {
+		unsigned char *nb = realloc(buf, len + 65536);
+
+		if (!nb)
+			exit(2);
+		buf = nb;
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	for (int t = 0; t < T_COUNT; t++)
+		fuzz_one(t, buf, len);
+	free(buf);
+	files++;
+}
+
+static void run_path(const char *path, int depth)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	if (stat(path, &st)) {
+		perror(path);
+		exit(2);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		run_file(path);
+		return;
+	}
+	d = opendir(path);
+	if (!d || depth > 2) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char sub[4096];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		run_path(sub, depth + 1);
+	}
+	closedir(d);
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		run_path(argv[i], 0);
+	printf("fuzz-seeds: %zu files through %d readers, no failure\n", files,
+	       T_COUNT);
+	return 0;
+}
+#endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# fuzz/run.sh - build the libFuzzer targets of the text readers with clang
+# and run them one at a time.
+#
+#   fuzz/run.sh [SECONDS [TARGET...]]      default: 600 s each, all targets
+#
+# Targets: ibnetdiscover ports ibsim namemap auto. Corpora grow in
+# $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are copied to
+# fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
+# topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
+# (Debian: clang, libclang-rt-14-dev), jansson and libopensm-dev.
+# Runs under `nice -n 10`: the fuzzers share the machine.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+secs=${1:-600}
+[ $# -gt 0 ] && shift
+targets=${*:-ibnetdiscover ports ibsim namemap auto}
+dir=${FUZZ_DIR:-/tmp/ibtopo-fuzz}
+CC=${CC:-clang}
+real="$top/../shared/fixtures/real"
+
+command -v "$CC" >/dev/null || { echo "fuzz/run.sh: no $CC" >&2; exit 77; }
+mkdir -p "$dir/build" "$dir/logs"
+: > "$dir/build/config.h"
+
+# The library parts the readers and writers need, instrumented.
+srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c"
+flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
+libs="-losmcomp $(pkg-config --libs jansson) -lm"
+objs=
+for s in $srcs; do
+	o="$dir/build/${s%.c}.o"
+	$CC $flags -fsanitize=fuzzer-no-link -c "$top/lib/$s" -o "$o"
+	objs="$objs $o"
+done
+
+num() {
+	case $1 in
+	auto) echo 0 ;; ibnetdiscover) echo 1 ;; ports) echo 2 ;;
+	ibsim) echo 3 ;; namemap) echo 4 ;;
+	*) echo "fuzz/run.sh: unknown target $1" >&2; exit 2 ;;
+	esac
+}
+
+# Seeds: small files of each kind, and the real dumps cut into pieces of
+# about 60 lines (whole files are too big to mutate quickly).
+seed() {
+	t=$1 c="$dir/corpus-$t"
+	mkdir -p "$c"
+	cp "$here"/seeds/* "$c"/ 2>/dev/null || true
+	cp "$top"/tests/data/tf-* "$c"/ 2>/dev/null || true
+	for f in "$real"/*.topo "$real"/*.txt "$real"/*.guid-map; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f")
+		split -l 60 -a 3 "$f" "$c/$b."
+	done
+}
+
+for t in $targets; do
+	n=$(num "$t")
+	bin="$dir/fuzz-$t"
+	$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="$n" "$here/fuzz_topofile.c" \
+		$objs $libs -o "$bin"
+	[ -d "$dir/corpus-$t" ] || seed "$t"
+	mkdir -p "$dir/crash-$t"
+	echo "== $t: $secs s" >&2
+	(cd "$dir/crash-$t" && nice -n 10 "$bin" -max_total_time="$secs" \
+		-max_len=8192 -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
+		"$dir/corpus-$t" ) >"$dir/logs/$t.log" 2>&1 || true
+	grep -E '^stat::number_of_executed_units|^stat::peak_rss|Done [0-9]+ runs' \
+		"$dir/logs/$t.log" >&2 || tail -5 "$dir/logs/$t.log" >&2
+	for c in "$dir/crash-$t"/crash-* "$dir/crash-$t"/leak-* \
+		 "$dir/crash-$t"/timeout-* "$dir/crash-$t"/oom-*; do
+		[ -f "$c" ] || continue
+		cp "$c" "$here/crashers/$t-$(basename "$c")"
+		echo "crasher kept: fuzz/crashers/$t-$(basename "$c")" >&2
+	done
+done

@@ -1,0 +1,90 @@
+#!/bin/sh
+# topofile-errors.sh - bad input: one line `ibtopo: FILE:LINE: <what was
+# expected>` on stderr, exit 2, nothing stored. Sides of a link that
+# disagree: stored, with a warning naming both lines.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+REAL=$top_srcdir/../shared/fixtures/real
+DATA=$top_srcdir/tests/data
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# bad FILE LINE WHAT: import fails with exactly that one line, stores nothing
+bad() {
+	f=$1 line=$2 what=$3
+	"$IBTOPO" --db "$tmp/db" import "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "import $f exited $rc, wanted 2"
+	printf 'ibtopo: %s:%s: %s\n' "$f" "$line" "$what" >"$tmp/want"
+	cmp -s "$tmp/want" "$tmp/err" || {
+		fail "import $f said:"
+		sed 's/^/  got:  /' "$tmp/err"
+		sed 's/^/  want: /' "$tmp/want"
+	}
+	[ -s "$tmp/out" ] && fail "import $f printed: $(cat "$tmp/out")"
+	[ -e "$tmp/db" ] && fail "import $f created the database"
+	rm -f "$tmp/db"
+}
+
+bad "$DATA/tf-bad-port.topo" 3 \
+	"malformed port line (expected '\"<peer>\"[<port>]' after '[2]')"
+bad "$DATA/tf-bad-binary.topo" 2 "binary data (expected text)"
+bad "$DATA/tf-bad-empty.topo" 1 "empty file (expected a fabric topology)"
+bad "$DATA/tf-bad-dup.topo" 8 \
+	"node 'S-0000000000000010' again, but not as its record at line 4"
+bad "$DATA/tf-bad-orphan.topo" 2 \
+	"port line before any node record (expected 'Switch', 'Ca' or 'Rt' first)"
+bad "$DATA/tf-names.map" 1 \
+	"not a fabric file (expected ibnetdiscover output, an ibnetdiscover -p report or an ibsim net file)"
+
+# a line longer than any real one
+{
+	echo 'Switch 4 "a"'
+	printf '[1] "b"[1] # "'
+	i=0
+	while [ $i -lt 90 ]; do
+		printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+		i=$((i + 1))
+	done
+	echo '" lid 0 4xHDR'
+} >"$tmp/long.topo"
+bad "$tmp/long.topo" 2 "line longer than 4096 bytes (expected a topology line)"
+
+if [ -f "$REAL/x5-mixed-ddr-qdr.topo" ]; then
+	# cut inside a line, and cut after a whole line
+	head -c 2000 "$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/cut.topo"
+	bad "$tmp/cut.topo" 28 "last line has no end (truncated file?)"
+	head -c 1957 "$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/cut.topo"
+	bad "$tmp/cut.topo" 28 "malformed port line (unterminated peer name)"
+	head -n 300 "$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/cut.topo"
+	bad "$tmp/cut.topo" 14 "'H-003048c749cd0000' has no node record (truncated file?)"
+	# garbage appended to a good dump
+	{ cat "$REAL/x5-mixed-ddr-qdr.topo"; head -c 512 /dev/urandom; } >"$tmp/junk.topo"
+	"$IBTOPO" --db "$tmp/db" import "$tmp/junk.topo" >/dev/null 2>"$tmp/err"
+	[ $? -eq 2 ] || fail "import of a dump with random bytes appended succeeded"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "random bytes: $(cat "$tmp/err")"
+	[ -e "$tmp/db" ] && fail "random bytes: database created"
+	rm -f "$tmp/db"
+fi
+
+# disagreeing ends: stored, warned about once per pair of lines
+"$IBTOPO" --db "$tmp/db" import "$DATA/tf-disagree.topo" >"$tmp/out" 2>"$tmp/err" ||
+	fail "tf-disagree.topo: $(cat "$tmp/err")"
+d=$DATA/tf-disagree.topo
+cat >"$tmp/want" <<WANT
+ibtopo: warning: $d:3: port 3 of 'A' says 'B'[5], but $d:6: port 5 of 'B' says 'C'[7]
+ibtopo: warning: $d:3: port 3 of 'A' says 'B'[5], but $d:9: port 7 of 'C' says 'B'[5]
+WANT
+cmp -s "$tmp/want" "$tmp/err" || { fail "disagree warnings:"; cat "$tmp/err"; }
+grep -q ': 3 switches, 0 CAs, 0 routers, 1 links' "$tmp/out" ||
+	fail "disagree: $(head -1 "$tmp/out")"
+exit $failed

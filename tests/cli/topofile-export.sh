@@ -1,0 +1,85 @@
+#!/bin/sh
+# topofile-export.sh - `ibtopo export` in every format against golden
+# files; -o writes the same bytes; a snapshot exports as the file it came
+# from; what ibnetdiscover format writes reads back to the same text.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+REAL=$top_srcdir/../shared/fixtures/real
+DATA=$top_srcdir/tests/data
+GOLDEN=$top_srcdir/tests/golden
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+[ -d "$REAL" ] || { echo "SKIP: no $REAL"; exit 77; }
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# golden NAME EXPORT-ARGS...: stdout must equal tests/golden/NAME
+golden() {
+	name=$1
+	shift
+	if ! "$IBTOPO" export "$@" >"$tmp/out" 2>"$tmp/err"; then
+		fail "export $*: $(cat "$tmp/err")"
+		return
+	fi
+	if [ -n "${REGEN:-}" ]; then
+		cp "$tmp/out" "$GOLDEN/$name"
+	elif ! cmp -s "$GOLDEN/$name" "$tmp/out"; then
+		fail "export $* differs from golden/$name"
+		diff "$GOLDEN/$name" "$tmp/out" | head -20 | sed 's/^/  /'
+	fi
+}
+
+# Relative paths: the JSON names its source.
+cd "$REAL" || exit 99
+golden tf-tiny.ibnetdiscover --format ibnetdiscover tiny-mixed-speeds.topo
+golden tf-tiny.net --format ibsim tiny-mixed-speeds.topo
+golden tf-tiny.csv --format csv tiny-mixed-speeds.topo
+golden tf-tiny.json --format json tiny-mixed-speeds.topo
+golden tf-x5.slurm --format slurm --node-name-map x5-mixed-ddr-qdr.guid-map \
+	x5-mixed-ddr-qdr.topo
+cd "$DATA" || exit 99
+golden tf-plan.ibnetdiscover tf-plan.topo
+golden tf-variants.ibnetdiscover tf-variants.topo
+golden tf-ports-dr.ibnetdiscover --input-format ports tf-ports-dr.txt
+golden tf-sim.ibnetdiscover tf-sim.net
+cd "$tmp" || exit 99
+
+# -o: the same bytes, in a file readable as usual
+"$IBTOPO" export --format slurm -o "$tmp/topology.conf" \
+	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" \
+	"$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/out" 2>"$tmp/err" ||
+	fail "export -o: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "export -o also wrote to stdout"
+cmp -s "$GOLDEN/tf-x5.slurm" "$tmp/topology.conf" || fail "export -o differs"
+ls "$tmp" | grep -q 'tmp' && fail "export -o left a temporary file"
+"$IBTOPO" export -o /nonexistent/dir/x.topo "$REAL/tiny-mixed-speeds.topo" \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "export to a missing directory did not exit 2"
+grep -q "^ibtopo: cannot write '/nonexistent/dir/x.topo': " "$tmp/err" ||
+	fail "export to a missing directory said: $(cat "$tmp/err")"
+"$IBTOPO" export --format dot "$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "an unknown format did not exit 2"
+
+# a snapshot exports as the file it was imported from
+"$IBTOPO" --db "$tmp/db" import "$REAL/qdr-hosts-fdr10-isls.topo" >/dev/null 2>&1 ||
+	fail "import qdr"
+"$IBTOPO" --db "$tmp/db" export latest >"$tmp/snap.topo" 2>"$tmp/err" ||
+	fail "export latest: $(cat "$tmp/err")"
+"$IBTOPO" export "$REAL/qdr-hosts-fdr10-isls.topo" >"$tmp/file.topo" 2>&1
+cmp -s "$tmp/snap.topo" "$tmp/file.topo" || fail "snapshot and file export differ"
+
+# every real dump: export, read back, export: the same text
+for f in "$REAL"/*.topo "$REAL"/*.txt; do
+	"$IBTOPO" export "$f" >"$tmp/a.topo" 2>/dev/null || { fail "export $f"; continue; }
+	"$IBTOPO" export "$tmp/a.topo" >"$tmp/b.topo" 2>"$tmp/err" ||
+		{ fail "re-export of $f: $(cat "$tmp/err")"; continue; }
+	cmp -s "$tmp/a.topo" "$tmp/b.topo" || fail "$f does not round-trip"
+done
+exit $failed

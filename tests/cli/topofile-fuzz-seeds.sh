@@ -1,0 +1,14 @@
+#!/bin/sh
+# topofile-fuzz-seeds.sh - the fuzz targets' seed corpus (the real dumps,
+# tests/data/tf-*) and every crasher the fuzzers found (fuzz/crashers)
+# through all readers, with the checks of the fuzz targets: under the
+# sanitizers of the build (CI builds with ASan/UBSan), nothing may crash,
+# leak or break the write/read round trip.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+drv=$top_builddir/fuzz/fuzz-seeds
+[ -x "$drv" ] || { echo "SKIP: no $drv"; exit 77; }
+set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir/fuzz/crashers"
+real=$top_srcdir/../shared/fixtures/real
+[ -d "$real" ] && set -- "$@" "$real"
+exec "$drv" "$@"

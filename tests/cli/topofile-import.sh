@@ -1,0 +1,69 @@
+#!/bin/sh
+# topofile-import.sh - `ibtopo import` of every real dump (ibnetdiscover
+# text and -p reports) stores the switch, CA and link counts a person
+# counts in the file; --format and --node-name-map are honoured.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+REAL=$top_srcdir/../shared/fixtures/real
+DATA=$top_srcdir/tests/data
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+[ -d "$REAL" ] || { echo "SKIP: no $REAL"; exit 77; }
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# expect FILE SWITCHES CAS LINKS [IMPORT OPTIONS...] (routers: $RT, 0)
+expect() {
+	f=$1 sw=$2 ca=$3 links=$4
+	shift 4
+	if ! "$IBTOPO" --db "$tmp/db" import "$@" "$f" >"$tmp/out" 2>"$tmp/err"; then
+		fail "import $f: $(cat "$tmp/err")"
+		return
+	fi
+	grep -q ": $sw switches, $ca CAs, ${RT:-0} routers, $links links" "$tmp/out" ||
+		fail "import $f: $(head -1 "$tmp/out"), wanted $sw/$ca/$links"
+}
+
+expect "$REAL/ndr-superpod-rails.topo" 40 582 1114
+expect "$REAL/x5-mixed-ddr-qdr.topo" 11 89 159
+expect "$REAL/qdr-hosts-fdr10-isls.topo" 8 144 192
+expect "$REAL/tiny-mixed-speeds.topo" 2 6 10
+expect "$REAL/plafrim2-subnet0.ports-verbose.txt" 7 96 155
+expect "$REAL/plafrim2-subnet1.ports-verbose.txt" 1 23 23
+expect "$REAL/small-ports-1.ports.txt" 4 3 4
+expect "$REAL/small-ports-2.ports.txt" 5 2 2
+RT=1 expect "$DATA/tf-plan.topo" 3 1 5 --format plan
+expect "$DATA/tf-sim.net" 2 4 5
+expect "$REAL/x5-mixed-ddr-qdr.topo" 11 89 159 --format ibnetdiscover \
+	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" --label x5map
+
+# the counts as the person reading the file finds them
+n=$(grep -c '^Switch' "$REAL/x5-mixed-ddr-qdr.topo")
+[ "$n" -eq 11 ] || fail "x5 has $n switch records"
+n=$(grep -c '^Ca' "$REAL/x5-mixed-ddr-qdr.topo")
+[ "$n" -eq 89 ] || fail "x5 has $n CA records"
+
+# the map renamed the hosts it names
+"$IBTOPO" --db "$tmp/db" show --format csv x5map nodes >"$tmp/nodes" 2>&1 ||
+	fail "show: $(cat "$tmp/nodes")"
+grep -q ',0x0002c90300080e84,r510gluster1,' "$tmp/nodes" ||
+	fail "x5 map not applied: $(grep -i 0002c90300080e84 "$tmp/nodes")"
+
+# the ibwarn line at the top of the tiny dump is a warning, not an error
+"$IBTOPO" --db "$tmp/db" import "$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/err"
+grep -q '^ibtopo: warning: .*tiny-mixed-speeds.topo:1: line ignored' "$tmp/err" ||
+	fail "no warning for the ibwarn line: $(cat "$tmp/err")"
+
+# a forced format that does not fit fails cleanly
+if "$IBTOPO" --db "$tmp/db" import --format ports "$REAL/tiny-mixed-speeds.topo" \
+	>"$tmp/out" 2>"$tmp/err"; then
+	fail "a dump read as a ports report succeeded"
+fi
+exit $failed
