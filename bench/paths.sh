@@ -39,4 +39,4 @@ echo "# ibtopo, best of $RUNS runs:"
 cat "$dir/best"
 echo "# networkx on the same switch graph:"
 "$PY" "$SRC/bench/paths_networkx.py" "$dir/switch-graph.tsv" \
-	"$dir/leaf-pairs.tsv" "$best" "${FLOW:-preflow_push}"
+	"$dir/leaf-pairs.tsv" "$best" "${FLOW:-edmonds_karp}"
