@@ -75,6 +75,9 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	t0 = cli_now();
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
 		return cli_fail(&err);
+	if (ibtopo_fabric_meta(fabric)->partial)
+		fprintf(stderr, "ibtopo: warning: '%s' holds an incomplete "
+			"discovery; the snapshot is marked partial\n", path);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
 		goto out_fail;
 	/* Open the store only now: a bad file leaves it untouched. */

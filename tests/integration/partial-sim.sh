@@ -2,7 +2,8 @@
 # partial-sim.sh - a switch that stops answering (ibsim drops every
 # NodeInfo SMP to leaf02) makes `ibtopo discover` fail with one message
 # naming the first unexplored port and store nothing; with --partial it
-# stores what it reached, marked partial. Also: the ENODEV message of a
+# stores what it reached, marked partial, and so does the import of an
+# ibnetdiscover cache of the same fabric. Also: the ENODEV message of a
 # discovery without the umad2sim shim, and -C naming no device.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
@@ -43,6 +44,18 @@ got=$("$IBTOPO" --db "$DB" snapshots --format json |
 got=$("$IBTOPO" --db "$DB" show --format json 2 links | links_brief | tr '\n' ' ')
 [ "$got" = "host01:1 leaf01:1 HDR 4x host02:1 leaf01:2 HDR 4x host03:1 leaf01:3 HDR 1x leaf01:7 spine01:1 HDR 4x leaf01:8 spine02:1 HDR 4x " ] ||
 	fail "partial links: $got"
+
+# A cache written by an equally incomplete ibnetdiscover imports as a
+# partial snapshot (import refuses nothing that the file holds).
+[ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
+sim_client "$IBNETDISCOVER" --cache "$TESTDIR/partial.cache" >/dev/null 2>&1 ||
+	fail "ibnetdiscover --cache"
+"$IBTOPO" --db "$DB" import "$TESTDIR/partial.cache" >"$TESTDIR/out" \
+	2>"$TESTDIR/err" || fail "import of the partial cache"
+grep -q "^ibtopo: warning: '$TESTDIR/partial.cache' holds an incomplete discovery; the snapshot is marked partial$" \
+	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "partial cache warning"; }
+grep -q '^snapshot 3: 3 switches, 3 CAs, 0 routers, 5 links (PARTIAL)$' \
+	"$TESTDIR/out" || { cat "$TESTDIR/out"; fail "partial cache summary"; }
 
 # No device: the same command without the shim sees no InfiniBand device
 # (on a machine with a real HCA, name one that does not exist instead).
