@@ -384,11 +384,12 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 	if (!o || !t)
 		return IBTOPO_EINVAL;
 	rc = ibtopo__out_printf(o, "Topology: %s%s%s%s, %u switch level%s, "
-				"%zu switches, %zu servers\n",
+				"%zu switch%s, %zu server%s\n",
 				class_words(t), t->shape ? " (" : "",
 				t->shape ? t->shape : "", t->shape ? ")" : "",
 				t->nlevels, t->nlevels == 1 ? "" : "s", t->nsw,
-				t->nservers);
+				t->nsw == 1 ? "" : "es", t->nservers,
+				t->nservers == 1 ? "" : "s");
 	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->reason)
 		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
 	if (!rc && t->from_roots)
@@ -424,9 +425,9 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 					t->bisection > 0 ?
 					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
 	if (!rc && t->nsw)
-		rc = ibtopo__out_printf(o, "OpenSM ftree routing: %s%s\n",
-					t->ftree_ok ? "accepts this fabric" :
-					"refuses it and falls back to minhop: ",
+		rc = ibtopo__out_printf(o, "OpenSM's ftree routing %s%s\n",
+					t->ftree_ok ? "would route this fabric" :
+					"would not route it (minhop would): ",
 					t->ftree_ok ? "" : t->ftree_reason);
 	if (rc)
 		return rc;

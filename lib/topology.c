@@ -1556,6 +1556,11 @@ static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
 		ftree_refuse(t, "the fabric has %zu CA%s", ncas, ncas == 1 ? "" : "s");
 		goto out_free;
 	}
+	if (t->ncomp > 1) {
+		/* a subnet manager sees only the part it is cabled to */
+		ftree_refuse(t, "the switches form %zu separate fabrics", t->ncomp);
+		goto out_free;
+	}
 	bfs(t, src, dist, queue);
 	for (size_t i = 0; i < t->nsw; i++) {
 		if (dist[i] > maxd)

@@ -381,6 +381,53 @@ static void ca_to_ca(void **state)
 	done(&r);
 }
 
+/* ---- what OpenSM's ftree engine would do (checked under ibsim by
+ * tests/integration/ftree-opensm.sh) ---- */
+
+static void opensm_ftree_prediction(void **state)
+{
+	static const struct {
+		struct fg_params p;
+		const char *refusal;	/* NULL: accepted */
+	} cases[] = {
+		{ FT2(.leaves = 4, .spines = 2, .hosts = 2), NULL },
+		{ FT3(.pods = 2, .leaves = 2, .spines = 2, .cores = 4, .hosts = 2), NULL },
+		{ FT2(.leaves = 4, .spines = 2, .hosts = 2, .faults = FG_FAULT_SAME_LEVEL),
+		  NULL },
+		{ FT2(.leaves = 4, .spines = 3, .hosts = 2,
+		      .faults = FG_FAULT_MISSING_SPINE), NULL },
+		{ { .shape = FG_STAR, .switches = 4, .hosts = 2 }, NULL },
+		{ FT2(.leaves = 4, .spines = 2, .hosts = 2, .faults = FG_FAULT_DROP_UPLINK),
+		  "ERR AB0A: switches 'spine01' and 'spine02' (rank 0) have 3 and 4 downward port groups" },
+		{ FT3(.pods = 2, .leaves = 2, .spines = 2, .cores = 4, .hosts = 2,
+		      .faults = FG_FAULT_LEVEL_SKIP), "ERR AB09: " },
+		{ FT2(.leaves = 4, .spines = 2, .hosts = 2,
+		      .faults = FG_FAULT_HOST_ON_SPINE), "ERR AB26: " },
+		{ FT2(.leaves = 2, .spines = 2, .hosts = 1, .faults = FG_FAULT_CA_TO_CA),
+		  "ERR AB0F: CA 'lonely1 mlx5_0' is cabled to CA 'lonely2 mlx5_0'" },
+		{ { .shape = FG_RING, .switches = 5, .hosts = 1 }, "ERR AB2B: " },
+		{ { .shape = FG_SINGLE, .hosts = 4 }, "the fabric has 1 switch" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = "unset";
+		struct run r;
+
+		run_gen(&r, &cases[i].p);
+		if (!cases[i].refusal) {
+			assert_true(ibtopo_topology_opensm_ftree(r.t, &why));
+			assert_null(why);
+		} else {
+			assert_false(ibtopo_topology_opensm_ftree(r.t, &why));
+			assert_non_null(why);
+			if (strncmp(why, cases[i].refusal, strlen(cases[i].refusal)))
+				fail_msg("case %zu: '%s'", i, why);
+		}
+		done(&r);
+	}
+	assert_false(ibtopo_topology_opensm_ftree(NULL, NULL));
+}
+
 /* ---- roots, chassis, servers ---- */
 
 static void roots_by_pattern_and_file(void **state)
@@ -656,6 +703,7 @@ int main(void)
 		cmocka_unit_test(piled_uplinks),
 		cmocka_unit_test(missing_spine_stays_fat_tree),
 		cmocka_unit_test(ca_to_ca),
+		cmocka_unit_test(opensm_ftree_prediction),
 		cmocka_unit_test(roots_by_pattern_and_file),
 		cmocka_unit_test(director_is_one_chassis),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
