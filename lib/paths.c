@@ -38,6 +38,7 @@
 #define PAIR_FLOW_BUDGET 20000		/* node-disjoint flows per fabric */
 #define SERVER_FLOW_BUDGET 4096		/* distinct server cablings */
 #define SERVER_PAIR_BUDGET 4000000	/* pairs of server cablings scanned */
+#define LEAF_CLASS_BUDGET 4096		/* twin classes of leaves (tables C^2) */
 
 enum { M_EDGE = IBTOPO_PATHS_EDGE_DISJOINT, M_NODE = IBTOPO_PATHS_NODE_DISJOINT,
        M_ECMP = IBTOPO_PATHS_ECMP };
@@ -556,11 +557,6 @@ static void fill_pair(struct ibtopo_topology *t, struct ibtopo__pair *p,
 	p->ecmp = *cell(t, M_ECMP, ci, cj);
 }
 
-static int pair_ptr_cmp(const void *x, const void *y)
-{
-	return pair_cmp(x, y);
-}
-
 /* A pair of leaf classes, with the counts its leaf pairs share. */
 struct class_pair {
 	struct ibtopo__pair p;	/* its first leaf pair */
@@ -579,19 +575,36 @@ static bool same_counts(const struct ibtopo__pair *a, const struct ibtopo__pair 
 	return a->node == b->node && a->edge == b->edge && a->ecmp == b->ecmp;
 }
 
+/* Keep p if it is among the IBTOPO__WORST_PAIRS lowest so far. */
+static void worst_insert(struct ibtopo_topology *t, const struct ibtopo__pair *p)
+{
+	size_t pos;
+
+	if (t->nworst == IBTOPO__WORST_PAIRS &&
+	    pair_cmp(p, &t->worst[t->nworst - 1]) >= 0)
+		return;
+	pos = t->nworst < IBTOPO__WORST_PAIRS ? t->nworst++ : t->nworst - 1;
+	while (pos && pair_cmp(p, &t->worst[pos - 1]) < 0) {
+		t->worst[pos] = t->worst[pos - 1];
+		pos--;
+	}
+	t->worst[pos] = *p;
+}
+
 /*
- * The lowest pairs by name: class pairs sorted by their counts, each
- * expanded into its first leaf pairs until the worst ones are known.
+ * The lowest pairs, ties broken by name: class pairs sorted by their
+ * counts, each expanded into its first leaf pairs, until the class pairs
+ * left all count more than the worst pairs kept.
  */
 static int worst_pairs(struct ibtopo_topology *t, struct ibtopo_error *err)
 {
-	size_t n = t->nclass, L = t->nleaves, ncp = 0, ncand = 0;
+	size_t n = t->nclass, L = t->nleaves, ncp = 0;
 	struct class_pair *cp = calloc(n * (n + 1) / 2 + 1, sizeof(*cp));
-	struct ibtopo__pair *cand = NULL;
 	size_t *off = calloc(n + 2, sizeof(*off)), *mem = calloc(L + 1, sizeof(*mem));
 	size_t *fill = calloc(n + 1, sizeof(*fill));
 	int ret = 0;
 
+	t->nworst = 0;
 	if (!cp || !off || !mem || !fill) {
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
@@ -617,32 +630,25 @@ static int worst_pairs(struct ibtopo_topology *t, struct ibtopo_error *err)
 		}
 	}
 	qsort(cp, ncp, sizeof(*cp), class_pair_cmp);
-	cand = calloc(ncp * IBTOPO__WORST_PAIRS + 1, sizeof(*cand));
-	if (!cand) {
-		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
 	for (size_t k = 0; k < ncp; k++) {
 		size_t i = cp[k].i, j = cp[k].j, got = 0;
 
-		/* past the tenth candidate, only ties with it can come in */
-		if (ncand >= IBTOPO__WORST_PAIRS && !same_counts(&cp[k].p, &cp[k - 1].p))
+		if (t->nworst == IBTOPO__WORST_PAIRS &&
+		    !same_counts(&cp[k].p, &t->worst[t->nworst - 1]))
 			break;
 		for (size_t x = off[i]; x < off[i + 1] && got < IBTOPO__WORST_PAIRS; x++) {
 			for (size_t y = i == j ? x + 1 : off[j];
 			     y < off[j + 1] && got < IBTOPO__WORST_PAIRS; y++) {
+				struct ibtopo__pair p;
 				size_t a = mem[x], b = mem[y];
 
-				fill_pair(t, &cand[ncand++], a < b ? a : b, a < b ? b : a);
+				fill_pair(t, &p, a < b ? a : b, a < b ? b : a);
+				worst_insert(t, &p);
 				got++;
 			}
 		}
 	}
-	qsort(cand, ncand, sizeof(*cand), pair_ptr_cmp);
-	t->nworst = ncand < IBTOPO__WORST_PAIRS ? ncand : IBTOPO__WORST_PAIRS;
-	memcpy(t->worst, cand, t->nworst * sizeof(*cand));
 out_free:
-	free(cand);
 	free(fill);
 	free(mem);
 	free(off);
@@ -981,9 +987,11 @@ static bool server_pair_easy(const struct ibtopo_topology *t,
 	}
 	if (x->natt > 1 || y->natt > 1)
 		return false;
-	*node = conn;
 	a = x->att[0].sw;
 	b = y->att[0].sw;
+	if (a != b && !t->leaf_dist[M_EDGE].computed)
+		return false;	/* no leaf-pair counts to read: a flow */
+	*node = conn;
 	if (a == b) {
 		*edge = x->att[0].mult < y->att[0].mult ? x->att[0].mult :
 			y->att[0].mult;
@@ -1145,14 +1153,19 @@ int ibtopo__paths_analyze(struct ibtopo_topology *t,
 		ret = contract(&c, err);
 	if (ret)
 		goto out;
-	for (int m = 0; m < 3; m++) {
-		t->cc[m] = calloc(t->nclass * t->nclass + 1, sizeof(*t->cc[m]));
-		if (!t->cc[m]) {
-			ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-			goto out;
+	if (t->nclass > LEAF_CLASS_BUDGET) {
+		/* class x class tables would not fit: say so, do the rest */
+		t->leaf_note = "too many leaf switches without twins";
+	} else if (t->nleaves >= 2) {
+		for (int m = 0; m < 3; m++) {
+			t->cc[m] = calloc(t->nclass * t->nclass + 1,
+					  sizeof(*t->cc[m]));
+			if (!t->cc[m]) {
+				ret = ibtopo__error_set(err, IBTOPO_ENOMEM,
+							"out of memory");
+				goto out;
+			}
 		}
-	}
-	if (t->nleaves >= 2) {
 		ret = edge_counts(&c, err);
 		if (!ret)
 			ret = node_counts(&c, &node_ok, err);
@@ -1232,7 +1245,8 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 	unsigned long long v;
 
 	if (!topo || !a || !b || a == b || (unsigned)measure > IBTOPO_PATHS_ECMP ||
-	    !topo->paths_done || !topo->leaf_dist[measure].computed)
+	    !topo->paths_done || !topo->leaf_dist[measure].computed ||
+	    !topo->cc[measure])
 		return -1;
 	if (a->index >= ibtopo_fabric_node_count(topo->fabric) ||
 	    b->index >= ibtopo_fabric_node_count(topo->fabric))

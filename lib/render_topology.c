@@ -304,6 +304,7 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 		jappend(b, worst, w);
 	}
 	jset(b, lp, "worst", worst);
+	jset(b, lp, "note", ibtopo__json_string(t->leaf_note));
 	jset(b, o, "leaf_pairs", lp);
 	jset(b, o, "servers", servers_json(b, t));
 	jset(b, method, "twin_classes", ibtopo__json_int((int64_t)t->nclass));
@@ -433,7 +434,10 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 		return rc;
 	if (!t->paths_done)
 		return ibtopo__out_printf(o, "\nPath diversity: not computed\n");
-	if (t->nleaves >= 2) {
+	if (t->nleaves >= 2 && t->leaf_note) {
+		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches: %s\n",
+					t->nleaves, t->leaf_note);
+	} else if (t->nleaves >= 2) {
 		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches "
 					"(%zu pairs; %u wanted):\n", t->nleaves,
 					t->nleaves * (t->nleaves - 1) / 2,

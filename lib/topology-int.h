@@ -174,6 +174,7 @@ struct ibtopo_topology {
 	unsigned long long *cc[3];	/* nclass x nclass per measure */
 	struct ibtopo__dist leaf_dist[3];
 	struct ibtopo__dist server_dist[2];
+	const char *leaf_note;		/* why leaf pairs were not computed */
 	const char *server_note;	/* why server pairs were not computed */
 	struct ibtopo__pair worst[IBTOPO__WORST_PAIRS];
 	size_t nworst;
