@@ -15,8 +15,9 @@
 #   diff      ibtopo diff A B            (both snapshots from the database)
 #   validate  ibtopo validate PLAN A     (plan file and snapshot)
 #   ibnetd    ibnetdiscover --load-cache B.cache --diff A.cache
-# The load and compare split comes from -v. Targets: diff < 0.3 s,
-# validate < 0.5 s. Not a test: nothing here asserts; read the figures.
+# The load and compare split comes from -v; cpu is the run's user +
+# system time. Targets: diff < 0.3 s, validate < 0.5 s.
+# Not a test: nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
@@ -50,24 +51,45 @@ lt() {
 	awk "BEGIN { exit !($1 < $2) }"
 }
 
-# best WANT_RC CMD...: run REPEAT times, print the shortest wall time;
-# the last run's stdout and stderr stay in $TESTDIR/out and err.
+# cpu: user + system seconds of this shell's finished children so far
+# (`times` runs here, not in a subshell, which has no children of its own)
+cpu() {
+	times >"$TESTDIR/times"
+	tail -n 1 "$TESTDIR/times" | awk '{
+		t = 0
+		for (i = 1; i <= NF; i++) {
+			split($i, p, "m")
+			sub("s", "", p[2])
+			t += p[1] * 60 + p[2]
+		}
+		printf "%.6f", t
+	}'
+}
+
+# best WANT_RC CMD...: run REPEAT times, print the shortest wall time and
+# the CPU time (user + system) of that run; the last run's stdout and
+# stderr stay in $TESTDIR/out and err. CPU time is what a quiet machine's
+# wall time would be for one thread: on a busy one, wall includes waiting.
 best() {
 	want=$1
 	shift
 	b=
 	for r in $(seq 1 "$REPEAT"); do
+		cpu >"$TESTDIR/c0"
 		t0=$(now)
 		"$@" >"$TESTDIR/out" 2>"$TESTDIR/err"
 		rc=$?
 		t=$(calc "$(now) - $t0")
+		cpu >"$TESTDIR/c1"
+		c=$(calc "$(cat "$TESTDIR/c1") - $(cat "$TESTDIR/c0")")
 		[ "$rc" -eq "$want" ] || { cat "$TESTDIR/err" >&2; fail "$* exited $rc"; }
 		if [ -z "$b" ] || lt "$t" "$b"; then
 			b=$t
+			bc=$c
 			cp "$TESTDIR/err" "$TESTDIR/best.err"
 		fi
 	done
-	echo "$b"
+	echo "$b $bc"
 }
 
 # split: "load compare" seconds from the best run's -v line
@@ -111,30 +133,36 @@ for f in a b; do
 	rm -f "$TESTDIR/console"
 done
 
-t_diff=$(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" diff a b)
-s_diff=$(split)
+set -- $(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" diff a b)
+t_diff=$1 c_diff=$2 s_diff=$(split)
 "$IBTOPO" --db "$TESTDIR/bench.db" diff a b --format csv >"$TESTDIR/changes.csv"
-t_val=$(best 0 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" a)
-s_val=$(split)
-t_valb=$(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" b)
-s_valb=$(split)
-t_ind=$(best 0 "$IBNETDISCOVER" --load-cache "$TESTDIR/b.cache" --diff "$TESTDIR/a.cache")
+set -- $(best 0 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" a)
+t_val=$1 c_val=$2 s_val=$(split)
+set -- $(best 1 "$IBTOPO" -v --db "$TESTDIR/bench.db" validate "$TESTDIR/plan.topo" b)
+t_valb=$1 c_valb=$2 s_valb=$(split)
+set -- $(best 0 "$IBNETDISCOVER" --load-cache "$TESTDIR/b.cache" --diff "$TESTDIR/a.cache")
+t_ind=$1 c_ind=$2
 ind_lines=$(grep -c . "$TESTDIR/out")
-t_cache=$(best 1 "$IBTOPO" -v diff "$TESTDIR/a.cache" "$TESTDIR/b.cache")
-s_cache=$(split)
+set -- $(best 1 "$IBTOPO" -v diff "$TESTDIR/a.cache" "$TESTDIR/b.cache")
+t_cache=$1 c_cache=$2 s_cache=$(split)
 
 echo "fabric: $hosts hosts, $switches switches (radix $RADIX, 3 levels); best of $REPEAT"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo "changes found by ibtopo diff:"
 tr -d '\r' <"$TESTDIR/changes.csv" | tail -n +2 | cut -d, -f1,3,5,6,8 | sed 's/^/  /'
-printf '%-34s %8s %8s %8s %8s\n' what wall load compare target
-set -- $s_diff
-printf '%-34s %7.3fs %7.3fs %7.3fs %8s\n' "ibtopo diff A B (snapshots)" "$t_diff" "$1" "$2" "< 0.3 s"
-set -- $s_val
-printf '%-34s %7.3fs %7.3fs %7.3fs %8s\n' "ibtopo validate PLAN A" "$t_val" "$1" "$2" "< 0.5 s"
-set -- $s_valb
-printf '%-34s %7.3fs %7.3fs %7.3fs\n' "ibtopo validate PLAN B (faults)" "$t_valb" "$1" "$2"
-set -- $s_cache
-printf '%-34s %7.3fs %7.3fs %7.3fs\n' "ibtopo diff A.cache B.cache" "$t_cache" "$1" "$2"
-printf '%-34s %7.3fs   (%s lines of output)\n' "ibnetdiscover --diff (caches)" "$t_ind" "$ind_lines"
-printf 'ratio ibtopo diff (snapshots) / ibnetdiscover --diff: %.2f\n' "$(calc "$t_diff / $t_ind")"
-printf 'ratio ibtopo diff (caches) / ibnetdiscover --diff:    %.2f\n' "$(calc "$t_cache / $t_ind")"
+printf '%-34s %8s %8s %8s %8s %8s\n' what wall cpu load compare target
+row() {	# row LABEL WALL CPU "LOAD COMPARE" [TARGET]
+	printf '%-34s %7.3fs %7.3fs %7.3fs %7.3fs %8s\n' "$1" "$2" "$3" \
+		${4:-0 0} "${5:-}"
+}
+row "ibtopo diff A B (snapshots)" "$t_diff" "$c_diff" "$s_diff" "< 0.3 s"
+row "ibtopo validate PLAN A" "$t_val" "$c_val" "$s_val" "< 0.5 s"
+row "ibtopo validate PLAN B (faults)" "$t_valb" "$c_valb" "$s_valb"
+row "ibtopo diff A.cache B.cache" "$t_cache" "$c_cache" "$s_cache"
+printf '%-34s %7.3fs %7.3fs   (%s lines of output)\n' \
+	"ibnetdiscover --diff (caches)" "$t_ind" "$c_ind" "$ind_lines"
+printf 'ratio ibtopo diff (snapshots) / ibnetdiscover --diff: %.2f wall, %.2f cpu\n' \
+	"$(calc "$t_diff / $t_ind")" "$(calc "$c_diff / $c_ind")"
+printf 'ratio ibtopo diff (caches) / ibnetdiscover --diff:    %.2f wall, %.2f cpu\n' \
+	"$(calc "$t_cache / $t_ind")" "$(calc "$c_cache / $c_ind")"
+echo "load: reading both fabrics (in parallel); compare: ibtopo_fabric_diff/validate"
