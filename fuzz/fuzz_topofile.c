@@ -30,18 +30,26 @@ enum {
 
 struct mem {
 	char *buf;
-	size_t len;
+	size_t len, alloc;
 };
 
 static int mem_write(void *arg, const char *buf, size_t len)
 {
 	struct mem *m = arg;
-	char *nb = realloc(m->buf, m->len + len + 1);
 
-	if (!nb)
-		return IBTOPO_ENOMEM;
-	memcpy(nb + m->len, buf, len);
-	m->buf = nb;
+	if (m->len + len + 1 > m->alloc) {
+		size_t n = m->alloc ? m->alloc : 4096;
+		char *nb;
+
+		while (n < m->len + len + 1)
+			n *= 2;
+		nb = realloc(m->buf, n);
+		if (!nb)
+			return IBTOPO_ENOMEM;
+		m->buf = nb;
+		m->alloc = n;
+	}
+	memcpy(m->buf + m->len, buf, len);
 	m->len += len;
 	m->buf[m->len] = '\0';
 	return 0;
@@ -56,7 +64,7 @@ static void die(const char *what, const struct ibtopo_error *err)
 static struct mem write_as(const struct ibtopo_fabric *f,
 			   enum ibtopo_export_format fmt)
 {
-	struct mem m = { NULL, 0 };
+	struct mem m = { NULL, 0, 0 };
 	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
 		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;

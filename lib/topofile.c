@@ -1739,7 +1739,7 @@ static int ports_dr_line(struct ports *r, const char *p)
 		path--;
 	brace = arrow ? strchr(arrow, '{') : NULL;
 	q = brace ? brace + 1 : NULL;
-	if (!arrow || !q || !parse_hex64(&q, &guid) || *q != '}')
+	if (!arrow || !q || !parse_hex64(&q, &guid) || *q != '}' || !guid)
 		return src_error(s, s->lineno,
 				 "malformed DR path line (expected '<path> -> ... {<guid>} portnum <n>')");
 	q = strstr(q, "portnum ");
@@ -1824,6 +1824,9 @@ static int ports_port_line(struct ports *r, const char *p)
 	if (!ports_end(&p, &l.a))
 		return src_error(s, s->lineno,
 				 "malformed port line (expected '<CA|SW|RT> <lid> <port> 0x<guid>')");
+	if (!l.a.pguid)
+		return src_error(s, s->lineno,
+				 "port GUID 0 (expected a non-zero GUID)");
 	p = skip_ws(p);
 	for (e = p; *e && *e != ' ' && *e != '\t'; e++)
 		;
@@ -1848,6 +1851,9 @@ static int ports_port_line(struct ports *r, const char *p)
 		if (!ports_end(&p, &l.b))
 			return src_error(s, s->lineno,
 					 "malformed port line (expected '- <CA|SW|RT> <lid> <port> 0x<guid>')");
+		if (!l.b.pguid)
+			return src_error(s, s->lineno,
+					 "peer port GUID 0 (expected a non-zero GUID)");
 		p = skip_ws(p);
 		n = strlen(p);
 		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))

@@ -96,18 +96,26 @@ static struct ibtopo_fabric *read_path(const char *path, const char *map,
 
 struct mem {
 	char *buf;
-	size_t len;
+	size_t len, alloc;
 };
 
 static int mem_write(void *arg, const char *buf, size_t len)
 {
 	struct mem *m = arg;
-	char *nb = realloc(m->buf, m->len + len + 1);
 
-	if (!nb)
-		return IBTOPO_ENOMEM;
-	memcpy(nb + m->len, buf, len);
-	m->buf = nb;
+	if (m->len + len + 1 > m->alloc) {
+		size_t n = m->alloc ? m->alloc : 4096;
+		char *nb;
+
+		while (n < m->len + len + 1)
+			n *= 2;
+		nb = realloc(m->buf, n);
+		if (!nb)
+			return IBTOPO_ENOMEM;
+		m->buf = nb;
+		m->alloc = n;
+	}
+	memcpy(m->buf + m->len, buf, len);
 	m->len += len;
 	m->buf[m->len] = '\0';
 	return 0;
@@ -116,7 +124,7 @@ static int mem_write(void *arg, const char *buf, size_t len)
 static char *write_fabric(const struct ibtopo_fabric *f,
 			  enum ibtopo_export_format fmt)
 {
-	struct mem m = { NULL, 0 };
+	struct mem m = { NULL, 0, 0 };
 	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
 		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -677,6 +685,8 @@ static void bad_input_fails_with_file_and_line(void **state)
 			   "node 'a' again, but port 1 differs from its record at line 1");
 	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1]\n", ALL, 2,
 			   "'b' has no node record (truncated file?)");
+	expect_parse_error("SW     5  3 0x0000000000000b00 4x QDR - CA 2 1 0x0000 ( 'a' - 'b' )\n",
+			   ALL, 1, "peer port GUID 0 (expected a non-zero GUID)");
 	expect_parse_error("SW     5  3 0x0000000000000b00 4x QDR - CA 2\n", ALL, 1,
 			   "malformed port line (expected '- <CA|SW|RT>");
 

@@ -1,0 +1,103 @@
+#!/bin/sh
+# bench/import.sh - time `ibtopo import` (parse an ibnetdiscover text dump
+# and store it as a snapshot) of an 11,664-host 3-level fat tree, its peak
+# memory, and the ratio to `ibnetdiscover --load-cache` on the cache file
+# of the same fabric.
+#
+#   sh bench/import.sh                   # from a build directory
+#   REPEAT=5 RADIX=24 sh bench/import.sh
+#
+# The fabric: bench/gen-fattree.py --radix RADIX --levels 3 (default 36:
+# 1,620 switches, 11,664 hosts, 34,992 links), simulated by ibsim and
+# discovered once by `ibnetdiscover -o 16 --cache FILE`, which writes the
+# text dump (about 10 MB) and the cache of the same fabric. Without ibsim
+# the dump is `ibtopo export` of the net file instead, and there is no
+# ratio. Best of REPEAT runs (default 3), each into a fresh database:
+#   import     ibtopo --db X import DUMP       (read, parse, store)
+#   parse      ibtopo export --format slurm DUMP (read, parse, a small write)
+#   load-cache ibnetdiscover --load-cache CACHE  (load, print the text)
+# Peak memory from /usr/bin/time -v. Targets: import < 0.5 s, < 200 MB.
+# Not a test: nothing here asserts; read the figures.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+PYTHON3=${PYTHON3:-python3}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+REPEAT=${REPEAT:-3}
+RADIX=${RADIX:-36}
+TIME=${TIME:-/usr/bin/time}
+. "$top_srcdir/tests/lib.sh"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+[ -x "$TIME" ] || fail "no $TIME (Debian: apt-get install time)"
+"$PYTHON3" -c 'import argparse' 2>/dev/null || fail "python3 needed for gen-fattree.py"
+
+# Time the real program, not libtool's wrapper script around it.
+if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
+fi
+
+net=$TESTDIR/ft.net
+dump=$TESTDIR/ft.topo
+cache=$TESTDIR/ft.cache
+"$PYTHON3" "$here/gen-fattree.py" --radix "$RADIX" --levels 3 -o "$net" \
+	2>"$TESTDIR/gen.err" || fail "gen-fattree.py: $(cat "$TESTDIR/gen.err")"
+limits=$(sed -n 's/^ibsim-limits: //p' "$TESTDIR/gen.err")
+
+have_sim=
+if [ -n "$IBSIM" ] && [ -x "$IBSIM" ] && [ -f "$UMAD2SIM" ] && [ -n "$IBNETDISCOVER" ]; then
+	have_sim=1
+fi
+if [ -n "$have_sim" ]; then
+	info "simulating $net ($limits) and discovering it"
+	# shellcheck disable=SC2086
+	sim_start "$net" -n $limits
+	sim_client "$IBNETDISCOVER" -o 16 --cache "$cache" >"$dump" \
+		2>"$TESTDIR/disc.err" || fail "ibnetdiscover: $(cat "$TESTDIR/disc.err")"
+	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+else
+	info "no ibsim: the dump is ibtopo's export of the net file, no ratio"
+	"$IBTOPO" export -o "$dump" "$net" || fail "export of $net"
+fi
+size=$(wc -c <"$dump")
+
+# best TAG CMD...: best elapsed seconds and its peak RSS (kB) over REPEAT
+best() {
+	tag=$1
+	shift
+	b= m=
+	i=0
+	while [ $i -lt "$REPEAT" ]; do
+		rm -f "$TESTDIR/db" "$TESTDIR/db-wal" "$TESTDIR/db-shm"
+		"$TIME" -f '%e %M' -o "$TESTDIR/time" "$@" >"$TESTDIR/$tag.out" \
+			2>"$TESTDIR/$tag.err" || fail "$tag: $(tail -3 "$TESTDIR/$tag.err")"
+		read -r e rss <"$TESTDIR/time"
+		if [ -z "$b" ] || awk "BEGIN { exit !($e < $b) }"; then
+			b=$e
+			m=$rss
+		fi
+		i=$((i + 1))
+	done
+	echo "$b $m"
+}
+
+set -- $(best import "$IBTOPO" --db "$TESTDIR/db" import "$dump")
+imp=$1 imp_rss=$2
+grep 'switches' "$TESTDIR/import.out" >&2
+set -- $(best parse "$IBTOPO" export --format slurm -o "$TESTDIR/topology.conf" "$dump")
+parse=$1 parse_rss=$2
+echo "dump: $size bytes, $(grep -c '^Switch' "$dump") switches, $(grep -c '^Ca' "$dump") CAs"
+echo "import (parse + store):  $imp s, peak $((imp_rss / 1024)) MB   (target < 0.5 s, < 200 MB)"
+echo "parse (+ slurm output):  $parse s, peak $((parse_rss / 1024)) MB"
+if [ -n "$have_sim" ]; then
+	set -- $(best loadcache "$IBNETDISCOVER" --load-cache "$cache")
+	lc=$1
+	echo "ibnetdiscover --load-cache: $lc s, peak $(($2 / 1024)) MB"
+	echo "ratio import / load-cache: $(awk "BEGIN { printf \"%.2f\", $imp / $lc }")"
+fi
