@@ -208,7 +208,7 @@ static void run_path(const char *path, int depth)
 			closedir(d);
 		return;
 	}
-	while ((e = readdir(d))) {
+	for (e = readdir(d); e; e = readdir(d)) {
 		char sub[4096];
 
 		if (e->d_name[0] == '.')

@@ -1075,7 +1075,7 @@ static int topo_parse(struct topo *t)
 	struct src *s = t->s;
 	int rc;
 
-	while ((rc = src_next(s)) > 0) {
+	for (rc = src_next(s); rc > 0; rc = src_next(s)) {
 		const char *p = skip_ws(s->line);
 
 		t->last_is_record = *p == '[' || word_at(p, "Switch") ||
@@ -1905,7 +1905,7 @@ static int ports_parse(struct ports *r)
 	struct src *s = r->s;
 	int rc;
 
-	while ((rc = src_next(s)) > 0) {
+	for (rc = src_next(s); rc > 0; rc = src_next(s)) {
 		const char *p = skip_ws(s->line);
 
 		if (*p == '\0' || *p == '#')
@@ -2439,7 +2439,7 @@ int ibtopo_name_map_parse(struct ibtopo_name_map **out, const char *buf,
 		goto out_free;
 	}
 	src_init(s, buf, len, name, NULL, err);
-	while ((rc = src_next(s)) > 0) {
+	for (rc = src_next(s); rc > 0; rc = src_next(s)) {
 		const char *p = skip_ws(s->line);
 
 		for (const char *c = p; *c; c++) {
