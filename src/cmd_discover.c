@@ -89,9 +89,12 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 				       argv[st.optind]);
 
 	t0 = cli_now();
-	if (g->verbose)
+	if (g->verbose && dopts.port)
 		fprintf(stderr, "ibtopo: discovering through %s port %d...\n",
 			dopts.ca ? dopts.ca : "the first CA", dopts.port);
+	else if (g->verbose)
+		fprintf(stderr, "ibtopo: discovering through %s...\n",
+			dopts.ca ? dopts.ca : "the first active CA port");
 	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
 		if (err.code == IBTOPO_EPARTIAL)
 			return cli_failf("%s; nothing stored (use --partial to "
