@@ -261,15 +261,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gen-fabric: %s\n", err.message);
 			return 2;
 		}
-		if (json) {
+		{
 			struct ibtopo_analysis an = { IBTOPO_ANALYSIS_VERSION, f,
-						      &findings };
+						      &findings, t };
 
-			ro.format = IBTOPO_FORMAT_JSON;
-			(void)an;
-			rc = ibtopo_render_findings(&ro, NULL, &findings, &err);
-		} else {
-			rc = ibtopo_render_findings(&ro, NULL, &findings, &err);
+			ro.format = json ? IBTOPO_FORMAT_JSON : IBTOPO_FORMAT_TEXT;
+			rc = ibtopo_render_analysis(&ro, &an, &err);
+			if (rc)
+				fprintf(stderr, "gen-fabric: %s\n", err.message);
 		}
 	}
 	ibtopo_topology_free(t);
