@@ -610,7 +610,8 @@ static void analysis_is_one_json_object(void **state)
 {
 	struct t *t = *state;
 	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
-	struct ibtopo_analysis an = { IBTOPO_ANALYSIS_VERSION, t->f, &t->out };
+	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION,
+				       .fabric = t->f, .findings = &t->out };
 	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
 		IBTOPO_FORMAT_JSON, sink_write, NULL, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
