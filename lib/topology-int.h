@@ -135,7 +135,8 @@ struct ibtopo_topology {
 	const struct ibtopo_fabric *fabric;
 	enum ibtopo_topology_class cls;
 	const char *shape;
-	const char *reason;	/* why not a fat tree; static string or NULL */
+	const char *reason;	/* why not a fat tree: static, reason_buf or NULL */
+	char reason_buf[320];
 	unsigned nlevels;
 	unsigned min_paths;
 	bool from_roots;

@@ -1000,16 +1000,25 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 			down |= lv && lv < l;
 		}
 		if ((unsigned)l < t->nlevels && !up) {
-			t->reason = "a switch below the top level has no uplink";
+			snprintf(t->reason_buf, sizeof(t->reason_buf),
+				 "switch '%s' at level %d has no uplink, though the top is level %u",
+				 t->sw[u].node->desc, l, t->nlevels);
+			t->reason = t->reason_buf;
 			return false;
 		}
 		if (l > 1 && !down) {
-			t->reason = "a switch above the leaves has no downlink";
+			snprintf(t->reason_buf, sizeof(t->reason_buf),
+				 "switch '%s' at level %d has no downlink",
+				 t->sw[u].node->desc, l);
+			t->reason = t->reason_buf;
 			return false;
 		}
 	}
 	if (t->violations * FAT_TREE_MAX_VIOLATION_SHARE > total) {
-		t->reason = "too many links break the levels";
+		snprintf(t->reason_buf, sizeof(t->reason_buf),
+			 "%zu of %zu links join switches of one level, skip a level or put servers above the leaves",
+			 t->violations, total);
+		t->reason = t->reason_buf;
 		return false;
 	}
 	return true;
