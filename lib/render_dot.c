@@ -2332,7 +2332,7 @@ static void free_ctx(struct ctx *c)
 /* Switches per row before a level of switches is split into rows. */
 #define ROW_SWITCHES 40
 /* Hosts rows are at least this wide (inches) before they are split. */
-#define ROW_MIN_WIDTH 20.0
+#define ROW_MIN_WIDTH 30.0
 
 /* Rough width of a drawn node in inches (10 pt Helvetica), with nodesep. */
 static double node_width(const struct ctx *c, const struct dnode *d)
@@ -2415,7 +2415,9 @@ static int assign_rows(struct ctx *c)
 			if (c->dn[s].level > 0 || p == NONE) {
 				row[i] = (i - s) % rows;
 			} else {
-				row[i] = (row[p] + nth[p]) % rows;
+				/* staggered by the parent's place in its level,
+				 * so that lone children alternate rows too */
+				row[i] = (p + nth[p]) % rows;
 				nth[p]++;
 			}
 			c->dn[i].pos = base + row[i];

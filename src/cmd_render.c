@@ -83,6 +83,14 @@ static bool parse_uint(const char *s, unsigned max, unsigned *out)
 	return true;
 }
 
+/* "fabric.topo" for "/some/dir/fabric.topo"; a REF as it is. */
+static const char *base_name(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	return slash && slash[1] ? slash + 1 : s;
+}
+
 /* Read a fabric FILE with a node name map, else as cli_load_fabric(). */
 static int load(struct ibtopo_fabric **out, const struct cli_global *g,
 		const char *what, const char *name_map, struct ibtopo_error *err)
@@ -237,7 +245,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			goto out_release_findings;
 		}
 		snprintf(title, sizeof(title), "changes from %s to %s",
-			 old_ref, what);
+			 base_name(old_ref), base_name(what));
 		if (!d.title)
 			d.title = title;
 	} else if (plan) {
@@ -246,7 +254,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			goto out_release_findings;
 		}
 		snprintf(title, sizeof(title), "%s against the plan %s",
-			 what ? what : "latest", plan);
+			 what ? base_name(what) : "latest", base_name(plan));
 		if (!d.title)
 			d.title = title;
 	} else if (checks) {

@@ -1,0 +1,96 @@
+#!/bin/sh
+# render-fixtures.sh - `ibtopo render` on every real fabric dump. Each
+# renders to SVG (parses as XML; every switch of the fabric is a node,
+# titled n<GUID>), PNG and PDF (magic bytes), and DOT (the same bytes
+# twice). And what a reader of the dump sees is drawn:
+#  - tiny-mixed-speeds.topo: the ConnectX-4 at SDR (r-ufm96) red, the
+#    three loopback cables on the SwitchIB orange;
+#  - qdr-hosts-fdr10-isls.topo: tank1 and tank2, cabled to the spine ib7,
+#    purple (a fat-tree rule broken), in a block of hosts;
+#  - x5-mixed-ddr-qdr.topo with its GUID map: host names in the cells;
+#  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
+#    aggregation nodes not drawn as hosts.
+. "$top_srcdir/tests/lib.sh"
+REAL=$top_srcdir/../shared/fixtures/real
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || skip "no $REAL"
+python_require
+unset IBTOPO_DB
+T=$TESTDIR
+
+render() {
+	"$IBTOPO" render "$@" 2>"$T/err" || {
+		cat "$T/err" >&2
+		fail "render $*"
+	}
+}
+
+magic() {
+	od -An -tx1 -N"$2" "$1" | tr -d ' \n'
+}
+
+# svg_check SVG JSON: the SVG parses; print "missing GUID" for each switch
+# of `show nodes --format json` that is not a node of the SVG, and then
+# one "edge TAIL HEAD STROKE" line per edge.
+svg_check() {
+	"$PYTHON3" - "$1" "$2" <<'EOF'
+import json, sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+nodes = set()
+for g in root.iter(S + "g"):
+    if g.get("class") == "node":
+        nodes.add(g.find(S + "title").text)
+    elif g.get("class") == "edge":
+        tail, head = g.find(S + "title").text.split("->")
+        print("edge", tail, head, next(g.iter(S + "path")).get("stroke"))
+for n in json.load(open(sys.argv[2]))["nodes"]:
+    if n["type"] == "switch" and "n" + n["guid"][2:] not in nodes:
+        print("missing", n["guid"])
+EOF
+}
+
+for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f")
+	render -o "$T/$name.svg" "$f"
+	"$IBTOPO" show --format json "$f" nodes >"$T/$name.json" ||
+		fail "$name: show nodes"
+	svg_check "$T/$name.svg" "$T/$name.json" >"$T/$name.check" ||
+		fail "$name: SVG does not parse"
+	grep '^missing' "$T/$name.check" >&2 && fail "$name: switches not drawn"
+	grep -q '^edge' "$T/$name.check" || fail "$name: no edges"
+	render -o "$T/$name.png" "$f"
+	[ "$(magic "$T/$name.png" 8)" = 89504e470d0a1a0a ] || fail "$name: PNG"
+	render -o "$T/$name.pdf" "$f"
+	[ "$(magic "$T/$name.pdf" 5)" = 255044462d ] || fail "$name: PDF"
+	render -o "$T/$name.1.dot" "$f"
+	render -o "$T/$name.2.dot" "$f"
+	cmp -s "$T/$name.1.dot" "$T/$name.2.dot" || fail "$name: DOT not stable"
+done
+
+# tiny: r-ufm96 (0xe41d2d03005cf1f8) at SDR on the SX6012; loopbacks
+c=$T/tiny-mixed-speeds.topo.check
+grep -qx 'edge nf4521403005764b0 ne41d2d03005cf1f8 #d62728' "$c" ||
+	fail "tiny: SDR link not red: $(cat "$c")"
+grep -qx 'edge ne41d2d030003e470 ne41d2d030003e470 #ff7f0e' "$c" ||
+	fail "tiny: loopback cables not orange: $(cat "$c")"
+grep -q '>×3<' "$T/tiny-mixed-speeds.topo.svg" || fail "tiny: no ×3 on the loopbacks"
+
+# qdr: the two hosts on spine ib7 go to their cells, purple
+c=$T/qdr-hosts-fdr10-isls.topo.check
+[ "$(grep -c ' #9467bd$' "$c")" -eq 2 ] ||
+	fail "qdr: hosts on a spine: $(grep 9467bd "$c")"
+grep -q '>tank1<' "$T/qdr-hosts-fdr10-isls.topo.svg" || fail "qdr: no tank1 cell"
+
+# x5 with its GUID map: names, not "ConnectX 4e4a"
+render --node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" -o "$T/x5.svg" \
+	"$REAL/x5-mixed-ddr-qdr.topo"
+grep -q '>x5570comp1<' "$T/x5.svg" || fail "x5: no host names from the map"
+
+# superpod: collapsed, SHARP nodes folded into their switches
+render -o "$T/pod.dot" "$REAL/ndr-superpod-rails.topo"
+grep -q '542 hosts (+40 SHARP), 1114 links · hosts collapsed per switch' \
+	"$T/pod.dot" || fail "superpod: subtitle"
+grep -q 'Aggregation' "$T/pod.dot" && fail "superpod: SHARP node drawn"
+grep -q ' hosts\\n' "$T/pod.dot" || fail "superpod: no host groups"
+exit 0
