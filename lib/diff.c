@@ -19,6 +19,23 @@ unsigned ibtopo__node_link_count(const struct ibtopo_node *node)
 	return n;
 }
 
+bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
+				 struct ibtopo_node *const *map)
+{
+	unsigned peers = 0;
+
+	for (unsigned i = 1; i <= node->nports; i++) {
+		const struct ibtopo_port *p = node->ports[i];
+
+		if (!p || !p->remote)
+			continue;
+		if (map[p->remote->node->index])
+			return false;
+		peers++;
+	}
+	return peers > 0;
+}
+
 /* ---- link pairing ---- */
 
 struct pairing_ctx {
@@ -339,6 +356,9 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 		finding_init(&f, IBTOPO_FIND_NODE_REMOVED, IBTOPO_SEV_WARNING);
 		end_node(&f.a, n);
 		f.expected = ibtopo__node_link_count(n);
+		if (ibtopo__peers_all_unmatched(n, o2n))
+			f.note = "every peer it had is gone too: it may be fine "
+				 "behind them";
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	for (size_t i = 0; i < nn && !rc; i++) {

@@ -168,6 +168,9 @@ int ibtopo__link_pairing_build(struct ibtopo__link_pairing *out,
 void ibtopo__link_pairing_release(struct ibtopo__link_pairing *p);
 /** Number of ports of a node with a peer. */
 unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
+/** True if the node has peers and none of them has a counterpart in map. */
+bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
+				 struct ibtopo_node *const *map);
 
 /* cables.c: the cable reach table (data/cable-reach.tsv) */
 struct ibtopo__reach;

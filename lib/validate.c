@@ -190,6 +190,9 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 		 * nothing to the operator */
 		if (p->guid & NAME_GUID_BIT)
 			f.a.guid = 0;
+		if (ibtopo__peers_all_unmatched(p, c->p2a))
+			f.note = "every planned peer is missing too: it may be "
+				 "fine behind them";
 		f.expected = ibtopo__node_link_count(p);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		rc = ibtopo_findings_add(out, &f, err);

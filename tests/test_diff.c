@@ -426,6 +426,25 @@ static void removed_switch_hides_its_links(void **state)
 	run_free(&r);
 }
 
+static void hosts_behind_a_removed_leaf_say_so(void **state)
+{
+	static const struct lspec noleaf[] = {
+		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf01", 9, "spine01", 1), END,
+	};
+	struct run r;
+
+	run_diff(&r, base, noleaf, 0);
+	assert_int_equal(r.list.count, 3);
+	assert_end(&r.list.items[0].a, "leaf02", -1);
+	assert_null(r.list.items[0].note);	/* spine01 is still there */
+	assert_end(&r.list.items[1].a, "host003", -1);
+	assert_non_null(r.list.items[1].note);
+	assert_end(&r.list.items[2].a, "host004", -1);
+	assert_non_null(r.list.items[2].note);
+	run_free(&r);
+}
+
 static void several_changes_in_documented_order(void **state)
 {
 	static const struct lspec changed[] = {
@@ -481,6 +500,7 @@ int main(void)
 		cmocka_unit_test(port_leaving_active_is_state_change),
 		cmocka_unit_test(lid_changes_only_when_asked),
 		cmocka_unit_test(removed_switch_hides_its_links),
+		cmocka_unit_test(hosts_behind_a_removed_leaf_say_so),
 		cmocka_unit_test(several_changes_in_documented_order),
 		cmocka_unit_test(missing_fabric_is_einval),
 	};

@@ -479,6 +479,24 @@ static void host_on_wrong_leaf_is_one_miswire(void **state)
 	assert_end(&f->d, "leaf01", 2);
 }
 
+static void hosts_behind_a_missing_leaf_say_so(void **state)
+{
+	struct ctx *c = *state;
+
+	drop_node(c, "leaf04");		/* its four hosts go with it */
+	build_actual(c, NULL);
+	validate(c, NULL);
+	assert_int_equal(c->list.count, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(c->list.items[i].kind, IBTOPO_FIND_MISSING_NODE);
+	assert_end(&c->list.items[0].a, "leaf04", -1);
+	assert_null(c->list.items[0].note);	/* its spines are there */
+	assert_end(&c->list.items[1].a, "host013", -1);
+	assert_non_null(c->list.items[1].note);
+	assert_non_null(strstr(c->list.items[1].note, "every planned peer is missing"));
+	assert_non_null(c->list.items[4].note);
+}
+
 static void extra_host_is_one_extra_node(void **state)
 {
 	struct ctx *c = *state;
@@ -559,6 +577,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(seven_faults_give_exactly_seven_findings,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(host_on_wrong_leaf_is_one_miswire,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(hosts_behind_a_missing_leaf_say_so,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(extra_host_is_one_extra_node,
 						setup, teardown),

@@ -1232,7 +1232,9 @@ struct ibtopo_diff_opts {
  * `opts` may be NULL. Findings, in this order (ends of OLD name OLD's
  * descriptions, ends of NEW name NEW's):
  * - node-removed (warning): a = the node in OLD (port -1); expected = its
- *   link count. node-added (info): a = the node in NEW; actual = its links.
+ *   link count; `note` set when every peer it had is gone too (a host
+ *   behind a removed switch). node-added (info): a = the node in NEW;
+ *   actual = its links.
  * - node-renamed (info): a = the node in OLD, c = the same node in NEW.
  * - link-moved (warning): a, b = the link in OLD; c, d = the link in NEW
  *   (ONE_END: a and c are the port that kept the cable; BOTH_PORTS: a and c
@@ -1282,7 +1284,8 @@ struct ibtopo_validate_opts {
  * description and GUID; ends of a plan-only node carry the plan's.
  * Findings, in this order:
  * - missing-node (error): a = the plan's node (port -1; GUID 0 when the
- *   plan made it from the name); expected = its planned links.
+ *   plan made it from the name); expected = its planned links; `note`
+ *   set when every planned peer is missing too (behind a missing switch).
  *   extra-node (warning): a = the actual node; actual = its links.
  * - miswired-link (error, evidence plan): a, b = the cable as found;
  *   c, d = the link as planned (ONE_END: a and c are the same port, b is
