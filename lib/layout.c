@@ -6,6 +6,12 @@
  * default; a library must not print, so a handler collects them while a
  * diagram is drawn and the last one becomes the error message. That
  * handler and graphviz's own state are global: not thread-safe.
+ *
+ * One graphviz context serves the whole process. graphviz 2.42's pango
+ * plugin keeps a static pointer to the last font name, which lives in the
+ * context: a second context makes it read freed memory (AddressSanitizer
+ * caught it on the second image of a run). The context stays reachable
+ * until exit, like graphviz's own plugin state.
  */
 #include "ibtopo-int.h"
 
@@ -63,12 +69,25 @@ static int gv_collect(char *msg)
 	n = strlen(gv_msg);
 	while (n && (gv_msg[n - 1] == '\n' || gv_msg[n - 1] == ' '))
 		gv_msg[--n] = '\0';
+	/* "Layout type: "dot" not recognized. Use one of:" lists nothing
+	 * when no plugin loaded: drop the empty list */
+	if (n > 12 && strcmp(gv_msg + n - 12, " Use one of:") == 0)
+		gv_msg[n - 12] = '\0';
 	return 0;
 }
 
 static const char *gv_last(void)
 {
 	return gv_msg[0] ? gv_msg : "no message from graphviz";
+}
+
+static GVC_t *gv_context(void)
+{
+	static GVC_t *gvc;
+
+	if (!gvc)
+		gvc = gvContext();
+	return gvc;
 }
 
 /* ---- formats ---- */
@@ -135,7 +154,7 @@ static int draw(const char *dot, const char *fname, const char *format,
 
 	gv_msg[0] = '\0';
 	old_handler = agseterrf(gv_collect);
-	gvc = gvContext();
+	gvc = gv_context();
 	if (!gvc) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
 				       "graphviz: cannot create a context");
@@ -146,7 +165,7 @@ static int draw(const char *dot, const char *fname, const char *format,
 		rc = ibtopo__error_set(err, IBTOPO_ERROR,
 				       "graphviz cannot read the diagram: %s",
 				       gv_last());
-		goto out_free_context;
+		goto out_restore;
 	}
 	engine = agget(g, "layout");
 	if (!engine || !*engine)
@@ -178,8 +197,6 @@ out_free_layout:
 	gvFreeLayout(gvc, g);
 out_close_graph:
 	agclose(g);
-out_free_context:
-	gvFreeContext(gvc);
 out_restore:
 	agseterrf(old_handler);
 	return rc;
