@@ -655,6 +655,43 @@ static void images_in_every_format(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* Quotes, backslashes and HTML metacharacters in names survive graphviz. */
+static void odd_characters_are_escaped(void **state)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_node *sw, *h;
+	char path[128], *s, *dot;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	sw = node(f, IBTOPO_NODE_SWITCH, 0x1, 40, "MF0;s\"w\\1<&>:X/U1");
+	for (unsigned i = 0; i < 40; i++) {	/* enough for a block */
+		char desc[64];
+
+		snprintf(desc, sizeof(desc), "h<%u>&\"\\ mlx5_0", i);
+		h = node(f, IBTOPO_NODE_CA, 0x100 + i, 1, desc);
+		link_at(f, sw, 1 + i, h, 1, IBTOPO_SPEED_HDR);
+	}
+	assert_int_equal(ibtopo_fabric_set_label(f, "a <b> & \"c\"", NULL), 0);
+	d.title = "<&>";
+	dot = dot_of(f, &d);
+	assert_non_null(strstr(dot, "[label=\"s\\\"w\\\\1<&>\""));
+	assert_non_null(strstr(dot, ">h&lt;1&gt;&amp;&quot;\\<"));
+	assert_non_null(strstr(dot, "<B>&lt;&amp;&gt;</B>"));
+	assert_non_null(strstr(dot, "\xe2\x80\x9c" "a &lt;b&gt; &amp; &quot;c&quot;"));
+	free(dot);
+	snprintf(path, sizeof(path), "%s/a.svg", tmpdir);
+	if (ibtopo_render_image(path, NULL, f, &d, &err))
+		fail_msg("%s", err.message);
+	s = slurp(path, &len);
+	assert_non_null(strstr(s, "s&quot;w\\1&lt;&amp;&gt;"));
+	free(s);
+	ibtopo_fabric_free(f);
+}
+
 static void image_errors_name_the_file(void **state)
 {
 	struct ibtopo_fabric *f = small_fabric(2, false);
@@ -700,6 +737,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(images_in_every_format,
 						setup_tmp, teardown_tmp),
 		cmocka_unit_test_setup_teardown(image_errors_name_the_file,
+						setup_tmp, teardown_tmp),
+		cmocka_unit_test_setup_teardown(odd_characters_are_escaped,
 						setup_tmp, teardown_tmp),
 	};
 
