@@ -926,7 +926,8 @@ static int build_nodes(struct ctx *c)
 			goto out_free;
 		}
 	}
-	qsort(keys, nkeys, sizeof(*keys), cmp_hostkey);
+	if (nkeys)	/* qsort(NULL, 0) is undefined */
+		qsort(keys, nkeys, sizeof(*keys), cmp_hostkey);
 	for (size_t s = 0, e; s < nkeys; s = e) {
 		for (e = s + 1; e < nkeys && same_key(&keys[s], &keys[e]); e++)
 			;
