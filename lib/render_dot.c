@@ -1034,6 +1034,12 @@ static size_t finding_links(const struct ibtopo_finding *f, struct flink *out)
 	switch (f->kind) {
 	case IBTOPO_FIND_SPEED_DOWNGRADE:
 	case IBTOPO_FIND_WIDTH_DOWNGRADE:
+		/* info: as fast as the adapter model ever runs, not a fault;
+		 * the edge's speed label still shows it */
+		if (f->severity == IBTOPO_SEV_INFO)
+			break;
+		FL(&f->a, &f->b, CAT_DOWN);
+		break;
 	case IBTOPO_FIND_SPEED_BELOW_PLAN:
 	case IBTOPO_FIND_WIDTH_BELOW_PLAN:
 		FL(&f->a, &f->b, CAT_DOWN);

@@ -1427,9 +1427,11 @@ struct ibtopo_diagram_opts {
  * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
  * "sw-01", "host001 mlx5_0" -> "host001"); parallel cables between two
  * nodes are one edge labelled with the count, whose width grows with
- * bandwidth;
- * switches sharing a system image GUID (directors) are one cluster; SHARP
- * aggregation nodes are not drawn. A title (fabric, snapshot, date,
+ * bandwidth; switches sharing a system image GUID (directors) are one
+ * cluster; SHARP aggregation nodes are not drawn. Hosts on the same set
+ * of switches are one node ("24 hosts") when collapsed, else, above 32
+ * hosts, one table with a cell per host (a problem link goes to its
+ * host's cell); wide levels are split into rows. A title (fabric, snapshot, date,
  * counts) and a legend of what is drawn head the graph. The text is the
  * same bytes for the same input. `d` may be NULL (defaults).
  * Returns 0; IBTOPO_EINVAL (no fabric or sink, unknown opts version);
