@@ -1,0 +1,104 @@
+#!/bin/sh
+# kill-import.sh - crash safety of the store: `ibtopo import` of a large
+# fabric (3,456 hosts, 720 switches, 10,368 links: bench/gen-fattree.py
+# --radix 24, written as ibnetdiscover text) is killed with SIGKILL at 50
+# random moments spread over the time one import takes
+# (tests/rel-killimport.py: no snapshot listed before a kill is lost after
+# it). Then the database passes PRAGMA integrity_check and
+# foreign_key_check, every snapshot in it is whole (its node, port and link
+# rows match the counts of the snapshots table and of an import that was
+# not killed, and `ibtopo show ID links --format json` lists all its
+# links), and one more import still works.
+#
+# KILLS=N changes the number of kills, REL_SEED=N replays the delays of a
+# failed run (its seed is printed).
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+KILLS=${KILLS:-50}
+SQLITE3=${SQLITE3:-sqlite3}
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+# sql QUERY: one value from the database, through the sqlite3 shell, else
+# the test's store-tool
+sql() {
+	if command -v "$SQLITE3" >/dev/null 2>&1; then
+		"$SQLITE3" -batch -noheader "$DB" "$1"
+	else
+		"$top_builddir/tests/store-tool" exec "$DB" "$1"
+	fi
+}
+
+# Kill the program itself, not the libtool wrapper script that runs it.
+bin=$IBTOPO
+if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] &&
+	head -c 2 "$IBTOPO" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	bin="$(dirname "$IBTOPO")/.libs/ibtopo"
+fi
+
+net=$TESTDIR/ft.net
+dump=$TESTDIR/ft.topo
+"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 24 --levels 3 \
+	-o "$net" 2>/dev/null || fail "gen-fattree.py"
+"$bin" export --format ibnetdiscover -o "$dump" "$net" ||
+	fail "export of the generated fabric"
+
+# the reference: the same file imported whole into another database
+ref=$TESTDIR/ref.db
+"$bin" --db "$ref" import "$dump" >/dev/null || fail "reference import"
+set -- $(DB=$ref sql "SELECT switches, cas, routers, links FROM snapshots" |
+	tr '|' ' ')
+[ $# -eq 4 ] || fail "reference snapshot: $*"
+want="$1 $2 $3 $4 $(DB=$ref sql 'SELECT count(*) FROM nodes')"
+want="$want $(DB=$ref sql 'SELECT count(*) FROM ports')"
+want="$want $(DB=$ref sql 'SELECT count(*) FROM links')"
+info "every snapshot: switches cas routers links, node port link rows: $want"
+
+"$PYTHON3" "$top_srcdir/tests/rel-killimport.py" "$bin" "$DB" "$dump" \
+	"$KILLS" ${REL_SEED:+"$REL_SEED"} || fail "kills (see above)"
+
+failed=0
+check=$(sql 'PRAGMA integrity_check')
+[ "$check" = ok ] || { echo "FAIL: integrity_check: $check"; failed=1; }
+fk=$(sql 'PRAGMA foreign_key_check')
+[ -z "$fk" ] || { echo "FAIL: foreign_key_check: $fk"; failed=1; }
+echo "integrity_check: $check; foreign_key_check: ${fk:-no rows}"
+
+# every snapshot whole
+ids=$(sql 'SELECT id FROM snapshots ORDER BY id')
+n=0
+for id in $ids; do
+	n=$((n + 1))
+	got=$(sql "SELECT switches, cas, routers, links,
+		(SELECT count(*) FROM nodes WHERE snapshot_id = s.id),
+		(SELECT count(*) FROM ports WHERE snapshot_id = s.id),
+		(SELECT count(*) FROM links WHERE snapshot_id = s.id)
+		FROM snapshots s WHERE id = $id" | tr '|' ' ')
+	[ "$got" = "$want" ] || {
+		echo "FAIL: snapshot $id: $got, wanted $want"
+		failed=1
+	}
+	links=$("$bin" --db "$DB" show "$id" links --format json |
+		json_get 'len(j["links"])') || links=error
+	[ "$links" = "${want##* }" ] || {
+		echo "FAIL: show $id links: $links links, wanted ${want##* }"
+		failed=1
+	}
+done
+[ "$n" -ge 4 ] || { echo "FAIL: only $n snapshots"; failed=1; }
+echo "$n snapshots, each whole"
+
+# the database still takes a snapshot
+last=$(sql 'SELECT max(id) FROM snapshots')
+out=$("$bin" --db "$DB" import --label after "$dump") ||
+	{ echo "FAIL: import after the kills"; failed=1; }
+case $out in
+"snapshot $((last + 1)) (after): "*) ;;
+*) echo "FAIL: import after the kills said: $out"; failed=1 ;;
+esac
+exit $failed

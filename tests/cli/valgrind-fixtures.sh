@@ -1,0 +1,95 @@
+#!/bin/sh
+# valgrind-fixtures.sh - the CLI on every real fabric dump under valgrind
+# (memcheck): show, analyze, export and render -o x.dot of each fixture,
+# the output formats taken in turn, then the store (import, snapshots,
+# show and diff of a snapshot). Any memory error or definitely lost block
+# fails the test (valgrind exits 99); its report is printed.
+#
+# Skipped (77) without valgrind or when the program was built with
+# AddressSanitizer, which does not run under valgrind (tools/check.sh
+# runs the ASan build with ASAN_OPTIONS set).
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+REAL=$top_srcdir/../shared/fixtures/real
+LC_ALL=C
+export LC_ALL
+unset IBTOPO_DB
+
+VALGRIND=${VALGRIND:-valgrind}
+command -v "$VALGRIND" >/dev/null 2>&1 || { echo "SKIP: no valgrind"; exit 77; }
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || { echo "SKIP: no $REAL"; exit 77; }
+
+# Run the program itself, not the libtool wrapper script that runs it.
+bin=$IBTOPO
+if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] &&
+	head -c 2 "$IBTOPO" | grep -q '#!'; then
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+	bin="$(dirname "$IBTOPO")/.libs/ibtopo"
+fi
+if [ -n "${ASAN_OPTIONS:-}" ] ||
+	{ command -v ldd >/dev/null 2>&1 && ldd "$bin" 2>/dev/null |
+		grep -q 'libasan'; } ||
+	{ command -v nm >/dev/null 2>&1 && nm -D "$bin" 2>/dev/null |
+		grep -q '__asan_init'; }; then
+	echo "SKIP: built with AddressSanitizer (or ASAN_OPTIONS set)"
+	exit 77
+fi
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+runs=0
+
+# vg WANT_RC ARGS...: run ibtopo ARGS under memcheck in $tmp; stdout is
+# discarded; fail on a valgrind error or on another exit status
+vg() {
+	want=$1
+	shift
+	runs=$((runs + 1))
+	(cd "$tmp" && "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite --log-file="$tmp/vg.log" \
+		"$bin" "$@" >/dev/null 2>"$tmp/err")
+	rc=$?
+	if [ "$rc" -eq 99 ]; then
+		echo "FAIL: valgrind: ibtopo $*"
+		sed 's/^/  /' "$tmp/vg.log"
+		failed=1
+	elif [ "$rc" -ne "$want" ]; then
+		echo "FAIL: ibtopo $* exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$tmp/err"
+		failed=1
+	fi
+}
+
+set -- text json csv
+exports="ibnetdiscover ibsim slurm csv json"
+n=0
+for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	# the formats in turn, so that each writer runs on some fixtures
+	i=$(((n - 1) % 3 + 1))
+	eval "fmt=\${$i}"
+	eval "afmt=\${$((n % 3 + 1))}"
+	x=$(echo $exports | cut -d' ' -f$(((n - 1) % 5 + 1)))
+	vg 0 show --format "$fmt" "$f" links
+	# analyze exits 1 when it finds errors
+	vg "$("$bin" analyze "$f" >/dev/null 2>&1; echo $?)" \
+		analyze --format "$afmt" "$f"
+	vg 0 export --format "$x" -o out "$f"
+	vg 0 render -o x.dot "$f"
+done
+[ "$n" -ge 4 ] || { echo "FAIL: only $n fixtures"; failed=1; }
+
+# the store: write, list, read back, diff against a file
+db=$tmp/fabric.db
+vg 0 --db "$db" import --label one "$REAL/small-ports-1.ports.txt"
+"$bin" --db "$db" import --label two "$REAL/small-ports-2.ports.txt" \
+	>/dev/null 2>&1 || failed=1
+vg 0 --db "$db" snapshots
+vg 0 --db "$db" show --format json one ports
+vg "$("$bin" --db "$db" diff one two >/dev/null 2>&1; echo $?)" \
+	--db "$db" diff one two
+echo "$runs runs under valgrind on $n fixtures"
+exit $failed
