@@ -548,6 +548,22 @@ static void bad_arguments_and_sink_errors(void **state)
 	ibtopo_fabric_free(f);
 }
 
+static void empty_fabric_draws_a_title(void **state)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	char *dot;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	d.hosts = IBTOPO_HOSTS_COLLAPSE;
+	dot = dot_of(f, &d);
+	assert_non_null(strstr(dot, "0 switches, 0 hosts, 0 links"));
+	assert_null(strstr(dot, "->"));
+	free(dot);
+	ibtopo_fabric_free(f);
+}
+
 static void layout_sfdp_above_1000_nodes(void **state)
 {
 	struct ibtopo_fabric *f = small_fabric(100, false);
@@ -733,6 +749,7 @@ int main(void)
 		cmocka_unit_test(plan_draws_missing_links_dashed),
 		cmocka_unit_test(focus_draws_the_neighbourhood),
 		cmocka_unit_test(bad_arguments_and_sink_errors),
+		cmocka_unit_test(empty_fabric_draws_a_title),
 		cmocka_unit_test(layout_sfdp_above_1000_nodes),
 		cmocka_unit_test_setup_teardown(images_in_every_format,
 						setup_tmp, teardown_tmp),
