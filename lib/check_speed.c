@@ -9,6 +9,11 @@
  * A port merely claiming a width (every ibsim port claims 12x) is never
  * evidence: only widths both ends use elsewhere are.
  *
+ * A slower link whose slower end is a model that runs no faster anywhere
+ * in the fabric (a DDR-only adapter among QDR ones, an FDR switch cabled
+ * to an EDR one) is not a fault but a fact worth knowing: an info
+ * finding with cause device-limit, never a warning.
+ *
  * ibtopo_check_links() also drives the cable checks of check_cable.c so
  * that a cable-underrated finding follows the downgrade it explains.
  */
@@ -141,6 +146,14 @@ struct expect {
 	enum ibtopo_peer_class cls;
 };
 
+/* A device model: an adapter model, a switch model, or one switch whose
+ * model is unknown. */
+struct model {
+	unsigned max_speed;	/* the fastest any of its links runs */
+	unsigned links;		/* its links (a loopback once) */
+	struct top2 host_speed;	/* switch models: links to CAs */
+};
+
 struct peers {
 	size_t nnodes, nlinks;
 	struct top2 *isl_speed;		/* per node: its inter-switch links */
@@ -148,7 +161,12 @@ struct peers {
 	struct top2 *node_lanes;	/* per node: all its links */
 	struct expect *host_speed;	/* per link to a CA */
 	struct expect *host_lanes;
+	unsigned *sw_host_speed;	/* per link to a CA: the switch's OTHER host links */
+	size_t *model_of;		/* per node: index in models, NO_MODEL = unknown */
+	struct model *models;
 };
+
+#define NO_MODEL ((size_t)-1)
 
 struct host_entry {
 	uint64_t model;
@@ -173,7 +191,88 @@ static void peers_release(struct peers *p)
 	free(p->node_lanes);
 	free(p->host_speed);
 	free(p->host_lanes);
+	free(p->sw_host_speed);
+	free(p->model_of);
+	free(p->models);
 	memset(p, 0, sizeof(*p));
+}
+
+struct model_key {
+	int cls;		/* 1 adapter model, 2 switch model, 3 one switch */
+	uint64_t key;
+	size_t node;
+};
+
+static int cmp_model_key(const void *x, const void *y)
+{
+	const struct model_key *a = x, *b = y;
+
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->node < b->node ? -1 : a->node > b->node;
+}
+
+/*
+ * Group nodes by device model: CAs by ibtopo__adapter_model(), switches
+ * by vendor and device ID, each switch alone when its device ID is
+ * unknown (text dumps made with -p). Then what each model runs.
+ */
+static int models_build(struct peers *p, const struct ibtopo_fabric *f,
+			const uint64_t *ca_model, struct ibtopo_error *err)
+{
+	struct model_key *k = calloc(p->nnodes + 1, sizeof(*k));
+	size_t nk = 0, ng = 0;
+
+	p->model_of = malloc((p->nnodes + 1) * sizeof(*p->model_of));
+	p->models = calloc(p->nnodes + 1, sizeof(*p->models));
+	if (!k || !p->model_of || !p->models) {
+		free(k);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < p->nnodes; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		p->model_of[i] = NO_MODEL;
+		if (n->type == IBTOPO_NODE_CA && ca_model[i])
+			k[nk++] = (struct model_key){ 1, ca_model[i], i };
+		else if (is_switch(n) && n->device_id)
+			k[nk++] = (struct model_key){ 2,
+				((uint64_t)n->vendor_id << 32) | n->device_id, i };
+		else if (is_switch(n))
+			k[nk++] = (struct model_key){ 3, i, i };
+	}
+	qsort(k, nk, sizeof(*k), cmp_model_key);
+	for (size_t i = 0; i < nk; i++) {
+		if (i && (k[i].cls != k[i - 1].cls || k[i].key != k[i - 1].key))
+			ng++;
+		p->model_of[k[i].node] = ng;
+	}
+	for (size_t i = 0; i < p->nlinks; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		size_t ma = p->model_of[l->a->node->index];
+		size_t mb = p->model_of[l->b->node->index];
+
+		if (ma != NO_MODEL) {
+			p->models[ma].links++;
+			if (l->speed > p->models[ma].max_speed)
+				p->models[ma].max_speed = l->speed;
+		}
+		if (mb != NO_MODEL && l->a->node != l->b->node) {
+			p->models[mb].links++;
+			if (l->speed > p->models[mb].max_speed)
+				p->models[mb].max_speed = l->speed;
+		}
+		if (ma != NO_MODEL && is_switch(l->a->node) &&
+		    l->b->node->type == IBTOPO_NODE_CA)
+			top2_add(&p->models[ma].host_speed, l->speed);
+		if (mb != NO_MODEL && is_switch(l->b->node) &&
+		    l->a->node->type == IBTOPO_NODE_CA)
+			top2_add(&p->models[mb].host_speed, l->speed);
+	}
+	free(k);
+	return 0;
 }
 
 static unsigned lower(unsigned x, unsigned y)
@@ -245,10 +344,11 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 	p->node_lanes = calloc(p->nnodes + 1, sizeof(*p->node_lanes));
 	p->host_speed = calloc(p->nlinks + 1, sizeof(*p->host_speed));
 	p->host_lanes = calloc(p->nlinks + 1, sizeof(*p->host_lanes));
+	p->sw_host_speed = calloc(p->nlinks + 1, sizeof(*p->sw_host_speed));
 	model = calloc(p->nnodes + 1, sizeof(*model));
 	ent = calloc(p->nlinks + 1, sizeof(*ent));
 	if (!p->isl_speed || !p->isl_lanes || !p->node_lanes || !p->host_speed ||
-	    !p->host_lanes || !model || !ent) {
+	    !p->host_lanes || !p->sw_host_speed || !model || !ent) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -308,6 +408,7 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 		for (size_t k = first; k < nent; k++) {
 			ent[k].sw_speed = top2_others(&all_s, ent[k].speed, 1);
 			ent[k].sw_lanes = top2_others(&all_l, ent[k].lanes, 1);
+			p->sw_host_speed[ent[k].link] = ent[k].sw_speed;
 		}
 		/* unknown models (0) compare with nothing */
 		for (size_t k = first; k < nent;) {
@@ -322,6 +423,7 @@ static int peers_build(struct peers *p, const struct ibtopo_fabric *f,
 	/* The fallback: the same model anywhere else. */
 	qsort(ent, nent, sizeof(*ent), cmp_host_entry);
 	host_groups(p, ent, nent, false);
+	rc = models_build(p, f, model, err);
 out_free:
 	free(ent);
 	free(model);
@@ -394,6 +496,117 @@ static unsigned enabled_within(const struct ibtopo_link *l, unsigned set,
 	return set;
 }
 
+/* The model of n when it never runs faster than `speed` on 2 links or more. */
+static bool model_limits(const struct peers *p, const struct ibtopo_node *n,
+			 unsigned speed, unsigned *links)
+{
+	size_t m = p->model_of[n->index];
+
+	if (m == NO_MODEL || p->models[m].links < 2 ||
+	    p->models[m].max_speed > speed)
+		return false;
+	*links = p->models[m].links;
+	return true;
+}
+
+static int add_slow_link(struct ibtopo_findings *out, const struct ibtopo_link *l,
+			 unsigned expected, enum ibtopo_peer_class cls,
+			 const struct ibtopo_node *limit, unsigned links,
+			 struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+
+	ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_INFO, l);
+	f.expected = expected;
+	f.actual = l->speed;
+	f.evidence = IBTOPO_EVIDENCE_PEERS;
+	f.subkind = (int)cls;
+	if (limit) {
+		f.cause = IBTOPO_CAUSE_DEVICE_LIMIT;
+		f.c.node = limit->desc;
+		f.c.guid = limit->guid;
+		f.value = links;
+		if (limit->device_id) {
+			f.vendor_id = limit->vendor_id;
+			f.device_id = limit->device_id;
+		}
+	} else {
+		unsigned rated = l->cable ? l->cable->rated_speed : 0;
+
+		f.cause = rated && rated < expected ? IBTOPO_CAUSE_CABLE :
+						      IBTOPO_CAUSE_UNKNOWN;
+	}
+	return ibtopo_findings_add(out, &f, err);
+}
+
+/*
+ * A link slower than its class runs, where the peer rule found no fault:
+ * - a host link below the switch's other host links (else below what
+ *   switches of the same model run to their hosts) whose adapter model
+ *   runs no faster on any of its links (2 or more): device-limit;
+ * - the same below the switch's other host links, when the adapter's
+ *   model has no other link to tell: cause unknown;
+ * - an inter-switch link below one switch's other inter-switch links
+ *   whose other switch's model runs no faster anywhere: device-limit.
+ * All info: nothing here is proven to be wrong.
+ */
+static int check_device_limit(struct ibtopo_findings *out,
+			      const struct ibtopo_link *l, const struct peers *p,
+			      unsigned *capable, struct ibtopo_error *err)
+{
+	const struct ibtopo_node *a = l->a->node, *b = l->b->node, *sw, *ca;
+	unsigned v = l->speed, links = 0, expected;
+	enum ibtopo_peer_class cls;
+	size_t m;
+
+	if (a == b)
+		return 0;
+	if (is_switch(a) && is_switch(b)) {
+		unsigned oa = top2_others(&p->isl_speed[a->index], v, 1);
+		unsigned ob = top2_others(&p->isl_speed[b->index], v, 1);
+		const struct ibtopo_node *slow;
+
+		if (oa > v && ob <= v) {
+			slow = b;
+			expected = oa;
+		} else if (ob > v && oa <= v) {
+			slow = a;
+			expected = ob;
+		} else {
+			return 0;
+		}
+		if (!model_limits(p, slow, v, &links))
+			return 0;
+		return add_slow_link(out, l, expected, IBTOPO_PEER_SWITCHES,
+				     slow, links, err);
+	}
+	if (is_switch(a) && b->type == IBTOPO_NODE_CA) {
+		sw = a;
+		ca = b;
+	} else if (is_switch(b) && a->type == IBTOPO_NODE_CA) {
+		sw = b;
+		ca = a;
+	} else {
+		return 0;
+	}
+	m = p->model_of[sw->index];
+	expected = p->sw_host_speed[l->index];
+	cls = IBTOPO_PEER_HOSTS;
+	if (expected <= v && m != NO_MODEL) {
+		expected = top2_others(&p->models[m].host_speed, v, 1);
+		cls = IBTOPO_PEER_SWITCH_MODEL;
+	}
+	if (expected <= v)
+		return 0;
+	if (model_limits(p, ca, v, &links))
+		return add_slow_link(out, l, expected, cls, ca, links, err);
+	m = p->model_of[ca->index];
+	if (cls != IBTOPO_PEER_HOSTS || (m != NO_MODEL && p->models[m].links > 1))
+		return 0;
+	*capable = expected;
+	return add_slow_link(out, l, expected, cls, NULL, 0, err);
+}
+
 static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		       const struct peers *p, unsigned *capable,
 		       struct ibtopo_error *err)
@@ -429,8 +642,10 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 
 		peer_expect(p, l, &speed, &lanes);
 		*capable = speed.value > l->speed ? speed.value : l->speed;
-		if (!l->speed || !speed.value || l->speed >= speed.value)
+		if (!l->speed)
 			return 0;
+		if (!speed.value || l->speed >= speed.value)
+			return check_device_limit(out, l, p, capable, err);
 		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
 				     IBTOPO_SEV_WARNING, l);
 		f.expected = speed.value;

@@ -38,6 +38,61 @@ static const char *port_state_text(const struct ibtopo_finding *f, unsigned v)
 						     ibtopo_port_state_name(v);
 }
 
+/*
+ * An info speed-downgrade: a link slower than its class, explained by a
+ * model that never runs faster (device-limit) or not at all (unknown).
+ */
+static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding *f)
+{
+	const char *act = speed_or_unknown(f->actual);
+	const char *exp = speed_or_unknown(f->expected);
+	char peers[160], model[160], all[32], n1[96], n2[96];
+	const struct ibtopo_end *fast;
+
+	if (f->subkind == IBTOPO_PEER_SWITCHES) {
+		fast = f->c.guid && f->c.guid == f->a.guid ? &f->b : &f->a;
+		snprintf(peers, sizeof(peers), "the other inter-switch links of %s run",
+			 end_name(fast, n1, sizeof(n1)));
+	} else if (f->subkind == IBTOPO_PEER_SWITCH_MODEL) {
+		snprintf(peers, sizeof(peers),
+			 "other switches of this model run their host links at");
+	} else {
+		snprintf(peers, sizeof(peers), "the other host links on this switch run");
+	}
+	if (f->value == 2)
+		snprintf(all, sizeof(all), "both");
+	else
+		snprintf(all, sizeof(all), "all %g", f->value);
+	if (f->cause == IBTOPO_CAUSE_CABLE)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
+			act, peers, exp);
+	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; no other adapter of its model is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp);
+	if (f->subkind == IBTOPO_PEER_SWITCHES) {
+		if (f->device_id)
+			snprintf(model, sizeof(model),
+				 "switch model 0x%04x:0x%04x (%s)", f->vendor_id,
+				 f->device_id, end_name(&f->c, n2, sizeof(n2)));
+		else
+			snprintf(model, sizeof(model), "switch %s",
+				 end_name(&f->c, n2, sizeof(n2)));
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric: it limits this link, and only a faster switch would reach %s",
+			act, peers, exp, model, act, all, exp);
+	}
+	if (f->device_id)
+		snprintf(model, sizeof(model), "adapter model 0x%04x:0x%04x",
+			 f->vendor_id, f->device_id);
+	else
+		snprintf(model, sizeof(model), "this adapter model");
+	return snprintf(buf, len,
+		"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric, so the adapter is likely limited to %s: replace it to reach %s",
+		act, peers, exp, model, act, all, act, exp);
+}
+
 int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f)
 {
 	char n1[96], n2[96];
@@ -49,6 +104,9 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		len = 0;
 	switch (f->kind) {
 	case IBTOPO_FIND_SPEED_DOWNGRADE:
+		if (f->evidence == IBTOPO_EVIDENCE_PEERS &&
+		    f->severity == IBTOPO_SEV_INFO)
+			return slow_link_message(buf, len, f);
 		if (f->evidence == IBTOPO_EVIDENCE_PEERS) {
 			what = f->subkind == IBTOPO_PEER_SWITCHES ?
 				"both switches run %s on their other inter-switch links" :
@@ -253,6 +311,9 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 
 struct ctx {
 	char scratch[1024];
+	/* text: descriptions that name more than one node, sorted */
+	const char **ambiguous;
+	size_t nambiguous;
 };
 
 #define FND(r) ((const struct ibtopo_finding *)(r))
@@ -451,6 +512,9 @@ static void g_cause(const void *r, void *x, struct ibtopo__cell *c)
 	case IBTOPO_CAUSE_UNKNOWN:
 		set_str(c, "unknown");
 		break;
+	case IBTOPO_CAUSE_DEVICE_LIMIT:
+		set_str(c, "device-limit");
+		break;
 	default:
 		break;
 	}
@@ -474,45 +538,47 @@ static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 		set_real(c, FND(r)->limit);
 }
 
-static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
+/* The name of a finding's subkind, or NULL. */
+static const char *subkind_name(const struct ibtopo_finding *f)
 {
-	const struct ibtopo_finding *f = FND(r);
-
-	if (f->note) {
-		set_str(c, f->note);
-		return;
-	}
 	switch (f->kind) {
 	case IBTOPO_FIND_SPEED_DOWNGRADE:
 	case IBTOPO_FIND_WIDTH_DOWNGRADE:
 		if (f->subkind == IBTOPO_PEER_SWITCHES)
-			set_str(c, "inter-switch");
-		else if (f->subkind == IBTOPO_PEER_HOSTS)
-			set_str(c, "hosts");
-		else if (f->subkind == IBTOPO_PEER_MODEL)
-			set_str(c, "model");
-		break;
+			return "inter-switch";
+		if (f->subkind == IBTOPO_PEER_HOSTS)
+			return "hosts";
+		if (f->subkind == IBTOPO_PEER_MODEL)
+			return "model";
+		if (f->subkind == IBTOPO_PEER_SWITCH_MODEL)
+			return "switch-model";
+		return NULL;
 	case IBTOPO_FIND_LINK_MOVED:
 	case IBTOPO_FIND_MISWIRED_LINK:
 		if (f->subkind == IBTOPO_MOVE_ONE_END)
-			set_str(c, "one-end");
-		else if (f->subkind == IBTOPO_MOVE_BOTH_PORTS)
-			set_str(c, "both-ports");
-		else if (f->subkind == IBTOPO_MOVE_SWAPPED)
-			set_str(c, "swapped");
-		break;
+			return "one-end";
+		if (f->subkind == IBTOPO_MOVE_BOTH_PORTS)
+			return "both-ports";
+		if (f->subkind == IBTOPO_MOVE_SWAPPED)
+			return "swapped";
+		return NULL;
 	case IBTOPO_FIND_PORT_STATE_CHANGED:
-		if (f->subkind == IBTOPO_STATE_PHYSICAL)
-			set_str(c, "physical");
-		break;
+		return f->subkind == IBTOPO_STATE_PHYSICAL ? "physical" : NULL;
 	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
 	case IBTOPO_FIND_FAT_TREE_VIOLATION:
-		if (ibtopo_topology_subkind_name(f->kind, f->subkind))
-			set_str(c, ibtopo_topology_subkind_name(f->kind, f->subkind));
-		break;
+		return ibtopo_topology_subkind_name(f->kind, f->subkind);
 	default:
-		break;
+		return NULL;
 	}
+}
+
+static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_finding *f = FND(r);
+	const char *name = f->note ? f->note : subkind_name(f);
+
+	if (name)
+		set_str(c, name);
 }
 
 /* The machine formats: every key, in this order. */
@@ -617,9 +683,92 @@ out_fail:
 
 /* ----------------------------------------------------------------- text */
 
-static void t_end(const struct ibtopo_end *e, char *buf, size_t len)
+/*
+ * The text table names an end by its description; where many nodes share
+ * one ("MT25408 ConnectX Mellanox Technologies" on 89 CAs) it adds the
+ * GUID. A description is ambiguous when two nodes of the fabric, or two
+ * ends in the list, carry it with different GUIDs.
+ */
+struct named {
+	const char *desc;
+	uint64_t guid;
+};
+
+static int cmp_named(const void *x, const void *y)
 {
-	if (e->node && *e->node)
+	const struct named *a = x, *b = y;
+	int c = strcmp(a->desc, b->desc);
+
+	if (c)
+		return c;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int cmp_desc(const void *key, const void *elem)
+{
+	return strcmp(*(const char *const *)key, *(const char *const *)elem);
+}
+
+static void named_add(struct named *v, size_t *n, const char *desc, uint64_t guid)
+{
+	if (desc && *desc) {
+		v[*n].desc = desc;
+		v[*n].guid = guid;
+		(*n)++;
+	}
+}
+
+static int ambiguous_build(struct ctx *x, const struct ibtopo_fabric *fabric,
+			   const struct ibtopo_findings *list)
+{
+	size_t nn = fabric ? ibtopo_fabric_node_count(fabric) : 0;
+	size_t nf = list ? list->count : 0, n = 0;
+	struct named *v = calloc(nn + 4 * nf + 1, sizeof(*v));
+
+	x->ambiguous = calloc(nn + 4 * nf + 1, sizeof(*x->ambiguous));
+	x->nambiguous = 0;
+	if (!v || !x->ambiguous) {
+		free(v);
+		return IBTOPO_ENOMEM;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		named_add(v, &n, node->desc, node->guid);
+	}
+	for (size_t i = 0; i < nf; i++) {
+		const struct ibtopo_finding *f = &list->items[i];
+
+		named_add(v, &n, f->a.node, f->a.guid);
+		named_add(v, &n, f->b.node, f->b.guid);
+		named_add(v, &n, f->c.node, f->c.guid);
+		named_add(v, &n, f->d.node, f->d.guid);
+	}
+	qsort(v, n, sizeof(*v), cmp_named);
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(v[i].desc, v[i - 1].desc) || v[i].guid == v[i - 1].guid)
+			continue;
+		if (!x->nambiguous ||
+		    strcmp(x->ambiguous[x->nambiguous - 1], v[i].desc))
+			x->ambiguous[x->nambiguous++] = v[i].desc;
+	}
+	free(v);
+	return 0;
+}
+
+static bool is_ambiguous(const struct ctx *x, const char *desc)
+{
+	return x->nambiguous &&
+	       bsearch(&desc, x->ambiguous, x->nambiguous,
+		       sizeof(*x->ambiguous), cmp_desc);
+}
+
+static void t_end(const struct ctx *x, const struct ibtopo_end *e, char *buf,
+		  size_t len)
+{
+	if (e->node && *e->node && e->guid && is_ambiguous(x, e->node))
+		snprintf(buf, len, "%s (0x%016" PRIx64 ")", e->node, e->guid);
+	else if (e->node && *e->node)
 		snprintf(buf, len, "%s", e->node);
 	else if (e->guid)
 		snprintf(buf, len, "0x%016" PRIx64, e->guid);
@@ -634,7 +783,7 @@ static void t_end(const struct ibtopo_end *e, char *buf, size_t len)
 
 static void t_a(const void *r, void *x, struct ibtopo__cell *c)
 {
-	t_end(&FND(r)->a, CTX(x)->scratch, sizeof(CTX(x)->scratch));
+	t_end(CTX(x), &FND(r)->a, CTX(x)->scratch, sizeof(CTX(x)->scratch));
 	set_str(c, CTX(x)->scratch);
 }
 
@@ -642,7 +791,7 @@ static void t_b(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (!end_is_set(&FND(r)->b))
 		return;
-	t_end(&FND(r)->b, CTX(x)->scratch, sizeof(CTX(x)->scratch));
+	t_end(CTX(x), &FND(r)->b, CTX(x)->scratch, sizeof(CTX(x)->scratch));
 	set_str(c, CTX(x)->scratch);
 }
 
@@ -653,9 +802,90 @@ static const struct ibtopo__column text_cols[] = {
 	{ "message", "WHAT TO DO", g_message },
 };
 
-int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
-			  const struct ibtopo_findings *list,
-			  struct ibtopo_error *err)
+/*
+ * The text table shows at most FOLD_SHOW findings of one kind, subkind
+ * and severity when there are more than FOLD_OVER; a line counts the
+ * rest. JSON and CSV keep every finding.
+ */
+#define FOLD_OVER 10
+#define FOLD_SHOW 5
+
+struct fold {
+	size_t row;	/* position in the severity group */
+	const struct ibtopo_finding *f;
+};
+
+struct folded {
+	size_t first;	/* row of the group's first finding */
+	size_t hidden;	/* findings left out of the table */
+	const struct ibtopo_finding *f;
+};
+
+static bool same_group(const struct ibtopo_finding *a, const struct ibtopo_finding *b)
+{
+	return a->kind == b->kind && a->subkind == b->subkind;
+}
+
+static int cmp_fold(const void *x, const void *y)
+{
+	const struct fold *a = x, *b = y;
+
+	if (a->f->kind != b->f->kind)
+		return a->f->kind < b->f->kind ? -1 : 1;
+	if (a->f->subkind != b->f->subkind)
+		return a->f->subkind < b->f->subkind ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+static int cmp_folded(const void *x, const void *y)
+{
+	const struct folded *a = x, *b = y;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/*
+ * Keep in rows[0..k) the first FOLD_SHOW findings of each group larger
+ * than FOLD_OVER, in their order; `out` gets one entry per folded group,
+ * by first row. Returns the rows kept. `tmp` and `out` hold k entries.
+ */
+static size_t fold_rows(const void **rows, size_t k, struct fold *tmp,
+			struct folded *out, size_t *nout)
+{
+	size_t kept = 0;
+
+	*nout = 0;
+	for (size_t i = 0; i < k; i++) {
+		tmp[i].row = i;
+		tmp[i].f = rows[i];
+	}
+	qsort(tmp, k, sizeof(*tmp), cmp_fold);
+	for (size_t g = 0; g < k;) {
+		size_t e = g + 1;
+
+		while (e < k && same_group(tmp[e].f, tmp[g].f))
+			e++;
+		if (e - g > FOLD_OVER) {
+			out[*nout].first = tmp[g].row;
+			out[*nout].hidden = e - g - FOLD_SHOW;
+			out[*nout].f = tmp[g].f;
+			(*nout)++;
+			for (size_t i = g + FOLD_SHOW; i < e; i++)
+				rows[tmp[i].row] = NULL;
+		}
+		g = e;
+	}
+	qsort(out, *nout, sizeof(*out), cmp_folded);
+	for (size_t i = 0; i < k; i++)
+		if (rows[i])
+			rows[kept++] = rows[i];
+	return kept;
+}
+
+static int findings_text(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_fabric *fabric,
+			 const struct ibtopo_findings *list,
+			 struct ibtopo_error *err)
 {
 	static const struct {
 		enum ibtopo_severity sev;
@@ -666,6 +896,8 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 		{ IBTOPO_SEV_INFO, "info" },
 	};
 	size_t n = list ? list->count : 0, shown = 0;
+	struct folded *folded = NULL;
+	struct fold *tmp = NULL;
 	const void **rows;
 	struct ctx *x;
 	int rc = 0;
@@ -679,8 +911,14 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
+	tmp = calloc(n, sizeof(*tmp));
+	folded = calloc(n, sizeof(*folded));
+	if (!tmp || !folded || ambiguous_build(x, fabric, list)) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
 	for (size_t g = 0; rc == 0 && g < IBTOPO__ARRAY_SIZE(groups); g++) {
-		size_t k = 0;
+		size_t k = 0, total, nfolded;
 
 		for (size_t i = 0; i < n; i++)
 			if (list->items[i].severity == groups[g].sev)
@@ -693,15 +931,39 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 			rc = ibtopo__error_set(err, rc, "cannot write output");
 			break;
 		}
+		total = k;
+		k = fold_rows(rows, k, tmp, folded, &nfolded);
 		rc = ibtopo__table_write(opts, NULL, text_cols,
 					 IBTOPO__ARRAY_SIZE(text_cols),
 					 (const void *const *)rows, k, x, err);
-		shown += k;
+		for (size_t i = 0; rc == 0 && i < nfolded; i++) {
+			const char *sub = subkind_name(folded[i].f);
+
+			rc = ibtopo__out_printf(opts,
+				"... and %zu more %s findings (%s%ssee --format json)\n",
+				folded[i].hidden,
+				ibtopo_finding_kind_name(folded[i].f->kind),
+				sub ? sub : "", sub ? "; " : "");
+			if (rc)
+				rc = ibtopo__error_set(err, rc, "cannot write output");
+		}
+		shown += total;
 	}
 out_free:
+	free(folded);
+	free(tmp);
+	if (x)
+		free(x->ambiguous);
 	free(x);
 	free(rows);
 	return rc;
+}
+
+int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
+			  const struct ibtopo_findings *list,
+			  struct ibtopo_error *err)
+{
+	return findings_text(opts, NULL, list, err);
 }
 
 /* -------------------------------------------------------------- reports */
@@ -866,6 +1128,6 @@ int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
 		}
 		if (rc)
 			return ibtopo__error_set(err, rc, "cannot write output");
-		return ibtopo__findings_text(opts, an->findings, err);
+		return findings_text(opts, an->fabric, an->findings, err);
 	}
 }

@@ -118,6 +118,22 @@ static const struct ibtopo_finding *nth(struct t *t, size_t i)
 	return &t->out.items[i];
 }
 
+/* The i-th finding of a severity. */
+static const struct ibtopo_finding *find(struct t *t, enum ibtopo_severity sev,
+					 size_t i)
+{
+	for (size_t k = 0; k < t->out.count; k++)
+		if (t->out.items[k].severity == sev && i-- == 0)
+			return &t->out.items[k];
+	fail_msg("no finding %zu of severity %d", i, (int)sev);
+	return NULL;
+}
+
+static bool end_is_set_(const struct ibtopo_end *e)
+{
+	return e->node || e->guid;
+}
+
 /* ---- PortInfo ---- */
 
 /* Every ibsim port claims 12x and FDR..HDR: a clean fabric is clean. */
@@ -296,11 +312,16 @@ static void host_slower_than_same_model_on_same_switch(void **state)
 	tlink(t, s, 1, h[0], 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
 	tlink(t, s, 2, h[1], 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
 	tlink(t, s, 3, h[2], 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
-	/* another model at EDR: an EDR adapter, not a downgrade */
+	/*
+	 * another model at EDR: not a fault; the only adapter of its model,
+	 * so an EDR adapter and a bad link look alike: info, cause unknown
+	 */
 	tlink(t, s, 4, h[3], 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
 	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
+	assert_int_equal(t->out.count, 2);
+	assert_int_equal(find(t, IBTOPO_SEV_INFO, 0)->cause, IBTOPO_CAUSE_UNKNOWN);
+	assert_string_equal(find(t, IBTOPO_SEV_INFO, 0)->b.node, "node3");
+	f = find(t, IBTOPO_SEV_WARNING, 0);
 	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
 	assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
 	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
@@ -334,24 +355,31 @@ static void host_vs_switch_hosts_and_model_elsewhere(void **state)
 	tlink(t, fdr, 8, h[3], 1, IBTOPO_SPEED_SDR, IBTOPO_WIDTH_4X);
 	tlink(t, edr, 3, fdr, 1, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
 	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
+	/* the lone 0x673c at QDR: info, nothing to tell adapter from link */
+	assert_int_equal(t->out.count, 2);
+	f = find(t, IBTOPO_SEV_WARNING, 0);
 	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
 	assert_int_equal(f->subkind, IBTOPO_PEER_MODEL);
 	assert_int_equal(f->expected, IBTOPO_SPEED_FDR);
 	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
 	assert_string_equal(f->b.node, "r-ufm3 HCA-1");
+	f = find(t, IBTOPO_SEV_INFO, 0);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_UNKNOWN);
+	assert_string_equal(f->b.node, "r-ufm2 HCA-1");
 }
 
 /*
  * x5-mixed-ddr-qdr: DDR adapters (MT26418) among QDR ones on the same
  * switches, but no MT26418 runs faster anywhere: they do what they can.
+ * Not a fault (no warning), but worth knowing: info, device-limit.
  */
 static void ddr_model_that_never_runs_faster(void **state)
 {
 	struct t *t = *state;
 	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "S-1", 36);
 	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "S-2", 36);
+	struct ibtopo_node *ddr = NULL;
+	const struct ibtopo_finding *f;
 
 	for (unsigned i = 0; i < 6; i++) {
 		struct ibtopo_node *h = node(t, IBTOPO_NODE_CA,
@@ -359,12 +387,163 @@ static void ddr_model_that_never_runs_faster(void **state)
 
 		h->vendor_id = 0x2c9;
 		h->device_id = i % 2 ? 0x6732 : 0x6746;
+		if (i == 1)
+			ddr = h;
 		tlink(t, i < 3 ? s1 : s2, 1 + i, h, 1,
 		      i % 2 ? IBTOPO_SPEED_DDR : IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
 	}
 	tlink(t, s1, 20, s2, 20, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
 	run(t);
+	assert_int_equal(t->out.count, 3);
+	assert_int_equal(ibtopo_findings_max_severity(&t->out), IBTOPO_SEV_INFO);
+	for (size_t i = 0; i < 3; i++) {
+		f = nth(t, i);
+		assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
+		assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+		assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
+		assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
+		assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
+		assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
+		assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
+		assert_true(f->value == 3);
+		assert_int_equal(f->vendor_id, 0x2c9);
+		assert_int_equal(f->device_id, 0x6732);
+		/* c: the adapter that limits the link */
+		assert_true(f->c.guid == f->b.guid);
+		assert_int_equal(f->c.port, -1);
+	}
+	assert_true(nth(t, 0)->b.guid == ddr->guid);
+}
+
+/* A leaf whose hosts are all DDR-only: other leaves of its model run QDR. */
+static void ddr_leaf_vs_switches_of_its_model(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s[3];
+	const struct ibtopo_finding *f;
+
+	for (unsigned i = 0; i < 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "Voltaire 4036 #%u", i);
+		s[i] = node(t, IBTOPO_NODE_SWITCH, name, 36);
+		s[i]->vendor_id = 0x8f1;
+		s[i]->device_id = 0x5a5a;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "MT25408", 1);
+
+		h->vendor_id = 0x2c9;
+		h->device_id = i < 2 ? 0x6732 : 0x6746;
+		tlink(t, s[i < 2 ? 0 : 1], 1 + i, h, 1,
+		      i < 2 ? IBTOPO_SPEED_DDR : IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	}
+	tlink(t, s[0], 30, s[2], 1, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	tlink(t, s[1], 30, s[2], 2, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 2);
+	f = nth(t, 0);
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
+	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCH_MODEL);
+	assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
+	assert_true(f->value == 2);
+}
+
+/* Without device IDs (-p dumps) each switch is a model of its own. */
+static void switches_without_device_id_are_not_compared(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "leaf02", 36);
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "MT25408", 1);
+
+		h->vendor_id = 0x2c9;
+		h->device_id = i < 2 ? 0x6732 : 0x6746;
+		tlink(t, i < 2 ? s1 : s2, 1 + i, h, 1,
+		      i < 2 ? IBTOPO_SPEED_DDR : IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	}
+	tlink(t, s1, 30, s2, 30, IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	run(t);
 	assert_int_equal(t->out.count, 0);
+}
+
+/*
+ * tiny-mixed-speeds: the EDR switch's other inter-switch links (here to
+ * another EDR switch) run EDR; the SX6012 at the other end runs nothing
+ * above FDR on any of its links: the link is as fast as it can be.
+ */
+static void isl_to_a_switch_model_that_never_runs_faster(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *edr = node(t, IBTOPO_NODE_SWITCH, "SwitchIB", 36);
+	struct ibtopo_node *edr2 = node(t, IBTOPO_NODE_SWITCH, "SwitchIB-2", 36);
+	struct ibtopo_node *fdr = node(t, IBTOPO_NODE_SWITCH, "SX6012", 12);
+	const struct ibtopo_finding *f;
+	char buf[512];
+
+	fdr->vendor_id = 0x2c9;
+	fdr->device_id = 0xc738;
+	tlink(t, edr, 1, edr2, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
+	tlink(t, edr, 3, fdr, 1, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	tlink(t, fdr, 2, node(t, IBTOPO_NODE_CA, "h1 HCA-1", 1), 1,
+	      IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
+	tlink(t, fdr, 3, node(t, IBTOPO_NODE_CA, "h2 HCA-1", 1), 1,
+	      IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	run(t);
+	/* h2: QDR below the SX6012's FDR host, a model of one: info unknown */
+	assert_int_equal(t->out.count, 2);
+	f = nth(t, 0);
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
+	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCHES);
+	assert_int_equal(f->expected, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->actual, IBTOPO_SPEED_FDR);
+	assert_true(f->c.guid == fdr->guid);
+	assert_true(f->value == 3);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "link runs at FDR while the other inter-switch links of 'SwitchIB' run EDR"));
+	assert_non_null(strstr(buf, "switch model 0x02c9:0xc738 ('SX6012') runs at most FDR on all 3 of its links"));
+	assert_int_equal(nth(t, 1)->cause, IBTOPO_CAUSE_UNKNOWN);
+	assert_int_equal(nth(t, 1)->severity, IBTOPO_SEV_INFO);
+}
+
+/* plafrim2-subnet1: 'bright mlx4_0' at SDR among 22 QDR hosts. */
+static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "IS5030", 36);
+	const struct ibtopo_finding *f;
+	struct ibtopo_link *l;
+	char buf[512];
+
+	for (unsigned i = 1; i <= 3; i++)
+		tlink(t, s, i, node(t, IBTOPO_NODE_CA, "MT25408 ConnectX", 1), 1,
+		      IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	l = tlink(t, s, 35, node(t, IBTOPO_NODE_CA, "bright mlx4_0", 1), 1,
+		  IBTOPO_SPEED_SDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
+	assert_int_equal(f->cause, IBTOPO_CAUSE_UNKNOWN);
+	assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
+	assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
+	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
+	assert_false(end_is_set_(&f->c));
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; no other adapter of its model"));
+	/* an SDR-rated cable explains it: cause cable, and the cable finding */
+	cable(t, l, IBTOPO_MEDIA_PASSIVE_COPPER, 2, IBTOPO_SPEED_SDR);
+	run(t);
+	assert_int_equal(t->out.count, 2);
+	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_CABLE);
+	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
+	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_QDR);
 }
 
 /* Hosts at QDR and inter-switch links at FDR10 are different classes. */
@@ -539,6 +718,30 @@ static void every_kind_has_a_sentence(void **state)
 		assert_string_not_equal(buf, ibtopo_finding_kind_name(f.kind));
 	}
 	assert_int_equal(ibtopo_finding_message(buf, sizeof(buf), NULL), IBTOPO_EINVAL);
+	/* the info speed-downgrades, every subkind and cause */
+	for (int sub = IBTOPO_PEER_SWITCHES; sub <= IBTOPO_PEER_SWITCH_MODEL; sub++)
+		for (int dl = 0; dl < 3; dl++) {
+			struct ibtopo_finding f = {
+				.kind = IBTOPO_FIND_SPEED_DOWNGRADE,
+				.severity = IBTOPO_SEV_INFO,
+				.evidence = IBTOPO_EVIDENCE_PEERS, .subkind = sub,
+				.cause = dl == 1 ? IBTOPO_CAUSE_DEVICE_LIMIT :
+					 dl == 2 ? IBTOPO_CAUSE_CABLE :
+						   IBTOPO_CAUSE_UNKNOWN,
+				.expected = IBTOPO_SPEED_QDR,
+				.actual = IBTOPO_SPEED_DDR, .value = dl == 1 ? 23 : 0,
+				.vendor_id = 0x2c9, .device_id = dl == 1 ? 0x6732 : 0,
+				.a = { "leaf01", 1, 3 }, .b = { "host001", 2, 1 },
+				.c = { "host001", 2, -1 }, .d = { NULL, 0, -1 } };
+			int n = ibtopo_finding_message(buf, sizeof(buf), &f);
+
+			assert_true(n > 10 && (size_t)n < sizeof(buf));
+			assert_null(strchr(buf, '%'));
+			assert_null(strstr(buf, "(null)"));
+			assert_non_null(strstr(buf, "link runs at DDR while "));
+			if (dl == 1 && sub != IBTOPO_PEER_SWITCHES)
+				assert_non_null(strstr(buf, "; adapter model 0x02c9:0x6732 runs at most DDR on all 23 of its links in this fabric, so the adapter is likely limited to DDR: replace it to reach QDR"));
+		}
 }
 
 struct sink {
@@ -606,6 +809,55 @@ static void findings_in_three_formats(void **state)
 	assert_string_equal(s.buf, "{\"schema_version\":1,\"findings\":[]}\n");
 }
 
+static size_t count_str(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * x5: 89 CAs are all "MT25408 ConnectX Mellanox Technologies": the text
+ * table adds their GUIDs, and shows 5 of many findings alike.
+ */
+static void text_tells_alike_nodes_apart_and_folds_many(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct sink s;
+
+	for (unsigned i = 1; i <= 12; i++) {
+		struct ibtopo_finding f = { .kind = IBTOPO_FIND_LINK_ADDED,
+			.severity = IBTOPO_SEV_INFO,
+			.a = { "MT25408 ConnectX", i, 1 },
+			.b = { "leaf01", 0x99, (int)i },
+			.c = { NULL, 0, -1 }, .d = { NULL, 0, -1 } };
+
+		assert_int_equal(ibtopo_findings_add(&t->out, &f, &err), 0);
+		if (i == 10) {
+			render(t, IBTOPO_FORMAT_TEXT, &s);
+			assert_int_equal(count_str(s.buf, "\nlink-added "), 10);
+			assert_null(strstr(s.buf, "more"));
+		}
+	}
+	render(t, IBTOPO_FORMAT_TEXT, &s);
+	assert_non_null(strstr(s.buf, "info (12)\n"));
+	assert_non_null(strstr(s.buf, "MT25408 ConnectX (0x0000000000000001) [1]"));
+	assert_non_null(strstr(s.buf, "MT25408 ConnectX (0x0000000000000005) [1]"));
+	assert_null(strstr(s.buf, "(0x0000000000000006)"));
+	/* one leaf01: no GUID */
+	assert_non_null(strstr(s.buf, "  leaf01 [1] "));
+	assert_null(strstr(s.buf, "0x0000000000000099"));
+	assert_int_equal(count_str(s.buf, "\nlink-added "), 5);
+	assert_non_null(strstr(s.buf, "\n... and 7 more link-added findings (see --format json)\n"));
+	render(t, IBTOPO_FORMAT_JSON, &s);
+	assert_int_equal(count_str(s.buf, "\"kind\":\"link-added\""), 12);
+	render(t, IBTOPO_FORMAT_CSV, &s);
+	assert_int_equal(count_str(s.buf, "\nlink-added,"), 12);
+}
+
 static void analysis_is_one_json_object(void **state)
 {
 	struct t *t = *state;
@@ -641,6 +893,10 @@ int main(void)
 		T(host_slower_than_same_model_on_same_switch),
 		T(host_vs_switch_hosts_and_model_elsewhere),
 		T(ddr_model_that_never_runs_faster),
+		T(ddr_leaf_vs_switches_of_its_model),
+		T(switches_without_device_id_are_not_compared),
+		T(isl_to_a_switch_model_that_never_runs_faster),
+		T(lone_slow_adapter_is_info_of_unknown_cause),
 		T(hosts_and_isls_are_not_compared),
 		T(adapter_model_from_description),
 		T(host_1x_among_4x_peers),
@@ -650,6 +906,7 @@ int main(void)
 		T(custom_reach_table_and_its_errors),
 		T(every_kind_has_a_sentence),
 		T(findings_in_three_formats),
+		T(text_tells_alike_nodes_apart_and_folds_many),
 		T(analysis_is_one_json_object),
 #undef T
 	};

@@ -687,6 +687,7 @@ enum ibtopo_cause {
 	IBTOPO_CAUSE_UNKNOWN,		/* signal quality, optics, ... */
 	IBTOPO_CAUSE_CABLE,		/* the cable's rating is lower */
 	IBTOPO_CAUSE_PORT_CONFIG,	/* an enabled set excludes the faster value */
+	IBTOPO_CAUSE_DEVICE_LIMIT,	/* one end's model never runs faster */
 };
 
 /**
@@ -708,6 +709,9 @@ struct ibtopo_finding {
 	enum ibtopo_cause cause;
 	int subkind;		/* per-kind refinement, see the module docs */
 	const char *note;	/* static string or borrowed; may be NULL */
+	/* cause device-limit: the limiting model; 0 = known by description */
+	uint32_t vendor_id;
+	uint32_t device_id;
 };
 
 /** A growable list of findings. */
@@ -756,6 +760,27 @@ void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port
  *     switch runs to its other CAs and the fastest the same model runs
  *     anywhere else; both must exist (an SDR ConnectX-4 on an FDR switch
  *     while another ConnectX-4 runs EDR elsewhere: expected FDR).
+ *   evidence peers, severity INFO (never a fault, never fails a run),
+ *   for a link the rule above leaves alone that runs below its class:
+ *   - cause device-limit, subkind IBTOPO_PEER_HOSTS: a switch-to-CA link
+ *     below the fastest speed the switch runs on its other CA links
+ *     (expected), whose adapter model runs no faster on any of its links
+ *     in the fabric, 2 links or more (x5: DDR-only MT26418 adapters,
+ *     0x02c9:0x6732, among QDR ones);
+ *   - the same with IBTOPO_PEER_SWITCH_MODEL when the switch's other CA
+ *     links are no faster: expected = the fastest the other switches of
+ *     its model (vendor:device) run to their CAs;
+ *   - cause device-limit, IBTOPO_PEER_SWITCHES: an inter-switch link
+ *     below the other inter-switch links of one switch (expected) where
+ *     the other switch's model runs no faster on any of its links, 2 or
+ *     more (an FDR SX6012 cabled to an EDR switch); a switch whose device
+ *     ID is unknown is a model of its own;
+ *   - cause unknown (or cable), IBTOPO_PEER_HOSTS: a switch-to-CA link
+ *     below the switch's other CA links whose adapter model has no other
+ *     link in the fabric, so a slow adapter and a bad link look alike.
+ *   For device-limit, `c` names the limiting node (port -1), `value` =
+ *   its model's link count, and vendor_id/device_id its model (0 when the
+ *   model is known only by description); actual = the link's speed.
  * - width-downgrade: expected/actual = width bits. Error, evidence
  *   port-info: below 4x where both ends support 4x (cause port-config
  *   when an enabled set lacks 4x, else unknown). Warning, evidence peers:
@@ -778,6 +803,7 @@ enum ibtopo_peer_class {
 	IBTOPO_PEER_SWITCHES = 1,	/* inter-switch link vs other ISLs */
 	IBTOPO_PEER_HOSTS = 2,		/* host link vs same switch, same model */
 	IBTOPO_PEER_MODEL = 3,		/* host link vs switch's hosts + model */
+	IBTOPO_PEER_SWITCH_MODEL = 4,	/* host link vs same-model switches' hosts */
 };
 
 struct ibtopo_check_opts {
@@ -1125,11 +1151,15 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 
 /**
  * Write findings. Text: a table per severity, errors first, or
- * "no findings". JSON: {"schema_version":1,"<list_name>":[finding...]}
- * where a finding is {"kind","severity","a":{"node","guid","port"},
- * "b":{...}, then when set "c","d" (the struct's c/d ends; their meaning
- * per kind is documented with the kind), "message", and the details of
- * its kind when known:
+ * "no findings"; an end whose description names several nodes (two ends
+ * in the list with different GUIDs) reads "desc (0x<guid>) [port]"; of
+ * more than 10 findings sharing kind, subkind and severity the table
+ * shows the first 5 and a line "... and N more <kind> findings".
+ * JSON: {"schema_version":1,"<list_name>":[finding...]} where a finding
+ * is {"kind","severity","a":{"node","guid","port"}, "b":{...}, then
+ * when set "c","d" (the struct's c/d ends; their meaning per kind is
+ * documented with the kind), "message", and the details of its kind
+ * when known:
  *   "active","expected" speed or width names (speed/width downgrades,
  *     speed/width below plan); "rated" (cable-underrated: the cable's
  *     rating; "expected" the ports' speed);
@@ -1137,11 +1167,12 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  *   "links" (node added/removed, missing/extra node: link count);
  *   "paths","min_paths" (low-path-diversity);
  *   "evidence" ("port-info", "peers", "plan"); "cause" ("cable",
- *     "port-config", "unknown");
+ *     "port-config", "device-limit", "unknown");
  *   "length_m","reach_m" (cable-over-length);
  *   "media" (cable-over-length: the cable's media);
  *   "detail" (the note, or the subkind: "inter-switch", "hosts",
- *     "model", "one-end", "both-ports", "swapped", "physical").
+ *     "model", "switch-model", "one-end", "both-ports", "swapped",
+ *     "physical").
  * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
  * columns every key above (dotted: a.node, a.guid, ...), empty when not
  * set. `list_name` NULL means "findings". Returns 0, IBTOPO_EINVAL (no
@@ -1167,7 +1198,8 @@ struct ibtopo_analysis {
  * "links","cables","partial"}, with a topology also "topology":{...} and
  * "paths":{...}, then "findings":[...]} (findings as in
  * ibtopo_render_findings()). Text: a summary line of the fabric, the
- * topology summary when there is one, then the findings tables. CSV: the
+ * topology summary when there is one, then the findings tables (a
+ * description is ambiguous when two nodes of the fabric share it). CSV: the
  * findings only. Same returns as ibtopo_render_findings().
  */
 int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,

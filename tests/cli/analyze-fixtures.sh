@@ -1,22 +1,35 @@
 #!/bin/sh
 # analyze-fixtures.sh - `ibtopo analyze` on every real fabric dump: what a
 # person reading the file agrees with, and nothing on uniform fabrics.
-#  - tiny-mixed-speeds.topo: three loopback cables on the SwitchIB, and
-#    the ConnectX-4 (0x1013) at SDR on the SX6012 whose other hosts run up
-#    to FDR while the other ConnectX-4 runs EDR. Its EDR-FDR inter-switch
-#    link is not a downgrade: the SX6012 runs nothing above FDR and has no
-#    other inter-switch link.
-#  - x5-mixed-ddr-qdr.topo: nothing. Its 23 DDR host links are exactly its
-#    23 MT26418 adapters (device 0x6732, a DDR part), and no MT26418 runs
-#    QDR anywhere: they run as fast as they can.
+#  - tiny-mixed-speeds.topo (ck-tiny-mixed-speeds.csv): three loopback
+#    cables on the SwitchIB (warnings); the ConnectX-4 (0x1013) at SDR on
+#    the SX6012 whose other hosts run up to FDR while the other
+#    ConnectX-4 runs EDR (warning). Info, cause device-limit: the EDR-FDR
+#    inter-switch link (the SwitchIB's other switch-to-switch cables run
+#    EDR; the SX6012, 0xc738, runs nothing above FDR on its 5 links); the
+#    two ConnectX-2 (0x673c) at QDR on the SX6012 whose other hosts run
+#    FDR; the ConnectX-3 (0x1003) at FDR on the SwitchIB whose other host
+#    runs EDR (both ConnectX-3 run FDR).
+#  - x5-mixed-ddr-qdr.topo (ck-x5-mixed-ddr-qdr.csv): its 23 DDR host
+#    links, info device-limit: exactly its 23 MT26418 adapters (device
+#    0x6732, a DDR part) and no MT26418 runs QDR anywhere. 2 are on a
+#    switch whose other hosts run QDR; 21 on a Voltaire 4036 whose hosts
+#    are all MT26418, while the other 4036s run QDR to their hosts.
+#  - plafrim2-subnet1 (ck-plafrim2-subnet1.csv): 'bright mlx4_0' at SDR
+#    among 22 QDR hosts of its IS5030, info of unknown cause (the -p dump
+#    has no device IDs and no other mlx4: adapter and link look alike).
 #  - qdr-hosts-fdr10-isls.topo: nothing (hosts at QDR, inter-switch links
-#    at FDR10: different classes); ndr-superpod-rails.topo and the -p
+#    at FDR10: different classes); ndr-superpod-rails.topo, the other -p
 #    dumps: nothing.
+#  - tests/data/ck-ddr-info.topo: a clean fat tree with two DDR-only
+#    adapters: 4 info findings, and analyze exits 0 even with
+#    --fail-on warning.
 # Only the link and cable kinds are compared: the topology analysis has
 # its own tests of these fabrics.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 REAL=$top_srcdir/../shared/fixtures/real
+DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C
 export LC_ALL
@@ -35,6 +48,18 @@ fail() {
 KINDS='speed-downgrade|width-downgrade|cable-over-length|cable-underrated|loopback-cable'
 HEADER='kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail'
 
+same() {	# same GOLDEN FILE NAME
+	cmp -s "$1" "$2" || {
+		fail "$3 differs from $(basename "$1")"
+		diff "$1" "$2" | sed 's/^/  /' | head -20
+	}
+}
+
+# count PATTERN FILE: lines matching
+count() {
+	grep -c -E "$1" "$2"
+}
+
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")
@@ -45,10 +70,19 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	[ "$rc" -eq 0 ] || fail "$name: exit $rc (no errors expected)"
 	case $name in
 	tiny-mixed-speeds.topo)
-		cmp -s "$GOLDEN/ck-tiny-mixed-speeds.csv" "$tmp/out" || {
-			fail "$name differs from ck-tiny-mixed-speeds.csv"
-			diff "$GOLDEN/ck-tiny-mixed-speeds.csv" "$tmp/out" | sed 's/^/  /'
-		}
+		same "$GOLDEN/ck-tiny-mixed-speeds.csv" "$tmp/out" "$name"
+		[ "$(count '^speed-downgrade,info,.*,device-limit,' "$tmp/out")" -eq 4 ] ||
+			fail "$name: not 4 device-limit findings"
+		;;
+	x5-mixed-ddr-qdr.topo)
+		same "$GOLDEN/ck-x5-mixed-ddr-qdr.csv" "$tmp/out" "$name"
+		[ "$(count '^speed-downgrade,info,.*adapter model 0x02c9:0x6732 runs at most DDR on all 23 of its links.*,DDR,QDR,.*,peers,device-limit,' "$tmp/out")" -eq 23 ] ||
+			fail "$name: not 23 DDR device-limit findings"
+		[ "$(count '4xDDR' "$f")" -eq 46 ] ||
+			fail "$name: the fixture no longer has 23 DDR links (46 ends)"
+		;;
+	plafrim2-subnet1.ports-verbose.txt)
+		same "$GOLDEN/ck-plafrim2-subnet1.csv" "$tmp/out" "$name"
 		;;
 	*)
 		[ "$(tr -d '\r' <"$tmp/out")" = "$HEADER" ] ||
@@ -56,5 +90,27 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 		;;
 	esac
 done
+
+# The text table: GUIDs where descriptions are shared, 5 of many alike.
+"$IBTOPO" analyze "$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/text" 2>"$tmp/err"
+grep -q '^info (23)$' "$tmp/text" || fail "x5 text: no 'info (23)'"
+grep -q '^speed-downgrade  Voltaire 4036 # 4036-8BBA \[11\] .* MT25408 ConnectX Mellanox Technologies (0x003048c74e4a0000) \[1\] ' "$tmp/text" ||
+	fail "x5 text: a shared description without its GUID"
+grep -q '^\.\.\. and 16 more speed-downgrade findings (switch-model; see --format json)$' "$tmp/text" ||
+	fail "x5 text: the 21 switch-model findings are not folded to 5"
+[ "$(grep -c '^speed-downgrade ' "$tmp/text")" -eq 7 ] ||
+	fail "x5 text: not 2 + 5 speed-downgrade rows"
+"$IBTOPO" analyze "$REAL/tiny-mixed-speeds.topo" >"$tmp/text" 2>"$tmp/err"
+grep -q 'SwitchIB Mellanox Technologies \[3\]' "$tmp/text" ||
+	fail "tiny text: a unique description got a GUID"
+
+# Info never fails a run.
+"$IBTOPO" analyze --fail-on warning --format csv "$DATA/ck-ddr-info.topo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "ck-ddr-info.topo --fail-on warning: exit $rc, wanted 0: $(head -c 300 "$tmp/err")"
+[ "$(count '^speed-downgrade,info,.*,peers,device-limit,,,,hosts' "$tmp/out")" -eq 4 ] ||
+	fail "ck-ddr-info.topo: not 4 info device-limit findings"
+[ "$(tail -n +2 "$tmp/out" | grep -vc '^speed-downgrade,info,')" -eq 0 ] ||
+	fail "ck-ddr-info.topo: other findings: $(tail -n +2 "$tmp/out" | grep -v '^speed-downgrade,info,' | head -c 300)"
 
 exit $failed
