@@ -4,16 +4,19 @@
   rel-killimport.py IBTOPO DB FILE KILLS [SEED]
 
 Times three whole imports of FILE into DB (they also give the later kills
-snapshots to lose), then runs KILLS imports, each stopped (SIGSTOP) after a
-delay drawn uniformly from [0, T) where T is the median import time, and
-killed (SIGKILL) there. While it is stopped, its file descriptors and
-/proc/locks say where it was: without the database open (before opening
-it, or after closing it), with it open, or inside a write transaction (it
-holds the WAL write lock, byte 120 of the -shm file). After most kills `ibtopo snapshots` lists the
-database; every fourth kill goes unchecked, so that the next import is the
-first to open the database the killed one left. Halfway, one more whole
-import. Asserts: every listed snapshot stays listed, and no check sees
-more new snapshots than the imports started since the last one.
+snapshots to lose), then starts imports until KILLS of them have been
+killed: each is stopped (SIGSTOP) after a delay drawn uniformly from
+[0, T), T the median import time, and killed (SIGKILL) there; one that
+ended before its delay is counted apart. While an import is stopped, its
+file descriptors and /proc/locks say where it was: without the database
+open (before opening it, or after closing it), with it open, or inside a
+write transaction (it holds the WAL write lock, byte 120 of the -shm
+file). After most imports `ibtopo snapshots` lists the database; every
+fourth goes unchecked, so that the next import is the first to open the
+database the killed one left. Halfway, one more whole import. Asserts:
+every listed snapshot stays listed; no check sees more new snapshots than
+the imports started since the last one; no import fails other than by
+its kill.
 
 Prints one line per kill on stderr and a summary on stdout; exits 1 on a
 violated assertion, 2 on trouble running the commands.
@@ -119,15 +122,22 @@ def main():
     outcome = {"not-open": [0, 0], "open": [0, 0], "txn": [0, 0]}
     pending = 0        # imports started since the last check
     pending_where = []
-    for k in range(1, kills + 1):
-        if k == kills // 2:
+    middle = False
+    errfile = db + ".import-stderr"
+    k = 0
+    # an import that ends before its kill is no kill: try again, up to
+    # three times as many imports as kills wanted
+    while delivered < kills and k < 3 * kills:
+        k += 1
+        if not middle and delivered >= kills // 2:
             run_import(ibtopo, db, path, "middle")
+            middle = True
             pending += 1
         delay = rng.uniform(0, T)
-        p = subprocess.Popen([ibtopo, "--db", db, "import", "--label",
-                              "kill%d" % k, path],
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+        with open(errfile, "wb") as err:
+            p = subprocess.Popen([ibtopo, "--db", db, "import", "--label",
+                                  "kill%d" % k, path],
+                                 stdout=subprocess.DEVNULL, stderr=err)
         time.sleep(delay)
         state = "exited"
         try:
@@ -141,43 +151,52 @@ def main():
         if rc == -signal.SIGKILL:
             delivered += 1
             stats[state] += 1
-        else:
+        elif rc == 0:
             exited += 1
-            state = "exited(%d)" % rc
+            state = "ended"
+        else:
+            with open(errfile, "rb") as err:
+                msg = err.read().decode(errors="replace").strip()
+            die("import %d (after %d kills) exited %d: %s" %
+                (k, delivered, rc, msg))
         pending += 1
         pending_where.append(state)
-        if k % 4 == 0 and k != kills:
+        if k % 4 == 0 and delivered < kills:
             unchecked += 1
-            print("# kill %2d at %.3f s: %s, not checked" % (k, delay, state),
-                  file=sys.stderr)
+            print("# import %2d, stopped at %.3f s: %s, not checked" %
+                  (k, delay, state), file=sys.stderr)
             continue
         ids = snapshot_ids(ibtopo, db)
         lost = known - ids
         if lost:
-            die("kill %d lost snapshots %s" % (k, sorted(lost)))
+            die("import %d lost snapshots %s" % (k, sorted(lost)))
         new = ids - known
         if len(new) > pending:
-            die("kill %d: %d new snapshots from %d imports" %
+            die("import %d: %d new snapshots from %d imports" %
                 (k, len(new), pending))
         if pending == 1 and state in outcome:
             outcome[state][1 if new else 0] += 1
         stored += len(new)
-        print("# kill %2d at %.3f s: %s, %d new snapshot(s)" %
+        print("# import %2d, stopped at %.3f s: %s, %d new snapshot(s)" %
               (k, delay, ",".join(pending_where), len(new)), file=sys.stderr)
         known = ids
         pending = 0
         pending_where = []
+    os.unlink(errfile)
+    if delivered < kills:
+        die("only %d kills in %d imports: most ended before their kill" %
+            (delivered, k))
 
-    print("kills delivered: %d of %d (%d imports ended before their kill)" %
-          (delivered, kills, exited))
+    print("kills delivered: %d in %d imports (%d ended before their kill)" %
+          (delivered, k, exited))
     print("killed without the database open: %d, with it open: %d, "
           "inside the write transaction: %d" %
           (stats["not-open"], stats["open"], stats["txn"]))
     for st in ("not-open", "open", "txn"):
         print("checked kills %s: %d left the snapshot count unchanged, "
               "%d stored their snapshot" % (st, outcome[st][0], outcome[st][1]))
-    print("snapshots stored by killed or middle imports: %d; unchecked kills: %d"
-          % (stored, unchecked))
+    print("snapshots stored by killed, ended or middle imports: %d; "
+          "unchecked imports: %d" % (stored, unchecked))
     print("snapshots in the database: %d" % len(known))
 
 
