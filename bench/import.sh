@@ -56,7 +56,7 @@ fi
 if [ -n "$have_sim" ]; then
 	info "simulating $net ($limits) and discovering it"
 	# shellcheck disable=SC2086
-	sim_start "$net" -n $limits
+	sim_start "$net" $limits
 	sim_client "$IBNETDISCOVER" -o 16 --cache "$cache" >"$dump" \
 		2>"$TESTDIR/disc.err" || fail "ibnetdiscover: $(cat "$TESTDIR/disc.err")"
 	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
@@ -67,37 +67,37 @@ else
 fi
 size=$(wc -c <"$dump")
 
-# best TAG CMD...: best elapsed seconds and its peak RSS (kB) over REPEAT
+# best TAG CMD...: "wall cpu rss_kB" of the run with the best wall time
 best() {
 	tag=$1
 	shift
-	b= m=
+	b= c= m=
 	i=0
 	while [ $i -lt "$REPEAT" ]; do
 		rm -f "$TESTDIR/db" "$TESTDIR/db-wal" "$TESTDIR/db-shm"
-		"$TIME" -f '%e %M' -o "$TESTDIR/time" "$@" >"$TESTDIR/$tag.out" \
+		"$TIME" -f '%e %U %S %M' -o "$TESTDIR/time" "$@" >"$TESTDIR/$tag.out" \
 			2>"$TESTDIR/$tag.err" || fail "$tag: $(tail -3 "$TESTDIR/$tag.err")"
-		read -r e rss <"$TESTDIR/time"
+		read -r e u sy rss <"$TESTDIR/time"
 		if [ -z "$b" ] || awk "BEGIN { exit !($e < $b) }"; then
 			b=$e
+			c=$(awk "BEGIN { printf \"%.2f\", $u + $sy }")
 			m=$rss
 		fi
 		i=$((i + 1))
 	done
-	echo "$b $m"
+	echo "$b $c $m"
 }
 
 set -- $(best import "$IBTOPO" --db "$TESTDIR/db" import "$dump")
-imp=$1 imp_rss=$2
+imp=$1
 grep 'switches' "$TESTDIR/import.out" >&2
-set -- $(best parse "$IBTOPO" export --format slurm -o "$TESTDIR/topology.conf" "$dump")
-parse=$1 parse_rss=$2
 echo "dump: $size bytes, $(grep -c '^Switch' "$dump") switches, $(grep -c '^Ca' "$dump") CAs"
-echo "import (parse + store):  $imp s, peak $((imp_rss / 1024)) MB   (target < 0.5 s, < 200 MB)"
-echo "parse (+ slurm output):  $parse s, peak $((parse_rss / 1024)) MB"
+echo "import (parse + store): $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB (target < 0.5 s, < 200 MB)"
+set -- $(best parse "$IBTOPO" export --format slurm -o "$TESTDIR/topology.conf" "$dump")
+echo "parse (+ slurm output): $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB"
 if [ -n "$have_sim" ]; then
 	set -- $(best loadcache "$IBNETDISCOVER" --load-cache "$cache")
-	lc=$1
-	echo "ibnetdiscover --load-cache: $lc s, peak $(($2 / 1024)) MB"
-	echo "ratio import / load-cache: $(awk "BEGIN { printf \"%.2f\", $imp / $lc }")"
+	echo "ibnetdiscover --load-cache: $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB"
+	echo "ratio import / load-cache (wall): $(awk "BEGIN { printf \"%.2f\", $imp / $1 }")"
 fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (wall times suffer on a busy machine)"
