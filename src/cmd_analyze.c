@@ -53,17 +53,6 @@ static const struct cli_cmd cmd = {
 	.opts = opts,
 };
 
-/*
- * cli_getopt() restarts getopt with optind = 1, which keeps main()'s '+'
- * (stop at the first argument), so options after FILE were refused.
- * optind = 0 makes glibc start afresh and permute, as cmd_diff.c does.
- * Drop this once cli_getopt() does it.
- */
-static void restart_getopt(void)
-{
-	optind = 0;
-}
-
 static void warn_cb(void *arg, const char *message)
 {
 	(void)arg;
@@ -98,14 +87,12 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_render_opts ro;
-	/* see restart_getopt() */
-	struct cli_state st = { .optind = 1 };
+	struct cli_state st = { 0 };
 	const char *what = NULL, *cables = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
 	char *end;
 	long n;
 
-	restart_getopt();
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
 		case OPT_CABLES:

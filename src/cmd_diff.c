@@ -36,17 +36,6 @@ static const struct cli_cmd cmd = {
 	.opts = opts,
 };
 
-/*
- * cli_getopt() restarts getopt with optind = 1, which keeps main()'s '+'
- * (stop at the first argument), so options after OLD NEW were refused.
- * optind = 0 makes glibc start afresh and permute. Drop this once
- * cli_getopt() does it.
- */
-static void restart_getopt(void)
-{
-	optind = 0;
-}
-
 int cmd_diff(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -55,12 +44,10 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *old = NULL, *new_ = NULL;
 	struct ibtopo_render_opts ro;
-	/* see restart_getopt() */
-	struct cli_state st = { .optind = 1 };
+	struct cli_state st = { 0 };
 	double t0, t1;
 	int c, rc;
 
-	restart_getopt();
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:

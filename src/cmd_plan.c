@@ -64,17 +64,6 @@ static bool parse_count(const char *name, const char *arg, unsigned *out)
 	return true;
 }
 
-/*
- * cli_getopt() restarts getopt with optind = 1, which keeps main()'s '+'
- * (stop at the first argument), so options after OLD NEW were refused.
- * optind = 0 makes glibc start afresh and permute. Drop this once
- * cli_getopt() does it.
- */
-static void restart_getopt(void)
-{
-	optind = 0;
-}
-
 int cmd_plan(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -82,14 +71,12 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	enum ibtopo_file_format format = IBTOPO_FILE_IBNETDISCOVER;
 	struct ibtopo_fabric *plan = NULL;
 	struct ibtopo_render_opts ro;
-	/* see restart_getopt() */
-	struct cli_state st = { .optind = 1 };
+	struct cli_state st = { 0 };
 	const char *output = NULL;
 	FILE *f = stdout;
 	bool ok = true;
 	int c, rc;
 
-	restart_getopt();
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1 && ok) {
 		switch (c) {
 		case OPT_LEAVES:

@@ -52,30 +52,17 @@ static render_fn find_list(const char *name)
 	return NULL;
 }
 
-/*
- * cli_getopt() restarts getopt with optind = 1, which keeps main()'s '+'
- * (stop at the first argument), so options after the arguments were
- * refused. optind = 0 makes glibc start afresh and permute. Drop this
- * once cli_getopt() does it.
- */
-static void restart_getopt(void)
-{
-	optind = 0;
-}
-
 int cmd_show(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_render_opts ro;
-	/* see restart_getopt() */
-	struct cli_state st = { .optind = 1 };
+	struct cli_state st = { 0 };
 	render_fn render = ibtopo_render_nodes;
 	const char *what = NULL;
 	int c, rc, nargs;
 
-	restart_getopt();
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:

@@ -24,17 +24,6 @@ static const struct cli_cmd cmd = {
 	.opts = opts,
 };
 
-/*
- * cli_getopt() restarts getopt with optind = 1, which keeps main()'s '+'
- * (stop at the first argument), so options after the arguments were
- * refused. optind = 0 makes glibc start afresh and permute. Drop this
- * once cli_getopt() does it.
- */
-static void restart_getopt(void)
-{
-	optind = 0;
-}
-
 int cmd_snapshots(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -42,12 +31,10 @@ int cmd_snapshots(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_render_opts ro;
 	struct ibtopo_store *store = NULL;
 	struct ibtopo_snapshot *list = NULL;
-	/* see restart_getopt() */
-	struct cli_state st = { .optind = 1 };
+	struct cli_state st = { 0 };
 	size_t count = 0;
 	int c, rc;
 
-	restart_getopt();
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
