@@ -326,6 +326,27 @@ static int exec(struct ibtopo_store *s, sqlite3 *db, const char *sql,
 }
 
 /*
+ * Switching a new file to WAL takes an exclusive lock, and SQLite can
+ * answer SQLITE_BUSY at once, without its busy handler, while another
+ * process is creating the same database: retry for the busy timeout.
+ */
+static int exec_wal(struct ibtopo_store *s, struct ibtopo_error *err)
+{
+	static const char sql[] =
+		"PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL";
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+	for (int waited = 0; (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) &&
+			     waited < STORE_BUSY_TIMEOUT_MS; waited += 10) {
+		sqlite3_sleep(10);
+		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK)
+		return store_fail(s, s->db, rc, "cannot write database", err);
+	return 0;
+}
+
+/*
  * Read the application id, schema version and object count, and decide
  * whether the file is ours: an empty database, or one carrying our
  * application id at a version we know.
@@ -561,8 +582,7 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 		goto out_close_db;
 	}
 	/* WAL: readers never block the writer; NORMAL sync is safe with it */
-	rc = exec(s, s->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL",
-		  "cannot write database", err);
+	rc = exec_wal(s, err);
 	if (rc)
 		goto out_close_db;
 	if (s->version < schema_latest()) {
