@@ -7,13 +7,20 @@
  * `make check` can run the seed corpus and every kept crasher under the
  * sanitizers of the build.
  *
- * Beyond "no crash": whatever a reader accepts must write out as
+ * Beyond "no crash": whatever a topology reader accepts must write out as
  * ibnetdiscover text that reads back into a fabric writing the same text,
  * and as an ibsim net file that reads back with the same links.
+ *
+ * The cable readers (inventory CSV, ibdiagnet db_csv) and the plan reader
+ * work against a fixed fabric, read from the file named by the
+ * IBTOPO_FUZZ_FABRIC environment variable (the driver: --fabric FILE).
+ * A cable file that fails must leave the fabric's cables as they were; a
+ * plan that reads must validate against itself with no finding.
  */
 #include <ibtopo.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +32,17 @@ enum {
 	T_PORTS = 2,
 	T_IBSIM = 3,
 	T_NAMEMAP = 4,
+	T_CABLES = 5,
+	T_DBCSV = 6,
+	T_PLAN = 7,
 	T_COUNT
 };
+
+/* The fixed fabric of the cable and plan targets, as text. */
+static struct {
+	char *text;
+	size_t len;
+} fixed;
 
 struct mem {
 	char *buf;
@@ -115,6 +131,94 @@ static void check_written(const struct ibtopo_fabric *f)
 	ibtopo_fabric_free(h);
 }
 
+static struct ibtopo_fabric *fixed_fabric(void)
+{
+	struct mem m = { fixed.text, fixed.len, fixed.len };
+
+	if (!fixed.text)
+		die("no fixed fabric (IBTOPO_FUZZ_FABRIC, --fabric)", NULL);
+	return read_as(&m, IBTOPO_FILE_AUTO, "fixed fabric");
+}
+
+static struct mem cables_of(const struct ibtopo_fabric *f,
+			    enum ibtopo_format fmt)
+{
+	struct mem m = { NULL, 0, 0 };
+	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION, fmt,
+		mem_write, &m, 0 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (ibtopo_render_cables(&o, f, &err))
+		die("render cables", &err);
+	return m;
+}
+
+static void fuzz_cables(const unsigned char *data, size_t size)
+{
+	struct ibtopo_cables_opts o = IBTOPO_CABLES_OPTS_INIT;
+	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = fixed_fabric();
+	struct mem before = cables_of(f, IBTOPO_FORMAT_TEXT), after, json;
+	int rc;
+
+	rc = ibtopo_cables_load_buffer(f, (const char *)data, size, "fuzz", &o,
+				       &err);
+	after = cables_of(f, IBTOPO_FORMAT_TEXT);
+	if (rc) {
+		if (rc != err.code || !err.message[0])
+			die("a failed cable load gave no message", &err);
+		if (before.len != after.len ||
+		    memcmp(before.buf, after.buf, before.len))
+			die("a failed cable load changed the fabric", NULL);
+	} else {
+		json = cables_of(f, IBTOPO_FORMAT_JSON);
+		free(json.buf);
+		if (ibtopo_check_links(&found, f, &co, &err))
+			die("checks", &err);
+		ibtopo_findings_release(&found);
+	}
+	free(before.buf);
+	free(after.buf);
+	ibtopo_fabric_free(f);
+}
+
+static void validate(const struct ibtopo_fabric *plan,
+		     const struct ibtopo_fabric *actual, bool none)
+{
+	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (ibtopo_fabric_validate(&found, plan, actual, NULL, &err))
+		die("validate", &err);
+	if (none && found.count)
+		die("a plan does not validate against itself", NULL);
+	ibtopo_findings_release(&found);
+}
+
+static void fuzz_plan(const unsigned char *data, size_t size)
+{
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *plan = NULL, *actual;
+	int rc;
+
+	rc = ibtopo_fabric_read_buffer(&plan, (const char *)data, size, "fuzz",
+				       &o, &err);
+	if (rc) {
+		if (plan || rc != err.code || !err.message[0])
+			die("a failed plan read left a fabric or no message", &err);
+		return;
+	}
+	actual = fixed_fabric();
+	validate(plan, plan, true);
+	validate(plan, actual, false);
+	validate(actual, plan, false);
+	ibtopo_fabric_free(actual);
+	ibtopo_fabric_free(plan);
+}
+
 static int fuzz_one(int target, const unsigned char *data, size_t size)
 {
 	static const enum ibtopo_file_format formats[] = {
@@ -129,6 +233,14 @@ static int fuzz_one(int target, const unsigned char *data, size_t size)
 	struct ibtopo_fabric *f = NULL;
 	int rc;
 
+	if (target == T_CABLES || target == T_DBCSV) {
+		fuzz_cables(data, size);
+		return 0;
+	}
+	if (target == T_PLAN) {
+		fuzz_plan(data, size);
+		return 0;
+	}
 	if (target == T_NAMEMAP) {
 		rc = ibtopo_name_map_parse(&map, (const char *)data, size, "fuzz",
 					   &err);
@@ -152,8 +264,39 @@ static int fuzz_one(int target, const unsigned char *data, size_t size)
 	return 0;
 }
 
+static void load_fixed(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct mem m = { NULL, 0, 0 };
+	char buf[65536];
+	size_t n;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (mem_write(&m, buf, n))
+			exit(2);
+	fclose(f);
+	fixed.text = m.buf;
+	fixed.len = m.len;
+}
+
 #ifdef FUZZ_TARGET
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *path = getenv("IBTOPO_FUZZ_FABRIC");
+
+	(void)argc;
+	(void)argv;
+	if (path && *path)
+		load_fixed(path);
+	return 0;
+}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -183,7 +326,8 @@ static void run_file(const char *path)
 	} while (n);
 	fclose(f);
 	for (int t = 0; t < T_COUNT; t++)
-		fuzz_one(t, buf, len);
+		if (fixed.text || (t != T_CABLES && t != T_DBCSV && t != T_PLAN))
+			fuzz_one(t, buf, len);
 	free(buf);
 	files++;
 }
@@ -219,12 +363,21 @@ static void run_path(const char *path, int depth)
 	closedir(d);
 }
 
+/* fuzz-seeds [--fabric FILE] PATH...: without --fabric, the cable and
+ * plan targets are left out. */
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
+	int i = 1;
+
+	if (argc > 2 && strcmp(argv[1], "--fabric") == 0) {
+		load_fixed(argv[2]);
+		i = 3;
+	}
+	for (; i < argc; i++)
 		run_path(argv[i], 0);
 	printf("fuzz-seeds: %zu files through %d readers, no failure\n", files,
-	       T_COUNT);
+	       fixed.text ? T_COUNT : T_CABLES);
+	free(fixed.text);
 	return 0;
 }
 #endif

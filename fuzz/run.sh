@@ -1,22 +1,26 @@
 #!/bin/sh
-# fuzz/run.sh - build the libFuzzer targets of the text readers with clang
-# and run them one at a time.
+# fuzz/run.sh - build the libFuzzer targets of the readers with clang and
+# run them, $FUZZ_JOBS at a time (default 1).
 #
 #   fuzz/run.sh [SECONDS [TARGET...]]      default: 600 s each, all targets
 #
-# Targets: ibnetdiscover ports ibsim namemap auto. Corpora grow in
-# $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are copied to
-# fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
+# Targets: ibnetdiscover ports ibsim namemap auto (topology readers),
+# cables (inventory CSV), dbcsv (ibdiagnet db_csv), plan (planned
+# topology, validated against itself and tests/data/ck-cables.topo).
+# Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
+# copied to fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
 # topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
 # (Debian: clang, libclang-rt-14-dev), jansson and libopensm-dev.
-# Runs under `nice -n 10`: the fuzzers share the machine.
+# Runs under `nice -n 10`: the fuzzers share the machine. Per target the
+# last lines of its log (executions, peak RSS) are printed at the end.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 secs=${1:-600}
 [ $# -gt 0 ] && shift
-targets=${*:-ibnetdiscover ports ibsim namemap auto}
+targets=${*:-ibnetdiscover ports ibsim namemap auto cables dbcsv plan}
+jobs=${FUZZ_JOBS:-1}
 dir=${FUZZ_DIR:-/tmp/ibtopo-fuzz}
 CC=${CC:-clang}
 real="$top/../shared/fixtures/real"
@@ -24,9 +28,12 @@ real="$top/../shared/fixtures/real"
 command -v "$CC" >/dev/null || { echo "fuzz/run.sh: no $CC" >&2; exit 77; }
 mkdir -p "$dir/build" "$dir/logs"
 : > "$dir/build/config.h"
+mkdir -p "$dir/build/lib"
+sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
+	"$top/data/cable-reach.tsv" > "$dir/build/lib/cable-reach-tsv.h"
 
 # The library parts the readers and writers need, instrumented.
-srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c"
+srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c cables.c check_speed.c check_cable.c validate.c diff.c"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
 libs="-losmcomp $(pkg-config --libs jansson) -lm"
 objs=
@@ -39,7 +46,8 @@ done
 num() {
 	case $1 in
 	auto) echo 0 ;; ibnetdiscover) echo 1 ;; ports) echo 2 ;;
-	ibsim) echo 3 ;; namemap) echo 4 ;;
+	ibsim) echo 3 ;; namemap) echo 4 ;; cables) echo 5 ;;
+	dbcsv) echo 6 ;; plan) echo 7 ;;
 	*) echo "fuzz/run.sh: unknown target $1" >&2; exit 2 ;;
 	esac
 }
@@ -49,7 +57,12 @@ num() {
 seed() {
 	t=$1 c="$dir/corpus-$t"
 	mkdir -p "$c"
-	cp "$here"/seeds/* "$c"/ 2>/dev/null || true
+	case $t in
+	cables|dbcsv|plan)
+		cp "$here/seeds/$t"/* "$c"/
+		[ "$t" = plan ] && cp "$top"/tests/data/*plan* "$c"/
+		return 0 ;;
+	esac
 	cp "$top"/tests/data/tf-* "$c"/ 2>/dev/null || true
 	for f in "$real"/*.topo "$real"/*.txt "$real"/*.guid-map; do
 		[ -f "$f" ] || continue
@@ -58,17 +71,38 @@ seed() {
 	done
 }
 
+IBTOPO_FUZZ_FABRIC="$top/tests/data/ck-cables.topo"
+export IBTOPO_FUZZ_FABRIC
+
 for t in $targets; do
 	n=$(num "$t")
-	bin="$dir/fuzz-$t"
 	$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="$n" "$here/fuzz_topofile.c" \
-		$objs $libs -o "$bin"
+		$objs $libs -o "$dir/fuzz-$t"
 	[ -d "$dir/corpus-$t" ] || seed "$t"
 	mkdir -p "$dir/crash-$t"
+done
+
+run() {
+	t=$1
 	echo "== $t: $secs s" >&2
-	(cd "$dir/crash-$t" && nice -n 10 "$bin" -max_total_time="$secs" \
+	(cd "$dir/crash-$t" && nice -n 10 "$dir/fuzz-$t" -max_total_time="$secs" \
 		-max_len=8192 -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
 		"$dir/corpus-$t" ) >"$dir/logs/$t.log" 2>&1 || true
+}
+
+running=0
+for t in $targets; do
+	run "$t" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+
+for t in $targets; do
+	echo "== $t" >&2
 	grep -E '^stat::number_of_executed_units|^stat::peak_rss|Done [0-9]+ runs' \
 		"$dir/logs/$t.log" >&2 || tail -5 "$dir/logs/$t.log" >&2
 	for c in "$dir/crash-$t"/crash-* "$dir/crash-$t"/leak-* \

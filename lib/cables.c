@@ -863,26 +863,20 @@ static int apply(struct loader *ld, struct ibtopo_error *err)
 	return 0;
 }
 
-int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
-		       const struct ibtopo_cables_opts *opts,
-		       struct ibtopo_error *err)
+/* Parse `text` (NUL-terminated, split in place) into the fabric. */
+static int cables_parse(struct ibtopo_fabric *fabric, char *text,
+			const char *path, const struct ibtopo_cables_opts *opts,
+			struct ibtopo_error *err)
 {
 	struct loader ld = { .fabric = fabric, .path = path, .opts = opts };
 	struct lines it;
-	char *text = NULL, *line, *first = NULL;
+	char *line, *first = NULL;
 	int rc;
 
-	if (!fabric || !path)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or cable file");
-	rc = read_whole_file(&text, path, err);
-	if (rc)
-		return rc;
 	ld.nlinks = ibtopo_fabric_link_count(fabric);
 	ld.pend = calloc(ld.nlinks ? ld.nlinks : 1, sizeof(*ld.pend));
-	if (!ld.pend) {
-		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free_text;
-	}
+	if (!ld.pend)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	/*
 	 * Detect: ibdiagnet's db_csv has START_<SECTION> lines; the
 	 * inventory's first line that is not a comment is its header.
@@ -915,7 +909,46 @@ int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
 out_free:
 	free(ld.by_desc);
 	free(ld.pend);
-out_free_text:
+	return rc;
+}
+
+int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_cables_opts *opts,
+		       struct ibtopo_error *err)
+{
+	char *text = NULL;
+	int rc;
+
+	if (!fabric || !path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or cable file");
+	rc = read_whole_file(&text, path, err);
+	if (rc == 0)
+		rc = cables_parse(fabric, text, path, opts, err);
+	free(text);
+	return rc;
+}
+
+int ibtopo_cables_load_buffer(struct ibtopo_fabric *fabric, const char *data,
+			      size_t len, const char *name,
+			      const struct ibtopo_cables_opts *opts,
+			      struct ibtopo_error *err)
+{
+	char *text;
+	int rc;
+
+	if (!fabric || (!data && len) || !name)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric, cable data or name");
+	if (len && memchr(data, '\0', len))
+		return ibtopo__error_set(err, IBTOPO_EPARSE,
+					 "'%s': binary data, not a text file", name);
+	text = malloc(len + 1);
+	if (!text)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	if (len)
+		memcpy(text, data, len);
+	text[len] = '\0';
+	rc = cables_parse(fabric, text, name, opts, err);
 	free(text);
 	return rc;
 }

@@ -870,6 +870,15 @@ int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
 		       struct ibtopo_error *err);
 
 /**
+ * ibtopo_cables_load() on `len` bytes in memory; `name` stands for the
+ * path in messages. Text with a NUL byte is refused (IBTOPO_EPARSE).
+ */
+int ibtopo_cables_load_buffer(struct ibtopo_fabric *fabric, const char *data,
+			      size_t len, const char *name,
+			      const struct ibtopo_cables_opts *opts,
+			      struct ibtopo_error *err);
+
+/**
  * Decode an NVIDIA/Mellanox LinkX part number, e.g. "MFS1S00-H030V":
  * family MCP passive copper, MCA active copper, MFA/MFS active optical,
  * MMA multimode and MMS single-mode transceivers; the letter after the
