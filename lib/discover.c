@@ -7,12 +7,21 @@
  * What libibnetdisc does not tell us, and the rules used instead:
  * - It has no "incomplete" flag. An SMP that times out or comes back with
  *   an error status is logged on stderr and skipped, and the fabric it
- *   returns just lacks what that SMP would have found. We call a discovery
- *   incomplete when (a) a port whose PortInfo says PhysState LinkUp has no
- *   peer (the peer never answered NodeInfo), or (b) a switch lacks the
- *   PortInfo of one of its ports 0..N (the switch stopped answering).
- *   CA ports it never reached are not counted: libibnetdisc does not walk
- *   through CAs, so their other ports are legitimately unknown.
+ *   returns just lacks what that SMP would have found: a node without its
+ *   NodeDescription (all zero), a port shell without its PortInfo (all
+ *   zero: a real PortInfo never has PortState 0), a switch port missing,
+ *   or a peer never reached. After a live sweep we ask again, through
+ *   libibmad along the node's directed route, for each NodeDescription
+ *   and PortInfo that is missing (repair()). We call a discovery
+ *   incomplete when, after that, (a) a port whose PortInfo says PhysState
+ *   LinkUp has no peer (the peer never answered NodeInfo), (b) a switch
+ *   lacks the PortInfo of one of its ports 0..N, (c) a port has no
+ *   PortInfo, or (d) a node did not answer its NodeDescription again
+ *   (live only: in a cache an empty description cannot be told from an
+ *   unanswered one). CA ports it never reached are not counted:
+ *   libibnetdisc does not walk through CAs, so their other ports are
+ *   legitimately unknown. Each message names the directed route (DR
+ *   path) of what did not answer.
  * - A cache file is loaded without bounds checks on port numbers; we walk
  *   its structure first so truncated or corrupt files are refused before
  *   ibnd_load_fabric() sees them.
@@ -24,6 +33,8 @@
 #include <infiniband/umad.h>
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -273,53 +284,271 @@ static int copy_links(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 	return 0;
 }
 
-/*
- * Count what did not answer (see the rule at the top of the file) and
- * describe the first one in `what`.
- */
-static size_t count_unanswered(const ibnd_fabric_t *in, char *what, size_t len)
+/* A directed route as ibnetdiscover prints it ("0,1,7"), then `port`. */
+static void dr_path(char *buf, size_t len, const ib_portid_t *path, int port)
 {
-	size_t n = 0;
+	size_t at;
+	int cnt = path->drpath.cnt;
 
-	what[0] = '\0';
+	at = (size_t)snprintf(buf, len, "0");
+	for (int i = 1; i <= cnt && i < IB_SUBNET_PATH_HOPS_MAX && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, ",%d",
+				       path->drpath.p[i]);
+	if (port >= 0 && at < len)
+		snprintf(buf + at, len - at, ",%d", port);
+}
+
+static bool all_zero(const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* A port shell libibnetdisc made from NodeInfo whose PortInfo never came. */
+static bool no_port_info(const ibnd_port_t *p)
+{
+	return field(p->info, IB_PORT_STATE_F) == 0 &&
+	       field(p->info, IB_PORT_PHYS_STATE_F) == 0;
+}
+
+/* What did not answer: a count and the first one, described. */
+struct unanswered {
+	size_t count;
+	char what[256];
+};
+
+static void unanswered_add(struct unanswered *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void unanswered_add(struct unanswered *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (u->count++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(u->what, sizeof(u->what), fmt, ap);
+	va_end(ap);
+}
+
+/* A MAD port of our own for repair(), opened on first use. */
+struct requery {
+	struct ibmad_port *mp;
+	char *ca;
+	int portnum;
+	unsigned timeout_ms;
+	bool failed;		/* the port could not be opened */
+};
+
+/* Get `attr` (modifier `mod`) along `path` into buf; false if no answer. */
+static bool requery(struct requery *q, ib_portid_t *path, unsigned attr,
+		    unsigned mod, uint8_t buf[IB_SMP_DATA_SIZE])
+{
+	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+
+	if (!q->mp && !q->failed) {
+		q->mp = mad_rpc_open_port(q->ca, q->portnum, classes, 2);
+		q->failed = !q->mp;
+		if (q->mp) {
+			if (q->timeout_ms)
+				mad_rpc_set_timeout(q->mp, (int)q->timeout_ms);
+			mad_rpc_set_retries(q->mp, 3);
+		}
+	}
+	if (!q->mp)
+		return false;
+	memset(buf, 0, IB_SMP_DATA_SIZE);
+	return smp_query_via(buf, path, attr, mod, 0, q->mp) != NULL;
+}
+
+/* Store a PortInfo answer as port `i` of `nd`, creating the port. */
+static ibnd_port_t *set_port_info(ibnd_node_t *nd, int i,
+				  const uint8_t info[IB_SMP_DATA_SIZE])
+{
+	ibnd_port_t *p = nd->ports[i];
+
+	if (!p) {
+		/* freed by ibnd_destroy_fabric() with the node's other ports */
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		p->node = nd;
+		p->portnum = i;
+		p->guid = mad_get_field64(nd->info, 0, IB_NODE_PORT_GUID_F);
+		nd->ports[i] = p;
+	}
+	memcpy(p->info, info, sizeof(p->info));
+	if (nd->type == IB_NODE_SWITCH && i > 0 && nd->ports[0]) {
+		p->base_lid = nd->ports[0]->base_lid;
+		p->lmc = nd->ports[0]->lmc;
+	} else {
+		p->base_lid = (uint16_t)field(p->info, IB_PORT_LID_F);
+		p->lmc = (uint8_t)field(p->info, IB_PORT_LMC_F);
+	}
+	return p;
+}
+
+static ibnd_node_t *find_node(ibnd_fabric_t *in, uint64_t guid)
+{
+	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next)
+		if (nd->guid == guid)
+			return nd;
+	return NULL;
+}
+
+/*
+ * A LinkUp port without a peer: ask NodeInfo one hop further. When the
+ * node there is one the sweep found (through another route), link the
+ * two ports (asking for the peer port's PortInfo if the sweep lost it).
+ * A node the sweep never found stays unexplored: libibnetdisc would have
+ * to walk on from it.
+ */
+static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
+			ibnd_port_t *p)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	ib_portid_t path = nd->path_portid;
+	ibnd_node_t *peer;
+	ibnd_port_t *rp;
+	int lp;
+
+	if (path.lid || path.drpath.cnt + 1 >= IB_SUBNET_PATH_HOPS_MAX)
+		return;
+	path.drpath.cnt++;
+	path.drpath.p[path.drpath.cnt] = (uint8_t)p->portnum;
+	if (!requery(q, &path, IB_ATTR_NODE_INFO, 0, buf))
+		return;
+	peer = find_node(in, mad_get_field64(buf, 0, IB_NODE_GUID_F));
+	lp = (int)mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
+	if (!peer || lp < 1 || lp > peer->numports || !peer->ports)
+		return;
+	rp = peer->ports[lp];
+	if (rp && rp->remoteport)
+		return;		/* cabled elsewhere as far as we know */
+	if (!rp || no_port_info(rp)) {
+		/* a CA answers PortInfo for the port the SMP came in on */
+		if (!requery(q, &path, IB_ATTR_PORT_INFO, (unsigned)lp, buf))
+			return;
+		rp = set_port_info(peer, lp, buf);
+		if (!rp)
+			return;
+	}
+	p->remoteport = rp;
+	rp->remoteport = p;
+}
+
+/*
+ * Ask again for what the sweep lost, through a MAD port of our own
+ * (libibmad retries a lost MAD; libibnetdisc's engine, under a simulator,
+ * does not): the NodeDescription of nodes that have none, the PortInfo
+ * of port shells and of missing switch ports, and the peer of LinkUp
+ * ports that have none (repair_peer()). Nodes still silent about their
+ * description are counted in `u` (rule d); the rest that is still
+ * missing is counted by count_unanswered() (rules a-c).
+ */
+static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms,
+		   struct unanswered *u)
+{
+	struct requery q = { NULL, ca, portnum, timeout_ms, false };
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	char path[128];
+
+	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		if (!nd->ports || nd->numports < 0 || nd->numports > 255)
+			continue;
+		if (all_zero(nd->nodedesc, IB_SMP_DATA_SIZE)) {
+			if (requery(&q, &nd->path_portid, IB_ATTR_NODE_DESC, 0, buf)) {
+				memcpy(nd->nodedesc, buf, IB_SMP_DATA_SIZE);
+			} else {
+				dr_path(path, sizeof(path), &nd->path_portid, -1);
+				unanswered_add(u, "node 0x%016" PRIx64 " at DR path "
+					       "%s did not answer NodeDescription",
+					       nd->guid, path);
+			}
+		}
+		for (int i = 0; i <= nd->numports; i++) {
+			ibnd_port_t *p = nd->ports[i];
+
+			if (p ? !no_port_info(p) : nd->type != IB_NODE_SWITCH)
+				continue;
+			if (requery(&q, &nd->path_portid, IB_ATTR_PORT_INFO,
+				    (unsigned)i, buf))
+				set_port_info(nd, i, buf);
+		}
+	}
+	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		if (!nd->ports || nd->numports < 0 || nd->numports > 255)
+			continue;
+		for (int i = 1; i <= nd->numports; i++) {
+			ibnd_port_t *p = nd->ports[i];
+
+			/* libibnetdisc walks on from switches and our own port */
+			if (!p || p->remoteport ||
+			    field(p->info, IB_PORT_PHYS_STATE_F) != PHYS_LINKUP ||
+			    (nd->type != IB_NODE_SWITCH &&
+			     !(nd == in->from_node && i == in->from_portnum)))
+				continue;
+			repair_peer(&q, in, nd, p);
+		}
+	}
+	if (q.mp)
+		mad_rpc_close_port(q.mp);
+}
+
+/*
+ * Count what did not answer (rules a-c at the top of the file) into `u`,
+ * describing the first one.
+ */
+static void count_unanswered(const ibnd_fabric_t *in, struct unanswered *u)
+{
+	char path[128];
+
 	for (const ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
 		const char *desc = nd->nodedesc;
 		int desclen = (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE);
 
 		if (nd->type == IB_NODE_SWITCH && !nd->ports[0]) {
-			if (!n++)
-				snprintf(what, len, "switch '%.*s' (0x%016" PRIx64
-					 ") did not answer PortInfo", desclen,
-					 desc, nd->guid);
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
+				       "path %s did not answer PortInfo",
+				       desclen, desc, nd->guid, path);
 			continue;
 		}
-		for (int i = 1; i <= nd->numports; i++) {
+		for (int i = 0; i <= nd->numports; i++) {
 			const ibnd_port_t *p = nd->ports[i];
 
-			if (!p && nd->type == IB_NODE_SWITCH) {
-				if (!n++)
-					snprintf(what, len, "switch '%.*s' port %d "
-						 "did not answer PortInfo",
-						 desclen, desc, i);
-			} else if (p && !p->remoteport &&
+			if (!p && i > 0 && nd->type == IB_NODE_SWITCH) {
+				dr_path(path, sizeof(path), &nd->path_portid, -1);
+				unanswered_add(u, "port %d of switch '%.*s' at DR path "
+					       "%s did not answer PortInfo",
+					       i, desclen, desc, path);
+			} else if (p && no_port_info(p)) {
+				dr_path(path, sizeof(path), &nd->path_portid, -1);
+				unanswered_add(u, "port %d of '%.*s' 0x%016" PRIx64
+					       " at DR path %s did not answer "
+					       "PortInfo", i, desclen, desc,
+					       nd->guid, path);
+			} else if (p && i > 0 && !p->remoteport &&
 				   field(p->info, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP) {
-				if (!n++)
-					snprintf(what, len, "the peer of '%.*s' "
-						 "port %d did not answer",
-						 desclen, desc, i);
+				dr_path(path, sizeof(path), &nd->path_portid, i);
+				unanswered_add(u, "the peer of '%.*s' port %d at DR "
+					       "path %s did not answer NodeInfo",
+					       desclen, desc, i, path);
 			}
 		}
 	}
-	return n;
 }
 
 /*
- * Copy a libibnetdisc fabric into a new model fabric. `unanswered` gets
- * the count of count_unanswered(), `what` its description.
+ * Copy a libibnetdisc fabric into a new model fabric; what did not answer
+ * is added to `u`, and the fabric is partial when `u` counts any.
  */
 static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
-		       size_t *unanswered, char *what, size_t len,
-		       struct ibtopo_error *err)
+		       struct unanswered *u, struct ibtopo_error *err)
 {
 	struct ibtopo_fabric *fabric = NULL;
 	int rc;
@@ -336,8 +565,8 @@ static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
 	rc = copy_links(fabric, in, err);
 	if (rc)
 		goto out_free_fabric;
-	*unanswered = count_unanswered(in, what, len);
-	ibtopo_fabric_set_partial(fabric, *unanswered > 0);
+	count_unanswered(in, u);
+	ibtopo_fabric_set_partial(fabric, u->count > 0);
 	*out = fabric;
 	return 0;
 
@@ -414,6 +643,20 @@ static int resolve_local_port(char *ca, size_t calen, int *portnum,
 	return 0;
 }
 
+/* Did sweep a (missing na SMPs) find more than sweep b (missing nb)? */
+static bool better(const struct ibtopo_fabric *a, size_t na,
+		   const struct ibtopo_fabric *b, size_t nb)
+{
+	size_t la = ibtopo_fabric_link_count(a), lb = ibtopo_fabric_link_count(b);
+	size_t ka = ibtopo_fabric_node_count(a), kb = ibtopo_fabric_node_count(b);
+
+	if (la != lb)
+		return la > lb;
+	if (ka != kb)
+		return ka > kb;
+	return na < nb;
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
@@ -421,19 +664,23 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	struct ibnd_config cfg;
 	struct ibtopo_fabric *fabric = NULL;
 	ibnd_fabric_t *in;
-	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32], what[160];
-	size_t unanswered = 0;
+	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
+	struct unanswered u = { 0, "" };
+	unsigned sweeps;
 	int portnum = 0, rc;
 
 	if (!out)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
 	*out = NULL;
-	if (opts && opts->version != IBTOPO_DISCOVER_OPTS_VERSION)
+	if (opts && (opts->version < 1 || opts->version > IBTOPO_DISCOVER_OPTS_VERSION))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"unknown discover options version %u", opts->version);
 	if (opts && (opts->port < 0 || opts->port > 255))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"bad port number %d", opts->port);
+	if (opts && opts->version >= 2 && opts->retries > 100)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"bad retry count %u (0 to 100)", opts->retries);
 
 	rc = resolve_local_port(ca, sizeof(ca), &portnum,
 				opts ? opts->ca : NULL, opts ? opts->port : 0,
@@ -446,23 +693,50 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	cfg.max_smps = 16;
 	cfg.timeout_ms = opts ? opts->timeout_ms : 0;
 	cfg.flags = IBND_CONFIG_MLX_EPI;	/* FDR10, as ibnetdiscover */
-	in = ibnd_discover_fabric(ca, portnum, NULL, &cfg);
-	if (!in)
-		return ibtopo__error_set(err, IBTOPO_ERROR,
-			"discovery through '%s' port %d failed", ca, portnum);
+	sweeps = 1 + (opts && opts->version >= 2 ? opts->retries : 0);
+	for (unsigned sweep = 1; sweep <= sweeps; sweep++) {
+		struct ibtopo_fabric *got = NULL;
+		struct unanswered now = { 0, "" };
 
-	rc = copy_fabric(&fabric, in, &unanswered, what, sizeof(what), err);
-	ibnd_destroy_fabric(in);
-	if (rc) {
-		ibtopo__error_prefix(err, "discovery through '%s' port %d", ca,
-				     portnum);
-		goto out;
+		in = ibnd_discover_fabric(ca, portnum, NULL, &cfg);
+		if (!in) {
+			rc = ibtopo__error_set(err, IBTOPO_ERROR,
+				"discovery through '%s' port %d failed", ca,
+				portnum);
+			goto out_free_fabric;
+		}
+		repair(in, ca, portnum, cfg.timeout_ms, &now);
+		rc = copy_fabric(&got, in, &now, err);
+		ibnd_destroy_fabric(in);
+		if (rc) {
+			ibtopo__error_prefix(err, "discovery through '%s' port %d",
+					     ca, portnum);
+			goto out_free_fabric;
+		}
+		/* keep the sweep that found most, then missed least */
+		if (!fabric || better(got, now.count, fabric, u.count)) {
+			ibtopo_fabric_free(fabric);
+			fabric = got;
+			u = now;
+		} else {
+			ibtopo_fabric_free(got);
+		}
+		if (!u.count)
+			break;
+		if (sweep < sweeps && opts->warn) {
+			char msg[sizeof(u.what) + 128];
+
+			snprintf(msg, sizeof(msg), "sweep %u of %u incomplete: "
+				 "%zu SMP%s went unanswered (first: %s); sweeping "
+				 "again", sweep, sweeps, now.count,
+				 now.count == 1 ? "" : "s", now.what);
+			opts->warn(opts->warn_arg, msg);
+		}
 	}
-	if (unanswered && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
+	if (u.count && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
 		rc = ibtopo__error_set(err, IBTOPO_EPARTIAL,
-			"discovery incomplete: %zu port%s could not be explored "
-			"(first: %s)", unanswered, unanswered == 1 ? "" : "s",
-			what);
+			"discovery incomplete: %zu SMP%s went unanswered "
+			"(first: %s)", u.count, u.count == 1 ? "" : "s", u.what);
 		goto out_free_fabric;
 	}
 	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);
@@ -477,7 +751,6 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 
 out_free_fabric:
 	ibtopo_fabric_free(fabric);
-out:
 	return rc;
 }
 
@@ -573,8 +846,8 @@ int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
 	struct ibtopo_fabric *fabric = NULL;
 	ibnd_fabric_t *in;
 	struct stat st;
-	char source[PATH_MAX + 8], what[160];
-	size_t unanswered = 0;
+	char source[PATH_MAX + 8];
+	struct unanswered u = { 0, "" };
 	int rc;
 
 	if (!out || !path)
@@ -587,7 +860,7 @@ int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
 	if (!in)
 		return ibtopo__error_set(err, IBTOPO_EPARSE,
 			"'%s': truncated or corrupt cache file", path);
-	rc = copy_fabric(&fabric, in, &unanswered, what, sizeof(what), &why);
+	rc = copy_fabric(&fabric, in, &u, &why);
 	ibnd_destroy_fabric(in);
 	if (rc) {
 		/* duplicate GUIDs, dangling peers: the file is inconsistent */

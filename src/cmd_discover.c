@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL };
+enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES };
 
 static const struct cli_opt opts[] = {
 	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
@@ -13,19 +13,25 @@ static const struct cli_opt opts[] = {
 	{ "timeout", 0, 1, "MS", "per-MAD timeout in milliseconds" },
 	{ "partial", 0, 0, NULL, "store the snapshot even if some nodes did "
 				 "not answer (marked partial)" },
+	{ "retries", 0, 1, "N", "sweep again up to N times while a sweep is "
+				"incomplete (default 2)" },
 	{ NULL },
 };
 
 static const struct cli_cmd cmd = {
 	.name = "discover",
-	.args = "[-C CA] [-P PORT] [--label TEXT] [--timeout MS] [--partial]",
+	.args = "[-C CA] [-P PORT] [--label TEXT] [--timeout MS] [--retries N] [--partial]",
 	.summary = "Discover the fabric through a local CA port and store it as a new snapshot.",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
-		"Discovery that does not reach every node (a port is up but its\n"
-		"peer does not answer, or a switch stops answering) stores\n"
-		"nothing and exits 2, unless --partial is given.\n"
+		"What a sweep loses (a NodeDescription, a PortInfo, the peer of a\n"
+		"port that is up) is asked for again along its directed route;\n"
+		"a sweep still incomplete then is run again (--retries). If the\n"
+		"best sweep is incomplete, discover names the first SMP that\n"
+		"went unanswered and its DR path, stores nothing and exits 2,\n"
+		"unless --partial is given: then it stores that sweep marked\n"
+		"partial.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -40,6 +46,12 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 		return -1;
 	*out = (unsigned)v;
 	return 0;
+}
+
+static void warn(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
 int cmd_discover(int argc, char **argv, const struct cli_global *g)
@@ -57,6 +69,8 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 
 	dopts.ca = g->ca;
 	dopts.port = g->port;
+	dopts.retries = 2;
+	dopts.warn = warn;
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
 		switch (c) {
 		case 'C':
@@ -79,6 +93,11 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_PARTIAL:
 			dopts.flags |= IBTOPO_DISCOVER_PARTIAL;
+			break;
+		case OPT_RETRIES:
+			if (parse_uint(st.optarg, 100, &dopts.retries))
+				return cli_usage_error(&cmd, "bad retry count '%s' "
+					"(0 to 100)", st.optarg);
 			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");

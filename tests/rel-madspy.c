@@ -14,6 +14,13 @@
  * Each line is one write() to a file opened O_APPEND, so several threads
  * or processes may share a log. Without REL_MADSPY_LOG it only passes
  * the MADs on.
+ *
+ * It also breaks a fabric at a chosen moment (tests/integration/
+ * faulty-sim.sh): with REL_MADSPY_AT=N, REL_MADSPY_FIFO=<ibsim console
+ * FIFO> and REL_MADSPY_CMD=<console command>, before the Nth MAD of the
+ * process goes out it writes the command to the simulator's console and
+ * waits 200 ms for ibsim to carry it out (ibsim serves its console and
+ * its clients from one loop).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <infiniband/umad.h>
@@ -55,6 +63,31 @@ static void log_mad(const void *umad, int length)
 	close(fd);
 }
 
+static void trigger(void)
+{
+	static unsigned long sent;
+	const char *at = getenv("REL_MADSPY_AT");
+	const char *fifo = getenv("REL_MADSPY_FIFO");
+	const char *cmd = getenv("REL_MADSPY_CMD");
+	char line[512];
+	ssize_t written;
+	int fd, n;
+
+	sent++;
+	if (!at || !fifo || !cmd || strtoul(at, NULL, 10) != sent)
+		return;
+	n = snprintf(line, sizeof(line), "%s\n", cmd);
+	if (n <= 0 || (size_t)n >= sizeof(line))
+		return;
+	fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	written = write(fd, line, (size_t)n);
+	(void)written;		/* a lost command makes the test fail */
+	close(fd);
+	usleep(200000);
+}
+
 int umad_send(int portid, int agentid, void *umad, int length,
 	      int timeout_ms, int retries)
 {
@@ -69,6 +102,7 @@ int umad_send(int portid, int agentid, void *umad, int length,
 		}
 	}
 	saved = errno;
+	trigger();
 	log_mad(umad, length);
 	errno = saved;
 	return next(portid, agentid, umad, length, timeout_ms, retries);

@@ -39,8 +39,95 @@ ibnd_fabric_t *__wrap_ibnd_load_fabric(const char *file, unsigned int flags);
 void __real_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
 void __wrap_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
 
+struct ibmad_port *__wrap_mad_rpc_open_port(char *dev_name, int dev_port,
+					    int *mgmt_classes, int num_classes);
+void __wrap_mad_rpc_close_port(struct ibmad_port *port);
+void __wrap_mad_rpc_set_timeout(struct ibmad_port *port, int timeout);
+void __wrap_mad_rpc_set_retries(struct ibmad_port *port, int retries);
+uint8_t *__wrap_smp_query_via(void *buf, ib_portid_t *id, unsigned attrid,
+			      unsigned mod, unsigned timeout,
+			      const struct ibmad_port *srcport);
+
 static struct ibnd_config last_config;
 static int destroyed_fakes;
+
+/*
+ * The SMPs that repair() sends again: answered from `answers` (by DR path,
+ * attribute and modifier), NULL (a timeout) for anything else.
+ */
+static struct answer {
+	const char *path;		/* "0,1,4" */
+	unsigned attr, mod;
+	uint8_t data[IB_SMP_DATA_SIZE];
+} answers[4];
+static int nanswers, queries, mad_ports_open;
+
+static struct answer *answer(const char *path, unsigned attr, unsigned mod)
+{
+	struct answer *a = &answers[nanswers++];
+
+	assert_true(nanswers <= 4);
+	memset(a, 0, sizeof(*a));
+	a->path = path;
+	a->attr = attr;
+	a->mod = mod;
+	return a;
+}
+
+struct ibmad_port *__wrap_mad_rpc_open_port(char *dev_name, int dev_port,
+					    int *mgmt_classes, int num_classes)
+{
+	static int token;
+
+	assert_string_equal(dev_name, "fake0");
+	assert_int_equal(dev_port, 1);
+	(void)mgmt_classes;
+	(void)num_classes;
+	mad_ports_open++;
+	return (struct ibmad_port *)&token;
+}
+
+void __wrap_mad_rpc_close_port(struct ibmad_port *port)
+{
+	assert_non_null(port);
+	mad_ports_open--;
+}
+
+void __wrap_mad_rpc_set_timeout(struct ibmad_port *port, int timeout)
+{
+	(void)port;
+	assert_int_equal(timeout, 250);
+}
+
+void __wrap_mad_rpc_set_retries(struct ibmad_port *port, int retries)
+{
+	(void)port;
+	assert_true(retries > 0);
+}
+
+uint8_t *__wrap_smp_query_via(void *buf, ib_portid_t *id, unsigned attrid,
+			      unsigned mod, unsigned timeout,
+			      const struct ibmad_port *srcport)
+{
+	char path[64];
+	int at;
+
+	(void)timeout;
+	assert_non_null(srcport);
+	assert_int_equal(id->lid, 0);
+	queries++;
+	at = snprintf(path, sizeof(path), "0");
+	for (int i = 1; i <= id->drpath.cnt; i++)
+		at += snprintf(path + at, sizeof(path) - (size_t)at, ",%d",
+			       id->drpath.p[i]);
+	for (int i = 0; i < nanswers; i++)
+		if (strcmp(answers[i].path, path) == 0 &&
+		    answers[i].attr == attrid && answers[i].mod == mod) {
+			memcpy(buf, answers[i].data, IB_SMP_DATA_SIZE);
+			return buf;
+		}
+	return NULL;
+}
 
 int __wrap_umad_init(void)
 {
@@ -231,6 +318,15 @@ static int discover(struct ibtopo_fabric **out, ibnd_fabric_t *fake,
 	expect_device("InfiniBand", 3);
 	will_return(__wrap_ibnd_discover_fabric, fake);
 	return ibtopo_fabric_discover(out, &o, err);
+}
+
+static void count_warning(void *arg, const char *message)
+{
+	assert_non_null(strstr(message, "sweep 1 of 3 incomplete: 1 SMP went "
+				"unanswered (first: the peer of 'spine01' port 4 "
+				"at DR path 0,4 did not answer NodeInfo); "
+				"sweeping again"));
+	++*(int *)arg;
 }
 
 /* ---- tests ---- */
@@ -490,8 +586,10 @@ static void unanswered_peer_fails_without_partial(void **state)
 	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
 	assert_null(f);
 	assert_int_equal(destroyed_fakes, destroyed + 1);
-	assert_string_equal(err.message, "discovery incomplete: 1 port could not "
-		"be explored (first: the peer of 'spine01' port 4 did not answer)");
+	assert_string_equal(err.message, "discovery incomplete: 1 SMP went "
+		"unanswered (first: the peer of 'spine01' port 4 at DR path 0,4 "
+		"did not answer NodeInfo)");
+	assert_int_equal(mad_ports_open, 0);
 }
 
 static void unanswered_peer_is_kept_with_partial(void **state)
@@ -516,7 +614,124 @@ static void switch_port_without_port_info_is_partial(void **state)
 	s.sw->ports[3] = NULL;
 	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
 	assert_non_null(strstr(err.message,
-			"switch 'spine01' port 3 did not answer PortInfo"));
+			"port 3 of switch 'spine01' at DR path 0 did not answer "
+			"PortInfo"));
+}
+
+static void lost_node_description_is_asked_again(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+
+	nanswers = queries = 0;
+	memset(s.ca->nodedesc, 0, sizeof(s.ca->nodedesc));
+	s.ca->path_portid.drpath.cnt = 1;
+	s.ca->path_portid.drpath.p[1] = 1;
+	strcpy((char *)answer("0,1", IB_ATTR_NODE_DESC, 0)->data, "host01 mlx5_0");
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "host01 mlx5_0");
+	assert_int_equal(queries, 1);
+	assert_int_equal(mad_ports_open, 0);
+	ibtopo_fabric_free(f);
+}
+
+static void silent_node_description_is_partial(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	nanswers = queries = 0;
+	memset(s.ca->nodedesc, 0, sizeof(s.ca->nodedesc));
+	s.ca->path_portid.drpath.cnt = 1;
+	s.ca->path_portid.drpath.p[1] = 1;
+	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
+	assert_string_equal(err.message, "discovery incomplete: 1 SMP went "
+		"unanswered (first: node 0x0000000000000010 at DR path 0,1 did "
+		"not answer NodeDescription)");
+	assert_int_equal(mad_ports_open, 0);
+}
+
+static void lost_port_info_is_asked_again(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct answer *a;
+
+	nanswers = queries = 0;
+	/* switch port 3 never answered; the CA port is a shell */
+	free(s.sw->ports[3]);
+	s.sw->ports[3] = NULL;
+	memset(s.cp1->info, 0, sizeof(s.cp1->info));
+	a = answer("0", IB_ATTR_PORT_INFO, 3);
+	mad_set_field(a->data, 0, IB_PORT_STATE_F, 1);
+	mad_set_field(a->data, 0, IB_PORT_PHYS_STATE_F, 2);
+	a = answer("0", IB_ATTR_PORT_INFO, 1);	/* the CA's path is "0" too */
+	mad_set_field(a->data, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(a->data, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(a->data, 0, IB_PORT_LID_F, 77);
+	mad_set_field(a->data, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, 2);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 3)->state,
+			 IBTOPO_PORT_STATE_DOWN);
+	assert_int_equal(ibtopo_fabric_find_port(f, 0x11)->lid, 77);
+	assert_int_equal(ibtopo_fabric_find_port(f, 0x11)->width_active,
+			 IBTOPO_WIDTH_4X);
+	assert_int_equal(queries, 2);
+	ibtopo_fabric_free(f);
+}
+
+static void peer_found_elsewhere_is_linked(void **state)
+{
+	struct small s = small_fabric();
+	ibnd_node_t *ca2 = fake_node(s.f, IB_NODE_CA, 0x30, 2, "host02");
+	struct ibtopo_fabric *f = NULL;
+	struct answer *a;
+
+	nanswers = queries = 0;
+	/* host02 port 1 on spine01 port 2; port 4 is up, its NodeInfo lost */
+	fake_link(s.sw->ports[2], fake_port(ca2, 1, CAP_EXT));
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	a = answer("0,4", IB_ATTR_NODE_INFO, 0);
+	mad_set_field64(a->data, 0, IB_NODE_GUID_F, 0x30);
+	mad_set_field(a->data, 0, IB_NODE_LOCAL_PORT_F, 2);
+	a = answer("0,4", IB_ATTR_PORT_INFO, 2);
+	mad_set_field(a->data, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(a->data, 0, IB_PORT_PHYS_STATE_F, 5);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_fabric_link_count(f), 3);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20), 4)
+			 ->link->b->node->guid, 0x30);
+	assert_int_equal(queries, 2);
+	ibtopo_fabric_free(f);
+}
+
+static void incomplete_sweeps_are_retried(void **state)
+{
+	struct small s1 = small_fabric(), s2 = small_fabric();
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_fabric *f = NULL;
+	int warned = 0;
+
+	nanswers = queries = 0;
+	/* first sweep: port 4 up without a peer; the second is whole */
+	mad_set_field(s1.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	o.retries = 2;
+	o.warn = count_warning;
+	o.warn_arg = &warned;
+	expect_device("InfiniBand", 3);
+	will_return(__wrap_ibnd_discover_fabric, s1.f);
+	will_return(__wrap_ibnd_discover_fabric, s2.f);
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(warned, 1);
+	ibtopo_fabric_free(f);
 }
 
 static void ca_ports_never_reached_are_not_partial(void **state)
@@ -712,6 +927,11 @@ int main(void)
 		cmocka_unit_test(unanswered_peer_fails_without_partial),
 		cmocka_unit_test(unanswered_peer_is_kept_with_partial),
 		cmocka_unit_test(switch_port_without_port_info_is_partial),
+		cmocka_unit_test(lost_node_description_is_asked_again),
+		cmocka_unit_test(silent_node_description_is_partial),
+		cmocka_unit_test(lost_port_info_is_asked_again),
+		cmocka_unit_test(peer_found_elsewhere_is_linked),
+		cmocka_unit_test(incomplete_sweeps_are_retried),
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),
 		cmocka_unit_test(inconsistent_port_is_refused),

@@ -316,9 +316,15 @@ struct ibtopo_discover_opts {
 	/* optional progress callback (nodes seen so far); may be NULL */
 	void (*progress)(void *arg, size_t nodes);
 	void *progress_arg;
+	/* version 2: */
+	unsigned retries;		/* whole sweeps again while incomplete */
+	/* optional: a sweep was incomplete and is tried again; may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 };
-#define IBTOPO_DISCOVER_OPTS_VERSION 1
-#define IBTOPO_DISCOVER_OPTS_INIT { IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL }
+#define IBTOPO_DISCOVER_OPTS_VERSION 2
+#define IBTOPO_DISCOVER_OPTS_INIT \
+	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.
@@ -328,8 +334,12 @@ struct ibtopo_discover_opts {
  * (it logs on stderr itself), IBTOPO_EPARTIAL when discovery stopped
  * part-way and IBTOPO_DISCOVER_PARTIAL was not given (then *out is NULL).
  * With the flag, *out is marked partial instead. Part-way means: a port
- * that is LinkUp has no peer (the peer did not answer), or a switch is
- * missing the PortInfo of one of its ports. The fabric's source is
+ * that is LinkUp has no peer (the peer did not answer), a switch is
+ * missing the PortInfo of one of its ports, a port its PortInfo, or a
+ * node its NodeDescription, after each of those was asked for again (the
+ * message names the first one and its directed route). An incomplete
+ * sweep is run again up to `retries` times; the one that found most
+ * links (then nodes, then missed least) is kept. The fabric's source is
  * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
  */
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,

@@ -1,0 +1,202 @@
+#!/bin/sh
+# faulty-sim.sh - discovery of a fabric that loses MADs, or loses a link
+# while it is being swept, is either complete and right or clearly
+# partial: never silently short.
+#
+# 1. One query type that never answers (ibsim `Error "node" 100 ATTR`):
+#    NodeDescription of a switch and of a CA, PortInfo of a CA port.
+#    libibnetdisc drops those silently (an empty description, a port
+#    without PortInfo); `ibtopo discover` asks again, then fails naming
+#    the node and its directed route, and stores nothing; --partial
+#    stores it marked partial. 30 % of those queries lost: asking again
+#    completes the fabric.
+# 2. Random loss: every switch drops 5 % of the MADs that pass it;
+#    12 runs with the default 2 retries. Each run either exits 0 with
+#    exactly the reference fabric (links, speeds, widths, descriptions),
+#    or exits 2 with one message naming the DR path of what did not
+#    answer and leaves the database alone; each retried sweep is one
+#    warning.
+# 3. A link goes down mid-sweep: tests/rel-madspy.so sends `Unlink` to
+#    the ibsim console just before the Nth MAD of the discovery, for
+#    every other N across the whole sweep (every 4th with --partial). Each run gives the fabric with the link,
+#    the fabric without it, or exit 2 naming the port whose peer did not
+#    answer; with --partial, such a run is stored marked partial.
+. "${top_srcdir:-.}/tests/lib.sh"
+sim_require
+python_require
+SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
+[ -f "$SPY" ] || fail "no $SPY (make check builds it)"
+
+sim_start "$DATA/sim-small.net"
+SIM_HOST=host02
+export SIM_HOST
+
+# brief REF: links and node descriptions of snapshot REF, one per line
+brief() {
+	"$IBTOPO" --db "$DB" show --format json "$1" links | links_brief
+	"$IBTOPO" --db "$DB" show --format json "$1" nodes |
+		json_get '"\n".join(sorted("%s %s" % (n["guid"], n["description"]) for n in j["nodes"]))'
+}
+
+# run ARGS...: one discovery; sets rc, out, err (the ibtopo: lines but
+# the warnings of sweeps retried), retried (their count)
+run() {
+	sim_client "$IBTOPO" --db "$DB" discover "$@" >"$TESTDIR/out" \
+		2>"$TESTDIR/err.all"
+	rc=$?
+	grep '^ibtopo:' "$TESTDIR/err.all" |
+		grep -v '^ibtopo: warning: sweep [0-9] of [0-9] incomplete: ' >"$TESTDIR/err"
+	retried=$(grep -c '^ibtopo: warning: sweep [0-9] of 3 incomplete: [0-9]* SMPs* went unanswered (first: .* at DR path 0[0-9,]* did not answer [A-Za-z]*); sweeping again$' "$TESTDIR/err.all")
+	out=$(cat "$TESTDIR/out")
+	err=$(cat "$TESTDIR/err")
+}
+
+# incomplete PATTERN: the run failed with one message matching PATTERN
+# (the part after "first: "), printed nothing and stored nothing.
+incomplete() {
+	[ "$rc" -eq 2 ] || { cat "$TESTDIR/err.all"; fail "exit $rc, expected 2"; }
+	[ -z "$out" ] || fail "an incomplete discovery printed: $out"
+	[ "$(count_lines "$err")" -eq 1 ] || fail "expected one ibtopo: line: $err"
+	case $err in
+	"ibtopo: discovery incomplete: "[0-9]*" went unanswered (first: "$1"); nothing stored (use --partial to store it anyway)") ;;
+	*) fail "message: $err" ;;
+	esac
+	[ "$(cksum <"$DB")" = "$sum" ] || fail "an incomplete discovery changed the database"
+}
+
+run
+[ $rc -eq 0 ] || { cat "$TESTDIR/err.all"; fail "clean discovery: exit $rc"; }
+brief 1 >"$TESTDIR/ref"
+[ "$(grep -c . "$TESTDIR/ref")" -eq 17 ] || fail "reference: $(cat "$TESTDIR/ref")"
+grep -v '^leaf02:8 spine02:2 ' "$TESTDIR/ref" >"$TESTDIR/ref-unlinked"
+[ "$(grep -c . "$TESTDIR/ref-unlinked")" -eq 16 ] || fail "no leaf02:8 link"
+sum=$(cksum <"$DB")
+snap=1
+
+# -- 1. one query type never answers ---------------------------------
+sim_cmd 'Error "leaf02" 100 16'
+run --retries 0
+incomplete "node 0x0000000000200003 at DR path 0,1,7,2 did not answer NodeDescription"
+run
+[ "$retried" -eq 2 ] || { cat "$TESTDIR/err.all"; fail "expected 2 sweeps retried"; }
+incomplete "node 0x0000000000200003 at DR path 0,1,7,2 did not answer NodeDescription"
+run --partial --retries 0
+[ $rc -eq 0 ] || fail "--partial: exit $rc"
+snap=$((snap + 1))
+case $out in
+"snapshot $snap: 4 switches, 4 CAs, 0 routers, 9 links (PARTIAL)"*) ;;
+*) fail "--partial summary: $out" ;;
+esac
+sum=$(cksum <"$DB")
+sim_cmd 'Error "leaf02" 0'
+
+sim_cmd 'Error "host04" 100 16'
+run --retries 0
+incomplete "node 0x0000000000100007 at DR path 0,1,7,2,2 did not answer NodeDescription"
+sim_cmd 'Error "host04" 100 21'
+run --retries 0
+incomplete "port 1 of 'host04' 0x0000000000100007 at DR path 0,1,7,2,2 did not answer PortInfo"
+sim_cmd 'Error "host04" 0'
+
+# 30 % of them lost: asked again, the fabric is complete in one sweep
+sim_cmd 'Error "leaf02" 30 16'
+sim_cmd 'Error "host04" 30 21'
+for i in 1 2 3 4; do
+	run --retries 0
+	[ $rc -eq 0 ] || { cat "$TESTDIR/err.all"; fail "30 % loss, run $i: exit $rc"; }
+	snap=$((snap + 1))
+	brief "$snap" >"$TESTDIR/got"
+	cmp -s "$TESTDIR/ref" "$TESTDIR/got" || {
+		diff "$TESTDIR/ref" "$TESTDIR/got"
+		fail "30 % loss, run $i: the fabric differs"
+	}
+done
+sum=$(cksum <"$DB")
+sim_cmd 'Error "leaf02" 0'
+sim_cmd 'Error "host04" 0'
+
+# -- 2. random loss ---------------------------------------------------
+for n in spine01 spine02 leaf01 leaf02; do
+	sim_cmd "Error \"$n\" 5"
+done
+complete=0 partial=0 sweeps=0
+for i in $(seq 1 12); do
+	run
+	sweeps=$((sweeps + 1 + retried))
+	if [ $rc -eq 0 ]; then
+		snap=$((snap + 1))
+		brief "$snap" >"$TESTDIR/got"
+		cmp -s "$TESTDIR/ref" "$TESTDIR/got" || {
+			diff "$TESTDIR/ref" "$TESTDIR/got"
+			fail "run $i: exit 0 with a fabric that differs"
+		}
+		sum=$(cksum <"$DB")
+		complete=$((complete + 1))
+	else
+		incomplete "*at DR path 0*did not answer*"
+		partial=$((partial + 1))
+	fi
+done
+info "5 % loss: $complete complete and right, $partial refused as incomplete" \
+	"($sweeps sweeps)"
+for n in spine01 spine02 leaf01 leaf02; do
+	sim_cmd "Error \"$n\" 0"
+done
+
+# -- 3. a link goes down mid-sweep ------------------------------------
+# MADs of one clean discovery, counted by the spy
+(cd "$TESTDIR/work" && REL_MADSPY_LOG="$TESTDIR/mads.log" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+	LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$IBTOPO" --db "$DB" discover) \
+	>/dev/null 2>&1 || fail "discovery under the spy"
+snap=$((snap + 1))
+sum=$(cksum <"$DB")
+mads=$(grep -c . "$TESTDIR/mads.log")
+[ "$mads" -gt 20 ] || fail "only $mads MADs"
+
+with=0 without=0 refused=0 marked=0
+for k in $(seq 1 2 "$mads") $((mads + 5)); do
+	sim_cmd 'ReLink "leaf02"[8]'
+	flags=
+	[ $((k % 4)) -eq 3 ] && flags=--partial
+	(cd "$TESTDIR/work" && REL_MADSPY_AT=$k \
+		REL_MADSPY_FIFO="$TESTDIR/console" \
+		REL_MADSPY_CMD='Unlink "leaf02"[8]' \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$IBTOPO" --db "$DB" \
+		discover --retries 0 $flags) >"$TESTDIR/out" 2>"$TESTDIR/err.all"
+	rc=$?
+	grep '^ibtopo:' "$TESTDIR/err.all" >"$TESTDIR/err"
+	out=$(cat "$TESTDIR/out")
+	err=$(cat "$TESTDIR/err")
+	if [ $rc -eq 0 ] && ! grep -q PARTIAL "$TESTDIR/out"; then
+		snap=$((snap + 1))
+		brief "$snap" >"$TESTDIR/got"
+		if cmp -s "$TESTDIR/ref" "$TESTDIR/got"; then
+			with=$((with + 1))
+		elif cmp -s "$TESTDIR/ref-unlinked" "$TESTDIR/got"; then
+			without=$((without + 1))
+		else
+			diff "$TESTDIR/ref" "$TESTDIR/got"
+			fail "unlink before MAD $k: a complete fabric that is neither"
+		fi
+	elif [ $rc -eq 0 ]; then
+		snap=$((snap + 1))
+		[ -n "$flags" ] || fail "unlink before MAD $k: PARTIAL without --partial"
+		case $out in
+		"snapshot $snap: "*" (PARTIAL)"*) ;;
+		*) fail "unlink before MAD $k, --partial: $out" ;;
+		esac
+		marked=$((marked + 1))
+	else
+		incomplete "the peer of '*' port * at DR path 0,*did not answer NodeInfo"
+		refused=$((refused + 1))
+	fi
+	sum=$(cksum <"$DB")
+done
+info "link down before MAD k (1..$mads every 2nd, and never): $with with the link," \
+	"$without without it, $refused refused, $marked stored marked partial"
+# before the first MAD the link is gone; after the last it never goes
+[ $without -ge 1 ] || fail "no run without the link: the trigger did not work"
+[ $with -ge 1 ] || fail "no run with the link"
+exit 0
