@@ -92,3 +92,10 @@ CREATE TABLE cables (
 	serial TEXT
 );
 CREATE INDEX cables_snapshot ON cables(snapshot_id);
+
+-- @version 2
+-- Why a snapshot is partial: the first SMP that went unanswered and its
+-- directed route, e.g. "1 SMP went unanswered (first: the peer of 'leaf02'
+-- port 8 at DR path 0,1,8 did not answer NodeInfo)". NULL for snapshots
+-- that are complete, and for partial ones stored before version 2.
+ALTER TABLE snapshots ADD COLUMN partial_reason TEXT;

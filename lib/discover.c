@@ -567,6 +567,15 @@ static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
 		goto out_free_fabric;
 	count_unanswered(in, u);
 	ibtopo_fabric_set_partial(fabric, u->count > 0);
+	if (u->count) {
+		char why[sizeof(u->what) + 64];
+
+		snprintf(why, sizeof(why), "%zu SMP%s went unanswered (first: %s)",
+			 u->count, u->count == 1 ? "" : "s", u->what);
+		rc = ibtopo_fabric_set_partial_reason(fabric, why, err);
+		if (rc)
+			goto out_free_fabric;
+	}
 	*out = fabric;
 	return 0;
 
@@ -735,8 +744,8 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	}
 	if (u.count && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
 		rc = ibtopo__error_set(err, IBTOPO_EPARTIAL,
-			"discovery incomplete: %zu SMP%s went unanswered "
-			"(first: %s)", u.count, u.count == 1 ? "" : "s", u.what);
+			"discovery incomplete: %s",
+			ibtopo_fabric_meta(fabric)->partial_reason);
 		goto out_free_fabric;
 	}
 	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);

@@ -102,6 +102,7 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->meta.label);
 	free(fabric->meta.source);
 	free(fabric->meta.host);
+	free(fabric->meta.partial_reason);
 	free(fabric);
 }
 
@@ -165,6 +166,12 @@ void ibtopo_fabric_set_taken_at(struct ibtopo_fabric *fabric, time_t when)
 void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial)
 {
 	fabric->meta.partial = partial;
+}
+
+int ibtopo_fabric_set_partial_reason(struct ibtopo_fabric *fabric,
+				     const char *reason, struct ibtopo_error *err)
+{
+	return set_string(&fabric->meta.partial_reason, reason, err);
 }
 
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id)

@@ -475,6 +475,11 @@ static void s_partial(const void *r, void *x, struct ibtopo__cell *c)
 	c->b = SNAP(r)->partial;
 }
 
+static void s_why(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_str(c, SNAP(r)->partial_reason);
+}
+
 static const struct ibtopo__column snap_cols[] = {
 	{ "id", "ID", s_id },
 	{ "label", "LABEL", s_label },
@@ -485,6 +490,7 @@ static const struct ibtopo__column snap_cols[] = {
 	{ "partial", "PARTIAL", s_partial },
 	{ "host", "HOST", s_host },
 	{ "source", "SOURCE", s_source },
+	{ "partial_reason", "WHY PARTIAL", s_why },
 };
 
 int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,

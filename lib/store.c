@@ -503,6 +503,29 @@ static int probe(struct ibtopo_store *s, struct ibtopo_error *err)
 	return rc;
 }
 
+/*
+ * A reader met an older schema: migrate the file once, if this process
+ * may write it (the writer of a later snapshot would do it anyway), so
+ * that reading code only ever sees the current schema.
+ */
+static int upgrade(struct ibtopo_store *s, struct ibtopo_error *err)
+{
+	int rc;
+
+	if (check_writable(s->path, NULL))
+		return ibtopo__error_set(err, IBTOPO_EVERSION,
+			"'%s': schema version %d is older than this ibtopo's (%d), "
+			"and the file is not writable here to upgrade it (run "
+			"ibtopo once as a user who can write it)", s->path,
+			s->version, schema_latest());
+	rc = db_open(s, &s->db, SQLITE_OPEN_READWRITE, err);
+	if (!rc)
+		rc = migrate(s, err);
+	sqlite3_close(s->db);
+	s->db = NULL;
+	return rc;
+}
+
 int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
 		      struct ibtopo_error *err)
 {
@@ -540,6 +563,8 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 			goto out_free_store;
 		}
 		rc = probe(s, err);
+		if (!rc && s->version && s->version < schema_latest())
+			rc = upgrade(s, err);
 		if (rc)
 			goto out_free_store;
 		rc = db_open(s, &s->db, SQLITE_OPEN_READONLY, err);
@@ -555,8 +580,9 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 		if (rc)
 			goto out_close_db;
 		if (s->version && s->version < schema_latest()) {
+			/* another process rolled the upgrade back meanwhile */
 			rc = ibtopo__error_set(err, IBTOPO_EVERSION,
-				"'%s': schema version %d is older than this ibtopo's (%d): open it for writing once to upgrade",
+				"'%s': schema version %d is older than this ibtopo's (%d)",
 				path, s->version, schema_latest());
 			goto out_close_db;
 		}
@@ -630,8 +656,8 @@ enum {
 
 static const char *const save_sql[ST_COUNT_] = {
 	[ST_SNAPSHOT] = "INSERT INTO snapshots (label, taken_at, source, host,"
-		" switches, cas, routers, links, partial)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		" switches, cas, routers, links, partial, partial_reason)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NODE] = "INSERT INTO nodes (snapshot_id, type, guid, sysimg_guid,"
 		" description, vendor_id, device_id, revision, nports,"
 		" enhanced_port0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -800,6 +826,7 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_ROUTER));
 	sqlite3_bind_int64(st[ST_SNAPSHOT], 8, (sqlite3_int64)nl);
 	sqlite3_bind_int(st[ST_SNAPSHOT], 9, m->partial);
+	bind_text(st[ST_SNAPSHOT], 10, m->partial ? m->partial_reason : NULL);
 	src = step_reset(st[ST_SNAPSHOT]);
 	if (src != SQLITE_OK)
 		goto out_fail;
@@ -872,8 +899,8 @@ static int load_meta(struct load_ctx *c, struct ibtopo_error *err)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = prepare_sid(c, &st, "SELECT label, taken_at, source, host, partial"
-			 " FROM snapshots WHERE id = ?", err);
+	rc = prepare_sid(c, &st, "SELECT label, taken_at, source, host, partial,"
+			 " partial_reason FROM snapshots WHERE id = ?", err);
 	if (rc)
 		return rc;
 	rc = sqlite3_step(st);
@@ -892,6 +919,8 @@ static int load_meta(struct load_ctx *c, struct ibtopo_error *err)
 		rc = ibtopo_fabric_set_source(c->f, column_text(st, 2), err);
 	if (!rc)
 		rc = ibtopo_fabric_set_host(c->f, column_text(st, 3), err);
+	if (!rc)
+		rc = ibtopo_fabric_set_partial_reason(c->f, column_text(st, 5), err);
 	ibtopo_fabric_set_taken_at(c->f, (time_t)sqlite3_column_int64(st, 1));
 	ibtopo_fabric_set_partial(c->f, sqlite3_column_int(st, 4) != 0);
 	ibtopo_fabric_set_snapshot_id(c->f, c->sid);
@@ -1259,8 +1288,9 @@ int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 	if (!store->version)
 		return 0;
 	rc = sqlite3_prepare_v2(store->db, "SELECT id, label, taken_at, source,"
-				" host, switches, cas, routers, links, partial"
-				" FROM snapshots ORDER BY id", -1, &st, NULL);
+				" host, switches, cas, routers, links, partial,"
+				" partial_reason FROM snapshots ORDER BY id", -1,
+				&st, NULL);
 	if (rc != SQLITE_OK)
 		goto out_fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1289,6 +1319,7 @@ int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		s->routers = (size_t)sqlite3_column_int64(st, 7);
 		s->links = (size_t)sqlite3_column_int64(st, 8);
 		s->partial = sqlite3_column_int(st, 9) != 0;
+		s->partial_reason = dup_column(st, 10, &oom);
 		if (oom)
 			break;
 	}
@@ -1317,6 +1348,7 @@ void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
 		free(list[i].label);
 		free(list[i].source);
 		free(list[i].host);
+		free(list[i].partial_reason);
 	}
 	free(list);
 }

@@ -124,8 +124,9 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 		fprintf(stderr, "ibtopo: discovered %zu nodes in %.3f s\n",
 			ibtopo_fabric_node_count(fabric), cli_now() - t0);
 	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr, "ibtopo: warning: discovery incomplete; "
-			"the snapshot is marked partial\n");
+		fprintf(stderr, "ibtopo: warning: discovery incomplete: %s; "
+			"the snapshot is marked partial\n",
+			ibtopo_fabric_meta(fabric)->partial_reason);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
 		goto out_fail;
 	/* Open the store only now: a failed discovery leaves it untouched. */

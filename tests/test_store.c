@@ -235,6 +235,7 @@ static void assert_fabric_equal(const struct ibtopo_fabric *x,
 	assert_str_eq_null(mx->host, my->host);
 	assert_int_equal(mx->taken_at, my->taken_at);
 	assert_int_equal(mx->partial, my->partial);
+	assert_str_eq_null(mx->partial_reason, my->partial_reason);
 	assert_int_equal(mx->snapshot_id, my->snapshot_id);
 
 	assert_int_equal(ibtopo_fabric_node_count(x), ibtopo_fabric_node_count(y));
@@ -636,7 +637,7 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "'%s': schema version 99 is newer than this ibtopo supports (1)",
+		 "'%s': schema version 99 is newer than this ibtopo supports (2)",
 		 c->db);
 	assert_string_equal(err.message, want);
 	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
@@ -676,13 +677,114 @@ static void empty_file_is_upgraded_to_the_latest_schema(void **state)
 	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
 	ibtopo_fabric_free(g);
 	ibtopo_store_free(s);
-	/* and it is now ours, at version 1 */
+	/* and it is now ours, at the latest version */
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 1);
+	assert_int_equal(v, 2);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
 						 &v, &err), 0);
 	assert_int_equal(v, 0x49425450);
+}
+
+/*
+ * tests/data/store-v1.db was written by ibtopo at schema version 1 (commit
+ * a276379): `import --label week1 tests/data/sim-small.cache`, then
+ * `import tests/data/rd-small.topo`.
+ */
+static void copy_v1_database(const char *to)
+{
+	char *buf;
+	size_t len;
+
+	read_file(TEST_DATADIR "/store-v1.db", &buf, &len);
+	write_file(to, buf, len);
+	free(buf);
+}
+
+static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL, *fresh = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	const struct ibtopo_fabric_meta *m;
+	size_t n = 0;
+	int64_t v = 0, id = 0;
+
+	copy_v1_database(c->db);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, 1);
+	/* a reader that may write the file upgrades it */
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY,
+					   &err), 0);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].label, "week1");
+	assert_int_equal(list[0].links, 9);
+	assert_null(list[1].label);
+	assert_int_equal(list[1].links, 16);
+	assert_int_equal(list[1].cas, 8);
+	assert_null(list[0].partial_reason);
+	ibtopo_snapshot_list_free(list, n);
+
+	/* every field of snapshot 1 is the cache it was imported from */
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
+	assert_int_equal(ibtopo_fabric_load_cache(&fresh, TEST_DATADIR
+						  "/sim-small.cache", &err), 0);
+	m = ibtopo_fabric_meta(g);
+	assert_int_equal(ibtopo_fabric_set_label(fresh, m->label, NULL), 0);
+	assert_int_equal(ibtopo_fabric_set_source(fresh, m->source, NULL), 0);
+	assert_int_equal(ibtopo_fabric_set_host(fresh, m->host, NULL), 0);
+	ibtopo_fabric_set_taken_at(fresh, m->taken_at);
+	ibtopo_fabric_set_snapshot_id(fresh, 1);
+	assert_fabric_equal(g, fresh);
+	ibtopo_fabric_free(g);
+	ibtopo_store_free(s);
+
+	/* and it takes new snapshots after them */
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, fresh, &err), 0);
+	assert_int_equal(id, 3);
+	ibtopo_store_free(s);
+	ibtopo_fabric_free(fresh);
+}
+
+static void partial_reason_is_kept_only_for_partial_snapshots(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0;
+	const char *why = "1 SMP went unanswered (first: the peer of 'leaf02' "
+			  "port 8 at DR path 0,1,8 did not answer NodeInfo)";
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_fabric_set_partial_reason(f, why, NULL), 0);
+	ibtopo_fabric_set_partial(f, true);
+	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
+	ibtopo_fabric_set_partial(f, false);	/* a stale reason is dropped */
+	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
+	assert_string_equal(ibtopo_fabric_meta(g)->partial_reason, why);
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo_store_load(&g, s, 2, &err), 0);
+	assert_null(ibtopo_fabric_meta(g)->partial_reason);
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].partial_reason, why);
+	assert_null(list[1].partial_reason);
+	ibtopo_snapshot_list_free(list, n);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
 }
 
 static void foreign_database_is_refused(void **state)
@@ -847,6 +949,35 @@ static void as_unprivileged(void (*body)(struct ctx *), struct ctx *c)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+static void old_unwritable_body(struct ctx *c)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char *before, *after, want[512];
+	size_t nb, na;
+
+	read_file(c->db, &before, &nb);
+	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) ==
+	      IBTOPO_EVERSION);
+	snprintf(want, sizeof(want), "'%s': schema version 1 is older than this "
+		 "ibtopo's (2), and the file is not writable here to upgrade it "
+		 "(run ibtopo once as a user who can write it)", c->db);
+	CHECK_MSG(err, want);
+	read_file(c->db, &after, &na);
+	CHECK(na == nb && memcmp(before, after, nb) == 0);
+	free(before);
+	free(after);
+}
+
+static void old_database_that_cannot_be_written_is_refused_untouched(void **state)
+{
+	struct ctx *c = *state;
+
+	copy_v1_database(c->db);
+	assert_int_equal(chmod(c->db, 0444), 0);
+	as_unprivileged(old_unwritable_body, c);
+}
+
 static void write_protected_body(struct ctx *c)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -974,6 +1105,9 @@ int main(void)
 		T(readonly_store_refuses_writes),
 		T(newer_schema_version_is_refused_and_file_untouched),
 		T(empty_file_is_upgraded_to_the_latest_schema),
+		T(version_1_database_migrates_and_keeps_its_snapshots),
+		T(old_database_that_cannot_be_written_is_refused_untouched),
+		T(partial_reason_is_kept_only_for_partial_snapshots),
 		T(foreign_database_is_refused),
 		T(corrupt_file_is_refused_without_a_crash),
 		T(readonly_open_of_missing_file_is_not_found),

@@ -218,6 +218,7 @@ struct ibtopo_fabric_meta {
 	time_t taken_at;	/* UTC seconds */
 	bool partial;		/* discovery did not reach every node */
 	int64_t snapshot_id;	/* 0 = not stored */
+	char *partial_reason;	/* what did not answer; NULL = not known */
 };
 
 struct ibtopo_fabric;
@@ -238,6 +239,9 @@ int ibtopo_fabric_set_host(struct ibtopo_fabric *fabric, const char *host,
 			   struct ibtopo_error *err);
 void ibtopo_fabric_set_taken_at(struct ibtopo_fabric *fabric, time_t when);
 void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial);
+/** Why the fabric is partial (copied; NULL clears). */
+int ibtopo_fabric_set_partial_reason(struct ibtopo_fabric *fabric,
+				     const char *reason, struct ibtopo_error *err);
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id);
 
 /**
@@ -493,6 +497,7 @@ struct ibtopo_snapshot {
 	size_t routers;
 	size_t links;
 	bool partial;
+	char *partial_reason;	/* NULL = complete, or not recorded */
 };
 
 /**
@@ -506,7 +511,10 @@ int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
 
 /**
  * Open (and unless READONLY, create with mode 0600, missing parent
- * directories 0700, and migrate) a database. IBTOPO_EVERSION for a newer
+ * directories 0700, and migrate) a database. A database of an older
+ * schema version is migrated even with READONLY when this process can
+ * write the file (once, in one transaction); if it cannot, that is
+ * IBTOPO_EVERSION naming both versions. IBTOPO_EVERSION for a newer
  * schema (the file is untouched), IBTOPO_ENOTFOUND for a missing file
  * with READONLY, IBTOPO_EPARSE for a file that is not an ibtopo
  * database, IBTOPO_EIO when it cannot be created or written.

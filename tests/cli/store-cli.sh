@@ -64,7 +64,7 @@ db=$tmp/empty.db
 run 0 "$IBTOPO" --db "$db" snapshots --format json &&
 	stdout_is '{"schema_version":1,"snapshots":[]}'
 run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
-	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source\r')"
+	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source,partial_reason\r')"
 run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no snapshots in '$db'"
 # a zero-length file is an empty database too
 : >"$tmp/zero.db"
@@ -122,7 +122,7 @@ db=$tmp/newer.db
 	exit 99
 before=$(cksum <"$db")
 touch -d '2001-02-03 04:05:06' "$db"
-msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (1)"
+msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (2)"
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "$msg"
 run 2 "$IBTOPO" --db "$db" show --format json latest links && stderr_is "$msg"
 [ "$(cksum <"$db")" = "$before" ] || fail "newer database was changed"
@@ -144,6 +144,31 @@ run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" snapshots &&
 	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'"
 run 2 env -u XDG_DATA_HOME HOME="$tmp/home" "$IBTOPO" show &&
 	stderr_is "ibtopo: no database '$tmp/home/.local/share/ibtopo/fabric.db'"
+
+# ---- a database written by schema version 1 (tests/data/store-v1.db:
+# sim-small.cache imported as week1, then rd-small.topo) is upgraded by
+# the first command that opens it, and its snapshots read as imported now
+db=$tmp/v1.db
+cp "$top_srcdir/tests/data/store-v1.db" "$db" && chmod 600 "$db" || exit 99
+run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
+	cut -d, -f1,2,4-7 "$tmp/out" | tr -d '\r' >"$tmp/list" &&
+	printf '%s\n' id,label,switches,cas,links,partial 1,week1,4,4,9,false \
+		2,,4,8,16,false | cmp -s - "$tmp/list" || fail "v1 snapshots: $(cat "$tmp/list")"
+for ref in 1 2; do
+	src=$top_srcdir/tests/data/sim-small.cache
+	[ $ref = 2 ] && src=$top_srcdir/tests/data/rd-small.topo
+	rm -f "$tmp/fresh.db"
+	"$IBTOPO" --db "$tmp/fresh.db" import "$src" >/dev/null || exit 99
+	for what in nodes ports links; do
+		run 0 "$IBTOPO" --db "$db" show --format csv "$ref" "$what" &&
+			mv "$tmp/out" "$tmp/old" &&
+			run 0 "$IBTOPO" --db "$tmp/fresh.db" show --format csv 1 "$what" &&
+			cmp -s "$tmp/old" "$tmp/out" ||
+			fail "v1 snapshot $ref $what differ from a fresh import"
+	done
+done
+run 0 "$IBTOPO" --db "$db" import "$top_srcdir/tests/data/rd-small.topo" &&
+	grep -q '^snapshot 3: ' "$tmp/out" || fail "import into the upgraded v1 database"
 
 # ---- help goes to stdout, exit 0
 for cmd in snapshots show; do

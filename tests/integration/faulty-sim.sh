@@ -87,6 +87,10 @@ case $out in
 "snapshot $snap: 4 switches, 4 CAs, 0 routers, 9 links (PARTIAL)"*) ;;
 *) fail "--partial summary: $out" ;;
 esac
+why=$("$IBTOPO" --db "$DB" snapshots --format json |
+	json_get "j['snapshots'][-1]['partial_reason']")
+[ "$why" = "1 SMP went unanswered (first: node 0x0000000000200003 at DR path 0,1,7,2 did not answer NodeDescription)" ] ||
+	fail "stored partial_reason: $why"
 sum=$(cksum <"$DB")
 sim_cmd 'Error "leaf02" 0'
 
