@@ -490,15 +490,30 @@ static int open_immutable(struct ibtopo_store *s, sqlite3 **out,
  */
 static int probe(struct ibtopo_store *s, struct ibtopo_error *err)
 {
+	bool immutable = wal_absent(s->path);
 	sqlite3 *db = NULL;
 	int rc;
 
-	if (wal_absent(s->path))
+	if (immutable)
 		rc = open_immutable(s, &db, err);
 	else
 		rc = db_open(s, &db, SQLITE_OPEN_READONLY, err);
 	if (!rc)
 		rc = check_header(s, db, &s->version, err);
+	if (rc && rc != IBTOPO_EVERSION && immutable && db) {
+		/*
+		 * Read without locks, the pages can be torn ("database disk
+		 * image is malformed") when another process started writing
+		 * meanwhile: creating the file, or checkpointing its WAL
+		 * into it. Look again, with locks, waiting for that writer.
+		 * (Seen once in 40 concurrent imports under ASan and load.)
+		 */
+		sqlite3_close(db);
+		db = NULL;
+		rc = db_open(s, &db, SQLITE_OPEN_READONLY, err);
+		if (!rc)
+			rc = check_header(s, db, &s->version, err);
+	}
 	sqlite3_close(db);
 	return rc;
 }
