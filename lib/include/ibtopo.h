@@ -148,7 +148,7 @@ const char *ibtopo_media_name(enum ibtopo_media media);
 /** Inverse of ibtopo_media_name(); IBTOPO_MEDIA_UNKNOWN if not recognized. */
 enum ibtopo_media ibtopo_media_parse(const char *name);
 
-/** A cable attached to a link (from CableInfo, a CSV inventory or db_csv). */
+/** A cable attached to a link (from a CSV inventory or an ibdiagnet db_csv). */
 struct ibtopo_cable {
 	enum ibtopo_media media;
 	double length_m;	/* 0 = unknown */
@@ -308,7 +308,6 @@ void ibtopo_fabric_sort(struct ibtopo_fabric *fabric);
 
 enum ibtopo_discover_flags {
 	IBTOPO_DISCOVER_PARTIAL = 1u << 0,	/* keep an incomplete fabric */
-	IBTOPO_DISCOVER_CABLES = 1u << 1,	/* read CableInfo where answered */
 };
 
 struct ibtopo_discover_opts {
