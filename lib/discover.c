@@ -335,12 +335,21 @@ static void unanswered_add(struct unanswered *u, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Asking again stops after this many unanswered queries in a row: each
+ * costs the timeout times the retries, and a switch whose management
+ * agent hangs with its links up would make repair() wait for every one
+ * of its peers' ports. What is left is reported as unanswered.
+ */
+#define REQUERY_MAX_MISSES	16
+
 /* A MAD port of our own for repair(), opened on first use. */
 struct requery {
 	struct ibmad_port *mp;
 	char *ca;
 	int portnum;
 	unsigned timeout_ms;
+	unsigned misses;	/* unanswered in a row */
 	bool failed;		/* the port could not be opened */
 };
 
@@ -356,13 +365,18 @@ static bool requery(struct requery *q, ib_portid_t *path, unsigned attr,
 		if (q->mp) {
 			if (q->timeout_ms)
 				mad_rpc_set_timeout(q->mp, (int)q->timeout_ms);
-			mad_rpc_set_retries(q->mp, 3);
+			mad_rpc_set_retries(q->mp, 2);
 		}
 	}
-	if (!q->mp)
+	if (!q->mp || q->misses >= REQUERY_MAX_MISSES)
 		return false;
 	memset(buf, 0, IB_SMP_DATA_SIZE);
-	return smp_query_via(buf, path, attr, mod, 0, q->mp) != NULL;
+	if (!smp_query_via(buf, path, attr, mod, 0, q->mp)) {
+		q->misses++;
+		return false;
+	}
+	q->misses = 0;
+	return true;
 }
 
 /* Store a PortInfo answer as port `i` of `nd`, creating the port. */
@@ -453,7 +467,7 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
 static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms,
 		   struct unanswered *u)
 {
-	struct requery q = { NULL, ca, portnum, timeout_ms, false };
+	struct requery q = { NULL, ca, portnum, timeout_ms, 0, false };
 	uint8_t buf[IB_SMP_DATA_SIZE];
 	char path[128];
 

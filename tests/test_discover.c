@@ -712,6 +712,22 @@ static void peer_found_elsewhere_is_linked(void **state)
 	ibtopo_fabric_free(f);
 }
 
+static void asking_again_gives_up_after_16_misses(void **state)
+{
+	struct small s = small_fabric();
+	ibnd_node_t *big = fake_node(s.f, IB_NODE_SWITCH, 0x40, 24, "leaf09");
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	nanswers = queries = 0;
+	/* a switch that answered port 0 and nothing else: 24 ports to ask */
+	fake_port(big, 0, CAP_EXT);
+	assert_int_equal(discover(&f, s.f, 0, &err), IBTOPO_EPARTIAL);
+	assert_int_equal(queries, 16);
+	assert_non_null(strstr(err.message, "24 SMPs went unanswered"));
+	assert_int_equal(mad_ports_open, 0);
+}
+
 static void incomplete_sweeps_are_retried(void **state)
 {
 	struct small s1 = small_fabric(), s2 = small_fabric();
@@ -931,6 +947,7 @@ int main(void)
 		cmocka_unit_test(silent_node_description_is_partial),
 		cmocka_unit_test(lost_port_info_is_asked_again),
 		cmocka_unit_test(peer_found_elsewhere_is_linked),
+		cmocka_unit_test(asking_again_gives_up_after_16_misses),
 		cmocka_unit_test(incomplete_sweeps_are_retried),
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),
