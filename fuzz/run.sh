@@ -6,7 +6,8 @@
 #
 # Targets: ibnetdiscover ports ibsim namemap auto (topology readers),
 # cables (inventory CSV), dbcsv (ibdiagnet db_csv), plan (planned
-# topology, validated against itself and tests/data/ck-cables.topo).
+# topology, validated against itself and tests/data/ck-cables.topo),
+# cache (an `ibnetdiscover --cache` file, binary).
 # Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
 # copied to fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
 # topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
@@ -19,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 secs=${1:-600}
 [ $# -gt 0 ] && shift
-targets=${*:-ibnetdiscover ports ibsim namemap auto cables dbcsv plan}
+targets=${*:-ibnetdiscover ports ibsim namemap auto cables dbcsv plan cache}
 jobs=${FUZZ_JOBS:-1}
 dir=${FUZZ_DIR:-/tmp/ibtopo-fuzz}
 CC=${CC:-clang}
@@ -33,9 +34,9 @@ sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
 	"$top/data/cable-reach.tsv" > "$dir/build/lib/cable-reach-tsv.h"
 
 # The library parts the readers and writers need, instrumented.
-srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c cables.c check_speed.c check_cable.c validate.c diff.c"
+srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c cables.c check_speed.c check_cable.c validate.c diff.c discover.c"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
-libs="-losmcomp $(pkg-config --libs jansson) -lm"
+libs="-losmcomp $(pkg-config --libs jansson libibnetdisc libibmad libibumad) -lm"
 objs=
 for s in $srcs; do
 	o="$dir/build/${s%.c}.o"
@@ -47,7 +48,7 @@ num() {
 	case $1 in
 	auto) echo 0 ;; ibnetdiscover) echo 1 ;; ports) echo 2 ;;
 	ibsim) echo 3 ;; namemap) echo 4 ;; cables) echo 5 ;;
-	dbcsv) echo 6 ;; plan) echo 7 ;;
+	dbcsv) echo 6 ;; plan) echo 7 ;; cache) echo 8 ;;
 	*) echo "fuzz/run.sh: unknown target $1" >&2; exit 2 ;;
 	esac
 }
@@ -58,6 +59,9 @@ seed() {
 	t=$1 c="$dir/corpus-$t"
 	mkdir -p "$c"
 	case $t in
+	cache)
+		cp "$top"/tests/data/*.cache "$c"/
+		return 0 ;;
 	cables|dbcsv|plan)
 		cp "$here/seeds/$t"/* "$c"/
 		[ "$t" = plan ] && cp "$top"/tests/data/*plan* "$c"/
@@ -85,7 +89,9 @@ done
 run() {
 	t=$1
 	echo "== $t: $secs s" >&2
-	(cd "$dir/crash-$t" && nice -n 10 "$dir/fuzz-$t" -max_total_time="$secs" \
+	# libibnetdisc's cache loader leaks (tests/lsan.supp): not ours
+	(cd "$dir/crash-$t" && LSAN_OPTIONS="suppressions=$top/tests/lsan.supp" \
+		nice -n 10 "$dir/fuzz-$t" -max_total_time="$secs" \
 		-max_len=8192 -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
 		"$dir/corpus-$t" ) >"$dir/logs/$t.log" 2>&1 || true
 }

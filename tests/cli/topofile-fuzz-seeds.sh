@@ -8,7 +8,8 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 drv=$top_builddir/fuzz/fuzz-seeds
 [ -x "$drv" ] || { echo "SKIP: no $drv"; exit 77; }
-set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir/fuzz/seeds" \
+set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir"/tests/data/*.cache \
+	"$top_srcdir/fuzz/seeds" \
 	"$top_srcdir/fuzz/crashers"
 real=$top_srcdir/../shared/fixtures/real
 [ -d "$real" ] && set -- "$@" "$real"
