@@ -114,6 +114,7 @@ for t in $targets; do
 	for c in "$dir/crash-$t"/crash-* "$dir/crash-$t"/leak-* \
 		 "$dir/crash-$t"/timeout-* "$dir/crash-$t"/oom-*; do
 		[ -f "$c" ] || continue
+		[ -f "$here/crashers/$t-$(basename "$c")" ] && continue
 		cp "$c" "$here/crashers/$t-$(basename "$c")"
 		echo "crasher kept: fuzz/crashers/$t-$(basename "$c")" >&2
 	done

@@ -66,6 +66,7 @@
 #define CACHE_NODE_NPORTS_OFF	(CACHE_NODE_GUID_OFF + 9u)
 #define CACHE_PORT_KEY_LEN	9u
 #define CACHE_PORT_LEN		(31u + IB_SMP_DATA_SIZE)
+#define CACHE_PORT_LMC_OFF	12u	/* after GUID, number, ext number, LID */
 
 static unsigned field(const uint8_t *buf, enum MAD_FIELDS f)
 {
@@ -833,7 +834,14 @@ static bool cache_layout_ok(const uint8_t *buf, size_t len)
 	}
 	if ((len - off) / CACHE_PORT_LEN < nports)
 		return false;
-	off += (size_t)nports * CACHE_PORT_LEN;
+	/*
+	 * libibnetdisc indexes each LID of base_lid .. base_lid + 2^lmc - 1
+	 * with a 16-bit counter: an LMC above 7 (3 bits in PortInfo) makes
+	 * that loop allocate until memory runs out (found by fuzz/run.sh).
+	 */
+	for (uint32_t k = 0; k < nports; k++, off += CACHE_PORT_LEN)
+		if (buf[off + CACHE_PORT_LMC_OFF] > 7)
+			return false;
 	return off == len;
 }
 

@@ -94,6 +94,17 @@ open(sys.argv[2], "wb").write(b)
 ' "$CACHE" "$B.count" || fail "python"
 check "$B.count" "'$B.count': truncated or corrupt cache file"
 
+# An LMC of 16 in the last port record (its byte 12): libibnetdisc's
+# LID index would allocate until memory runs out (fuzz/run.sh found it,
+# fuzz/crashers/cache-oom-*); refused before the library sees it.
+"$PYTHON3" -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[len(b) - 95 + 12] = 16
+open(sys.argv[2], "wb").write(b)
+' "$CACHE" "$B.lmc" || fail "python"
+check "$B.lmc" "'$B.lmc': truncated or corrupt cache file"
+
 expect_fail "" "$IBTOPO" --db "$DB" import "$B.does-not-exist"
 mkdir "$B.dir"
 expect_fail "" "$IBTOPO" --db "$DB" import "$B.dir"
