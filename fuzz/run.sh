@@ -90,7 +90,7 @@ run() {
 	t=$1
 	echo "== $t: $secs s" >&2
 	# libibnetdisc's cache loader leaks (tests/lsan.supp): not ours
-	(cd "$dir/crash-$t" && LSAN_OPTIONS="suppressions=$top/tests/lsan.supp" \
+	(cd "$dir/crash-$t" && LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0" \
 		nice -n 10 "$dir/fuzz-$t" -max_total_time="$secs" \
 		-max_len=8192 -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
 		"$dir/corpus-$t" ) >"$dir/logs/$t.log" 2>&1 || true

@@ -63,6 +63,7 @@
 #define CACHE_HEADER_LEN	28u
 #define CACHE_NODE_LEN		(15u + 3u * IB_SMP_DATA_SIZE)
 #define CACHE_NODE_GUID_OFF	(4u + IB_SMP_DATA_SIZE)
+#define CACHE_NODE_TYPE_OFF	(CACHE_NODE_GUID_OFF + 8u)
 #define CACHE_NODE_NPORTS_OFF	(CACHE_NODE_GUID_OFF + 9u)
 #define CACHE_PORT_KEY_LEN	9u
 #define CACHE_PORT_LEN		(31u + IB_SMP_DATA_SIZE)
@@ -805,7 +806,8 @@ bool ibtopo_file_is_cache(const char *path)
 /*
  * Walk the records of a cache file image: every count must be backed by
  * bytes, every stored port number must fit its node, and nothing may
- * follow the last port. libibnetdisc trusts all three.
+ * follow the last port. libibnetdisc trusts all three. Node types and
+ * port LMCs must be ones PortInfo and NodeInfo can hold.
  */
 static bool cache_layout_ok(const uint8_t *buf, size_t len)
 {
@@ -820,6 +822,10 @@ static bool cache_layout_ok(const uint8_t *buf, size_t len)
 			return false;
 		numports = buf[off + CACHE_NODE_NPORTS_OFF];
 		stored = buf[off + CACHE_NODE_LEN - 1];
+		/* a CA, a switch or a router: no other NodeType exists */
+		if (buf[off + CACHE_NODE_TYPE_OFF] < IB_NODE_CA ||
+		    buf[off + CACHE_NODE_TYPE_OFF] > IB_NODE_ROUTER)
+			return false;
 		off += CACHE_NODE_LEN;
 		if (stored > numports + 1 ||
 		    len - off < (size_t)stored * CACHE_PORT_KEY_LEN)

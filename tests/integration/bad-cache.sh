@@ -105,6 +105,15 @@ open(sys.argv[2], "wb").write(b)
 ' "$CACHE" "$B.lmc" || fail "python"
 check "$B.lmc" "'$B.lmc': truncated or corrupt cache file"
 
+# A node type that is not CA, switch or router (first node, byte 76).
+"$PYTHON3" -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[28 + 76] = 9
+open(sys.argv[2], "wb").write(b)
+' "$CACHE" "$B.type" || fail "python"
+check "$B.type" "'$B.type': truncated or corrupt cache file"
+
 expect_fail "" "$IBTOPO" --db "$DB" import "$B.does-not-exist"
 mkdir "$B.dir"
 expect_fail "" "$IBTOPO" --db "$DB" import "$B.dir"
