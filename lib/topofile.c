@@ -1240,7 +1240,7 @@ static int topo_nodes(struct topo *t)
 		struct ibtopo_port *p0;
 
 		if (!r->node || r->type != IBTOPO_NODE_SWITCH ||
-		    (!r->lid && !r->port_guid))
+		    (!r->lid && !r->lmc && !r->port_guid))
 			continue;
 		rc = ibtopo_node_add_port(&p0, t->f, r->node, 0, s->err);
 		if (rc)
@@ -1337,7 +1337,9 @@ static int topo_links(struct topo *t)
 			rc = topo_set_port(t, &rp, rr, l->rport, l->rext, l->rpguid);
 		if (rc)
 			return rc;
-		if (!t->ibsim && lr->type != IBTOPO_NODE_SWITCH && l->lid) {
+		/* "lid 0 lmc 0" (plans) says nothing; keep any other pair */
+		if (!t->ibsim && lr->type != IBTOPO_NODE_SWITCH &&
+		    (l->lid || l->lmc)) {
 			lp->lid = l->lid;
 			lp->lmc = l->lmc;
 		}
