@@ -34,12 +34,15 @@ sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
 	"$top/data/cable-reach.tsv" > "$dir/build/lib/cable-reach-tsv.h"
 
 # The library parts the readers and writers need, instrumented.
-srcs="error.c names.c fabric.c output.c table.c json.c render.c topofile.c topofile_write.c cables.c check_speed.c check_cable.c validate.c diff.c discover.c"
+srcs="model/error.c model/names.c model/fabric.c report/output.c report/table.c
+	report/json.c report/report_inventory.c io/topofile.c io/topofile_write.c
+	io/cables.c analysis/check_speed.c analysis/check_cable.c compare/validate.c
+	compare/diff.c io/discover.c"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
 libs="-losmcomp $(pkg-config --libs jansson libibnetdisc libibmad libibumad) -lm"
 objs=
 for s in $srcs; do
-	o="$dir/build/${s%.c}.o"
+	o="$dir/build/$(basename "${s%.c}").o"
 	$CC $flags -fsanitize=fuzzer-no-link -c "$top/lib/$s" -o "$o"
 	objs="$objs $o"
 done

@@ -20,7 +20,7 @@
 #define IBTOPO__PRINTF(f, a)
 #endif
 
-/* error.c */
+/* model/error.c */
 /** Record code and message in err (may be NULL); returns code. */
 int ibtopo__error_set(struct ibtopo_error *err, int code, const char *fmt, ...)
 	IBTOPO__PRINTF(3, 4);
@@ -30,7 +30,7 @@ int ibtopo__error_vset(struct ibtopo_error *err, int code, const char *fmt,
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
 
-/* store.c */
+/* io/store.c */
 /**
  * Run SQL on a database file, creating it; no schema checks (for tests).
  * The first column of the last row any statement returned goes to *out
@@ -39,11 +39,11 @@ int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 			    struct ibtopo_error *err);
 
-/* fabric.c */
+/* model/fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
 
-/* output.c: a sink with formatted writes */
+/* report/output.c: a sink with formatted writes */
 int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 		      size_t len);
 int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
@@ -51,7 +51,7 @@ int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, .
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
 int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s);
 
-/* table.c: one column list, three formats */
+/* report/table.c: one column list, three formats */
 enum ibtopo__ctype {
 	IBTOPO__STR,	/* s; NULL -> JSON null, empty in CSV/text */
 	IBTOPO__INT,	/* i */
@@ -95,7 +95,7 @@ int ibtopo__table_write(const struct ibtopo_render_opts *opts, const char *list_
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err);
 
-/* json.c: the only file including <jansson.h>. Values are jansson json_t. */
+/* report/json.c: the only file including <jansson.h>. Values are jansson json_t. */
 struct ibtopo__json;
 struct ibtopo__json *ibtopo__json_object(void);
 struct ibtopo__json *ibtopo__json_array(void);
@@ -123,12 +123,12 @@ void ibtopo__json_free(struct ibtopo__json *value);
 struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
 struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
 
-/* speed.c */
+/* model/names.c */
 /** "SDR,DDR,QDR" into buf ("" for 0); returns buf. */
 const char *ibtopo__speed_set_format(unsigned mask, char *buf, size_t len);
 const char *ibtopo__width_set_format(unsigned mask, char *buf, size_t len);
 
-/* diff.c: pairs the links of two fabrics whose nodes are matched (diff by
+/* compare/diff.c: pairs the links of two fabrics whose nodes are matched (diff by
  * GUID, validate by name); the rule is documented in ibtopo.h. */
 enum ibtopo__lstate {
 	IBTOPO__L_NODE = 1,	/* a node of the link has no counterpart */
@@ -172,7 +172,7 @@ unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
 bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
 				 struct ibtopo_node *const *map);
 
-/* cables.c: the cable reach table (data/cable-reach.tsv) */
+/* io/cables.c: the cable reach table (data/cable-reach.tsv) */
 struct ibtopo__reach;
 /**
  * Load a reach table from `path`, or the built-in copy of
@@ -189,7 +189,7 @@ void ibtopo__reach_free(struct ibtopo__reach *table);
 double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
 			    enum ibtopo_media media);
 
-/* check_speed.c: peer evidence for fabrics without supported sets */
+/* analysis/check_speed.c: peer evidence for fabrics without supported sets */
 /**
  * Adapter model key of a CA: vendor:device when known, else the HCA name
  * its description ends with ("mlx5_0" -> "mlx5"), else the description;
@@ -200,7 +200,7 @@ uint64_t ibtopo__adapter_model(const struct ibtopo_node *node);
 void ibtopo__link_finding(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
 			  enum ibtopo_severity sev, const struct ibtopo_link *link);
 
-/* check_cable.c: per-link cable checks run by ibtopo_check_links() */
+/* analysis/check_cable.c: per-link cable checks run by ibtopo_check_links() */
 /** cable-underrated when the cable is rated below `capable` (a speed bit). */
 int ibtopo__check_cable_rating(struct ibtopo_findings *out,
 			       const struct ibtopo_link *link, unsigned capable,
@@ -215,12 +215,12 @@ int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,
 			   struct ibtopo_error *err);
 
-/* topofile.c */
+/* io/topofile.c */
 /** Read a whole file into a malloc'd buffer (not NUL-terminated). */
 int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
 			    struct ibtopo_error *err);
 
-/* render_findings.c */
+/* report/report_findings.c */
 /** Findings as a JSON array (NULL list: empty); NULL when out of memory. */
 struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list);
 /** Findings as text tables grouped by severity, or "no findings". */
@@ -228,7 +228,7 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err);
 
-/* render_topology.c: the topology analysis in reports */
+/* report/report_topology.c: the topology analysis in reports */
 struct ibtopo_topology;
 /** Add "topology" and "paths" objects to a JSON object. */
 int ibtopo__topology_json(struct ibtopo__json *root,

@@ -1,5 +1,5 @@
 /*
- * test_discover.c - discovery and cache loading (lib/discover.c).
+ * test_discover.c - discovery and cache loading (lib/io/discover.c).
  *
  * libibnetdisc and libibumad are replaced with -Wl,--wrap: umad_* answer
  * from will_return() values, ibnd_discover_fabric() hands out fabrics

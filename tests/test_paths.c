@@ -6,7 +6,7 @@
  * contraction; a Gomory-Hu tree of the whole graph; shortest paths
  * enumerated one by one).
  */
-#include "topology-int.h"
+#include "analysis/topology-int.h"
 #include "gen/fabricgen.h"
 
 #include <setjmp.h>

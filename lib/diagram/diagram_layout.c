@@ -1,5 +1,5 @@
 /*
- * layout.c - DOT text to SVG, PNG or PDF through libgvc, in process.
+ * diagram_layout.c - DOT text to SVG, PNG or PDF through libgvc, in process.
  * The only file including <gvc.h>/<cgraph.h>: graphviz enters here.
  *
  * Graphviz reports problems through agerr(), which prints to stderr by

@@ -1,8 +1,8 @@
 /*
- * render_topology.c - the topology analysis as JSON ("topology" and
+ * report_topology.c - the topology analysis as JSON ("topology" and
  * "paths" objects) and as the architect's text summary.
  */
-#include "topology-int.h"
+#include "analysis/topology-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * render_findings.c - findings into words: the sentence of each kind, and
+ * report_findings.c - findings into words: the sentence of each kind, and
  * the table / JSON / CSV every report command (analyze, validate, diff)
  * writes. Checks produce data; this file is the only one that phrases it.
  */

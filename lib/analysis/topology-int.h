@@ -1,6 +1,6 @@
 /*
  * topology-int.h - private to the topology analysis: topology.c (levels,
- * classes, fat-tree rules), paths.c (path diversity), render_topology.c
+ * classes, fat-tree rules), paths.c (path diversity), report_topology.c
  * (JSON and text) and graph.c (the only file including <igraph.h>).
  */
 #ifndef IBTOPO_TOPOLOGY_INT_H

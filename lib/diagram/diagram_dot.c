@@ -1,11 +1,11 @@
 /*
- * render_dot.c - fabric diagrams as DOT text.
+ * diagram_dot.c - fabric diagrams as DOT text.
  *
  * The output is a pure function of the fabric, the findings and the
  * options: nodes and edges are sorted before they are written, numbers
  * are printed with fixed precision and nothing depends on addresses or
  * the clock, so the same input gives the same bytes (golden tests rely on
- * it). Graphviz itself is only called from layout.c.
+ * it). Graphviz itself is only called from diagram_layout.c.
  */
 #include "ibtopo-int.h"
 

@@ -1,4 +1,4 @@
-/* render.c - inventory reports (nodes, ports, links, snapshots) */
+/* report_inventory.c - inventory reports (nodes, ports, links, snapshots) */
 #include "ibtopo-int.h"
 
 #include <stdlib.h>
