@@ -623,12 +623,20 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
  * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
- * slurm: one `SwitchName=` line per switch; a switch with hosts lists
- * them (Nodes=, hostlist expressions), one without lists its neighbour
- * switches (Switches=). A host is the first word of its CA's
- * description, or "H-<guid>" for firmware-default descriptions
- * ("MT4129 ConnectX7 Mellanox Technologies"); SHARP aggregation nodes
- * are left out. IBTOPO_EIO if the sink fails.
+ * slurm: a topology.conf for Slurm's topology/tree plugin, one
+ * `SwitchName=` line per switch, lowest level first (levels of
+ * ibtopo_topology_analyze()): a leaf lists its hosts (Nodes=, hostlist
+ * expressions), a switch above the leaves its neighbours on lower levels
+ * (Switches=), so no switch is listed below its own descendant. Each host
+ * is under one switch: the lowest-level one it is cabled to, then the one
+ * with most of its cables, then the first by name (a rail-optimized
+ * server goes under its first rail's leaf). Hosts on a switch that also
+ * has switches below it get a leaf of their own, "<switch>-hosts"; when
+ * no switch reaches every host, a logical switch "top" lists those that
+ * no switch lists. A host is the first word of its CA's description, or
+ * "H-<guid>" for firmware-default descriptions ("MT4129 ConnectX7
+ * Mellanox Technologies"); SHARP aggregation nodes are left out.
+ * IBTOPO_EIO if the sink fails.
  */
 int ibtopo_fabric_write(const struct ibtopo_render_opts *opts,
 			const struct ibtopo_fabric *fabric,
