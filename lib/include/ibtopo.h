@@ -3,12 +3,19 @@
  *
  * The only header a program using libibtopo includes. Self-contained C11.
  *
- * Conventions (see STYLE.md):
+ * Conventions, the same for every function below:
+ * - Names are ibtopo_<noun>_<verb>(); macros and enumerators IBTOPO_.
  * - Functions that can fail return 0 or a negative enum ibtopo_status and
- *   take an optional struct ibtopo_error * as their last argument.
- * - `**out` results belong to the caller and are freed with the matching
- *   _free(); plain pointers returned are borrowed from their parent.
+ *   take an optional struct ibtopo_error * as their last argument, which
+ *   receives a one-line message (the library never prints or exits).
+ * - `**out` results come first, belong to the caller and are freed with
+ *   the matching _free() (which accepts NULL); plain pointers returned
+ *   are borrowed from their parent.
  * - struct ibtopo_fabric owns every node, port and link; findings borrow it.
+ * - Option structs start with a version field: initialize them with
+ *   their IBTOPO_*_INIT macro.
+ * Build with `pkg-config --cflags --libs ibtopo` (add --static to link
+ * libibtopo.a); README.md describes the command built on this library.
  */
 #ifndef IBTOPO_H
 #define IBTOPO_H
