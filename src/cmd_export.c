@@ -1,11 +1,10 @@
 /* cmd_export.c - ibtopo export: a snapshot or fabric file in another format */
 #include "commands.h"
+#include "output_file.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
 
@@ -16,7 +15,7 @@ static const struct cli_opt opts[] = {
 	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID first "
 					 "(infiniband-diags map file)" },
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE", "write to FILE instead of standard output" },
+	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
@@ -35,9 +34,12 @@ static const struct cli_cmd cmd = {
 		"                 active width and speed, so the simulated fabric\n"
 		"                 trains as this one ran (ibsim 0.10 stops at HDR)\n"
 		"  slurm          topology.conf for Slurm's topology/tree plugin: a\n"
-		"                 switch with hosts lists them (Nodes=), one without\n"
-		"                 its neighbour switches (Switches=); a host is the\n"
-		"                 first word of its CA's description (give names with\n"
+		"                 leaf lists its hosts (Nodes=), a switch above the\n"
+		"                 leaves its neighbours one level down or lower\n"
+		"                 (Switches=), levels as `analyze` ranks them; each\n"
+		"                 host under one leaf; a logical 'top' switch when\n"
+		"                 no switch reaches every host. A host is the first\n"
+		"                 word of its CA's description (give names with\n"
 		"                 --node-name-map), H-<guid> when the description is\n"
 		"                 the firmware's default\n"
 		"  csv            one row per link, as `show links --format csv`\n"
@@ -82,13 +84,12 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
-	struct ibtopo_render_opts ro = cli_stdout_opts(IBTOPO_FORMAT_TEXT);
+	struct ibtopo_render_opts ro;
 	struct ibtopo_fabric *fabric = NULL;
+	struct output_file out;
 	struct cli_state st = { 0 };
 	const char *output = NULL, *what = NULL;
-	char *tmp = NULL;
-	FILE *f = NULL;
-	int c, v, rc = EXIT_TROUBLE;
+	int c, v, rc;
 
 	ropts.warn = warn;
 	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
@@ -126,58 +127,17 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 
 	if (load(&fabric, g, what, &ropts, &err))
 		return cli_fail(&err);
-	if (output) {
-		/* write beside the target and rename: no half-written file */
-		size_t n = strlen(output) + 16;
-
-		tmp = malloc(n);
-		if (!tmp) {
-			rc = cli_failf("out of memory");
-			goto out_free;
-		}
-		snprintf(tmp, n, "%s.tmpXXXXXX", output);
-		v = mkstemp(tmp);
-		if (v < 0 || !(f = fdopen(v, "w"))) {
-			rc = cli_failf("cannot write '%s': %s", output,
-				       strerror(errno));
-			if (v >= 0) {
-				close(v);
-				unlink(tmp);
-			}
-			goto out_free;
-		}
-		ro.write_arg = f;
-	}
+	rc = output_file_open(&out, output, true);
+	if (rc)
+		goto out_free;
+	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
 	if (ibtopo_fabric_write(&ro, fabric, format, &err)) {
-		rc = cli_fail(&err);
-		goto out_close;
-	}
-	if (f) {
-		FILE *done = f;
-		mode_t mask = umask(0);
-
-		umask(mask);
-		f = NULL;
-		if (fflush(done) || fchmod(fileno(done), 0666 & ~mask) ||
-		    fclose(done) ||
-		    rename(tmp, output)) {
-			rc = cli_failf("cannot write '%s': %s", output,
-				       strerror(errno));
-			unlink(tmp);
-			goto out_free;
-		}
-	} else if (fflush(stdout)) {
-		rc = cli_failf("cannot write the output: %s", strerror(errno));
+		rc = output_file_fail(&out, &err);
+		output_file_abort(&out);
 		goto out_free;
 	}
-	rc = EXIT_CLEAN;
-out_close:
-	if (f) {
-		fclose(f);
-		unlink(tmp);
-	}
+	rc = output_file_close(&out);
 out_free:
-	free(tmp);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

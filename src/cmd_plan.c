@@ -1,8 +1,9 @@
 /* cmd_plan.c - ibtopo plan: write a planned topology from parameters */
 #include "commands.h"
+#include "output_file.h"
 
-#include <getopt.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ static const struct cli_opt opts[] = {
 	  "under core switches" },
 	{ "pods", 0, 1, "P", "pods (--levels 3)" },
 	{ "format", 0, 1, "FMT", "ibnetdiscover (a plan, default) or ibsim" },
-	{ "output", 'o', 1, "FILE", "write to FILE instead of standard output" },
+	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
@@ -72,8 +73,8 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_fabric *plan = NULL;
 	struct ibtopo_render_opts ro;
 	struct cli_state st = { 0 };
+	struct output_file out;
 	const char *output = NULL;
-	FILE *f = stdout;
 	bool ok = true;
 	int c, rc;
 
@@ -156,22 +157,17 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 
 	if (ibtopo_plan_fat_tree(&plan, &p, &err))
 		return cli_fail(&err);
-	if (output) {
-		f = fopen(output, "w");
-		if (!f) {
-			rc = cli_failf("cannot write '%s': %s", output,
-				       strerror(errno));
-			goto out_free_plan;
-		}
-	}
-	ro = cli_stdout_opts(IBTOPO_FORMAT_TEXT);
-	ro.write_arg = f;
-	rc = ibtopo_plan_write(&ro, plan, format, &err);
+	rc = output_file_open(&out, output, true);
 	if (rc)
-		rc = cli_fail(&err);
-	if ((output ? fclose(f) : fflush(f)) != 0 && !rc)
-		rc = cli_failf("cannot write '%s'", output ? output : "standard output");
+		goto out_free_plan;
+	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
+	if (ibtopo_plan_write(&ro, plan, format, &err)) {
+		rc = output_file_fail(&out, &err);
+		output_file_abort(&out);
+		goto out_free_plan;
+	}
+	rc = output_file_close(&out);
 out_free_plan:
 	ibtopo_fabric_free(plan);
-	return rc ? rc : EXIT_CLEAN;
+	return rc;
 }

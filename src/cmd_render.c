@@ -1,5 +1,6 @@
 /* cmd_render.c - ibtopo render: a fabric diagram as SVG, PNG, PDF or DOT */
 #include "commands.h"
+#include "output_file.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_topology *topo = NULL;
 	struct ibtopo_fabric *fabric = NULL, *other = NULL;
 	struct cli_state st = { 0 };
+	struct output_file out;
 	const char *output = NULL, *format = NULL, *plan = NULL;
 	const char *cables = NULL, *name_map = NULL, *what = NULL;
 	const char *old_ref = NULL;
@@ -275,11 +277,14 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 		d.topology = topo;
 	}
 	d.findings = &findings;
-	if (ibtopo_render_image(output, format, fabric, &d, &err)) {
-		cli_fail(&err);
+	if (output_file_open(&out, output, false))
+		goto out_free_topology;
+	if (ibtopo_render_image(out.path, format, fabric, &d, &err)) {
+		output_file_fail(&out, &err);
+		output_file_abort(&out);
 		goto out_free_topology;
 	}
-	rc = EXIT_CLEAN;
+	rc = output_file_close(&out);
 out_free_topology:
 	ibtopo_topology_free(topo);
 out_release_findings:

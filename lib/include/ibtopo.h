@@ -3,12 +3,19 @@
  *
  * The only header a program using libibtopo includes. Self-contained C11.
  *
- * Conventions (see STYLE.md):
+ * Conventions, the same for every function below:
+ * - Names are ibtopo_<noun>_<verb>(); macros and enumerators IBTOPO_.
  * - Functions that can fail return 0 or a negative enum ibtopo_status and
- *   take an optional struct ibtopo_error * as their last argument.
- * - `**out` results belong to the caller and are freed with the matching
- *   _free(); plain pointers returned are borrowed from their parent.
+ *   take an optional struct ibtopo_error * as their last argument, which
+ *   receives a one-line message (the library never prints or exits).
+ * - `**out` results come first, belong to the caller and are freed with
+ *   the matching _free() (which accepts NULL); plain pointers returned
+ *   are borrowed from their parent.
  * - struct ibtopo_fabric owns every node, port and link; findings borrow it.
+ * - Option structs start with a version field: initialize them with
+ *   their IBTOPO_*_INIT macro.
+ * Build with `pkg-config --cflags --libs ibtopo` (add --static to link
+ * libibtopo.a); README.md describes the command built on this library.
  */
 #ifndef IBTOPO_H
 #define IBTOPO_H
@@ -623,12 +630,20 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
  * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
- * slurm: one `SwitchName=` line per switch; a switch with hosts lists
- * them (Nodes=, hostlist expressions), one without lists its neighbour
- * switches (Switches=). A host is the first word of its CA's
- * description, or "H-<guid>" for firmware-default descriptions
- * ("MT4129 ConnectX7 Mellanox Technologies"); SHARP aggregation nodes
- * are left out. IBTOPO_EIO if the sink fails.
+ * slurm: a topology.conf for Slurm's topology/tree plugin, one
+ * `SwitchName=` line per switch, lowest level first (levels of
+ * ibtopo_topology_analyze()): a leaf lists its hosts (Nodes=, hostlist
+ * expressions), a switch above the leaves its neighbours on lower levels
+ * (Switches=), so no switch is listed below its own descendant. Each host
+ * is under one switch: the lowest-level one it is cabled to, then the one
+ * with most of its cables, then the first by name (a rail-optimized
+ * server goes under its first rail's leaf). Hosts on a switch that also
+ * has switches below it get a leaf of their own, "<switch>-hosts"; when
+ * no switch reaches every host, a logical switch "top" lists those that
+ * no switch lists. A host is the first word of its CA's description, or
+ * "H-<guid>" for firmware-default descriptions ("MT4129 ConnectX7
+ * Mellanox Technologies"); SHARP aggregation nodes are left out.
+ * IBTOPO_EIO if the sink fails.
  */
 int ibtopo_fabric_write(const struct ibtopo_render_opts *opts,
 			const struct ibtopo_fabric *fabric,
