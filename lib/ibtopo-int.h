@@ -29,6 +29,15 @@ int ibtopo__error_vset(struct ibtopo_error *err, int code, const char *fmt,
 /** Prefix an existing message with "what: " keeping its code. */
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
+/**
+ * Input text as an error message may quote it: `n` bytes of `s` (up to a
+ * NUL) into buf, printable ASCII and well-formed UTF-8 as they are,
+ * every other byte (controls, DEL, invalid or overlong UTF-8) and the
+ * backslash as "\xNN", cut with "..." to fit `len`. Returns buf, always
+ * NUL-terminated (len > 0).
+ */
+const char *ibtopo__quote(char *buf, size_t len, const char *s, size_t n);
+#define IBTOPO__QUOTE_MAX 80	/* a buffer for one quoted name or token */
 
 /* store.c */
 /**

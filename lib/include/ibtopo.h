@@ -38,6 +38,8 @@ enum ibtopo_status {
 	IBTOPO_EPARTIAL = -8,	/* discovery incomplete */
 	IBTOPO_EVERSION = -9,	/* database from a newer schema version */
 	IBTOPO_EBUSY = -10,	/* database locked too long */
+	IBTOPO_EEXIST = -11,	/* a label names another snapshot already */
+	IBTOPO_EAMBIGUOUS = -12, /* a name or label fits several things */
 };
 
 #define IBTOPO_ERROR_SIZE 256
@@ -528,10 +530,38 @@ void ibtopo_store_free(struct ibtopo_store *store);
  * sets its snapshot id, and its taken_at (now) and host (gethostname)
  * when they were unset. `out_id` may be NULL. IBTOPO_EBUSY if other
  * writers held the database for longer than 10 s, IBTOPO_EINVAL on a
- * store opened READONLY.
+ * store opened READONLY or a label that reads as a REF, IBTOPO_EEXIST
+ * when the fabric's label names a stored snapshot already (see
+ * ibtopo_store_save_ext() to move it).
  */
 int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 		      struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+enum ibtopo_save_flags {
+	/* a label in use moves to the new snapshot instead of failing */
+	IBTOPO_SAVE_MOVE_LABEL = 1u << 0,
+};
+
+/**
+ * Whether `label` may name a new snapshot. A label names one snapshot,
+ * and a REF must reach it: IBTOPO_EINVAL when it is empty or reads as a
+ * REF itself (decimal digits, `latest`, `latest~N`); IBTOPO_EEXIST when
+ * a snapshot of `store` has it already (the message names the
+ * snapshot), unless `flags` holds IBTOPO_SAVE_MOVE_LABEL. `store` may be
+ * NULL: the text alone is checked. Returns 0 when it may.
+ */
+int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
+			     unsigned flags, struct ibtopo_error *err);
+
+/**
+ * ibtopo_store_save() with `flags` (enum ibtopo_save_flags). The
+ * fabric's label, when set, is checked with ibtopo_store_check_label()
+ * inside the snapshot's transaction (IBTOPO_EINVAL, IBTOPO_EEXIST, and
+ * nothing stored); with IBTOPO_SAVE_MOVE_LABEL the snapshots holding the
+ * label lose it in that same transaction.
+ */
+int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
+			  struct ibtopo_fabric *fabric, unsigned flags,
+			  struct ibtopo_error *err);
 /**
  * Load snapshot `id` into a new fabric (sorted, meta filled in, cables
  * attached). IBTOPO_ENOTFOUND if there is no such snapshot.
@@ -539,9 +569,11 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
 		      int64_t id, struct ibtopo_error *err);
 /**
- * Resolve a REF into an id: a snapshot id, else a label (its most recent
- * snapshot), `latest`, or `latest~N` (N snapshots before the latest, in
- * the order they were stored). IBTOPO_ENOTFOUND when nothing matches.
+ * Resolve a REF into an id: a snapshot id, else a label, `latest`, or
+ * `latest~N` (N snapshots before the latest, in the order they were
+ * stored). IBTOPO_ENOTFOUND when nothing matches; IBTOPO_EAMBIGUOUS when
+ * the label names several snapshots (databases written before labels
+ * were unique), the message listing their ids.
  */
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
 			 struct ibtopo_error *err);
