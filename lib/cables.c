@@ -383,14 +383,6 @@ struct loader {
 	size_t nnodes;
 };
 
-static int cmp_desc(const void *x, const void *y)
-{
-	const struct ibtopo_node *a = *(struct ibtopo_node *const *)x;
-	const struct ibtopo_node *b = *(struct ibtopo_node *const *)y;
-
-	return strcmp(a->desc, b->desc);
-}
-
 static bool parse_guid(const char *s, uint64_t *out)
 {
 	char *end;
@@ -550,61 +542,37 @@ static void warn(const struct loader *ld, const char *fmt, ...)
 }
 
 /*
- * A node named in the inventory: "0x" GUID (node GUID, else port GUID),
- * else a description that must be unique. Returns 0 or an error naming
- * the line.
+ * A node named in the inventory, as every node name is read
+ * (ibtopo_fabric_find_node_name()): a "0x" node or port GUID, else a
+ * description only one node has. Returns 0 or an error naming the line.
  */
 static int find_node(struct ibtopo_node **out, struct loader *ld, unsigned line,
 		     const char *name, struct ibtopo_error *err)
 {
-	struct ibtopo_node key_node, *key = &key_node, **hit;
+	struct ibtopo__node_lookup how = { 0 };
+	char q[IBTOPO__QUOTE_MAX];
 	uint64_t guid;
-	size_t first, last;
+	int rc;
 
 	*out = NULL;
-	if (parse_guid(name, &guid)) {
-		struct ibtopo_port *p;
-
-		*out = ibtopo_fabric_find_node(ld->fabric, guid);
-		if (!*out) {
-			p = ibtopo_fabric_find_port(ld->fabric, guid);
-			if (p)
-				*out = p->node;
-		}
-		if (!*out)
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
-				"%s:%u: no node or port with GUID %s in the fabric",
-				ld->path, line, name);
-		return 0;
-	}
-	if (!ld->by_desc) {
-		ld->nnodes = ibtopo_fabric_node_count(ld->fabric);
-		ld->by_desc = calloc(ld->nnodes ? ld->nnodes : 1, sizeof(*ld->by_desc));
-		if (!ld->by_desc)
-			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		for (size_t i = 0; i < ld->nnodes; i++)
-			ld->by_desc[i] = ibtopo_fabric_node(ld->fabric, i);
-		if (ld->nnodes)
-			qsort(ld->by_desc, ld->nnodes, sizeof(*ld->by_desc), cmp_desc);
-	}
-	key_node.desc = (char *)name;
-	hit = ld->nnodes ? bsearch(&key, ld->by_desc, ld->nnodes,
-				   sizeof(*ld->by_desc), cmp_desc) : NULL;
-	if (!hit)
+	if (!ld->by_desc &&
+	    ibtopo__fabric_desc_index(&ld->by_desc, &ld->nnodes, ld->fabric))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	how.by_desc = ld->by_desc;
+	how.nby_desc = ld->nnodes;
+	rc = ibtopo__fabric_lookup(out, ld->fabric, name, &how, err);
+	if (rc == IBTOPO_ENOTFOUND && parse_guid(name, &guid))
 		return ibtopo__error_set(err, IBTOPO_EPARSE,
-					 "%s:%u: no node '%s' in the fabric",
-					 ld->path, line, name);
-	first = last = (size_t)(hit - ld->by_desc);
-	while (first > 0 && strcmp(ld->by_desc[first - 1]->desc, name) == 0)
-		first--;
-	while (last + 1 < ld->nnodes && strcmp(ld->by_desc[last + 1]->desc, name) == 0)
-		last++;
-	if (first != last)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
-			"%s:%u: %zu nodes are named '%s': name it by its GUID",
-			ld->path, line, last - first + 1, name);
-	*out = ld->by_desc[first];
-	return 0;
+			"%s:%u: no node or port with GUID %s in the fabric",
+			ld->path, line, ibtopo__quote(q, sizeof(q), name,
+						      strlen(name)));
+	if (rc == IBTOPO_ENOMEM || !rc)
+		return rc;
+	/* not found, or several nodes of that name */
+	if (err)
+		err->code = IBTOPO_EPARSE;
+	ibtopo__error_prefix(err, "%s:%u", ld->path, line);
+	return IBTOPO_EPARSE;
 }
 
 /* ------------------------------------------------------- inventory CSV */

@@ -431,6 +431,204 @@ struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fab
 	return NULL;
 }
 
+/* ------------------------------------------------------------------ */
+/* Names a person gives                                                */
+/* ------------------------------------------------------------------ */
+
+static int cmp_node_desc(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(struct ibtopo_node *const *)y;
+	int c = strcmp(a->desc, b->desc);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int ibtopo__fabric_desc_index(struct ibtopo_node ***out, size_t *count,
+			      const struct ibtopo_fabric *fabric)
+{
+	size_t n = fabric ? fabric->nnodes : 0;
+	struct ibtopo_node **v = calloc(n ? n : 1, sizeof(*v));
+
+	*out = NULL;
+	*count = 0;
+	if (!v)
+		return IBTOPO_ENOMEM;
+	if (n) {
+		memcpy(v, fabric->nodes, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_node_desc);
+	}
+	*out = v;
+	*count = n;
+	return 0;
+}
+
+/* "0x" and 1..16 hex digits; with `bare`, also without "0x" and as an
+ * ibnetdiscover id ("S-0008f10500200a2c"). */
+static bool parse_guid_name(const char *s, bool bare, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t k = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	else if (!bare)
+		return false;
+	else if (strchr("SsHhRr", s[0]) && s[0] && s[1] == '-')
+		s += 2;
+	for (; *s; s++, k++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		if (k == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!k)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool type_taken(const struct ibtopo__node_lookup *how,
+		       const struct ibtopo_node *n)
+{
+	return !how->types || (how->types & (1u << n->type));
+}
+
+#define LOOKUP_GUIDS_SHOWN 4
+
+/* Collects the nodes a name fits: the first, the count, a few GUIDs. */
+struct fits {
+	struct ibtopo_node *first;
+	size_t count;
+	uint64_t guids[LOOKUP_GUIDS_SHOWN];
+};
+
+static void fits_add(struct fits *m, struct ibtopo_node *n)
+{
+	if (!m->count)
+		m->first = n;
+	if (m->count < LOOKUP_GUIDS_SHOWN)
+		m->guids[m->count] = n->guid;
+	m->count++;
+}
+
+static void fits_desc(struct fits *m, const struct ibtopo_fabric *f,
+		      const char *name, const struct ibtopo__node_lookup *how)
+{
+	if (how->by_desc) {
+		struct ibtopo_node key = { .desc = (char *)name };
+		size_t lo = 0, hi = how->nby_desc;
+
+		/* the first node with that description */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(how->by_desc[mid]->desc, key.desc) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < how->nby_desc &&
+		       strcmp(how->by_desc[lo]->desc, name) == 0; lo++)
+			if (type_taken(how, how->by_desc[lo]))
+				fits_add(m, how->by_desc[lo]);
+		return;
+	}
+	for (size_t i = 0; i < f->nnodes; i++)
+		if (type_taken(how, f->nodes[i]) &&
+		    strcmp(f->nodes[i]->desc, name) == 0)
+			fits_add(m, f->nodes[i]);
+}
+
+static void fits_alias(struct fits *m, const struct ibtopo_fabric *f,
+		       const char *name, const struct ibtopo__node_lookup *how)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const char *a;
+
+		if (!type_taken(how, f->nodes[i]))
+			continue;
+		a = how->alias(how->alias_arg, f->nodes[i], buf, sizeof(buf));
+		if (a && strcmp(a, name) == 0)
+			fits_add(m, f->nodes[i]);
+	}
+}
+
+int ibtopo__fabric_lookup(struct ibtopo_node **out,
+			  const struct ibtopo_fabric *fabric, const char *name,
+			  const struct ibtopo__node_lookup *how,
+			  struct ibtopo_error *err)
+{
+	static const struct ibtopo__node_lookup any = { 0 };
+	const char *what;
+	struct fits m = { 0 };
+	char q[IBTOPO__QUOTE_MAX], list[LOOKUP_GUIDS_SHOWN * 20 + 32];
+	size_t used = 0;
+	uint64_t guid;
+
+	if (out)
+		*out = NULL;
+	if (!out || !fabric || !name)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or name");
+	if (!how)
+		how = &any;
+	what = how->types == 1u << IBTOPO_NODE_SWITCH ? "switch" : "node";
+	if (parse_guid_name(name, how->bare_guids, &guid)) {
+		struct ibtopo_node *n = ibtopo_fabric_find_node(fabric, guid);
+		struct ibtopo_port *p = ibtopo_fabric_find_port(fabric, guid);
+
+		if (!n && p)
+			n = p->node;
+		if (n && type_taken(how, n)) {
+			*out = n;
+			return 0;
+		}
+		/* a description may look like a GUID: read on */
+	}
+	fits_desc(&m, fabric, name, how);
+	if (!m.count && how->alias)
+		fits_alias(&m, fabric, name, how);
+	ibtopo__quote(q, sizeof(q), name, strlen(name));
+	if (!m.count)
+		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+					 "no %s '%s' in the fabric", what, q);
+	if (m.count == 1) {
+		*out = m.first;
+		return 0;
+	}
+	for (size_t i = 0; i < m.count && i < LOOKUP_GUIDS_SHOWN; i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s0x%016" PRIx64, i ? ", " : "",
+					 m.guids[i]);
+	if (m.count > LOOKUP_GUIDS_SHOWN)
+		snprintf(list + used, sizeof(list) - used, " and %zu more",
+			 m.count - LOOKUP_GUIDS_SHOWN);
+	return ibtopo__error_set(err, IBTOPO_EAMBIGUOUS,
+				 "'%s' names %zu %s%s: %s; name one by its GUID",
+				 q, m.count, what,
+				 strcmp(what, "switch") ? "s" : "es", list);
+}
+
+int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
+				 const struct ibtopo_fabric *fabric,
+				 const char *name, struct ibtopo_error *err)
+{
+	return ibtopo__fabric_lookup(out, fabric, name, NULL, err);
+}
+
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num)
 {
 	if (!node || num > node->nports)

@@ -52,6 +52,39 @@ int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
 
+/** A name a node goes by besides its description (into buf, or static). */
+typedef const char *ibtopo__node_namer(void *arg, const struct ibtopo_node *node,
+				       char *buf, size_t len);
+
+/** How ibtopo__fabric_lookup() reads a name a person gave. */
+struct ibtopo__node_lookup {
+	unsigned types;		/* 1u << enum ibtopo_node_type taken; 0 = all */
+	/* also GUIDs without "0x", and ibnetdiscover ids ("S-<hex>") */
+	bool bare_guids;
+	/* a second name, tried when no description matches; may be NULL */
+	ibtopo__node_namer *alias;
+	void *alias_arg;
+	/* nodes sorted by description (ibtopo__fabric_desc_index()), for
+	 * many lookups; NULL: scan the fabric */
+	struct ibtopo_node *const *by_desc;
+	size_t nby_desc;
+};
+
+/**
+ * The one node `name` names, as ibtopo_fabric_find_node_name() reads it,
+ * with `how` (may be NULL) narrowing the types and adding an alias.
+ * IBTOPO_ENOTFOUND "no node '<name>' in the fabric" ("switch" when only
+ * switches are taken); IBTOPO_EAMBIGUOUS listing the GUIDs of the nodes
+ * the name fits; IBTOPO_EINVAL without a fabric or name.
+ */
+int ibtopo__fabric_lookup(struct ibtopo_node **out,
+			  const struct ibtopo_fabric *fabric, const char *name,
+			  const struct ibtopo__node_lookup *how,
+			  struct ibtopo_error *err);
+/** The fabric's nodes sorted by description, for the lookup; free() it. */
+int ibtopo__fabric_desc_index(struct ibtopo_node ***out, size_t *count,
+			      const struct ibtopo_fabric *fabric);
+
 /* output.c: a sink with formatted writes */
 int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 		      size_t len);

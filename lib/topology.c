@@ -694,29 +694,31 @@ static int assign_levels_roots(struct ibtopo_topology *t, const bool *root,
 /* Roots: file and pattern                                             */
 /* ------------------------------------------------------------------ */
 
-static size_t switch_by_word(const struct ibtopo_topology *t, const char *w)
+/* The short name a roots file may give a switch ("ib1" for "MF0;ib1:..."). */
+static const char *short_name(void *arg, const struct ibtopo_node *n,
+			      char *buf, size_t len)
 {
-	char *end;
-	uint64_t guid;
-	char buf[256];
+	(void)arg;
+	return ibtopo__topology_node_name(n, buf, len);
+}
 
-	if (strncmp(w, "S-", 2) == 0 || strncmp(w, "s-", 2) == 0)
-		w += 2;
-	errno = 0;
-	guid = strtoull(w, &end, 16);
-	if (!errno && !*end && end != w) {
-		for (size_t i = 0; i < t->nsw; i++)
-			if (t->sw[i].node->guid == guid)
-				return i;
-	}
-	for (size_t i = 0; i < t->nsw; i++) {
-		const struct ibtopo_node *n = t->sw[i].node;
+/* The switch a roots line names: a GUID, a description or a short name. */
+static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
+			  const char *w, struct ibtopo_error *err)
+{
+	struct ibtopo__node_lookup how = {
+		.types = 1u << IBTOPO_NODE_SWITCH,
+		.bare_guids = true,
+		.alias = short_name,
+	};
+	struct ibtopo_node *n = NULL;
+	int rc;
 
-		if (strcmp(n->desc, w) == 0 ||
-		    strcmp(ibtopo__topology_node_name(n, buf, sizeof(buf)), w) == 0)
-			return i;
-	}
-	return IBTOPO__NONE;
+	*out = IBTOPO__NONE;
+	rc = ibtopo__fabric_lookup(&n, t->fabric, w, &how, err);
+	if (!rc)
+		*out = t->node2sw[n->index];
+	return rc;
 }
 
 static int read_roots_file(struct ibtopo_topology *t, const char *path,
@@ -749,11 +751,19 @@ static int read_roots_file(struct ibtopo_topology *t, const char *path,
 		}
 		if (!*s)
 			continue;
-		i = switch_by_word(t, s);
-		if (i == IBTOPO__NONE) {
+		ret = switch_by_word(&i, t, s, err);
+		if (ret == IBTOPO_ENOTFOUND || (!ret && i == IBTOPO__NONE)) {
+			char q[IBTOPO__QUOTE_MAX];
+
 			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
-						"%s:%u: '%s' names no switch",
-						path, lineno, s);
+						"%s:%u: '%s' names no switch", path,
+						lineno, ibtopo__quote(q, sizeof(q),
+								      s, strlen(s)));
+			break;
+		}
+		if (ret) {
+			/* several switches go by that name */
+			ibtopo__error_prefix(err, "%s:%u", path, lineno);
 			break;
 		}
 		root[i] = true;

@@ -293,9 +293,28 @@ struct ibtopo_node *ibtopo_fabric_find_node(const struct ibtopo_fabric *fabric,
 /** Port by port GUID, or NULL. */
 struct ibtopo_port *ibtopo_fabric_find_port(const struct ibtopo_fabric *fabric,
 					    uint64_t guid);
-/** First node whose description equals `desc`, or NULL. */
+/**
+ * First node whose description equals `desc`, or NULL. Descriptions need
+ * not be unique: to find the node a person names, use
+ * ibtopo_fabric_find_node_name().
+ */
 struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fabric,
 						 const char *desc);
+/**
+ * The one node a person names: a node GUID or a port GUID ("0x" and 1 to
+ * 16 hex digits), else a node description. A GUID is always taken; a
+ * description only when one node has it. IBTOPO_ENOTFOUND "no node
+ * '<name>' in the fabric"; IBTOPO_EAMBIGUOUS when several nodes have that
+ * description, the message counting them and listing GUIDs to give
+ * instead ("'<name>' names 78 nodes: 0x..., 0x..., ... and 73 more; name
+ * one by its GUID"); IBTOPO_EINVAL without a fabric or name. *out is
+ * borrowed from the fabric, NULL on failure. Every option taking a node
+ * name (render --focus, analyze --roots lines, cable inventories) reads
+ * it this way.
+ */
+int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
+				 const struct ibtopo_fabric *fabric,
+				 const char *name, struct ibtopo_error *err);
 /** Port `num` of a node or NULL. */
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
 /**
@@ -1081,7 +1100,10 @@ struct ibtopo_topology;
  * be NULL) and borrow the fabric's descriptions; *out borrows the fabric
  * too: free both before the fabric. `opts` may be NULL (defaults).
  * Returns 0; IBTOPO_EINVAL (no fabric, unknown opts version, a bad root
- * pattern, roots naming no switch: the message names it); IBTOPO_EIO
+ * pattern, roots naming no switch: the message names it);
+ * IBTOPO_EAMBIGUOUS (a roots line names several switches; lines are read
+ * as ibtopo_fabric_find_node_name() reads names, GUIDs also without "0x"
+ * or as "S-<guid>", descriptions also as the short names drawn); IBTOPO_EIO
  * (unreadable roots file); IBTOPO_ENOMEM; IBTOPO_ERROR (the graph
  * library failed). On failure *out is NULL; findings appended stay.
  */
@@ -1493,8 +1515,9 @@ struct ibtopo_diagram_opts {
 	unsigned version;		/* IBTOPO_DIAGRAM_OPTS_VERSION */
 	enum ibtopo_diagram_hosts hosts;
 	enum ibtopo_diagram_layout layout;
-	/* draw only nodes within `depth` links of this node: a node
-	 * description, a short label as drawn, or a "0x" node GUID */
+	/* draw only nodes within `depth` links of this node: a "0x" node or
+	 * port GUID, a node description, or a short label as drawn; a name
+	 * several nodes go by is refused (IBTOPO_EAMBIGUOUS) */
 	const char *focus;
 	unsigned depth;			/* 0 = 2 */
 	const char *title;		/* NULL: the fabric's file name or host */
@@ -1525,7 +1548,8 @@ struct ibtopo_diagram_opts {
  * counts) and a legend of what is drawn head the graph. The text is the
  * same bytes for the same input. `d` may be NULL (defaults).
  * Returns 0; IBTOPO_EINVAL (no fabric or sink, unknown opts version);
- * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_ENOMEM; or the sink's
+ * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_EAMBIGUOUS (focus names
+ * several, the message listing GUIDs); IBTOPO_ENOMEM; or the sink's
  * error.
  */
 int ibtopo_render_dot(const struct ibtopo_render_opts *o,
