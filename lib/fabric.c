@@ -629,6 +629,137 @@ int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
 	return ibtopo__fabric_lookup(out, fabric, name, NULL, err);
 }
 
+/* ------------------------------------------------------------------ */
+/* Names shared by several nodes                                       */
+/* ------------------------------------------------------------------ */
+
+struct named {
+	char *name;
+	uint64_t guid;
+	bool taken;	/* the name moved to the shared names */
+};
+
+static int cmp_named(const void *x, const void *y)
+{
+	const struct named *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int named_add(struct named *v, size_t *n, const char *name, uint64_t guid)
+{
+	if (!name || !*name)
+		return 0;
+	v[*n].name = strdup(name);
+	if (!v[*n].name)
+		return IBTOPO_ENOMEM;
+	v[*n].guid = guid;
+	(*n)++;
+	return 0;
+}
+
+int ibtopo__shared_names_init(struct ibtopo__shared_names *out,
+			      const struct ibtopo_fabric *const *fabrics,
+			      size_t nfabrics, const struct ibtopo_findings *list,
+			      ibtopo__node_namer *namer, void *arg)
+{
+	size_t total = 0, n = 0;
+	struct named *v;
+	char buf[256];
+	int rc = 0;
+
+	out->names = NULL;
+	out->n = 0;
+	for (size_t k = 0; k < nfabrics; k++)
+		total += fabrics[k] ? fabrics[k]->nnodes : 0;
+	if (!namer && list)
+		total += 4 * list->count;
+	v = calloc(total + 1, sizeof(*v));
+	out->names = calloc(total + 1, sizeof(*out->names));
+	if (!v || !out->names) {
+		rc = IBTOPO_ENOMEM;
+		goto out_free;
+	}
+	for (size_t k = 0; k < nfabrics && !rc; k++) {
+		for (size_t i = 0; fabrics[k] && i < fabrics[k]->nnodes && !rc; i++) {
+			const struct ibtopo_node *node = fabrics[k]->nodes[i];
+
+			rc = named_add(v, &n, namer ? namer(arg, node, buf, sizeof(buf)) :
+				       node->desc, node->guid);
+		}
+	}
+	for (size_t i = 0; !namer && list && i < list->count && !rc; i++) {
+		const struct ibtopo_finding *f = &list->items[i];
+
+		rc = named_add(v, &n, f->a.node, f->a.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->b.node, f->b.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->c.node, f->c.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->d.node, f->d.guid);
+	}
+	if (rc)
+		goto out_free;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_named);
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(v[i].name, v[i - 1].name) || v[i].guid == v[i - 1].guid)
+			continue;
+		if (out->n && strcmp(out->names[out->n - 1], v[i].name) == 0)
+			continue;
+		out->names[out->n++] = v[i].name;
+		v[i].taken = true;
+	}
+out_free:
+	for (size_t i = 0; v && i < n; i++)
+		if (!v[i].taken)
+			free(v[i].name);
+	free(v);
+	if (rc)
+		ibtopo__shared_names_release(out);
+	return rc;
+}
+
+void ibtopo__shared_names_release(struct ibtopo__shared_names *s)
+{
+	for (size_t i = 0; s && s->names && i < s->n; i++)
+		free(s->names[i]);
+	if (s) {
+		free(s->names);
+		s->names = NULL;
+		s->n = 0;
+	}
+}
+
+static int cmp_name_key(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+bool ibtopo__shared_names_has(const struct ibtopo__shared_names *s,
+			      const char *name)
+{
+	return s && s->n && name &&
+	       bsearch(name, s->names, s->n, sizeof(*s->names), cmp_name_key);
+}
+
+const char *ibtopo__name_node(const struct ibtopo__shared_names *s,
+			      const char *name, uint64_t guid, char *buf,
+			      size_t len)
+{
+	if (!name || !*name)
+		snprintf(buf, len, "0x%016" PRIx64, guid);
+	else if (guid && ibtopo__shared_names_has(s, name))
+		snprintf(buf, len, "%s (0x%016" PRIx64 ")", name, guid);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num)
 {
 	if (!node || num > node->nports)

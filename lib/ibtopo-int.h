@@ -85,6 +85,38 @@ int ibtopo__fabric_lookup(struct ibtopo_node **out,
 int ibtopo__fabric_desc_index(struct ibtopo_node ***out, size_t *count,
 			      const struct ibtopo_fabric *fabric);
 
+/*
+ * Names that name one node. Text output names a node by its description
+ * (or a short name); where several nodes go by the same name it adds the
+ * GUID: "Infiniscale-IV Mellanox Technologies (0x0008f10500200a2c)".
+ */
+struct ibtopo__shared_names {
+	char **names;		/* sorted; each names two nodes or more */
+	size_t n;
+};
+
+/**
+ * Collect the names that several nodes share: the names of the nodes of
+ * `fabrics` (descriptions, or what `namer` gives them) and, when `namer`
+ * is NULL, the ends of `list` (may be NULL). A name is shared when it
+ * goes with two GUIDs. Returns 0 or IBTOPO_ENOMEM.
+ */
+int ibtopo__shared_names_init(struct ibtopo__shared_names *out,
+			      const struct ibtopo_fabric *const *fabrics,
+			      size_t nfabrics, const struct ibtopo_findings *list,
+			      ibtopo__node_namer *namer, void *arg);
+void ibtopo__shared_names_release(struct ibtopo__shared_names *s);
+/** True if several nodes go by `name`. */
+bool ibtopo__shared_names_has(const struct ibtopo__shared_names *s,
+			      const char *name);
+/**
+ * `name` for text, into buf: as it is when one node goes by it, else
+ * "name (0x<guid>)". A NULL or empty name gives the GUID. Returns buf.
+ */
+const char *ibtopo__name_node(const struct ibtopo__shared_names *s,
+			      const char *name, uint64_t guid, char *buf,
+			      size_t len);
+
 /* output.c: a sink with formatted writes */
 int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 		      size_t len);

@@ -400,7 +400,7 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 		if (t->chassis[c].chips < 2)
 			continue;
 		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips\n",
-					ibtopo__topology_chassis_name(t, c, na,
+					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
 					t->chassis[c].chips);
 	}
@@ -453,12 +453,12 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 
 			rc = ibtopo__out_printf(o, "  worst pair: %s - %s: %llu node-, "
 						"%llu edge-disjoint, %llu routes\n",
-						ibtopo__topology_node_name(
+						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->a]].node,
-							na, sizeof(na)),
-						ibtopo__topology_node_name(
+							true, na, sizeof(na)),
+						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->b]].node,
-							nb, sizeof(nb)),
+							true, nb, sizeof(nb)),
 						p->node, p->edge, p->ecmp);
 		}
 	}

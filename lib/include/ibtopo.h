@@ -1263,6 +1263,20 @@ int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err);
 
+/**
+ * ibtopo_render_findings() for findings that name nodes of `a` and `b`
+ * (a diff's OLD and NEW, a plan and the actual fabric; either may be
+ * NULL): the text names an end "desc (0x<guid>)", in the tables and in
+ * the sentences, whenever two nodes of either fabric share its
+ * description, not only when the list shows two of them.
+ */
+int ibtopo_render_findings_of(const struct ibtopo_render_opts *opts,
+			      const char *list_name,
+			      const struct ibtopo_findings *list,
+			      const struct ibtopo_fabric *a,
+			      const struct ibtopo_fabric *b,
+			      struct ibtopo_error *err);
+
 /** What `ibtopo analyze` reports; everything borrowed. */
 struct ibtopo_analysis {
 	unsigned version;	/* IBTOPO_ANALYSIS_VERSION */
