@@ -405,14 +405,15 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 					t->chassis[c].chips);
 	}
 	if (!rc && t->nlevels)
-		rc = ibtopo__out_printf(o, "\n  %-5s %8s %8s %6s %6s %6s %11s %11s %9s %11s\n",
-					"LEVEL", "SWITCHES", "SERVERS", "DOWN",
+		/* links, not servers: a dual-homed server counts twice */
+		rc = ibtopo__out_printf(o, "\n  %-5s %8s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+					"LEVEL", "SWITCHES", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(o, "  %-5u %8zu %8zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+		rc = ibtopo__out_printf(o, "  %-5u %8zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
 					v->level, v->switches, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
