@@ -208,9 +208,10 @@ static const struct {
 	/* CA node GUIDs from the -v DR-path lines: one node per CA */
 	{ "plafrim2-subnet0.ports-verbose.txt", 7, 96, 155, 0 },
 	{ "plafrim2-subnet1.ports-verbose.txt", 1, 23, 23, 0 },
-	{ "small-ports-1.ports.txt", 4, 3, 4, 0 },
+	/* no -v: one warning that CA ports cannot be joined into CAs */
+	{ "small-ports-1.ports.txt", 4, 3, 4, 1 },
 	/* an aggregation node's port 1 is cabled to two ports: one link kept */
-	{ "small-ports-2.ports.txt", 5, 2, 2, 1 },
+	{ "small-ports-2.ports.txt", 5, 2, 2, 2 },
 };
 
 static void real_dumps_have_their_counts(void **state)
@@ -621,6 +622,48 @@ static void ports_report_with_and_without_dr_paths(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * Without -v a report names CA ports: a dual-port CA reads as two CAs,
+ * and the reader says so once, counting them, and how to get -v.
+ */
+static void ports_report_without_dr_paths_warns_once(void **state)
+{
+	static const char body[] =
+		"CA     2  1 0x0000000000000a11 4x EDR - SW     5 3 0x0000000000000b00 ( 'h1 HCA-1' - 'leaf' )\n"
+		"CA     3  2 0x0000000000000a12 4x EDR - SW     5 4 0x0000000000000b00 ( 'h1 HCA-1' - 'leaf' )\n"
+		"CA     4  1 0x0000000000000a21 4x EDR - SW     5 5 0x0000000000000b00 ( 'h2 HCA-1' - 'leaf' )\n";
+	static const char dr[] =
+		"DR path slid 0; dlid 0; 0 -> new Channel Adapter {0000000000000a10} portnum 1 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1 -> new Switch {0000000000000b00} portnum 0 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1,4 -> new Channel Adapter {0000000000000a10} portnum 2 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1,5 -> new Channel Adapter {0000000000000a20} portnum 1 lid 0-0 \"\"\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f;
+	struct warnings w;
+	char both[2048];
+
+	f = read_text(body, IBTOPO_FILE_AUTO, &w, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 3);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.text[0], "t.topo: 3 CA ports read as 3 CAs (2 of "
+		"them share a description with another): without -v an "
+		"ibnetdiscover -p report cannot join the ports of one CA; run "
+		"`ibnetdiscover -p -v` for one node per CA");
+	ibtopo_fabric_free(f);
+
+	/* with the DR paths: two CAs, nothing to say */
+	snprintf(both, sizeof(both), "%s%s", dr, body);
+	f = read_text(both, IBTOPO_FILE_AUTO, &w, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 2);
+	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[2]->guid, 0xa12);
+	assert_int_equal(w.n, 0);
+	ibtopo_fabric_free(f);
+}
+
 static void plafrim_cas_get_node_guids_from_dr_paths(void **state)
 {
 	struct ibtopo_fabric *f;
@@ -1025,6 +1068,7 @@ int main(void)
 		cmocka_unit_test(plans_get_guids_from_names),
 		cmocka_unit_test(ibsim_nets_train_as_ibsim),
 		cmocka_unit_test(ports_report_with_and_without_dr_paths),
+		cmocka_unit_test(ports_report_without_dr_paths_warns_once),
 		cmocka_unit_test(plafrim_cas_get_node_guids_from_dr_paths),
 		cmocka_unit_test(bad_input_fails_with_file_and_line),
 		cmocka_unit_test(bad_arguments),

@@ -430,7 +430,10 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
  * active values as ibsim trains each link, LIDs unknown). Nodes named
  * instead of GUIDs ("leaf01") get ibtopo_name_guid(); a link seen from
  * both ends is one link, and ends that disagree are reported through
- * opts->warn naming both lines. IBTOPO_EPARSE with "<name>:<line>: <what
+ * opts->warn naming both lines. A ports report without the -v DR-path
+ * lines gives CA port GUIDs only: each CA port becomes a CA of its own
+ * (a dual-port CA reads as two), and opts->warn says so once, counting
+ * them. IBTOPO_EPARSE with "<name>:<line>: <what
  * was expected>" for malformed text, binary data, an empty or truncated
  * file, a line over 4096 bytes, duplicate nodes that differ, a port line
  * before any node; *out is then NULL. The source is left unset.
