@@ -57,6 +57,22 @@ int ibtopo__error_set(struct ibtopo_error *err, int code, const char *fmt, ...)
 	return code;
 }
 
+int ibtopo__error_set_input(struct ibtopo_error *err, int code,
+			    const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!err)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	err->code = code;
+	ibtopo__quote(err->message, sizeof(err->message), buf, strlen(buf));
+	return code;
+}
+
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 {
 	char buf[2 * IBTOPO_ERROR_SIZE + 2];

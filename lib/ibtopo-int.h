@@ -26,6 +26,13 @@ int ibtopo__error_set(struct ibtopo_error *err, int code, const char *fmt, ...)
 	IBTOPO__PRINTF(3, 4);
 int ibtopo__error_vset(struct ibtopo_error *err, int code, const char *fmt,
 		       va_list ap);
+/**
+ * ibtopo__error_set() for a message that quotes input (a file's bytes):
+ * the whole message goes through ibtopo__quote(), so no control byte or
+ * invalid UTF-8 reaches a terminal and it fits the buffer, cut with "...".
+ */
+int ibtopo__error_set_input(struct ibtopo_error *err, int code,
+			    const char *fmt, ...) IBTOPO__PRINTF(3, 4);
 /** Prefix an existing message with "what: " keeping its code. */
 int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);

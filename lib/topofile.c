@@ -54,14 +54,15 @@ static int src_error(struct src *s, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ibtopo__error_set(s->err, IBTOPO_EPARSE, "%s:%u: %s", s->name,
-				 line, msg);
+	/* the message quotes the file: make it printable */
+	return ibtopo__error_set_input(s->err, IBTOPO_EPARSE, "%s:%u: %s",
+				       s->name, line, msg);
 }
 
 IBTOPO__PRINTF(2, 3)
 static void src_warn(struct src *s, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], printable[1024];
 	va_list ap;
 
 	if (!s->opts || !s->opts->warn)
@@ -69,7 +70,8 @@ static void src_warn(struct src *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	s->opts->warn(s->opts->warn_arg, msg);
+	s->opts->warn(s->opts->warn_arg, ibtopo__quote(printable, sizeof(printable),
+							msg, strlen(msg)));
 }
 
 static bool is_text_byte(unsigned char c)

@@ -824,6 +824,65 @@ static void name_maps_in_both_formats(void **state)
 	assert_null(m);
 }
 
+/* Error messages quote input printably: no raw byte reaches a terminal. */
+static bool printable_line(const char *m)
+{
+	for (const unsigned char *p = (const unsigned char *)m; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+			return false;
+	return true;
+}
+
+static void errors_quote_input_printably(void **state)
+{
+	static const char name[] = "Switch 4 \"a\"\n[1] \"b\xc3(\tz\"[1]\n";
+	static const char speed[] = "Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4x\xff" "DR\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	struct warnings w;
+	char *longname;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, name, strlen(name),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: 'b\\xc3(\\x09z' has no node "
+			    "record (truncated file?)");
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, speed, strlen(speed),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: unknown width or speed "
+			    "'4x\\xffDR' (expected e.g. 4xHDR)");
+	/* well-formed UTF-8 stays as it is */
+	assert_int_equal(ibtopo_fabric_read_buffer(&f,
+		"Switch 4 \"a\"\n[1] \"h\xc3\xa9\"[1]\n", 26, "t.topo", NULL, &err),
+		IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: 'h\xc3\xa9' has no node "
+			    "record (truncated file?)");
+
+	/* a long name is cut to fit, still printable, marked "..." */
+	longname = malloc(1200);
+	assert_non_null(longname);
+	memcpy(longname, "Switch 4 \"a\"\n[1] \"", 18);
+	memset(longname + 18, 0xff, 1000);
+	memcpy(longname + 1018, "\"[1]\n", 6);
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, longname, strlen(longname),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_true(printable_line(err.message));
+	assert_true(strlen(err.message) > IBTOPO_ERROR_SIZE - 8);
+	assert_true(strlen(err.message) < IBTOPO_ERROR_SIZE);
+	assert_memory_equal(err.message, "t.topo:2: '\\xff\\xff", 19);
+	assert_memory_equal(err.message + strlen(err.message) - 3, "...", 3);
+	free(longname);
+
+	/* warnings too: two sides that disagree quote both names */
+	f = read_text("Switch 4 \"a\"\n[1] \"b\"[1] # \"b\xff\" lid 0 4xQDR\n"
+		      "Switch 4 \"b\"\n[1] \"a\"[2]\n", IBTOPO_FILE_AUTO, &w, &err);
+	assert_non_null(f);
+	assert_true(w.n >= 1);
+	for (size_t i = 0; i < w.n && i < 8; i++)
+		assert_true(printable_line(w.text[i]));
+	ibtopo_fabric_free(f);
+}
+
 static void x5_map_names_its_hosts(void **state)
 {
 	struct ibtopo_fabric *f;
@@ -1073,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(bad_input_fails_with_file_and_line),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(name_maps_in_both_formats),
+		cmocka_unit_test(errors_quote_input_printably),
 		cmocka_unit_test(x5_map_names_its_hosts),
 		cmocka_unit_test(slurm_matches_the_x5_authors_file),
 		cmocka_unit_test(slurm_names_and_hostlists),

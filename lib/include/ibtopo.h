@@ -437,6 +437,9 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
  * was expected>" for malformed text, binary data, an empty or truncated
  * file, a line over 4096 bytes, duplicate nodes that differ, a port line
  * before any node; *out is then NULL. The source is left unset.
+ * Messages and warnings quote the input printably: bytes that are not
+ * printable ASCII or well-formed UTF-8 (and the backslash) read "\xNN",
+ * and a message too long for the buffer ends in "...".
  */
 int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 			      size_t len, const char *name,
