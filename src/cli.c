@@ -162,16 +162,25 @@ int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 	return ibtopo_store_open(out, path, flags, err);
 }
 
+static void read_warn(void *arg, const char *message)
+{
+	(void)arg;
+	fprintf(stderr, "ibtopo: warning: %s\n", message);
+}
+
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const char *what, struct ibtopo_error *err)
 {
+	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_store *store = NULL;
 	struct stat st;
 	int64_t id;
 	int rc;
 
+	/* what a file cannot say (a -p report's CA ports) goes to stderr */
+	ropts.warn = read_warn;
 	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ibtopo_fabric_read_file(out, what, NULL, err);
+		return ibtopo_fabric_read_file(out, what, &ropts, err);
 	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
 	if (rc)
 		goto out;

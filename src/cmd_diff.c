@@ -87,7 +87,7 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 		fprintf(stderr, "ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
-	if (ibtopo_render_findings(&ro, "changes", &list, &err)) {
+	if (ibtopo_render_findings_of(&ro, "changes", &list, old, new_, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES };
+enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES,
+       OPT_FORCE };
 
 static const struct cli_opt opts[] = {
 	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
@@ -15,12 +16,14 @@ static const struct cli_opt opts[] = {
 				 "not answer (marked partial)" },
 	{ "retries", 0, 1, "N", "sweep again up to N times while a sweep is "
 				"incomplete (default 2)" },
+	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
+			       "it to the new one" },
 	{ NULL },
 };
 
 static const struct cli_cmd cmd = {
 	.name = "discover",
-	.args = "[-C CA] [-P PORT] [--label TEXT] [--timeout MS] [--retries N] [--partial]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial]",
 	.summary = "Discover the fabric through a local CA port and store it as a new snapshot.",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
@@ -32,6 +35,10 @@ static const struct cli_cmd cmd = {
 		"went unanswered and its DR path, stores nothing and exits 2,\n"
 		"unless --partial is given: then it stores that sweep marked\n"
 		"partial.\n"
+		"A label names one snapshot: one in use is refused (exit 2,\n"
+		"before the sweep) unless --force moves it to the new snapshot;\n"
+		"labels a REF would read as an id, 'latest' or 'latest~N' are\n"
+		"refused.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -54,6 +61,32 @@ static void warn(void *arg, const char *message)
 	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
+/*
+ * Refuse a label in use before the sweep, which takes minutes on a large
+ * fabric. A database not there yet holds no label; the save checks again.
+ */
+static int label_in_use(const struct cli_global *g, const char *label,
+			struct ibtopo_error *err)
+{
+	struct ibtopo_store *store = NULL;
+	int rc;
+
+	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
+	if (rc == IBTOPO_ENOTFOUND)
+		return 0;
+	if (!rc)
+		rc = ibtopo_store_check_label(store, label, 0, err);
+	ibtopo_store_free(store);
+	return rc;
+}
+
+static int label_fail(const struct ibtopo_error *err)
+{
+	if (err->code == IBTOPO_EEXIST)
+		return cli_failf("%s (--force moves it here)", err->message);
+	return cli_fail(err);
+}
+
 int cmd_discover(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
@@ -62,7 +95,7 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
 	const char *label = NULL;
-	unsigned port = 0;
+	unsigned port = 0, save_flags = 0;
 	double t0, t1;
 	int64_t id = 0;
 	int c, rc = EXIT_TROUBLE;
@@ -99,6 +132,9 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 				return cli_usage_error(&cmd, "bad retry count '%s' "
 					"(0 to 100)", st.optarg);
 			break;
+		case OPT_FORCE:
+			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");
 		}
@@ -106,6 +142,12 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 	if (st.optind < argc)
 		return cli_usage_error(&cmd, "unexpected argument '%s'",
 				       argv[st.optind]);
+	if (save_flags && !label)
+		return cli_usage_error(&cmd, "--force moves a --label; none given");
+	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
+		return cli_usage_error(&cmd, "%s", err.message);
+	if (label && !save_flags && label_in_use(g, label, &err))
+		return label_fail(&err);
 
 	t0 = cli_now();
 	if (g->verbose && dopts.port)
@@ -132,8 +174,10 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 	/* Open the store only now: a failed discovery leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;
-	if (ibtopo_store_save(&id, store, fabric, &err))
-		goto out_fail;
+	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
+		rc = label_fail(&err);
+		goto out_free;
+	}
 	t1 = cli_now();
 	cli_print_summary(stdout, fabric, id, t1 - t0);
 	rc = EXIT_CLEAN;

@@ -2,7 +2,7 @@
 #include "commands.h"
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_NAME_MAP };
+enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_NAME_MAP, OPT_FORCE };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
@@ -10,18 +10,23 @@ static const struct cli_opt opts[] = {
 				 "ports or ibsim" },
 	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID "
 					 "(infiniband-diags map file)" },
+	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
+			       "it to the new one" },
 	{ NULL },
 };
 
 static const struct cli_cmd cmd = {
 	.name = "import",
-	.args = "FILE [--label TEXT] [--format FMT] [--node-name-map FILE]",
+	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]",
 	.summary = "Read a fabric file and store it as a new snapshot.",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
 		"from the content unless --format names it. Nothing is stored\n"
 		"when the file cannot be read whole.\n"
+		"A label names one snapshot: one in use is refused (exit 2)\n"
+		"unless --force moves it to the new snapshot; labels a REF\n"
+		"would read as an id, 'latest' or 'latest~N' are refused.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -41,6 +46,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
 	const char *label = NULL, *path;
+	unsigned save_flags = 0;
 	int64_t id = 0;
 	double t0;
 	int c, f, rc = EXIT_TROUBLE;
@@ -61,6 +67,9 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		case OPT_NAME_MAP:
 			ropts.node_name_map = st.optarg;
 			break;
+		case OPT_FORCE:
+			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");
 		}
@@ -71,6 +80,10 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		return cli_usage_error(&cmd, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
+	if (save_flags && !label)
+		return cli_usage_error(&cmd, "--force moves a --label; none given");
+	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
+		return cli_usage_error(&cmd, "%s", err.message);
 
 	t0 = cli_now();
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
@@ -83,8 +96,13 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	/* Open the store only now: a bad file leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;
-	if (ibtopo_store_save(&id, store, fabric, &err))
-		goto out_fail;
+	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
+		if (err.code == IBTOPO_EEXIST)
+			rc = cli_failf("%s (--force moves it here)", err.message);
+		else
+			rc = cli_fail(&err);
+		goto out_free;
+	}
 	cli_print_summary(stdout, fabric, id, cli_now() - t0);
 	rc = EXIT_CLEAN;
 	goto out_free;

@@ -89,7 +89,8 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 		fprintf(stderr, "ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
-	if (ibtopo_render_findings(&ro, "findings", &list, &err)) {
+	if (ibtopo_render_findings_of(&ro, "findings", &list, plan, actual,
+				      &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}

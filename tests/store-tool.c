@@ -176,9 +176,17 @@ static int fill(const char *db, long n, const char *label, unsigned k)
 	    ibtopo_fabric_set_source(f, "store-tool", &err))
 		return fail(&err);
 	/* a connection per snapshot, as separate commands would; N = 0
-	 * creates an empty database */
+	 * creates an empty database. A label names one snapshot: the first
+	 * gets LABEL, the next LABEL.1, LABEL.2, ... */
 	for (long i = 0; (i < n || i == 0) && !rc; i++) {
-		rc = ibtopo_store_open(&s, db, 0, &err);
+		char name[256];
+
+		if (label && i) {
+			snprintf(name, sizeof(name), "%s.%ld", label, i);
+			rc = ibtopo_fabric_set_label(f, name, &err);
+		}
+		if (!rc)
+			rc = ibtopo_store_open(&s, db, 0, &err);
 		if (!rc && n)
 			rc = ibtopo_store_save(NULL, s, f, &err);
 		ibtopo_store_free(s);

@@ -251,12 +251,15 @@ static void bad_inventory_rows_name_file_and_line(void **state)
 		const char *row, *want;
 	} cases[] = {
 		{ "leaf9,1", ":3: no node 'leaf9' in the fabric" },
-		{ "dup,1", ":3: 2 nodes are named 'dup': name it by its GUID" },
+		{ "dup,1", ":3: 'dup' names 2 nodes: 0x0000000000000040, 0x0000000000000041; name one by its GUID" },
 		{ "leaf01,5", ":3: port 5 of 'leaf01' has no link in the fabric" },
 		{ "leaf01,x", ":3: port_a is not a port number" },
 		{ "leaf01,1,spine01,1", ":3: port 1 of 'leaf01' is linked to port 1 of 'host01 mlx5_0', not to port 1 of 'spine01'" },
 		{ "leaf01,1,spine01", ":3: node_b and port_b go together" },
 		{ "leaf01,1,,,fiber", ":3: unknown media 'fiber'" },
+		/* input quoted printably */
+		{ "leaf01,1,,,fi\xff\x1b" "b", ":3: unknown media 'fi\\xff\\x1bb'" },
+		{ "h\xc3\x28,1", ":3: no node 'h\\xc3(' in the fabric" },
 		{ "leaf01,1,,,aoc,long", ":3: bad length_m 'long'" },
 		{ "0x99,1", ":3: no node or port with GUID 0x99 in the fabric" },
 		{ "\"leaf01,1", ":3: unterminated quote" },

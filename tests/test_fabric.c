@@ -137,6 +137,82 @@ static void speed_and_width_names_round_trip(void **state)
 	assert_true(ibtopo_link_gbps(IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X) == 200.0);
 }
 
+/* Seven switches alike, one CA named after its host, one port GUID. */
+static void add_alike(struct ibtopo_fabric *f)
+{
+	struct ibtopo_node *n = NULL;
+	struct ibtopo_port *p;
+
+	for (uint64_t g = 1; g <= 7; g++)
+		assert_int_equal(ibtopo_fabric_add_node(NULL, f, IBTOPO_NODE_SWITCH,
+			0x2c90200a00000 + g, 8,
+			"Infiniscale-IV Mellanox Technologies", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&n, f, IBTOPO_NODE_CA, 0x10, 1,
+						"node07 mlx4_0", NULL), 0);
+	p = add_port(f, n, 1, 0, 0);
+	p->guid = 0x11;
+	assert_int_equal(ibtopo_fabric_index_port(f, p, NULL), 0);
+	/* a CA whose description reads like a GUID */
+	assert_int_equal(ibtopo_fabric_add_node(NULL, f, IBTOPO_NODE_CA, 0x20, 1,
+						"0x99", NULL), 0);
+}
+
+static void find_node_name_refuses_a_name_several_nodes_share(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_node *n = (struct ibtopo_node *)f;
+
+	add_alike(f);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f,
+		"Infiniscale-IV Mellanox Technologies", &err), IBTOPO_EAMBIGUOUS);
+	assert_null(n);
+	assert_string_equal(err.message, "'Infiniscale-IV Mellanox Technologies'"
+		" names 7 nodes: 0x0002c90200a00001, 0x0002c90200a00002,"
+		" 0x0002c90200a00003, 0x0002c90200a00004 and 3 more;"
+		" name one by its GUID");
+	/* the first of them is what find_node_desc() gives; the name does not */
+	assert_int_equal(ibtopo_fabric_find_node_desc(f,
+		"Infiniscale-IV Mellanox Technologies")->guid, 0x2c90200a00001);
+}
+
+static void find_node_name_takes_guids_and_unique_descriptions(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_node *n = NULL;
+
+	add_alike(f);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "0x0002c90200a00005",
+						      &err), 0);
+	assert_int_equal(n->guid, 0x2c90200a00005);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "0X2C90200A00003",
+						      &err), 0);
+	assert_int_equal(n->guid, 0x2c90200a00003);
+	/* a port GUID names its node */
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "0x11", &err), 0);
+	assert_int_equal(n->guid, 0x10);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "node07 mlx4_0",
+						      &err), 0);
+	assert_int_equal(n->guid, 0x10);
+	/* no node has GUID 0x99: the description that reads so */
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "0x99", &err), 0);
+	assert_int_equal(n->guid, 0x20);
+	/* bare hex is a description, not a GUID */
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "10", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_string_equal(err.message, "no node '10' in the fabric");
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "node07", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, "bad\001\377", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_string_equal(err.message, "no node 'bad\\x01\\xff' in the fabric");
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, NULL, "x", &err),
+			 IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_fabric_find_node_name(&n, f, NULL, &err),
+			 IBTOPO_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +221,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(port_already_linked_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(find_by_node_and_port_guid, setup, teardown),
 		cmocka_unit_test_setup_teardown(sort_puts_switches_first_then_guid_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(find_node_name_refuses_a_name_several_nodes_share, setup, teardown),
+		cmocka_unit_test_setup_teardown(find_node_name_takes_guids_and_unique_descriptions, setup, teardown),
 		cmocka_unit_test(speed_and_width_names_round_trip),
 	};
 

@@ -406,15 +406,15 @@ static void resolve_id_label_latest_and_latest_n(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
 	assert_int_equal(save_labelled(s, "a"), 1);
 	assert_int_equal(save_labelled(s, "b"), 2);
-	assert_int_equal(save_labelled(s, "a"), 3);
-	assert_int_equal(save_labelled(s, "2024"), 4);
+	assert_int_equal(save_labelled(s, "c"), 3);
+	assert_int_equal(save_labelled(s, "2024-05"), 4);
 	assert_int_equal(save_labelled(s, NULL), 5);
 
 	assert_resolves(s, "1", 1);
 	assert_resolves(s, "3", 3);
-	assert_resolves(s, "a", 3);		/* most recent with the label */
+	assert_resolves(s, "a", 1);
 	assert_resolves(s, "b", 2);
-	assert_resolves(s, "2024", 4);		/* not an id: a label */
+	assert_resolves(s, "2024-05", 4);	/* not an id: a label */
 	assert_resolves(s, "latest", 5);
 	assert_resolves(s, "latest~0", 5);
 	assert_resolves(s, "latest~1", 4);
@@ -432,6 +432,159 @@ static void resolve_id_label_latest_and_latest_n(void **state)
 	assert_int_equal(ibtopo_store_resolve(&id, s, "latest~x", &err),
 			 IBTOPO_ENOTFOUND);
 	assert_int_equal(ibtopo_store_resolve(&id, s, "", &err), IBTOPO_EINVAL);
+	ibtopo_store_free(s);
+}
+
+/* ---- labels: a label names one snapshot, and a REF can reach it ---- */
+
+static int save_label_flags(struct ibtopo_store *s, const char *label,
+			    unsigned flags, int64_t *id, struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *f = build_fabric();
+	int rc;
+
+	assert_int_equal(ibtopo_fabric_set_label(f, label, NULL), 0);
+	rc = ibtopo_store_save_ext(id, s, f, flags, err);
+	ibtopo_fabric_free(f);
+	return rc;
+}
+
+static size_t count_snapshots(struct ibtopo_store *s)
+{
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0;
+
+	assert_int_equal(ibtopo_store_list(&list, &n, s, NULL), 0);
+	ibtopo_snapshot_list_free(list, n);
+	return n;
+}
+
+static void label_in_use_is_refused_and_nothing_stored(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(save_labelled(s, "x5-before"), 1);
+	assert_int_equal(save_labelled(s, "x5-after"), 2);
+	assert_int_equal(save_label_flags(s, "x5-before", 0, &id, &err),
+			 IBTOPO_EEXIST);
+	assert_string_equal(err.message,
+			    "label 'x5-before' names snapshot 1 already");
+	assert_int_equal(id, 0);
+	assert_int_equal(count_snapshots(s), 2);
+	assert_int_equal(ibtopo_store_check_label(s, "x5-before", 0, &err),
+			 IBTOPO_EEXIST);
+	assert_int_equal(ibtopo_store_check_label(s, "x5-new", 0, &err), 0);
+	assert_int_equal(ibtopo_store_check_label(NULL, "x5-before", 0, &err), 0);
+	assert_resolves(s, "x5-before", 1);
+	ibtopo_store_free(s);
+}
+
+static void label_moves_with_the_flag(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	assert_int_equal(save_labelled(s, "base"), 1);
+	assert_int_equal(ibtopo_store_check_label(s, "base",
+						  IBTOPO_SAVE_MOVE_LABEL, &err), 0);
+	assert_int_equal(save_label_flags(s, "base", IBTOPO_SAVE_MOVE_LABEL,
+					  &id, &err), 0);
+	assert_int_equal(id, 2);
+	assert_resolves(s, "base", 2);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, NULL), 0);
+	assert_int_equal(n, 2);
+	assert_null(list[0].label);
+	assert_string_equal(list[1].label, "base");
+	ibtopo_snapshot_list_free(list, n);
+	ibtopo_store_free(s);
+}
+
+static void label_that_reads_as_a_ref_is_refused(void **state)
+{
+	static const char *const bad[] = {
+		"3", "0", "007", "latest", "latest~1", "latest~0", "latest~12", "",
+	};
+	static const char *const good[] = {
+		"latest~", "latest~x", "3a", "Latest", "-1", "week 1", "0x10",
+	};
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ibtopo_store_check_label(NULL, bad[i], 0, &err),
+				 IBTOPO_EINVAL);
+		/* the flag moves a label; it never makes one reachable */
+		assert_int_equal(save_label_flags(s, bad[i], IBTOPO_SAVE_MOVE_LABEL,
+						  &id, &err), IBTOPO_EINVAL);
+	}
+	assert_string_equal(err.message, "empty snapshot label");
+	assert_int_equal(ibtopo_store_check_label(NULL, "latest~1", 0, &err),
+			 IBTOPO_EINVAL);
+	assert_string_equal(err.message, "label 'latest~1' reads as a snapshot "
+			    "reference (an id, 'latest' or 'latest~N'), which it "
+			    "could never name");
+	assert_int_equal(count_snapshots(s), 0);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(save_label_flags(s, good[i], 0, &id, &err), 0);
+		assert_resolves(s, good[i], id);
+	}
+	ibtopo_store_free(s);
+}
+
+/* A database an older ibtopo wrote may hold a label twice: it opens, and
+ * a REF naming that label says which snapshots it could mean. */
+static void duplicate_label_of_an_old_database_is_ambiguous(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	char want[256];
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, NULL), 0);
+	save_labelled(s, "week1");
+	save_labelled(s, "other");
+	save_labelled(s, "week2");
+	ibtopo_store_free(s);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "UPDATE snapshots SET"
+		" label = 'week1' WHERE id = 3", NULL, NULL), 0);
+
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err), 0);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "week1", &err),
+			 IBTOPO_EAMBIGUOUS);
+	assert_string_equal(err.message,
+			    "label 'week1' names snapshots 1, 3: give an id");
+	assert_resolves(s, "other", 2);
+	assert_resolves(s, "3", 3);
+	assert_int_equal(ibtopo_store_check_label(s, "week1", 0, &err),
+			 IBTOPO_EEXIST);
+	assert_string_equal(err.message,
+			    "label 'week1' names snapshots 1, 3 already");
+	ibtopo_store_free(s);
+
+	/* moving it there leaves one */
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(save_label_flags(s, "week1", IBTOPO_SAVE_MOVE_LABEL,
+					  &id, &err), 0);
+	assert_resolves(s, "week1", 4);
+	snprintf(want, sizeof(want), "no snapshot 'gone' in '%s'", c->db);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "gone", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_string_equal(err.message, want);
 	ibtopo_store_free(s);
 }
 
@@ -746,9 +899,11 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(g);
 	ibtopo_store_free(s);
 
-	/* and it takes new snapshots after them */
+	/* and it takes new snapshots after them (week1 is taken) */
 	s = NULL;
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, fresh, &err), IBTOPO_EEXIST);
+	assert_int_equal(ibtopo_fabric_set_label(fresh, "week3", NULL), 0);
 	assert_int_equal(ibtopo_store_save(&id, s, fresh, &err), 0);
 	assert_int_equal(id, 3);
 	ibtopo_store_free(s);
@@ -771,6 +926,7 @@ static void partial_reason_is_kept_only_for_partial_snapshots(void **state)
 	ibtopo_fabric_set_partial(f, true);
 	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
 	ibtopo_fabric_set_partial(f, false);	/* a stale reason is dropped */
+	assert_int_equal(ibtopo_fabric_set_label(f, NULL, NULL), 0);
 	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
 	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
 	assert_string_equal(ibtopo_fabric_meta(g)->partial_reason, why);
@@ -1097,6 +1253,10 @@ int main(void)
 		T(save_fills_time_and_host_when_unset),
 		T(load_unknown_id_is_not_found),
 		T(resolve_id_label_latest_and_latest_n),
+		T(label_in_use_is_refused_and_nothing_stored),
+		T(label_moves_with_the_flag),
+		T(label_that_reads_as_a_ref_is_refused),
+		T(duplicate_label_of_an_old_database_is_ambiguous),
 		T(resolve_on_empty_database_says_so),
 		T(list_returns_snapshots_oldest_first),
 		T(delete_removes_snapshot_and_its_rows),

@@ -208,9 +208,10 @@ static const struct {
 	/* CA node GUIDs from the -v DR-path lines: one node per CA */
 	{ "plafrim2-subnet0.ports-verbose.txt", 7, 96, 155, 0 },
 	{ "plafrim2-subnet1.ports-verbose.txt", 1, 23, 23, 0 },
-	{ "small-ports-1.ports.txt", 4, 3, 4, 0 },
+	/* no -v: one warning that CA ports cannot be joined into CAs */
+	{ "small-ports-1.ports.txt", 4, 3, 4, 1 },
 	/* an aggregation node's port 1 is cabled to two ports: one link kept */
-	{ "small-ports-2.ports.txt", 5, 2, 2, 1 },
+	{ "small-ports-2.ports.txt", 5, 2, 2, 2 },
 };
 
 static void real_dumps_have_their_counts(void **state)
@@ -621,6 +622,48 @@ static void ports_report_with_and_without_dr_paths(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * Without -v a report names CA ports: a dual-port CA reads as two CAs,
+ * and the reader says so once, counting them, and how to get -v.
+ */
+static void ports_report_without_dr_paths_warns_once(void **state)
+{
+	static const char body[] =
+		"CA     2  1 0x0000000000000a11 4x EDR - SW     5 3 0x0000000000000b00 ( 'h1 HCA-1' - 'leaf' )\n"
+		"CA     3  2 0x0000000000000a12 4x EDR - SW     5 4 0x0000000000000b00 ( 'h1 HCA-1' - 'leaf' )\n"
+		"CA     4  1 0x0000000000000a21 4x EDR - SW     5 5 0x0000000000000b00 ( 'h2 HCA-1' - 'leaf' )\n";
+	static const char dr[] =
+		"DR path slid 0; dlid 0; 0 -> new Channel Adapter {0000000000000a10} portnum 1 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1 -> new Switch {0000000000000b00} portnum 0 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1,4 -> new Channel Adapter {0000000000000a10} portnum 2 lid 0-0 \"\"\n"
+		"DR path slid 0; dlid 0; 0,1,5 -> new Channel Adapter {0000000000000a20} portnum 1 lid 0-0 \"\"\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f;
+	struct warnings w;
+	char both[2048];
+
+	f = read_text(body, IBTOPO_FILE_AUTO, &w, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 3);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.text[0], "t.topo: 3 CA ports read as 3 CAs (2 of "
+		"them share a description with another): without -v an "
+		"ibnetdiscover -p report cannot join the ports of one CA; run "
+		"`ibnetdiscover -p -v` for one node per CA");
+	ibtopo_fabric_free(f);
+
+	/* with the DR paths: two CAs, nothing to say */
+	snprintf(both, sizeof(both), "%s%s", dr, body);
+	f = read_text(both, IBTOPO_FILE_AUTO, &w, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 2);
+	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[2]->guid, 0xa12);
+	assert_int_equal(w.n, 0);
+	ibtopo_fabric_free(f);
+}
+
 static void plafrim_cas_get_node_guids_from_dr_paths(void **state)
 {
 	struct ibtopo_fabric *f;
@@ -779,6 +822,65 @@ static void name_maps_in_both_formats(void **state)
 	assert_string_equal(err.message,
 		"m:1: expected a GUID of up to 16 hex digits, then the name");
 	assert_null(m);
+}
+
+/* Error messages quote input printably: no raw byte reaches a terminal. */
+static bool printable_line(const char *m)
+{
+	for (const unsigned char *p = (const unsigned char *)m; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+			return false;
+	return true;
+}
+
+static void errors_quote_input_printably(void **state)
+{
+	static const char name[] = "Switch 4 \"a\"\n[1] \"b\xc3(\tz\"[1]\n";
+	static const char speed[] = "Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4x\xff" "DR\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+	struct warnings w;
+	char *longname;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, name, strlen(name),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: 'b\\xc3(\\x09z' has no node "
+			    "record (truncated file?)");
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, speed, strlen(speed),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: unknown width or speed "
+			    "'4x\\xffDR' (expected e.g. 4xHDR)");
+	/* well-formed UTF-8 stays as it is */
+	assert_int_equal(ibtopo_fabric_read_buffer(&f,
+		"Switch 4 \"a\"\n[1] \"h\xc3\xa9\"[1]\n", 26, "t.topo", NULL, &err),
+		IBTOPO_EPARSE);
+	assert_string_equal(err.message, "t.topo:2: 'h\xc3\xa9' has no node "
+			    "record (truncated file?)");
+
+	/* a long name is cut to fit, still printable, marked "..." */
+	longname = malloc(1200);
+	assert_non_null(longname);
+	memcpy(longname, "Switch 4 \"a\"\n[1] \"", 18);
+	memset(longname + 18, 0xff, 1000);
+	memcpy(longname + 1018, "\"[1]\n", 6);
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, longname, strlen(longname),
+						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_true(printable_line(err.message));
+	assert_true(strlen(err.message) > IBTOPO_ERROR_SIZE - 8);
+	assert_true(strlen(err.message) < IBTOPO_ERROR_SIZE);
+	assert_memory_equal(err.message, "t.topo:2: '\\xff\\xff", 19);
+	assert_memory_equal(err.message + strlen(err.message) - 3, "...", 3);
+	free(longname);
+
+	/* warnings too: two sides that disagree quote both names */
+	f = read_text("Switch 4 \"a\"\n[1] \"b\"[1] # \"b\xff\" lid 0 4xQDR\n"
+		      "Switch 4 \"b\"\n[1] \"a\"[2]\n", IBTOPO_FILE_AUTO, &w, &err);
+	assert_non_null(f);
+	assert_true(w.n >= 1);
+	for (size_t i = 0; i < w.n && i < 8; i++)
+		assert_true(printable_line(w.text[i]));
+	ibtopo_fabric_free(f);
 }
 
 static void x5_map_names_its_hosts(void **state)
@@ -1070,10 +1172,12 @@ int main(void)
 		cmocka_unit_test(plans_get_guids_from_names),
 		cmocka_unit_test(ibsim_nets_train_as_ibsim),
 		cmocka_unit_test(ports_report_with_and_without_dr_paths),
+		cmocka_unit_test(ports_report_without_dr_paths_warns_once),
 		cmocka_unit_test(plafrim_cas_get_node_guids_from_dr_paths),
 		cmocka_unit_test(bad_input_fails_with_file_and_line),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(name_maps_in_both_formats),
+		cmocka_unit_test(errors_quote_input_printably),
 		cmocka_unit_test(x5_map_names_its_hosts),
 		cmocka_unit_test(slurm_matches_the_x5_authors_file),
 		cmocka_unit_test(slurm_names_and_hostlists),

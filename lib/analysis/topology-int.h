@@ -180,6 +180,11 @@ struct ibtopo_topology {
 	struct ibtopo__pair worst[IBTOPO__WORST_PAIRS];
 	size_t nworst;
 	size_t leaf_flows, node_flows, server_flows;	/* work done */
+
+	/* descriptions and short names several nodes share: text names
+	 * those nodes with their GUIDs too */
+	struct ibtopo__shared_names desc_names;
+	struct ibtopo__shared_names short_names;
 };
 
 /* paths.c */
@@ -195,6 +200,19 @@ double ibtopo__dist_median(const struct ibtopo__dist *d);
 /** Short readable name of a node (the switch name in "MF0;name:model"). */
 const char *ibtopo__topology_node_name(const struct ibtopo_node *node,
 				       char *buf, size_t len);
+/**
+ * A node as text names it, into buf: its description, or with `short_name`
+ * its short name, followed by " (0x<guid>)" when other nodes go by it too.
+ */
+const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
+				       const struct ibtopo_node *node,
+				       bool short_name, char *buf, size_t len);
+/**
+ * A chassis as text names it: its name, with its system image GUID when
+ * another chassis has that name too.
+ */
+const char *ibtopo__topology_chassis_text(const struct ibtopo_topology *t,
+					  size_t chassis, char *buf, size_t len);
 /** Description of a switch's chassis ("director" name) into buf. */
 const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 					  size_t chassis, char *buf, size_t len);

@@ -124,6 +124,63 @@ const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 	return buf;
 }
 
+static const char *short_namer(void *arg, const struct ibtopo_node *n,
+			       char *buf, size_t len)
+{
+	(void)arg;
+	return ibtopo__topology_node_name(n, buf, len);
+}
+
+const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
+				       const struct ibtopo_node *node,
+				       bool short_name, char *buf, size_t len)
+{
+	char name[256];
+
+	if (short_name)
+		return ibtopo__name_node(&t->short_names,
+					 ibtopo__topology_node_name(node, name,
+								    sizeof(name)),
+					 node->guid, buf, len);
+	return ibtopo__name_node(&t->desc_names, node->desc, node->guid, buf, len);
+}
+
+const char *ibtopo__topology_chassis_text(const struct ibtopo_topology *t,
+					  size_t chassis, char *buf, size_t len)
+{
+	char other[256];
+	size_t n;
+
+	ibtopo__topology_chassis_name(t, chassis, buf, len);
+	for (size_t c = 0; c < t->nchassis; c++) {
+		if (c == chassis || t->chassis[c].chips < 2 ||
+		    strcmp(ibtopo__topology_chassis_name(t, c, other,
+							 sizeof(other)), buf))
+			continue;
+		n = strlen(buf);
+		snprintf(buf + n, len - n, " (0x%016" PRIx64 ")",
+			 t->chassis[chassis].sysimg);
+		break;
+	}
+	return buf;
+}
+
+/* 'name' as a reason quotes a node: with its GUID when several share it. */
+static const char *quoted(const struct ibtopo_topology *t,
+			  const struct ibtopo_node *n, char *buf, size_t len)
+{
+	char name[256];
+
+	if (ibtopo__shared_names_has(&t->desc_names, n->desc))
+		snprintf(buf, len, "'%s' (0x%016" PRIx64 ")",
+			 ibtopo__quote(name, sizeof(name), n->desc,
+				       strlen(n->desc)), n->guid);
+	else
+		snprintf(buf, len, "'%s'", ibtopo__quote(name, sizeof(name),
+							 n->desc, strlen(n->desc)));
+	return buf;
+}
+
 static int name_cmp(const struct ibtopo_node *a, const struct ibtopo_node *b)
 {
 	int c = strcmp(a->desc ? a->desc : "", b->desc ? b->desc : "");
@@ -694,29 +751,31 @@ static int assign_levels_roots(struct ibtopo_topology *t, const bool *root,
 /* Roots: file and pattern                                             */
 /* ------------------------------------------------------------------ */
 
-static size_t switch_by_word(const struct ibtopo_topology *t, const char *w)
+/* The short name a roots file may give a switch ("ib1" for "MF0;ib1:..."). */
+static const char *short_name(void *arg, const struct ibtopo_node *n,
+			      char *buf, size_t len)
 {
-	char *end;
-	uint64_t guid;
-	char buf[256];
+	(void)arg;
+	return ibtopo__topology_node_name(n, buf, len);
+}
 
-	if (strncmp(w, "S-", 2) == 0 || strncmp(w, "s-", 2) == 0)
-		w += 2;
-	errno = 0;
-	guid = strtoull(w, &end, 16);
-	if (!errno && !*end && end != w) {
-		for (size_t i = 0; i < t->nsw; i++)
-			if (t->sw[i].node->guid == guid)
-				return i;
-	}
-	for (size_t i = 0; i < t->nsw; i++) {
-		const struct ibtopo_node *n = t->sw[i].node;
+/* The switch a roots line names: a GUID, a description or a short name. */
+static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
+			  const char *w, struct ibtopo_error *err)
+{
+	struct ibtopo__node_lookup how = {
+		.types = 1u << IBTOPO_NODE_SWITCH,
+		.bare_guids = true,
+		.alias = short_name,
+	};
+	struct ibtopo_node *n = NULL;
+	int rc;
 
-		if (strcmp(n->desc, w) == 0 ||
-		    strcmp(ibtopo__topology_node_name(n, buf, sizeof(buf)), w) == 0)
-			return i;
-	}
-	return IBTOPO__NONE;
+	*out = IBTOPO__NONE;
+	rc = ibtopo__fabric_lookup(&n, t->fabric, w, &how, err);
+	if (!rc)
+		*out = t->node2sw[n->index];
+	return rc;
 }
 
 static int read_roots_file(struct ibtopo_topology *t, const char *path,
@@ -749,11 +808,19 @@ static int read_roots_file(struct ibtopo_topology *t, const char *path,
 		}
 		if (!*s)
 			continue;
-		i = switch_by_word(t, s);
-		if (i == IBTOPO__NONE) {
+		ret = switch_by_word(&i, t, s, err);
+		if (ret == IBTOPO_ENOTFOUND || (!ret && i == IBTOPO__NONE)) {
+			char q[IBTOPO__QUOTE_MAX];
+
 			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
-						"%s:%u: '%s' names no switch",
-						path, lineno, s);
+						"%s:%u: '%s' names no switch", path,
+						lineno, ibtopo__quote(q, sizeof(q),
+								      s, strlen(s)));
+			break;
+		}
+		if (ret) {
+			/* several switches go by that name */
+			ibtopo__error_prefix(err, "%s:%u", path, lineno);
 			break;
 		}
 		root[i] = true;
@@ -980,6 +1047,7 @@ static const char *simple_shape(const struct ibtopo_topology *t)
 static bool layered_like_fat_tree(struct ibtopo_topology *t)
 {
 	size_t total = t->isl_links + t->host_links;
+	char q[160];
 
 	if (t->nlevels < 2) {
 		t->reason = "every switch with servers is linked only to other switches with servers";
@@ -1001,15 +1069,16 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 		}
 		if ((unsigned)l < t->nlevels && !up) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
-				 "switch '%s' at level %d has no uplink, though the top is level %u",
-				 t->sw[u].node->desc, l, t->nlevels);
+				 "switch %s at level %d has no uplink, though the top is level %u",
+				 quoted(t, t->sw[u].node, q, sizeof(q)), l,
+				 t->nlevels);
 			t->reason = t->reason_buf;
 			return false;
 		}
 		if (l > 1 && !down) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
-				 "switch '%s' at level %d has no downlink",
-				 t->sw[u].node->desc, l);
+				 "switch %s at level %d has no downlink",
+				 quoted(t, t->sw[u].node, q, sizeof(q)), l);
 			t->reason = t->reason_buf;
 			return false;
 		}
@@ -1529,6 +1598,7 @@ static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
 	size_t *queue = calloc(t->nsw + 1, sizeof(*queue));
 	struct osm_sw *order = calloc(t->nsw + 1, sizeof(*order));
 	int maxd = 0, leaf = 0;
+	char q1[160], q2[160];
 	int ret = 0;
 
 	if (!src || !dist || !rank || !queue || !order) {
@@ -1547,8 +1617,10 @@ static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
 			if (!port || !port->remote)
 				continue;
 			if (port->remote->node->type == IBTOPO_NODE_CA) {
-				ftree_refuse(t, "ERR AB0F: CA '%s' is cabled to CA '%s'",
-					     n->desc, port->remote->node->desc);
+				ftree_refuse(t, "ERR AB0F: CA %s is cabled to CA %s",
+					     quoted(t, n, q1, sizeof(q1)),
+					     quoted(t, port->remote->node, q2,
+						    sizeof(q2)));
 				goto out_free;
 			}
 			if (is_switch(port->remote->node))
@@ -1603,8 +1675,10 @@ static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
 				continue;
 			s = t->node2sw[port->remote->node->index];
 			if (rank[s] >= 0 && rank[s] != leaf) {
-				ftree_refuse(t, "ERR AB26: CA '%s' is on switch '%s' at rank %d, while the leaves are at rank %d",
-					     n->desc, t->sw[s].node->desc, rank[s], leaf);
+				ftree_refuse(t, "ERR AB26: CA %s is on switch %s at rank %d, while the leaves are at rank %d",
+					     quoted(t, n, q1, sizeof(q1)),
+					     quoted(t, t->sw[s].node, q2, sizeof(q2)),
+					     rank[s], leaf);
 				goto out_free;
 			}
 		}
@@ -1630,27 +1704,31 @@ static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
 			}
 			osm_groups_of(t, rank, u, ref.first_up, &g);
 			if (g.up != ref.up) {
-				ftree_refuse(t, "ERR AB09: switches '%s' and '%s' (rank %d) have %u and %u upward port groups",
-					     t->sw[refsw].node->desc, t->sw[u].node->desc,
+				ftree_refuse(t, "ERR AB09: switches %s and %s (rank %d) have %u and %u upward port groups",
+					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
+					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
 					     r, ref.up, g.up);
 				goto out_free;
 			}
 			if (r != leaf && g.down != ref.down) {
-				ftree_refuse(t, "ERR AB0A: switches '%s' and '%s' (rank %d) have %u and %u downward port groups",
-					     t->sw[refsw].node->desc, t->sw[u].node->desc,
+				ftree_refuse(t, "ERR AB0A: switches %s and %s (rank %d) have %u and %u downward port groups",
+					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
+					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
 					     r, ref.down, g.down);
 				goto out_free;
 			}
 			if (ref.up && !g.up_even) {
-				ftree_refuse(t, "ERR AB0B: switch '%s' (rank %d) has an upward port group of another size than the %u cables of '%s'",
-					     t->sw[u].node->desc, r, ref.first_up,
-					     t->sw[refsw].node->desc);
+				ftree_refuse(t, "ERR AB0B: switch %s (rank %d) has an upward port group of another size than the %u cables of %s",
+					     quoted(t, t->sw[u].node, q1, sizeof(q1)),
+					     r, ref.first_up,
+					     quoted(t, t->sw[refsw].node, q2, sizeof(q2)));
 				goto out_free;
 			}
 			if (r != leaf && ref.down && g.down &&
 			    g.first_down != ref.first_down) {
-				ftree_refuse(t, "ERR AB0C: switches '%s' and '%s' (rank %d) have downward port groups of %u and %u cables",
-					     t->sw[refsw].node->desc, t->sw[u].node->desc,
+				ftree_refuse(t, "ERR AB0C: switches %s and %s (rank %d) have downward port groups of %u and %u cables",
+					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
+					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
 					     r, ref.first_down, g.first_down);
 				goto out_free;
 			}
@@ -1806,7 +1884,13 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	t->fabric = fabric;
 	t->min_paths = opts->min_paths ? opts->min_paths : 2;
 
-	ret = build_nodes(t, &internal, err);
+	if (ibtopo__shared_names_init(&t->desc_names, &fabric, 1, NULL, NULL,
+				      NULL) ||
+	    ibtopo__shared_names_init(&t->short_names, &fabric, 1, NULL,
+				      short_namer, NULL))
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	else
+		ret = build_nodes(t, &internal, err);
 	if (!ret)
 		ret = build_switch_graph(t, err);
 	if (!ret)
@@ -1896,6 +1980,8 @@ void ibtopo_topology_free(struct ibtopo_topology *topo)
 	if (!topo)
 		return;
 	ibtopo__paths_release(topo);
+	ibtopo__shared_names_release(&topo->short_names);
+	ibtopo__shared_names_release(&topo->desc_names);
 	for (size_t i = 0; i < topo->nservers; i++)
 		free(topo->servers[i].att);
 	free(topo->servers);

@@ -261,7 +261,7 @@ static unsigned ibsim_width_mask(unsigned width)
 static int check_name(const struct ibtopo_node *n, struct ibtopo_error *err)
 {
 	if (!n->desc[0] || strpbrk(n->desc, "\"#@\n"))
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
+		return ibtopo__error_set_input(err, IBTOPO_EINVAL,
 			"node '%s' cannot be named in a plan file: a name needs "
 			"to be non-empty without '\"', '#' or '@'", n->desc);
 	return 0;
@@ -298,7 +298,7 @@ static int write_node(const struct ibtopo_render_opts *o,
 		if (format == IBTOPO_FILE_IBSIM) {
 			if (ibsim_speed_masks(l->speed, &base, &ext) ||
 			    ibsim_speed_masks(global->speed, &gbase, &gext))
-				return ibtopo__error_set(err, IBTOPO_EINVAL,
+				return ibtopo__error_set_input(err, IBTOPO_EINVAL,
 					"ibsim cannot simulate %s links (port %u of '%s')",
 					ibtopo_speed_name(l->speed), p, n->desc);
 			if (base != gbase)

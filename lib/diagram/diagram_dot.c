@@ -1529,29 +1529,28 @@ static int build_edges(struct ctx *c)
 /* focus                                                               */
 /* ------------------------------------------------------------------ */
 
+/* The label a node is drawn with, the second name --focus takes. */
+static const char *drawn_label(void *arg, const struct ibtopo_node *n,
+			       char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return ((struct ctx *)arg)->label[n->index];
+}
+
 static int find_focus(struct ctx *c)
 {
-	const char *want = c->d->focus;
-	char *end;
-	uint64_t g;
+	struct ibtopo__node_lookup how = { .alias = drawn_label, .alias_arg = c };
+	struct ibtopo_node *n = NULL;
+	int rc;
 
 	c->focus = NULL;
-	if (!want)
+	if (!c->d->focus)
 		return 0;
-	if (want[0] == '0' && (want[1] == 'x' || want[1] == 'X')) {
-		g = strtoull(want, &end, 16);
-		if (!*end)
-			c->focus = ibtopo_fabric_find_node(c->f, g);
-	}
-	if (!c->focus)
-		c->focus = ibtopo_fabric_find_node_desc(c->f, want);
-	for (size_t i = 0; !c->focus && i < c->nn; i++)
-		if (strcmp(c->label[i], want) == 0)
-			c->focus = ibtopo_fabric_node(c->f, i);
-	if (!c->focus)
-		return ibtopo__error_set(c->err, IBTOPO_ENOTFOUND,
-					 "no node '%s' in the fabric", want);
-	return 0;
+	/* a GUID, else a description, else a drawn label: one node only */
+	rc = ibtopo__fabric_lookup(&n, c->f, c->d->focus, &how, c->err);
+	c->focus = n;
+	return rc;
 }
 
 static int mark_visible(struct ctx *c)

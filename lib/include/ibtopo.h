@@ -45,6 +45,8 @@ enum ibtopo_status {
 	IBTOPO_EPARTIAL = -8,	/* discovery incomplete */
 	IBTOPO_EVERSION = -9,	/* database from a newer schema version */
 	IBTOPO_EBUSY = -10,	/* database locked too long */
+	IBTOPO_EEXIST = -11,	/* a label names another snapshot already */
+	IBTOPO_EAMBIGUOUS = -12, /* a name or label fits several things */
 };
 
 #define IBTOPO_ERROR_SIZE 256
@@ -298,9 +300,28 @@ struct ibtopo_node *ibtopo_fabric_find_node(const struct ibtopo_fabric *fabric,
 /** Port by port GUID, or NULL. */
 struct ibtopo_port *ibtopo_fabric_find_port(const struct ibtopo_fabric *fabric,
 					    uint64_t guid);
-/** First node whose description equals `desc`, or NULL. */
+/**
+ * First node whose description equals `desc`, or NULL. Descriptions need
+ * not be unique: to find the node a person names, use
+ * ibtopo_fabric_find_node_name().
+ */
 struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fabric,
 						 const char *desc);
+/**
+ * The one node a person names: a node GUID or a port GUID ("0x" and 1 to
+ * 16 hex digits), else a node description. A GUID is always taken; a
+ * description only when one node has it. IBTOPO_ENOTFOUND "no node
+ * '<name>' in the fabric"; IBTOPO_EAMBIGUOUS when several nodes have that
+ * description, the message counting them and listing GUIDs to give
+ * instead ("'<name>' names 78 nodes: 0x..., 0x..., ... and 73 more; name
+ * one by its GUID"); IBTOPO_EINVAL without a fabric or name. *out is
+ * borrowed from the fabric, NULL on failure. Every option taking a node
+ * name (render --focus, analyze --roots lines, cable inventories) reads
+ * it this way.
+ */
+int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
+				 const struct ibtopo_fabric *fabric,
+				 const char *name, struct ibtopo_error *err);
 /** Port `num` of a node or NULL. */
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
 /**
@@ -416,10 +437,16 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
  * active values as ibsim trains each link, LIDs unknown). Nodes named
  * instead of GUIDs ("leaf01") get ibtopo_name_guid(); a link seen from
  * both ends is one link, and ends that disagree are reported through
- * opts->warn naming both lines. IBTOPO_EPARSE with "<name>:<line>: <what
+ * opts->warn naming both lines. A ports report without the -v DR-path
+ * lines gives CA port GUIDs only: each CA port becomes a CA of its own
+ * (a dual-port CA reads as two), and opts->warn says so once, counting
+ * them. IBTOPO_EPARSE with "<name>:<line>: <what
  * was expected>" for malformed text, binary data, an empty or truncated
  * file, a line over 4096 bytes, duplicate nodes that differ, a port line
  * before any node; *out is then NULL. The source is left unset.
+ * Messages and warnings quote the input printably: bytes that are not
+ * printable ASCII or well-formed UTF-8 (and the backslash) read "\xNN",
+ * and a message too long for the buffer ends in "...".
  */
 int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 			      size_t len, const char *name,
@@ -535,10 +562,38 @@ void ibtopo_store_free(struct ibtopo_store *store);
  * sets its snapshot id, and its taken_at (now) and host (gethostname)
  * when they were unset. `out_id` may be NULL. IBTOPO_EBUSY if other
  * writers held the database for longer than 10 s, IBTOPO_EINVAL on a
- * store opened READONLY.
+ * store opened READONLY or a label that reads as a REF, IBTOPO_EEXIST
+ * when the fabric's label names a stored snapshot already (see
+ * ibtopo_store_save_ext() to move it).
  */
 int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 		      struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+enum ibtopo_save_flags {
+	/* a label in use moves to the new snapshot instead of failing */
+	IBTOPO_SAVE_MOVE_LABEL = 1u << 0,
+};
+
+/**
+ * Whether `label` may name a new snapshot. A label names one snapshot,
+ * and a REF must reach it: IBTOPO_EINVAL when it is empty or reads as a
+ * REF itself (decimal digits, `latest`, `latest~N`); IBTOPO_EEXIST when
+ * a snapshot of `store` has it already (the message names the
+ * snapshot), unless `flags` holds IBTOPO_SAVE_MOVE_LABEL. `store` may be
+ * NULL: the text alone is checked. Returns 0 when it may.
+ */
+int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
+			     unsigned flags, struct ibtopo_error *err);
+
+/**
+ * ibtopo_store_save() with `flags` (enum ibtopo_save_flags). The
+ * fabric's label, when set, is checked with ibtopo_store_check_label()
+ * inside the snapshot's transaction (IBTOPO_EINVAL, IBTOPO_EEXIST, and
+ * nothing stored); with IBTOPO_SAVE_MOVE_LABEL the snapshots holding the
+ * label lose it in that same transaction.
+ */
+int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
+			  struct ibtopo_fabric *fabric, unsigned flags,
+			  struct ibtopo_error *err);
 /**
  * Load snapshot `id` into a new fabric (sorted, meta filled in, cables
  * attached). IBTOPO_ENOTFOUND if there is no such snapshot.
@@ -546,9 +601,11 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
 		      int64_t id, struct ibtopo_error *err);
 /**
- * Resolve a REF into an id: a snapshot id, else a label (its most recent
- * snapshot), `latest`, or `latest~N` (N snapshots before the latest, in
- * the order they were stored). IBTOPO_ENOTFOUND when nothing matches.
+ * Resolve a REF into an id: a snapshot id, else a label, `latest`, or
+ * `latest~N` (N snapshots before the latest, in the order they were
+ * stored). IBTOPO_ENOTFOUND when nothing matches; IBTOPO_EAMBIGUOUS when
+ * the label names several snapshots (databases written before labels
+ * were unique), the message listing their ids.
  */
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
 			 struct ibtopo_error *err);
@@ -1064,7 +1121,10 @@ struct ibtopo_topology;
  * be NULL) and borrow the fabric's descriptions; *out borrows the fabric
  * too: free both before the fabric. `opts` may be NULL (defaults).
  * Returns 0; IBTOPO_EINVAL (no fabric, unknown opts version, a bad root
- * pattern, roots naming no switch: the message names it); IBTOPO_EIO
+ * pattern, roots naming no switch: the message names it);
+ * IBTOPO_EAMBIGUOUS (a roots line names several switches; lines are read
+ * as ibtopo_fabric_find_node_name() reads names, GUIDs also without "0x"
+ * or as "S-<guid>", descriptions also as the short names drawn); IBTOPO_EIO
  * (unreadable roots file); IBTOPO_ENOMEM; IBTOPO_ERROR (the graph
  * library failed). On failure *out is NULL; findings appended stay.
  */
@@ -1223,6 +1283,20 @@ int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
 			   const char *list_name,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err);
+
+/**
+ * ibtopo_render_findings() for findings that name nodes of `a` and `b`
+ * (a diff's OLD and NEW, a plan and the actual fabric; either may be
+ * NULL): the text names an end "desc (0x<guid>)", in the tables and in
+ * the sentences, whenever two nodes of either fabric share its
+ * description, not only when the list shows two of them.
+ */
+int ibtopo_render_findings_of(const struct ibtopo_render_opts *opts,
+			      const char *list_name,
+			      const struct ibtopo_findings *list,
+			      const struct ibtopo_fabric *a,
+			      const struct ibtopo_fabric *b,
+			      struct ibtopo_error *err);
 
 /** What `ibtopo analyze` reports; everything borrowed. */
 struct ibtopo_analysis {
@@ -1476,8 +1550,9 @@ struct ibtopo_diagram_opts {
 	unsigned version;		/* IBTOPO_DIAGRAM_OPTS_VERSION */
 	enum ibtopo_diagram_hosts hosts;
 	enum ibtopo_diagram_layout layout;
-	/* draw only nodes within `depth` links of this node: a node
-	 * description, a short label as drawn, or a "0x" node GUID */
+	/* draw only nodes within `depth` links of this node: a "0x" node or
+	 * port GUID, a node description, or a short label as drawn; a name
+	 * several nodes go by is refused (IBTOPO_EAMBIGUOUS) */
 	const char *focus;
 	unsigned depth;			/* 0 = 2 */
 	const char *title;		/* NULL: the fabric's file name or host */
@@ -1508,7 +1583,8 @@ struct ibtopo_diagram_opts {
  * counts) and a legend of what is drawn head the graph. The text is the
  * same bytes for the same input. `d` may be NULL (defaults).
  * Returns 0; IBTOPO_EINVAL (no fabric or sink, unknown opts version);
- * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_ENOMEM; or the sink's
+ * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_EAMBIGUOUS (focus names
+ * several, the message listing GUIDs); IBTOPO_ENOMEM; or the sink's
  * error.
  */
 int ibtopo_render_dot(const struct ibtopo_render_opts *o,

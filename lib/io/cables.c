@@ -73,7 +73,7 @@ static int read_whole_file(char **out, const char *path, struct ibtopo_error *er
 	}
 	buf[len] = '\0';
 	if (memchr(buf, '\0', len)) {
-		rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+		rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				       "'%s': binary data, not a text file", path);
 		goto out_close;
 	}
@@ -289,20 +289,20 @@ int ibtopo__reach_parse(struct ibtopo__reach **out, const char *text,
 		if (strcasecmp(f[0], "speed") == 0)
 			continue;	/* the header */
 		if (k < 4 || !*f[3]) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: expected 4 tab-separated columns: speed, media, max_m, source",
 				name, it.no);
 			goto out_free;
 		}
 		speed = ibtopo_speed_parse(f[0]);
 		if (!speed) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					       "%s:%u: unknown speed '%s'", name, it.no, f[0]);
 			goto out_free;
 		}
 		media = ibtopo_media_parse(f[1]);
 		if (media == IBTOPO_MEDIA_UNKNOWN) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: unknown media '%s' (passive-copper, active-copper, aoc, multimode or singlemode)",
 				name, it.no, f[1]);
 			goto out_free;
@@ -310,13 +310,13 @@ int ibtopo__reach_parse(struct ibtopo__reach **out, const char *text,
 		errno = 0;
 		metres = strtod(f[2], &end);
 		if (errno || end == f[2] || *end || !isfinite(metres) || metres <= 0) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					       "%s:%u: bad max_m '%s'", name, it.no, f[2]);
 			goto out_free;
 		}
 		si = speed_index(speed);
 		if (t->line[si][media]) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: second row for %s %s (first on line %u)",
 				name, it.no, ibtopo_speed_name(speed),
 				ibtopo_media_name(media), t->line[si][media]);
@@ -382,14 +382,6 @@ struct loader {
 	struct ibtopo_node **by_desc;	/* nodes sorted by description */
 	size_t nnodes;
 };
-
-static int cmp_desc(const void *x, const void *y)
-{
-	const struct ibtopo_node *a = *(struct ibtopo_node *const *)x;
-	const struct ibtopo_node *b = *(struct ibtopo_node *const *)y;
-
-	return strcmp(a->desc, b->desc);
-}
 
 static bool parse_guid(const char *s, uint64_t *out)
 {
@@ -538,7 +530,7 @@ static void warn(const struct loader *ld, const char *fmt, ...)
 
 static void warn(const struct loader *ld, const char *fmt, ...)
 {
-	char msg[IBTOPO_ERROR_SIZE];
+	char msg[1024], printable[IBTOPO_ERROR_SIZE];
 	va_list ap;
 
 	if (!ld->opts || !ld->opts->warn)
@@ -546,65 +538,43 @@ static void warn(const struct loader *ld, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	ld->opts->warn(ld->opts->warn_arg, msg);
+	/* rows are quoted: keep the terminal clean */
+	ld->opts->warn(ld->opts->warn_arg, ibtopo__quote(printable,
+			sizeof(printable), msg, strlen(msg)));
 }
 
 /*
- * A node named in the inventory: "0x" GUID (node GUID, else port GUID),
- * else a description that must be unique. Returns 0 or an error naming
- * the line.
+ * A node named in the inventory, as every node name is read
+ * (ibtopo_fabric_find_node_name()): a "0x" node or port GUID, else a
+ * description only one node has. Returns 0 or an error naming the line.
  */
 static int find_node(struct ibtopo_node **out, struct loader *ld, unsigned line,
 		     const char *name, struct ibtopo_error *err)
 {
-	struct ibtopo_node key_node, *key = &key_node, **hit;
+	struct ibtopo__node_lookup how = { 0 };
+	char q[IBTOPO__QUOTE_MAX];
 	uint64_t guid;
-	size_t first, last;
+	int rc;
 
 	*out = NULL;
-	if (parse_guid(name, &guid)) {
-		struct ibtopo_port *p;
-
-		*out = ibtopo_fabric_find_node(ld->fabric, guid);
-		if (!*out) {
-			p = ibtopo_fabric_find_port(ld->fabric, guid);
-			if (p)
-				*out = p->node;
-		}
-		if (!*out)
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
-				"%s:%u: no node or port with GUID %s in the fabric",
-				ld->path, line, name);
-		return 0;
-	}
-	if (!ld->by_desc) {
-		ld->nnodes = ibtopo_fabric_node_count(ld->fabric);
-		ld->by_desc = calloc(ld->nnodes ? ld->nnodes : 1, sizeof(*ld->by_desc));
-		if (!ld->by_desc)
-			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		for (size_t i = 0; i < ld->nnodes; i++)
-			ld->by_desc[i] = ibtopo_fabric_node(ld->fabric, i);
-		if (ld->nnodes)
-			qsort(ld->by_desc, ld->nnodes, sizeof(*ld->by_desc), cmp_desc);
-	}
-	key_node.desc = (char *)name;
-	hit = ld->nnodes ? bsearch(&key, ld->by_desc, ld->nnodes,
-				   sizeof(*ld->by_desc), cmp_desc) : NULL;
-	if (!hit)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
-					 "%s:%u: no node '%s' in the fabric",
-					 ld->path, line, name);
-	first = last = (size_t)(hit - ld->by_desc);
-	while (first > 0 && strcmp(ld->by_desc[first - 1]->desc, name) == 0)
-		first--;
-	while (last + 1 < ld->nnodes && strcmp(ld->by_desc[last + 1]->desc, name) == 0)
-		last++;
-	if (first != last)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
-			"%s:%u: %zu nodes are named '%s': name it by its GUID",
-			ld->path, line, last - first + 1, name);
-	*out = ld->by_desc[first];
-	return 0;
+	if (!ld->by_desc &&
+	    ibtopo__fabric_desc_index(&ld->by_desc, &ld->nnodes, ld->fabric))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	how.by_desc = ld->by_desc;
+	how.nby_desc = ld->nnodes;
+	rc = ibtopo__fabric_lookup(out, ld->fabric, name, &how, err);
+	if (rc == IBTOPO_ENOTFOUND && parse_guid(name, &guid))
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+			"%s:%u: no node or port with GUID %s in the fabric",
+			ld->path, line, ibtopo__quote(q, sizeof(q), name,
+						      strlen(name)));
+	if (rc == IBTOPO_ENOMEM || !rc)
+		return rc;
+	/* not found, or several nodes of that name */
+	if (err)
+		err->code = IBTOPO_EPARSE;
+	ibtopo__error_prefix(err, "%s:%u", ld->path, line);
+	return IBTOPO_EPARSE;
 }
 
 /* ------------------------------------------------------- inventory CSV */
@@ -636,7 +606,7 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 		colpos[i] = -1;
 	n = csv_split(header, fields, MAX_FIELDS);
 	if (n < 0)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					 "%s:%u: unterminated quote", ld->path, it->no);
 	for (int i = 0; i < n; i++)
 		for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(inv_names); k++)
@@ -644,7 +614,7 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 			    colpos[inv_names[k].col] < 0)
 				colpos[inv_names[k].col] = i;
 	if (colpos[COL_NODE_A] < 0 || colpos[COL_PORT_A] < 0)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 			"%s:%u: the header lacks node_a or port_a (expected node_a,port_a,node_b,port_b,media,length_m,part_number)",
 			ld->path, it->no);
 
@@ -661,13 +631,13 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 			continue;
 		n = csv_split(line, fields, MAX_FIELDS);
 		if (n < 0)
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: unterminated quote", ld->path, it->no);
 		for (int i = 0; i < COL_COUNT_; i++)
 			v[i] = colpos[i] >= 0 && colpos[i] < n ? fields[colpos[i]] : "";
 
 		if (!*v[COL_NODE_A] || !parse_port(v[COL_PORT_A], &port_a))
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: %s", ld->path, it->no, !*v[COL_NODE_A] ?
 				"node_a is empty" : "port_a is not a port number");
 		rc = find_node(&na, ld, it->no, v[COL_NODE_A], err);
@@ -675,36 +645,36 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 			return rc;
 		pa = ibtopo_node_port(na, port_a);
 		if (!pa || !pa->link || !pa->remote)
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: port %u of '%s' has no link in the fabric",
 				ld->path, it->no, port_a, na->desc);
 		if (*v[COL_NODE_B] || *v[COL_PORT_B]) {
 			if (!*v[COL_NODE_B] || !parse_port(v[COL_PORT_B], &port_b))
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: node_b and port_b go together (a node and a port number)",
 					ld->path, it->no);
 			rc = find_node(&nb, ld, it->no, v[COL_NODE_B], err);
 			if (rc)
 				return rc;
 			if (pa->remote->node != nb || pa->remote->num != port_b)
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: port %u of '%s' is linked to port %u of '%s', not to port %u of '%s'",
 					ld->path, it->no, port_a, na->desc,
 					pa->remote->num, pa->remote->node->desc,
 					port_b, nb->desc);
 		}
 		if (*v[COL_MEDIA] && !parse_media(v[COL_MEDIA], &c.media))
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: unknown media '%s' (passive-copper, active-copper, aoc, multimode, singlemode)",
 				ld->path, it->no, v[COL_MEDIA]);
 		if (*v[COL_LENGTH] && !parse_length(v[COL_LENGTH], &c.length_m))
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: bad length_m '%s'", ld->path, it->no,
 				v[COL_LENGTH]);
 		if (*v[COL_RATED]) {
 			c.rated_speed = ibtopo_speed_parse(v[COL_RATED]);
 			if (!c.rated_speed)
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: unknown rated_speed '%s'",
 					ld->path, it->no, v[COL_RATED]);
 		}
@@ -760,7 +730,7 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 			continue;
 		n = csv_split(line, fields, MAX_FIELDS);
 		if (n < 0)
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: unterminated quote", ld->path, it->no);
 		if (!header) {
 			for (int i = 0; i < n; i++)
@@ -770,7 +740,7 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 						colpos[k] = i;
 			if (colpos[DB_PORT_NUM] < 0 ||
 			    (colpos[DB_NODE_GUID] < 0 && colpos[DB_PORT_GUID] < 0))
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: the CABLE_INFO header lacks PortNum or NodeGuid",
 					ld->path, it->no);
 			header = true;
@@ -779,19 +749,19 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 		for (int i = 0; i < DB_COUNT_; i++)
 			v[i] = colpos[i] >= 0 && colpos[i] < n ? fields[colpos[i]] : "";
 		if (!parse_port(v[DB_PORT_NUM], &num))
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: bad PortNum '%s'", ld->path, it->no,
 				v[DB_PORT_NUM]);
 		if (*v[DB_NODE_GUID]) {
 			if (!parse_guid(v[DB_NODE_GUID], &guid))
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: bad NodeGuid '%s'", ld->path,
 					it->no, v[DB_NODE_GUID]);
 			node = ibtopo_fabric_find_node(ld->fabric, guid);
 		}
 		if (!node && *v[DB_PORT_GUID]) {
 			if (!parse_guid(v[DB_PORT_GUID], &guid))
-				return ibtopo__error_set(err, IBTOPO_EPARSE,
+				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					"%s:%u: bad PortGuid '%s'", ld->path,
 					it->no, v[DB_PORT_GUID]);
 			port = ibtopo_fabric_find_port(ld->fabric, guid);
@@ -804,7 +774,7 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 			continue;
 		}
 		if (!is_blank(v[DB_LENGTH]) && !parse_length(v[DB_LENGTH], &assembly))
-			return ibtopo__error_set(err, IBTOPO_EPARSE,
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: bad LengthCopperOrActive '%s'", ld->path,
 				it->no, v[DB_LENGTH]);
 		c.length_m = assembly;
@@ -818,7 +788,7 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 		merge(&ld->pend[port->link->index], &c, false);
 	}
 	if (!in_section)
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 			"'%s': the ibdiagnet db_csv file has no CABLE_INFO section",
 			ld->path);
 	if (skipped)
@@ -898,7 +868,7 @@ static int cables_parse(struct ibtopo_fabric *fabric, char *text,
 			}
 		}
 		if (!first) {
-			rc = ibtopo__error_set(err, IBTOPO_EPARSE,
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					       "'%s': empty cable file", path);
 			goto out_free;
 		}
@@ -940,7 +910,7 @@ int ibtopo_cables_load_buffer(struct ibtopo_fabric *fabric, const char *data,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric, cable data or name");
 	if (len && memchr(data, '\0', len))
-		return ibtopo__error_set(err, IBTOPO_EPARSE,
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					 "'%s': binary data, not a text file", name);
 	text = malloc(len + 1);
 	if (!text)

@@ -656,6 +656,109 @@ const char *ibtopo_store_path(const struct ibtopo_store *store)
 	return store ? store->path : NULL;
 }
 
+/* Parse a non-negative decimal; false if `s` is anything else. */
+static bool parse_count(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Labels                                                              */
+/* ------------------------------------------------------------------ */
+
+/* What ibtopo_store_resolve() reads as an id, `latest` or `latest~N`. */
+static bool reads_as_ref(const char *ref)
+{
+	int64_t n;
+
+	return parse_count(ref, &n) || strcmp(ref, "latest") == 0 ||
+	       (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n));
+}
+
+#define LABEL_IDS_SHOWN 8
+
+/*
+ * The snapshots a label names, oldest first: *count of them, the first
+ * LABEL_IDS_SHOWN in ids[], and ", "-separated in `list` ("3, 5, 9 and 2
+ * more"). The newest is ids[*count - 1] when *count <= LABEL_IDS_SHOWN.
+ */
+static int label_ids(struct ibtopo_store *s, const char *label, int64_t *ids,
+		     size_t *count, char *list, size_t len,
+		     struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t n = 0, used = 0;
+	int rc;
+
+	*count = 0;
+	list[0] = '\0';
+	if (!s->version)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db, "SELECT id FROM snapshots WHERE label = ?"
+				" ORDER BY id", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (n < LABEL_IDS_SHOWN) {
+			ids[n] = id;
+			used += (size_t)snprintf(list + used, used < len ? len - used : 0,
+						 "%s%lld", n ? ", " : "", (long long)id);
+		}
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_finalize(st);
+	if (n > LABEL_IDS_SHOWN && used < len)
+		snprintf(list + used, len - used, " and %zu more",
+			 n - LABEL_IDS_SHOWN);
+	*count = n;
+	return 0;
+
+out_fail:
+	rc = store_fail(s, s->db, rc, "cannot read snapshots", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
+			     unsigned flags, struct ibtopo_error *err)
+{
+	int64_t ids[LABEL_IDS_SHOWN];
+	char q[96], list[160];
+	size_t n;
+	int rc;
+
+	if (!label || !*label)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "empty snapshot label");
+	ibtopo__quote(q, sizeof(q), label, strlen(label));
+	if (reads_as_ref(label))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"label '%s' reads as a snapshot reference (an id, 'latest'"
+			" or 'latest~N'), which it could never name", q);
+	if (!store || (flags & IBTOPO_SAVE_MOVE_LABEL))
+		return 0;
+	rc = label_ids(store, label, ids, &n, list, sizeof(list), err);
+	if (rc || !n)
+		return rc;
+	return ibtopo__error_set(err, IBTOPO_EEXIST,
+				 "label '%s' names snapshot%s %s already", q,
+				 n == 1 ? "" : "s", list);
+}
+
 /* ------------------------------------------------------------------ */
 /* Saving                                                              */
 /* ------------------------------------------------------------------ */
@@ -800,6 +903,29 @@ static int fill_meta(struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 		      struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
+	return ibtopo_store_save_ext(out_id, store, fabric, 0, err);
+}
+
+/* Take the label from the snapshots holding it, in the open transaction. */
+static int drop_label(struct ibtopo_store *s, const char *label)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(s->db, "UPDATE snapshots SET label = NULL"
+				" WHERE label = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+		rc = step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
+			  struct ibtopo_fabric *fabric, unsigned flags,
+			  struct ibtopo_error *err)
+{
 	sqlite3_stmt *st[ST_COUNT_] = { NULL };
 	const struct ibtopo_fabric_meta *m;
 	const char *what = "cannot save snapshot";
@@ -824,6 +950,14 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 	rc = exec(store, store->db, "BEGIN IMMEDIATE", what, err);
 	if (rc)
 		return rc;
+	/* checked under the write lock: a concurrent save cannot slip in */
+	if (m->label) {
+		rc = ibtopo_store_check_label(store, m->label, flags, err);
+		if (rc)
+			goto out_rollback;
+		if (flags & IBTOPO_SAVE_MOVE_LABEL)
+			src = drop_label(store, m->label);
+	}
 	for (int i = 0; i < ST_COUNT_ && src == SQLITE_OK; i++)
 		src = sqlite3_prepare_v2(store->db, save_sql[i], -1, &st[i], NULL);
 	if (src != SQLITE_OK)
@@ -865,6 +999,7 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 
 out_fail:
 	rc = store_fail(store, store->db, src, what, err);
+out_rollback:
 	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 out_finalize:
 	for (int i = 0; i < ST_COUNT_; i++)
@@ -1215,25 +1350,10 @@ out_fail:
 	return rc;
 }
 
-/* Parse a non-negative decimal; false if `s` is anything else. */
-static bool parse_count(const char *s, int64_t *out)
-{
-	int64_t v = 0;
-
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return true;
-}
-
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
 			 struct ibtopo_error *err)
 {
+	char q[96];
 	bool found = false;
 	int64_t n = 0, any;
 	int rc;
@@ -1263,15 +1383,30 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *r
 		rc = query_id(store, "SELECT id FROM snapshots ORDER BY id DESC"
 			      " LIMIT 1 OFFSET ?", NULL, ref[6] ? n : 0, out,
 			      &found, err);
+		if (rc || found)
+			return rc;
 	} else {
-		rc = query_id(store, "SELECT id FROM snapshots WHERE label = ?"
-			      " ORDER BY id DESC LIMIT 1", ref, 0, out, &found,
-			      err);
+		int64_t ids[LABEL_IDS_SHOWN];
+		char list[160];
+		size_t count;
+
+		rc = label_ids(store, ref, ids, &count, list, sizeof(list), err);
+		if (rc)
+			return rc;
+		ibtopo__quote(q, sizeof(q), ref, strlen(ref));
+		if (count > 1)
+			/* an older ibtopo let a label name several snapshots */
+			return ibtopo__error_set(err, IBTOPO_EAMBIGUOUS,
+				"label '%s' names snapshots %s: give an id", q,
+				list);
+		if (count == 1) {
+			*out = ids[0];
+			return 0;
+		}
 	}
-	if (rc || found)
-		return rc;
+	ibtopo__quote(q, sizeof(q), ref, strlen(ref));
 	return ibtopo__error_set(err, IBTOPO_ENOTFOUND, "no snapshot '%s' in '%s'",
-				 ref, store->path);
+				 q, store->path);
 }
 
 static char *dup_column(sqlite3_stmt *st, int i, bool *oom)

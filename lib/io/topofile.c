@@ -54,14 +54,15 @@ static int src_error(struct src *s, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ibtopo__error_set(s->err, IBTOPO_EPARSE, "%s:%u: %s", s->name,
-				 line, msg);
+	/* the message quotes the file: make it printable */
+	return ibtopo__error_set_input(s->err, IBTOPO_EPARSE, "%s:%u: %s",
+				       s->name, line, msg);
 }
 
 IBTOPO__PRINTF(2, 3)
 static void src_warn(struct src *s, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], printable[1024];
 	va_list ap;
 
 	if (!s->opts || !s->opts->warn)
@@ -69,7 +70,8 @@ static void src_warn(struct src *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	s->opts->warn(s->opts->warn_arg, msg);
+	s->opts->warn(s->opts->warn_arg, ibtopo__quote(printable, sizeof(printable),
+							msg, strlen(msg)));
 }
 
 static bool is_text_byte(unsigned char c)
@@ -2154,6 +2156,52 @@ out:
 	return rc;
 }
 
+static int cmp_str_ptr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/*
+ * Without the -v DR-path lines a report names CA ports, never CAs: each
+ * port GUID stands for a node, so a dual-port CA reads as two. Say so
+ * once, with the count, and how to get a report that joins them.
+ */
+static int ports_warn_unjoined(struct ports *r)
+{
+	struct src *s = r->s;
+	const char **descs;
+	size_t ncas = 0, alike = 0;
+
+	if (r->npaths || !s->opts || !s->opts->warn)
+		return 0;
+	descs = calloc(r->nnodes + 1, sizeof(*descs));
+	if (!descs)
+		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].type != IBTOPO_NODE_SWITCH)
+			descs[ncas++] = r->nodes[i].desc ? r->nodes[i].desc : "";
+	qsort(descs, ncas, sizeof(*descs), cmp_str_ptr);
+	for (size_t i = 0; i < ncas; i++)
+		if ((i > 0 && strcmp(descs[i], descs[i - 1]) == 0) ||
+		    (i + 1 < ncas && strcmp(descs[i], descs[i + 1]) == 0))
+			alike++;
+	free(descs);
+	if (!ncas)
+		return 0;
+	if (alike)
+		src_warn(s, "%s: %zu CA ports read as %zu CAs (%zu of them share a "
+			 "description with another): without -v an ibnetdiscover -p "
+			 "report cannot join the ports of one CA; run "
+			 "`ibnetdiscover -p -v` for one node per CA", s->name,
+			 ncas, ncas, alike);
+	else
+		src_warn(s, "%s: %zu CA ports read as %zu CAs: without -v an "
+			 "ibnetdiscover -p report cannot join the ports of one CA; "
+			 "run `ibnetdiscover -p -v` for one node per CA", s->name,
+			 ncas, ncas);
+	return 0;
+}
+
 static int read_ports(struct ibtopo_fabric **out, struct src *s)
 {
 	struct ports r = { 0 };
@@ -2163,6 +2211,8 @@ static int read_ports(struct ibtopo_fabric **out, struct src *s)
 	rc = ports_parse(&r);
 	if (!rc)
 		rc = ports_build(&r);
+	if (!rc)
+		rc = ports_warn_unjoined(&r);
 	if (!rc) {
 		ibtopo_fabric_sort(r.f);
 		*out = r.f;

@@ -431,6 +431,335 @@ struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fab
 	return NULL;
 }
 
+/* ------------------------------------------------------------------ */
+/* Names a person gives                                                */
+/* ------------------------------------------------------------------ */
+
+static int cmp_node_desc(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(struct ibtopo_node *const *)y;
+	int c = strcmp(a->desc, b->desc);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int ibtopo__fabric_desc_index(struct ibtopo_node ***out, size_t *count,
+			      const struct ibtopo_fabric *fabric)
+{
+	size_t n = fabric ? fabric->nnodes : 0;
+	struct ibtopo_node **v = calloc(n ? n : 1, sizeof(*v));
+
+	*out = NULL;
+	*count = 0;
+	if (!v)
+		return IBTOPO_ENOMEM;
+	if (n) {
+		memcpy(v, fabric->nodes, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_node_desc);
+	}
+	*out = v;
+	*count = n;
+	return 0;
+}
+
+/* "0x" and 1..16 hex digits; with `bare`, also without "0x" and as an
+ * ibnetdiscover id ("S-0008f10500200a2c"). */
+static bool parse_guid_name(const char *s, bool bare, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t k = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	else if (!bare)
+		return false;
+	else if (strchr("SsHhRr", s[0]) && s[0] && s[1] == '-')
+		s += 2;
+	for (; *s; s++, k++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		if (k == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!k)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool type_taken(const struct ibtopo__node_lookup *how,
+		       const struct ibtopo_node *n)
+{
+	return !how->types || (how->types & (1u << n->type));
+}
+
+#define LOOKUP_GUIDS_SHOWN 4
+
+/* Collects the nodes a name fits: the first, the count, a few GUIDs. */
+struct fits {
+	struct ibtopo_node *first;
+	size_t count;
+	uint64_t guids[LOOKUP_GUIDS_SHOWN];
+};
+
+static void fits_add(struct fits *m, struct ibtopo_node *n)
+{
+	if (!m->count)
+		m->first = n;
+	if (m->count < LOOKUP_GUIDS_SHOWN)
+		m->guids[m->count] = n->guid;
+	m->count++;
+}
+
+static void fits_desc(struct fits *m, const struct ibtopo_fabric *f,
+		      const char *name, const struct ibtopo__node_lookup *how)
+{
+	if (how->by_desc) {
+		struct ibtopo_node key = { .desc = (char *)name };
+		size_t lo = 0, hi = how->nby_desc;
+
+		/* the first node with that description */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(how->by_desc[mid]->desc, key.desc) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < how->nby_desc &&
+		       strcmp(how->by_desc[lo]->desc, name) == 0; lo++)
+			if (type_taken(how, how->by_desc[lo]))
+				fits_add(m, how->by_desc[lo]);
+		return;
+	}
+	for (size_t i = 0; i < f->nnodes; i++)
+		if (type_taken(how, f->nodes[i]) &&
+		    strcmp(f->nodes[i]->desc, name) == 0)
+			fits_add(m, f->nodes[i]);
+}
+
+static void fits_alias(struct fits *m, const struct ibtopo_fabric *f,
+		       const char *name, const struct ibtopo__node_lookup *how)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const char *a;
+
+		if (!type_taken(how, f->nodes[i]))
+			continue;
+		a = how->alias(how->alias_arg, f->nodes[i], buf, sizeof(buf));
+		if (a && strcmp(a, name) == 0)
+			fits_add(m, f->nodes[i]);
+	}
+}
+
+int ibtopo__fabric_lookup(struct ibtopo_node **out,
+			  const struct ibtopo_fabric *fabric, const char *name,
+			  const struct ibtopo__node_lookup *how,
+			  struct ibtopo_error *err)
+{
+	static const struct ibtopo__node_lookup any = { 0 };
+	const char *what;
+	struct fits m = { 0 };
+	char q[IBTOPO__QUOTE_MAX], list[LOOKUP_GUIDS_SHOWN * 20 + 32];
+	size_t used = 0;
+	uint64_t guid;
+
+	if (out)
+		*out = NULL;
+	if (!out || !fabric || !name)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or name");
+	if (!how)
+		how = &any;
+	what = how->types == 1u << IBTOPO_NODE_SWITCH ? "switch" : "node";
+	if (parse_guid_name(name, how->bare_guids, &guid)) {
+		struct ibtopo_node *n = ibtopo_fabric_find_node(fabric, guid);
+		struct ibtopo_port *p = ibtopo_fabric_find_port(fabric, guid);
+
+		if (!n && p)
+			n = p->node;
+		if (n && type_taken(how, n)) {
+			*out = n;
+			return 0;
+		}
+		/* a description may look like a GUID: read on */
+	}
+	fits_desc(&m, fabric, name, how);
+	if (!m.count && how->alias)
+		fits_alias(&m, fabric, name, how);
+	ibtopo__quote(q, sizeof(q), name, strlen(name));
+	if (!m.count)
+		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+					 "no %s '%s' in the fabric", what, q);
+	if (m.count == 1) {
+		*out = m.first;
+		return 0;
+	}
+	for (size_t i = 0; i < m.count && i < LOOKUP_GUIDS_SHOWN; i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s0x%016" PRIx64, i ? ", " : "",
+					 m.guids[i]);
+	if (m.count > LOOKUP_GUIDS_SHOWN)
+		snprintf(list + used, sizeof(list) - used, " and %zu more",
+			 m.count - LOOKUP_GUIDS_SHOWN);
+	return ibtopo__error_set(err, IBTOPO_EAMBIGUOUS,
+				 "'%s' names %zu %s%s: %s; name one by its GUID",
+				 q, m.count, what,
+				 strcmp(what, "switch") ? "s" : "es", list);
+}
+
+int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
+				 const struct ibtopo_fabric *fabric,
+				 const char *name, struct ibtopo_error *err)
+{
+	return ibtopo__fabric_lookup(out, fabric, name, NULL, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names shared by several nodes                                       */
+/* ------------------------------------------------------------------ */
+
+struct named {
+	char *name;
+	uint64_t guid;
+	bool taken;	/* the name moved to the shared names */
+};
+
+static int cmp_named(const void *x, const void *y)
+{
+	const struct named *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int named_add(struct named *v, size_t *n, const char *name, uint64_t guid)
+{
+	if (!name || !*name)
+		return 0;
+	v[*n].name = strdup(name);
+	if (!v[*n].name)
+		return IBTOPO_ENOMEM;
+	v[*n].guid = guid;
+	(*n)++;
+	return 0;
+}
+
+int ibtopo__shared_names_init(struct ibtopo__shared_names *out,
+			      const struct ibtopo_fabric *const *fabrics,
+			      size_t nfabrics, const struct ibtopo_findings *list,
+			      ibtopo__node_namer *namer, void *arg)
+{
+	size_t total = 0, n = 0;
+	struct named *v;
+	char buf[256];
+	int rc = 0;
+
+	out->names = NULL;
+	out->n = 0;
+	for (size_t k = 0; k < nfabrics; k++)
+		total += fabrics[k] ? fabrics[k]->nnodes : 0;
+	if (!namer && list)
+		total += 4 * list->count;
+	v = calloc(total + 1, sizeof(*v));
+	out->names = calloc(total + 1, sizeof(*out->names));
+	if (!v || !out->names) {
+		rc = IBTOPO_ENOMEM;
+		goto out_free;
+	}
+	for (size_t k = 0; k < nfabrics && !rc; k++) {
+		for (size_t i = 0; fabrics[k] && i < fabrics[k]->nnodes && !rc; i++) {
+			const struct ibtopo_node *node = fabrics[k]->nodes[i];
+
+			rc = named_add(v, &n, namer ? namer(arg, node, buf, sizeof(buf)) :
+				       node->desc, node->guid);
+		}
+	}
+	for (size_t i = 0; !namer && list && i < list->count && !rc; i++) {
+		const struct ibtopo_finding *f = &list->items[i];
+
+		rc = named_add(v, &n, f->a.node, f->a.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->b.node, f->b.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->c.node, f->c.guid);
+		if (!rc)
+			rc = named_add(v, &n, f->d.node, f->d.guid);
+	}
+	if (rc)
+		goto out_free;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_named);
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(v[i].name, v[i - 1].name) || v[i].guid == v[i - 1].guid)
+			continue;
+		if (out->n && strcmp(out->names[out->n - 1], v[i].name) == 0)
+			continue;
+		out->names[out->n++] = v[i].name;
+		v[i].taken = true;
+	}
+out_free:
+	for (size_t i = 0; v && i < n; i++)
+		if (!v[i].taken)
+			free(v[i].name);
+	free(v);
+	if (rc)
+		ibtopo__shared_names_release(out);
+	return rc;
+}
+
+void ibtopo__shared_names_release(struct ibtopo__shared_names *s)
+{
+	for (size_t i = 0; s && s->names && i < s->n; i++)
+		free(s->names[i]);
+	if (s) {
+		free(s->names);
+		s->names = NULL;
+		s->n = 0;
+	}
+}
+
+static int cmp_name_key(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+bool ibtopo__shared_names_has(const struct ibtopo__shared_names *s,
+			      const char *name)
+{
+	return s && s->n && name &&
+	       bsearch(name, s->names, s->n, sizeof(*s->names), cmp_name_key);
+}
+
+const char *ibtopo__name_node(const struct ibtopo__shared_names *s,
+			      const char *name, uint64_t guid, char *buf,
+			      size_t len)
+{
+	if (!name || !*name)
+		snprintf(buf, len, "0x%016" PRIx64, guid);
+	else if (guid && ibtopo__shared_names_has(s, name))
+		snprintf(buf, len, "%s (0x%016" PRIx64 ")", name, guid);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num)
 {
 	if (!node || num > node->nports)

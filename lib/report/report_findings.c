@@ -21,9 +21,17 @@ static const char *width_or_unknown(unsigned bit)
 	return bit ? ibtopo_width_name(bit) : "an unknown width";
 }
 
-static const char *end_name(const struct ibtopo_end *e, char *buf, size_t len)
+/*
+ * An end as a sentence names it. `names` (NULL: none known) are the
+ * descriptions several nodes share: those get the end's GUID.
+ */
+static const char *end_name(const struct ibtopo__shared_names *names,
+			    const struct ibtopo_end *e, char *buf, size_t len)
 {
-	if (e->node && *e->node)
+	if (e->node && *e->node && e->guid &&
+	    ibtopo__shared_names_has(names, e->node))
+		snprintf(buf, len, "'%s' (0x%016" PRIx64 ")", e->node, e->guid);
+	else if (e->node && *e->node)
 		snprintf(buf, len, "'%s'", e->node);
 	else if (e->guid)
 		snprintf(buf, len, "0x%016" PRIx64, e->guid);
@@ -42,7 +50,8 @@ static const char *port_state_text(const struct ibtopo_finding *f, unsigned v)
  * An info speed-downgrade: a link slower than its class, explained by a
  * model that never runs faster (device-limit) or not at all (unknown).
  */
-static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding *f)
+static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding *f,
+			     const struct ibtopo__shared_names *names)
 {
 	const char *act = speed_or_unknown(f->actual);
 	const char *exp = speed_or_unknown(f->expected);
@@ -52,7 +61,7 @@ static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding 
 	if (f->subkind == IBTOPO_PEER_SWITCHES) {
 		fast = f->c.guid && f->c.guid == f->a.guid ? &f->b : &f->a;
 		snprintf(peers, sizeof(peers), "the other inter-switch links of %s run",
-			 end_name(fast, n1, sizeof(n1)));
+			 end_name(names, fast, n1, sizeof(n1)));
 	} else if (f->subkind == IBTOPO_PEER_SWITCH_MODEL) {
 		snprintf(peers, sizeof(peers),
 			 "other switches of this model run their host links at");
@@ -75,10 +84,10 @@ static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding 
 		if (f->device_id)
 			snprintf(model, sizeof(model),
 				 "switch model 0x%04x:0x%04x (%s)", f->vendor_id,
-				 f->device_id, end_name(&f->c, n2, sizeof(n2)));
+				 f->device_id, end_name(names, &f->c, n2, sizeof(n2)));
 		else
 			snprintf(model, sizeof(model), "switch %s",
-				 end_name(&f->c, n2, sizeof(n2)));
+				 end_name(names, &f->c, n2, sizeof(n2)));
 		return snprintf(buf, len,
 			"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric: it limits this link, and only a faster switch would reach %s",
 			act, peers, exp, model, act, all, exp);
@@ -93,7 +102,8 @@ static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding 
 		act, peers, exp, model, act, all, act, exp);
 }
 
-int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f)
+static int message(char *buf, size_t len, const struct ibtopo_finding *f,
+		   const struct ibtopo__shared_names *names)
 {
 	char n1[96], n2[96];
 	const char *what;
@@ -106,7 +116,7 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 	case IBTOPO_FIND_SPEED_DOWNGRADE:
 		if (f->evidence == IBTOPO_EVIDENCE_PEERS &&
 		    f->severity == IBTOPO_SEV_INFO)
-			return slow_link_message(buf, len, f);
+			return slow_link_message(buf, len, f, names);
 		if (f->evidence == IBTOPO_EVIDENCE_PEERS) {
 			what = f->subkind == IBTOPO_PEER_SWITCHES ?
 				"both switches run %s on their other inter-switch links" :
@@ -169,7 +179,7 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 	case IBTOPO_FIND_LOOPBACK_CABLE:
 		return snprintf(buf, len,
 			"both ends of this cable are on switch %s: unplug it, or move one end to the port it was planned for",
-			end_name(&f->a, n1, sizeof(n1)));
+			end_name(names, &f->a, n1, sizeof(n1)));
 	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
 		if (f->subkind == IBTOPO_LPD_SINGLE_LINK)
 			return snprintf(buf, len,
@@ -177,12 +187,12 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		if (f->subkind == IBTOPO_LPD_ONE_SWITCH)
 			return snprintf(buf, len,
 				"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
-				f->value, end_name(&f->b, n1, sizeof(n1)));
+				f->value, end_name(names, &f->b, n1, sizeof(n1)));
 		if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
 			return snprintf(buf, len,
 				"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",
 				f->actual, f->actual == 1 ? "" : "s",
-				end_name(&f->b, n1, sizeof(n1)), f->expected, f->value,
+				end_name(names, &f->b, n1, sizeof(n1)), f->expected, f->value,
 				f->value == 1 ? "" : "es");
 		return snprintf(buf, len,
 			"only %u independent path%s between these ends, fewer than %u: add links so that no single cable or switch carries all their traffic",
@@ -208,8 +218,8 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 		case IBTOPO_FTV_UPLINKS_PILED:
 			return snprintf(buf, len,
 				"%u uplinks go to %s and none to %s, where %u per upper switch is usual: move the extra cables to %s",
-				f->actual, end_name(&f->b, n1, sizeof(n1)),
-				end_name(&f->c, n2, sizeof(n2)), f->expected, n2);
+				f->actual, end_name(names, &f->b, n1, sizeof(n1)),
+				end_name(names, &f->c, n2, sizeof(n2)), f->expected, n2);
 		case IBTOPO_FTV_CA_TO_CA:
 			return snprintf(buf, len,
 				"two CAs are cabled to each other, outside the switched fabric: cable each to a leaf switch");
@@ -231,15 +241,15 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 
 			return snprintf(buf, len,
 				"two cables are swapped: the plan connects port %d of %s to port %d of %s and port %d of %s to port %d of %s; exchange their ends",
-				f->a.port, end_name(&f->a, n1, sizeof(n1)),
-				f->d.port, end_name(&f->d, n2, sizeof(n2)),
-				f->c.port, end_name(&f->c, n3, sizeof(n3)),
-				f->b.port, end_name(&f->b, n4, sizeof(n4)));
+				f->a.port, end_name(names, &f->a, n1, sizeof(n1)),
+				f->d.port, end_name(names, &f->d, n2, sizeof(n2)),
+				f->c.port, end_name(names, &f->c, n3, sizeof(n3)),
+				f->b.port, end_name(names, &f->b, n4, sizeof(n4)));
 		}
 		return snprintf(buf, len,
 			"cable goes to the wrong port: the plan connects port %d of %s to port %d of %s",
-			f->c.port, end_name(&f->c, n1, sizeof(n1)),
-			f->d.port, end_name(&f->d, n2, sizeof(n2)));
+			f->c.port, end_name(names, &f->c, n1, sizeof(n1)),
+			f->d.port, end_name(names, &f->d, n2, sizeof(n2)));
 	case IBTOPO_FIND_MISSING_NODE:
 		return snprintf(buf, len,
 			"planned node is absent (%u planned link%s): install, power or cable it",
@@ -265,7 +275,7 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 			f->expected, f->expected == 1 ? "" : "s");
 	case IBTOPO_FIND_NODE_RENAMED:
 		return snprintf(buf, len, "node description changed to %s",
-				end_name(&f->c, n1, sizeof(n1)));
+				end_name(names, &f->c, n1, sizeof(n1)));
 	case IBTOPO_FIND_LINK_ADDED:
 		return snprintf(buf, len, "link appeared");
 	case IBTOPO_FIND_LINK_REMOVED:
@@ -277,15 +287,15 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 
 			return snprintf(buf, len,
 				"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s",
-				f->a.port, end_name(&f->a, n1, sizeof(n1)),
-				f->d.port, end_name(&f->d, n2, sizeof(n2)),
-				f->c.port, end_name(&f->c, n3, sizeof(n3)),
-				f->b.port, end_name(&f->b, n4, sizeof(n4)));
+				f->a.port, end_name(names, &f->a, n1, sizeof(n1)),
+				f->d.port, end_name(names, &f->d, n2, sizeof(n2)),
+				f->c.port, end_name(names, &f->c, n3, sizeof(n3)),
+				f->b.port, end_name(names, &f->b, n4, sizeof(n4)));
 		}
 		return snprintf(buf, len,
 			"cable moved: it now joins port %d of %s and port %d of %s",
-			f->c.port, end_name(&f->c, n1, sizeof(n1)),
-			f->d.port, end_name(&f->d, n2, sizeof(n2)));
+			f->c.port, end_name(names, &f->c, n1, sizeof(n1)),
+			f->d.port, end_name(names, &f->d, n2, sizeof(n2)));
 	case IBTOPO_FIND_LINK_SPEED_CHANGED:
 		return snprintf(buf, len, "link speed changed from %s to %s%s",
 			speed_or_unknown(f->expected), speed_or_unknown(f->actual),
@@ -307,13 +317,17 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
 	}
 }
 
+int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f)
+{
+	return message(buf, len, f, NULL);
+}
+
 /* -------------------------------------------------------------- columns */
 
 struct ctx {
 	char scratch[1024];
-	/* text: descriptions that name more than one node, sorted */
-	const char **ambiguous;
-	size_t nambiguous;
+	/* text: descriptions that name more than one node */
+	struct ibtopo__shared_names names;
 };
 
 #define FND(r) ((const struct ibtopo_finding *)(r))
@@ -388,7 +402,7 @@ END_GETTERS(d)
 
 static void g_message(const void *r, void *x, struct ibtopo__cell *c)
 {
-	ibtopo_finding_message(CTX(x)->scratch, sizeof(CTX(x)->scratch), FND(r));
+	message(CTX(x)->scratch, sizeof(CTX(x)->scratch), FND(r), &CTX(x)->names);
 	set_str(c, CTX(x)->scratch);
 }
 
@@ -686,92 +700,14 @@ out_fail:
 /*
  * The text table names an end by its description; where many nodes share
  * one ("MT25408 ConnectX Mellanox Technologies" on 89 CAs) it adds the
- * GUID. A description is ambiguous when two nodes of the fabric, or two
+ * GUID. A description is shared when two nodes of the fabrics, or two
  * ends in the list, carry it with different GUIDs.
  */
-struct named {
-	const char *desc;
-	uint64_t guid;
-};
-
-static int cmp_named(const void *x, const void *y)
-{
-	const struct named *a = x, *b = y;
-	int c = strcmp(a->desc, b->desc);
-
-	if (c)
-		return c;
-	return a->guid < b->guid ? -1 : a->guid > b->guid;
-}
-
-static int cmp_desc(const void *key, const void *elem)
-{
-	return strcmp(*(const char *const *)key, *(const char *const *)elem);
-}
-
-static void named_add(struct named *v, size_t *n, const char *desc, uint64_t guid)
-{
-	if (desc && *desc) {
-		v[*n].desc = desc;
-		v[*n].guid = guid;
-		(*n)++;
-	}
-}
-
-static int ambiguous_build(struct ctx *x, const struct ibtopo_fabric *fabric,
-			   const struct ibtopo_findings *list)
-{
-	size_t nn = fabric ? ibtopo_fabric_node_count(fabric) : 0;
-	size_t nf = list ? list->count : 0, n = 0;
-	struct named *v = calloc(nn + 4 * nf + 1, sizeof(*v));
-
-	x->ambiguous = calloc(nn + 4 * nf + 1, sizeof(*x->ambiguous));
-	x->nambiguous = 0;
-	if (!v || !x->ambiguous) {
-		free(v);
-		return IBTOPO_ENOMEM;
-	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
-
-		named_add(v, &n, node->desc, node->guid);
-	}
-	for (size_t i = 0; i < nf; i++) {
-		const struct ibtopo_finding *f = &list->items[i];
-
-		named_add(v, &n, f->a.node, f->a.guid);
-		named_add(v, &n, f->b.node, f->b.guid);
-		named_add(v, &n, f->c.node, f->c.guid);
-		named_add(v, &n, f->d.node, f->d.guid);
-	}
-	qsort(v, n, sizeof(*v), cmp_named);
-	for (size_t i = 1; i < n; i++) {
-		if (strcmp(v[i].desc, v[i - 1].desc) || v[i].guid == v[i - 1].guid)
-			continue;
-		if (!x->nambiguous ||
-		    strcmp(x->ambiguous[x->nambiguous - 1], v[i].desc))
-			x->ambiguous[x->nambiguous++] = v[i].desc;
-	}
-	free(v);
-	return 0;
-}
-
-static bool is_ambiguous(const struct ctx *x, const char *desc)
-{
-	return x->nambiguous &&
-	       bsearch(&desc, x->ambiguous, x->nambiguous,
-		       sizeof(*x->ambiguous), cmp_desc);
-}
-
 static void t_end(const struct ctx *x, const struct ibtopo_end *e, char *buf,
 		  size_t len)
 {
-	if (e->node && *e->node && e->guid && is_ambiguous(x, e->node))
-		snprintf(buf, len, "%s (0x%016" PRIx64 ")", e->node, e->guid);
-	else if (e->node && *e->node)
-		snprintf(buf, len, "%s", e->node);
-	else if (e->guid)
-		snprintf(buf, len, "0x%016" PRIx64, e->guid);
+	if ((e->node && *e->node) || e->guid)
+		ibtopo__name_node(&x->names, e->node, e->guid, buf, len);
 	else
 		snprintf(buf, len, "-");
 	if (e->port >= 0 && end_is_set(e)) {
@@ -883,8 +819,8 @@ static size_t fold_rows(const void **rows, size_t k, struct fold *tmp,
 }
 
 static int findings_text(const struct ibtopo_render_opts *opts,
-			 const struct ibtopo_fabric *fabric,
-			 const struct ibtopo_findings *list,
+			 const struct ibtopo_fabric *const *fabrics,
+			 size_t nfabrics, const struct ibtopo_findings *list,
 			 struct ibtopo_error *err)
 {
 	static const struct {
@@ -913,7 +849,9 @@ static int findings_text(const struct ibtopo_render_opts *opts,
 	}
 	tmp = calloc(n, sizeof(*tmp));
 	folded = calloc(n, sizeof(*folded));
-	if (!tmp || !folded || ambiguous_build(x, fabric, list)) {
+	if (!tmp || !folded ||
+	    ibtopo__shared_names_init(&x->names, fabrics, nfabrics, list, NULL,
+				      NULL)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -953,7 +891,7 @@ out_free:
 	free(folded);
 	free(tmp);
 	if (x)
-		free(x->ambiguous);
+		ibtopo__shared_names_release(&x->names);
 	free(x);
 	free(rows);
 	return rc;
@@ -963,7 +901,7 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err)
 {
-	return findings_text(opts, NULL, list, err);
+	return findings_text(opts, NULL, 0, list, err);
 }
 
 /* -------------------------------------------------------------- reports */
@@ -1018,6 +956,17 @@ int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err)
 {
+	return ibtopo_render_findings_of(opts, list_name, list, NULL, NULL, err);
+}
+
+int ibtopo_render_findings_of(const struct ibtopo_render_opts *opts,
+			      const char *list_name,
+			      const struct ibtopo_findings *list,
+			      const struct ibtopo_fabric *a,
+			      const struct ibtopo_fabric *b,
+			      struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *fabrics[] = { a, b };
 	struct ibtopo__json *root;
 	int rc = check_opts(opts, err);
 
@@ -1036,7 +985,7 @@ int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
 	case IBTOPO_FORMAT_CSV:
 		return write_csv(opts, list, err);
 	default:
-		return ibtopo__findings_text(opts, list, err);
+		return findings_text(opts, fabrics, 2, list, err);
 	}
 }
 
@@ -1128,6 +1077,6 @@ int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
 		}
 		if (rc)
 			return ibtopo__error_set(err, rc, "cannot write output");
-		return findings_text(opts, an->fabric, an->findings, err);
+		return findings_text(opts, &an->fabric, 1, an->findings, err);
 	}
 }

@@ -400,19 +400,20 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 		if (t->chassis[c].chips < 2)
 			continue;
 		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips\n",
-					ibtopo__topology_chassis_name(t, c, na,
+					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
 					t->chassis[c].chips);
 	}
 	if (!rc && t->nlevels)
-		rc = ibtopo__out_printf(o, "\n  %-5s %8s %8s %6s %6s %6s %11s %11s %9s %11s\n",
-					"LEVEL", "SWITCHES", "SERVERS", "DOWN",
+		/* links, not servers: a dual-homed server counts twice */
+		rc = ibtopo__out_printf(o, "\n  %-5s %8s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+					"LEVEL", "SWITCHES", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(o, "  %-5u %8zu %8zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+		rc = ibtopo__out_printf(o, "  %-5u %8zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
 					v->level, v->switches, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
@@ -453,12 +454,12 @@ int ibtopo__topology_text(const struct ibtopo_render_opts *o,
 
 			rc = ibtopo__out_printf(o, "  worst pair: %s - %s: %llu node-, "
 						"%llu edge-disjoint, %llu routes\n",
-						ibtopo__topology_node_name(
+						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->a]].node,
-							na, sizeof(na)),
-						ibtopo__topology_node_name(
+							true, na, sizeof(na)),
+						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->b]].node,
-							nb, sizeof(nb)),
+							true, nb, sizeof(nb)),
 						p->node, p->edge, p->ecmp);
 		}
 	}

@@ -66,7 +66,9 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	"$IBTOPO" analyze --format csv "$f" >"$tmp/all" 2>"$tmp/err"
 	rc=$?
 	grep -E "^(kind|$KINDS)," "$tmp/all" >"$tmp/out"
-	[ -s "$tmp/err" ] && fail "$name: stderr: $(head -c 300 "$tmp/err")"
+	# the reader's warnings about the file, and nothing else
+	grep -v '^ibtopo: warning: ' "$tmp/err" >"$tmp/err2"
+	[ -s "$tmp/err2" ] && fail "$name: stderr: $(head -c 300 "$tmp/err2")"
 	[ "$rc" -eq 0 ] || fail "$name: exit $rc (no errors expected)"
 	case $name in
 	tiny-mixed-speeds.topo)

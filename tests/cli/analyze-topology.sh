@@ -16,6 +16,18 @@ if ! cmp -s "$top_srcdir/tests/golden/topo-ft2-drop.txt" "$TESTDIR/got.txt"; the
 	diff "$top_srcdir/tests/golden/topo-ft2-drop.txt" "$TESTDIR/got.txt" >&2
 	fail "summary differs from tests/golden/topo-ft2-drop.txt"
 fi
+# The level table counts host links, not servers (a dual-homed server has
+# two): ndr-superpod's 193 servers have 542 links, and the column says so.
+"$IBTOPO" analyze "$DATA/real/ndr-superpod-rails.topo" >"$TESTDIR/ndr.txt" ||
+	fail "analyze ndr-superpod-rails.topo"
+grep -q '^Topology: fat tree, 2 switch levels, 40 switches, 193 servers$' \
+	"$TESTDIR/ndr.txt" || fail "ndr summary: $(grep '^Topology' "$TESTDIR/ndr.txt")"
+got=$(awk '/^  LEVEL / { hdr = $0; on = 1; next }
+	on && NF == 0 { on = 0 }
+	on { sum += $3 }
+	END { print (hdr ~ / SWITCHES HOST LINKS /) ? sum : "header: " hdr }' \
+	"$TESTDIR/ndr.txt")
+[ "$got" = 542 ] || fail "ndr level table host links: $got, wanted 542"
 "$IBTOPO" analyze --fail-on warning "$FT" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "--fail-on warning: wanted exit 1"
 

@@ -50,7 +50,7 @@ done
 n=$(($(wc -l <"$tmp/list") - 1))
 [ "$n" -eq 40 ] || { echo "FAIL: $n snapshots, wanted 40"; failed=1; }
 for w in 1 2 3 4; do
-	k=$(grep -c ",writer$w," "$tmp/list")
+	k=$(grep -Ec ",writer$w(\.[0-9]+)?," "$tmp/list")
 	[ "$k" -eq 10 ] || { echo "FAIL: writer$w has $k snapshots"; failed=1; }
 done
 ids=$(cut -d, -f1 "$tmp/list" | sed 1d | sort -n | uniq | tr '\n' ' ')

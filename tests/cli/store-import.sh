@@ -87,7 +87,7 @@ for w in 1 2 3 4; do
 		i=0
 		while [ $i -lt 10 ]; do
 			i=$((i + 1))
-			"$IBTOPO" --db "$db" import --label "w$w" \
+			"$IBTOPO" --db "$db" import --label "w$w.$i" \
 				"$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/cerr$w" ||
 				exit 1
 		done
@@ -100,7 +100,7 @@ for p in $pids; do
 	wait "$p" || fail "importer $w: $(cat "$tmp/cerr$w")"
 done
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
-[ "$(grep -c ',w[1-4],' "$tmp/out")" -eq 40 ] ||
+[ "$(grep -Ec ',w[1-4]\.([1-9]|10),' "$tmp/out")" -eq 40 ] ||
 	fail "concurrent imports: $(($(wc -l <"$tmp/out") - 1)) snapshots"
 
 # ---- imports that cannot be stored: one line, exit 2, nothing changed

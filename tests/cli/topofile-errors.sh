@@ -76,6 +76,21 @@ if [ -f "$REAL/x5-mixed-ddr-qdr.topo" ]; then
 	rm -f "$tmp/db"
 fi
 
+# a mutated dump: the error quotes the input printably (\xNN for bytes
+# that are not printable ASCII or UTF-8), one line, nothing else
+x5=$top_srcdir/tests/data/real/x5-mixed-ddr-qdr.topo
+sed '11s/"S-0008f10500108c5c"/"S-0008f1050010\xc3\t5c"/' "$x5" >"$tmp/mut.topo"
+sed -n 12p "$x5" | sed 's/4xQDR/4x\x80DR/' >"$tmp/speed.line"
+printf 'Switch\t36 "S-0008f10500200b50"\t\t# "y"\n' | cat - "$tmp/speed.line" >"$tmp/speed.topo"
+bad "$tmp/speed.topo" 2 "unknown width or speed '4x\\x80DR' (expected e.g. 4xHDR)"
+"$IBTOPO" --db "$tmp/db" import "$tmp/mut.topo" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "mutated dump: wanted exit 2"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "mutated dump: $(cat "$tmp/err")"
+LC_ALL=C grep -q '[^ -~]' "$tmp/err" && fail "mutated dump: raw bytes in $(od -c "$tmp/err" | head -5)"
+grep -qF "mut.topo:11: 'S-0008f1050010\\xc3\\x095c' has no node record" "$tmp/err" ||
+	fail "mutated dump: $(cat "$tmp/err")"
+rm -f "$tmp/db"
+
 # disagreeing ends: stored, warned about once per pair of lines
 "$IBTOPO" --db "$tmp/db" import "$DATA/tf-disagree.topo" >"$tmp/out" 2>"$tmp/err" ||
 	fail "tf-disagree.topo: $(cat "$tmp/err")"

@@ -61,6 +61,19 @@ grep -q ',0x0002c90300080e84,r510gluster1,' "$tmp/nodes" ||
 grep -q '^ibtopo: warning: .*tiny-mixed-speeds.topo:1: line ignored' "$tmp/err" ||
 	fail "no warning for the ibwarn line: $(cat "$tmp/err")"
 
+# a -p report without -v: CA ports cannot be joined into CAs; one warning
+# per file says so with the count, and how to get -v, on import and
+# wherever a command reads the file (a diff reads two)
+msg="ibtopo: warning: $REAL/small-ports-1.ports.txt: 3 CA ports read as 3 CAs: without -v an ibnetdiscover -p report cannot join the ports of one CA; run \`ibnetdiscover -p -v\` for one node per CA"
+"$IBTOPO" --db "$tmp/db" import "$REAL/small-ports-1.ports.txt" >/dev/null 2>"$tmp/err"
+printf '%s\n' "$msg" | cmp -s - "$tmp/err" || fail "-p import: $(cat "$tmp/err")"
+"$IBTOPO" diff "$REAL/small-ports-1.ports.txt" "$REAL/small-ports-1.ports.txt" \
+	>/dev/null 2>"$tmp/err"
+printf '%s\n%s\n' "$msg" "$msg" | cmp -s - "$tmp/err" || fail "-p diff: $(cat "$tmp/err")"
+"$IBTOPO" --db "$tmp/db" import "$REAL/plafrim2-subnet1.ports-verbose.txt" \
+	>/dev/null 2>"$tmp/err"
+[ -s "$tmp/err" ] && fail "-p -v import warned: $(cat "$tmp/err")"
+
 # a forced format that does not fit fails cleanly
 if "$IBTOPO" --db "$tmp/db" import --format ports "$REAL/tiny-mixed-speeds.topo" \
 	>"$tmp/out" 2>"$tmp/err"; then
