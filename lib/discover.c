@@ -713,7 +713,6 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	if (rc)
 		return rc;
 
-	/* libibnetdisc 44 dereferences the config: always pass one. */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = 16;
 	cfg.timeout_ms = opts ? opts->timeout_ms : 0;
@@ -723,16 +722,15 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		struct ibtopo_fabric *got = NULL;
 		struct unanswered now = { 0, "" };
 
-		in = ibnd_discover_fabric(ca, portnum, NULL, &cfg);
-		if (!in) {
-			rc = ibtopo__error_set(err, IBTOPO_ERROR,
-				"discovery through '%s' port %d failed", ca,
-				portnum);
+		rc = ibtopo__sweep(&in, ca, portnum, &cfg, err);
+		if (rc) {
+			ibtopo__error_prefix(err, "discovery through '%s' port %d",
+					     ca, portnum);
 			goto out_free_fabric;
 		}
 		repair(in, ca, portnum, cfg.timeout_ms, &now);
 		rc = copy_fabric(&got, in, &now, err);
-		ibnd_destroy_fabric(in);
+		ibtopo__sweep_free(in);
 		if (rc) {
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
 					     ca, portnum);

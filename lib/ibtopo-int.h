@@ -39,6 +39,18 @@ int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 			    struct ibtopo_error *err);
 
+/* sweep.c: the live sweep, for discover.c (see there) */
+struct ibnd_fabric;
+struct ibnd_config;
+/**
+ * Walk the fabric through local `ca` port `portnum` into a new libibnetdisc
+ * fabric (free it with ibtopo__sweep_free(), never ibnd_destroy_fabric()).
+ * SMPs that go unanswered are left out, not reported.
+ */
+int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
+		  const struct ibnd_config *cfg, struct ibtopo_error *err);
+void ibtopo__sweep_free(struct ibnd_fabric *fabric);
+
 /* fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
