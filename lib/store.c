@@ -692,7 +692,7 @@ static const char snapshot_sql[] =
  * sqlite3_last_insert_rowid(), so that ports and cables can name them
  * before their batch is written.
  */
-#define BATCH_VARS	999	/* SQLITE_MAX_VARIABLE_NUMBER before 3.32 */
+#define BATCH_VARS	999	/* most parameters before SQLite 3.32 */
 
 enum cell_kind { CELL_NULL, CELL_INT, CELL_REAL, CELL_TEXT };
 
@@ -843,6 +843,18 @@ static int batch_row_done(sqlite3 *db, struct batch *b)
 
 enum { B_NODE, B_PORT, B_LINK, B_CABLE, B_COUNT_ };
 
+static const char node_head[] = "INSERT INTO nodes (id, snapshot_id, type,"
+	" guid, sysimg_guid, description, vendor_id, device_id, revision,"
+	" nports, enhanced_port0)";
+static const char port_head[] = "INSERT INTO ports (snapshot_id, node_id,"
+	" num, ext_num, guid, lid, lmc, state, phys_state, width_supported,"
+	" width_enabled, width_active, speed_supported, speed_enabled,"
+	" speed_active, cap_mask)";
+static const char link_head[] = "INSERT INTO links (id, snapshot_id, a_guid,"
+	" a_port, b_guid, b_port, speed, width)";
+static const char cable_head[] = "INSERT INTO cables (link_id, snapshot_id,"
+	" media, length_m, rated_speed, vendor, part_number, serial)";
+
 struct save_ctx {
 	sqlite3 *db;
 	int64_t sid;
@@ -927,7 +939,7 @@ static int save_link(struct save_ctx *x, int64_t link_id,
 	return batch_row_done(x->db, cb);
 }
 
-/* The largest id in `table` (0 for none) into *out. */
+/* The value of `sql`, "SELECT max(id) FROM t", into *out (0 for NULL). */
 static int max_id(sqlite3 *db, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *st = NULL;
@@ -964,19 +976,10 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 {
 	struct save_ctx x = {
 		.b = {
-			[B_NODE] = BATCH_INIT("INSERT INTO nodes (id, snapshot_id,"
-				" type, guid, sysimg_guid, description, vendor_id,"
-				" device_id, revision, nports, enhanced_port0)", 11),
-			[B_PORT] = BATCH_INIT("INSERT INTO ports (snapshot_id,"
-				" node_id, num, ext_num, guid, lid, lmc, state,"
-				" phys_state, width_supported, width_enabled,"
-				" width_active, speed_supported, speed_enabled,"
-				" speed_active, cap_mask)", 16),
-			[B_LINK] = BATCH_INIT("INSERT INTO links (id, snapshot_id,"
-				" a_guid, a_port, b_guid, b_port, speed, width)", 8),
-			[B_CABLE] = BATCH_INIT("INSERT INTO cables (link_id,"
-				" snapshot_id, media, length_m, rated_speed, vendor,"
-				" part_number, serial)", 8),
+			[B_NODE] = BATCH_INIT(node_head, 11),
+			[B_PORT] = BATCH_INIT(port_head, 16),
+			[B_LINK] = BATCH_INIT(link_head, 8),
+			[B_CABLE] = BATCH_INIT(cable_head, 8),
 		},
 	};
 	sqlite3_stmt *st = NULL;
@@ -1008,11 +1011,9 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 	for (int i = 0; i < B_COUNT_ && src == SQLITE_OK; i++)
 		src = batch_init(store->db, &x.b[i]);
 	if (src == SQLITE_OK)
-		src = max_id(store->db, "SELECT coalesce(max(id), 0) FROM nodes",
-			     &node_base);
+		src = max_id(store->db, "SELECT max(id) FROM nodes", &node_base);
 	if (src == SQLITE_OK)
-		src = max_id(store->db, "SELECT coalesce(max(id), 0) FROM links",
-			     &link_base);
+		src = max_id(store->db, "SELECT max(id) FROM links", &link_base);
 	if (src != SQLITE_OK)
 		goto out_fail;
 

@@ -103,7 +103,9 @@ static ibnd_node_t *find_node(const struct sweep *s, uint64_t guid)
 {
 	if (!s->table_size)
 		return NULL;
-	for (size_t i = guid_slot(s, guid);; i = (i + 1) & (s->table_size - 1)) {
+	size_t mask = s->table_size - 1;
+
+	for (size_t i = guid_slot(s, guid);; i = (i + 1) & mask) {
 		ibnd_node_t *n = s->table[i];
 
 		if (!n || n->guid == guid)
@@ -320,11 +322,12 @@ static bool wants_ext_info(const struct sweep *s, const ibnd_port_t *p)
 		return false;
 	if (n->type == IB_NODE_SWITCH)
 		cap_info = n->ports[0] ? n->ports[0]->info : NULL;
-	if (cap_info && (field(cap_info, IB_PORT_CAPMASK_F) & CAP_IS_EXT_SPEEDS))
+	if (cap_info &&
+	    (field(cap_info, IB_PORT_CAPMASK_F) & CAP_IS_EXT_SPEEDS))
 		espeed = field(p->info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-	return field(p->info, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP &&
-	       field(p->info, IB_PORT_LINK_SPEED_ACTIVE_F) == SPEED_ACTIVE_QDR &&
-	       !espeed;
+	return !espeed &&
+	       field(p->info, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP &&
+	       field(p->info, IB_PORT_LINK_SPEED_ACTIVE_F) == SPEED_ACTIVE_QDR;
 }
 
 static int got_port_info(struct sweep *s, const struct smp *q,
@@ -359,8 +362,8 @@ static int got_port_info(struct sweep *s, const struct smp *q,
 		       n, 0))
 		return -1;
 	if (num == 0 && n->type == IB_NODE_SWITCH)
-		for (int i = 1; i <= n->numports; i++)
-			if (ask(s, &q->path, IB_ATTR_PORT_INFO, (unsigned)i, n, 0))
+		for (unsigned i = 1; i <= (unsigned)n->numports; i++)
+			if (ask(s, &q->path, IB_ATTR_PORT_INFO, i, n, 0))
 				return -1;
 	return ext ? 0 : walk_on(s, q, p);
 }
@@ -453,7 +456,7 @@ static int got_answer(struct sweep *s, const struct smp *q, const uint8_t *mad,
 		return 0;
 	case IB_ATTR_SWITCH_INFO:
 		memcpy(n->switchinfo, data, sizeof(n->switchinfo));
-		n->smaenhsp0 = (int)field(n->switchinfo, IB_SW_ENHANCED_PORT0_F);
+		n->smaenhsp0 = (int)field(data, IB_SW_ENHANCED_PORT0_F);
 		return 0;
 	case IB_ATTR_PORT_INFO:
 		return got_port_info(s, q, data);
