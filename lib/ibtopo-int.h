@@ -55,6 +55,18 @@ const char *ibtopo__quote(char *buf, size_t len, const char *s, size_t n);
 int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 			    struct ibtopo_error *err);
 
+/* io/sweep.c: the live sweep, for discover.c (see there) */
+struct ibnd_fabric;
+struct ibnd_config;
+/**
+ * Walk the fabric through local `ca` port `portnum` into a new libibnetdisc
+ * fabric (free it with ibtopo__sweep_free(), never ibnd_destroy_fabric()).
+ * SMPs that go unanswered are left out, not reported.
+ */
+int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
+		  const struct ibnd_config *cfg, struct ibtopo_error *err);
+void ibtopo__sweep_free(struct ibnd_fabric *fabric);
+
 /* model/fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);

@@ -1,11 +1,11 @@
 /*
  * test_discover.c - discovery and cache loading (lib/io/discover.c).
  *
- * libibnetdisc and libibumad are replaced with -Wl,--wrap: umad_* answer
- * from will_return() values, ibnd_discover_fabric() hands out fabrics
- * built here from PortInfo fields set with libibmad, so every decoding
- * rule and every failure path runs without a simulator. ibnd_load_fabric()
- * passes through to the real library unless a test makes it fail.
+ * The sweep and libibumad are replaced with -Wl,--wrap: umad_* answer
+ * from will_return() values, ibtopo__sweep() hands out fabrics built here
+ * from PortInfo fields set with libibmad, so every decoding rule and every
+ * failure path runs without a simulator. ibnd_load_fabric() passes
+ * through to the real library unless a test makes it fail.
  */
 #include "ibtopo-int.h"
 
@@ -31,13 +31,13 @@ int __wrap_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
 int __wrap_umad_release_port(umad_port_t *port);
 int __wrap_umad_open_port(const char *ca_name, int portnum);
 int __wrap_umad_close_port(int portid);
-ibnd_fabric_t *__wrap_ibnd_discover_fabric(char *ca_name, int ca_port,
-					   ib_portid_t *from,
-					   struct ibnd_config *config);
+int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
+			 const struct ibnd_config *config,
+			 struct ibtopo_error *err);
+void __real_ibtopo__sweep_free(ibnd_fabric_t *fabric);
+void __wrap_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 ibnd_fabric_t *__real_ibnd_load_fabric(const char *file, unsigned int flags);
 ibnd_fabric_t *__wrap_ibnd_load_fabric(const char *file, unsigned int flags);
-void __real_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
-void __wrap_ibnd_destroy_fabric(ibnd_fabric_t *fabric);
 
 struct ibmad_port *__wrap_mad_rpc_open_port(char *dev_name, int dev_port,
 					    int *mgmt_classes, int num_classes);
@@ -166,13 +166,18 @@ int __wrap_umad_close_port(int portid)
 	return 0;
 }
 
-ibnd_fabric_t *__wrap_ibnd_discover_fabric(char *ca_name, int ca_port,
-					   ib_portid_t *from,
-					   struct ibnd_config *config)
+/* will_return: the fabric, or NULL for a sweep that fails */
+int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
+			 const struct ibnd_config *config,
+			 struct ibtopo_error *err)
 {
 	assert_non_null(config);
 	last_config = *config;
-	return mock_ptr_type(ibnd_fabric_t *);
+	*out = mock_ptr_type(ibnd_fabric_t *);
+	if (!*out)
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "MAD receive failed: %s", strerror(EIO));
+	return 0;
 }
 
 /* will_return: true to read the file for real, false to fail. */
@@ -183,22 +188,12 @@ ibnd_fabric_t *__wrap_ibnd_load_fabric(const char *file, unsigned int flags)
 	return NULL;
 }
 
-/* Fakes are marked by maxhops_discovered == 999 and freed here. */
-void __wrap_ibnd_destroy_fabric(ibnd_fabric_t *fabric)
+/* Fakes are built like sweeps (calloc'd nodes and ports): counted here. */
+void __wrap_ibtopo__sweep_free(ibnd_fabric_t *fabric)
 {
-	if (fabric && fabric->maxhops_discovered == 999) {
-		for (ibnd_node_t *n = fabric->nodes, *next; n; n = next) {
-			next = n->next;
-			for (int i = 0; i <= n->numports; i++)
-				free(n->ports[i]);
-			free(n->ports);
-			free(n);
-		}
-		free(fabric);
+	if (fabric && fabric->maxhops_discovered == 999)
 		destroyed_fakes++;
-		return;
-	}
-	__real_ibnd_destroy_fabric(fabric);
+	__real_ibtopo__sweep_free(fabric);
 }
 
 /* ---- fake fabrics ---- */
@@ -316,7 +311,7 @@ static int discover(struct ibtopo_fabric **out, ibnd_fabric_t *fake,
 	o.flags = flags;
 	o.timeout_ms = 250;
 	expect_device("InfiniBand", 3);
-	will_return(__wrap_ibnd_discover_fabric, fake);
+	will_return(__wrap_ibtopo__sweep, fake);
 	return ibtopo_fabric_discover(out, &o, err);
 }
 
@@ -377,14 +372,15 @@ static void discover_refuses_ethernet_port(void **state)
 	assert_non_null(strstr(err.message, "Ethernet"));
 }
 
-static void discover_library_failure_names_the_port(void **state)
+static void discover_sweep_failure_names_the_port(void **state)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
 
-	assert_int_equal(discover(&f, NULL, 0, &err), IBTOPO_ERROR);
+	assert_int_equal(discover(&f, NULL, 0, &err), IBTOPO_EIO);
 	assert_null(f);
-	assert_string_equal(err.message, "discovery through 'fake0' port 1 failed");
+	assert_string_equal(err.message, "discovery through 'fake0' port 1: "
+			    "MAD receive failed: Input/output error");
 }
 
 static void discover_bad_options_are_einval(void **state)
@@ -742,8 +738,8 @@ static void incomplete_sweeps_are_retried(void **state)
 	o.warn = count_warning;
 	o.warn_arg = &warned;
 	expect_device("InfiniBand", 3);
-	will_return(__wrap_ibnd_discover_fabric, s1.f);
-	will_return(__wrap_ibnd_discover_fabric, s2.f);
+	will_return(__wrap_ibtopo__sweep, s1.f);
+	will_return(__wrap_ibtopo__sweep, s2.f);
 	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), 0);
 	assert_false(ibtopo_fabric_meta(f)->partial);
 	assert_int_equal(warned, 1);
@@ -931,7 +927,7 @@ int main(void)
 		cmocka_unit_test(discover_names_the_missing_ca),
 		cmocka_unit_test(discover_unopenable_umad_is_enodev),
 		cmocka_unit_test(discover_refuses_ethernet_port),
-		cmocka_unit_test(discover_library_failure_names_the_port),
+		cmocka_unit_test(discover_sweep_failure_names_the_port),
 		cmocka_unit_test(discover_bad_options_are_einval),
 		cmocka_unit_test(discover_passes_a_full_config),
 		cmocka_unit_test(discover_copies_nodes_ports_and_meta),

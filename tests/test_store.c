@@ -344,6 +344,90 @@ static void save_load_round_trip_keeps_every_field(void **state)
 	ibtopo_store_free(s);
 }
 
+/*
+ * More rows of every table than one INSERT statement carries (the store
+ * writes rows in batches), in counts that leave a shorter last batch:
+ * 403 nodes, 1003 ports, 400 links and 400 cables, each with its own
+ * values.
+ */
+static struct ibtopo_fabric *build_big_fabric(unsigned seed)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *sw[3], *ca;
+	struct ibtopo_port *p;
+	struct ibtopo_link *l = NULL;
+	char desc[64], part[64];
+
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(desc, sizeof(desc), "sw%u-%u", i, seed);
+		assert_int_equal(ibtopo_fabric_add_node(&sw[i], f,
+			IBTOPO_NODE_SWITCH, 0x100000ull * (i + 1) + seed, 200,
+			desc, NULL), 0);
+		for (unsigned n = 0; n <= 200; n++)
+			mk_port(f, sw[i], n, 1000 * i + n + seed);
+	}
+	for (unsigned i = 0; i < 400; i++) {
+		struct ibtopo_cable cable = {
+			.media = (enum ibtopo_media)(i % 4),
+			.length_m = 0.5 * i,
+			.rated_speed = IBTOPO_SPEED_EDR,
+			.vendor = i % 2 ? "Mellanox" : NULL,
+			.part_number = part,
+			.serial = NULL,
+		};
+
+		snprintf(desc, sizeof(desc), "host%03u mlx5_0", i);
+		snprintf(part, sizeof(part), "MCP1600-E%03uE30", i);
+		assert_int_equal(ibtopo_fabric_add_node(&ca, f, IBTOPO_NODE_CA,
+			0x9000000ull + 16 * i + seed, 1, desc, NULL), 0);
+		ca->sysimg_guid = 0x9000000ull + 16 * i + 1;
+		ca->device_id = 4000 + i;
+		p = mk_port(f, ca, 1, i + seed);
+		assert_int_equal(ibtopo_fabric_connect(&l, f,
+			ibtopo_node_port(sw[i % 3], i / 3 + 1), p, NULL), 0);
+		assert_int_equal(ibtopo_link_set_cable(f, l, &cable, NULL), 0);
+	}
+	ibtopo_fabric_set_taken_at(f, 1700000000 + seed);
+	ibtopo_fabric_set_host(f, "head01", NULL);
+	ibtopo_fabric_sort(f);
+	return f;
+}
+
+static void round_trip_of_more_rows_than_one_insert_carries(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f1 = build_big_fabric(0), *f2 = build_big_fabric(7);
+	struct ibtopo_fabric *g = NULL;
+	int64_t id1 = 0, id2 = 0, v = 0;
+
+	assert_int_equal(ibtopo_fabric_node_count(f1), 403);
+	assert_int_equal(ibtopo_fabric_link_count(f1), 400);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	/* rows of an earlier snapshot come before: ids follow them */
+	save_labelled(s, "small");
+	assert_int_equal(ibtopo_store_save(&id1, s, f1, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id2, s, f2, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id1, &err), 0);
+	assert_fabric_equal(f1, g);
+	ibtopo_fabric_free(g);
+	g = NULL;
+	assert_int_equal(ibtopo_store_load(&g, s, id2, &err), 0);
+	assert_fabric_equal(f2, g);
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"SELECT (SELECT count(*) FROM nodes) || '/' ||"
+		" (SELECT count(*) FROM ports) || '/' ||"
+		" (SELECT count(*) FROM links) || '/' ||"
+		" (SELECT count(*) FROM cables) = '812/2018/805/802'", &v, &err), 0);
+	assert_int_equal(v, 1);
+	ibtopo_fabric_free(f1);
+	ibtopo_fabric_free(f2);
+	ibtopo_store_free(s);
+}
+
 static void save_fills_time_and_host_when_unset(void **state)
 {
 	struct ctx *c = *state;
@@ -1250,6 +1334,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(save_load_round_trip_keeps_every_field),
+		T(round_trip_of_more_rows_than_one_insert_carries),
 		T(save_fills_time_and_host_when_unset),
 		T(load_unknown_id_is_not_found),
 		T(resolve_id_label_latest_and_latest_n),

@@ -1,13 +1,14 @@
 /*
- * discover.c - live discovery through libibnetdisc, and `ibnetdiscover
- * --cache` files. The only file that includes <infiniband/ibnetdisc.h>,
- * <infiniband/mad.h> and <infiniband/umad.h>: libibnetdisc data is copied
- * into our model here and never leaves this file.
+ * discover.c - live discovery, and `ibnetdiscover --cache` files. A live
+ * sweep (sweep.c) and a cache file (read by libibnetdisc) both come as
+ * libibnetdisc structures; this file checks, repairs and copies them into
+ * our model, and they never leave it (or sweep.c).
  *
- * What libibnetdisc does not tell us, and the rules used instead:
+ * What a sweep does not tell us (neither ours nor libibnetdisc's), and the
+ * rules used instead:
  * - It has no "incomplete" flag. An SMP that times out or comes back with
- *   an error status is logged on stderr and skipped, and the fabric it
- *   returns just lacks what that SMP would have found: a node without its
+ *   an error status is skipped (libibnetdisc also writes a line on
+ *   stderr), and the fabric it returns just lacks what that SMP would have found: a node without its
  *   NodeDescription (all zero), a port shell without its PortInfo (all
  *   zero: a real PortInfo never has PortState 0), a switch port missing,
  *   or a peer never reached. After a live sweep we ask again, through
@@ -713,7 +714,6 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	if (rc)
 		return rc;
 
-	/* libibnetdisc 44 dereferences the config: always pass one. */
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = 16;
 	cfg.timeout_ms = opts ? opts->timeout_ms : 0;
@@ -723,16 +723,15 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		struct ibtopo_fabric *got = NULL;
 		struct unanswered now = { 0, "" };
 
-		in = ibnd_discover_fabric(ca, portnum, NULL, &cfg);
-		if (!in) {
-			rc = ibtopo__error_set(err, IBTOPO_ERROR,
-				"discovery through '%s' port %d failed", ca,
-				portnum);
+		rc = ibtopo__sweep(&in, ca, portnum, &cfg, err);
+		if (rc) {
+			ibtopo__error_prefix(err, "discovery through '%s' port %d",
+					     ca, portnum);
 			goto out_free_fabric;
 		}
 		repair(in, ca, portnum, cfg.timeout_ms, &now);
 		rc = copy_fabric(&got, in, &now, err);
-		ibnd_destroy_fabric(in);
+		ibtopo__sweep_free(in);
 		if (rc) {
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
 					     ca, portnum);

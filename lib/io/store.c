@@ -763,34 +763,7 @@ int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
 /* Saving                                                              */
 /* ------------------------------------------------------------------ */
 
-enum {
-	ST_SNAPSHOT,
-	ST_NODE,
-	ST_PORT,
-	ST_LINK,
-	ST_CABLE,
-	ST_COUNT_
-};
-
-static const char *const save_sql[ST_COUNT_] = {
-	[ST_SNAPSHOT] = "INSERT INTO snapshots (label, taken_at, source, host,"
-		" switches, cas, routers, links, partial, partial_reason)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_NODE] = "INSERT INTO nodes (snapshot_id, type, guid, sysimg_guid,"
-		" description, vendor_id, device_id, revision, nports,"
-		" enhanced_port0) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_PORT] = "INSERT INTO ports (snapshot_id, node_id, num, ext_num, guid,"
-		" lid, lmc, state, phys_state, width_supported, width_enabled,"
-		" width_active, speed_supported, speed_enabled, speed_active,"
-		" cap_mask) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_LINK] = "INSERT INTO links (snapshot_id, a_guid, a_port, b_guid,"
-		" b_port, speed, width) VALUES (?, ?, ?, ?, ?, ?, ?)",
-	[ST_CABLE] = "INSERT INTO cables (link_id, snapshot_id, media, length_m,"
-		" rated_speed, vendor, part_number, serial)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-};
-
-/* Bind values 1..n, step once, reset. Returns an SQLite code. */
+/* Step once, reset. Returns an SQLite code. */
 static int step_reset(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
@@ -807,82 +780,283 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-static int save_node(sqlite3_stmt **st, sqlite3 *db, int64_t sid,
-		     const struct ibtopo_node *n)
+static const char snapshot_sql[] =
+	"INSERT INTO snapshots (label, taken_at, source, host, switches, cas,"
+	" routers, links, partial, partial_reason)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/*
+ * Rows go in many to an INSERT statement: executed once per row, a
+ * statement costs SQLite more (setting up the VM, opening and closing
+ * cursors, halting) than the row it writes (callgrind of bench/store.sh:
+ * 16,700 instructions a row). Each table's rows are held in `cells` until
+ * a statement's worth is there; the last, shorter batch gets a statement
+ * of its own. Node and link ids are given rather than read back with
+ * sqlite3_last_insert_rowid(), so that ports and cables can name them
+ * before their batch is written.
+ */
+#define BATCH_VARS	999	/* most parameters before SQLite 3.32 */
+
+enum cell_kind { CELL_NULL, CELL_INT, CELL_REAL, CELL_TEXT };
+
+struct cell {
+	enum cell_kind kind;
+	sqlite3_int64 i;
+	double d;
+	const char *s;		/* owned by the fabric being saved */
+};
+
+struct batch {
+	const char *head;	/* "INSERT INTO t (a, b, c)" */
+	unsigned ncols;
+	unsigned max_rows;	/* rows in `full` */
+	unsigned rows;		/* rows held in cells */
+	unsigned col;		/* next cell of the row being added */
+	struct cell *cells;
+	sqlite3_stmt *full;
+};
+
+#define BATCH_INIT(head_, ncols_) \
+	{ .head = (head_), .ncols = (ncols_), \
+	  .max_rows = BATCH_VARS / (ncols_) }
+
+static int batch_prepare(sqlite3 *db, const struct batch *b, unsigned rows,
+			 sqlite3_stmt **out)
 {
-	sqlite3_stmt *ns = st[ST_NODE], *ps = st[ST_PORT];
-	int64_t node_id;
+	size_t len = strlen(b->head) + 8 + rows * (4 * b->ncols + 2);
+	char *sql = malloc(len), *at;
 	int rc;
 
-	sqlite3_bind_int64(ns, 1, sid);
-	sqlite3_bind_int(ns, 2, (int)n->type);
-	sqlite3_bind_int64(ns, 3, (sqlite3_int64)n->guid);
-	sqlite3_bind_int64(ns, 4, (sqlite3_int64)n->sysimg_guid);
-	bind_text(ns, 5, n->desc);
-	sqlite3_bind_int64(ns, 6, n->vendor_id);
-	sqlite3_bind_int64(ns, 7, n->device_id);
-	sqlite3_bind_int64(ns, 8, n->revision);
-	sqlite3_bind_int(ns, 9, (int)n->nports);
-	sqlite3_bind_int(ns, 10, n->enhanced_port0);
-	rc = step_reset(ns);
+	*out = NULL;
+	if (!sql)
+		return SQLITE_NOMEM;
+	at = sql + sprintf(sql, "%s VALUES ", b->head);
+	for (unsigned r = 0; r < rows; r++) {
+		*at++ = r ? ',' : ' ';
+		*at++ = '(';
+		for (unsigned c = 0; c < b->ncols; c++)
+			at += sprintf(at, c ? ", ?" : "?");
+		*at++ = ')';
+	}
+	*at = '\0';
+	rc = sqlite3_prepare_v2(db, sql, -1, out, NULL);
+	free(sql);
+	return rc;
+}
+
+static int batch_init(sqlite3 *db, struct batch *b)
+{
+	b->cells = calloc((size_t)b->max_rows * b->ncols, sizeof(*b->cells));
+	if (!b->cells)
+		return SQLITE_NOMEM;
+	return batch_prepare(db, b, b->max_rows, &b->full);
+}
+
+static void batch_release(struct batch *b)
+{
+	sqlite3_finalize(b->full);
+	free(b->cells);
+}
+
+/* Bind the rows held to `st` (made for exactly that many), step, reset. */
+static int batch_step(struct batch *b, sqlite3_stmt *st)
+{
+	const struct cell *c = b->cells;
+	int rc;
+
+	for (int i = 1; i <= (int)(b->rows * b->ncols); i++, c++) {
+		switch (c->kind) {
+		case CELL_INT:
+			sqlite3_bind_int64(st, i, c->i);
+			break;
+		case CELL_REAL:
+			sqlite3_bind_double(st, i, c->d);
+			break;
+		case CELL_TEXT:
+			sqlite3_bind_text(st, i, c->s, -1, SQLITE_STATIC);
+			break;
+		default:
+			sqlite3_bind_null(st, i);
+			break;
+		}
+	}
+	b->rows = 0;
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Write the rows held: a full batch, or the last, shorter one. */
+static int batch_flush(sqlite3 *db, struct batch *b)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!b->rows)
+		return SQLITE_OK;
+	if (b->rows == b->max_rows)
+		return batch_step(b, b->full);
+	rc = batch_prepare(db, b, b->rows, &st);
+	if (rc == SQLITE_OK)
+		rc = batch_step(b, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static struct cell *batch_cell(struct batch *b)
+{
+	struct cell *c = &b->cells[b->rows * b->ncols + b->col];
+
+	if (++b->col == b->ncols) {
+		b->col = 0;
+		b->rows++;
+	}
+	return c;
+}
+
+static void put_int(struct batch *b, sqlite3_int64 v)
+{
+	struct cell *c = batch_cell(b);
+
+	c->kind = CELL_INT;
+	c->i = v;
+}
+
+static void put_real(struct batch *b, double v)
+{
+	struct cell *c = batch_cell(b);
+
+	c->kind = CELL_REAL;
+	c->d = v;
+}
+
+static void put_text(struct batch *b, const char *s)
+{
+	struct cell *c = batch_cell(b);
+
+	c->kind = s ? CELL_TEXT : CELL_NULL;
+	c->s = s;
+}
+
+/* The row just put is complete: write a batch when one is full. */
+static int batch_row_done(sqlite3 *db, struct batch *b)
+{
+	return b->rows == b->max_rows ? batch_flush(db, b) : SQLITE_OK;
+}
+
+enum { B_NODE, B_PORT, B_LINK, B_CABLE, B_COUNT_ };
+
+static const char node_head[] = "INSERT INTO nodes (id, snapshot_id, type,"
+	" guid, sysimg_guid, description, vendor_id, device_id, revision,"
+	" nports, enhanced_port0)";
+static const char port_head[] = "INSERT INTO ports (snapshot_id, node_id,"
+	" num, ext_num, guid, lid, lmc, state, phys_state, width_supported,"
+	" width_enabled, width_active, speed_supported, speed_enabled,"
+	" speed_active, cap_mask)";
+static const char link_head[] = "INSERT INTO links (id, snapshot_id, a_guid,"
+	" a_port, b_guid, b_port, speed, width)";
+static const char cable_head[] = "INSERT INTO cables (link_id, snapshot_id,"
+	" media, length_m, rated_speed, vendor, part_number, serial)";
+
+struct save_ctx {
+	sqlite3 *db;
+	int64_t sid;
+	struct batch b[B_COUNT_];
+};
+
+static int save_node(struct save_ctx *x, int64_t node_id,
+		     const struct ibtopo_node *n)
+{
+	struct batch *nb = &x->b[B_NODE], *pb = &x->b[B_PORT];
+	int rc;
+
+	put_int(nb, node_id);
+	put_int(nb, x->sid);
+	put_int(nb, (int)n->type);
+	put_int(nb, (sqlite3_int64)n->guid);
+	put_int(nb, (sqlite3_int64)n->sysimg_guid);
+	put_text(nb, n->desc);
+	put_int(nb, n->vendor_id);
+	put_int(nb, n->device_id);
+	put_int(nb, n->revision);
+	put_int(nb, (int)n->nports);
+	put_int(nb, n->enhanced_port0);
+	rc = batch_row_done(x->db, nb);
 	if (rc != SQLITE_OK)
 		return rc;
-	node_id = sqlite3_last_insert_rowid(db);
 
 	for (unsigned i = 0; i <= n->nports; i++) {
 		const struct ibtopo_port *p = n->ports[i];
 
 		if (!p)
 			continue;
-		sqlite3_bind_int64(ps, 1, sid);
-		sqlite3_bind_int64(ps, 2, node_id);
-		sqlite3_bind_int(ps, 3, (int)p->num);
-		sqlite3_bind_int(ps, 4, (int)p->ext_num);
-		sqlite3_bind_int64(ps, 5, (sqlite3_int64)p->guid);
-		sqlite3_bind_int(ps, 6, p->lid);
-		sqlite3_bind_int(ps, 7, p->lmc);
-		sqlite3_bind_int(ps, 8, p->state);
-		sqlite3_bind_int(ps, 9, p->phys_state);
-		sqlite3_bind_int(ps, 10, p->width_supported);
-		sqlite3_bind_int(ps, 11, p->width_enabled);
-		sqlite3_bind_int(ps, 12, p->width_active);
-		sqlite3_bind_int(ps, 13, p->speed_supported);
-		sqlite3_bind_int(ps, 14, p->speed_enabled);
-		sqlite3_bind_int(ps, 15, p->speed_active);
-		sqlite3_bind_int64(ps, 16, p->cap_mask);
-		rc = step_reset(ps);
+		put_int(pb, x->sid);
+		put_int(pb, node_id);
+		put_int(pb, (int)p->num);
+		put_int(pb, (int)p->ext_num);
+		put_int(pb, (sqlite3_int64)p->guid);
+		put_int(pb, p->lid);
+		put_int(pb, p->lmc);
+		put_int(pb, p->state);
+		put_int(pb, p->phys_state);
+		put_int(pb, p->width_supported);
+		put_int(pb, p->width_enabled);
+		put_int(pb, p->width_active);
+		put_int(pb, p->speed_supported);
+		put_int(pb, p->speed_enabled);
+		put_int(pb, p->speed_active);
+		put_int(pb, p->cap_mask);
+		rc = batch_row_done(x->db, pb);
 		if (rc != SQLITE_OK)
 			return rc;
 	}
 	return SQLITE_OK;
 }
 
-static int save_link(sqlite3_stmt **st, sqlite3 *db, int64_t sid,
+static int save_link(struct save_ctx *x, int64_t link_id,
 		     const struct ibtopo_link *l)
 {
-	sqlite3_stmt *ls = st[ST_LINK], *cs = st[ST_CABLE];
+	struct batch *lb = &x->b[B_LINK], *cb = &x->b[B_CABLE];
 	const struct ibtopo_cable *c = l->cable;
 	int rc;
 
-	sqlite3_bind_int64(ls, 1, sid);
-	sqlite3_bind_int64(ls, 2, (sqlite3_int64)l->a->node->guid);
-	sqlite3_bind_int(ls, 3, (int)l->a->num);
-	sqlite3_bind_int64(ls, 4, (sqlite3_int64)l->b->node->guid);
-	sqlite3_bind_int(ls, 5, (int)l->b->num);
-	sqlite3_bind_int(ls, 6, l->speed);
-	sqlite3_bind_int(ls, 7, l->width);
-	rc = step_reset(ls);
+	put_int(lb, link_id);
+	put_int(lb, x->sid);
+	put_int(lb, (sqlite3_int64)l->a->node->guid);
+	put_int(lb, (int)l->a->num);
+	put_int(lb, (sqlite3_int64)l->b->node->guid);
+	put_int(lb, (int)l->b->num);
+	put_int(lb, l->speed);
+	put_int(lb, l->width);
+	rc = batch_row_done(x->db, lb);
 	if (rc != SQLITE_OK || !c)
 		return rc;
-	sqlite3_bind_int64(cs, 1, sqlite3_last_insert_rowid(db));
-	sqlite3_bind_int64(cs, 2, sid);
-	sqlite3_bind_int(cs, 3, (int)c->media);
-	sqlite3_bind_double(cs, 4, c->length_m);
-	sqlite3_bind_int(cs, 5, (int)c->rated_speed);
-	bind_text(cs, 6, c->vendor);
-	bind_text(cs, 7, c->part_number);
-	bind_text(cs, 8, c->serial);
-	return step_reset(cs);
+	put_int(cb, link_id);
+	put_int(cb, x->sid);
+	put_int(cb, (int)c->media);
+	put_real(cb, c->length_m);
+	put_int(cb, (int)c->rated_speed);
+	put_text(cb, c->vendor);
+	put_text(cb, c->part_number);
+	put_text(cb, c->serial);
+	return batch_row_done(x->db, cb);
+}
+
+/* The value of `sql`, "SELECT max(id) FROM t", into *out (0 for NULL). */
+static int max_id(sqlite3 *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int64(st, 0);
+			rc = SQLITE_OK;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* Fill in when and where a snapshot was taken if the reader did not. */
@@ -926,11 +1100,19 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 			  struct ibtopo_fabric *fabric, unsigned flags,
 			  struct ibtopo_error *err)
 {
-	sqlite3_stmt *st[ST_COUNT_] = { NULL };
+	struct save_ctx x = {
+		.b = {
+			[B_NODE] = BATCH_INIT(node_head, 11),
+			[B_PORT] = BATCH_INIT(port_head, 16),
+			[B_LINK] = BATCH_INIT(link_head, 8),
+			[B_CABLE] = BATCH_INIT(cable_head, 8),
+		},
+	};
+	sqlite3_stmt *st = NULL;
 	const struct ibtopo_fabric_meta *m;
 	const char *what = "cannot save snapshot";
 	size_t nn, nl;
-	int64_t sid = 0;
+	int64_t node_base = 0, link_base = 0;
 	int rc, src = SQLITE_OK;
 
 	if (out_id)
@@ -946,6 +1128,7 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 	m = ibtopo_fabric_meta(fabric);
 	nn = ibtopo_fabric_node_count(fabric);
 	nl = ibtopo_fabric_link_count(fabric);
+	x.db = store->db;
 
 	rc = exec(store, store->db, "BEGIN IMMEDIATE", what, err);
 	if (rc)
@@ -958,42 +1141,52 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		if (flags & IBTOPO_SAVE_MOVE_LABEL)
 			src = drop_label(store, m->label);
 	}
-	for (int i = 0; i < ST_COUNT_ && src == SQLITE_OK; i++)
-		src = sqlite3_prepare_v2(store->db, save_sql[i], -1, &st[i], NULL);
+	if (src == SQLITE_OK)
+		src = sqlite3_prepare_v2(store->db, snapshot_sql, -1, &st, NULL);
+	for (int i = 0; i < B_COUNT_ && src == SQLITE_OK; i++)
+		src = batch_init(store->db, &x.b[i]);
+	if (src == SQLITE_OK)
+		src = max_id(store->db, "SELECT max(id) FROM nodes", &node_base);
+	if (src == SQLITE_OK)
+		src = max_id(store->db, "SELECT max(id) FROM links", &link_base);
 	if (src != SQLITE_OK)
 		goto out_fail;
 
-	bind_text(st[ST_SNAPSHOT], 1, m->label);
-	sqlite3_bind_int64(st[ST_SNAPSHOT], 2, (sqlite3_int64)m->taken_at);
-	bind_text(st[ST_SNAPSHOT], 3, m->source);
-	bind_text(st[ST_SNAPSHOT], 4, m->host);
-	sqlite3_bind_int64(st[ST_SNAPSHOT], 5, (sqlite3_int64)
+	bind_text(st, 1, m->label);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)m->taken_at);
+	bind_text(st, 3, m->source);
+	bind_text(st, 4, m->host);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)
 		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH));
-	sqlite3_bind_int64(st[ST_SNAPSHOT], 6, (sqlite3_int64)
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)
 		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_CA));
-	sqlite3_bind_int64(st[ST_SNAPSHOT], 7, (sqlite3_int64)
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)
 		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_ROUTER));
-	sqlite3_bind_int64(st[ST_SNAPSHOT], 8, (sqlite3_int64)nl);
-	sqlite3_bind_int(st[ST_SNAPSHOT], 9, m->partial);
-	bind_text(st[ST_SNAPSHOT], 10, m->partial ? m->partial_reason : NULL);
-	src = step_reset(st[ST_SNAPSHOT]);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)nl);
+	sqlite3_bind_int(st, 9, m->partial);
+	bind_text(st, 10, m->partial ? m->partial_reason : NULL);
+	src = step_reset(st);
 	if (src != SQLITE_OK)
 		goto out_fail;
-	sid = sqlite3_last_insert_rowid(store->db);
+	x.sid = sqlite3_last_insert_rowid(store->db);
 
 	for (size_t i = 0; i < nn && src == SQLITE_OK; i++)
-		src = save_node(st, store->db, sid, ibtopo_fabric_node(fabric, i));
+		src = save_node(&x, node_base + 1 + (int64_t)i,
+				ibtopo_fabric_node(fabric, i));
 	for (size_t i = 0; i < nl && src == SQLITE_OK; i++)
-		src = save_link(st, store->db, sid, ibtopo_fabric_link(fabric, i));
+		src = save_link(&x, link_base + 1 + (int64_t)i,
+				ibtopo_fabric_link(fabric, i));
+	for (int i = 0; i < B_COUNT_ && src == SQLITE_OK; i++)
+		src = batch_flush(store->db, &x.b[i]);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
 	if (src != SQLITE_OK)
 		goto out_fail;
 
-	ibtopo_fabric_set_snapshot_id(fabric, sid);
+	ibtopo_fabric_set_snapshot_id(fabric, x.sid);
 	if (out_id)
-		*out_id = sid;
+		*out_id = x.sid;
 	rc = 0;
 	goto out_finalize;
 
@@ -1002,8 +1195,9 @@ out_fail:
 out_rollback:
 	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 out_finalize:
-	for (int i = 0; i < ST_COUNT_; i++)
-		sqlite3_finalize(st[i]);
+	for (int i = 0; i < B_COUNT_; i++)
+		batch_release(&x.b[i]);
+	sqlite3_finalize(st);
 	return rc;
 }
 
