@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIXTURES TEST_SRCDIR "/../shared/fixtures/real/"
+#define FIXTURES TEST_DATADIR "/real/"
 
 #define FT2(...) { .shape = FG_FAT_TREE, .levels = 2, __VA_ARGS__ }
 #define FT3(...) { .shape = FG_FAT_TREE, .levels = 3, __VA_ARGS__ }

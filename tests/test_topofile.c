@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REAL TEST_SRCDIR "/../shared/fixtures/real/"
+#define REAL TEST_DATADIR "/real/"
 
 /* ---- helpers ---- */
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIXTURES TEST_SRCDIR "/../shared/fixtures/real/"
+#define FIXTURES TEST_DATADIR "/real/"
 
 struct run {
 	struct ibtopo_fabric *f;

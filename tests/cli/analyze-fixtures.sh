@@ -28,7 +28,7 @@
 # its own tests of these fabrics.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C

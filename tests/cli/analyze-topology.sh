@@ -5,7 +5,7 @@
 # the --min-paths, --roots and --root-pattern options.
 . "$top_srcdir/tests/lib.sh"
 python_require
-FIXTURES="$top_srcdir/../shared/fixtures/real"
+FIXTURES="$top_srcdir/tests/data/real"
 FT="$DATA/topo-ft2-drop.topo"
 
 # ---- text: everything after the fabric line, byte for byte

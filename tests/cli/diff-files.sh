@@ -7,7 +7,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB

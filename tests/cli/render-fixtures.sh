@@ -11,7 +11,7 @@
 #  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
 #    aggregation nodes not drawn as hosts.
 . "$top_srcdir/tests/lib.sh"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || skip "no $REAL"
 python_require
 unset IBTOPO_DB

@@ -6,7 +6,7 @@
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 TOOL=$top_builddir/tests/store-tool
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB

@@ -4,7 +4,7 @@
 # disagree: stored, with a warning naming both lines.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 LC_ALL=C
 export LC_ALL

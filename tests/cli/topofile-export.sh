@@ -4,7 +4,7 @@
 # from; what ibnetdiscover format writes reads back to the same text.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C

@@ -11,6 +11,6 @@ drv=$top_builddir/fuzz/fuzz-seeds
 set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir"/tests/data/*.cache \
 	"$top_srcdir/fuzz/seeds" \
 	"$top_srcdir/fuzz/crashers"
-real=$top_srcdir/../shared/fixtures/real
+real=$top_srcdir/tests/data/real
 [ -d "$real" ] && set -- "$@" "$real"
 exec "$drv" --fabric "$top_srcdir/tests/data/ck-cables.topo" "$@"

@@ -12,7 +12,7 @@
 # runs the ASan build with ASAN_OPTIONS set).
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB

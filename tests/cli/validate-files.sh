@@ -8,7 +8,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 PYTHON3=${PYTHON3:-$(command -v python3)}
 LC_ALL=C
 export LC_ALL

@@ -13,7 +13,7 @@ python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
-FIXTURES="$top_srcdir/../shared/fixtures/real"
+FIXTURES="$top_srcdir/tests/data/real"
 
 sim_stop() {
 	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null

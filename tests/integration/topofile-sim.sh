@@ -9,7 +9,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 [ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 [ -d "$REAL" ] || skip "no $REAL"
 cmp_links=$top_builddir/tests/tf-links
 
