@@ -68,12 +68,12 @@ static void expect_parse_error(const char *text, size_t len, unsigned line,
 		fail_msg("got '%s', wanted '%s...%s'", err.message, prefix, what);
 }
 
-static bool have(const char *path)
+/* The real dumps are part of the repository: a missing one fails the test. */
+static void need(const char *path)
 {
-	if (access(path, R_OK) == 0)
-		return true;
-	print_message("fixture %s absent\n", path);
-	return false;
+	if (access(path, R_OK) != 0)
+		fail_msg("fixture %s missing (tests/data/real is in the repository)",
+			 path);
 }
 
 static struct ibtopo_fabric *read_path(const char *path, const char *map,
@@ -221,8 +221,7 @@ static void real_dumps_have_their_counts(void **state)
 		struct warnings w;
 
 		snprintf(path, sizeof(path), REAL "%s", fixtures[i].file);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, &w);
 		if (ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH) != fixtures[i].switches ||
 		    ibtopo_fabric_count_type(f, IBTOPO_NODE_CA) != fixtures[i].cas ||
@@ -248,8 +247,7 @@ static void every_dump_round_trips(void **state)
 		char *t1, *t2;
 
 		snprintf(path, sizeof(path), REAL "%s", fixtures[i].file);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, NULL);
 		t1 = write_fabric(f, IBTOPO_EXPORT_IBNETDISCOVER);
 		if (ibtopo_fabric_read_buffer(&g, t1, strlen(t1), "rt", NULL, &err))
@@ -271,8 +269,7 @@ static void speeds_and_lids_are_what_the_dump_states(void **state)
 	const struct ibtopo_node *sw;
 	struct ibtopo_fabric *f;
 
-	if (!have(REAL "tiny-mixed-speeds.topo"))
-		skip();
+	need(REAL "tiny-mixed-speeds.topo");
 	f = read_path(REAL "tiny-mixed-speeds.topo", NULL, NULL);
 	/* [8] "H-e41d2d03005cf1f8"[1] ... lid 1 4xSDR */
 	l = find_link(f, 0xe41d2d03005cf1f8ull, 1);
@@ -314,9 +311,8 @@ static void fdr10_and_ndr_dumps(void **state)
 	struct ibtopo_fabric *f;
 	size_t fdr10 = 0, ndr = 0;
 
-	if (!have(REAL "qdr-hosts-fdr10-isls.topo") ||
-	    !have(REAL "ndr-superpod-rails.topo"))
-		skip();
+	need(REAL "qdr-hosts-fdr10-isls.topo");
+	need(REAL "ndr-superpod-rails.topo");
 	f = read_path(REAL "qdr-hosts-fdr10-isls.topo", NULL, NULL);
 	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++)
 		fdr10 += ibtopo_fabric_link(f, i)->speed == IBTOPO_SPEED_FDR10;
@@ -626,8 +622,7 @@ static void plafrim_cas_get_node_guids_from_dr_paths(void **state)
 	struct ibtopo_fabric *f;
 	const struct ibtopo_node *n;
 
-	if (!have(REAL "plafrim2-subnet1.ports-verbose.txt"))
-		skip();
+	need(REAL "plafrim2-subnet1.ports-verbose.txt");
 	f = read_path(REAL "plafrim2-subnet1.ports-verbose.txt", NULL, NULL);
 	/* 0,1,35 -> new Channel Adapter {f4521403001b7970}; CA 2 1 0xf4521403001b7971 */
 	n = ibtopo_fabric_find_node(f, 0xf4521403001b7970ull);
@@ -699,7 +694,8 @@ static void bad_input_fails_with_file_and_line(void **state)
 	free(longline);
 
 	/* a real dump cut in the middle of a line, and at a line's end */
-	if (have(REAL "x5-mixed-ddr-qdr.topo")) {
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	{
 		char *buf = NULL;
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
@@ -785,9 +781,8 @@ static void x5_map_names_its_hosts(void **state)
 {
 	struct ibtopo_fabric *f;
 
-	if (!have(REAL "x5-mixed-ddr-qdr.topo") ||
-	    !have(REAL "x5-mixed-ddr-qdr.guid-map"))
-		skip();
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	need(REAL "x5-mixed-ddr-qdr.guid-map");
 	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
 		      NULL);
 	assert_string_equal(ibtopo_fabric_find_node(f, 0x0002c90300080e84ull)->desc,
@@ -876,9 +871,8 @@ static void slurm_matches_the_x5_authors_file(void **state)
 	char *out, *ref = NULL;
 	size_t len, matched = 0;
 
-	if (!have(REAL "x5-mixed-ddr-qdr.topo") ||
-	    !have(REAL "x5-mixed-ddr-qdr.slurm-topology.conf"))
-		skip();
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	need(REAL "x5-mixed-ddr-qdr.slurm-topology.conf");
 	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
 		      NULL);
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
@@ -963,8 +957,7 @@ static void ibsim_output_trains_as_the_fabric_ran(void **state)
 		char *net;
 
 		snprintf(path, sizeof(path), REAL "%s", files[i]);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, NULL);
 		net = write_fabric(f, IBTOPO_EXPORT_IBSIM);
 		assert_int_equal(ibtopo_file_format_detect(net, strlen(net)),
