@@ -464,6 +464,57 @@ static const char plan[] =
 	"Ca 1 \"host002\"\n"
 	"[1] \"leaf02\"[1]\n";
 
+/*
+ * A port with LID 0 (not yet assigned one) keeps the LMC its line states,
+ * as an ibnetdiscover cache can carry it; only "lid 0 lmc 0", as plans
+ * write it, says nothing. 6c423bb: the reader dropped LID and LMC with
+ * LID 0, so "lid 0 lmc 1" was written and read back as LMC 0.
+ */
+static void lmc_is_kept_when_lid_is_0(void **state)
+{
+	static const char text[] =
+		"Switch\t4 \"S-0000000000000001\"\t# \"sw\" base port 0 lid 0 lmc 2\n"
+		"[1]\t\"H-0000000000000002\"[1](2)\t# \"h2\" lid 0 4xHDR\n"
+		"[2]\t\"H-0000000000000003\"[1](3)\t# \"h3\" lid 0 4xHDR\n"
+		"\n"
+		"Ca\t1 \"H-0000000000000002\"\t# \"h2\"\n"
+		"[1](2)\t\"S-0000000000000001\"[1]\t# lid 0 lmc 1 \"sw\" lid 0 4xHDR\n"
+		"\n"
+		"Ca\t1 \"H-0000000000000003\"\t# \"h3\"\n"
+		"[1](3)\t\"S-0000000000000001\"[2]\t# lid 0 lmc 0 \"sw\" lid 0 4xHDR\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f, *g = NULL;
+	const struct ibtopo_port *p;
+	char *out;
+
+	f = read_text(text, IBTOPO_FILE_AUTO, NULL, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x2), 1);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 1);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x3), 1);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 0);
+	/* the switch's port 0: LID 0, LMC 2 */
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x1), 0);
+	assert_non_null(p);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 2);
+
+	/* written out and read back: the same LMCs */
+	out = write_fabric(f, IBTOPO_EXPORT_IBNETDISCOVER);
+	assert_non_null(strstr(out, "# lid 0 lmc 1 \"sw\""));
+	assert_non_null(strstr(out, "base port 0 lid 0 lmc 2"));
+	if (ibtopo_fabric_read_buffer(&g, out, strlen(out), "rt", NULL, &err))
+		fail_msg("written back: %s", err.message);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x2), 1)->lmc, 1);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x1), 0)->lmc, 2);
+	free(out);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+}
+
 static void plans_get_guids_from_names(void **state)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -1015,6 +1066,7 @@ int main(void)
 		cmocka_unit_test(dump_variants_parse),
 		cmocka_unit_test(records_without_blank_lines),
 		cmocka_unit_test(sides_that_disagree_load_with_a_warning),
+		cmocka_unit_test(lmc_is_kept_when_lid_is_0),
 		cmocka_unit_test(plans_get_guids_from_names),
 		cmocka_unit_test(ibsim_nets_train_as_ibsim),
 		cmocka_unit_test(ports_report_with_and_without_dr_paths),
