@@ -51,7 +51,7 @@ grep -q "^ibtopo: bad root pattern '('" "$TESTDIR/err" || fail "message: $(cat "
 
 # ---- real dumps: class, levels, leaf oversubscription, path counts
 check() {
-	[ -f "$FIXTURES/$1" ] || { info "$1 absent"; return 0; }
+	[ -f "$FIXTURES/$1" ] || fail "fixture $FIXTURES/$1 missing"
 	got=$("$IBTOPO" analyze --format json "$FIXTURES/$1" |
 		json_get '(j["topology"]["class"], j["topology"]["levels"],
 			round(j["topology"]["by_level"][-1]["oversubscription"], 3),

@@ -12,7 +12,7 @@
 #    aggregation nodes not drawn as hosts.
 . "$top_srcdir/tests/lib.sh"
 REAL=$top_srcdir/tests/data/real
-[ -f "$REAL/tiny-mixed-speeds.topo" ] || skip "no $REAL"
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 python_require
 unset IBTOPO_DB
 T=$TESTDIR

@@ -74,6 +74,8 @@ if [ -f "$REAL/x5-mixed-ddr-qdr.topo" ]; then
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "random bytes: $(cat "$tmp/err")"
 	[ -e "$tmp/db" ] && fail "random bytes: database created"
 	rm -f "$tmp/db"
+else
+	fail "fixture $REAL/x5-mixed-ddr-qdr.topo missing"
 fi
 
 # disagreeing ends: stored, warned about once per pair of lines

@@ -95,7 +95,7 @@ for f in x5-mixed-ddr-qdr:irregular:minhop \
 	tiny-mixed-speeds:star:minhop; do
 	name=${f%%:*}
 	rest=${f#*:}
-	[ -f "$FIXTURES/$name.topo" ] || { info "$name: fixture absent"; continue; }
+	[ -f "$FIXTURES/$name.topo" ] || fail "fixture $FIXTURES/$name.topo missing"
 	"$IBTOPO" export --format ibsim "$FIXTURES/$name.topo" \
 		>"$TESTDIR/$name.net" 2>"$TESTDIR/err" ||
 		fail "export $name: $(cat "$TESTDIR/err")"

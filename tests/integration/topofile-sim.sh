@@ -10,7 +10,7 @@ set -u
 sim_require
 [ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
 REAL=$top_srcdir/tests/data/real
-[ -d "$REAL" ] || skip "no $REAL"
+[ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 cmp_links=$top_builddir/tests/tf-links
 
 n=0
