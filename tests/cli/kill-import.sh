@@ -13,13 +13,14 @@
 # ID links --format json` lists all its links), and one more import still
 # works.
 #
-# KILLS=N changes the number of kills, RADIX=N the fabric, REL_SEED=N
-# replays the delays of a failed run (its seed is printed).
+# IBTOPO_TEST_KILLS=N changes the number of kills, IBTOPO_TEST_RADIX=N
+# the fabric, REL_SEED=N replays the delays of a failed run (its seed is
+# printed).
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
-KILLS=${KILLS:-50}
+KILLS=${IBTOPO_TEST_KILLS:-50}
 SQLITE3=${SQLITE3:-sqlite3}
 LC_ALL=C
 export LC_ALL
@@ -52,7 +53,7 @@ if [ -n "${ASAN_OPTIONS:-}" ] ||
 		grep -q 'libasan'; }; then
 	radix=16
 fi
-RADIX=${RADIX:-$radix}
+RADIX=${IBTOPO_TEST_RADIX:-$radix}
 # killed processes leak by definition; the other tests look for leaks
 if [ -n "${ASAN_OPTIONS:-}" ]; then
 	ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0

@@ -20,7 +20,10 @@ fail() {
 	failed=1
 }
 
-# golden NAME EXPORT-ARGS...: stdout must equal tests/golden/NAME
+# golden NAME EXPORT-ARGS...: stdout must equal tests/golden/NAME; with
+# IBTOPO_UPDATE_GOLDEN set (as test_render's), it becomes that file, and
+# the test skips rather than pass without comparing
+rewritten=0
 golden() {
 	name=$1
 	shift
@@ -28,8 +31,9 @@ golden() {
 		fail "export $*: $(cat "$tmp/err")"
 		return
 	fi
-	if [ -n "${REGEN:-}" ]; then
+	if [ -n "${IBTOPO_UPDATE_GOLDEN:-}" ]; then
 		cp "$tmp/out" "$GOLDEN/$name"
+		rewritten=$((rewritten + 1))
 	elif ! cmp -s "$GOLDEN/$name" "$tmp/out"; then
 		fail "export $* differs from golden/$name"
 		diff "$GOLDEN/$name" "$tmp/out" | head -20 | sed 's/^/  /'
@@ -82,4 +86,8 @@ for f in "$REAL"/*.topo "$REAL"/*.txt; do
 		{ fail "re-export of $f: $(cat "$tmp/err")"; continue; }
 	cmp -s "$tmp/a.topo" "$tmp/b.topo" || fail "$f does not round-trip"
 done
+if [ "$rewritten" -gt 0 ] && [ "$failed" -eq 0 ]; then
+	echo "SKIP: IBTOPO_UPDATE_GOLDEN: $rewritten golden files rewritten, none compared"
+	exit 77
+fi
 exit $failed

@@ -19,6 +19,7 @@ fail() {
 	failed=1
 }
 
+unset RT	# routers expected, set for one call below
 # expect FILE SWITCHES CAS LINKS [IMPORT OPTIONS...] (routers: $RT, 0)
 expect() {
 	f=$1 sw=$2 ca=$3 links=$4
