@@ -75,7 +75,7 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 			fail "$name: $what differs after the store"
 	done
 done
-[ "$n" -ge 4 ] || fail "only $n fixtures"
+[ "$n" -ge 8 ] || fail "only $n of the 8 real dumps"
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(wc -l <"$tmp/out")" -eq $((n + 1)) ] || fail "$(cat "$tmp/out")"
 
