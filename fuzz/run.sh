@@ -24,7 +24,7 @@ targets=${*:-ibnetdiscover ports ibsim namemap auto cables dbcsv plan cache}
 jobs=${FUZZ_JOBS:-1}
 dir=${FUZZ_DIR:-/tmp/ibtopo-fuzz}
 CC=${CC:-clang}
-real="$top/../shared/fixtures/real"
+real="$top/tests/data/real"
 
 command -v "$CC" >/dev/null || { echo "fuzz/run.sh: no $CC" >&2; exit 77; }
 mkdir -p "$dir/build" "$dir/logs"

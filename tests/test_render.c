@@ -162,6 +162,9 @@ static void check_golden(const char *name, const char *got)
 		assert_non_null(f);
 		fputs(got, f);
 		fclose(f);
+		/* nothing was compared: the test must not pass */
+		print_message("rewrote %s\n", path);
+		skip();
 	}
 	f = fopen(path, "rb");
 	if (!f)

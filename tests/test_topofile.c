@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REAL TEST_SRCDIR "/../shared/fixtures/real/"
+#define REAL TEST_DATADIR "/real/"
 
 /* ---- helpers ---- */
 
@@ -68,12 +68,12 @@ static void expect_parse_error(const char *text, size_t len, unsigned line,
 		fail_msg("got '%s', wanted '%s...%s'", err.message, prefix, what);
 }
 
-static bool have(const char *path)
+/* The real dumps are part of the repository: a missing one fails the test. */
+static void need(const char *path)
 {
-	if (access(path, R_OK) == 0)
-		return true;
-	print_message("fixture %s absent\n", path);
-	return false;
+	if (access(path, R_OK) != 0)
+		fail_msg("fixture %s missing (tests/data/real is in the repository)",
+			 path);
 }
 
 static struct ibtopo_fabric *read_path(const char *path, const char *map,
@@ -222,8 +222,7 @@ static void real_dumps_have_their_counts(void **state)
 		struct warnings w;
 
 		snprintf(path, sizeof(path), REAL "%s", fixtures[i].file);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, &w);
 		if (ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH) != fixtures[i].switches ||
 		    ibtopo_fabric_count_type(f, IBTOPO_NODE_CA) != fixtures[i].cas ||
@@ -249,8 +248,7 @@ static void every_dump_round_trips(void **state)
 		char *t1, *t2;
 
 		snprintf(path, sizeof(path), REAL "%s", fixtures[i].file);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, NULL);
 		t1 = write_fabric(f, IBTOPO_EXPORT_IBNETDISCOVER);
 		if (ibtopo_fabric_read_buffer(&g, t1, strlen(t1), "rt", NULL, &err))
@@ -272,8 +270,7 @@ static void speeds_and_lids_are_what_the_dump_states(void **state)
 	const struct ibtopo_node *sw;
 	struct ibtopo_fabric *f;
 
-	if (!have(REAL "tiny-mixed-speeds.topo"))
-		skip();
+	need(REAL "tiny-mixed-speeds.topo");
 	f = read_path(REAL "tiny-mixed-speeds.topo", NULL, NULL);
 	/* [8] "H-e41d2d03005cf1f8"[1] ... lid 1 4xSDR */
 	l = find_link(f, 0xe41d2d03005cf1f8ull, 1);
@@ -315,9 +312,8 @@ static void fdr10_and_ndr_dumps(void **state)
 	struct ibtopo_fabric *f;
 	size_t fdr10 = 0, ndr = 0;
 
-	if (!have(REAL "qdr-hosts-fdr10-isls.topo") ||
-	    !have(REAL "ndr-superpod-rails.topo"))
-		skip();
+	need(REAL "qdr-hosts-fdr10-isls.topo");
+	need(REAL "ndr-superpod-rails.topo");
 	f = read_path(REAL "qdr-hosts-fdr10-isls.topo", NULL, NULL);
 	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++)
 		fdr10 += ibtopo_fabric_link(f, i)->speed == IBTOPO_SPEED_FDR10;
@@ -468,6 +464,57 @@ static const char plan[] =
 	"[1] \"leaf01\"[1] # lid 0 lmc 0 \"leaf01\" lid 0 4xHDR\n"
 	"Ca 1 \"host002\"\n"
 	"[1] \"leaf02\"[1]\n";
+
+/*
+ * A port with LID 0 (not yet assigned one) keeps the LMC its line states,
+ * as an ibnetdiscover cache can carry it; only "lid 0 lmc 0", as plans
+ * write it, says nothing. 6c423bb: the reader dropped LID and LMC with
+ * LID 0, so "lid 0 lmc 1" was written and read back as LMC 0.
+ */
+static void lmc_is_kept_when_lid_is_0(void **state)
+{
+	static const char text[] =
+		"Switch\t4 \"S-0000000000000001\"\t# \"sw\" base port 0 lid 0 lmc 2\n"
+		"[1]\t\"H-0000000000000002\"[1](2)\t# \"h2\" lid 0 4xHDR\n"
+		"[2]\t\"H-0000000000000003\"[1](3)\t# \"h3\" lid 0 4xHDR\n"
+		"\n"
+		"Ca\t1 \"H-0000000000000002\"\t# \"h2\"\n"
+		"[1](2)\t\"S-0000000000000001\"[1]\t# lid 0 lmc 1 \"sw\" lid 0 4xHDR\n"
+		"\n"
+		"Ca\t1 \"H-0000000000000003\"\t# \"h3\"\n"
+		"[1](3)\t\"S-0000000000000001\"[2]\t# lid 0 lmc 0 \"sw\" lid 0 4xHDR\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f, *g = NULL;
+	const struct ibtopo_port *p;
+	char *out;
+
+	f = read_text(text, IBTOPO_FILE_AUTO, NULL, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x2), 1);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 1);
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x3), 1);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 0);
+	/* the switch's port 0: LID 0, LMC 2 */
+	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x1), 0);
+	assert_non_null(p);
+	assert_int_equal(p->lid, 0);
+	assert_int_equal(p->lmc, 2);
+
+	/* written out and read back: the same LMCs */
+	out = write_fabric(f, IBTOPO_EXPORT_IBNETDISCOVER);
+	assert_non_null(strstr(out, "# lid 0 lmc 1 \"sw\""));
+	assert_non_null(strstr(out, "base port 0 lid 0 lmc 2"));
+	if (ibtopo_fabric_read_buffer(&g, out, strlen(out), "rt", NULL, &err))
+		fail_msg("written back: %s", err.message);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x2), 1)->lmc, 1);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x1), 0)->lmc, 2);
+	free(out);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+}
 
 static void plans_get_guids_from_names(void **state)
 {
@@ -669,8 +716,7 @@ static void plafrim_cas_get_node_guids_from_dr_paths(void **state)
 	struct ibtopo_fabric *f;
 	const struct ibtopo_node *n;
 
-	if (!have(REAL "plafrim2-subnet1.ports-verbose.txt"))
-		skip();
+	need(REAL "plafrim2-subnet1.ports-verbose.txt");
 	f = read_path(REAL "plafrim2-subnet1.ports-verbose.txt", NULL, NULL);
 	/* 0,1,35 -> new Channel Adapter {f4521403001b7970}; CA 2 1 0xf4521403001b7971 */
 	n = ibtopo_fabric_find_node(f, 0xf4521403001b7970ull);
@@ -742,7 +788,8 @@ static void bad_input_fails_with_file_and_line(void **state)
 	free(longline);
 
 	/* a real dump cut in the middle of a line, and at a line's end */
-	if (have(REAL "x5-mixed-ddr-qdr.topo")) {
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	{
 		char *buf = NULL;
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
@@ -887,9 +934,8 @@ static void x5_map_names_its_hosts(void **state)
 {
 	struct ibtopo_fabric *f;
 
-	if (!have(REAL "x5-mixed-ddr-qdr.topo") ||
-	    !have(REAL "x5-mixed-ddr-qdr.guid-map"))
-		skip();
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	need(REAL "x5-mixed-ddr-qdr.guid-map");
 	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
 		      NULL);
 	assert_string_equal(ibtopo_fabric_find_node(f, 0x0002c90300080e84ull)->desc,
@@ -1004,9 +1050,8 @@ static void slurm_matches_the_x5_authors_file(void **state)
 	char *out, *ref = NULL;
 	size_t len, matched = 0, dropped = 0;
 
-	if (!have(REAL "x5-mixed-ddr-qdr.topo") ||
-	    !have(REAL "x5-mixed-ddr-qdr.slurm-topology.conf"))
-		skip();
+	need(REAL "x5-mixed-ddr-qdr.topo");
+	need(REAL "x5-mixed-ddr-qdr.slurm-topology.conf");
 	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
 		      NULL);
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
@@ -1110,8 +1155,7 @@ static void ibsim_output_trains_as_the_fabric_ran(void **state)
 		char *net;
 
 		snprintf(path, sizeof(path), REAL "%s", files[i]);
-		if (!have(path))
-			continue;
+		need(path);
 		f = read_path(path, NULL, NULL);
 		net = write_fabric(f, IBTOPO_EXPORT_IBSIM);
 		assert_int_equal(ibtopo_file_format_detect(net, strlen(net)),
@@ -1169,6 +1213,7 @@ int main(void)
 		cmocka_unit_test(dump_variants_parse),
 		cmocka_unit_test(records_without_blank_lines),
 		cmocka_unit_test(sides_that_disagree_load_with_a_warning),
+		cmocka_unit_test(lmc_is_kept_when_lid_is_0),
 		cmocka_unit_test(plans_get_guids_from_names),
 		cmocka_unit_test(ibsim_nets_train_as_ibsim),
 		cmocka_unit_test(ports_report_with_and_without_dr_paths),

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIXTURES TEST_SRCDIR "/../shared/fixtures/real/"
+#define FIXTURES TEST_DATADIR "/real/"
 
 struct run {
 	struct ibtopo_fabric *f;
@@ -42,8 +42,8 @@ static void run_gen(struct run *r, const struct fg_params *p)
 	run_fabric(r, f, NULL);
 }
 
-/* Returns false (test skipped) when the fixture is absent. */
-static bool run_file(struct run *r, const char *name)
+/* The real dumps are part of the repository: a missing one fails the test. */
+static void run_file(struct run *r, const char *name)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
@@ -51,11 +51,11 @@ static bool run_file(struct run *r, const char *name)
 
 	snprintf(path, sizeof(path), FIXTURES "%s", name);
 	if (access(path, R_OK) != 0)
-		return false;
+		fail_msg("fixture %s missing (tests/data/real is in the repository)",
+			 path);
 	if (ibtopo_fabric_read_file(&f, path, NULL, &err))
 		fail_msg("read %s: %s", path, err.message);
 	run_fabric(r, f, NULL);
-	return true;
 }
 
 static void done(struct run *r)
@@ -599,8 +599,7 @@ static void fixture_qdr_hosts_fdr10_isls(void **state)
 {
 	struct run r;
 
-	if (!run_file(&r, "qdr-hosts-fdr10-isls.topo"))
-		skip();
+	run_file(&r, "qdr-hosts-fdr10-isls.topo");
 	/*
 	 * ib1..ib6 carry 142 hosts (24 x 5 + 22) and 47 FDR10 uplinks (ib1
 	 * has 7, the others 8: 4 to ib7 and 4 to ib8). ib7 and ib8 only
@@ -634,8 +633,7 @@ static void fixture_x5_mixed_ddr_qdr(void **state)
 {
 	struct run r;
 
-	if (!run_file(&r, "x5-mixed-ddr-qdr.topo"))
-		skip();
+	run_file(&r, "x5-mixed-ddr-qdr.topo");
 	/*
 	 * Six switches carry the 89 hosts (23 at 4xDDR, 66 at 4xQDR) with
 	 * 64 QDR uplinks to four switches; one more switch (4036-86A2) hangs
@@ -662,8 +660,7 @@ static void fixture_ndr_superpod_rails(void **state)
 {
 	struct run r;
 
-	if (!run_file(&r, "ndr-superpod-rails.topo"))
-		skip();
+	run_file(&r, "ndr-superpod-rails.topo");
 	/*
 	 * 40 switches: 31 IBLEAF with 542 host ports, 9 IBSPINE; every
 	 * switch also holds a SHARP aggregation node (port 65, the switch's

@@ -11,8 +11,8 @@
 #  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
 #    aggregation nodes not drawn as hosts.
 . "$top_srcdir/tests/lib.sh"
-REAL=$top_srcdir/../shared/fixtures/real
-[ -f "$REAL/tiny-mixed-speeds.topo" ] || skip "no $REAL"
+REAL=$top_srcdir/tests/data/real
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 python_require
 unset IBTOPO_DB
 T=$TESTDIR
@@ -49,8 +49,10 @@ for n in json.load(open(sys.argv[2]))["nodes"]:
 EOF
 }
 
+n=0
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	[ -f "$f" ] || continue
+	n=$((n + 1))
 	name=$(basename "$f")
 	render -o "$T/$name.svg" "$f"
 	"$IBTOPO" show --format json "$f" nodes >"$T/$name.json" ||
@@ -67,6 +69,7 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	render -o "$T/$name.2.dot" "$f"
 	cmp -s "$T/$name.1.dot" "$T/$name.2.dot" || fail "$name: DOT not stable"
 done
+[ "$n" -ge 8 ] || fail "only $n of the 8 real dumps"
 
 # tiny: r-ufm96 (0xe41d2d03005cf1f8) at SDR on the SX6012; loopbacks
 c=$T/tiny-mixed-speeds.topo.check

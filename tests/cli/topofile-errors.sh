@@ -4,7 +4,7 @@
 # disagree: stored, with a warning naming both lines.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
-REAL=$top_srcdir/../shared/fixtures/real
+REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 LC_ALL=C
 export LC_ALL
@@ -74,6 +74,8 @@ if [ -f "$REAL/x5-mixed-ddr-qdr.topo" ]; then
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "random bytes: $(cat "$tmp/err")"
 	[ -e "$tmp/db" ] && fail "random bytes: database created"
 	rm -f "$tmp/db"
+else
+	fail "fixture $REAL/x5-mixed-ddr-qdr.topo missing"
 fi
 
 # a mutated dump: the error quotes the input printably (\xNN for bytes

@@ -14,9 +14,10 @@
 # 2. Random loss: every switch drops 5 % of the MADs that pass it;
 #    12 runs with the default 2 retries. Each run either exits 0 with
 #    exactly the reference fabric (links, speeds, widths, descriptions),
-#    or exits 2 with one message naming the DR path of what did not
-#    answer and leaves the database alone; each retried sweep is one
-#    warning.
+#    or exits 2, after both retries, with one message naming the DR path
+#    of what did not answer and leaves the database alone; each retried
+#    sweep is one warning. Loss did happen: sweeps were retried, and the
+#    runs sent more MADs (the spy counts them) than 12 clean ones.
 # 3. A link goes down mid-sweep: tests/rel-madspy.so sends `Unlink` to
 #    the ibsim console just before the Nth MAD of the discovery, for
 #    every other N across the whole sweep (every 4th with --partial).
@@ -40,12 +41,9 @@ brief() {
 		json_get '"\n".join(sorted("%s %s" % (n["guid"], n["description"]) for n in j["nodes"]))'
 }
 
-# run ARGS...: one discovery; sets rc, out, err (the ibtopo: lines but
-# the warnings of sweeps retried), retried (their count)
-run() {
-	sim_client "$IBTOPO" --db "$DB" discover "$@" >"$TESTDIR/out" \
-		2>"$TESTDIR/err.all"
-	rc=$?
+# outcome: after a discovery, sets out, err (the ibtopo: lines but the
+# warnings of sweeps retried) and retried (their count)
+outcome() {
 	grep '^ibtopo:' "$TESTDIR/err.all" |
 		grep -v '^ibtopo: warning: sweep [0-9] of [0-9] incomplete: ' >"$TESTDIR/err"
 	retried=$(grep -c '^ibtopo: warning: sweep [0-9] of 3 incomplete: [0-9]* SMPs* went unanswered (first: .* at DR path 0[0-9,]* did not answer [A-Za-z]*); sweeping again$' "$TESTDIR/err.all")
@@ -53,9 +51,17 @@ run() {
 	err=$(cat "$TESTDIR/err")
 }
 
+# run ARGS...: one discovery; sets rc, and out, err, retried (outcome)
+run() {
+	sim_client "$IBTOPO" --db "$DB" discover "$@" >"$TESTDIR/out" \
+		2>"$TESTDIR/err.all"
+	rc=$?
+	outcome
+}
+
 # spy LOG AT CMD ARGS...: a discovery with the spy in front of umad2sim,
-# logging MADs to LOG and sending CMD to the ibsim console before MAD AT;
-# sets rc, out, err like run
+# logging MADs to LOG and sending CMD to the ibsim console before MAD AT
+# (never with AT 0); sets rc, out, err, retried like run
 spy() {
 	log=$1 at=$2 cmd=$3
 	shift 3
@@ -65,9 +71,7 @@ spy() {
 		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$IBTOPO" --db "$DB" \
 		discover "$@") >"$TESTDIR/out" 2>"$TESTDIR/err.all"
 	rc=$?
-	grep '^ibtopo:' "$TESTDIR/err.all" >"$TESTDIR/err"
-	out=$(cat "$TESTDIR/out")
-	err=$(cat "$TESTDIR/err")
+	outcome
 }
 
 # incomplete PATTERN: the run failed with one message matching PATTERN
@@ -148,10 +152,13 @@ sum=$(cksum <"$DB")
 for n in spine01 spine02 leaf01 leaf02; do
 	sim_cmd "Error \"$n\" 5"
 done
-complete=0 partial=0 sweeps=0
+complete=0 partial=0 sweeps=0 sent=0
 for i in $(seq 1 12); do
-	run
+	: >"$TESTDIR/loss.log"
+	spy "$TESTDIR/loss.log" 0 ''
 	sweeps=$((sweeps + 1 + retried))
+	sent=$((sent + $(grep -c . "$TESTDIR/loss.log")))
+	[ "$retried" -le 2 ] || fail "run $i: $retried sweeps retried with --retries 2"
 	if [ $rc -eq 0 ]; then
 		snap=$((snap + 1))
 		brief "$snap" >"$TESTDIR/got"
@@ -163,11 +170,22 @@ for i in $(seq 1 12); do
 		complete=$((complete + 1))
 	else
 		incomplete "*at DR path 0*did not answer*"
+		# refused only after both retries, each a warning
+		[ "$retried" -eq 2 ] || {
+			cat "$TESTDIR/err.all"
+			fail "run $i: refused after $retried sweeps retried, wanted 2"
+		}
 		partial=$((partial + 1))
 	fi
 done
 info "5 % loss: $complete complete and right, $partial refused as incomplete" \
-	"($sweeps sweeps)"
+	"($sweeps sweeps, $sent MADs sent; $mads in a clean sweep)"
+# MADs were lost, and discovery saw it: it swept again (a warning each)
+# and sent more MADs than 12 clean discoveries
+[ "$sweeps" -gt 12 ] ||
+	fail "5 % loss: no sweep retried in 12 runs: did ibsim drop anything?"
+[ "$sent" -gt $((12 * mads)) ] ||
+	fail "5 % loss: $sent MADs sent, no more than 12 clean discoveries ($((12 * mads)))"
 for n in spine01 spine02 leaf01 leaf02; do
 	sim_cmd "Error \"$n\" 0"
 done

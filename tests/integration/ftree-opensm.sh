@@ -13,7 +13,7 @@ python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
-FIXTURES="$top_srcdir/../shared/fixtures/real"
+FIXTURES="$top_srcdir/tests/data/real"
 
 sim_stop() {
 	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
@@ -95,7 +95,7 @@ for f in x5-mixed-ddr-qdr:irregular:minhop \
 	tiny-mixed-speeds:star:minhop; do
 	name=${f%%:*}
 	rest=${f#*:}
-	[ -f "$FIXTURES/$name.topo" ] || { info "$name: fixture absent"; continue; }
+	[ -f "$FIXTURES/$name.topo" ] || fail "fixture $FIXTURES/$name.topo missing"
 	"$IBTOPO" export --format ibsim "$FIXTURES/$name.topo" \
 		>"$TESTDIR/$name.net" 2>"$TESTDIR/err" ||
 		fail "export $name: $(cat "$TESTDIR/err")"

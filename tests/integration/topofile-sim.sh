@@ -9,8 +9,8 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 [ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-REAL=$top_srcdir/../shared/fixtures/real
-[ -d "$REAL" ] || skip "no $REAL"
+REAL=$top_srcdir/tests/data/real
+[ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 cmp_links=$top_builddir/tests/tf-links
 
 n=0
