@@ -2156,6 +2156,12 @@ static size_t usual_count(const struct ctx *c)
 	return best_n * 2 > n && n >= 4 ? best : 0;
 }
 
+/* Does dot draw e between two nodes of one rank (a loop is not flat)? */
+static bool flat_edge(const struct ctx *c, const struct dedge *e)
+{
+	return !c->sfdp && e->u != e->v && c->dn[e->u].pos == c->dn[e->v].pos;
+}
+
 static void write_edge(struct out *w, const struct ctx *c, const struct dedge *e)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
@@ -2193,8 +2199,11 @@ static void write_edge(struct out *w, const struct ctx *c, const struct dedge *e
 	putf(w, "\t%s -> %s [", a, b);
 	if (label[0]) {
 		/* dot makes room for a label in the rank it crosses; with
-		 * many, that room is most of the picture: place them after */
-		put(w, c->xlabels ? "xlabel=" : "label=");
+		 * many, that room is most of the picture: place them after.
+		 * Always after on a flat edge (two nodes of one rank): dot
+		 * (2.43) grows the rank above for its label node and later
+		 * frees the array it grew from, twice (gvFreeLayout) */
+		put(w, c->xlabels || flat_edge(c, e) ? "xlabel=" : "label=");
 		put_q(w, label);
 		put(w, ", ");
 	}
