@@ -98,6 +98,9 @@ struct dedge {
 	const struct ibtopo_link *link;	/* the one link when count == 1 */
 };
 
+/* Most work for dot (see dot_work) before the automatic choice is sfdp. */
+#define DOT_WORK_MAX 5000
+
 struct ctx {
 	const struct ibtopo_fabric *f;
 	const struct ibtopo_diagram_opts *d;
@@ -122,6 +125,7 @@ struct ctx {
 	bool sfdp;
 	double scale;		/* title and legend font scale for big drawings */
 	size_t nrows;		/* dot ranks (see assign_rows) */
+	size_t work;		/* dot: its graph's size (see dot_work) */
 	bool xlabels;		/* edge labels placed after layout */
 	size_t usual_count;	/* cables most switch pairs have, if > 1 */
 	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
@@ -2242,6 +2246,14 @@ static void write_dot(struct out *w, struct ctx *c)
 	else
 		put(w, "\tgraph [layout=dot, rankdir=TB, newrank=true, "
 		       "ranksep=0.9, nodesep=0.2, outputorder=edgesfirst];\n");
+	if (!c->sfdp && c->work > DOT_WORK_MAX) {
+		/* dot asked for on a big drawing: fewer mincross passes and
+		 * network simplex iterations, in proportion */
+		double k = (double)DOT_WORK_MAX / (double)c->work;
+
+		putf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
+		       "remincross=false];\n", k, k);
+	}
 	put(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
 	       "pad=0.3];\n");
 	put(w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
@@ -2474,6 +2486,29 @@ static double text_scale(const struct ctx *c)
 	return s > 10.0 ? 10.0 : s;
 }
 
+/*
+ * The size of the graph dot lays out: drawn nodes, edges, and one virtual
+ * node for each rank an edge crosses. dot_mincross and the network
+ * simplex that places the nodes grow much faster than it (2 cores, 3-level
+ * fat trees of 16 leaves and 16 spines a pod): 4,100 took 3 s of CPU,
+ * 8,100 27 s, 13,500 72 s, and 43,200 (16 pods: 896 nodes, 6,400 edges,
+ * 35,900 virtual nodes) ran in dot_mincross for over 15 minutes. Above
+ * DOT_WORK_MAX the automatic choice is sfdp; asked for, dot gets limits.
+ */
+static size_t dot_work(const struct ctx *c)
+{
+	size_t work = c->ndn + c->nde;
+
+	for (size_t i = 0; i < c->nde; i++) {
+		size_t a = c->dn[c->de[i].u].pos, b = c->dn[c->de[i].v].pos;
+		size_t span = a > b ? a - b : b - a;
+
+		if (span > 1)
+			work += span - 1;
+	}
+	return work;
+}
+
 /* Sort drawn nodes and renumber what points at them. */
 static int sort_dnodes(struct ctx *c)
 {
@@ -2547,6 +2582,11 @@ static int prepare(struct ctx *c)
 	rc = build_edges(c);
 	if (rc)
 		return rc;
+	if (c->d->layout != IBTOPO_LAYOUT_SFDP) {
+		rc = assign_rows(c);
+		if (rc)
+			return rc;
+	}
 	switch (c->d->layout) {
 	case IBTOPO_LAYOUT_DOT:
 		c->sfdp = false;
@@ -2555,14 +2595,12 @@ static int prepare(struct ctx *c)
 		c->sfdp = true;
 		break;
 	default:
-		c->sfdp = c->ndn > IBTOPO_LAYOUT_SFDP_ABOVE;
+		c->sfdp = c->ndn > IBTOPO_LAYOUT_SFDP_ABOVE ||
+			  dot_work(c) > DOT_WORK_MAX;
 		break;
 	}
-	if (!c->sfdp) {
-		rc = assign_rows(c);
-		if (rc)
-			return rc;
-	}
+	if (!c->sfdp)
+		c->work = dot_work(c);
 	c->xlabels = c->sfdp || c->nde > XLABELS_ABOVE;
 	c->usual_count = usual_count(c);
 	c->scale = text_scale(c);
