@@ -1,20 +1,28 @@
 #!/bin/sh
-# bench/render.sh - time `ibtopo render` of an 11,664-host fat tree to SVG
-# (hosts collapsed per leaf: 2,268 nodes, so sfdp), and `dot -Tsvg` on the
-# DOT text ibtopo writes for the same fabric, for comparison.
+# bench/render.sh - time `ibtopo render` to SVG and to PNG on big fat trees
+# and on the real fabric dumps, wall and CPU seconds, and `dot -Tsvg` on
+# the DOT text ibtopo writes for the 11,664-host tree, for comparison.
 #
 #   sh bench/render.sh                 # from a build directory
-#   REPEAT=5 RADIX=24 sh bench/render.sh
+#   REPEAT=1 FABRICS="ft640 ft101k" sh bench/render.sh
 #
-# The fabric is `ibtopo plan fat-tree --levels 3` of RADIX-port switches
-# (default 36: 36 pods, 1,620 switches, 11,664 hosts, 34,992 links), read
-# from its ibnetdiscover text. Best of REPEAT runs of:
-#   render      ibtopo render FILE -o OUT.svg  (read, checks, topology
-#               analysis, DOT, sfdp layout, SVG: what a user runs)
-#   no-checks   the same with --no-checks (no link or topology analysis)
-#   dot-text    ibtopo render FILE -o OUT.dot  (everything but graphviz)
-#   dot -Tsvg   graphviz's own command on that DOT file
-# Target: render < 10 s. Not a test: nothing here asserts; read the figures.
+# FABRICS (default: all, in this order):
+#   ft640   3-level, 64-port switches: 16 pods of 16 leaves (32 hosts
+#           each) and 16 aggregation switches, 128 cores; 8,192 hosts,
+#           640 switches (tests/gen/gen-fabric, as bench/paths.sh). dot's
+#           mincross ran for over 15 minutes on it before render counted
+#           edges in its choice of layout
+#   ft8k    3-level k-ary, radix 32 (bench/gen-fattree.py): 8,192 hosts,
+#           1,280 switches
+#   ft11k   3-level, radix 36 (ibtopo plan fat-tree): 11,664 hosts,
+#           1,620 switches
+#   ft101k  3-level k-ary, radix 74 (bench/gen-fattree.py): 101,306 hosts,
+#           6,845 switches
+#   real    each file in tests/data/real
+# Best of REPEAT runs (default 3) of `ibtopo render FILE -o OUT.svg` and
+# `-o OUT.png` (read, checks, topology analysis, DOT, layout, image: what
+# a user runs). Target: every render under 60 s on 2 cores. Not a test:
+# nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
@@ -22,9 +30,10 @@ top_builddir=${top_builddir:-$(pwd)}
 IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 DOT=${DOT:-$(command -v dot)}
 REPEAT=${REPEAT:-3}
-RADIX=${RADIX:-36}
+FABRICS=${FABRICS:-ft640 ft8k ft11k ft101k real}
 . "$top_srcdir/tests/lib.sh"
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+PYTHON3=${PYTHON3:-python3}
 
 # Time the real program, not libtool's wrapper script around it.
 if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
@@ -56,7 +65,7 @@ best() {
 			cat "$TESTDIR/err" >&2
 			fail "$*"
 		}
-		t=$(awk "BEGIN { printf \"%.3f\", $(now) - $t0 }")
+		t=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
 		if [ -z "$b" ] || awk "BEGIN { exit !($t < $b) }"; then
 			b=$t
 			[ -n "$TIMER" ] &&
@@ -64,9 +73,9 @@ best() {
 		fi
 	done
 	if [ -n "$bc" ]; then
-		echo "$b s (cpu $bc s)"
+		printf '%7s s (cpu %6s s)' "$b" "$bc"
 	else
-		echo "$b s"
+		printf '%7s s' "$b"
 	fi
 }
 
@@ -74,27 +83,79 @@ size() {
 	wc -c <"$1" | awk '{ printf "%.1f MB", $1 / 1e6 }'
 }
 
-half=$((RADIX / 2))
-ft=$TESTDIR/fat-tree.topo
-"$IBTOPO" plan fat-tree --levels 3 --radix "$RADIX" --pods "$RADIX" \
-	--leaves "$half" --spines "$half" --hosts-per-leaf "$half" -o "$ft" ||
-	fail "ibtopo plan"
-"$IBTOPO" render -o "$TESTDIR/a.dot" "$ft" || fail "render to DOT"
-nodes=$(grep -c '^	[ngbx][0-9a-f]\{16\} \[' "$TESTDIR/a.dot")
-edges=$(grep -c -- ' -> ' "$TESTDIR/a.dot")
-layout=$(sed -n 's/.*graph \[layout=\([a-z]*\).*/\1/p' "$TESTDIR/a.dot")
-echo "fabric: radix $RADIX, $(grep -c '^Switch' "$ft") switches, $(grep -c '^Ca' "$ft") hosts;" \
-	"drawn: $nodes nodes, $edges edges, layout $layout"
-echo "best of $REPEAT runs, wall seconds ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)):"
-t=$(best "$IBTOPO" render -o "$TESTDIR/a.svg" "$ft")
-echo "  render      $t   -> SVG $(size "$TESTDIR/a.svg")   (target < 10 s)"
-t=$(best "$IBTOPO" render --no-checks -o "$TESTDIR/b.svg" "$ft")
-echo "  no-checks   $t"
-t=$(best "$IBTOPO" render -o "$TESTDIR/a.dot" "$ft")
-echo "  dot-text    $t   -> DOT $(size "$TESTDIR/a.dot")"
-if [ -n "$DOT" ]; then
-	t=$(best "$DOT" -Tsvg "$TESTDIR/a.dot" -o "$TESTDIR/c.svg")
-	echo "  dot -Tsvg   $t   -> SVG $(size "$TESTDIR/c.svg")   (graphviz on our DOT)"
-else
-	echo "  dot -Tsvg   (graphviz's dot not installed)"
-fi
+# drawn DOTFILE: "N nodes, E edges, LAYOUT"
+drawn() {
+	printf '%5d nodes %6d edges %-4s' \
+		"$(grep -c '^	[ngbx][0-9a-f]\{16\} \[' "$1")" \
+		"$(grep -c -- ' -> ' "$1")" \
+		"$(sed -n 's/.*graph \[layout=\([a-z]*\).*/\1/p' "$1")"
+}
+
+# one NAME FILE: render FILE to DOT (for the counts), SVG and PNG
+one() {
+	name=$1
+	f=$2
+	"$IBTOPO" render -o "$TESTDIR/a.dot" "$f" 2>"$TESTDIR/err" || {
+		cat "$TESTDIR/err" >&2
+		fail "render $f to DOT"
+	}
+	printf '  %-34s %s  svg %s  png %s\n' "$name" "$(drawn "$TESTDIR/a.dot")" \
+		"$(best "$IBTOPO" render -o "$TESTDIR/a.svg" "$f")" \
+		"$(best "$IBTOPO" render -o "$TESTDIR/a.png" "$f")"
+}
+
+gen_fabric() {
+	make -C "$top_builddir" -s tests/gen/gen-fabric >/dev/null 2>&1
+	[ -x "$top_builddir/tests/gen/gen-fabric" ] ||
+		fail "cannot build tests/gen/gen-fabric in $top_builddir"
+	"$top_builddir/tests/gen/gen-fabric" --format ibnetdiscover "$@"
+}
+
+echo "best of $REPEAT runs, wall and CPU seconds ($(nproc) cores," \
+	"load $(cut -d' ' -f1 /proc/loadavg)); drawn: hosts collapsed per switch"
+for fab in $FABRICS; do
+	case $fab in
+	ft640)
+		ft=$TESTDIR/ft640.topo
+		gen_fabric --pods 16 --leaves 16 --spines 16 --cores 128 \
+			--hosts 32 --links 2 --core-links 4 --radix 64 ft3 >"$ft" ||
+			fail "gen-fabric"
+		one "8,192 hosts, 640 switches" "$ft"
+		;;
+	ft8k)
+		ft=$TESTDIR/ft8k.net
+		"$PYTHON3" "$here/gen-fattree.py" --radix 32 --levels 3 \
+			-o "$ft" 2>/dev/null || fail "gen-fattree.py"
+		one "8,192 hosts, 1,280 switches" "$ft"
+		;;
+	ft11k)
+		ft=$TESTDIR/ft11k.topo
+		"$IBTOPO" plan fat-tree --levels 3 --radix 36 --pods 36 \
+			--leaves 18 --spines 18 --hosts-per-leaf 18 -o "$ft" ||
+			fail "ibtopo plan"
+		one "11,664 hosts, 1,620 switches" "$ft"
+		if [ -n "$DOT" ]; then
+			"$IBTOPO" render -o "$TESTDIR/a.dot" "$ft" ||
+				fail "render to DOT"
+			printf '  %-34s %s  (graphviz on our DOT)\n' \
+				"  dot -Tsvg of its DOT" \
+				"$(best "$DOT" -Tsvg "$TESTDIR/a.dot" -o "$TESTDIR/c.svg")"
+		fi
+		;;
+	ft101k)
+		ft=$TESTDIR/ft101k.net
+		"$PYTHON3" "$here/gen-fattree.py" --radix 74 --levels 3 \
+			-o "$ft" 2>/dev/null || fail "gen-fattree.py"
+		one "101,306 hosts, 6,845 switches" "$ft"
+		;;
+	real)
+		for f in "$top_srcdir"/tests/data/real/*.topo \
+			 "$top_srcdir"/tests/data/real/*.txt; do
+			one "$(basename "$f")" "$f"
+		done
+		;;
+	*)
+		fail "unknown fabric '$fab' (ft640 ft8k ft11k ft101k real)"
+		;;
+	esac
+done

@@ -32,7 +32,7 @@ static const struct cli_opt opts[] = {
 	{ "hosts", 0, 1, "MODE", "auto (collapse above 200 hosts, default), all or collapse" },
 	{ "focus", 0, 1, "NODE", "draw only what is near NODE (description, label or 0xGUID)" },
 	{ "depth", 0, 1, "N", "with --focus: links from NODE to draw (default 2)" },
-	{ "layout", 0, 1, "ENGINE", "auto (sfdp above 1000 nodes, default), dot or sfdp" },
+	{ "layout", 0, 1, "ENGINE", "auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp" },
 	{ "title", 0, 1, "TEXT", "title line (default: the fabric's file or host name)" },
 	{ "diff", 0, 0, NULL, "take OLD NEW: draw NEW with added links green, removed dashed red" },
 	{ "plan", 0, 1, "PLAN", "draw the fabric against PLAN: missing links dashed, miswired pink" },

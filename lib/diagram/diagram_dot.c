@@ -98,6 +98,15 @@ struct dedge {
 	const struct ibtopo_link *link;	/* the one link when count == 1 */
 };
 
+/* Most work for dot (see dot_work) before the automatic choice is sfdp. */
+#define DOT_WORK_MAX 5000
+/*
+ * Most nodes for which sfdp's overlap removal (prism) may take all its
+ * 1,000 passes. On 9,583 nodes (101k hosts collapsed) it took 135 of
+ * them, 25 s; 20 passes take 3 s and leave a dozen pairs touching.
+ */
+#define PRISM_FULL_MAX 4000
+
 struct ctx {
 	const struct ibtopo_fabric *f;
 	const struct ibtopo_diagram_opts *d;
@@ -122,6 +131,7 @@ struct ctx {
 	bool sfdp;
 	double scale;		/* title and legend font scale for big drawings */
 	size_t nrows;		/* dot ranks (see assign_rows) */
+	size_t work;		/* dot: its graph's size (see dot_work) */
 	bool xlabels;		/* edge labels placed after layout */
 	size_t usual_count;	/* cables most switch pairs have, if > 1 */
 	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
@@ -2155,6 +2165,12 @@ static size_t usual_count(const struct ctx *c)
 	return best_n * 2 > n && n >= 4 ? best : 0;
 }
 
+/* Does dot draw e between two nodes of one rank (a loop is not flat)? */
+static bool flat_edge(const struct ctx *c, const struct dedge *e)
+{
+	return !c->sfdp && e->u != e->v && c->dn[e->u].pos == c->dn[e->v].pos;
+}
+
 static void write_edge(struct out *w, const struct ctx *c, const struct dedge *e)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
@@ -2192,8 +2208,11 @@ static void write_edge(struct out *w, const struct ctx *c, const struct dedge *e
 	putf(w, "\t%s -> %s [", a, b);
 	if (label[0]) {
 		/* dot makes room for a label in the rank it crosses; with
-		 * many, that room is most of the picture: place them after */
-		put(w, c->xlabels ? "xlabel=" : "label=");
+		 * many, that room is most of the picture: place them after.
+		 * Always after on a flat edge (two nodes of one rank): dot
+		 * (2.43) grows the rank above for its label node and later
+		 * frees the array it grew from, twice (gvFreeLayout) */
+		put(w, c->xlabels || flat_edge(c, e) ? "xlabel=" : "label=");
 		put_q(w, label);
 		put(w, ", ");
 	}
@@ -2227,11 +2246,20 @@ static void write_dot(struct out *w, struct ctx *c)
 	put(w, "// ibtopo fabric diagram\n");
 	put(w, "digraph fabric {\n");
 	if (c->sfdp)
-		put(w, "\tgraph [layout=sfdp, overlap=prism, splines=false, "
-		       "outputorder=edgesfirst];\n");
+		putf(w, "\tgraph [layout=sfdp, overlap=%s, splines=false, "
+		       "outputorder=edgesfirst];\n",
+		     c->ndn > PRISM_FULL_MAX ? "prism20" : "prism");
 	else
 		put(w, "\tgraph [layout=dot, rankdir=TB, newrank=true, "
 		       "ranksep=0.9, nodesep=0.2, outputorder=edgesfirst];\n");
+	if (!c->sfdp && c->work > DOT_WORK_MAX) {
+		/* dot asked for on a big drawing: fewer mincross passes and
+		 * network simplex iterations, in proportion */
+		double k = (double)DOT_WORK_MAX / (double)c->work;
+
+		putf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
+		       "remincross=false];\n", k, k);
+	}
 	put(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
 	       "pad=0.3];\n");
 	put(w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
@@ -2464,6 +2492,29 @@ static double text_scale(const struct ctx *c)
 	return s > 10.0 ? 10.0 : s;
 }
 
+/*
+ * The size of the graph dot lays out: drawn nodes, edges, and one virtual
+ * node for each rank an edge crosses. dot_mincross and the network
+ * simplex that places the nodes grow much faster than it (2 cores, 3-level
+ * fat trees of 16 leaves and 16 spines a pod): 4,100 took 3 s of CPU,
+ * 8,100 27 s, 13,500 72 s, and 43,200 (16 pods: 896 nodes, 6,400 edges,
+ * 35,900 virtual nodes) ran in dot_mincross for over 15 minutes. Above
+ * DOT_WORK_MAX the automatic choice is sfdp; asked for, dot gets limits.
+ */
+static size_t dot_work(const struct ctx *c)
+{
+	size_t work = c->ndn + c->nde;
+
+	for (size_t i = 0; i < c->nde; i++) {
+		size_t a = c->dn[c->de[i].u].pos, b = c->dn[c->de[i].v].pos;
+		size_t span = a > b ? a - b : b - a;
+
+		if (span > 1)
+			work += span - 1;
+	}
+	return work;
+}
+
 /* Sort drawn nodes and renumber what points at them. */
 static int sort_dnodes(struct ctx *c)
 {
@@ -2537,6 +2588,11 @@ static int prepare(struct ctx *c)
 	rc = build_edges(c);
 	if (rc)
 		return rc;
+	if (c->d->layout != IBTOPO_LAYOUT_SFDP) {
+		rc = assign_rows(c);
+		if (rc)
+			return rc;
+	}
 	switch (c->d->layout) {
 	case IBTOPO_LAYOUT_DOT:
 		c->sfdp = false;
@@ -2545,14 +2601,12 @@ static int prepare(struct ctx *c)
 		c->sfdp = true;
 		break;
 	default:
-		c->sfdp = c->ndn > IBTOPO_LAYOUT_SFDP_ABOVE;
+		c->sfdp = c->ndn > IBTOPO_LAYOUT_SFDP_ABOVE ||
+			  dot_work(c) > DOT_WORK_MAX;
 		break;
 	}
-	if (!c->sfdp) {
-		rc = assign_rows(c);
-		if (rc)
-			return rc;
-	}
+	if (!c->sfdp)
+		c->work = dot_work(c);
 	c->xlabels = c->sfdp || c->nde > XLABELS_ABOVE;
 	c->usual_count = usual_count(c);
 	c->scale = text_scale(c);

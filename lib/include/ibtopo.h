@@ -1523,7 +1523,9 @@ enum ibtopo_diagram_hosts {
 
 /** Graphviz layout engine. */
 enum ibtopo_diagram_layout {
-	IBTOPO_LAYOUT_AUTO = 0,	/* sfdp above IBTOPO_LAYOUT_SFDP_ABOVE drawn nodes */
+	/* sfdp above IBTOPO_LAYOUT_SFDP_ABOVE drawn nodes, or with more
+	 * edges across ranks than dot lays out in seconds; else dot */
+	IBTOPO_LAYOUT_AUTO = 0,
 	IBTOPO_LAYOUT_DOT,	/* levels as ranks, top switches at the top */
 	IBTOPO_LAYOUT_SFDP,	/* force-directed; for large fabrics */
 };

@@ -1,15 +1,20 @@
 #!/bin/sh
-# render-fixtures.sh - `ibtopo render` on every real fabric dump. Each
-# renders to SVG (parses as XML; every switch of the fabric is a node,
-# titled n<GUID>), PNG and PDF (magic bytes), and DOT (the same bytes
-# twice). And what a reader of the dump sees is drawn:
+# render-fixtures.sh - `ibtopo render` on every real fabric dump and on
+# every tests/data/rd-*.topo. Each renders to SVG (parses as XML; every
+# switch of the fabric is a node, titled n<GUID>), PNG and PDF (magic
+# bytes), and DOT (the same bytes twice); under ASan in tools/check.sh.
+# And what a reader of the dump sees is drawn:
 #  - tiny-mixed-speeds.topo: the ConnectX-4 at SDR (r-ufm96) red, the
 #    three loopback cables on the SwitchIB orange;
 #  - qdr-hosts-fdr10-isls.topo: tank1 and tank2, cabled to the spine ib7,
 #    purple (a fat-tree rule broken), in a block of hosts;
 #  - x5-mixed-ddr-qdr.topo with its GUID map: host names in the cells;
 #  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
-#    aggregation nodes not drawn as hosts.
+#    aggregation nodes not drawn as hosts;
+#  - rd-flat-labels.topo (plafrim's shape: an Infiniscale-III leaf cabled
+#    at DDR to three other leaves, two cables to one): each of those
+#    same-rank links keeps its label ("×2 DDR", "DDR"). graphviz 2.43
+#    freed memory twice in gvFreeLayout for labels on such links.
 . "$top_srcdir/tests/lib.sh"
 REAL=$top_srcdir/tests/data/real
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
@@ -30,7 +35,8 @@ magic() {
 
 # svg_check SVG JSON: the SVG parses; print "missing GUID" for each switch
 # of `show nodes --format json` that is not a node of the SVG, and then
-# one "edge TAIL HEAD STROKE" line per edge.
+# one "edge TAIL HEAD STROKE" line per edge and one "text TAIL HEAD TEXT"
+# line per edge with a label.
 svg_check() {
 	"$PYTHON3" - "$1" "$2" <<'EOF'
 import json, sys, xml.etree.ElementTree as ET
@@ -43,6 +49,8 @@ for g in root.iter(S + "g"):
     elif g.get("class") == "edge":
         tail, head = g.find(S + "title").text.split("->")
         print("edge", tail, head, next(g.iter(S + "path")).get("stroke"))
+        for t in g.iter(S + "text"):
+            print("text", tail, head, t.text)
 for n in json.load(open(sys.argv[2]))["nodes"]:
     if n["type"] == "switch" and "n" + n["guid"][2:] not in nodes:
         print("missing", n["guid"])
@@ -50,9 +58,9 @@ EOF
 }
 
 n=0
-for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
+for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	[ -f "$f" ] || continue
-	n=$((n + 1))
+	case $f in "$REAL"/*) n=$((n + 1)) ;; esac
 	name=$(basename "$f")
 	render -o "$T/$name.svg" "$f"
 	"$IBTOPO" show --format json "$f" nodes >"$T/$name.json" ||
@@ -96,4 +104,12 @@ grep -q '542 hosts (+40 SHARP), 1114 links · hosts collapsed per switch' \
 	"$T/pod.dot" || fail "superpod: subtitle"
 grep -q 'Aggregation' "$T/pod.dot" && fail "superpod: SHARP node drawn"
 grep -q ' hosts\\n' "$T/pod.dot" || fail "superpod: no host groups"
+
+# rd-flat-labels: the same-rank DDR links drawn, with their labels
+c=$T/rd-flat-labels.topo.check
+X=n000b8cffff000301
+for want in "text n0002c90200000302 $X ×2 DDR" "text $X n0008f10500000201 DDR" \
+	"text $X n0008f10500000202 DDR"; do
+	grep -qx "$want" "$c" || fail "flat labels: no '$want': $(grep '^text' "$c")"
+done
 exit 0
