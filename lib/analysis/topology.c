@@ -5,6 +5,8 @@
  * for each result are documented in ibtopo.h ("Topology analysis").
  */
 #include "topology-int.h"
+#include "findings/findings-int.h"
+#include "analysis/analysis-int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,34 +33,6 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 	default:
 		return "unknown";
 	}
-}
-
-const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
-					 int subkind)
-{
-	static const char *const ftv[] = {
-		[IBTOPO_FTV_SAME_LEVEL] = "same-level-link",
-		[IBTOPO_FTV_LEVEL_SKIP] = "level-skip",
-		[IBTOPO_FTV_CA_ON_NON_LEAF] = "ca-on-non-leaf",
-		[IBTOPO_FTV_UNEVEN_UPLINKS] = "uneven-uplinks",
-		[IBTOPO_FTV_UPLINKS_PILED] = "uplinks-piled",
-		[IBTOPO_FTV_CA_TO_CA] = "ca-to-ca",
-	};
-	static const char *const lpd[] = {
-		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
-		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
-		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
-	};
-
-	if (subkind <= 0)
-		return NULL;
-	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION &&
-	    (size_t)subkind < IBTOPO__ARRAY_SIZE(ftv))
-		return ftv[subkind];
-	if (kind == IBTOPO_FIND_LOW_PATH_DIVERSITY &&
-	    (size_t)subkind < IBTOPO__ARRAY_SIZE(lpd))
-		return lpd[subkind];
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -200,14 +174,8 @@ static void end_node(struct ibtopo_end *e, const struct ibtopo_node *n)
 static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
 			 int subkind)
 {
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->severity = IBTOPO_SEV_WARNING;
+	ibtopo__finding_init(f, kind);
 	f->subkind = subkind;
-	end_node(&f->a, NULL);
-	end_node(&f->b, NULL);
-	end_node(&f->c, NULL);
-	end_node(&f->d, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2060,3 +2028,15 @@ size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nchassis : 0;
 }
+
+static int run_topology(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+{
+	return ibtopo_topology_analyze(&run->topology, run->fabric,
+				       &run->opts->topology, run->findings, err);
+}
+
+const struct ibtopo__analysis ibtopo__analysis_topology = {
+	.name = "topology",
+	.skip = IBTOPO_ANALYZE_NO_TOPOLOGY,
+	.run = run_topology,
+};

@@ -7,7 +7,7 @@
  * the clock, so the same input gives the same bytes (golden tests rely on
  * it). Graphviz itself is only called from diagram_layout.c.
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1030,6 +1030,13 @@ struct flink {
  * ibtopo_fabric_validate() for what a-d mean per kind). Categories from
  * CAT_REMOVED on are ghosts: links the drawn fabric does not have.
  */
+static enum ibtopo__draw finding_draw(const struct ibtopo_finding *f)
+{
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+
+	return k ? k->draw : IBTOPO__DRAW_NONE;
+}
+
 static size_t finding_links(const struct ibtopo_finding *f, struct flink *out)
 {
 	bool swapped = f->subkind == IBTOPO_MOVE_SWAPPED;
@@ -1041,44 +1048,36 @@ static size_t finding_links(const struct ibtopo_finding *f, struct flink *out)
 		out[n].y = (Y);						\
 		out[n++].cat = (K);					\
 	} while (0)
-	switch (f->kind) {
-	case IBTOPO_FIND_SPEED_DOWNGRADE:
-	case IBTOPO_FIND_WIDTH_DOWNGRADE:
+	switch (finding_draw(f)) {
+	case IBTOPO__DRAW_DOWNGRADE:
 		/* info: as fast as the adapter model ever runs, not a fault;
 		 * the edge's speed label still shows it */
 		if (f->severity == IBTOPO_SEV_INFO)
 			break;
 		FL(&f->a, &f->b, CAT_DOWN);
 		break;
-	case IBTOPO_FIND_SPEED_BELOW_PLAN:
-	case IBTOPO_FIND_WIDTH_BELOW_PLAN:
-		FL(&f->a, &f->b, CAT_DOWN);
-		break;
-	case IBTOPO_FIND_CABLE_OVER_LENGTH:
-	case IBTOPO_FIND_CABLE_UNDERRATED:
-	case IBTOPO_FIND_LOOPBACK_CABLE:
+	case IBTOPO__DRAW_CABLE:
 		FL(&f->a, &f->b, CAT_CABLE);
 		break;
-	case IBTOPO_FIND_FAT_TREE_VIOLATION:
+	case IBTOPO__DRAW_TOPOLOGY:
 		FL(&f->a, &f->b, CAT_TOPO);
 		break;
-	case IBTOPO_FIND_EXTRA_LINK:
+	case IBTOPO__DRAW_EXTRA_LINK:
 		FL(&f->a, &f->b, CAT_EXTRA);
 		break;
-	case IBTOPO_FIND_LINK_ADDED:
+	case IBTOPO__DRAW_ADDED_LINK:
 		FL(&f->a, &f->b, CAT_ADDED);
 		break;
-	case IBTOPO_FIND_LINK_SPEED_CHANGED:
-	case IBTOPO_FIND_LINK_WIDTH_CHANGED:
+	case IBTOPO__DRAW_CHANGED_LINK:
 		FL(&f->a, &f->b, CAT_CHANGED);
 		break;
-	case IBTOPO_FIND_LINK_REMOVED:
+	case IBTOPO__DRAW_REMOVED_LINK:
 		FL(&f->a, &f->b, CAT_REMOVED);
 		break;
-	case IBTOPO_FIND_MISSING_LINK:
+	case IBTOPO__DRAW_MISSING_LINK:
 		FL(&f->a, &f->b, CAT_MISSING);
 		break;
-	case IBTOPO_FIND_LINK_MOVED:
+	case IBTOPO__DRAW_MOVED_LINK:
 		/* a-b (and c-d when swapped) before; c-d (a-d, c-b) after */
 		FL(&f->a, &f->b, CAT_REMOVED);
 		if (swapped) {
@@ -1089,7 +1088,7 @@ static size_t finding_links(const struct ibtopo_finding *f, struct flink *out)
 			FL(&f->c, &f->d, CAT_ADDED);
 		}
 		break;
-	case IBTOPO_FIND_MISWIRED_LINK:
+	case IBTOPO__DRAW_MISWIRED_LINK:
 		/* found a-b (and c-d when swapped); planned c-d (a-d, c-b) */
 		FL(&f->a, &f->b, CAT_MISWIRED);
 		if (swapped) {
@@ -1164,8 +1163,8 @@ static void apply_findings(struct ctx *c)
 			set_cat(c, l, fl[k].cat);
 			found |= l != NULL;
 		}
-		switch (f->kind) {
-		case IBTOPO_FIND_FAT_TREE_VIOLATION:
+		switch (finding_draw(f)) {
+		case IBTOPO__DRAW_TOPOLOGY:
 			/* about a node (uneven uplinks, host on a spine) */
 			if (!found) {
 				mark_node(c, &f->a, MARK_TOPO);
@@ -1173,17 +1172,17 @@ static void apply_findings(struct ctx *c)
 					mark_node(c, &f->b, MARK_TOPO);
 			}
 			break;
-		case IBTOPO_FIND_LOW_PATH_DIVERSITY:
+		case IBTOPO__DRAW_LOW_PATHS:
 			/* a leaf pair names two leaves; a server finding
 			 * names the server and, as b, its switch port */
 			mark_node(c, &f->a, MARK_LOWPATH);
 			if (f->subkind == IBTOPO_LPD_LEAF_PAIR || !f->subkind)
 				mark_node(c, &f->b, MARK_LOWPATH);
 			break;
-		case IBTOPO_FIND_NODE_ADDED:
+		case IBTOPO__DRAW_ADDED_NODE:
 			mark_node(c, &f->a, MARK_ADDED);
 			break;
-		case IBTOPO_FIND_EXTRA_NODE:
+		case IBTOPO__DRAW_EXTRA_NODE:
 			mark_node(c, &f->a, MARK_EXTRA);
 			break;
 		default:
@@ -1286,11 +1285,11 @@ static int build_ghosts(struct ctx *c)
 		struct flink fl[4];
 		size_t n;
 
-		if (f->kind == IBTOPO_FIND_NODE_REMOVED) {
+		if (finding_draw(f) == IBTOPO__DRAW_REMOVED_NODE) {
 			rc = add_ghost(c, &f->a, MARK_REMOVED, olevel);
 			continue;
 		}
-		if (f->kind == IBTOPO_FIND_MISSING_NODE) {
+		if (finding_draw(f) == IBTOPO__DRAW_MISSING_NODE) {
 			rc = add_ghost(c, &f->a, MARK_MISSING, olevel);
 			continue;
 		}
