@@ -1991,6 +1991,22 @@ int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
 	return i == IBTOPO__NONE ? 0 : topo->sw[i].level;
 }
 
+uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
+				   const struct ibtopo_node *node)
+{
+	const struct ibtopo__chassis *c;
+	size_t i;
+
+	if (!t || !node || node->index >= ibtopo_fabric_node_count(t->fabric) ||
+	    ibtopo_fabric_node(t->fabric, node->index) != node)
+		return 0;
+	i = t->node2sw[node->index];
+	if (i == IBTOPO__NONE)
+		return 0;
+	c = &t->chassis[t->sw[i].chassis];
+	return c->chips > 1 ? c->sysimg : 0;
+}
+
 bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
 					const struct ibtopo_node *node)
 {

@@ -8,6 +8,7 @@
  * it). Graphviz itself is only called from diagram_layout.c.
  */
 #include "findings/findings-int.h"
+#include "analysis/topology-int.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -117,6 +118,9 @@ struct ctx {
 	bool *visible;		/* per fabric node */
 	bool *hidden;		/* SHARP aggregation nodes: folded into their switch */
 	uint64_t *dir;		/* per fabric node: director sysimg GUID or 0 */
+	/* levels and directors: the caller's analysis, or topo_own */
+	const struct ibtopo_topology *topo;
+	struct ibtopo_topology *topo_own;
 	unsigned *mark;		/* per fabric node */
 	size_t *dn_of;		/* fabric node -> dnode */
 	unsigned char *lcat;	/* per link */
@@ -459,63 +463,42 @@ out_free:
 /* ------------------------------------------------------------------ */
 
 /*
- * Fallback levels until the topology module can be asked: hosts are 0,
- * leaves (switches with a host) 1, and each switch one more than the
- * nearest leaf (BFS upward). Switches that reach no leaf are leaves.
+ * The levels of the topology analysis: the one the caller made, or one
+ * of our own without path diversity (*own, to free).
  */
-static int compute_levels(const struct ibtopo_fabric *f, int *level)
+static int levels_analysis(const struct ibtopo_topology **out,
+			   struct ibtopo_topology **own,
+			   const struct ibtopo_fabric *f,
+			   const struct ibtopo_topology *given)
+{
+	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
+	int rc;
+
+	*own = NULL;
+	*out = given;
+	if (given)
+		return 0;
+	o.flags = IBTOPO_TOPOLOGY_NO_PATHS | IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	rc = ibtopo_topology_analyze(own, f, &o, NULL, NULL);
+	*out = *own;
+	return rc;
+}
+
+/*
+ * Ranks: hosts are 0, switches their level in the topology analysis;
+ * a switch it leaves unranked (cut off from every server) is a leaf.
+ */
+static void compute_levels(const struct ibtopo_fabric *f,
+			   const struct ibtopo_topology *t, int *level)
 {
 	size_t nn = ibtopo_fabric_node_count(f);
-	size_t *queue = calloc(nn ? nn : 1, sizeof(*queue));
-	size_t head = 0, tail = 0;
 
-	if (!queue)
-		return IBTOPO_ENOMEM;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+		int l = ibtopo_topology_node_level(t, n);
 
-		level[i] = n->type == IBTOPO_NODE_SWITCH ? -1 : 0;
+		level[i] = n->type != IBTOPO_NODE_SWITCH ? 0 : l > 0 ? l : 1;
 	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		if (n->type != IBTOPO_NODE_SWITCH)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *pp = n->ports[p];
-
-			if (pp && pp->remote &&
-			    is_host_type(pp->remote->node->type) &&
-			    !is_aggregation_node(pp->remote->node)) {
-				level[i] = 1;
-				queue[tail++] = i;
-				break;
-			}
-		}
-	}
-	while (head < tail) {
-		size_t i = queue[head++];
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *pp = n->ports[p];
-			size_t j;
-
-			if (!pp || !pp->remote ||
-			    pp->remote->node->type != IBTOPO_NODE_SWITCH)
-				continue;
-			j = pp->remote->node->index;
-			if (level[j] < 0) {
-				level[j] = level[i] + 1;
-				queue[tail++] = j;
-			}
-		}
-	}
-	for (size_t i = 0; i < nn; i++)
-		if (level[i] < 0)
-			level[i] = 1;
-	free(queue);
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -528,45 +511,12 @@ static uint64_t director_of(const struct ctx *c, const struct ibtopo_node *n)
 	return c->dir[n->index];
 }
 
-struct sysimg {
-	uint64_t sys;
-	size_t i;
-};
-
-static int cmp_sysimg(const void *x, const void *y)
-{
-	const struct sysimg *a = x, *b = y;
-
-	if (a->sys != b->sys)
-		return a->sys < b->sys ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
 /* Switches sharing a system image GUID are chips of one director. */
-static int find_directors(struct ctx *c)
+static void find_directors(struct ctx *c)
 {
-	struct sysimg *v = calloc(c->nn ? c->nn : 1, sizeof(*v));
-	size_t n = 0;
-
-	if (!v)
-		return IBTOPO_ENOMEM;
-	for (size_t i = 0; i < c->nn; i++) {
-		const struct ibtopo_node *node = ibtopo_fabric_node(c->f, i);
-
-		if (node->type == IBTOPO_NODE_SWITCH && node->sysimg_guid) {
-			v[n].sys = node->sysimg_guid;
-			v[n++].i = i;
-		}
-	}
-	qsort(v, n, sizeof(*v), cmp_sysimg);
-	for (size_t s = 0, e; s < n; s = e) {
-		for (e = s + 1; e < n && v[e].sys == v[s].sys; e++)
-			;
-		for (size_t k = s; e - s > 1 && k < e; k++)
-			c->dir[v[k].i] = v[k].sys;
-	}
-	free(v);
-	return 0;
+	for (size_t i = 0; i < c->nn; i++)
+		c->dir[i] = ibtopo__topology_director(c->topo,
+						      ibtopo_fabric_node(c->f, i));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1265,6 +1215,8 @@ static int add_ghost(struct ctx *c, const struct ibtopo_end *e, unsigned marks,
 static int build_ghosts(struct ctx *c)
 {
 	const struct ibtopo_findings *fs = c->d->findings;
+	const struct ibtopo_topology *ot;
+	struct ibtopo_topology *own = NULL;
 	int *olevel = NULL;
 	int rc = 0;
 
@@ -1276,9 +1228,10 @@ static int build_ghosts(struct ctx *c)
 		olevel = calloc(on ? on : 1, sizeof(*olevel));
 		if (!olevel)
 			return IBTOPO_ENOMEM;
-		rc = compute_levels(c->d->other, olevel);
+		rc = levels_analysis(&ot, &own, c->d->other, NULL);
 		if (rc)
 			goto out_free;
+		compute_levels(c->d->other, ot, olevel);
 	}
 	for (size_t i = 0; !rc && i < fs->count; i++) {
 		const struct ibtopo_finding *f = &fs->items[i];
@@ -1310,6 +1263,7 @@ static int build_ghosts(struct ctx *c)
 		}
 	}
 out_free:
+	ibtopo_topology_free(own);
 	free(olevel);
 	return rc;
 }
@@ -2340,6 +2294,7 @@ static void write_dot(struct out *w, struct ctx *c)
 
 static void free_ctx(struct ctx *c)
 {
+	ibtopo_topology_free(c->topo_own);
 	for (size_t i = 0; c->label && i < c->nn; i++)
 		free(c->label[i]);
 	for (size_t i = 0; i < c->ndn; i++) {
@@ -2556,19 +2511,12 @@ static int prepare(struct ctx *c)
 		c->dn_of[i] = NONE;
 		c->hidden[i] = is_aggregation_node(ibtopo_fabric_node(c->f, i));
 	}
-	rc = find_directors(c);
-	if (!rc)
-		rc = make_labels(c);
-	if (!rc)
-		rc = compute_levels(c->f, c->level);
-	for (size_t i = 0; !rc && c->d->topology && i < c->nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
-		int l = ibtopo_topology_node_level(c->d->topology, n);
-
-		/* 0: a switch cut off from every server keeps its BFS level */
-		if (n->type == IBTOPO_NODE_SWITCH && l > 0)
-			c->level[i] = l;
-	}
+	rc = levels_analysis(&c->topo, &c->topo_own, c->f, c->d->topology);
+	if (rc)
+		return rc;
+	find_directors(c);
+	compute_levels(c->f, c->topo, c->level);
+	rc = make_labels(c);
 	if (!rc)
 		rc = find_focus(c);
 	if (!rc)
