@@ -22,8 +22,4 @@ struct ibtopo__analysis {
 	int (*run)(struct ibtopo__analysis_run *run, struct ibtopo_error *err);
 };
 
-/* The analyses, in the files of their modules. */
-extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
-extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
-
 #endif /* IBTOPO_ANALYSIS_INT_H */

@@ -7,6 +7,10 @@
 
 #include <stdlib.h>
 
+/* The analyses, in the files of their modules. */
+extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
+extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
+
 static const struct ibtopo__analysis *const analyses[] = {
 	&ibtopo__analysis_links,
 	&ibtopo__analysis_topology,

@@ -6,8 +6,8 @@
  * kinds_validate.c, kinds_diff.c), and registered by one line in kinds.c.
  * Analyses only fill in findings; the report layer asks the table for the
  * name and the sentence, the diagram for how to draw it. A new kind: its
- * enumerator in ibtopo.h, its descriptor in its area's file, one line in
- * kinds.c.
+ * enumerator in ibtopo.h, its descriptor in its area's file, and its
+ * registration in kinds.c.
  */
 #ifndef IBTOPO_FINDINGS_INT_H
 #define IBTOPO_FINDINGS_INT_H
@@ -86,32 +86,6 @@ struct ibtopo__finding_kind {
 /** The descriptor of a kind, or NULL for an unknown kind. */
 const struct ibtopo__finding_kind *
 ibtopo__finding_kind(enum ibtopo_finding_kind kind);
-
-/* The descriptors, one per kind, in the files of their areas. */
-extern const struct ibtopo__finding_kind ibtopo__kind_speed_downgrade;
-extern const struct ibtopo__finding_kind ibtopo__kind_width_downgrade;
-extern const struct ibtopo__finding_kind ibtopo__kind_cable_over_length;
-extern const struct ibtopo__finding_kind ibtopo__kind_cable_underrated;
-extern const struct ibtopo__finding_kind ibtopo__kind_loopback_cable;
-extern const struct ibtopo__finding_kind ibtopo__kind_low_path_diversity;
-extern const struct ibtopo__finding_kind ibtopo__kind_fat_tree_violation;
-extern const struct ibtopo__finding_kind ibtopo__kind_missing_link;
-extern const struct ibtopo__finding_kind ibtopo__kind_extra_link;
-extern const struct ibtopo__finding_kind ibtopo__kind_miswired_link;
-extern const struct ibtopo__finding_kind ibtopo__kind_missing_node;
-extern const struct ibtopo__finding_kind ibtopo__kind_extra_node;
-extern const struct ibtopo__finding_kind ibtopo__kind_speed_below_plan;
-extern const struct ibtopo__finding_kind ibtopo__kind_width_below_plan;
-extern const struct ibtopo__finding_kind ibtopo__kind_node_added;
-extern const struct ibtopo__finding_kind ibtopo__kind_node_removed;
-extern const struct ibtopo__finding_kind ibtopo__kind_node_renamed;
-extern const struct ibtopo__finding_kind ibtopo__kind_link_added;
-extern const struct ibtopo__finding_kind ibtopo__kind_link_removed;
-extern const struct ibtopo__finding_kind ibtopo__kind_link_moved;
-extern const struct ibtopo__finding_kind ibtopo__kind_link_speed_changed;
-extern const struct ibtopo__finding_kind ibtopo__kind_link_width_changed;
-extern const struct ibtopo__finding_kind ibtopo__kind_port_state_changed;
-extern const struct ibtopo__finding_kind ibtopo__kind_lid_changed;
 
 /* findings.c: building findings, and what sentences share */
 /**

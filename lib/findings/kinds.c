@@ -4,6 +4,32 @@
  */
 #include "findings/findings-int.h"
 
+/* The descriptors, one per kind, in the files of their areas. */
+extern const struct ibtopo__finding_kind ibtopo__kind_speed_downgrade;
+extern const struct ibtopo__finding_kind ibtopo__kind_width_downgrade;
+extern const struct ibtopo__finding_kind ibtopo__kind_cable_over_length;
+extern const struct ibtopo__finding_kind ibtopo__kind_cable_underrated;
+extern const struct ibtopo__finding_kind ibtopo__kind_loopback_cable;
+extern const struct ibtopo__finding_kind ibtopo__kind_low_path_diversity;
+extern const struct ibtopo__finding_kind ibtopo__kind_fat_tree_violation;
+extern const struct ibtopo__finding_kind ibtopo__kind_missing_link;
+extern const struct ibtopo__finding_kind ibtopo__kind_extra_link;
+extern const struct ibtopo__finding_kind ibtopo__kind_miswired_link;
+extern const struct ibtopo__finding_kind ibtopo__kind_missing_node;
+extern const struct ibtopo__finding_kind ibtopo__kind_extra_node;
+extern const struct ibtopo__finding_kind ibtopo__kind_speed_below_plan;
+extern const struct ibtopo__finding_kind ibtopo__kind_width_below_plan;
+extern const struct ibtopo__finding_kind ibtopo__kind_node_added;
+extern const struct ibtopo__finding_kind ibtopo__kind_node_removed;
+extern const struct ibtopo__finding_kind ibtopo__kind_node_renamed;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_added;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_removed;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_moved;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_speed_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_width_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_port_state_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_lid_changed;
+
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
 	[IBTOPO_FIND_SPEED_DOWNGRADE] = &ibtopo__kind_speed_downgrade,
