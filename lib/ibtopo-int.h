@@ -216,11 +216,6 @@ void ibtopo__json_free(struct ibtopo__json *value);
 struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
 struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
 
-/* model/names.c */
-/** "SDR,DDR,QDR" into buf ("" for 0); returns buf. */
-const char *ibtopo__speed_set_format(unsigned mask, char *buf, size_t len);
-const char *ibtopo__width_set_format(unsigned mask, char *buf, size_t len);
-
 /* compare/diff.c: pairs the links of two fabrics whose nodes are matched (diff by
  * GUID, validate by name); the rule is documented in ibtopo.h. */
 enum ibtopo__lstate {

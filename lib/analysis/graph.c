@@ -181,11 +181,6 @@ void ibtopo__flownet_set_cap(struct ibtopo__flownet *net, size_t i, double cap)
 	VECTOR(net->cap)[i] = cap;
 }
 
-double ibtopo__flownet_cap(const struct ibtopo__flownet *net, size_t i)
-{
-	return VECTOR(net->cap)[i];
-}
-
 int ibtopo__flownet_maxflow(double *out, struct ibtopo__flownet *net,
 			    size_t s, size_t t, struct ibtopo_error *err)
 {

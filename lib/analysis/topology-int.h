@@ -39,7 +39,6 @@ int ibtopo__flownet_new(struct ibtopo__flownet **out, size_t n,
 void ibtopo__flownet_free(struct ibtopo__flownet *net);
 /** Change the capacity of edge i (in the order given to _new). */
 void ibtopo__flownet_set_cap(struct ibtopo__flownet *net, size_t i, double cap);
-double ibtopo__flownet_cap(const struct ibtopo__flownet *net, size_t i);
 /** Maximum flow value from s to t. IBTOPO_ERROR if igraph fails. */
 int ibtopo__flownet_maxflow(double *out, struct ibtopo__flownet *net,
 			    size_t s, size_t t, struct ibtopo_error *err);

@@ -111,39 +111,6 @@ double ibtopo_link_gbps(unsigned speed, unsigned width)
 	return ibtopo_speed_lane_gbps(speed) * ibtopo_width_lanes(width);
 }
 
-static const char *set_format(unsigned mask, char *buf, size_t len, bool speed)
-{
-	size_t used = 0;
-	size_t n = speed ? IBTOPO__ARRAY_SIZE(speeds) : IBTOPO__ARRAY_SIZE(widths);
-
-	if (len == 0)
-		return buf;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		unsigned bit = speed ? speeds[i].bit : widths[i].bit;
-		const char *name = speed ? speeds[i].name : widths[i].name;
-		int w;
-
-		if (!(mask & bit))
-			continue;
-		w = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
-		if (w < 0 || (size_t)w >= len - used)
-			break;
-		used += (size_t)w;
-	}
-	return buf;
-}
-
-const char *ibtopo__speed_set_format(unsigned mask, char *buf, size_t len)
-{
-	return set_format(mask, buf, len, true);
-}
-
-const char *ibtopo__width_set_format(unsigned mask, char *buf, size_t len)
-{
-	return set_format(mask, buf, len, false);
-}
-
 const char *ibtopo_node_type_name(enum ibtopo_node_type type)
 {
 	switch (type) {
