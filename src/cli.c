@@ -8,10 +8,18 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* "usage: ibtopo [--db FILE] NAME ARGS": --db only where it means something */
+static void print_usage_line(FILE *f, const struct cli_cmd *cmd)
+{
+	fprintf(f, "usage: ibtopo %s%s %s\n",
+		cmd->flags & CLI_NEEDS_DB ? "[--db FILE] " : "", cmd->name,
+		cmd->args ? cmd->args : "");
+}
+
 static void print_help(FILE *f, const struct cli_cmd *cmd)
 {
-	fprintf(f, "usage: ibtopo [--db FILE] %s %s\n\n%s\n", cmd->name,
-		cmd->args ? cmd->args : "", cmd->summary);
+	print_usage_line(f, cmd);
+	fprintf(f, "\n%s\n", cmd->summary);
 	if (cmd->opts && cmd->opts[0].long_name) {
 		fprintf(f, "\noptions:\n");
 		for (const struct cli_opt *o = cmd->opts; o->long_name; o++) {
@@ -44,8 +52,8 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: ibtopo [--db FILE] %s %s\n", cmd->name,
-		cmd->args ? cmd->args : "");
+	fputc('\n', stderr);
+	print_usage_line(stderr, cmd);
 	return EXIT_TROUBLE;
 }
 

@@ -30,12 +30,25 @@ struct cli_opt {
 	const char *help;
 };
 
+enum cli_cmd_flags {
+	CLI_NEEDS_DB = 1u << 0,	/* reads or writes the snapshot database */
+};
+
+/*
+ * One subcommand, declared once in its src/cmd_<name>.c as
+ * `const struct cli_cmd cmd_<name>_entry` and listed in main.c's table:
+ * `ibtopo --help` and `ibtopo NAME --help` print the same summary.
+ */
 struct cli_cmd {
 	const char *name;
+	const char *summary;	/* one line, lowercase, no final period */
 	const char *args;	/* synopsis after the name */
-	const char *summary;	/* one line */
 	const char *details;	/* paragraph printed after the options; may be NULL */
 	const struct cli_opt *opts;	/* terminated by { NULL } */
+	/* argv[0] is the subcommand name; returns an exit status */
+	int (*exec)(const struct cli_cmd *self, int argc, char **argv,
+		    const struct cli_global *g);
+	unsigned flags;		/* enum cli_cmd_flags */
 };
 
 /* Option ids returned by cli_getopt for long-only options: CLI_LONG + index. */

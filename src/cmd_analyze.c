@@ -26,10 +26,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_analyze_exec(const struct cli_cmd *self,
+			    int argc, char **argv, const struct cli_global *g);
+
+const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
+	.summary = "report the layout and the link, cable and topology findings",
 	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
-	.summary = "Report links below what their ports can do and cables wrong for their link.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -51,6 +54,8 @@ static const struct cli_cmd cmd = {
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,
+	.exec = cmd_analyze_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 static void warn_cb(void *arg, const char *message)
@@ -75,7 +80,8 @@ static bool parse_fail_on(const char *s, int *out)
 	return true;
 }
 
-int cmd_analyze(int argc, char **argv, const struct cli_global *g)
+static int cmd_analyze_exec(const struct cli_cmd *self,
+			    int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
@@ -93,7 +99,7 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 	char *end;
 	long n;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_CABLES:
 			cables = st.optarg;
@@ -103,18 +109,18 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_FAIL_ON:
 			if (!parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"unknown --fail-on '%s' (error, warning or never)",
 					st.optarg);
 			break;
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_MIN_PATHS:
 			n = strtol(st.optarg, &end, 10);
 			if (*end || end == st.optarg || n < 1 || n > 1000)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"bad --min-paths '%s' (a number from 1 to 1000)",
 					st.optarg);
 			to.min_paths = (unsigned)n;
@@ -126,11 +132,11 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 			to.root_pattern = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (argc - st.optind == 1)
 		what = argv[st.optind];

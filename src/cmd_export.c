@@ -19,11 +19,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_export_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g);
+
+const struct cli_cmd cmd_export_entry = {
 	.name = "export",
+	.summary = "write a fabric as ibnetdiscover, ibsim, Slurm, CSV or JSON",
 	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
-	.summary = "Write a snapshot or fabric file as ibnetdiscover text, an ibsim "
-		   "net file,\na Slurm topology.conf, CSV or JSON.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -47,6 +49,8 @@ static const struct cli_cmd cmd = {
 		"Node-name maps: lines `0x<guid> \"name\"` (infiniband-diags),\n"
 		"`0x<guid> name` or `H-<guid> name`; '#' starts a comment.",
 	.opts = opts,
+	.exec = cmd_export_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 static void warn(void *arg, const char *message)
@@ -79,7 +83,8 @@ static int load(struct ibtopo_fabric **out, const struct cli_global *g,
 	return rc;
 }
 
-int cmd_export(int argc, char **argv, const struct cli_global *g)
+static int cmd_export_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -92,12 +97,12 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 	int c, v, rc;
 
 	ropts.warn = warn;
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv or json)",
 					st.optarg);
 			format = (enum ibtopo_export_format)v;
@@ -108,7 +113,7 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 		case OPT_INPUT_FORMAT:
 			v = ibtopo_file_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(&cmd, "unknown input format '%s'",
+				return cli_usage_error(self, "unknown input format '%s'",
 						       st.optarg);
 			ropts.format = (enum ibtopo_file_format)v;
 			break;
@@ -116,11 +121,11 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 			ropts.node_name_map = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (st.optind < argc)
 		what = argv[st.optind];

@@ -15,10 +15,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_import_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g);
+
+const struct cli_cmd cmd_import_entry = {
 	.name = "import",
+	.summary = "read a fabric file into a new snapshot",
 	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]",
-	.summary = "Read a fabric file and store it as a new snapshot.",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
@@ -30,6 +33,8 @@ static const struct cli_cmd cmd = {
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
+	.exec = cmd_import_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 static void warn(void *arg, const char *message)
@@ -38,7 +43,8 @@ static void warn(void *arg, const char *message)
 	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
-int cmd_import(int argc, char **argv, const struct cli_global *g)
+static int cmd_import_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -52,7 +58,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	int c, f, rc = EXIT_TROUBLE;
 
 	ropts.warn = warn;
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LABEL:
 			label = st.optarg;
@@ -60,7 +66,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		case OPT_FORMAT:
 			f = ibtopo_file_format_parse(st.optarg);
 			if (f < 0)
-				return cli_usage_error(&cmd, "unknown format '%s'",
+				return cli_usage_error(self, "unknown format '%s'",
 						       st.optarg);
 			ropts.format = (enum ibtopo_file_format)f;
 			break;
@@ -71,19 +77,19 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (st.optind >= argc)
-		return cli_usage_error(&cmd, "no file to import");
+		return cli_usage_error(self, "no file to import");
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
 	if (save_flags && !label)
-		return cli_usage_error(&cmd, "--force moves a --label; none given");
+		return cli_usage_error(self, "--force moves a --label; none given");
 	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
-		return cli_usage_error(&cmd, "%s", err.message);
+		return cli_usage_error(self, "%s", err.message);
 
 	t0 = cli_now();
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))

@@ -46,13 +46,16 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_render_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g);
+
+const struct cli_cmd cmd_render_entry = {
 	.name = "render",
+	.summary = "draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
 		"[--focus NODE [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
-	.summary = "Draw the fabric: levels as ranks, problems in colour.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -65,6 +68,8 @@ static const struct cli_cmd cmd = {
 		"image GUID) are boxed together. Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
+	.exec = cmd_render_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 static void warn_cb(void *arg, const char *message)
@@ -107,7 +112,8 @@ static int load(struct ibtopo_fabric **out, const struct cli_global *g,
 	return cli_load_fabric(out, g, what, err);
 }
 
-int cmd_render(int argc, char **argv, const struct cli_global *g)
+static int cmd_render_exec(const struct cli_cmd *self,
+			   int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
@@ -128,7 +134,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 	int c, rc = EXIT_TROUBLE;
 	int nargs;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case 'o':
 			output = st.optarg;
@@ -144,7 +150,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.hosts = IBTOPO_HOSTS_AUTO;
 			else
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"unknown --hosts '%s' (auto, all or collapse)",
 					st.optarg);
 			break;
@@ -153,7 +159,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_DEPTH:
 			if (!parse_uint(st.optarg, 64, &d.depth) || !d.depth)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"bad --depth '%s' (1 to 64)", st.optarg);
 			break;
 		case OPT_LAYOUT:
@@ -164,7 +170,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.layout = IBTOPO_LAYOUT_AUTO;
 			else
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"unknown --layout '%s' (auto, dot or sfdp)",
 					st.optarg);
 			break;
@@ -189,7 +195,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 		case OPT_MIN_PATHS:
 			if (!parse_uint(st.optarg, 1000, &to.min_paths) ||
 			    !to.min_paths)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(self,
 					"bad --min-paths '%s'", st.optarg);
 			break;
 		case OPT_NO_CHECKS:
@@ -202,26 +208,26 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			name_map = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	nargs = argc - st.optind;
 	if (!output)
-		return cli_usage_error(&cmd, "no output file (-o OUT.svg)");
+		return cli_usage_error(self, "no output file (-o OUT.svg)");
 	if (diff && plan)
-		return cli_usage_error(&cmd, "--diff and --plan do not go together");
+		return cli_usage_error(self, "--diff and --plan do not go together");
 	if (d.depth && !d.focus)
-		return cli_usage_error(&cmd, "--depth needs --focus");
+		return cli_usage_error(self, "--depth needs --focus");
 	if (vo.match && !plan)
-		return cli_usage_error(&cmd, "--match needs --plan");
+		return cli_usage_error(self, "--match needs --plan");
 	if (diff) {
 		if (nargs != 2)
-			return cli_usage_error(&cmd, "--diff takes OLD and NEW");
+			return cli_usage_error(self, "--diff takes OLD and NEW");
 		old_ref = argv[st.optind];
 		what = argv[st.optind + 1];
 	} else {
 		if (nargs > 1)
-			return cli_usage_error(&cmd, "unexpected argument '%s'",
+			return cli_usage_error(self, "unexpected argument '%s'",
 					       argv[st.optind + 1]);
 		if (nargs == 1)
 			what = argv[st.optind];
