@@ -1,6 +1,7 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -170,35 +171,87 @@ int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 	return ibtopo_store_open(out, path, flags, err);
 }
 
-static void read_warn(void *arg, const char *message)
+void cli_warn(void *arg, const char *message)
 {
 	(void)arg;
 	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
-int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
-		    const char *what, struct ibtopo_error *err)
+/* A snapshot's nodes renamed by a node name map file. */
+static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
+			  struct ibtopo_error *err)
 {
-	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_name_map *map = NULL;
+	int rc;
+
+	rc = ibtopo_name_map_load(&map, path, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_name_map_apply(map, fabric, NULL, err);
+	ibtopo_name_map_free(map);
+	return rc;
+}
+
+static int load_snapshot(struct ibtopo_fabric **out, const struct cli_global *g,
+			 const char *ref, struct ibtopo_error *err)
+{
 	struct ibtopo_store *store = NULL;
-	struct stat st;
 	int64_t id;
 	int rc;
 
-	/* what a file cannot say (a -p report's CA ports) goes to stderr */
-	ropts.warn = read_warn;
-	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ibtopo_fabric_read_file(out, what, &ropts, err);
 	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
 	if (rc)
 		goto out;
-	rc = ibtopo_store_resolve(&id, store, what ? what : "latest", err);
+	rc = ibtopo_store_resolve(&id, store, ref, err);
 	if (rc)
 		goto out_free_store;
 	rc = ibtopo_store_load(out, store, id, err);
 out_free_store:
 	ibtopo_store_free(store);
 out:
+	return rc;
+}
+
+int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
+		    const struct cli_source *src, struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	const char *what = src->what;
+	struct stat st;
+	int stat_errno = 0, rc;
+
+	*out = NULL;
+	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* what a file cannot say (a -p report's CA ports) goes to stderr */
+		ropts.format = src->format;
+		ropts.node_name_map = src->node_name_map;
+		ropts.warn = cli_warn;
+		return ibtopo_fabric_read_file(out, what, &ropts, err);
+	}
+	if (what)
+		stat_errno = errno;
+	rc = load_snapshot(out, g, what ? what : "latest", err);
+	if (rc == IBTOPO_ENOTFOUND && what &&
+	    (strchr(what, '/') || !stat_errno) && err) {
+		char msg[2 * IBTOPO_ERROR_SIZE + 128];
+		size_t n;
+
+		n = (size_t)snprintf(msg, sizeof(msg), "'%s' is no fabric file "
+				     "(%s) and no snapshot: %s", what,
+				     stat_errno ? strerror(stat_errno) :
+				     "a directory", err->message);
+		/* cut to the error buffer, as the library cuts its own */
+		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;
+		memcpy(err->message, msg, n);
+		err->message[n] = '\0';
+	}
+	if (rc || !src->node_name_map)
+		return rc;
+	rc = apply_name_map(*out, src->node_name_map, err);
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
+	}
 	return rc;
 }
 

@@ -87,12 +87,26 @@ struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format);
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err);
 
+/* Where a command's fabric comes from: a fabric FILE or a snapshot REF. */
+struct cli_source {
+	const char *what;	/* FILE or REF; NULL = the latest snapshot */
+	const char *node_name_map;	/* rename nodes by GUID; may be NULL */
+	enum ibtopo_file_format format;	/* of a FILE; IBTOPO_FILE_AUTO detects */
+};
+
 /**
- * Load a fabric from `what`: an existing file is read (never stored),
- * anything else is a snapshot REF (NULL = latest) in the database.
+ * The one loader of "REF or FILE, plus a node name map" for every command.
+ * An existing FILE that is not a directory is read (never stored), its
+ * warnings on stderr; anything else is a snapshot REF in the database.
+ * The name map renames the nodes of either. When `what` is neither, and
+ * looks like a path (it has a '/', or names a directory), the message
+ * says both what the file and the REF attempts found.
  */
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
-		    const char *what, struct ibtopo_error *err);
+		    const struct cli_source *src, struct ibtopo_error *err);
+
+/** Print `ibtopo: warning: <message>` to stderr (a library warn callback). */
+void cli_warn(void *arg, const char *message);
 
 /** Print the "snapshot N: S switches, C CAs, L links; speeds ...; T s" summary. */
 void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,

@@ -58,12 +58,6 @@ const struct cli_cmd cmd_analyze_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static void warn_cb(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
 /* Severity at which findings fail the run; IBTOPO_SEV_ERROR + 1 = never. */
 static bool parse_fail_on(const char *s, int *out)
 {
@@ -141,10 +135,11 @@ static int cmd_analyze_exec(const struct cli_cmd *self,
 	if (argc - st.optind == 1)
 		what = argv[st.optind];
 
-	if (cli_load_fabric(&fabric, g, what, &err))
+	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+			    &err))
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
-	cab.warn = warn_cb;
+	cab.warn = cli_warn;
 	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_fabric;

@@ -60,12 +60,6 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
-static void warn(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
 /*
  * Refuse a label in use before the sweep, which takes minutes on a large
  * fabric. A database not there yet holds no label; the save checks again.
@@ -109,7 +103,7 @@ static int cmd_discover_exec(const struct cli_cmd *self,
 	dopts.ca = g->ca;
 	dopts.port = g->port;
 	dopts.retries = 2;
-	dopts.warn = warn;
+	dopts.warn = cli_warn;
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case 'C':

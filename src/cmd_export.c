@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
 
@@ -53,50 +52,19 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static void warn(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
-static int load(struct ibtopo_fabric **out, const struct cli_global *g,
-		const char *what, const struct ibtopo_read_opts *ropts,
-		struct ibtopo_error *err)
-{
-	struct ibtopo_name_map *map = NULL;
-	struct stat st;
-	int rc;
-
-	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ibtopo_fabric_read_file(out, what, ropts, err);
-	rc = cli_load_fabric(out, g, what, err);
-	if (rc || !ropts->node_name_map)
-		return rc;
-	rc = ibtopo_name_map_load(&map, ropts->node_name_map, err);
-	if (!rc)
-		rc = ibtopo_name_map_apply(map, *out, NULL, err);
-	ibtopo_name_map_free(map);
-	if (rc) {
-		ibtopo_fabric_free(*out);
-		*out = NULL;
-	}
-	return rc;
-}
-
 static int cmd_export_exec(const struct cli_cmd *self,
 			   int argc, char **argv, const struct cli_global *g)
 {
-	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
 	struct ibtopo_render_opts ro;
 	struct ibtopo_fabric *fabric = NULL;
 	struct output_file out;
 	struct cli_state st = { 0 };
-	const char *output = NULL, *what = NULL;
+	const char *output = NULL;
 	int c, v, rc;
 
-	ropts.warn = warn;
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
@@ -115,10 +83,10 @@ static int cmd_export_exec(const struct cli_cmd *self,
 			if (v < 0)
 				return cli_usage_error(self, "unknown input format '%s'",
 						       st.optarg);
-			ropts.format = (enum ibtopo_file_format)v;
+			src.format = (enum ibtopo_file_format)v;
 			break;
 		case OPT_NAME_MAP:
-			ropts.node_name_map = st.optarg;
+			src.node_name_map = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -128,9 +96,9 @@ static int cmd_export_exec(const struct cli_cmd *self,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (st.optind < argc)
-		what = argv[st.optind];
+		src.what = argv[st.optind];
 
-	if (load(&fabric, g, what, &ropts, &err))
+	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
 	rc = output_file_open(&out, output, true);
 	if (rc)

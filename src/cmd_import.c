@@ -37,12 +37,6 @@ const struct cli_cmd cmd_import_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static void warn(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
 static int cmd_import_exec(const struct cli_cmd *self,
 			   int argc, char **argv, const struct cli_global *g)
 {
@@ -57,7 +51,7 @@ static int cmd_import_exec(const struct cli_cmd *self,
 	double t0;
 	int c, f, rc = EXIT_TROUBLE;
 
-	ropts.warn = warn;
+	ropts.warn = cli_warn;
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LABEL:

@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Long-only options come back as CLI_LONG + their index in opts[]. */
 enum {
@@ -72,12 +71,6 @@ const struct cli_cmd cmd_render_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static void warn_cb(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
 static bool parse_uint(const char *s, unsigned max, unsigned *out)
 {
 	char *end;
@@ -97,21 +90,6 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
-/* Read a fabric FILE with a node name map, else as cli_load_fabric(). */
-static int load(struct ibtopo_fabric **out, const struct cli_global *g,
-		const char *what, const char *name_map, struct ibtopo_error *err)
-{
-	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
-	struct stat st;
-
-	if (name_map && what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		ro.node_name_map = name_map;
-		ro.warn = warn_cb;
-		return ibtopo_fabric_read_file(out, what, &ro, err);
-	}
-	return cli_load_fabric(out, g, what, err);
-}
-
 static int cmd_render_exec(const struct cli_cmd *self,
 			   int argc, char **argv, const struct cli_global *g)
 {
@@ -124,6 +102,7 @@ static int cmd_render_exec(const struct cli_cmd *self,
 	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
 	struct ibtopo_topology *topo = NULL;
 	struct ibtopo_fabric *fabric = NULL, *other = NULL;
+	struct cli_source src = { .what = NULL };
 	struct cli_state st = { 0 };
 	struct output_file out;
 	const char *output = NULL, *format = NULL, *plan = NULL;
@@ -233,16 +212,19 @@ static int cmd_render_exec(const struct cli_cmd *self,
 			what = argv[st.optind];
 	}
 
-	if (load(&fabric, g, what, name_map, &err))
+	src.what = what;
+	src.node_name_map = name_map;
+	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
 	if (diff || plan) {
-		if (load(&other, g, diff ? old_ref : plan, name_map, &err)) {
+		src.what = diff ? old_ref : plan;
+		if (cli_load_fabric(&other, g, &src, &err)) {
 			cli_fail(&err);
 			goto out_free_fabric;
 		}
 		d.other = other;
 	}
-	cab.warn = warn_cb;
+	cab.warn = cli_warn;
 	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_other;

@@ -98,7 +98,8 @@ static int cmd_show_exec(const struct cli_cmd *self,
 		}
 	}
 
-	if (cli_load_fabric(&fabric, g, what, &err))
+	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+			    &err))
 		return cli_fail(&err);
 	ro = cli_stdout_opts(format);
 	rc = render(&ro, fabric, &err);
