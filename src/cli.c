@@ -66,12 +66,14 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	size_t n = 0, s = 0;
 	int idx = -1, c;
 
-	shortopts[s++] = ':';	/* report a missing value as ':' */
+	shortopts[s++] = ':'; /* report a missing value as ':' */
 	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++, n++) {
 		longopts[n].name = o->long_name;
-		longopts[n].has_arg = o->has_arg ? required_argument : no_argument;
+		longopts[n].has_arg =
+			o->has_arg ? required_argument : no_argument;
 		longopts[n].flag = NULL;
-		longopts[n].val = o->short_name ? o->short_name : CLI_LONG + (int)n;
+		longopts[n].val =
+			o->short_name ? o->short_name : CLI_LONG + (int)n;
 		if (o->short_name) {
 			shortopts[s++] = (char)o->short_name;
 			if (o->has_arg)
@@ -104,8 +106,10 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	}
 	if (c == '?') {
 		if (optopt)
-			exit(cli_usage_error(cmd, "unknown option '-%c'", optopt));
-		exit(cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]));
+			exit(cli_usage_error(cmd, "unknown option '-%c'",
+					     optopt));
+		exit(cli_usage_error(cmd, "unknown option '%s'",
+				     argv[optind - 1]));
 	}
 	if (c == ':') {
 		exit(cli_usage_error(cmd, "option '%s' needs a value",
@@ -117,8 +121,9 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 int cli_fail(const struct ibtopo_error *err)
 {
 	fprintf(stderr, "ibtopo: %s\n",
-		err && err->message[0] ? err->message :
-		ibtopo_strerror(err ? err->code : IBTOPO_ERROR));
+		err && err->message[0] ?
+			err->message :
+			ibtopo_strerror(err ? err->code : IBTOPO_ERROR));
 	return EXIT_TROUBLE;
 }
 
@@ -140,7 +145,8 @@ bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 	int f = ibtopo_format_parse(arg);
 
 	if (f < 0) {
-		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)", arg);
+		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)",
+				arg);
 		return false;
 	}
 	*out = (enum ibtopo_format)f;
@@ -236,10 +242,12 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		char msg[2 * IBTOPO_ERROR_SIZE + 128];
 		size_t n;
 
-		n = (size_t)snprintf(msg, sizeof(msg), "'%s' is no fabric file "
-				     "(%s) and no snapshot: %s", what,
-				     stat_errno ? strerror(stat_errno) :
-				     "a directory", err->message);
+		n = (size_t)snprintf(
+			msg, sizeof(msg),
+			"'%s' is no fabric file "
+			"(%s) and no snapshot: %s",
+			what, stat_errno ? strerror(stat_errno) : "a directory",
+			err->message);
 		/* cut to the error buffer, as the library cuts its own */
 		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;
 		memcpy(err->message, msg, n);
@@ -255,8 +263,8 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 	return rc;
 }
 
-void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
-		       int64_t id, double seconds)
+void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
+		       double seconds)
 {
 	/* speed x width mix, e.g. "4xHDR 120, 4xEDR 2" */
 	struct {
@@ -271,7 +279,8 @@ void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
 		size_t k;
 
 		for (k = 0; k < nmix; k++)
-			if (mix[k].speed == l->speed && mix[k].width == l->width)
+			if (mix[k].speed == l->speed &&
+			    mix[k].width == l->width)
 				break;
 		if (k == nmix) {
 			if (nmix == 64)

@@ -16,22 +16,29 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
-	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: the built-in data/cable-reach.tsv)" },
-	{ "fail-on", 0, 1, "LEVEL", "exit 1 on findings at or above error (default), warning or never" },
+	{ "cables", 0, 1, "FILE",
+	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE",
+	  "cable reach table (default: the built-in data/cable-reach.tsv)" },
+	{ "fail-on", 0, 1, "LEVEL",
+	  "exit 1 on findings at or above error (default), warning or never" },
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "min-paths", 0, 1, "N", "independent paths wanted between leaf switches (default 2)" },
-	{ "roots", 0, 1, "FILE", "rank levels down from these switches (GUIDs or names, one a line)" },
-	{ "root-pattern", 0, 1, "REGEX", "rank levels down from switches whose description matches" },
+	{ "min-paths", 0, 1, "N",
+	  "independent paths wanted between leaf switches (default 2)" },
+	{ "roots", 0, 1, "FILE",
+	  "rank levels down from these switches (GUIDs or names, one a line)" },
+	{ "root-pattern", 0, 1, "REGEX",
+	  "rank levels down from switches whose description matches" },
 	{ NULL },
 };
 
-static int cmd_analyze_exec(const struct cli_cmd *self,
-			    int argc, char **argv, const struct cli_global *g);
+static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g);
 
 const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
-	.summary = "report the layout and the link, cable and topology findings",
+	.summary =
+		"report the layout and the link, cable and topology findings",
 	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
@@ -74,8 +81,8 @@ static bool parse_fail_on(const char *s, int *out)
 	return true;
 }
 
-static int cmd_analyze_exec(const struct cli_cmd *self,
-			    int argc, char **argv, const struct cli_global *g)
+static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
@@ -103,7 +110,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self,
 			break;
 		case OPT_FAIL_ON:
 			if (!parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown --fail-on '%s' (error, warning or never)",
 					st.optarg);
 			break;
@@ -114,7 +122,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self,
 		case OPT_MIN_PATHS:
 			n = strtol(st.optarg, &end, 10);
 			if (*end || end == st.optarg || n < 1 || n > 1000)
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"bad --min-paths '%s' (a number from 1 to 1000)",
 					st.optarg);
 			to.min_paths = (unsigned)n;
@@ -164,8 +173,9 @@ static int cmd_analyze_exec(const struct cli_cmd *self,
 		cli_failf("cannot write output");
 		goto out_release_findings;
 	}
-	rc = ibtopo_findings_max_severity(&findings) >= fail_on ? EXIT_FINDINGS :
-								  EXIT_CLEAN;
+	rc = ibtopo_findings_max_severity(&findings) >= fail_on ?
+		     EXIT_FINDINGS :
+		     EXIT_CLEAN;
 out_release_findings:
 	ibtopo_topology_free(topo);
 	ibtopo_findings_release(&findings);

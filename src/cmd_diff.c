@@ -13,8 +13,8 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static int cmd_diff_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g);
+static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
 
 const struct cli_cmd cmd_diff_entry = {
 	.name = "diff",
@@ -41,8 +41,8 @@ const struct cli_cmd cmd_diff_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_diff_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g)
+static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diff_opts dopts = IBTOPO_DIFF_OPTS_INIT;
@@ -81,8 +81,10 @@ static int cmd_diff_exec(const struct cli_cmd *self,
 		goto out;
 	}
 	t1 = cli_now();
-	if (ibtopo_fabric_meta(old)->partial || ibtopo_fabric_meta(new_)->partial)
-		fprintf(stderr, "ibtopo: warning: %s is a partial discovery: nodes "
+	if (ibtopo_fabric_meta(old)->partial ||
+	    ibtopo_fabric_meta(new_)->partial)
+		fprintf(stderr,
+			"ibtopo: warning: %s is a partial discovery: nodes "
 			"it did not reach show as removed or added\n",
 			ibtopo_fabric_meta(old)->partial ? "OLD" : "NEW");
 	if (ibtopo_fabric_diff(&list, old, new_, &dopts, &err)) {
@@ -90,7 +92,8 @@ static int cmd_diff_exec(const struct cli_cmd *self,
 		goto out_free_list;
 	}
 	if (g->verbose)
-		fprintf(stderr, "ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
+		fprintf(stderr,
+			"ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_findings_of(&ro, "changes", &list, old, new_, &err)) {

@@ -4,25 +4,33 @@
 #include <stdlib.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES,
-       OPT_FORCE };
+enum {
+	OPT_LABEL = CLI_LONG + 2,
+	OPT_TIMEOUT,
+	OPT_PARTIAL,
+	OPT_RETRIES,
+	OPT_FORCE
+};
 
 static const struct cli_opt opts[] = {
 	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
 	{ "port", 'P', 1, "PORT", "port of that CA (default: first active)" },
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
 	{ "timeout", 0, 1, "MS", "per-MAD timeout in milliseconds" },
-	{ "partial", 0, 0, NULL, "store the snapshot even if some nodes did "
-				 "not answer (marked partial)" },
-	{ "retries", 0, 1, "N", "sweep again up to N times while a sweep is "
-				"incomplete (default 2)" },
-	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
-			       "it to the new one" },
+	{ "partial", 0, 0, NULL,
+	  "store the snapshot even if some nodes did "
+	  "not answer (marked partial)" },
+	{ "retries", 0, 1, "N",
+	  "sweep again up to N times while a sweep is "
+	  "incomplete (default 2)" },
+	{ "force", 0, 0, NULL,
+	  "move the --label from the snapshot that has "
+	  "it to the new one" },
 	{ NULL },
 };
 
-static int cmd_discover_exec(const struct cli_cmd *self,
-			     int argc, char **argv, const struct cli_global *g);
+static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g);
 
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
@@ -86,8 +94,8 @@ static int label_fail(const struct ibtopo_error *err)
 	return cli_fail(err);
 }
 
-static int cmd_discover_exec(const struct cli_cmd *self,
-			     int argc, char **argv, const struct cli_global *g)
+static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g)
 {
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -111,7 +119,8 @@ static int cmd_discover_exec(const struct cli_cmd *self,
 			break;
 		case 'P':
 			if (parse_uint(st.optarg, 255, &port))
-				return cli_usage_error(self, "bad port number '%s'",
+				return cli_usage_error(self,
+						       "bad port number '%s'",
 						       st.optarg);
 			dopts.port = (int)port;
 			break;
@@ -121,16 +130,21 @@ static int cmd_discover_exec(const struct cli_cmd *self,
 		case OPT_TIMEOUT:
 			if (parse_uint(st.optarg, 600000, &dopts.timeout_ms) ||
 			    !dopts.timeout_ms)
-				return cli_usage_error(self, "bad timeout '%s' "
-					"(milliseconds, 1 to 600000)", st.optarg);
+				return cli_usage_error(
+					self,
+					"bad timeout '%s' "
+					"(milliseconds, 1 to 600000)",
+					st.optarg);
 			break;
 		case OPT_PARTIAL:
 			dopts.flags |= IBTOPO_DISCOVER_PARTIAL;
 			break;
 		case OPT_RETRIES:
 			if (parse_uint(st.optarg, 100, &dopts.retries))
-				return cli_usage_error(self, "bad retry count '%s' "
-					"(0 to 100)", st.optarg);
+				return cli_usage_error(self,
+						       "bad retry count '%s' "
+						       "(0 to 100)",
+						       st.optarg);
 			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
@@ -143,7 +157,8 @@ static int cmd_discover_exec(const struct cli_cmd *self,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
 	if (save_flags && !label)
-		return cli_usage_error(self, "--force moves a --label; none given");
+		return cli_usage_error(self,
+				       "--force moves a --label; none given");
 	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
 		return cli_usage_error(self, "%s", err.message);
 	if (label && !save_flags && label_in_use(g, label, &err))
@@ -159,14 +174,16 @@ static int cmd_discover_exec(const struct cli_cmd *self,
 	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
 		if (err.code == IBTOPO_EPARTIAL)
 			return cli_failf("%s; nothing stored (use --partial to "
-					 "store it anyway)", err.message);
+					 "store it anyway)",
+					 err.message);
 		return cli_fail(&err);
 	}
 	if (g->verbose)
 		fprintf(stderr, "ibtopo: discovered %zu nodes in %.3f s\n",
 			ibtopo_fabric_node_count(fabric), cli_now() - t0);
 	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr, "ibtopo: warning: discovery incomplete: %s; "
+		fprintf(stderr,
+			"ibtopo: warning: discovery incomplete: %s; "
 			"the snapshot is marked partial\n",
 			ibtopo_fabric_meta(fabric)->partial_reason);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))

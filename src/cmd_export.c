@@ -8,18 +8,22 @@
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "ibnetdiscover (default), ibsim, slurm, csv or json" },
-	{ "input-format", 0, 1, "FMT", "format of an input FILE: auto (default), "
-				       "cache, ibnetdiscover, ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID first "
-					 "(infiniband-diags map file)" },
+	{ "format", 0, 1, "FMT",
+	  "ibnetdiscover (default), ibsim, slurm, csv or json" },
+	{ "input-format", 0, 1, "FMT",
+	  "format of an input FILE: auto (default), "
+	  "cache, ibnetdiscover, ports or ibsim" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "rename nodes by GUID first "
+	  "(infiniband-diags map file)" },
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
+	{ "output", 'o', 1, "FILE",
+	  "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
-static int cmd_export_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g);
+static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
 
 const struct cli_cmd cmd_export_entry = {
 	.name = "export",
@@ -52,8 +56,8 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_export_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g)
+static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -70,7 +74,8 @@ static int cmd_export_exec(const struct cli_cmd *self,
 		case OPT_FORMAT:
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv or json)",
 					st.optarg);
 			format = (enum ibtopo_export_format)v;
@@ -81,8 +86,9 @@ static int cmd_export_exec(const struct cli_cmd *self,
 		case OPT_INPUT_FORMAT:
 			v = ibtopo_file_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(self, "unknown input format '%s'",
-						       st.optarg);
+				return cli_usage_error(
+					self, "unknown input format '%s'",
+					st.optarg);
 			src.format = (enum ibtopo_file_format)v;
 			break;
 		case OPT_NAME_MAP:

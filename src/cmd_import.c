@@ -6,17 +6,20 @@ enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_NAME_MAP, OPT_FORCE };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
-	{ "format", 0, 1, "FMT", "auto (default), cache, ibnetdiscover, "
-				 "ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID "
-					 "(infiniband-diags map file)" },
-	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
-			       "it to the new one" },
+	{ "format", 0, 1, "FMT",
+	  "auto (default), cache, ibnetdiscover, "
+	  "ports or ibsim" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "rename nodes by GUID "
+	  "(infiniband-diags map file)" },
+	{ "force", 0, 0, NULL,
+	  "move the --label from the snapshot that has "
+	  "it to the new one" },
 	{ NULL },
 };
 
-static int cmd_import_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g);
+static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
 
 const struct cli_cmd cmd_import_entry = {
 	.name = "import",
@@ -37,8 +40,8 @@ const struct cli_cmd cmd_import_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_import_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g)
+static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -60,8 +63,8 @@ static int cmd_import_exec(const struct cli_cmd *self,
 		case OPT_FORMAT:
 			f = ibtopo_file_format_parse(st.optarg);
 			if (f < 0)
-				return cli_usage_error(self, "unknown format '%s'",
-						       st.optarg);
+				return cli_usage_error(
+					self, "unknown format '%s'", st.optarg);
 			ropts.format = (enum ibtopo_file_format)f;
 			break;
 		case OPT_NAME_MAP:
@@ -81,7 +84,8 @@ static int cmd_import_exec(const struct cli_cmd *self,
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
 	if (save_flags && !label)
-		return cli_usage_error(self, "--force moves a --label; none given");
+		return cli_usage_error(self,
+				       "--force moves a --label; none given");
 	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
 		return cli_usage_error(self, "%s", err.message);
 
@@ -89,8 +93,10 @@ static int cmd_import_exec(const struct cli_cmd *self,
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
 		return cli_fail(&err);
 	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr, "ibtopo: warning: '%s' holds an incomplete "
-			"discovery; the snapshot is marked partial\n", path);
+		fprintf(stderr,
+			"ibtopo: warning: '%s' holds an incomplete "
+			"discovery; the snapshot is marked partial\n",
+			path);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
 		goto out_fail;
 	/* Open the store only now: a bad file leaves it untouched. */
@@ -98,7 +104,8 @@ static int cmd_import_exec(const struct cli_cmd *self,
 		goto out_fail;
 	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
 		if (err.code == IBTOPO_EEXIST)
-			rc = cli_failf("%s (--force moves it here)", err.message);
+			rc = cli_failf("%s (--force moves it here)",
+				       err.message);
 		else
 			rc = cli_fail(&err);
 		goto out_free;

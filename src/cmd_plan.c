@@ -8,29 +8,40 @@
 #include <string.h>
 
 enum {
-	OPT_LEAVES = CLI_LONG, OPT_SPINES, OPT_HOSTS, OPT_UPLINKS, OPT_SPEED,
-	OPT_WIDTH, OPT_RADIX, OPT_LEVELS, OPT_PODS, OPT_FORMAT,
+	OPT_LEAVES = CLI_LONG,
+	OPT_SPINES,
+	OPT_HOSTS,
+	OPT_UPLINKS,
+	OPT_SPEED,
+	OPT_WIDTH,
+	OPT_RADIX,
+	OPT_LEVELS,
+	OPT_PODS,
+	OPT_FORMAT,
 };
 
 static const struct cli_opt opts[] = {
 	{ "leaves", 0, 1, "L", "leaf switches (per pod with --levels 3)" },
 	{ "spines", 0, 1, "S", "spine switches (per pod with --levels 3)" },
 	{ "hosts-per-leaf", 0, 1, "H", "hosts on each leaf, one cable each" },
-	{ "uplinks", 0, 1, "U", "cables from each leaf to the spines "
+	{ "uplinks", 0, 1, "U",
+	  "cables from each leaf to the spines "
 	  "(default: H, non-blocking)" },
 	{ "speed", 0, 1, "SPEED", "planned link speed (default HDR)" },
 	{ "width", 0, 1, "WIDTH", "planned link width (default 4x)" },
 	{ "radix", 0, 1, "N", "ports per switch (default 40)" },
-	{ "levels", 0, 1, "2|3", "2: leaves and spines (default); 3: pods "
+	{ "levels", 0, 1, "2|3",
+	  "2: leaves and spines (default); 3: pods "
 	  "under core switches" },
 	{ "pods", 0, 1, "P", "pods (--levels 3)" },
 	{ "format", 0, 1, "FMT", "ibnetdiscover (a plan, default) or ibsim" },
-	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
+	{ "output", 'o', 1, "FILE",
+	  "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
-static int cmd_plan_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g);
+static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
 
 const struct cli_cmd cmd_plan_entry = {
 	.name = "plan",
@@ -63,15 +74,16 @@ static bool parse_count(const struct cli_cmd *self, const char *name,
 	errno = 0;
 	v = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || v > 100000) {
-		cli_usage_error(self, "bad --%s '%s': expected a count", name, arg);
+		cli_usage_error(self, "bad --%s '%s': expected a count", name,
+				arg);
 		return false;
 	}
 	*out = (unsigned)v;
 	return true;
 }
 
-static int cmd_plan_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g)
+static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
@@ -93,23 +105,28 @@ static int cmd_plan_exec(const struct cli_cmd *self,
 			ok = parse_count(self, "spines", st.optarg, &p.spines);
 			break;
 		case OPT_HOSTS:
-			ok = parse_count(self, "hosts-per-leaf", st.optarg, &p.hosts_per_leaf);
+			ok = parse_count(self, "hosts-per-leaf", st.optarg,
+					 &p.hosts_per_leaf);
 			break;
 		case OPT_UPLINKS:
-			ok = parse_count(self, "uplinks", st.optarg, &p.uplinks);
+			ok = parse_count(self, "uplinks", st.optarg,
+					 &p.uplinks);
 			if (ok && !p.uplinks)
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"'--uplinks 0': leaves need at least one uplink");
 			break;
 		case OPT_RADIX:
 			ok = parse_count(self, "radix", st.optarg, &p.radix);
 			if (ok && !p.radix)
-				return cli_usage_error(self, "'--radix 0' out of range");
+				return cli_usage_error(
+					self, "'--radix 0' out of range");
 			break;
 		case OPT_LEVELS:
 			ok = parse_count(self, "levels", st.optarg, &p.levels);
 			if (ok && !p.levels)
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"'--levels 0': a fat tree has 2 or 3 levels");
 			break;
 		case OPT_PODS:
@@ -118,13 +135,15 @@ static int cmd_plan_exec(const struct cli_cmd *self,
 		case OPT_SPEED:
 			p.speed = ibtopo_speed_parse(st.optarg);
 			if (!p.speed)
-				return cli_usage_error(self,
-					"unknown speed '%s' (SDR .. XDR)", st.optarg);
+				return cli_usage_error(
+					self, "unknown speed '%s' (SDR .. XDR)",
+					st.optarg);
 			break;
 		case OPT_WIDTH:
 			p.width = ibtopo_width_parse(st.optarg);
 			if (!p.width)
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown width '%s' (1x, 2x, 4x, 8x, 12x)",
 					st.optarg);
 			break;
@@ -135,7 +154,8 @@ static int cmd_plan_exec(const struct cli_cmd *self,
 			else if (strcmp(st.optarg, "ibsim") == 0)
 				format = IBTOPO_FILE_IBSIM;
 			else
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown format '%s' (ibnetdiscover or ibsim)",
 					st.optarg);
 			break;
@@ -158,8 +178,9 @@ static int cmd_plan_exec(const struct cli_cmd *self,
 				       argv[st.optind + 1]);
 	if (!p.leaves || !p.spines || !p.hosts_per_leaf)
 		return cli_usage_error(self, "fat-tree needs --%s",
-				       !p.leaves ? "leaves" : !p.spines ? "spines" :
-				       "hosts-per-leaf");
+				       !p.leaves ? "leaves" :
+				       !p.spines ? "spines" :
+						   "hosts-per-leaf");
 
 	if (ibtopo_plan_fat_tree(&plan, &p, &err))
 		return cli_fail(&err);

@@ -7,7 +7,7 @@
 
 /* Long-only options come back as CLI_LONG + their index in opts[]. */
 enum {
-	OPT_OUTPUT = CLI_LONG,	/* -o */
+	OPT_OUTPUT = CLI_LONG, /* -o */
 	OPT_FORMAT,
 	OPT_HOSTS,
 	OPT_FOCUS,
@@ -26,31 +26,47 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "output", 'o', 1, "FILE", "write the diagram here ('-' = stdout); the format is its extension" },
-	{ "format", 0, 1, "FMT", "svg, png, pdf or dot (default: from the -o extension)" },
-	{ "hosts", 0, 1, "MODE", "auto (collapse above 200 hosts, default), all or collapse" },
-	{ "focus", 0, 1, "NODE", "draw only what is near NODE (description, label or 0xGUID)" },
-	{ "depth", 0, 1, "N", "with --focus: links from NODE to draw (default 2)" },
-	{ "layout", 0, 1, "ENGINE", "auto (sfdp above 1000 nodes, default), dot or sfdp" },
-	{ "title", 0, 1, "TEXT", "title line (default: the fabric's file or host name)" },
-	{ "diff", 0, 0, NULL, "take OLD NEW: draw NEW with added links green, removed dashed red" },
-	{ "plan", 0, 1, "PLAN", "draw the fabric against PLAN: missing links dashed, miswired pink" },
-	{ "match", 0, 1, "REGEX", "with --plan: compare names by this regex's first group" },
-	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
-	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: built in)" },
-	{ "min-paths", 0, 1, "N", "mark switches with fewer disjoint paths (default 2)" },
-	{ "no-checks", 0, 0, NULL, "draw the fabric only: no link, cable or topology findings" },
+	{ "output", 'o', 1, "FILE",
+	  "write the diagram here ('-' = stdout); the format is its extension" },
+	{ "format", 0, 1, "FMT",
+	  "svg, png, pdf or dot (default: from the -o extension)" },
+	{ "hosts", 0, 1, "MODE",
+	  "auto (collapse above 200 hosts, default), all or collapse" },
+	{ "focus", 0, 1, "NODE",
+	  "draw only what is near NODE (description, label or 0xGUID)" },
+	{ "depth", 0, 1, "N",
+	  "with --focus: links from NODE to draw (default 2)" },
+	{ "layout", 0, 1, "ENGINE",
+	  "auto (sfdp above 1000 nodes, default), dot or sfdp" },
+	{ "title", 0, 1, "TEXT",
+	  "title line (default: the fabric's file or host name)" },
+	{ "diff", 0, 0, NULL,
+	  "take OLD NEW: draw NEW with added links green, removed dashed red" },
+	{ "plan", 0, 1, "PLAN",
+	  "draw the fabric against PLAN: missing links dashed, miswired pink" },
+	{ "match", 0, 1, "REGEX",
+	  "with --plan: compare names by this regex's first group" },
+	{ "cables", 0, 1, "FILE",
+	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE",
+	  "cable reach table (default: built in)" },
+	{ "min-paths", 0, 1, "N",
+	  "mark switches with fewer disjoint paths (default 2)" },
+	{ "no-checks", 0, 0, NULL,
+	  "draw the fabric only: no link, cable or topology findings" },
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
-	{ "node-name-map", 0, 1, "FILE", "infiniband-diags node name map for a fabric FILE" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "infiniband-diags node name map for a fabric FILE" },
 	{ NULL },
 };
 
-static int cmd_render_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g);
+static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
 
 const struct cli_cmd cmd_render_entry = {
 	.name = "render",
-	.summary = "draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
+	.summary =
+		"draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
 		"[--focus NODE [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
@@ -90,8 +106,8 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
-static int cmd_render_exec(const struct cli_cmd *self,
-			   int argc, char **argv, const struct cli_global *g)
+static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
@@ -129,7 +145,8 @@ static int cmd_render_exec(const struct cli_cmd *self,
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.hosts = IBTOPO_HOSTS_AUTO;
 			else
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown --hosts '%s' (auto, all or collapse)",
 					st.optarg);
 			break;
@@ -138,8 +155,9 @@ static int cmd_render_exec(const struct cli_cmd *self,
 			break;
 		case OPT_DEPTH:
 			if (!parse_uint(st.optarg, 64, &d.depth) || !d.depth)
-				return cli_usage_error(self,
-					"bad --depth '%s' (1 to 64)", st.optarg);
+				return cli_usage_error(
+					self, "bad --depth '%s' (1 to 64)",
+					st.optarg);
 			break;
 		case OPT_LAYOUT:
 			if (strcmp(st.optarg, "dot") == 0)
@@ -149,7 +167,8 @@ static int cmd_render_exec(const struct cli_cmd *self,
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.layout = IBTOPO_LAYOUT_AUTO;
 			else
-				return cli_usage_error(self,
+				return cli_usage_error(
+					self,
 					"unknown --layout '%s' (auto, dot or sfdp)",
 					st.optarg);
 			break;
@@ -175,7 +194,8 @@ static int cmd_render_exec(const struct cli_cmd *self,
 			if (!parse_uint(st.optarg, 1000, &to.min_paths) ||
 			    !to.min_paths)
 				return cli_usage_error(self,
-					"bad --min-paths '%s'", st.optarg);
+						       "bad --min-paths '%s'",
+						       st.optarg);
 			break;
 		case OPT_NO_CHECKS:
 			checks = false;
@@ -194,14 +214,16 @@ static int cmd_render_exec(const struct cli_cmd *self,
 	if (!output)
 		return cli_usage_error(self, "no output file (-o OUT.svg)");
 	if (diff && plan)
-		return cli_usage_error(self, "--diff and --plan do not go together");
+		return cli_usage_error(self,
+				       "--diff and --plan do not go together");
 	if (d.depth && !d.focus)
 		return cli_usage_error(self, "--depth needs --focus");
 	if (vo.match && !plan)
 		return cli_usage_error(self, "--match needs --plan");
 	if (diff) {
 		if (nargs != 2)
-			return cli_usage_error(self, "--diff takes OLD and NEW");
+			return cli_usage_error(self,
+					       "--diff takes OLD and NEW");
 		old_ref = argv[st.optind];
 		what = argv[st.optind + 1];
 	} else {
@@ -239,7 +261,8 @@ static int cmd_render_exec(const struct cli_cmd *self,
 		if (!d.title)
 			d.title = title;
 	} else if (plan) {
-		if (ibtopo_fabric_validate(&findings, other, fabric, &vo, &err)) {
+		if (ibtopo_fabric_validate(&findings, other, fabric, &vo,
+					   &err)) {
 			cli_fail(&err);
 			goto out_release_findings;
 		}

@@ -11,12 +11,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static int cmd_show_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g);
+static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
 
 const struct cli_cmd cmd_show_entry = {
 	.name = "show",
-	.summary = "list the nodes, ports, links or cables of a snapshot or file",
+	.summary =
+		"list the nodes, ports, links or cables of a snapshot or file",
 	.args = "[REF|FILE] [nodes|ports|links|cables] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
@@ -57,8 +58,8 @@ static render_fn find_list(const char *name)
 	return NULL;
 }
 
-static int cmd_show_exec(const struct cli_cmd *self,
-			 int argc, char **argv, const struct cli_global *g)
+static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
@@ -87,7 +88,8 @@ static int cmd_show_exec(const struct cli_cmd *self,
 		what = argv[st.optind];
 		render = find_list(argv[st.optind + 1]);
 		if (!render)
-			return cli_usage_error(self,
+			return cli_usage_error(
+				self,
 				"unknown list '%s' (nodes, ports, links or cables)",
 				argv[st.optind + 1]);
 	} else if (nargs == 1) {

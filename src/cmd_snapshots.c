@@ -10,8 +10,8 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static int cmd_snapshots_exec(const struct cli_cmd *self,
-			      int argc, char **argv, const struct cli_global *g);
+static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
+			      const struct cli_global *g);
 
 const struct cli_cmd cmd_snapshots_entry = {
 	.name = "snapshots",
@@ -29,8 +29,8 @@ const struct cli_cmd cmd_snapshots_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_snapshots_exec(const struct cli_cmd *self,
-			      int argc, char **argv, const struct cli_global *g)
+static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
+			      const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;

@@ -14,8 +14,8 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static int cmd_validate_exec(const struct cli_cmd *self,
-			     int argc, char **argv, const struct cli_global *g);
+static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g);
 
 const struct cli_cmd cmd_validate_entry = {
 	.name = "validate",
@@ -43,8 +43,8 @@ const struct cli_cmd cmd_validate_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_validate_exec(const struct cli_cmd *self,
-			     int argc, char **argv, const struct cli_global *g)
+static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_validate_opts vopts = IBTOPO_VALIDATE_OPTS_INIT;
@@ -85,14 +85,16 @@ static int cmd_validate_exec(const struct cli_cmd *self,
 	}
 	t1 = cli_now();
 	if (ibtopo_fabric_meta(actual)->partial)
-		fprintf(stderr, "ibtopo: warning: the fabric is a partial discovery: "
+		fprintf(stderr,
+			"ibtopo: warning: the fabric is a partial discovery: "
 			"nodes it did not reach show as missing\n");
 	if (ibtopo_fabric_validate(&list, plan, actual, &vopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
 	if (g->verbose)
-		fprintf(stderr, "ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
+		fprintf(stderr,
+			"ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_findings_of(&ro, "findings", &list, plan, actual,

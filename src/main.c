@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every subcommand, in the order `ibtopo --help` lists them. */
+/* Every subcommand, one a line, in the order `ibtopo --help` lists them. */
+/* clang-format off */
 static const struct cli_cmd *const commands[] = {
 	&cmd_discover_entry,
 	&cmd_import_entry,
@@ -20,6 +21,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_render_entry,
 	&cmd_export_entry,
 };
+/* clang-format on */
 
 static void usage(FILE *f)
 {
@@ -75,7 +77,8 @@ int main(int argc, char **argv)
 		case 'P':
 			g.port = (int)strtol(optarg, &end, 10);
 			if (*end || g.port < 0 || g.port > 255)
-				return cli_failf("bad port number '%s'", optarg);
+				return cli_failf("bad port number '%s'",
+						 optarg);
 			break;
 		case 'v':
 			g.verbose++;
