@@ -24,9 +24,11 @@ fail() {
 	exit 1
 }
 
+# shellcheck disable=SC2034 # the tests that source this file use it
 failed=0
 flunk() {
 	echo "FAIL: $*" >&2
+	# shellcheck disable=SC2034 # read by the tests that source this file
 	failed=1
 }
 
@@ -51,11 +53,13 @@ case $(command -v "$PYTHON3") in
 */shims/*) [ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3 ;;
 esac
 : "${top_srcdir:=.}"
+# shellcheck disable=SC2034 # for the tests that source this file
 DATA="$top_srcdir/tests/data"
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/ibtopo-test.XXXXXX") ||
 	fail "cannot create a temporary directory"
 mkdir -p "$TESTDIR/work"
+# shellcheck disable=SC2034 # for the tests that source this file
 DB="$TESTDIR/fabric.db"
 SIM_PID=
 CLEANUP_PIDS=
@@ -133,7 +137,7 @@ python_require() {
 # reading and writing: it never sees EOF (on which ibsim spins), even if
 # this shell dies. sim_cmd writes to it.
 sim_start() {
-	local net=$1 i
+	local net=$1
 	shift
 	IBSIM_SOCKNAME="ibtopo-$$-${TESTDIR##*.}"
 	export IBSIM_SOCKNAME
@@ -142,7 +146,7 @@ sim_start() {
 		>"$TESTDIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
 	exec 9<>"$TESTDIR/console"
-	for i in $(seq 1 $((${SIM_WAIT:-10} * 20))); do
+	for _ in $(seq 1 $((${SIM_WAIT:-10} * 20))); do
 		if grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix; then
 			return 0
 		fi
@@ -168,10 +172,10 @@ sim_stop() {
 # sim_cmd COMMAND: run one ibsim console command and wait until it is done
 # (ibsim prints a new prompt after each command).
 sim_cmd() {
-	local before i
+	local before
 	before=$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)
 	printf '%s\n' "$1" >&9
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		[ "$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)" -gt "$before" ] &&
 			return 0
 		sleep 0.05

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # kill-import.sh - crash safety of the store: `ibtopo import` of a large
 # fabric (3,456 hosts, 720 switches, 10,368 links: bench/gen-fattree.py
 # --radix 24, written as ibnetdiscover text, 1.5 MB; --radix 16 under

@@ -56,6 +56,7 @@ cd "$tmp" || exit 99
 	flunk "export -o: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && flunk "export -o also wrote to stdout"
 cmp -s "$GOLDEN/tf-x5.slurm" "$tmp/topology.conf" || flunk "export -o differs"
+# shellcheck disable=SC2010 # our own file names
 ls "$tmp" | grep -q 'tmp' && flunk "export -o left a temporary file"
 "$IBTOPO" export -o /nonexistent/dir/x.topo "$REAL/tiny-mixed-speeds.topo" \
 	>"$tmp/out" 2>"$tmp/err"

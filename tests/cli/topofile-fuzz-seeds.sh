@@ -7,7 +7,6 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-tmp=$TESTDIR
 drv=$top_builddir/fuzz/fuzz-seeds
 [ -x "$drv" ] || skip "no $drv"
 set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir"/tests/data/*.cache \

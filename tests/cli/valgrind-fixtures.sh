@@ -62,6 +62,7 @@ vg() {
 }
 
 set -- text json csv
+fmt='' afmt=''	# set by eval below
 exports="ibnetdiscover ibsim slurm csv json"
 n=0
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
