@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # bench/diff.sh - time `ibtopo diff` of two snapshots of an 11,664-host
 # fabric and `ibtopo validate` of one against its plan, and compare with
 # `ibnetdiscover --diff` on cache files of the same two fabrics.
@@ -74,7 +75,7 @@ best() {
 	want=$1
 	shift
 	b=
-	for r in $(seq 1 "$REPEAT"); do
+	for _ in $(seq 1 "$REPEAT"); do
 		cpu >"$TESTDIR/c0"
 		t0=$(now)
 		"$@" >"$TESTDIR/out" 2>"$TESTDIR/err"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # bench/discover.sh - time `ibtopo discover` (discovery plus storing the
 # snapshot) against `ibnetdiscover` on the same simulated fat trees.
 #
@@ -78,8 +79,8 @@ sim_timed() {
 # best CMD...: run REPEAT times (CMD: sim_timed ...), print the shortest
 # wall time and the least CPU time in seconds.
 best() {
-	b= bc=
-	for r in $(seq 1 "$REPEAT"); do
+	b='' bc=''
+	for _ in $(seq 1 "$REPEAT"); do
 		t0=$(now)
 		"$@" || {
 			cat "$TESTDIR/err" >&2
@@ -113,8 +114,8 @@ for hosts in $SIZES; do
 	set -- $(best sim_timed "$IBNETDISCOVER" -o 16)
 	t_ind16=$1 c_ind16=$2
 	# a fresh database for each run: every run stores one new snapshot
-	b= bc=
-	for r in $(seq 1 "$REPEAT"); do
+	b='' bc=''
+	for _ in $(seq 1 "$REPEAT"); do
 		rm -f "$TESTDIR"/bench.db*
 		t0=$(now)
 		sim_timed "$IBTOPO" -v --db "$TESTDIR/bench.db" discover || {

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # bench/import.sh - time `ibtopo import` (parse an ibnetdiscover text dump
 # and store it as a snapshot) of an 11,664-host 3-level fat tree, its peak
 # memory, and the ratio to `ibnetdiscover --load-cache` on the cache file
@@ -71,7 +72,7 @@ size=$(wc -c <"$dump")
 best() {
 	tag=$1
 	shift
-	b= c= m=
+	b='' c='' m=''
 	i=0
 	while [ $i -lt "$REPEAT" ]; do
 		rm -f "$TESTDIR/db" "$TESTDIR/db-wal" "$TESTDIR/db-shm"

@@ -54,7 +54,7 @@ TIMER=
 best() {
 	b=
 	bc=
-	for r in $(seq 1 "$REPEAT"); do
+	for _ in $(seq 1 "$REPEAT"); do
 		t0=$(now)
 		if [ -n "$TIMER" ]; then
 			$TIMER -f '%U %S' -o "$TESTDIR/cpu" "$@" \

@@ -46,6 +46,14 @@ int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
 const char *ibtopo__quote(char *buf, size_t len, const char *s, size_t n);
 #define IBTOPO__QUOTE_MAX 80	/* a buffer for one quoted name or token */
 
+/* model/grow.c */
+/**
+ * Make the array at *pptr (of elements of `size` bytes, `*alloc` of them
+ * allocated) hold at least `need`, doubling from 16; on failure the array
+ * is untouched. Returns 0 or IBTOPO_ENOMEM.
+ */
+int ibtopo__grow(void *pptr, size_t *alloc, size_t need, size_t size);
+
 /* io/store.c */
 /**
  * Run SQL on a database file, creating it; no schema checks (for tests).
@@ -141,6 +149,8 @@ int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 		      size_t len);
 int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
+int ibtopo__out_vprintf(const struct ibtopo_render_opts *opts, const char *fmt,
+			va_list ap) IBTOPO__PRINTF(2, 0);
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
 int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s);
 

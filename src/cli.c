@@ -1,6 +1,7 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,10 +9,18 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* "usage: ibtopo [--db FILE] NAME ARGS": --db only where it means something */
+static void print_usage_line(FILE *f, const struct cli_cmd *cmd)
+{
+	fprintf(f, "usage: ibtopo %s%s %s\n",
+		cmd->flags & CLI_NEEDS_DB ? "[--db FILE] " : "", cmd->name,
+		cmd->args ? cmd->args : "");
+}
+
 static void print_help(FILE *f, const struct cli_cmd *cmd)
 {
-	fprintf(f, "usage: ibtopo [--db FILE] %s %s\n\n%s\n", cmd->name,
-		cmd->args ? cmd->args : "", cmd->summary);
+	print_usage_line(f, cmd);
+	fprintf(f, "\n%s\n", cmd->summary);
 	if (cmd->opts && cmd->opts[0].long_name) {
 		fprintf(f, "\noptions:\n");
 		for (const struct cli_opt *o = cmd->opts; o->long_name; o++) {
@@ -44,8 +53,8 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: ibtopo [--db FILE] %s %s\n", cmd->name,
-		cmd->args ? cmd->args : "");
+	fputc('\n', stderr);
+	print_usage_line(stderr, cmd);
 	return EXIT_TROUBLE;
 }
 
@@ -57,12 +66,14 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	size_t n = 0, s = 0;
 	int idx = -1, c;
 
-	shortopts[s++] = ':';	/* report a missing value as ':' */
+	shortopts[s++] = ':'; /* report a missing value as ':' */
 	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++, n++) {
 		longopts[n].name = o->long_name;
-		longopts[n].has_arg = o->has_arg ? required_argument : no_argument;
+		longopts[n].has_arg =
+			o->has_arg ? required_argument : no_argument;
 		longopts[n].flag = NULL;
-		longopts[n].val = o->short_name ? o->short_name : CLI_LONG + (int)n;
+		longopts[n].val =
+			o->short_name ? o->short_name : CLI_LONG + (int)n;
 		if (o->short_name) {
 			shortopts[s++] = (char)o->short_name;
 			if (o->has_arg)
@@ -95,8 +106,10 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	}
 	if (c == '?') {
 		if (optopt)
-			exit(cli_usage_error(cmd, "unknown option '-%c'", optopt));
-		exit(cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]));
+			exit(cli_usage_error(cmd, "unknown option '-%c'",
+					     optopt));
+		exit(cli_usage_error(cmd, "unknown option '%s'",
+				     argv[optind - 1]));
 	}
 	if (c == ':') {
 		exit(cli_usage_error(cmd, "option '%s' needs a value",
@@ -108,8 +121,9 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 int cli_fail(const struct ibtopo_error *err)
 {
 	fprintf(stderr, "ibtopo: %s\n",
-		err && err->message[0] ? err->message :
-		ibtopo_strerror(err ? err->code : IBTOPO_ERROR));
+		err && err->message[0] ?
+			err->message :
+			ibtopo_strerror(err ? err->code : IBTOPO_ERROR));
 	return EXIT_TROUBLE;
 }
 
@@ -131,7 +145,8 @@ bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 	int f = ibtopo_format_parse(arg);
 
 	if (f < 0) {
-		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)", arg);
+		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)",
+				arg);
 		return false;
 	}
 	*out = (enum ibtopo_format)f;
@@ -162,29 +177,38 @@ int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 	return ibtopo_store_open(out, path, flags, err);
 }
 
-static void read_warn(void *arg, const char *message)
+void cli_warn(void *arg, const char *message)
 {
 	(void)arg;
 	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
-int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
-		    const char *what, struct ibtopo_error *err)
+/* A snapshot's nodes renamed by a node name map file. */
+static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
+			  struct ibtopo_error *err)
 {
-	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_name_map *map = NULL;
+	int rc;
+
+	rc = ibtopo_name_map_load(&map, path, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_name_map_apply(map, fabric, NULL, err);
+	ibtopo_name_map_free(map);
+	return rc;
+}
+
+static int load_snapshot(struct ibtopo_fabric **out, const struct cli_global *g,
+			 const char *ref, struct ibtopo_error *err)
+{
 	struct ibtopo_store *store = NULL;
-	struct stat st;
 	int64_t id;
 	int rc;
 
-	/* what a file cannot say (a -p report's CA ports) goes to stderr */
-	ropts.warn = read_warn;
-	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ibtopo_fabric_read_file(out, what, &ropts, err);
 	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
 	if (rc)
 		goto out;
-	rc = ibtopo_store_resolve(&id, store, what ? what : "latest", err);
+	rc = ibtopo_store_resolve(&id, store, ref, err);
 	if (rc)
 		goto out_free_store;
 	rc = ibtopo_store_load(out, store, id, err);
@@ -194,8 +218,53 @@ out:
 	return rc;
 }
 
-void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
-		       int64_t id, double seconds)
+int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
+		    const struct cli_source *src, struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	const char *what = src->what;
+	struct stat st;
+	int stat_errno = 0, rc;
+
+	*out = NULL;
+	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* what a file cannot say (a -p report's CA ports) goes to stderr */
+		ropts.format = src->format;
+		ropts.node_name_map = src->node_name_map;
+		ropts.warn = cli_warn;
+		return ibtopo_fabric_read_file(out, what, &ropts, err);
+	}
+	if (what)
+		stat_errno = errno;
+	rc = load_snapshot(out, g, what ? what : "latest", err);
+	if (rc == IBTOPO_ENOTFOUND && what &&
+	    (strchr(what, '/') || !stat_errno) && err) {
+		char msg[2 * IBTOPO_ERROR_SIZE + 128];
+		size_t n;
+
+		n = (size_t)snprintf(
+			msg, sizeof(msg),
+			"'%s' is no fabric file "
+			"(%s) and no snapshot: %s",
+			what, stat_errno ? strerror(stat_errno) : "a directory",
+			err->message);
+		/* cut to the error buffer, as the library cuts its own */
+		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;
+		memcpy(err->message, msg, n);
+		err->message[n] = '\0';
+	}
+	if (rc || !src->node_name_map)
+		return rc;
+	rc = apply_name_map(*out, src->node_name_map, err);
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
+		       double seconds)
 {
 	/* speed x width mix, e.g. "4xHDR 120, 4xEDR 2" */
 	struct {
@@ -210,7 +279,8 @@ void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
 		size_t k;
 
 		for (k = 0; k < nmix; k++)
-			if (mix[k].speed == l->speed && mix[k].width == l->width)
+			if (mix[k].speed == l->speed &&
+			    mix[k].width == l->width)
 				break;
 		if (k == nmix) {
 			if (nmix == 64)

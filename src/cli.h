@@ -8,34 +8,47 @@
 #include <stdio.h>
 
 enum {
-	EXIT_CLEAN = 0,		/* nothing found */
-	EXIT_FINDINGS = 1,	/* findings at or above --fail-on, or differences */
-	EXIT_TROUBLE = 2,	/* usage error or failure */
+	EXIT_CLEAN = 0,	   /* nothing found */
+	EXIT_FINDINGS = 1, /* findings at or above --fail-on, or differences */
+	EXIT_TROUBLE = 2,  /* usage error or failure */
 };
 
 /* Global options, given before the subcommand. */
 struct cli_global {
-	const char *db;		/* --db, or NULL for the default */
-	const char *ca;		/* -C */
-	int port;		/* -P */
-	int verbose;		/* -v */
+	const char *db; /* --db, or NULL for the default */
+	const char *ca; /* -C */
+	int port;	/* -P */
+	int verbose;	/* -v */
 };
 
 /* One option: the table builds both getopt_long and --help. */
 struct cli_opt {
 	const char *long_name;
-	int short_name;		/* 0 for long-only */
-	int has_arg;		/* 0 none, 1 required */
-	const char *arg_name;	/* shown in --help */
+	int short_name;	      /* 0 for long-only */
+	int has_arg;	      /* 0 none, 1 required */
+	const char *arg_name; /* shown in --help */
 	const char *help;
 };
 
+enum cli_cmd_flags {
+	CLI_NEEDS_DB = 1u << 0, /* reads or writes the snapshot database */
+};
+
+/*
+ * One subcommand, declared once in its src/cmd_<name>.c as
+ * `const struct cli_cmd cmd_<name>_entry` and listed in main.c's table:
+ * `ibtopo --help` and `ibtopo NAME --help` print the same summary.
+ */
 struct cli_cmd {
 	const char *name;
-	const char *args;	/* synopsis after the name */
-	const char *summary;	/* one line */
-	const char *details;	/* paragraph printed after the options; may be NULL */
-	const struct cli_opt *opts;	/* terminated by { NULL } */
+	const char *summary;	    /* one line, lowercase, no final period */
+	const char *args;	    /* synopsis after the name */
+	const char *details;	    /* printed after the options; may be NULL */
+	const struct cli_opt *opts; /* terminated by { NULL } */
+	/* argv[0] is the subcommand name; returns an exit status */
+	int (*exec)(const struct cli_cmd *self, int argc, char **argv,
+		    const struct cli_global *g);
+	unsigned flags; /* enum cli_cmd_flags */
 };
 
 /* Option ids returned by cli_getopt for long-only options: CLI_LONG + index. */
@@ -74,16 +87,30 @@ struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format);
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err);
 
+/* Where a command's fabric comes from: a fabric FILE or a snapshot REF. */
+struct cli_source {
+	const char *what;	   /* FILE or REF; NULL = the latest snapshot */
+	const char *node_name_map; /* rename nodes by GUID; may be NULL */
+	enum ibtopo_file_format format; /* of a FILE; IBTOPO_FILE_AUTO detects */
+};
+
 /**
- * Load a fabric from `what`: an existing file is read (never stored),
- * anything else is a snapshot REF (NULL = latest) in the database.
+ * The one loader of "REF or FILE, plus a node name map" for every command.
+ * An existing FILE that is not a directory is read (never stored), its
+ * warnings on stderr; anything else is a snapshot REF in the database.
+ * The name map renames the nodes of either. When `what` is neither, and
+ * looks like a path (it has a '/', or names a directory), the message
+ * says both what the file and the REF attempts found.
  */
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
-		    const char *what, struct ibtopo_error *err);
+		    const struct cli_source *src, struct ibtopo_error *err);
+
+/** Print `ibtopo: warning: <message>` to stderr (a library warn callback). */
+void cli_warn(void *arg, const char *message);
 
 /** Print the "snapshot N: S switches, C CAs, L links; speeds ...; T s" summary. */
-void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric,
-		       int64_t id, double seconds);
+void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
+		       double seconds);
 
 /** Monotonic seconds. */
 double cli_now(void);

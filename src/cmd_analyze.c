@@ -16,20 +16,30 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
-	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: the built-in data/cable-reach.tsv)" },
-	{ "fail-on", 0, 1, "LEVEL", "exit 1 on findings at or above error (default), warning or never" },
+	{ "cables", 0, 1, "FILE",
+	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE",
+	  "cable reach table (default: the built-in data/cable-reach.tsv)" },
+	{ "fail-on", 0, 1, "LEVEL",
+	  "exit 1 on findings at or above error (default), warning or never" },
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "min-paths", 0, 1, "N", "independent paths wanted between leaf switches (default 2)" },
-	{ "roots", 0, 1, "FILE", "rank levels down from these switches (GUIDs or names, one a line)" },
-	{ "root-pattern", 0, 1, "REGEX", "rank levels down from switches whose description matches" },
+	{ "min-paths", 0, 1, "N",
+	  "independent paths wanted between leaf switches (default 2)" },
+	{ "roots", 0, 1, "FILE",
+	  "rank levels down from these switches (GUIDs or names, one a line)" },
+	{ "root-pattern", 0, 1, "REGEX",
+	  "rank levels down from switches whose description matches" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g);
+
+const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
+	.summary =
+		"report the layout and the link, cable and topology findings",
 	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
-	.summary = "Report links below what their ports can do and cables wrong for their link.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -51,13 +61,9 @@ static const struct cli_cmd cmd = {
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,
+	.exec = cmd_analyze_exec,
+	.flags = CLI_NEEDS_DB,
 };
-
-static void warn_cb(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
 
 /* Severity at which findings fail the run; IBTOPO_SEV_ERROR + 1 = never. */
 static bool parse_fail_on(const char *s, int *out)
@@ -75,7 +81,8 @@ static bool parse_fail_on(const char *s, int *out)
 	return true;
 }
 
-int cmd_analyze(int argc, char **argv, const struct cli_global *g)
+static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
@@ -90,7 +97,7 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 	char *end;
 	long n;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_CABLES:
 			cables = st.optarg;
@@ -100,18 +107,20 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_FAIL_ON:
 			if (!parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown --fail-on '%s' (error, warning or never)",
 					st.optarg);
 			break;
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_MIN_PATHS:
 			n = strtol(st.optarg, &end, 10);
 			if (*end || end == st.optarg || n < 1 || n > 1000)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"bad --min-paths '%s' (a number from 1 to 1000)",
 					st.optarg);
 			ao.topology.min_paths = (unsigned)n;
@@ -123,19 +132,20 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 			ao.topology.root_pattern = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (argc - st.optind == 1)
 		what = argv[st.optind];
 
-	if (cli_load_fabric(&fabric, g, what, &err))
+	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+			    &err))
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
-	cab.warn = warn_cb;
+	cab.warn = cli_warn;
 	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_fabric;
@@ -153,8 +163,9 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 		cli_failf("cannot write output");
 		goto out_free_analysis;
 	}
-	rc = ibtopo_findings_max_severity(an->findings) >= fail_on ? EXIT_FINDINGS :
-								     EXIT_CLEAN;
+	rc = ibtopo_findings_max_severity(an->findings) >= fail_on ?
+		     EXIT_FINDINGS :
+		     EXIT_CLEAN;
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_free_fabric:

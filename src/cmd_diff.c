@@ -13,10 +13,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
+
+const struct cli_cmd cmd_diff_entry = {
 	.name = "diff",
+	.summary = "show what changed between two snapshots or fabric files",
 	.args = "OLD NEW [--lids] [--format text|json|csv]",
-	.summary = "Show what changed between two snapshots or fabric files.",
 	.details =
 		"OLD and NEW are each a snapshot REF (id, label, 'latest',\n"
 		"'latest~N') or a fabric file. Nodes are the same when their GUIDs\n"
@@ -34,9 +37,12 @@ static const struct cli_cmd cmd = {
 		"as it was, c/d as it is (link-moved).\n"
 		"Exit status 1 when anything changed, 0 when nothing did.",
 	.opts = opts,
+	.exec = cmd_diff_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
-int cmd_diff(int argc, char **argv, const struct cli_global *g)
+static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diff_opts dopts = IBTOPO_DIFF_OPTS_INIT;
@@ -48,23 +54,23 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 	double t0, t1;
 	int c, rc;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_LIDS:
 			dopts.flags |= IBTOPO_DIFF_LIDS;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (argc - st.optind < 2)
-		return cli_usage_error(&cmd, "diff needs OLD and NEW");
+		return cli_usage_error(self, "diff needs OLD and NEW");
 	if (argc - st.optind > 2)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 
 	t0 = cli_now();
@@ -75,8 +81,10 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	t1 = cli_now();
-	if (ibtopo_fabric_meta(old)->partial || ibtopo_fabric_meta(new_)->partial)
-		fprintf(stderr, "ibtopo: warning: %s is a partial discovery: nodes "
+	if (ibtopo_fabric_meta(old)->partial ||
+	    ibtopo_fabric_meta(new_)->partial)
+		fprintf(stderr,
+			"ibtopo: warning: %s is a partial discovery: nodes "
 			"it did not reach show as removed or added\n",
 			ibtopo_fabric_meta(old)->partial ? "OLD" : "NEW");
 	if (ibtopo_fabric_diff(&list, old, new_, &dopts, &err)) {
@@ -84,7 +92,8 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 		goto out_free_list;
 	}
 	if (g->verbose)
-		fprintf(stderr, "ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
+		fprintf(stderr,
+			"ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_findings_of(&ro, "changes", &list, old, new_, &err)) {

@@ -4,27 +4,38 @@
 #include <stdlib.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES,
-       OPT_FORCE };
+enum {
+	OPT_LABEL = CLI_LONG + 2,
+	OPT_TIMEOUT,
+	OPT_PARTIAL,
+	OPT_RETRIES,
+	OPT_FORCE
+};
 
 static const struct cli_opt opts[] = {
 	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
 	{ "port", 'P', 1, "PORT", "port of that CA (default: first active)" },
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
 	{ "timeout", 0, 1, "MS", "per-MAD timeout in milliseconds" },
-	{ "partial", 0, 0, NULL, "store the snapshot even if some nodes did "
-				 "not answer (marked partial)" },
-	{ "retries", 0, 1, "N", "sweep again up to N times while a sweep is "
-				"incomplete (default 2)" },
-	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
-			       "it to the new one" },
+	{ "partial", 0, 0, NULL,
+	  "store the snapshot even if some nodes did "
+	  "not answer (marked partial)" },
+	{ "retries", 0, 1, "N",
+	  "sweep again up to N times while a sweep is "
+	  "incomplete (default 2)" },
+	{ "force", 0, 0, NULL,
+	  "move the --label from the snapshot that has "
+	  "it to the new one" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g);
+
+const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
+	.summary = "discover the live fabric into a new snapshot",
 	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial]",
-	.summary = "Discover the fabric through a local CA port and store it as a new snapshot.",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -42,6 +53,8 @@ static const struct cli_cmd cmd = {
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
+	.exec = cmd_discover_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 static int parse_uint(const char *s, unsigned max, unsigned *out)
@@ -53,12 +66,6 @@ static int parse_uint(const char *s, unsigned max, unsigned *out)
 		return -1;
 	*out = (unsigned)v;
 	return 0;
-}
-
-static void warn(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
 /*
@@ -87,7 +94,8 @@ static int label_fail(const struct ibtopo_error *err)
 	return cli_fail(err);
 }
 
-int cmd_discover(int argc, char **argv, const struct cli_global *g)
+static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g)
 {
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -103,15 +111,16 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 	dopts.ca = g->ca;
 	dopts.port = g->port;
 	dopts.retries = 2;
-	dopts.warn = warn;
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	dopts.warn = cli_warn;
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case 'C':
 			dopts.ca = st.optarg;
 			break;
 		case 'P':
 			if (parse_uint(st.optarg, 255, &port))
-				return cli_usage_error(&cmd, "bad port number '%s'",
+				return cli_usage_error(self,
+						       "bad port number '%s'",
 						       st.optarg);
 			dopts.port = (int)port;
 			break;
@@ -121,31 +130,37 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 		case OPT_TIMEOUT:
 			if (parse_uint(st.optarg, 600000, &dopts.timeout_ms) ||
 			    !dopts.timeout_ms)
-				return cli_usage_error(&cmd, "bad timeout '%s' "
-					"(milliseconds, 1 to 600000)", st.optarg);
+				return cli_usage_error(
+					self,
+					"bad timeout '%s' "
+					"(milliseconds, 1 to 600000)",
+					st.optarg);
 			break;
 		case OPT_PARTIAL:
 			dopts.flags |= IBTOPO_DISCOVER_PARTIAL;
 			break;
 		case OPT_RETRIES:
 			if (parse_uint(st.optarg, 100, &dopts.retries))
-				return cli_usage_error(&cmd, "bad retry count '%s' "
-					"(0 to 100)", st.optarg);
+				return cli_usage_error(self,
+						       "bad retry count '%s' "
+						       "(0 to 100)",
+						       st.optarg);
 			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (st.optind < argc)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
 	if (save_flags && !label)
-		return cli_usage_error(&cmd, "--force moves a --label; none given");
+		return cli_usage_error(self,
+				       "--force moves a --label; none given");
 	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
-		return cli_usage_error(&cmd, "%s", err.message);
+		return cli_usage_error(self, "%s", err.message);
 	if (label && !save_flags && label_in_use(g, label, &err))
 		return label_fail(&err);
 
@@ -159,14 +174,16 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
 		if (err.code == IBTOPO_EPARTIAL)
 			return cli_failf("%s; nothing stored (use --partial to "
-					 "store it anyway)", err.message);
+					 "store it anyway)",
+					 err.message);
 		return cli_fail(&err);
 	}
 	if (g->verbose)
 		fprintf(stderr, "ibtopo: discovered %zu nodes in %.3f s\n",
 			ibtopo_fabric_node_count(fabric), cli_now() - t0);
 	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr, "ibtopo: warning: discovery incomplete: %s; "
+		fprintf(stderr,
+			"ibtopo: warning: discovery incomplete: %s; "
 			"the snapshot is marked partial\n",
 			ibtopo_fabric_meta(fabric)->partial_reason);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))

@@ -4,26 +4,31 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "ibnetdiscover (default), ibsim, slurm, csv or json" },
-	{ "input-format", 0, 1, "FMT", "format of an input FILE: auto (default), "
-				       "cache, ibnetdiscover, ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID first "
-					 "(infiniband-diags map file)" },
+	{ "format", 0, 1, "FMT",
+	  "ibnetdiscover (default), ibsim, slurm, csv or json" },
+	{ "input-format", 0, 1, "FMT",
+	  "format of an input FILE: auto (default), "
+	  "cache, ibnetdiscover, ports or ibsim" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "rename nodes by GUID first "
+	  "(infiniband-diags map file)" },
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
+	{ "output", 'o', 1, "FILE",
+	  "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
+
+const struct cli_cmd cmd_export_entry = {
 	.name = "export",
+	.summary = "write a fabric as ibnetdiscover, ibsim, Slurm, CSV or JSON",
 	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
-	.summary = "Write a snapshot or fabric file as ibnetdiscover text, an ibsim "
-		   "net file,\na Slurm topology.conf, CSV or JSON.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -47,57 +52,30 @@ static const struct cli_cmd cmd = {
 		"Node-name maps: lines `0x<guid> \"name\"` (infiniband-diags),\n"
 		"`0x<guid> name` or `H-<guid> name`; '#' starts a comment.",
 	.opts = opts,
+	.exec = cmd_export_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
-static void warn(void *arg, const char *message)
+static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
-static int load(struct ibtopo_fabric **out, const struct cli_global *g,
-		const char *what, const struct ibtopo_read_opts *ropts,
-		struct ibtopo_error *err)
-{
-	struct ibtopo_name_map *map = NULL;
-	struct stat st;
-	int rc;
-
-	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode))
-		return ibtopo_fabric_read_file(out, what, ropts, err);
-	rc = cli_load_fabric(out, g, what, err);
-	if (rc || !ropts->node_name_map)
-		return rc;
-	rc = ibtopo_name_map_load(&map, ropts->node_name_map, err);
-	if (!rc)
-		rc = ibtopo_name_map_apply(map, *out, NULL, err);
-	ibtopo_name_map_free(map);
-	if (rc) {
-		ibtopo_fabric_free(*out);
-		*out = NULL;
-	}
-	return rc;
-}
-
-int cmd_export(int argc, char **argv, const struct cli_global *g)
-{
-	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
+	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
 	struct ibtopo_render_opts ro;
 	struct ibtopo_fabric *fabric = NULL;
 	struct output_file out;
 	struct cli_state st = { 0 };
-	const char *output = NULL, *what = NULL;
+	const char *output = NULL;
 	int c, v, rc;
 
-	ropts.warn = warn;
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv or json)",
 					st.optarg);
 			format = (enum ibtopo_export_format)v;
@@ -108,24 +86,25 @@ int cmd_export(int argc, char **argv, const struct cli_global *g)
 		case OPT_INPUT_FORMAT:
 			v = ibtopo_file_format_parse(st.optarg);
 			if (v < 0)
-				return cli_usage_error(&cmd, "unknown input format '%s'",
-						       st.optarg);
-			ropts.format = (enum ibtopo_file_format)v;
+				return cli_usage_error(
+					self, "unknown input format '%s'",
+					st.optarg);
+			src.format = (enum ibtopo_file_format)v;
 			break;
 		case OPT_NAME_MAP:
-			ropts.node_name_map = st.optarg;
+			src.node_name_map = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (st.optind < argc)
-		what = argv[st.optind];
+		src.what = argv[st.optind];
 
-	if (load(&fabric, g, what, &ropts, &err))
+	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
 	rc = output_file_open(&out, output, true);
 	if (rc)

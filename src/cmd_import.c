@@ -6,19 +6,25 @@ enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_NAME_MAP, OPT_FORCE };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
-	{ "format", 0, 1, "FMT", "auto (default), cache, ibnetdiscover, "
-				 "ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE", "rename nodes by GUID "
-					 "(infiniband-diags map file)" },
-	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
-			       "it to the new one" },
+	{ "format", 0, 1, "FMT",
+	  "auto (default), cache, ibnetdiscover, "
+	  "ports or ibsim" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "rename nodes by GUID "
+	  "(infiniband-diags map file)" },
+	{ "force", 0, 0, NULL,
+	  "move the --label from the snapshot that has "
+	  "it to the new one" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
+
+const struct cli_cmd cmd_import_entry = {
 	.name = "import",
+	.summary = "read a fabric file into a new snapshot",
 	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]",
-	.summary = "Read a fabric file and store it as a new snapshot.",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
@@ -30,15 +36,12 @@ static const struct cli_cmd cmd = {
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
+	.exec = cmd_import_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
-static void warn(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
-
-int cmd_import(int argc, char **argv, const struct cli_global *g)
+static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -51,8 +54,8 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	double t0;
 	int c, f, rc = EXIT_TROUBLE;
 
-	ropts.warn = warn;
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	ropts.warn = cli_warn;
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LABEL:
 			label = st.optarg;
@@ -60,8 +63,8 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		case OPT_FORMAT:
 			f = ibtopo_file_format_parse(st.optarg);
 			if (f < 0)
-				return cli_usage_error(&cmd, "unknown format '%s'",
-						       st.optarg);
+				return cli_usage_error(
+					self, "unknown format '%s'", st.optarg);
 			ropts.format = (enum ibtopo_file_format)f;
 			break;
 		case OPT_NAME_MAP:
@@ -71,26 +74,29 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (st.optind >= argc)
-		return cli_usage_error(&cmd, "no file to import");
+		return cli_usage_error(self, "no file to import");
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
 	if (save_flags && !label)
-		return cli_usage_error(&cmd, "--force moves a --label; none given");
+		return cli_usage_error(self,
+				       "--force moves a --label; none given");
 	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
-		return cli_usage_error(&cmd, "%s", err.message);
+		return cli_usage_error(self, "%s", err.message);
 
 	t0 = cli_now();
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
 		return cli_fail(&err);
 	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr, "ibtopo: warning: '%s' holds an incomplete "
-			"discovery; the snapshot is marked partial\n", path);
+		fprintf(stderr,
+			"ibtopo: warning: '%s' holds an incomplete "
+			"discovery; the snapshot is marked partial\n",
+			path);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
 		goto out_fail;
 	/* Open the store only now: a bad file leaves it untouched. */
@@ -98,7 +104,8 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		goto out_fail;
 	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
 		if (err.code == IBTOPO_EEXIST)
-			rc = cli_failf("%s (--force moves it here)", err.message);
+			rc = cli_failf("%s (--force moves it here)",
+				       err.message);
 		else
 			rc = cli_fail(&err);
 		goto out_free;

@@ -8,33 +8,47 @@
 #include <string.h>
 
 enum {
-	OPT_LEAVES = CLI_LONG, OPT_SPINES, OPT_HOSTS, OPT_UPLINKS, OPT_SPEED,
-	OPT_WIDTH, OPT_RADIX, OPT_LEVELS, OPT_PODS, OPT_FORMAT,
+	OPT_LEAVES = CLI_LONG,
+	OPT_SPINES,
+	OPT_HOSTS,
+	OPT_UPLINKS,
+	OPT_SPEED,
+	OPT_WIDTH,
+	OPT_RADIX,
+	OPT_LEVELS,
+	OPT_PODS,
+	OPT_FORMAT,
 };
 
 static const struct cli_opt opts[] = {
 	{ "leaves", 0, 1, "L", "leaf switches (per pod with --levels 3)" },
 	{ "spines", 0, 1, "S", "spine switches (per pod with --levels 3)" },
 	{ "hosts-per-leaf", 0, 1, "H", "hosts on each leaf, one cable each" },
-	{ "uplinks", 0, 1, "U", "cables from each leaf to the spines "
+	{ "uplinks", 0, 1, "U",
+	  "cables from each leaf to the spines "
 	  "(default: H, non-blocking)" },
 	{ "speed", 0, 1, "SPEED", "planned link speed (default HDR)" },
 	{ "width", 0, 1, "WIDTH", "planned link width (default 4x)" },
 	{ "radix", 0, 1, "N", "ports per switch (default 40)" },
-	{ "levels", 0, 1, "2|3", "2: leaves and spines (default); 3: pods "
+	{ "levels", 0, 1, "2|3",
+	  "2: leaves and spines (default); 3: pods "
 	  "under core switches" },
 	{ "pods", 0, 1, "P", "pods (--levels 3)" },
 	{ "format", 0, 1, "FMT", "ibnetdiscover (a plan, default) or ibsim" },
-	{ "output", 'o', 1, "FILE", "write into FILE ('-' = standard output, the default)" },
+	{ "output", 'o', 1, "FILE",
+	  "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
+
+const struct cli_cmd cmd_plan_entry = {
 	.name = "plan",
+	.summary = "write a planned fat-tree topology from its parameters",
 	.args = "fat-tree --leaves L --spines S --hosts-per-leaf H [--uplinks U]\n"
 		"       [--speed HDR] [--width 4x] [--radix 40] [--levels 2|3]\n"
 		"       [--pods P] [--format ibnetdiscover|ibsim] [-o FILE]",
-	.summary = "Write a planned fat-tree topology from its parameters.",
 	.details =
 		"Leaf ports 1..H take the hosts (hostNNN, port 1), ports H+1..H+U\n"
 		"the uplinks: uplink k goes to spine k mod S, spines numbering\n"
@@ -48,9 +62,11 @@ static const struct cli_cmd cmd = {
 		"speed in each port's trailer. --format ibsim writes a net file to\n"
 		"simulate the plan: ibsim -s -n FILE.",
 	.opts = opts,
+	.exec = cmd_plan_exec,
 };
 
-static bool parse_count(const char *name, const char *arg, unsigned *out)
+static bool parse_count(const struct cli_cmd *self, const char *name,
+			const char *arg, unsigned *out)
 {
 	char *end;
 	unsigned long v;
@@ -58,14 +74,16 @@ static bool parse_count(const char *name, const char *arg, unsigned *out)
 	errno = 0;
 	v = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || v > 100000) {
-		cli_usage_error(&cmd, "bad --%s '%s': expected a count", name, arg);
+		cli_usage_error(self, "bad --%s '%s': expected a count", name,
+				arg);
 		return false;
 	}
 	*out = (unsigned)v;
 	return true;
 }
 
-int cmd_plan(int argc, char **argv, const struct cli_global *g)
+static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
@@ -78,47 +96,54 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	bool ok = true;
 	int c, rc;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1 && ok) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1 && ok) {
 		switch (c) {
 		case OPT_LEAVES:
-			ok = parse_count("leaves", st.optarg, &p.leaves);
+			ok = parse_count(self, "leaves", st.optarg, &p.leaves);
 			break;
 		case OPT_SPINES:
-			ok = parse_count("spines", st.optarg, &p.spines);
+			ok = parse_count(self, "spines", st.optarg, &p.spines);
 			break;
 		case OPT_HOSTS:
-			ok = parse_count("hosts-per-leaf", st.optarg, &p.hosts_per_leaf);
+			ok = parse_count(self, "hosts-per-leaf", st.optarg,
+					 &p.hosts_per_leaf);
 			break;
 		case OPT_UPLINKS:
-			ok = parse_count("uplinks", st.optarg, &p.uplinks);
+			ok = parse_count(self, "uplinks", st.optarg,
+					 &p.uplinks);
 			if (ok && !p.uplinks)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"'--uplinks 0': leaves need at least one uplink");
 			break;
 		case OPT_RADIX:
-			ok = parse_count("radix", st.optarg, &p.radix);
+			ok = parse_count(self, "radix", st.optarg, &p.radix);
 			if (ok && !p.radix)
-				return cli_usage_error(&cmd, "'--radix 0' out of range");
+				return cli_usage_error(
+					self, "'--radix 0' out of range");
 			break;
 		case OPT_LEVELS:
-			ok = parse_count("levels", st.optarg, &p.levels);
+			ok = parse_count(self, "levels", st.optarg, &p.levels);
 			if (ok && !p.levels)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"'--levels 0': a fat tree has 2 or 3 levels");
 			break;
 		case OPT_PODS:
-			ok = parse_count("pods", st.optarg, &p.pods);
+			ok = parse_count(self, "pods", st.optarg, &p.pods);
 			break;
 		case OPT_SPEED:
 			p.speed = ibtopo_speed_parse(st.optarg);
 			if (!p.speed)
-				return cli_usage_error(&cmd,
-					"unknown speed '%s' (SDR .. XDR)", st.optarg);
+				return cli_usage_error(
+					self, "unknown speed '%s' (SDR .. XDR)",
+					st.optarg);
 			break;
 		case OPT_WIDTH:
 			p.width = ibtopo_width_parse(st.optarg);
 			if (!p.width)
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown width '%s' (1x, 2x, 4x, 8x, 12x)",
 					st.optarg);
 			break;
@@ -129,7 +154,8 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 			else if (strcmp(st.optarg, "ibsim") == 0)
 				format = IBTOPO_FILE_IBSIM;
 			else
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown format '%s' (ibnetdiscover or ibsim)",
 					st.optarg);
 			break;
@@ -137,23 +163,24 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 			output = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (!ok)
 		return EXIT_TROUBLE;
 	if (argc - st.optind < 1)
-		return cli_usage_error(&cmd, "plan needs a shape: fat-tree");
+		return cli_usage_error(self, "plan needs a shape: fat-tree");
 	if (strcmp(argv[st.optind], "fat-tree") != 0)
-		return cli_usage_error(&cmd, "unknown shape '%s' (fat-tree)",
+		return cli_usage_error(self, "unknown shape '%s' (fat-tree)",
 				       argv[st.optind]);
 	if (argc - st.optind > 1)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	if (!p.leaves || !p.spines || !p.hosts_per_leaf)
-		return cli_usage_error(&cmd, "fat-tree needs --%s",
-				       !p.leaves ? "leaves" : !p.spines ? "spines" :
-				       "hosts-per-leaf");
+		return cli_usage_error(self, "fat-tree needs --%s",
+				       !p.leaves ? "leaves" :
+				       !p.spines ? "spines" :
+						   "hosts-per-leaf");
 
 	if (ibtopo_plan_fat_tree(&plan, &p, &err))
 		return cli_fail(&err);

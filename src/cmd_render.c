@@ -4,11 +4,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Long-only options come back as CLI_LONG + their index in opts[]. */
 enum {
-	OPT_OUTPUT = CLI_LONG,	/* -o */
+	OPT_OUTPUT = CLI_LONG, /* -o */
 	OPT_FORMAT,
 	OPT_HOSTS,
 	OPT_FOCUS,
@@ -27,32 +26,51 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "output", 'o', 1, "FILE", "write the diagram here ('-' = stdout); the format is its extension" },
-	{ "format", 0, 1, "FMT", "svg, png, pdf or dot (default: from the -o extension)" },
-	{ "hosts", 0, 1, "MODE", "auto (collapse above 200 hosts, default), all or collapse" },
-	{ "focus", 0, 1, "NODE", "draw only what is near NODE (description, label or 0xGUID)" },
-	{ "depth", 0, 1, "N", "with --focus: links from NODE to draw (default 2)" },
-	{ "layout", 0, 1, "ENGINE", "auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp" },
-	{ "title", 0, 1, "TEXT", "title line (default: the fabric's file or host name)" },
-	{ "diff", 0, 0, NULL, "take OLD NEW: draw NEW with added links green, removed dashed red" },
-	{ "plan", 0, 1, "PLAN", "draw the fabric against PLAN: missing links dashed, miswired pink" },
-	{ "match", 0, 1, "REGEX", "with --plan: compare names by this regex's first group" },
-	{ "cables", 0, 1, "FILE", "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
-	{ "cable-reach", 0, 1, "FILE", "cable reach table (default: built in)" },
-	{ "min-paths", 0, 1, "N", "mark switches with fewer disjoint paths (default 2)" },
-	{ "no-checks", 0, 0, NULL, "draw the fabric only: no link, cable or topology findings" },
+	{ "output", 'o', 1, "FILE",
+	  "write the diagram here ('-' = stdout); the format is its extension" },
+	{ "format", 0, 1, "FMT",
+	  "svg, png, pdf or dot (default: from the -o extension)" },
+	{ "hosts", 0, 1, "MODE",
+	  "auto (collapse above 200 hosts, default), all or collapse" },
+	{ "focus", 0, 1, "NODE",
+	  "draw only what is near NODE (description, label or 0xGUID)" },
+	{ "depth", 0, 1, "N",
+	  "with --focus: links from NODE to draw (default 2)" },
+	{ "layout", 0, 1, "ENGINE",
+	  "auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp" },
+	{ "title", 0, 1, "TEXT",
+	  "title line (default: the fabric's file or host name)" },
+	{ "diff", 0, 0, NULL,
+	  "take OLD NEW: draw NEW with added links green, removed dashed red" },
+	{ "plan", 0, 1, "PLAN",
+	  "draw the fabric against PLAN: missing links dashed, miswired pink" },
+	{ "match", 0, 1, "REGEX",
+	  "with --plan: compare names by this regex's first group" },
+	{ "cables", 0, 1, "FILE",
+	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	{ "cable-reach", 0, 1, "FILE",
+	  "cable reach table (default: built in)" },
+	{ "min-paths", 0, 1, "N",
+	  "mark switches with fewer disjoint paths (default 2)" },
+	{ "no-checks", 0, 0, NULL,
+	  "draw the fabric only: no link, cable or topology findings" },
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
-	{ "node-name-map", 0, 1, "FILE", "infiniband-diags node name map for a fabric FILE" },
+	{ "node-name-map", 0, 1, "FILE",
+	  "infiniband-diags node name map for a fabric FILE" },
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
+
+const struct cli_cmd cmd_render_entry = {
 	.name = "render",
+	.summary =
+		"draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
 		"[--focus NODE [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
-	.summary = "Draw the fabric: levels as ranks, problems in colour.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -65,13 +83,9 @@ static const struct cli_cmd cmd = {
 		"image GUID) are boxed together. Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
+	.exec = cmd_render_exec,
+	.flags = CLI_NEEDS_DB,
 };
-
-static void warn_cb(void *arg, const char *message)
-{
-	(void)arg;
-	fprintf(stderr, "ibtopo: warning: %s\n", message);
-}
 
 static bool parse_uint(const char *s, unsigned max, unsigned *out)
 {
@@ -92,22 +106,8 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
-/* Read a fabric FILE with a node name map, else as cli_load_fabric(). */
-static int load(struct ibtopo_fabric **out, const struct cli_global *g,
-		const char *what, const char *name_map, struct ibtopo_error *err)
-{
-	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
-	struct stat st;
-
-	if (name_map && what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		ro.node_name_map = name_map;
-		ro.warn = warn_cb;
-		return ibtopo_fabric_read_file(out, what, &ro, err);
-	}
-	return cli_load_fabric(out, g, what, err);
-}
-
-int cmd_render(int argc, char **argv, const struct cli_global *g)
+static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
@@ -117,6 +117,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL, *other = NULL;
+	struct cli_source src = { .what = NULL };
 	struct cli_state st = { 0 };
 	struct output_file out;
 	const char *output = NULL, *format = NULL, *plan = NULL;
@@ -127,7 +128,7 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 	int c, rc = EXIT_TROUBLE;
 	int nargs;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case 'o':
 			output = st.optarg;
@@ -143,7 +144,8 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.hosts = IBTOPO_HOSTS_AUTO;
 			else
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown --hosts '%s' (auto, all or collapse)",
 					st.optarg);
 			break;
@@ -152,8 +154,9 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_DEPTH:
 			if (!parse_uint(st.optarg, 64, &d.depth) || !d.depth)
-				return cli_usage_error(&cmd,
-					"bad --depth '%s' (1 to 64)", st.optarg);
+				return cli_usage_error(
+					self, "bad --depth '%s' (1 to 64)",
+					st.optarg);
 			break;
 		case OPT_LAYOUT:
 			if (strcmp(st.optarg, "dot") == 0)
@@ -163,7 +166,8 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			else if (strcmp(st.optarg, "auto") == 0)
 				d.layout = IBTOPO_LAYOUT_AUTO;
 			else
-				return cli_usage_error(&cmd,
+				return cli_usage_error(
+					self,
 					"unknown --layout '%s' (auto, dot or sfdp)",
 					st.optarg);
 			break;
@@ -186,10 +190,12 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			ao.checks.reach_path = st.optarg;
 			break;
 		case OPT_MIN_PATHS:
-			if (!parse_uint(st.optarg, 1000, &ao.topology.min_paths) ||
+			if (!parse_uint(st.optarg, 1000,
+					&ao.topology.min_paths) ||
 			    !ao.topology.min_paths)
-				return cli_usage_error(&cmd,
-					"bad --min-paths '%s'", st.optarg);
+				return cli_usage_error(self,
+						       "bad --min-paths '%s'",
+						       st.optarg);
 			break;
 		case OPT_NO_CHECKS:
 			checks = false;
@@ -201,41 +207,46 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			name_map = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	nargs = argc - st.optind;
 	if (!output)
-		return cli_usage_error(&cmd, "no output file (-o OUT.svg)");
+		return cli_usage_error(self, "no output file (-o OUT.svg)");
 	if (diff && plan)
-		return cli_usage_error(&cmd, "--diff and --plan do not go together");
+		return cli_usage_error(self,
+				       "--diff and --plan do not go together");
 	if (d.depth && !d.focus)
-		return cli_usage_error(&cmd, "--depth needs --focus");
+		return cli_usage_error(self, "--depth needs --focus");
 	if (vo.match && !plan)
-		return cli_usage_error(&cmd, "--match needs --plan");
+		return cli_usage_error(self, "--match needs --plan");
 	if (diff) {
 		if (nargs != 2)
-			return cli_usage_error(&cmd, "--diff takes OLD and NEW");
+			return cli_usage_error(self,
+					       "--diff takes OLD and NEW");
 		old_ref = argv[st.optind];
 		what = argv[st.optind + 1];
 	} else {
 		if (nargs > 1)
-			return cli_usage_error(&cmd, "unexpected argument '%s'",
+			return cli_usage_error(self, "unexpected argument '%s'",
 					       argv[st.optind + 1]);
 		if (nargs == 1)
 			what = argv[st.optind];
 	}
 
-	if (load(&fabric, g, what, name_map, &err))
+	src.what = what;
+	src.node_name_map = name_map;
+	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
 	if (diff || plan) {
-		if (load(&other, g, diff ? old_ref : plan, name_map, &err)) {
+		src.what = diff ? old_ref : plan;
+		if (cli_load_fabric(&other, g, &src, &err)) {
 			cli_fail(&err);
 			goto out_free_fabric;
 		}
 		d.other = other;
 	}
-	cab.warn = warn_cb;
+	cab.warn = cli_warn;
 	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_other;
@@ -250,7 +261,8 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 		if (!d.title)
 			d.title = title;
 	} else if (plan) {
-		if (ibtopo_fabric_validate(&findings, other, fabric, &vo, &err)) {
+		if (ibtopo_fabric_validate(&findings, other, fabric, &vo,
+					   &err)) {
 			cli_fail(&err);
 			goto out_release_findings;
 		}

@@ -11,10 +11,14 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g);
+
+const struct cli_cmd cmd_show_entry = {
 	.name = "show",
+	.summary =
+		"list the nodes, ports, links or cables of a snapshot or file",
 	.args = "[REF|FILE] [nodes|ports|links|cables] [--format text|json|csv]",
-	.summary = "List the nodes, ports, links or cables of a snapshot or a fabric file.",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -28,6 +32,8 @@ static const struct cli_cmd cmd = {
 		"snapshot labelled 'links', give both: show links nodes.\n"
 		"JSON: {\"schema_version\":1,\"<list>\":[...]}.",
 	.opts = opts,
+	.exec = cmd_show_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
 typedef int (*render_fn)(const struct ibtopo_render_opts *opts,
@@ -52,7 +58,8 @@ static render_fn find_list(const char *name)
 	return NULL;
 }
 
-int cmd_show(int argc, char **argv, const struct cli_global *g)
+static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
@@ -63,25 +70,26 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
 	const char *what = NULL;
 	int c, rc, nargs;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	nargs = argc - st.optind;
 	if (nargs > 2)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 	if (nargs == 2) {
 		what = argv[st.optind];
 		render = find_list(argv[st.optind + 1]);
 		if (!render)
-			return cli_usage_error(&cmd,
+			return cli_usage_error(
+				self,
 				"unknown list '%s' (nodes, ports, links or cables)",
 				argv[st.optind + 1]);
 	} else if (nargs == 1) {
@@ -92,7 +100,8 @@ int cmd_show(int argc, char **argv, const struct cli_global *g)
 		}
 	}
 
-	if (cli_load_fabric(&fabric, g, what, &err))
+	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+			    &err))
 		return cli_fail(&err);
 	ro = cli_stdout_opts(format);
 	rc = render(&ro, fabric, &err);

@@ -10,10 +10,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
+			      const struct cli_global *g);
+
+const struct cli_cmd cmd_snapshots_entry = {
 	.name = "snapshots",
+	.summary = "list the stored snapshots, oldest first",
 	.args = "[--format text|json|csv]",
-	.summary = "List the snapshots in the database, oldest first.",
 	.details =
 		"Each snapshot has an id, an optional label, the UTC time it was\n"
 		"taken, its switch, CA and link counts, whether discovery was\n"
@@ -22,9 +25,12 @@ static const struct cli_cmd cmd = {
 		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
 		"\"taken_at\",...}]}.",
 	.opts = opts,
+	.exec = cmd_snapshots_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
-int cmd_snapshots(int argc, char **argv, const struct cli_global *g)
+static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
+			      const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
@@ -35,18 +41,18 @@ int cmd_snapshots(int argc, char **argv, const struct cli_global *g)
 	size_t count = 0;
 	int c, rc;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	if (st.optind < argc)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
 
 	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))

@@ -14,10 +14,13 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
-static const struct cli_cmd cmd = {
+static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g);
+
+const struct cli_cmd cmd_validate_entry = {
 	.name = "validate",
+	.summary = "check a fabric against its planned topology",
 	.args = "PLAN [REF|FILE] [--match REGEX] [--format text|json|csv]",
-	.summary = "Check a fabric against its planned topology.",
 	.details =
 		"PLAN is a planned topology: ibnetdiscover text with node names\n"
 		"where GUIDs would be and the planned speed and width in each\n"
@@ -36,9 +39,12 @@ static const struct cli_cmd cmd = {
 		"JSON: {\"schema_version\":1,\"findings\":[...]}.\n"
 		"Exit status 1 on any deviation, 0 when the fabric matches.",
 	.opts = opts,
+	.exec = cmd_validate_exec,
+	.flags = CLI_NEEDS_DB,
 };
 
-int cmd_validate(int argc, char **argv, const struct cli_global *g)
+static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
+			     const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_validate_opts vopts = IBTOPO_VALIDATE_OPTS_INIT;
@@ -50,24 +56,24 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 	double t0, t1;
 	int c, rc, nargs;
 
-	while ((c = cli_getopt(&st, argc, argv, &cmd)) != -1) {
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!cli_parse_format(&cmd, st.optarg, &format))
+			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_MATCH:
 			vopts.match = st.optarg;
 			break;
 		default:
-			return cli_usage_error(&cmd, "unexpected option");
+			return cli_usage_error(self, "unexpected option");
 		}
 	}
 	nargs = argc - st.optind;
 	if (nargs < 1)
-		return cli_usage_error(&cmd, "validate needs a PLAN");
+		return cli_usage_error(self, "validate needs a PLAN");
 	if (nargs > 2)
-		return cli_usage_error(&cmd, "unexpected argument '%s'",
+		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 
 	t0 = cli_now();
@@ -79,14 +85,16 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 	}
 	t1 = cli_now();
 	if (ibtopo_fabric_meta(actual)->partial)
-		fprintf(stderr, "ibtopo: warning: the fabric is a partial discovery: "
+		fprintf(stderr,
+			"ibtopo: warning: the fabric is a partial discovery: "
 			"nodes it did not reach show as missing\n");
 	if (ibtopo_fabric_validate(&list, plan, actual, &vopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
 	if (g->verbose)
-		fprintf(stderr, "ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
+		fprintf(stderr,
+			"ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
 	ro = cli_stdout_opts(format);
 	if (ibtopo_render_findings_of(&ro, "findings", &list, plan, actual,

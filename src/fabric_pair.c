@@ -15,7 +15,9 @@ static void *load_job_run(void *arg)
 {
 	struct load_job *j = arg;
 
-	j->rc = cli_load_fabric(&j->fabric, j->g, j->what, &j->err);
+	struct cli_source src = { .what = j->what };
+
+	j->rc = cli_load_fabric(&j->fabric, j->g, &src, &j->err);
 	return NULL;
 }
 

@@ -7,24 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv, const struct cli_global *g);
-	const char *summary;
+/* Every subcommand, one a line, in the order `ibtopo --help` lists them. */
+/* clang-format off */
+static const struct cli_cmd *const commands[] = {
+	&cmd_discover_entry,
+	&cmd_import_entry,
+	&cmd_snapshots_entry,
+	&cmd_show_entry,
+	&cmd_diff_entry,
+	&cmd_validate_entry,
+	&cmd_plan_entry,
+	&cmd_analyze_entry,
+	&cmd_render_entry,
+	&cmd_export_entry,
 };
-
-static const struct command commands[] = {
-	{ "discover", cmd_discover, "discover the live fabric into a new snapshot" },
-	{ "import", cmd_import, "read a fabric file into a new snapshot" },
-	{ "snapshots", cmd_snapshots, "list stored snapshots" },
-	{ "show", cmd_show, "list nodes, ports or links of a snapshot or file" },
-	{ "diff", cmd_diff, "show what changed between two snapshots or files" },
-	{ "validate", cmd_validate, "check a fabric against its planned topology" },
-	{ "plan", cmd_plan, "write a planned fat-tree topology from parameters" },
-	{ "analyze", cmd_analyze, "report link, cable and topology findings" },
-	{ "render", cmd_render, "draw the fabric as SVG, PNG, PDF or DOT" },
-	{ "export", cmd_export, "write a fabric as ibnetdiscover, ibsim, Slurm, CSV or JSON" },
-};
+/* clang-format on */
 
 static void usage(FILE *f)
 {
@@ -35,7 +32,8 @@ static void usage(FILE *f)
 		"\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i]->name,
+			commands[i]->summary);
 	fprintf(f,
 		"\n"
 		"global options:\n"
@@ -79,7 +77,8 @@ int main(int argc, char **argv)
 		case 'P':
 			g.port = (int)strtol(optarg, &end, 10);
 			if (*end || g.port < 0 || g.port > 255)
-				return cli_failf("bad port number '%s'", optarg);
+				return cli_failf("bad port number '%s'",
+						 optarg);
 			break;
 		case 'v':
 			g.verbose++;
@@ -108,8 +107,9 @@ int main(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(commands[i].name, argv[optind]) == 0)
-			return commands[i].fn(argc - optind, argv + optind, &g);
+		if (strcmp(commands[i]->name, argv[optind]) == 0)
+			return commands[i]->exec(commands[i], argc - optind,
+						 argv + optind, &g);
 	fprintf(stderr, "ibtopo: unknown command '%s'\n", argv[optind]);
 	usage(stderr);
 	return EXIT_TROUBLE;

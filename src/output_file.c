@@ -19,7 +19,8 @@ static bool is_stdout(const struct output_file *o)
 static int fail_errno(const struct output_file *o, int e)
 {
 	if (is_stdout(o))
-		return cli_failf("cannot write to standard output: %s", strerror(e));
+		return cli_failf("cannot write to standard output: %s",
+				 strerror(e));
 	return cli_failf("cannot write '%s': %s", o->name, strerror(e));
 }
 
@@ -265,7 +266,8 @@ void output_file_abort(struct output_file *o)
 	release(o);
 }
 
-int output_file_fail(const struct output_file *o, const struct ibtopo_error *err)
+int output_file_fail(const struct output_file *o,
+		     const struct ibtopo_error *err)
 {
 	const char *msg = err->message, *hit = NULL;
 	size_t skip = 0;
@@ -279,5 +281,6 @@ int output_file_fail(const struct output_file *o, const struct ibtopo_error *err
 	}
 	if (!hit)
 		return cli_fail(err);
-	return cli_failf("%.*s%s%s", (int)(hit - msg), msg, o->name, hit + skip);
+	return cli_failf("%.*s%s%s", (int)(hit - msg), msg, o->name,
+			 hit + skip);
 }

@@ -25,15 +25,15 @@
  * EXIT_TROUBLE.
  */
 struct output_file {
-	const char *name;	/* as given; "-" = standard output */
-	char *target;		/* what is written: NAME, a symlink resolved */
-	char *tmp;		/* temporary file beside target, or NULL */
-	const char *path;	/* where a writer opens it: tmp, target or "-" */
-	FILE *f;		/* stream on path (stream mode), or stdout */
-	int fd;			/* tmp's descriptor (path mode), or -1 */
-	bool copy;		/* tmp is in $TMPDIR, copied to target at the end */
-	int mode;		/* permission bits for tmp */
-	int error;		/* errno of the first failed write, or 0 */
+	const char *name; /* as given; "-" = standard output */
+	char *target;	  /* what is written: NAME, a symlink resolved */
+	char *tmp;	  /* temporary file beside target, or NULL */
+	const char *path; /* where a writer opens it: tmp, target or "-" */
+	FILE *f;	  /* stream on path (stream mode), or stdout */
+	int fd;		  /* tmp's descriptor (path mode), or -1 */
+	bool copy;	  /* tmp is in $TMPDIR, copied to target at the end */
+	int mode;	  /* permission bits for tmp */
+	int error;	  /* errno of the first failed write, or 0 */
 };
 
 /**
@@ -66,6 +66,7 @@ void output_file_abort(struct output_file *o);
  * saw one ("cannot write 'NAME': why"), else err's message with the
  * temporary file's name replaced by NAME. Returns EXIT_TROUBLE.
  */
-int output_file_fail(const struct output_file *o, const struct ibtopo_error *err);
+int output_file_fail(const struct output_file *o,
+		     const struct ibtopo_error *err);
 
 #endif

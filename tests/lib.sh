@@ -1,4 +1,4 @@
-# tests/lib.sh - shell helpers for the integration tests (source it).
+# tests/lib.sh - shell helpers every shell test sources.
 #
 # Each test gets its own temporary directory ($TESTDIR) and, through
 # sim_start, its own ibsim with its own IBSIM_SOCKNAME, stopped by PID when
@@ -12,12 +12,24 @@
 #   sim_cmd 'Error "leaf02" 100 17'   # a console command
 #
 # Exit codes: 0 pass, 1 fail, 77 skip.
+#
+# `fail` ends the test at once. A test that wants every difference
+# reported uses `flunk` and the checks below that call it (run, same,
+# stderr_is, stdout_is), and ends with `exit "$failed"`.
 
 set -u
 
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
+}
+
+# shellcheck disable=SC2034 # the tests that source this file use it
+failed=0
+flunk() {
+	echo "FAIL: $*" >&2
+	# shellcheck disable=SC2034 # read by the tests that source this file
+	failed=1
 }
 
 skip() {
@@ -41,11 +53,13 @@ case $(command -v "$PYTHON3") in
 */shims/*) [ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3 ;;
 esac
 : "${top_srcdir:=.}"
+# shellcheck disable=SC2034 # for the tests that source this file
 DATA="$top_srcdir/tests/data"
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/ibtopo-test.XXXXXX") ||
 	fail "cannot create a temporary directory"
 mkdir -p "$TESTDIR/work"
+# shellcheck disable=SC2034 # for the tests that source this file
 DB="$TESTDIR/fabric.db"
 SIM_PID=
 CLEANUP_PIDS=
@@ -65,6 +79,46 @@ lib_cleanup() {
 trap lib_cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
+# run WANT_RC COMMAND...: stdout in $TESTDIR/out, stderr in $TESTDIR/err;
+# flunks and returns 1 unless COMMAND exits WANT_RC.
+run() {
+	want=$1
+	shift
+	"$@" >"$TESTDIR/out" 2>"$TESTDIR/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		flunk "'$*' exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$TESTDIR/err" >&2
+		return 1
+	fi
+	return 0
+}
+
+# same WANT_FILE GOT_FILE [WHAT]: flunks with the first differences and
+# returns 1 unless the files are equal (a golden file and the output).
+same() {
+	cmp -s "$1" "$2" && return 0
+	flunk "${3:-$2} differs from $1"
+	diff -u "$1" "$2" | head -40 | sed 's/^/  /' >&2
+	return 1
+}
+
+# stderr_is LINE: after `run`, stderr is exactly LINE and stdout empty.
+stderr_is() {
+	printf '%s\n' "$1" >"$TESTDIR/want"
+	same "$TESTDIR/want" "$TESTDIR/err" stderr || return 1
+	if [ -s "$TESTDIR/out" ]; then
+		flunk "stdout not empty: $(head -c 200 "$TESTDIR/out")"
+		return 1
+	fi
+}
+
+# stdout_is TEXT: after `run`, stdout is exactly TEXT and a newline.
+stdout_is() {
+	printf '%s\n' "$1" >"$TESTDIR/want"
+	same "$TESTDIR/want" "$TESTDIR/out" stdout
+}
+
 # Skip the test (exit 77) unless ibsim and its client shim are there.
 sim_require() {
 	[ -n "$IBSIM" ] && [ -x "$IBSIM" ] || skip "ibsim not found (ibsim-utils)"
@@ -83,7 +137,7 @@ python_require() {
 # reading and writing: it never sees EOF (on which ibsim spins), even if
 # this shell dies. sim_cmd writes to it.
 sim_start() {
-	local net=$1 i
+	local net=$1
 	shift
 	IBSIM_SOCKNAME="ibtopo-$$-${TESTDIR##*.}"
 	export IBSIM_SOCKNAME
@@ -92,7 +146,7 @@ sim_start() {
 		>"$TESTDIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
 	exec 9<>"$TESTDIR/console"
-	for i in $(seq 1 $((${SIM_WAIT:-10} * 20))); do
+	for _ in $(seq 1 $((${SIM_WAIT:-10} * 20))); do
 		if grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix; then
 			return 0
 		fi
@@ -106,13 +160,22 @@ sim_start() {
 	fail "ibsim did not start listening within ${SIM_WAIT:-10} s"
 }
 
+# sim_stop: stop the simulator sim_start started, by its PID, so that
+# sim_start can start another.
+sim_stop() {
+	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
+	SIM_PID=
+	exec 9>&-
+	rm -f "$TESTDIR/console"
+}
+
 # sim_cmd COMMAND: run one ibsim console command and wait until it is done
 # (ibsim prints a new prompt after each command).
 sim_cmd() {
-	local before i
+	local before
 	before=$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)
 	printf '%s\n' "$1" >&9
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		[ "$(grep -o 'sim> ' "$TESTDIR/ibsim.log" | wc -l)" -gt "$before" ] &&
 			return 0
 		sleep 0.05

@@ -1,10 +1,14 @@
 #!/bin/sh
-# Build and run the whole test suite twice: `make distcheck` with -Werror,
-# then a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Lint (tools/lint.sh), then build and run the whole test suite twice:
+# `make distcheck` with -Werror, then a build with AddressSanitizer and
+# UndefinedBehaviorSanitizer.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== lint (shellcheck, clang-format)"
+sh tools/lint.sh
 
 autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 

@@ -36,24 +36,6 @@ static const struct {
 /* small helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-static int grow(void *pptr, size_t *alloc, size_t need, size_t size)
-{
-	void **p = pptr;
-	size_t n = *alloc ? *alloc : 64;
-	void *np;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	np = realloc(*p, n * size);
-	if (!np)
-		return IBTOPO_ENOMEM;
-	*p = np;
-	*alloc = n;
-	return 0;
-}
-
 static char *xstrdup(const char *s)
 {
 	return strdup(s ? s : "");
@@ -409,7 +391,7 @@ static void find_directors(struct ctx *c)
 
 static int add_dnode(struct ctx *c, const struct dnode *proto, size_t *out)
 {
-	if (grow(&c->dn, &c->adn, c->ndn + 1, sizeof(*c->dn)))
+	if (ibtopo__grow(&c->dn, &c->adn, c->ndn + 1, sizeof(*c->dn)))
 		return IBTOPO_ENOMEM;
 	c->dn[c->ndn] = *proto;
 	c->dn[c->ndn].orig = c->ndn;
@@ -960,7 +942,7 @@ static int add_edge(struct ctx *c, size_t u, size_t v, enum cat k,
 		u = v;
 		v = t;
 	}
-	if (grow(&c->de, &c->ade, c->nde + 1, sizeof(*c->de)))
+	if (ibtopo__grow(&c->de, &c->ade, c->nde + 1, sizeof(*c->de)))
 		return IBTOPO_ENOMEM;
 	e = &c->de[c->nde++];
 	e->u = u;
@@ -1249,32 +1231,13 @@ static void put(struct out *w, const char *s)
 static void putf(struct out *w, const char *fmt, ...) IBTOPO__PRINTF(2, 3);
 static void putf(struct out *w, const char *fmt, ...)
 {
-	char small[512], *buf = small;
 	va_list ap;
-	int n;
 
 	if (w->rc)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	w->rc = ibtopo__out_vprintf(w->o, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		w->rc = IBTOPO_EINVAL;
-		return;
-	}
-	if ((size_t)n >= sizeof(small)) {
-		buf = malloc((size_t)n + 1);
-		if (!buf) {
-			w->rc = IBTOPO_ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	w->rc = ibtopo__out_write(w->o, buf, (size_t)n);
-	if (buf != small)
-		free(buf);
 }
 
 /* A DOT quoted string: "..." with \" and \\ escaped, newlines as \n. */

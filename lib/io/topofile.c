@@ -398,24 +398,6 @@ static size_t imap_find_u64(const struct imap *m, uint64_t key)
 	return imap_find(m, key, NULL, NULL);
 }
 
-static int grow_array(void *pptr, size_t *alloc, size_t need, size_t size)
-{
-	void **p = pptr;
-	size_t n = *alloc ? *alloc : 64;
-	void *np;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	np = realloc(*p, n * size);
-	if (!np)
-		return IBTOPO_ENOMEM;
-	*p = np;
-	*alloc = n;
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Speeds and widths as the text writes them                           */
 /* ------------------------------------------------------------------ */
@@ -825,7 +807,7 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 					 r.id, o->line);
 		r.dup_of = dup;
 	}
-	if (grow_array(&t->recs, &t->arecs, t->nrecs + 1, sizeof(*t->recs)))
+	if (ibtopo__grow(&t->recs, &t->arecs, t->nrecs + 1, sizeof(*t->recs)))
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 	if (dup == SIZE_MAX && imap_put(&t->ids, str_key(r.id), t->nrecs))
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
@@ -1065,7 +1047,7 @@ static int topo_port_line(struct topo *t, const char *p)
 		if (rc)
 			return rc;
 	}
-	if (grow_array(&t->pls, &t->apls, t->npls + 1, sizeof(*t->pls)))
+	if (ibtopo__grow(&t->pls, &t->apls, t->npls + 1, sizeof(*t->pls)))
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 	t->pls[t->npls++] = l;
 	r->npl++;
@@ -1716,7 +1698,7 @@ static int ports_add_edge(struct ports *r, uint64_t from, unsigned port,
 {
 	if (imap_find_u64(&r->edge_idx, edge_key(from, port)) != SIZE_MAX)
 		return 0;
-	if (grow_array(&r->edges, &r->aedges, r->nedges + 1, sizeof(*r->edges)))
+	if (ibtopo__grow(&r->edges, &r->aedges, r->nedges + 1, sizeof(*r->edges)))
 		return IBTOPO_ENOMEM;
 	r->edges[r->nedges] = (struct dr_edge){ from, port, to, to_port,
 						 IBTOPO_NODE_UNKNOWN, 0 };
@@ -1760,11 +1742,11 @@ static int ports_dr_line(struct ports *r, const char *p)
 	ctx[0] = r;
 	ctx[1] = key;
 	if (imap_find(&r->path_idx, str_key(key), path_eq, ctx) == SIZE_MAX) {
-		if (grow_array(&r->paths, &r->apaths, r->npaths + 1,
+		if (ibtopo__grow(&r->paths, &r->apaths, r->npaths + 1,
 			       sizeof(*r->paths)) ||
-		    grow_array(&r->path_guid, &r->apath_guid, r->npaths + 1,
+		    ibtopo__grow(&r->path_guid, &r->apath_guid, r->npaths + 1,
 			       sizeof(*r->path_guid)) ||
-		    grow_array(&r->path_type, &r->apath_type, r->npaths + 1,
+		    ibtopo__grow(&r->path_type, &r->apath_type, r->npaths + 1,
 			       sizeof(*r->path_type)))
 			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 		r->path_type[r->npaths] =
@@ -1803,7 +1785,7 @@ static int ports_dr_line(struct ports *r, const char *p)
 		if (!portnum && r->path_type[parent] != IBTOPO_NODE_SWITCH &&
 		    imap_find_u64(&r->up_idx, edge_key(guid, (unsigned)out_port)) ==
 		    SIZE_MAX) {
-			if (grow_array(&r->edges, &r->aedges, r->nedges + 1,
+			if (ibtopo__grow(&r->edges, &r->aedges, r->nedges + 1,
 				       sizeof(*r->edges)) ||
 			    imap_put(&r->up_idx, edge_key(guid, (unsigned)out_port),
 				     r->nedges))
@@ -1898,7 +1880,7 @@ static int ports_port_line(struct ports *r, const char *p)
 		return src_error(s, s->lineno,
 				 "malformed port line (expected \"- <peer>\" or \"'<desc>'\" after the speed)");
 	}
-	if (grow_array(&r->lines, &r->alines, r->nlines + 1, sizeof(*r->lines)))
+	if (ibtopo__grow(&r->lines, &r->alines, r->nlines + 1, sizeof(*r->lines)))
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 	r->lines[r->nlines++] = l;
 	return 0;
@@ -1969,7 +1951,7 @@ static int ports_note_node(struct ports *r, const struct pline *l,
 	struct pnode *n;
 
 	if (k == SIZE_MAX) {
-		if (grow_array(&r->nodes, &r->anodes, r->nnodes + 1,
+		if (ibtopo__grow(&r->nodes, &r->anodes, r->nnodes + 1,
 			       sizeof(*r->nodes)) ||
 		    imap_put(&r->node_idx, mix64(guid), r->nnodes))
 			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
@@ -2466,7 +2448,7 @@ static int map_line(struct ibtopo_name_map *m, struct src *s, const char *p)
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 	if (!*name)
 		return src_error(s, s->lineno, "expected a name after the GUID");
-	if (grow_array(&m->items, &m->alloc, m->count + 1, sizeof(*m->items)))
+	if (ibtopo__grow(&m->items, &m->alloc, m->count + 1, sizeof(*m->items)))
 		return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 	m->items[m->count] = (struct name_entry){ guid, name, m->count };
 	m->count++;

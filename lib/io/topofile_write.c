@@ -45,33 +45,13 @@ struct wr {
 IBTOPO__PRINTF(2, 3)
 static void wr_printf(struct wr *w, const char *fmt, ...)
 {
-	char small[512];
-	char *buf = small;
 	va_list ap;
-	int n;
 
 	if (w->rc)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	w->rc = ibtopo__out_vprintf(w->o, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		w->rc = IBTOPO_EIO;
-		return;
-	}
-	if ((size_t)n >= sizeof(small)) {
-		buf = malloc((size_t)n + 1);
-		if (!buf) {
-			w->rc = IBTOPO_ENOMEM;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	w->rc = ibtopo__out_write(w->o, buf, (size_t)n);
-	if (buf != small)
-		free(buf);
 }
 
 /* Printable, one line, at most max bytes (as ibnetdiscover's clean_nodedesc). */

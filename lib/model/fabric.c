@@ -33,24 +33,6 @@ struct ibtopo_fabric {
 	size_t nstrings, astrings;
 };
 
-static int grow(void *pptr, size_t *alloc, size_t need, size_t size)
-{
-	void **p = pptr;
-	size_t n = *alloc ? *alloc : 16;
-	void *np;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	np = realloc(*p, n * size);
-	if (!np)
-		return IBTOPO_ENOMEM;
-	*p = np;
-	*alloc = n;
-	return 0;
-}
-
 int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
 {
 	struct ibtopo_fabric *f;
@@ -112,8 +94,8 @@ char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s)
 
 	if (!s)
 		return NULL;
-	if (grow(&fabric->strings, &fabric->astrings, fabric->nstrings + 1,
-		 sizeof(*fabric->strings)))
+	if (ibtopo__grow(&fabric->strings, &fabric->astrings,
+			 fabric->nstrings + 1, sizeof(*fabric->strings)))
 		return NULL;
 	copy = strdup(s);
 	if (copy)
@@ -197,8 +179,8 @@ int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabri
 	    cl_qmap_end(&fabric->node_index))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "duplicate node guid 0x%016" PRIx64, guid);
-	if (grow(&fabric->nodes, &fabric->anodes, fabric->nnodes + 1,
-		 sizeof(*fabric->nodes)))
+	if (ibtopo__grow(&fabric->nodes, &fabric->anodes, fabric->nnodes + 1,
+			 sizeof(*fabric->nodes)))
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -313,8 +295,8 @@ int ibtopo_fabric_connect(struct ibtopo_link **out, struct ibtopo_fabric *fabric
 			a->link ? a->num : b->num,
 			a->link ? a->node->desc : b->node->desc);
 	}
-	if (grow(&fabric->links, &fabric->alinks, fabric->nlinks + 1,
-		 sizeof(*fabric->links)))
+	if (ibtopo__grow(&fabric->links, &fabric->alinks, fabric->nlinks + 1,
+			 sizeof(*fabric->links)))
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	l = calloc(1, sizeof(*l));
 	if (!l)
@@ -822,7 +804,8 @@ int ibtopo_findings_add(struct ibtopo_findings *list, const struct ibtopo_findin
 {
 	if (!list || !f)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no finding");
-	if (grow(&list->items, &list->alloc, list->count + 1, sizeof(*list->items)))
+	if (ibtopo__grow(&list->items, &list->alloc, list->count + 1,
+			 sizeof(*list->items)))
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	list->items[list->count++] = *f;
 	return 0;

@@ -20,29 +20,44 @@ int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 	return opts->write(opts->write_arg, buf, len);
 }
 
-int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
+int ibtopo__out_vprintf(const struct ibtopo_render_opts *opts, const char *fmt,
+			va_list ap)
 {
 	char small[512];
 	char *buf = small;
-	va_list ap;
+	va_list again;
 	int n, rc;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return IBTOPO_EINVAL;
+	if (n < 0) {
+		rc = IBTOPO_EINVAL;
+		goto out;
+	}
 	if ((size_t)n >= sizeof(small)) {
 		buf = malloc((size_t)n + 1);
-		if (!buf)
-			return IBTOPO_ENOMEM;
-		va_start(ap, fmt);
-		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
+		if (!buf) {
+			rc = IBTOPO_ENOMEM;
+			goto out;
+		}
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
 	}
 	rc = ibtopo__out_write(opts, buf, (size_t)n);
 	if (buf != small)
 		free(buf);
+out:
+	va_end(again);
+	return rc;
+}
+
+int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = ibtopo__out_vprintf(opts, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 

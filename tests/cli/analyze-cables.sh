@@ -8,53 +8,20 @@
 # here) has its own tests.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-same() {	# same GOLDEN FILE
-	if ! cmp -s "$1" "$2"; then
-		fail "$2 differs from $1"
-		diff "$1" "$2" | sed 's/^/  /' | head -20
-	fi
-}
 
 # mine: keep the CSV header and the link and cable findings
 KINDS='speed-downgrade|width-downgrade|cable-over-length|cable-underrated|loopback-cable'
 mine() {
 	grep -E "^(kind|$KINDS)," "$1" >"$1.mine"
 	mv "$1.mine" "$1"
-}
-
-stderr_is() {
-	printf '%s\n' "$1" >"$tmp/want"
-	same "$tmp/want" "$tmp/err"
-	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
 }
 
 # ---- the inventory CSV and the db_csv agree
@@ -70,7 +37,7 @@ same "$tmp/want" "$tmp/err"
 # the golden lines appear in this order, spacing aside (other analyses
 # add their own lines and widen the columns)
 (cd "$DATA" && "$IBTOPO" analyze --cables ck-cables.csv ck-cables.topo) >"$tmp/text" 2>&1
-"${PYTHON3:-python3}" - "$GOLDEN/ck-cables.txt" "$tmp/text" <<'PY' || fail "text table: $(cat "$tmp/text")"
+"${PYTHON3:-python3}" - "$GOLDEN/ck-cables.txt" "$tmp/text" <<'PY' || flunk "text table: $(cat "$tmp/text")"
 import sys
 def norm(l):
     return " ".join(l.split())
@@ -86,11 +53,11 @@ PY
 # ---- JSON: one object, the fabric counts its cables
 run 1 "$IBTOPO" analyze --format json --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
 grep -q '^{"schema_version":1,"fabric":{"source":"file:[^"]*ck-cables.topo","label":null,"snapshot_id":null,"switches":3,"cas":4,"routers":0,"links":8,"cables":5,"partial":false},' "$tmp/out" ||
-	fail "JSON head: $(head -c 300 "$tmp/out")"
+	flunk "JSON head: $(head -c 300 "$tmp/out")"
 grep -q '"findings":\[{"kind":"cable-over-length","severity":"error","a":{"node":"spine01","guid":"0x1000000000000100","port":1}' "$tmp/out" ||
-	fail "JSON first finding: $(head -c 300 "$tmp/out")"
+	flunk "JSON first finding: $(head -c 300 "$tmp/out")"
 grep -q '"active":"HDR","media":"aoc","length_m":45.0,"reach_m":30.0}' "$tmp/out" ||
-	fail "JSON over-length details: $(head -c 600 "$tmp/out")"
+	flunk "JSON over-length details: $(head -c 600 "$tmp/out")"
 
 # ---- options after the file
 run 1 "$IBTOPO" analyze "$DATA/ck-cables.topo" --cables "$DATA/ck-cables.csv" --format csv &&
@@ -99,20 +66,20 @@ run 1 "$IBTOPO" analyze "$DATA/ck-cables.topo" --cables "$DATA/ck-cables.csv" --
 # ---- --fail-on
 run 0 "$IBTOPO" analyze --fail-on never --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
 run 0 "$IBTOPO" analyze --format csv "$DATA/ck-cables.topo" && mine "$tmp/out" &&
-	[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "no cables, no cable findings: $(cat "$tmp/out")"
+	[ "$(wc -l <"$tmp/out")" -eq 1 ] || flunk "no cables, no cable findings: $(cat "$tmp/out")"
 printf 'node_a,port_a,rated_speed\nleaf01,1,EDR\n' >"$tmp/edr.csv"
 run 0 "$IBTOPO" analyze --format csv --cables "$tmp/edr.csv" "$DATA/ck-cables.topo" &&
 	mine "$tmp/out" && [ "$(cut -d, -f1,2 "$tmp/out" | tail -n +2)" = "cable-underrated,warning" ] ||
-	fail "EDR cable: $(cat "$tmp/out")"
+	flunk "EDR cable: $(cat "$tmp/out")"
 run 1 "$IBTOPO" analyze --fail-on warning --cables "$tmp/edr.csv" "$DATA/ck-cables.topo"
 run 2 "$IBTOPO" analyze --fail-on info "$DATA/ck-cables.topo"
-grep -q "unknown --fail-on 'info'" "$tmp/err" || fail "--fail-on info: $(cat "$tmp/err")"
+grep -q "unknown --fail-on 'info'" "$tmp/err" || flunk "--fail-on info: $(cat "$tmp/err")"
 
 # ---- a site's reach table: HDR AOCs to 50 m, no copper rows
 run 0 "$IBTOPO" analyze --format csv --cable-reach "$DATA/ck-reach.tsv" \
 	--cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo" && mine "$tmp/out"
 [ "$(cut -d, -f1 "$tmp/out" | tail -n +2 | tr '\n' ' ')" = "cable-underrated " ] ||
-	fail "with ck-reach.tsv: $(cat "$tmp/out")"
+	flunk "with ck-reach.tsv: $(cat "$tmp/out")"
 
 # ---- bad files: one line naming FILE:LINE, exit 2
 bad() {	# bad 'CSV ROW' 'EXPECTED MESSAGE AFTER FILE:'
@@ -130,7 +97,7 @@ printf 'switch,port\n' >"$tmp/nohead.csv"
 run 2 "$IBTOPO" analyze --cables "$tmp/nohead.csv" "$DATA/ck-cables.topo" &&
 	stderr_is "ibtopo: $tmp/nohead.csv:1: the header lacks node_a or port_a (expected node_a,port_a,node_b,port_b,media,length_m,part_number)"
 run 2 "$IBTOPO" analyze --cables "$tmp/none.csv" "$DATA/ck-cables.topo" &&
-	grep -q "^ibtopo: cannot open '$tmp/none.csv': " "$tmp/err" || fail "missing cable file: $(cat "$tmp/err")"
+	grep -q "^ibtopo: cannot open '$tmp/none.csv': " "$tmp/err" || flunk "missing cable file: $(cat "$tmp/err")"
 printf 'speed\tmedia\tmax_m\tsource\nHDRX\taoc\t3\tx\n' >"$tmp/bad.tsv"
 run 2 "$IBTOPO" analyze --cable-reach "$tmp/bad.tsv" "$DATA/ck-cables.topo" &&
 	stderr_is "ibtopo: $tmp/bad.tsv:2: unknown speed 'HDRX'"

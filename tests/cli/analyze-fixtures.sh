@@ -28,6 +28,8 @@
 # its own tests of these fabrics.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
@@ -35,25 +37,10 @@ LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-[ -f "$REAL/tiny-mixed-speeds.topo" ] || { echo "FAIL: no $REAL"; exit 1; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL"
 
 KINDS='speed-downgrade|width-downgrade|cable-over-length|cable-underrated|loopback-cable'
 HEADER='kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail'
-
-same() {	# same GOLDEN FILE NAME
-	cmp -s "$1" "$2" || {
-		fail "$3 differs from $(basename "$1")"
-		diff "$1" "$2" | sed 's/^/  /' | head -20
-	}
-}
 
 # count PATTERN FILE: lines matching
 count() {
@@ -69,22 +56,22 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	grep -E "^(kind|$KINDS)," "$tmp/all" >"$tmp/out"
 	# the reader's warnings about the file, and nothing else
 	grep -v '^ibtopo: warning: ' "$tmp/err" >"$tmp/err2"
-	[ -s "$tmp/err2" ] && fail "$name: stderr: $(head -c 300 "$tmp/err2")"
-	[ "$rc" -eq 0 ] || fail "$name: exit $rc (no errors expected)"
+	[ -s "$tmp/err2" ] && flunk "$name: stderr: $(head -c 300 "$tmp/err2")"
+	[ "$rc" -eq 0 ] || flunk "$name: exit $rc (no errors expected)"
 	case $name in
 	tiny-mixed-speeds.topo)
 		same "$GOLDEN/ck-tiny-mixed-speeds.csv" "$tmp/out" "$name"
 		goldens=$((goldens + 1))
 		[ "$(count '^speed-downgrade,info,.*,device-limit,' "$tmp/out")" -eq 4 ] ||
-			fail "$name: not 4 device-limit findings"
+			flunk "$name: not 4 device-limit findings"
 		;;
 	x5-mixed-ddr-qdr.topo)
 		same "$GOLDEN/ck-x5-mixed-ddr-qdr.csv" "$tmp/out" "$name"
 		goldens=$((goldens + 1))
 		[ "$(count '^speed-downgrade,info,.*adapter model 0x02c9:0x6732 runs at most DDR on all 23 of its links.*,DDR,QDR,.*,peers,device-limit,' "$tmp/out")" -eq 23 ] ||
-			fail "$name: not 23 DDR device-limit findings"
+			flunk "$name: not 23 DDR device-limit findings"
 		[ "$(count '4xDDR' "$f")" -eq 46 ] ||
-			fail "$name: the fixture no longer has 23 DDR links (46 ends)"
+			flunk "$name: the fixture no longer has 23 DDR links (46 ends)"
 		;;
 	plafrim2-subnet1.ports-verbose.txt)
 		same "$GOLDEN/ck-plafrim2-subnet1.csv" "$tmp/out" "$name"
@@ -92,35 +79,35 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 		;;
 	*)
 		[ "$(tr -d '\r' <"$tmp/out")" = "$HEADER" ] ||
-			fail "$name: findings on a fabric without faults: $(tail -n +2 "$tmp/out" | cut -c1-200)"
+			flunk "$name: findings on a fabric without faults: $(tail -n +2 "$tmp/out" | cut -c1-200)"
 		;;
 	esac
 done
 
 # three dumps have their golden findings: a dump missing leaves one out
 [ "$goldens" -eq 3 ] ||
-	fail "$goldens of the 3 golden files compared: a real dump is missing"
+	flunk "$goldens of the 3 golden files compared: a real dump is missing"
 
 # The text table: GUIDs where descriptions are shared, 5 of many alike.
 "$IBTOPO" analyze "$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/text" 2>"$tmp/err"
-grep -q '^info (23)$' "$tmp/text" || fail "x5 text: no 'info (23)'"
+grep -q '^info (23)$' "$tmp/text" || flunk "x5 text: no 'info (23)'"
 grep -q '^speed-downgrade  Voltaire 4036 # 4036-8BBA \[11\] .* MT25408 ConnectX Mellanox Technologies (0x003048c74e4a0000) \[1\] ' "$tmp/text" ||
-	fail "x5 text: a shared description without its GUID"
+	flunk "x5 text: a shared description without its GUID"
 grep -q '^\.\.\. and 16 more speed-downgrade findings (switch-model; see --format json)$' "$tmp/text" ||
-	fail "x5 text: the 21 switch-model findings are not folded to 5"
+	flunk "x5 text: the 21 switch-model findings are not folded to 5"
 [ "$(grep -c '^speed-downgrade ' "$tmp/text")" -eq 7 ] ||
-	fail "x5 text: not 2 + 5 speed-downgrade rows"
+	flunk "x5 text: not 2 + 5 speed-downgrade rows"
 "$IBTOPO" analyze "$REAL/tiny-mixed-speeds.topo" >"$tmp/text" 2>"$tmp/err"
 grep -q 'SwitchIB Mellanox Technologies \[3\]' "$tmp/text" ||
-	fail "tiny text: a unique description got a GUID"
+	flunk "tiny text: a unique description got a GUID"
 
 # Info never fails a run.
 "$IBTOPO" analyze --fail-on warning --format csv "$DATA/ck-ddr-info.topo" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ "$rc" -eq 0 ] || fail "ck-ddr-info.topo --fail-on warning: exit $rc, wanted 0: $(head -c 300 "$tmp/err")"
+[ "$rc" -eq 0 ] || flunk "ck-ddr-info.topo --fail-on warning: exit $rc, wanted 0: $(head -c 300 "$tmp/err")"
 [ "$(count '^speed-downgrade,info,.*,peers,device-limit,,,,hosts' "$tmp/out")" -eq 4 ] ||
-	fail "ck-ddr-info.topo: not 4 info device-limit findings"
+	flunk "ck-ddr-info.topo: not 4 info device-limit findings"
 [ "$(tail -n +2 "$tmp/out" | grep -vc '^speed-downgrade,info,')" -eq 0 ] ||
-	fail "ck-ddr-info.topo: other findings: $(tail -n +2 "$tmp/out" | grep -v '^speed-downgrade,info,' | head -c 300)"
+	flunk "ck-ddr-info.topo: other findings: $(tail -n +2 "$tmp/out" | grep -v '^speed-downgrade,info,' | head -c 300)"
 
 exit $failed

@@ -5,6 +5,8 @@
 # cable moved to an empty port, snapshots from a database, usage errors.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 REAL=$top_srcdir/tests/data/real
@@ -12,32 +14,6 @@ LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-same() {	# same GOLDEN FILE
-	diff -u "$1" "$2" >"$tmp/diff" || { fail "$2 differs from $1"; cat "$tmp/diff"; }
-}
 
 B=$DATA/dv-before.topo
 A=$DATA/dv-after.topo
@@ -56,8 +32,8 @@ run 1 "$IBTOPO" diff "$B" "$A" --format json && same "$GOLDEN/dv-diff.json" "$tm
 run 1 "$IBTOPO" diff --lids "$B" "$A" --format csv && same "$GOLDEN/dv-diff-lids.csv" "$tmp/out"
 run 1 "$IBTOPO" diff "$B" "$A" &&
 	grep -q 'host006' "$tmp/out" && grep -q 'swapped' "$tmp/out" ||
-	fail "text output does not name the removed host and the swap"
-grep -q 'LID changed' "$tmp/out" && fail "LID changes reported without --lids"
+	flunk "text output does not name the removed host and the swap"
+grep -q 'LID changed' "$tmp/out" && flunk "LID changes reported without --lids"
 
 # A real fabric: stage97's cable moved from ib5 port 32 to the empty port 34.
 QDR=$REAL/qdr-hosts-fdr10-isls.topo
@@ -66,13 +42,13 @@ if [ -f "$QDR" ]; then
 	sed -e 's/^\[32\]\t"H-24be05ffff985d90"/[34]\t"H-24be05ffff985d90"/' \
 	    -e 's/\("S-f4521403001165a0"\)\[32\]\(.*"MF0;ib5:SX6036\/U1"\)/\1[34]\2/' \
 		"$QDR" >"$tmp/moved.topo"
-	cmp -s "$QDR" "$tmp/moved.topo" && fail "sed did not move the cable"
+	cmp -s "$QDR" "$tmp/moved.topo" && flunk "sed did not move the cable"
 	run 1 "$IBTOPO" diff "$QDR" "$tmp/moved.topo" --format csv
-	[ "$(wc -l <"$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "moved cable: expected one change"; }
+	[ "$(wc -l <"$tmp/out")" -eq 2 ] || { cat "$tmp/out"; flunk "moved cable: expected one change"; }
 	grep -q '^link-moved,warning,stage97 mlx4_0,0x24be05ffff985d90,1,MF0;ib5:SX6036/U1,0xf4521403001165a0,32,stage97 mlx4_0,0x24be05ffff985d90,1,MF0;ib5:SX6036/U1,0xf4521403001165a0,34,' "$tmp/out" ||
-		{ cat "$tmp/out"; fail "moved cable: wrong change"; }
+		{ cat "$tmp/out"; flunk "moved cable: wrong change"; }
 else
-	fail "fixture $QDR missing"
+	flunk "fixture $QDR missing"
 fi
 
 # Snapshots: a REF works like a file.
@@ -83,16 +59,16 @@ run 1 "$IBTOPO" --db "$tmp/f.db" diff latest~1 latest --format json &&
 run 1 "$IBTOPO" --db "$tmp/f.db" diff "$B" latest --format json &&
 	same "$GOLDEN/dv-diff.json" "$tmp/out"
 run 2 "$IBTOPO" --db "$tmp/f.db" diff latest~1 no-such-label
-[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "unknown REF: not one line"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || flunk "unknown REF: not one line"
 
 # Usage errors: exit 2.
 run 2 "$IBTOPO" diff "$B"
-grep -q 'diff needs OLD and NEW' "$tmp/err" || fail "one argument: unclear error"
+grep -q 'diff needs OLD and NEW' "$tmp/err" || flunk "one argument: unclear error"
 run 2 "$IBTOPO" diff "$B" "$A" "$B"
-grep -q "unexpected argument" "$tmp/err" || fail "three arguments: unclear error"
+grep -q "unexpected argument" "$tmp/err" || flunk "three arguments: unclear error"
 run 2 "$IBTOPO" diff "$B" "$A" --format yaml
 run 2 "$IBTOPO" diff --lidz "$B" "$A"
 run 0 "$IBTOPO" diff --help
-grep -q 'link-moved' "$tmp/out" || fail "diff --help does not list the changes"
+grep -q 'link-moved' "$tmp/out" || flunk "diff --help does not list the changes"
 
 exit $failed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # kill-import.sh - crash safety of the store: `ibtopo import` of a large
 # fabric (3,456 hosts, 720 switches, 10,368 links: bench/gen-fattree.py
 # --radix 24, written as ibnetdiscover text, 1.5 MB; --radix 16 under
@@ -80,11 +81,10 @@ info "every snapshot: switches cas routers links, node port link rows: $want"
 "$PYTHON3" "$top_srcdir/tests/rel-killimport.py" "$bin" "$DB" "$dump" \
 	"$KILLS" ${REL_SEED:+"$REL_SEED"} || fail "kills (see above)"
 
-failed=0
 check=$(sql 'PRAGMA integrity_check')
-[ "$check" = ok ] || { echo "FAIL: integrity_check: $check"; failed=1; }
+[ "$check" = ok ] || flunk "integrity_check: $check"
 fk=$(sql 'PRAGMA foreign_key_check')
-[ -z "$fk" ] || { echo "FAIL: foreign_key_check: $fk"; failed=1; }
+[ -z "$fk" ] || flunk "foreign_key_check: $fk"
 echo "integrity_check: $check; foreign_key_check: ${fk:-no rows}"
 
 # every snapshot whole
@@ -97,26 +97,20 @@ for id in $ids; do
 		(SELECT count(*) FROM ports WHERE snapshot_id = s.id),
 		(SELECT count(*) FROM links WHERE snapshot_id = s.id)
 		FROM snapshots s WHERE id = $id" | tr '|' ' ')
-	[ "$got" = "$want" ] || {
-		echo "FAIL: snapshot $id: $got, wanted $want"
-		failed=1
-	}
+	[ "$got" = "$want" ] || flunk "snapshot $id: $got, wanted $want"
 	links=$("$bin" --db "$DB" show "$id" links --format json |
 		json_get 'len(j["links"])') || links=error
-	[ "$links" = "${want##* }" ] || {
-		echo "FAIL: show $id links: $links links, wanted ${want##* }"
-		failed=1
-	}
+	[ "$links" = "${want##* }" ] || flunk "show $id links: $links links, wanted ${want##* }"
 done
-[ "$n" -ge 4 ] || { echo "FAIL: only $n snapshots"; failed=1; }
+[ "$n" -ge 4 ] || flunk "only $n snapshots"
 echo "$n snapshots, each whole"
 
 # the database still takes a snapshot
 last=$(sql 'SELECT max(id) FROM snapshots')
 out=$("$bin" --db "$DB" import --label after "$dump") ||
-	{ echo "FAIL: import after the kills"; failed=1; }
+	flunk "import after the kills"
 case $out in
 "snapshot $((last + 1)) (after): "*) ;;
-*) echo "FAIL: import after the kills said: $out"; failed=1 ;;
+*) flunk "import after the kills said: $out" ;;
 esac
 exit $failed

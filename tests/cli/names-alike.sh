@@ -9,47 +9,22 @@
 # pair lines, diff and validate tables and sentences).
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
 F=$top_srcdir/tests/data/nm-alike.topo
 SW='Infiniscale-IV Mellanox Technologies'
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-stderr_is() {
-	printf '%s\n' "$1" >"$tmp/want"
-	cmp -s "$tmp/want" "$tmp/err" || fail "stderr: $(cat "$tmp/err"), wanted $1"
-}
 
 # ---- lookups: render --focus
 alike="'$SW' names 7 nodes: 0x0002c90200a00001, 0x0002c90200a00002, 0x0002c90200a00003, 0x0002c90200a00004 and 3 more; name one by its GUID"
 run 2 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus "$SW" && stderr_is "ibtopo: $alike"
 run 2 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus 'MT25408 ConnectX Mellanox Technologies' &&
-	grep -q "names 6 nodes: 0x0002c90300b00010, " "$tmp/err" || fail "CA focus: $(cat "$tmp/err")"
+	grep -q "names 6 nodes: 0x0002c90300b00010, " "$tmp/err" || flunk "CA focus: $(cat "$tmp/err")"
 run 0 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus 0x0002c90200a00004 --depth 1 &&
-	[ "$(grep -c ' -- ' "$tmp/f.dot")" -gt 0 ] || fail "--focus GUID drew nothing"
+	[ "$(grep -c ' -- ' "$tmp/f.dot")" -gt 0 ] || flunk "--focus GUID drew nothing"
 run 0 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus 'node07 mlx4_0' --depth 1
 run 0 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus node07 --depth 1	# as drawn
 run 2 "$IBTOPO" render "$F" -o "$tmp/f.dot" --focus nosuch &&
@@ -62,7 +37,7 @@ run 2 "$IBTOPO" analyze "$F" --roots "$tmp/roots" &&
 for root in 0x0002c90200a00001 0002c90200a00001 S-0002c90200a00001; do
 	printf '%s\n' "$root" >"$tmp/roots"
 	run 0 "$IBTOPO" analyze "$F" --format json --roots "$tmp/roots" &&
-		grep -q '"ranked_from":"roots"' "$tmp/out" || fail "--roots $root"
+		grep -q '"ranked_from":"roots"' "$tmp/out" || flunk "--roots $root"
 done
 printf '0x0002c90300b00010\n' >"$tmp/roots"	# a CA
 run 2 "$IBTOPO" analyze "$F" --roots "$tmp/roots" &&
@@ -76,23 +51,23 @@ for line in \
 	"OpenSM's ftree routing would not route it (minhop would): ERR AB26: CA 'MT25408 ConnectX Mellanox Technologies' (0x0002c90300b00010) is on switch '$SW' (0x0002c90200a00004) at rank 2, while the leaves are at rank 3" \
 	"  worst pair: $SW (0x0002c90200a00004) - $SW (0x0002c90200a00005): 2 node-, 2 edge-disjoint, 2 routes"
 do
-	grep -qxF "$line" "$tmp/out" || fail "analyze lacks: $line"
+	grep -qxF "$line" "$tmp/out" || flunk "analyze lacks: $line"
 done
 # a name one node has stays as it is
 grep -q "^low-path-diversity  node07 mlx4_0 \[1\]  *$SW (0x0002c90200a00007) \[3\]" "$tmp/out" ||
-	fail "findings table: $(grep node07 "$tmp/out")"
+	flunk "findings table: $(grep node07 "$tmp/out")"
 
 # node07's cable moves from the last leaf's port 3 to the third leaf's
 # port 5: one switch of the seven in each table row and sentence
 sed -e '/^\[3\]	"H-0002c90300b00070"/d' \
 	-e 's/^\[1\](2c90300b00071)	"S-0002c90200a00007"\[3\]/[1](2c90300b00071)	"S-0002c90200a00006"[5]/' \
 	"$F" >"$tmp/moved.topo"
-cmp -s "$F" "$tmp/moved.topo" && fail "sed left nm-alike.topo as it was"
+cmp -s "$F" "$tmp/moved.topo" && flunk "sed left nm-alike.topo as it was"
 run 1 "$IBTOPO" diff "$F" "$tmp/moved.topo" &&
 	grep -q "^link-moved  node07 mlx4_0 \[1\]  $SW (0x0002c90200a00007) \[3\]  cable moved: it now joins port 1 of 'node07 mlx4_0' and port 5 of '$SW' (0x0002c90200a00006)\$" \
-		"$tmp/out" || fail "diff: $(cat "$tmp/out")"
+		"$tmp/out" || flunk "diff: $(cat "$tmp/out")"
 run 1 "$IBTOPO" validate "$F" "$tmp/moved.topo" &&
 	grep -q "^miswired-link  node07 mlx4_0 \[1\]  $SW (0x0002c90200a00006) \[5\]  cable goes to the wrong port: the plan connects port 1 of 'node07 mlx4_0' to port 3 of '$SW' (0x0002c90200a00007)\$" \
-		"$tmp/out" || fail "validate: $(cat "$tmp/out")"
+		"$tmp/out" || flunk "validate: $(cat "$tmp/out")"
 
 exit $failed

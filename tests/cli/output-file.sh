@@ -65,6 +65,7 @@ for cmd in export plan render; do
 		fail "$cmd -o file: mode $(stat -c %a "$d/file"), was 640"
 	${cmd}_to "$d/brand-new" || fail "$cmd -o new file: $(cat "$T/err")"
 	cmp -s "$d/brand-new" "$want" || fail "$cmd -o new file: wrong bytes"
+	# shellcheck disable=SC2010 # our own file names
 	ls -A "$d" | grep -q tmp && fail "$cmd -o left a temporary file: $(ls -A "$d")"
 
 	# a FIFO: its reader gets the bytes, the FIFO stays
@@ -114,5 +115,6 @@ rc=$?
 [ "$(cat "$T/err")" = "ibtopo: cannot write '$T/limited': File too large" ] ||
 	fail "a write over the size limit said: $(cat "$T/err")"
 [ "$(cat "$T/limited")" = old ] || fail "a failed write changed the file"
+# shellcheck disable=SC2010 # our own file names
 ls -A "$T" | grep -q 'limited.tmp' && fail "a failed write left a temporary file"
 exit 0

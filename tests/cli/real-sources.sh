@@ -12,12 +12,6 @@ REAL=$top_srcdir/tests/data/real
 SRC=$REAL/SOURCES.md
 [ -f "$SRC" ] || fail "no $SRC"
 
-failed=0
-bad() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
 # the table rows: "| `file`[, `file`] | origin | [LICENCE](LICENSES/x) | ..."
 rows=$(grep '^| `' "$SRC")
 [ -n "$rows" ] || fail "SOURCES.md has no table rows"
@@ -29,12 +23,12 @@ here=$(cd "$REAL" && for f in *; do
 	[ -f "$f" ] && [ "$f" != SOURCES.md ] && echo "$f"
 done | sort)
 [ "$(count_lines "$here")" -ge 10 ] ||
-	bad "only $(count_lines "$here") dumps in $REAL"
+	flunk "only $(count_lines "$here") dumps in $REAL"
 for f in $here; do
-	printf '%s\n' "$named" | grep -qxF "$f" || bad "$f: not in SOURCES.md"
+	printf '%s\n' "$named" | grep -qxF "$f" || flunk "$f: not in SOURCES.md"
 done
 for f in $named; do
-	[ -f "$REAL/$f" ] || bad "SOURCES.md names $f: not in $REAL"
+	[ -f "$REAL/$f" ] || flunk "SOURCES.md names $f: not in $REAL"
 done
 
 # every row links to its licence text, which says the licence it names
@@ -44,33 +38,33 @@ while read -r cell; do
 	n=$((n + 1))
 	case $cell in
 	'['*'](LICENSES/'*')') ;;
-	*) bad "row $n: licence '$cell' is no link to LICENSES/"; continue ;;
+	*) flunk "row $n: licence '$cell' is no link to LICENSES/"; continue ;;
 	esac
 	spdx=${cell#[}
 	spdx=${spdx%%]*}
 	file=${cell#*(}
 	file=${file%)}
-	[ -f "$REAL/$file" ] || { bad "row $n: no $file"; continue; }
+	[ -f "$REAL/$file" ] || { flunk "row $n: no $file"; continue; }
 	grep -q "^Licence:  $spdx " "$REAL/$file" ||
-		bad "$file: does not say it is $spdx"
+		flunk "$file: does not say it is $spdx"
 	case $spdx in
 	Apache-2.0) want='Apache License' ;;
 	BSD-2-Clause) want='Redistribution and use in source and binary' ;;
 	BSD-3-Clause) want='The name of the author may not be used' ;;
 	MIT) want='Permission is hereby granted, free of charge' ;;
-	*) bad "row $n: unknown licence $spdx"; continue ;;
+	*) flunk "row $n: unknown licence $spdx"; continue ;;
 	esac
-	grep -q "$want" "$REAL/$file" || bad "$file: no $spdx text"
-	grep -q 'Copyright' "$REAL/$file" || bad "$file: no copyright line"
+	grep -q "$want" "$REAL/$file" || flunk "$file: no $spdx text"
+	grep -q 'Copyright' "$REAL/$file" || flunk "$file: no copyright line"
 done <"$TESTDIR/licences"
-[ "$n" -eq "$(count_lines "$rows")" ] || bad "read $n of the rows"
+[ "$n" -eq "$(count_lines "$rows")" ] || flunk "read $n of the rows"
 
 # and no licence text lies there unlinked
 for f in "$REAL"/LICENSES/*; do
 	grep -qF "(LICENSES/$(basename "$f"))" "$SRC" ||
-		bad "$f: not linked from SOURCES.md"
+		flunk "$f: not linked from SOURCES.md"
 done
 [ "$(ls "$REAL/LICENSES" | wc -l)" -eq 6 ] ||
-	bad "$(ls "$REAL/LICENSES" | wc -l) licence files, wanted 6 (one per repository)"
+	flunk "$(ls "$REAL/LICENSES" | wc -l) licence files, wanted 6 (one per repository)"
 [ $failed -eq 0 ] && echo "$(count_lines "$here") dumps, $n rows, each with its licence"
 exit $failed

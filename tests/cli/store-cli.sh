@@ -4,56 +4,18 @@
 # missing; the default path; --help.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-# the one line on stderr must be exactly $1, stdout empty
-stderr_is() {
-	printf '%s\n' "$1" >"$tmp/want"
-	if ! cmp -s "$tmp/want" "$tmp/err"; then
-		fail "stderr differs"
-		diff "$tmp/want" "$tmp/err" | sed 's/^/  /'
-	fi
-	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
-}
-
-stdout_is() {
-	printf '%s\n' "$1" >"$tmp/want"
-	if ! cmp -s "$tmp/want" "$tmp/out"; then
-		fail "stdout differs"
-		diff "$tmp/want" "$tmp/out" | head -20 | sed 's/^/  /'
-	fi
-}
 
 golden() {
 	if ! cmp -s "$GOLDEN/$1" "$tmp/out"; then
-		fail "output differs from tests/golden/$1"
+		flunk "output differs from tests/golden/$1"
 		diff "$GOLDEN/$1" "$tmp/out" | head -20 | sed 's/^/  /'
 	fi
 }
@@ -76,25 +38,25 @@ db=$tmp/fabric.db
 "$TOOL" fill "$db" 3 week1 && "$TOOL" fill "$db" 1 week2 || exit 99
 run 0 "$IBTOPO" --db "$db" snapshots --format json
 ids=$(grep -o '"id":[0-9]*' "$tmp/out" | tr '\n' ' ')
-[ "$ids" = '"id":1 "id":2 "id":3 "id":4 ' ] || fail "snapshot ids: $ids"
+[ "$ids" = '"id":1 "id":2 "id":3 "id":4 ' ] || flunk "snapshot ids: $ids"
 grep -q '^{"schema_version":1,"snapshots":\[{"id":1,"label":"week1","taken_at":"[0-9-]*T[0-9:]*Z","switches":20,"cas":16,"links":48,"partial":false,' "$tmp/out" ||
-	fail "snapshots JSON: $(head -c 300 "$tmp/out")"
+	flunk "snapshots JSON: $(head -c 300 "$tmp/out")"
 run 0 "$IBTOPO" --db "$db" snapshots
-[ "$(wc -l <"$tmp/out")" -eq 5 ] || fail "snapshots text: $(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -eq 5 ] || flunk "snapshots text: $(cat "$tmp/out")"
 
 run 0 "$IBTOPO" --db "$db" show --format json 1 links && golden store-links.json
 run 0 "$IBTOPO" --db "$db" show --format csv 1 nodes && golden store-nodes.csv
 run 0 "$IBTOPO" --db "$db" show --format json 1 cables && golden store-cables.json
 run 0 "$IBTOPO" --db "$db" show --format csv 1 ports
 [ "$(wc -l <"$tmp/out")" -eq $((1 + 20 * 5 + 16)) ] ||
-	fail "ports CSV has $(wc -l <"$tmp/out") lines"
+	flunk "ports CSV has $(wc -l <"$tmp/out") lines"
 # options may follow the arguments
 run 0 "$IBTOPO" --db "$db" show 1 links --format json && golden store-links.json
 run 0 "$IBTOPO" --db "$db" show 1 --format csv nodes && golden store-nodes.csv
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 cp "$tmp/out" "$tmp/list"
 run 0 "$IBTOPO" --db "$db" snapshots --format=csv
-cmp -s "$tmp/out" "$tmp/list" || fail "snapshots --format=csv"
+cmp -s "$tmp/out" "$tmp/list" || flunk "snapshots --format=csv"
 # the default list is nodes, the default REF latest
 run 0 "$IBTOPO" --db "$db" show --format csv && golden store-nodes.csv
 # every way to name a snapshot
@@ -111,7 +73,7 @@ run 2 "$IBTOPO" --db "$db" show latest~4 links &&
 	stderr_is "ibtopo: no snapshot 'latest~4' in '$db'"
 run 2 "$IBTOPO" --db "$db" show 99 nodes && stderr_is "ibtopo: no snapshot '99' in '$db'"
 run 2 "$IBTOPO" --db "$db" show 1 bogus
-grep -q "^ibtopo: unknown list 'bogus'" "$tmp/err" || fail "unknown list: $(cat "$tmp/err")"
+grep -q "^ibtopo: unknown list 'bogus'" "$tmp/err" || flunk "unknown list: $(cat "$tmp/err")"
 run 2 "$IBTOPO" --db "$db" show 1 nodes extra
 run 2 "$IBTOPO" --db "$db" snapshots extra
 run 2 "$IBTOPO" --db "$db" snapshots --format yaml
@@ -125,8 +87,8 @@ touch -d '2001-02-03 04:05:06' "$db"
 msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (2)"
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "$msg"
 run 2 "$IBTOPO" --db "$db" show --format json latest links && stderr_is "$msg"
-[ "$(cksum <"$db")" = "$before" ] || fail "newer database was changed"
-[ "$(date -r "$db" +%Y)" = 2001 ] || fail "newer database was touched"
+[ "$(cksum <"$db")" = "$before" ] || flunk "newer database was changed"
+[ "$(date -r "$db" +%Y)" = 2001 ] || flunk "newer database was touched"
 
 # ---- not a database, not ours, missing
 db=$tmp/junk.db
@@ -138,7 +100,7 @@ db=$tmp/other.db
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: '$db': not an ibtopo database"
 db=$tmp/missing.db
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: no database '$db'"
-[ -e "$db" ] && fail "a read-only command created $db"
+[ -e "$db" ] && flunk "a read-only command created $db"
 # the default path: $XDG_DATA_HOME, then ~/.local/share
 run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" snapshots &&
 	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'"
@@ -153,7 +115,7 @@ cp "$top_srcdir/tests/data/store-v1.db" "$db" && chmod 600 "$db" || exit 99
 run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
 	cut -d, -f1,2,4-7 "$tmp/out" | tr -d '\r' >"$tmp/list" &&
 	printf '%s\n' id,label,switches,cas,links,partial 1,week1,4,4,9,false \
-		2,,4,8,16,false | cmp -s - "$tmp/list" || fail "v1 snapshots: $(cat "$tmp/list")"
+		2,,4,8,16,false | cmp -s - "$tmp/list" || flunk "v1 snapshots: $(cat "$tmp/list")"
 for ref in 1 2; do
 	src=$top_srcdir/tests/data/sim-small.cache
 	[ $ref = 2 ] && src=$top_srcdir/tests/data/rd-small.topo
@@ -164,18 +126,18 @@ for ref in 1 2; do
 			mv "$tmp/out" "$tmp/old" &&
 			run 0 "$IBTOPO" --db "$tmp/fresh.db" show --format csv 1 "$what" &&
 			cmp -s "$tmp/old" "$tmp/out" ||
-			fail "v1 snapshot $ref $what differ from a fresh import"
+			flunk "v1 snapshot $ref $what differ from a fresh import"
 	done
 done
 run 0 "$IBTOPO" --db "$db" import "$top_srcdir/tests/data/rd-small.topo" &&
-	grep -q '^snapshot 3: ' "$tmp/out" || fail "import into the upgraded v1 database"
+	grep -q '^snapshot 3: ' "$tmp/out" || flunk "import into the upgraded v1 database"
 
 # ---- help goes to stdout, exit 0
 for cmd in snapshots show; do
 	run 0 "$IBTOPO" "$cmd" --help &&
 		grep -q "^usage: ibtopo \[--db FILE\] $cmd" "$tmp/out" ||
-		fail "$cmd --help"
-	[ -s "$tmp/err" ] && fail "$cmd --help wrote to stderr"
+		flunk "$cmd --help"
+	[ -s "$tmp/err" ] && flunk "$cmd --help wrote to stderr"
 done
 
 exit $failed

@@ -5,14 +5,13 @@
 # writer and every read must succeed and all forty snapshots be there.
 set -u
 : "${IBTOPO:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
 LC_ALL=C
 export LC_ALL
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
 db=$tmp/sub/fabric.db
-failed=0
 
 pids=
 for w in 1 2 3 4; do
@@ -39,33 +38,30 @@ done
 w=0
 for p in $pids; do
 	w=$((w + 1))
-	if ! wait "$p"; then
-		echo "FAIL: writer $w: $(cat "$tmp/err$w")"
-		failed=1
-	fi
+	wait "$p" || flunk "writer $w: $(cat "$tmp/err$w")"
 done
-[ "$bad_reads" -eq 0 ] || { echo "FAIL: $bad_reads of $reads reads failed"; failed=1; }
+[ "$bad_reads" -eq 0 ] || flunk "$bad_reads of $reads reads failed"
 
 "$IBTOPO" --db "$db" snapshots --format csv >"$tmp/list" || failed=1
 n=$(($(wc -l <"$tmp/list") - 1))
-[ "$n" -eq 40 ] || { echo "FAIL: $n snapshots, wanted 40"; failed=1; }
+[ "$n" -eq 40 ] || flunk "$n snapshots, wanted 40"
 for w in 1 2 3 4; do
 	k=$(grep -Ec ",writer$w(\.[0-9]+)?," "$tmp/list")
-	[ "$k" -eq 10 ] || { echo "FAIL: writer$w has $k snapshots"; failed=1; }
+	[ "$k" -eq 10 ] || flunk "writer$w has $k snapshots"
 done
 ids=$(cut -d, -f1 "$tmp/list" | sed 1d | sort -n | uniq | tr '\n' ' ')
 want=$(seq 1 40 | tr '\n' ' ')
-[ "$ids" = "$want" ] || { echo "FAIL: ids $ids"; failed=1; }
+[ "$ids" = "$want" ] || flunk "ids $ids"
 # every snapshot is whole: 45 switches, 54 CAs, 162 links each (k = 6)
 bad=$(sed 1d "$tmp/list" | awk -F, '$4 != 45 || $5 != 54 || $6 != 162' | wc -l)
-[ "$bad" -eq 0 ] || { echo "FAIL: $bad snapshots with wrong counts"; failed=1; }
+[ "$bad" -eq 0 ] || flunk "$bad snapshots with wrong counts"
 rows=$("$TOOL" exec "$db" 'SELECT count(*) FROM links') || failed=1
-[ "$rows" -eq $((40 * 162)) ] || { echo "FAIL: $rows link rows"; failed=1; }
+[ "$rows" -eq $((40 * 162)) ] || flunk "$rows link rows"
 problems=$("$TOOL" exec "$db" \
 	"SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'") ||
 	failed=1
-[ "$problems" -eq 0 ] || { echo "FAIL: integrity check"; failed=1; }
-[ "$(stat -c %a "$db")" = 600 ] || { echo "FAIL: mode $(stat -c %a "$db")"; failed=1; }
-[ "$(stat -c %a "$tmp/sub")" = 700 ] || { echo "FAIL: dir mode"; failed=1; }
+[ "$problems" -eq 0 ] || flunk "integrity check"
+[ "$(stat -c %a "$db")" = 600 ] || flunk "mode $(stat -c %a "$db")"
+[ "$(stat -c %a "$tmp/sub")" = 700 ] || flunk "dir mode"
 echo "40 snapshots from 4 writers; $reads concurrent reads"
 exit $failed

@@ -5,44 +5,15 @@
 # with one line and leaves the database as it was.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
 REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-[ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || { echo "FAIL: no $REAL (the real dumps are in the repository)"; exit 1; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-stderr_is() {
-	printf '%s\n' "$1" >"$tmp/want"
-	if ! cmp -s "$tmp/want" "$tmp/err"; then
-		fail "stderr differs"
-		diff "$tmp/want" "$tmp/err" | sed 's/^/  /'
-	fi
-	[ -s "$tmp/out" ] && fail "stdout not empty: $(head -c 200 "$tmp/out")"
-}
+[ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 
 # state DB: what must not change when a write fails
 state() {
@@ -62,22 +33,22 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	name=$(basename "$f")
 	run 0 "$IBTOPO" --db "$db" import --label "$name" "$f" || continue
 	head -n 1 "$tmp/out" | grep -q "^snapshot $n ($name): " ||
-		fail "import $name said: $(head -n 1 "$tmp/out")"
+		flunk "import $name said: $(head -n 1 "$tmp/out")"
 	# JSON carries every column; the other formats walk the same ones
 	for what in nodes ports links cables; do
 		"$IBTOPO" --db "$db" show --format json "$f" $what \
 			>"$tmp/file" 2>/dev/null ||
-			fail "show $name $what"
+			flunk "show $name $what"
 		"$IBTOPO" --db "$db" show --format json "$name" $what \
 			>"$tmp/snap" 2>"$tmp/err" ||
-			fail "show snapshot $n $what: $(cat "$tmp/err")"
+			flunk "show snapshot $n $what: $(cat "$tmp/err")"
 		cmp -s "$tmp/file" "$tmp/snap" ||
-			fail "$name: $what differs after the store"
+			flunk "$name: $what differs after the store"
 	done
 done
-[ "$n" -ge 8 ] || fail "only $n of the 8 real dumps"
+[ "$n" -ge 8 ] || flunk "only $n of the 8 real dumps"
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
-[ "$(wc -l <"$tmp/out")" -eq $((n + 1)) ] || fail "$(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -eq $((n + 1)) ] || flunk "$(cat "$tmp/out")"
 
 # ---- four importers at once, ten imports each, into a new database
 db=$tmp/concurrent/fabric.db
@@ -97,11 +68,11 @@ done
 w=0
 for p in $pids; do
 	w=$((w + 1))
-	wait "$p" || fail "importer $w: $(cat "$tmp/cerr$w")"
+	wait "$p" || flunk "importer $w: $(cat "$tmp/cerr$w")"
 done
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(grep -Ec ',w[1-4]\.([1-9]|10),' "$tmp/out")" -eq 40 ] ||
-	fail "concurrent imports: $(($(wc -l <"$tmp/out") - 1)) snapshots"
+	flunk "concurrent imports: $(($(wc -l <"$tmp/out") - 1)) snapshots"
 
 # ---- imports that cannot be stored: one line, exit 2, nothing changed
 f=$REAL/qdr-hosts-fdr10-isls.topo	# read without warnings
@@ -116,15 +87,15 @@ db=$tmp/newer.db
 before=$(state "$db")
 run 2 "$IBTOPO" --db "$db" import "$f" &&
 	stderr_is "ibtopo: '$db': schema version 3 is newer than this ibtopo supports (2)"
-[ "$(state "$db")" = "$before" ] || fail "import changed a newer database"
-[ -e "$db-wal" ] || [ -e "$db-shm" ] && fail "import left $db-wal or -shm"
+[ "$(state "$db")" = "$before" ] || flunk "import changed a newer database"
+[ -e "$db-wal" ] || [ -e "$db-shm" ] && flunk "import left $db-wal or -shm"
 
 db=$tmp/junk.db
 awk 'BEGIN { srand(3); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 255) + 1 }' >"$db"
 before=$(state "$db")
 run 2 "$IBTOPO" --db "$db" import "$f" &&
 	stderr_is "ibtopo: '$db': not an ibtopo database"
-[ "$(state "$db")" = "$before" ] || fail "import changed a corrupt file"
+[ "$(state "$db")" = "$before" ] || flunk "import changed a corrupt file"
 
 # Root ignores file permissions through its capabilities: as root, the
 # commands below run without any (setpriv), still as uid 0 so that they
@@ -145,7 +116,7 @@ chmod 0400 "$db"
 before=$(state "$db")
 run 2 $unpriv "$IBTOPO" --db "$db" import "$f" &&
 	stderr_is "ibtopo: database '$db' is read-only"
-[ "$(state "$db")" = "$before" ] || fail "import changed a read-only database"
+[ "$(state "$db")" = "$before" ] || flunk "import changed a read-only database"
 mkdir "$tmp/rodir" && "$TOOL" fill "$tmp/rodir/fabric.db" 1 || exit 99
 chmod 0500 "$tmp/rodir"
 db=$tmp/rodir/fabric.db
@@ -153,7 +124,7 @@ run 2 $unpriv "$IBTOPO" --db "$db" import "$f" &&
 	stderr_is "ibtopo: cannot write database '$db': directory '$tmp/rodir': Permission denied"
 # reading needs no write access
 run 0 $unpriv "$IBTOPO" --db "$db" show --format csv latest links &&
-	[ "$(wc -l <"$tmp/out")" -gt 1 ] || fail "show from a read-only folder: no links"
+	[ "$(wc -l <"$tmp/out")" -gt 1 ] || flunk "show from a read-only folder: no links"
 chmod 0700 "$tmp/rodir"
 
 exit $failed

@@ -6,37 +6,17 @@
 # naming that label fails listing the snapshots it could mean.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
 REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
 db=$tmp/fabric.db
 x5=$REAL/x5-mixed-ddr-qdr.topo
 tiny=$REAL/tiny-mixed-speeds.topo
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
 
 # the snapshot ids, in order, with their labels: "1:x5-before 2:- ..."
 listing() {
@@ -49,39 +29,39 @@ run 0 "$IBTOPO" --db "$db" import --label x5-after "$tiny"
 # the same label again: refused, nothing stored, the REF still the first
 run 2 "$IBTOPO" --db "$db" import --label x5-before "$tiny" &&
 	grep -qx "ibtopo: label 'x5-before' names snapshot 1 already (--force moves it here)" \
-		"$tmp/err" || fail "reused label: $(cat "$tmp/err")"
-[ "$(listing)" = "1:x5-before 2:x5-after" ] || fail "after a refused label: $(listing)"
+		"$tmp/err" || flunk "reused label: $(cat "$tmp/err")"
+[ "$(listing)" = "1:x5-before 2:x5-after" ] || flunk "after a refused label: $(listing)"
 # so diff x5-before x5-after compares the two snapshots so labelled
 run 1 "$IBTOPO" --db "$db" diff --format csv x5-before x5-after
 "$IBTOPO" diff --format csv "$x5" "$tiny" >"$tmp/files" 2>/dev/null
-cmp -s "$tmp/out" "$tmp/files" || fail "diff x5-before x5-after is not x5 vs tiny"
+cmp -s "$tmp/out" "$tmp/files" || flunk "diff x5-before x5-after is not x5 vs tiny"
 
 # --force moves the label to the new snapshot
 run 0 "$IBTOPO" --db "$db" import --label x5-after --force "$x5" &&
-	grep -q '^snapshot 3 (x5-after): ' "$tmp/out" || fail "--force: $(cat "$tmp/out")"
-[ "$(listing)" = "1:x5-before 2:- 3:x5-after" ] || fail "after --force: $(listing)"
+	grep -q '^snapshot 3 (x5-after): ' "$tmp/out" || flunk "--force: $(cat "$tmp/out")"
+[ "$(listing)" = "1:x5-before 2:- 3:x5-after" ] || flunk "after --force: $(listing)"
 run 0 "$IBTOPO" --db "$db" diff x5-before x5-after
 run 2 "$IBTOPO" --db "$db" import --force "$x5" &&
 	grep -q "^ibtopo: --force moves a --label; none given" "$tmp/err" ||
-	fail "--force alone: $(cat "$tmp/err")"
+	flunk "--force alone: $(cat "$tmp/err")"
 
 # labels a REF reads as something else: usage errors, nothing stored
 for label in 3 0042 latest latest~1 latest~0; do
 	run 2 "$IBTOPO" --db "$db" import --label "$label" "$tiny" &&
 		grep -qx "ibtopo: label '$label' reads as a snapshot reference (an id, 'latest' or 'latest~N'), which it could never name" \
-			"$tmp/err" || fail "label '$label': $(head -1 "$tmp/err")"
+			"$tmp/err" || flunk "label '$label': $(head -1 "$tmp/err")"
 	run 2 "$IBTOPO" --db "$db" import --force --label "$label" "$tiny"
 done
 run 2 "$IBTOPO" --db "$db" import --label '' "$tiny" &&
-	grep -qx "ibtopo: empty snapshot label" "$tmp/err" || fail "empty label"
-[ "$(listing)" = "1:x5-before 2:- 3:x5-after" ] || fail "after refused labels: $(listing)"
+	grep -qx "ibtopo: empty snapshot label" "$tmp/err" || flunk "empty label"
+[ "$(listing)" = "1:x5-before 2:- 3:x5-after" ] || flunk "after refused labels: $(listing)"
 # discover checks the label before it sweeps (no fabric here to sweep)
 run 2 "$IBTOPO" --db "$db" discover --label x5-before &&
 	grep -qx "ibtopo: label 'x5-before' names snapshot 1 already (--force moves it here)" \
-		"$tmp/err" || fail "discover reused label: $(cat "$tmp/err")"
+		"$tmp/err" || flunk "discover reused label: $(cat "$tmp/err")"
 run 2 "$IBTOPO" --db "$db" discover --label latest~2 &&
 	grep -q "^ibtopo: label 'latest~2' reads as a snapshot reference" "$tmp/err" ||
-	fail "discover REF label: $(cat "$tmp/err")"
+	flunk "discover REF label: $(cat "$tmp/err")"
 
 # ---- a database written before labels were unique
 old=$tmp/old.db
@@ -89,13 +69,13 @@ old=$tmp/old.db
 	"UPDATE snapshots SET label = 'week1' WHERE id IN (2, 3)" >/dev/null || exit 99
 db=$old
 run 0 "$IBTOPO" --db "$old" snapshots &&
-	[ "$(listing)" = "1:week1 2:week1 3:week1" ] || fail "old database: $(listing)"
+	[ "$(listing)" = "1:week1 2:week1 3:week1" ] || flunk "old database: $(listing)"
 run 2 "$IBTOPO" --db "$old" show week1 &&
 	grep -qx "ibtopo: label 'week1' names snapshots 1, 2, 3: give an id" "$tmp/err" ||
-	fail "ambiguous label: $(cat "$tmp/err")"
+	flunk "ambiguous label: $(cat "$tmp/err")"
 run 0 "$IBTOPO" --db "$old" show 2
 run 0 "$IBTOPO" --db "$old" import --label week1 --force "$tiny"
 run 0 "$IBTOPO" --db "$old" show --format csv week1 &&
-	[ "$(listing)" = "1:- 2:- 3:- 4:week1" ] || fail "moved from many: $(listing)"
+	[ "$(listing)" = "1:- 2:- 3:- 4:week1" ] || flunk "moved from many: $(listing)"
 
 exit $failed

@@ -4,34 +4,28 @@
 # disagree: stored, with a warning naming both lines.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
 # bad FILE LINE WHAT: import fails with exactly that one line, stores nothing
 bad() {
 	f=$1 line=$2 what=$3
 	"$IBTOPO" --db "$tmp/db" import "$f" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" -eq 2 ] || fail "import $f exited $rc, wanted 2"
+	[ "$rc" -eq 2 ] || flunk "import $f exited $rc, wanted 2"
 	printf 'ibtopo: %s:%s: %s\n' "$f" "$line" "$what" >"$tmp/want"
 	cmp -s "$tmp/want" "$tmp/err" || {
-		fail "import $f said:"
+		flunk "import $f said:"
 		sed 's/^/  got:  /' "$tmp/err"
 		sed 's/^/  want: /' "$tmp/want"
 	}
-	[ -s "$tmp/out" ] && fail "import $f printed: $(cat "$tmp/out")"
-	[ -e "$tmp/db" ] && fail "import $f created the database"
+	[ -s "$tmp/out" ] && flunk "import $f printed: $(cat "$tmp/out")"
+	[ -e "$tmp/db" ] && flunk "import $f created the database"
 	rm -f "$tmp/db"
 }
 
@@ -70,12 +64,12 @@ if [ -f "$REAL/x5-mixed-ddr-qdr.topo" ]; then
 	# garbage appended to a good dump
 	{ cat "$REAL/x5-mixed-ddr-qdr.topo"; head -c 512 /dev/urandom; } >"$tmp/junk.topo"
 	"$IBTOPO" --db "$tmp/db" import "$tmp/junk.topo" >/dev/null 2>"$tmp/err"
-	[ $? -eq 2 ] || fail "import of a dump with random bytes appended succeeded"
-	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "random bytes: $(cat "$tmp/err")"
-	[ -e "$tmp/db" ] && fail "random bytes: database created"
+	[ $? -eq 2 ] || flunk "import of a dump with random bytes appended succeeded"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || flunk "random bytes: $(cat "$tmp/err")"
+	[ -e "$tmp/db" ] && flunk "random bytes: database created"
 	rm -f "$tmp/db"
 else
-	fail "fixture $REAL/x5-mixed-ddr-qdr.topo missing"
+	flunk "fixture $REAL/x5-mixed-ddr-qdr.topo missing"
 fi
 
 # a mutated dump: the error quotes the input printably (\xNN for bytes
@@ -86,22 +80,22 @@ sed -n 12p "$x5" | sed 's/4xQDR/4x\x80DR/' >"$tmp/speed.line"
 printf 'Switch\t36 "S-0008f10500200b50"\t\t# "y"\n' | cat - "$tmp/speed.line" >"$tmp/speed.topo"
 bad "$tmp/speed.topo" 2 "unknown width or speed '4x\\x80DR' (expected e.g. 4xHDR)"
 "$IBTOPO" --db "$tmp/db" import "$tmp/mut.topo" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] || fail "mutated dump: wanted exit 2"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "mutated dump: $(cat "$tmp/err")"
-LC_ALL=C grep -q '[^ -~]' "$tmp/err" && fail "mutated dump: raw bytes in $(od -c "$tmp/err" | head -5)"
+[ $? -eq 2 ] || flunk "mutated dump: wanted exit 2"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || flunk "mutated dump: $(cat "$tmp/err")"
+LC_ALL=C grep -q '[^ -~]' "$tmp/err" && flunk "mutated dump: raw bytes in $(od -c "$tmp/err" | head -5)"
 grep -qF "mut.topo:11: 'S-0008f1050010\\xc3\\x095c' has no node record" "$tmp/err" ||
-	fail "mutated dump: $(cat "$tmp/err")"
+	flunk "mutated dump: $(cat "$tmp/err")"
 rm -f "$tmp/db"
 
 # disagreeing ends: stored, warned about once per pair of lines
 "$IBTOPO" --db "$tmp/db" import "$DATA/tf-disagree.topo" >"$tmp/out" 2>"$tmp/err" ||
-	fail "tf-disagree.topo: $(cat "$tmp/err")"
+	flunk "tf-disagree.topo: $(cat "$tmp/err")"
 d=$DATA/tf-disagree.topo
 cat >"$tmp/want" <<WANT
 ibtopo: warning: $d:3: port 3 of 'A' says 'B'[5], but $d:6: port 5 of 'B' says 'C'[7]
 ibtopo: warning: $d:3: port 3 of 'A' says 'B'[5], but $d:9: port 7 of 'C' says 'B'[5]
 WANT
-cmp -s "$tmp/want" "$tmp/err" || { fail "disagree warnings:"; cat "$tmp/err"; }
+cmp -s "$tmp/want" "$tmp/err" || { flunk "disagree warnings:"; cat "$tmp/err"; }
 grep -q ': 3 switches, 0 CAs, 0 routers, 1 links' "$tmp/out" ||
-	fail "disagree: $(head -1 "$tmp/out")"
+	flunk "disagree: $(head -1 "$tmp/out")"
 exit $failed

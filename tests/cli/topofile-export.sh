@@ -4,21 +4,15 @@
 # from; what ibnetdiscover format writes reads back to the same text.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
-[ -d "$REAL" ] || { echo "FAIL: no $REAL (the real dumps are in the repository)"; exit 1; }
-
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
+[ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 
 # golden NAME EXPORT-ARGS...: stdout must equal tests/golden/NAME; with
 # IBTOPO_UPDATE_GOLDEN set (as test_render's), it becomes that file, and
@@ -28,14 +22,14 @@ golden() {
 	name=$1
 	shift
 	if ! "$IBTOPO" export "$@" >"$tmp/out" 2>"$tmp/err"; then
-		fail "export $*: $(cat "$tmp/err")"
+		flunk "export $*: $(cat "$tmp/err")"
 		return
 	fi
 	if [ -n "${IBTOPO_UPDATE_GOLDEN:-}" ]; then
 		cp "$tmp/out" "$GOLDEN/$name"
 		rewritten=$((rewritten + 1))
 	elif ! cmp -s "$GOLDEN/$name" "$tmp/out"; then
-		fail "export $* differs from golden/$name"
+		flunk "export $* differs from golden/$name"
 		diff "$GOLDEN/$name" "$tmp/out" | head -20 | sed 's/^/  /'
 	fi
 }
@@ -59,32 +53,33 @@ cd "$tmp" || exit 99
 "$IBTOPO" export --format slurm -o "$tmp/topology.conf" \
 	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" \
 	"$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/out" 2>"$tmp/err" ||
-	fail "export -o: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] && fail "export -o also wrote to stdout"
-cmp -s "$GOLDEN/tf-x5.slurm" "$tmp/topology.conf" || fail "export -o differs"
-ls "$tmp" | grep -q 'tmp' && fail "export -o left a temporary file"
+	flunk "export -o: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && flunk "export -o also wrote to stdout"
+cmp -s "$GOLDEN/tf-x5.slurm" "$tmp/topology.conf" || flunk "export -o differs"
+# shellcheck disable=SC2010 # our own file names
+ls "$tmp" | grep -q 'tmp' && flunk "export -o left a temporary file"
 "$IBTOPO" export -o /nonexistent/dir/x.topo "$REAL/tiny-mixed-speeds.topo" \
 	>"$tmp/out" 2>"$tmp/err"
-[ $? -eq 2 ] || fail "export to a missing directory did not exit 2"
+[ $? -eq 2 ] || flunk "export to a missing directory did not exit 2"
 grep -q "^ibtopo: cannot write '/nonexistent/dir/x.topo': " "$tmp/err" ||
-	fail "export to a missing directory said: $(cat "$tmp/err")"
+	flunk "export to a missing directory said: $(cat "$tmp/err")"
 "$IBTOPO" export --format dot "$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] || fail "an unknown format did not exit 2"
+[ $? -eq 2 ] || flunk "an unknown format did not exit 2"
 
 # a snapshot exports as the file it was imported from
 "$IBTOPO" --db "$tmp/db" import "$REAL/qdr-hosts-fdr10-isls.topo" >/dev/null 2>&1 ||
-	fail "import qdr"
+	flunk "import qdr"
 "$IBTOPO" --db "$tmp/db" export latest >"$tmp/snap.topo" 2>"$tmp/err" ||
-	fail "export latest: $(cat "$tmp/err")"
+	flunk "export latest: $(cat "$tmp/err")"
 "$IBTOPO" export "$REAL/qdr-hosts-fdr10-isls.topo" >"$tmp/file.topo" 2>&1
-cmp -s "$tmp/snap.topo" "$tmp/file.topo" || fail "snapshot and file export differ"
+cmp -s "$tmp/snap.topo" "$tmp/file.topo" || flunk "snapshot and file export differ"
 
 # every real dump: export, read back, export: the same text
 for f in "$REAL"/*.topo "$REAL"/*.txt; do
-	"$IBTOPO" export "$f" >"$tmp/a.topo" 2>/dev/null || { fail "export $f"; continue; }
+	"$IBTOPO" export "$f" >"$tmp/a.topo" 2>/dev/null || { flunk "export $f"; continue; }
 	"$IBTOPO" export "$tmp/a.topo" >"$tmp/b.topo" 2>"$tmp/err" ||
-		{ fail "re-export of $f: $(cat "$tmp/err")"; continue; }
-	cmp -s "$tmp/a.topo" "$tmp/b.topo" || fail "$f does not round-trip"
+		{ flunk "re-export of $f: $(cat "$tmp/err")"; continue; }
+	cmp -s "$tmp/a.topo" "$tmp/b.topo" || flunk "$f does not round-trip"
 done
 if [ "$rewritten" -gt 0 ] && [ "$failed" -eq 0 ]; then
 	echo "SKIP: IBTOPO_UPDATE_GOLDEN: $rewritten golden files rewritten, none compared"

@@ -6,8 +6,9 @@
 # leak or break the write/read round trip.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
 drv=$top_builddir/fuzz/fuzz-seeds
-[ -x "$drv" ] || { echo "SKIP: no $drv"; exit 77; }
+[ -x "$drv" ] || skip "no $drv"
 set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir"/tests/data/*.cache \
 	"$top_srcdir/fuzz/seeds" \
 	"$top_srcdir/fuzz/crashers"
@@ -19,5 +20,6 @@ for f in "$real"/*.topo "$real"/*.txt "$real"/*.guid-map "$real"/*.conf; do
 	set -- "$@" "$f"
 	n=$((n + 1))
 done
-[ "$n" -ge 10 ] || { echo "FAIL: $n real dumps in $real, wanted 10"; exit 1; }
-exec "$drv" --fabric "$top_srcdir/tests/data/ck-cables.topo" "$@"
+[ "$n" -ge 10 ] || fail "$n real dumps in $real, wanted 10"
+# not exec: lib.sh removes $TESTDIR when the shell exits
+"$drv" --fabric "$top_srcdir/tests/data/ck-cables.topo" "$@"

@@ -4,20 +4,14 @@
 # counts in the file; --format and --node-name-map are honoured.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 DATA=$top_srcdir/tests/data
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
-[ -d "$REAL" ] || { echo "FAIL: no $REAL (the real dumps are in the repository)"; exit 1; }
-
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
+[ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 
 unset RT	# routers expected, set for one call below
 # expect FILE SWITCHES CAS LINKS [IMPORT OPTIONS...] (routers: $RT, 0)
@@ -25,11 +19,11 @@ expect() {
 	f=$1 sw=$2 ca=$3 links=$4
 	shift 4
 	if ! "$IBTOPO" --db "$tmp/db" import "$@" "$f" >"$tmp/out" 2>"$tmp/err"; then
-		fail "import $f: $(cat "$tmp/err")"
+		flunk "import $f: $(cat "$tmp/err")"
 		return
 	fi
 	grep -q ": $sw switches, $ca CAs, ${RT:-0} routers, $links links" "$tmp/out" ||
-		fail "import $f: $(head -1 "$tmp/out"), wanted $sw/$ca/$links"
+		flunk "import $f: $(head -1 "$tmp/out"), wanted $sw/$ca/$links"
 }
 
 expect "$REAL/ndr-superpod-rails.topo" 40 582 1114
@@ -47,37 +41,37 @@ expect "$REAL/x5-mixed-ddr-qdr.topo" 11 89 159 --format ibnetdiscover \
 
 # the counts as the person reading the file finds them
 n=$(grep -c '^Switch' "$REAL/x5-mixed-ddr-qdr.topo")
-[ "$n" -eq 11 ] || fail "x5 has $n switch records"
+[ "$n" -eq 11 ] || flunk "x5 has $n switch records"
 n=$(grep -c '^Ca' "$REAL/x5-mixed-ddr-qdr.topo")
-[ "$n" -eq 89 ] || fail "x5 has $n CA records"
+[ "$n" -eq 89 ] || flunk "x5 has $n CA records"
 
 # the map renamed the hosts it names
 "$IBTOPO" --db "$tmp/db" show --format csv x5map nodes >"$tmp/nodes" 2>&1 ||
-	fail "show: $(cat "$tmp/nodes")"
+	flunk "show: $(cat "$tmp/nodes")"
 grep -q ',0x0002c90300080e84,r510gluster1,' "$tmp/nodes" ||
-	fail "x5 map not applied: $(grep -i 0002c90300080e84 "$tmp/nodes")"
+	flunk "x5 map not applied: $(grep -i 0002c90300080e84 "$tmp/nodes")"
 
 # the ibwarn line at the top of the tiny dump is a warning, not an error
 "$IBTOPO" --db "$tmp/db" import "$REAL/tiny-mixed-speeds.topo" >/dev/null 2>"$tmp/err"
 grep -q '^ibtopo: warning: .*tiny-mixed-speeds.topo:1: line ignored' "$tmp/err" ||
-	fail "no warning for the ibwarn line: $(cat "$tmp/err")"
+	flunk "no warning for the ibwarn line: $(cat "$tmp/err")"
 
 # a -p report without -v: CA ports cannot be joined into CAs; one warning
 # per file says so with the count, and how to get -v, on import and
 # wherever a command reads the file (a diff reads two)
 msg="ibtopo: warning: $REAL/small-ports-1.ports.txt: 3 CA ports read as 3 CAs: without -v an ibnetdiscover -p report cannot join the ports of one CA; run \`ibnetdiscover -p -v\` for one node per CA"
 "$IBTOPO" --db "$tmp/db" import "$REAL/small-ports-1.ports.txt" >/dev/null 2>"$tmp/err"
-printf '%s\n' "$msg" | cmp -s - "$tmp/err" || fail "-p import: $(cat "$tmp/err")"
+printf '%s\n' "$msg" | cmp -s - "$tmp/err" || flunk "-p import: $(cat "$tmp/err")"
 "$IBTOPO" diff "$REAL/small-ports-1.ports.txt" "$REAL/small-ports-1.ports.txt" \
 	>/dev/null 2>"$tmp/err"
-printf '%s\n%s\n' "$msg" "$msg" | cmp -s - "$tmp/err" || fail "-p diff: $(cat "$tmp/err")"
+printf '%s\n%s\n' "$msg" "$msg" | cmp -s - "$tmp/err" || flunk "-p diff: $(cat "$tmp/err")"
 "$IBTOPO" --db "$tmp/db" import "$REAL/plafrim2-subnet1.ports-verbose.txt" \
 	>/dev/null 2>"$tmp/err"
-[ -s "$tmp/err" ] && fail "-p -v import warned: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && flunk "-p -v import warned: $(cat "$tmp/err")"
 
 # a forced format that does not fit fails cleanly
 if "$IBTOPO" --db "$tmp/db" import --format ports "$REAL/tiny-mixed-speeds.topo" \
 	>"$tmp/out" 2>"$tmp/err"; then
-	fail "a dump read as a ports report succeeded"
+	flunk "a dump read as a ports report succeeded"
 fi
 exit $failed

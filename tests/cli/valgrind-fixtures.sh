@@ -12,14 +12,16 @@
 # runs the ASan build with ASAN_OPTIONS set).
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
 VALGRIND=${VALGRIND:-valgrind}
-command -v "$VALGRIND" >/dev/null 2>&1 || { echo "SKIP: no valgrind"; exit 77; }
-[ -f "$REAL/tiny-mixed-speeds.topo" ] || { echo "FAIL: no $REAL (the real dumps are in the repository)"; exit 1; }
+command -v "$VALGRIND" >/dev/null 2>&1 || skip "no valgrind"
+[ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 
 # Run the program itself, not the libtool wrapper script that runs it.
 bin=$IBTOPO
@@ -34,13 +36,9 @@ if [ -n "${ASAN_OPTIONS:-}" ] ||
 		grep -q 'libasan'; } ||
 	{ command -v nm >/dev/null 2>&1 && nm -D "$bin" 2>/dev/null |
 		grep -q '__asan_init'; }; then
-	echo "SKIP: built with AddressSanitizer (or ASAN_OPTIONS set)"
-	exit 77
+	skip "built with AddressSanitizer (or ASAN_OPTIONS set)"
 fi
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
 runs=0
 
 # vg WANT_RC ARGS...: run ibtopo ARGS under memcheck in $tmp; stdout is
@@ -55,17 +53,16 @@ vg() {
 		"$bin" "$@" >/dev/null 2>"$tmp/err")
 	rc=$?
 	if [ "$rc" -eq 99 ]; then
-		echo "FAIL: valgrind: ibtopo $*"
-		sed 's/^/  /' "$tmp/vg.log"
-		failed=1
+		flunk "valgrind: ibtopo $*"
+		sed 's/^/  /' "$tmp/vg.log" >&2
 	elif [ "$rc" -ne "$want" ]; then
-		echo "FAIL: ibtopo $* exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		failed=1
+		flunk "ibtopo $* exited $rc, wanted $want"
+		sed 's/^/  stderr: /' "$tmp/err" >&2
 	fi
 }
 
 set -- text json csv
+fmt='' afmt=''	# set by eval below
 exports="ibnetdiscover ibsim slurm csv json"
 n=0
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
@@ -83,7 +80,7 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	vg 0 export --format "$x" -o out "$f"
 	vg 0 render -o x.dot "$f"
 done
-[ "$n" -ge 8 ] || { echo "FAIL: only $n of the 8 real dumps"; failed=1; }
+[ "$n" -ge 8 ] || flunk "only $n of the 8 real dumps"
 # laid out and drawn by graphviz: the two small fabrics only (3 s of CPU
 # each under valgrind)
 vg 0 render -o x.svg "$REAL/tiny-mixed-speeds.topo"

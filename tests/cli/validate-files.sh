@@ -6,6 +6,8 @@
 # usage errors.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+tmp=$TESTDIR
 DATA=$top_srcdir/tests/data
 GOLDEN=$top_srcdir/tests/golden
 REAL=$top_srcdir/tests/data/real
@@ -14,32 +16,6 @@ LC_ALL=C
 export LC_ALL
 unset IBTOPO_DB
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
-
-# run WANT_RC CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'$*' exited $rc, wanted $want"
-		sed 's/^/  stderr: /' "$tmp/err"
-		return 1
-	fi
-	return 0
-}
-
-same() {	# same GOLDEN FILE
-	diff -u "$1" "$2" >"$tmp/diff" || { fail "$2 differs from $1"; cat "$tmp/diff"; }
-}
 
 PLAN=$GOLDEN/dv-plan.topo
 M='^([^ ]+)'
@@ -53,7 +29,7 @@ run 0 "$IBTOPO" validate --match "$M" "$PLAN" "$DATA/dv-before.topo" --format js
 run 1 "$IBTOPO" validate "$PLAN" "$DATA/dv-before.topo" --format csv &&
 	[ "$(grep -c '^missing-node,' "$tmp/out")" -eq 6 ] &&
 	[ "$(grep -c '^extra-node,' "$tmp/out")" -eq 6 ] ||
-	fail "without --match: expected 6 missing and 6 extra hosts"
+	flunk "without --match: expected 6 missing and 6 extra hosts"
 
 # Recabled: host006 gone, host007 new, leaf01 ports 1 and 2 swapped, the
 # leaf02-spine02 cable moved to leaf02 port 7, leaf01-spine02 unplugged,
@@ -64,11 +40,11 @@ run 1 "$IBTOPO" validate --match "$M" "$PLAN" "$DATA/dv-after.topo" --format csv
 	same "$GOLDEN/dv-validate.csv" "$tmp/out"
 run 1 "$IBTOPO" validate --match "$M" "$PLAN" "$DATA/dv-after.topo" &&
 	grep -q 'host006' "$tmp/out" && grep -q 'swapped' "$tmp/out" ||
-	fail "text output does not name the missing host and the swap"
+	flunk "text output does not name the missing host and the swap"
 
 # A real fabric dump is its own plan (matched by its real GUIDs) ...
 QDR=$REAL/qdr-hosts-fdr10-isls.topo
-[ -f "$QDR" ] || fail "fixture $QDR missing"
+[ -f "$QDR" ] || flunk "fixture $QDR missing"
 if ! "${PYTHON3:-python3}" -c '' 2>/dev/null; then
 	echo "SKIP: python3 not found (it swaps two cables)"
 	[ $failed -eq 0 ] && exit 77
@@ -97,25 +73,25 @@ lines[a], lines[b] = '[1]' + lines[b][3:], '[2]' + lines[a][3:]
 open(sys.argv[2], 'w').write('\n'.join(lines))
 EOF
 	run 1 "$IBTOPO" validate "$QDR" "$tmp/swapped.topo" --format csv
-	[ "$(wc -l <"$tmp/out")" -eq 2 ] || { cat "$tmp/out"; fail "qdr swap: expected one finding"; }
+	[ "$(wc -l <"$tmp/out")" -eq 2 ] || { cat "$tmp/out"; flunk "qdr swap: expected one finding"; }
 	grep -q '^miswired-link,error,MF0;ib5:SX6036/U1,0xf4521403001165a0,1,stage112 mlx4_0,0x24be05ffff982d50,1,MF0;ib5:SX6036/U1,0xf4521403001165a0,2,stage114 mlx4_0,0x24be05ffff980030,1,' "$tmp/out" ||
-		{ cat "$tmp/out"; fail "qdr swap: wrong finding"; }
+		{ cat "$tmp/out"; flunk "qdr swap: wrong finding"; }
 	tr -d '\r' <"$tmp/out" | grep -q ',swapped$' ||
-		fail "qdr swap: detail is not 'swapped'"
+		flunk "qdr swap: detail is not 'swapped'"
 fi
 
 # Usage and bad input: exit 2, one line.
 run 2 "$IBTOPO" validate
-grep -q 'validate needs a PLAN' "$tmp/err" || fail "no PLAN: unclear error"
+grep -q 'validate needs a PLAN' "$tmp/err" || flunk "no PLAN: unclear error"
 run 2 "$IBTOPO" validate "$PLAN" "$DATA/dv-before.topo" extra
-grep -q "unexpected argument 'extra'" "$tmp/err" || fail "3 args: unclear error"
+grep -q "unexpected argument 'extra'" "$tmp/err" || flunk "3 args: unclear error"
 run 2 "$IBTOPO" validate --match '([a-z' "$PLAN" "$DATA/dv-before.topo"
-grep -q "^ibtopo: bad --match regex '(\[a-z': " "$tmp/err" || fail "bad regex: unclear error"
-[ -s "$tmp/out" ] && fail "bad regex: output written"
+grep -q "^ibtopo: bad --match regex '(\[a-z': " "$tmp/err" || flunk "bad regex: unclear error"
+[ -s "$tmp/out" ] && flunk "bad regex: output written"
 run 2 "$IBTOPO" validate "$PLAN" "$DATA/dv-before.topo" --format xml
 run 2 "$IBTOPO" --db "$tmp/none.db" validate "$tmp/no-such-plan.topo" "$DATA/dv-before.topo"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "missing plan: not one line"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || flunk "missing plan: not one line"
 run 0 "$IBTOPO" validate --help
-grep -q -- '--match' "$tmp/out" || fail "validate --help does not describe --match"
+grep -q -- '--match' "$tmp/out" || flunk "validate --help does not describe --match"
 
 exit $failed

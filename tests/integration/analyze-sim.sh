@@ -28,13 +28,6 @@ for f in json.load(sys.stdin)["findings"]:
 ' | sort
 }
 
-sim_stop() {
-	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-	SIM_PID=
-	exec 9>&-
-	rm -f "$TESTDIR/console"
-}
-
 # ---- the faulty fabric
 sim_start -n "$DATA/ck-sim.net"
 SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/faults.db" discover \

@@ -12,14 +12,6 @@ python_require
 NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
 T=$TESTDIR
 
-# sim_stop: stop the simulator sim_start started, by its PID.
-sim_stop() {
-	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
-	SIM_PID=
-	exec 9>&-
-	rm -f "$TESTDIR/console"
-}
-
 # sim_discover NET OUT: simulate NET and write ibnetdiscover's view to
 # OUT; when the ibtopo in the build discovers, store a snapshot in $DB.
 sim_discover() {

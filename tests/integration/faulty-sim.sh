@@ -80,6 +80,7 @@ incomplete() {
 	[ "$rc" -eq 2 ] || { cat "$TESTDIR/err.all"; fail "exit $rc, expected 2"; }
 	[ -z "$out" ] || fail "an incomplete discovery printed: $out"
 	[ "$(count_lines "$err")" -eq 1 ] || fail "expected one ibtopo: line: $err"
+	# shellcheck disable=SC2027 # $1 unquoted: PATTERN is a glob
 	case $err in
 	"ibtopo: discovery incomplete: "[0-9]*" went unanswered (first: "$1"); nothing stored (use --partial to store it anyway)") ;;
 	*) fail "message: $err" ;;

@@ -15,13 +15,6 @@ GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
 FIXTURES="$top_srcdir/tests/data/real"
 
-sim_stop() {
-	kill "$SIM_PID" 2>/dev/null && wait "$SIM_PID" 2>/dev/null
-	SIM_PID=
-	exec 9>&-
-	rm -f "$TESTDIR/console"
-}
-
 # engine NET: the routing engine opensm used after one sweep of NET.
 engine() {
 	sim_start -n "$1"
