@@ -308,7 +308,7 @@ int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,
 			   struct ibtopo_error *err);
 
-/* io/topofile.c */
+/* io/namemap.c */
 /** Read a whole file into a malloc'd buffer (not NUL-terminated). */
 int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
 			    struct ibtopo_error *err);
