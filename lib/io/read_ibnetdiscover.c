@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ibsim's enabled masks (IBA encodings) and what it fixes as supported. */
-#define SIM_WIDTH_DEFAULT 2	/* 4x */
-#define SIM_SPEED_DEFAULT 1	/* SDR */
-
 struct rec {			/* one node record */
 	char *id;		/* the quoted name */
 	char *desc;		/* NULL when the record gives none */
@@ -336,52 +332,17 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 	return 0;
 }
 
-/* ibsim: what a trailer "lid N <w>x<speed>" sets, as ibsim 0.10 (+NDR). */
+/* ibsim: what a trailer "lid N <w>x<speed>" sets. */
 static void sim_trailer_masks(struct pl *l, unsigned wnum, const char *speed,
 			      size_t n)
 {
-	static const struct {
-		const char *name;
-		int s, e, m;	/* -1 = unchanged */
-	} tab[] = {
-		{ "SDR", 1, -1, -1 },
-		{ "DDR", 3, -1, -1 },
-		{ "QDR", 7, -1, -1 },
-		{ "FDR", 7, 1, 1 },
-		{ "EDR", 7, 3, 1 },
-		{ "HDR", 7, 7, 1 },
-		{ "NDR", 7, 15, 1 },
-		{ "FDR10", 7, -1, 1 },
-	};
+	struct ibtopo__ibsim_masks m = { l->mw, l->ms, l->me, l->mm };
 
-	switch (wnum) {
-	case 12:
-		l->mw = 1 | 2 | 8;
-		break;
-	case 8:
-		l->mw = 4;
-		break;
-	case 4:
-		l->mw = 1 | 2;
-		break;
-	case 1:
-		l->mw = 1;
-		break;
-	case 2:
-		l->mw = 16;
-		break;
-	default:
-		break;
-	}
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(tab); i++) {
-		if (strlen(tab[i].name) != n || memcmp(tab[i].name, speed, n))
-			continue;
-		l->ms = (uint8_t)tab[i].s;
-		if (tab[i].e >= 0)
-			l->me = (uint8_t)tab[i].e;
-		if (tab[i].m >= 0)
-			l->mm = (uint8_t)tab[i].m;
-	}
+	ibtopo__ibsim_trailer(&m, wnum, speed, n);
+	l->mw = m.w;
+	l->ms = m.s;
+	l->me = m.e;
+	l->mm = m.m;
 }
 
 /*
@@ -926,30 +887,6 @@ static void sim_masks(const struct topo *t, const struct rec *r, unsigned port,
 	}
 }
 
-/* IBA enabled-width bits are ibtopo's width bits; speeds map bit by bit. */
-static unsigned sim_speed_bits(unsigned base, unsigned ext, bool fdr10)
-{
-	unsigned v = 0;
-
-	if (base & 1)
-		v |= IBTOPO_SPEED_SDR;
-	if (base & 2)
-		v |= IBTOPO_SPEED_DDR;
-	if (base & 4)
-		v |= IBTOPO_SPEED_QDR;
-	if (ext & 1)
-		v |= IBTOPO_SPEED_FDR;
-	if (ext & 2)
-		v |= IBTOPO_SPEED_EDR;
-	if (ext & 4)
-		v |= IBTOPO_SPEED_HDR;
-	if (ext & 8)
-		v |= IBTOPO_SPEED_NDR;
-	if (fdr10)
-		v |= IBTOPO_SPEED_FDR10;
-	return v;
-}
-
 /*
  * Train every link as ibsim does: the highest bit common to both ends'
  * enabled masks; the extended speed wins when one is common, then FDR10.
@@ -971,7 +908,7 @@ static int sim_train(struct topo *t)
 		const struct rec *ra = &t->recs[link->a->node->index];
 		const struct rec *rb = &t->recs[link->b->node->index];
 		uint8_t ma[4], mb[4];
-		unsigned w, b, e, m, active, line;
+		unsigned w, b, e, m, line;
 		struct ibtopo_port *ends[2] = { link->a, link->b };
 		const uint8_t *masks[2] = { ma, mb };
 
@@ -990,17 +927,8 @@ static int sim_train(struct topo *t)
 			return ibtopo__src_error(s, line,
 					 "no enabled speed common to both ends (s=%u and s=%u; ibsim would stop)",
 					 ma[1], mb[1]);
-		link->width = (uint8_t)(w & 8 ? IBTOPO_WIDTH_12X :
-					w & 4 ? IBTOPO_WIDTH_8X :
-					w & 2 ? IBTOPO_WIDTH_4X :
-					w & 16 ? IBTOPO_WIDTH_2X : IBTOPO_WIDTH_1X);
-		if (e)
-			active = ibtopo_speed_highest(sim_speed_bits(0, e, false));
-		else if (m)
-			active = IBTOPO_SPEED_FDR10;
-		else
-			active = ibtopo_speed_highest(sim_speed_bits(b, 0, false));
-		link->speed = (uint16_t)active;
+		link->width = (uint8_t)ibtopo__ibsim_train_width(w);
+		link->speed = (uint16_t)ibtopo__ibsim_train_speed(b, e, m);
 		for (int k = 0; k < 2; k++) {
 			struct ibtopo_port *p = ends[k];
 			const uint8_t *mk = masks[k];
@@ -1009,10 +937,10 @@ static int sim_train(struct topo *t)
 			p->speed_active = link->speed;
 			p->width_enabled = mk[0];
 			p->width_supported = IBTOPO_WIDTH_ALL;
-			p->speed_enabled = (uint16_t)sim_speed_bits(mk[1],
+			p->speed_enabled = (uint16_t)ibtopo__ibsim_speed_set(mk[1],
 					e ? mk[2] : 0, mk[3] & 1);
-			p->speed_supported = (uint16_t)sim_speed_bits(7,
-					e ? (e & 8 ? 15 : 7) : 0, m);
+			p->speed_supported =
+				(uint16_t)ibtopo__ibsim_speed_supported(e, m);
 			p->state = IBTOPO_PORT_STATE_UNKNOWN;
 		}
 	}
@@ -1056,8 +984,8 @@ static int read_topo(struct ibtopo_fabric **out, struct ibtopo__src *s, bool ibs
 	t.s = s;
 	t.ibsim = ibsim;
 	t.cur = SIZE_MAX;
-	t.netw = SIM_WIDTH_DEFAULT;
-	t.nets = SIM_SPEED_DEFAULT;
+	t.netw = IBTOPO__IBSIM_WIDTH_DEFAULT;
+	t.nets = IBTOPO__IBSIM_SPEED_DEFAULT;
 	rc = topo_parse(&t);
 	/* In a dump (GUIDs everywhere) every link is printed from both ends,
 	 * and every line ends: a last line without its end was cut short,

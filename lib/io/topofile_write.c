@@ -233,48 +233,16 @@ static int write_ibnetdiscover(struct wr *w, const struct ibtopo_fabric *f)
 static void sim_options(const struct ibtopo_link *l, char *buf, size_t len,
 			bool *trailer)
 {
-	unsigned s = 0, e = 0;
+	struct ibtopo__ibsim_masks m;
 	size_t used = 0;
 
-	*trailer = false;
+	*trailer = ibtopo__ibsim_needs_trailer(l->speed);
 	buf[0] = '\0';
 	if (l->width)
 		used += (size_t)snprintf(buf + used, len - used, "w=%u ", l->width);
-	switch (l->speed) {
-	case IBTOPO_SPEED_SDR:
-		s = 1;
-		break;
-	case IBTOPO_SPEED_DDR:
-		s = 2;
-		break;
-	case IBTOPO_SPEED_QDR:
-		s = 4;
-		break;
-	case IBTOPO_SPEED_FDR10:
-		s = 4;
-		*trailer = true;
-		break;
-	case IBTOPO_SPEED_FDR:
-		s = 4;
-		e = 1;
-		break;
-	case IBTOPO_SPEED_EDR:
-		s = 4;
-		e = 2;
-		break;
-	case IBTOPO_SPEED_HDR:
-		s = 4;
-		e = 4;
-		break;
-	case IBTOPO_SPEED_NDR:
-		s = 4;
-		e = 8;
-		break;
-	default:
-		break;
-	}
-	if (s && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "s=%u e=%u ", s, e);
+	if (!ibtopo__ibsim_speed_masks(&m, l->speed, false) && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "s=%u e=%u ",
+					 m.s, m.e);
 	if (used && used <= len)
 		buf[used - 1] = '\0';
 }
