@@ -216,6 +216,27 @@ void ibtopo__json_free(struct ibtopo__json *value);
 struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
 struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
 
+/* model/desc.c: what a node description says */
+/**
+ * A description the firmware wrote, naming no host: empty, "... Mellanox
+ * Technologies", "... NVIDIA Technologies", "MT4129 ConnectX7 ...".
+ */
+bool ibtopo__desc_is_default(const char *desc);
+/** A SHARP aggregation node says so ("Mellanox Technologies Aggregation Node"). */
+bool ibtopo__desc_is_aggregation(const char *desc);
+/**
+ * A CA that is part of a switch, not a host: an aggregation node, or one
+ * sharing the system image GUID of a switch it is cabled to.
+ */
+bool ibtopo__node_in_switch(const struct ibtopo_node *ca);
+/**
+ * The length of the host name a CA description starts with, from
+ * "<host> <adapter>" ("node017 mlx5_0", "dgx-08 HCA-3"): the first word,
+ * when the second names an adapter and the first is a real host name;
+ * 0 for firmware defaults, "localhost" and anything else.
+ */
+size_t ibtopo__desc_host_word(const char *desc);
+
 /* model/names.c */
 /** "SDR,DDR,QDR" into buf ("" for 0); returns buf. */
 const char *ibtopo__speed_set_format(unsigned mask, char *buf, size_t len);
