@@ -1,8 +1,9 @@
 /*
  * fuzz_topofile.c - fuzz targets for the text readers.
  *
- * Built with -DFUZZ_TARGET=<n> and -fsanitize=fuzzer (see fuzz/run.sh) it
- * is the libFuzzer target of one reader. Built without, it is a driver
+ * Built with -DFUZZ_TARGET='"<name>"' and -fsanitize=fuzzer (see
+ * fuzz/run.sh) it is the libFuzzer target of one reader; `--targets`
+ * lists the names. Built without, it is a driver
  * that feeds files (or every file of directories) through all readers, so
  * `make check` can run the seed corpus and every kept crasher under the
  * sanitizers of the build.
@@ -17,9 +18,10 @@
  * A cable file that fails must leave the fabric's cables as they were; a
  * plan that reads must validate against itself with no finding.
  *
- * The cache target feeds an `ibnetdiscover --cache` file (binary) to
- * ibtopo_fabric_load_cache() through a memfd: our structural check must
- * stop whatever libibnetdisc's loader would trip on.
+ * A format read from a path, like the cache target (an `ibnetdiscover
+ * --cache` file, binary), gets its input through a memfd: for the cache
+ * our structural check must stop whatever libibnetdisc's loader would
+ * trip on.
  */
 #define _GNU_SOURCE	/* memfd_create */
 #include <ibtopo.h>
@@ -33,18 +35,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum {
-	T_AUTO = 0,
-	T_IBNETDISCOVER = 1,
-	T_PORTS = 2,
-	T_IBSIM = 3,
-	T_NAMEMAP = 4,
-	T_CABLES = 5,
-	T_DBCSV = 6,
-	T_PLAN = 7,
-	T_CACHE = 8,
-	T_COUNT
+/*
+ * Targets by name: "auto" and every input format the library lists
+ * (ibtopo_file_format_name()), then these, which read against the fixed
+ * fabric or need no fabric at all. A new input format is fuzzed without
+ * an edit here or in fuzz/run.sh.
+ */
+static const char *const other_targets[] = {
+	"namemap", "cables", "dbcsv", "plan",
 };
+
+/* The fuzz targets, or NULL past the last; `n` from 0. */
+static const char *target_name(int n)
+{
+	int nformats = 0;
+
+	/* the formats are the enumerators after IBTOPO_FILE_AUTO */
+	while (strcmp(ibtopo_file_format_name(
+			(enum ibtopo_file_format)(nformats + 1)), "?") != 0)
+		nformats++;
+	if (n <= nformats)
+		return n == 0 ? "auto" :
+		       ibtopo_file_format_name((enum ibtopo_file_format)n);
+	n -= nformats + 1;
+	return (size_t)n < sizeof(other_targets) / sizeof(other_targets[0]) ?
+	       other_targets[n] : NULL;
+}
+
+static bool needs_fabric(const char *target)
+{
+	return strcmp(target, "cables") == 0 || strcmp(target, "dbcsv") == 0 ||
+	       strcmp(target, "plan") == 0;
+}
 
 /* The fixed fabric of the cable and plan targets, as text. */
 static struct {
@@ -227,8 +249,14 @@ static void fuzz_plan(const unsigned char *data, size_t size)
 	ibtopo_fabric_free(plan);
 }
 
-static void fuzz_cache(const unsigned char *data, size_t size)
+/*
+ * A format read from a path (an `ibnetdiscover --cache` file is binary and
+ * libibnetdisc opens it itself): the input goes through a memfd.
+ */
+static void fuzz_path(enum ibtopo_file_format format,
+		      const unsigned char *data, size_t size)
 {
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
 	char path[64];
@@ -237,11 +265,12 @@ static void fuzz_cache(const unsigned char *data, size_t size)
 	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size))
 		die("memfd", NULL);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	rc = ibtopo_fabric_load_cache(&f, path, &err);
+	o.format = format;
+	rc = ibtopo_fabric_read_file(&f, path, &o, &err);
 	close(fd);
 	if (rc) {
 		if (f || rc != err.code || !err.message[0])
-			die("a failed cache load left a fabric or no message", &err);
+			die("a failed path read left a fabric or no message", &err);
 		return;
 	}
 	if (ibtopo_fabric_node_count(f))
@@ -249,33 +278,38 @@ static void fuzz_cache(const unsigned char *data, size_t size)
 	ibtopo_fabric_free(f);
 }
 
-static int fuzz_one(int target, const unsigned char *data, size_t size)
+/* Formats a buffer cannot hold: reading an empty one says EINVAL. */
+static bool read_from_path(enum ibtopo_file_format format)
 {
-	static const enum ibtopo_file_format formats[] = {
-		[T_AUTO] = IBTOPO_FILE_AUTO,
-		[T_IBNETDISCOVER] = IBTOPO_FILE_IBNETDISCOVER,
-		[T_PORTS] = IBTOPO_FILE_PORTS,
-		[T_IBSIM] = IBTOPO_FILE_IBSIM,
-	};
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_fabric *f = NULL;
+	int rc;
+
+	o.format = format;
+	rc = ibtopo_fabric_read_buffer(&f, "", 0, "probe", &o, NULL);
+	ibtopo_fabric_free(f);
+	return rc == IBTOPO_EINVAL;
+}
+
+static int fuzz_one(const char *target, const unsigned char *data, size_t size)
+{
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_name_map *map = NULL;
 	struct ibtopo_fabric *f = NULL;
 	int rc;
 
-	if (target == T_CABLES || target == T_DBCSV) {
+	int format;
+
+	if (strcmp(target, "cables") == 0 || strcmp(target, "dbcsv") == 0) {
 		fuzz_cables(data, size);
 		return 0;
 	}
-	if (target == T_PLAN) {
+	if (strcmp(target, "plan") == 0) {
 		fuzz_plan(data, size);
 		return 0;
 	}
-	if (target == T_CACHE) {
-		fuzz_cache(data, size);
-		return 0;
-	}
-	if (target == T_NAMEMAP) {
+	if (strcmp(target, "namemap") == 0) {
 		rc = ibtopo_name_map_parse(&map, (const char *)data, size, "fuzz",
 					   &err);
 		if (rc && (map || rc != err.code || !err.message[0]))
@@ -285,7 +319,15 @@ static int fuzz_one(int target, const unsigned char *data, size_t size)
 		ibtopo_name_map_free(map);
 		return 0;
 	}
-	o.format = formats[target];
+	format = ibtopo_file_format_parse(target);
+	if (format < 0)
+		die(target, NULL);
+	if (format != IBTOPO_FILE_AUTO &&
+	    read_from_path((enum ibtopo_file_format)format)) {
+		fuzz_path((enum ibtopo_file_format)format, data, size);
+		return 0;
+	}
+	o.format = (enum ibtopo_file_format)format;
 	rc = ibtopo_fabric_read_buffer(&f, (const char *)data, size, "fuzz", &o,
 				       &err);
 	if (rc) {
@@ -359,9 +401,9 @@ static void run_file(const char *path)
 		len += n;
 	} while (n);
 	fclose(f);
-	for (int t = 0; t < T_COUNT; t++)
-		if (fixed.text || (t != T_CABLES && t != T_DBCSV && t != T_PLAN))
-			fuzz_one(t, buf, len);
+	for (int t = 0; target_name(t); t++)
+		if (fixed.text || !needs_fabric(target_name(t)))
+			fuzz_one(target_name(t), buf, len);
 	free(buf);
 	files++;
 }
@@ -397,20 +439,29 @@ static void run_path(const char *path, int depth)
 	closedir(d);
 }
 
-/* fuzz-seeds [--fabric FILE] PATH...: without --fabric, the cable and
- * plan targets are left out. */
+/*
+ * fuzz-seeds [--fabric FILE] PATH...: without --fabric, the cable and
+ * plan targets are left out. fuzz-seeds --targets: their names.
+ */
 int main(int argc, char **argv)
 {
-	int i = 1;
+	int i = 1, n = 0;
 
+	if (argc == 2 && strcmp(argv[1], "--targets") == 0) {
+		for (int t = 0; target_name(t); t++)
+			printf("%s\n", target_name(t));
+		return 0;
+	}
 	if (argc > 2 && strcmp(argv[1], "--fabric") == 0) {
 		load_fixed(argv[2]);
 		i = 3;
 	}
 	for (; i < argc; i++)
 		run_path(argv[i], 0);
+	for (int t = 0; target_name(t); t++)
+		n += fixed.text || !needs_fabric(target_name(t));
 	printf("fuzz-seeds: %zu files through %d readers, no failure\n", files,
-	       fixed.text ? T_COUNT : T_COUNT - 3);
+	       n);
 	free(fixed.text);
 	return 0;
 }

@@ -4,10 +4,12 @@
 #
 #   fuzz/run.sh [SECONDS [TARGET...]]      default: 600 s each, all targets
 #
-# Targets: ibnetdiscover ports ibsim namemap auto (topology readers),
-# cables (inventory CSV), dbcsv (ibdiagnet db_csv), plan (planned
-# topology, validated against itself and tests/data/ck-cables.topo),
-# cache (an `ibnetdiscover --cache` file, binary).
+# Targets: `fuzz-seeds --targets` lists them: auto and every input format
+# of the library (ibnetdiscover, ports, ibsim, cache: an `ibnetdiscover
+# --cache` file, binary, ...), namemap, cables (inventory CSV), dbcsv
+# (ibdiagnet db_csv), plan (planned topology, validated against itself and
+# tests/data/ck-cables.topo). Every lib/*/*.c is compiled, so a new format
+# needs no edit here.
 # Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
 # copied to fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
 # topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
@@ -20,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 secs=${1:-600}
 [ $# -gt 0 ] && shift
-targets=${*:-ibnetdiscover ports ibsim namemap auto cables dbcsv plan cache}
+targets=$*
 jobs=${FUZZ_JOBS:-1}
 dir=${FUZZ_DIR:-/tmp/ibtopo-fuzz}
 CC=${CC:-clang}
@@ -33,28 +35,24 @@ mkdir -p "$dir/build/lib"
 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
 	"$top/data/cable-reach.tsv" > "$dir/build/lib/cable-reach-tsv.h"
 
-# The library parts the readers and writers need, instrumented.
-srcs="model/error.c model/names.c model/fabric.c report/output.c report/table.c
-	report/json.c report/report_inventory.c io/topofile.c io/topofile_write.c
-	io/cables.c analysis/check_speed.c analysis/check_cable.c compare/validate.c
-	compare/diff.c io/discover.c io/sweep.c"
-flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
-libs="-losmcomp $(pkg-config --libs jansson libibnetdisc libibmad libibumad) -lm"
-objs=
-for s in $srcs; do
-	o="$dir/build/$(basename "${s%.c}").o"
-	$CC $flags -fsanitize=fuzzer-no-link -c "$top/lib/$s" -o "$o"
-	objs="$objs $o"
+# The library, instrumented, as an archive: the linker takes the parts
+# the targets need.
+sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
+	"$top/data/schema.sql" > "$dir/build/lib/schema-sql.h"
+pcs="jansson libibnetdisc libibmad libibumad sqlite3 libgvc libcgraph igraph"
+flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags $pcs)"
+libs="-losmcomp $(pkg-config --libs $pcs) -lm"
+rm -f "$dir/build/libibtopo-fuzz.a"
+for s in "$top"/lib/*/*.c; do
+	o="$dir/build/$(basename "$(dirname "$s")")-$(basename "${s%.c}").o"
+	$CC $flags -fsanitize=fuzzer-no-link -c "$s" -o "$o"
+	ar rc "$dir/build/libibtopo-fuzz.a" "$o"
 done
+lib="$dir/build/libibtopo-fuzz.a"
 
-num() {
-	case $1 in
-	auto) echo 0 ;; ibnetdiscover) echo 1 ;; ports) echo 2 ;;
-	ibsim) echo 3 ;; namemap) echo 4 ;; cables) echo 5 ;;
-	dbcsv) echo 6 ;; plan) echo 7 ;; cache) echo 8 ;;
-	*) echo "fuzz/run.sh: unknown target $1" >&2; exit 2 ;;
-	esac
-}
+# The target names come from the driver (the library's table of formats).
+$CC $flags "$here/fuzz_topofile.c" "$lib" $libs -o "$dir/fuzz-seeds"
+[ -n "$targets" ] || targets=$("$dir/fuzz-seeds" --targets)
 
 # Seeds: small files of each kind, and the real dumps cut into pieces of
 # about 60 lines (whole files are too big to mutate quickly).
@@ -82,9 +80,10 @@ IBTOPO_FUZZ_FABRIC="$top/tests/data/ck-cables.topo"
 export IBTOPO_FUZZ_FABRIC
 
 for t in $targets; do
-	n=$(num "$t")
-	$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="$n" "$here/fuzz_topofile.c" \
-		$objs $libs -o "$dir/fuzz-$t"
+	"$dir/fuzz-seeds" --targets | grep -qx "$t" ||
+		{ echo "fuzz/run.sh: unknown target $t" >&2; exit 2; }
+	$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="\"$t\"" \
+		"$here/fuzz_topofile.c" "$lib" $libs -o "$dir/fuzz-$t"
 	[ -d "$dir/corpus-$t" ] || seed "$t"
 	mkdir -p "$dir/crash-$t"
 done

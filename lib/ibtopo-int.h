@@ -226,6 +226,27 @@ void ibtopo__json_free(struct ibtopo__json *value);
 struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
 struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
 
+/* model/desc.c: what a node description says */
+/**
+ * A description the firmware wrote, naming no host: empty, "... Mellanox
+ * Technologies", "... NVIDIA Technologies", "MT4129 ConnectX7 ...".
+ */
+bool ibtopo__desc_is_default(const char *desc);
+/** A SHARP aggregation node says so ("Mellanox Technologies Aggregation Node"). */
+bool ibtopo__desc_is_aggregation(const char *desc);
+/**
+ * A CA that is part of a switch, not a host: an aggregation node, or one
+ * sharing the system image GUID of a switch it is cabled to.
+ */
+bool ibtopo__node_in_switch(const struct ibtopo_node *ca);
+/**
+ * The length of the host name a CA description starts with, from
+ * "<host> <adapter>" ("node017 mlx5_0", "dgx-08 HCA-3"): the first word,
+ * when the second names an adapter and the first is a real host name;
+ * 0 for firmware defaults, "localhost" and anything else.
+ */
+size_t ibtopo__desc_host_word(const char *desc);
+
 /* compare/diff.c: pairs the links of two fabrics whose nodes are matched (diff by
  * GUID, validate by name); the rule is documented in ibtopo.h. */
 enum ibtopo__lstate {
@@ -310,7 +331,39 @@ int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,
 			   struct ibtopo_error *err);
 
-/* io/topofile.c */
+/* io/ibsim.c: ibsim's encodings of widths and speeds, and its training */
+/* Enabled masks: width (IBA bits = ibtopo's), speed, extended speed, FDR10. */
+struct ibtopo__ibsim_masks {
+	uint8_t w, s, e, m;
+};
+
+/* What a port enables when the file says nothing. */
+#define IBTOPO__IBSIM_WIDTH_DEFAULT 2	/* 4x */
+#define IBTOPO__IBSIM_SPEED_DEFAULT 1	/* SDR */
+
+/** ibsim speed and extended speed masks (and the FDR10 bit) -> speed set. */
+unsigned ibtopo__ibsim_speed_set(unsigned s, unsigned e, bool fdr10);
+/**
+ * The s, e and m masks that make a link train at `speed`: its bits only,
+ * or with `slower_too` every slower speed enabled as well. The width
+ * is left alone. IBTOPO_EINVAL for a speed ibsim does not know.
+ */
+int ibtopo__ibsim_speed_masks(struct ibtopo__ibsim_masks *out, unsigned speed,
+			      bool slower_too);
+/** FDR10 cannot be a port option: only a trailer ("lid 0 4xFDR10") sets it. */
+bool ibtopo__ibsim_needs_trailer(unsigned speed);
+/** The masks a trailer "<wnum>x<speed>" sets, as ibsim reads it. */
+void ibtopo__ibsim_trailer(struct ibtopo__ibsim_masks *m, unsigned wnum,
+			   const char *speed, size_t n);
+/** Enabled widths that train at `width` (0: 4x), and 1x. */
+unsigned ibtopo__ibsim_width_mask(unsigned width);
+/** The width and speed ibsim trains from the masks both ends enable. */
+unsigned ibtopo__ibsim_train_width(unsigned w);
+unsigned ibtopo__ibsim_train_speed(unsigned s, unsigned e, bool fdr10);
+/** The speeds ibsim says a port supports, from the common ext. speeds. */
+unsigned ibtopo__ibsim_speed_supported(unsigned e, bool fdr10);
+
+/* io/namemap.c */
 /** Read a whole file into a malloc'd buffer (not NUL-terminated). */
 int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
 			    struct ibtopo_error *err);

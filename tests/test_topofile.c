@@ -1140,6 +1140,35 @@ static void slurm_names_and_hostlists(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * A CA sharing its switch's system image GUID is part of the switch (a
+ * SHARP node, here renamed): the topology and the diagrams count no
+ * server there, so Slurm gets no host either.
+ */
+static void slurm_hosts_leave_out_switch_parts(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f;
+	char *out;
+
+	f = read_text("sysimgguid=0x100\n"
+		      "Switch 2 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
+		      "[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
+		      "sysimgguid=0x100\n"
+		      "Ca 1 \"H-0000000000000011\" # \"sharp01\"\n"
+		      "sysimgguid=0x12\n"
+		      "Ca 1 \"H-0000000000000012\" # \"node001 mlx5_0\"\n",
+		      IBTOPO_FILE_AUTO, NULL, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
+	assert_string_equal(out,
+		"# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		"SwitchName=leaf01 Nodes=node001\n");
+	free(out);
+	ibtopo_fabric_free(f);
+}
+
 /* ibsim output read back (as ibsim would train it) keeps every link. */
 static void ibsim_output_trains_as_the_fabric_ran(void **state)
 {
@@ -1226,6 +1255,7 @@ int main(void)
 		cmocka_unit_test(x5_map_names_its_hosts),
 		cmocka_unit_test(slurm_matches_the_x5_authors_file),
 		cmocka_unit_test(slurm_names_and_hostlists),
+		cmocka_unit_test(slurm_hosts_leave_out_switch_parts),
 		cmocka_unit_test(ibsim_output_trains_as_the_fabric_ran),
 		cmocka_unit_test(json_and_csv_exports),
 	};

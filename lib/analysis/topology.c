@@ -187,55 +187,6 @@ static bool is_switch(const struct ibtopo_node *n)
 	return n && n->type == IBTOPO_NODE_SWITCH;
 }
 
-/*
- * A CA that is part of a switch (a SHARP aggregation node) shares the
- * switch's system image GUID, or at least says what it is.
- */
-static bool ca_internal(const struct ibtopo_node *ca)
-{
-	if (ca->desc && strstr(ca->desc, "Aggregation Node"))
-		return true;
-	if (!ca->sysimg_guid)
-		return false;
-	for (unsigned i = 1; i <= ca->nports; i++) {
-		const struct ibtopo_port *p = ca->ports[i];
-
-		if (p && p->remote && is_switch(p->remote->node) &&
-		    p->remote->node->sysimg_guid == ca->sysimg_guid)
-			return true;
-	}
-	return false;
-}
-
-/*
- * The host a CA belongs to, from "<host> <adapter>" descriptions
- * ("node017 mlx5_0", "dgx-08 HCA-3"): the first word, when the second
- * names an adapter and the first is a real host name. Firmware defaults
- * ("MT4129 ConnectX7 Mellanox Technologies") and "localhost" give none.
- */
-static size_t host_word(const char *d)
-{
-	const char *sp, *a;
-	size_t n;
-
-	if (!d)
-		return 0;
-	sp = strchr(d, ' ');
-	if (!sp || sp == d)
-		return 0;
-	n = (size_t)(sp - d);
-	a = sp + 1;
-	if (strchr(a, ' '))
-		return 0;
-	if (!((strncmp(a, "mlx", 3) == 0 && strchr(a, '_')) ||
-	      strncmp(a, "HCA-", 4) == 0 || strncmp(a, "hfi", 3) == 0 ||
-	      strncmp(a, "qib", 3) == 0 || strncmp(a, "ibp", 3) == 0))
-		return 0;
-	if (n == 9 && strncmp(d, "localhost", 9) == 0)
-		return 0;
-	return n;
-}
-
 struct ca_ref {
 	const struct ibtopo_node *ca;
 	size_t set;		/* union-find parent (index into refs) */
@@ -335,7 +286,7 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 	for (size_t i = 0; i < nref; i++) {
 		refs[i].set = i;
 		keys[i].desc = refs[i].ca->desc;
-		keys[i].len = host_word(refs[i].ca->desc);
+		keys[i].len = ibtopo__desc_host_word(refs[i].ca->desc);
 		keys[i].ref = i;
 	}
 	/* Same system image GUID: one server. */
@@ -907,7 +858,7 @@ static int level_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 		if (!is_switch(a) || b->type != IBTOPO_NODE_CA)
 			continue;
 		la = t->sw[t->node2sw[a->index]].level;
-		if (!la || ca_internal(b))
+		if (!la || ibtopo__node_in_switch(b))
 			continue;
 		t->levels[la - 1].host_links++;
 		t->levels[la - 1].down_links++;
@@ -1232,7 +1183,7 @@ static int link_violations(struct ibtopo_topology *t,
 			pb = x;
 		}
 		if (!is_switch(pb->node) || pa->node->type != IBTOPO_NODE_CA ||
-		    ca_internal(pa->node))
+		    ibtopo__node_in_switch(pa->node))
 			continue;
 		lb = t->sw[t->node2sw[pb->node->index]].level;
 		if (lb <= 1)
@@ -1782,7 +1733,7 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 		t->node2sw[i] = IBTOPO__NONE;
 		if (is_switch(n))
 			t->nsw++;
-		else if (n->type == IBTOPO_NODE_CA && ca_internal(n))
+		else if (n->type == IBTOPO_NODE_CA && ibtopo__node_in_switch(n))
 			internal[i] = true;
 	}
 	t->sw = calloc(t->nsw + 1, sizeof(*t->sw));

@@ -221,41 +221,20 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 
 /* ---- writing ---- */
 
-/* ibsim's enabled masks that make a link train at `speed`. */
+/* ibsim's enabled masks that make a link train at `speed`, and slower. */
 static int ibsim_speed_masks(unsigned speed, unsigned *base, unsigned *ext)
 {
-	switch (speed) {
-	case IBTOPO_SPEED_SDR:
-		*base = 1, *ext = 0;
-		return 0;
-	case IBTOPO_SPEED_DDR:
-		*base = 3, *ext = 0;
-		return 0;
-	case 0:			/* not stated: QDR, as ibsim assumes */
-	case IBTOPO_SPEED_QDR:
-		*base = 7, *ext = 0;
-		return 0;
-	case IBTOPO_SPEED_FDR:
-		*base = 7, *ext = 1;
-		return 0;
-	case IBTOPO_SPEED_EDR:
-		*base = 7, *ext = 3;
-		return 0;
-	case IBTOPO_SPEED_HDR:
-		*base = 7, *ext = 7;
-		return 0;
-	case IBTOPO_SPEED_NDR:	/* ibsim 0.12 and later */
-		*base = 7, *ext = 15;
-		return 0;
-	default:
-		return IBTOPO_EINVAL;
-	}
-}
+	struct ibtopo__ibsim_masks m;
 
-/* 1x is enabled everywhere too, so that a port restricted to 1x trains. */
-static unsigned ibsim_width_mask(unsigned width)
-{
-	return (width ? width : IBTOPO_WIDTH_4X) | IBTOPO_WIDTH_1X;
+	if (!speed)		/* not stated: QDR, as ibsim assumes */
+		speed = IBTOPO_SPEED_QDR;
+	/* a plan has no trailer, so no FDR10 */
+	if (ibtopo__ibsim_needs_trailer(speed) ||
+	    ibtopo__ibsim_speed_masks(&m, speed, true))
+		return IBTOPO_EINVAL;
+	*base = m.s;
+	*ext = m.e;
+	return 0;
 }
 
 static int check_name(const struct ibtopo_node *n, struct ibtopo_error *err)
@@ -306,8 +285,8 @@ static int write_node(const struct ibtopo_render_opts *o,
 			if (!rc && ext != gext)
 				rc = ibtopo__out_printf(o, "\te=%u", ext);
 			/* both ends restricted: one-sided, ibsim retrains */
-			if (!rc && ibsim_width_mask(l->width) !=
-				   ibsim_width_mask(global->width))
+			if (!rc && ibtopo__ibsim_width_mask(l->width) !=
+				   ibtopo__ibsim_width_mask(global->width))
 				rc = ibtopo__out_printf(o, "\tw=%u", l->width ?
 							l->width : IBTOPO_WIDTH_4X);
 			if (!rc)
@@ -361,7 +340,7 @@ int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
 			ibtopo_fabric_count_type(plan, IBTOPO_NODE_SWITCH),
 			ibtopo_fabric_count_type(plan, IBTOPO_NODE_CA),
 			ibtopo_fabric_link_count(plan),
-			ibsim_width_mask(global->width), base, ext);
+			ibtopo__ibsim_width_mask(global->width), base, ext);
 	} else {
 		rc = ibtopo__out_printf(opts,
 			"#\n# Planned topology written by ibtopo: %zu switches, "

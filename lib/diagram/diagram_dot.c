@@ -75,27 +75,6 @@ static int natcmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
-/*
- * A CA that is part of a switch (SHARP aggregation node, or sharing the
- * system image GUID of the switch it is cabled to): not a host.
- */
-static bool is_aggregation_node(const struct ibtopo_node *n)
-{
-	if (n->type != IBTOPO_NODE_CA)
-		return false;
-	if (strstr(n->desc, "Aggregation Node"))
-		return true;
-	for (unsigned p = 1; n->sysimg_guid && p <= n->nports; p++) {
-		const struct ibtopo_port *pp = n->ports[p];
-
-		if (pp && pp->remote &&
-		    pp->remote->node->type == IBTOPO_NODE_SWITCH &&
-		    pp->remote->node->sysimg_guid == n->sysimg_guid)
-			return true;
-	}
-	return false;
-}
-
 static bool is_host_type(enum ibtopo_node_type t)
 {
 	return t != IBTOPO_NODE_SWITCH;
@@ -157,12 +136,6 @@ static void squeeze(char *out, size_t len, const char *s, size_t n)
 	out[k] = '\0';
 }
 
-static bool desc_is_generic(const char *desc)
-{
-	return strstr(desc, "Mellanox Technologies") ||
-	       (desc[0] == 'M' && desc[1] == 'T' && isdigit((unsigned char)desc[2]));
-}
-
 /*
  * The readable part of a node description:
  *   "MF0;sw-ib-01:MQM8700/U1"              -> "sw-ib-01"
@@ -209,7 +182,7 @@ static void short_label(char *out, size_t len, const struct ibtopo_node *n,
 			}
 		} else if (hash && hash[3]) {
 			squeeze(out, len, hash + 3, strlen(hash + 3));
-		} else if (desc_is_generic(d) || strstr(d, " - ")) {
+		} else if (ibtopo__desc_is_default(d) || strstr(d, " - ")) {
 			const char *end = strstr(d, " Mellanox");
 			const char *dash = strstr(d, " - ");
 
@@ -220,9 +193,9 @@ static void short_label(char *out, size_t len, const struct ibtopo_node *n,
 		} else {
 			squeeze(out, len, d, strlen(d));
 		}
-	} else if (strstr(d, "Aggregation Node")) {
+	} else if (ibtopo__desc_is_aggregation(d)) {
 		snprintf(out, len, "SHARP %04x", tail);
-	} else if (desc_is_generic(d)) {
+	} else if (ibtopo__desc_is_default(d)) {
 		const char *cx = strstr(d, "ConnectX");
 		size_t k = 0;
 
@@ -597,7 +570,7 @@ static int add_group(struct ctx *c, const struct hostkey *k, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		names[i].s = c->label[k[i].node];
 		names[i].unnamed =
-			desc_is_generic(ibtopo_fabric_node(c->f, k[i].node)->desc);
+			ibtopo__desc_is_default(ibtopo_fabric_node(c->f, k[i].node)->desc);
 	}
 	qsort(names, n, sizeof(*names), cmp_sv);
 	while (named < n && !names[named].unnamed)
@@ -633,8 +606,8 @@ static const struct ctx *sort_ctx;
 static int cmp_member(const void *x, const void *y)
 {
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	bool ua = desc_is_generic(ibtopo_fabric_node(sort_ctx->f, a)->desc);
-	bool ub = desc_is_generic(ibtopo_fabric_node(sort_ctx->f, b)->desc);
+	bool ua = ibtopo__desc_is_default(ibtopo_fabric_node(sort_ctx->f, a)->desc);
+	bool ub = ibtopo__desc_is_default(ibtopo_fabric_node(sort_ctx->f, b)->desc);
 	int r;
 
 	if (ua != ub)	/* named hosts first */
@@ -2143,7 +2116,7 @@ static int prepare(struct ctx *c)
 		return IBTOPO_ENOMEM;
 	for (size_t i = 0; i < c->nn; i++) {
 		c->dn_of[i] = NONE;
-		c->hidden[i] = is_aggregation_node(ibtopo_fabric_node(c->f, i));
+		c->hidden[i] = ibtopo__node_in_switch(ibtopo_fabric_node(c->f, i));
 	}
 	rc = levels_analysis(&c->topo, &c->topo_own, c->f, c->d->topology);
 	if (rc)

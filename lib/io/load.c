@@ -1,5 +1,5 @@
 /* load.c - read a fabric file of any format, detected from its content */
-#include "ibtopo-int.h"
+#include "io-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,7 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 			    struct ibtopo_error *err)
 {
 	enum ibtopo_file_format format = opts ? opts->format : IBTOPO_FILE_AUTO;
+	const struct ibtopo__reader *reader;
 	char source[4200];
 	char *buf = NULL;
 	size_t len = 0;
@@ -30,11 +31,11 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 	if (!out || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no file to read");
 	*out = NULL;
-	if (format == IBTOPO_FILE_AUTO && ibtopo_file_is_cache(path))
-		format = IBTOPO_FILE_CACHE;
-	if (format == IBTOPO_FILE_CACHE) {
-		/* libibnetdisc reads cache files itself, from the path */
-		rc = ibtopo_fabric_load_cache(out, path, err);
+	reader = format == IBTOPO_FILE_AUTO ? ibtopo__reader_for_path(path) :
+					       ibtopo__reader_find(format);
+	if (reader && reader->read_path) {
+		/* e.g. libibnetdisc reads cache files itself, from the path */
+		rc = reader->read_path(out, path, err);
 		if (!rc && opts && opts->node_name_map)
 			rc = apply_name_map(*out, opts->node_name_map, err);
 	} else {

@@ -213,48 +213,16 @@ static int write_ibnetdiscover(struct wr *w, const struct ibtopo_fabric *f)
 static void sim_options(const struct ibtopo_link *l, char *buf, size_t len,
 			bool *trailer)
 {
-	unsigned s = 0, e = 0;
+	struct ibtopo__ibsim_masks m;
 	size_t used = 0;
 
-	*trailer = false;
+	*trailer = ibtopo__ibsim_needs_trailer(l->speed);
 	buf[0] = '\0';
 	if (l->width)
 		used += (size_t)snprintf(buf + used, len - used, "w=%u ", l->width);
-	switch (l->speed) {
-	case IBTOPO_SPEED_SDR:
-		s = 1;
-		break;
-	case IBTOPO_SPEED_DDR:
-		s = 2;
-		break;
-	case IBTOPO_SPEED_QDR:
-		s = 4;
-		break;
-	case IBTOPO_SPEED_FDR10:
-		s = 4;
-		*trailer = true;
-		break;
-	case IBTOPO_SPEED_FDR:
-		s = 4;
-		e = 1;
-		break;
-	case IBTOPO_SPEED_EDR:
-		s = 4;
-		e = 2;
-		break;
-	case IBTOPO_SPEED_HDR:
-		s = 4;
-		e = 4;
-		break;
-	case IBTOPO_SPEED_NDR:
-		s = 4;
-		e = 8;
-		break;
-	default:
-		break;
-	}
-	if (s && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "s=%u e=%u ", s, e);
+	if (!ibtopo__ibsim_speed_masks(&m, l->speed, false) && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "s=%u e=%u ",
+					 m.s, m.e);
 	if (used && used <= len)
 		buf[used - 1] = '\0';
 }
@@ -332,28 +300,6 @@ static bool slurm_name_ok(const char *s, size_t n)
 	return true;
 }
 
-/* A CA description the firmware wrote, naming no host. */
-static bool desc_is_default(const char *d)
-{
-	if (!d[0] || strstr(d, "Mellanox Technologies") ||
-	    strstr(d, "NVIDIA Technologies"))
-		return true;
-	/* "MT25408 ConnectX ...", "MT4129 ConnectX7 ..." */
-	if (d[0] == 'M' && d[1] == 'T' && d[2] >= '0' && d[2] <= '9') {
-		const char *p = d + 2;
-
-		while (*p >= '0' && *p <= '9')
-			p++;
-		return *p == ' ' || *p == '\0';
-	}
-	return false;
-}
-
-static bool desc_is_aggregation(const char *d)
-{
-	return strstr(d, "Aggregation Node") != NULL;
-}
-
 /* The host name of a CA: the first word of its description. */
 static void host_name(const struct ibtopo_node *n, char *buf, size_t len)
 {
@@ -363,7 +309,7 @@ static void host_name(const struct ibtopo_node *n, char *buf, size_t len)
 		d++;
 	for (e = d; *e && *e != ' ' && *e != '\t'; e++)
 		;
-	if (desc_is_default(d) || !slurm_name_ok(d, (size_t)(e - d)) ||
+	if (ibtopo__desc_is_default(d) || !slurm_name_ok(d, (size_t)(e - d)) ||
 	    (size_t)(e - d) >= len)
 		snprintf(buf, len, "H-%016" PRIx64, n->guid);
 	else
@@ -615,7 +561,7 @@ static int slurm_place_hosts(struct slurm *s)
 	for (size_t i = 0; i < n; i++) {
 		const struct ibtopo_node *ca = ibtopo_fabric_node(f, i);
 
-		if (ca->type != IBTOPO_NODE_CA || desc_is_aggregation(ca->desc))
+		if (ca->type != IBTOPO_NODE_CA || ibtopo__node_in_switch(ca))
 			continue;
 		for (unsigned p = 1; p <= ca->nports; p++)
 			if (ca->ports[p] && ca->ports[p]->remote &&
@@ -629,7 +575,7 @@ static int slurm_place_hosts(struct slurm *s)
 	for (size_t i = 0; i < n; i++) {
 		const struct ibtopo_node *ca = ibtopo_fabric_node(f, i);
 
-		if (ca->type != IBTOPO_NODE_CA || desc_is_aggregation(ca->desc))
+		if (ca->type != IBTOPO_NODE_CA || ibtopo__node_in_switch(ca))
 			continue;
 		for (unsigned p = 1; p <= ca->nports; p++) {
 			const struct ibtopo_port *port = ca->ports[p];

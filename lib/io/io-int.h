@@ -1,0 +1,170 @@
+/*
+ * io-int.h - private to lib/io/: what the readers share (a line reader,
+ * small parsers, an arena and hash maps) and the table of readers.
+ *
+ * A reader is one file, lib/io/read_<format>.c, exporting one
+ * `const struct ibtopo__reader`; readers.c lists them. Adding an input
+ * format is that file, its row in readers.c and its enumerator in
+ * enum ibtopo_file_format.
+ */
+#ifndef IBTOPO_IO_INT_H
+#define IBTOPO_IO_INT_H
+
+#include "ibtopo-int.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- text.c: lines ---- */
+
+/* Real dumps stay under 300 bytes a line; anything longer is not one. */
+#define IBTOPO__LINE_MAX 4096
+
+/* A buffer read line by line; messages name the file and the line. */
+struct ibtopo__src {
+	const char *name;		/* for messages */
+	const char *buf;
+	size_t len, pos;
+	unsigned lineno;
+	bool last_had_newline;
+	char line[IBTOPO__LINE_MAX + 1];
+	const struct ibtopo_read_opts *opts;
+	struct ibtopo_error *err;
+};
+
+void ibtopo__src_init(struct ibtopo__src *s, const char *buf, size_t len,
+		      const char *name, const struct ibtopo_read_opts *opts,
+		      struct ibtopo_error *err);
+/** IBTOPO_EPARSE "<name>:<line>: <message>", quoted for a terminal. */
+int ibtopo__src_error(struct ibtopo__src *s, unsigned line, const char *fmt, ...)
+	IBTOPO__PRINTF(3, 4);
+/** A warning through opts->warn, when the caller gave one. */
+void ibtopo__src_warn(struct ibtopo__src *s, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
+bool ibtopo__is_text_byte(unsigned char c);
+/** Binary data and empty input get one clear message up front. */
+int ibtopo__src_check_text(struct ibtopo__src *s);
+/** Next line into s->line, without its end: 1, 0 at the end, or <0. */
+int ibtopo__src_next(struct ibtopo__src *s);
+
+/* ---- text.c: small parsers over a cursor ---- */
+
+const char *ibtopo__skip_ws(const char *p);
+bool ibtopo__is_digit(char c);
+/** Decimal number <= max; advances *pp. */
+bool ibtopo__parse_uint(const char **pp, unsigned long max, unsigned long *out);
+/** Hex number of 1..16 digits, optional 0x; advances *pp. */
+bool ibtopo__parse_hex64(const char **pp, uint64_t *out);
+/** Number as C's strtoul with base 0 would read it (ibsim options). */
+bool ibtopo__parse_cnum(const char **pp, unsigned long max, unsigned long *out);
+/** Does p start with word, followed by a blank or the end? */
+bool ibtopo__word_at(const char *p, const char *word);
+/** "4x", "12x", "??" -> width bit (0 for "??"); false if not a width. */
+bool ibtopo__parse_width_text(const char *s, size_t n, unsigned *out);
+/** "QDR", "FDR10", "???" -> speed bit (0 for "???"); false if not a speed. */
+bool ibtopo__parse_speed_text(const char *s, size_t n, unsigned *out);
+/**
+ * A trailer token "4xQDR", "2xNDR", "4x???", "?????": width and speed.
+ * Returns 1 when the token is one, 0 when it is not, -1 when it looks like
+ * one (a width and more) but the speed is unknown.
+ */
+int ibtopo__parse_ws_token(const char *tok, size_t n, unsigned *width,
+			   unsigned *speed);
+/** "4xHDR" as ibnetdiscover prints it, "??" and "???" for unknowns. */
+const char *ibtopo__ws_text(unsigned width, unsigned speed, char *buf,
+			    size_t len);
+/** "switch", "router" or "CA", for messages. */
+const char *ibtopo__type_word(enum ibtopo_node_type type);
+
+/* ---- arena.c: memory for the readers ---- */
+
+struct ibtopo__arena_blk {
+	struct ibtopo__arena_blk *next;
+	size_t used, size;
+	char data[];
+};
+
+/* Strings that live until the reader is done; zero-initialized is empty. */
+struct ibtopo__arena {
+	struct ibtopo__arena_blk *head;
+};
+
+char *ibtopo__arena_strndup(struct ibtopo__arena *a, const char *s, size_t n);
+void ibtopo__arena_release(struct ibtopo__arena *a);
+
+#define IBTOPO__FNV_OFFSET 0xcbf29ce484222325ull
+uint64_t ibtopo__fnv1a(const void *data, size_t n, uint64_t h);
+/** The GUID for a name after `attempt` collisions; attempt 0 is the public one. */
+uint64_t ibtopo__name_guid_attempt(const char *name, unsigned attempt);
+
+/*
+ * Open-addressing map from a key (string or 64-bit number) to an index.
+ * Slots hold index + 1; 0 is empty. Zero-initialized is empty.
+ */
+struct ibtopo__imap {
+	size_t *slots;
+	uint64_t *keys;		/* numeric keys, or the hash of string keys */
+	size_t size, count;
+};
+
+void ibtopo__imap_release(struct ibtopo__imap *m);
+uint64_t ibtopo__mix64(uint64_t k);
+/** The key of a string (mixed, as stored keys are). */
+uint64_t ibtopo__str_key(const char *s);
+/**
+ * Find key in the map; `eq` tells stored index i matches (for string keys;
+ * NULL compares the numbers). Returns the index or SIZE_MAX.
+ */
+size_t ibtopo__imap_find(const struct ibtopo__imap *m, uint64_t key,
+			 bool (*eq)(const void *ctx, size_t i), const void *ctx);
+/** Insert (key -> idx); the caller has checked it is absent. */
+int ibtopo__imap_put(struct ibtopo__imap *m, uint64_t key, size_t idx);
+/** Numeric keys: keep them pre-mixed, the map rehashes with the stored key. */
+size_t ibtopo__imap_find_u64(const struct ibtopo__imap *m, uint64_t key);
+
+/* ---- readers.c: the table of readers ---- */
+
+/*
+ * One input format. Text readers give detect() and read(); a reader of
+ * binary files that a library reads from a path (the cache) gives
+ * detect_path() and read_path() instead.
+ */
+struct ibtopo__reader {
+	enum ibtopo_file_format format;
+	const char *name;		/* for --format, ibtopo_file_format_name() */
+	const char *what;		/* "an ibsim net file", for messages */
+	/*
+	 * How specific the evidence is that a text buffer is in this
+	 * format: 0 none; the strongest claim takes the buffer (a ports
+	 * report before any node record beats ibsim options, which beat
+	 * plain node records).
+	 */
+	int (*detect)(const char *buf, size_t len);
+	/* read the whole buffer; s holds the options and takes the error */
+	int (*read)(struct ibtopo_fabric **out, struct ibtopo__src *s);
+	bool (*detect_path)(const char *path);
+	int (*read_path)(struct ibtopo_fabric **out, const char *path,
+			 struct ibtopo_error *err);
+};
+
+/** The reader of `format`; NULL for IBTOPO_FILE_AUTO or an unknown one. */
+const struct ibtopo__reader *ibtopo__reader_find(enum ibtopo_file_format format);
+/** The reader that takes the file at `path` by its path alone, or NULL. */
+const struct ibtopo__reader *ibtopo__reader_for_path(const char *path);
+
+/*
+ * For detect(): each line of buf that holds something, blanks before it
+ * trimmed and comment lines left out, goes to fn until fn returns
+ * nonzero; returns that value, or 0.
+ */
+int ibtopo__each_line(const char *buf, size_t len,
+		      int (*fn)(void *arg, const char *p, size_t n), void *arg);
+/** Does the trimmed line p[0..n) start with word w and a blank? */
+bool ibtopo__line_word(const char *p, size_t n, const char *w);
+/** Does it start with key w and '=' or a blank? */
+bool ibtopo__line_key(const char *p, size_t n, const char *w);
+/** Does it open a node record (Switch, Ca, Hca, Rt, Rtr)? */
+bool ibtopo__line_is_record(const char *p, size_t n);
+
+#endif /* IBTOPO_IO_INT_H */
