@@ -37,7 +37,7 @@ sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
 srcs="model/error.c model/names.c model/fabric.c report/output.c report/table.c
 	report/json.c report/report_inventory.c io/topofile.c io/topofile_write.c
 	io/cables.c analysis/check_speed.c analysis/check_cable.c compare/validate.c
-	compare/diff.c io/discover.c io/sweep.c"
+	compare/diff.c io/discover.c io/sweep.c io/pma.c model/counters.c"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -I$top/lib/include -I$top/lib -I$dir/build -I/usr/include/infiniband $(pkg-config --cflags jansson)"
 libs="-losmcomp $(pkg-config --libs jansson libibnetdisc libibmad libibumad) -lm"
 objs=

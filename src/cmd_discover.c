@@ -5,7 +5,7 @@
 
 /* long-only options are CLI_LONG + their index in opts[] */
 enum { OPT_LABEL = CLI_LONG + 2, OPT_TIMEOUT, OPT_PARTIAL, OPT_RETRIES,
-       OPT_FORCE };
+       OPT_FORCE, OPT_COUNTERS };
 
 static const struct cli_opt opts[] = {
 	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
@@ -18,12 +18,14 @@ static const struct cli_opt opts[] = {
 				"incomplete (default 2)" },
 	{ "force", 0, 0, NULL, "move the --label from the snapshot that has "
 			       "it to the new one" },
+	{ "counters", 0, 0, NULL, "also read every linked port's error and "
+				  "data counters (PMA Gets; needs LIDs)" },
 	{ NULL },
 };
 
 static const struct cli_cmd cmd = {
 	.name = "discover",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters]",
 	.summary = "Discover the fabric through a local CA port and store it as a new snapshot.",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
@@ -39,6 +41,11 @@ static const struct cli_cmd cmd = {
 		"before the sweep) unless --force moves it to the new snapshot;\n"
 		"labels a REF would read as an id, 'latest' or 'latest~N' are\n"
 		"refused.\n"
+		"With --counters, the PortCounters (and PortCountersExtended\n"
+		"where the port's PMA supports them) of both ends of every link\n"
+		"are read after the sweep, LID-routed (a subnet manager must\n"
+		"have assigned LIDs), and stored with the snapshot and the time\n"
+		"they were read; only Gets are sent: no counter is reset.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -134,6 +141,9 @@ int cmd_discover(int argc, char **argv, const struct cli_global *g)
 			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			break;
+		case OPT_COUNTERS:
+			dopts.flags |= IBTOPO_DISCOVER_COUNTERS;
 			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");
