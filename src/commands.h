@@ -15,5 +15,6 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g);
 int cmd_analyze(int argc, char **argv, const struct cli_global *g);
 int cmd_render(int argc, char **argv, const struct cli_global *g);
 int cmd_export(int argc, char **argv, const struct cli_global *g);
+int cmd_health(int argc, char **argv, const struct cli_global *g);
 
 #endif

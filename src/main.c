@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "validate", cmd_validate, "check a fabric against its planned topology" },
 	{ "plan", cmd_plan, "write a planned fat-tree topology from parameters" },
 	{ "analyze", cmd_analyze, "report link, cable and topology findings" },
+	{ "health", cmd_health, "report port error counters and their growth" },
 	{ "render", cmd_render, "draw the fabric as SVG, PNG, PDF or DOT" },
 	{ "export", cmd_export, "write a fabric as ibnetdiscover, ibsim, Slurm, CSV or JSON" },
 };

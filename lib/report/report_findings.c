@@ -312,6 +312,29 @@ static int message(char *buf, size_t len, const struct ibtopo_finding *f,
 	case IBTOPO_FIND_LID_CHANGED:
 		return snprintf(buf, len, "LID changed from %u to %u",
 				f->expected, f->actual);
+	case IBTOPO_FIND_PORT_ERRORS:
+		return snprintf(buf, len, "%s is %.0f (threshold %.0f)%s",
+			ibtopo_counter_name(f->subkind), f->value, f->limit,
+			f->note ? "; saturated: the true count is higher" : "");
+	case IBTOPO_FIND_PORT_ERROR_RATE:
+	case IBTOPO_FIND_LINK_FLAPPING:
+		/* the interval: seconds below an hour, else hours */
+		if (f->limit < 1)
+			snprintf(n1, sizeof(n1), "%.0f s", f->limit * 3600);
+		else
+			snprintf(n1, sizeof(n1), "%.1f h", f->limit);
+		if (f->note && strcmp(f->note, "reset") == 0)
+			return snprintf(buf, len, "%s was reset between the "
+				"snapshots and counts %u since (%s)",
+				ibtopo_counter_name(f->subkind), f->actual, n1);
+		if (f->kind == IBTOPO_FIND_LINK_FLAPPING)
+			return snprintf(buf, len, "link went down %u times%s in "
+				"%s (%.1f/h): a flapping link, check the cable",
+				f->actual, f->note ? " or more (LinkDownedCounter "
+				"is saturated)" : "", n1, f->value);
+		return snprintf(buf, len, "%s grew by %u%s in %s (%.1f/h)",
+			ibtopo_counter_name(f->subkind), f->actual,
+			f->note ? " or more (saturated)" : "", n1, f->value);
 	default:
 		return snprintf(buf, len, "%s", ibtopo_finding_kind_name(f->kind));
 	}
@@ -546,6 +569,51 @@ static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 		set_real(c, FND(r)->value);
 }
 
+static bool is_health_kind(enum ibtopo_finding_kind k)
+{
+	return k == IBTOPO_FIND_PORT_ERRORS || k == IBTOPO_FIND_PORT_ERROR_RATE ||
+	       k == IBTOPO_FIND_LINK_FLAPPING;
+}
+
+static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (is_health_kind(FND(r)->kind))
+		set_str(c, ibtopo_counter_name(FND(r)->subkind));
+}
+
+static void g_count(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (FND(r)->kind == IBTOPO_FIND_PORT_ERRORS)
+		set_int(c, (int64_t)FND(r)->value);
+}
+
+static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (FND(r)->kind == IBTOPO_FIND_PORT_ERRORS)
+		set_int(c, (int64_t)FND(r)->limit);
+}
+
+static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (is_health_kind(FND(r)->kind) &&
+	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+		set_int(c, FND(r)->actual);
+}
+
+static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (is_health_kind(FND(r)->kind) &&
+	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+		set_real(c, FND(r)->value);
+}
+
+static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (is_health_kind(FND(r)->kind) &&
+	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+		set_real(c, FND(r)->limit);
+}
+
 static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (FND(r)->kind == IBTOPO_FIND_CABLE_OVER_LENGTH)
@@ -628,6 +696,16 @@ static const struct ibtopo__column cols[] = {
 	{ "detail", "DETAIL", g_detail },
 };
 
+/* JSON only, set for the port health kinds (CSV keeps its columns) */
+static const struct ibtopo__column health_cols[] = {
+	{ "counter", "COUNTER", g_counter },
+	{ "count", "COUNT", g_count },
+	{ "threshold", "THRESHOLD", g_threshold },
+	{ "growth", "GROWTH", g_growth },
+	{ "rate_per_hour", "RATE/H", g_rate },
+	{ "interval_h", "INTERVAL H", g_interval },
+};
+
 /* ----------------------------------------------------------------- JSON */
 
 static struct ibtopo__json *cell_json(const struct ibtopo__cell *c)
@@ -683,6 +761,17 @@ struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list)
 			if (cell.type == IBTOPO__NULL && !always_key(cols[k].name, f))
 				continue;
 			if (ibtopo__json_set_path(obj, cols[k].name, cell_json(&cell)))
+				goto out_fail;
+		}
+		for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(health_cols); k++) {
+			struct ibtopo__cell cell;
+
+			memset(&cell, 0, sizeof(cell));
+			cell.type = IBTOPO__NULL;
+			health_cols[k].get(f, x, &cell);
+			if (cell.type != IBTOPO__NULL &&
+			    ibtopo__json_set_path(obj, health_cols[k].name,
+						  cell_json(&cell)))
 				goto out_fail;
 		}
 	}
