@@ -300,9 +300,6 @@ double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
  * 0 when nothing is known (empty description).
  */
 uint64_t ibtopo__adapter_model(const struct ibtopo_node *node);
-/** A finding about a link: kind, severity, ends a/b; c/d unset. */
-void ibtopo__link_finding(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
-			  enum ibtopo_severity sev, const struct ibtopo_link *link);
 
 /* analysis/check_cable.c: per-link cable checks run by ibtopo_check_links() */
 /** cable-underrated when the cable is rated below `capable` (a speed bit). */

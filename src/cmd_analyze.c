@@ -78,12 +78,9 @@ static bool parse_fail_on(const char *s, int *out)
 int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
-	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION };
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_topology *topo = NULL;
+	struct ibtopo_analysis *an = NULL;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_render_opts ro;
@@ -99,7 +96,7 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 			cables = st.optarg;
 			break;
 		case OPT_CABLE_REACH:
-			co.reach_path = st.optarg;
+			ao.checks.reach_path = st.optarg;
 			break;
 		case OPT_FAIL_ON:
 			if (!parse_fail_on(st.optarg, &fail_on))
@@ -117,13 +114,13 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 				return cli_usage_error(&cmd,
 					"bad --min-paths '%s' (a number from 1 to 1000)",
 					st.optarg);
-			to.min_paths = (unsigned)n;
+			ao.topology.min_paths = (unsigned)n;
 			break;
 		case OPT_ROOTS:
-			to.roots_file = st.optarg;
+			ao.topology.roots_file = st.optarg;
 			break;
 		case OPT_ROOT_PATTERN:
-			to.root_pattern = st.optarg;
+			ao.topology.root_pattern = st.optarg;
 			break;
 		default:
 			return cli_usage_error(&cmd, "unexpected option");
@@ -143,31 +140,23 @@ int cmd_analyze(int argc, char **argv, const struct cli_global *g)
 		cli_fail(&err);
 		goto out_free_fabric;
 	}
-	if (ibtopo_check_links(&findings, fabric, &co, &err)) {
+	if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 		cli_fail(&err);
-		goto out_release_findings;
+		goto out_free_fabric;
 	}
-	if (ibtopo_topology_analyze(&topo, fabric, &to, &findings, &err)) {
-		cli_fail(&err);
-		goto out_release_findings;
-	}
-	an.fabric = fabric;
-	an.findings = &findings;
-	an.topology = topo;
 	ro = cli_stdout_opts(format);
-	if (ibtopo_render_analysis(&ro, &an, &err)) {
+	if (ibtopo_render_analysis(&ro, an, &err)) {
 		cli_fail(&err);
-		goto out_release_findings;
+		goto out_free_analysis;
 	}
 	if (fflush(stdout) != 0) {
 		cli_failf("cannot write output");
-		goto out_release_findings;
+		goto out_free_analysis;
 	}
-	rc = ibtopo_findings_max_severity(&findings) >= fail_on ? EXIT_FINDINGS :
-								  EXIT_CLEAN;
-out_release_findings:
-	ibtopo_topology_free(topo);
-	ibtopo_findings_release(&findings);
+	rc = ibtopo_findings_max_severity(an->findings) >= fail_on ? EXIT_FINDINGS :
+								     EXIT_CLEAN;
+out_free_analysis:
+	ibtopo_analysis_free(an);
 out_free_fabric:
 	ibtopo_fabric_free(fabric);
 	return rc;

@@ -112,11 +112,10 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_check_opts co = IBTOPO_CHECK_OPTS_INIT;
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
-	struct ibtopo_topology *topo = NULL;
+	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL, *other = NULL;
 	struct cli_state st = { 0 };
 	struct output_file out;
@@ -184,11 +183,11 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			cables = st.optarg;
 			break;
 		case OPT_CABLE_REACH:
-			co.reach_path = st.optarg;
+			ao.checks.reach_path = st.optarg;
 			break;
 		case OPT_MIN_PATHS:
-			if (!parse_uint(st.optarg, 1000, &to.min_paths) ||
-			    !to.min_paths)
+			if (!parse_uint(st.optarg, 1000, &ao.topology.min_paths) ||
+			    !ao.topology.min_paths)
 				return cli_usage_error(&cmd,
 					"bad --min-paths '%s'", st.optarg);
 			break;
@@ -259,34 +258,30 @@ int cmd_render(int argc, char **argv, const struct cli_global *g)
 			 what ? base_name(what) : "latest", base_name(plan));
 		if (!d.title)
 			d.title = title;
-	} else if (checks) {
-		if (ibtopo_check_links(&findings, fabric, &co, &err)) {
-			cli_fail(&err);
-			goto out_release_findings;
-		}
 	}
 	if (checks || diff || plan) {
-		/* levels for the ranks, and low path diversity to mark */
-		to.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
-		if (ibtopo_topology_analyze(&topo, fabric, &to,
-					    diff || plan ? NULL : &findings,
-					    &err)) {
+		/* levels for the ranks; with checks also the findings to
+		 * mark (low path diversity included) */
+		if (diff || plan)
+			ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
+		ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 			cli_fail(&err);
 			goto out_release_findings;
 		}
-		d.topology = topo;
+		d.topology = an->topology;
 	}
-	d.findings = &findings;
+	d.findings = diff || plan || !an ? &findings : an->findings;
 	if (output_file_open(&out, output, false))
-		goto out_free_topology;
+		goto out_free_analysis;
 	if (ibtopo_render_image(out.path, format, fabric, &d, &err)) {
 		output_file_fail(&out, &err);
 		output_file_abort(&out);
-		goto out_free_topology;
+		goto out_free_analysis;
 	}
 	rc = output_file_close(&out);
-out_free_topology:
-	ibtopo_topology_free(topo);
+out_free_analysis:
+	ibtopo_analysis_free(an);
 out_release_findings:
 	ibtopo_findings_release(&findings);
 out_free_other:

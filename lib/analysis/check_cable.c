@@ -3,7 +3,7 @@
  * ports can do, longer than their media reaches at the link's speed, or
  * looped back into the switch they came from.
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 int ibtopo__check_cable_rating(struct ibtopo_findings *out,
 			       const struct ibtopo_link *link, unsigned capable,
@@ -14,8 +14,7 @@ int ibtopo__check_cable_rating(struct ibtopo_findings *out,
 
 	if (!c || !c->rated_speed || !capable || c->rated_speed >= capable)
 		return 0;
-	ibtopo__link_finding(&f, IBTOPO_FIND_CABLE_UNDERRATED, IBTOPO_SEV_WARNING,
-			     link);
+	ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_UNDERRATED, link);
 	f.expected = capable;
 	f.actual = c->rated_speed;
 	f.cause = IBTOPO_CAUSE_CABLE;
@@ -59,8 +58,7 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 	limit = reach_for(reach, link);
 	if (limit <= 0 || c->length_m <= limit)
 		return 0;
-	ibtopo__link_finding(&f, IBTOPO_FIND_CABLE_OVER_LENGTH, IBTOPO_SEV_ERROR,
-			     link);
+	ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_OVER_LENGTH, link);
 	f.value = c->length_m;
 	f.limit = limit;
 	f.actual = link->speed;
@@ -77,7 +75,6 @@ int ibtopo__check_loopback(struct ibtopo_findings *out,
 	if (link->a->node != link->b->node ||
 	    link->a->node->type != IBTOPO_NODE_SWITCH)
 		return 0;
-	ibtopo__link_finding(&f, IBTOPO_FIND_LOOPBACK_CABLE, IBTOPO_SEV_WARNING,
-			     link);
+	ibtopo__finding_init_link(&f, IBTOPO_FIND_LOOPBACK_CABLE, link);
 	return ibtopo_findings_add(out, &f, err);
 }

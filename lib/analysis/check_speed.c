@@ -17,7 +17,8 @@
  * ibtopo_check_links() also drives the cable checks of check_cable.c so
  * that a cable-underrated finding follows the downgrade it explains.
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
+#include "analysis/analysis-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -469,17 +470,6 @@ static void peer_expect(const struct peers *p, const struct ibtopo_link *l,
 
 /* ---------------------------------------------------------------- checks */
 
-void ibtopo__link_finding(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
-			  enum ibtopo_severity sev, const struct ibtopo_link *link)
-{
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->severity = sev;
-	ibtopo_end_from_port(&f->a, link->a);
-	ibtopo_end_from_port(&f->b, link->b);
-	ibtopo_end_from_port(&f->c, NULL);
-	ibtopo_end_from_port(&f->d, NULL);
-}
 
 /* Enabled speeds of both ends within `set` (an unknown enabled set is all). */
 static unsigned enabled_within(const struct ibtopo_link *l, unsigned set,
@@ -516,7 +506,8 @@ static int add_slow_link(struct ibtopo_findings *out, const struct ibtopo_link *
 {
 	struct ibtopo_finding f;
 
-	ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_INFO, l);
+	ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
+	f.severity = IBTOPO_SEV_INFO;
 	f.expected = expected;
 	f.actual = l->speed;
 	f.evidence = IBTOPO_EVIDENCE_PEERS;
@@ -624,8 +615,7 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		*capable = expected;
 		if (!l->speed || !expected || l->speed >= expected)
 			return 0;
-		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
-				     IBTOPO_SEV_ERROR, l);
+		ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
 		f.expected = expected;
 		f.actual = l->speed;
 		f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
@@ -646,8 +636,8 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 			return 0;
 		if (!speed.value || l->speed >= speed.value)
 			return check_device_limit(out, l, p, capable, err);
-		ibtopo__link_finding(&f, IBTOPO_FIND_SPEED_DOWNGRADE,
-				     IBTOPO_SEV_WARNING, l);
+		ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
+		f.severity = IBTOPO_SEV_WARNING;
 		f.expected = speed.value;
 		f.actual = l->speed;
 		f.evidence = IBTOPO_EVIDENCE_PEERS;
@@ -673,8 +663,7 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		unsigned common = a->width_supported & b->width_supported;
 
 		if ((common & IBTOPO_WIDTH_4X) && active < 4) {
-			ibtopo__link_finding(&f, IBTOPO_FIND_WIDTH_DOWNGRADE,
-					     IBTOPO_SEV_ERROR, l);
+			ibtopo__finding_init_link(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, l);
 			f.expected = IBTOPO_WIDTH_4X;
 			f.actual = l->width;
 			f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
@@ -704,7 +693,8 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		if (!expected || active >= expected)
 			return 0;
 	}
-	ibtopo__link_finding(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_WARNING, l);
+	ibtopo__finding_init_link(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, l);
+	f.severity = IBTOPO_SEV_WARNING;
 	f.expected = lanes_to_width(expected);
 	f.actual = l->width;
 	f.evidence = IBTOPO_EVIDENCE_PEERS;
@@ -754,3 +744,15 @@ out_free_reach:
 	ibtopo__reach_free(reach);
 	return rc;
 }
+
+static int run_links(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+{
+	return ibtopo_check_links(run->findings, run->fabric, &run->opts->checks,
+				  err);
+}
+
+const struct ibtopo__analysis ibtopo__analysis_links = {
+	.name = "links",
+	.skip = IBTOPO_ANALYZE_NO_CHECKS,
+	.run = run_links,
+};

@@ -29,6 +29,7 @@
  * per leaf pair for the node counts, so those stop at PAIR_FLOW_BUDGET.
  */
 #include "topology-int.h"
+#include "findings/findings-int.h"
 
 #include <float.h>
 #include <limits.h>
@@ -718,18 +719,12 @@ static int leaf_findings(struct ibtopo_topology *t, struct ibtopo_findings *out,
 				wv = v;
 			}
 		}
-		memset(&f, 0, sizeof(f));
-		f.kind = IBTOPO_FIND_LOW_PATH_DIVERSITY;
-		f.severity = IBTOPO_SEV_WARNING;
+		ibtopo__finding_init(&f, IBTOPO_FIND_LOW_PATH_DIVERSITY);
 		f.subkind = IBTOPO_LPD_LEAF_PAIR;
 		f.a.node = t->sw[t->leaves[best]].node->desc;
 		f.a.guid = t->sw[t->leaves[best]].node->guid;
-		f.a.port = -1;
 		f.b.node = t->sw[t->leaves[worst]].node->desc;
 		f.b.guid = t->sw[t->leaves[worst]].node->guid;
-		f.b.port = -1;
-		f.c.port = -1;
-		f.d.port = -1;
 		f.expected = t->min_paths;
 		f.actual = (unsigned)(wv > UINT_MAX ? UINT_MAX : wv);
 		f.value = (double)bad[best];

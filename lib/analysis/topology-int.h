@@ -213,6 +213,12 @@ const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
  */
 const char *ibtopo__topology_chassis_text(const struct ibtopo_topology *t,
 					  size_t chassis, char *buf, size_t len);
+/**
+ * System image GUID of the director a switch is a chip of (a chassis of
+ * two chips or more), or 0: a lone switch, a CA, a node of another fabric.
+ */
+uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
+				   const struct ibtopo_node *node);
 /** Description of a switch's chassis ("director" name) into buf. */
 const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 					  size_t chassis, char *buf, size_t len);

@@ -5,6 +5,8 @@
  * for each result are documented in ibtopo.h ("Topology analysis").
  */
 #include "topology-int.h"
+#include "findings/findings-int.h"
+#include "analysis/analysis-int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,34 +33,6 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 	default:
 		return "unknown";
 	}
-}
-
-const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
-					 int subkind)
-{
-	static const char *const ftv[] = {
-		[IBTOPO_FTV_SAME_LEVEL] = "same-level-link",
-		[IBTOPO_FTV_LEVEL_SKIP] = "level-skip",
-		[IBTOPO_FTV_CA_ON_NON_LEAF] = "ca-on-non-leaf",
-		[IBTOPO_FTV_UNEVEN_UPLINKS] = "uneven-uplinks",
-		[IBTOPO_FTV_UPLINKS_PILED] = "uplinks-piled",
-		[IBTOPO_FTV_CA_TO_CA] = "ca-to-ca",
-	};
-	static const char *const lpd[] = {
-		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
-		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
-		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
-	};
-
-	if (subkind <= 0)
-		return NULL;
-	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION &&
-	    (size_t)subkind < IBTOPO__ARRAY_SIZE(ftv))
-		return ftv[subkind];
-	if (kind == IBTOPO_FIND_LOW_PATH_DIVERSITY &&
-	    (size_t)subkind < IBTOPO__ARRAY_SIZE(lpd))
-		return lpd[subkind];
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -200,14 +174,8 @@ static void end_node(struct ibtopo_end *e, const struct ibtopo_node *n)
 static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
 			 int subkind)
 {
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->severity = IBTOPO_SEV_WARNING;
+	ibtopo__finding_init(f, kind);
 	f->subkind = subkind;
-	end_node(&f->a, NULL);
-	end_node(&f->b, NULL);
-	end_node(&f->c, NULL);
-	end_node(&f->d, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2023,6 +1991,22 @@ int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
 	return i == IBTOPO__NONE ? 0 : topo->sw[i].level;
 }
 
+uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
+				   const struct ibtopo_node *node)
+{
+	const struct ibtopo__chassis *c;
+	size_t i;
+
+	if (!t || !node || node->index >= ibtopo_fabric_node_count(t->fabric) ||
+	    ibtopo_fabric_node(t->fabric, node->index) != node)
+		return 0;
+	i = t->node2sw[node->index];
+	if (i == IBTOPO__NONE)
+		return 0;
+	c = &t->chassis[t->sw[i].chassis];
+	return c->chips > 1 ? c->sysimg : 0;
+}
+
 bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
 					const struct ibtopo_node *node)
 {
@@ -2060,3 +2044,15 @@ size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nchassis : 0;
 }
+
+static int run_topology(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+{
+	return ibtopo_topology_analyze(&run->topology, run->fabric,
+				       &run->opts->topology, run->findings, err);
+}
+
+const struct ibtopo__analysis ibtopo__analysis_topology = {
+	.name = "topology",
+	.skip = IBTOPO_ANALYZE_NO_TOPOLOGY,
+	.run = run_topology,
+};

@@ -4,7 +4,7 @@
  * both sides, and which one-sided links are one cable moved or two cables
  * swapped rather than unrelated removals and additions.
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -325,15 +325,6 @@ static void end_node(struct ibtopo_end *e, const struct ibtopo_node *n)
 	e->port = -1;
 }
 
-static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
-			 enum ibtopo_severity sev)
-{
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->severity = sev;
-	f->a.port = f->b.port = f->c.port = f->d.port = -1;
-}
-
 static bool lanes_less(unsigned x, unsigned y)
 {
 	return ibtopo_width_lanes(x) < ibtopo_width_lanes(y);
@@ -353,7 +344,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (o2n[i])
 			continue;
-		finding_init(&f, IBTOPO_FIND_NODE_REMOVED, IBTOPO_SEV_WARNING);
+		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_REMOVED);
 		end_node(&f.a, n);
 		f.expected = ibtopo__node_link_count(n);
 		if (ibtopo__peers_all_unmatched(n, o2n))
@@ -366,7 +357,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (n2o[i])
 			continue;
-		finding_init(&f, IBTOPO_FIND_NODE_ADDED, IBTOPO_SEV_INFO);
+		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_ADDED);
 		end_node(&f.a, n);
 		f.actual = ibtopo__node_link_count(n);
 		rc = ibtopo_findings_add(out, &f, err);
@@ -376,7 +367,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (!o2n[i] || strcmp(n->desc, o2n[i]->desc) == 0)
 			continue;
-		finding_init(&f, IBTOPO_FIND_NODE_RENAMED, IBTOPO_SEV_INFO);
+		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_RENAMED);
 		end_node(&f.a, n);
 		end_node(&f.c, o2n[i]);
 		rc = ibtopo_findings_add(out, &f, err);
@@ -395,7 +386,7 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 	for (size_t i = 0; i < lp->nmoves && !rc; i++) {
 		const struct ibtopo__move *m = &lp->moves[i];
 
-		finding_init(&f, IBTOPO_FIND_LINK_MOVED, IBTOPO_SEV_WARNING);
+		ibtopo__finding_init(&f, IBTOPO_FIND_LINK_MOVED);
 		f.subkind = m->subkind;
 		ibtopo_end_from_port(&f.a, m->b[0]);
 		ibtopo_end_from_port(&f.b, m->b[1]);
@@ -413,7 +404,7 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (lp->bstate[i] != IBTOPO__L_ONLY)
 			continue;
-		finding_init(&f, IBTOPO_FIND_LINK_REMOVED, IBTOPO_SEV_WARNING);
+		ibtopo__finding_init(&f, IBTOPO_FIND_LINK_REMOVED);
 		ibtopo_end_from_port(&f.a, l->a);
 		ibtopo_end_from_port(&f.b, l->b);
 		rc = ibtopo_findings_add(out, &f, err);
@@ -423,7 +414,7 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (lp->astate[i] != IBTOPO__L_ONLY)
 			continue;
-		finding_init(&f, IBTOPO_FIND_LINK_ADDED, IBTOPO_SEV_INFO);
+		ibtopo__finding_init(&f, IBTOPO_FIND_LINK_ADDED);
 		ibtopo_end_from_port(&f.a, l->a);
 		ibtopo_end_from_port(&f.b, l->b);
 		rc = ibtopo_findings_add(out, &f, err);
@@ -435,9 +426,9 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 		if (lp->bstate[i] != IBTOPO__L_SAME)
 			continue;
 		if (l->speed && nl->speed && l->speed != nl->speed) {
-			finding_init(&f, IBTOPO_FIND_LINK_SPEED_CHANGED,
-				     nl->speed < l->speed ? IBTOPO_SEV_WARNING :
-							    IBTOPO_SEV_INFO);
+			ibtopo__finding_init(&f, IBTOPO_FIND_LINK_SPEED_CHANGED);
+			f.severity = nl->speed < l->speed ? IBTOPO_SEV_WARNING :
+							    IBTOPO_SEV_INFO;
 			ibtopo_end_from_port(&f.a, nl->a);
 			ibtopo_end_from_port(&f.b, nl->b);
 			f.expected = l->speed;
@@ -445,9 +436,9 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 		if (!rc && l->width && nl->width && l->width != nl->width) {
-			finding_init(&f, IBTOPO_FIND_LINK_WIDTH_CHANGED,
-				     lanes_less(nl->width, l->width) ?
-				     IBTOPO_SEV_WARNING : IBTOPO_SEV_INFO);
+			ibtopo__finding_init(&f, IBTOPO_FIND_LINK_WIDTH_CHANGED);
+			f.severity = lanes_less(nl->width, l->width) ?
+				     IBTOPO_SEV_WARNING : IBTOPO_SEV_INFO;
 			ibtopo_end_from_port(&f.a, nl->a);
 			ibtopo_end_from_port(&f.b, nl->b);
 			f.expected = l->width;
@@ -494,8 +485,7 @@ static int diff_port_states(struct ibtopo_findings *out,
 			if (!logical && !(op->phys_state && np->phys_state &&
 					  op->phys_state != np->phys_state))
 				continue;
-			finding_init(&f, IBTOPO_FIND_PORT_STATE_CHANGED,
-				     IBTOPO_SEV_INFO);
+			ibtopo__finding_init(&f, IBTOPO_FIND_PORT_STATE_CHANGED);
 			ibtopo_end_from_port(&f.a, np);
 			ibtopo_end_from_port(&f.b, np->remote);
 			if (logical) {
@@ -538,7 +528,7 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 
 			if (!op || !np || !op->lid || !np->lid || op->lid == np->lid)
 				continue;
-			finding_init(&f, IBTOPO_FIND_LID_CHANGED, IBTOPO_SEV_INFO);
+			ibtopo__finding_init(&f, IBTOPO_FIND_LID_CHANGED);
 			ibtopo_end_from_port(&f.a, np);
 			f.expected = op->lid;
 			f.actual = np->lid;

@@ -4,7 +4,7 @@
  * below their planned speed or width. Plan nodes are matched to actual
  * ones by GUID, then by name; the links are then paired by diff.c's rule.
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -143,15 +143,6 @@ static int match_nodes(struct vctx *c)
 	return 0;
 }
 
-static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
-			 enum ibtopo_severity sev)
-{
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->severity = sev;
-	f->a.port = f->b.port = f->c.port = f->d.port = -1;
-}
-
 /* A plan port named as the operator sees it: the actual node when known. */
 static void plan_end(struct vctx *c, struct ibtopo_end *e, const struct ibtopo_port *p)
 {
@@ -184,7 +175,7 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 
 		if (c->p2a[i])
 			continue;
-		finding_init(&f, IBTOPO_FIND_MISSING_NODE, IBTOPO_SEV_ERROR);
+		ibtopo__finding_init(&f, IBTOPO_FIND_MISSING_NODE);
 		node_end(&f.a, p);
 		/* a GUID made from the name (locally administered bit) means
 		 * nothing to the operator */
@@ -202,7 +193,7 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 
 		if (c->a2p[i])
 			continue;
-		finding_init(&f, IBTOPO_FIND_EXTRA_NODE, IBTOPO_SEV_WARNING);
+		ibtopo__finding_init(&f, IBTOPO_FIND_EXTRA_NODE);
 		node_end(&f.a, a);
 		f.actual = ibtopo__node_link_count(a);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
@@ -222,7 +213,7 @@ static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 	for (size_t i = 0; i < lp->nmoves && !rc; i++) {
 		const struct ibtopo__move *m = &lp->moves[i];
 
-		finding_init(&f, IBTOPO_FIND_MISWIRED_LINK, IBTOPO_SEV_ERROR);
+		ibtopo__finding_init(&f, IBTOPO_FIND_MISWIRED_LINK);
 		f.subkind = m->subkind;
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		ibtopo_end_from_port(&f.a, m->a[0]);
@@ -241,7 +232,7 @@ static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 
 		if (lp->bstate[i] != IBTOPO__L_ONLY)
 			continue;
-		finding_init(&f, IBTOPO_FIND_MISSING_LINK, IBTOPO_SEV_ERROR);
+		ibtopo__finding_init(&f, IBTOPO_FIND_MISSING_LINK);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		/* ends ordered as the actual fabric would order them */
 		plan_end(c, &f.a, l->a);
@@ -260,7 +251,7 @@ static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 
 		if (lp->astate[i] != IBTOPO__L_ONLY)
 			continue;
-		finding_init(&f, IBTOPO_FIND_EXTRA_LINK, IBTOPO_SEV_ERROR);
+		ibtopo__finding_init(&f, IBTOPO_FIND_EXTRA_LINK);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		ibtopo_end_from_port(&f.a, l->a);
 		ibtopo_end_from_port(&f.b, l->b);
@@ -284,7 +275,7 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			continue;
 		/* speed bits are ordered slowest to fastest */
 		if (pl->speed && al->speed && al->speed < pl->speed) {
-			finding_init(&f, IBTOPO_FIND_SPEED_BELOW_PLAN, IBTOPO_SEV_ERROR);
+			ibtopo__finding_init(&f, IBTOPO_FIND_SPEED_BELOW_PLAN);
 			f.evidence = IBTOPO_EVIDENCE_PLAN;
 			ibtopo_end_from_port(&f.a, al->a);
 			ibtopo_end_from_port(&f.b, al->b);
@@ -294,7 +285,7 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 		}
 		if (!rc && pl->width && al->width &&
 		    ibtopo_width_lanes(al->width) < ibtopo_width_lanes(pl->width)) {
-			finding_init(&f, IBTOPO_FIND_WIDTH_BELOW_PLAN, IBTOPO_SEV_ERROR);
+			ibtopo__finding_init(&f, IBTOPO_FIND_WIDTH_BELOW_PLAN);
 			f.evidence = IBTOPO_EVIDENCE_PLAN;
 			ibtopo_end_from_port(&f.a, al->a);
 			ibtopo_end_from_port(&f.b, al->b);

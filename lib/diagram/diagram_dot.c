@@ -7,33 +7,13 @@
  * the clock, so the same input gives the same bytes (golden tests rely on
  * it). Graphviz itself is only called from diagram_layout.c.
  */
-#include "ibtopo-int.h"
+#include "diagram/diagram-int.h"
+#include "analysis/topology-int.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NONE ((size_t)-1)
-
-/* Hosts beyond which hosts are drawn in blocks, one per set of switches. */
-#define HOST_BLOCKS_ABOVE 32
-
-/* Edge categories, lowest priority first: a link carrying several findings
- * is drawn in the colour of the highest one. */
-enum cat {
-	CAT_OK = 0,
-	CAT_CHANGED,		/* diff: speed or width changed */
-	CAT_ADDED,		/* diff: new link */
-	CAT_EXTRA,		/* validate: link not in the plan */
-	CAT_TOPO,		/* fat-tree rule broken */
-	CAT_MISWIRED,		/* validate: goes to the wrong peer */
-	CAT_CABLE,		/* cable too long, under-rated, loopback */
-	CAT_DOWN,		/* trained below what both ends support */
-	CAT_REMOVED,		/* diff: link gone (drawn as a ghost) */
-	CAT_MISSING,		/* validate: planned link absent (ghost) */
-	CAT_MAX_
-};
 
 static const struct {
 	const char *color;
@@ -50,98 +30,6 @@ static const struct {
 	[CAT_DOWN] = { "#d62728", NULL, "downgraded link" },
 	[CAT_REMOVED] = { "#d62728", "dashed", "removed link" },
 	[CAT_MISSING] = { "#d62728", "dashed", "planned link missing" },
-};
-
-/* Node marks (bits). */
-enum {
-	MARK_LOWPATH = 1u << 0,	/* low path diversity */
-	MARK_TOPO = 1u << 1,	/* fat-tree rule broken at this node */
-	MARK_ADDED = 1u << 2,	/* diff: new node */
-	MARK_EXTRA = 1u << 3,	/* validate: node not in the plan */
-	MARK_REMOVED = 1u << 4,	/* diff: node gone (ghost) */
-	MARK_MISSING = 1u << 5,	/* validate: planned node absent (ghost) */
-	MARK_FOCUS = 1u << 6,
-};
-
-enum dkind {
-	DN_SWITCH,
-	DN_HOST,	/* CA or router drawn alone */
-	DN_GROUP,	/* hosts collapsed by the switches they hang off */
-	DN_BLOCK,	/* hosts on the same switches, one table cell each */
-	DN_GHOST,	/* named by a finding, absent from the fabric */
-};
-
-struct dnode {
-	enum dkind kind;
-	int level;
-	const struct ibtopo_node *node;	/* DN_SWITCH, DN_HOST; else NULL */
-	const struct ibtopo_node *other;	/* DN_GHOST: in d->other, or NULL */
-	uint64_t guid;			/* node GUID; group: first member */
-	uint64_t cluster;		/* director system image GUID, 0 = none */
-	enum ibtopo_node_type type;	/* ghosts: the type if known */
-	char *label;
-	char *tooltip;
-	size_t nhosts;			/* DN_GROUP, DN_BLOCK */
-	size_t *members;		/* DN_BLOCK: fabric node indices */
-	unsigned marks;
-	size_t orig;			/* index before sorting */
-	size_t pos;			/* dot rank: levels split into rows */
-};
-
-struct dedge {
-	size_t u, v;		/* dnode indices, u the upper end */
-	const struct ibtopo_node *host;	/* into a block: the host's cell */
-	enum cat cat;
-	unsigned speed, width;
-	size_t count;
-	double gbps;
-	const struct ibtopo_link *link;	/* the one link when count == 1 */
-};
-
-/* Most work for dot (see dot_work) before the automatic choice is sfdp. */
-#define DOT_WORK_MAX 5000
-/*
- * Most nodes for which sfdp's overlap removal (prism) may take all its
- * 1,000 passes. On 9,583 nodes (101k hosts collapsed) it took 135 of
- * them, 25 s; 20 passes take 3 s and leave a dozen pairs touching.
- */
-#define PRISM_FULL_MAX 4000
-
-struct ctx {
-	const struct ibtopo_fabric *f;
-	const struct ibtopo_diagram_opts *d;
-	struct ibtopo_error *err;
-	size_t nn, nl;
-	int *level;		/* per fabric node */
-	char **label;		/* per fabric node */
-	bool *visible;		/* per fabric node */
-	bool *hidden;		/* SHARP aggregation nodes: folded into their switch */
-	uint64_t *dir;		/* per fabric node: director sysimg GUID or 0 */
-	unsigned *mark;		/* per fabric node */
-	size_t *dn_of;		/* fabric node -> dnode */
-	unsigned char *lcat;	/* per link */
-	struct dnode *dn;
-	size_t ndn, adn;
-	struct dedge *de;
-	size_t nde, ade;
-	const struct ibtopo_node *focus;
-	unsigned depth;
-	bool collapse;
-	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
-	bool sfdp;
-	double scale;		/* title and legend font scale for big drawings */
-	size_t nrows;		/* dot ranks (see assign_rows) */
-	size_t work;		/* dot: its graph's size (see dot_work) */
-	bool xlabels;		/* edge labels placed after layout */
-	size_t usual_count;	/* cables most switch pairs have, if > 1 */
-	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
-	size_t hosts;
-	unsigned used_cats;	/* bit per enum cat drawn */
-	unsigned used_marks;
-	unsigned used_kinds;	/* bit per enum dkind drawn */
-	size_t ncats[CAT_MAX_];	/* cables per category (for the subtitle) */
-	/* most common speed/width of switch links and of host links */
-	unsigned sw_speed, sw_width, host_speed, host_width;
 };
 
 /* ------------------------------------------------------------------ */
@@ -459,63 +347,42 @@ out_free:
 /* ------------------------------------------------------------------ */
 
 /*
- * Fallback levels until the topology module can be asked: hosts are 0,
- * leaves (switches with a host) 1, and each switch one more than the
- * nearest leaf (BFS upward). Switches that reach no leaf are leaves.
+ * The levels of the topology analysis: the one the caller made, or one
+ * of our own without path diversity (*own, to free).
  */
-static int compute_levels(const struct ibtopo_fabric *f, int *level)
+static int levels_analysis(const struct ibtopo_topology **out,
+			   struct ibtopo_topology **own,
+			   const struct ibtopo_fabric *f,
+			   const struct ibtopo_topology *given)
+{
+	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
+	int rc;
+
+	*own = NULL;
+	*out = given;
+	if (given)
+		return 0;
+	o.flags = IBTOPO_TOPOLOGY_NO_PATHS | IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	rc = ibtopo_topology_analyze(own, f, &o, NULL, NULL);
+	*out = *own;
+	return rc;
+}
+
+/*
+ * Ranks: hosts are 0, switches their level in the topology analysis;
+ * a switch it leaves unranked (cut off from every server) is a leaf.
+ */
+static void compute_levels(const struct ibtopo_fabric *f,
+			   const struct ibtopo_topology *t, int *level)
 {
 	size_t nn = ibtopo_fabric_node_count(f);
-	size_t *queue = calloc(nn ? nn : 1, sizeof(*queue));
-	size_t head = 0, tail = 0;
 
-	if (!queue)
-		return IBTOPO_ENOMEM;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+		int l = ibtopo_topology_node_level(t, n);
 
-		level[i] = n->type == IBTOPO_NODE_SWITCH ? -1 : 0;
+		level[i] = n->type != IBTOPO_NODE_SWITCH ? 0 : l > 0 ? l : 1;
 	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		if (n->type != IBTOPO_NODE_SWITCH)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *pp = n->ports[p];
-
-			if (pp && pp->remote &&
-			    is_host_type(pp->remote->node->type) &&
-			    !is_aggregation_node(pp->remote->node)) {
-				level[i] = 1;
-				queue[tail++] = i;
-				break;
-			}
-		}
-	}
-	while (head < tail) {
-		size_t i = queue[head++];
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *pp = n->ports[p];
-			size_t j;
-
-			if (!pp || !pp->remote ||
-			    pp->remote->node->type != IBTOPO_NODE_SWITCH)
-				continue;
-			j = pp->remote->node->index;
-			if (level[j] < 0) {
-				level[j] = level[i] + 1;
-				queue[tail++] = j;
-			}
-		}
-	}
-	for (size_t i = 0; i < nn; i++)
-		if (level[i] < 0)
-			level[i] = 1;
-	free(queue);
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -528,45 +395,12 @@ static uint64_t director_of(const struct ctx *c, const struct ibtopo_node *n)
 	return c->dir[n->index];
 }
 
-struct sysimg {
-	uint64_t sys;
-	size_t i;
-};
-
-static int cmp_sysimg(const void *x, const void *y)
-{
-	const struct sysimg *a = x, *b = y;
-
-	if (a->sys != b->sys)
-		return a->sys < b->sys ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
 /* Switches sharing a system image GUID are chips of one director. */
-static int find_directors(struct ctx *c)
+static void find_directors(struct ctx *c)
 {
-	struct sysimg *v = calloc(c->nn ? c->nn : 1, sizeof(*v));
-	size_t n = 0;
-
-	if (!v)
-		return IBTOPO_ENOMEM;
-	for (size_t i = 0; i < c->nn; i++) {
-		const struct ibtopo_node *node = ibtopo_fabric_node(c->f, i);
-
-		if (node->type == IBTOPO_NODE_SWITCH && node->sysimg_guid) {
-			v[n].sys = node->sysimg_guid;
-			v[n++].i = i;
-		}
-	}
-	qsort(v, n, sizeof(*v), cmp_sysimg);
-	for (size_t s = 0, e; s < n; s = e) {
-		for (e = s + 1; e < n && v[e].sys == v[s].sys; e++)
-			;
-		for (size_t k = s; e - s > 1 && k < e; k++)
-			c->dir[v[k].i] = v[k].sys;
-	}
-	free(v);
-	return 0;
+	for (size_t i = 0; i < c->nn; i++)
+		c->dir[i] = ibtopo__topology_director(c->topo,
+						      ibtopo_fabric_node(c->f, i));
 }
 
 /* ------------------------------------------------------------------ */
@@ -979,220 +813,6 @@ out_free:
 	return rc;
 }
 
-/* ------------------------------------------------------------------ */
-/* findings                                                            */
-/* ------------------------------------------------------------------ */
-
-/* The link between two ends if the fabric has it (b may be unknown). */
-static const struct ibtopo_link *find_link(const struct ibtopo_fabric *f,
-					   const struct ibtopo_end *a,
-					   const struct ibtopo_end *b)
-{
-	const struct ibtopo_node *n = ibtopo_fabric_find_node(f, a->guid);
-	const struct ibtopo_port *p;
-
-	if (!n || !a->guid || a->port < 0)
-		return NULL;
-	p = ibtopo_node_port(n, (unsigned)a->port);
-	if (!p || !p->link)
-		return NULL;
-	if (b && b->guid && (p->remote->node->guid != b->guid ||
-			     (b->port >= 0 && p->remote->num != (unsigned)b->port)))
-		return NULL;
-	return p->link;
-}
-
-static void mark_node(struct ctx *c, const struct ibtopo_end *e, unsigned m)
-{
-	const struct ibtopo_node *n;
-
-	if (!e->guid)
-		return;
-	n = ibtopo_fabric_find_node(c->f, e->guid);
-	if (n)
-		c->mark[n->index] |= m;
-}
-
-static void set_cat(struct ctx *c, const struct ibtopo_link *l, enum cat k)
-{
-	if (l && c->lcat[l->index] < k)
-		c->lcat[l->index] = (unsigned char)k;
-}
-
-/* A link a finding names: drawn in a colour, or as a ghost when absent. */
-struct flink {
-	const struct ibtopo_end *x, *y;
-	enum cat cat;
-};
-
-/*
- * The links a finding is about (see ibtopo_fabric_diff() and
- * ibtopo_fabric_validate() for what a-d mean per kind). Categories from
- * CAT_REMOVED on are ghosts: links the drawn fabric does not have.
- */
-static size_t finding_links(const struct ibtopo_finding *f, struct flink *out)
-{
-	bool swapped = f->subkind == IBTOPO_MOVE_SWAPPED;
-	size_t n = 0;
-
-#define FL(X, Y, K)							\
-	do {								\
-		out[n].x = (X);						\
-		out[n].y = (Y);						\
-		out[n++].cat = (K);					\
-	} while (0)
-	switch (f->kind) {
-	case IBTOPO_FIND_SPEED_DOWNGRADE:
-	case IBTOPO_FIND_WIDTH_DOWNGRADE:
-		/* info: as fast as the adapter model ever runs, not a fault;
-		 * the edge's speed label still shows it */
-		if (f->severity == IBTOPO_SEV_INFO)
-			break;
-		FL(&f->a, &f->b, CAT_DOWN);
-		break;
-	case IBTOPO_FIND_SPEED_BELOW_PLAN:
-	case IBTOPO_FIND_WIDTH_BELOW_PLAN:
-		FL(&f->a, &f->b, CAT_DOWN);
-		break;
-	case IBTOPO_FIND_CABLE_OVER_LENGTH:
-	case IBTOPO_FIND_CABLE_UNDERRATED:
-	case IBTOPO_FIND_LOOPBACK_CABLE:
-		FL(&f->a, &f->b, CAT_CABLE);
-		break;
-	case IBTOPO_FIND_FAT_TREE_VIOLATION:
-		FL(&f->a, &f->b, CAT_TOPO);
-		break;
-	case IBTOPO_FIND_EXTRA_LINK:
-		FL(&f->a, &f->b, CAT_EXTRA);
-		break;
-	case IBTOPO_FIND_LINK_ADDED:
-		FL(&f->a, &f->b, CAT_ADDED);
-		break;
-	case IBTOPO_FIND_LINK_SPEED_CHANGED:
-	case IBTOPO_FIND_LINK_WIDTH_CHANGED:
-		FL(&f->a, &f->b, CAT_CHANGED);
-		break;
-	case IBTOPO_FIND_LINK_REMOVED:
-		FL(&f->a, &f->b, CAT_REMOVED);
-		break;
-	case IBTOPO_FIND_MISSING_LINK:
-		FL(&f->a, &f->b, CAT_MISSING);
-		break;
-	case IBTOPO_FIND_LINK_MOVED:
-		/* a-b (and c-d when swapped) before; c-d (a-d, c-b) after */
-		FL(&f->a, &f->b, CAT_REMOVED);
-		if (swapped) {
-			FL(&f->c, &f->d, CAT_REMOVED);
-			FL(&f->a, &f->d, CAT_ADDED);
-			FL(&f->c, &f->b, CAT_ADDED);
-		} else {
-			FL(&f->c, &f->d, CAT_ADDED);
-		}
-		break;
-	case IBTOPO_FIND_MISWIRED_LINK:
-		/* found a-b (and c-d when swapped); planned c-d (a-d, c-b) */
-		FL(&f->a, &f->b, CAT_MISWIRED);
-		if (swapped) {
-			FL(&f->c, &f->d, CAT_MISWIRED);
-			FL(&f->a, &f->d, CAT_MISSING);
-			FL(&f->c, &f->b, CAT_MISSING);
-		} else {
-			FL(&f->c, &f->d, CAT_MISSING);
-		}
-		break;
-	default:
-		break;
-	}
-#undef FL
-	return n;
-}
-
-static bool is_ghost_cat(enum cat k)
-{
-	return k >= CAT_REMOVED;
-}
-
-/* A ghost link of a finding: named by it and absent from the fabric. */
-static bool ghost_link(const struct ctx *c, const struct flink *l)
-{
-	return is_ghost_cat(l->cat) && l->x->guid && l->y->guid &&
-	       !find_link(c->f, l->x, l->y);
-}
-
-/*
- * Hosts with one link, or all links on one switch, are low in path
- * diversity too. Where that is the exception it is worth a mark; where
- * most hosts are single-homed, marks on all of them hide everything
- * else: they are counted in the legend instead.
- */
-static void unmark_common_host_marks(struct ctx *c)
-{
-	size_t hosts = 0, marked = 0;
-
-	for (size_t i = 0; i < c->nn; i++) {
-		if (ibtopo_fabric_node(c->f, i)->type != IBTOPO_NODE_CA ||
-		    c->hidden[i])
-			continue;
-		hosts++;
-		marked += (c->mark[i] & MARK_LOWPATH) != 0;
-	}
-	if (marked * 2 <= hosts)
-		return;
-	for (size_t i = 0; i < c->nn; i++)
-		if (ibtopo_fabric_node(c->f, i)->type == IBTOPO_NODE_CA)
-			c->mark[i] &= ~(unsigned)MARK_LOWPATH;
-	c->lowpath_hosts = marked;
-	c->hosts = hosts;
-}
-
-static void apply_findings(struct ctx *c)
-{
-	const struct ibtopo_findings *fs = c->d->findings;
-
-	for (size_t i = 0; fs && i < fs->count; i++) {
-		const struct ibtopo_finding *f = &fs->items[i];
-		struct flink fl[4];
-		size_t n = finding_links(f, fl);
-		bool found = false;
-
-		for (size_t k = 0; k < n; k++) {
-			const struct ibtopo_link *l;
-
-			if (is_ghost_cat(fl[k].cat))
-				continue;
-			l = find_link(c->f, fl[k].x, fl[k].y);
-			set_cat(c, l, fl[k].cat);
-			found |= l != NULL;
-		}
-		switch (f->kind) {
-		case IBTOPO_FIND_FAT_TREE_VIOLATION:
-			/* about a node (uneven uplinks, host on a spine) */
-			if (!found) {
-				mark_node(c, &f->a, MARK_TOPO);
-				if (f->b.port < 0)
-					mark_node(c, &f->b, MARK_TOPO);
-			}
-			break;
-		case IBTOPO_FIND_LOW_PATH_DIVERSITY:
-			/* a leaf pair names two leaves; a server finding
-			 * names the server and, as b, its switch port */
-			mark_node(c, &f->a, MARK_LOWPATH);
-			if (f->subkind == IBTOPO_LPD_LEAF_PAIR || !f->subkind)
-				mark_node(c, &f->b, MARK_LOWPATH);
-			break;
-		case IBTOPO_FIND_NODE_ADDED:
-			mark_node(c, &f->a, MARK_ADDED);
-			break;
-		case IBTOPO_FIND_EXTRA_NODE:
-			mark_node(c, &f->a, MARK_EXTRA);
-			break;
-		default:
-			break;
-		}
-	}
-	unmark_common_host_marks(c);
-}
-
 /* Drawn node for a finding's end: the fabric's node or a ghost. */
 static size_t end_dnode(struct ctx *c, const struct ibtopo_end *e)
 {
@@ -1266,6 +886,8 @@ static int add_ghost(struct ctx *c, const struct ibtopo_end *e, unsigned marks,
 static int build_ghosts(struct ctx *c)
 {
 	const struct ibtopo_findings *fs = c->d->findings;
+	const struct ibtopo_topology *ot;
+	struct ibtopo_topology *own = NULL;
 	int *olevel = NULL;
 	int rc = 0;
 
@@ -1277,29 +899,30 @@ static int build_ghosts(struct ctx *c)
 		olevel = calloc(on ? on : 1, sizeof(*olevel));
 		if (!olevel)
 			return IBTOPO_ENOMEM;
-		rc = compute_levels(c->d->other, olevel);
+		rc = levels_analysis(&ot, &own, c->d->other, NULL);
 		if (rc)
 			goto out_free;
+		compute_levels(c->d->other, ot, olevel);
 	}
 	for (size_t i = 0; !rc && i < fs->count; i++) {
 		const struct ibtopo_finding *f = &fs->items[i];
 		struct flink fl[4];
 		size_t n;
 
-		if (f->kind == IBTOPO_FIND_NODE_REMOVED) {
+		if (ibtopo__diagram_finding_draw(f) == IBTOPO__DRAW_REMOVED_NODE) {
 			rc = add_ghost(c, &f->a, MARK_REMOVED, olevel);
 			continue;
 		}
-		if (f->kind == IBTOPO_FIND_MISSING_NODE) {
+		if (ibtopo__diagram_finding_draw(f) == IBTOPO__DRAW_MISSING_NODE) {
 			rc = add_ghost(c, &f->a, MARK_MISSING, olevel);
 			continue;
 		}
-		n = finding_links(f, fl);
+		n = ibtopo__diagram_finding_links(f, fl);
 		for (size_t k = 0; !rc && k < n; k++) {
 			unsigned m = fl[k].cat == CAT_REMOVED ? MARK_REMOVED :
 				     MARK_MISSING;
 
-			if (!ghost_link(c, &fl[k]))
+			if (!ibtopo__diagram_ghost_link(c, &fl[k]))
 				continue;
 			/* with a focus, only ghosts next to what is shown */
 			if (c->focus && end_dnode(c, fl[k].x) == NONE &&
@@ -1311,6 +934,7 @@ static int build_ghosts(struct ctx *c)
 		}
 	}
 out_free:
+	ibtopo_topology_free(own);
 	free(olevel);
 	return rc;
 }
@@ -1498,10 +1122,10 @@ static int build_edges(struct ctx *c)
 	}
 	for (size_t i = 0; fs && i < fs->count; i++) {
 		struct flink fl[4];
-		size_t n = finding_links(&fs->items[i], fl);
+		size_t n = ibtopo__diagram_finding_links(&fs->items[i], fl);
 
 		for (size_t k = 0; k < n; k++) {
-			if (!ghost_link(c, &fl[k]))
+			if (!ibtopo__diagram_ghost_link(c, &fl[k]))
 				continue;
 			rc = add_edge(c, end_dnode(c, fl[k].x), end_dnode(c, fl[k].y),
 				      fl[k].cat, 0, 0, NULL);
@@ -2095,7 +1719,7 @@ static void edge_tooltip(const struct ctx *c, const struct dedge *e, char *tip,
 		snprintf(rate, sizeof(rate), "%s%s, ",
 			 e->width ? ibtopo_width_name(e->width) : "",
 			 ibtopo_speed_name(e->speed));
-	if (is_ghost_cat(e->cat))
+	if (ibtopo__diagram_is_ghost_cat(e->cat))
 		snprintf(tip, len, "%s: %s -- %s", cats[e->cat].legend,
 			 u->label, v->label);
 	else if (e->link && e->count == 1)
@@ -2106,7 +1730,7 @@ static void edge_tooltip(const struct ctx *c, const struct dedge *e, char *tip,
 		snprintf(tip, len, "%s -- %s: %zu cables, %s%.0f Gb/s",
 			 u->label, v->label, e->count, rate, e->gbps);
 	k = strlen(tip);
-	if (e->cat != CAT_OK && !is_ghost_cat(e->cat))
+	if (e->cat != CAT_OK && !ibtopo__diagram_is_ghost_cat(e->cat))
 		snprintf(tip + k, len - k, " (%s)", cats[e->cat].legend);
 	/* one line: a wrapped name joins up again, other lines get a space */
 	for (char *p = tip, *q = tip;; p++) {
@@ -2341,6 +1965,7 @@ static void write_dot(struct out *w, struct ctx *c)
 
 static void free_ctx(struct ctx *c)
 {
+	ibtopo_topology_free(c->topo_own);
 	for (size_t i = 0; c->label && i < c->nn; i++)
 		free(c->label[i]);
 	for (size_t i = 0; i < c->ndn; i++) {
@@ -2557,26 +2182,19 @@ static int prepare(struct ctx *c)
 		c->dn_of[i] = NONE;
 		c->hidden[i] = is_aggregation_node(ibtopo_fabric_node(c->f, i));
 	}
-	rc = find_directors(c);
-	if (!rc)
-		rc = make_labels(c);
-	if (!rc)
-		rc = compute_levels(c->f, c->level);
-	for (size_t i = 0; !rc && c->d->topology && i < c->nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
-		int l = ibtopo_topology_node_level(c->d->topology, n);
-
-		/* 0: a switch cut off from every server keeps its BFS level */
-		if (n->type == IBTOPO_NODE_SWITCH && l > 0)
-			c->level[i] = l;
-	}
+	rc = levels_analysis(&c->topo, &c->topo_own, c->f, c->d->topology);
+	if (rc)
+		return rc;
+	find_directors(c);
+	compute_levels(c->f, c->topo, c->level);
+	rc = make_labels(c);
 	if (!rc)
 		rc = find_focus(c);
 	if (!rc)
 		rc = mark_visible(c);
 	if (rc)
 		return rc;
-	apply_findings(c);
+	ibtopo__diagram_apply_findings(c);
 	rc = build_nodes(c);
 	if (!rc)
 		rc = build_ghosts(c);

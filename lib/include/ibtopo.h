@@ -1452,6 +1452,44 @@ struct ibtopo_analysis {
 };
 #define IBTOPO_ANALYSIS_VERSION 1
 
+enum ibtopo_analyze_flags {
+	IBTOPO_ANALYZE_NO_CHECKS = 1u << 0,	/* no link and cable checks */
+	IBTOPO_ANALYZE_NO_TOPOLOGY = 1u << 1,	/* no topology analysis */
+};
+
+/** Options of every analysis ibtopo_analyze() runs. */
+struct ibtopo_analyze_opts {
+	unsigned version;			/* IBTOPO_ANALYZE_OPTS_VERSION */
+	struct ibtopo_check_opts checks;	/* ibtopo_check_links() */
+	struct ibtopo_topology_opts topology;	/* ibtopo_topology_analyze() */
+	unsigned flags;				/* enum ibtopo_analyze_flags */
+};
+#define IBTOPO_ANALYZE_OPTS_VERSION 1
+#define IBTOPO_ANALYZE_OPTS_INIT { IBTOPO_ANALYZE_OPTS_VERSION, \
+	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0 }
+
+/**
+ * Run every analysis the library has, in order: the link and cable checks
+ * (ibtopo_check_links()), then the topology (ibtopo_topology_analyze()),
+ * each unless a flag skips it. *out is a new analysis whose findings are
+ * the findings of all of them, in that order, and whose topology is the
+ * topology analysis (NULL when skipped); it borrows the fabric: free it
+ * with ibtopo_analysis_free() before the fabric. `opts` may be NULL
+ * (defaults). Returns 0, IBTOPO_EINVAL (no fabric or out, unknown opts
+ * version), or what the failing analysis returns (see there); on
+ * failure *out is NULL.
+ */
+int ibtopo_analyze(struct ibtopo_analysis **out,
+		   const struct ibtopo_fabric *fabric,
+		   const struct ibtopo_analyze_opts *opts,
+		   struct ibtopo_error *err);
+
+/**
+ * Free an analysis made by ibtopo_analyze() (never one the caller filled
+ * in), its findings and topology; NULL is fine.
+ */
+void ibtopo_analysis_free(struct ibtopo_analysis *analysis);
+
 /**
  * Write an analysis. JSON: ONE object {"schema_version":1,
  * "fabric":{"source","label","snapshot_id","switches","cas","routers",

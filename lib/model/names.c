@@ -220,43 +220,6 @@ int ibtopo_severity_parse(const char *name)
 	return -1;
 }
 
-static const char *const kind_names[IBTOPO_FIND_KIND_MAX_] = {
-	[IBTOPO_FIND_SPEED_DOWNGRADE] = "speed-downgrade",
-	[IBTOPO_FIND_WIDTH_DOWNGRADE] = "width-downgrade",
-	[IBTOPO_FIND_CABLE_OVER_LENGTH] = "cable-over-length",
-	[IBTOPO_FIND_CABLE_UNDERRATED] = "cable-underrated",
-	[IBTOPO_FIND_LOOPBACK_CABLE] = "loopback-cable",
-	[IBTOPO_FIND_LOW_PATH_DIVERSITY] = "low-path-diversity",
-	[IBTOPO_FIND_FAT_TREE_VIOLATION] = "fat-tree-violation",
-	[IBTOPO_FIND_MISSING_LINK] = "missing-link",
-	[IBTOPO_FIND_EXTRA_LINK] = "extra-link",
-	[IBTOPO_FIND_MISWIRED_LINK] = "miswired-link",
-	[IBTOPO_FIND_MISSING_NODE] = "missing-node",
-	[IBTOPO_FIND_EXTRA_NODE] = "extra-node",
-	[IBTOPO_FIND_SPEED_BELOW_PLAN] = "speed-below-plan",
-	[IBTOPO_FIND_WIDTH_BELOW_PLAN] = "width-below-plan",
-	[IBTOPO_FIND_NODE_ADDED] = "node-added",
-	[IBTOPO_FIND_NODE_REMOVED] = "node-removed",
-	[IBTOPO_FIND_NODE_RENAMED] = "node-renamed",
-	[IBTOPO_FIND_LINK_ADDED] = "link-added",
-	[IBTOPO_FIND_LINK_REMOVED] = "link-removed",
-	[IBTOPO_FIND_LINK_MOVED] = "link-moved",
-	[IBTOPO_FIND_LINK_SPEED_CHANGED] = "link-speed-changed",
-	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = "link-width-changed",
-	[IBTOPO_FIND_PORT_STATE_CHANGED] = "port-state-changed",
-	[IBTOPO_FIND_LID_CHANGED] = "lid-changed",
-	[IBTOPO_FIND_PORT_ERRORS] = "port-errors",
-	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
-	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
-};
-
-const char *ibtopo_finding_kind_name(enum ibtopo_finding_kind kind)
-{
-	if ((size_t)kind >= IBTOPO__ARRAY_SIZE(kind_names) || !kind_names[kind])
-		return "unknown";
-	return kind_names[kind];
-}
-
 int ibtopo_format_parse(const char *name)
 {
 	if (!name)

@@ -1,349 +1,13 @@
 /*
- * report_findings.c - findings into words: the sentence of each kind, and
- * the table / JSON / CSV every report command (analyze, validate, diff)
- * writes. Checks produce data; this file is the only one that phrases it.
+ * report_findings.c - the table / JSON / CSV every report command
+ * (analyze, validate, diff) writes. What each kind says, and which keys
+ * its values go to, comes from the table of kinds (lib/findings/).
  */
-#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ sentences */
-
-static const char *speed_or_unknown(unsigned bit)
-{
-	return bit ? ibtopo_speed_name(bit) : "an unknown speed";
-}
-
-static const char *width_or_unknown(unsigned bit)
-{
-	return bit ? ibtopo_width_name(bit) : "an unknown width";
-}
-
-/*
- * An end as a sentence names it. `names` (NULL: none known) are the
- * descriptions several nodes share: those get the end's GUID.
- */
-static const char *end_name(const struct ibtopo__shared_names *names,
-			    const struct ibtopo_end *e, char *buf, size_t len)
-{
-	if (e->node && *e->node && e->guid &&
-	    ibtopo__shared_names_has(names, e->node))
-		snprintf(buf, len, "'%s' (0x%016" PRIx64 ")", e->node, e->guid);
-	else if (e->node && *e->node)
-		snprintf(buf, len, "'%s'", e->node);
-	else if (e->guid)
-		snprintf(buf, len, "0x%016" PRIx64, e->guid);
-	else
-		snprintf(buf, len, "an unknown node");
-	return buf;
-}
-
-static const char *port_state_text(const struct ibtopo_finding *f, unsigned v)
-{
-	return f->subkind == IBTOPO_STATE_PHYSICAL ? ibtopo_phys_state_name(v) :
-						     ibtopo_port_state_name(v);
-}
-
-/*
- * An info speed-downgrade: a link slower than its class, explained by a
- * model that never runs faster (device-limit) or not at all (unknown).
- */
-static int slow_link_message(char *buf, size_t len, const struct ibtopo_finding *f,
-			     const struct ibtopo__shared_names *names)
-{
-	const char *act = speed_or_unknown(f->actual);
-	const char *exp = speed_or_unknown(f->expected);
-	char peers[160], model[160], all[32], n1[96], n2[96];
-	const struct ibtopo_end *fast;
-
-	if (f->subkind == IBTOPO_PEER_SWITCHES) {
-		fast = f->c.guid && f->c.guid == f->a.guid ? &f->b : &f->a;
-		snprintf(peers, sizeof(peers), "the other inter-switch links of %s run",
-			 end_name(names, fast, n1, sizeof(n1)));
-	} else if (f->subkind == IBTOPO_PEER_SWITCH_MODEL) {
-		snprintf(peers, sizeof(peers),
-			 "other switches of this model run their host links at");
-	} else {
-		snprintf(peers, sizeof(peers), "the other host links on this switch run");
-	}
-	if (f->value == 2)
-		snprintf(all, sizeof(all), "both");
-	else
-		snprintf(all, sizeof(all), "all %g", f->value);
-	if (f->cause == IBTOPO_CAUSE_CABLE)
-		return snprintf(buf, len,
-			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
-			act, peers, exp);
-	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT)
-		return snprintf(buf, len,
-			"link runs at %s while %s %s; no other adapter of its model is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
-			act, peers, exp);
-	if (f->subkind == IBTOPO_PEER_SWITCHES) {
-		if (f->device_id)
-			snprintf(model, sizeof(model),
-				 "switch model 0x%04x:0x%04x (%s)", f->vendor_id,
-				 f->device_id, end_name(names, &f->c, n2, sizeof(n2)));
-		else
-			snprintf(model, sizeof(model), "switch %s",
-				 end_name(names, &f->c, n2, sizeof(n2)));
-		return snprintf(buf, len,
-			"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric: it limits this link, and only a faster switch would reach %s",
-			act, peers, exp, model, act, all, exp);
-	}
-	if (f->device_id)
-		snprintf(model, sizeof(model), "adapter model 0x%04x:0x%04x",
-			 f->vendor_id, f->device_id);
-	else
-		snprintf(model, sizeof(model), "this adapter model");
-	return snprintf(buf, len,
-		"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric, so the adapter is likely limited to %s: replace it to reach %s",
-		act, peers, exp, model, act, all, act, exp);
-}
-
-static int message(char *buf, size_t len, const struct ibtopo_finding *f,
-		   const struct ibtopo__shared_names *names)
-{
-	char n1[96], n2[96];
-	const char *what;
-
-	if (!f)
-		return IBTOPO_EINVAL;
-	if (!buf)
-		len = 0;
-	switch (f->kind) {
-	case IBTOPO_FIND_SPEED_DOWNGRADE:
-		if (f->evidence == IBTOPO_EVIDENCE_PEERS &&
-		    f->severity == IBTOPO_SEV_INFO)
-			return slow_link_message(buf, len, f, names);
-		if (f->evidence == IBTOPO_EVIDENCE_PEERS) {
-			what = f->subkind == IBTOPO_PEER_SWITCHES ?
-				"both switches run %s on their other inter-switch links" :
-				f->subkind == IBTOPO_PEER_MODEL ?
-				"the switch runs %s to other adapters and this adapter model runs at least that elsewhere" :
-				"the switch runs %s to other adapters of the same model";
-			snprintf(n1, sizeof(n1), what, speed_or_unknown(f->expected));
-			return snprintf(buf, len,
-				"link runs at %s while %s: %s",
-				speed_or_unknown(f->actual), n1,
-				f->cause == IBTOPO_CAUSE_CABLE ?
-				"its cable is rated lower; replace it with a faster-rated cable" :
-				"reseat or replace the cable, then check both ports' configuration");
-		}
-		switch (f->cause) {
-		case IBTOPO_CAUSE_CABLE:
-			return snprintf(buf, len,
-				"link runs at %s although both ports support %s: the cable is rated below %s; replace it with a cable rated %s",
-				speed_or_unknown(f->actual), speed_or_unknown(f->expected),
-				speed_or_unknown(f->expected), speed_or_unknown(f->expected));
-		case IBTOPO_CAUSE_PORT_CONFIG:
-			return snprintf(buf, len,
-				"link runs at %s although both ports support %s: %s is not enabled on both ports; enable it and retrain the link",
-				speed_or_unknown(f->actual), speed_or_unknown(f->expected),
-				speed_or_unknown(f->expected));
-		default:
-			return snprintf(buf, len,
-				"link runs at %s although both ports support and enable %s: reseat or replace the cable or optics",
-				speed_or_unknown(f->actual), speed_or_unknown(f->expected));
-		}
-	case IBTOPO_FIND_WIDTH_DOWNGRADE:
-		if (f->evidence == IBTOPO_EVIDENCE_PORT_INFO)
-			return snprintf(buf, len,
-				"link runs at %s although both ports support %s: %s",
-				width_or_unknown(f->actual), width_or_unknown(f->expected),
-				f->cause == IBTOPO_CAUSE_PORT_CONFIG ?
-				"enable that width on both ports and retrain the link" :
-				"lanes failed to train; reseat or replace the cable");
-		return snprintf(buf, len,
-			"link runs at %s while %s run %s: reseat or replace the cable (a lane is likely bad)",
-			width_or_unknown(f->actual),
-			f->subkind == IBTOPO_PEER_SWITCHES ?
-			"both switches' other inter-switch links" :
-			f->subkind == IBTOPO_PEER_HOSTS ?
-			"the switch's links to the same adapter model" :
-			f->subkind == IBTOPO_PEER_MODEL ?
-			"the switch's other host links and this adapter model elsewhere" :
-			"both nodes' other links",
-			width_or_unknown(f->expected));
-	case IBTOPO_FIND_CABLE_OVER_LENGTH:
-		return snprintf(buf, len,
-			"%s cable is %g m, beyond the %g m its media reaches at %s: replace it with a shorter cable, or with optics rated for the distance",
-			f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
-			"the", f->value, f->limit, speed_or_unknown(f->actual));
-	case IBTOPO_FIND_CABLE_UNDERRATED:
-		return snprintf(buf, len,
-			"cable is rated %s but both ports run up to %s: replace it with a cable rated %s",
-			speed_or_unknown(f->actual), speed_or_unknown(f->expected),
-			speed_or_unknown(f->expected));
-	case IBTOPO_FIND_LOOPBACK_CABLE:
-		return snprintf(buf, len,
-			"both ends of this cable are on switch %s: unplug it, or move one end to the port it was planned for",
-			end_name(names, &f->a, n1, sizeof(n1)));
-	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
-		if (f->subkind == IBTOPO_LPD_SINGLE_LINK)
-			return snprintf(buf, len,
-				"server has a single link: cable a second port to another leaf switch so that one cable or switch cannot cut it off");
-		if (f->subkind == IBTOPO_LPD_ONE_SWITCH)
-			return snprintf(buf, len,
-				"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
-				f->value, end_name(names, &f->b, n1, sizeof(n1)));
-		if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
-			return snprintf(buf, len,
-				"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",
-				f->actual, f->actual == 1 ? "" : "s",
-				end_name(names, &f->b, n1, sizeof(n1)), f->expected, f->value,
-				f->value == 1 ? "" : "es");
-		return snprintf(buf, len,
-			"only %u independent path%s between these ends, fewer than %u: add links so that no single cable or switch carries all their traffic",
-			f->actual, f->actual == 1 ? "" : "s", f->expected);
-	case IBTOPO_FIND_FAT_TREE_VIOLATION:
-		switch (f->subkind) {
-		case IBTOPO_FTV_SAME_LEVEL:
-			return snprintf(buf, len,
-				"link joins two switches of level %u: fat-tree routing never uses it; recable it to a switch one level up",
-				f->actual);
-		case IBTOPO_FTV_LEVEL_SKIP:
-			return snprintf(buf, len,
-				"link joins level %u to level %u, skipping a level: recable it to a switch of level %u",
-				f->expected, f->actual, f->expected + 1);
-		case IBTOPO_FTV_CA_ON_NON_LEAF:
-			return snprintf(buf, len,
-				"server is cabled to a level-%u switch, not to a leaf: move it to a leaf switch (the subnet manager would rank that switch as a leaf)",
-				f->actual);
-		case IBTOPO_FTV_UNEVEN_UPLINKS:
-			return snprintf(buf, len,
-				"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
-				f->actual, f->actual == 1 ? "" : "s", f->expected);
-		case IBTOPO_FTV_UPLINKS_PILED:
-			return snprintf(buf, len,
-				"%u uplinks go to %s and none to %s, where %u per upper switch is usual: move the extra cables to %s",
-				f->actual, end_name(names, &f->b, n1, sizeof(n1)),
-				end_name(names, &f->c, n2, sizeof(n2)), f->expected, n2);
-		case IBTOPO_FTV_CA_TO_CA:
-			return snprintf(buf, len,
-				"two CAs are cabled to each other, outside the switched fabric: cable each to a leaf switch");
-		default:
-			break;
-		}
-		return snprintf(buf, len,
-			"link breaks the fat-tree layout%s%s: recable it so that every link joins adjacent levels",
-			f->note ? ": " : "", f->note ? f->note : "");
-	case IBTOPO_FIND_MISSING_LINK:
-		return snprintf(buf, len,
-			"planned link is not cabled: connect these two ports");
-	case IBTOPO_FIND_EXTRA_LINK:
-		return snprintf(buf, len,
-			"link is not in the plan: remove it, or add it to the plan");
-	case IBTOPO_FIND_MISWIRED_LINK:
-		if (f->subkind == IBTOPO_MOVE_SWAPPED) {
-			char n3[96], n4[96];
-
-			return snprintf(buf, len,
-				"two cables are swapped: the plan connects port %d of %s to port %d of %s and port %d of %s to port %d of %s; exchange their ends",
-				f->a.port, end_name(names, &f->a, n1, sizeof(n1)),
-				f->d.port, end_name(names, &f->d, n2, sizeof(n2)),
-				f->c.port, end_name(names, &f->c, n3, sizeof(n3)),
-				f->b.port, end_name(names, &f->b, n4, sizeof(n4)));
-		}
-		return snprintf(buf, len,
-			"cable goes to the wrong port: the plan connects port %d of %s to port %d of %s",
-			f->c.port, end_name(names, &f->c, n1, sizeof(n1)),
-			f->d.port, end_name(names, &f->d, n2, sizeof(n2)));
-	case IBTOPO_FIND_MISSING_NODE:
-		return snprintf(buf, len,
-			"planned node is absent (%u planned link%s): install, power or cable it",
-			f->expected, f->expected == 1 ? "" : "s");
-	case IBTOPO_FIND_EXTRA_NODE:
-		return snprintf(buf, len,
-			"node is not in the plan (%u link%s): remove it, or add it to the plan",
-			f->actual, f->actual == 1 ? "" : "s");
-	case IBTOPO_FIND_SPEED_BELOW_PLAN:
-		return snprintf(buf, len,
-			"link runs at %s, below the planned %s: check the cable's rating and both ports' configuration",
-			speed_or_unknown(f->actual), speed_or_unknown(f->expected));
-	case IBTOPO_FIND_WIDTH_BELOW_PLAN:
-		return snprintf(buf, len,
-			"link runs at %s, below the planned %s: reseat or replace the cable",
-			width_or_unknown(f->actual), width_or_unknown(f->expected));
-	case IBTOPO_FIND_NODE_ADDED:
-		return snprintf(buf, len, "node appeared with %u link%s",
-				f->actual, f->actual == 1 ? "" : "s");
-	case IBTOPO_FIND_NODE_REMOVED:
-		return snprintf(buf, len,
-			"node disappeared (it had %u link%s): check its power and cables",
-			f->expected, f->expected == 1 ? "" : "s");
-	case IBTOPO_FIND_NODE_RENAMED:
-		return snprintf(buf, len, "node description changed to %s",
-				end_name(names, &f->c, n1, sizeof(n1)));
-	case IBTOPO_FIND_LINK_ADDED:
-		return snprintf(buf, len, "link appeared");
-	case IBTOPO_FIND_LINK_REMOVED:
-		return snprintf(buf, len,
-			"link disappeared: check the cable and both ports");
-	case IBTOPO_FIND_LINK_MOVED:
-		if (f->subkind == IBTOPO_MOVE_SWAPPED) {
-			char n3[96], n4[96];
-
-			return snprintf(buf, len,
-				"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s",
-				f->a.port, end_name(names, &f->a, n1, sizeof(n1)),
-				f->d.port, end_name(names, &f->d, n2, sizeof(n2)),
-				f->c.port, end_name(names, &f->c, n3, sizeof(n3)),
-				f->b.port, end_name(names, &f->b, n4, sizeof(n4)));
-		}
-		return snprintf(buf, len,
-			"cable moved: it now joins port %d of %s and port %d of %s",
-			f->c.port, end_name(names, &f->c, n1, sizeof(n1)),
-			f->d.port, end_name(names, &f->d, n2, sizeof(n2)));
-	case IBTOPO_FIND_LINK_SPEED_CHANGED:
-		return snprintf(buf, len, "link speed changed from %s to %s%s",
-			speed_or_unknown(f->expected), speed_or_unknown(f->actual),
-			f->actual < f->expected ? ": check the cable and both ports" : "");
-	case IBTOPO_FIND_LINK_WIDTH_CHANGED:
-		return snprintf(buf, len, "link width changed from %s to %s%s",
-			width_or_unknown(f->expected), width_or_unknown(f->actual),
-			ibtopo_width_lanes(f->actual) < ibtopo_width_lanes(f->expected) ?
-			": reseat or replace the cable" : "");
-	case IBTOPO_FIND_PORT_STATE_CHANGED:
-		return snprintf(buf, len, "port %sstate changed from %s to %s",
-			f->subkind == IBTOPO_STATE_PHYSICAL ? "physical " : "",
-			port_state_text(f, f->expected), port_state_text(f, f->actual));
-	case IBTOPO_FIND_LID_CHANGED:
-		return snprintf(buf, len, "LID changed from %u to %u",
-				f->expected, f->actual);
-	case IBTOPO_FIND_PORT_ERRORS:
-		return snprintf(buf, len, "%s is %.0f (threshold %.0f)%s",
-			ibtopo_counter_name(f->subkind), f->value, f->limit,
-			f->note ? "; saturated: the true count is higher" : "");
-	case IBTOPO_FIND_PORT_ERROR_RATE:
-	case IBTOPO_FIND_LINK_FLAPPING:
-		/* the interval: seconds below an hour, else hours */
-		if (f->limit < 1)
-			snprintf(n1, sizeof(n1), "%.0f s", f->limit * 3600);
-		else
-			snprintf(n1, sizeof(n1), "%.1f h", f->limit);
-		if (f->note && strcmp(f->note, "reset") == 0)
-			return snprintf(buf, len, "%s was reset between the "
-				"snapshots and counts %u since (%s)",
-				ibtopo_counter_name(f->subkind), f->actual, n1);
-		if (f->kind == IBTOPO_FIND_LINK_FLAPPING)
-			return snprintf(buf, len, "link went down %u times%s in "
-				"%s (%.1f/h): a flapping link, check the cable",
-				f->actual, f->note ? " or more (LinkDownedCounter "
-				"is saturated)" : "", n1, f->value);
-		return snprintf(buf, len, "%s grew by %u%s in %s (%.1f/h)",
-			ibtopo_counter_name(f->subkind), f->actual,
-			f->note ? " or more (saturated)" : "", n1, f->value);
-	default:
-		return snprintf(buf, len, "%s", ibtopo_finding_kind_name(f->kind));
-	}
-}
-
-int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f)
-{
-	return message(buf, len, f, NULL);
-}
 
 /* -------------------------------------------------------------- columns */
 
@@ -377,16 +41,6 @@ static void set_real(struct ibtopo__cell *c, double v)
 static bool end_is_set(const struct ibtopo_end *e)
 {
 	return e->node || e->guid;
-}
-
-static bool is_speed_kind(enum ibtopo_finding_kind k)
-{
-	return k == IBTOPO_FIND_SPEED_DOWNGRADE || k == IBTOPO_FIND_SPEED_BELOW_PLAN;
-}
-
-static bool is_width_kind(enum ibtopo_finding_kind k)
-{
-	return k == IBTOPO_FIND_WIDTH_DOWNGRADE || k == IBTOPO_FIND_WIDTH_BELOW_PLAN;
 }
 
 static void g_kind(const void *r, void *x, struct ibtopo__cell *c)
@@ -425,100 +79,66 @@ END_GETTERS(d)
 
 static void g_message(const void *r, void *x, struct ibtopo__cell *c)
 {
-	message(CTX(x)->scratch, sizeof(CTX(x)->scratch), FND(r), &CTX(x)->names);
+	ibtopo__finding_sentence(CTX(x)->scratch, sizeof(CTX(x)->scratch),
+				 FND(r), &CTX(x)->names);
 	set_str(c, CTX(x)->scratch);
 }
 
-static void g_active(const void *r, void *x, struct ibtopo__cell *c)
+/* A value of a finding in `unit`, as its kind's descriptor says. */
+static void set_value(struct ibtopo__cell *c, const struct ibtopo_finding *f,
+		      enum ibtopo__unit unit, unsigned v)
 {
-	const struct ibtopo_finding *f = FND(r);
-
-	if (!f->actual)
-		return;
-	if (is_speed_kind(f->kind) || f->kind == IBTOPO_FIND_CABLE_OVER_LENGTH)
-		set_str(c, ibtopo_speed_name(f->actual));
-	else if (is_width_kind(f->kind))
-		set_str(c, ibtopo_width_name(f->actual));
-}
-
-static void g_expected(const void *r, void *x, struct ibtopo__cell *c)
-{
-	const struct ibtopo_finding *f = FND(r);
-
-	if (!f->expected)
-		return;
-	if (is_speed_kind(f->kind) || f->kind == IBTOPO_FIND_CABLE_UNDERRATED)
-		set_str(c, ibtopo_speed_name(f->expected));
-	else if (is_width_kind(f->kind))
-		set_str(c, ibtopo_width_name(f->expected));
-}
-
-static void g_rated(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (FND(r)->kind == IBTOPO_FIND_CABLE_UNDERRATED && FND(r)->actual)
-		set_str(c, ibtopo_speed_name(FND(r)->actual));
-}
-
-static void old_new(const struct ibtopo_finding *f, unsigned v,
-		    struct ibtopo__cell *c)
-{
-	switch (f->kind) {
-	case IBTOPO_FIND_LINK_SPEED_CHANGED:
+	switch (unit) {
+	case IBTOPO__UNIT_SPEED:
 		if (v)
 			set_str(c, ibtopo_speed_name(v));
 		break;
-	case IBTOPO_FIND_LINK_WIDTH_CHANGED:
+	case IBTOPO__UNIT_WIDTH:
 		if (v)
 			set_str(c, ibtopo_width_name(v));
 		break;
-	case IBTOPO_FIND_PORT_STATE_CHANGED:
-		set_str(c, port_state_text(f, v));
-		break;
-	case IBTOPO_FIND_LID_CHANGED:
+	case IBTOPO__UNIT_COUNT:
 		set_int(c, v);
 		break;
-	default:
-		break;
-	}
-}
-
-static void g_old(const void *r, void *x, struct ibtopo__cell *c)
-{
-	old_new(FND(r), FND(r)->expected, c);
-}
-
-static void g_new(const void *r, void *x, struct ibtopo__cell *c)
-{
-	old_new(FND(r), FND(r)->actual, c);
-}
-
-static void g_links(const void *r, void *x, struct ibtopo__cell *c)
-{
-	switch (FND(r)->kind) {
-	case IBTOPO_FIND_NODE_ADDED:
-	case IBTOPO_FIND_EXTRA_NODE:
-		set_int(c, FND(r)->actual);
-		break;
-	case IBTOPO_FIND_NODE_REMOVED:
-	case IBTOPO_FIND_MISSING_NODE:
-		set_int(c, FND(r)->expected);
+	case IBTOPO__UNIT_PORT_STATE:
+		set_str(c, f->subkind == IBTOPO_STATE_PHYSICAL ?
+			   ibtopo_phys_state_name(v) : ibtopo_port_state_name(v));
 		break;
 	default:
 		break;
 	}
 }
 
-static void g_paths(const void *r, void *x, struct ibtopo__cell *c)
+/* The column `key`: the finding's expected or actual value if its kind
+ * puts one there. */
+static void value_column(const void *r, const char *key, struct ibtopo__cell *c)
 {
-	if (FND(r)->kind == IBTOPO_FIND_LOW_PATH_DIVERSITY)
-		set_int(c, FND(r)->actual);
+	const struct ibtopo_finding *f = FND(r);
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+
+	if (!k)
+		return;
+	if (k->expected.key && strcmp(k->expected.key, key) == 0)
+		set_value(c, f, k->expected.unit, f->expected);
+	else if (k->actual.key && strcmp(k->actual.key, key) == 0)
+		set_value(c, f, k->actual.unit, f->actual);
 }
 
-static void g_min_paths(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (FND(r)->kind == IBTOPO_FIND_LOW_PATH_DIVERSITY)
-		set_int(c, FND(r)->expected);
+#define VALUE_GETTER(fn, key)						\
+static void fn(const void *r, void *x, struct ibtopo__cell *c)		\
+{									\
+	(void)x;							\
+	value_column(r, key, c);					\
 }
+
+VALUE_GETTER(g_active, "active")
+VALUE_GETTER(g_expected, "expected")
+VALUE_GETTER(g_rated, "rated")
+VALUE_GETTER(g_old, "old")
+VALUE_GETTER(g_new, "new")
+VALUE_GETTER(g_links, "links")
+VALUE_GETTER(g_paths, "paths")
+VALUE_GETTER(g_min_paths, "min_paths")
 
 static void g_evidence(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -557,107 +177,83 @@ static void g_cause(const void *r, void *x, struct ibtopo__cell *c)
 	}
 }
 
+static bool has_cable_reach(const struct ibtopo_finding *f)
+{
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+
+	return k && (k->flags & IBTOPO__KIND_CABLE_REACH);
+}
+
 static void g_media(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (FND(r)->kind == IBTOPO_FIND_CABLE_OVER_LENGTH && FND(r)->subkind)
+	if (has_cable_reach(FND(r)) && FND(r)->subkind)
 		set_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
 }
 
 static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (FND(r)->kind == IBTOPO_FIND_CABLE_OVER_LENGTH)
+	if (has_cable_reach(FND(r)))
 		set_real(c, FND(r)->value);
 }
 
-static bool is_health_kind(enum ibtopo_finding_kind k)
+static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 {
-	return k == IBTOPO_FIND_PORT_ERRORS || k == IBTOPO_FIND_PORT_ERROR_RATE ||
-	       k == IBTOPO_FIND_LINK_FLAPPING;
+	if (has_cable_reach(FND(r)))
+		set_real(c, FND(r)->limit);
+}
+
+static unsigned kind_flags(const struct ibtopo_finding *f)
+{
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+
+	return k ? k->flags : 0;
 }
 
 static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (is_health_kind(FND(r)->kind))
+	if (kind_flags(FND(r)) & IBTOPO__KIND_PORT_COUNTER)
 		set_str(c, ibtopo_counter_name(FND(r)->subkind));
 }
 
+/* count/threshold of one reading; growth/rate/interval between two */
 static void g_count(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (FND(r)->kind == IBTOPO_FIND_PORT_ERRORS)
+	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
+				   IBTOPO__KIND_GROWTH)) ==
+	    IBTOPO__KIND_PORT_COUNTER)
 		set_int(c, (int64_t)FND(r)->value);
 }
 
 static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (FND(r)->kind == IBTOPO_FIND_PORT_ERRORS)
+	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
+				   IBTOPO__KIND_GROWTH)) ==
+	    IBTOPO__KIND_PORT_COUNTER)
 		set_int(c, (int64_t)FND(r)->limit);
 }
 
 static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (is_health_kind(FND(r)->kind) &&
-	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		set_int(c, FND(r)->actual);
 }
 
 static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (is_health_kind(FND(r)->kind) &&
-	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		set_real(c, FND(r)->value);
 }
 
 static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (is_health_kind(FND(r)->kind) &&
-	    FND(r)->kind != IBTOPO_FIND_PORT_ERRORS)
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		set_real(c, FND(r)->limit);
-}
-
-static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (FND(r)->kind == IBTOPO_FIND_CABLE_OVER_LENGTH)
-		set_real(c, FND(r)->limit);
-}
-
-/* The name of a finding's subkind, or NULL. */
-static const char *subkind_name(const struct ibtopo_finding *f)
-{
-	switch (f->kind) {
-	case IBTOPO_FIND_SPEED_DOWNGRADE:
-	case IBTOPO_FIND_WIDTH_DOWNGRADE:
-		if (f->subkind == IBTOPO_PEER_SWITCHES)
-			return "inter-switch";
-		if (f->subkind == IBTOPO_PEER_HOSTS)
-			return "hosts";
-		if (f->subkind == IBTOPO_PEER_MODEL)
-			return "model";
-		if (f->subkind == IBTOPO_PEER_SWITCH_MODEL)
-			return "switch-model";
-		return NULL;
-	case IBTOPO_FIND_LINK_MOVED:
-	case IBTOPO_FIND_MISWIRED_LINK:
-		if (f->subkind == IBTOPO_MOVE_ONE_END)
-			return "one-end";
-		if (f->subkind == IBTOPO_MOVE_BOTH_PORTS)
-			return "both-ports";
-		if (f->subkind == IBTOPO_MOVE_SWAPPED)
-			return "swapped";
-		return NULL;
-	case IBTOPO_FIND_PORT_STATE_CHANGED:
-		return f->subkind == IBTOPO_STATE_PHYSICAL ? "physical" : NULL;
-	case IBTOPO_FIND_LOW_PATH_DIVERSITY:
-	case IBTOPO_FIND_FAT_TREE_VIOLATION:
-		return ibtopo_topology_subkind_name(f->kind, f->subkind);
-	default:
-		return NULL;
-	}
 }
 
 static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 {
 	const struct ibtopo_finding *f = FND(r);
-	const char *name = f->note ? f->note : subkind_name(f);
+	const char *name = f->note ? f->note : ibtopo__finding_subkind_name(f);
 
 	if (name)
 		set_str(c, name);
@@ -964,7 +560,7 @@ static int findings_text(const struct ibtopo_render_opts *opts,
 					 IBTOPO__ARRAY_SIZE(text_cols),
 					 (const void *const *)rows, k, x, err);
 		for (size_t i = 0; rc == 0 && i < nfolded; i++) {
-			const char *sub = subkind_name(folded[i].f);
+			const char *sub = ibtopo__finding_subkind_name(folded[i].f);
 
 			rc = ibtopo__out_printf(opts,
 				"... and %zu more %s findings (%s%ssee --format json)\n",

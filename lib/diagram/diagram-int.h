@@ -1,0 +1,152 @@
+/*
+ * diagram-int.h - private to lib/diagram: the scene a diagram is built
+ * into (drawn nodes, edges, per-node marks and per-link categories),
+ * shared by the scene and DOT writer (diagram_dot.c) and the marks
+ * findings put on it (diagram_marks.c).
+ */
+#ifndef IBTOPO_DIAGRAM_INT_H
+#define IBTOPO_DIAGRAM_INT_H
+
+#include "findings/findings-int.h"
+
+#define NONE ((size_t)-1)
+
+/* Hosts beyond which hosts are drawn in blocks, one per set of switches. */
+#define HOST_BLOCKS_ABOVE 32
+
+/* Edge categories, lowest priority first: a link carrying several findings
+ * is drawn in the colour of the highest one. */
+enum cat {
+	CAT_OK = 0,
+	CAT_CHANGED,		/* diff: speed or width changed */
+	CAT_ADDED,		/* diff: new link */
+	CAT_EXTRA,		/* validate: link not in the plan */
+	CAT_TOPO,		/* fat-tree rule broken */
+	CAT_MISWIRED,		/* validate: goes to the wrong peer */
+	CAT_CABLE,		/* cable too long, under-rated, loopback */
+	CAT_DOWN,		/* trained below what both ends support */
+	CAT_REMOVED,		/* diff: link gone (drawn as a ghost) */
+	CAT_MISSING,		/* validate: planned link absent (ghost) */
+	CAT_MAX_
+};
+
+
+/* Node marks (bits). */
+enum {
+	MARK_LOWPATH = 1u << 0,	/* low path diversity */
+	MARK_TOPO = 1u << 1,	/* fat-tree rule broken at this node */
+	MARK_ADDED = 1u << 2,	/* diff: new node */
+	MARK_EXTRA = 1u << 3,	/* validate: node not in the plan */
+	MARK_REMOVED = 1u << 4,	/* diff: node gone (ghost) */
+	MARK_MISSING = 1u << 5,	/* validate: planned node absent (ghost) */
+	MARK_FOCUS = 1u << 6,
+};
+
+enum dkind {
+	DN_SWITCH,
+	DN_HOST,	/* CA or router drawn alone */
+	DN_GROUP,	/* hosts collapsed by the switches they hang off */
+	DN_BLOCK,	/* hosts on the same switches, one table cell each */
+	DN_GHOST,	/* named by a finding, absent from the fabric */
+};
+
+struct dnode {
+	enum dkind kind;
+	int level;
+	const struct ibtopo_node *node;	/* DN_SWITCH, DN_HOST; else NULL */
+	const struct ibtopo_node *other;	/* DN_GHOST: in d->other, or NULL */
+	uint64_t guid;			/* node GUID; group: first member */
+	uint64_t cluster;		/* director system image GUID, 0 = none */
+	enum ibtopo_node_type type;	/* ghosts: the type if known */
+	char *label;
+	char *tooltip;
+	size_t nhosts;			/* DN_GROUP, DN_BLOCK */
+	size_t *members;		/* DN_BLOCK: fabric node indices */
+	unsigned marks;
+	size_t orig;			/* index before sorting */
+	size_t pos;			/* dot rank: levels split into rows */
+};
+
+struct dedge {
+	size_t u, v;		/* dnode indices, u the upper end */
+	const struct ibtopo_node *host;	/* into a block: the host's cell */
+	enum cat cat;
+	unsigned speed, width;
+	size_t count;
+	double gbps;
+	const struct ibtopo_link *link;	/* the one link when count == 1 */
+};
+
+/* Most work for dot (see dot_work) before the automatic choice is sfdp. */
+#define DOT_WORK_MAX 5000
+/*
+ * Most nodes for which sfdp's overlap removal (prism) may take all its
+ * 1,000 passes. On 9,583 nodes (101k hosts collapsed) it took 135 of
+ * them, 25 s; 20 passes take 3 s and leave a dozen pairs touching.
+ */
+#define PRISM_FULL_MAX 4000
+
+struct ctx {
+	const struct ibtopo_fabric *f;
+	const struct ibtopo_diagram_opts *d;
+	struct ibtopo_error *err;
+	size_t nn, nl;
+	int *level;		/* per fabric node */
+	char **label;		/* per fabric node */
+	bool *visible;		/* per fabric node */
+	bool *hidden;		/* SHARP aggregation nodes: folded into their switch */
+	uint64_t *dir;		/* per fabric node: director sysimg GUID or 0 */
+	/* levels and directors: the caller's analysis, or topo_own */
+	const struct ibtopo_topology *topo;
+	struct ibtopo_topology *topo_own;
+	unsigned *mark;		/* per fabric node */
+	size_t *dn_of;		/* fabric node -> dnode */
+	unsigned char *lcat;	/* per link */
+	struct dnode *dn;
+	size_t ndn, adn;
+	struct dedge *de;
+	size_t nde, ade;
+	const struct ibtopo_node *focus;
+	unsigned depth;
+	bool collapse;
+	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
+	bool sfdp;
+	double scale;		/* title and legend font scale for big drawings */
+	size_t nrows;		/* dot ranks (see assign_rows) */
+	size_t work;		/* dot: its graph's size (see dot_work) */
+	bool xlabels;		/* edge labels placed after layout */
+	size_t usual_count;	/* cables most switch pairs have, if > 1 */
+	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
+	size_t hosts;
+	unsigned used_cats;	/* bit per enum cat drawn */
+	unsigned used_marks;
+	unsigned used_kinds;	/* bit per enum dkind drawn */
+	size_t ncats[CAT_MAX_];	/* cables per category (for the subtitle) */
+	/* most common speed/width of switch links and of host links */
+	unsigned sw_speed, sw_width, host_speed, host_width;
+};
+
+/* A link a finding names: drawn in a colour, or as a ghost when absent. */
+struct flink {
+	const struct ibtopo_end *x, *y;
+	enum cat cat;
+};
+
+/* diagram_marks.c: findings -> link categories and node marks */
+/** The link between two ends if the fabric has it (b may be unknown). */
+const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
+						    const struct ibtopo_end *a,
+						    const struct ibtopo_end *b);
+/** How the table of kinds says to draw a finding. */
+enum ibtopo__draw ibtopo__diagram_finding_draw(const struct ibtopo_finding *f);
+/** The links a finding is about, into out[4]; returns how many. */
+size_t ibtopo__diagram_finding_links(const struct ibtopo_finding *f,
+				     struct flink *out);
+/** Categories drawn as ghosts: links the drawn fabric lacks. */
+bool ibtopo__diagram_is_ghost_cat(enum cat k);
+/** A ghost link of a finding: named by it and absent from the fabric. */
+bool ibtopo__diagram_ghost_link(const struct ctx *c, const struct flink *l);
+/** Colour the links and mark the nodes the findings name. */
+void ibtopo__diagram_apply_findings(struct ctx *c);
+
+#endif /* IBTOPO_DIAGRAM_INT_H */

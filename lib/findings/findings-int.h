@@ -1,0 +1,124 @@
+/*
+ * findings-int.h - private to libibtopo: the table of finding kinds.
+ *
+ * Every kind of finding is described once, by a struct ibtopo__finding_kind
+ * in the file of its area (kinds_links.c, kinds_topology.c,
+ * kinds_validate.c, kinds_diff.c), and registered by one line in kinds.c.
+ * Analyses only fill in findings; the report layer asks the table for the
+ * name and the sentence, the diagram for how to draw it. A new kind: its
+ * enumerator in ibtopo.h, its descriptor in its area's file, and its
+ * registration in kinds.c.
+ */
+#ifndef IBTOPO_FINDINGS_INT_H
+#define IBTOPO_FINDINGS_INT_H
+
+#include "ibtopo-int.h"
+
+/*
+ * How a diagram draws a finding (lib/diagram: colours and styles). Link
+ * marks colour the link between ends a and b; "ghost" marks draw links
+ * or nodes the drawn fabric lacks, dashed.
+ */
+enum ibtopo__draw {
+	IBTOPO__DRAW_NONE = 0,		/* not drawn */
+	IBTOPO__DRAW_DOWNGRADE,		/* a-b red; not info (not a fault) */
+	IBTOPO__DRAW_CABLE,		/* a-b orange */
+	IBTOPO__DRAW_TOPOLOGY,		/* a-b purple, else nodes a (b) marked */
+	IBTOPO__DRAW_LOW_PATHS,		/* nodes a (and b) double border */
+	IBTOPO__DRAW_EXTRA_LINK,	/* a-b teal */
+	IBTOPO__DRAW_ADDED_LINK,	/* a-b green */
+	IBTOPO__DRAW_CHANGED_LINK,	/* a-b blue */
+	IBTOPO__DRAW_REMOVED_LINK,	/* a-b ghost */
+	IBTOPO__DRAW_MISSING_LINK,	/* a-b ghost */
+	IBTOPO__DRAW_MOVED_LINK,	/* a-b (c-d) ghosts, c-d (a-d, c-b) green */
+	IBTOPO__DRAW_MISWIRED_LINK,	/* a-b (c-d) pink, c-d (a-d, c-b) ghosts */
+	IBTOPO__DRAW_ADDED_NODE,	/* node a marked */
+	IBTOPO__DRAW_EXTRA_NODE,	/* node a marked */
+	IBTOPO__DRAW_REMOVED_NODE,	/* node a ghost */
+	IBTOPO__DRAW_MISSING_NODE,	/* node a ghost */
+	IBTOPO__DRAW_MAX_
+};
+
+/* What a finding's `expected` or `actual` holds, for the machine formats. */
+enum ibtopo__unit {
+	IBTOPO__UNIT_NONE = 0,		/* not shown */
+	IBTOPO__UNIT_SPEED,		/* speed bit; 0 = not shown */
+	IBTOPO__UNIT_WIDTH,		/* width bit; 0 = not shown */
+	IBTOPO__UNIT_COUNT,		/* a number, always shown */
+	IBTOPO__UNIT_PORT_STATE,	/* port or physical state (subkind) */
+};
+
+/* A JSON/CSV key and what goes into it. */
+struct ibtopo__field {
+	const char *key;	/* "active", "expected", "rated", "old", ... */
+	enum ibtopo__unit unit;
+};
+
+/**
+ * One sentence a person can act on into buf, like snprintf(). `names`
+ * (may be NULL) are the descriptions several nodes share: an end named by
+ * one of those gets its GUID (ibtopo__sentence_end()).
+ */
+typedef int ibtopo__sentence_fn(char *buf, size_t len,
+				const struct ibtopo_finding *f,
+				const struct ibtopo__shared_names *names);
+
+enum ibtopo__kind_flags {
+	/* cable-over-length: "media" (subkind), "length_m" (value),
+	 * "reach_m" (limit) */
+	IBTOPO__KIND_CABLE_REACH = 1u << 0,
+	/* port health, JSON only: "counter" (subkind), and "count" (value)
+	 * and "threshold" (limit), or "growth" (actual), "rate_per_hour"
+	 * (value) and "interval_h" (limit) with IBTOPO__KIND_GROWTH */
+	IBTOPO__KIND_PORT_COUNTER = 1u << 1,
+	IBTOPO__KIND_GROWTH = 1u << 2,
+};
+
+struct ibtopo__finding_kind {
+	enum ibtopo_finding_kind kind;
+	const char *name;		/* stable: JSON, CSV, text */
+	enum ibtopo_severity severity;	/* what ibtopo__finding_init() sets */
+	ibtopo__sentence_fn *sentence;
+	/* stable name of a subkind ("detail"), or NULL; may be NULL */
+	const char *(*subkind_name)(int subkind);
+	enum ibtopo__draw draw;
+	struct ibtopo__field expected;	/* where f->expected goes */
+	struct ibtopo__field actual;	/* where f->actual goes */
+	unsigned flags;			/* enum ibtopo__kind_flags */
+};
+
+/* kinds.c: the registry */
+/** The descriptor of a kind, or NULL for an unknown kind. */
+const struct ibtopo__finding_kind *
+ibtopo__finding_kind(enum ibtopo_finding_kind kind);
+
+/* findings.c: building findings, and what sentences share */
+/**
+ * A blank finding of `kind`: the kind's default severity, every end
+ * unset (no node, GUID 0, port -1), everything else 0.
+ */
+void ibtopo__finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind);
+/** ibtopo__finding_init() with ends a and b the link's ends. */
+void ibtopo__finding_init_link(struct ibtopo_finding *f,
+			       enum ibtopo_finding_kind kind,
+			       const struct ibtopo_link *link);
+/** The sentence of a finding; `names` may be NULL (see above). */
+int ibtopo__finding_sentence(char *buf, size_t len,
+			     const struct ibtopo_finding *f,
+			     const struct ibtopo__shared_names *names);
+/** Stable subkind name of a finding ("detail"), or NULL. */
+const char *ibtopo__finding_subkind_name(const struct ibtopo_finding *f);
+/** An end as a sentence names it: "'desc'", "'desc' (0x...)", a GUID. */
+const char *ibtopo__sentence_end(const struct ibtopo__shared_names *names,
+				 const struct ibtopo_end *e, char *buf,
+				 size_t len);
+/** Speed or width name; "an unknown speed/width" for 0. */
+const char *ibtopo__sentence_speed(unsigned bit);
+const char *ibtopo__sentence_width(unsigned bit);
+
+/* kinds_diff.c: subkinds of link-moved, shared with miswired-link */
+const char *ibtopo__move_subkind_name(int subkind);
+/* kinds_links.c: subkinds of speed/width downgrades (peer classes) */
+const char *ibtopo__peer_subkind_name(int subkind);
+
+#endif /* IBTOPO_FINDINGS_INT_H */

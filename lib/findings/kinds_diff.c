@@ -1,0 +1,230 @@
+/*
+ * kinds_diff.c - the kinds a diff of two fabrics produces
+ * (compare/diff.c).
+ */
+#include "findings/findings-int.h"
+
+const char *ibtopo__move_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_MOVE_ONE_END:
+		return "one-end";
+	case IBTOPO_MOVE_BOTH_PORTS:
+		return "both-ports";
+	case IBTOPO_MOVE_SWAPPED:
+		return "swapped";
+	default:
+		return NULL;
+	}
+}
+
+static int node_added_sentence(char *buf, size_t len,
+			       const struct ibtopo_finding *f,
+			       const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "node appeared with %u link%s",
+			f->actual, f->actual == 1 ? "" : "s");
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_node_added = {
+	.kind = IBTOPO_FIND_NODE_ADDED,
+	.name = "node-added",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = node_added_sentence,
+	.draw = IBTOPO__DRAW_ADDED_NODE,
+	.actual = { "links", IBTOPO__UNIT_COUNT },
+};
+
+static int node_removed_sentence(char *buf, size_t len,
+				 const struct ibtopo_finding *f,
+				 const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"node disappeared (it had %u link%s): check its power and cables",
+		f->expected, f->expected == 1 ? "" : "s");
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_node_removed = {
+	.kind = IBTOPO_FIND_NODE_REMOVED,
+	.name = "node-removed",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = node_removed_sentence,
+	.draw = IBTOPO__DRAW_REMOVED_NODE,
+	.expected = { "links", IBTOPO__UNIT_COUNT },
+};
+
+static int node_renamed_sentence(char *buf, size_t len,
+				 const struct ibtopo_finding *f,
+				 const struct ibtopo__shared_names *names)
+{
+	char n1[96];
+
+	return snprintf(buf, len, "node description changed to %s",
+			ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_node_renamed = {
+	.kind = IBTOPO_FIND_NODE_RENAMED,
+	.name = "node-renamed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = node_renamed_sentence,
+};
+
+static int link_added_sentence(char *buf, size_t len,
+			       const struct ibtopo_finding *f,
+			       const struct ibtopo__shared_names *names)
+{
+	(void)f;
+	(void)names;
+	return snprintf(buf, len, "link appeared");
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_link_added = {
+	.kind = IBTOPO_FIND_LINK_ADDED,
+	.name = "link-added",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = link_added_sentence,
+	.draw = IBTOPO__DRAW_ADDED_LINK,
+};
+
+static int link_removed_sentence(char *buf, size_t len,
+				 const struct ibtopo_finding *f,
+				 const struct ibtopo__shared_names *names)
+{
+	(void)f;
+	(void)names;
+	return snprintf(buf, len,
+			"link disappeared: check the cable and both ports");
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_link_removed = {
+	.kind = IBTOPO_FIND_LINK_REMOVED,
+	.name = "link-removed",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = link_removed_sentence,
+	.draw = IBTOPO__DRAW_REMOVED_LINK,
+};
+
+static int link_moved_sentence(char *buf, size_t len,
+			       const struct ibtopo_finding *f,
+			       const struct ibtopo__shared_names *names)
+{
+	char n1[96], n2[96], n3[96], n4[96];
+
+	if (f->subkind == IBTOPO_MOVE_SWAPPED)
+		return snprintf(buf, len,
+			"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s",
+			f->a.port, ibtopo__sentence_end(names, &f->a, n1, sizeof(n1)),
+			f->d.port, ibtopo__sentence_end(names, &f->d, n2, sizeof(n2)),
+			f->c.port, ibtopo__sentence_end(names, &f->c, n3, sizeof(n3)),
+			f->b.port, ibtopo__sentence_end(names, &f->b, n4, sizeof(n4)));
+	return snprintf(buf, len,
+		"cable moved: it now joins port %d of %s and port %d of %s",
+		f->c.port, ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)),
+		f->d.port, ibtopo__sentence_end(names, &f->d, n2, sizeof(n2)));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_link_moved = {
+	.kind = IBTOPO_FIND_LINK_MOVED,
+	.name = "link-moved",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = link_moved_sentence,
+	.subkind_name = ibtopo__move_subkind_name,
+	.draw = IBTOPO__DRAW_MOVED_LINK,
+};
+
+static int link_speed_changed_sentence(char *buf, size_t len,
+				       const struct ibtopo_finding *f,
+				       const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "link speed changed from %s to %s%s",
+		ibtopo__sentence_speed(f->expected),
+		ibtopo__sentence_speed(f->actual),
+		f->actual < f->expected ? ": check the cable and both ports" : "");
+}
+
+/* Severity: warning when slower, info when faster (diff.c decides). */
+const struct ibtopo__finding_kind ibtopo__kind_link_speed_changed = {
+	.kind = IBTOPO_FIND_LINK_SPEED_CHANGED,
+	.name = "link-speed-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = link_speed_changed_sentence,
+	.draw = IBTOPO__DRAW_CHANGED_LINK,
+	.expected = { "old", IBTOPO__UNIT_SPEED },
+	.actual = { "new", IBTOPO__UNIT_SPEED },
+};
+
+static int link_width_changed_sentence(char *buf, size_t len,
+				       const struct ibtopo_finding *f,
+				       const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "link width changed from %s to %s%s",
+		ibtopo__sentence_width(f->expected),
+		ibtopo__sentence_width(f->actual),
+		ibtopo_width_lanes(f->actual) < ibtopo_width_lanes(f->expected) ?
+		": reseat or replace the cable" : "");
+}
+
+/* Severity: warning when narrower, info when wider (diff.c decides). */
+const struct ibtopo__finding_kind ibtopo__kind_link_width_changed = {
+	.kind = IBTOPO_FIND_LINK_WIDTH_CHANGED,
+	.name = "link-width-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = link_width_changed_sentence,
+	.draw = IBTOPO__DRAW_CHANGED_LINK,
+	.expected = { "old", IBTOPO__UNIT_WIDTH },
+	.actual = { "new", IBTOPO__UNIT_WIDTH },
+};
+
+static const char *port_state_subkind_name(int subkind)
+{
+	return subkind == IBTOPO_STATE_PHYSICAL ? "physical" : NULL;
+}
+
+static const char *state_text(const struct ibtopo_finding *f, unsigned v)
+{
+	return f->subkind == IBTOPO_STATE_PHYSICAL ? ibtopo_phys_state_name(v) :
+						     ibtopo_port_state_name(v);
+}
+
+static int port_state_changed_sentence(char *buf, size_t len,
+				       const struct ibtopo_finding *f,
+				       const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "port %sstate changed from %s to %s",
+		f->subkind == IBTOPO_STATE_PHYSICAL ? "physical " : "",
+		state_text(f, f->expected), state_text(f, f->actual));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_port_state_changed = {
+	.kind = IBTOPO_FIND_PORT_STATE_CHANGED,
+	.name = "port-state-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = port_state_changed_sentence,
+	.subkind_name = port_state_subkind_name,
+	.expected = { "old", IBTOPO__UNIT_PORT_STATE },
+	.actual = { "new", IBTOPO__UNIT_PORT_STATE },
+};
+
+static int lid_changed_sentence(char *buf, size_t len,
+				const struct ibtopo_finding *f,
+				const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "LID changed from %u to %u",
+			f->expected, f->actual);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_lid_changed = {
+	.kind = IBTOPO_FIND_LID_CHANGED,
+	.name = "lid-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = lid_changed_sentence,
+	.expected = { "old", IBTOPO__UNIT_COUNT },
+	.actual = { "new", IBTOPO__UNIT_COUNT },
+};

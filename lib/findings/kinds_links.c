@@ -1,0 +1,228 @@
+/*
+ * kinds_links.c - the kinds the link and cable checks produce
+ * (analysis/check_speed.c, analysis/check_cable.c): their names,
+ * severities, sentences and marks.
+ */
+#include "findings/findings-int.h"
+
+#define SPEED(bit) ibtopo__sentence_speed(bit)
+#define WIDTH(bit) ibtopo__sentence_width(bit)
+
+const char *ibtopo__peer_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_PEER_SWITCHES:
+		return "inter-switch";
+	case IBTOPO_PEER_HOSTS:
+		return "hosts";
+	case IBTOPO_PEER_MODEL:
+		return "model";
+	case IBTOPO_PEER_SWITCH_MODEL:
+		return "switch-model";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * An info speed-downgrade: a link slower than its class, explained by a
+ * model that never runs faster (device-limit) or not at all (unknown).
+ */
+static int slow_link_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
+			      const struct ibtopo__shared_names *names)
+{
+	const char *act = SPEED(f->actual);
+	const char *exp = SPEED(f->expected);
+	char peers[160], model[160], all[32], n1[96], n2[96];
+	const struct ibtopo_end *fast;
+
+	if (f->subkind == IBTOPO_PEER_SWITCHES) {
+		fast = f->c.guid && f->c.guid == f->a.guid ? &f->b : &f->a;
+		snprintf(peers, sizeof(peers), "the other inter-switch links of %s run",
+			 ibtopo__sentence_end(names, fast, n1, sizeof(n1)));
+	} else if (f->subkind == IBTOPO_PEER_SWITCH_MODEL) {
+		snprintf(peers, sizeof(peers),
+			 "other switches of this model run their host links at");
+	} else {
+		snprintf(peers, sizeof(peers), "the other host links on this switch run");
+	}
+	if (f->value == 2)
+		snprintf(all, sizeof(all), "both");
+	else
+		snprintf(all, sizeof(all), "all %g", f->value);
+	if (f->cause == IBTOPO_CAUSE_CABLE)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
+			act, peers, exp);
+	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; no other adapter of its model is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp);
+	if (f->subkind == IBTOPO_PEER_SWITCHES) {
+		if (f->device_id)
+			snprintf(model, sizeof(model),
+				 "switch model 0x%04x:0x%04x (%s)", f->vendor_id,
+				 f->device_id,
+				 ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)));
+		else
+			snprintf(model, sizeof(model), "switch %s",
+				 ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)));
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric: it limits this link, and only a faster switch would reach %s",
+			act, peers, exp, model, act, all, exp);
+	}
+	if (f->device_id)
+		snprintf(model, sizeof(model), "adapter model 0x%04x:0x%04x",
+			 f->vendor_id, f->device_id);
+	else
+		snprintf(model, sizeof(model), "this adapter model");
+	return snprintf(buf, len,
+		"link runs at %s while %s %s; %s runs at most %s on %s of its links in this fabric, so the adapter is likely limited to %s: replace it to reach %s",
+		act, peers, exp, model, act, all, act, exp);
+}
+
+static int speed_downgrade_sentence(char *buf, size_t len,
+				    const struct ibtopo_finding *f,
+				    const struct ibtopo__shared_names *names)
+{
+	const char *what;
+	char n1[96];
+
+	if (f->evidence == IBTOPO_EVIDENCE_PEERS && f->severity == IBTOPO_SEV_INFO)
+		return slow_link_sentence(buf, len, f, names);
+	if (f->evidence == IBTOPO_EVIDENCE_PEERS) {
+		what = f->subkind == IBTOPO_PEER_SWITCHES ?
+			"both switches run %s on their other inter-switch links" :
+			f->subkind == IBTOPO_PEER_MODEL ?
+			"the switch runs %s to other adapters and this adapter model runs at least that elsewhere" :
+			"the switch runs %s to other adapters of the same model";
+		snprintf(n1, sizeof(n1), what, SPEED(f->expected));
+		return snprintf(buf, len, "link runs at %s while %s: %s",
+			SPEED(f->actual), n1,
+			f->cause == IBTOPO_CAUSE_CABLE ?
+			"its cable is rated lower; replace it with a faster-rated cable" :
+			"reseat or replace the cable, then check both ports' configuration");
+	}
+	switch (f->cause) {
+	case IBTOPO_CAUSE_CABLE:
+		return snprintf(buf, len,
+			"link runs at %s although both ports support %s: the cable is rated below %s; replace it with a cable rated %s",
+			SPEED(f->actual), SPEED(f->expected), SPEED(f->expected),
+			SPEED(f->expected));
+	case IBTOPO_CAUSE_PORT_CONFIG:
+		return snprintf(buf, len,
+			"link runs at %s although both ports support %s: %s is not enabled on both ports; enable it and retrain the link",
+			SPEED(f->actual), SPEED(f->expected), SPEED(f->expected));
+	default:
+		return snprintf(buf, len,
+			"link runs at %s although both ports support and enable %s: reseat or replace the cable or optics",
+			SPEED(f->actual), SPEED(f->expected));
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_speed_downgrade = {
+	.kind = IBTOPO_FIND_SPEED_DOWNGRADE,
+	.name = "speed-downgrade",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = speed_downgrade_sentence,
+	.subkind_name = ibtopo__peer_subkind_name,
+	.draw = IBTOPO__DRAW_DOWNGRADE,
+	.expected = { "expected", IBTOPO__UNIT_SPEED },
+	.actual = { "active", IBTOPO__UNIT_SPEED },
+};
+
+static int width_downgrade_sentence(char *buf, size_t len,
+				    const struct ibtopo_finding *f,
+				    const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	if (f->evidence == IBTOPO_EVIDENCE_PORT_INFO)
+		return snprintf(buf, len,
+			"link runs at %s although both ports support %s: %s",
+			WIDTH(f->actual), WIDTH(f->expected),
+			f->cause == IBTOPO_CAUSE_PORT_CONFIG ?
+			"enable that width on both ports and retrain the link" :
+			"lanes failed to train; reseat or replace the cable");
+	return snprintf(buf, len,
+		"link runs at %s while %s run %s: reseat or replace the cable (a lane is likely bad)",
+		WIDTH(f->actual),
+		f->subkind == IBTOPO_PEER_SWITCHES ?
+		"both switches' other inter-switch links" :
+		f->subkind == IBTOPO_PEER_HOSTS ?
+		"the switch's links to the same adapter model" :
+		f->subkind == IBTOPO_PEER_MODEL ?
+		"the switch's other host links and this adapter model elsewhere" :
+		"both nodes' other links",
+		WIDTH(f->expected));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_width_downgrade = {
+	.kind = IBTOPO_FIND_WIDTH_DOWNGRADE,
+	.name = "width-downgrade",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = width_downgrade_sentence,
+	.subkind_name = ibtopo__peer_subkind_name,
+	.draw = IBTOPO__DRAW_DOWNGRADE,
+	.expected = { "expected", IBTOPO__UNIT_WIDTH },
+	.actual = { "active", IBTOPO__UNIT_WIDTH },
+};
+
+static int cable_over_length_sentence(char *buf, size_t len,
+				      const struct ibtopo_finding *f,
+				      const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"%s cable is %g m, beyond the %g m its media reaches at %s: replace it with a shorter cable, or with optics rated for the distance",
+		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
+		"the", f->value, f->limit, SPEED(f->actual));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_cable_over_length = {
+	.kind = IBTOPO_FIND_CABLE_OVER_LENGTH,
+	.name = "cable-over-length",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = cable_over_length_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
+	.actual = { "active", IBTOPO__UNIT_SPEED },
+	.flags = IBTOPO__KIND_CABLE_REACH,
+};
+
+static int cable_underrated_sentence(char *buf, size_t len,
+				     const struct ibtopo_finding *f,
+				     const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"cable is rated %s but both ports run up to %s: replace it with a cable rated %s",
+		SPEED(f->actual), SPEED(f->expected), SPEED(f->expected));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_cable_underrated = {
+	.kind = IBTOPO_FIND_CABLE_UNDERRATED,
+	.name = "cable-underrated",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = cable_underrated_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
+	.expected = { "expected", IBTOPO__UNIT_SPEED },
+	.actual = { "rated", IBTOPO__UNIT_SPEED },
+};
+
+static int loopback_cable_sentence(char *buf, size_t len,
+				   const struct ibtopo_finding *f,
+				   const struct ibtopo__shared_names *names)
+{
+	char n1[96];
+
+	return snprintf(buf, len,
+		"both ends of this cable are on switch %s: unplug it, or move one end to the port it was planned for",
+		ibtopo__sentence_end(names, &f->a, n1, sizeof(n1)));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_loopback_cable = {
+	.kind = IBTOPO_FIND_LOOPBACK_CABLE,
+	.name = "loopback-cable",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = loopback_cable_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
+};

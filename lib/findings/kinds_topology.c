@@ -1,0 +1,126 @@
+/*
+ * kinds_topology.c - the kinds the topology analysis produces
+ * (analysis/topology.c, analysis/paths.c): low path diversity and fat-tree
+ * violations, with their subkinds.
+ */
+#include "findings/findings-int.h"
+
+static const char *lpd_subkind_name(int subkind)
+{
+	static const char *const names[] = {
+		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
+		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
+		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
+	};
+
+	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
+		return NULL;
+	return names[subkind];
+}
+
+static const char *ftv_subkind_name(int subkind)
+{
+	static const char *const names[] = {
+		[IBTOPO_FTV_SAME_LEVEL] = "same-level-link",
+		[IBTOPO_FTV_LEVEL_SKIP] = "level-skip",
+		[IBTOPO_FTV_CA_ON_NON_LEAF] = "ca-on-non-leaf",
+		[IBTOPO_FTV_UNEVEN_UPLINKS] = "uneven-uplinks",
+		[IBTOPO_FTV_UPLINKS_PILED] = "uplinks-piled",
+		[IBTOPO_FTV_CA_TO_CA] = "ca-to-ca",
+	};
+
+	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
+		return NULL;
+	return names[subkind];
+}
+
+const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
+					 int subkind)
+{
+	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION)
+		return ftv_subkind_name(subkind);
+	if (kind == IBTOPO_FIND_LOW_PATH_DIVERSITY)
+		return lpd_subkind_name(subkind);
+	return NULL;
+}
+
+static int lpd_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
+			const struct ibtopo__shared_names *names)
+{
+	char n1[96];
+
+	if (f->subkind == IBTOPO_LPD_SINGLE_LINK)
+		return snprintf(buf, len,
+			"server has a single link: cable a second port to another leaf switch so that one cable or switch cannot cut it off");
+	if (f->subkind == IBTOPO_LPD_ONE_SWITCH)
+		return snprintf(buf, len,
+			"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
+			f->value, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+	if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
+		return snprintf(buf, len,
+			"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",
+			f->actual, f->actual == 1 ? "" : "s",
+			ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),
+			f->expected, f->value, f->value == 1 ? "" : "es");
+	return snprintf(buf, len,
+		"only %u independent path%s between these ends, fewer than %u: add links so that no single cable or switch carries all their traffic",
+		f->actual, f->actual == 1 ? "" : "s", f->expected);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_low_path_diversity = {
+	.kind = IBTOPO_FIND_LOW_PATH_DIVERSITY,
+	.name = "low-path-diversity",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = lpd_sentence,
+	.subkind_name = lpd_subkind_name,
+	.draw = IBTOPO__DRAW_LOW_PATHS,
+	.expected = { "min_paths", IBTOPO__UNIT_COUNT },
+	.actual = { "paths", IBTOPO__UNIT_COUNT },
+};
+
+static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
+			const struct ibtopo__shared_names *names)
+{
+	char n1[96], n2[96];
+
+	switch (f->subkind) {
+	case IBTOPO_FTV_SAME_LEVEL:
+		return snprintf(buf, len,
+			"link joins two switches of level %u: fat-tree routing never uses it; recable it to a switch one level up",
+			f->actual);
+	case IBTOPO_FTV_LEVEL_SKIP:
+		return snprintf(buf, len,
+			"link joins level %u to level %u, skipping a level: recable it to a switch of level %u",
+			f->expected, f->actual, f->expected + 1);
+	case IBTOPO_FTV_CA_ON_NON_LEAF:
+		return snprintf(buf, len,
+			"server is cabled to a level-%u switch, not to a leaf: move it to a leaf switch (the subnet manager would rank that switch as a leaf)",
+			f->actual);
+	case IBTOPO_FTV_UNEVEN_UPLINKS:
+		return snprintf(buf, len,
+			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
+			f->actual, f->actual == 1 ? "" : "s", f->expected);
+	case IBTOPO_FTV_UPLINKS_PILED:
+		return snprintf(buf, len,
+			"%u uplinks go to %s and none to %s, where %u per upper switch is usual: move the extra cables to %s",
+			f->actual, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),
+			ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)),
+			f->expected, n2);
+	case IBTOPO_FTV_CA_TO_CA:
+		return snprintf(buf, len,
+			"two CAs are cabled to each other, outside the switched fabric: cable each to a leaf switch");
+	default:
+		return snprintf(buf, len,
+			"link breaks the fat-tree layout%s%s: recable it so that every link joins adjacent levels",
+			f->note ? ": " : "", f->note ? f->note : "");
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_fat_tree_violation = {
+	.kind = IBTOPO_FIND_FAT_TREE_VIOLATION,
+	.name = "fat-tree-violation",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = ftv_sentence,
+	.subkind_name = ftv_subkind_name,
+	.draw = IBTOPO__DRAW_TOPOLOGY,
+};

@@ -1,0 +1,299 @@
+/*
+ * test_findings.c - the table of finding kinds (lib/findings/) and
+ * ibtopo_analyze(), the entry point that runs every analysis.
+ */
+#include "findings/findings-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DATA TEST_SRCDIR "/tests/data/"
+
+/*
+ * The names are part of the JSON and CSV schema: a kind's name never
+ * changes. Indexed by enum ibtopo_finding_kind.
+ */
+static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
+	[IBTOPO_FIND_SPEED_DOWNGRADE] = "speed-downgrade",
+	[IBTOPO_FIND_WIDTH_DOWNGRADE] = "width-downgrade",
+	[IBTOPO_FIND_CABLE_OVER_LENGTH] = "cable-over-length",
+	[IBTOPO_FIND_CABLE_UNDERRATED] = "cable-underrated",
+	[IBTOPO_FIND_LOOPBACK_CABLE] = "loopback-cable",
+	[IBTOPO_FIND_LOW_PATH_DIVERSITY] = "low-path-diversity",
+	[IBTOPO_FIND_FAT_TREE_VIOLATION] = "fat-tree-violation",
+	[IBTOPO_FIND_MISSING_LINK] = "missing-link",
+	[IBTOPO_FIND_EXTRA_LINK] = "extra-link",
+	[IBTOPO_FIND_MISWIRED_LINK] = "miswired-link",
+	[IBTOPO_FIND_MISSING_NODE] = "missing-node",
+	[IBTOPO_FIND_EXTRA_NODE] = "extra-node",
+	[IBTOPO_FIND_SPEED_BELOW_PLAN] = "speed-below-plan",
+	[IBTOPO_FIND_WIDTH_BELOW_PLAN] = "width-below-plan",
+	[IBTOPO_FIND_NODE_ADDED] = "node-added",
+	[IBTOPO_FIND_NODE_REMOVED] = "node-removed",
+	[IBTOPO_FIND_NODE_RENAMED] = "node-renamed",
+	[IBTOPO_FIND_LINK_ADDED] = "link-added",
+	[IBTOPO_FIND_LINK_REMOVED] = "link-removed",
+	[IBTOPO_FIND_LINK_MOVED] = "link-moved",
+	[IBTOPO_FIND_LINK_SPEED_CHANGED] = "link-speed-changed",
+	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = "link-width-changed",
+	[IBTOPO_FIND_PORT_STATE_CHANGED] = "port-state-changed",
+	[IBTOPO_FIND_LID_CHANGED] = "lid-changed",
+	[IBTOPO_FIND_PORT_ERRORS] = "port-errors",
+	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
+	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
+};
+
+static void every_kind_has_name_sentence_and_mark(void **state)
+{
+	(void)state;
+	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
+		const struct ibtopo__finding_kind *d = ibtopo__finding_kind(k);
+
+		if (!d)
+			fail_msg("kind %d is not registered in kinds.c", k);
+		assert_int_equal(d->kind, k);
+		assert_non_null(d->name);
+		assert_true(d->name[0] != '\0');
+		assert_non_null(d->sentence);
+		assert_true(d->severity <= IBTOPO_SEV_ERROR);
+		assert_true(d->draw < IBTOPO__DRAW_MAX_);
+	}
+}
+
+static void kind_names_are_stable(void **state)
+{
+	(void)state;
+	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++)
+		assert_string_equal(ibtopo_finding_kind_name(k), stable_names[k]);
+}
+
+static void kind_names_are_unique(void **state)
+{
+	(void)state;
+	for (int a = 1; a < IBTOPO_FIND_KIND_MAX_; a++)
+		for (int b = a + 1; b < IBTOPO_FIND_KIND_MAX_; b++)
+			if (strcmp(ibtopo_finding_kind_name(a),
+				   ibtopo_finding_kind_name(b)) == 0)
+				fail_msg("kinds %d and %d are both '%s'", a, b,
+					 ibtopo_finding_kind_name(a));
+}
+
+static void unregistered_kinds_are_unknown(void **state)
+{
+	struct ibtopo_finding f;
+	char buf[64];
+
+	(void)state;
+	assert_null(ibtopo__finding_kind(0));
+	assert_null(ibtopo__finding_kind(IBTOPO_FIND_KIND_MAX_));
+	assert_string_equal(ibtopo_finding_kind_name(0), "unknown");
+	assert_string_equal(ibtopo_finding_kind_name(IBTOPO_FIND_KIND_MAX_),
+			    "unknown");
+	ibtopo__finding_init(&f, IBTOPO_FIND_KIND_MAX_);
+	assert_int_equal(ibtopo_finding_message(buf, sizeof(buf), &f), 7);
+	assert_string_equal(buf, "unknown");
+	assert_int_equal(ibtopo_finding_message(buf, sizeof(buf), NULL),
+			 IBTOPO_EINVAL);
+}
+
+/* A blank finding of every kind reads as a sentence, not as its name. */
+static void every_kind_words_a_blank_finding(void **state)
+{
+	(void)state;
+	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
+		struct ibtopo_finding f;
+		char buf[512];
+		int n;
+
+		ibtopo__finding_init(&f, k);
+		n = ibtopo_finding_message(buf, sizeof(buf), &f);
+		assert_true(n > 0 && (size_t)n < sizeof(buf));
+		assert_int_equal(strlen(buf), (size_t)n);
+		if (strcmp(buf, ibtopo_finding_kind_name(k)) == 0)
+			fail_msg("kind '%s' has no sentence", buf);
+		/* snprintf semantics: a short buffer is cut, the length kept */
+		assert_int_equal(ibtopo_finding_message(buf, 4, &f), n);
+		assert_int_equal(strlen(buf), 3);
+	}
+}
+
+static void init_sets_default_severity_and_no_ends(void **state)
+{
+	(void)state;
+	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
+		struct ibtopo_finding f;
+
+		memset(&f, 0x5a, sizeof(f));
+		ibtopo__finding_init(&f, k);
+		assert_int_equal(f.kind, k);
+		assert_int_equal(f.severity, ibtopo__finding_kind(k)->severity);
+		assert_int_equal(f.a.port, -1);
+		assert_int_equal(f.b.port, -1);
+		assert_int_equal(f.c.port, -1);
+		assert_int_equal(f.d.port, -1);
+		assert_null(f.a.node);
+		assert_int_equal(f.d.guid, 0);
+		assert_int_equal(f.subkind, 0);
+		assert_null(f.note);
+	}
+}
+
+/* ---- ibtopo_analyze() ---- */
+
+static struct ibtopo_fabric *load(const char *name)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	if (ibtopo_fabric_read_file(&f, name, NULL, &err))
+		fail_msg("read %s: %s", name, err.message);
+	return f;
+}
+
+static void assert_same_findings(const struct ibtopo_findings *a,
+				 const struct ibtopo_findings *b)
+{
+	assert_int_equal(a->count, b->count);
+	for (size_t i = 0; i < a->count; i++) {
+		const struct ibtopo_finding *x = &a->items[i], *y = &b->items[i];
+		const struct ibtopo_end *ex[] = { &x->a, &x->b, &x->c, &x->d };
+		const struct ibtopo_end *ey[] = { &y->a, &y->b, &y->c, &y->d };
+
+		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->severity, y->severity);
+		assert_int_equal(x->subkind, y->subkind);
+		assert_int_equal(x->expected, y->expected);
+		assert_int_equal(x->actual, y->actual);
+		assert_true(x->value == y->value && x->limit == y->limit);
+		assert_int_equal(x->evidence, y->evidence);
+		assert_int_equal(x->cause, y->cause);
+		assert_ptr_equal(x->note, y->note);
+		for (size_t e = 0; e < 4; e++) {
+			assert_ptr_equal(ex[e]->node, ey[e]->node);
+			assert_int_equal(ex[e]->guid, ey[e]->guid);
+			assert_int_equal(ex[e]->port, ey[e]->port);
+		}
+	}
+}
+
+/* What the commands chained by hand: checks, then topology. */
+static void analyze_equals_checks_then_topology(void **state)
+{
+	static const char *const files[] = {
+		DATA "ck-ddr-info.topo", DATA "rd-small.topo",
+		DATA "ck-cables.topo",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(files); i++) {
+		struct ibtopo_error err = IBTOPO_ERROR_INIT;
+		struct ibtopo_fabric *f = load(files[i]);
+		struct ibtopo_findings want = IBTOPO_FINDINGS_INIT;
+		struct ibtopo_topology *topo = NULL;
+		struct ibtopo_analysis *an = NULL;
+
+		assert_int_equal(ibtopo_check_links(&want, f, NULL, &err), 0);
+		assert_int_equal(ibtopo_topology_analyze(&topo, f, NULL, &want,
+							 &err), 0);
+		assert_int_equal(ibtopo_analyze(&an, f, NULL, &err), 0);
+		assert_non_null(an);
+		assert_int_equal(an->version, IBTOPO_ANALYSIS_VERSION);
+		assert_ptr_equal(an->fabric, f);
+		assert_non_null(an->topology);
+		assert_int_equal(ibtopo_topology_class(an->topology),
+				 ibtopo_topology_class(topo));
+		assert_int_equal(ibtopo_topology_levels(an->topology),
+				 ibtopo_topology_levels(topo));
+		assert_true(want.count > 0);
+		assert_same_findings(an->findings, &want);
+		ibtopo_analysis_free(an);
+		ibtopo_topology_free(topo);
+		ibtopo_findings_release(&want);
+		ibtopo_fabric_free(f);
+	}
+}
+
+static void analyze_flags_skip_analyses(void **state)
+{
+	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = load(DATA "ck-ddr-info.topo");
+	struct ibtopo_findings want = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_analysis *an = NULL;
+
+	(void)state;
+	assert_int_equal(ibtopo_check_links(&want, f, NULL, &err), 0);
+	o.flags = IBTOPO_ANALYZE_NO_TOPOLOGY;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_null(an->topology);
+	assert_same_findings(an->findings, &want);
+	ibtopo_analysis_free(an);
+
+	o.flags = IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_TOPOLOGY;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_null(an->topology);
+	assert_int_equal(an->findings->count, 0);
+	ibtopo_analysis_free(an);
+
+	o.flags = IBTOPO_ANALYZE_NO_CHECKS;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_non_null(an->topology);
+	for (size_t i = 0; i < an->findings->count; i++) {
+		enum ibtopo_finding_kind k = an->findings->items[i].kind;
+
+		assert_true(k == IBTOPO_FIND_LOW_PATH_DIVERSITY ||
+			    k == IBTOPO_FIND_FAT_TREE_VIOLATION);
+	}
+	ibtopo_analysis_free(an);
+	ibtopo_findings_release(&want);
+	ibtopo_fabric_free(f);
+}
+
+static void analyze_refuses_bad_arguments(void **state)
+{
+	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = load(DATA "rd-small.topo");
+	struct ibtopo_analysis *an = (void *)&o;
+
+	(void)state;
+	assert_int_equal(ibtopo_analyze(&an, NULL, NULL, &err), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_analyze(NULL, f, NULL, &err), IBTOPO_EINVAL);
+	o.version = 99;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EINVAL);
+	assert_null(an);
+	assert_string_equal(err.message, "analyze options version 99 unknown");
+	/* a failing analysis: its error, and no analysis */
+	o.version = IBTOPO_ANALYZE_OPTS_VERSION;
+	o.checks.reach_path = DATA "no-such-reach.tsv";
+	an = (void *)&o;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EIO);
+	assert_null(an);
+	o.checks.reach_path = NULL;
+	o.topology.root_pattern = "(";
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EINVAL);
+	assert_null(an);
+	ibtopo_analysis_free(NULL);
+	ibtopo_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_kind_has_name_sentence_and_mark),
+		cmocka_unit_test(kind_names_are_stable),
+		cmocka_unit_test(kind_names_are_unique),
+		cmocka_unit_test(unregistered_kinds_are_unknown),
+		cmocka_unit_test(every_kind_words_a_blank_finding),
+		cmocka_unit_test(init_sets_default_severity_and_no_ends),
+		cmocka_unit_test(analyze_equals_checks_then_topology),
+		cmocka_unit_test(analyze_flags_skip_analyses),
+		cmocka_unit_test(analyze_refuses_bad_arguments),
+	};
+
+	return cmocka_run_group_tests_name("findings", tests, NULL, NULL);
+}
