@@ -99,3 +99,36 @@ CREATE INDEX cables_snapshot ON cables(snapshot_id);
 -- port 8 at DR path 0,1,8 did not answer NodeInfo)". NULL for snapshots
 -- that are complete, and for partial ones stored before version 2.
 ALTER TABLE snapshots ADD COLUMN partial_reason TEXT;
+
+-- @version 3
+-- PMA port counters (discover --counters, import --counters), one row per
+-- port whose counters were read, named like the links name their ends:
+-- node GUID and port number. Counter columns are NULL when not read;
+-- values are unsigned 64-bit stored in INTEGER (same bits). read_at_ms is
+-- UTC milliseconds; `extended` has bit 1 << (enum ibtopo_counter) set for
+-- a 64-bit value from PortCountersExtended.
+CREATE TABLE port_counters (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	port INTEGER NOT NULL,
+	read_at_ms INTEGER NOT NULL DEFAULT 0,
+	extended INTEGER NOT NULL DEFAULT 0,
+	symbol_errors INTEGER,
+	link_error_recovery INTEGER,
+	link_downed INTEGER,
+	rcv_errors INTEGER,
+	rcv_remote_phys_errors INTEGER,
+	rcv_switch_relay_errors INTEGER,
+	xmit_discards INTEGER,
+	xmit_constraint_errors INTEGER,
+	rcv_constraint_errors INTEGER,
+	local_link_integrity_errors INTEGER,
+	excessive_buffer_overrun_errors INTEGER,
+	vl15_dropped INTEGER,
+	xmit_wait INTEGER,
+	xmit_data INTEGER,
+	rcv_data INTEGER,
+	xmit_pkts INTEGER,
+	rcv_pkts INTEGER,
+	PRIMARY KEY (snapshot_id, node_guid, port)
+);

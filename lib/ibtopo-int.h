@@ -75,6 +75,17 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  const struct ibnd_config *cfg, struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
+/* io/pma.c: port counters of a discovered fabric (see there) */
+/**
+ * Read PortCounters (and PortCountersExtended where ClassPortInfo says
+ * so) of every linked port with a LID through local `ca` port `portnum`,
+ * Gets only, and attach them to the ports. *out_missed counts the linked
+ * ports left without counters (no LID, or their PMA did not answer).
+ */
+int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
+		     unsigned timeout_ms, size_t *out_missed,
+		     struct ibtopo_error *err);
+
 /* model/fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);

@@ -139,6 +139,21 @@ int cli_failf(const char *fmt, ...)
 	return EXIT_TROUBLE;
 }
 
+bool cli_parse_fail_on(const char *s, int *out)
+{
+	int sev;
+
+	if (strcmp(s, "never") == 0) {
+		*out = IBTOPO_SEV_ERROR + 1;
+		return true;
+	}
+	sev = ibtopo_severity_parse(s);
+	if (sev != IBTOPO_SEV_ERROR && sev != IBTOPO_SEV_WARNING)
+		return false;
+	*out = sev;
+	return true;
+}
+
 bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 		      enum ibtopo_format *out)
 {

@@ -78,6 +78,8 @@ int cli_fail(const struct ibtopo_error *err);
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** Parse --format; returns false (after a usage error) when unknown. */
+/* --fail-on LEVEL: error, warning or never (IBTOPO_SEV_ERROR + 1). */
+bool cli_parse_fail_on(const char *s, int *out);
 bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 		      enum ibtopo_format *out);
 /** Render options writing to stdout. */

@@ -65,22 +65,6 @@ const struct cli_cmd cmd_analyze_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-/* Severity at which findings fail the run; IBTOPO_SEV_ERROR + 1 = never. */
-static bool parse_fail_on(const char *s, int *out)
-{
-	int sev;
-
-	if (strcmp(s, "never") == 0) {
-		*out = IBTOPO_SEV_ERROR + 1;
-		return true;
-	}
-	sev = ibtopo_severity_parse(s);
-	if (sev != IBTOPO_SEV_ERROR && sev != IBTOPO_SEV_WARNING)
-		return false;
-	*out = sev;
-	return true;
-}
-
 static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			    const struct cli_global *g)
 {
@@ -106,7 +90,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			ao.checks.reach_path = st.optarg;
 			break;
 		case OPT_FAIL_ON:
-			if (!parse_fail_on(st.optarg, &fail_on))
+			if (!cli_parse_fail_on(st.optarg, &fail_on))
 				return cli_usage_error(
 					self,
 					"unknown --fail-on '%s' (error, warning or never)",

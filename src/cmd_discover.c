@@ -9,7 +9,8 @@ enum {
 	OPT_TIMEOUT,
 	OPT_PARTIAL,
 	OPT_RETRIES,
-	OPT_FORCE
+	OPT_FORCE,
+	OPT_COUNTERS
 };
 
 static const struct cli_opt opts[] = {
@@ -26,6 +27,9 @@ static const struct cli_opt opts[] = {
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
+	{ "counters", 0, 0, NULL,
+	  "also read every linked port's error and "
+	  "data counters (PMA Gets; needs LIDs)" },
 	{ NULL },
 };
 
@@ -35,7 +39,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -50,6 +54,11 @@ const struct cli_cmd cmd_discover_entry = {
 		"before the sweep) unless --force moves it to the new snapshot;\n"
 		"labels a REF would read as an id, 'latest' or 'latest~N' are\n"
 		"refused.\n"
+		"With --counters, the PortCounters (and PortCountersExtended\n"
+		"where the port's PMA supports them) of both ends of every link\n"
+		"are read after the sweep, LID-routed (a subnet manager must\n"
+		"have assigned LIDs), and stored with the snapshot and the time\n"
+		"they were read; only Gets are sent: no counter is reset.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -148,6 +157,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			break;
+		case OPT_COUNTERS:
+			dopts.flags |= IBTOPO_DISCOVER_COUNTERS;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -14,5 +14,6 @@ extern const struct cli_cmd cmd_plan_entry;
 extern const struct cli_cmd cmd_analyze_entry;
 extern const struct cli_cmd cmd_render_entry;
 extern const struct cli_cmd cmd_export_entry;
+extern const struct cli_cmd cmd_health_entry;
 
 #endif

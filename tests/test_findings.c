@@ -42,6 +42,9 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = "link-width-changed",
 	[IBTOPO_FIND_PORT_STATE_CHANGED] = "port-state-changed",
 	[IBTOPO_FIND_LID_CHANGED] = "lid-changed",
+	[IBTOPO_FIND_PORT_ERRORS] = "port-errors",
+	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
+	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

@@ -107,6 +107,21 @@ static struct ibtopo_port *mk_port(struct ibtopo_fabric *f, struct ibtopo_node *
 	p->speed_active = IBTOPO_SPEED_HDR;
 	p->cap_mask = 0x2651e848u + seed;
 	assert_int_equal(ibtopo_fabric_index_port(f, p, NULL), 0);
+	if (num) {
+		/* counters: every value distinct, one not read, a 64-bit
+		 * extended value beyond INT64_MAX */
+		struct ibtopo_counters k = { .read_at_ms = 1700000000123 + seed };
+
+		for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+			k.value[i] = seed * 100u + (unsigned)i;
+			k.valid |= 1u << i;
+		}
+		k.valid &= ~(1u << IBTOPO_CTR_XMIT_WAIT);
+		k.value[IBTOPO_CTR_XMIT_WAIT] = 0;
+		k.value[IBTOPO_CTR_RCV_DATA] = UINT64_MAX - seed;
+		k.extended = 1u << IBTOPO_CTR_RCV_DATA;
+		assert_int_equal(ibtopo_port_set_counters(p, &k, NULL), 0);
+	}
 	return p;
 }
 
@@ -216,6 +231,15 @@ static void assert_port_equal(const struct ibtopo_port *a,
 	assert_int_equal(a->speed_enabled, b->speed_enabled);
 	assert_int_equal(a->speed_active, b->speed_active);
 	assert_int_equal(a->cap_mask, b->cap_mask);
+	assert_int_equal(!a->counters, !b->counters);
+	if (a->counters) {
+		assert_int_equal(a->counters->valid, b->counters->valid);
+		assert_int_equal(a->counters->extended, b->counters->extended);
+		assert_int_equal(a->counters->read_at_ms, b->counters->read_at_ms);
+		for (int i = 0; i < IBTOPO_CTR_COUNT_; i++)
+			assert_int_equal(a->counters->value[i],
+					 b->counters->value[i]);
+	}
 	assert_int_equal(!a->remote, !b->remote);
 	if (a->remote) {
 		assert_int_equal(a->remote->node->guid, b->remote->node->guid);
@@ -757,7 +781,9 @@ static void delete_removes_snapshot_and_its_rows(void **state)
 		"SELECT (SELECT count(*) FROM nodes) || '/' ||"
 		" (SELECT count(*) FROM ports) || '/' ||"
 		" (SELECT count(*) FROM links) || '/' ||"
-		" (SELECT count(*) FROM cables) = '6/12/5/2'", &v, &err), 0);
+		" (SELECT count(*) FROM cables) || '/' ||"
+		" (SELECT count(*) FROM port_counters) = '6/12/5/2/11'", &v,
+		&err), 0);
 	assert_int_equal(v, 1);
 	ibtopo_store_free(s);
 }
@@ -874,7 +900,7 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "'%s': schema version 99 is newer than this ibtopo supports (2)",
+		 "'%s': schema version 99 is newer than this ibtopo supports (3)",
 		 c->db);
 	assert_string_equal(err.message, want);
 	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
@@ -917,7 +943,7 @@ static void empty_file_is_upgraded_to_the_latest_schema(void **state)
 	/* and it is now ours, at the latest version */
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 2);
+	assert_int_equal(v, 3);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
 						 &v, &err), 0);
 	assert_int_equal(v, 0x49425450);
@@ -958,7 +984,11 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 					   &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 2);
+	assert_int_equal(v, 3);
+	/* version 3's table is there, empty */
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"SELECT count(*) FROM port_counters", &v, &err), 0);
+	assert_int_equal(v, 0);
 	assert_int_equal(ibtopo_store_list(&list, &n, s, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(list[0].label, "week1");
@@ -1200,7 +1230,7 @@ static void old_unwritable_body(struct ctx *c)
 	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) ==
 	      IBTOPO_EVERSION);
 	snprintf(want, sizeof(want), "'%s': schema version 1 is older than this "
-		 "ibtopo's (2), and the file is not writable here to upgrade it "
+		 "ibtopo's (3), and the file is not writable here to upgrade it "
 		 "(run ibtopo once as a user who can write it)", c->db);
 	CHECK_MSG(err, want);
 	read_file(c->db, &after, &na);

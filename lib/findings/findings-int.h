@@ -67,6 +67,11 @@ enum ibtopo__kind_flags {
 	/* cable-over-length: "media" (subkind), "length_m" (value),
 	 * "reach_m" (limit) */
 	IBTOPO__KIND_CABLE_REACH = 1u << 0,
+	/* port health, JSON only: "counter" (subkind), and "count" (value)
+	 * and "threshold" (limit), or "growth" (actual), "rate_per_hour"
+	 * (value) and "interval_h" (limit) with IBTOPO__KIND_GROWTH */
+	IBTOPO__KIND_PORT_COUNTER = 1u << 1,
+	IBTOPO__KIND_GROWTH = 1u << 2,
 };
 
 struct ibtopo__finding_kind {

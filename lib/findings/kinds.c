@@ -29,6 +29,9 @@ extern const struct ibtopo__finding_kind ibtopo__kind_link_speed_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_width_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_state_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_lid_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_port_errors;
+extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
+extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -59,6 +62,10 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = &ibtopo__kind_link_width_changed,
 	[IBTOPO_FIND_PORT_STATE_CHANGED] = &ibtopo__kind_port_state_changed,
 	[IBTOPO_FIND_LID_CHANGED] = &ibtopo__kind_lid_changed,
+	/* port health: kinds_health.c */
+	[IBTOPO_FIND_PORT_ERRORS] = &ibtopo__kind_port_errors,
+	[IBTOPO_FIND_PORT_ERROR_RATE] = &ibtopo__kind_port_error_rate,
+	[IBTOPO_FIND_LINK_FLAPPING] = &ibtopo__kind_link_flapping,
 };
 
 const struct ibtopo__finding_kind *

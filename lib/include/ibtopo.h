@@ -186,6 +186,9 @@ struct ibtopo_port {
 	uint32_t cap_mask;		/* PortInfo CapabilityMask; 0 = unknown */
 	struct ibtopo_port *remote;	/* peer port, NULL if unconnected */
 	struct ibtopo_link *link;	/* link this port is an end of, or NULL */
+	/* PMA counters (discover --counters, import --counters); NULL = not
+	 * read. Owned by the fabric: set with ibtopo_port_set_counters(). */
+	struct ibtopo_counters *counters;
 };
 
 /** One node (CA, switch or router). */
@@ -331,11 +334,71 @@ struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned nu
 void ibtopo_fabric_sort(struct ibtopo_fabric *fabric);
 
 /* ------------------------------------------------------------------ */
+/* Port counters (PerfMgt PortCounters / PortCountersExtended)         */
+/* ------------------------------------------------------------------ */
+
+/** The counters a port's PMA keeps, in PortCounters order. */
+enum ibtopo_counter {
+	IBTOPO_CTR_SYMBOL_ERRORS = 0,		/* 16 bits */
+	IBTOPO_CTR_LINK_ERROR_RECOVERY,		/* 8 */
+	IBTOPO_CTR_LINK_DOWNED,			/* 8 */
+	IBTOPO_CTR_RCV_ERRORS,			/* 16 */
+	IBTOPO_CTR_RCV_REMOTE_PHYS_ERRORS,	/* 16 */
+	IBTOPO_CTR_RCV_SWITCH_RELAY_ERRORS,	/* 16 */
+	IBTOPO_CTR_XMIT_DISCARDS,		/* 16 */
+	IBTOPO_CTR_XMIT_CONSTRAINT_ERRORS,	/* 8 */
+	IBTOPO_CTR_RCV_CONSTRAINT_ERRORS,	/* 8 */
+	IBTOPO_CTR_LOCAL_LINK_INTEGRITY_ERRORS,	/* 4 */
+	IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS, /* 4 */
+	IBTOPO_CTR_VL15_DROPPED,		/* 16 */
+	IBTOPO_CTR_XMIT_WAIT,			/* 32 */
+	IBTOPO_CTR_XMIT_DATA,			/* 32, or 64 extended; 4-byte words */
+	IBTOPO_CTR_RCV_DATA,
+	IBTOPO_CTR_XMIT_PKTS,
+	IBTOPO_CTR_RCV_PKTS,
+	IBTOPO_CTR_COUNT_
+};
+
+/** One port's counters as read at one moment. */
+struct ibtopo_counters {
+	uint64_t value[IBTOPO_CTR_COUNT_];
+	uint32_t valid;		/* 1u << counter: the value was read */
+	uint32_t extended;	/* 1u << counter: 64 bits (PortCountersExtended) */
+	int64_t read_at_ms;	/* UTC milliseconds since the epoch; 0 = unknown */
+};
+
+/**
+ * The IBA name of a counter as perfquery prints it ("SymbolErrorCounter",
+ * "PortXmitData"); NULL when out of range.
+ */
+const char *ibtopo_counter_name(enum ibtopo_counter counter);
+/** Inverse of ibtopo_counter_name() (case-insensitive); -1 if unknown. */
+int ibtopo_counter_parse(const char *name);
+/** Width in bits of a counter (64 for an extended one). */
+unsigned ibtopo_counter_bits(enum ibtopo_counter counter, bool extended);
+/** True for the error counters (SymbolErrorCounter .. VL15Dropped). */
+bool ibtopo_counter_is_error(enum ibtopo_counter counter);
+/** True when `value` is the counter's largest (it stopped counting). */
+bool ibtopo_counter_is_saturated(enum ibtopo_counter counter, bool extended,
+				 uint64_t value);
+
+/**
+ * Attach counters to a port (copied into fabric-owned memory; replaces
+ * earlier ones; NULL removes them). IBTOPO_EINVAL without a port,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_port_set_counters(struct ibtopo_port *port,
+			     const struct ibtopo_counters *counters,
+			     struct ibtopo_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Discovery (libibnetdisc) and cache files                            */
 /* ------------------------------------------------------------------ */
 
 enum ibtopo_discover_flags {
 	IBTOPO_DISCOVER_PARTIAL = 1u << 0,	/* keep an incomplete fabric */
+	/* read the PMA counters of every linked port (Gets only) */
+	IBTOPO_DISCOVER_COUNTERS = 1u << 1,
 };
 
 struct ibtopo_discover_opts {
@@ -750,6 +813,10 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_LINK_WIDTH_CHANGED,
 	IBTOPO_FIND_PORT_STATE_CHANGED,
 	IBTOPO_FIND_LID_CHANGED,
+	/* port health (ibtopo_health_analyze) */
+	IBTOPO_FIND_PORT_ERRORS,
+	IBTOPO_FIND_PORT_ERROR_RATE,
+	IBTOPO_FIND_LINK_FLAPPING,
 	IBTOPO_FIND_KIND_MAX_
 };
 
@@ -820,6 +887,84 @@ void ibtopo_findings_release(struct ibtopo_findings *list);
 int ibtopo_findings_max_severity(const struct ibtopo_findings *list);
 /** Fill an end from a port (node description, node GUID, port number). */
 void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port);
+
+/* ------------------------------------------------------------------ */
+/* Port health                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Port health: counters of one snapshot against thresholds, and their
+ * growth between two. Findings (a = the port whose counter is high or
+ * grew, b = its peer; subkind = the enum ibtopo_counter):
+ * - port-errors (warning): an error counter above its threshold in the
+ *   newer snapshot; value = the count, limit = the threshold.
+ * - port-error-rate (error): an error counter grew between the snapshots;
+ *   actual = the growth, value = growth per hour, limit = the interval in
+ *   hours. note "saturated": it stopped at its largest value, so it grew
+ *   at least that much; note "reset": it is lower than before (someone
+ *   reset it), growth = its value now (at least that much), never a
+ *   negative rate.
+ * - link-flapping (error): LinkDownedCounter grew; the same fields.
+ */
+struct ibtopo_health_port {
+	const struct ibtopo_port *port;		/* in the newer fabric */
+	const struct ibtopo_counters *now;
+	const struct ibtopo_counters *before;	/* NULL: no earlier reading */
+	double hours;				/* between the readings; 0 */
+	uint64_t growth[IBTOPO_CTR_COUNT_];	/* at least; valid in both */
+	double rate[IBTOPO_CTR_COUNT_];		/* growth per hour */
+	uint32_t saturated;	/* 1u << counter: at its largest value now */
+	uint32_t reset;		/* 1u << counter: lower than before */
+	uint64_t errors;	/* sum of the error counters now */
+	double error_rate;	/* sum of the error counters' rates */
+};
+
+/** Per-port health, worst first (highest error rate, then error count). */
+struct ibtopo_health {
+	struct ibtopo_health_port *ports;
+	size_t count;
+	bool since;		/* an earlier snapshot was compared */
+};
+
+struct ibtopo_health_opts {
+	unsigned version;	/* IBTOPO_HEALTH_OPTS_VERSION */
+	/*
+	 * Thresholds file as ibqueryerrors reads it, "Name=value" lines
+	 * (SymbolErrorCounter=10), '#' comments; counters it leaves out keep
+	 * the default, 0 (any error counts, as ibqueryerrors without a
+	 * file). NULL: the defaults.
+	 */
+	const char *thresholds_path;
+};
+#define IBTOPO_HEALTH_OPTS_VERSION 1
+#define IBTOPO_HEALTH_OPTS_INIT { IBTOPO_HEALTH_OPTS_VERSION, NULL }
+
+/**
+ * Health of the ports of `now` that carry counters, against `since` (an
+ * earlier snapshot of the same fabric, ports matched by node GUID and
+ * port number; may be NULL). Findings are appended to `findings` (may be
+ * NULL); *out borrows both fabrics. IBTOPO_EINVAL, IBTOPO_EIO or
+ * IBTOPO_EPARSE ("<path>:<line>: ...") for a bad thresholds file,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_health_analyze(struct ibtopo_health **out,
+			  struct ibtopo_findings *findings,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_fabric *since,
+			  const struct ibtopo_health_opts *opts,
+			  struct ibtopo_error *err);
+void ibtopo_health_free(struct ibtopo_health *health);
+/**
+ * Write health: JSON {"schema_version":1,"ports":[...],"findings":[...]}
+ * (per port node, guid, port, peer, read_at_ms, counters by IBA name,
+ * saturated; with an earlier snapshot interval_h, growth, rate_per_hour,
+ * reset); CSV one row per port; text the ports with errors, worst first,
+ * then the findings. IBTOPO_EIO if the sink fails.
+ */
+int ibtopo_render_health(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_health *health,
+			 const struct ibtopo_findings *findings,
+			 struct ibtopo_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Link and cable checks                                               */

@@ -683,6 +683,30 @@ static bool better(const struct ibtopo_fabric *a, size_t na,
 	return na < nb;
 }
 
+/* The PMA counters of the linked ports; a warning for those that lack them. */
+static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
+			 int portnum, const struct ibtopo_discover_opts *opts,
+			 struct ibtopo_error *err)
+{
+	size_t missed = 0;
+	int rc;
+
+	rc = ibtopo__pma_read(fabric, ca, portnum, opts->timeout_ms, &missed,
+			      err);
+	if (rc)
+		return ibtopo__error_prefix(err, "port counters through '%s' "
+					    "port %d", ca, portnum);
+	if (missed && opts->version >= 2 && opts->warn) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%zu linked port%s without counters "
+			 "(no LID, or the PMA did not answer PortCounters)",
+			 missed, missed == 1 ? "" : "s");
+		opts->warn(opts->warn_arg, msg);
+	}
+	return 0;
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
@@ -767,6 +791,11 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	rc = set_meta(fabric, source, true, time(NULL), err);
 	if (rc)
 		goto out_free_fabric;
+	if (opts && (opts->flags & IBTOPO_DISCOVER_COUNTERS)) {
+		rc = read_counters(fabric, ca, portnum, opts, err);
+		if (rc)
+			goto out_free_fabric;
+	}
 	if (opts && opts->progress)
 		opts->progress(opts->progress_arg,
 			       ibtopo_fabric_node_count(fabric));

@@ -930,6 +930,11 @@ static void put_real(struct batch *b, double v)
 	c->d = v;
 }
 
+static void put_null(struct batch *b)
+{
+	batch_cell(b)->kind = CELL_NULL;
+}
+
 static void put_text(struct batch *b, const char *s)
 {
 	struct cell *c = batch_cell(b);
@@ -944,7 +949,7 @@ static int batch_row_done(sqlite3 *db, struct batch *b)
 	return b->rows == b->max_rows ? batch_flush(db, b) : SQLITE_OK;
 }
 
-enum { B_NODE, B_PORT, B_LINK, B_CABLE, B_COUNT_ };
+enum { B_NODE, B_PORT, B_LINK, B_CABLE, B_COUNTERS, B_COUNT_ };
 
 static const char node_head[] = "INSERT INTO nodes (id, snapshot_id, type,"
 	" guid, sysimg_guid, description, vendor_id, device_id, revision,"
@@ -958,11 +963,40 @@ static const char link_head[] = "INSERT INTO links (id, snapshot_id, a_guid,"
 static const char cable_head[] = "INSERT INTO cables (link_id, snapshot_id,"
 	" media, length_m, rated_speed, vendor, part_number, serial)";
 
+/* port_counters columns after the key, in enum ibtopo_counter order */
+#define COUNTER_COLUMNS " symbol_errors, link_error_recovery, link_downed," \
+	" rcv_errors, rcv_remote_phys_errors, rcv_switch_relay_errors," \
+	" xmit_discards, xmit_constraint_errors, rcv_constraint_errors," \
+	" local_link_integrity_errors, excessive_buffer_overrun_errors," \
+	" vl15_dropped, xmit_wait, xmit_data, rcv_data, xmit_pkts, rcv_pkts"
+static const char counters_head[] = "INSERT INTO port_counters (snapshot_id,"
+	" node_guid, port, read_at_ms, extended," COUNTER_COLUMNS ")";
+
 struct save_ctx {
 	sqlite3 *db;
 	int64_t sid;
 	struct batch b[B_COUNT_];
 };
+
+static int save_counters(struct save_ctx *x, const struct ibtopo_node *n,
+			 const struct ibtopo_port *p)
+{
+	const struct ibtopo_counters *c = p->counters;
+	struct batch *b = &x->b[B_COUNTERS];
+
+	put_int(b, x->sid);
+	put_int(b, (sqlite3_int64)n->guid);
+	put_int(b, (int)p->num);
+	put_int(b, c->read_at_ms);
+	put_int(b, c->extended);
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		if (c->valid & (1u << i))
+			put_int(b, (sqlite3_int64)c->value[i]);
+		else
+			put_null(b);
+	}
+	return batch_row_done(x->db, b);
+}
 
 static int save_node(struct save_ctx *x, int64_t node_id,
 		     const struct ibtopo_node *n)
@@ -1007,6 +1041,8 @@ static int save_node(struct save_ctx *x, int64_t node_id,
 		put_int(pb, p->speed_active);
 		put_int(pb, p->cap_mask);
 		rc = batch_row_done(x->db, pb);
+		if (rc == SQLITE_OK && p->counters)
+			rc = save_counters(x, n, p);
 		if (rc != SQLITE_OK)
 			return rc;
 	}
@@ -1106,6 +1142,8 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 			[B_PORT] = BATCH_INIT(port_head, 16),
 			[B_LINK] = BATCH_INIT(link_head, 8),
 			[B_CABLE] = BATCH_INIT(cable_head, 8),
+			[B_COUNTERS] = BATCH_INIT(counters_head,
+						  5 + IBTOPO_CTR_COUNT_),
 		},
 	};
 	sqlite3_stmt *st = NULL;
@@ -1468,6 +1506,47 @@ out_finalize:
 	return rc;
 }
 
+static int load_counters(struct load_ctx *c, struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = prepare_sid(c, &st, "SELECT node_guid, port, read_at_ms, extended,"
+			 COUNTER_COLUMNS " FROM port_counters"
+			 " WHERE snapshot_id = ?", err);
+	if (rc)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_port *p = end_port(c, st, 0);
+		struct ibtopo_counters k;
+
+		if (!p) {
+			rc = corrupt(c, "counters of an unknown port", err);
+			goto out_finalize;
+		}
+		memset(&k, 0, sizeof(k));
+		k.read_at_ms = sqlite3_column_int64(st, 2);
+		k.extended = (uint32_t)sqlite3_column_int64(st, 3);
+		for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+			if (sqlite3_column_type(st, 4 + i) == SQLITE_NULL)
+				continue;
+			k.value[i] = (uint64_t)sqlite3_column_int64(st, 4 + i);
+			k.valid |= 1u << i;
+		}
+		rc = ibtopo_port_set_counters(p, &k, err);
+		if (rc)
+			goto out_finalize;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(c->s, c->s->db, rc, "cannot load snapshot", err);
+		goto out_finalize;
+	}
+	rc = 0;
+out_finalize:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
 		      int64_t id, struct ibtopo_error *err)
 {
@@ -1495,6 +1574,8 @@ int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
 		rc = load_ports(&c, err);
 	if (!rc)
 		rc = load_links(&c, err);
+	if (!rc)
+		rc = load_counters(&c, err);
 	sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
 	if (rc)
 		goto out_free_fabric;
@@ -1701,6 +1782,7 @@ int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
 			struct ibtopo_error *err)
 {
 	static const char *const sql[] = {
+		"DELETE FROM port_counters WHERE snapshot_id = ?",
 		"DELETE FROM cables WHERE snapshot_id = ?",
 		"DELETE FROM links WHERE snapshot_id = ?",
 		"DELETE FROM ports WHERE snapshot_id = ?",

@@ -57,6 +57,7 @@ static void free_node(struct ibtopo_node *n)
 		if (n->ports[i]) {
 			struct port_entry *pe = (struct port_entry *)
 				((char *)n->ports[i] - offsetof(struct port_entry, port));
+			free(pe->port.counters);
 			free(pe);
 		}
 	}

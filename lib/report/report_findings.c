@@ -202,6 +202,54 @@ static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 		set_real(c, FND(r)->limit);
 }
 
+static unsigned kind_flags(const struct ibtopo_finding *f)
+{
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+
+	return k ? k->flags : 0;
+}
+
+static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (kind_flags(FND(r)) & IBTOPO__KIND_PORT_COUNTER)
+		set_str(c, ibtopo_counter_name(FND(r)->subkind));
+}
+
+/* count/threshold of one reading; growth/rate/interval between two */
+static void g_count(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
+				   IBTOPO__KIND_GROWTH)) ==
+	    IBTOPO__KIND_PORT_COUNTER)
+		set_int(c, (int64_t)FND(r)->value);
+}
+
+static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
+				   IBTOPO__KIND_GROWTH)) ==
+	    IBTOPO__KIND_PORT_COUNTER)
+		set_int(c, (int64_t)FND(r)->limit);
+}
+
+static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
+		set_int(c, FND(r)->actual);
+}
+
+static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
+		set_real(c, FND(r)->value);
+}
+
+static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
+		set_real(c, FND(r)->limit);
+}
+
 static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 {
 	const struct ibtopo_finding *f = FND(r);
@@ -242,6 +290,16 @@ static const struct ibtopo__column cols[] = {
 	{ "length_m", "LENGTH M", g_length },
 	{ "reach_m", "REACH M", g_reach },
 	{ "detail", "DETAIL", g_detail },
+};
+
+/* JSON only, set for the port health kinds (CSV keeps its columns) */
+static const struct ibtopo__column health_cols[] = {
+	{ "counter", "COUNTER", g_counter },
+	{ "count", "COUNT", g_count },
+	{ "threshold", "THRESHOLD", g_threshold },
+	{ "growth", "GROWTH", g_growth },
+	{ "rate_per_hour", "RATE/H", g_rate },
+	{ "interval_h", "INTERVAL H", g_interval },
 };
 
 /* ----------------------------------------------------------------- JSON */
@@ -299,6 +357,17 @@ struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list)
 			if (cell.type == IBTOPO__NULL && !always_key(cols[k].name, f))
 				continue;
 			if (ibtopo__json_set_path(obj, cols[k].name, cell_json(&cell)))
+				goto out_fail;
+		}
+		for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(health_cols); k++) {
+			struct ibtopo__cell cell;
+
+			memset(&cell, 0, sizeof(cell));
+			cell.type = IBTOPO__NULL;
+			health_cols[k].get(f, x, &cell);
+			if (cell.type != IBTOPO__NULL &&
+			    ibtopo__json_set_path(obj, health_cols[k].name,
+						  cell_json(&cell)))
 				goto out_fail;
 		}
 	}

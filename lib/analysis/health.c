@@ -1,0 +1,288 @@
+/*
+ * health.c - port health from PMA counters: error counters above their
+ * thresholds in one snapshot, and their growth per hour between two.
+ *
+ * Counters saturate (they stop at their largest value, as hardware and
+ * ibsim keep them) and can be reset by anyone with perfquery -R. Neither
+ * is taken as a negative rate: a saturated counter grew at least up to
+ * its ceiling; a reset one grew at least its value now.
+ */
+#include "ibtopo-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct thresholds {
+	uint64_t v[IBTOPO_CTR_COUNT_];
+};
+
+static int parse_thresholds(struct thresholds *t, const char *path,
+			    struct ibtopo_error *err)
+{
+	char *buf = NULL, *line, *end;
+	size_t len = 0;
+	unsigned lineno = 0;
+	int rc;
+
+	rc = ibtopo__read_whole_file(&buf, &len, path, err);
+	if (rc)
+		return rc;
+	for (line = buf; line < buf + len; line = end + 1) {
+		char name[64], q[IBTOPO__QUOTE_MAX], *eq, *vend, *p;
+		unsigned long long v;
+		size_t n;
+		int c;
+
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!end)
+			end = buf + len;
+		lineno++;
+		while (line < end && isspace((unsigned char)*line))
+			line++;
+		n = (size_t)(end - line);
+		while (n && isspace((unsigned char)line[n - 1]))
+			n--;
+		if (!n || *line == '#')
+			continue;
+		eq = memchr(line, '=', n);
+		if (!eq || (size_t)(eq - line) >= sizeof(name)) {
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
+				"%s:%u: expected Name=value, got '%s'", path,
+				lineno, ibtopo__quote(q, sizeof(q), line, n));
+			goto out_free;
+		}
+		memcpy(name, line, (size_t)(eq - line));
+		name[eq - line] = '\0';
+		for (p = name + strlen(name); p > name && isspace((unsigned char)p[-1]);)
+			*--p = '\0';
+		c = ibtopo_counter_parse(name);
+		if (c < 0) {
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
+				"%s:%u: unknown counter '%s'", path, lineno,
+				ibtopo__quote(q, sizeof(q), name, strlen(name)));
+			goto out_free;
+		}
+		p = eq + 1;
+		while (p < line + n && isspace((unsigned char)*p))
+			p++;
+		v = 0;
+		vend = p;
+		while (vend < line + n && isdigit((unsigned char)*vend) &&
+		       v < UINT64_MAX / 10)
+			v = v * 10 + (unsigned)(*vend++ - '0');
+		if (vend == p || vend != line + n) {
+			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
+				"%s:%u: bad value for %s (a count, 0 or more)",
+				path, lineno, ibtopo_counter_name(c));
+			goto out_free;
+		}
+		t->v[c] = v;
+	}
+	rc = 0;
+out_free:
+	free(buf);
+	return rc;
+}
+
+static void set_end(struct ibtopo_end *e, const struct ibtopo_port *p)
+{
+	if (p) {
+		ibtopo_end_from_port(e, p);
+	} else {
+		e->node = NULL;
+		e->guid = 0;
+		e->port = -1;
+	}
+}
+
+static int add_finding(struct ibtopo_findings *list,
+		       const struct ibtopo_health_port *h,
+		       enum ibtopo_finding_kind kind, enum ibtopo_severity sev,
+		       int counter, uint64_t actual, double value, double limit,
+		       const char *note, struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	f.severity = sev;
+	set_end(&f.a, h->port);
+	set_end(&f.b, h->port->remote);
+	set_end(&f.c, NULL);
+	set_end(&f.d, NULL);
+	f.subkind = counter;
+	f.actual = actual > UINT32_MAX ? UINT32_MAX : (unsigned)actual;
+	f.value = value;
+	f.limit = limit;
+	f.note = note;
+	return ibtopo_findings_add(list, &f, err);
+}
+
+/* Growth and rates of one port against its earlier reading. */
+static void compare(struct ibtopo_health_port *h)
+{
+	const struct ibtopo_counters *a = h->before, *b = h->now;
+	double ms;
+
+	if (!a)
+		return;
+	ms = (double)(b->read_at_ms - a->read_at_ms);
+	h->hours = ms > 0 ? ms / 3600000.0 : 0;
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		uint32_t bit = 1u << i;
+
+		if (!(a->valid & b->valid & bit))
+			continue;
+		if (b->value[i] < a->value[i]) {
+			h->reset |= bit;
+			h->growth[i] = b->value[i];
+		} else {
+			h->growth[i] = b->value[i] - a->value[i];
+		}
+		if (h->hours > 0)
+			h->rate[i] = (double)h->growth[i] / h->hours;
+		if (ibtopo_counter_is_error(i))
+			h->error_rate += h->rate[i];
+	}
+}
+
+static int port_findings(struct ibtopo_findings *list,
+			 const struct ibtopo_health_port *h,
+			 const struct thresholds *t, struct ibtopo_error *err)
+{
+	int rc = 0;
+
+	for (int i = 0; i <= IBTOPO_CTR_VL15_DROPPED && !rc; i++) {
+		uint32_t bit = 1u << i;
+		const char *note = NULL;
+
+		if (!(h->now->valid & bit))
+			continue;
+		if (h->saturated & bit)
+			note = "saturated";
+		if (h->now->value[i] > t->v[i])
+			rc = add_finding(list, h, IBTOPO_FIND_PORT_ERRORS,
+					 IBTOPO_SEV_WARNING, i,
+					 h->now->value[i],
+					 (double)h->now->value[i],
+					 (double)t->v[i], note, err);
+		if (rc || !h->before || !(h->before->valid & bit) ||
+		    !h->growth[i])
+			continue;
+		if (h->reset & bit)
+			note = "reset";
+		rc = add_finding(list, h, i == IBTOPO_CTR_LINK_DOWNED ?
+				 IBTOPO_FIND_LINK_FLAPPING :
+				 IBTOPO_FIND_PORT_ERROR_RATE, IBTOPO_SEV_ERROR,
+				 i, h->growth[i], h->rate[i], h->hours, note,
+				 err);
+	}
+	return rc;
+}
+
+static int cmp_worst(const void *x, const void *y)
+{
+	const struct ibtopo_health_port *a = x, *b = y;
+
+	if (a->error_rate != b->error_rate)
+		return a->error_rate > b->error_rate ? -1 : 1;
+	if (a->errors != b->errors)
+		return a->errors > b->errors ? -1 : 1;
+	if (a->port->node->index != b->port->node->index)
+		return a->port->node->index < b->port->node->index ? -1 : 1;
+	return a->port->num < b->port->num ? -1 : a->port->num > b->port->num;
+}
+
+int ibtopo_health_analyze(struct ibtopo_health **out,
+			  struct ibtopo_findings *findings,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_fabric *since,
+			  const struct ibtopo_health_opts *opts,
+			  struct ibtopo_error *err)
+{
+	struct thresholds t;
+	struct ibtopo_health *h;
+	size_t nn, n = 0;
+	int rc;
+
+	if (!out || !now)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
+	*out = NULL;
+	if (opts && opts->version != IBTOPO_HEALTH_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"unknown health options version %u", opts->version);
+	memset(&t, 0, sizeof(t));
+	if (opts && opts->thresholds_path) {
+		rc = parse_thresholds(&t, opts->thresholds_path, err);
+		if (rc)
+			return rc;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	h->since = since != NULL;
+	nn = ibtopo_fabric_node_count(now);
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(now, i);
+
+		for (unsigned k = 0; k <= node->nports; k++)
+			if (node->ports[k] && node->ports[k]->counters)
+				n++;
+	}
+	h->ports = calloc(n ? n : 1, sizeof(*h->ports));
+	if (!h->ports) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(now, i);
+		const struct ibtopo_node *old = since ?
+			ibtopo_fabric_find_node(since, node->guid) : NULL;
+
+		for (unsigned k = 0; k <= node->nports; k++) {
+			const struct ibtopo_port *p = node->ports[k];
+			struct ibtopo_health_port *x;
+
+			if (!p || !p->counters)
+				continue;
+			x = &h->ports[h->count++];
+			x->port = p;
+			x->now = p->counters;
+			if (old && k <= old->nports && old->ports[k])
+				x->before = old->ports[k]->counters;
+			for (int c = 0; c < IBTOPO_CTR_COUNT_; c++) {
+				bool ext = x->now->extended & (1u << c);
+
+				if (!(x->now->valid & (1u << c)))
+					continue;
+				if (ibtopo_counter_is_saturated(c, ext,
+							x->now->value[c]))
+					x->saturated |= 1u << c;
+				if (ibtopo_counter_is_error(c))
+					x->errors += x->now->value[c];
+			}
+			compare(x);
+		}
+	}
+	qsort(h->ports, h->count, sizeof(*h->ports), cmp_worst);
+	for (size_t i = 0; findings && i < h->count; i++) {
+		rc = port_findings(findings, &h->ports[i], &t, err);
+		if (rc)
+			goto out_free;
+	}
+	*out = h;
+	return 0;
+
+out_free:
+	ibtopo_health_free(h);
+	return rc;
+}
+
+void ibtopo_health_free(struct ibtopo_health *health)
+{
+	if (!health)
+		return;
+	free(health->ports);
+	free(health);
+}

@@ -1,0 +1,96 @@
+/*
+ * kinds_health.c - the kinds of port health (analysis/health.c): error
+ * counters above their thresholds, and their growth between snapshots.
+ * subkind = the enum ibtopo_counter; note "saturated" or "reset".
+ */
+#include "findings/findings-int.h"
+
+#include <string.h>
+
+static const char *counter_name(int subkind)
+{
+	return ibtopo_counter_name((enum ibtopo_counter)subkind);
+}
+
+static int port_errors_sentence(char *buf, size_t len,
+				const struct ibtopo_finding *f,
+				const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len, "%s is %.0f (threshold %.0f)%s",
+			counter_name(f->subkind), f->value, f->limit,
+			f->note ? "; saturated: the true count is higher" : "");
+}
+
+/* The interval: seconds below an hour, else hours. */
+static void interval(char *buf, size_t len, double hours)
+{
+	if (hours < 1)
+		snprintf(buf, len, "%.0f s", hours * 3600);
+	else
+		snprintf(buf, len, "%.1f h", hours);
+}
+
+static bool is_reset(const struct ibtopo_finding *f)
+{
+	return f->note && strcmp(f->note, "reset") == 0;
+}
+
+static int error_rate_sentence(char *buf, size_t len,
+			       const struct ibtopo_finding *f,
+			       const struct ibtopo__shared_names *names)
+{
+	char t[32];
+
+	(void)names;
+	interval(t, sizeof(t), f->limit);
+	if (is_reset(f))
+		return snprintf(buf, len, "%s was reset between the snapshots "
+				"and counts %u since (%s)",
+				counter_name(f->subkind), f->actual, t);
+	return snprintf(buf, len, "%s grew by %u%s in %s (%.1f/h)",
+			counter_name(f->subkind), f->actual,
+			f->note ? " or more (saturated)" : "", t, f->value);
+}
+
+static int flapping_sentence(char *buf, size_t len,
+			     const struct ibtopo_finding *f,
+			     const struct ibtopo__shared_names *names)
+{
+	char t[32];
+
+	(void)names;
+	interval(t, sizeof(t), f->limit);
+	if (is_reset(f))
+		return snprintf(buf, len, "LinkDownedCounter was reset between "
+				"the snapshots and counts %u since (%s): check "
+				"the cable", f->actual, t);
+	return snprintf(buf, len, "link went down %u times%s in %s (%.1f/h): "
+			"a flapping link, check the cable", f->actual,
+			f->note ? " or more (LinkDownedCounter is saturated)" :
+			"", t, f->value);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_port_errors = {
+	.kind = IBTOPO_FIND_PORT_ERRORS,
+	.name = "port-errors",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = port_errors_sentence,
+	.flags = IBTOPO__KIND_PORT_COUNTER,
+};
+
+const struct ibtopo__finding_kind ibtopo__kind_port_error_rate = {
+	.kind = IBTOPO_FIND_PORT_ERROR_RATE,
+	.name = "port-error-rate",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = error_rate_sentence,
+	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
+};
+
+const struct ibtopo__finding_kind ibtopo__kind_link_flapping = {
+	.kind = IBTOPO_FIND_LINK_FLAPPING,
+	.name = "link-flapping",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = flapping_sentence,
+	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
+};

@@ -1,0 +1,117 @@
+#!/bin/sh
+# health-sim.sh - `ibtopo health` names the ports whose error counters
+# grew between two `discover --counters` snapshots, with their rates.
+#
+# A 44-node fat tree under ibsim (opensm assigns LIDs: PMA is LID-routed).
+# Before the first snapshot SymbolErrorCounter is set on leaf001 port 5
+# (its peer is spine001 port 1). Between the snapshots, through the ibsim
+# console: leaf001 port 5 gains 20 symbol errors, h00032 port 1 3
+# LocalLinkIntegrityErrors, leaf002 port 6 LinkDownedCounter is set to
+# 1000 (ibsim saturates it at 255: a flapping link, growth "at least"),
+# and `Error "spine001"[1] 50` drops half of what spine001 receives on
+# port 1 while a discovery without counters sends SMPs through it
+# (PortRcvErrors grow). Checked: exactly those four ports have growth
+# findings, with the right kinds, peers, growth and rate = growth /
+# interval; port-errors alone in the first snapshot names leaf001 port 5;
+# --fail-on, --thresholds and the JSON contract.
+. "${top_srcdir:-.}/tests/lib.sh"
+sim_require
+python_require
+
+"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
+	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+sim_start "$TESTDIR/ft.net"
+SIM_HOST=h00001
+export SIM_HOST
+sim_opensm
+
+sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=11'
+sim_client "$IBTOPO" --db "$DB" discover --counters --label before \
+	>/dev/null 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover 1"; }
+
+# one snapshot: port-errors (a warning) on leaf001 port 5 only
+sim_client "$IBTOPO" --db "$DB" health --format json before >"$TESTDIR/h1.json"
+rc=$?
+[ "$rc" = 0 ] || fail "health of one snapshot exited $rc, wanted 0 (warnings only)"
+got=$(json_get "sorted('%s:%s %s %s %s' % (f['a']['node'], f['a']['port'], f['kind'], f['counter'], f['count']) for f in j['findings'])" \
+	<"$TESTDIR/h1.json")
+[ "$got" = "['leaf001:5 port-errors SymbolErrorCounter 11']" ] ||
+	fail "one snapshot findings: $got"
+n=$(json_get "len(j['ports'])" <"$TESTDIR/h1.json")
+[ "$n" = 128 ] || fail "$n ports in health JSON, wanted 128"
+sim_client "$IBTOPO" --db "$DB" health --fail-on warning before >/dev/null
+[ $? = 1 ] || fail "--fail-on warning did not exit 1"
+printf 'SymbolErrorCounter=11\n# more\n' >"$TESTDIR/thr"
+sim_client "$IBTOPO" --db "$DB" health --thresholds "$TESTDIR/thr" \
+	--fail-on warning before >"$TESTDIR/out" || fail "threshold 11 still finds"
+printf 'SymbolErrors=1\n' >"$TESTDIR/thr-bad"
+sim_client "$IBTOPO" --db "$DB" health --thresholds "$TESTDIR/thr-bad" \
+	before >/dev/null 2>"$TESTDIR/err"
+[ $? = 2 ] && grep -q "thr-bad:1: unknown counter 'SymbolErrors'" "$TESTDIR/err" ||
+	{ cat "$TESTDIR/err"; fail "bad thresholds file"; }
+
+sleep 2
+sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=31'
+sim_cmd 'PerformanceSet "h00032"[1] PortCounters.LocalLinkIntegrityErrors=3'
+sim_cmd 'PerformanceSet "leaf002"[6] PortCounters.LinkDownedCounter=1000'
+sim_cmd 'Error "spine001"[1] 50'
+sim_client "$IBTOPO" --db "$TESTDIR/scratch.db" discover --partial \
+	>/dev/null 2>&1
+sim_cmd 'Error "spine001"[1] 0'
+sim_client "$IBTOPO" --db "$DB" discover --counters --label after \
+	>/dev/null 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover 2"; }
+
+sim_client "$IBTOPO" --db "$DB" health after --since before --format json \
+	>"$TESTDIR/h2.json"
+rc=$?
+[ "$rc" = 1 ] || fail "health --since exited $rc, wanted 1 (errors)"
+cat >"$TESTDIR/check.py" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["schema_version"] == 1, "schema_version"
+grew = {}
+for f in j["findings"]:
+    if f["kind"] == "port-errors":
+        continue
+    a = "%s:%s" % (f["a"]["node"], f["a"]["port"])
+    b = "%s:%s" % (f["b"]["node"], f["b"]["port"])
+    grew[a] = (f["kind"], f["counter"], b, f["growth"], f["rate_per_hour"],
+               f["interval_h"], f.get("detail"))
+want = {"leaf001:5", "h00032:1", "leaf002:6", "spine001:1"}
+assert set(grew) == want, "growth findings on %s, wanted %s" % (sorted(grew), sorted(want))
+def check(port, kind, counter, peer, growth, detail=None):
+    k, c, b, g, r, h, d = grew[port]
+    assert (k, c, b, d) == (kind, counter, peer, detail), (port, grew[port])
+    assert growth is None or g == growth, (port, g, growth)
+    assert h > 0.0004 and h < 0.05, (port, "interval", h)
+    assert abs(r - g / h) < 1e-3 * max(1, r), (port, "rate", r, g / h)
+check("leaf001:5", "port-error-rate", "SymbolErrorCounter", "spine001:1", 20)
+check("h00032:1", "port-error-rate", "LocalLinkIntegrityErrors", "leaf008:4", 3)
+check("leaf002:6", "link-flapping", "LinkDownedCounter", "spine002:2", 255, "saturated")
+check("spine001:1", "port-error-rate", "PortRcvErrors", "leaf001:5", None)
+# per port: the interval and the rates, the saturated counter said
+p = [x for x in j["ports"] if x["node"] == "leaf002" and x["port"] == 6][0]
+assert p["saturated"] == ["LinkDownedCounter"], p["saturated"]
+assert p["counters"]["LinkDownedCounter"] == 255
+p = [x for x in j["ports"] if x["node"] == "leaf001" and x["port"] == 5][0]
+assert p["growth"]["SymbolErrorCounter"] == 20 and p["reset"] == []
+print("ok")
+PY
+out=$("$PYTHON3" "$TESTDIR/check.py" "$TESTDIR/h2.json" 2>&1) ||
+	{ echo "$out" >&2; fail "health --since JSON"; }
+
+# text names both ends and the rate
+sim_client "$IBTOPO" --db "$DB" health after --since before >"$TESTDIR/h2.txt"
+grep -q 'SymbolErrorCounter grew by 20 in [0-9]* s ([0-9.]*/h)' "$TESTDIR/h2.txt" ||
+	{ cat "$TESTDIR/h2.txt"; fail "text health"; }
+
+# a reset is said, not a negative rate: before is newer than after here
+sim_client "$IBTOPO" --db "$DB" health before --since after --format json \
+	>"$TESTDIR/h3.json"
+json_get "[p['reset'] for p in j['ports'] if p['node'] == 'leaf001' and p['port'] == 5][0]" \
+	<"$TESTDIR/h3.json" >"$TESTDIR/reset" || fail "reversed health"
+grep -q "SymbolErrorCounter" "$TESTDIR/reset" || fail "no reset said"
+neg=$(json_get "min(r for p in j['ports'] for r in p.get('rate_per_hour', {}).values())" \
+	<"$TESTDIR/h3.json")
+case $neg in -*) fail "negative rate $neg" ;; esac
+exit 0
