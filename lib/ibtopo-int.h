@@ -165,6 +165,16 @@ int ibtopo__out_vprintf(const struct ibtopo_render_opts *opts, const char *fmt,
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
 int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s);
 
+/* A sink that remembers its first failure, so a writer reads straight. */
+struct ibtopo__wr {
+	const struct ibtopo_render_opts *o;
+	int rc;
+};
+
+/** Formatted output unless an earlier write failed; the failure stays in w->rc. */
+void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
+
 /* report/table.c: one column list, three formats */
 enum ibtopo__ctype {
 	IBTOPO__STR,	/* s; NULL -> JSON null, empty in CSV/text */

@@ -1,6 +1,7 @@
 /*
  * io-int.h - private to lib/io/: what the readers share (a line reader,
- * small parsers, an arena and hash maps) and the table of readers.
+ * small parsers, an arena and hash maps), the table of readers and the
+ * table of writers.
  *
  * A reader is one file, lib/io/read_<format>.c, exporting one
  * `const struct ibtopo__reader`; readers.c lists them. Adding an input
@@ -76,6 +77,8 @@ const char *ibtopo__ws_text(unsigned width, unsigned speed, char *buf,
 			    size_t len);
 /** "switch", "router" or "CA", for messages. */
 const char *ibtopo__type_word(enum ibtopo_node_type type);
+/** 'S', 'R' or 'H': the letter of an "S-<guid>" node id. */
+char ibtopo__type_letter(enum ibtopo_node_type type);
 
 /* ---- arena.c: memory for the readers ---- */
 
@@ -166,5 +169,29 @@ bool ibtopo__line_word(const char *p, size_t n, const char *w);
 bool ibtopo__line_key(const char *p, size_t n, const char *w);
 /** Does it open a node record (Switch, Ca, Hca, Rt, Rtr)? */
 bool ibtopo__line_is_record(const char *p, size_t n);
+
+/* ---- writers.c: the table of writers ---- */
+
+/*
+ * One export format: lib/io/write_<format>.c exports one
+ * `const struct ibtopo__writer`, writers.c lists it. write() gets a sink
+ * and a fabric checked by ibtopo_fabric_write() and sets err itself.
+ */
+struct ibtopo__writer {
+	enum ibtopo_export_format format;
+	const char *name;		/* for --format, ibtopo_export_format_name() */
+	int (*write)(const struct ibtopo_render_opts *opts,
+		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
+};
+
+/** 0, or the first failure as "out of memory" / "cannot write the <what> output". */
+int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,
+		    struct ibtopo_error *err);
+/**
+ * A description as one printable line of at most max bytes into buf
+ * (max + 1 bytes), as ibnetdiscover's clean_nodedesc; `sim` also turns
+ * the quotes, '#' and '=' ibsim would misread into '\''.
+ */
+const char *ibtopo__clean_desc(const char *in, char *buf, size_t max, bool sim);
 
 #endif /* IBTOPO_IO_INT_H */

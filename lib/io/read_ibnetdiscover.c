@@ -89,11 +89,9 @@ static size_t find_id(const struct topo *t, const char *id)
 /* "S-0002c90200417670" (the type's letter and 16 hex digits): its GUID. */
 static bool id_guid(const char *id, enum ibtopo_node_type type, uint64_t *out)
 {
-	char letter = type == IBTOPO_NODE_SWITCH ? 'S' :
-		      type == IBTOPO_NODE_ROUTER ? 'R' : 'H';
 	const char *p = id + 2;
 
-	if (id[0] != letter || id[1] != '-' || strlen(id) != 18)
+	if (id[0] != ibtopo__type_letter(type) || id[1] != '-' || strlen(id) != 18)
 		return false;
 	return ibtopo__parse_hex64(&p, out) && *p == '\0' && *out;
 }

@@ -286,6 +286,12 @@ const char *ibtopo__type_word(enum ibtopo_node_type type)
 	}
 }
 
+char ibtopo__type_letter(enum ibtopo_node_type type)
+{
+	return type == IBTOPO_NODE_SWITCH ? 'S' :
+	       type == IBTOPO_NODE_ROUTER ? 'R' : 'H';
+}
+
 const char *ibtopo__ws_text(unsigned width, unsigned speed, char *buf,
 			    size_t len)
 {

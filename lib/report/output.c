@@ -80,3 +80,15 @@ int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s)
 		rc = ibtopo__out_write(opts, "\"", 1);
 	return rc;
 }
+
+IBTOPO__PRINTF(2, 3)
+void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->rc)
+		return;
+	va_start(ap, fmt);
+	w->rc = ibtopo__out_vprintf(w->o, fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,20 @@
+/*
+ * write_csv.c - a fabric's links as CSV: the `show links` report, whose
+ * columns are listed once in lib/report.
+ */
+#include "io-int.h"
+
+static int write_csv(const struct ibtopo_render_opts *opts,
+		     const struct ibtopo_fabric *f, struct ibtopo_error *err)
+{
+	struct ibtopo_render_opts csv = *opts;
+
+	csv.format = IBTOPO_FORMAT_CSV;
+	return ibtopo_render_links(&csv, f, err);
+}
+
+const struct ibtopo__writer ibtopo__writer_csv = {
+	.format = IBTOPO_EXPORT_CSV,
+	.name = "csv",
+	.write = write_csv,
+};

@@ -1,0 +1,140 @@
+/*
+ * write_json.c - a fabric as one JSON document: its nodes with
+ * their ports, and its links.
+ */
+#include "io-int.h"
+
+static struct ibtopo__json *json_speed(unsigned bit)
+{
+	return bit ? ibtopo__json_string(ibtopo_speed_name(bit)) :
+		     ibtopo__json_null();
+}
+
+static struct ibtopo__json *json_width(unsigned bit)
+{
+	return bit ? ibtopo__json_string(ibtopo_width_name(bit)) :
+		     ibtopo__json_null();
+}
+
+static struct ibtopo__json *json_opt_int(int64_t v)
+{
+	return v ? ibtopo__json_int(v) : ibtopo__json_null();
+}
+
+static struct ibtopo__json *json_mask(unsigned mask, bool speed)
+{
+	if (!mask)
+		return ibtopo__json_null();
+	return speed ? ibtopo__json_speed_set(mask) : ibtopo__json_width_set(mask);
+}
+
+static struct ibtopo__json *json_port(const struct ibtopo_port *p)
+{
+	struct ibtopo__json *o = ibtopo__json_object();
+	int rc = 0;
+
+	rc |= ibtopo__json_set(o, "port", ibtopo__json_int(p->num));
+	rc |= ibtopo__json_set(o, "external_port", json_opt_int(p->ext_num));
+	rc |= ibtopo__json_set(o, "port_guid", ibtopo__json_guid(p->guid));
+	rc |= ibtopo__json_set(o, "lid", json_opt_int(p->lid));
+	rc |= ibtopo__json_set(o, "state", p->state ?
+			ibtopo__json_string(ibtopo_port_state_name(p->state)) :
+			ibtopo__json_null());
+	rc |= ibtopo__json_set(o, "width", json_width(p->width_active));
+	rc |= ibtopo__json_set(o, "speed", json_speed(p->speed_active));
+	rc |= ibtopo__json_set(o, "width_supported", json_mask(p->width_supported, false));
+	rc |= ibtopo__json_set(o, "width_enabled", json_mask(p->width_enabled, false));
+	rc |= ibtopo__json_set(o, "speed_supported", json_mask(p->speed_supported, true));
+	rc |= ibtopo__json_set(o, "speed_enabled", json_mask(p->speed_enabled, true));
+	if (p->remote) {
+		rc |= ibtopo__json_set_path(o, "remote.guid",
+					    ibtopo__json_guid(p->remote->node->guid));
+		rc |= ibtopo__json_set_path(o, "remote.port",
+					    ibtopo__json_int(p->remote->num));
+	} else {
+		rc |= ibtopo__json_set(o, "remote", ibtopo__json_null());
+	}
+	if (rc) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static struct ibtopo__json *json_end(const struct ibtopo_port *p)
+{
+	struct ibtopo__json *o = ibtopo__json_object();
+	int rc = 0;
+
+	rc |= ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc));
+	rc |= ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid));
+	rc |= ibtopo__json_set(o, "port", ibtopo__json_int(p->num));
+	if (rc) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int write_json(const struct ibtopo_render_opts *opts,
+		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	struct ibtopo__json *doc = ibtopo__json_object();
+	struct ibtopo__json *nodes = ibtopo__json_array();
+	struct ibtopo__json *links = ibtopo__json_array();
+	size_t n = ibtopo_fabric_node_count(f), nl = ibtopo_fabric_link_count(f);
+	int rc = 0;
+
+	rc |= ibtopo__json_set(doc, "schema_version", ibtopo__json_int(1));
+	rc |= ibtopo__json_set(doc, "source", ibtopo__json_string(m->source));
+	rc |= ibtopo__json_set(doc, "label", ibtopo__json_string(m->label));
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(f, i);
+		struct ibtopo__json *o = ibtopo__json_object();
+		struct ibtopo__json *ports = ibtopo__json_array();
+
+		rc |= ibtopo__json_set(o, "type",
+				ibtopo__json_string(ibtopo_node_type_name(node->type)));
+		rc |= ibtopo__json_set(o, "guid", ibtopo__json_guid(node->guid));
+		rc |= ibtopo__json_set(o, "description", ibtopo__json_string(node->desc));
+		rc |= ibtopo__json_set(o, "ports", ibtopo__json_int(node->nports));
+		rc |= ibtopo__json_set(o, "system_image_guid",
+				       ibtopo__json_guid(node->sysimg_guid));
+		rc |= ibtopo__json_set(o, "vendor_id", json_opt_int(node->vendor_id));
+		rc |= ibtopo__json_set(o, "device_id", json_opt_int(node->device_id));
+		if (node->type == IBTOPO_NODE_SWITCH)
+			rc |= ibtopo__json_set(o, "enhanced_port0",
+					       ibtopo__json_bool(node->enhanced_port0));
+		for (unsigned p = 0; p <= node->nports; p++)
+			if (node->ports[p])
+				rc |= ibtopo__json_append(ports, json_port(node->ports[p]));
+		rc |= ibtopo__json_set(o, "port_list", ports);
+		rc |= ibtopo__json_append(nodes, o);
+	}
+	for (size_t i = 0; i < nl && !rc; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		struct ibtopo__json *o = ibtopo__json_object();
+
+		rc |= ibtopo__json_set(o, "a", json_end(l->a));
+		rc |= ibtopo__json_set(o, "b", json_end(l->b));
+		rc |= ibtopo__json_set(o, "speed", json_speed(l->speed));
+		rc |= ibtopo__json_set(o, "width", json_width(l->width));
+		rc |= ibtopo__json_append(links, o);
+	}
+	rc |= ibtopo__json_set(doc, "nodes", nodes);
+	rc |= ibtopo__json_set(doc, "links", links);
+	if (rc) {
+		ibtopo__json_free(doc);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	rc = ibtopo__json_dump(opts, doc, err);
+	ibtopo__json_free(doc);
+	return rc;
+}
+
+const struct ibtopo__writer ibtopo__writer_json = {
+	.format = IBTOPO_EXPORT_JSON,
+	.name = "json",
+	.write = write_json,
+};

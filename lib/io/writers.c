@@ -1,0 +1,91 @@
+/*
+ * writers.c - the table of export formats, as readers.c is of input
+ * formats: each format is one writer in a file of its own
+ * (write_<format>.c); this file finds it by name or enumerator, runs it,
+ * and holds what the text writers share.
+ *
+ * A new format: its file, its row below, its enumerator in
+ * enum ibtopo_export_format (ibtopo.h) and its line in Makefile.am.
+ */
+#include "io-int.h"
+
+#include <string.h>
+
+extern const struct ibtopo__writer ibtopo__writer_ibnetdiscover;
+extern const struct ibtopo__writer ibtopo__writer_ibsim;
+extern const struct ibtopo__writer ibtopo__writer_slurm;
+extern const struct ibtopo__writer ibtopo__writer_csv;
+extern const struct ibtopo__writer ibtopo__writer_json;
+
+static const struct ibtopo__writer *const writers[] = {
+	&ibtopo__writer_ibnetdiscover,
+	&ibtopo__writer_ibsim,
+	&ibtopo__writer_slurm,
+	&ibtopo__writer_csv,
+	&ibtopo__writer_json,
+};
+
+static const struct ibtopo__writer *writer_find(enum ibtopo_export_format format)
+{
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(writers); i++)
+		if (writers[i]->format == format)
+			return writers[i];
+	return NULL;
+}
+
+int ibtopo_export_format_parse(const char *name)
+{
+	for (size_t i = 0; name && i < IBTOPO__ARRAY_SIZE(writers); i++)
+		if (strcmp(name, writers[i]->name) == 0)
+			return (int)writers[i]->format;
+	return -1;
+}
+
+const char *ibtopo_export_format_name(enum ibtopo_export_format format)
+{
+	const struct ibtopo__writer *wr = writer_find(format);
+
+	return wr ? wr->name : "?";
+}
+
+int ibtopo_fabric_write(const struct ibtopo_render_opts *opts,
+			const struct ibtopo_fabric *fabric,
+			enum ibtopo_export_format format,
+			struct ibtopo_error *err)
+{
+	const struct ibtopo__writer *wr = writer_find(format);
+
+	if (!opts || !opts->write || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
+	if (!wr)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown export format %d", (int)format);
+	return wr->write(opts, fabric, err);
+}
+
+int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,
+		    struct ibtopo_error *err)
+{
+	if (w->rc == IBTOPO_ENOMEM)
+		return ibtopo__error_set(err, w->rc, "out of memory");
+	if (w->rc)
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "cannot write the %s output", what);
+	return 0;
+}
+
+/* Printable, one line, at most max bytes (as ibnetdiscover's clean_nodedesc). */
+const char *ibtopo__clean_desc(const char *in, char *buf, size_t max, bool sim)
+{
+	size_t i;
+
+	for (i = 0; in && in[i] && i < max; i++) {
+		unsigned char c = (unsigned char)in[i];
+
+		buf[i] = (c < 0x20 || c == 0x7f) ? ' ' : (char)c;
+		if (sim && (c == '"' || c == '#' || c == '='))
+			buf[i] = '\'';
+	}
+	buf[i] = '\0';
+	return buf;
+}
