@@ -267,6 +267,31 @@ bool ibtopo__node_in_switch(const struct ibtopo_node *ca);
  * 0 for firmware defaults, "localhost" and anything else.
  */
 size_t ibtopo__desc_host_word(const char *desc);
+/**
+ * A name for every CA, for outputs that must list each host (Slurm's
+ * Nodes=), into buf: its host word; else, when a person wrote the
+ * description ("compute-01"), its first word; else "H-<guid>", as
+ * ibnetdiscover calls the node. Only a host name
+ * (ibtopo__is_host_name()) is taken from a description. Returns buf.
+ */
+const char *ibtopo__ca_host_name(const struct ibtopo_node *ca, char *buf,
+				 size_t len);
+/** Letters, digits, '-', '_' and '.' only, and at least one. */
+bool ibtopo__is_name_word(const char *s, size_t n);
+/** A name word that names a host: not "localhost". */
+bool ibtopo__is_host_name(const char *s, size_t n);
+/**
+ * The <name> of a Mellanox/NVIDIA switch description
+ * "MF0;<name>:<model>/<unit>" (up to the colon, or the end): its length,
+ * its start in *start; 0 for other descriptions.
+ */
+size_t ibtopo__desc_switch_name(const char *desc, const char **start);
+/**
+ * A node's short name, into buf: a switch's "MF0;" <name>, else the
+ * description, else "0x<guid>". Returns buf.
+ */
+const char *ibtopo__node_short_name(const struct ibtopo_node *node, char *buf,
+				    size_t len);
 
 /* compare/diff.c: pairs the links of two fabrics whose nodes are matched (diff by
  * GUID, validate by name); the rule is documented in ibtopo.h. */

@@ -196,9 +196,6 @@ void ibtopo__paths_release(struct ibtopo_topology *t);
 double ibtopo__dist_median(const struct ibtopo__dist *d);
 
 /* topology.c helpers shared with paths.c and the renderer */
-/** Short readable name of a node (the switch name in "MF0;name:model"). */
-const char *ibtopo__topology_node_name(const struct ibtopo_node *node,
-				       char *buf, size_t len);
 /**
  * A node as text names it, into buf: its description, or with `short_name`
  * its short name, followed by " (0x<guid>)" when other nodes go by it too.

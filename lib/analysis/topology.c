@@ -39,28 +39,6 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 /* Names                                                               */
 /* ------------------------------------------------------------------ */
 
-const char *ibtopo__topology_node_name(const struct ibtopo_node *node,
-				       char *buf, size_t len)
-{
-	const char *d = node->desc ? node->desc : "";
-	const char *colon;
-
-	/* Mellanox/NVIDIA switches: "MF0;<name>:<model>/<unit>" */
-	if (strncmp(d, "MF0;", 4) == 0) {
-		colon = strchr(d + 4, ':');
-		if (colon && colon > d + 4) {
-			snprintf(buf, len, "%.*s", (int)(colon - d - 4), d + 4);
-			return buf;
-		}
-	}
-	if (!*d) {
-		snprintf(buf, len, "0x%016" PRIx64, node->guid);
-		return buf;
-	}
-	snprintf(buf, len, "%s", d);
-	return buf;
-}
-
 const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 					  size_t chassis, char *buf, size_t len)
 {
@@ -69,7 +47,7 @@ const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 	size_t common = strlen(first);
 
 	if (c->chips < 2)
-		return ibtopo__topology_node_name(t->sw[c->first].node, buf, len);
+		return ibtopo__node_short_name(t->sw[c->first].node, buf, len);
 	/* A director's chips share the start of their descriptions
 	 * ("MF0;dir1:CS7500/L01/U1", "MF0;dir1:CS7500/S01/U1"). */
 	for (size_t i = 0; i < t->nsw; i++) {
@@ -102,7 +80,7 @@ static const char *short_namer(void *arg, const struct ibtopo_node *n,
 			       char *buf, size_t len)
 {
 	(void)arg;
-	return ibtopo__topology_node_name(n, buf, len);
+	return ibtopo__node_short_name(n, buf, len);
 }
 
 const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
@@ -113,8 +91,8 @@ const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
 
 	if (short_name)
 		return ibtopo__name_node(&t->short_names,
-					 ibtopo__topology_node_name(node, name,
-								    sizeof(name)),
+					 ibtopo__node_short_name(node, name,
+								 sizeof(name)),
 					 node->guid, buf, len);
 	return ibtopo__name_node(&t->desc_names, node->desc, node->guid, buf, len);
 }
@@ -670,14 +648,6 @@ static int assign_levels_roots(struct ibtopo_topology *t, const bool *root,
 /* Roots: file and pattern                                             */
 /* ------------------------------------------------------------------ */
 
-/* The short name a roots file may give a switch ("ib1" for "MF0;ib1:..."). */
-static const char *short_name(void *arg, const struct ibtopo_node *n,
-			      char *buf, size_t len)
-{
-	(void)arg;
-	return ibtopo__topology_node_name(n, buf, len);
-}
-
 /* The switch a roots line names: a GUID, a description or a short name. */
 static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
 			  const char *w, struct ibtopo_error *err)
@@ -685,7 +655,7 @@ static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
 	struct ibtopo__node_lookup how = {
 		.types = 1u << IBTOPO_NODE_SWITCH,
 		.bare_guids = true,
-		.alias = short_name,
+		.alias = short_namer,	/* "ib1" for "MF0;ib1:..." */
 	};
 	struct ibtopo_node *n = NULL;
 	int rc;

@@ -8,55 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool slurm_name_ok(const char *s, size_t n)
-{
-	if (!n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
-			return false;
-	}
-	return true;
-}
-
-/* The host name of a CA: the first word of its description. */
-static void host_name(const struct ibtopo_node *n, char *buf, size_t len)
-{
-	const char *d = n->desc, *e;
-
-	while (*d == ' ' || *d == '\t')
-		d++;
-	for (e = d; *e && *e != ' ' && *e != '\t'; e++)
-		;
-	if (ibtopo__desc_is_default(d) || !slurm_name_ok(d, (size_t)(e - d)) ||
-	    (size_t)(e - d) >= len)
-		snprintf(buf, len, "H-%016" PRIx64, n->guid);
-	else
-		snprintf(buf, len, "%.*s", (int)(e - d), d);
-}
-
 /*
  * A switch's name: "MF0;<name>:<model>/U1" (Mellanox) gives <name>, a
  * one-word description is the name; else "S-<guid>" as ibnetdiscover
- * names it.
+ * names it. Hosts are named by ibtopo__ca_host_name().
  */
 static void switch_name(const struct ibtopo_node *n, char *buf, size_t len)
 {
-	const char *d = n->desc, *s = d, *e;
+	const char *s = n->desc;
+	size_t k = ibtopo__desc_switch_name(n->desc, &s);
 
-	if (strncmp(d, "MF0;", 4) == 0) {
-		s = d + 4;
-		e = strchr(s, ':');
-		if (!e)
-			e = s + strlen(s);
-	} else {
-		e = s + strlen(s);
+	if (!k) {
+		s = n->desc;
+		k = strlen(s);
 	}
-	if (slurm_name_ok(s, (size_t)(e - s)) && (size_t)(e - s) < len)
-		snprintf(buf, len, "%.*s", (int)(e - s), s);
+	if (ibtopo__is_name_word(s, k) && k < len)
+		snprintf(buf, len, "%.*s", (int)k, s);
 	else
 		snprintf(buf, len, "S-%016" PRIx64, n->guid);
 }
@@ -268,7 +235,7 @@ static bool host_prefers(const struct slurm *s, size_t a, unsigned na,
 }
 
 /*
- * Place each host (a CA's first word; SHARP aggregation nodes left out)
+ * Place each host (ibtopo__ca_host_name(); SHARP aggregation nodes left out)
  * under one switch: Slurm warns about nodes under several leaves, and a
  * rail-optimized server is cabled to one leaf per rail. Ties go to the
  * first switch by name, so the servers of a rail group stay together.
@@ -538,7 +505,7 @@ static int write_slurm(const struct ibtopo_render_opts *opts,
 			if (node->nports > maxports)
 				maxports = node->nports;
 		} else {
-			host_name(node, s.names[i], NAME_LEN);
+			ibtopo__ca_host_name(node, s.names[i], NAME_LEN);
 		}
 	}
 	/* a switch sharing its name would merge with another node in Slurm */

@@ -1,11 +1,20 @@
 /*
  * desc.c - what a node description says, read in one place: whether the
  * firmware wrote it (naming no host), whether a CA is part of a switch
- * (a SHARP aggregation node), and the host a CA belongs to. Servers
- * (topology), Slurm host names (export) and diagram labels ask here.
+ * (a SHARP aggregation node), the host a CA belongs to and a node's
+ * short name. Servers and short names (topology), Slurm host and switch
+ * names (export) and diagram labels ask here.
+ *
+ * What a host is: the <host> of "<host> <adapter>", the form the kernel
+ * writes (hostname and device). Joining CAs into one server takes
+ * nothing weaker (ibtopo__desc_host_word). A writer that must name every
+ * CA takes, in this order, that host word, the first word of a
+ * description a person wrote, then "H-<guid>" (ibtopo__ca_host_name);
+ * "localhost" and firmware defaults never name a host.
  */
 #include "ibtopo-int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 bool ibtopo__desc_is_default(const char *d)
@@ -45,6 +54,12 @@ bool ibtopo__node_in_switch(const struct ibtopo_node *ca)
 	return false;
 }
 
+/* The name every unnamed machine has: it names no host. */
+static bool is_localhost(const char *s, size_t n)
+{
+	return n == 9 && strncmp(s, "localhost", 9) == 0;
+}
+
 size_t ibtopo__desc_host_word(const char *d)
 {
 	const char *sp, *a;
@@ -63,7 +78,73 @@ size_t ibtopo__desc_host_word(const char *d)
 	      strncmp(a, "HCA-", 4) == 0 || strncmp(a, "hfi", 3) == 0 ||
 	      strncmp(a, "qib", 3) == 0 || strncmp(a, "ibp", 3) == 0))
 		return 0;
-	if (n == 9 && strncmp(d, "localhost", 9) == 0)
+	return is_localhost(d, n) ? 0 : n;
+}
+
+size_t ibtopo__desc_switch_name(const char *d, const char **start)
+{
+	const char *s, *colon;
+
+	if (!d || strncmp(d, "MF0;", 4) != 0)
 		return 0;
-	return n;
+	s = d + 4;
+	colon = strchr(s, ':');
+	*start = s;
+	return colon ? (size_t)(colon - s) : strlen(s);
+}
+
+const char *ibtopo__node_short_name(const struct ibtopo_node *n, char *buf,
+				    size_t len)
+{
+	const char *d = n->desc ? n->desc : "", *s;
+	size_t k = ibtopo__desc_switch_name(d, &s);
+
+	if (k)
+		snprintf(buf, len, "%.*s", (int)k, s);
+	else if (*d)
+		snprintf(buf, len, "%s", d);
+	else
+		snprintf(buf, len, "0x%016" PRIx64, n->guid);
+	return buf;
+}
+
+bool ibtopo__is_name_word(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+bool ibtopo__is_host_name(const char *s, size_t n)
+{
+	return ibtopo__is_name_word(s, n) && !is_localhost(s, n);
+}
+
+const char *ibtopo__ca_host_name(const struct ibtopo_node *ca, char *buf,
+				 size_t len)
+{
+	const char *d = ca->desc ? ca->desc : "";
+	size_t n = ibtopo__desc_host_word(d);
+
+	if (!n) {
+		/* the variant: a description a person wrote, "compute-01" */
+		while (*d == ' ' || *d == '\t')
+			d++;
+		while (d[n] && d[n] != ' ' && d[n] != '\t')
+			n++;
+		if (ibtopo__desc_is_default(d))
+			n = 0;
+	}
+	if (ibtopo__is_host_name(d, n) && n < len)
+		snprintf(buf, len, "%.*s", (int)n, d);
+	else
+		snprintf(buf, len, "H-%016" PRIx64, ca->guid);
+	return buf;
 }

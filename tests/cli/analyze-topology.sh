@@ -57,6 +57,16 @@ printf 'spine01\n# a comment\n0x0002c90300001002\n' >"$TESTDIR/roots"
 "$IBTOPO" analyze --format json --roots "$TESTDIR/roots" "$FT" |
 	json_get 'j["topology"]["ranked_from"]' >"$TESTDIR/rf"
 [ "$(cat "$TESTDIR/rf")" = roots ] || fail "--roots: $(cat "$TESTDIR/rf")"
+# a roots file names a switch "MF0;<name>:<model>" or "MF0;<name>" by
+# <name>, as Slurm's export does (the short name once needed the colon)
+sed 's/"spine01"/"MF0;spine01"/' "$FT" >"$TESTDIR/mf0.topo"
+printf 'spine01\n0x0002c90300001002\n' >"$TESTDIR/roots"
+"$IBTOPO" analyze --format json --roots "$TESTDIR/roots" "$TESTDIR/mf0.topo" \
+	2>"$TESTDIR/err" | json_get 'j["topology"]["ranked_from"]' >"$TESTDIR/rf"
+[ "$(cat "$TESTDIR/rf")" = roots ] ||
+	fail "--roots spine01 for MF0;spine01: $(cat "$TESTDIR/rf" "$TESTDIR/err")"
+"$IBTOPO" export --format slurm "$TESTDIR/mf0.topo" | grep -q '^SwitchName=spine01 ' ||
+	fail "slurm name of MF0;spine01"
 "$IBTOPO" analyze --root-pattern '(' "$FT" >/dev/null 2>"$TESTDIR/err"
 [ $? -eq 2 ] || fail "bad --root-pattern: wanted exit 2"
 grep -q "^ibtopo: bad root pattern '('" "$TESTDIR/err" || fail "message: $(cat "$TESTDIR/err")"

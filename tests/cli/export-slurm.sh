@@ -133,6 +133,31 @@ done
 [ "$loaded" -ge 20 ] || fail "only $loaded fixtures loaded"
 check_export "x5 with its host map" -- \
 	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" "$REAL/x5-mixed-ddr-qdr.topo"
+# Slurm hosts and topology's servers agree on what a host is: as many
+# nodes in topology.conf as servers in `ibtopo analyze`. ndr-superpod has
+# three CAs described "localhost HCA-n" on three leaves: three machines
+# whose host name was never set. They once became one Slurm node
+# "localhost" under one leaf (191 nodes for 193 servers).
+for f in "$REAL"/*.topo "$REAL"/*.txt; do
+	servers=$("$IBTOPO" analyze "$f" 2>/dev/null |
+		sed -n 's/^Topology: .* \([0-9][0-9]*\) servers$/\1/p')
+	[ -n "$servers" ] || continue
+	"$IBTOPO" export --format slurm "$f" >"$T/hosts.conf" 2>"$T/err" ||
+		fail "export ${f#"$REAL"/}: $(cat "$T/err")"
+	$CHECK "$T/hosts.conf" >"$T/check.out" 2>&1 ||
+		fail "slurm export of ${f#"$REAL"/}: $(cat "$T/check.out")"
+	nodes=$(sed -n 's/^ok: .* switches, \([0-9][0-9]*\) nodes,.*/\1/p' "$T/check.out")
+	[ "$nodes" = "$servers" ] ||
+		fail "${f#"$REAL"/}: $nodes slurm nodes, $servers servers"
+done
+"$IBTOPO" export --format slurm "$REAL/ndr-superpod-rails.topo" >"$T/ndr.conf" ||
+	fail "export ndr-superpod-rails.topo"
+! grep -q 'localhost' "$T/ndr.conf" ||
+	fail "\"localhost HCA-n\" named a slurm node: $(grep localhost "$T/ndr.conf")"
+for g in e09d73030037317c e09d73030033dc60 e09d73030033dc5c; do
+	grep -q "^SwitchName=.* Nodes=.*H-$g" "$T/ndr.conf" ||
+		fail "localhost CA $g is no slurm node of its own"
+done
 # one level of switches: a top switch joins them
 "$IBTOPO" export --format slurm "$REAL/tiny-mixed-speeds.topo" 2>/dev/null |
 	grep -q '^SwitchName=top Switches=S-e41d2d030003e470,switch-de779e$' ||
