@@ -2,7 +2,7 @@
  * topofile_write.c - a fabric as ibnetdiscover text, an ibsim net file, a
  * Slurm topology.conf, CSV or JSON.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <limits.h>
 #include <stdlib.h>
