@@ -9,7 +9,7 @@
  *   store-tool bench DB [K]           time saving and loading one k-ary
  *                                     fat tree (default 36: 11,664 hosts)
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_checks.c - speed/width downgrades, cable checks, findings output */
-#include "ibtopo-int.h"
+#include "analysis/analysis-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

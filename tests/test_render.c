@@ -1,5 +1,6 @@
 /* test_render.c - fabric diagrams: DOT text (golden files) and images */
 #include "ibtopo-int.h"
+#include "diagram/diagram-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -316,6 +317,79 @@ static void hosts_in_blocks_problems_in_their_cell(void **state)
 				    "color=\"#d62728\""));
 	assert_null(strstr(dot, "[label=\"host007\""));
 	free(dot);
+	ibtopo_findings_release(&fs);
+	ibtopo_fabric_free(f);
+}
+
+/*
+ * The scene is data a writer walks, without DOT: the same fabric as
+ * above, seen as drawn nodes, bundled edges and block cells.
+ */
+static void scene_is_data_a_writer_walks(void **state)
+{
+	struct ibtopo_fabric *f = small_fabric(40, false);
+	struct ibtopo_findings fs = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct scene c = { 0 };
+	const struct dnode *b = NULL;
+	size_t leaf3 = NONE, good = 0, bad = 0;
+
+	(void)state;
+	add_finding(&fs, IBTOPO_FIND_SPEED_DOWNGRADE, HOST(2), 1, LEAF(2), 1);
+	d.findings = &fs;
+	assert_int_equal(ibtopo__diagram_scene_build(&c, f, &d, &err), 0);
+	/* spines, then leaves, then a block of hosts per leaf */
+	assert_int_equal(c.ndn, 10);
+	assert_int_equal(c.top, 2);
+	for (size_t i = 0; i < c.ndn; i++) {
+		assert_int_equal(c.dn[i].kind, i < 6 ? DN_SWITCH : DN_BLOCK);
+		assert_int_equal(c.dn[i].level, i < 2 ? 2 : i < 6 ? 1 : 0);
+		if (c.dn[i].guid == LEAF(2))
+			leaf3 = i;
+		if (c.dn[i].guid == HOST(2))
+			b = &c.dn[i];
+	}
+	assert_int_equal(c.used_kinds, 1u << DN_SWITCH | 1u << DN_BLOCK);
+	assert_int_equal(c.ncl, 0);
+	/* leaf03's hosts: 003, 007, ..., 039 in 4 columns, 003 downgraded */
+	assert_non_null(b);
+	assert_int_equal(b->nhosts, 10);
+	assert_int_equal(b->cols, 4);
+	assert_string_equal(b->cells[0].label, "host003");
+	assert_string_equal(b->cells[9].label, "host039");
+	assert_int_equal(b->cells[0].cat, CAT_DOWN);
+	assert_int_equal(b->cells[1].cat, CAT_OK);
+	/* two cables per leaf and spine: one edge each, the usual count */
+	assert_int_equal(c.usual_count, 2);
+	for (size_t i = 0; i < c.nde; i++) {
+		const struct dedge *e = &c.de[i];
+
+		if (c.dn[e->u].level == 2) {
+			assert_int_equal(e->count, 2);
+			assert_false(e->show_count);
+			assert_false(e->show_speed);
+			continue;
+		}
+		if (e->u != leaf3 || &c.dn[e->v] != b)
+			continue;
+		if (e->host) {
+			/* the bad cable goes to its host's cell */
+			assert_int_equal(e->host->guid, HOST(2));
+			assert_int_equal(e->cat, CAT_DOWN);
+			assert_int_equal(e->count, 1);
+			assert_true(e->show_speed);
+			bad++;
+		} else {
+			assert_int_equal(e->count, 9);
+			assert_true(e->show_count);
+			assert_false(e->show_speed);
+			good++;
+		}
+	}
+	assert_int_equal(good, 1);
+	assert_int_equal(bad, 1);
+	ibtopo__diagram_scene_release(&c);
 	ibtopo_findings_release(&fs);
 	ibtopo_fabric_free(f);
 }
@@ -746,6 +820,7 @@ int main(void)
 		cmocka_unit_test(same_fabric_any_order_same_bytes),
 		cmocka_unit_test(hosts_collapse_above_200),
 		cmocka_unit_test(hosts_in_blocks_problems_in_their_cell),
+		cmocka_unit_test(scene_is_data_a_writer_walks),
 		cmocka_unit_test(golden_director_is_a_cluster),
 		cmocka_unit_test(labels_are_the_readable_part),
 		cmocka_unit_test(diff_draws_removed_links_and_nodes_dashed),

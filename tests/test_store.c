@@ -1,6 +1,6 @@
 /* test_store.c - the SQLite snapshot store: round trips, refs, bad files */
 #define _GNU_SOURCE	/* nftw */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

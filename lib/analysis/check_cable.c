@@ -3,6 +3,7 @@
  * ports can do, longer than their media reaches at the link's speed, or
  * looped back into the switch they came from.
  */
+#include "analysis/analysis-int.h"
 #include "findings/findings-int.h"
 
 int ibtopo__check_cable_rating(struct ibtopo_findings *out,

@@ -7,7 +7,7 @@
  * is taken as a negative rate: a saturated counter grew at least up to
  * its ceiling; a reset one grew at least its value now.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * both sides, and which one-sided links are one cable moved or two cables
  * swapped rather than unrelated removals and additions.
  */
+#include "compare/compare-int.h"
 #include "findings/findings-int.h"
 
 #include <stdlib.h>

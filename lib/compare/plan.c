@@ -4,7 +4,7 @@
  * would be and the planned speed and width in each port's trailer) and of
  * ibsim net files that simulate the plan.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

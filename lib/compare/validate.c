@@ -4,6 +4,7 @@
  * below their planned speed or width. Plan nodes are matched to actual
  * ones by GUID, then by name; the links are then paired by diff.c's rule.
  */
+#include "compare/compare-int.h"
 #include "findings/findings-int.h"
 
 #include <regex.h>

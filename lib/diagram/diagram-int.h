@@ -1,8 +1,12 @@
 /*
  * diagram-int.h - private to lib/diagram: the scene a diagram is built
- * into (drawn nodes, edges, per-node marks and per-link categories),
- * shared by the scene and DOT writer (diagram_dot.c) and the marks
- * findings put on it (diagram_marks.c).
+ * into (drawn nodes, edges, directors, ranks; diagram_scene.c), the marks
+ * and categories findings put on it (diagram_marks.c), and what a writer
+ * reads of it (diagram_dot.c writes DOT).
+ *
+ * The scene says what is drawn, not how it looks: kinds, categories and
+ * marks, not colours or shapes, which are each writer's. A writer reads
+ * the "drawn" part of struct scene, never the per-fabric build arrays.
  */
 #ifndef IBTOPO_DIAGRAM_INT_H
 #define IBTOPO_DIAGRAM_INT_H
@@ -50,6 +54,14 @@ enum dkind {
 	DN_GHOST,	/* named by a finding, absent from the fabric */
 };
 
+/* A host in a block: one table cell. */
+struct dcell {
+	const struct ibtopo_node *node;
+	const char *label;	/* the node's label in the scene */
+	unsigned marks;
+	enum cat cat;		/* worst category among its links */
+};
+
 struct dnode {
 	enum dkind kind;
 	int level;
@@ -61,7 +73,8 @@ struct dnode {
 	char *label;
 	char *tooltip;
 	size_t nhosts;			/* DN_GROUP, DN_BLOCK */
-	size_t *members;		/* DN_BLOCK: fabric node indices */
+	struct dcell *cells;		/* DN_BLOCK: nhosts, in drawing order */
+	size_t cols;			/* DN_BLOCK: cells per row */
 	unsigned marks;
 	size_t orig;			/* index before sorting */
 	size_t pos;			/* dot rank: levels split into rows */
@@ -75,21 +88,27 @@ struct dedge {
 	size_t count;
 	double gbps;
 	const struct ibtopo_link *link;	/* the one link when count == 1 */
+	bool show_count;	/* label: the cable count says something */
+	bool show_speed;	/* label: the rate is not the usual one, or matters */
+};
+
+/* A director: switch chips sharing a system image GUID, drawn boxed. */
+struct dcluster {
+	uint64_t sysimg;
+	char *label;		/* the chassis name, or "director <GUID>" */
+	size_t first;		/* its first dnode; members follow in dn order */
 };
 
 /* Most work for dot (see dot_work) before the automatic choice is sfdp. */
 #define DOT_WORK_MAX 5000
-/*
- * Most nodes for which sfdp's overlap removal (prism) may take all its
- * 1,000 passes. On 9,583 nodes (101k hosts collapsed) it took 135 of
- * them, 25 s; 20 passes take 3 s and leave a dozen pairs touching.
- */
-#define PRISM_FULL_MAX 4000
 
-struct ctx {
+struct scene {
+	/* what it is built from */
 	const struct ibtopo_fabric *f;
 	const struct ibtopo_diagram_opts *d;
 	struct ibtopo_error *err;
+
+	/* building: per fabric node (nn) and link (nl) */
 	size_t nn, nl;
 	int *level;		/* per fabric node */
 	char **label;		/* per fabric node */
@@ -102,26 +121,36 @@ struct ctx {
 	unsigned *mark;		/* per fabric node */
 	size_t *dn_of;		/* fabric node -> dnode */
 	unsigned char *lcat;	/* per link */
+
+	/* drawn: nodes by level (highest first), director, kind, name;
+	 * edges by their ends (u the upper); directors by first member */
 	struct dnode *dn;
 	size_t ndn, adn;
 	struct dedge *de;
 	size_t nde, ade;
+	struct dcluster *cl;
+	size_t ncl;
+	int top;		/* highest level drawn */
 	const struct ibtopo_node *focus;
+	const char *focus_label;
 	unsigned depth;
 	bool collapse;
 	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
+	/* arrangement */
 	bool sfdp;
 	double scale;		/* title and legend font scale for big drawings */
 	size_t nrows;		/* dot ranks (see assign_rows) */
 	size_t work;		/* dot: its graph's size (see dot_work) */
 	bool xlabels;		/* edge labels placed after layout */
+	/* legend and subtitle */
 	size_t usual_count;	/* cables most switch pairs have, if > 1 */
 	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
 	size_t hosts;
+	size_t nsharp;		/* SHARP aggregation nodes (not drawn) */
 	unsigned used_cats;	/* bit per enum cat drawn */
 	unsigned used_marks;
 	unsigned used_kinds;	/* bit per enum dkind drawn */
-	size_t ncats[CAT_MAX_];	/* cables per category (for the subtitle) */
+	size_t ncats[CAT_MAX_];	/* cables per category (for the legend) */
 	/* most common speed/width of switch links and of host links */
 	unsigned sw_speed, sw_width, host_speed, host_width;
 };
@@ -131,6 +160,18 @@ struct flink {
 	const struct ibtopo_end *x, *y;
 	enum cat cat;
 };
+
+/* diagram_scene.c */
+/**
+ * Build the scene of fabric f drawn with options d into *c (zeroed by the
+ * caller); release it with ibtopo__diagram_scene_release() whatever this
+ * returns. Errors: IBTOPO_ENOMEM, and those of --focus's node lookup.
+ */
+int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
+				const struct ibtopo_diagram_opts *d,
+				struct ibtopo_error *err);
+/** Free what a scene holds (not the struct itself). */
+void ibtopo__diagram_scene_release(struct scene *c);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */
@@ -145,8 +186,8 @@ size_t ibtopo__diagram_finding_links(const struct ibtopo_finding *f,
 /** Categories drawn as ghosts: links the drawn fabric lacks. */
 bool ibtopo__diagram_is_ghost_cat(enum cat k);
 /** A ghost link of a finding: named by it and absent from the fabric. */
-bool ibtopo__diagram_ghost_link(const struct ctx *c, const struct flink *l);
+bool ibtopo__diagram_ghost_link(const struct scene *c, const struct flink *l);
 /** Colour the links and mark the nodes the findings name. */
-void ibtopo__diagram_apply_findings(struct ctx *c);
+void ibtopo__diagram_apply_findings(struct scene *c);
 
 #endif /* IBTOPO_DIAGRAM_INT_H */

@@ -24,7 +24,7 @@ const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *
 	return p->link;
 }
 
-static void mark_node(struct ctx *c, const struct ibtopo_end *e, unsigned m)
+static void mark_node(struct scene *c, const struct ibtopo_end *e, unsigned m)
 {
 	const struct ibtopo_node *n;
 
@@ -35,7 +35,7 @@ static void mark_node(struct ctx *c, const struct ibtopo_end *e, unsigned m)
 		c->mark[n->index] |= m;
 }
 
-static void set_cat(struct ctx *c, const struct ibtopo_link *l, enum cat k)
+static void set_cat(struct scene *c, const struct ibtopo_link *l, enum cat k)
 {
 	if (l && c->lcat[l->index] < k)
 		c->lcat[l->index] = (unsigned char)k;
@@ -130,7 +130,7 @@ bool ibtopo__diagram_is_ghost_cat(enum cat k)
 }
 
 /* A ghost link of a finding: named by it and absent from the fabric. */
-bool ibtopo__diagram_ghost_link(const struct ctx *c, const struct flink *l)
+bool ibtopo__diagram_ghost_link(const struct scene *c, const struct flink *l)
 {
 	return ibtopo__diagram_is_ghost_cat(l->cat) && l->x->guid && l->y->guid &&
 	       !ibtopo__diagram_find_link(c->f, l->x, l->y);
@@ -142,7 +142,7 @@ bool ibtopo__diagram_ghost_link(const struct ctx *c, const struct flink *l)
  * most hosts are single-homed, marks on all of them hide everything
  * else: they are counted in the legend instead.
  */
-static void unmark_common_host_marks(struct ctx *c)
+static void unmark_common_host_marks(struct scene *c)
 {
 	size_t hosts = 0, marked = 0;
 
@@ -162,7 +162,7 @@ static void unmark_common_host_marks(struct ctx *c)
 	c->hosts = hosts;
 }
 
-void ibtopo__diagram_apply_findings(struct ctx *c)
+void ibtopo__diagram_apply_findings(struct scene *c)
 {
 	const struct ibtopo_findings *fs = c->d->findings;
 

@@ -3,7 +3,7 @@
  * the NVIDIA/Mellanox LinkX part-number decoder, and the reach table of
  * data/cable-reach.tsv (compiled in, overridable with a file).
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <ctype.h>
 #include <errno.h>

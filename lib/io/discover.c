@@ -27,7 +27,7 @@
  *   its structure first so truncated or corrupt files are refused before
  *   ibnd_load_fabric() sees them.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>

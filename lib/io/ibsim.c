@@ -7,7 +7,7 @@
  *
  * Width masks are IBA's enabled-width bits, which are ibtopo's width bits.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <string.h>
 

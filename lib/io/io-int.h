@@ -1,7 +1,8 @@
 /*
- * io-int.h - private to lib/io/: what the readers share (a line reader,
- * small parsers, an arena and hash maps), the table of readers and the
- * table of writers.
+ * io-int.h - private to libibtopo: what the readers in lib/io/ share (a
+ * line reader, small parsers, an arena and hash maps), the tables of
+ * readers and of writers, and what lib/io/ gives the other modules
+ * (store, sweep, PMA, cable reach table, ibsim encodings, name maps).
  *
  * A reader is one file, lib/io/read_<format>.c, exporting one
  * `const struct ibtopo__reader`; readers.c lists them. Adding an input
@@ -193,5 +194,93 @@ int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,
  * the quotes, '#' and '=' ibsim would misread into '\''.
  */
 const char *ibtopo__clean_desc(const char *in, char *buf, size_t max, bool sim);
+
+/* ---- what lib/io/ gives the rest of the library ---- */
+
+/* io/store.c */
+/**
+ * Run SQL on a database file, creating it; no schema checks (for tests).
+ * The first column of the last row any statement returned goes to *out
+ * (may be NULL).
+ */
+int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
+			    struct ibtopo_error *err);
+
+/* io/sweep.c: the live sweep, for discover.c (see there) */
+struct ibnd_fabric;
+struct ibnd_config;
+/**
+ * Walk the fabric through local `ca` port `portnum` into a new libibnetdisc
+ * fabric (free it with ibtopo__sweep_free(), never ibnd_destroy_fabric()).
+ * SMPs that go unanswered are left out, not reported.
+ */
+int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
+		  const struct ibnd_config *cfg, struct ibtopo_error *err);
+void ibtopo__sweep_free(struct ibnd_fabric *fabric);
+
+/* io/pma.c: port counters of a discovered fabric (see there) */
+/**
+ * Read PortCounters (and PortCountersExtended where ClassPortInfo says
+ * so) of every linked port with a LID through local `ca` port `portnum`,
+ * Gets only, and attach them to the ports. *out_missed counts the linked
+ * ports left without counters (no LID, or their PMA did not answer).
+ */
+int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
+		     unsigned timeout_ms, size_t *out_missed,
+		     struct ibtopo_error *err);
+
+/* io/cables.c: the cable reach table (data/cable-reach.tsv) */
+struct ibtopo__reach;
+/**
+ * Load a reach table from `path`, or the built-in copy of
+ * data/cable-reach.tsv when path is NULL. IBTOPO_EIO, IBTOPO_EPARSE
+ * ("<path>:<line>: ..."), IBTOPO_ENOMEM.
+ */
+int ibtopo__reach_load(struct ibtopo__reach **out, const char *path,
+		       struct ibtopo_error *err);
+/** Parse a reach table held in memory; `name` names it in errors. */
+int ibtopo__reach_parse(struct ibtopo__reach **out, const char *text,
+			const char *name, struct ibtopo_error *err);
+void ibtopo__reach_free(struct ibtopo__reach *table);
+/** Metres for one speed bit and media; 0 when the table has no row. */
+double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
+			    enum ibtopo_media media);
+
+/* io/ibsim.c: ibsim's encodings of widths and speeds, and its training */
+/* Enabled masks: width (IBA bits = ibtopo's), speed, extended speed, FDR10. */
+struct ibtopo__ibsim_masks {
+	uint8_t w, s, e, m;
+};
+
+/* What a port enables when the file says nothing. */
+#define IBTOPO__IBSIM_WIDTH_DEFAULT 2	/* 4x */
+#define IBTOPO__IBSIM_SPEED_DEFAULT 1	/* SDR */
+
+/** ibsim speed and extended speed masks (and the FDR10 bit) -> speed set. */
+unsigned ibtopo__ibsim_speed_set(unsigned s, unsigned e, bool fdr10);
+/**
+ * The s, e and m masks that make a link train at `speed`: its bits only,
+ * or with `slower_too` every slower speed enabled as well. The width
+ * is left alone. IBTOPO_EINVAL for a speed ibsim does not know.
+ */
+int ibtopo__ibsim_speed_masks(struct ibtopo__ibsim_masks *out, unsigned speed,
+			      bool slower_too);
+/** FDR10 cannot be a port option: only a trailer ("lid 0 4xFDR10") sets it. */
+bool ibtopo__ibsim_needs_trailer(unsigned speed);
+/** The masks a trailer "<wnum>x<speed>" sets, as ibsim reads it. */
+void ibtopo__ibsim_trailer(struct ibtopo__ibsim_masks *m, unsigned wnum,
+			   const char *speed, size_t n);
+/** Enabled widths that train at `width` (0: 4x), and 1x. */
+unsigned ibtopo__ibsim_width_mask(unsigned width);
+/** The width and speed ibsim trains from the masks both ends enable. */
+unsigned ibtopo__ibsim_train_width(unsigned w);
+unsigned ibtopo__ibsim_train_speed(unsigned s, unsigned e, bool fdr10);
+/** The speeds ibsim says a port supports, from the common ext. speeds. */
+unsigned ibtopo__ibsim_speed_supported(unsigned e, bool fdr10);
+
+/* io/namemap.c */
+/** Read a whole file into a malloc'd buffer (not NUL-terminated). */
+int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
+			    struct ibtopo_error *err);
 
 #endif /* IBTOPO_IO_INT_H */

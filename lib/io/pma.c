@@ -16,7 +16,7 @@
  * comes back with an error status leaves its port without counters;
  * the caller is told how many ports that is.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>

@@ -7,7 +7,7 @@
  * lines split it into migrations; PRAGMA user_version records the last one
  * a database has, PRAGMA application_id marks the file as ours.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <sqlite3.h>
 

@@ -33,7 +33,7 @@
  * status is dropped without a word, as libibnetdisc drops it: repair() in
  * discover.c asks again and counts what stays missing.
  */
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>

@@ -27,7 +27,7 @@ LDFLAGS=$(mk LDFLAGS)
 	skip "no static libibtopo.a (configured with --disable-static?)"
 
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s -C "$top_builddir" \
-	install-libLTLIBRARIES install-includeHEADERS install-pkgconfigDATA \
+	install-libLTLIBRARIES install-includeHEADERS install-ibtopoincludeHEADERS install-pkgconfigDATA \
 	DESTDIR="$DEST" >"$T/install.log" 2>&1 ||
 	fail "make install DESTDIR: $(tail -5 "$T/install.log")"
 pc=$(find "$DEST" -name ibtopo.pc | head -1)

@@ -1,0 +1,78 @@
+/*
+ * ibtopo/counters.h - port counters (PerfMgt PortCounters / PortCountersExtended). Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_COUNTERS_H
+#define IBTOPO_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The counters a port's PMA keeps, in PortCounters order. */
+enum ibtopo_counter {
+	IBTOPO_CTR_SYMBOL_ERRORS = 0,		/* 16 bits */
+	IBTOPO_CTR_LINK_ERROR_RECOVERY,		/* 8 */
+	IBTOPO_CTR_LINK_DOWNED,			/* 8 */
+	IBTOPO_CTR_RCV_ERRORS,			/* 16 */
+	IBTOPO_CTR_RCV_REMOTE_PHYS_ERRORS,	/* 16 */
+	IBTOPO_CTR_RCV_SWITCH_RELAY_ERRORS,	/* 16 */
+	IBTOPO_CTR_XMIT_DISCARDS,		/* 16 */
+	IBTOPO_CTR_XMIT_CONSTRAINT_ERRORS,	/* 8 */
+	IBTOPO_CTR_RCV_CONSTRAINT_ERRORS,	/* 8 */
+	IBTOPO_CTR_LOCAL_LINK_INTEGRITY_ERRORS,	/* 4 */
+	IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS, /* 4 */
+	IBTOPO_CTR_VL15_DROPPED,		/* 16 */
+	IBTOPO_CTR_XMIT_WAIT,			/* 32 */
+	IBTOPO_CTR_XMIT_DATA,			/* 32, or 64 extended; 4-byte words */
+	IBTOPO_CTR_RCV_DATA,
+	IBTOPO_CTR_XMIT_PKTS,
+	IBTOPO_CTR_RCV_PKTS,
+	IBTOPO_CTR_COUNT_
+};
+
+/** One port's counters as read at one moment. */
+struct ibtopo_counters {
+	uint64_t value[IBTOPO_CTR_COUNT_];
+	uint32_t valid;		/* 1u << counter: the value was read */
+	uint32_t extended;	/* 1u << counter: 64 bits (PortCountersExtended) */
+	int64_t read_at_ms;	/* UTC milliseconds since the epoch; 0 = unknown */
+};
+
+/**
+ * The IBA name of a counter as perfquery prints it ("SymbolErrorCounter",
+ * "PortXmitData"); NULL when out of range.
+ */
+const char *ibtopo_counter_name(enum ibtopo_counter counter);
+/** Inverse of ibtopo_counter_name() (case-insensitive); -1 if unknown. */
+int ibtopo_counter_parse(const char *name);
+/** Width in bits of a counter (64 for an extended one). */
+unsigned ibtopo_counter_bits(enum ibtopo_counter counter, bool extended);
+/** True for the error counters (SymbolErrorCounter .. VL15Dropped). */
+bool ibtopo_counter_is_error(enum ibtopo_counter counter);
+/** True when `value` is the counter's largest (it stopped counting). */
+bool ibtopo_counter_is_saturated(enum ibtopo_counter counter, bool extended,
+				 uint64_t value);
+
+/**
+ * Attach counters to a port (copied into fabric-owned memory; replaces
+ * earlier ones; NULL removes them). IBTOPO_EINVAL without a port,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_port_set_counters(struct ibtopo_port *port,
+			     const struct ibtopo_counters *counters,
+			     struct ibtopo_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_COUNTERS_H */

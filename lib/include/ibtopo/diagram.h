@@ -1,0 +1,124 @@
+/*
+ * ibtopo/diagram.h - diagrams. Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_DIAGRAM_H
+#define IBTOPO_DIAGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+#include <ibtopo/sink.h>
+#include <ibtopo/findings.h>
+#include <ibtopo/topology.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How hosts (CAs) are drawn. */
+enum ibtopo_diagram_hosts {
+	IBTOPO_HOSTS_AUTO = 0,	/* collapse above IBTOPO_HOSTS_COLLAPSE_ABOVE */
+	IBTOPO_HOSTS_ALL,	/* one node per CA */
+	IBTOPO_HOSTS_COLLAPSE,	/* one node per set of switches: "24 hosts" */
+};
+#define IBTOPO_HOSTS_COLLAPSE_ABOVE 200
+
+/** Graphviz layout engine. */
+enum ibtopo_diagram_layout {
+	/* sfdp above IBTOPO_LAYOUT_SFDP_ABOVE drawn nodes, or with more
+	 * edges across ranks than dot lays out in seconds; else dot */
+	IBTOPO_LAYOUT_AUTO = 0,
+	IBTOPO_LAYOUT_DOT,	/* levels as ranks, top switches at the top */
+	IBTOPO_LAYOUT_SFDP,	/* force-directed; for large fabrics */
+};
+#define IBTOPO_LAYOUT_SFDP_ABOVE 1000
+
+enum ibtopo_diagram_flags {
+	IBTOPO_DIAGRAM_NO_LEGEND = 1u << 0,	/* title lines only */
+};
+
+/**
+ * What a diagram shows. Zeroed fields are the defaults.
+ * `findings` are drawn on the picture (borrowed): link findings colour
+ * the links they name by (node GUID, port) of both ends (downgrades red,
+ * cable problems orange, fat-tree violations purple, miswired pink,
+ * diff additions green, speed/width changes blue, extra links teal);
+ * low-path-diversity marks the nodes it names with a red double border.
+ * Links and nodes a finding names that the fabric lacks (link-removed,
+ * link-moved, node-removed from a diff; missing-link, missing-node and
+ * the planned side of miswired-link from validate) are drawn dashed red;
+ * `other` (the OLD fabric of a diff, or the plan) supplies their types,
+ * names and levels and may be NULL.
+ */
+struct ibtopo_diagram_opts {
+	unsigned version;		/* IBTOPO_DIAGRAM_OPTS_VERSION */
+	enum ibtopo_diagram_hosts hosts;
+	enum ibtopo_diagram_layout layout;
+	/* draw only nodes within `depth` links of this node: a "0x" node or
+	 * port GUID, a node description, or a short label as drawn; a name
+	 * several nodes go by is refused (IBTOPO_EAMBIGUOUS) */
+	const char *focus;
+	unsigned depth;			/* 0 = 2 */
+	const char *title;		/* NULL: the fabric's file name or host */
+	/* NULL: snapshot id and label, date, counts */
+	const char *subtitle;
+	const struct ibtopo_findings *findings;	/* NULL: none */
+	const struct ibtopo_fabric *other;	/* NULL: none */
+	/* levels for the ranks (ibtopo_topology_node_level()); NULL: leaves
+	 * are the switches with hosts, the others ranked by BFS upward */
+	const struct ibtopo_topology *topology;
+	unsigned flags;			/* enum ibtopo_diagram_flags */
+};
+#define IBTOPO_DIAGRAM_OPTS_VERSION 1
+#define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
+	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+
+/**
+ * Write the fabric as a graphviz DOT graph through the sink (o->format is
+ * ignored). Levels are ranks (top switches first, hosts last); labels are
+ * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
+ * "sw-01", "host001 mlx5_0" -> "host001"); parallel cables between two
+ * nodes are one edge labelled with the count, whose width grows with
+ * bandwidth; switches sharing a system image GUID (directors) are one
+ * cluster; SHARP aggregation nodes are not drawn. Hosts on the same set
+ * of switches are one node ("24 hosts") when collapsed, else, above 32
+ * hosts, one table with a cell per host (a problem link goes to its
+ * host's cell); wide levels are split into rows. A title (fabric, snapshot, date,
+ * counts) and a legend of what is drawn head the graph. The text is the
+ * same bytes for the same input. `d` may be NULL (defaults).
+ * Returns 0; IBTOPO_EINVAL (no fabric or sink, unknown opts version);
+ * IBTOPO_ENOTFOUND (focus names no node); IBTOPO_EAMBIGUOUS (focus names
+ * several, the message listing GUIDs); IBTOPO_ENOMEM; or the sink's
+ * error.
+ */
+int ibtopo_render_dot(const struct ibtopo_render_opts *o,
+		      const struct ibtopo_fabric *f,
+		      const struct ibtopo_diagram_opts *d,
+		      struct ibtopo_error *err);
+
+/**
+ * Draw the fabric into `out_path` ("-" = stdout) through libgvc in
+ * process: `format` "svg", "png", "pdf" or "dot" (the DOT text of
+ * ibtopo_render_dot()); NULL takes it from the path's extension. The
+ * layout engine is the one ibtopo_render_dot() chose. Graphviz messages
+ * never reach stderr: an error carries the last one. Not thread-safe
+ * (graphviz keeps global state). Returns 0; IBTOPO_EINVAL (unknown
+ * format, no fabric); IBTOPO_EIO (cannot write the file); IBTOPO_ERROR
+ * (graphviz failed: no layout or output plugin, e.g. an unconfigured
+ * graphviz install, see `dot -c`); or as ibtopo_render_dot().
+ */
+int ibtopo_render_image(const char *out_path, const char *format,
+			const struct ibtopo_fabric *f,
+			const struct ibtopo_diagram_opts *d,
+			struct ibtopo_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_DIAGRAM_H */

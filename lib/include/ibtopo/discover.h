@@ -1,0 +1,83 @@
+/*
+ * ibtopo/discover.h - discovery (libibnetdisc) and cache files. Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_DISCOVER_H
+#define IBTOPO_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ibtopo_discover_flags {
+	IBTOPO_DISCOVER_PARTIAL = 1u << 0,	/* keep an incomplete fabric */
+	/* read the PMA counters of every linked port (Gets only) */
+	IBTOPO_DISCOVER_COUNTERS = 1u << 1,
+};
+
+struct ibtopo_discover_opts {
+	unsigned version;		/* IBTOPO_DISCOVER_OPTS_VERSION */
+	const char *ca;			/* CA name, NULL = first */
+	int port;			/* CA port, 0 = first active */
+	unsigned timeout_ms;		/* per MAD, 0 = library default */
+	unsigned flags;			/* enum ibtopo_discover_flags */
+	/* optional progress callback (nodes seen so far); may be NULL */
+	void (*progress)(void *arg, size_t nodes);
+	void *progress_arg;
+	/* version 2: */
+	unsigned retries;		/* whole sweeps again while incomplete */
+	/* optional: a sweep was incomplete and is tried again; may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+#define IBTOPO_DISCOVER_OPTS_VERSION 2
+#define IBTOPO_DISCOVER_OPTS_INIT \
+	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
+
+/**
+ * Discover the fabric attached to a local CA port through libibnetdisc.
+ * opts may be NULL (first CA, first active port, default timeout).
+ * Returns IBTOPO_ENODEV when no device or port is there (or it cannot be
+ * opened, or is an Ethernet port), IBTOPO_ERROR when libibnetdisc fails
+ * (it logs on stderr itself), IBTOPO_EPARTIAL when discovery stopped
+ * part-way and IBTOPO_DISCOVER_PARTIAL was not given (then *out is NULL).
+ * With the flag, *out is marked partial instead. Part-way means: a port
+ * that is LinkUp has no peer (the peer did not answer), a switch is
+ * missing the PortInfo of one of its ports, a port its PortInfo, or a
+ * node its NodeDescription, after each of those was asked for again (the
+ * message names the first one and its directed route). An incomplete
+ * sweep is run again up to `retries` times; the one that found most
+ * links (then nodes, then missed least) is kept. The fabric's source is
+ * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
+ */
+int ibtopo_fabric_discover(struct ibtopo_fabric **out,
+			   const struct ibtopo_discover_opts *opts,
+			   struct ibtopo_error *err);
+
+/**
+ * Load an `ibnetdiscover --cache` file (its layout is checked before
+ * libibnetdisc reads it). IBTOPO_EPARSE "'<path>': not an ibnetdiscover
+ * cache file" or "'<path>': truncated or corrupt cache file";
+ * IBTOPO_EIO/ENOTFOUND when unreadable. taken_at is the file's mtime;
+ * host stays NULL; the fabric is marked partial by the rule of
+ * ibtopo_fabric_discover() (a cache of an incomplete discovery).
+ */
+int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
+			     struct ibtopo_error *err);
+
+/** True if the file starts like an ibnetdiscover cache file. */
+bool ibtopo_file_is_cache(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_DISCOVER_H */

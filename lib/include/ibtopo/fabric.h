@@ -1,0 +1,242 @@
+/*
+ * ibtopo/fabric.h - fabric model. Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_FABRIC_H
+#define IBTOPO_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ibtopo_node_type {
+	IBTOPO_NODE_UNKNOWN = 0,
+	IBTOPO_NODE_CA = 1,
+	IBTOPO_NODE_SWITCH = 2,
+	IBTOPO_NODE_ROUTER = 3,
+};
+
+/** "ca", "switch", "router", "unknown". */
+const char *ibtopo_node_type_name(enum ibtopo_node_type type);
+
+/** IBA PortState; 0 when not known (text dumps). */
+enum ibtopo_port_state {
+	IBTOPO_PORT_STATE_UNKNOWN = 0,
+	IBTOPO_PORT_STATE_DOWN = 1,
+	IBTOPO_PORT_STATE_INIT = 2,
+	IBTOPO_PORT_STATE_ARMED = 3,
+	IBTOPO_PORT_STATE_ACTIVE = 4,
+};
+
+/** "down", "init", "armed", "active" or "unknown". */
+const char *ibtopo_port_state_name(unsigned state);
+/** IBA PortPhysicalState name ("polling", "linkup", ...) or "unknown". */
+const char *ibtopo_phys_state_name(unsigned phys_state);
+
+struct ibtopo_node;
+struct ibtopo_link;
+struct ibtopo_counters;	/* port counters, below */
+
+/** Cable media, as far as it is known. */
+enum ibtopo_media {
+	IBTOPO_MEDIA_UNKNOWN = 0,
+	IBTOPO_MEDIA_PASSIVE_COPPER,	/* DAC */
+	IBTOPO_MEDIA_ACTIVE_COPPER,	/* ACC / AEC */
+	IBTOPO_MEDIA_AOC,		/* active optical cable */
+	IBTOPO_MEDIA_MULTIMODE,		/* multimode transceivers + fiber */
+	IBTOPO_MEDIA_SINGLEMODE,	/* single-mode transceivers + fiber */
+};
+
+/** "passive-copper", "active-copper", "aoc", "multimode", "singlemode", "unknown". */
+const char *ibtopo_media_name(enum ibtopo_media media);
+/** Inverse of ibtopo_media_name(); IBTOPO_MEDIA_UNKNOWN if not recognized. */
+enum ibtopo_media ibtopo_media_parse(const char *name);
+
+/** A cable attached to a link (from a CSV inventory or an ibdiagnet db_csv). */
+struct ibtopo_cable {
+	enum ibtopo_media media;
+	double length_m;	/* 0 = unknown */
+	unsigned rated_speed;	/* highest speed bit the cable is rated for; 0 = unknown */
+	char *vendor;		/* NULL = unknown; owned by the fabric */
+	char *part_number;
+	char *serial;
+};
+
+/** One port. Masks are 0 when unknown (e.g. read from a text dump). */
+struct ibtopo_port {
+	struct ibtopo_node *node;	/* owner */
+	unsigned num;			/* port number; 0 = switch management port */
+	unsigned ext_num;		/* external (faceplate) number, 0 = none */
+	uint64_t guid;			/* port GUID; 0 = unknown */
+	uint16_t lid;			/* 0 = unknown */
+	uint8_t lmc;
+	uint8_t state;			/* enum ibtopo_port_state */
+	uint8_t phys_state;		/* IBA PortPhysicalState, 0 = unknown */
+	uint8_t width_supported;	/* enum ibtopo_width masks */
+	uint8_t width_enabled;
+	uint8_t width_active;		/* one bit, or 0 */
+	uint16_t speed_supported;	/* enum ibtopo_speed masks */
+	uint16_t speed_enabled;
+	uint16_t speed_active;		/* one bit, or 0 */
+	uint32_t cap_mask;		/* PortInfo CapabilityMask; 0 = unknown */
+	struct ibtopo_port *remote;	/* peer port, NULL if unconnected */
+	struct ibtopo_link *link;	/* link this port is an end of, or NULL */
+	/* PMA counters (discover --counters, import --counters); NULL = not
+	 * read. Owned by the fabric: set with ibtopo_port_set_counters(). */
+	struct ibtopo_counters *counters;
+};
+
+/** One node (CA, switch or router). */
+struct ibtopo_node {
+	enum ibtopo_node_type type;
+	uint64_t guid;			/* node GUID */
+	uint64_t sysimg_guid;		/* system image GUID; 0 = unknown */
+	char *desc;			/* node description; never NULL */
+	uint32_t vendor_id;		/* 0 = unknown */
+	uint32_t device_id;
+	uint32_t revision;
+	unsigned nports;		/* number of physical ports */
+	/* ports[0..nports]; ports[i] is port i or NULL when absent or unknown.
+	 * CAs have no port 0. */
+	struct ibtopo_port **ports;
+	size_t index;			/* position in the fabric's node list */
+	bool enhanced_port0;		/* switch port 0 is enhanced */
+};
+
+/**
+ * One physical link between two ports. `a` is the end whose node GUID is
+ * the lower (ties broken by port number) so links compare stably.
+ * Planned values come from a topology file's trailer (0 = not stated).
+ */
+struct ibtopo_link {
+	struct ibtopo_port *a;
+	struct ibtopo_port *b;
+	size_t index;			/* position in the fabric's link list */
+	uint16_t speed;			/* active speed bit (as both ends report) */
+	uint8_t width;			/* active width bit */
+	struct ibtopo_cable *cable;	/* NULL when no cable data */
+};
+
+/** Where a fabric came from and when; strings owned by the fabric. */
+struct ibtopo_fabric_meta {
+	char *label;		/* NULL = none */
+	char *source;		/* "discover:mlx5_0/1", "file:/path", ... */
+	char *host;		/* host the snapshot was taken on */
+	time_t taken_at;	/* UTC seconds */
+	bool partial;		/* discovery did not reach every node */
+	int64_t snapshot_id;	/* 0 = not stored */
+	char *partial_reason;	/* what did not answer; NULL = not known */
+};
+
+struct ibtopo_fabric;
+
+/** Create an empty fabric. */
+int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err);
+/** Free a fabric and everything it owns; NULL is fine. */
+void ibtopo_fabric_free(struct ibtopo_fabric *fabric);
+
+/** Metadata of a fabric; borrowed, writable through the setters below. */
+const struct ibtopo_fabric_meta *ibtopo_fabric_meta(const struct ibtopo_fabric *fabric);
+/** Set a metadata string (label, source, host); value is copied; NULL clears. */
+int ibtopo_fabric_set_label(struct ibtopo_fabric *fabric, const char *label,
+			    struct ibtopo_error *err);
+int ibtopo_fabric_set_source(struct ibtopo_fabric *fabric, const char *source,
+			     struct ibtopo_error *err);
+int ibtopo_fabric_set_host(struct ibtopo_fabric *fabric, const char *host,
+			   struct ibtopo_error *err);
+void ibtopo_fabric_set_taken_at(struct ibtopo_fabric *fabric, time_t when);
+void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial);
+/** Why the fabric is partial (copied; NULL clears). */
+int ibtopo_fabric_set_partial_reason(struct ibtopo_fabric *fabric,
+				     const char *reason, struct ibtopo_error *err);
+void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id);
+
+/**
+ * Add a node with `nports` physical ports (no port objects yet).
+ * Returns IBTOPO_EINVAL if a node with that GUID exists already.
+ * The node is owned by the fabric; *out is borrowed.
+ */
+int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabric,
+			   enum ibtopo_node_type type, uint64_t guid,
+			   unsigned nports, const char *desc,
+			   struct ibtopo_error *err);
+/** Replace a node's description (copied). */
+int ibtopo_node_set_desc(struct ibtopo_node *node, const char *desc,
+			 struct ibtopo_error *err);
+/**
+ * Create port `num` of a node (0..nports), zeroed but for node/num, or
+ * return the existing one. The port is owned by the fabric.
+ */
+int ibtopo_node_add_port(struct ibtopo_port **out, struct ibtopo_fabric *fabric,
+			 struct ibtopo_node *node, unsigned num,
+			 struct ibtopo_error *err);
+/** Register a port GUID in the fabric's port index (after setting port->guid). */
+int ibtopo_fabric_index_port(struct ibtopo_fabric *fabric, struct ibtopo_port *port,
+			     struct ibtopo_error *err);
+/**
+ * Link two ports. Sets remote/link on both; link speed/width are taken
+ * from the ports' active values. Returns IBTOPO_EINVAL if either port is
+ * already linked (to another port) or a == b.
+ */
+int ibtopo_fabric_connect(struct ibtopo_link **out, struct ibtopo_fabric *fabric,
+			  struct ibtopo_port *a, struct ibtopo_port *b,
+			  struct ibtopo_error *err);
+/** Attach cable data to a link (copied; replaces any earlier cable). */
+int ibtopo_link_set_cable(struct ibtopo_fabric *fabric, struct ibtopo_link *link,
+			  const struct ibtopo_cable *cable, struct ibtopo_error *err);
+
+size_t ibtopo_fabric_node_count(const struct ibtopo_fabric *fabric);
+struct ibtopo_node *ibtopo_fabric_node(const struct ibtopo_fabric *fabric, size_t i);
+size_t ibtopo_fabric_link_count(const struct ibtopo_fabric *fabric);
+struct ibtopo_link *ibtopo_fabric_link(const struct ibtopo_fabric *fabric, size_t i);
+/** Count of nodes of one type. */
+size_t ibtopo_fabric_count_type(const struct ibtopo_fabric *fabric,
+				enum ibtopo_node_type type);
+/** Node by node GUID, or NULL. */
+struct ibtopo_node *ibtopo_fabric_find_node(const struct ibtopo_fabric *fabric,
+					    uint64_t guid);
+/** Port by port GUID, or NULL. */
+struct ibtopo_port *ibtopo_fabric_find_port(const struct ibtopo_fabric *fabric,
+					    uint64_t guid);
+/**
+ * First node whose description equals `desc`, or NULL. Descriptions need
+ * not be unique: to find the node a person names, use
+ * ibtopo_fabric_find_node_name().
+ */
+struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fabric,
+						 const char *desc);
+/**
+ * The one node a person names: a node GUID or a port GUID ("0x" and 1 to
+ * 16 hex digits), else a node description. A GUID is always taken; a
+ * description only when one node has it. IBTOPO_ENOTFOUND "no node
+ * '<name>' in the fabric"; IBTOPO_EAMBIGUOUS when several nodes have that
+ * description, the message counting them and listing GUIDs to give
+ * instead ("'<name>' names 78 nodes: 0x..., 0x..., ... and 73 more; name
+ * one by its GUID"); IBTOPO_EINVAL without a fabric or name. *out is
+ * borrowed from the fabric, NULL on failure. Every option taking a node
+ * name (render --focus, analyze --roots lines, cable inventories) reads
+ * it this way.
+ */
+int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
+				 const struct ibtopo_fabric *fabric,
+				 const char *name, struct ibtopo_error *err);
+/** Port `num` of a node or NULL. */
+struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
+/**
+ * Sort nodes by (type, GUID) and links by (a GUID, a port), renumbering
+ * `index`, so every reader yields the same order for the same fabric.
+ */
+void ibtopo_fabric_sort(struct ibtopo_fabric *fabric);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_FABRIC_H */

@@ -1,0 +1,101 @@
+/*
+ * ibtopo/health.h - port health. Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_HEALTH_H
+#define IBTOPO_HEALTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+#include <ibtopo/counters.h>
+#include <ibtopo/sink.h>
+#include <ibtopo/findings.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Port health: counters of one snapshot against thresholds, and their
+ * growth between two. Findings (a = the port whose counter is high or
+ * grew, b = its peer; subkind = the enum ibtopo_counter):
+ * - port-errors (warning): an error counter above its threshold in the
+ *   newer snapshot; value = the count, limit = the threshold.
+ * - port-error-rate (error): an error counter grew between the snapshots;
+ *   actual = the growth, value = growth per hour, limit = the interval in
+ *   hours. note "saturated": it stopped at its largest value, so it grew
+ *   at least that much; note "reset": it is lower than before (someone
+ *   reset it), growth = its value now (at least that much), never a
+ *   negative rate.
+ * - link-flapping (error): LinkDownedCounter grew; the same fields.
+ */
+struct ibtopo_health_port {
+	const struct ibtopo_port *port;		/* in the newer fabric */
+	const struct ibtopo_counters *now;
+	const struct ibtopo_counters *before;	/* NULL: no earlier reading */
+	double hours;				/* between the readings; 0 */
+	uint64_t growth[IBTOPO_CTR_COUNT_];	/* at least; valid in both */
+	double rate[IBTOPO_CTR_COUNT_];		/* growth per hour */
+	uint32_t saturated;	/* 1u << counter: at its largest value now */
+	uint32_t reset;		/* 1u << counter: lower than before */
+	uint64_t errors;	/* sum of the error counters now */
+	double error_rate;	/* sum of the error counters' rates */
+};
+
+/** Per-port health, worst first (highest error rate, then error count). */
+struct ibtopo_health {
+	struct ibtopo_health_port *ports;
+	size_t count;
+	bool since;		/* an earlier snapshot was compared */
+};
+
+struct ibtopo_health_opts {
+	unsigned version;	/* IBTOPO_HEALTH_OPTS_VERSION */
+	/*
+	 * Thresholds file as ibqueryerrors reads it, "Name=value" lines
+	 * (SymbolErrorCounter=10), '#' comments; counters it leaves out keep
+	 * the default, 0 (any error counts, as ibqueryerrors without a
+	 * file). NULL: the defaults.
+	 */
+	const char *thresholds_path;
+};
+#define IBTOPO_HEALTH_OPTS_VERSION 1
+#define IBTOPO_HEALTH_OPTS_INIT { IBTOPO_HEALTH_OPTS_VERSION, NULL }
+
+/**
+ * Health of the ports of `now` that carry counters, against `since` (an
+ * earlier snapshot of the same fabric, ports matched by node GUID and
+ * port number; may be NULL). Findings are appended to `findings` (may be
+ * NULL); *out borrows both fabrics. IBTOPO_EINVAL, IBTOPO_EIO or
+ * IBTOPO_EPARSE ("<path>:<line>: ...") for a bad thresholds file,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_health_analyze(struct ibtopo_health **out,
+			  struct ibtopo_findings *findings,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_fabric *since,
+			  const struct ibtopo_health_opts *opts,
+			  struct ibtopo_error *err);
+void ibtopo_health_free(struct ibtopo_health *health);
+/**
+ * Write health: JSON {"schema_version":1,"ports":[...],"findings":[...]}
+ * (per port node, guid, port, peer, read_at_ms, counters by IBA name,
+ * saturated; with an earlier snapshot interval_h, growth, rate_per_hour,
+ * reset); CSV one row per port; text the ports with errors, worst first,
+ * then the findings. IBTOPO_EIO if the sink fails.
+ */
+int ibtopo_render_health(const struct ibtopo_render_opts *opts,
+			 const struct ibtopo_health *health,
+			 const struct ibtopo_findings *findings,
+			 struct ibtopo_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_HEALTH_H */

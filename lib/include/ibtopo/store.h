@@ -1,0 +1,135 @@
+/*
+ * ibtopo/store.h - snapshot store (SQLite). Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_STORE_H
+#define IBTOPO_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ibtopo_store;
+
+enum ibtopo_store_flags {
+	IBTOPO_STORE_READONLY = 1u << 0,	/* never create or write */
+};
+
+/** One stored snapshot, as listed. Strings owned by the list. */
+struct ibtopo_snapshot {
+	int64_t id;
+	char *label;		/* NULL = none */
+	time_t taken_at;
+	char *source;
+	char *host;
+	size_t switches;
+	size_t cas;
+	size_t routers;
+	size_t links;
+	bool partial;
+	char *partial_reason;	/* NULL = complete, or not recorded */
+};
+
+/**
+ * Resolve the database path: `explicit_path` if not NULL, else
+ * $IBTOPO_DB, else $XDG_DATA_HOME/ibtopo/fabric.db, else
+ * ~/.local/share/ibtopo/fabric.db. Writes into buf; IBTOPO_EINVAL if it
+ * does not fit or no home is known.
+ */
+int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
+			      struct ibtopo_error *err);
+
+/**
+ * Open (and unless READONLY, create with mode 0600, missing parent
+ * directories 0700, and migrate) a database. A database of an older
+ * schema version is migrated even with READONLY when this process can
+ * write the file (once, in one transaction); if it cannot, that is
+ * IBTOPO_EVERSION naming both versions. IBTOPO_EVERSION for a newer
+ * schema (the file is untouched), IBTOPO_ENOTFOUND for a missing file
+ * with READONLY, IBTOPO_EPARSE for a file that is not an ibtopo
+ * database, IBTOPO_EIO when it cannot be created or written.
+ */
+int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
+		      struct ibtopo_error *err);
+/** Close; NULL is fine. */
+void ibtopo_store_free(struct ibtopo_store *store);
+
+/**
+ * Store a fabric as a new snapshot in one transaction (all or nothing);
+ * sets its snapshot id, and its taken_at (now) and host (gethostname)
+ * when they were unset. `out_id` may be NULL. IBTOPO_EBUSY if other
+ * writers held the database for longer than 10 s, IBTOPO_EINVAL on a
+ * store opened READONLY or a label that reads as a REF, IBTOPO_EEXIST
+ * when the fabric's label names a stored snapshot already (see
+ * ibtopo_store_save_ext() to move it).
+ */
+int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
+		      struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+enum ibtopo_save_flags {
+	/* a label in use moves to the new snapshot instead of failing */
+	IBTOPO_SAVE_MOVE_LABEL = 1u << 0,
+};
+
+/**
+ * Whether `label` may name a new snapshot. A label names one snapshot,
+ * and a REF must reach it: IBTOPO_EINVAL when it is empty or reads as a
+ * REF itself (decimal digits, `latest`, `latest~N`); IBTOPO_EEXIST when
+ * a snapshot of `store` has it already (the message names the
+ * snapshot), unless `flags` holds IBTOPO_SAVE_MOVE_LABEL. `store` may be
+ * NULL: the text alone is checked. Returns 0 when it may.
+ */
+int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
+			     unsigned flags, struct ibtopo_error *err);
+
+/**
+ * ibtopo_store_save() with `flags` (enum ibtopo_save_flags). The
+ * fabric's label, when set, is checked with ibtopo_store_check_label()
+ * inside the snapshot's transaction (IBTOPO_EINVAL, IBTOPO_EEXIST, and
+ * nothing stored); with IBTOPO_SAVE_MOVE_LABEL the snapshots holding the
+ * label lose it in that same transaction.
+ */
+int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
+			  struct ibtopo_fabric *fabric, unsigned flags,
+			  struct ibtopo_error *err);
+/**
+ * Load snapshot `id` into a new fabric (sorted, meta filled in, cables
+ * attached). IBTOPO_ENOTFOUND if there is no such snapshot.
+ */
+int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
+		      int64_t id, struct ibtopo_error *err);
+/**
+ * Resolve a REF into an id: a snapshot id, else a label, `latest`, or
+ * `latest~N` (N snapshots before the latest, in the order they were
+ * stored). IBTOPO_ENOTFOUND when nothing matches; IBTOPO_EAMBIGUOUS when
+ * the label names several snapshots (databases written before labels
+ * were unique), the message listing their ids.
+ */
+int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
+			 struct ibtopo_error *err);
+/** List snapshots, oldest first. Free with ibtopo_snapshot_list_free(). */
+int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
+		      struct ibtopo_store *store, struct ibtopo_error *err);
+void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count);
+/**
+ * Delete snapshot `id` and everything stored with it, in one transaction.
+ * IBTOPO_ENOTFOUND if there is no such snapshot, IBTOPO_EINVAL on a
+ * store opened READONLY.
+ */
+int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
+			struct ibtopo_error *err);
+/** The path the store was opened with; borrowed from the store. */
+const char *ibtopo_store_path(const struct ibtopo_store *store);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_STORE_H */

@@ -1,0 +1,278 @@
+/*
+ * ibtopo/topology.h - topology analysis. Part of the public interface;
+ * programs include <ibtopo.h>, which includes every part.
+ */
+#ifndef IBTOPO_TOPOLOGY_H
+#define IBTOPO_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <ibtopo/error.h>
+#include <ibtopo/fabric.h>
+#include <ibtopo/findings.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * What ibtopo_topology_analyze() finds, and how.
+ *
+ * Endpoints. A CA is a server port unless it is part of a switch: a CA
+ * whose system image GUID is that of the switch it is cabled to, or whose
+ * description says "Aggregation Node" (SHARP), is ignored. Server ports
+ * sharing a system image GUID (dual-port, dual-adapter) are one server.
+ *
+ * Levels, counted from 1 at the leaves (as OpenSM's ftree engine ranks
+ * switches, its rank 0 being our top level). Without roots: leaves are
+ * the switches with servers, other switches are ranked by BFS upward
+ * (level = 1 + hops to the nearest leaf). Two readings are then scored
+ * by the links they leave breaking fat-tree rules (same-level links,
+ * links skipping a level, servers above level 1) and the better kept:
+ * a switch that has servers but only leaves for neighbours may be a
+ * spine with servers on it rather than a leaf; a switch with no
+ * neighbour above it may be a root whose level is the top. With roots
+ * (a file of GUIDs or names, or a regex on descriptions), levels are
+ * ranked down from them and the leaves' level is the deepest.
+ * Switch chips sharing a system image GUID (directors) are one chassis;
+ * levels stay per chip, as the subnet manager routes them.
+ *
+ * Classes: single-switch (one switch or one chassis); star (every pair
+ * of leaf switches is cut apart by one switch or one cable: hub and
+ * spoke, or a tree without redundancy); fat-tree (levels where every
+ * inter-switch link joins adjacent levels, every switch below the top
+ * has an uplink and every one above level 1 a downlink, with at most a
+ * quarter of the links breaking the rules: those are reported as
+ * fat-tree-violation findings); irregular (anything else; `shape` names
+ * "ring", "full-mesh", "mesh" (2-D grid), "torus", "line" or
+ * "disconnected" when the switch graph is one).
+ *
+ * Per level: switches, links down (servers and switches below), up,
+ * and to the same level, their bandwidth (active speed x width), the
+ * oversubscription down:up, and the bisection bandwidth through the
+ * level (half its uplink bandwidth). The blocking factor is the servers'
+ * bandwidth over the narrowest level's uplink bandwidth.
+ *
+ * Path diversity, over the switch graph (servers do not forward):
+ * edge-disjoint paths (cables may not be shared) and node-disjoint paths
+ * (no switch shared; parallel cables between two adjacent switches are
+ * separate paths) between every pair of leaf switches and of servers,
+ * and the number of equal-cost shortest switch routes between leaf
+ * switches. Switches with identical neighbours (twins: the leaves of one
+ * pod, the spines of one plane) are interchangeable, so one pair stands
+ * for all pairs of its twin classes and twins off a pair's ends are
+ * contracted into one weighted vertex, which keeps every cut. Edge
+ * counts come from one Gomory-Hu tree of that contracted graph (one max
+ * flow per vertex); node counts from one max flow per pair of twin
+ * classes on its vertex-split form; ECMP counts from one BFS per class.
+ * A fat tree with P pods costs O(P^2) flows whatever its size.
+ *
+ * Findings appended (severity warning):
+ * - low-path-diversity, subkind enum ibtopo_path_diversity_kind:
+ *   LEAF_PAIR: a leaf switch (a) with fewer than min_paths node-disjoint
+ *   paths to `value` other leaf switches, the worst being b; actual = its
+ *   node-disjoint count, expected = min_paths. Each pair below is
+ *   reported once, through the leaf with the most such pairs.
+ *   SINGLE_LINK: a server with one link (a = its port, b = the switch
+ *   port); ONE_SWITCH: a server whose links all end on one switch
+ *   (actual = links). Once per server, never per pair.
+ * - fat-tree-violation, subkind enum ibtopo_fat_tree_violation, only
+ *   when the class is fat-tree or roots were given (CA_TO_CA always):
+ *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; expected, actual the
+ *   levels of a and b); CA_ON_NON_LEAF (a = the server port, b = the
+ *   switch port, actual = the switch's level); UNEVEN_UPLINKS (a = the
+ *   switch, port -1; expected = the uplinks most of its level have,
+ *   actual = its own); UPLINKS_PILED (a = the switch, b = the upper
+ *   switch with most of its uplinks, c = an upper switch of the same
+ *   group with none; expected = the usual cables per upper switch,
+ *   actual = those to b); CA_TO_CA (a, b the link's ends).
+ */
+
+enum ibtopo_topology_class {
+	IBTOPO_TOPOLOGY_UNKNOWN = 0,
+	IBTOPO_TOPOLOGY_SINGLE_SWITCH,
+	IBTOPO_TOPOLOGY_STAR,
+	IBTOPO_TOPOLOGY_FAT_TREE,
+	IBTOPO_TOPOLOGY_IRREGULAR,
+};
+
+/** "single-switch", "star", "fat-tree", "irregular"; "unknown" otherwise. */
+const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls);
+
+/** Subkinds of fat-tree-violation findings. */
+enum ibtopo_fat_tree_violation {
+	IBTOPO_FTV_SAME_LEVEL = 1,	/* switch-to-switch link within a level */
+	IBTOPO_FTV_LEVEL_SKIP,		/* link across two levels or more */
+	IBTOPO_FTV_CA_ON_NON_LEAF,	/* server cabled above level 1 */
+	IBTOPO_FTV_UNEVEN_UPLINKS,	/* fewer uplinks than its level's peers */
+	IBTOPO_FTV_UPLINKS_PILED,	/* uplinks doubled up, an upper switch left out */
+	IBTOPO_FTV_CA_TO_CA,		/* two CAs cabled to each other */
+};
+
+/** Subkinds of low-path-diversity findings. */
+enum ibtopo_path_diversity_kind {
+	IBTOPO_LPD_LEAF_PAIR = 1,	/* leaf switches below min_paths */
+	IBTOPO_LPD_SINGLE_LINK,		/* server with one link */
+	IBTOPO_LPD_ONE_SWITCH,		/* server with all links on one switch */
+};
+
+/**
+ * Stable name of a subkind of a topology finding ("same-level-link",
+ * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
+ * "ca-to-ca"; "leaf-pair", "single-link", "one-switch"), or NULL when
+ * the kind is not a topology kind or the subkind is unknown.
+ */
+const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
+					 int subkind);
+
+enum ibtopo_topology_flags {
+	IBTOPO_TOPOLOGY_NO_PATHS = 1u << 0,	/* skip path diversity */
+	IBTOPO_TOPOLOGY_NO_SERVER_PAIRS = 1u << 1, /* skip server-pair flows */
+};
+
+struct ibtopo_topology_opts {
+	unsigned version;		/* IBTOPO_TOPOLOGY_OPTS_VERSION */
+	unsigned min_paths;		/* 0 = 2 */
+	/* roots: a file of node GUIDs ("0x..." or hex) or descriptions, one
+	 * a line, '#' comments; and/or a POSIX extended regex matched
+	 * against switch descriptions. NULL = none. */
+	const char *roots_file;
+	const char *root_pattern;
+	unsigned flags;			/* enum ibtopo_topology_flags */
+};
+#define IBTOPO_TOPOLOGY_OPTS_VERSION 1
+#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0 }
+
+struct ibtopo_topology;
+
+/**
+ * Analyze the fabric's layout: levels, class, per-level bandwidth and
+ * path diversity (see above). Findings are appended to `findings` (may
+ * be NULL) and borrow the fabric's descriptions; *out borrows the fabric
+ * too: free both before the fabric. `opts` may be NULL (defaults).
+ * Returns 0; IBTOPO_EINVAL (no fabric, unknown opts version, a bad root
+ * pattern, roots naming no switch: the message names it);
+ * IBTOPO_EAMBIGUOUS (a roots line names several switches; lines are read
+ * as ibtopo_fabric_find_node_name() reads names, GUIDs also without "0x"
+ * or as "S-<guid>", descriptions also as the short names drawn); IBTOPO_EIO
+ * (unreadable roots file); IBTOPO_ENOMEM; IBTOPO_ERROR (the graph
+ * library failed). On failure *out is NULL; findings appended stay.
+ */
+int ibtopo_topology_analyze(struct ibtopo_topology **out,
+			    const struct ibtopo_fabric *fabric,
+			    const struct ibtopo_topology_opts *opts,
+			    struct ibtopo_findings *findings,
+			    struct ibtopo_error *err);
+
+/** Free an analysis; NULL is fine. */
+void ibtopo_topology_free(struct ibtopo_topology *topo);
+
+/** The fabric's class. */
+enum ibtopo_topology_class ibtopo_topology_class(const struct ibtopo_topology *topo);
+/** Recognized shape of an irregular fabric ("ring", ...), or NULL. */
+const char *ibtopo_topology_shape(const struct ibtopo_topology *topo);
+/** Number of switch levels (0 without switches). */
+unsigned ibtopo_topology_levels(const struct ibtopo_topology *topo);
+
+/**
+ * Level of a switch, 1 = leaves, ibtopo_topology_levels() = top; 0 for
+ * CAs, routers, NULL, and switches cut off from every server.
+ */
+int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
+			       const struct ibtopo_node *node);
+/**
+ * True if a node is named by a low-path-diversity finding: a leaf switch
+ * below min_paths to some other leaf, or a server CA with one link or
+ * one switch.
+ */
+bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
+					const struct ibtopo_node *node);
+
+/** One level of the fabric. Bandwidths in Gb/s. */
+struct ibtopo_topology_level {
+	unsigned level;		/* 1 = leaves */
+	size_t switches;	/* switch chips */
+	size_t chassis;		/* boxes: a director counts once */
+	size_t host_links;	/* links to servers (included in down_links) */
+	size_t down_links;	/* to servers and lower levels */
+	size_t up_links;	/* to higher levels */
+	size_t same_links;	/* within the level */
+	double down_gbps;
+	double up_gbps;
+	/* down:up bandwidth (link counts when a speed is unknown); 0 at the
+	 * top or without uplinks */
+	double oversubscription;
+	double bisection_gbps;	/* up_gbps / 2; 0 at the top */
+};
+
+/** Fill *out for level 1..levels; IBTOPO_EINVAL outside that range. */
+int ibtopo_topology_level(struct ibtopo_topology_level *out,
+			  const struct ibtopo_topology *topo, unsigned level);
+
+/**
+ * Servers' bandwidth over the narrowest level's uplink bandwidth (1.0 =
+ * non-blocking; 2.0 = 2:1); 1.0 for a single switch; 0 when not defined
+ * (irregular fabrics, no servers).
+ */
+double ibtopo_topology_blocking_factor(const struct ibtopo_topology *topo);
+/** Bisection bandwidth in Gb/s where the blocking factor is defined, else 0. */
+double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo);
+
+enum ibtopo_path_measure {
+	IBTOPO_PATHS_EDGE_DISJOINT = 0,
+	IBTOPO_PATHS_NODE_DISJOINT,
+	IBTOPO_PATHS_ECMP,		/* equal-cost shortest routes */
+};
+
+/** Distribution of one measure over pairs. */
+struct ibtopo_path_stats {
+	size_t pairs;		/* pairs counted; 0 = not computed */
+	unsigned min;
+	unsigned max;
+	double median;
+};
+
+/**
+ * Statistics over all pairs of leaf switches (`servers` false) or of
+ * servers (true; ECMP is not computed for servers). IBTOPO_EINVAL for
+ * an unknown measure. Values above UINT_MAX (ECMP) are clamped.
+ */
+int ibtopo_topology_path_stats(struct ibtopo_path_stats *out,
+			       const struct ibtopo_topology *topo, bool servers,
+			       enum ibtopo_path_measure measure);
+
+/**
+ * One measure between two leaf switches (any switch with servers), or
+ * -1 when either is not one or the measure was not computed.
+ */
+long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
+				     const struct ibtopo_node *a,
+				     const struct ibtopo_node *b,
+				     enum ibtopo_path_measure measure);
+
+/** Number of servers (CAs grouped by system image GUID). */
+size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
+/** Number of chassis (a director, whatever its chips, counts once). */
+size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
+
+/**
+ * Whether OpenSM's ftree routing engine (3.3, without a roots or compute
+ * node file) would route this fabric rather than fall back to minhop,
+ * judged by its own rules: ranks from the switches cabled to any CA
+ * (aggregation nodes too), every CA on the deepest rank, no CA cabled to
+ * a CA, and at each rank the same number of up and down port groups and
+ * the same cables per group as the rank's first switch. *reason (may be
+ * NULL) receives why not, led by OpenSM's error code ("ERR AB26: ..."),
+ * borrowed from the analysis; NULL when accepted.
+ */
+bool ibtopo_topology_opensm_ftree(const struct ibtopo_topology *topo,
+				  const char **reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBTOPO_TOPOLOGY_H */
