@@ -179,10 +179,8 @@ static void short_label(char *out, size_t len, const struct ibtopo_node *n,
 		squeeze(tmp, sizeof(tmp), cx ? cx : "CA", cx ? k : 2);
 		snprintf(out, len, "%s %04x", tmp, tail);
 	} else if (variant == 0) {
-		size_t k = 0;
+		size_t k = ibtopo__desc_first_word(&d);
 
-		while (d[k] && !isspace((unsigned char)d[k]))
-			k++;
 		squeeze(out, len, d, k);
 	} else {
 		squeeze(out, len, d, strlen(d));

@@ -14,6 +14,7 @@
  */
 #include "ibtopo-int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,6 +128,17 @@ bool ibtopo__is_host_name(const char *s, size_t n)
 	return ibtopo__is_name_word(s, n) && !is_localhost(s, n);
 }
 
+size_t ibtopo__desc_first_word(const char **d)
+{
+	size_t n = 0;
+
+	while (isspace((unsigned char)**d))
+		(*d)++;
+	while ((*d)[n] && !isspace((unsigned char)(*d)[n]))
+		n++;
+	return n;
+}
+
 const char *ibtopo__ca_host_name(const struct ibtopo_node *ca, char *buf,
 				 size_t len)
 {
@@ -135,10 +147,7 @@ const char *ibtopo__ca_host_name(const struct ibtopo_node *ca, char *buf,
 
 	if (!n) {
 		/* the variant: a description a person wrote, "compute-01" */
-		while (*d == ' ' || *d == '\t')
-			d++;
-		while (d[n] && d[n] != ' ' && d[n] != '\t')
-			n++;
+		n = ibtopo__desc_first_word(&d);
 		if (ibtopo__desc_is_default(d))
 			n = 0;
 	}

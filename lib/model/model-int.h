@@ -129,6 +129,12 @@ bool ibtopo__node_in_switch(const struct ibtopo_node *ca);
  */
 size_t ibtopo__desc_host_word(const char *desc);
 /**
+ * The first word of a description: blanks before it skipped (*desc moves
+ * to it), its length returned. What a diagram labels a CA by, and the
+ * name ibtopo__ca_host_name() falls back to.
+ */
+size_t ibtopo__desc_first_word(const char **desc);
+/**
  * A name for every CA, for outputs that must list each host (Slurm's
  * Nodes=), into buf: its host word; else, when a person wrote the
  * description ("compute-01"), its first word; else "H-<guid>", as
