@@ -52,31 +52,14 @@ static const char *speed_text(unsigned speed, unsigned width, char *buf,
 	return buf;
 }
 
-struct out {
-	const struct ibtopo_render_opts *o;
-	int rc;
-};
-
-static void put(struct out *w, const char *s)
+static void put(struct ibtopo__wr *w, const char *s)
 {
 	if (!w->rc)
 		w->rc = ibtopo__out_write(w->o, s, strlen(s));
 }
 
-static void putf(struct out *w, const char *fmt, ...) IBTOPO__PRINTF(2, 3);
-static void putf(struct out *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (w->rc)
-		return;
-	va_start(ap, fmt);
-	w->rc = ibtopo__out_vprintf(w->o, fmt, ap);
-	va_end(ap);
-}
-
 /* A DOT quoted string: "..." with \" and \\ escaped, newlines as \n. */
-static void put_q(struct out *w, const char *s)
+static void put_q(struct ibtopo__wr *w, const char *s)
 {
 	char buf[256];
 	size_t k = 0;
@@ -106,7 +89,7 @@ static void put_q(struct out *w, const char *s)
 }
 
 /* Text inside an HTML-like label. */
-static void put_html(struct out *w, const char *s)
+static void put_html(struct ibtopo__wr *w, const char *s)
 {
 	char buf[256];
 	size_t k = 0;
@@ -180,7 +163,7 @@ static const char *fabric_name(const struct scene *c, char *buf, size_t len)
 	return buf;
 }
 
-static void write_subtitle(struct out *w, const struct scene *c)
+static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
 	const char *sep = "";
@@ -189,7 +172,7 @@ static void write_subtitle(struct out *w, const struct scene *c)
 	struct tm tm;
 
 	if (m->snapshot_id > 0) {
-		putf(w, "snapshot %lld", (long long)m->snapshot_id);
+		ibtopo__wr_printf(w, "snapshot %lld", (long long)m->snapshot_id);
 		sep = " \xc2\xb7 ";
 	}
 	if (m->label) {
@@ -201,21 +184,21 @@ static void write_subtitle(struct out *w, const struct scene *c)
 	}
 	if (m->taken_at > 0 && gmtime_r(&m->taken_at, &tm) &&
 	    strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm)) {
-		putf(w, "%s%s", sep, date);
+		ibtopo__wr_printf(w, "%s%s", sep, date);
 		sep = " \xc2\xb7 ";
 	}
 	nsw = ibtopo_fabric_count_type(c->f, IBTOPO_NODE_SWITCH);
 	nhost = ibtopo_fabric_count_type(c->f, IBTOPO_NODE_CA) +
 		ibtopo_fabric_count_type(c->f, IBTOPO_NODE_ROUTER) - c->nsharp;
-	putf(w, "%s%zu switch%s, %zu host%s", sep, nsw, nsw == 1 ? "" : "es",
+	ibtopo__wr_printf(w, "%s%zu switch%s, %zu host%s", sep, nsw, nsw == 1 ? "" : "es",
 	     nhost, nhost == 1 ? "" : "s");
 	if (c->nsharp)
-		putf(w, " (+%zu SHARP)", c->nsharp);
-	putf(w, ", %zu link%s", c->nl, c->nl == 1 ? "" : "s");
+		ibtopo__wr_printf(w, " (+%zu SHARP)", c->nsharp);
+	ibtopo__wr_printf(w, ", %zu link%s", c->nl, c->nl == 1 ? "" : "s");
 	if (m->partial)
 		put(w, " (PARTIAL)");
 	if (c->focus)
-		putf(w, " \xc2\xb7 around %s, %u hop%s", c->focus_label,
+		ibtopo__wr_printf(w, " \xc2\xb7 around %s, %u hop%s", c->focus_label,
 		     c->depth, c->depth == 1 ? "" : "s");
 	if (c->collapse)
 		put(w, " \xc2\xb7 hosts collapsed per switch");
@@ -271,7 +254,7 @@ static void legend_box(struct litem *it, size_t *n, const char *fill,
 			 width, border);
 }
 
-static void write_legend(struct out *w, const struct scene *c)
+static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
 	struct litem it[LEGEND_MAX];
 	size_t n = 0;
@@ -343,7 +326,7 @@ static void write_legend(struct out *w, const struct scene *c)
 	for (size_t i = 0; i < n; i++) {
 		if (i % LEGEND_PER_ROW == 0)
 			put(w, "\t\t\t<TR>");
-		putf(w, "<TD%s><FONT POINT-SIZE=\"%.0f\" COLOR=\"%s\">%s</FONT>"
+		ibtopo__wr_printf(w, "<TD%s><FONT POINT-SIZE=\"%.0f\" COLOR=\"%s\">%s</FONT>"
 			"</TD><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"%.0f\">",
 		     it[i].attrs, it[i].size * c->scale, it[i].color,
 		     it[i].sample, 12 * c->scale);
@@ -355,16 +338,16 @@ static void write_legend(struct out *w, const struct scene *c)
 	put(w, "\t\t</TABLE></TD></TR>\n");
 }
 
-static void write_label(struct out *w, const struct scene *c)
+static void write_label(struct ibtopo__wr *w, const struct scene *c)
 {
 	const struct ibtopo_diagram_opts *d = c->d;
 	char name[256];
 
 	put(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
-	putf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>", 22 * c->scale);
+	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>", 22 * c->scale);
 	put_html(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
 	put(w, "</B></FONT></TD></TR>\n");
-	putf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">", 13 * c->scale);
+	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">", 13 * c->scale);
 	if (d->subtitle)
 		put_html(w, d->subtitle);
 	else
@@ -385,14 +368,14 @@ static const char *switch_fill(int level, int top)
 }
 
 /* Hosts as the cells of a table; problems colour their cell. */
-static void write_block(struct out *w, const struct dnode *d, const char *id)
+static void write_block(struct ibtopo__wr *w, const struct dnode *d, const char *id)
 {
 	size_t cols = d->cols;
 
-	putf(w, "\t%s [shape=plain, style=solid, label=<<TABLE BORDER=\"1\" "
+	ibtopo__wr_printf(w, "\t%s [shape=plain, style=solid, label=<<TABLE BORDER=\"1\" "
 		"COLOR=\"#888888\" CELLBORDER=\"0\" CELLSPACING=\"1\" "
 		"CELLPADDING=\"2\" BGCOLOR=\"#f2f2f2\">", id);
-	putf(w, "<TR><TD COLSPAN=\"%zu\"><FONT POINT-SIZE=\"8\" "
+	ibtopo__wr_printf(w, "<TR><TD COLSPAN=\"%zu\"><FONT POINT-SIZE=\"8\" "
 		"COLOR=\"#666666\">%zu hosts</FONT></TD></TR>", cols, d->nhosts);
 	for (size_t i = 0; i < d->nhosts; i++) {
 		const struct ibtopo_node *n = d->cells[i].node;
@@ -401,20 +384,20 @@ static void write_block(struct out *w, const struct dnode *d, const char *id)
 
 		if (i % cols == 0)
 			put(w, "<TR>");
-		putf(w, "<TD PORT=\"p%016" PRIx64 "\"", n->guid);
+		ibtopo__wr_printf(w, "<TD PORT=\"p%016" PRIx64 "\"", n->guid);
 		if (m & MARK_LOWPATH)
 			put(w, " BORDER=\"2\" COLOR=\"#d62728\"");
 		else if (m & (MARK_ADDED | MARK_EXTRA | MARK_TOPO))
-			putf(w, " BORDER=\"2\" COLOR=\"%s\"",
+			ibtopo__wr_printf(w, " BORDER=\"2\" COLOR=\"%s\"",
 			     m & MARK_TOPO ? "#9467bd" :
 			     m & MARK_ADDED ? "#2ca02c" : "#17becf");
 		else if (k != CAT_OK)
-			putf(w, " BORDER=\"1\" COLOR=\"%s\"", cats[k].color);
+			ibtopo__wr_printf(w, " BORDER=\"1\" COLOR=\"%s\"", cats[k].color);
 		put(w, " BGCOLOR=\"#ffffff\" TITLE=\"");
 		put_html(w, n->desc);
-		putf(w, " 0x%016" PRIx64 "\"><FONT POINT-SIZE=\"9\"", n->guid);
+		ibtopo__wr_printf(w, " 0x%016" PRIx64 "\"><FONT POINT-SIZE=\"9\"", n->guid);
 		if (k != CAT_OK)
-			putf(w, " COLOR=\"%s\"", cats[k].color);
+			ibtopo__wr_printf(w, " COLOR=\"%s\"", cats[k].color);
 		put(w, ">");
 		put_html(w, d->cells[i].label);
 		put(w, "</FONT></TD>");
@@ -424,7 +407,7 @@ static void write_block(struct out *w, const struct dnode *d, const char *id)
 	put(w, "</TABLE>>];\n");
 }
 
-static void write_node(struct out *w, const struct scene *c, size_t i)
+static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 {
 	const struct dnode *d = &c->dn[i];
 	char id[40];
@@ -434,11 +417,11 @@ static void write_node(struct out *w, const struct scene *c, size_t i)
 		write_block(w, d, id);
 		return;
 	}
-	putf(w, "\t%s [label=", id);
+	ibtopo__wr_printf(w, "\t%s [label=", id);
 	put_q(w, d->label);
 	switch (d->kind) {
 	case DN_SWITCH:
-		putf(w, ", shape=box, style=\"rounded,filled\", fillcolor=\"%s\"",
+		ibtopo__wr_printf(w, ", shape=box, style=\"rounded,filled\", fillcolor=\"%s\"",
 		     switch_fill(d->level, c->top));
 		break;
 	case DN_HOST:
@@ -452,7 +435,7 @@ static void write_node(struct out *w, const struct scene *c, size_t i)
 	case DN_BLOCK:
 		break;
 	case DN_GHOST:
-		putf(w, ", shape=%s, style=dashed, fontcolor=\"#d62728\"",
+		ibtopo__wr_printf(w, ", shape=%s, style=dashed, fontcolor=\"#d62728\"",
 		     d->type == IBTOPO_NODE_SWITCH ? "box" : "ellipse");
 		break;
 	}
@@ -530,7 +513,7 @@ static bool flat_edge(const struct scene *c, const struct dedge *e)
 	return !c->sfdp && e->u != e->v && c->dn[e->u].pos == c->dn[e->v].pos;
 }
 
-static void write_edge(struct out *w, const struct scene *c, const struct dedge *e)
+static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct dedge *e)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
 	char a[40], b[64], st[32], label[64], tip[600];
@@ -559,7 +542,7 @@ static void write_edge(struct out *w, const struct scene *c, const struct dedge 
 	else
 		snprintf(label, sizeof(label), "%s", e->show_speed ? st : "");
 	edge_tooltip(c, e, tip, sizeof(tip));
-	putf(w, "\t%s -> %s [", a, b);
+	ibtopo__wr_printf(w, "\t%s -> %s [", a, b);
 	if (label[0]) {
 		/* dot makes room for a label in the rank it crosses; with
 		 * many, that room is most of the picture: place them after.
@@ -571,28 +554,28 @@ static void write_edge(struct out *w, const struct scene *c, const struct dedge 
 		put(w, ", ");
 	}
 	if (e->cat != CAT_OK)
-		putf(w, "color=\"%s\", fontcolor=\"%s\", ", cats[e->cat].color,
+		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ", cats[e->cat].color,
 		     cats[e->cat].color);
 	else if (c->sfdp)
 		put(w, "color=\"#55555560\", ");
 	if (cats[e->cat].style)
-		putf(w, "style=%s, ", cats[e->cat].style);
-	putf(w, "penwidth=%.1f", penwidth(c, e));
+		ibtopo__wr_printf(w, "style=%s, ", cats[e->cat].style);
+	ibtopo__wr_printf(w, "penwidth=%.1f", penwidth(c, e));
 	if (e->count > 1)
-		putf(w, ", weight=%zu", e->count);
+		ibtopo__wr_printf(w, ", weight=%zu", e->count);
 	if (minlen > 1)
-		putf(w, ", minlen=%zu", minlen);
+		ibtopo__wr_printf(w, ", minlen=%zu", minlen);
 	put(w, ", tooltip=");
 	put_q(w, tip);
 	put(w, "];\n");
 }
 
-static void write_dot(struct out *w, const struct scene *c)
+static void write_dot(struct ibtopo__wr *w, const struct scene *c)
 {
 	put(w, "// ibtopo fabric diagram\n");
 	put(w, "digraph fabric {\n");
 	if (c->sfdp)
-		putf(w, "\tgraph [layout=sfdp, overlap=%s, splines=false, "
+		ibtopo__wr_printf(w, "\tgraph [layout=sfdp, overlap=%s, splines=false, "
 		       "outputorder=edgesfirst];\n",
 		     c->ndn > PRISM_FULL_MAX ? "prism20" : "prism");
 	else
@@ -603,7 +586,7 @@ static void write_dot(struct out *w, const struct scene *c)
 		 * network simplex iterations, in proportion */
 		double k = (double)DOT_WORK_MAX / (double)c->work;
 
-		putf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
+		ibtopo__wr_printf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
 		       "remincross=false];\n", k, k);
 	}
 	put(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
@@ -618,14 +601,14 @@ static void write_dot(struct out *w, const struct scene *c)
 	/* levels as ranks: dnodes are sorted by level, highest first */
 	if (!c->sfdp) {
 		for (size_t r = 0; r < c->nrows; r++) {
-			putf(w, "\t{ rank=same;");
+			ibtopo__wr_printf(w, "\t{ rank=same;");
 			for (size_t i = 0; i < c->ndn; i++) {
 				char id[40];
 
 				if (c->dn[i].pos != r)
 					continue;
 				dnode_id(c, i, id, sizeof(id));
-				putf(w, " %s;", id);
+				ibtopo__wr_printf(w, " %s;", id);
 			}
 			put(w, " }\n");
 		}
@@ -634,7 +617,7 @@ static void write_dot(struct out *w, const struct scene *c)
 	for (size_t k = 0; k < c->ncl; k++) {
 		const struct dcluster *cl = &c->cl[k];
 
-		putf(w, "\tsubgraph cluster_%016" PRIx64 " {\n\t\tlabel=",
+		ibtopo__wr_printf(w, "\tsubgraph cluster_%016" PRIx64 " {\n\t\tlabel=",
 		     cl->sysimg);
 		put_q(w, cl->label);
 		put(w, ";\n\t\tstyle=\"rounded,filled\"; fillcolor=\"#f7f7f7\"; "
@@ -645,7 +628,7 @@ static void write_dot(struct out *w, const struct scene *c)
 			if (c->dn[i].cluster != cl->sysimg)
 				continue;
 			dnode_id(c, i, id, sizeof(id));
-			putf(w, "%s; ", id);
+			ibtopo__wr_printf(w, "%s; ", id);
 		}
 		put(w, "\n\t}\n");
 	}
@@ -668,7 +651,7 @@ int ibtopo_render_dot(const struct ibtopo_render_opts *o,
 {
 	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct scene c = { 0 };
-	struct out w = { .o = o };
+	struct ibtopo__wr w = { .o = o };
 	int rc;
 
 	if (!d)
