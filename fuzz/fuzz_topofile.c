@@ -111,7 +111,7 @@ static struct mem write_as(const struct ibtopo_fabric *f,
 			   enum ibtopo_export_format fmt)
 {
 	struct mem m = { NULL, 0, 0 };
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
@@ -174,11 +174,11 @@ static struct mem cables_of(const struct ibtopo_fabric *f,
 			    enum ibtopo_format fmt)
 {
 	struct mem m = { NULL, 0, 0 };
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION, fmt,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, fmt,
 		mem_write, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	if (ibtopo_render_cables(&o, f, &err))
+	if (ibtopo_report_cables(&o, f, &err))
 		die("render cables", &err);
 	return m;
 }

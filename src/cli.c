@@ -168,10 +168,10 @@ bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 	return true;
 }
 
-struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format)
+struct ibtopo_sink cli_stdout_sink(enum ibtopo_format format)
 {
-	struct ibtopo_render_opts o = {
-		.version = IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = {
+		.version = IBTOPO_SINK_VERSION,
 		.format = format,
 		.write = ibtopo_write_file,
 		.write_arg = stdout,

@@ -83,7 +83,7 @@ bool cli_parse_fail_on(const char *s, int *out);
 bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
 		      enum ibtopo_format *out);
 /** Render options writing to stdout. */
-struct ibtopo_render_opts cli_stdout_opts(enum ibtopo_format format);
+struct ibtopo_sink cli_stdout_sink(enum ibtopo_format format);
 
 /** Open the store named by the global options. */
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,

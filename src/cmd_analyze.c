@@ -74,7 +74,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_analysis *an = NULL;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
 	const char *what = NULL, *cables = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
@@ -138,8 +138,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_fail(&err);
 		goto out_free_fabric;
 	}
-	ro = cli_stdout_opts(format);
-	if (ibtopo_render_analysis(&ro, an, &err)) {
+	ro = cli_stdout_sink(format);
+	if (ibtopo_report_analysis(&ro, an, &err)) {
 		cli_fail(&err);
 		goto out_free_analysis;
 	}

@@ -49,7 +49,7 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *old = NULL, *new_ = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
 	double t0, t1;
 	int c, rc;
@@ -95,8 +95,8 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 		fprintf(stderr,
 			"ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
-	ro = cli_stdout_opts(format);
-	if (ibtopo_render_findings_of(&ro, "changes", &list, old, new_, &err)) {
+	ro = cli_stdout_sink(format);
+	if (ibtopo_report_findings_of(&ro, "changes", &list, old, new_, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}

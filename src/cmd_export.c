@@ -62,7 +62,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct ibtopo_fabric *fabric = NULL;
 	struct output_file out;
 	struct cli_state st = { 0 };

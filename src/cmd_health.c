@@ -55,7 +55,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *now = NULL, *before = NULL;
 	struct ibtopo_health *health = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
 	const char *what = NULL, *since = NULL;
 	int c, rc = EXIT_TROUBLE, fail_on = IBTOPO_SEV_ERROR;
@@ -107,8 +107,8 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			"ibtopo: warning: no port counters in %s "
 			"(take snapshots with discover --counters)\n",
 			what ? what : "latest");
-	ro = cli_stdout_opts(format);
-	if (ibtopo_render_health(&ro, health, &findings, &err)) {
+	ro = cli_stdout_sink(format);
+	if (ibtopo_report_health(&ro, health, &findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}

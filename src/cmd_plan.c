@@ -89,7 +89,7 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
 	enum ibtopo_file_format format = IBTOPO_FILE_IBNETDISCOVER;
 	struct ibtopo_fabric *plan = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
 	struct output_file out;
 	const char *output = NULL;

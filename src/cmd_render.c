@@ -286,7 +286,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	d.findings = diff || plan || !an ? &findings : an->findings;
 	if (output_file_open(&out, output, false))
 		goto out_free_analysis;
-	if (ibtopo_render_image(out.path, format, fabric, &d, &err)) {
+	if (ibtopo_diagram_image(out.path, format, fabric, &d, &err)) {
 		output_file_fail(&out, &err);
 		output_file_abort(&out);
 		goto out_free_analysis;

@@ -36,7 +36,7 @@ const struct cli_cmd cmd_show_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-typedef int (*render_fn)(const struct ibtopo_render_opts *opts,
+typedef int (*render_fn)(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *fabric,
 			 struct ibtopo_error *err);
 
@@ -44,10 +44,10 @@ static const struct {
 	const char *name;
 	render_fn fn;
 } lists[] = {
-	{ "nodes", ibtopo_render_nodes },
-	{ "ports", ibtopo_render_ports },
-	{ "links", ibtopo_render_links },
-	{ "cables", ibtopo_render_cables },
+	{ "nodes", ibtopo_report_nodes },
+	{ "ports", ibtopo_report_ports },
+	{ "links", ibtopo_report_links },
+	{ "cables", ibtopo_report_cables },
 };
 
 static render_fn find_list(const char *name)
@@ -64,9 +64,9 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	render_fn render = ibtopo_render_nodes;
+	render_fn render = ibtopo_report_nodes;
 	const char *what = NULL;
 	int c, rc, nargs;
 
@@ -95,7 +95,7 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 	} else if (nargs == 1) {
 		render = find_list(argv[st.optind]);
 		if (!render) {
-			render = ibtopo_render_nodes;
+			render = ibtopo_report_nodes;
 			what = argv[st.optind];
 		}
 	}
@@ -103,7 +103,7 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
 			    &err))
 		return cli_fail(&err);
-	ro = cli_stdout_opts(format);
+	ro = cli_stdout_sink(format);
 	rc = render(&ro, fabric, &err);
 	ibtopo_fabric_free(fabric);
 	if (rc == 0 && fflush(stdout) != 0)

@@ -34,7 +34,7 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct ibtopo_store *store = NULL;
 	struct ibtopo_snapshot *list = NULL;
 	struct cli_state st = { 0 };
@@ -59,8 +59,8 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	rc = ibtopo_store_list(&list, &count, store, &err);
 	if (rc == 0) {
-		ro = cli_stdout_opts(format);
-		rc = ibtopo_render_snapshots(&ro, list, count, &err);
+		ro = cli_stdout_sink(format);
+		rc = ibtopo_report_snapshots(&ro, list, count, &err);
 	}
 	ibtopo_snapshot_list_free(list, count);
 	ibtopo_store_free(store);

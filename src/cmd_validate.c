@@ -51,7 +51,7 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *plan = NULL, *actual = NULL;
-	struct ibtopo_render_opts ro;
+	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
 	double t0, t1;
 	int c, rc, nargs;
@@ -96,8 +96,8 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 		fprintf(stderr,
 			"ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
 			t1 - t0, cli_now() - t1);
-	ro = cli_stdout_opts(format);
-	if (ibtopo_render_findings_of(&ro, "findings", &list, plan, actual,
+	ro = cli_stdout_sink(format);
+	if (ibtopo_report_findings_of(&ro, "findings", &list, plan, actual,
 				      &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;

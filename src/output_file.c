@@ -202,10 +202,10 @@ int output_file_write(void *arg, const char *buf, size_t len)
 	return 0;
 }
 
-struct ibtopo_render_opts output_file_opts(struct output_file *o,
-					   enum ibtopo_format format)
+struct ibtopo_sink output_file_opts(struct output_file *o,
+				    enum ibtopo_format format)
 {
-	struct ibtopo_render_opts ro = cli_stdout_opts(format);
+	struct ibtopo_sink ro = cli_stdout_sink(format);
 
 	ro.write = output_file_write;
 	ro.write_arg = o;

@@ -44,12 +44,12 @@ struct output_file {
  */
 int output_file_open(struct output_file *o, const char *name, bool stream);
 
-/** An ibtopo_render_opts write callback; arg is the output_file. */
+/** An ibtopo_sink write callback; arg is the output_file. */
 int output_file_write(void *arg, const char *buf, size_t len);
 
 /** Render options that write through output_file_write(). */
-struct ibtopo_render_opts output_file_opts(struct output_file *o,
-					   enum ibtopo_format format);
+struct ibtopo_sink output_file_opts(struct output_file *o,
+				    enum ibtopo_format format);
 
 /**
  * Finish: flush, sync and close, then rename the temporary file over the

@@ -763,11 +763,11 @@ static int sink_write(void *arg, const char *b, size_t n)
 
 static void render(struct t *t, enum ibtopo_format fmt, struct sink *s)
 {
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION, fmt, sink_write, s, 0 };
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, fmt, sink_write, s, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	memset(s, 0, sizeof(*s));
-	assert_int_equal(ibtopo_render_findings(&o, NULL, &t->out, &err), 0);
+	assert_int_equal(ibtopo_report_findings(&o, NULL, &t->out, &err), 0);
 }
 
 static void findings_in_three_formats(void **state)
@@ -864,7 +864,7 @@ static void analysis_is_one_json_object(void **state)
 	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
 	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION,
 				       .fabric = t->f, .findings = &t->out };
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_JSON, sink_write, NULL, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct sink s;
@@ -873,7 +873,7 @@ static void analysis_is_one_json_object(void **state)
 	run(t);
 	memset(&s, 0, sizeof(s));
 	o.write_arg = &s;
-	assert_int_equal(ibtopo_render_analysis(&o, &an, &err), 0);
+	assert_int_equal(ibtopo_report_analysis(&o, &an, &err), 0);
 	assert_non_null(strstr(s.buf, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
 	assert_int_equal(s.buf[s.len - 1], '\n');
 }

@@ -37,10 +37,10 @@ static int buf_write(void *arg, const char *s, size_t n)
 	return 0;
 }
 
-static struct ibtopo_render_opts sink(struct buf *b)
+static struct ibtopo_sink sink(struct buf *b)
 {
-	struct ibtopo_render_opts o = {
-		.version = IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = {
+		.version = IBTOPO_SINK_VERSION,
 		.write = buf_write,
 		.write_arg = b,
 	};
@@ -52,10 +52,10 @@ static char *dot_of(const struct ibtopo_fabric *f,
 		    const struct ibtopo_diagram_opts *d)
 {
 	struct buf b = { 0 };
-	struct ibtopo_render_opts o = sink(&b);
+	struct ibtopo_sink o = sink(&b);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	if (ibtopo_render_dot(&o, f, d, &err))
+	if (ibtopo_diagram_dot(&o, f, d, &err))
 		fail_msg("render_dot: %s", err.message);
 	return b.s;
 }
@@ -571,7 +571,7 @@ static void focus_draws_the_neighbourhood(void **state)
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct buf b = { 0 };
-	struct ibtopo_render_opts o = sink(&b);
+	struct ibtopo_sink o = sink(&b);
 	char *dot;
 
 	(void)state;
@@ -598,7 +598,7 @@ static void focus_draws_the_neighbourhood(void **state)
 	assert_non_null(strstr(dot, "[label=\"host008\""));
 	free(dot);
 	d.focus = "nosuchnode";
-	assert_int_equal(ibtopo_render_dot(&o, f, &d, &err), IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_ENOTFOUND);
 	assert_string_equal(err.message, "no node 'nosuchnode' in the fabric");
 	free(b.s);
 	ibtopo_fabric_free(f);
@@ -610,16 +610,16 @@ static void bad_arguments_and_sink_errors(void **state)
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct buf b = { .fail_after = 3 };
-	struct ibtopo_render_opts o = sink(&b);
+	struct ibtopo_sink o = sink(&b);
 
 	(void)state;
-	assert_int_equal(ibtopo_render_dot(NULL, f, &d, &err), IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_render_dot(&o, NULL, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_diagram_dot(NULL, f, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_diagram_dot(&o, NULL, &d, &err), IBTOPO_EINVAL);
 	d.version = 99;
-	assert_int_equal(ibtopo_render_dot(&o, f, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "version 99"));
 	d.version = IBTOPO_DIAGRAM_OPTS_VERSION;
-	assert_int_equal(ibtopo_render_dot(&o, f, &d, &err), IBTOPO_EIO);
+	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_EIO);
 	assert_non_null(strstr(err.message, "writing the diagram"));
 	free(b.s);
 	ibtopo_fabric_free(f);
@@ -728,7 +728,7 @@ static void images_in_every_format(void **state)
 	(void)state;
 	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(cases); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmpdir, cases[i].name);
-		if (ibtopo_render_image(path, cases[i].format, f, NULL, &err))
+		if (ibtopo_diagram_image(path, cases[i].format, f, NULL, &err))
 			fail_msg("%s: %s", cases[i].name, err.message);
 		s = slurp(path, &len);
 		assert_true(len > 1000);
@@ -737,9 +737,9 @@ static void images_in_every_format(void **state)
 			assert_non_null(strstr(s, "<title>n0000000000000200</title>"));
 		free(s);
 	}
-	/* .dot is ibtopo_render_dot()'s text */
+	/* .dot is ibtopo_diagram_dot()'s text */
 	snprintf(path, sizeof(path), "%s/a.dot", tmpdir);
-	assert_int_equal(ibtopo_render_image(path, NULL, f, NULL, &err), 0);
+	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err), 0);
 	s = slurp(path, &len);
 	dot = dot_of(f, NULL);
 	assert_string_equal(s, dot);
@@ -777,7 +777,7 @@ static void odd_characters_are_escaped(void **state)
 	assert_non_null(strstr(dot, "\xe2\x80\x9c" "a &lt;b&gt; &amp; &quot;c&quot;"));
 	free(dot);
 	snprintf(path, sizeof(path), "%s/a.svg", tmpdir);
-	if (ibtopo_render_image(path, NULL, f, &d, &err))
+	if (ibtopo_diagram_image(path, NULL, f, &d, &err))
 		fail_msg("%s", err.message);
 	s = slurp(path, &len);
 	assert_non_null(strstr(s, "s&quot;w\\1&lt;&amp;&gt;"));
@@ -792,22 +792,22 @@ static void image_errors_name_the_file(void **state)
 	char path[128];
 
 	(void)state;
-	assert_int_equal(ibtopo_render_image("x.jpg", NULL, f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image("x.jpg", NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "'x.jpg'"));
-	assert_int_equal(ibtopo_render_image("x", NULL, f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image("x", NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_render_image("x.svg", "gif", f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image("x.svg", "gif", f, NULL, &err),
 			 IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "'gif'"));
 	snprintf(path, sizeof(path), "%s/no/such/dir/a.svg", tmpdir);
-	assert_int_equal(ibtopo_render_image(path, NULL, f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err),
 			 IBTOPO_EIO);
 	assert_non_null(strstr(err.message, path));
 	snprintf(path, sizeof(path), "%s/no/such/dir/a.dot", tmpdir);
-	assert_int_equal(ibtopo_render_image(path, NULL, f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err),
 			 IBTOPO_EIO);
-	assert_int_equal(ibtopo_render_image(NULL, NULL, f, NULL, &err),
+	assert_int_equal(ibtopo_diagram_image(NULL, NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
 }

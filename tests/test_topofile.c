@@ -125,7 +125,7 @@ static char *write_fabric(const struct ibtopo_fabric *f,
 			  enum ibtopo_export_format fmt)
 {
 	struct mem m = { NULL, 0, 0 };
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 

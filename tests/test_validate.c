@@ -326,7 +326,7 @@ static int mem_write(void *arg, const char *buf, size_t len)
 static void plan_write_states_links_that_differ(void **state)
 {
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 					IBTOPO_FORMAT_TEXT, mem_write, NULL, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;

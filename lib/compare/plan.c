@@ -246,7 +246,7 @@ static int check_name(const struct ibtopo_node *n, struct ibtopo_error *err)
 	return 0;
 }
 
-static int write_node(const struct ibtopo_render_opts *o,
+static int write_node(const struct ibtopo_sink *o,
 		      const struct ibtopo_node *n, enum ibtopo_file_format format,
 		      const struct ibtopo_link *global, struct ibtopo_error *err)
 {
@@ -305,7 +305,7 @@ static int write_node(const struct ibtopo_render_opts *o,
 	return rc ? ibtopo__error_set(err, rc, "cannot write the plan") : 0;
 }
 
-int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
+int ibtopo_plan_write(const struct ibtopo_sink *opts,
 		      const struct ibtopo_fabric *plan,
 		      enum ibtopo_file_format format, struct ibtopo_error *err)
 {

@@ -644,7 +644,7 @@ static void write_dot(struct ibtopo__wr *w, const struct scene *c)
 /* entry point                                                         */
 /* ------------------------------------------------------------------ */
 
-int ibtopo_render_dot(const struct ibtopo_render_opts *o,
+int ibtopo_diagram_dot(const struct ibtopo_sink *o,
 		      const struct ibtopo_fabric *f,
 		      const struct ibtopo_diagram_opts *d,
 		      struct ibtopo_error *err)

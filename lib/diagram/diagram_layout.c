@@ -228,14 +228,14 @@ out_restore:
 	return rc;
 }
 
-int ibtopo_render_image(const char *out_path, const char *format,
+int ibtopo_diagram_image(const char *out_path, const char *format,
 			const struct ibtopo_fabric *f,
 			const struct ibtopo_diagram_opts *d,
 			struct ibtopo_error *err)
 {
 	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_render_opts o = {
-		.version = IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = {
+		.version = IBTOPO_SINK_VERSION,
 		.write = membuf_write,
 		.write_arg = &m,
 	};
@@ -262,10 +262,10 @@ int ibtopo_render_image(const char *out_path, const char *format,
 			return rc;
 		o.write = ibtopo_write_file;
 		o.write_arg = file;
-		rc = ibtopo_render_dot(&o, f, d, err);
+		rc = ibtopo_diagram_dot(&o, f, d, err);
 		return close_out(file, out_path, rc, err);
 	}
-	rc = ibtopo_render_dot(&o, f, d, err);
+	rc = ibtopo_diagram_dot(&o, f, d, err);
 	if (!rc)
 		rc = draw(m.buf, out_path, fmt, err);
 	free(m.buf);

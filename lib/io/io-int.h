@@ -181,7 +181,7 @@ bool ibtopo__line_is_record(const char *p, size_t n);
 struct ibtopo__writer {
 	enum ibtopo_export_format format;
 	const char *name;		/* for --format, ibtopo_export_format_name() */
-	int (*write)(const struct ibtopo_render_opts *opts,
+	int (*write)(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
 };
 

@@ -4,13 +4,13 @@
  */
 #include "io/io-int.h"
 
-static int write_csv(const struct ibtopo_render_opts *opts,
+static int write_csv(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
-	struct ibtopo_render_opts csv = *opts;
+	struct ibtopo_sink csv = *opts;
 
 	csv.format = IBTOPO_FORMAT_CSV;
-	return ibtopo_render_links(&csv, f, err);
+	return ibtopo_report_links(&csv, f, err);
 }
 
 const struct ibtopo__writer ibtopo__writer_csv = {

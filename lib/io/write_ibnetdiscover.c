@@ -101,7 +101,7 @@ static void ibnd_ca(struct ibtopo__wr *w, const struct ibtopo_node *n, char *des
 	}
 }
 
-static int write_ibnetdiscover(const struct ibtopo_render_opts *opts,
+static int write_ibnetdiscover(const struct ibtopo_sink *opts,
 			       const struct ibtopo_fabric *f,
 			       struct ibtopo_error *err)
 {

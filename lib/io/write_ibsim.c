@@ -29,7 +29,7 @@ static void sim_options(const struct ibtopo_link *l, char *buf, size_t len,
 		buf[used - 1] = '\0';
 }
 
-static int write_ibsim(const struct ibtopo_render_opts *opts,
+static int write_ibsim(const struct ibtopo_sink *opts,
 		       const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	struct ibtopo__wr wr = { opts, 0 }, *w = &wr;

@@ -76,7 +76,7 @@ static struct ibtopo__json *json_end(const struct ibtopo_port *p)
 	return o;
 }
 
-static int write_json(const struct ibtopo_render_opts *opts,
+static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);

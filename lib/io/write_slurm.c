@@ -466,7 +466,7 @@ static void slurm_release(struct slurm *s)
 	free(s->names);
 }
 
-static int write_slurm(const struct ibtopo_render_opts *opts,
+static int write_slurm(const struct ibtopo_sink *opts,
 		       const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	struct ibtopo__wr wr = { opts, 0 }, *w = &wr;

@@ -48,7 +48,7 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format)
 	return wr ? wr->name : "?";
 }
 
-int ibtopo_fabric_write(const struct ibtopo_render_opts *opts,
+int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err)

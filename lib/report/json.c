@@ -122,7 +122,7 @@ static int dump_cb(const char *buf, size_t len, void *data)
 	return ibtopo__out_write(data, buf, len) ? -1 : 0;
 }
 
-int ibtopo__json_write(const struct ibtopo_render_opts *opts,
+int ibtopo__json_write(const struct ibtopo_sink *opts,
 		       struct ibtopo__json *value, struct ibtopo_error *err)
 {
 	if (!value)
@@ -134,7 +134,7 @@ int ibtopo__json_write(const struct ibtopo_render_opts *opts,
 	return 0;
 }
 
-int ibtopo__json_dump(const struct ibtopo_render_opts *opts,
+int ibtopo__json_dump(const struct ibtopo_sink *opts,
 		      struct ibtopo__json *value, struct ibtopo_error *err)
 {
 	int rc = ibtopo__json_write(opts, value, err);

@@ -12,7 +12,7 @@ int ibtopo_write_file(void *file, const char *buf, size_t len)
 	return 0;
 }
 
-int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
+int ibtopo__out_write(const struct ibtopo_sink *opts, const char *buf,
 		      size_t len)
 {
 	if (!opts || !opts->write)
@@ -20,7 +20,7 @@ int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
 	return opts->write(opts->write_arg, buf, len);
 }
 
-int ibtopo__out_vprintf(const struct ibtopo_render_opts *opts, const char *fmt,
+int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
 			va_list ap)
 {
 	char small[512];
@@ -50,7 +50,7 @@ out:
 	return rc;
 }
 
-int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
+int ibtopo__out_printf(const struct ibtopo_sink *opts, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -61,7 +61,7 @@ int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, .
 	return rc;
 }
 
-int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s)
+int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s)
 {
 	int rc;
 

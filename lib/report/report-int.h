@@ -6,18 +6,18 @@
 #define IBTOPO_REPORT_INT_H
 
 /* report/output.c: a sink with formatted writes */
-int ibtopo__out_write(const struct ibtopo_render_opts *opts, const char *buf,
+int ibtopo__out_write(const struct ibtopo_sink *opts, const char *buf,
 		      size_t len);
-int ibtopo__out_printf(const struct ibtopo_render_opts *opts, const char *fmt, ...)
+int ibtopo__out_printf(const struct ibtopo_sink *opts, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
-int ibtopo__out_vprintf(const struct ibtopo_render_opts *opts, const char *fmt,
+int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
 			va_list ap) IBTOPO__PRINTF(2, 0);
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
-int ibtopo__out_csv_field(const struct ibtopo_render_opts *opts, const char *s);
+int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s);
 
 /* A sink that remembers its first failure, so a writer reads straight. */
 struct ibtopo__wr {
-	const struct ibtopo_render_opts *o;
+	const struct ibtopo_sink *o;
 	int rc;
 };
 
@@ -64,7 +64,7 @@ struct ibtopo__column {
  * Write rows as a text table, CSV, or JSON
  * {"schema_version":1,"<list_name>":[...]}.
  */
-int ibtopo__table_write(const struct ibtopo_render_opts *opts, const char *list_name,
+int ibtopo__table_write(const struct ibtopo_sink *opts, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err);
@@ -87,10 +87,10 @@ int ibtopo__json_set_path(struct ibtopo__json *obj, const char *dotted,
 			  struct ibtopo__json *value);
 int ibtopo__json_append(struct ibtopo__json *arr, struct ibtopo__json *value);
 /** Write compactly (keys in insertion order), no newline. */
-int ibtopo__json_write(const struct ibtopo_render_opts *opts,
+int ibtopo__json_write(const struct ibtopo_sink *opts,
 		       struct ibtopo__json *value, struct ibtopo_error *err);
 /** Write compactly (keys in insertion order) plus "\n" to the sink. */
-int ibtopo__json_dump(const struct ibtopo_render_opts *opts,
+int ibtopo__json_dump(const struct ibtopo_sink *opts,
 		      struct ibtopo__json *value, struct ibtopo_error *err);
 void ibtopo__json_free(struct ibtopo__json *value);
 /** Speed or width set as a JSON array of names. */
@@ -101,7 +101,7 @@ struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
 /** Findings as a JSON array (NULL list: empty); NULL when out of memory. */
 struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list);
 /** Findings as text tables grouped by severity, or "no findings". */
-int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
+int ibtopo__findings_text(const struct ibtopo_sink *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err);
 
@@ -111,7 +111,7 @@ struct ibtopo_topology;
 int ibtopo__topology_json(struct ibtopo__json *root,
 			  const struct ibtopo_topology *t);
 /** The architect's summary: class, level table, blocking, path diversity. */
-int ibtopo__topology_text(const struct ibtopo_render_opts *o,
+int ibtopo__topology_text(const struct ibtopo_sink *o,
 			  const struct ibtopo_topology *t);
 
 #endif /* IBTOPO_REPORT_INT_H */

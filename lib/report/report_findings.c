@@ -503,7 +503,7 @@ static size_t fold_rows(const void **rows, size_t k, struct fold *tmp,
 	return kept;
 }
 
-static int findings_text(const struct ibtopo_render_opts *opts,
+static int findings_text(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *const *fabrics,
 			 size_t nfabrics, const struct ibtopo_findings *list,
 			 struct ibtopo_error *err)
@@ -582,7 +582,7 @@ out_free:
 	return rc;
 }
 
-int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
+int ibtopo__findings_text(const struct ibtopo_sink *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err)
 {
@@ -591,7 +591,7 @@ int ibtopo__findings_text(const struct ibtopo_render_opts *opts,
 
 /* -------------------------------------------------------------- reports */
 
-static int write_json_doc(const struct ibtopo_render_opts *opts,
+static int write_json_doc(const struct ibtopo_sink *opts,
 			  struct ibtopo__json *root, struct ibtopo_error *err)
 {
 	int rc;
@@ -603,7 +603,7 @@ static int write_json_doc(const struct ibtopo_render_opts *opts,
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_render_opts *opts,
+static int write_csv(const struct ibtopo_sink *opts,
 		     const struct ibtopo_findings *list, struct ibtopo_error *err)
 {
 	size_t n = list ? list->count : 0;
@@ -625,7 +625,7 @@ out_free:
 	return rc;
 }
 
-static int check_opts(const struct ibtopo_render_opts *opts, struct ibtopo_error *err)
+static int check_opts(const struct ibtopo_sink *opts, struct ibtopo_error *err)
 {
 	if (!opts || !opts->write)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output sink");
@@ -636,15 +636,15 @@ static int check_opts(const struct ibtopo_render_opts *opts, struct ibtopo_error
 	return 0;
 }
 
-int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
+int ibtopo_report_findings(const struct ibtopo_sink *opts,
 			   const char *list_name,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err)
 {
-	return ibtopo_render_findings_of(opts, list_name, list, NULL, NULL, err);
+	return ibtopo_report_findings_of(opts, list_name, list, NULL, NULL, err);
 }
 
-int ibtopo_render_findings_of(const struct ibtopo_render_opts *opts,
+int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
 			      const struct ibtopo_fabric *a,
@@ -710,7 +710,7 @@ static struct ibtopo__json *fabric_json(const struct ibtopo_fabric *f)
 	return o;
 }
 
-int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
+int ibtopo_report_analysis(const struct ibtopo_sink *opts,
 			   const struct ibtopo_analysis *an,
 			   struct ibtopo_error *err)
 {

@@ -102,7 +102,7 @@ static json *port_json(const struct ibtopo_health *h,
 	return o;
 }
 
-static int write_json(const struct ibtopo_render_opts *opts,
+static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
@@ -131,7 +131,7 @@ out_free:
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_render_opts *opts,
+static int write_csv(const struct ibtopo_sink *opts,
 		     const struct ibtopo_health *h, struct ibtopo_error *err)
 {
 	int rc = ibtopo__out_printf(opts, "node,guid,port,peer_node,peer_guid,"
@@ -188,7 +188,7 @@ static int write_csv(const struct ibtopo_render_opts *opts,
 }
 
 /* Ports with errors (or growth), worst first; then the findings. */
-static int write_text(const struct ibtopo_render_opts *opts,
+static int write_text(const struct ibtopo_sink *opts,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
@@ -237,7 +237,7 @@ static int write_text(const struct ibtopo_render_opts *opts,
 	return ibtopo__findings_text(opts, findings, err);
 }
 
-int ibtopo_render_health(const struct ibtopo_render_opts *opts,
+int ibtopo_report_health(const struct ibtopo_sink *opts,
 			 const struct ibtopo_health *health,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)

@@ -122,7 +122,7 @@ static const struct ibtopo__column node_cols[] = {
 	{ "device_id", "DEVICE", n_device },
 };
 
-static int render_rows(const struct ibtopo_render_opts *opts, const char *name,
+static int render_rows(const struct ibtopo_sink *opts, const char *name,
 		       const struct ibtopo__column *cols, size_t ncols,
 		       const void **rows, size_t n, struct ibtopo_error *err)
 {
@@ -130,7 +130,7 @@ static int render_rows(const struct ibtopo_render_opts *opts, const char *name,
 				   (const void *const *)rows, n, NULL, err);
 }
 
-int ibtopo_render_nodes(const struct ibtopo_render_opts *opts,
+int ibtopo_report_nodes(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t n = ibtopo_fabric_node_count(fabric);
@@ -241,7 +241,7 @@ static const struct ibtopo__column port_cols[] = {
 	{ "remote.port", "PEER PORT", p_rport },
 };
 
-int ibtopo_render_ports(const struct ibtopo_render_opts *opts,
+int ibtopo_report_ports(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t nn = ibtopo_fabric_node_count(fabric), n = 0, k = 0;
@@ -361,7 +361,7 @@ static const struct ibtopo__column link_cols[] = {
 	{ "cable.part_number", "PART NUMBER", l_pn },
 };
 
-int ibtopo_render_links(const struct ibtopo_render_opts *opts,
+int ibtopo_report_links(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t n = ibtopo_fabric_link_count(fabric);
@@ -410,7 +410,7 @@ static const struct ibtopo__column cable_cols[] = {
 	{ "serial", "SERIAL", l_serial },
 };
 
-int ibtopo_render_cables(const struct ibtopo_render_opts *opts,
+int ibtopo_report_cables(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t n = ibtopo_fabric_link_count(fabric), k = 0;
@@ -493,7 +493,7 @@ static const struct ibtopo__column snap_cols[] = {
 	{ "partial_reason", "WHY PARTIAL", s_why },
 };
 
-int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
+int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err)
 {

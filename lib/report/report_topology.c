@@ -349,7 +349,7 @@ static const char *ratio(double r, char *buf, size_t len)
 	return buf;
 }
 
-static int dist_line(const struct ibtopo_render_opts *o, const char *what,
+static int dist_line(const struct ibtopo_sink *o, const char *what,
 		     const struct ibtopo__dist *d)
 {
 	if (!d->computed || !d->nbins)
@@ -375,7 +375,7 @@ static const char *class_words(const struct ibtopo_topology *t)
 	}
 }
 
-int ibtopo__topology_text(const struct ibtopo_render_opts *o,
+int ibtopo__topology_text(const struct ibtopo_sink *o,
 			  const struct ibtopo_topology *t)
 {
 	char b1[64], b2[64], b3[64], b4[64], na[256], nb[256];

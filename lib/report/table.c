@@ -82,7 +82,7 @@ static void get_cell(const struct ibtopo__column *col, const void *row, void *ct
 	col->get(row, ctx, c);
 }
 
-static int write_json(const struct ibtopo_render_opts *opts, const char *list_name,
+static int write_json(const struct ibtopo_sink *opts, const char *list_name,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *const *rows, size_t nrows, void *ctx,
 		      struct ibtopo_error *err)
@@ -114,7 +114,7 @@ static int write_json(const struct ibtopo_render_opts *opts, const char *list_na
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_render_opts *opts,
+static int write_csv(const struct ibtopo_sink *opts,
 		     const struct ibtopo__column *cols, size_t ncols,
 		     const void *const *rows, size_t nrows, void *ctx)
 {
@@ -145,7 +145,7 @@ static int write_csv(const struct ibtopo_render_opts *opts,
 	return rc;
 }
 
-static int write_text(const struct ibtopo_render_opts *opts,
+static int write_text(const struct ibtopo_sink *opts,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *const *rows, size_t nrows, void *ctx,
 		      struct ibtopo_error *err)
@@ -193,7 +193,7 @@ static int write_text(const struct ibtopo_render_opts *opts,
 	return rc;
 }
 
-int ibtopo__table_write(const struct ibtopo_render_opts *opts, const char *list_name,
+int ibtopo__table_write(const struct ibtopo_sink *opts, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err)

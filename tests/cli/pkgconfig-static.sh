@@ -88,17 +88,17 @@ int main(void)
 	struct ibtopo_fabric *f = NULL;
 	struct ibtopo_topology *t = NULL;
 	size_t bytes = 0;
-	struct ibtopo_render_opts o = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_JSON, sink, &bytes, 0 };
 	/* referenced, so the archive members using them are linked */
 	void *volatile linked[] = { (void *)ibtopo_fabric_discover,
-		(void *)ibtopo_store_open, (void *)ibtopo_render_image };
+		(void *)ibtopo_store_open, (void *)ibtopo_diagram_image };
 
 	(void)linked;
 	if (ibtopo_fabric_read_buffer(&f, topo, strlen(topo), "prog", NULL, &err) ||
 	    ibtopo_topology_analyze(&t, f, NULL, NULL, &err) ||
 	    ibtopo_fabric_write(&o, f, IBTOPO_EXPORT_JSON, &err) ||
-	    ibtopo_render_dot(&o, f, NULL, &err)) {
+	    ibtopo_diagram_dot(&o, f, NULL, &err)) {
 		fprintf(stderr, "prog: %s\n", err.message);
 		return 1;
 	}

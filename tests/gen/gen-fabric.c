@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 			       .switches = 4, .rows = 3, .cols = 3 };
 	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_render_opts ro = { IBTOPO_RENDER_OPTS_VERSION,
+	struct ibtopo_sink ro = { IBTOPO_SINK_VERSION,
 					 IBTOPO_FORMAT_TEXT, ibtopo_write_file,
 					 stdout, 0 };
 	enum ibtopo_export_format fmt = IBTOPO_EXPORT_IBSIM;
@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 						      &findings, t };
 
 			ro.format = json ? IBTOPO_FORMAT_JSON : IBTOPO_FORMAT_TEXT;
-			rc = ibtopo_render_analysis(&ro, &an, &err);
+			rc = ibtopo_report_analysis(&ro, &an, &err);
 			if (rc)
 				fprintf(stderr, "gen-fabric: %s\n", err.message);
 		}

@@ -199,7 +199,7 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
  * node name that is empty or holds '"', '#' or '@'; the sink's error as
  * "cannot write the plan".
  */
-int ibtopo_plan_write(const struct ibtopo_render_opts *opts,
+int ibtopo_plan_write(const struct ibtopo_sink *opts,
 		      const struct ibtopo_fabric *plan,
 		      enum ibtopo_file_format format,
 		      struct ibtopo_error *err);

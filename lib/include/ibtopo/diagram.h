@@ -96,7 +96,7 @@ struct ibtopo_diagram_opts {
  * several, the message listing GUIDs); IBTOPO_ENOMEM; or the sink's
  * error.
  */
-int ibtopo_render_dot(const struct ibtopo_render_opts *o,
+int ibtopo_diagram_dot(const struct ibtopo_sink *o,
 		      const struct ibtopo_fabric *f,
 		      const struct ibtopo_diagram_opts *d,
 		      struct ibtopo_error *err);
@@ -104,15 +104,15 @@ int ibtopo_render_dot(const struct ibtopo_render_opts *o,
 /**
  * Draw the fabric into `out_path` ("-" = stdout) through libgvc in
  * process: `format` "svg", "png", "pdf" or "dot" (the DOT text of
- * ibtopo_render_dot()); NULL takes it from the path's extension. The
- * layout engine is the one ibtopo_render_dot() chose. Graphviz messages
+ * ibtopo_diagram_dot()); NULL takes it from the path's extension. The
+ * layout engine is the one ibtopo_diagram_dot() chose. Graphviz messages
  * never reach stderr: an error carries the last one. Not thread-safe
  * (graphviz keeps global state). Returns 0; IBTOPO_EINVAL (unknown
  * format, no fabric); IBTOPO_EIO (cannot write the file); IBTOPO_ERROR
  * (graphviz failed: no layout or output plugin, e.g. an unconfigured
- * graphviz install, see `dot -c`); or as ibtopo_render_dot().
+ * graphviz install, see `dot -c`); or as ibtopo_diagram_dot().
  */
-int ibtopo_render_image(const char *out_path, const char *format,
+int ibtopo_diagram_image(const char *out_path, const char *format,
 			const struct ibtopo_fabric *f,
 			const struct ibtopo_diagram_opts *d,
 			struct ibtopo_error *err);

@@ -89,7 +89,7 @@ void ibtopo_health_free(struct ibtopo_health *health);
  * reset); CSV one row per port; text the ports with errors, worst first,
  * then the findings. IBTOPO_EIO if the sink fails.
  */
-int ibtopo_render_health(const struct ibtopo_render_opts *opts,
+int ibtopo_report_health(const struct ibtopo_sink *opts,
 			 const struct ibtopo_health *health,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err);

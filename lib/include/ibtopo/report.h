@@ -58,19 +58,19 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  * set. `list_name` NULL means "findings". Returns 0, IBTOPO_EINVAL (no
  * sink, unknown format), IBTOPO_ENOMEM or the sink's error.
  */
-int ibtopo_render_findings(const struct ibtopo_render_opts *opts,
+int ibtopo_report_findings(const struct ibtopo_sink *opts,
 			   const char *list_name,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err);
 
 /**
- * ibtopo_render_findings() for findings that name nodes of `a` and `b`
+ * ibtopo_report_findings() for findings that name nodes of `a` and `b`
  * (a diff's OLD and NEW, a plan and the actual fabric; either may be
  * NULL): the text names an end "desc (0x<guid>)", in the tables and in
  * the sentences, whenever two nodes of either fabric share its
  * description, not only when the list shows two of them.
  */
-int ibtopo_render_findings_of(const struct ibtopo_render_opts *opts,
+int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
 			      const struct ibtopo_fabric *a,
@@ -129,12 +129,12 @@ void ibtopo_analysis_free(struct ibtopo_analysis *analysis);
  * "fabric":{"source","label","snapshot_id","switches","cas","routers",
  * "links","cables","partial"}, with a topology also "topology":{...} and
  * "paths":{...}, then "findings":[...]} (findings as in
- * ibtopo_render_findings()). Text: a summary line of the fabric, the
+ * ibtopo_report_findings()). Text: a summary line of the fabric, the
  * topology summary when there is one, then the findings tables (a
  * description is ambiguous when two nodes of the fabric share it). CSV: the
- * findings only. Same returns as ibtopo_render_findings().
+ * findings only. Same returns as ibtopo_report_findings().
  */
-int ibtopo_render_analysis(const struct ibtopo_render_opts *opts,
+int ibtopo_report_analysis(const struct ibtopo_sink *opts,
 			   const struct ibtopo_analysis *analysis,
 			   struct ibtopo_error *err);
 

@@ -27,30 +27,31 @@ enum ibtopo_format {
 /** "text", "json", "csv" -> format; -1 if unknown. */
 int ibtopo_format_parse(const char *name);
 
-/** Where renderers write; write() returns 0 or a negative status. */
-struct ibtopo_render_opts {
-	unsigned version;	/* IBTOPO_RENDER_OPTS_VERSION */
+/** An output sink: reports and writers write through write(), which
+ * returns 0 or a negative status. */
+struct ibtopo_sink {
+	unsigned version;	/* IBTOPO_SINK_VERSION */
 	enum ibtopo_format format;
 	int (*write)(void *arg, const char *buf, size_t len);
 	void *write_arg;	/* e.g. a FILE * for ibtopo_write_file */
 	unsigned flags;
 };
-#define IBTOPO_RENDER_OPTS_VERSION 1
+#define IBTOPO_SINK_VERSION 1
 
 /** A ready-made sink: write_arg is a FILE *. */
 int ibtopo_write_file(void *file, const char *buf, size_t len);
 
 /** Inventory reports (show / snapshots). */
-int ibtopo_render_nodes(const struct ibtopo_render_opts *opts,
+int ibtopo_report_nodes(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
-int ibtopo_render_ports(const struct ibtopo_render_opts *opts,
+int ibtopo_report_ports(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
-int ibtopo_render_links(const struct ibtopo_render_opts *opts,
+int ibtopo_report_links(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links that carry cable data: both ends, media, length, rating, ids. */
-int ibtopo_render_cables(const struct ibtopo_render_opts *opts,
+int ibtopo_report_cables(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
-int ibtopo_render_snapshots(const struct ibtopo_render_opts *opts,
+int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err);
 
