@@ -41,6 +41,8 @@ static void print_help(FILE *f, const struct cli_cmd *cmd)
 	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
 	if (cmd->details)
 		fprintf(f, "\n%s\n", cmd->details);
+	fputc('\n', f);
+	cli_print_global_help(f);
 	fprintf(f, "\nexit status: 0 clean, 1 findings or differences, "
 		   "2 usage error or failure\n");
 }
@@ -58,10 +60,101 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	return EXIT_TROUBLE;
 }
 
+/* The global options: main() reads them before the subcommand, cli_getopt
+ * after it; the help texts are in cli_print_global_help. */
+static const struct option global_longopts[] = {
+	{ "db", required_argument, NULL, CLI_GLOBAL + 0 },
+	{ "node-name-map", required_argument, NULL, CLI_GLOBAL + 1 },
+	{ "ca", required_argument, NULL, 'C' },
+	{ "port", required_argument, NULL, 'P' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 },
+};
+#define N_GLOBAL (sizeof(global_longopts) / sizeof(global_longopts[0]) - 1)
+
+const struct option *const cli_global_longopts = global_longopts;
+
+static struct cli_global *cli_g;
+
+void cli_set_global(struct cli_global *g)
+{
+	cli_g = g;
+}
+
+bool cli_global_option(struct cli_global *g, int c, const char *arg)
+{
+	char *end;
+	long port;
+
+	switch (c) {
+	case CLI_GLOBAL + 0:
+		g->db = arg;
+		break;
+	case CLI_GLOBAL + 1:
+		g->node_name_map = arg;
+		break;
+	case 'C':
+		g->ca = arg;
+		break;
+	case 'P':
+		port = strtol(arg, &end, 10);
+		if (*end || end == arg || port < 0 || port > 255) {
+			cli_failf("bad port number '%s'", arg);
+			return false;
+		}
+		g->port = (int)port;
+		break;
+	case 'v':
+		g->verbose++;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+void cli_print_global_help(FILE *f)
+{
+	fprintf(f,
+		"global options (before or after COMMAND):\n"
+		"  --db FILE             snapshot database (default: $IBTOPO_DB, else\n"
+		"                        $XDG_DATA_HOME/ibtopo/fabric.db, else\n"
+		"                        ~/.local/share/ibtopo/fabric.db)\n"
+		"  --node-name-map FILE  rename nodes by GUID (infiniband-diags format)\n"
+		"  -C, --ca CA           local CA to discover through (default: first)\n"
+		"  -P, --port PORT       port of that CA (default: first active)\n"
+		"  -v, --verbose         each step, what it did and its time, on stderr\n");
+}
+
+void cli_step(const struct cli_global *g, const char *step, double t0,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!g || !g->verbose)
+		return;
+	fprintf(stderr, "ibtopo: %s: ", step);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " in %.3f s\n", cli_now() - t0);
+}
+
+/* Does the command's own table take this global option's name or letter? */
+static bool cmd_has_opt(const struct cli_cmd *cmd, const struct option *g)
+{
+	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++)
+		if (strcmp(o->long_name, g->name) == 0 ||
+		    (g->val < CLI_GLOBAL && o->short_name == g->val))
+			return true;
+	return false;
+}
+
 int cli_getopt(struct cli_state *st, int argc, char **argv,
 	       const struct cli_cmd *cmd)
 {
-	struct option longopts[64];
+	struct option longopts[64 + N_GLOBAL];
+	bool global[256] = { false };
 	char shortopts[160];
 	size_t n = 0, s = 0;
 	int idx = -1, c;
@@ -77,6 +170,20 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 		if (o->short_name) {
 			shortopts[s++] = (char)o->short_name;
 			if (o->has_arg)
+				shortopts[s++] = ':';
+		}
+	}
+	/* the global options too, where the command has none of that name */
+	for (size_t i = 0; i < N_GLOBAL; i++) {
+		const struct option *go = &global_longopts[i];
+
+		if (cmd_has_opt(cmd, go))
+			continue;
+		longopts[n++] = *go;
+		if (go->val < CLI_GLOBAL) {
+			global[go->val] = true;
+			shortopts[s++] = (char)go->val;
+			if (go->has_arg)
 				shortopts[s++] = ':';
 		}
 	}
@@ -97,9 +204,20 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 		st->optind = 1;
 	}
 	opterr = 0;
-	c = getopt_long(argc, argv, shortopts, longopts, &idx);
-	st->optind = optind;
-	st->optarg = optarg;
+	for (;;) {
+		c = getopt_long(argc, argv, shortopts, longopts, &idx);
+		st->optind = optind;
+		st->optarg = optarg;
+		if (c >= CLI_GLOBAL || (c > 0 && c < 256 && global[c])) {
+			struct cli_global dummy = { 0 };
+
+			if (!cli_global_option(cli_g ? cli_g : &dummy, c,
+					       optarg))
+				exit(EXIT_TROUBLE);
+			continue;
+		}
+		break;
+	}
 	if (c == 'h') {
 		print_help(stdout, cmd);
 		exit(EXIT_CLEAN);
@@ -233,21 +351,36 @@ out:
 	return rc;
 }
 
+static void step_loaded(const struct cli_global *g, double t0, const char *how,
+			const char *what, const struct ibtopo_fabric *fabric)
+{
+	cli_step(g, "load", t0, "%s '%s': %zu nodes, %zu links", how, what,
+		 ibtopo_fabric_node_count(fabric),
+		 ibtopo_fabric_link_count(fabric));
+}
+
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	const char *what = src->what;
+	/* a command's own map, else the global --node-name-map */
+	const char *name_map =
+		src->node_name_map ? src->node_name_map : g->node_name_map;
 	struct stat st;
+	double t0 = cli_now();
 	int stat_errno = 0, rc;
 
 	*out = NULL;
 	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		/* what a file cannot say (a -p report's CA ports) goes to stderr */
 		ropts.format = src->format;
-		ropts.node_name_map = src->node_name_map;
+		ropts.node_name_map = name_map;
 		ropts.warn = cli_warn;
-		return ibtopo_fabric_read_file(out, what, &ropts, err);
+		rc = ibtopo_fabric_read_file(out, what, &ropts, err);
+		if (!rc)
+			step_loaded(g, t0, "read", what, *out);
+		return rc;
 	}
 	if (what)
 		stat_errno = errno;
@@ -268,13 +401,14 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		memcpy(err->message, msg, n);
 		err->message[n] = '\0';
 	}
-	if (rc || !src->node_name_map)
-		return rc;
-	rc = apply_name_map(*out, src->node_name_map, err);
+	if (!rc && name_map)
+		rc = apply_name_map(*out, name_map, err);
 	if (rc) {
 		ibtopo_fabric_free(*out);
 		*out = NULL;
+		return rc;
 	}
+	step_loaded(g, t0, "snapshot", what ? what : "latest", *out);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 
 #include <ibtopo.h>
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,13 +14,42 @@ enum {
 	EXIT_TROUBLE = 2,  /* usage error or failure */
 };
 
-/* Global options, given before the subcommand. */
+/* Global options, given before or after the subcommand. */
 struct cli_global {
-	const char *db; /* --db, or NULL for the default */
-	const char *ca; /* -C */
-	int port;	/* -P */
-	int verbose;	/* -v */
+	const char *db;		   /* --db, or NULL for the default */
+	const char *ca;		   /* -C */
+	int port;		   /* -P */
+	int verbose;		   /* -v */
+	const char *node_name_map; /* --node-name-map, or NULL */
 };
+
+/* Option ids of the global options, as cli_global_getopt returns them. */
+#define CLI_GLOBAL 0x2000
+
+/**
+ * Set the global options main() parses; cli_getopt then also accepts them
+ * after the subcommand and stores them there, before its exec sees `g`.
+ */
+void cli_set_global(struct cli_global *g);
+
+/**
+ * Apply one global option (its short letter or CLI_GLOBAL id) to `g`.
+ * Returns false (after `ibtopo: <why>` on stderr) for a bad value.
+ */
+bool cli_global_option(struct cli_global *g, int c, const char *arg);
+
+/** The global options as a getopt_long table, terminated by zeros. */
+extern const struct option *const cli_global_longopts;
+
+/** Print the "global options:" block (main's help and each command's). */
+void cli_print_global_help(FILE *f);
+
+/**
+ * With -v, print `ibtopo: STEP: <what>: T s` on stderr, T the seconds
+ * since `t0` (from cli_now()); nothing without -v.
+ */
+void cli_step(const struct cli_global *g, const char *step, double t0,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* One option: the table builds both getopt_long and --help. */
 struct cli_opt {

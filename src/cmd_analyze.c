@@ -78,6 +78,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_state st = { 0 };
 	const char *what = NULL, *cables = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
+	double t0;
 	char *end;
 	long n;
 
@@ -130,19 +131,29 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
 	cab.warn = cli_warn;
+	t0 = cli_now();
 	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_fabric;
 	}
+	if (cables)
+		cli_step(g, "load", t0, "cables '%s'", cables);
+	t0 = cli_now();
 	if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 		cli_fail(&err);
 		goto out_free_fabric;
 	}
+	cli_step(g, "analyze", t0, "%zu findings", an->findings->count);
+	t0 = cli_now();
 	ro = cli_stdout_sink(format);
 	if (ibtopo_report_analysis(&ro, an, &err)) {
 		cli_fail(&err);
 		goto out_free_analysis;
 	}
+	cli_step(g, "render", t0, "%s report on standard output",
+		 format == IBTOPO_FORMAT_JSON ? "json" :
+		 format == IBTOPO_FORMAT_CSV  ? "csv" :
+						"text");
 	if (fflush(stdout) != 0) {
 		cli_failf("cannot write output");
 		goto out_free_analysis;

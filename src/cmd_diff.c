@@ -51,7 +51,7 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *old = NULL, *new_ = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	double t0, t1;
+	double t1;
 	int c, rc;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -73,7 +73,6 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 
-	t0 = cli_now();
 	rc = load_fabric_pair(&old, &new_, g, argv[st.optind],
 			      argv[st.optind + 1], &err);
 	if (rc) {
@@ -91,10 +90,7 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
-	if (g->verbose)
-		fprintf(stderr,
-			"ibtopo: loaded OLD and NEW in %.3f s, compared in %.3f s\n",
-			t1 - t0, cli_now() - t1);
+	cli_step(g, "compare", t1, "%zu changes", list.count);
 	ro = cli_stdout_sink(format);
 	if (ibtopo_report_findings_of(&ro, "changes", &list, old, new_, &err)) {
 		rc = cli_fail(&err);

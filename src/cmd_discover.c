@@ -5,7 +5,7 @@
 
 /* long-only options are CLI_LONG + their index in opts[] */
 enum {
-	OPT_LABEL = CLI_LONG + 2,
+	OPT_LABEL = CLI_LONG,
 	OPT_TIMEOUT,
 	OPT_PARTIAL,
 	OPT_RETRIES,
@@ -14,8 +14,6 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "ca", 'C', 1, "CA", "local CA to discover through (default: first)" },
-	{ "port", 'P', 1, "PORT", "port of that CA (default: first active)" },
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
 	{ "timeout", 0, 1, "MS", "per-MAD timeout in milliseconds" },
 	{ "partial", 0, 0, NULL,
@@ -112,27 +110,15 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
 	const char *label = NULL;
-	unsigned port = 0, save_flags = 0;
+	unsigned save_flags = 0;
 	double t0, t1;
 	int64_t id = 0;
 	int c, rc = EXIT_TROUBLE;
 
-	dopts.ca = g->ca;
-	dopts.port = g->port;
 	dopts.retries = 2;
 	dopts.warn = cli_warn;
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
-		case 'C':
-			dopts.ca = st.optarg;
-			break;
-		case 'P':
-			if (parse_uint(st.optarg, 255, &port))
-				return cli_usage_error(self,
-						       "bad port number '%s'",
-						       st.optarg);
-			dopts.port = (int)port;
-			break;
 		case OPT_LABEL:
 			label = st.optarg;
 			break;
@@ -168,6 +154,8 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (st.optind < argc)
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
+	dopts.ca = g->ca;
+	dopts.port = g->port;
 	if (save_flags && !label)
 		return cli_usage_error(self,
 				       "--force moves a --label; none given");
@@ -190,9 +178,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 					 err.message);
 		return cli_fail(&err);
 	}
-	if (g->verbose)
-		fprintf(stderr, "ibtopo: discovered %zu nodes in %.3f s\n",
-			ibtopo_fabric_node_count(fabric), cli_now() - t0);
+	cli_step(g, "discover", t0, "%zu nodes, %zu links",
+		 ibtopo_fabric_node_count(fabric),
+		 ibtopo_fabric_link_count(fabric));
 	if (ibtopo_fabric_meta(fabric)->partial)
 		fprintf(stderr,
 			"ibtopo: warning: discovery incomplete: %s; "
@@ -203,10 +191,12 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	/* Open the store only now: a failed discovery leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;
+	t1 = cli_now();
 	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
 		rc = label_fail(&err);
 		goto out_free;
 	}
+	cli_step(g, "store", t1, "saved as snapshot %lld", (long long)id);
 	t1 = cli_now();
 	cli_print_summary(stdout, fabric, id, t1 - t0);
 	rc = EXIT_CLEAN;

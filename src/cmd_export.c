@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_NAME_MAP };
+enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT",
@@ -13,9 +13,6 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, 1, "FMT",
 	  "format of an input FILE: auto (default), "
 	  "cache, ibnetdiscover, ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE",
-	  "rename nodes by GUID first "
-	  "(infiniband-diags map file)" },
 	/* options with a letter last: long-only ones are numbered by place */
 	{ "output", 'o', 1, "FILE",
 	  "write into FILE ('-' = standard output, the default)" },
@@ -90,9 +87,6 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 					self, "unknown input format '%s'",
 					st.optarg);
 			src.format = (enum ibtopo_file_format)v;
-			break;
-		case OPT_NAME_MAP:
-			src.node_name_map = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -2,16 +2,13 @@
 #include "commands.h"
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_NAME_MAP, OPT_FORCE };
+enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
 	{ "format", 0, 1, "FMT",
 	  "auto (default), cache, ibnetdiscover, "
 	  "ports or ibsim" },
-	{ "node-name-map", 0, 1, "FILE",
-	  "rename nodes by GUID "
-	  "(infiniband-diags map file)" },
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
@@ -51,7 +48,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	const char *label = NULL, *path;
 	unsigned save_flags = 0;
 	int64_t id = 0;
-	double t0;
+	double t0, t1;
 	int c, f, rc = EXIT_TROUBLE;
 
 	ropts.warn = cli_warn;
@@ -67,9 +64,6 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 					self, "unknown format '%s'", st.optarg);
 			ropts.format = (enum ibtopo_file_format)f;
 			break;
-		case OPT_NAME_MAP:
-			ropts.node_name_map = st.optarg;
-			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
 			break;
@@ -83,6 +77,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
+	ropts.node_name_map = g->node_name_map;
 	if (save_flags && !label)
 		return cli_usage_error(self,
 				       "--force moves a --label; none given");
@@ -92,6 +87,10 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	t0 = cli_now();
 	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
 		return cli_fail(&err);
+	cli_step(g, "load", t0, "read '%s': %zu nodes, %zu links", path,
+		 ibtopo_fabric_node_count(fabric),
+		 ibtopo_fabric_link_count(fabric));
+	t1 = cli_now();
 	if (ibtopo_fabric_meta(fabric)->partial)
 		fprintf(stderr,
 			"ibtopo: warning: '%s' holds an incomplete "
@@ -110,6 +109,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			rc = cli_fail(&err);
 		goto out_free;
 	}
+	cli_step(g, "store", t1, "saved as snapshot %lld", (long long)id);
 	cli_print_summary(stdout, fabric, id, cli_now() - t0);
 	rc = EXIT_CLEAN;
 	goto out_free;

@@ -22,7 +22,6 @@ enum {
 	OPT_MIN_PATHS,
 	OPT_NO_CHECKS,
 	OPT_NO_LEGEND,
-	OPT_NAME_MAP,
 };
 
 static const struct cli_opt opts[] = {
@@ -55,8 +54,6 @@ static const struct cli_opt opts[] = {
 	{ "no-checks", 0, 0, NULL,
 	  "draw the fabric only: no link, cable or topology findings" },
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
-	{ "node-name-map", 0, 1, "FILE",
-	  "infiniband-diags node name map for a fabric FILE" },
 	{ NULL },
 };
 
@@ -121,10 +118,11 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_state st = { 0 };
 	struct output_file out;
 	const char *output = NULL, *format = NULL, *plan = NULL;
-	const char *cables = NULL, *name_map = NULL, *what = NULL;
+	const char *cables = NULL, *what = NULL;
 	const char *old_ref = NULL;
 	bool diff = false, checks = true;
 	char title[512];
+	double t0;
 	int c, rc = EXIT_TROUBLE;
 	int nargs;
 
@@ -203,9 +201,6 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_NO_LEGEND:
 			d.flags |= IBTOPO_DIAGRAM_NO_LEGEND;
 			break;
-		case OPT_NAME_MAP:
-			name_map = st.optarg;
-			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -235,7 +230,6 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	}
 
 	src.what = what;
-	src.node_name_map = name_map;
 	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
 	if (diff || plan) {
@@ -277,13 +271,17 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		if (diff || plan)
 			ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
 		ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		t0 = cli_now();
 		if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 			cli_fail(&err);
 			goto out_release_findings;
 		}
+		cli_step(g, "analyze", t0, "levels%s",
+			 checks ? " and checks" : "");
 		d.topology = an->topology;
 	}
 	d.findings = diff || plan || !an ? &findings : an->findings;
+	t0 = cli_now();
 	if (output_file_open(&out, output, false))
 		goto out_free_analysis;
 	if (ibtopo_diagram_image(out.path, format, fabric, &d, &err)) {
@@ -292,6 +290,8 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free_analysis;
 	}
 	rc = output_file_close(&out);
+	if (rc == EXIT_CLEAN)
+		cli_step(g, "render", t0, "diagram to '%s'", out.name);
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_release_findings:

@@ -53,7 +53,7 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *plan = NULL, *actual = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	double t0, t1;
+	double t1;
 	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -76,7 +76,6 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 2]);
 
-	t0 = cli_now();
 	rc = load_fabric_pair(&plan, &actual, g, argv[st.optind],
 			      nargs == 2 ? argv[st.optind + 1] : NULL, &err);
 	if (rc) {
@@ -92,10 +91,7 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
-	if (g->verbose)
-		fprintf(stderr,
-			"ibtopo: loaded the plan and the fabric in %.3f s, compared in %.3f s\n",
-			t1 - t0, cli_now() - t1);
+	cli_step(g, "compare", t1, "%zu findings", list.count);
 	ro = cli_stdout_sink(format);
 	if (ibtopo_report_findings_of(&ro, "findings", &list, plan, actual,
 				      &err)) {

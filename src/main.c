@@ -26,26 +26,19 @@ static const struct cli_cmd *const commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ibtopo [--db FILE] [-C CA] [-P PORT] [-v] COMMAND [options]\n"
-		"\n"
-		"InfiniBand fabric topology analyzer.\n"
-		"\n"
-		"commands:\n");
+	fprintf(f, "usage: ibtopo [global options] COMMAND [options]\n"
+		   "\n"
+		   "InfiniBand fabric topology analyzer.\n"
+		   "\n"
+		   "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name,
 			commands[i]->summary);
+	fputc('\n', f);
+	cli_print_global_help(f);
 	fprintf(f,
-		"\n"
-		"global options:\n"
-		"  --db FILE     snapshot database (default: $IBTOPO_DB, else\n"
-		"                $XDG_DATA_HOME/ibtopo/fabric.db, else\n"
-		"                ~/.local/share/ibtopo/fabric.db)\n"
-		"  -C CA         local CA to discover through\n"
-		"  -P PORT       local CA port\n"
-		"  -v            more detail on stderr\n"
-		"  -h, --help    this help; 'ibtopo COMMAND --help' for a command\n"
-		"  --version     print the version\n"
+		"  -h, --help            this help; 'ibtopo COMMAND --help' for a command\n"
+		"  --version             print the version\n"
 		"\n"
 		"A REF is a snapshot id, a label, 'latest' or 'latest~N'; wherever a\n"
 		"REF is accepted, a topology file is too.\n"
@@ -55,35 +48,22 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option opts[16];
 	struct cli_global g = { .port = 0 };
-	char *end;
+	size_t n = 0;
 	int c;
 
+	for (; cli_global_longopts[n].name; n++)
+		opts[n] = cli_global_longopts[n];
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
+	cli_set_global(&g);
 	opterr = 0;
-	/* '+': stop at the subcommand so its options are its own */
+	/* '+': stop at the subcommand; cli_getopt reads the global options
+	 * that follow it */
 	while ((c = getopt_long(argc, argv, "+:C:P:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd':
-			g.db = optarg;
-			break;
-		case 'C':
-			g.ca = optarg;
-			break;
-		case 'P':
-			g.port = (int)strtol(optarg, &end, 10);
-			if (*end || g.port < 0 || g.port > 255)
-				return cli_failf("bad port number '%s'",
-						 optarg);
-			break;
-		case 'v':
-			g.verbose++;
-			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_CLEAN;
@@ -95,11 +75,15 @@ int main(int argc, char **argv)
 				argv[optind - 1]);
 			usage(stderr);
 			return EXIT_TROUBLE;
-		default:
+		case '?':
 			fprintf(stderr, "ibtopo: unknown option '%s'\n",
 				argv[optind - 1]);
 			usage(stderr);
 			return EXIT_TROUBLE;
+		default:
+			if (!cli_global_option(&g, c, optarg))
+				return EXIT_TROUBLE;
+			break;
 		}
 	}
 	if (optind >= argc) {
