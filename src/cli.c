@@ -91,7 +91,7 @@ bool cli_global_option(struct cli_global *g, int c, const char *arg)
 		g->db = arg;
 		break;
 	case CLI_GLOBAL + 1:
-		g->node_name_map = arg;
+		g->node_name_map = cli_path_arg(arg);
 		break;
 	case 'C':
 		g->ca = arg;
@@ -316,6 +316,155 @@ void cli_warn(void *arg, const char *message)
 	fprintf(stderr, "ibtopo: warning: %s\n", message);
 }
 
+static void set_error(struct ibtopo_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_error(struct ibtopo_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+}
+
+static bool stdin_taken;
+
+/* True the first time only: standard input can be read once. */
+static bool claim_stdin(void)
+{
+	return !__atomic_exchange_n(&stdin_taken, true, __ATOMIC_SEQ_CST);
+}
+
+#define STDIN_TWICE "standard input is read once: only one FILE can be '-'"
+
+int cli_read_stdin(char **buf, size_t *len, struct ibtopo_error *err)
+{
+	size_t n = 0, alloc = 65536;
+	char *b, *nb;
+	int rc = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (!claim_stdin()) {
+		set_error(err, IBTOPO_EINVAL, STDIN_TWICE);
+		return IBTOPO_EINVAL;
+	}
+	b = malloc(alloc);
+	if (!b)
+		goto out_nomem;
+	for (;;) {
+		size_t got = fread(b + n, 1, alloc - n - 1, stdin);
+
+		n += got;
+		if (got == 0)
+			break;
+		if (alloc - n - 1 == 0) {
+			nb = realloc(b, alloc * 2);
+			if (!nb)
+				goto out_free_buf;
+			b = nb;
+			alloc *= 2;
+		}
+	}
+	if (ferror(stdin)) {
+		set_error(err, IBTOPO_EIO, "cannot read standard input: %s",
+			  strerror(errno));
+		rc = IBTOPO_EIO;
+		free(b);
+		return rc;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+
+out_free_buf:
+	free(b);
+out_nomem:
+	set_error(err, IBTOPO_ENOMEM, "cannot read standard input: %s",
+		  strerror(ENOMEM));
+	return IBTOPO_ENOMEM;
+}
+
+const char *cli_path_arg(const char *arg)
+{
+	static char path[32];
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	size_t len;
+	char *buf;
+	FILE *f;
+
+	if (strcmp(arg, "-") != 0)
+		return arg;
+	/* into an unlinked file the library may open by name, more than
+	 * once (a name map, for each fabric of a diff) */
+	if (cli_read_stdin(&buf, &len, &err))
+		exit(cli_fail(&err));
+	f = tmpfile();
+	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) != 0)
+		exit(cli_failf("cannot keep standard input: %s",
+			       strerror(errno)));
+	free(buf);
+	/* f stays open to the end of the run: /dev/fd/N names it */
+	snprintf(path, sizeof(path), "/dev/fd/%d", fileno(f));
+	return path;
+}
+
+int cli_load_cables(struct ibtopo_fabric *fabric, const char *path,
+		    const struct ibtopo_cables_opts *opts,
+		    struct ibtopo_error *err)
+{
+	size_t len;
+	char *buf;
+	int rc;
+
+	if (strcmp(path, "-") != 0)
+		return ibtopo_cables_load(fabric, path, opts, err);
+	rc = cli_read_stdin(&buf, &len, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_cables_load_buffer(fabric, buf, len, CLI_STDIN_NAME, opts,
+				       err);
+	free(buf);
+	return rc;
+}
+
+/* A fabric from standard input: the text formats, detected or forced. */
+static int read_stdin_fabric(struct ibtopo_fabric **out,
+			     const struct ibtopo_read_opts *ropts,
+			     struct ibtopo_error *err)
+{
+	size_t len;
+	char *buf;
+	int rc;
+
+	rc = cli_read_stdin(&buf, &len, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_fabric_read_buffer(out, buf, len, CLI_STDIN_NAME, ropts,
+				       err);
+	free(buf);
+	if (!rc)
+		rc = ibtopo_fabric_set_source(*out, "stdin", err);
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+int cli_read_fabric_file(struct ibtopo_fabric **out, const char *path,
+			 const struct ibtopo_read_opts *ropts,
+			 struct ibtopo_error *err)
+{
+	if (strcmp(path, "-") == 0)
+		return read_stdin_fabric(out, ropts, err);
+	return ibtopo_fabric_read_file(out, path, ropts, err);
+}
+
 /* A snapshot's nodes renamed by a node name map file. */
 static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
 			  struct ibtopo_error *err)
@@ -372,12 +521,13 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 	int stat_errno = 0, rc;
 
 	*out = NULL;
-	if (what && stat(what, &st) == 0 && !S_ISDIR(st.st_mode)) {
+	if (what && (strcmp(what, "-") == 0 ||
+		     (stat(what, &st) == 0 && !S_ISDIR(st.st_mode)))) {
 		/* what a file cannot say (a -p report's CA ports) goes to stderr */
 		ropts.format = src->format;
 		ropts.node_name_map = name_map;
 		ropts.warn = cli_warn;
-		rc = ibtopo_fabric_read_file(out, what, &ropts, err);
+		rc = cli_read_fabric_file(out, what, &ropts, err);
 		if (!rc)
 			step_loaded(g, t0, "read", what, *out);
 		return rc;
@@ -385,17 +535,19 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 	if (what)
 		stat_errno = errno;
 	rc = load_snapshot(out, g, what ? what : "latest", err);
-	if (rc == IBTOPO_ENOTFOUND && what &&
-	    (strchr(what, '/') || !stat_errno) && err) {
+	if (rc == IBTOPO_ENOTFOUND && what && stat_errno &&
+	    strpbrk(what, "/.")) {
+		/* a path, or a file name: the file is what is missing */
+		set_error(err, rc, "cannot open '%s': %s", what,
+			  strerror(stat_errno));
+	} else if (rc == IBTOPO_ENOTFOUND && what && !stat_errno && err) {
 		char msg[2 * IBTOPO_ERROR_SIZE + 128];
 		size_t n;
 
-		n = (size_t)snprintf(
-			msg, sizeof(msg),
-			"'%s' is no fabric file "
-			"(%s) and no snapshot: %s",
-			what, stat_errno ? strerror(stat_errno) : "a directory",
-			err->message);
+		n = (size_t)snprintf(msg, sizeof(msg),
+				     "'%s' is no fabric file "
+				     "(a directory) and no snapshot: %s",
+				     what, err->message);
 		/* cut to the error buffer, as the library cuts its own */
 		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;
 		memcpy(err->message, msg, n);

@@ -129,13 +129,45 @@ struct cli_source {
 /**
  * The one loader of "REF or FILE, plus a node name map" for every command.
  * An existing FILE that is not a directory is read (never stored), its
- * warnings on stderr; anything else is a snapshot REF in the database.
- * The name map renames the nodes of either. When `what` is neither, and
- * looks like a path (it has a '/', or names a directory), the message
- * says both what the file and the REF attempts found.
+ * warnings on stderr, and "-" is standard input; anything else is a
+ * snapshot REF in the database. The name map renames the nodes of
+ * either. When `what` is neither and looks like a file name (it has a
+ * '/' or a '.'), the message is the file's ("cannot open 'x.topo': No
+ * such file or directory"); a directory's says what both attempts found.
  */
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err);
+
+/* The name standard input goes by in messages, for a FILE given as "-". */
+#define CLI_STDIN_NAME "<stdin>"
+
+/**
+ * Standard input, read to its end into *buf (malloc'd, *len bytes, a NUL
+ * after them). Standard input is read once a run: a second "-" is
+ * IBTOPO_EINVAL.
+ */
+int cli_read_stdin(char **buf, size_t *len, struct ibtopo_error *err);
+
+/**
+ * A FILE option the library reads by path: for "-", standard input is
+ * read (as by cli_read_stdin; a second "-" exits 2) into an unlinked
+ * temporary file, and its "/dev/fd/N" name returned; anything else is
+ * returned as it is.
+ */
+const char *cli_path_arg(const char *arg);
+
+/** Load a --cables FILE ("-" = standard input) into `fabric`. */
+int cli_load_cables(struct ibtopo_fabric *fabric, const char *path,
+		    const struct ibtopo_cables_opts *opts,
+		    struct ibtopo_error *err);
+
+/**
+ * ibtopo_fabric_read_file(), and for "-" the text formats from standard
+ * input (named CLI_STDIN_NAME in messages, source "stdin").
+ */
+int cli_read_fabric_file(struct ibtopo_fabric **out, const char *path,
+			 const struct ibtopo_read_opts *ropts,
+			 struct ibtopo_error *err);
 
 /** Print `ibtopo: warning: <message>` to stderr (a library warn callback). */
 void cli_warn(void *arg, const char *message);

@@ -88,7 +88,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			cables = st.optarg;
 			break;
 		case OPT_CABLE_REACH:
-			ao.checks.reach_path = st.optarg;
+			ao.checks.reach_path = cli_path_arg(st.optarg);
 			break;
 		case OPT_FAIL_ON:
 			if (!cli_parse_fail_on(st.optarg, &fail_on))
@@ -111,7 +111,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			ao.topology.min_paths = (unsigned)n;
 			break;
 		case OPT_ROOTS:
-			ao.topology.roots_file = st.optarg;
+			ao.topology.roots_file = cli_path_arg(st.optarg);
 			break;
 		case OPT_ROOT_PATTERN:
 			ao.topology.root_pattern = st.optarg;
@@ -132,7 +132,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	rc = EXIT_TROUBLE;
 	cab.warn = cli_warn;
 	t0 = cli_now();
-	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
+	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_fabric;
 	}

@@ -66,7 +66,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			since = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
-			ho.thresholds_path = st.optarg;
+			ho.thresholds_path = cli_path_arg(st.optarg);
 			break;
 		case OPT_FAIL_ON:
 			if (!cli_parse_fail_on(st.optarg, &fail_on))

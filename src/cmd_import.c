@@ -85,7 +85,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "%s", err.message);
 
 	t0 = cli_now();
-	if (ibtopo_fabric_read_file(&fabric, path, &ropts, &err))
+	if (cli_read_fabric_file(&fabric, path, &ropts, &err))
 		return cli_fail(&err);
 	cli_step(g, "load", t0, "read '%s': %zu nodes, %zu links", path,
 		 ibtopo_fabric_node_count(fabric),

@@ -185,7 +185,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 			cables = st.optarg;
 			break;
 		case OPT_CABLE_REACH:
-			ao.checks.reach_path = st.optarg;
+			ao.checks.reach_path = cli_path_arg(st.optarg);
 			break;
 		case OPT_MIN_PATHS:
 			if (!parse_uint(st.optarg, 1000,
@@ -241,7 +241,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		d.other = other;
 	}
 	cab.warn = cli_warn;
-	if (cables && ibtopo_cables_load(fabric, cables, &cab, &err)) {
+	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_other;
 	}

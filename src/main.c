@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  --version             print the version\n"
 		"\n"
 		"A REF is a snapshot id, a label, 'latest' or 'latest~N'; wherever a\n"
-		"REF is accepted, a topology file is too.\n"
+		"REF is accepted, a topology file is too. A FILE given as '-' is\n"
+		"standard input (once a run) or, written, standard output.\n"
 		"\n"
 		"exit status: 0 clean, 1 findings or differences, 2 usage error or failure\n");
 }

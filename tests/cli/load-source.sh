@@ -2,8 +2,9 @@
 # load-source.sh - every command reads "REF or FILE, plus a node name map"
 # through one loader (src/cli.c cli_load_fabric): a name map renames the
 # nodes of a snapshot as it does those of a file, for export and render
-# alike; a path that is neither a file nor a snapshot fails naming both
-# attempts; a REF that names no snapshot keeps its short message.
+# alike; a file name ('/' or '.') that is neither a file nor a snapshot
+# fails as a missing file, a directory naming both attempts; a REF that
+# names no snapshot keeps its short message.
 . "$top_srcdir/tests/lib.sh"
 unset IBTOPO_DB
 T=$TESTDIR
@@ -24,13 +25,13 @@ expect_err() {
 }
 
 # ---- neither a file nor a snapshot
-expect_err "ibtopo: 'no/such.topo' is no fabric file (No such file or directory) and no snapshot: no database '$DB'" \
+expect_err "ibtopo: cannot open 'no/such.topo': No such file or directory" \
 	"$IBTOPO" --db "$DB" show no/such.topo
 expect_err "ibtopo: '$T' is no fabric file (a directory) and no snapshot: no database '$DB'" \
 	"$IBTOPO" --db "$DB" analyze "$T"
 "$IBTOPO" --db "$DB" import --label tiny "$TINY" >/dev/null ||
 	fail "import $TINY"
-expect_err "ibtopo: './tiny' is no fabric file (No such file or directory) and no snapshot: no snapshot './tiny' in '$DB'" \
+expect_err "ibtopo: cannot open './tiny': No such file or directory" \
 	"$IBTOPO" --db "$DB" diff ./tiny tiny
 # a word is a REF: the store's message as it was
 expect_err "ibtopo: no snapshot 'nope' in '$DB'" \
