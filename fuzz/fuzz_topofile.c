@@ -12,11 +12,14 @@
  * ibnetdiscover text that reads back into a fabric writing the same text,
  * and as an ibsim net file that reads back with the same links.
  *
- * The cable readers (inventory CSV, ibdiagnet db_csv) and the plan reader
+ * The cable readers (inventory CSV, ibdiagnet db_csv), the counters
+ * reader (perfquery, ibqueryerrors output) and the plan reader
  * work against a fixed fabric, read from the file named by the
  * IBTOPO_FUZZ_FABRIC environment variable (the driver: --fabric FILE).
  * A cable file that fails must leave the fabric's cables as they were; a
- * plan that reads must validate against itself with no finding.
+ * plan that reads must validate against itself with no finding; counters
+ * that fail to load leave no port with counters, counters that load go
+ * through the health analysis and its reports.
  *
  * A format read from a path, like the cache target (an `ibnetdiscover
  * --cache` file, binary), gets its input through a memfd: for the cache
@@ -42,7 +45,7 @@
  * an edit here or in fuzz/run.sh.
  */
 static const char *const other_targets[] = {
-	"namemap", "cables", "dbcsv", "plan",
+	"namemap", "cables", "dbcsv", "plan", "counters",
 };
 
 /* The fuzz targets, or NULL past the last; `n` from 0. */
@@ -65,7 +68,7 @@ static const char *target_name(int n)
 static bool needs_fabric(const char *target)
 {
 	return strcmp(target, "cables") == 0 || strcmp(target, "dbcsv") == 0 ||
-	       strcmp(target, "plan") == 0;
+	       strcmp(target, "plan") == 0 || strcmp(target, "counters") == 0;
 }
 
 /* The fixed fabric of the cable and plan targets, as text. */
@@ -214,6 +217,54 @@ static void fuzz_cables(const unsigned char *data, size_t size)
 	ibtopo_fabric_free(f);
 }
 
+static size_t ports_with_counters(const struct ibtopo_fabric *f)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned p = 0; p <= n->nports; p++)
+			k += n->ports[p] && n->ports[p]->counters;
+	}
+	return k;
+}
+
+static void fuzz_counters(const unsigned char *data, size_t size)
+{
+	struct ibtopo_counters_load_opts o = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = fixed_fabric();
+	struct ibtopo_health *h = NULL;
+	size_t unknown = 0;
+	int rc;
+
+	rc = ibtopo_counters_load_buffer(f, (const char *)data, size, "fuzz",
+					 &o, &unknown, &err);
+	if (rc) {
+		if (rc != err.code || !err.message[0])
+			die("a failed counters load gave no message", &err);
+		if (ports_with_counters(f))
+			die("a failed counters load changed the fabric", NULL);
+	} else {
+		if (ibtopo_health_analyze(&h, &found, f, f, NULL, &err))
+			die("health", &err);
+		for (int k = IBTOPO_FORMAT_TEXT; k <= IBTOPO_FORMAT_CSV; k++) {
+			struct mem m = { NULL, 0, 0 };
+			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
+				(enum ibtopo_format)k, mem_write, &m, 0 };
+
+			if (ibtopo_report_health(&so, h, &found, &err))
+				die("health report", &err);
+			free(m.buf);
+		}
+		ibtopo_health_free(h);
+		ibtopo_findings_release(&found);
+	}
+	ibtopo_fabric_free(f);
+}
+
 static void validate(const struct ibtopo_fabric *plan,
 		     const struct ibtopo_fabric *actual, bool none)
 {
@@ -307,6 +358,10 @@ static int fuzz_one(const char *target, const unsigned char *data, size_t size)
 	}
 	if (strcmp(target, "plan") == 0) {
 		fuzz_plan(data, size);
+		return 0;
+	}
+	if (strcmp(target, "counters") == 0) {
+		fuzz_counters(data, size);
 		return 0;
 	}
 	if (strcmp(target, "namemap") == 0) {

@@ -2,7 +2,7 @@
 #include "commands.h"
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE };
+enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE, OPT_COUNTERS };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
@@ -12,6 +12,9 @@ static const struct cli_opt opts[] = {
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
+	{ "counters", 0, 1, "CFILE",
+	  "attach port counters: perfquery (also -x) "
+	  "or ibqueryerrors output" },
 	{ NULL },
 };
 
@@ -21,7 +24,8 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_import_entry = {
 	.name = "import",
 	.summary = "read a fabric file into a new snapshot",
-	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]",
+	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]"
+		" [--counters CFILE]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
@@ -30,6 +34,11 @@ const struct cli_cmd cmd_import_entry = {
 		"A label names one snapshot: one in use is refused (exit 2)\n"
 		"unless --force moves it to the new snapshot; labels a REF\n"
 		"would read as an id, 'latest' or 'latest~N' are refused.\n"
+		"--counters CFILE attaches port counters to the snapshot, as\n"
+		"discover --counters stores them: perfquery output (ports by\n"
+		"LID and number) or ibqueryerrors output (by GUID and number),\n"
+		"read at the file's mtime. Ports the fabric does not have are\n"
+		"left out with one warning.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -45,7 +54,9 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
-	const char *label = NULL, *path;
+	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+	const char *label = NULL, *path, *counters = NULL;
+	size_t unknown = 0;
 	unsigned save_flags = 0;
 	int64_t id = 0;
 	double t0, t1;
@@ -66,6 +77,9 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_FORCE:
 			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			break;
+		case OPT_COUNTERS:
+			counters = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -98,6 +112,15 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			path);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
 		goto out_fail;
+	copts.warn = cli_warn;
+	if (counters &&
+	    ibtopo_counters_load(fabric, counters, &copts, &unknown, &err))
+		goto out_fail;
+	if (unknown)
+		fprintf(stderr,
+			"ibtopo: warning: %s: %zu port%s not in the fabric; "
+			"their counters are left out\n",
+			counters, unknown, unknown == 1 ? "" : "s");
 	/* Open the store only now: a bad file leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;

@@ -71,6 +71,46 @@ int ibtopo_port_set_counters(struct ibtopo_port *port,
 			     const struct ibtopo_counters *counters,
 			     struct ibtopo_error *err);
 
+/** How ibtopo_counters_load() reads counters from a file. */
+struct ibtopo_counters_load_opts {
+	unsigned version;	/* IBTOPO_COUNTERS_LOAD_OPTS_VERSION */
+	/* optional: warnings ("<path>:<line>: ..."); may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+	/* when the counters were read (UTC ms); 0: the file's mtime, or now
+	 * for a buffer */
+	int64_t read_at_ms;
+};
+#define IBTOPO_COUNTERS_LOAD_OPTS_VERSION 1
+#define IBTOPO_COUNTERS_LOAD_OPTS_INIT \
+	{ IBTOPO_COUNTERS_LOAD_OPTS_VERSION, NULL, NULL, 0 }
+
+/**
+ * Read port counters from a file and attach them to the fabric's ports,
+ * as discover --counters does. The format is detected from the content:
+ * - perfquery output (also -x): blocks "# Port counters: Lid N port P"
+ *   or "# Port extended counters: ...", then "Field:....value" lines;
+ *   the port is the fabric's port P of the node that has LID N;
+ * - ibqueryerrors output: "GUID 0x... port N: [Counter == value] ..."
+ *   lines; the GUID is a node's (a switch) or a port's (a CA port).
+ * Ports the fabric does not have are counted in *out_unknown (may be
+ * NULL), not an error. The file is read whole before any port changes.
+ * IBTOPO_EPARSE "<path>:<line>: <what was expected>", IBTOPO_EIO,
+ * IBTOPO_ENOMEM, IBTOPO_EINVAL.
+ */
+int ibtopo_counters_load(struct ibtopo_fabric *fabric, const char *path,
+			 const struct ibtopo_counters_load_opts *opts,
+			 size_t *out_unknown, struct ibtopo_error *err);
+
+/**
+ * ibtopo_counters_load() on `len` bytes in memory; `name` stands for the
+ * path in messages. Text with a NUL byte is refused (IBTOPO_EPARSE).
+ */
+int ibtopo_counters_load_buffer(struct ibtopo_fabric *fabric, const char *data,
+				size_t len, const char *name,
+				const struct ibtopo_counters_load_opts *opts,
+				size_t *out_unknown, struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif

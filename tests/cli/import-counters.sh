@@ -1,0 +1,78 @@
+#!/bin/sh
+# import-counters.sh - `ibtopo import FILE --counters CFILE`: perfquery
+# (basic and -x blocks) and ibqueryerrors output attach counters to the
+# snapshot's ports, read at the file's mtime; `health` reports them, and
+# between two imports an hour apart names the port whose SymbolErrorCounter
+# grew 12/h and the LinkDownedCounter growth. Ports the fabric lacks give
+# one warning; bad input fails with FILE:LINE and stores nothing.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+tmp=$TESTDIR
+DATA=$top_srcdir/tests/data
+LC_ALL=C
+export LC_ALL
+IBTOPO_DB=$tmp/db
+export IBTOPO_DB
+topo=$DATA/ck-cables.topo
+
+# copies with known mtimes: the read time of the counters
+cp "$DATA/hc-perfquery.txt" "$tmp/pq1.txt"
+cp "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt"
+cp "$DATA/hc-ibqueryerrors.txt" "$tmp/iqe.txt"
+touch -d '2026-01-01 10:00:00 UTC' "$tmp/pq1.txt" "$tmp/iqe.txt"
+touch -d '2026-01-01 11:00:00 UTC' "$tmp/pq2.txt"
+
+# ---- perfquery: one unknown LID, one warning
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/pq1.txt" &&
+	grep -q '^snapshot 1:' "$tmp/out" ||
+	flunk "import: $(cat "$tmp/out")"
+printf '%s\n' "ibtopo: warning: $tmp/pq1.txt: 1 port not in the fabric; their counters are left out" >"$tmp/want"
+same "$tmp/want" "$tmp/err"
+run 0 "$IBTOPO" health --format json
+got=$(json_get '";".join("%s/%d=%s,%s,%s,%s" % (p["node"], p["port"], p["read_at_ms"],
+	p["counters"]["SymbolErrorCounter"], p["counters"]["PortXmitData"],
+	p["counters"]["PortRcvErrors"]) for p in j["ports"])' <"$tmp/out")
+[ "$got" = "leaf01/39=1767261600000,12,123456789012,0;host01 mlx5_0/1=1767261600000,0,None,5" ] ||
+	flunk "perfquery counters: $got"
+got=$(json_get '" ".join(sorted("%s:%s/%d:%s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["counter"]) for f in j["findings"]))' <"$tmp/out")
+[ "$got" = "port-errors:host01 mlx5_0/1:PortRcvErrors port-errors:leaf01/39:LinkDownedCounter port-errors:leaf01/39:SymbolErrorCounter" ] ||
+	flunk "perfquery findings: $got"
+
+# ---- an hour later: the growth is a rate, the link-downed growth flaps
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/pq2.txt"
+run 1 "$IBTOPO" health --since 1 --format json
+got=$(json_get '" ".join(sorted("%s:%s/%d-%s/%d:%s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["b"]["port"], f.get("counter"))
+	for f in j["findings"] if f["kind"] != "port-errors"))' <"$tmp/out")
+[ "$got" = "link-flapping:leaf01/39-spine01/1:LinkDownedCounter port-error-rate:leaf01/39-spine01/1:SymbolErrorCounter" ] ||
+	flunk "findings between the two: $got"
+run 1 "$IBTOPO" health --since 1
+grep 'leaf01' "$tmp/out" | grep -q '12' ||
+	flunk "health text names no rate on leaf01: $(cat "$tmp/out")"
+
+# ---- ibqueryerrors: by GUID; "port ALL" and an unknown GUID are left out
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/iqe.txt"
+printf '%s\n' "ibtopo: warning: $tmp/iqe.txt: 2 ports not in the fabric; their counters are left out" >"$tmp/want"
+same "$tmp/want" "$tmp/err"
+run 0 "$IBTOPO" health latest --format json
+got=$(json_get '";".join("%s/%d=%s,%s,%s" % (p["node"], p["port"],
+	p["counters"]["SymbolErrorCounter"], p["counters"]["PortRcvErrors"],
+	p["counters"]["PortXmitData"]) for p in j["ports"])' <"$tmp/out")
+[ "$got" = "leaf01/39=12,None,None;host01 mlx5_0/1=None,5,8589934592" ] ||
+	flunk "ibqueryerrors counters: $got"
+
+# ---- bad input: FILE:LINE, exit 2, nothing stored
+printf '# Port counters: Lid 2 port 39\nSymbolErrorCounter:....x\n' >"$tmp/bad.txt"
+run 2 "$IBTOPO" import "$topo" --counters "$tmp/bad.txt" &&
+	stderr_is "ibtopo: $tmp/bad.txt:2: expected a number after 'SymbolErrorCounter:'"
+run 2 "$IBTOPO" import "$topo" --counters "$topo" &&
+	stderr_is "ibtopo: $topo:1: expected perfquery output ('# Port counters: Lid N port P') or ibqueryerrors output ('GUID 0x... port N: [Counter == value]')"
+run 2 "$IBTOPO" import "$topo" --counters "$tmp/none.txt"
+grep -q "^ibtopo: .*none.txt" "$tmp/err" || flunk "missing file: $(cat "$tmp/err")"
+run 0 "$IBTOPO" snapshots
+[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 3 ] ||
+	flunk "a failed import stored a snapshot: $(cat "$tmp/out")"
+exit "$failed"

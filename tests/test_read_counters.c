@@ -1,0 +1,257 @@
+/*
+ * test_read_counters.c - port counters from perfquery and ibqueryerrors
+ * output (lib/io/read_counters.c), on small samples written from the
+ * formats infiniband-diags prints, against tests/data/ck-cables.topo
+ * (leaf01 0x1000000000000200 is LID 2; host01's port GUID
+ * 0x2000000000000101 is LID 11).
+ */
+#include "ibtopo-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#define LEAF01 0x1000000000000200ull
+#define HOST01 0x2000000000000100ull
+
+static int setup(void **state)
+{
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	if (ibtopo_fabric_read_file(&f, TEST_DATADIR "/ck-cables.topo", &o,
+				    NULL))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	ibtopo_fabric_free(*state);
+	return 0;
+}
+
+static const struct ibtopo_counters *ctr(struct ibtopo_fabric *f,
+					 uint64_t guid, unsigned port)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid);
+
+	assert_non_null(n);
+	assert_true(port <= n->nports && n->ports[port]);
+	return n->ports[port]->counters;
+}
+
+static size_t with_counters(struct ibtopo_fabric *f)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned p = 0; p <= n->nports; p++)
+			k += n->ports[p] && n->ports[p]->counters;
+	}
+	return k;
+}
+
+static int load(struct ibtopo_fabric *f, const char *text, size_t *unknown,
+		struct ibtopo_error *err)
+{
+	struct ibtopo_counters_load_opts o = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+
+	o.read_at_ms = 1700000000000;
+	return ibtopo_counters_load_buffer(f, text, strlen(text), "c.txt", &o,
+					   unknown, err);
+}
+
+#define BIT(c) (1u << (c))
+
+static void perfquery_blocks_go_to_the_port_by_lid(void **state)
+{
+	static const char text[] =
+		"# Port counters: Lid 2 port 39 (CapMask: 0x1600)\n"
+		"PortSelect:......................39\n"
+		"CounterSelect:...................0x0000\n"
+		"SymbolErrorCounter:..............12\n"
+		"LinkDownedCounter:...............255\n"
+		"CounterSelect2:..................0x00\n"
+		"PortXmitData:....................4294967295\n"
+		"PortRcvData:.....................1000\n"
+		"# Port extended counters: Lid 2 port 39 (CapMask: 0x1600)\n"
+		"PortSelect:......................39\n"
+		"PortXmitData:....................123456789012\n"
+		"PortUnicastXmitPkts:.............20\n"
+		"# Port counters: Lid 11 port 1 (CapMask: 0x1400)\n"
+		"PortRcvErrors:...................5\n";
+	struct ibtopo_fabric *f = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_counters *c;
+	size_t unknown = 99;
+
+	assert_int_equal(load(f, text, &unknown, &err), 0);
+	assert_int_equal(unknown, 0);
+	c = ctr(f, LEAF01, 39);
+	assert_non_null(c);
+	assert_int_equal(c->value[IBTOPO_CTR_SYMBOL_ERRORS], 12);
+	assert_int_equal(c->value[IBTOPO_CTR_LINK_DOWNED], 255);
+	assert_true(ibtopo_counter_is_saturated(IBTOPO_CTR_LINK_DOWNED, false,
+						c->value[IBTOPO_CTR_LINK_DOWNED]));
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_DATA], 123456789012ull);
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_DATA], 1000);
+	assert_int_equal(c->valid, BIT(IBTOPO_CTR_SYMBOL_ERRORS) |
+				   BIT(IBTOPO_CTR_LINK_DOWNED) |
+				   BIT(IBTOPO_CTR_XMIT_DATA) |
+				   BIT(IBTOPO_CTR_RCV_DATA));
+	assert_int_equal(c->extended, BIT(IBTOPO_CTR_XMIT_DATA));
+	assert_int_equal(c->read_at_ms, 1700000000000);
+	c = ctr(f, HOST01, 1);
+	assert_non_null(c);
+	assert_int_equal(c->valid, BIT(IBTOPO_CTR_RCV_ERRORS));
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_ERRORS], 5);
+	assert_int_equal(with_counters(f), 2);
+}
+
+static void extended_data_stays_over_a_later_32_bit_block(void **state)
+{
+	static const char text[] =
+		"# Port extended counters: Lid 2 port 40 (CapMask: 0x1600)\n"
+		"PortRcvData:.....................98765432100\n"
+		"# Port counters: Lid 2 port 40 (CapMask: 0x1600)\n"
+		"PortRcvData:.....................4294967295\n"
+		"VL15Dropped:.....................3\n";
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_counters *c;
+
+	assert_int_equal(load(f, text, NULL, NULL), 0);
+	c = ctr(f, LEAF01, 40);
+	assert_non_null(c);
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_DATA], 98765432100ull);
+	assert_int_equal(c->extended, BIT(IBTOPO_CTR_RCV_DATA));
+	assert_int_equal(c->value[IBTOPO_CTR_VL15_DROPPED], 3);
+}
+
+static void ports_the_fabric_lacks_are_counted(void **state)
+{
+	static const char text[] =
+		"# Port counters: Lid 99 port 1 (CapMask: 0x1400)\n"
+		"SymbolErrorCounter:..............7\n"
+		"# Port counters: Lid 2 port 255 (CapMask: 0x1600)\n"
+		"SymbolErrorCounter:..............7\n"
+		"# Port counters: Lid 2 port 33 (CapMask: 0x1600)\n"
+		"SymbolErrorCounter:..............7\n";
+	struct ibtopo_fabric *f = *state;
+	size_t unknown = 0;
+
+	assert_int_equal(load(f, text, &unknown, NULL), 0);
+	assert_int_equal(unknown, 3);
+	assert_int_equal(with_counters(f), 0);
+}
+
+static void ibqueryerrors_lines_go_to_the_port_by_guid(void **state)
+{
+	static const char text[] =
+		"Errors for 0x1000000000000200 \"leaf01\"\n"
+		"   GUID 0x1000000000000200 port 39: [SymbolErrorCounter == 12]"
+		" [LinkDownedCounter == 3]\n"
+		"   GUID 0x1000000000000200 port ALL: [SymbolErrorCounter == 12]\n"
+		"   Link info:     2   39[  ] ==( 4X  53.125 Gbps Active/  LinkUp)==>"
+		"  0x1000000000000100    1    1[  ] \"spine01\" ( )\n"
+		"Errors for \"host01 mlx5_0\"\n"
+		"   GUID 0x2000000000000101 port 1: [PortRcvErrors == 5]"
+		" [PortXmitData == 8589934592 (32.000GB)] [PortXmitWait == 0]\n"
+		"   GUID 0x0123000000000000 port 1: [PortRcvErrors == 1]\n"
+		"## Summary: 7 nodes checked, 2 bad nodes found\n"
+		"##      22 ports checked, 2 ports have errors beyond threshold\n";
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_counters *c;
+	size_t unknown = 0;
+
+	assert_int_equal(load(f, text, &unknown, NULL), 0);
+	assert_int_equal(unknown, 2);
+	c = ctr(f, LEAF01, 39);
+	assert_non_null(c);
+	assert_int_equal(c->valid, BIT(IBTOPO_CTR_SYMBOL_ERRORS) |
+				   BIT(IBTOPO_CTR_LINK_DOWNED));
+	assert_int_equal(c->value[IBTOPO_CTR_LINK_DOWNED], 3);
+	c = ctr(f, HOST01, 1);
+	assert_non_null(c);
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_ERRORS], 5);
+	/* wider than PortCounters' 32 bits: it came from a 64-bit counter */
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_DATA], 8589934592ull);
+	assert_int_equal(c->extended, BIT(IBTOPO_CTR_XMIT_DATA));
+	assert_true(c->valid & BIT(IBTOPO_CTR_XMIT_WAIT));
+	assert_int_equal(with_counters(f), 2);
+}
+
+/* Bad input: FILE:LINE and what was expected; no port changes. */
+static void bad(struct ibtopo_fabric *f, const char *text, const char *msg)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	assert_int_equal(load(f, text, NULL, &err), IBTOPO_EPARSE);
+	if (!strstr(err.message, msg))
+		fail_msg("'%s' does not say '%s'", err.message, msg);
+	assert_int_equal(with_counters(f), 0);
+}
+
+static void bad_input_names_the_line_and_changes_nothing(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+
+	bad(f, "", "c.txt:1: expected perfquery output");
+	bad(f, "Switch 40 \"S-1\"\n", "c.txt:1: expected perfquery output");
+	bad(f, "# Port counters: Lid 2 port 39\nSymbolErrorCounter:....12\n"
+	       "# Port counters: Lid 2 port 40\nSymbolErrorCounter:....x\n",
+	    "c.txt:4: expected a number after 'SymbolErrorCounter:'");
+	bad(f, "# Port counters: Lid 2 port 39\nSymbolErrorCounter 12\n",
+	    "c.txt:2: expected 'Field:....value'");
+	bad(f, "SymbolErrorCounter:....12\n# Port counters: Lid 2 port 39\n",
+	    "c.txt:1: expected '# Port counters: Lid N port P'");
+	bad(f, "# Port counters: DR path slid 0; dlid 0; 0,1 port 1\n",
+	    "c.txt:1: expected 'Lid N port P'");
+	bad(f, "# Port counters: Lid 70000 port 1\n",
+	    "c.txt:1: expected a LID");
+	bad(f, "# Port counters: Lid 2 port 39\n"
+	       "PortXmitData:....99999999999999999999\n",
+	    "c.txt:2: expected a number");
+	bad(f, "GUID 0x1000000000000200 port 39: [SymbolErrorCounter == 1]\n"
+	       "GUID 0x1000000000000200 port 40: SymbolErrorCounter == 1\n",
+	    "c.txt:2: expected '[Counter == value]'");
+	bad(f, "GUID 0x1000000000000200 port 39 [SymbolErrorCounter == 1]\n",
+	    "c.txt:1: expected ':' after the port");
+	bad(f, "GUID 0x1000000000000200 port 39: [SymbolErrorCounter == 1\n",
+	    "c.txt:1: expected ']'");
+	bad(f, "Errors for \"x\"\nsomething else\n",
+	    "c.txt:2: expected 'GUID 0x... port N: [Counter == value]'");
+}
+
+static void a_nul_byte_is_binary_data(void **state)
+{
+	static const char text[] =
+		"# Port counters: Lid 2 port 39\nSymbolErrorCounter:..1\0\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	assert_int_equal(ibtopo_counters_load_buffer(*state, text,
+						     sizeof(text) - 1, "c.txt",
+						     NULL, NULL, &err),
+			 IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, "c.txt:1: binary data"));
+	assert_int_equal(with_counters(*state), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(perfquery_blocks_go_to_the_port_by_lid, setup, teardown),
+		cmocka_unit_test_setup_teardown(extended_data_stays_over_a_later_32_bit_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(ports_the_fabric_lacks_are_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(ibqueryerrors_lines_go_to_the_port_by_guid, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_input_names_the_line_and_changes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_nul_byte_is_binary_data, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("read_counters", tests, NULL, NULL);
+}
