@@ -50,6 +50,31 @@ struct ibtopo__cell {
 	char buf[64];	/* scratch for accessors that format */
 };
 
+/* Fill a cell with one value of a type. */
+static inline void ibtopo__cell_str(struct ibtopo__cell *c, const char *s)
+{
+	c->type = IBTOPO__STR;
+	c->s = s;
+}
+
+static inline void ibtopo__cell_int(struct ibtopo__cell *c, int64_t v)
+{
+	c->type = IBTOPO__INT;
+	c->i = v;
+}
+
+static inline void ibtopo__cell_guid(struct ibtopo__cell *c, uint64_t g)
+{
+	c->type = IBTOPO__GUID;
+	c->g = g;
+}
+
+static inline void ibtopo__cell_real(struct ibtopo__cell *c, double v)
+{
+	c->type = IBTOPO__REAL;
+	c->d = v;
+}
+
 /**
  * A column: `name` is the JSON key; a dot nests ("a.node" -> "a":{"node"}).
  * CSV headers are the dotted names. get() fills the cell for one row.

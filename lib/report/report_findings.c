@@ -20,24 +20,6 @@ struct ctx {
 #define FND(r) ((const struct ibtopo_finding *)(r))
 #define CTX(x) ((struct ctx *)(x))
 
-static void set_str(struct ibtopo__cell *c, const char *s)
-{
-	c->type = IBTOPO__STR;
-	c->s = s;
-}
-
-static void set_int(struct ibtopo__cell *c, int64_t v)
-{
-	c->type = IBTOPO__INT;
-	c->i = v;
-}
-
-static void set_real(struct ibtopo__cell *c, double v)
-{
-	c->type = IBTOPO__REAL;
-	c->d = v;
-}
-
 static bool end_is_set(const struct ibtopo_end *e)
 {
 	return e->node || e->guid;
@@ -45,19 +27,19 @@ static bool end_is_set(const struct ibtopo_end *e)
 
 static void g_kind(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, ibtopo_finding_kind_name(FND(r)->kind));
+	ibtopo__cell_str(c, ibtopo_finding_kind_name(FND(r)->kind));
 }
 
 static void g_severity(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, ibtopo_severity_name(FND(r)->severity));
+	ibtopo__cell_str(c, ibtopo_severity_name(FND(r)->severity));
 }
 
 #define END_GETTERS(E)							\
 static void g_##E##_node(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
 	if (FND(r)->E.node)						\
-		set_str(c, FND(r)->E.node);				\
+		ibtopo__cell_str(c, FND(r)->E.node);				\
 }									\
 static void g_##E##_guid(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
@@ -69,7 +51,7 @@ static void g_##E##_guid(const void *r, void *x, struct ibtopo__cell *c) \
 static void g_##E##_port(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
 	if (FND(r)->E.port >= 0 && end_is_set(&FND(r)->E))		\
-		set_int(c, FND(r)->E.port);				\
+		ibtopo__cell_int(c, FND(r)->E.port);				\
 }
 
 END_GETTERS(a)
@@ -81,7 +63,7 @@ static void g_message(const void *r, void *x, struct ibtopo__cell *c)
 {
 	ibtopo__finding_sentence(CTX(x)->scratch, sizeof(CTX(x)->scratch),
 				 FND(r), &CTX(x)->names);
-	set_str(c, CTX(x)->scratch);
+	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
 /* A value of a finding in `unit`, as its kind's descriptor says. */
@@ -91,17 +73,17 @@ static void set_value(struct ibtopo__cell *c, const struct ibtopo_finding *f,
 	switch (unit) {
 	case IBTOPO__UNIT_SPEED:
 		if (v)
-			set_str(c, ibtopo_speed_name(v));
+			ibtopo__cell_str(c, ibtopo_speed_name(v));
 		break;
 	case IBTOPO__UNIT_WIDTH:
 		if (v)
-			set_str(c, ibtopo_width_name(v));
+			ibtopo__cell_str(c, ibtopo_width_name(v));
 		break;
 	case IBTOPO__UNIT_COUNT:
-		set_int(c, v);
+		ibtopo__cell_int(c, v);
 		break;
 	case IBTOPO__UNIT_PORT_STATE:
-		set_str(c, f->subkind == IBTOPO_STATE_PHYSICAL ?
+		ibtopo__cell_str(c, f->subkind == IBTOPO_STATE_PHYSICAL ?
 			   ibtopo_phys_state_name(v) : ibtopo_port_state_name(v));
 		break;
 	default:
@@ -144,13 +126,13 @@ static void g_evidence(const void *r, void *x, struct ibtopo__cell *c)
 {
 	switch (FND(r)->evidence) {
 	case IBTOPO_EVIDENCE_PORT_INFO:
-		set_str(c, "port-info");
+		ibtopo__cell_str(c, "port-info");
 		break;
 	case IBTOPO_EVIDENCE_PEERS:
-		set_str(c, "peers");
+		ibtopo__cell_str(c, "peers");
 		break;
 	case IBTOPO_EVIDENCE_PLAN:
-		set_str(c, "plan");
+		ibtopo__cell_str(c, "plan");
 		break;
 	default:
 		break;
@@ -161,16 +143,16 @@ static void g_cause(const void *r, void *x, struct ibtopo__cell *c)
 {
 	switch (FND(r)->cause) {
 	case IBTOPO_CAUSE_CABLE:
-		set_str(c, "cable");
+		ibtopo__cell_str(c, "cable");
 		break;
 	case IBTOPO_CAUSE_PORT_CONFIG:
-		set_str(c, "port-config");
+		ibtopo__cell_str(c, "port-config");
 		break;
 	case IBTOPO_CAUSE_UNKNOWN:
-		set_str(c, "unknown");
+		ibtopo__cell_str(c, "unknown");
 		break;
 	case IBTOPO_CAUSE_DEVICE_LIMIT:
-		set_str(c, "device-limit");
+		ibtopo__cell_str(c, "device-limit");
 		break;
 	default:
 		break;
@@ -187,19 +169,19 @@ static bool has_cable_reach(const struct ibtopo_finding *f)
 static void g_media(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (has_cable_reach(FND(r)) && FND(r)->subkind)
-		set_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
+		ibtopo__cell_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
 }
 
 static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (has_cable_reach(FND(r)))
-		set_real(c, FND(r)->value);
+		ibtopo__cell_real(c, FND(r)->value);
 }
 
 static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (has_cable_reach(FND(r)))
-		set_real(c, FND(r)->limit);
+		ibtopo__cell_real(c, FND(r)->limit);
 }
 
 static unsigned kind_flags(const struct ibtopo_finding *f)
@@ -212,7 +194,7 @@ static unsigned kind_flags(const struct ibtopo_finding *f)
 static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (kind_flags(FND(r)) & IBTOPO__KIND_PORT_COUNTER)
-		set_str(c, ibtopo_counter_name(FND(r)->subkind));
+		ibtopo__cell_str(c, ibtopo_counter_name(FND(r)->subkind));
 }
 
 /* count/threshold of one reading; growth/rate/interval between two */
@@ -221,7 +203,7 @@ static void g_count(const void *r, void *x, struct ibtopo__cell *c)
 	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
 				   IBTOPO__KIND_GROWTH)) ==
 	    IBTOPO__KIND_PORT_COUNTER)
-		set_int(c, (int64_t)FND(r)->value);
+		ibtopo__cell_int(c, (int64_t)FND(r)->value);
 }
 
 static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
@@ -229,25 +211,25 @@ static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
 	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
 				   IBTOPO__KIND_GROWTH)) ==
 	    IBTOPO__KIND_PORT_COUNTER)
-		set_int(c, (int64_t)FND(r)->limit);
+		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
 }
 
 static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		set_int(c, FND(r)->actual);
+		ibtopo__cell_int(c, FND(r)->actual);
 }
 
 static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		set_real(c, FND(r)->value);
+		ibtopo__cell_real(c, FND(r)->value);
 }
 
 static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		set_real(c, FND(r)->limit);
+		ibtopo__cell_real(c, FND(r)->limit);
 }
 
 static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
@@ -256,7 +238,7 @@ static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 	const char *name = f->note ? f->note : ibtopo__finding_subkind_name(f);
 
 	if (name)
-		set_str(c, name);
+		ibtopo__cell_str(c, name);
 }
 
 /* The machine formats: every key, in this order. */
@@ -405,7 +387,7 @@ static void t_end(const struct ctx *x, const struct ibtopo_end *e, char *buf,
 static void t_a(const void *r, void *x, struct ibtopo__cell *c)
 {
 	t_end(CTX(x), &FND(r)->a, CTX(x)->scratch, sizeof(CTX(x)->scratch));
-	set_str(c, CTX(x)->scratch);
+	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
 static void t_b(const void *r, void *x, struct ibtopo__cell *c)
@@ -413,7 +395,7 @@ static void t_b(const void *r, void *x, struct ibtopo__cell *c)
 	if (!end_is_set(&FND(r)->b))
 		return;
 	t_end(CTX(x), &FND(r)->b, CTX(x)->scratch, sizeof(CTX(x)->scratch));
-	set_str(c, CTX(x)->scratch);
+	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
 static const struct ibtopo__column text_cols[] = {

@@ -4,24 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void set_str(struct ibtopo__cell *c, const char *s)
-{
-	c->type = IBTOPO__STR;
-	c->s = s;
-}
-
-static void set_int(struct ibtopo__cell *c, int64_t v)
-{
-	c->type = IBTOPO__INT;
-	c->i = v;
-}
-
-static void set_guid(struct ibtopo__cell *c, uint64_t g)
-{
-	c->type = IBTOPO__GUID;
-	c->g = g;
-}
-
 static void set_list(struct ibtopo__cell *c, unsigned mask, bool speed)
 {
 	static const unsigned wo[] = { IBTOPO_WIDTH_1X, IBTOPO_WIDTH_2X,
@@ -44,13 +26,13 @@ static void set_list(struct ibtopo__cell *c, unsigned mask, bool speed)
 static void set_speed(struct ibtopo__cell *c, unsigned bit)
 {
 	if (bit)
-		set_str(c, ibtopo_speed_name(bit));
+		ibtopo__cell_str(c, ibtopo_speed_name(bit));
 }
 
 static void set_width(struct ibtopo__cell *c, unsigned bit)
 {
 	if (bit)
-		set_str(c, ibtopo_width_name(bit));
+		ibtopo__cell_str(c, ibtopo_width_name(bit));
 }
 
 /* ---- nodes ---- */
@@ -59,33 +41,33 @@ static void set_width(struct ibtopo__cell *c, unsigned bit)
 
 static void n_type(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, ibtopo_node_type_name(NODE(r)->type));
+	ibtopo__cell_str(c, ibtopo_node_type_name(NODE(r)->type));
 }
 static void n_guid(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_guid(c, NODE(r)->guid);
+	ibtopo__cell_guid(c, NODE(r)->guid);
 }
 static void n_desc(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, NODE(r)->desc);
+	ibtopo__cell_str(c, NODE(r)->desc);
 }
 static void n_sysimg(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_guid(c, NODE(r)->sysimg_guid);
+	ibtopo__cell_guid(c, NODE(r)->sysimg_guid);
 }
 static void n_ports(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, NODE(r)->nports);
+	ibtopo__cell_int(c, NODE(r)->nports);
 }
 static void n_vendor(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (NODE(r)->vendor_id)
-		set_int(c, NODE(r)->vendor_id);
+		ibtopo__cell_int(c, NODE(r)->vendor_id);
 }
 static void n_device(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (NODE(r)->device_id)
-		set_int(c, NODE(r)->device_id);
+		ibtopo__cell_int(c, NODE(r)->device_id);
 }
 static void n_lid(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -94,7 +76,7 @@ static void n_lid(const void *r, void *x, struct ibtopo__cell *c)
 	/* A switch is addressed through port 0; a CA per port: show the first. */
 	for (unsigned i = 0; i <= n->nports; i++) {
 		if (n->ports[i] && n->ports[i]->lid) {
-			set_int(c, n->ports[i]->lid);
+			ibtopo__cell_int(c, n->ports[i]->lid);
 			return;
 		}
 	}
@@ -107,7 +89,7 @@ static void n_links(const void *r, void *x, struct ibtopo__cell *c)
 	for (unsigned i = 1; i <= n->nports; i++)
 		if (n->ports[i] && n->ports[i]->remote)
 			k++;
-	set_int(c, k);
+	ibtopo__cell_int(c, k);
 }
 
 static const struct ibtopo__column node_cols[] = {
@@ -153,34 +135,34 @@ int ibtopo_report_nodes(const struct ibtopo_sink *opts,
 
 static void p_node(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, PORT(r)->node->desc);
+	ibtopo__cell_str(c, PORT(r)->node->desc);
 }
 static void p_guid(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_guid(c, PORT(r)->node->guid);
+	ibtopo__cell_guid(c, PORT(r)->node->guid);
 }
 static void p_num(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, PORT(r)->num);
+	ibtopo__cell_int(c, PORT(r)->num);
 }
 static void p_pguid(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_guid(c, PORT(r)->guid);
+	ibtopo__cell_guid(c, PORT(r)->guid);
 }
 static void p_lid(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->lid)
-		set_int(c, PORT(r)->lid);
+		ibtopo__cell_int(c, PORT(r)->lid);
 }
 static void p_state(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->state)
-		set_str(c, ibtopo_port_state_name(PORT(r)->state));
+		ibtopo__cell_str(c, ibtopo_port_state_name(PORT(r)->state));
 }
 static void p_phys(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->phys_state)
-		set_str(c, ibtopo_phys_state_name(PORT(r)->phys_state));
+		ibtopo__cell_str(c, ibtopo_phys_state_name(PORT(r)->phys_state));
 }
 static void p_speed(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -209,17 +191,17 @@ static void p_wen(const void *r, void *x, struct ibtopo__cell *c)
 static void p_rnode(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->remote)
-		set_str(c, PORT(r)->remote->node->desc);
+		ibtopo__cell_str(c, PORT(r)->remote->node->desc);
 }
 static void p_rguid(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->remote)
-		set_guid(c, PORT(r)->remote->node->guid);
+		ibtopo__cell_guid(c, PORT(r)->remote->node->guid);
 }
 static void p_rport(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->remote)
-		set_int(c, PORT(r)->remote->num);
+		ibtopo__cell_int(c, PORT(r)->remote->num);
 }
 
 static const struct ibtopo__column port_cols[] = {
@@ -273,15 +255,15 @@ int ibtopo_report_ports(const struct ibtopo_sink *opts,
 #define END_GETTERS(E)							\
 static void l_##E##_node(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
-	set_str(c, LINK(r)->E->node->desc);				\
+	ibtopo__cell_str(c, LINK(r)->E->node->desc);				\
 }									\
 static void l_##E##_guid(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
-	set_guid(c, LINK(r)->E->node->guid);				\
+	ibtopo__cell_guid(c, LINK(r)->E->node->guid);				\
 }									\
 static void l_##E##_port(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
-	set_int(c, LINK(r)->E->num);					\
+	ibtopo__cell_int(c, LINK(r)->E->num);					\
 }									\
 static void l_##E##_ssup(const void *r, void *x, struct ibtopo__cell *c) \
 {									\
@@ -323,7 +305,7 @@ static void l_gbps(const void *r, void *x, struct ibtopo__cell *c)
 static void l_media(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (LINK(r)->cable && LINK(r)->cable->media)
-		set_str(c, ibtopo_media_name(LINK(r)->cable->media));
+		ibtopo__cell_str(c, ibtopo_media_name(LINK(r)->cable->media));
 }
 static void l_length(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -335,7 +317,7 @@ static void l_length(const void *r, void *x, struct ibtopo__cell *c)
 static void l_pn(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (LINK(r)->cable)
-		set_str(c, LINK(r)->cable->part_number);
+		ibtopo__cell_str(c, LINK(r)->cable->part_number);
 }
 
 static const struct ibtopo__column link_cols[] = {
@@ -386,11 +368,11 @@ static void l_rated(const void *r, void *x, struct ibtopo__cell *c)
 }
 static void l_vendor(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, LINK(r)->cable->vendor);
+	ibtopo__cell_str(c, LINK(r)->cable->vendor);
 }
 static void l_serial(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, LINK(r)->cable->serial);
+	ibtopo__cell_str(c, LINK(r)->cable->serial);
 }
 
 static const struct ibtopo__column cable_cols[] = {
@@ -434,11 +416,11 @@ int ibtopo_report_cables(const struct ibtopo_sink *opts,
 
 static void s_id(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, SNAP(r)->id);
+	ibtopo__cell_int(c, SNAP(r)->id);
 }
 static void s_label(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, SNAP(r)->label);
+	ibtopo__cell_str(c, SNAP(r)->label);
 }
 static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -447,27 +429,27 @@ static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (gmtime_r(&t, &tm) &&
 	    strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		set_str(c, c->buf);
+		ibtopo__cell_str(c, c->buf);
 }
 static void s_source(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, SNAP(r)->source);
+	ibtopo__cell_str(c, SNAP(r)->source);
 }
 static void s_host(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, SNAP(r)->host);
+	ibtopo__cell_str(c, SNAP(r)->host);
 }
 static void s_sw(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, (int64_t)SNAP(r)->switches);
+	ibtopo__cell_int(c, (int64_t)SNAP(r)->switches);
 }
 static void s_ca(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, (int64_t)SNAP(r)->cas);
+	ibtopo__cell_int(c, (int64_t)SNAP(r)->cas);
 }
 static void s_links(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_int(c, (int64_t)SNAP(r)->links);
+	ibtopo__cell_int(c, (int64_t)SNAP(r)->links);
 }
 static void s_partial(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -477,7 +459,7 @@ static void s_partial(const void *r, void *x, struct ibtopo__cell *c)
 
 static void s_why(const void *r, void *x, struct ibtopo__cell *c)
 {
-	set_str(c, SNAP(r)->partial_reason);
+	ibtopo__cell_str(c, SNAP(r)->partial_reason);
 }
 
 static const struct ibtopo__column snap_cols[] = {
