@@ -36,12 +36,7 @@ TIME=${TIME:-/usr/bin/time}
 [ -x "$TIME" ] || fail "no $TIME (Debian: apt-get install time)"
 "$PYTHON3" -c 'import argparse' 2>/dev/null || fail "python3 needed for gen-fattree.py"
 
-# Time the real program, not libtool's wrapper script around it.
-if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
-	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
-fi
+. "$here/lib.sh"
 
 net=$TESTDIR/ft.net
 dump=$TESTDIR/ft.topo

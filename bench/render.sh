@@ -35,16 +35,7 @@ FABRICS=${FABRICS:-ft640 ft8k ft11k ft101k real}
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 PYTHON3=${PYTHON3:-python3}
 
-# Time the real program, not libtool's wrapper script around it.
-if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
-	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
-fi
-
-now() {
-	date +%s.%N
-}
+. "$here/lib.sh"
 
 # best CMD...: run REPEAT times; print the shortest wall time in seconds
 # and, where /usr/bin/time exists, the CPU seconds (user + system) of that
