@@ -1,5 +1,7 @@
 # bench/lib.sh - what the benchmarks share, sourced after tests/lib.sh.
 # shellcheck shell=sh
+# The sourcing script sets top_builddir and IBTOPO.
+: "${top_builddir:?}" "${IBTOPO:?}"
 
 # Time the real program, not libtool's wrapper script around it.
 if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
