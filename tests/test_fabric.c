@@ -213,6 +213,35 @@ static void find_node_name_takes_guids_and_unique_descriptions(void **state)
 			 IBTOPO_EINVAL);
 }
 
+static void lft_attaches_to_switches_only_and_is_copied(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+	struct ibtopo_node *sw = NULL, *ca = NULL;
+	uint8_t ports[4] = { 0, 1, 2, IBTOPO_LFT_NONE };
+
+	assert_int_equal(ibtopo_fabric_add_node(&sw, f, IBTOPO_NODE_SWITCH, 0x10, 8,
+						"sw", NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&ca, f, IBTOPO_NODE_CA, 0x20, 1,
+						"ca", NULL), 0);
+	assert_false(ibtopo_fabric_has_routes(f));
+	assert_int_equal(ibtopo_node_set_lft(ca, ports, 3, NULL), IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_node_set_lft(sw, ports, IBTOPO_LFT_MAX_LID + 1, NULL),
+			 IBTOPO_EINVAL);
+	assert_int_equal(ibtopo_node_set_lft(sw, ports, 3, NULL), 0);
+	ports[1] = 7;
+	assert_non_null(sw->lft);
+	assert_int_equal(sw->lft->top, 3);
+	assert_int_equal(sw->lft->port[1], 1);
+	assert_int_equal(sw->lft->port[3], IBTOPO_LFT_NONE);
+	assert_true(ibtopo_fabric_has_routes(f));
+	assert_null(ibtopo_fabric_routing_engine(f));
+	assert_int_equal(ibtopo_fabric_set_routing_engine(f, "ftree", NULL), 0);
+	assert_string_equal(ibtopo_fabric_routing_engine(f), "ftree");
+	ibtopo_fabric_clear_routes(f);
+	assert_null(sw->lft);
+	assert_false(ibtopo_fabric_has_routes(f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +252,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sort_puts_switches_first_then_guid_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(find_node_name_refuses_a_name_several_nodes_share, setup, teardown),
 		cmocka_unit_test_setup_teardown(find_node_name_takes_guids_and_unique_descriptions, setup, teardown),
+		cmocka_unit_test_setup_teardown(lft_attaches_to_switches_only_and_is_copied, setup, teardown),
 		cmocka_unit_test(speed_and_width_names_round_trip),
 	};
 

@@ -25,6 +25,7 @@
 #include <ibtopo/names.h>
 #include <ibtopo/fabric.h>
 #include <ibtopo/counters.h>
+#include <ibtopo/routes.h>
 #include <ibtopo/discover.h>
 #include <ibtopo/read.h>
 #include <ibtopo/namemap.h>

@@ -29,6 +29,7 @@ struct ibtopo_fabric {
 	size_t nlinks, alinks;
 	cl_qmap_t node_index;
 	cl_qmap_t port_index;
+	char *routing_engine;	/* NULL = not known */
 	char **strings;		/* fabric-owned strings (cables) */
 	size_t nstrings, astrings;
 };
@@ -63,6 +64,9 @@ static void free_node(struct ibtopo_node *n)
 	}
 	free(n->ports);
 	free(n->desc);
+	if (n->lft)
+		free(n->lft->port);
+	free(n->lft);
 	e = (struct node_entry *)((char *)n - offsetof(struct node_entry, node));
 	free(e);
 }
@@ -86,6 +90,7 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->meta.source);
 	free(fabric->meta.host);
 	free(fabric->meta.partial_reason);
+	free(fabric->routing_engine);
 	free(fabric);
 }
 
@@ -155,6 +160,18 @@ int ibtopo_fabric_set_partial_reason(struct ibtopo_fabric *fabric,
 				     const char *reason, struct ibtopo_error *err)
 {
 	return set_string(&fabric->meta.partial_reason, reason, err);
+}
+
+const char *ibtopo_fabric_routing_engine(const struct ibtopo_fabric *fabric)
+{
+	return fabric->routing_engine;
+}
+
+int ibtopo_fabric_set_routing_engine(struct ibtopo_fabric *fabric,
+				     const char *engine,
+				     struct ibtopo_error *err)
+{
+	return set_string(&fabric->routing_engine, engine, err);
 }
 
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id)

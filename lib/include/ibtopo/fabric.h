@@ -42,7 +42,8 @@ const char *ibtopo_phys_state_name(unsigned phys_state);
 
 struct ibtopo_node;
 struct ibtopo_link;
-struct ibtopo_counters;	/* port counters, below */
+struct ibtopo_counters;	/* port counters, <ibtopo/counters.h> */
+struct ibtopo_lft;	/* a switch's forwarding table, <ibtopo/routes.h> */
 
 /** Cable media, as far as it is known. */
 enum ibtopo_media {
@@ -108,6 +109,10 @@ struct ibtopo_node {
 	struct ibtopo_port **ports;
 	size_t index;			/* position in the fabric's node list */
 	bool enhanced_port0;		/* switch port 0 is enhanced */
+	/* a switch's linear forwarding table (discover --routes, import
+	 * --routes); NULL = not read. Owned by the fabric: set with
+	 * ibtopo_node_set_lft(). */
+	struct ibtopo_lft *lft;
 };
 
 /**
