@@ -57,7 +57,9 @@ const struct cli_cmd cmd_analyze_entry = {
 		"The layout: class (single-switch, star, fat-tree, irregular), switch\n"
 		"levels, oversubscription and bisection bandwidth per level, and path\n"
 		"diversity between leaf switches and between servers; findings\n"
-		"fat-tree-violation and low-path-diversity (warnings).\n"
+		"fat-tree-violation and low-path-diversity (warnings). Port health,\n"
+		"when the snapshot carries counters: port-errors (warning) for an\n"
+		"error counter above 0 (see health).\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,

@@ -33,6 +33,8 @@ const struct cli_cmd cmd_diff_entry = {
 		"  link-speed-changed, link-width-changed\n"
 		"  port-state-changed         logical or physical state\n"
 		"  lid-changed                with --lids\n"
+		"  port-error-rate, link-flapping  error counters grown (both\n"
+		"                             with counters: growth, per hour)\n"
 		"JSON: {\"schema_version\":1,\"changes\":[...]}; ends a/b are the link\n"
 		"as it was, c/d as it is (link-moved).\n"
 		"Exit status 1 when anything changed, 0 when nothing did.",

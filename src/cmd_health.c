@@ -9,6 +9,8 @@ enum {
 	OPT_THRESHOLDS,
 	OPT_FAIL_ON,
 	OPT_FORMAT,
+	OPT_COUNTERS,
+	OPT_PM_PAUSE,
 };
 
 static const struct cli_opt opts[] = {
@@ -19,6 +21,11 @@ static const struct cli_opt opts[] = {
 	{ "fail-on", 0, 1, "LEVEL",
 	  "exit 1 on findings at or above error (default), warning or never" },
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ "counters", 0, 1, "CFILE",
+	  "read the counters from CFILE (as import --counters); an "
+	  "ibdiagnet2.db_csv's PM_DELTA gives the growth" },
+	{ "pm-pause", 0, 1, "SECONDS",
+	  "ibdiagnet's --pm_pause_time for PM_DELTA (default 1)" },
 	{ NULL },
 };
 
@@ -28,7 +35,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_health_entry = {
 	.name = "health",
 	.summary = "report port error counters and their growth",
-	.args = "[REF] [--since REF] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF (default: latest) is a snapshot taken with discover --counters\n"
 		"(or a FILE). Findings: port-errors (warning) for an error counter\n"
@@ -40,11 +47,41 @@ const struct cli_cmd cmd_health_entry = {
 		"grew, `b` its peer. A saturated counter (at its largest value) grew\n"
 		"at least that much; a counter lower than before was reset: neither\n"
 		"gives a negative rate.\n"
+		"--counters CFILE takes REF's counters from CFILE instead (any\n"
+		"format import --counters reads; nothing is stored). Without\n"
+		"--since, the PM_DELTA section of an ibdiagnet2.db_csv (ibdiagnet\n"
+		"--pm_pause_time) is the growth: PM_INFO is the later reading,\n"
+		"PM_INFO - PM_DELTA the one --pm-pause SECONDS before.\n"
 		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}.",
 	.opts = opts,
 	.exec = cmd_health_exec,
 	.flags = CLI_NEEDS_DB,
 };
+
+static bool has_counters(const struct ibtopo_fabric *f)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned k = 0; k <= n->nports; k++)
+			if (n->ports[k] && n->ports[k]->counters)
+				return true;
+	}
+	return false;
+}
+
+/* Counters a snapshot stored give way to those of --counters CFILE. */
+static void clear_counters(struct ibtopo_fabric *f)
+{
+	for (size_t i = 0; f && i < ibtopo_fabric_node_count(f); i++) {
+		struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned k = 0; k <= n->nports; k++)
+			if (n->ports[k])
+				ibtopo_port_set_counters(n->ports[k], NULL,
+							 NULL);
+	}
+}
 
 static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
@@ -57,8 +94,12 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_health *health = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	const char *what = NULL, *since = NULL;
+	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+	const char *what = NULL, *since = NULL, *counters = NULL;
 	int c, rc = EXIT_TROUBLE, fail_on = IBTOPO_SEV_ERROR;
+	size_t unknown = 0;
+	char *end;
+	double pause;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
@@ -79,6 +120,19 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
 			break;
+		case OPT_COUNTERS:
+			counters = cli_path_arg(st.optarg);
+			break;
+		case OPT_PM_PAUSE:
+			pause = strtod(st.optarg, &end);
+			if (end == st.optarg || *end || !(pause > 0) ||
+			    pause > 86400)
+				return cli_usage_error(
+					self,
+					"bad --pm-pause '%s' (seconds, more than 0)",
+					st.optarg);
+			copts.pm_pause_ms = (int64_t)(pause * 1000 + 0.5);
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -92,11 +146,34 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_load_fabric(&now, g, &(struct cli_source){ .what = what },
 			    &err))
 		return cli_fail(&err);
-	if (since &&
-	    cli_load_fabric(&before, g, &(struct cli_source){ .what = since },
+	if ((since || counters) &&
+	    cli_load_fabric(&before, g,
+			    &(struct cli_source){ .what = since ? since :
+								  what },
 			    &err)) {
 		cli_fail(&err);
 		goto out_free;
+	}
+	if (counters) {
+		copts.warn = cli_warn;
+		copts.before = since ? NULL : before;
+		clear_counters(now);
+		clear_counters(copts.before);
+		if (ibtopo_counters_load(now, counters, &copts, &unknown,
+					 &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+		if (unknown)
+			fprintf(stderr,
+				"ibtopo: warning: %s: %zu port%s not in the "
+				"fabric; their counters are left out\n",
+				counters, unknown, unknown == 1 ? "" : "s");
+		if (!since && !has_counters(before)) {
+			/* no PM_DELTA: one reading */
+			ibtopo_fabric_free(before);
+			before = NULL;
+		}
 	}
 	if (ibtopo_health_analyze(&health, &findings, now, before, &ho, &err)) {
 		cli_fail(&err);

@@ -13,8 +13,8 @@ static const struct cli_opt opts[] = {
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
 	{ "counters", 0, 1, "CFILE",
-	  "attach port counters: perfquery (also -x) "
-	  "or ibqueryerrors output" },
+	  "attach port counters: perfquery (also -x), "
+	  "ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv" },
 	{ NULL },
 };
 
@@ -36,7 +36,8 @@ const struct cli_cmd cmd_import_entry = {
 		"would read as an id, 'latest' or 'latest~N' are refused.\n"
 		"--counters CFILE attaches port counters to the snapshot, as\n"
 		"discover --counters stores them: perfquery output (ports by\n"
-		"LID and number) or ibqueryerrors output (by GUID and number),\n"
+		"LID and number), ibqueryerrors output (by GUID and number),\n"
+		"ibdiagnet2.pm or the PM_INFO section of ibdiagnet2.db_csv,\n"
 		"read at the file's mtime. Ports the fabric does not have are\n"
 		"left out with one warning.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"

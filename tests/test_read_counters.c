@@ -1,7 +1,8 @@
 /*
  * test_read_counters.c - port counters from perfquery and ibqueryerrors
- * output (lib/io/read_counters.c), on small samples written from the
- * formats infiniband-diags prints, against tests/data/ck-cables.topo
+ * output and ibdiagnet's ibdiagnet2.pm and ibdiagnet2.db_csv PM sections
+ * (lib/io/read_counters.c), on small samples written from the formats
+ * infiniband-diags and ibdiagnet print, against tests/data/ck-cables.topo
  * (leaf01 0x1000000000000200 is LID 2; host01's port GUID
  * 0x2000000000000101 is LID 11).
  */
@@ -201,8 +202,8 @@ static void bad_input_names_the_line_and_changes_nothing(void **state)
 {
 	struct ibtopo_fabric *f = *state;
 
-	bad(f, "", "c.txt:1: expected perfquery output");
-	bad(f, "Switch 40 \"S-1\"\n", "c.txt:1: expected perfquery output");
+	bad(f, "", "c.txt:1: expected counters: perfquery");
+	bad(f, "Switch 40 \"S-1\"\n", "c.txt:1: expected counters: perfquery");
 	bad(f, "# Port counters: Lid 2 port 39\nSymbolErrorCounter:....12\n"
 	       "# Port counters: Lid 2 port 40\nSymbolErrorCounter:....x\n",
 	    "c.txt:4: expected a number after 'SymbolErrorCounter:'");
@@ -242,6 +243,136 @@ static void a_nul_byte_is_binary_data(void **state)
 	assert_int_equal(with_counters(*state), 0);
 }
 
+#define LEAF02 0x1000000000000300ull
+
+static int load_file(struct ibtopo_fabric *f, const char *path,
+		     struct ibtopo_fabric *before, size_t *unknown,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_counters_load_opts o = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+
+	o.read_at_ms = 1700000000000;
+	o.before = before;
+	o.pm_pause_ms = 60000;
+	return ibtopo_counters_load(f, path, &o, unknown, err);
+}
+
+static void ibdiagnet_pm_blocks_go_to_the_port_by_guid(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_counters *c;
+	size_t unknown = 0;
+
+	assert_int_equal(load_file(f, TEST_DATADIR "/hc-ibdiagnet2.pm", NULL,
+				   &unknown, NULL), 0);
+	assert_int_equal(unknown, 1);
+	c = ctr(f, LEAF01, 39);
+	assert_non_null(c);
+	assert_int_equal(c->read_at_ms, 1700000000000);
+	assert_int_equal(c->value[IBTOPO_CTR_SYMBOL_ERRORS], 12);
+	/* the names ibdiagnet2.pm shortens */
+	assert_int_equal(c->value[IBTOPO_CTR_LINK_DOWNED], 3);
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_DISCARDS], 7);
+	assert_int_equal(
+		c->value[IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS], 2);
+	/* _extended wins over the 32-bit one; NA leaves the 32-bit one */
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_DATA], 123456789012ull);
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_DATA], 2000);
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_PKTS], 10);
+	assert_int_equal(c->extended, BIT(IBTOPO_CTR_XMIT_DATA) |
+				      BIT(IBTOPO_CTR_RCV_DATA));
+	c = ctr(f, HOST01, 1);
+	assert_non_null(c);
+	assert_int_equal(c->value[IBTOPO_CTR_RCV_ERRORS], 5);
+	assert_false(c->valid & BIT(IBTOPO_CTR_XMIT_DATA));
+	assert_int_equal(with_counters(f), 2);
+}
+
+static void db_csv_pm_info_and_pm_delta(void **state)
+{
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_fabric *f = *state, *before = NULL;
+	struct ibtopo_health *h = NULL;
+	const struct ibtopo_counters *c;
+	size_t unknown = 0, rates = 0;
+
+	assert_int_equal(ibtopo_fabric_read_file(&before, TEST_DATADIR
+						 "/ck-cables.topo", &ro, NULL),
+			 0);
+	assert_int_equal(load_file(f, TEST_DATADIR "/hc-ibdiagnet2.db_csv",
+				   before, &unknown, NULL), 0);
+	assert_int_equal(unknown, 1);
+	assert_int_equal(with_counters(f), 3);
+	c = ctr(f, LEAF01, 39);
+	assert_int_equal(c->value[IBTOPO_CTR_SYMBOL_ERRORS], 12);
+	assert_int_equal(c->value[IBTOPO_CTR_LINK_DOWNED], 3);
+	assert_int_equal(c->value[IBTOPO_CTR_XMIT_DATA], 123456789012ull);
+	assert_true(c->extended & BIT(IBTOPO_CTR_XMIT_DATA));
+	/* a "...Ext" column is the 64-bit error counter */
+	c = ctr(f, LEAF02, 39);
+	assert_int_equal(c->value[IBTOPO_CTR_SYMBOL_ERRORS], 70000);
+	assert_true(c->extended & BIT(IBTOPO_CTR_SYMBOL_ERRORS));
+	/* the earlier reading: PM_INFO less PM_DELTA, 60 s before */
+	c = ctr(before, LEAF01, 39);
+	assert_non_null(c);
+	assert_int_equal(c->value[IBTOPO_CTR_SYMBOL_ERRORS], 10);
+	assert_int_equal(c->value[IBTOPO_CTR_LINK_DOWNED], 3);
+	assert_int_equal(c->read_at_ms, 1700000000000 - 60000);
+	assert_int_equal(with_counters(before), 3);
+	/* health from the one file: 2 symbol errors in 60 s, 120/h */
+	assert_int_equal(ibtopo_health_analyze(&h, &found, f, before, NULL,
+					       NULL), 0);
+	for (size_t i = 0; i < found.count; i++) {
+		const struct ibtopo_finding *x = &found.items[i];
+
+		if (x->kind != IBTOPO_FIND_PORT_ERROR_RATE)
+			continue;
+		rates++;
+		assert_int_equal(x->a.guid, LEAF01);
+		assert_int_equal(x->a.port, 39);
+		assert_int_equal(x->subkind, IBTOPO_CTR_SYMBOL_ERRORS);
+		assert_int_equal(x->actual, 2);
+		assert_true(x->value > 119.9 && x->value < 120.1);
+	}
+	assert_int_equal(rates, 1);
+	ibtopo_health_free(h);
+	ibtopo_findings_release(&found);
+	ibtopo_fabric_free(before);
+}
+
+static void bad_ibdiagnet_input(void **state)
+{
+	struct ibtopo_fabric *f = *state;
+
+	bad(f, "symbol_error_counter=0x1\n"
+	       "Port=1 Lid=0x1 GUID=0x1000000000000200 Device=1 Port Name=x\n",
+	    "c.txt:1: expected 'Port=N Lid=... GUID=0x...' before");
+	bad(f, "Port=39 Lid=0x2 GUID=0x1000000000000200 Device=1 Port Name=x\n"
+	       "symbol_error_counter=0xzz\n",
+	    "c.txt:2: expected a number or NA");
+	bad(f, "Port=39 Lid=0x2 GUID=0x1000000000000200 Device=1 Port Name=x\n"
+	       "symbol_error_counter\n",
+	    "c.txt:2: expected 'counter_name=value'");
+	bad(f, "Port=300 Lid=0x2 GUID=0x1000000000000200 Device=1\n",
+	    "c.txt:1: expected a port number");
+	bad(f, "START_PM_INFO\nNodeGUID,SymbolErrorCounter\n0x1,1\n"
+	       "END_PM_INFO\n",
+	    "c.txt:2: the PM_INFO header lacks PortNumber or NodeGUID");
+	bad(f, "START_PM_INFO\nNodeGUID,PortNumber,SymbolErrorCounter\n"
+	       "0x1000000000000200,39,1\n0x1000000000000200,40,x\n"
+	       "END_PM_INFO\n",
+	    "c.txt:4: bad SymbolErrorCounter value 'x'");
+	bad(f, "START_PM_INFO\nNodeGUID,PortNumber,SymbolErrorCounter\n"
+	       "0x1000000000000200,39,1\nEND_PM_INFO\nSTART_PM_DELTA\n"
+	       "NodeGUID,PortNumber,SymbolErrorCounter\n"
+	       "0x1000000000000200,zz,1\nEND_PM_DELTA\n",
+	    "c.txt:7: bad PortNumber 'zz'");
+	bad(f, "START_PM_DELTA\nNodeGUID,PortNumber,SymbolErrorCounter\n"
+	       "END_PM_DELTA\n",
+	    "c.txt:1: the ibdiagnet db_csv file has no PM_INFO section");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +382,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(ibqueryerrors_lines_go_to_the_port_by_guid, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_input_names_the_line_and_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_nul_byte_is_binary_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(ibdiagnet_pm_blocks_go_to_the_port_by_guid, setup, teardown),
+		cmocka_unit_test_setup_teardown(db_csv_pm_info_and_pm_delta, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_ibdiagnet_input, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("read_counters", tests, NULL, NULL);

@@ -10,10 +10,12 @@
 /* The analyses, in the files of their modules. */
 extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
 extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
+extern const struct ibtopo__analysis ibtopo__analysis_health;	/* health.c */
 
 static const struct ibtopo__analysis *const analyses[] = {
 	&ibtopo__analysis_links,
 	&ibtopo__analysis_topology,
+	&ibtopo__analysis_health,
 };
 
 /* The analysis ibtopo_analyze() hands out owns what it points to. */

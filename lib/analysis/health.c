@@ -6,8 +6,12 @@
  * ibsim keep them) and can be reset by anyone with perfquery -R. Neither
  * is taken as a negative rate: a saturated counter grew at least up to
  * its ceiling; a reset one grew at least its value now.
+ *
+ * ibtopo_analyze() runs it as its "port health" section on one snapshot
+ * (thresholds findings) when the fabric carries counters.
  */
 #include "io/io-int.h"
+#include "analysis/analysis-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -286,3 +290,22 @@ void ibtopo_health_free(struct ibtopo_health *health)
 	free(health->ports);
 	free(health);
 }
+
+/* ibtopo_analyze()'s section: counters above the default thresholds. */
+static int run_health(struct ibtopo__analysis_run *run,
+		      struct ibtopo_error *err)
+{
+	struct ibtopo_health *h = NULL;
+	int rc;
+
+	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL, NULL,
+				   err);
+	ibtopo_health_free(h);
+	return rc;
+}
+
+const struct ibtopo__analysis ibtopo__analysis_health = {
+	.name = "port health",
+	.skip = IBTOPO_ANALYZE_NO_HEALTH,
+	.run = run_health,
+};

@@ -51,4 +51,10 @@ unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
 bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
 				 struct ibtopo_node *const *map);
 
+/* compare/diff_counters.c: error counters grown between OLD and NEW */
+int ibtopo__diff_counters(struct ibtopo_findings *out,
+			  const struct ibtopo_fabric *old,
+			  const struct ibtopo_fabric *new_,
+			  struct ibtopo_error *err);
+
 #endif /* IBTOPO_COMPARE_INT_H */

@@ -2,6 +2,7 @@
  * kinds_health.c - the kinds of port health (analysis/health.c): error
  * counters above their thresholds, and their growth between snapshots.
  * subkind = the enum ibtopo_counter; note "saturated" or "reset".
+ * Diagrams draw the cable of each as a cable problem (a-b orange).
  */
 #include "findings/findings-int.h"
 
@@ -76,6 +77,7 @@ const struct ibtopo__finding_kind ibtopo__kind_port_errors = {
 	.name = "port-errors",
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = port_errors_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
 	.flags = IBTOPO__KIND_PORT_COUNTER,
 };
 
@@ -84,6 +86,7 @@ const struct ibtopo__finding_kind ibtopo__kind_port_error_rate = {
 	.name = "port-error-rate",
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = error_rate_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
 	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
 };
 
@@ -92,5 +95,6 @@ const struct ibtopo__finding_kind ibtopo__kind_link_flapping = {
 	.name = "link-flapping",
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = flapping_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
 	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
 };

@@ -688,6 +688,58 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 
 /* ------------------------------------------------------ ibdiagnet db_csv */
 
+bool ibtopo__dbcsv_section(struct ibtopo__dbcsv *s, char *text,
+			   const char *name)
+{
+	size_t n = strlen(name);
+	unsigned no = 0;
+	char *line = text;
+
+	if (n + 5 > sizeof(s->end))
+		return false;
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		char *t = line, *e = nl ? nl : line + strlen(line);
+
+		no++;
+		while (t < e && isspace((unsigned char)*t))
+			t++;
+		while (e > t && isspace((unsigned char)e[-1]))
+			e--;
+		if ((size_t)(e - t) == n + 6 && strncmp(t, "START_", 6) == 0 &&
+		    strncmp(t + 6, name, n) == 0) {
+			s->p = nl ? nl + 1 : e;
+			s->no = no;
+			snprintf(s->end, sizeof(s->end), "END_%s", name);
+			return true;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+int ibtopo__dbcsv_row(struct ibtopo__dbcsv *s, char **fields, int max)
+{
+	struct lines it = { .p = s->p, .no = s->no };
+	char *line;
+	int n = 0;
+
+	while ((line = next_line(&it)) != NULL) {
+		line = trim(line);
+		if (strcmp(line, s->end) == 0) {
+			line = NULL;
+			break;
+		}
+		if (*line)
+			break;
+	}
+	s->p = line ? it.p : NULL;
+	s->no = it.no;
+	if (line)
+		n = csv_split(line, fields, max);
+	return n;
+}
+
 enum db_col {
 	DB_NODE_GUID, DB_PORT_GUID, DB_PORT_NUM, DB_VENDOR, DB_PN, DB_SN,
 	DB_LENGTH, DB_TYPE, DB_SPEEDS, DB_COUNT_
@@ -702,14 +754,19 @@ static const char *const db_names[DB_COUNT_] = {
 
 static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error *err)
 {
-	char *fields[MAX_FIELDS], *line;
+	char *fields[MAX_FIELDS];
 	int colpos[DB_COUNT_], n;
 	unsigned skipped = 0, first_skipped = 0;
-	bool in_section = false, header = false;
+	struct ibtopo__dbcsv sec;
+	bool header = false;
 
 	for (int i = 0; i < DB_COUNT_; i++)
 		colpos[i] = -1;
-	while ((line = next_line(it)) != NULL) {
+	if (!ibtopo__dbcsv_section(&sec, it->p, "CABLE_INFO"))
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+			"'%s': the ibdiagnet db_csv file has no CABLE_INFO section",
+			ld->path);
+	while ((n = ibtopo__dbcsv_row(&sec, fields, MAX_FIELDS)) != 0) {
 		const char *v[DB_COUNT_];
 		struct ibtopo_node *node = NULL;
 		struct ibtopo_port *port;
@@ -718,17 +775,7 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 		uint64_t guid;
 		unsigned num;
 
-		line = trim(line);
-		if (!in_section) {
-			if (strcmp(line, "START_CABLE_INFO") == 0)
-				in_section = true;
-			continue;
-		}
-		if (strcmp(line, "END_CABLE_INFO") == 0)
-			break;
-		if (!*line)
-			continue;
-		n = csv_split(line, fields, MAX_FIELDS);
+		it->no = sec.no;
 		if (n < 0)
 			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: unterminated quote", ld->path, it->no);
@@ -787,10 +834,6 @@ static int read_db_csv(struct loader *ld, struct lines *it, struct ibtopo_error 
 		c.serial = is_blank(v[DB_SN]) ? NULL : (char *)v[DB_SN];
 		merge(&ld->pend[port->link->index], &c, false);
 	}
-	if (!in_section)
-		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
-			"'%s': the ibdiagnet db_csv file has no CABLE_INFO section",
-			ld->path);
 	if (skipped)
 		warn(ld, "%s:%u: %u CABLE_INFO rows skipped: their ports have no link in this fabric",
 		     ld->path, first_skipped, skipped);

@@ -246,6 +246,30 @@ void ibtopo__reach_free(struct ibtopo__reach *table);
 double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
 			    enum ibtopo_media media);
 
+/*
+ * io/cables.c: the sections of ibdiagnet's db_csv ("START_<NAME>", a CSV
+ * header, rows, "END_<NAME>"), read by the cable and the counter readers.
+ */
+struct ibtopo__dbcsv {
+	char *p;		/* the next line; the text is split in place */
+	unsigned no;		/* number of the line last returned */
+	char end[64];		/* "END_<NAME>" */
+};
+/**
+ * Find the line "START_<name>" in `text` (NUL-terminated; nothing before
+ * the section is changed, so several sections can be found first and
+ * read after). False when the text has no such section.
+ */
+bool ibtopo__dbcsv_section(struct ibtopo__dbcsv *s, char *text,
+			   const char *name);
+/**
+ * The next row of the section (the first is its header), split in place
+ * into trimmed fields (at most `max`); blank lines are skipped. Returns
+ * the field count, 0 at "END_<name>" or the end of the text, -1 for an
+ * unterminated quote (line s->no).
+ */
+int ibtopo__dbcsv_row(struct ibtopo__dbcsv *s, char **fields, int max);
+
 /* io/ibsim.c: ibsim's encodings of widths and speeds, and its training */
 /* Enabled masks: width (IBA bits = ibtopo's), speed, extended speed, FDR10. */
 struct ibtopo__ibsim_masks {

@@ -19,6 +19,23 @@
  *   Errors for 0x1000000000000200 "leaf01"
  *      GUID 0x1000000000000200 port 39: [SymbolErrorCounter == 12] ...
  *
+ * ibdiagnet writes the counters it read to ibdiagnet2.pm, one block per
+ * port, a header naming it by port number and GUID (the switch's, or the
+ * CA port's), then "name=value" lines, values in hex, NA when not read:
+ *
+ *   Port=39 Lid=0x0002 GUID=0x1000000000000200 Device=54000 Port Name=leaf01/P39
+ *   symbol_error_counter=0x000000000000000c
+ *   port_xmit_data_extended=0x0000001cbe991a14
+ *
+ * and to the PM_INFO section of ibdiagnet2.db_csv (read with the section
+ * reader of cables.c), a CSV header NodeGUID,PortGUID,PortNumber, then the
+ * IBA names; "...Ext" / "...Extended" columns are the 64-bit counters.
+ * With --pm_pause_time ibdiagnet reads the counters twice and writes the
+ * growth between the two readings to PM_DELTA, same columns: PM_INFO is
+ * taken as the later reading, and with opts->before the earlier one
+ * (PM_INFO - PM_DELTA, pm_pause_ms earlier) goes to the same ports of
+ * that fabric, so that health has growth and rates from one file.
+ *
  * Counters go to the ports as discover --counters stores them: the
  * values a file states are valid, the 64-bit data and packet counters of
  * an extended block are marked extended (and stay over 32-bit ones of
@@ -31,10 +48,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
-enum ctr_format { CTR_NONE, CTR_PERFQUERY, CTR_IBQUERYERRORS };
+enum ctr_format {
+	CTR_NONE, CTR_PERFQUERY, CTR_IBQUERYERRORS, CTR_IBDIAG_PM, CTR_DBCSV
+};
 
 /* The counters of one port, before they go to the fabric. */
 struct pending {
@@ -42,13 +62,19 @@ struct pending {
 	struct ibtopo_counters c;
 };
 
+/* Pending counters by port. */
+struct plist {
+	struct ibtopo__imap seen;	/* port pointer -> pending index */
+	struct pending *pend;
+	size_t npend, apend;
+};
+
 struct ctr_reader {
 	struct ibtopo__src src;
 	struct ibtopo_fabric *fabric;
 	struct ibtopo_node **by_lid;	/* 65536 entries */
-	struct ibtopo__imap seen;	/* port pointer -> pending index */
-	struct pending *pend;
-	size_t npend, apend;
+	struct plist now;
+	struct plist delta;		/* db_csv PM_DELTA */
 	size_t unknown;
 	int64_t read_at_ms;
 	/* the perfquery block being read: its port (NULL: unknown) */
@@ -73,6 +99,10 @@ static enum ctr_format format_of_line(const char *p)
 		return CTR_PERFQUERY;
 	if (starts(p, "Errors for ") || starts(p, "GUID 0x"))
 		return CTR_IBQUERYERRORS;
+	if (starts(p, "Port=") && ibtopo__is_digit(p[5]) && strstr(p, " GUID="))
+		return CTR_IBDIAG_PM;
+	if (starts(p, "START_PM_INFO") || starts(p, "START_PM_DELTA"))
+		return CTR_DBCSV;
 	return CTR_NONE;
 }
 
@@ -102,46 +132,60 @@ static int build_lid_table(struct ctr_reader *r)
 	return 0;
 }
 
-/* The pending counters of a port, added on first use. */
-static int pending_of(struct pending **out, struct ctr_reader *r,
-		      struct ibtopo_port *port)
+static size_t plist_find(const struct plist *l, const struct ibtopo_port *port)
 {
 	uint64_t key = ibtopo__mix64((uint64_t)(uintptr_t)port);
-	size_t i = ibtopo__imap_find(&r->seen, key, NULL, NULL);
+
+	return ibtopo__imap_find(&l->seen, key, NULL, NULL);
+}
+
+/* The pending counters of a port in `l`, added on first use. */
+static int pending_in(struct pending **out, struct ctr_reader *r,
+		      struct plist *l, struct ibtopo_port *port)
+{
+	uint64_t key = ibtopo__mix64((uint64_t)(uintptr_t)port);
+	size_t i = ibtopo__imap_find(&l->seen, key, NULL, NULL);
 
 	if (i == SIZE_MAX) {
-		if (r->npend == r->apend) {
-			size_t n = r->apend ? 2 * r->apend : 64;
-			struct pending *np = realloc(r->pend, n * sizeof(*np));
+		if (l->npend == l->apend) {
+			size_t n = l->apend ? 2 * l->apend : 64;
+			struct pending *np = realloc(l->pend, n * sizeof(*np));
 
 			if (!np)
 				goto out_nomem;
-			r->pend = np;
-			r->apend = n;
+			l->pend = np;
+			l->apend = n;
 		}
-		i = r->npend++;
-		memset(&r->pend[i], 0, sizeof(r->pend[i]));
-		r->pend[i].port = port;
-		r->pend[i].c.read_at_ms = r->read_at_ms;
-		if (ibtopo__imap_put(&r->seen, key, i))
+		i = l->npend++;
+		memset(&l->pend[i], 0, sizeof(l->pend[i]));
+		l->pend[i].port = port;
+		l->pend[i].c.read_at_ms = r->read_at_ms;
+		if (ibtopo__imap_put(&l->seen, key, i))
 			goto out_nomem;
 	}
-	*out = &r->pend[i];
+	*out = &l->pend[i];
 	return 0;
 
 out_nomem:
 	return ibtopo__error_set(r->src.err, IBTOPO_ENOMEM, "out of memory");
 }
 
+static int pending_of(struct pending **out, struct ctr_reader *r,
+		      struct ibtopo_port *port)
+{
+	return pending_in(out, r, &r->now, port);
+}
+
 /*
- * One counter value: extended data counters win over 32-bit ones; a
- * value wider than the PortCounters field came from a 64-bit counter.
+ * One counter value: 64-bit (extended) counters win over the narrower
+ * ones of PortCounters; a value wider than the PortCounters field came
+ * from a 64-bit counter.
  */
 static void put_value(struct pending *pd, int ctr, uint64_t v, bool ext)
 {
 	uint32_t bit = 1u << ctr;
 	unsigned bits = ibtopo_counter_bits((enum ibtopo_counter)ctr, false);
-	bool wide = (ext && (data_counters & bit)) || (bits < 64 && v >> bits);
+	bool wide = ext || (bits < 64 && v >> bits);
 
 	if (!wide && (pd->c.extended & bit))
 		return;
@@ -247,17 +291,39 @@ static int perfquery_field(struct ctr_reader *r, const char *p)
 			"expected a number after '%s:'", name);
 	ctr = ibtopo_counter_parse(name);
 	if (ctr >= 0 && r->cur)
-		put_value(r->cur, ctr, v, r->cur_ext);
+		put_value(r->cur, ctr, v,
+			  r->cur_ext && (data_counters & (1u << ctr)));
 	return 0;
+}
+
+/*
+ * Port `num` of the node whose node GUID, or one of whose port GUIDs, is
+ * `guid`; NULL when the fabric has none (or for 255, all ports).
+ */
+static struct ibtopo_port *port_by_guid(struct ctr_reader *r, uint64_t guid,
+					unsigned long num)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(r->fabric, guid);
+	struct ibtopo_port *port = NULL;
+
+	if (num == 255)
+		return NULL;
+	if (n)
+		port = port_at(n, num);
+	if (!port) {
+		port = ibtopo_fabric_find_port(r->fabric, guid);
+		if (port && port->num != num)
+			port = port_at(port->node, num);
+	}
+	return port;
 }
 
 /* "GUID 0x... port N: [Counter == value] ..." */
 static int ibqueryerrors_port(struct ctr_reader *r, const char *p)
 {
 	unsigned line = r->src.lineno;
-	struct ibtopo_port *port = NULL;
+	struct ibtopo_port *port;
 	struct pending *pd = NULL;
-	struct ibtopo_node *n;
 	unsigned long num = 255;
 	uint64_t guid;
 	int rc;
@@ -279,16 +345,7 @@ static int ibqueryerrors_port(struct ctr_reader *r, const char *p)
 	if (*p++ != ':')
 		return ibtopo__src_error(&r->src, line,
 					 "expected ':' after the port");
-	n = ibtopo_fabric_find_node(r->fabric, guid);
-	if (n)
-		port = port_at(n, num);
-	if (!port) {
-		port = ibtopo_fabric_find_port(r->fabric, guid);
-		if (port && port->num != num)
-			port = port_at(port->node, num);
-	}
-	if (num == 255)
-		port = NULL;
+	port = port_by_guid(r, guid, num);
 	if (!port)
 		r->unknown++;
 	else if ((rc = pending_of(&pd, r, port)))
@@ -325,6 +382,112 @@ static int ibqueryerrors_port(struct ctr_reader *r, const char *p)
 	return 0;
 }
 
+/*
+ * A counter by the name ibdiagnet gives it: the IBA name
+ * ("SymbolErrorCounter") or its snake case ("symbol_error_counter"), a
+ * "Ext" / "Extended" / "_extended" ending for the 64-bit counter (*ext),
+ * and the few names ibdiagnet2.pm shortens. -1: not a counter ibtopo keeps.
+ */
+static int counter_of(const char *name, size_t n, bool *ext)
+{
+	static const struct {
+		const char *name;
+		enum ibtopo_counter ctr;
+	} aliases[] = {
+		{ "linkdowncounter", IBTOPO_CTR_LINK_DOWNED },
+		{ "portxmitdiscard", IBTOPO_CTR_XMIT_DISCARDS },
+		{ "excessivebuffererrors",
+		  IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS },
+	};
+	char buf[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (c == '_')
+			continue;
+		if (k + 1 >= sizeof(buf))
+			return -1;
+		buf[k++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	}
+	buf[k] = '\0';
+	*ext = false;
+	if (k > 8 && strcmp(buf + k - 8, "extended") == 0) {
+		buf[k - 8] = '\0';
+		*ext = true;
+	} else if (k > 3 && strcmp(buf + k - 3, "ext") == 0) {
+		buf[k - 3] = '\0';
+		*ext = true;
+	}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (strcmp(buf, aliases[i].name) == 0)
+			return aliases[i].ctr;
+	return ibtopo_counter_parse(buf);
+}
+
+/* ibdiagnet's word for a value it did not read */
+static bool is_na(const char *p)
+{
+	return strcmp(p, "NA") == 0 || strcmp(p, "N/A") == 0 ||
+	       strcmp(p, "na") == 0 || strcmp(p, "n/a") == 0;
+}
+
+/* "Port=N Lid=0x... GUID=0x... Device=... Port Name=..." */
+static int pm_header(struct ctr_reader *r, const char *p)
+{
+	unsigned line = r->src.lineno;
+	const char *g = strstr(p, " GUID=");
+	struct ibtopo_port *port;
+	unsigned long num;
+	uint64_t guid;
+
+	p += 5;
+	if (!ibtopo__parse_uint(&p, 255, &num) || (*p != ' ' && *p != '\t'))
+		return ibtopo__src_error(&r->src, line,
+			"expected a port number (0..255) after 'Port='");
+	g += 6;
+	if (!ibtopo__parse_hex64(&g, &guid))
+		return ibtopo__src_error(&r->src, line,
+					 "expected a GUID after 'GUID='");
+	r->in_block = true;
+	r->cur = NULL;
+	port = port_by_guid(r, guid, num);
+	if (!port) {
+		r->unknown++;
+		return 0;
+	}
+	return pending_of(&r->cur, r, port);
+}
+
+/* "name=value" inside an ibdiagnet2.pm block */
+static int pm_field(struct ctr_reader *r, const char *p)
+{
+	unsigned line = r->src.lineno;
+	const char *eq = strchr(p, '=');
+	uint64_t v;
+	bool ext;
+	int ctr;
+
+	if (!r->in_block)
+		return ibtopo__src_error(&r->src, line,
+			"expected 'Port=N Lid=... GUID=0x...' before the "
+			"counters");
+	if (!eq || eq == p)
+		return ibtopo__src_error(&r->src, line,
+					 "expected 'counter_name=value'");
+	ctr = counter_of(p, (size_t)(eq - p), &ext);
+	p = ibtopo__skip_ws(eq + 1);
+	if (is_na(p))
+		return 0;
+	if (!parse_value(&p, &v) || *ibtopo__skip_ws(p))
+		return ibtopo__src_error(&r->src, line,
+			"expected a number or NA after '='");
+	if (ctr >= 0 && r->cur)
+		put_value(r->cur, ctr, v, ext);
+	return 0;
+}
+
 static int read_lines(struct ctr_reader *r, enum ctr_format fmt)
 {
 	int rc;
@@ -334,7 +497,14 @@ static int read_lines(struct ctr_reader *r, enum ctr_format fmt)
 
 		if (!*p)
 			continue;
-		if (fmt == CTR_PERFQUERY) {
+		if (fmt == CTR_IBDIAG_PM) {
+			if (*p == '-' || *p == '#')
+				continue;
+			if (format_of_line(p) == CTR_IBDIAG_PM)
+				rc = pm_header(r, p);
+			else
+				rc = pm_field(r, p);
+		} else if (fmt == CTR_PERFQUERY) {
 			if (format_of_line(p) == CTR_PERFQUERY)
 				rc = perfquery_header(r, p);
 			else if (*p == '#')
@@ -358,6 +528,161 @@ static int read_lines(struct ctr_reader *r, enum ctr_format fmt)
 			return rc;
 	}
 	return rc;
+}
+
+#define DBCSV_MAX_FIELDS 512
+
+/*
+ * One PM section of a db_csv (PM_INFO or PM_DELTA) into `l`: the header
+ * names the port columns and the counters, each row one port.
+ */
+static int read_pm_section(struct ctr_reader *r, struct ibtopo__dbcsv *sec,
+			   const char *name, struct plist *l)
+{
+	char *f[DBCSV_MAX_FIELDS];
+	int ctr[DBCSV_MAX_FIELDS];
+	bool ext[DBCSV_MAX_FIELDS];
+	int n, ncol = 0, c_node = -1, c_pguid = -1, c_num = -1;
+
+	while ((n = ibtopo__dbcsv_row(sec, f, DBCSV_MAX_FIELDS)) != 0) {
+		struct ibtopo_port *port = NULL;
+		struct pending *pd;
+		unsigned long num;
+		uint64_t guid;
+		const char *p;
+		int rc;
+
+		if (n < 0)
+			return ibtopo__src_error(&r->src, sec->no,
+						 "unterminated quote");
+		if (!ncol) {
+			for (int i = 0; i < n; i++) {
+				if (strcasecmp(f[i], "NodeGUID") == 0)
+					c_node = i;
+				else if (strcasecmp(f[i], "PortGUID") == 0)
+					c_pguid = i;
+				else if (strcasecmp(f[i], "PortNumber") == 0 ||
+					 strcasecmp(f[i], "PortNum") == 0)
+					c_num = i;
+				ctr[i] = counter_of(f[i], strlen(f[i]), &ext[i]);
+			}
+			if (c_num < 0 || (c_node < 0 && c_pguid < 0))
+				return ibtopo__src_error(&r->src, sec->no,
+					"the %s header lacks PortNumber or "
+					"NodeGUID", name);
+			ncol = n;
+			continue;
+		}
+		p = c_num < n ? f[c_num] : "";
+		if (!ibtopo__parse_uint(&p, 255, &num) || *p)
+			return ibtopo__src_error(&r->src, sec->no,
+				"bad PortNumber '%s'", c_num < n ? f[c_num] : "");
+		for (int k = 0; k < 2 && !port; k++) {
+			int c = k ? c_pguid : c_node;
+
+			if (c < 0 || c >= n || !*f[c])
+				continue;
+			p = f[c];
+			if (!ibtopo__parse_hex64(&p, &guid) || *p)
+				return ibtopo__src_error(&r->src, sec->no,
+					"bad GUID '%s'", f[c]);
+			port = port_by_guid(r, guid, num);
+		}
+		if (!port) {
+			if (l == &r->now)
+				r->unknown++;
+			continue;
+		}
+		rc = pending_in(&pd, r, l, port);
+		if (rc)
+			return rc;
+		for (int i = 0; i < n && i < ncol; i++) {
+			uint64_t v;
+
+			if (ctr[i] < 0 || !*f[i] || is_na(f[i]))
+				continue;
+			p = f[i];
+			if (!parse_value(&p, &v) || *p)
+				return ibtopo__src_error(&r->src, sec->no,
+					"bad %s value '%s'",
+					ibtopo_counter_name(ctr[i]),
+					f[i]);
+			put_value(pd, ctr[i], v, ext[i]);
+		}
+	}
+	return 0;
+}
+
+/* The PM_INFO and PM_DELTA sections of an ibdiagnet2.db_csv. */
+static int read_dbcsv(struct ctr_reader *r, const char *data, size_t len)
+{
+	struct ibtopo__dbcsv info, delta;
+	bool has_info, has_delta;
+	char *text;
+	int rc = 0;
+
+	text = malloc(len + 1);
+	if (!text)
+		return ibtopo__error_set(r->src.err, IBTOPO_ENOMEM,
+					 "out of memory");
+	memcpy(text, data, len);
+	text[len] = '\0';
+	has_info = ibtopo__dbcsv_section(&info, text, "PM_INFO");
+	has_delta = ibtopo__dbcsv_section(&delta, text, "PM_DELTA");
+	if (!has_info)
+		rc = ibtopo__src_error(&r->src, 1,
+			"the ibdiagnet db_csv file has no PM_INFO section");
+	if (!rc)
+		rc = read_pm_section(r, &info, "PM_INFO", &r->now);
+	if (!rc && has_delta)
+		rc = read_pm_section(r, &delta, "PM_DELTA", &r->delta);
+	free(text);
+	return rc;
+}
+
+/*
+ * The earlier reading of PM_DELTA onto the same ports of `before`: the
+ * later one less the growth, pause_ms earlier. A counter lower than its
+ * growth (PM_INFO was the first reading after all) is raised to it, so
+ * the growth stays what ibdiagnet measured.
+ */
+static int apply_delta(struct ctr_reader *r, struct ibtopo_fabric *before,
+		       int64_t pause_ms, struct ibtopo_error *err)
+{
+	for (size_t i = 0; i < r->delta.npend; i++) {
+		const struct pending *d = &r->delta.pend[i];
+		size_t k = plist_find(&r->now, d->port);
+		struct ibtopo_counters *now, was;
+		struct ibtopo_node *bn;
+		struct ibtopo_port *bp;
+		int rc;
+
+		if (k == SIZE_MAX)
+			continue;
+		now = &r->now.pend[k].c;
+		bn = ibtopo_fabric_find_node(before, d->port->node->guid);
+		bp = bn && d->port->num <= bn->nports ?
+			     bn->ports[d->port->num] : NULL;
+		if (!bp || !(now->valid & d->c.valid))
+			continue;
+		memset(&was, 0, sizeof(was));
+		for (int c = 0; c < IBTOPO_CTR_COUNT_; c++) {
+			uint32_t bit = 1u << c;
+
+			if (!(now->valid & d->c.valid & bit))
+				continue;
+			if (now->value[c] < d->c.value[c])
+				now->value[c] = d->c.value[c];
+			was.value[c] = now->value[c] - d->c.value[c];
+			was.valid |= bit;
+		}
+		was.extended = now->extended & was.valid;
+		was.read_at_ms = now->read_at_ms - pause_ms;
+		rc = ibtopo_port_set_counters(bp, &was, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static enum ctr_format detect(const char *buf, size_t len)
@@ -396,6 +721,8 @@ static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
 		struct ibtopo_error *err)
 {
 	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_fabric *before = NULL;
+	int64_t pause_ms = 1000;
 	struct ctr_reader r;
 	enum ctr_format fmt;
 	int rc;
@@ -405,31 +732,42 @@ static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
 		ro.warn = opts->warn;
 		ro.warn_arg = opts->warn_arg;
 	}
+	if (opts && opts->version >= 2) {
+		before = opts->before;
+		if (opts->pm_pause_ms)
+			pause_ms = opts->pm_pause_ms;
+	}
 	ibtopo__src_init(&r.src, data, len, name, &ro, err);
 	r.fabric = fabric;
 	r.read_at_ms = opts && opts->read_at_ms ? opts->read_at_ms : read_at_ms;
 	for (size_t i = 0; i < len; i++)
 		if (!data[i])
 			return ibtopo__src_error(&r.src, 1,
-				"binary data (expected perfquery or "
-				"ibqueryerrors output)");
+				"binary data (expected perfquery, "
+				"ibqueryerrors or ibdiagnet output)");
 	fmt = detect(data, len);
 	if (fmt == CTR_NONE)
 		return ibtopo__src_error(&r.src, 1,
-			"expected perfquery output ('# Port counters: Lid N "
-			"port P') or ibqueryerrors output ('GUID 0x... port "
-			"N: [Counter == value]')");
+			"expected counters: perfquery ('# Port counters: "
+			"Lid N port P'), ibqueryerrors ('GUID 0x... port N: "
+			"[Counter == value]'), ibdiagnet2.pm or "
+			"ibdiagnet2.db_csv (PM_INFO)");
 	rc = build_lid_table(&r);
 	if (rc)
 		goto out_release;
-	rc = read_lines(&r, fmt);
+	rc = fmt == CTR_DBCSV ? read_dbcsv(&r, data, len) : read_lines(&r, fmt);
 	if (rc)
 		goto out_release;
-	for (size_t i = 0; i < r.npend; i++) {
-		if (!r.pend[i].c.valid)
+	if (before) {
+		rc = apply_delta(&r, before, pause_ms, err);
+		if (rc)
+			goto out_release;
+	}
+	for (size_t i = 0; i < r.now.npend; i++) {
+		if (!r.now.pend[i].c.valid)
 			continue;
-		rc = ibtopo_port_set_counters(r.pend[i].port, &r.pend[i].c,
-					      err);
+		rc = ibtopo_port_set_counters(r.now.pend[i].port,
+					      &r.now.pend[i].c, err);
 		if (rc)
 			goto out_release;
 	}
@@ -437,8 +775,10 @@ static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
 		*out_unknown = r.unknown;
 
 out_release:
-	ibtopo__imap_release(&r.seen);
-	free(r.pend);
+	ibtopo__imap_release(&r.now.seen);
+	ibtopo__imap_release(&r.delta.seen);
+	free(r.now.pend);
+	free(r.delta.pend);
 	free(r.by_lid);
 	return rc;
 }

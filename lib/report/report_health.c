@@ -1,105 +1,271 @@
 /* report_health.c - `ibtopo health`: per-port counters, rates, findings */
 #include "ibtopo-int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct ibtopo__json json;
 
-static json *json_u64(uint64_t v)
+/*
+ * The ports are written as they are formatted, not built as a jansson
+ * tree first: on a 11,664-host fabric that tree was 4 million values and
+ * most of `health --format json`'s time. The text is what jansson writes
+ * (compact, keys in order, reals as "%.6g" with ".0" or a bare
+ * exponent), so the output did not change; the findings still go through
+ * the shared findings writer.
+ */
+struct jbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void jb_put(struct jbuf *b, const char *s, size_t n)
 {
-	if (v > INT64_MAX)
-		return ibtopo__json_real((double)v);
-	return ibtopo__json_int((int64_t)v);
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *np;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
 }
 
-static json *end_json(const struct ibtopo_port *p)
+static void jb_lit(struct jbuf *b, const char *s)
 {
-	json *o;
+	jb_put(b, s, strlen(s));
+}
 
-	if (!p)
-		return ibtopo__json_null();
-	o = ibtopo__json_object();
-	if (!o)
-		return NULL;
-	if (ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc)) ||
-	    ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid)) ||
-	    ibtopo__json_set(o, "port", ibtopo__json_int(p->num))) {
-		ibtopo__json_free(o);
-		return NULL;
+/* A JSON string as jansson escapes it; NULL is null. */
+static void jb_str(struct jbuf *b, const char *s)
+{
+	const char *run;
+
+	if (!s) {
+		jb_lit(b, "null");
+		return;
 	}
-	return o;
+	jb_lit(b, "\"");
+	for (run = s; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		jb_put(b, run, (size_t)(s - run));
+		run = s + 1;
+		switch (c) {
+		case '"': jb_lit(b, "\\\""); break;
+		case '\\': jb_lit(b, "\\\\"); break;
+		case '\b': jb_lit(b, "\\b"); break;
+		case '\f': jb_lit(b, "\\f"); break;
+		case '\n': jb_lit(b, "\\n"); break;
+		case '\r': jb_lit(b, "\\r"); break;
+		case '\t': jb_lit(b, "\\t"); break;
+		default:
+			snprintf(esc, sizeof(esc), "\\u%04X", c);
+			jb_lit(b, esc);
+		}
+	}
+	jb_put(b, run, (size_t)(s - run));
+	jb_lit(b, "\"");
+}
+
+/* A key and its colon; keys are plain ASCII names, nothing to escape. */
+static void jb_key(struct jbuf *b, const char *key)
+{
+	jb_lit(b, "\"");
+	jb_lit(b, key);
+	jb_lit(b, "\":");
+}
+
+/* Digits of v, without printf (millions of numbers per report). */
+static void jb_int(struct jbuf *b, int64_t v)
+{
+	char t[24], *q = t + sizeof(t);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	jb_put(b, q, (size_t)(t + sizeof(t) - q));
+}
+
+/* A real as jansson writes it with JSON_REAL_PRECISION(6). */
+static void jb_real(struct jbuf *b, double v)
+{
+	char t[40], *e;
+	int n;
+
+	/* whole numbers below 10^6 print as "%.6g" does, plus ".0" */
+	if (v > -999999.5 && v < 999999.5 && v == (double)(int64_t)v &&
+	    !(v == 0 && signbit(v))) {
+		jb_int(b, (int64_t)v);
+		jb_lit(b, ".0");
+		return;
+	}
+	n = snprintf(t, sizeof(t), "%.6g", v);
+
+	if (!strchr(t, '.') && !strchr(t, 'e') && n + 2 < (int)sizeof(t)) {
+		memcpy(t + n, ".0", 3);
+		n += 2;
+	}
+	e = strchr(t, 'e');
+	if (e) {
+		/* "e+05" -> "e5", "e-05" -> "e-5" */
+		char *q = e + 1, *d;
+
+		if (*q == '+')
+			memmove(q, q + 1, strlen(q));
+		else if (*q == '-')
+			q++;
+		for (d = q; *d == '0' && d[1]; d++)
+			;
+		memmove(q, d, strlen(d) + 1);
+		n = (int)strlen(t);
+	}
+	jb_put(b, t, (size_t)n);
+}
+
+static void jb_u64(struct jbuf *b, uint64_t v)
+{
+	if (v > INT64_MAX)
+		jb_real(b, (double)v);
+	else
+		jb_int(b, (int64_t)v);
+}
+
+static void jb_guid(struct jbuf *b, uint64_t guid)
+{
+	char t[24];
+
+	if (!guid) {
+		jb_lit(b, "null");
+		return;
+	}
+	snprintf(t, sizeof(t), "\"0x%016" PRIx64 "\"", guid);
+	jb_lit(b, t);
+}
+
+static void end_json(struct jbuf *b, const struct ibtopo_port *p)
+{
+	if (!p) {
+		jb_lit(b, "null");
+		return;
+	}
+	jb_lit(b, "{");
+	jb_key(b, "node");
+	jb_str(b, p->node->desc);
+	jb_lit(b, ",");
+	jb_key(b, "guid");
+	jb_guid(b, p->node->guid);
+	jb_lit(b, ",");
+	jb_key(b, "port");
+	jb_int(b, p->num);
+	jb_lit(b, "}");
 }
 
 /* Names of the counters whose bit is set in `mask`, as a JSON array. */
-static json *names_json(uint32_t mask)
+static void names_json(struct jbuf *b, uint32_t mask)
 {
-	json *a = ibtopo__json_array();
+	bool first = true;
 
-	for (int i = 0; a && i < IBTOPO_CTR_COUNT_; i++) {
-		if ((mask & (1u << i)) &&
-		    ibtopo__json_append(a, ibtopo__json_string(
-				ibtopo_counter_name(i)))) {
-			ibtopo__json_free(a);
-			return NULL;
-		}
+	jb_lit(b, "[");
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if (!first)
+			jb_lit(b, ",");
+		first = false;
+		jb_str(b, ibtopo_counter_name(i));
 	}
-	return a;
+	jb_lit(b, "]");
 }
 
-static json *port_json(const struct ibtopo_health *h,
-		       const struct ibtopo_health_port *x)
+static void port_json(struct jbuf *b, const struct ibtopo_health *h,
+		      const struct ibtopo_health_port *x)
 {
-	json *o = ibtopo__json_object(), *c = ibtopo__json_object();
-	json *g = NULL, *r = NULL;
-	int rc = !o || !c;
+	bool first;
 
-	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
-		rc = ibtopo__json_set(c, ibtopo_counter_name(i),
-			(x->now->valid & (1u << i)) ?
-			json_u64(x->now->value[i]) : ibtopo__json_null());
-	if (!rc)
-		rc = ibtopo__json_set(o, "node", ibtopo__json_string(
-				x->port->node->desc)) ||
-		     ibtopo__json_set(o, "guid", ibtopo__json_guid(
-				x->port->node->guid)) ||
-		     ibtopo__json_set(o, "port", ibtopo__json_int(x->port->num)) ||
-		     ibtopo__json_set(o, "peer", end_json(x->port->remote)) ||
-		     ibtopo__json_set(o, "read_at_ms",
-				      ibtopo__json_int(x->now->read_at_ms)) ||
-		     ibtopo__json_set(o, "counters", c) ||
-		     ibtopo__json_set(o, "saturated", names_json(x->saturated));
-	c = NULL;
-	if (!rc && h->since && !x->before)
-		rc = ibtopo__json_set(o, "interval_h", ibtopo__json_null());
-	if (!rc && h->since && x->before) {
-		g = ibtopo__json_object();
-		r = ibtopo__json_object();
-		rc = !g || !r;
-		for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++) {
-			if (!(x->now->valid & x->before->valid & (1u << i)))
-				continue;
-			rc = ibtopo__json_set(g, ibtopo_counter_name(i),
-					      json_u64(x->growth[i])) ||
-			     ibtopo__json_set(r, ibtopo_counter_name(i),
-					      ibtopo__json_real(x->rate[i]));
+	jb_lit(b, "{");
+	jb_key(b, "node");
+	jb_str(b, x->port->node->desc);
+	jb_lit(b, ",");
+	jb_key(b, "guid");
+	jb_guid(b, x->port->node->guid);
+	jb_lit(b, ",");
+	jb_key(b, "port");
+	jb_int(b, x->port->num);
+	jb_lit(b, ",");
+	jb_key(b, "peer");
+	end_json(b, x->port->remote);
+	jb_lit(b, ",");
+	jb_key(b, "read_at_ms");
+	jb_int(b, x->now->read_at_ms);
+	jb_lit(b, ",");
+	jb_key(b, "counters");
+	jb_lit(b, "{");
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		if (i)
+			jb_lit(b, ",");
+		jb_key(b, ibtopo_counter_name(i));
+		if (x->now->valid & (1u << i))
+			jb_u64(b, x->now->value[i]);
+		else
+			jb_lit(b, "null");
+	}
+	jb_lit(b, "},");
+	jb_key(b, "saturated");
+	names_json(b, x->saturated);
+	if (h->since && !x->before) {
+		jb_lit(b, ",");
+		jb_key(b, "interval_h");
+		jb_lit(b, "null");
+	}
+	if (h->since && x->before) {
+		jb_lit(b, ",");
+		jb_key(b, "interval_h");
+		jb_real(b, x->hours);
+		for (int pass = 0; pass < 2; pass++) {
+			jb_lit(b, ",");
+			jb_key(b, pass ? "rate_per_hour" : "growth");
+			jb_lit(b, "{");
+			first = true;
+			for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+				if (!(x->now->valid & x->before->valid &
+				      (1u << i)))
+					continue;
+				if (!first)
+					jb_lit(b, ",");
+				first = false;
+				jb_key(b, ibtopo_counter_name(i));
+				if (pass)
+					jb_real(b, x->rate[i]);
+				else
+					jb_u64(b, x->growth[i]);
+			}
+			jb_lit(b, "}");
 		}
-		if (!rc)
-			rc = ibtopo__json_set(o, "interval_h",
-					      ibtopo__json_real(x->hours)) ||
-			     ibtopo__json_set(o, "growth", g) ||
-			     ibtopo__json_set(o, "rate_per_hour", r) ||
-			     ibtopo__json_set(o, "reset", names_json(x->reset));
-		g = r = NULL;
+		jb_lit(b, ",");
+		jb_key(b, "reset");
+		names_json(b, x->reset);
 	}
-	ibtopo__json_free(c);
-	ibtopo__json_free(g);
-	ibtopo__json_free(r);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	jb_lit(b, "}");
 }
 
 static int write_json(const struct ibtopo_sink *opts,
@@ -107,27 +273,39 @@ static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
 {
-	json *root = ibtopo__json_object(), *ports = ibtopo__json_array();
-	int rc = !root || !ports;
+	struct jbuf b = { NULL, 0, 0, false };
+	json *f = NULL;
+	int rc = 0;
 
-	for (size_t i = 0; !rc && i < h->count; i++)
-		rc = ibtopo__json_append(ports, port_json(h, &h->ports[i]));
-	if (!rc)
-		rc = ibtopo__json_set(root, "schema_version",
-				      ibtopo__json_int(1)) ||
-		     ibtopo__json_set(root, "ports", ports);
-	ports = NULL;
-	if (!rc)
-		rc = ibtopo__json_set(root, "findings",
-				      ibtopo__findings_json(findings));
-	if (rc) {
+	jb_lit(&b, "{\"schema_version\":1,\"ports\":[");
+	for (size_t i = 0; !rc && i < h->count; i++) {
+		if (i)
+			jb_lit(&b, ",");
+		port_json(&b, h, &h->ports[i]);
+		if (b.oom)
+			break;
+		/* out in pieces of about 64 KiB */
+		if (b.len >= 65536 || i + 1 == h->count) {
+			rc = ibtopo__out_write(opts, b.p, b.len);
+			b.len = 0;
+		}
+	}
+	jb_lit(&b, "],\"findings\":");
+	if (b.oom) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
-	rc = ibtopo__json_dump(opts, root, err);
+	if (rc || ibtopo__out_write(opts, b.p, b.len)) {
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+		goto out_free;
+	}
+	f = ibtopo__findings_json(findings);
+	rc = ibtopo__json_write(opts, f, err);
+	if (!rc && ibtopo__out_write(opts, "}\n", 2))
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 out_free:
-	ibtopo__json_free(ports);
-	ibtopo__json_free(root);
+	ibtopo__json_free(f);
+	free(b.p);
 	return rc;
 }
 

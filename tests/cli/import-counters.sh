@@ -5,6 +5,8 @@
 # between two imports an hour apart names the port whose SymbolErrorCounter
 # grew 12/h and the LinkDownedCounter growth. Ports the fabric lacks give
 # one warning; bad input fails with FILE:LINE and stores nothing.
+# ibdiagnet2.pm and the db_csv's PM_INFO import the same way; `health
+# --counters ibdiagnet2.db_csv --pm-pause 60` turns PM_DELTA into rates.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -69,10 +71,38 @@ printf '# Port counters: Lid 2 port 39\nSymbolErrorCounter:....x\n' >"$tmp/bad.t
 run 2 "$IBTOPO" import "$topo" --counters "$tmp/bad.txt" &&
 	stderr_is "ibtopo: $tmp/bad.txt:2: expected a number after 'SymbolErrorCounter:'"
 run 2 "$IBTOPO" import "$topo" --counters "$topo" &&
-	stderr_is "ibtopo: $topo:1: expected perfquery output ('# Port counters: Lid N port P') or ibqueryerrors output ('GUID 0x... port N: [Counter == value]')"
+	stderr_is "ibtopo: $topo:1: expected counters: perfquery ('# Port counters: Lid N port P'), ibqueryerrors ('GUID 0x... port N: [Counter == value]'), ibdiagnet2.pm or ibdiagnet2.db_csv (PM_INFO)"
 run 2 "$IBTOPO" import "$topo" --counters "$tmp/none.txt"
 grep -q "^ibtopo: .*none.txt" "$tmp/err" || flunk "missing file: $(cat "$tmp/err")"
 run 0 "$IBTOPO" snapshots
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 3 ] ||
 	flunk "a failed import stored a snapshot: $(cat "$tmp/out")"
+# ---- ibdiagnet2.pm: by GUID and port number, snake-case names, NA
+cp "$DATA/hc-ibdiagnet2.pm" "$tmp/ibdiagnet2.pm"
+touch -d '2026-01-01 12:00:00 UTC' "$tmp/ibdiagnet2.pm"
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/ibdiagnet2.pm"
+run 0 "$IBTOPO" health latest --format json
+got=$(json_get '";".join("%s/%d=%s,%s,%s,%s" % (p["node"], p["port"], p["read_at_ms"],
+	p["counters"]["SymbolErrorCounter"], p["counters"]["PortXmitDiscards"],
+	p["counters"].get("PortXmitData")) for p in j["ports"])' <"$tmp/out")
+[ "$got" = "leaf01/39=1767268800000,12,7,123456789012;host01 mlx5_0/1=1767268800000,0,None,None" ] ||
+	flunk "ibdiagnet2.pm counters: $got"
+
+# ---- ibdiagnet2.db_csv: PM_INFO, and PM_DELTA's growth over the pause
+run 1 "$IBTOPO" health latest --counters "$DATA/hc-ibdiagnet2.db_csv" \
+	--pm-pause 60 --format json
+got=$(json_get '" ".join("%s:%s/%d:%s:%s:%.0f" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["counter"], f["growth"], f["rate_per_hour"])
+	for f in j["findings"] if f["kind"] != "port-errors")' <"$tmp/out")
+[ "$got" = "port-error-rate:leaf01/39:SymbolErrorCounter:2:120" ] ||
+	flunk "PM_DELTA findings: $got"
+run 2 "$IBTOPO" health latest --counters "$DATA/hc-ibdiagnet2.db_csv" --pm-pause 0
+grep -q "bad --pm-pause '0'" "$tmp/err" || flunk "--pm-pause 0: $(cat "$tmp/err")"
+# without PM_DELTA (import stores PM_INFO only): no growth
+run 0 "$IBTOPO" import "$topo" --counters "$DATA/hc-ibdiagnet2.db_csv"
+run 0 "$IBTOPO" health latest --format json
+got=$(json_get '" ".join(sorted("%s/%d:%s" % (p["node"], p["port"],
+	p["counters"]["SymbolErrorCounter"]) for p in j["ports"]))' <"$tmp/out")
+[ "$got" = "host01 mlx5_0/1:0 leaf01/39:12 leaf02/39:70000" ] ||
+	flunk "db_csv PM_INFO: $got"
 exit "$failed"

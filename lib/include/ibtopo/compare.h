@@ -94,6 +94,10 @@ struct ibtopo_diff_opts {
  *   ports of a link that was added, removed or moved.
  * - lid-changed (info; only with IBTOPO_DIFF_LIDS): a = the port (port 0
  *   for a switch); expected/actual = OLD/NEW LID; only when both are known.
+ * - port-error-rate, link-flapping (errors): when both carry port
+ *   counters, an error counter that grew from OLD to NEW, as
+ *   ibtopo_health_analyze(NEW, OLD) gives them (a = the port in NEW whose
+ *   counter grew, b = its peer; actual = growth, value = per hour).
  * Returns 0, IBTOPO_EINVAL (no fabric) or IBTOPO_ENOMEM.
  */
 int ibtopo_fabric_diff(struct ibtopo_findings *out,

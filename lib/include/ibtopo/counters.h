@@ -80,10 +80,18 @@ struct ibtopo_counters_load_opts {
 	/* when the counters were read (UTC ms); 0: the file's mtime, or now
 	 * for a buffer */
 	int64_t read_at_ms;
+	/* version 2: an ibdiagnet2.db_csv's PM_DELTA section (the growth
+	 * over ibdiagnet's --pm_pause_time) gives the earlier reading,
+	 * PM_INFO less PM_DELTA, pm_pause_ms (0: 1000, ibdiagnet's default)
+	 * before PM_INFO's; it goes to the same ports (by node GUID and
+	 * port number) of `before`, another copy of the fabric, when given:
+	 * ibtopo_health_analyze(fabric, before) then has the growth */
+	struct ibtopo_fabric *before;
+	int64_t pm_pause_ms;
 };
-#define IBTOPO_COUNTERS_LOAD_OPTS_VERSION 1
+#define IBTOPO_COUNTERS_LOAD_OPTS_VERSION 2
 #define IBTOPO_COUNTERS_LOAD_OPTS_INIT \
-	{ IBTOPO_COUNTERS_LOAD_OPTS_VERSION, NULL, NULL, 0 }
+	{ IBTOPO_COUNTERS_LOAD_OPTS_VERSION, NULL, NULL, 0, NULL, 0 }
 
 /**
  * Read port counters from a file and attach them to the fabric's ports,
@@ -92,7 +100,12 @@ struct ibtopo_counters_load_opts {
  *   or "# Port extended counters: ...", then "Field:....value" lines;
  *   the port is the fabric's port P of the node that has LID N;
  * - ibqueryerrors output: "GUID 0x... port N: [Counter == value] ..."
- *   lines; the GUID is a node's (a switch) or a port's (a CA port).
+ *   lines; the GUID is a node's (a switch) or a port's (a CA port);
+ * - ibdiagnet2.pm: blocks "Port=N Lid=0x... GUID=0x... ...", then
+ *   "counter_name=0x..." lines (NA: not read);
+ * - ibdiagnet2.db_csv: its PM_INFO section (NodeGUID, PortGUID,
+ *   PortNumber, then the IBA names; "...Ext"/"...Extended" the 64-bit
+ *   counters), and PM_DELTA (see opts->before).
  * Ports the fabric does not have are counted in *out_unknown (may be
  * NULL), not an error. The file is read whole before any port changes.
  * IBTOPO_EPARSE "<path>:<line>: <what was expected>", IBTOPO_EIO,

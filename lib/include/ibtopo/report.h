@@ -89,6 +89,7 @@ struct ibtopo_analysis {
 enum ibtopo_analyze_flags {
 	IBTOPO_ANALYZE_NO_CHECKS = 1u << 0,	/* no link and cable checks */
 	IBTOPO_ANALYZE_NO_TOPOLOGY = 1u << 1,	/* no topology analysis */
+	IBTOPO_ANALYZE_NO_HEALTH = 1u << 2,	/* no port health (counters) */
 };
 
 /** Options of every analysis ibtopo_analyze() runs. */
@@ -105,7 +106,9 @@ struct ibtopo_analyze_opts {
 /**
  * Run every analysis the library has, in order: the link and cable checks
  * (ibtopo_check_links()), then the topology (ibtopo_topology_analyze()),
- * each unless a flag skips it. *out is a new analysis whose findings are
+ * then port health when ports carry counters (ibtopo_health_analyze() on
+ * this one snapshot, default thresholds: port-errors findings), each
+ * unless a flag skips it. *out is a new analysis whose findings are
  * the findings of all of them, in that order, and whose topology is the
  * topology analysis (NULL when skipped); it borrows the fabric: free it
  * with ibtopo_analysis_free() before the fabric. `opts` may be NULL

@@ -1,0 +1,48 @@
+#!/bin/sh
+# analyze-health.sh - `ibtopo analyze` has a port health section: a
+# snapshot whose ports carry counters gets port-errors findings for the
+# error counters above the default thresholds (naming both ends of the
+# cable), one without counters none; `render` draws the cables of those
+# findings as cable problems, and `analyze` exits 0 on these warnings.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+tmp=$TESTDIR
+DATA=$top_srcdir/tests/data
+LC_ALL=C
+export LC_ALL
+IBTOPO_DB=$tmp/db
+export IBTOPO_DB
+topo=$DATA/ck-cables.topo
+
+run 0 "$IBTOPO" import "$topo"
+run 0 "$IBTOPO" import "$topo" --counters "$DATA/hc-perfquery.txt"
+
+# ---- without counters: no port health findings
+run 0 "$IBTOPO" analyze 1 --format json
+got=$(json_get '" ".join(f["kind"] for f in j["findings"]
+	if f["kind"].startswith("port-"))' <"$tmp/out")
+[ -z "$got" ] || flunk "findings without counters: $got"
+
+# ---- with counters: exactly the ports whose error counters are not 0
+run 0 "$IBTOPO" analyze 2 --format json
+got=$(json_get '" ".join(sorted("%s:%s/%d-%s/%d" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["b"]["port"]) for f in j["findings"]
+	if f["kind"].startswith("port-")))' <"$tmp/out")
+[ "$got" = "port-errors:host01 mlx5_0/1-leaf01/1 port-errors:leaf01/39-spine01/1 port-errors:leaf01/39-spine01/1" ] ||
+	flunk "analyze port health: $got"
+run 0 "$IBTOPO" analyze 2
+grep -q 'port-errors .*leaf01 \[39\].*spine01 \[1\].*SymbolErrorCounter is 12' "$tmp/out" ||
+	flunk "analyze text: $(cat "$tmp/out")"
+
+# ---- render marks those two cables, and only those
+run 0 "$IBTOPO" render -o "$tmp/without.dot" 1
+run 0 "$IBTOPO" render -o "$tmp/with.dot" 2
+grep -c 'color="#ff7f0e"' "$tmp/without.dot" >"$tmp/n0"
+[ "$(cat "$tmp/n0")" = 0 ] || flunk "cable marks without counters: $(cat "$tmp/n0")"
+grep 'color="#ff7f0e"' "$tmp/with.dot" | sed 's/.*tooltip="\([^:]*\):.*/\1/' |
+	sort >"$tmp/marked"
+printf '%s\n' 'leaf01 [1] -- host01 mlx5_0 [1]' 'spine01 [1] -- leaf01 [39]' >"$tmp/want"
+same "$tmp/want" "$tmp/marked"
+exit "$failed"
