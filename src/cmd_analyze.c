@@ -54,6 +54,9 @@ const struct cli_cmd cmd_analyze_entry = {
 		"run. --cables takes a CSV with the header\n"
 		"node_a,port_a,node_b,port_b,media,length_m,part_number or the\n"
 		"ibdiagnet2.db_csv file (its CABLE_INFO section); nothing is stored.\n"
+		"A row naming a node, port or peer the fabric lacks is a\n"
+		"cable-row-unmatched finding (warning) and the other rows are used;\n"
+		"a malformed file (bad header, bad number) fails the run.\n"
 		"The layout: class (single-switch, star, fat-tree, irregular), switch\n"
 		"levels, oversubscription and bisection bandwidth per level, and path\n"
 		"diversity between leaf switches and between servers; findings\n"
@@ -73,7 +76,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
-	struct ibtopo_analysis *an = NULL;
+	struct ibtopo_analysis *an = NULL, shown;
+	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
@@ -133,6 +137,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
 	cab.warn = cli_warn;
+	cab.unmatched = &stale;
 	t0 = cli_now();
 	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
@@ -146,9 +151,18 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free_fabric;
 	}
 	cli_step(g, "analyze", t0, "%zu findings", an->findings->count);
+	/* the cable rows that matched nothing come first: they are input */
+	for (size_t i = 0; i < an->findings->count; i++)
+		if (ibtopo_findings_add(&stale, &an->findings->items[i],
+					&err)) {
+			cli_fail(&err);
+			goto out_free_analysis;
+		}
+	shown = *an;
+	shown.findings = &stale;
 	t0 = cli_now();
 	ro = cli_stdout_sink(format);
-	if (ibtopo_report_analysis(&ro, an, &err)) {
+	if (ibtopo_report_analysis(&ro, &shown, &err)) {
 		cli_fail(&err);
 		goto out_free_analysis;
 	}
@@ -160,12 +174,12 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_failf("cannot write output");
 		goto out_free_analysis;
 	}
-	rc = ibtopo_findings_max_severity(an->findings) >= fail_on ?
-		     EXIT_FINDINGS :
-		     EXIT_CLEAN;
+	rc = ibtopo_findings_max_severity(&stale) >= fail_on ? EXIT_FINDINGS :
+							       EXIT_CLEAN;
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_free_fabric:
+	ibtopo_findings_release(&stale);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

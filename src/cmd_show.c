@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <string.h>
 
-enum { OPT_FORMAT = CLI_LONG };
+enum { OPT_FORMAT = CLI_LONG, OPT_WIDE };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ "wide", 0, 0, NULL,
+	  "text: every column of links, also those no link has a value in" },
 	{ NULL },
 };
 
@@ -18,15 +20,17 @@ const struct cli_cmd cmd_show_entry = {
 	.name = "show",
 	.summary =
 		"list the nodes, ports, links or cables of a snapshot or file",
-	.args = "[REF|FILE] [nodes|ports|links|cables] [--format text|json|csv]",
+	.args = "[REF|FILE] [nodes|ports|links|cables] [--wide] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
 		"What to list (default: nodes):\n"
 		"  nodes    one row per switch, CA and router\n"
 		"  ports    one row per port, with its peer\n"
-		"  links    one row per link: both ends, active speed and width, and\n"
-		"           each end's supported and enabled sets\n"
+		"  links    one row per link: both ends, active speed and width\n"
+		"           (Gb/s), each end's supported and enabled sets and the\n"
+		"           cable; the text table leaves out the columns no link has\n"
+		"           a value in (a text dump has no sets): --wide shows all\n"
 		"  cables   links that carry cable data (media, length, rating)\n"
 		"Given one word that names a list, it is the list; to show a\n"
 		"snapshot labelled 'links', give both: show links nodes.\n"
@@ -68,6 +72,7 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_state st = { 0 };
 	render_fn render = ibtopo_report_nodes;
 	const char *what = NULL;
+	unsigned flags = 0;
 	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -75,6 +80,9 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_FORMAT:
 			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
+			break;
+		case OPT_WIDE:
+			flags |= IBTOPO_SINK_WIDE;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -104,6 +112,7 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 			    &err))
 		return cli_fail(&err);
 	ro = cli_stdout_sink(format);
+	ro.flags |= flags;
 	rc = render(&ro, fabric, &err);
 	ibtopo_fabric_free(fabric);
 	if (rc == 0 && fflush(stdout) != 0)

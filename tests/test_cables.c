@@ -286,6 +286,80 @@ static void bad_inventory_rows_name_file_and_line(void **state)
 	strcpy(((struct t *)*state)->path, "");
 }
 
+/* Stale rows become findings; the good rows load; bad numbers still fail. */
+static void stale_inventory_rows_are_findings(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_cables_opts o = IBTOPO_CABLES_OPTS_INIT;
+	const struct ibtopo_finding *f;
+
+	o.unmatched = &list;
+	write_file(t, "node_a,port_a,node_b,port_b,media,length_m\n"
+		      "leaf09,1,,,aoc,3\n"
+		      "leaf01,5,,,aoc,3\n"
+		      "leaf01,2,,,aoc,7\n"
+		      "leaf01,1,spine01,1,dac,2\n"
+		      "leaf01,19,spine09,3,aoc,9\n"
+		      "0x99,1,,,aoc,3\n");
+	assert_int_equal(ibtopo_cables_load(t->f, t->path, &o, &err), 0);
+	assert_true(t->h2->cable && t->h2->cable->length_m == 7);
+	assert_null(t->h1->cable);
+	assert_null(t->isl->cable);
+	assert_int_equal(list.count, 5);
+	f = &list.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_ROW_UNMATCHED);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	assert_int_equal(f->subkind, IBTOPO_CABLE_ROW_NO_NODE);
+	assert_string_equal(f->a.node, "leaf09");
+	assert_int_equal(f->a.port, 1);
+	assert_non_null(strstr(f->note, ":2"));
+	assert_non_null(strstr(f->note, t->path));
+	f = &list.items[1];
+	assert_int_equal(f->subkind, IBTOPO_CABLE_ROW_NO_LINK);
+	assert_int_equal(f->a.guid, 0x10);
+	assert_int_equal(f->a.port, 5);
+	f = &list.items[2];
+	assert_int_equal(f->subkind, IBTOPO_CABLE_ROW_OTHER_PEER);
+	assert_string_equal(f->b.node, "spine01");
+	assert_int_equal(f->c.guid, 0x20);
+	f = &list.items[3];
+	assert_int_equal(f->subkind, IBTOPO_CABLE_ROW_NO_PEER_NODE);
+	assert_string_equal(f->b.node, "spine09");
+	assert_int_equal(f->b.port, 3);
+	assert_int_equal(list.items[4].subkind, IBTOPO_CABLE_ROW_NO_NODE);
+	assert_non_null(strstr(list.items[4].note, ":7"));
+	ibtopo_findings_release(&list);
+	unlink(t->path);
+
+	/* a malformed file still fails, whole: no finding, no cable */
+	strcpy(t->path, "/tmp/test_cables_XXXXXX");
+	write_file(t, "node_a,port_a,media,length_m\n"
+		      "leaf09,1,aoc,3\n"
+		      "leaf01,1,aoc,3\n"
+		      "leaf01,19,aoc,far\n");
+	assert_int_equal(ibtopo_cables_load(t->f, t->path, &o, &err), IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, ":4: bad length_m 'far'"));
+	assert_int_equal(list.count, 0);
+	assert_null(t->h1->cable);
+	/* a stale row with a bad number is a malformed row */
+	unlink(t->path);
+	strcpy(t->path, "/tmp/test_cables_XXXXXX");
+	write_file(t, "node_a,port_a,media\nleaf09,1,fiber\n");
+	assert_int_equal(ibtopo_cables_load(t->f, t->path, &o, &err), IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, ":2: unknown media 'fiber'"));
+	assert_int_equal(list.count, 0);
+	/* version 1 options: every row must match, as before */
+	o.version = 1;
+	unlink(t->path);
+	strcpy(t->path, "/tmp/test_cables_XXXXXX");
+	write_file(t, "node_a,port_a\nleaf09,1\n");
+	assert_int_equal(ibtopo_cables_load(t->f, t->path, &o, &err), IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, ":2: no node 'leaf09'"));
+	assert_int_equal(list.count, 0);
+}
+
 static void bad_inventory_files(void **state)
 {
 	struct t *t = *state;
@@ -375,6 +449,7 @@ int main(void)
 		T(inventory_csv_fills_links),
 		T(inventory_by_port_guid_and_rated_speed),
 		T(bad_inventory_rows_name_file_and_line),
+		T(stale_inventory_rows_are_findings),
 		T(bad_inventory_files),
 		T(ibdiagnet_db_csv_cable_info),
 		T(db_csv_without_cable_info),

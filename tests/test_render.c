@@ -276,12 +276,21 @@ static void hosts_collapse_above_200(void **state)
 	link_at(f, ibtopo_fabric_find_node(f, LEAF(0)), 250, h, 1,
 		IBTOPO_SPEED_HDR);
 	dot = dot_of(f, &d);
-	assert_non_null(strstr(dot, "[label=\"51 hosts\\nhost001 \xe2\x80\xa6 201\""));
-	assert_non_null(strstr(dot, "[label=\"50 hosts\\nhost002 \xe2\x80\xa6 198\""));
+	/* a range of names, as a hostlist reads */
+	assert_non_null(strstr(dot, "[label=\"51 hosts\\nhost001..host201\""));
+	assert_non_null(strstr(dot, "[label=\"50 hosts\\nhost002..host198\""));
 	assert_null(strstr(dot, ">host200<"));
 	/* host003 (EDR) is counted apart from its HDR neighbours */
 	assert_non_null(strstr(dot, "-> g0000000000001002 [label=\"\xc3\x97" "49\""));
 	assert_non_null(strstr(dot, "-> g0000000000001002 [label=\"EDR\""));
+	free(dot);
+	/* names that are no range: the count alone, not "bigmem01 ... host201" */
+	assert_int_equal(ibtopo_node_set_desc(ibtopo_fabric_find_node(f, HOST(0)),
+					      "bigmem01 mlx5_0", NULL), 0);
+	dot = dot_of(f, &d);
+	assert_non_null(strstr(dot, "[label=\"51 hosts\""));
+	assert_null(strstr(dot, "bigmem01.."));
+	assert_non_null(strstr(dot, "[label=\"50 hosts\\nhost002..host198\""));
 	free(dot);
 	d.hosts = IBTOPO_HOSTS_ALL;
 	dot = dot_of(f, &d);

@@ -484,9 +484,18 @@ static size_t first_word(const char *s)
 	return k;
 }
 
+static bool all_digits(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
 /*
- * "24 hosts" and the range of names, the last without what it shares
- * with the first: "host001 … 024", "a06-p1-dgx-02-c01 … 16".
+ * "24 hosts" and, when the first and last names differ only in their
+ * trailing number, the range as a hostlist reads: "node001..node261".
+ * Names that are no range ("bigmem01", "node261") give the count alone.
  */
 static char *group_label(size_t n, const char *first, const char *last)
 {
@@ -499,14 +508,14 @@ static char *group_label(size_t n, const char *first, const char *last)
 	while (cp > 0 && isdigit((unsigned char)first[cp - 1]) &&
 	       cp < ll && isdigit((unsigned char)last[cp]))
 		cp--;
-	if (cp == ll)	/* one name, or the same host */
+	if (cp == ll && cp == lf)	/* one name, or the same host */
 		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s", n, (int)lf, first);
-	else if (lf + ll - cp > 32)
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s \xe2\x80\xa6", n,
-			 (int)lf, first);
+	else if (all_digits(first + cp, lf - cp) && all_digits(last + cp, ll - cp) &&
+		 lf + ll + 2 <= 40)
+		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s..%.*s", n, (int)lf,
+			 first, (int)ll, last);
 	else
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s \xe2\x80\xa6 %.*s", n,
-			 (int)lf, first, (int)(ll - cp), last + cp);
+		snprintf(buf, sizeof(buf), "%zu hosts", n);
 	return strdup(buf);
 }
 

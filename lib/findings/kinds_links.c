@@ -226,3 +226,60 @@ const struct ibtopo__finding_kind ibtopo__kind_loopback_cable = {
 	.sentence = loopback_cable_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
 };
+
+static const char *cable_row_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_CABLE_ROW_NO_NODE:
+		return "no-node";
+	case IBTOPO_CABLE_ROW_NO_LINK:
+		return "no-link";
+	case IBTOPO_CABLE_ROW_NO_PEER_NODE:
+		return "no-peer-node";
+	case IBTOPO_CABLE_ROW_OTHER_PEER:
+		return "other-peer";
+	default:
+		return NULL;
+	}
+}
+
+/* note: "<path>:<line>" of the row; a, b: the row's ends; c: the real peer */
+static int cable_row_unmatched_sentence(char *buf, size_t len,
+					const struct ibtopo_finding *f,
+					const struct ibtopo__shared_names *names)
+{
+	const char *row = f->note ? f->note : "a cable row";
+	char n1[96], n2[96];
+
+	switch (f->subkind) {
+	case IBTOPO_CABLE_ROW_NO_NODE:
+		return snprintf(buf, len,
+			"%s: no node %s in the fabric: this row's cable data was not used; correct or delete the row",
+			row, ibtopo__sentence_end(NULL, &f->a, n1, sizeof(n1)));
+	case IBTOPO_CABLE_ROW_NO_LINK:
+		return snprintf(buf, len,
+			"%s: port %d of %s has no link in the fabric: this row's cable data was not used; correct or delete the row",
+			row, f->a.port,
+			ibtopo__sentence_end(names, &f->a, n1, sizeof(n1)));
+	case IBTOPO_CABLE_ROW_NO_PEER_NODE:
+		return snprintf(buf, len,
+			"%s: no node %s (the row's node_b) in the fabric: this row's cable data was not used; correct or delete the row",
+			row, ibtopo__sentence_end(NULL, &f->b, n1, sizeof(n1)));
+	default:
+		return snprintf(buf, len,
+			"%s: port %d of %s is linked to port %d of %s, not to port %d of %s: this row's cable data was not used; correct the row or the cabling",
+			row, f->a.port,
+			ibtopo__sentence_end(names, &f->a, n1, sizeof(n1)),
+			f->c.port, ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)),
+			f->b.port, f->b.node ? f->b.node : "?");
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched = {
+	.kind = IBTOPO_FIND_CABLE_ROW_UNMATCHED,
+	.name = "cable-row-unmatched",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = cable_row_unmatched_sentence,
+	.subkind_name = cable_row_subkind_name,
+	.draw = IBTOPO__DRAW_NONE,
+};

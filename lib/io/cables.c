@@ -4,6 +4,7 @@
  * data/cable-reach.tsv (compiled in, overridable with a file).
  */
 #include "io/io-int.h"
+#include "findings/findings-int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -381,6 +382,9 @@ struct loader {
 	size_t nlinks;
 	struct ibtopo_node **by_desc;	/* nodes sorted by description */
 	size_t nnodes;
+	/* stale rows, names still in the file buffer; NULL: rows must match */
+	struct ibtopo_findings *unmatched;
+	struct ibtopo_findings miss;
 };
 
 static bool parse_guid(const char *s, uint64_t *out)
@@ -563,6 +567,14 @@ static int find_node(struct ibtopo_node **out, struct loader *ld, unsigned line,
 	how.by_desc = ld->by_desc;
 	how.nby_desc = ld->nnodes;
 	rc = ibtopo__fabric_lookup(out, ld->fabric, name, &how, err);
+	if (rc == IBTOPO_ENOTFOUND && ld->unmatched) {
+		/* a stale row, not an error: the caller makes it a finding */
+		if (err) {
+			err->code = 0;
+			err->message[0] = '\0';
+		}
+		return IBTOPO_ENOTFOUND;
+	}
 	if (rc == IBTOPO_ENOTFOUND && parse_guid(name, &guid))
 		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 			"%s:%u: no node or port with GUID %s in the fabric",
@@ -575,6 +587,54 @@ static int find_node(struct ibtopo_node **out, struct loader *ld, unsigned line,
 		err->code = IBTOPO_EPARSE;
 	ibtopo__error_prefix(err, "%s:%u", ld->path, line);
 	return IBTOPO_EPARSE;
+}
+
+/*
+ * A stale row: the finding, its names still in the file buffer until
+ * commit_unmatched() copies them into the fabric.
+ */
+static int add_unmatched(struct loader *ld, unsigned line,
+			 enum ibtopo_cable_row_miss miss, const char *node_a,
+			 const struct ibtopo_node *na, unsigned port_a,
+			 const char *node_b, unsigned port_b,
+			 const struct ibtopo_port *peer, struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+
+	ibtopo__finding_init(&f, IBTOPO_FIND_CABLE_ROW_UNMATCHED);
+	f.subkind = (int)miss;
+	f.a.node = node_a;
+	f.a.guid = na ? na->guid : 0;
+	f.a.port = (int)port_a;
+	if (node_b && *node_b) {
+		f.b.node = node_b;
+		f.b.port = (int)port_b;
+	}
+	if (peer)
+		ibtopo_end_from_port(&f.c, peer);
+	f.value = line;
+	return ibtopo_findings_add(&ld->miss, &f, err);
+}
+
+/* The stale rows, into the caller's list, their strings into the fabric. */
+static int commit_unmatched(struct loader *ld, struct ibtopo_error *err)
+{
+	for (size_t i = 0; i < ld->miss.count; i++) {
+		struct ibtopo_finding f = ld->miss.items[i];
+		char where[512];
+
+		snprintf(where, sizeof(where), "%s:%u", ld->path,
+			 (unsigned)f.value);
+		f.note = ibtopo__fabric_strdup(ld->fabric, where);
+		f.a.node = ibtopo__fabric_strdup(ld->fabric, f.a.node);
+		if (f.b.node)
+			f.b.node = ibtopo__fabric_strdup(ld->fabric, f.b.node);
+		if (!f.note || !f.a.node || (ld->miss.items[i].b.node && !f.b.node))
+			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		if (ibtopo_findings_add(ld->unmatched, &f, err))
+			return IBTOPO_ENOMEM;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------- inventory CSV */
@@ -595,6 +655,41 @@ static const struct {
 	{ "rated_speed", COL_RATED }, { "vendor", COL_VENDOR },
 	{ "serial", COL_SERIAL }, { "sn", COL_SERIAL },
 };
+
+/*
+ * The values of a row, checked before its names are looked up: a stale
+ * row with a bad number is still a malformed file. False: err is set.
+ */
+static bool row_values_parse(struct loader *ld, unsigned line,
+			     const char *const *v, struct ibtopo_cable *c,
+			     struct ibtopo_error *err)
+{
+	if (*v[COL_MEDIA] && !parse_media(v[COL_MEDIA], &c->media)) {
+		ibtopo__error_set_input(err, IBTOPO_EPARSE,
+			"%s:%u: unknown media '%s' (passive-copper, active-copper, aoc, multimode, singlemode)",
+			ld->path, line, v[COL_MEDIA]);
+		return false;
+	}
+	if (*v[COL_LENGTH] && !parse_length(v[COL_LENGTH], &c->length_m)) {
+		ibtopo__error_set_input(err, IBTOPO_EPARSE,
+			"%s:%u: bad length_m '%s'", ld->path, line,
+			v[COL_LENGTH]);
+		return false;
+	}
+	if (*v[COL_RATED]) {
+		c->rated_speed = ibtopo_speed_parse(v[COL_RATED]);
+		if (!c->rated_speed) {
+			ibtopo__error_set_input(err, IBTOPO_EPARSE,
+				"%s:%u: unknown rated_speed '%s'", ld->path,
+				line, v[COL_RATED]);
+			return false;
+		}
+	}
+	c->part_number = *v[COL_PN] ? (char *)v[COL_PN] : NULL;
+	c->vendor = *v[COL_VENDOR] ? (char *)v[COL_VENDOR] : NULL;
+	c->serial = *v[COL_SERIAL] ? (char *)v[COL_SERIAL] : NULL;
+	return true;
+}
 
 static int read_inventory(struct loader *ld, struct lines *it, char *header,
 			  struct ibtopo_error *err)
@@ -640,20 +735,51 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: %s", ld->path, it->no, !*v[COL_NODE_A] ?
 				"node_a is empty" : "port_a is not a port number");
+		port_b = 0;
+		if ((*v[COL_NODE_B] || *v[COL_PORT_B]) &&
+		    (!*v[COL_NODE_B] || !parse_port(v[COL_PORT_B], &port_b)))
+			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+				"%s:%u: node_b and port_b go together (a node and a port number)",
+				ld->path, it->no);
+		if (!row_values_parse(ld, it->no, v, &c, err))
+			return err ? err->code : IBTOPO_EPARSE;
 		rc = find_node(&na, ld, it->no, v[COL_NODE_A], err);
+		if (rc == IBTOPO_ENOTFOUND) {
+			rc = add_unmatched(ld, it->no, IBTOPO_CABLE_ROW_NO_NODE,
+					   v[COL_NODE_A], NULL, port_a,
+					   v[COL_NODE_B], port_b, NULL, err);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (rc)
 			return rc;
 		pa = ibtopo_node_port(na, port_a);
+		if ((!pa || !pa->link || !pa->remote) && ld->unmatched) {
+			rc = add_unmatched(ld, it->no, IBTOPO_CABLE_ROW_NO_LINK,
+					   v[COL_NODE_A], na, port_a,
+					   v[COL_NODE_B], port_b, NULL, err);
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (!pa || !pa->link || !pa->remote)
 			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 				"%s:%u: port %u of '%s' has no link in the fabric",
 				ld->path, it->no, port_a, na->desc);
-		if (*v[COL_NODE_B] || *v[COL_PORT_B]) {
-			if (!*v[COL_NODE_B] || !parse_port(v[COL_PORT_B], &port_b))
-				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
-					"%s:%u: node_b and port_b go together (a node and a port number)",
-					ld->path, it->no);
+		if (*v[COL_NODE_B]) {
 			rc = find_node(&nb, ld, it->no, v[COL_NODE_B], err);
+			if (rc == IBTOPO_ENOTFOUND || (rc == 0 && ld->unmatched &&
+			    (pa->remote->node != nb || pa->remote->num != port_b))) {
+				rc = add_unmatched(ld, it->no, rc ?
+					IBTOPO_CABLE_ROW_NO_PEER_NODE :
+					IBTOPO_CABLE_ROW_OTHER_PEER,
+					v[COL_NODE_A], na, port_a, v[COL_NODE_B],
+					port_b, pa->remote, err);
+				if (rc)
+					return rc;
+				continue;
+			}
 			if (rc)
 				return rc;
 			if (pa->remote->node != nb || pa->remote->num != port_b)
@@ -663,24 +789,6 @@ static int read_inventory(struct loader *ld, struct lines *it, char *header,
 					pa->remote->num, pa->remote->node->desc,
 					port_b, nb->desc);
 		}
-		if (*v[COL_MEDIA] && !parse_media(v[COL_MEDIA], &c.media))
-			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				"%s:%u: unknown media '%s' (passive-copper, active-copper, aoc, multimode, singlemode)",
-				ld->path, it->no, v[COL_MEDIA]);
-		if (*v[COL_LENGTH] && !parse_length(v[COL_LENGTH], &c.length_m))
-			return ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				"%s:%u: bad length_m '%s'", ld->path, it->no,
-				v[COL_LENGTH]);
-		if (*v[COL_RATED]) {
-			c.rated_speed = ibtopo_speed_parse(v[COL_RATED]);
-			if (!c.rated_speed)
-				return ibtopo__error_set_input(err, IBTOPO_EPARSE,
-					"%s:%u: unknown rated_speed '%s'",
-					ld->path, it->no, v[COL_RATED]);
-		}
-		c.part_number = *v[COL_PN] ? (char *)v[COL_PN] : NULL;
-		c.vendor = *v[COL_VENDOR] ? (char *)v[COL_VENDOR] : NULL;
-		c.serial = *v[COL_SERIAL] ? (char *)v[COL_SERIAL] : NULL;
 		merge(&ld->pend[pa->link->index], &c, true);
 	}
 	return 0;
@@ -886,6 +994,8 @@ static int cables_parse(struct ibtopo_fabric *fabric, char *text,
 	char *line, *first = NULL;
 	int rc;
 
+	if (opts && opts->version >= 2)
+		ld.unmatched = opts->unmatched;
 	ld.nlinks = ibtopo_fabric_link_count(fabric);
 	ld.pend = calloc(ld.nlinks ? ld.nlinks : 1, sizeof(*ld.pend));
 	if (!ld.pend)
@@ -919,7 +1029,10 @@ static int cables_parse(struct ibtopo_fabric *fabric, char *text,
 	}
 	if (rc == 0)
 		rc = apply(&ld, err);
+	if (rc == 0)
+		rc = commit_unmatched(&ld, err);
 out_free:
+	ibtopo_findings_release(&ld.miss);
 	free(ld.by_desc);
 	free(ld.pend);
 	return rc;

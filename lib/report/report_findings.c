@@ -488,7 +488,7 @@ static size_t fold_rows(const void **rows, size_t k, struct fold *tmp,
 static int findings_text(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *const *fabrics,
 			 size_t nfabrics, const struct ibtopo_findings *list,
-			 struct ibtopo_error *err)
+			 const char *none, struct ibtopo_error *err)
 {
 	static const struct {
 		enum ibtopo_severity sev;
@@ -506,7 +506,7 @@ static int findings_text(const struct ibtopo_sink *opts,
 	int rc = 0;
 
 	if (!n)
-		return ibtopo__out_printf(opts, "no findings\n") ?
+		return ibtopo__out_printf(opts, "%s\n", none) ?
 			ibtopo__error_set(err, IBTOPO_EIO, "cannot write output") : 0;
 	rows = calloc(n, sizeof(*rows));
 	x = calloc(1, sizeof(*x));
@@ -568,7 +568,7 @@ int ibtopo__findings_text(const struct ibtopo_sink *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err)
 {
-	return findings_text(opts, NULL, 0, list, err);
+	return findings_text(opts, NULL, 0, list, "no findings", err);
 }
 
 /* -------------------------------------------------------------- reports */
@@ -652,7 +652,10 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 	case IBTOPO_FORMAT_CSV:
 		return write_csv(opts, list, err);
 	default:
-		return findings_text(opts, fabrics, 2, list, err);
+		/* a diff's list is its changes: none is "no differences" */
+		return findings_text(opts, fabrics, 2, list,
+				     list_name && strcmp(list_name, "changes") == 0 ?
+				     "no differences" : "no findings", err);
 	}
 }
 
@@ -744,6 +747,7 @@ int ibtopo_report_analysis(const struct ibtopo_sink *opts,
 		}
 		if (rc)
 			return ibtopo__error_set(err, rc, "cannot write output");
-		return findings_text(opts, &an->fabric, 1, an->findings, err);
+		return findings_text(opts, &an->fabric, 1, an->findings,
+				     "no findings", err);
 	}
 }

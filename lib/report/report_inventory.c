@@ -329,7 +329,7 @@ static const struct ibtopo__column link_cols[] = {
 	{ "b.port", "B PORT", l_b_port },
 	{ "speed", "SPEED", l_speed },
 	{ "width", "WIDTH", l_width },
-	{ "gbps", "GB/S", l_gbps },
+	{ "gbps", "Gb/s", l_gbps },
 	{ "a.speed_supported", "A SPEED SUP", l_a_ssup },
 	{ "a.speed_enabled", "A SPEED EN", l_a_sen },
 	{ "a.width_supported", "A WIDTH SUP", l_a_wsup },
@@ -343,10 +343,56 @@ static const struct ibtopo__column link_cols[] = {
 	{ "cable.part_number", "PART NUMBER", l_pn },
 };
 
+static bool cell_is_empty(const struct ibtopo__cell *c)
+{
+	switch (c->type) {
+	case IBTOPO__NULL:
+		return true;
+	case IBTOPO__STR:
+		return !c->s || !*c->s;
+	case IBTOPO__GUID:
+		return !c->g;
+	case IBTOPO__STRLIST:
+		return !c->n;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The columns of `cols` that carry a value in some row, into `out`
+ * (ncols long); returns how many. A text dump has no supported or
+ * enabled sets and often no cables: 20 columns, most of them dashes.
+ */
+static size_t columns_with_data(struct ibtopo__column *out,
+				const struct ibtopo__column *cols, size_t ncols,
+				const void *const *rows, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < ncols; j++) {
+		bool used = false;
+
+		for (size_t i = 0; i < n && !used; i++) {
+			struct ibtopo__cell c;
+
+			memset(&c, 0, sizeof(c));
+			c.type = IBTOPO__NULL;
+			cols[j].get(rows[i], NULL, &c);
+			used = !cell_is_empty(&c);
+		}
+		if (used)
+			out[k++] = cols[j];
+	}
+	return k;
+}
+
 int ibtopo_report_links(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
+	struct ibtopo__column shown[IBTOPO__ARRAY_SIZE(link_cols)];
 	size_t n = ibtopo_fabric_link_count(fabric);
+	size_t ncols = IBTOPO__ARRAY_SIZE(link_cols);
 	const void **rows = calloc(n ? n : 1, sizeof(*rows));
 	int rc;
 
@@ -354,8 +400,13 @@ int ibtopo_report_links(const struct ibtopo_sink *opts,
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		rows[i] = ibtopo_fabric_link(fabric, i);
-	rc = render_rows(opts, "links", link_cols, IBTOPO__ARRAY_SIZE(link_cols),
-			 rows, n, err);
+	memcpy(shown, link_cols, sizeof(link_cols));
+	/* the machine formats keep every key; text shows what has data */
+	if (opts && opts->format == IBTOPO_FORMAT_TEXT &&
+	    !(opts->flags & IBTOPO_SINK_WIDE) && n)
+		ncols = columns_with_data(shown, link_cols, ncols,
+					  (const void *const *)rows, n);
+	rc = render_rows(opts, "links", shown, ncols, rows, n, err);
 	free(rows);
 	return rc;
 }

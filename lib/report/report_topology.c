@@ -439,9 +439,11 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches: %s\n",
 					t->nleaves, t->leaf_note);
 	} else if (t->nleaves >= 2) {
+		size_t npairs = t->nleaves * (t->nleaves - 1) / 2;
+
 		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches "
-					"(%zu pairs; %u wanted):\n", t->nleaves,
-					t->nleaves * (t->nleaves - 1) / 2,
+					"(%zu pair%s; %u wanted):\n", t->nleaves,
+					npairs, npairs == 1 ? "" : "s",
 					t->min_paths);
 		if (!rc)
 			rc = dist_line(o, "edge-disjoint", &t->leaf_dist[0]);
@@ -453,14 +455,15 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 			const struct ibtopo__pair *p = &t->worst[0];
 
 			rc = ibtopo__out_printf(o, "  worst pair: %s - %s: %llu node-, "
-						"%llu edge-disjoint, %llu routes\n",
+						"%llu edge-disjoint, %llu route%s\n",
 						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->a]].node,
 							true, na, sizeof(na)),
 						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->b]].node,
 							true, nb, sizeof(nb)),
-						p->node, p->edge, p->ecmp);
+						p->node, p->edge, p->ecmp,
+						p->ecmp == 1 ? "" : "s");
 		}
 	}
 	for (size_t i = 0; i < t->nservers; i++) {

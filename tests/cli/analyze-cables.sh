@@ -87,9 +87,29 @@ bad() {	# bad 'CSV ROW' 'EXPECTED MESSAGE AFTER FILE:'
 	run 2 "$IBTOPO" analyze --cables "$tmp/bad.csv" "$DATA/ck-cables.topo" &&
 		stderr_is "ibtopo: $tmp/bad.csv:$2"
 }
-bad 'leaf9,1' "3: no node 'leaf9' in the fabric"
-bad 'leaf01,7' "3: port 7 of 'leaf01' has no link in the fabric"
-bad 'leaf01,1,spine01,1' "3: port 1 of 'leaf01' is linked to port 1 of 'host01 mlx5_0', not to port 1 of 'spine01'"
+bad 'leaf9,1,,,fiber' "3: unknown media 'fiber' (passive-copper, active-copper, aoc, multimode, singlemode)"
+bad 'leaf01,x' "3: port_a is not a port number"
+
+# ---- stale rows (a node, port or peer the fabric lacks) are findings,
+# cable-row-unmatched (warning), naming the row; the other rows are used
+stale() {	# stale 'CSV ROW' 'EXPECTED CSV FINDING AFTER THE SEVERITY'
+	printf 'node_a,port_a,node_b,port_b,media,length_m\nleaf01,2,,,aoc,45\n%s\n' "$1" >"$tmp/stale.csv"
+	run 1 "$IBTOPO" analyze --format csv --cables "$tmp/stale.csv" "$DATA/ck-cables.topo" || return
+	[ ! -s "$tmp/err" ] || flunk "stale row '$1': stderr: $(cat "$tmp/err")"
+	grep -q '^cable-over-length,error,"\{0,1\}leaf01' "$tmp/out" ||
+		flunk "stale row '$1': the good row was not used: $(cat "$tmp/out")"
+	tr -d '\r' <"$tmp/out" | grep -F -x -q "cable-row-unmatched,warning,$2" ||
+		flunk "stale row '$1': no finding '$2' in: $(grep cable-row "$tmp/out")"
+}
+stale 'leaf9,1' "leaf9,,1,,,,,,,,,,$tmp/stale.csv:3: no node 'leaf9' in the fabric: this row's cable data was not used; correct or delete the row,,,,,,,,,,,,,,$tmp/stale.csv:3"
+stale 'leaf01,7' "leaf01,0x1000000000000200,7,,,,,,,,,,$tmp/stale.csv:3: port 7 of 'leaf01' has no link in the fabric: this row's cable data was not used; correct or delete the row,,,,,,,,,,,,,,$tmp/stale.csv:3"
+run 0 "$IBTOPO" analyze --format json --cables "$tmp/stale.csv" --fail-on never "$DATA/ck-cables.topo"
+grep -q '{"kind":"cable-row-unmatched","severity":"warning","a":{"node":"leaf01","guid":"0x1000000000000200","port":7}' "$tmp/out" ||
+	flunk "stale row JSON: $(cat "$tmp/out")"
+printf 'node_a,port_a,node_b,port_b\nleaf01,1,spine01,1\n' >"$tmp/peer.csv"
+run 0 "$IBTOPO" analyze --cables "$tmp/peer.csv" "$DATA/ck-cables.topo"
+grep -q "$tmp/peer.csv:2: port 1 of 'leaf01' is linked to port 1 of 'host01 mlx5_0', not to port 1 of spine01" "$tmp/out" ||
+	flunk "other peer: $(cat "$tmp/out")"
 bad 'leaf01,1,,,fiber' "3: unknown media 'fiber' (passive-copper, active-copper, aoc, multimode, singlemode)"
 bad 'leaf01,1,,,aoc,-2' "3: bad length_m '-2'"
 bad '"leaf01,1' "3: unterminated quote"

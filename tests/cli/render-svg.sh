@@ -130,7 +130,7 @@ render --focus host005 --depth 1 -o "$T/f.dot" "$small"
 grep -q "^	$L2 \[" "$T/f.dot" || fail "focus: no leaf02"
 grep -q "^	${H}1 \[" "$T/f.dot" && fail "focus: host001 drawn"
 render --hosts collapse -o "$T/c.dot" "$small"
-grep -q 'label="4 hosts\\nhost001 … 004"' "$T/c.dot" || fail "--hosts collapse"
+grep -q 'label="4 hosts\\nhost001..host004"' "$T/c.dot" || fail "--hosts collapse"
 
 # ---- a snapshot REF
 "$IBTOPO" --db "$DB" import --label week1 "$small" >/dev/null 2>&1 ||

@@ -113,14 +113,30 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 		       const struct ibtopo_check_opts *opts,
 		       struct ibtopo_error *err);
 
+/** What a cable-row-unmatched finding did not find (its subkind). */
+enum ibtopo_cable_row_miss {
+	IBTOPO_CABLE_ROW_NO_NODE = 1,	/* end a: no node of that name or GUID */
+	IBTOPO_CABLE_ROW_NO_LINK,	/* end a: the node lacks the port or its link */
+	IBTOPO_CABLE_ROW_NO_PEER_NODE,	/* end b: no node of that name or GUID */
+	IBTOPO_CABLE_ROW_OTHER_PEER,	/* the port is linked, to c, not to b */
+};
+
 struct ibtopo_cables_opts {
-	unsigned version;	/* IBTOPO_CABLES_OPTS_VERSION */
+	unsigned version;	/* IBTOPO_CABLES_OPTS_VERSION (1 or 2) */
 	/* optional: rows skipped ("<path>:<line>: ..."); may be NULL */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/*
+	 * version 2, optional: inventory rows that name a node, port or
+	 * peer the fabric lacks are appended here as cable-row-unmatched
+	 * findings (a: the row's port, b: its peer, note: "<path>:<line>",
+	 * subkind: enum ibtopo_cable_row_miss) instead of failing the load.
+	 * Their strings belong to the fabric. NULL: such rows are errors.
+	 */
+	struct ibtopo_findings *unmatched;
 };
-#define IBTOPO_CABLES_OPTS_VERSION 1
-#define IBTOPO_CABLES_OPTS_INIT { IBTOPO_CABLES_OPTS_VERSION, NULL, NULL }
+#define IBTOPO_CABLES_OPTS_VERSION 2
+#define IBTOPO_CABLES_OPTS_INIT { IBTOPO_CABLES_OPTS_VERSION, NULL, NULL, NULL }
 
 /**
  * Read cable data and merge it into the fabric's links. The format is
@@ -142,8 +158,10 @@ struct ibtopo_cables_opts {
  * NVIDIA/Mellanox LinkX part numbers fill in media, rated speed and
  * length where the file leaves them out. Values from the file replace
  * the link's earlier cable data field by field; the two rows of a link
- * (one per end) are merged. All or nothing: on any error the fabric is
- * unchanged. IBTOPO_EIO (unreadable), IBTOPO_EPARSE with
+ * (one per end) are merged. With opts->unmatched, a row whose node,
+ * port or peer is not in the fabric (a stale row) is a finding and the
+ * other rows load. All or nothing: on any error the fabric is unchanged
+ * and nothing is appended to opts->unmatched. IBTOPO_EIO (unreadable), IBTOPO_EPARSE with
  * "<path>:<line>: ..." (malformed row, unknown or ambiguous node, port
  * not linked, peer differs), IBTOPO_ENOMEM.
  */

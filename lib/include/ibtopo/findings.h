@@ -60,6 +60,8 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_PORT_ERRORS,
 	IBTOPO_FIND_PORT_ERROR_RATE,
 	IBTOPO_FIND_LINK_FLAPPING,
+	/* cable inventory rows (ibtopo_cables_load()) */
+	IBTOPO_FIND_CABLE_ROW_UNMATCHED,
 	IBTOPO_FIND_KIND_MAX_
 };
 

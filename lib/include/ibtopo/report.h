@@ -55,7 +55,8 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  *     "physical").
  * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
  * columns every key above (dotted: a.node, a.guid, ...), empty when not
- * set. `list_name` NULL means "findings". Returns 0, IBTOPO_EINVAL (no
+ * set. `list_name` NULL means "findings". An empty list's text is "no
+ * findings", or "no differences" when `list_name` is "changes". Returns 0, IBTOPO_EINVAL (no
  * sink, unknown format), IBTOPO_ENOMEM or the sink's error.
  */
 int ibtopo_report_findings(const struct ibtopo_sink *opts,

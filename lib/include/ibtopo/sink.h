@@ -34,9 +34,14 @@ struct ibtopo_sink {
 	enum ibtopo_format format;
 	int (*write)(void *arg, const char *buf, size_t len);
 	void *write_arg;	/* e.g. a FILE * for ibtopo_write_file */
-	unsigned flags;
+	unsigned flags;		/* enum ibtopo_sink_flags */
 };
 #define IBTOPO_SINK_VERSION 1
+
+enum ibtopo_sink_flags {
+	/* text tables: every column, also those no row has a value in */
+	IBTOPO_SINK_WIDE = 1u << 0,
+};
 
 /** A ready-made sink: write_arg is a FILE *. */
 int ibtopo_write_file(void *file, const char *buf, size_t len);
@@ -46,6 +51,9 @@ int ibtopo_report_nodes(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 int ibtopo_report_ports(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+/** Links; the text table leaves out the columns no link has a value in
+ * (the supported and enabled sets of a text dump, absent cables) unless
+ * opts->flags has IBTOPO_SINK_WIDE. JSON and CSV carry every key. */
 int ibtopo_report_links(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links that carry cable data: both ends, media, length, rating, ids. */
