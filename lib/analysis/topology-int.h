@@ -159,6 +159,9 @@ struct ibtopo_topology {
 
 	size_t nservers;
 	struct ibtopo__server *servers;
+	enum ibtopo_server_policy server_policy;	/* single or dual */
+	bool policy_asked;		/* from the options, not the majority */
+	size_t single_homed;		/* servers with all links on one switch */
 	bool *node_low;			/* per fabric node */
 
 	/* leaf switches: switches with servers, by name */

@@ -1324,18 +1324,52 @@ out_free:
 	return ret;
 }
 
+static bool single_homed(const struct ibtopo__server *s)
+{
+	return s->links < 2 || s->natt < 2;
+}
+
+/*
+ * The server policy: the one asked for, else what most servers are (a
+ * tie is dual). Under dual, each single-homed server is a finding; under
+ * single, they are one info finding for the fabric.
+ */
 static int server_findings(struct ibtopo_topology *t,
+			   enum ibtopo_server_policy asked,
 			   struct ibtopo_findings *out, struct ibtopo_error *err)
 {
+	struct ibtopo_finding fd;
 	int ret = 0;
 
+	/* the diagram marks them whatever the policy (it folds a flood) */
+	for (size_t i = 0; i < t->nservers; i++) {
+		t->servers[i].low = single_homed(&t->servers[i]);
+		t->single_homed += t->servers[i].low;
+	}
+	t->policy_asked = asked != IBTOPO_SERVERS_MAJORITY;
+	if (t->policy_asked)
+		t->server_policy = asked;
+	else
+		t->server_policy = t->single_homed * 2 > t->nservers ?
+				   IBTOPO_SERVERS_SINGLE : IBTOPO_SERVERS_DUAL;
+	if (t->server_policy == IBTOPO_SERVERS_SINGLE) {
+		if (!t->single_homed)
+			return 0;
+		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
+			     IBTOPO_LPD_SINGLE_HOMED);
+		fd.severity = IBTOPO_SEV_INFO;
+		end_node(&fd.a, NULL);
+		end_node(&fd.b, NULL);
+		fd.expected = t->min_paths;
+		fd.actual = 1;
+		fd.value = (double)t->single_homed;
+		return add(out, &fd, err);
+	}
 	for (size_t i = 0; i < t->nservers && !ret; i++) {
 		struct ibtopo__server *s = &t->servers[i];
-		struct ibtopo_finding fd;
 
-		if (s->links >= 2 && s->natt >= 2)
+		if (!s->low)
 			continue;
-		s->low = true;
 		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
 			     s->links < 2 ? IBTOPO_LPD_SINGLE_LINK :
 			     IBTOPO_LPD_ONE_SWITCH);
@@ -1767,6 +1801,10 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown topology options version %u",
 					 opts->version);
+	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown server policy %u",
+					 (unsigned)opts->servers);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -1839,7 +1877,7 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots))
 		ret = uplink_violations(t, findings, err);
 	if (!ret)
-		ret = server_findings(t, findings, err);
+		ret = server_findings(t, opts->servers, findings, err);
 	if (!ret && !(opts->flags & IBTOPO_TOPOLOGY_NO_PATHS))
 		ret = ibtopo__paths_analyze(t, findings, opts->flags, err);
 	if (ret)
@@ -1959,6 +1997,15 @@ double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo)
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nservers : 0;
+}
+
+enum ibtopo_server_policy
+ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
+			      size_t *single_homed)
+{
+	if (single_homed)
+		*single_homed = topo ? topo->single_homed : 0;
+	return topo ? topo->server_policy : IBTOPO_SERVERS_MAJORITY;
 }
 
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)

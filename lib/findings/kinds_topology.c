@@ -11,6 +11,7 @@ static const char *lpd_subkind_name(int subkind)
 		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
 		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
 		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
+		[IBTOPO_LPD_SINGLE_HOMED] = "single-homed",
 	};
 
 	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
@@ -56,6 +57,10 @@ static int lpd_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 		return snprintf(buf, len,
 			"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
 			f->value, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+	if (f->subkind == IBTOPO_LPD_SINGLE_HOMED)
+		return snprintf(buf, len,
+			"%g server%s single-homed (all links on one switch), as the fabric's server policy allows: one cable or switch can cut each off; analyze --servers dual reports each",
+			f->value, f->value == 1 ? " is" : "s are");
 	if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
 		return snprintf(buf, len,
 			"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",

@@ -116,6 +116,41 @@ static J *level_json(struct jb *b, const struct ibtopo_topology_level *l)
 	return o;
 }
 
+static const char *policy_name(enum ibtopo_server_policy p)
+{
+	return p == IBTOPO_SERVERS_SINGLE ? "single" : "dual";
+}
+
+/* The server policy and, under single, the servers it lets be. */
+static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *list = ibtopo__json_array();
+
+	if (!o || !list) {
+		ibtopo__json_free(list);
+		ibtopo__json_free(o);
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "policy", ibtopo__json_string(policy_name(t->server_policy)));
+	jset(b, o, "from", ibtopo__json_string(t->policy_asked ? "option" :
+					       "majority"));
+	jset(b, o, "single_homed", ibtopo__json_int((int64_t)t->single_homed));
+	jset(b, o, "dual_homed", ibtopo__json_int((int64_t)(t->nservers -
+							    t->single_homed)));
+	for (size_t i = 0; i < t->nservers; i++) {
+		const struct ibtopo__server *s = &t->servers[i];
+
+		if (t->server_policy != IBTOPO_SERVERS_SINGLE ||
+		    (s->links >= 2 && s->natt >= 2))
+			continue;
+		jappend(b, list, end_json(b, s->ca));
+	}
+	/* under dual, each is a finding of its own */
+	jset(b, o, "single_homed_servers", list);
+	return o;
+}
+
 static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
@@ -189,6 +224,7 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 		jappend(b, dirs, d);
 	}
 	jset(b, o, "directors", dirs);
+	jset(b, o, "server_policy", policy_json(b, t));
 	return o;
 }
 
@@ -471,8 +507,12 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 	}
 	if (!rc && t->nservers)
 		rc = ibtopo__out_printf(o, "\nServers: %zu; %zu with one link, "
-					"%zu with all links on one switch\n",
-					t->nservers, single, one);
+					"%zu with all links on one switch; "
+					"policy %s-homed (%s)\n",
+					t->nservers, single, one,
+					policy_name(t->server_policy),
+					t->policy_asked ? "--servers" :
+					"most servers are");
 	if (!rc && t->server_dist[0].computed) {
 		rc = dist_line(o, "edge-disjoint", &t->server_dist[0]);
 		if (!rc)

@@ -78,7 +78,14 @@ extern "C" {
  *   reported once, through the leaf with the most such pairs.
  *   SINGLE_LINK: a server with one link (a = its port, b = the switch
  *   port); ONE_SWITCH: a server whose links all end on one switch
- *   (actual = links). Once per server, never per pair.
+ *   (actual = links). Once per server, never per pair, and only when
+ *   the server policy is dual. Servers whose links all end on one switch
+ *   are single-homed; the policy (opts.servers) says whether that is a
+ *   fault: by default it is what most servers of the fabric are (a tie
+ *   is dual). Under the single policy the single-homed servers are one
+ *   SINGLE_HOMED finding per fabric, severity info (a, b none; value =
+ *   the count, actual = 1 path, expected = min_paths), the report
+ *   listing them (topology.server_policy in JSON).
  * - fat-tree-violation, subkind enum ibtopo_fat_tree_violation, only
  *   when the class is fat-tree or roots were given (CA_TO_CA always):
  *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; expected, actual the
@@ -117,13 +124,21 @@ enum ibtopo_path_diversity_kind {
 	IBTOPO_LPD_LEAF_PAIR = 1,	/* leaf switches below min_paths */
 	IBTOPO_LPD_SINGLE_LINK,		/* server with one link */
 	IBTOPO_LPD_ONE_SWITCH,		/* server with all links on one switch */
+	IBTOPO_LPD_SINGLE_HOMED,	/* single-homed servers by policy (info) */
+};
+
+/** What the site wants of its servers' cabling (analyze --servers). */
+enum ibtopo_server_policy {
+	IBTOPO_SERVERS_MAJORITY = 0,	/* what most servers of the fabric are */
+	IBTOPO_SERVERS_SINGLE,		/* one link, or one switch, is fine */
+	IBTOPO_SERVERS_DUAL,		/* every server on two switches or more */
 };
 
 /**
  * Stable name of a subkind of a topology finding ("same-level-link",
  * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
- * "ca-to-ca"; "leaf-pair", "single-link", "one-switch"), or NULL when
- * the kind is not a topology kind or the subkind is unknown.
+ * "ca-to-ca"; "leaf-pair", "single-link", "one-switch", "single-homed"),
+ * or NULL when the kind is not a topology kind or the subkind is unknown.
  */
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
 					 int subkind);
@@ -142,9 +157,10 @@ struct ibtopo_topology_opts {
 	const char *roots_file;
 	const char *root_pattern;
 	unsigned flags;			/* enum ibtopo_topology_flags */
+	enum ibtopo_server_policy servers;	/* 0 = the fabric's majority */
 };
 #define IBTOPO_TOPOLOGY_OPTS_VERSION 1
-#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0 }
+#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0, 0 }
 
 struct ibtopo_topology;
 
@@ -184,9 +200,9 @@ unsigned ibtopo_topology_levels(const struct ibtopo_topology *topo);
 int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
 			       const struct ibtopo_node *node);
 /**
- * True if a node is named by a low-path-diversity finding: a leaf switch
- * below min_paths to some other leaf, or a server CA with one link or
- * one switch.
+ * True for a leaf switch below min_paths to some other leaf, and for a
+ * server CA with one link or one switch (single-homed: named by a
+ * finding of its own, or counted by the single-homed one).
  */
 bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
 					const struct ibtopo_node *node);
@@ -255,6 +271,14 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 
 /** Number of servers (CAs grouped by system image GUID). */
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
+/**
+ * The server policy applied (single or dual: the one asked for, or the
+ * fabric's majority) and, in *single_homed (may be NULL), how many
+ * servers have all their links on one switch.
+ */
+enum ibtopo_server_policy
+ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
+			      size_t *single_homed);
 /** Number of chassis (a director, whatever its chips, counts once). */
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
 
