@@ -513,6 +513,80 @@ static void director_is_one_chassis(void **state)
 	done(&r);
 }
 
+#define DIR(...) { .shape = FG_DIRECTOR, .directors = 3, .lines = 6, \
+		       .idle = 1, .spines = 4, .leaves = 10, .links = 2, \
+		       .hosts = 4, __VA_ARGS__ }
+
+/*
+ * Edge switches under three directors, each with an unused line chip
+ * (Janus: one such chip was ranked level 4, which made level 3 look
+ * 80:1 oversubscribed). The unused chip joins its chassis' line level.
+ */
+static void director_fat_tree_has_three_levels(void **state)
+{
+	struct fg_params p = DIR();
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(ibtopo_topology_chassis_count(r.t), 13);
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 fg_node(r.f, "MF0;dir2:IS5600/L06/U1")), 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 fg_node(r.f, "MF0;dir2:IS5600/S01/U1")), 3);
+	assert_int_equal(level(&r, 2).switches, 18);
+	assert_int_equal(level(&r, 2).chassis, 3);
+	assert_int_equal(level(&r, 3).switches, 12);
+	/* 20 cables down into each director, 5 used line chips x 4 up */
+	assert_int_equal(level(&r, 2).down_links, 60);
+	assert_int_equal(level(&r, 2).up_links, 60);
+	assert_close(level(&r, 2).oversubscription, 1.0);
+	/* only the single-homed servers' summary */
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	assert_int_equal(r.list.count, 1);
+	done(&r);
+}
+
+static void director_missing_uplink(void **state)
+{
+	struct fg_params p = DIR(.faults = FG_FAULT_DROP_UPLINK);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node,
+			    "edge01");
+	done(&r);
+}
+
+/* Two cables on one line chip of a director: no line chip to spread to. */
+static void director_uplinks_piled(void **state)
+{
+	struct fg_params p = DIR(.faults = FG_FAULT_PILED);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+	/* but cables of one director moved to another are piled */
+	p.faults = FG_FAULT_PILED_ACROSS;
+	run_gen(&r, &p);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UPLINKS_PILED), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UPLINKS_PILED);
+	assert_string_equal(f->a.node, "edge01");
+	assert_true(strncmp(f->b.node, "MF0;dir1:", 9) == 0);
+	assert_true(strncmp(f->c.node, "MF0;dir3:", 9) == 0);
+	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->actual, 4);
+	done(&r);
+}
+
 static void aggregation_nodes_are_not_servers(void **state)
 {
 	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 2);
@@ -703,6 +777,9 @@ int main(void)
 		cmocka_unit_test(opensm_ftree_prediction),
 		cmocka_unit_test(roots_by_pattern_and_file),
 		cmocka_unit_test(director_is_one_chassis),
+		cmocka_unit_test(director_fat_tree_has_three_levels),
+		cmocka_unit_test(director_missing_uplink),
+		cmocka_unit_test(director_uplinks_piled),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),
 		cmocka_unit_test(bad_arguments),

@@ -86,12 +86,17 @@ struct ibtopo__tsw {
 	size_t leaf;		/* index into leaves[], or IBTOPO__NONE */
 	size_t comp;		/* connected component of the switch graph */
 	bool low;		/* named by a low-path-diversity finding */
+	bool idle;		/* a director's line chip without external links */
 };
 
 struct ibtopo__chassis {
 	uint64_t sysimg;	/* 0 = a lone switch without one */
 	size_t chips;
 	size_t first;		/* first chip (switch index) */
+	/* directors (chips >= 2), topology_chassis.c */
+	int line_level;		/* level of its line chips; 0 = none */
+	size_t line_chips, fabric_chips, idle_chips;
+	size_t external_links;	/* cables to servers and other chassis */
 };
 
 /** Where a server is cabled: a switch and the number of cables. */
@@ -197,6 +202,14 @@ int ibtopo__paths_analyze(struct ibtopo_topology *t,
 void ibtopo__paths_release(struct ibtopo_topology *t);
 /** Median of a distribution (0 when empty). */
 double ibtopo__dist_median(const struct ibtopo__dist *d);
+
+/* topology_chassis.c */
+/**
+ * After the levels: a director's line chips without external links get
+ * their chassis' line level and are marked idle; counts line, fabric and
+ * idle chips and external links per chassis.
+ */
+int ibtopo__chassis_rank(struct ibtopo_topology *t, struct ibtopo_error *err);
 
 /* topology.c helpers shared with paths.c and the renderer */
 /**

@@ -797,7 +797,9 @@ static int level_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 				continue;
 			la = t->sw[t->node2sw[a->index]].level;
 			lb = t->sw[t->node2sw[b->index]].level;
-			if (!la || !lb)
+			/* an idle line chip carries no traffic */
+			if (!la || !lb || t->sw[t->node2sw[a->index]].idle ||
+			    t->sw[t->node2sw[b->index]].idle)
 				continue;
 			if (la == lb) {
 				t->levels[la - 1].same_links++;
@@ -964,7 +966,7 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 			t->reason = t->reason_buf;
 			return false;
 		}
-		if (l > 1 && !down) {
+		if (l > 1 && !down && !t->sw[u].idle) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
 				 "switch %s at level %d has no downlink",
 				 quoted(t, t->sw[u].node, q, sizeof(q)), l);
@@ -1218,10 +1220,11 @@ static int uplink_violations(struct ibtopo_topology *t,
 {
 	size_t n = t->nsw;
 	unsigned *vals = calloc(t->off[n] + n + 1, sizeof(*vals));
+	unsigned *cnt = calloc(t->nchassis + 1, sizeof(*cnt));
 	size_t *grp = calloc(n + 1, sizeof(*grp));
 	int ret = 0;
 
-	if (!vals || !grp) {
+	if (!vals || !grp || !cnt) {
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -1231,14 +1234,14 @@ static int uplink_violations(struct ibtopo_topology *t,
 
 		/* Uneven: fewer uplinks than most of the level. */
 		for (size_t u = 0; u < n; u++)
-			if (t->sw[u].level == (int)l)
+			if (t->sw[u].level == (int)l && !t->sw[u].idle)
 				vals[k++] = uplinks_of(t, u);
 		usual = mode_of(vals, k);
 		for (size_t u = 0; u < n && !ret; u++) {
 			struct ibtopo_finding fd;
 			unsigned up;
 
-			if (t->sw[u].level != (int)l)
+			if (t->sw[u].level != (int)l || t->sw[u].idle)
 				continue;
 			up = uplinks_of(t, u);
 			if (up >= usual)
@@ -1252,15 +1255,28 @@ static int uplink_violations(struct ibtopo_topology *t,
 		}
 		/* Piled: more cables than usual to one upper switch while an
 		 * upper switch of the same group gets none. Groups are the
-		 * components of the links between this level and the next. */
+		 * components of the links between this level and the next. A
+		 * director counts as one upper switch: which of its line chips
+		 * a cable lands on does not matter, its fabric chips join
+		 * them all. */
 		k = 0;
 		for (size_t u = 0; u < n; u++) {
 			grp[u] = u;
 			if (t->sw[u].level != (int)l)
 				continue;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t c = t->sw[t->adj[j].v].chassis;
+
 				if (t->sw[t->adj[j].v].level == (int)l + 1)
-					vals[k++] = t->adj[j].mult;
+					cnt[c] += t->adj[j].mult;
+			}
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t c = t->sw[t->adj[j].v].chassis;
+
+				if (cnt[c])
+					vals[k++] = cnt[c];
+				cnt[c] = 0;
+			}
 		}
 		per = mode_of(vals, k);
 		for (size_t u = 0; u < n; u++) {
@@ -1280,33 +1296,36 @@ static int uplink_violations(struct ibtopo_topology *t,
 		for (size_t u = 0; u < n && !ret; u++) {
 			struct ibtopo_finding fd;
 			size_t most = IBTOPO__NONE, none = IBTOPO__NONE;
-			unsigned mostn = 0;
+			unsigned mostn = 0, chipn = 0;
 
 			if (t->sw[u].level != (int)l)
 				continue;
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+				if (t->sw[t->adj[j].v].level == (int)l + 1)
+					cnt[t->sw[t->adj[j].v].chassis] += t->adj[j].mult;
 			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				if (t->sw[t->adj[j].v].level != (int)l + 1)
+				size_t v = t->adj[j].v;
+				unsigned m = cnt[t->sw[v].chassis];
+
+				if (t->sw[v].level != (int)l + 1)
 					continue;
-				if (t->adj[j].mult > mostn) {
-					mostn = t->adj[j].mult;
-					most = t->adj[j].v;
+				/* the chassis with most, named by its chip with most */
+				if (m > mostn || (m == mostn && most != IBTOPO__NONE &&
+						  t->sw[v].chassis == t->sw[most].chassis &&
+						  t->adj[j].mult > chipn)) {
+					mostn = m;
+					chipn = t->adj[j].mult;
+					most = v;
 				}
 			}
-			if (most == IBTOPO__NONE || mostn <= per)
-				continue;
-			for (size_t v = 0; v < n && none == IBTOPO__NONE; v++) {
-				bool linked = false;
-
-				if (t->sw[v].level != (int)l + 1 ||
-				    grp_find(grp, v) != grp_find(grp, u))
-					continue;
-				for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
-					if (t->adj[j].v == v)
-						linked = true;
-				if (!linked)
+			for (size_t v = 0; v < n && mostn > per && none == IBTOPO__NONE; v++)
+				if (t->sw[v].level == (int)l + 1 && !t->sw[v].idle &&
+				    grp_find(grp, v) == grp_find(grp, u) &&
+				    !cnt[t->sw[v].chassis])
 					none = v;
-			}
-			if (none == IBTOPO__NONE)
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+				cnt[t->sw[t->adj[j].v].chassis] = 0;
+			if (most == IBTOPO__NONE || mostn <= per || none == IBTOPO__NONE)
 				continue;
 			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 				     IBTOPO_FTV_UPLINKS_PILED);
@@ -1320,6 +1339,7 @@ static int uplink_violations(struct ibtopo_topology *t,
 	}
 out_free:
 	free(grp);
+	free(cnt);
 	free(vals);
 	return ret;
 }
@@ -1851,6 +1871,8 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	} else {
 		ret = assign_levels_auto(t, err);
 	}
+	if (!ret)
+		ret = ibtopo__chassis_rank(t, err);
 	if (ret)
 		goto out_fail;
 	levels = calloc(t->nsw + 1, sizeof(int));

@@ -221,6 +221,14 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
 		jset(b, d, "lowest_level", ibtopo__json_int(lo));
 		jset(b, d, "highest_level", ibtopo__json_int(hi));
+		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
+		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
+		jset(b, d, "idle_line_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
+		jset(b, d, "fabric_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
+		jset(b, d, "external_links",
+		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
 		jappend(b, dirs, d);
 	}
 	jset(b, o, "directors", dirs);
@@ -435,22 +443,36 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 	for (size_t c = 0; c < t->nchassis && !rc; c++) {
 		if (t->chassis[c].chips < 2)
 			continue;
-		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips\n",
+		const struct ibtopo__chassis *ch = &t->chassis[c];
+
+		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips",
 					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
-					t->chassis[c].chips);
+					ch->chips);
+		if (!rc && ch->line_level)
+			rc = ibtopo__out_printf(o, ", %zu line at level %d",
+						ch->line_chips, ch->line_level);
+		if (!rc && ch->idle_chips)
+			rc = ibtopo__out_printf(o, " (%zu without external links)",
+						ch->idle_chips);
+		if (!rc && ch->fabric_chips)
+			rc = ibtopo__out_printf(o, ", %zu fabric at level %d",
+						ch->fabric_chips, ch->line_level + 1);
+		if (!rc)
+			rc = ibtopo__out_printf(o, "; %zu external links\n",
+						ch->external_links);
 	}
 	if (!rc && t->nlevels)
 		/* links, not servers: a dual-homed server counts twice */
-		rc = ibtopo__out_printf(o, "\n  %-5s %8s %10s %6s %6s %6s %11s %11s %9s %11s\n",
-					"LEVEL", "SWITCHES", "HOST LINKS", "DOWN",
+		rc = ibtopo__out_printf(o, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+					"LEVEL", "SWITCHES", "CHASSIS", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(o, "  %-5u %8zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
-					v->level, v->switches, v->host_links,
+		rc = ibtopo__out_printf(o, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+					v->level, v->switches, v->chassis, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
 					v->up_links ? gbps(v->up_gbps, b2, sizeof(b2)) : "-",

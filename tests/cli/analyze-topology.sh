@@ -24,8 +24,8 @@ grep -q '^Topology: fat tree, 2 switch levels, 40 switches, 193 servers$' \
 	"$TESTDIR/ndr.txt" || fail "ndr summary: $(grep '^Topology' "$TESTDIR/ndr.txt")"
 got=$(awk '/^  LEVEL / { hdr = $0; on = 1; next }
 	on && NF == 0 { on = 0 }
-	on { sum += $3 }
-	END { print (hdr ~ / SWITCHES HOST LINKS /) ? sum : "header: " hdr }' \
+	on { sum += $4 }
+	END { print (hdr ~ / SWITCHES CHASSIS HOST LINKS /) ? sum : "header: " hdr }' \
 	"$TESTDIR/ndr.txt")
 [ "$got" = 542 ] || fail "ndr level table host links: $got, wanted 542"
 "$IBTOPO" analyze --fail-on warning "$FT" >/dev/null 2>&1

@@ -225,6 +225,63 @@ out:
 	free(core);
 }
 
+/* Edge switches under directors; DROP_UPLINK: edge 1 loses one cable. */
+static void director(struct gen *g)
+{
+	const struct fg_params *p = g->p;
+	unsigned used = p->lines - p->idle, ports = p->radix ? p->radix :
+						   SWITCH_PORTS;
+	struct ibtopo_node **line = nodes(g, (size_t)p->directors * p->lines);
+	struct ibtopo_node **edge = nodes(g, p->leaves);
+	unsigned next = 0;
+
+	if (!line || !edge)
+		goto out;
+	for (unsigned d = 0; d < p->directors; d++) {
+		uint64_t sysimg = 0x7cfe900300aa0000ull + d;
+		struct ibtopo_node *fab[64] = { NULL };
+
+		for (unsigned c = 0; c < p->spines && c < 64; c++)
+			fab[c] = node_new(g, IBTOPO_NODE_SWITCH, ports, sysimg,
+					  "MF0;dir%u:IS5600/S%02u/U1", d + 1, c + 1);
+		for (unsigned l = 0; l < p->lines; l++) {
+			line[d * p->lines + l] =
+				node_new(g, IBTOPO_NODE_SWITCH, ports, sysimg,
+					 "MF0;dir%u:IS5600/L%02u/U1", d + 1, l + 1);
+			for (unsigned c = 0; c < p->spines && c < 64; c++)
+				cable(g, line[d * p->lines + l], fab[c], g->speed);
+		}
+	}
+	for (unsigned e = 0; e < p->leaves; e++)
+		edge[e] = sw(g, "edge%02u", e + 1, 0);
+	for (unsigned e = 0; e < p->leaves; e++) {
+		for (unsigned d = 0; d < p->directors; d++) {
+			for (unsigned k = 0; k < (p->links ? p->links : 1); k++) {
+				unsigned dd = d, kk = k;
+				struct ibtopo_node *to;
+
+				if (e == 0 && d == 0 && (p->faults & FG_FAULT_PILED))
+					kk = 0;
+				if (e == 0 && d + 1 == p->directors && d &&
+				    (p->faults & FG_FAULT_PILED_ACROSS))
+					dd = 0;
+				to = line[dd * p->lines + (next + kk) % used];
+
+				if (e == 0 && d == 0 && k == 0 &&
+				    (p->faults & FG_FAULT_DROP_UPLINK))
+					continue;
+				cable(g, edge[e], to, g->speed);
+			}
+		}
+		next += p->links ? p->links : 1;
+	}
+	for (unsigned e = 0; e < p->leaves; e++)
+		servers(g, edge[e], NULL, p->hosts);
+out:
+	free(edge);
+	free(line);
+}
+
 static void shapes(struct gen *g)
 {
 	const struct fg_params *p = g->p;
@@ -304,6 +361,13 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 			 "bad fat tree parameters");
 		return g.err->code = IBTOPO_EINVAL;
 	}
+	if (p->shape == FG_DIRECTOR &&
+	    (!p->directors || !p->lines || p->idle >= p->lines || !p->spines ||
+	     p->spines > 64 || !p->leaves)) {
+		snprintf(g.err->message, sizeof(g.err->message),
+			 "bad director parameters");
+		return g.err->code = IBTOPO_EINVAL;
+	}
 	g.rc = ibtopo_fabric_new(&g.f, g.err);
 	if (g.rc)
 		return g.rc;
@@ -311,6 +375,8 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 		fat_tree2(&g);
 	else if (p->shape == FG_FAT_TREE)
 		fat_tree3(&g);
+	else if (p->shape == FG_DIRECTOR)
+		director(&g);
 	else
 		shapes(&g);
 	if (!g.rc && (p->faults & FG_FAULT_CA_TO_CA)) {

@@ -38,7 +38,14 @@ extern "C" {
  * (a file of GUIDs or names, or a regex on descriptions), levels are
  * ranked down from them and the leaves' level is the deepest.
  * Switch chips sharing a system image GUID (directors) are one chassis;
- * levels stay per chip, as the subnet manager routes them.
+ * levels stay per chip, as the subnet manager routes them. Inside, a
+ * director is a 2-level tree: line chips (those with servers or cables
+ * to other chassis, and chips an even number of internal hops from
+ * them) and fabric chips (odd). A line chip without external cables is
+ * ranked at its chassis' line level (the lowest level of its cabled
+ * line chips), not above the fabric chips, and its internal links are
+ * left out of the per-level links and bandwidth: it carries no traffic.
+ * UPLINKS_PILED counts a director as one upper switch.
  *
  * Classes: single-switch (one switch or one chassis); star (every pair
  * of leaf switches is cut apart by one switch or one cable: hub and
