@@ -107,6 +107,7 @@ struct ibtopo__attach {
 
 struct ibtopo__server {
 	uint64_t sysimg;		/* or the node GUID when unknown */
+	size_t id;			/* index before sorting by name */
 	const struct ibtopo_node *ca;	/* its first CA (names it) */
 	const struct ibtopo_port *port;	/* a cabled port of it */
 	size_t links;			/* cables to switches */
@@ -167,6 +168,14 @@ struct ibtopo_topology {
 	enum ibtopo_server_policy server_policy;	/* single or dual */
 	bool policy_asked;		/* from the options, not the majority */
 	size_t single_homed;		/* servers with all links on one switch */
+	size_t *ca_server;		/* per fabric node: server or NONE */
+
+	/* rails (topology_rails.c), when rail-optimized */
+	unsigned nrails;
+	size_t nunits;			/* scalable units */
+	size_t rail_servers;		/* servers on the rails */
+	size_t *rail_hcas;		/* per rail: HCAs on it */
+	size_t *unit_servers;		/* per unit: servers on the rails */
 	bool *node_low;			/* per fabric node */
 
 	/* leaf switches: switches with servers, by name */
@@ -202,6 +211,15 @@ int ibtopo__paths_analyze(struct ibtopo_topology *t,
 void ibtopo__paths_release(struct ibtopo_topology *t);
 /** Median of a distribution (0 when empty). */
 double ibtopo__dist_median(const struct ibtopo__dist *d);
+
+/* topology_rails.c */
+/**
+ * Recognize rails in a fat tree (class becomes rail-optimized) and
+ * append the rail-mismatch findings.
+ */
+int ibtopo__rails_analyze(struct ibtopo_topology *t,
+			  struct ibtopo_findings *findings,
+			  struct ibtopo_error *err);
 
 /* topology_chassis.c */
 /**

@@ -30,6 +30,8 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 		return "fat-tree";
 	case IBTOPO_TOPOLOGY_IRREGULAR:
 		return "irregular";
+	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
+		return "rail-optimized";
 	default:
 		return "unknown";
 	}
@@ -329,8 +331,22 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			s->natt++;
 		}
 	}
+	for (size_t i = 0; i < t->nservers; i++)
+		t->servers[i].id = i;
 	/* Servers in name order, so their findings read in order. */
 	qsort(t->servers, t->nservers, sizeof(*t->servers), server_cmp);
+	/* which server each CA is, by the sorted index */
+	t->ca_server = calloc(nn + 1, sizeof(*t->ca_server));
+	if (!t->ca_server) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < nn; i++)
+		t->ca_server[i] = IBTOPO__NONE;
+	for (size_t i = 0; i < t->nservers; i++)
+		keys[t->servers[i].id].ref = i;	/* keys[] is free by now */
+	for (size_t i = 0; i < nref; i++)
+		t->ca_server[refs[i].ca->index] = keys[order[uf_find(refs, i)]].ref;
 	/* Merge cables to the same switch. */
 	for (size_t i = 0; i < t->nservers; i++) {
 		struct ibtopo__server *s = &t->servers[i];
@@ -1900,6 +1916,8 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		ret = uplink_violations(t, findings, err);
 	if (!ret)
 		ret = server_findings(t, opts->servers, findings, err);
+	if (!ret && t->cls == IBTOPO_TOPOLOGY_FAT_TREE && !t->from_roots)
+		ret = ibtopo__rails_analyze(t, findings, err);
 	if (!ret && !(opts->flags & IBTOPO_TOPOLOGY_NO_PATHS))
 		ret = ibtopo__paths_analyze(t, findings, opts->flags, err);
 	if (ret)
@@ -1934,6 +1952,9 @@ void ibtopo_topology_free(struct ibtopo_topology *topo)
 	for (size_t i = 0; i < topo->nservers; i++)
 		free(topo->servers[i].att);
 	free(topo->servers);
+	free(topo->ca_server);
+	free(topo->rail_hcas);
+	free(topo->unit_servers);
 	free(topo->leaves);
 	free(topo->levels);
 	free(topo->chassis);
@@ -2019,6 +2040,14 @@ double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo)
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nservers : 0;
+}
+
+unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
+			       size_t *units)
+{
+	if (units)
+		*units = topo ? topo->nunits : 0;
+	return topo ? topo->nrails : 0;
 }
 
 enum ibtopo_server_policy

@@ -166,7 +166,8 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	}
 	jset(b, o, "class", ibtopo__json_string(ibtopo_topology_class_name(t->cls)));
 	jset(b, o, "shape", ibtopo__json_string(t->shape));
-	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ?
+	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ||
+						 t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED ?
 						 NULL : t->reason));
 	jset(b, o, "levels", ibtopo__json_int(t->nlevels));
 	jset(b, o, "ranked_from", ibtopo__json_string(t->from_roots ? "roots" :
@@ -233,6 +234,25 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	}
 	jset(b, o, "directors", dirs);
 	jset(b, o, "server_policy", policy_json(b, t));
+	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
+		J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
+
+		if (!hc || !su) {
+			ibtopo__json_free(su);
+			ibtopo__json_free(hc);
+			b->rc = IBTOPO_ENOMEM;
+			return o;
+		}
+		jset(b, o, "rails", ibtopo__json_int(t->nrails));
+		jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
+		jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
+		for (unsigned k = 0; k < t->nrails; k++)
+			jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
+		for (size_t u = 0; u < t->nunits; u++)
+			jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
+		jset(b, o, "hcas_per_rail", hc);
+		jset(b, o, "servers_per_unit", su);
+	}
 	return o;
 }
 
@@ -412,6 +432,8 @@ static const char *class_words(const struct ibtopo_topology *t)
 		return "star (hub and spoke)";
 	case IBTOPO_TOPOLOGY_FAT_TREE:
 		return "fat tree";
+	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
+		return "rail-optimized fat tree";
 	case IBTOPO_TOPOLOGY_IRREGULAR:
 		return "irregular";
 	default:
@@ -435,8 +457,23 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 				t->nlevels, t->nlevels == 1 ? "" : "s", t->nsw,
 				t->nsw == 1 ? "" : "es", t->nservers,
 				t->nservers == 1 ? "" : "s");
-	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->reason)
+	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE &&
+	    t->cls != IBTOPO_TOPOLOGY_RAIL_OPTIMIZED && t->reason)
 		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
+	if (!rc && t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
+		size_t lo = 0, hi = 0;
+
+		for (size_t u = 0; u < t->nunits; u++) {
+			if (!u || t->unit_servers[u] < lo)
+				lo = t->unit_servers[u];
+			if (t->unit_servers[u] > hi)
+				hi = t->unit_servers[u];
+		}
+		rc = ibtopo__out_printf(o, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
+					t->nrails, t->nunits,
+					t->nunits == 1 ? "" : "s", lo, hi,
+					t->rail_servers);
+	}
 	if (!rc && t->from_roots)
 		rc = ibtopo__out_printf(o, "  levels ranked down from %zu root%s\n",
 					t->nroots, t->nroots == 1 ? "" : "s");

@@ -282,6 +282,53 @@ out:
 	free(line);
 }
 
+/* Rail-optimized: leaf of rail k in unit u for HCA k of u's servers;
+ * DROP_UPLINK: rail1-su01 loses its cables to spine01. */
+static void rails(struct gen *g)
+{
+	const struct fg_params *p = g->p;
+	struct ibtopo_node **spine = nodes(g, p->spines);
+	struct ibtopo_node **leaf = nodes(g, (size_t)p->units * p->rails);
+
+	if (!spine || !leaf)
+		goto out;
+	for (unsigned s = 0; s < p->spines; s++)
+		spine[s] = sw(g, "spine%02u", s + 1, 0);
+	for (unsigned u = 0; u < p->units; u++)
+		for (unsigned k = 0; k < p->rails; k++)
+			leaf[u * p->rails + k] = sw(g, "rail%u-su%02u", k + 1, u + 1);
+	for (unsigned i = 0; i < p->units * p->rails; i++)
+		for (unsigned s = 0; s < p->spines; s++)
+			if (i || s || !(p->faults & FG_FAULT_DROP_UPLINK))
+				cables(g, leaf[i], spine[s], p->links);
+	for (unsigned u = 0; u < p->units && !g->rc; u++) {
+		for (unsigned h = 0; h < p->hosts && !g->rc; h++) {
+			unsigned num = ++g->hostnum;
+			uint64_t sysimg = 0;
+
+			for (unsigned k = 0; k < p->rails; k++) {
+				struct ibtopo_node *ca;
+				unsigned to = k;
+
+				if (num == 1 && k + 1 == p->rails && p->rails > 1 &&
+				    (p->faults & FG_FAULT_MISSING_RAIL))
+					continue;
+				if (num == 1 && k < 2 && p->rails >= 2 &&
+				    (p->faults & FG_FAULT_SWAP_RAIL))
+					to = 1 - k;
+				ca = node_new(g, IBTOPO_NODE_CA, 1, sysimg,
+					      "dgx%04u mlx5_%u", num, k);
+				if (ca && !sysimg)
+					sysimg = ca->sysimg_guid;
+				cable(g, ca, leaf[u * p->rails + to], g->host_speed);
+			}
+		}
+	}
+out:
+	free(leaf);
+	free(spine);
+}
+
 static void shapes(struct gen *g)
 {
 	const struct fg_params *p = g->p;
@@ -361,6 +408,11 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 			 "bad fat tree parameters");
 		return g.err->code = IBTOPO_EINVAL;
 	}
+	if (p->shape == FG_RAILS && (!p->rails || !p->units || !p->spines)) {
+		snprintf(g.err->message, sizeof(g.err->message),
+			 "bad rail parameters");
+		return g.err->code = IBTOPO_EINVAL;
+	}
 	if (p->shape == FG_DIRECTOR &&
 	    (!p->directors || !p->lines || p->idle >= p->lines || !p->spines ||
 	     p->spines > 64 || !p->leaves)) {
@@ -377,6 +429,8 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 		fat_tree3(&g);
 	else if (p->shape == FG_DIRECTOR)
 		director(&g);
+	else if (p->shape == FG_RAILS)
+		rails(&g);
 	else
 		shapes(&g);
 	if (!g.rc && (p->faults & FG_FAULT_CA_TO_CA)) {

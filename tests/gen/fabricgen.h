@@ -9,6 +9,7 @@
  * "agg01-02" (pod 01, second aggregation switch), "leaf01-02";
  * directors "MF0;dir1:IS5600/L01/U1" (line chip), ".../S01/U1" (fabric
  * chip), their edge switches "edge01";
+ * rails "rail1-su01" leaves, "spine01", servers "dgx0001 mlx5_0".."mlx5_<R-1>";
  * servers "host0001 mlx5_0" (and "host0001 mlx5_1" for the second port
  * of a dual-homed server: another CA with the same system image GUID).
  */
@@ -28,6 +29,7 @@ enum fg_shape {
 	FG_GRID,		/* rows x cols 2-D grid, hosts on each */
 	FG_TORUS,		/* rows x cols 2-D torus, hosts on each */
 	FG_DIRECTOR,		/* edge switches under director chassis */
+	FG_RAILS,		/* rail-optimized: `units` x `rails` leaves */
 };
 
 /* Faults a generated fat tree can carry. */
@@ -43,6 +45,10 @@ enum fg_fault {
 	FG_FAULT_CA_TO_CA = 1u << 6,	/* two extra CAs cabled to each other */
 	/* director: edge 1's cables to the last director go to director 1 */
 	FG_FAULT_PILED_ACROSS = 1u << 7,
+	/* rails: server 1's HCAs of rails 1 and 2 swap leaves */
+	FG_FAULT_SWAP_RAIL = 1u << 8,
+	/* rails: server 1 has no HCA on the last rail */
+	FG_FAULT_MISSING_RAIL = 1u << 9,
 };
 
 struct fg_params {
@@ -71,6 +77,11 @@ struct fg_params {
 	unsigned directors;
 	unsigned lines;
 	unsigned idle;		/* line chips left without external cables */
+	/* rails: `units` scalable units of `hosts` servers, each server an
+	 * HCA "dgx0001 mlx5_<k>" per rail k on its unit's leaf of rail k;
+	 * every leaf cabled `links` times to each of `spines` spines */
+	unsigned rails;
+	unsigned units;
 };
 
 /**

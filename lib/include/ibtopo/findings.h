@@ -60,6 +60,8 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_PORT_ERRORS,
 	IBTOPO_FIND_PORT_ERROR_RATE,
 	IBTOPO_FIND_LINK_FLAPPING,
+	/* topology: rail-optimized fabrics */
+	IBTOPO_FIND_RAIL_MISMATCH,
 	IBTOPO_FIND_KIND_MAX_
 };
 

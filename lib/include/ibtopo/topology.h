@@ -57,6 +57,23 @@ extern "C" {
  * "ring", "full-mesh", "mesh" (2-D grid), "torus", "line" or
  * "disconnected" when the switch graph is one).
  *
+ * Rail-optimized (DGX SuperPOD style: a server's HCA k is cabled to a
+ * leaf of rail k): a fat tree whose servers name their HCAs "<host>
+ * <device>" ("dgx01 mlx5_4", "node7 HCA-5"). The device's number, ranked
+ * among the numbers its family ("mlx5_", "HCA-") uses in the fabric, is
+ * its rail; servers with more HCAs than half the rails are on the rails
+ * (others, a UFM host with two, are not checked). A leaf's rail is the
+ * rail most of its HCAs have; the class needs 3 rails or more (two are a
+ * dual-homed fat tree), every rail with a leaf, and 90% of the rail HCAs
+ * on leaves of their rail. Scalable units are the leaves that most of
+ * their servers join across rails. Findings rail-mismatch (warning),
+ * subkind enum ibtopo_rail_mismatch: WRONG_LEAF (a = the HCA's port,
+ * b = the leaf port it is on, c = the leaf of its rail in its server's
+ * unit; expected = its rail, actual = the leaf's rail, 1-based); MISSING
+ * (a = the server's first HCA, c = the leaf it lacks; expected = the
+ * missing rail); UNEQUAL (a rail with fewer HCAs than the largest:
+ * expected = the largest, actual = its count, value = the rail).
+ *
  * Per level: switches, links down (servers and switches below), up,
  * and to the same level, their bandwidth (active speed x width), the
  * oversubscription down:up, and the bisection bandwidth through the
@@ -111,9 +128,13 @@ enum ibtopo_topology_class {
 	IBTOPO_TOPOLOGY_STAR,
 	IBTOPO_TOPOLOGY_FAT_TREE,
 	IBTOPO_TOPOLOGY_IRREGULAR,
+	IBTOPO_TOPOLOGY_RAIL_OPTIMIZED,
 };
 
-/** "single-switch", "star", "fat-tree", "irregular"; "unknown" otherwise. */
+/**
+ * "single-switch", "star", "fat-tree", "rail-optimized", "irregular";
+ * "unknown" otherwise.
+ */
 const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls);
 
 /** Subkinds of fat-tree-violation findings. */
@@ -134,6 +155,13 @@ enum ibtopo_path_diversity_kind {
 	IBTOPO_LPD_SINGLE_HOMED,	/* single-homed servers by policy (info) */
 };
 
+/** Subkinds of rail-mismatch findings. */
+enum ibtopo_rail_mismatch {
+	IBTOPO_RAIL_WRONG_LEAF = 1,	/* an HCA on another rail's (or unit's) leaf */
+	IBTOPO_RAIL_MISSING,		/* a server without an HCA on a rail */
+	IBTOPO_RAIL_UNEQUAL,		/* a rail with fewer HCAs than the largest */
+};
+
 /** What the site wants of its servers' cabling (analyze --servers). */
 enum ibtopo_server_policy {
 	IBTOPO_SERVERS_MAJORITY = 0,	/* what most servers of the fabric are */
@@ -144,7 +172,8 @@ enum ibtopo_server_policy {
 /**
  * Stable name of a subkind of a topology finding ("same-level-link",
  * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
- * "ca-to-ca"; "leaf-pair", "single-link", "one-switch", "single-homed"),
+ * "ca-to-ca"; "leaf-pair", "single-link", "one-switch", "single-homed";
+ * "wrong-leaf", "missing-rail", "unequal-rails"),
  * or NULL when the kind is not a topology kind or the subkind is unknown.
  */
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
@@ -286,6 +315,12 @@ size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
 enum ibtopo_server_policy
 ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
 			      size_t *single_homed);
+/**
+ * Rails of a rail-optimized fabric (0 otherwise) and, in *units (may be
+ * NULL), its scalable units.
+ */
+unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
+			       size_t *units);
 /** Number of chassis (a director, whatever its chips, counts once). */
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
 
