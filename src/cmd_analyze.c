@@ -13,6 +13,7 @@ enum {
 	OPT_MIN_PATHS,
 	OPT_ROOTS,
 	OPT_ROOT_PATTERN,
+	OPT_SERVERS,
 };
 
 static const struct cli_opt opts[] = {
@@ -29,6 +30,8 @@ static const struct cli_opt opts[] = {
 	  "rank levels down from these switches (GUIDs or names, one a line)" },
 	{ "root-pattern", 0, 1, "REGEX",
 	  "rank levels down from switches whose description matches" },
+	{ "servers", 0, 1, "POLICY",
+	  "servers are single- or dual-homed (default: what most are)" },
 	{ NULL },
 };
 
@@ -39,7 +42,7 @@ const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
 	.summary =
 		"report the layout and the link, cable and topology findings",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -62,7 +65,11 @@ const struct cli_cmd cmd_analyze_entry = {
 		"diversity between leaf switches and between servers; findings\n"
 		"fat-tree-violation and low-path-diversity (warnings). Port health,\n"
 		"when the snapshot carries counters: port-errors (warning) for an\n"
-		"error counter above 0 (see health).\n"
+		"error counter above 0 (see health). Servers with\n"
+		"all links on one switch are single-homed: with --servers dual\n"
+		"(the default when most servers are dual-homed) each is a warning;\n"
+		"with --servers single one info finding counts them and the JSON\n"
+		"lists them (topology.server_policy).\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,
@@ -121,6 +128,17 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_ROOT_PATTERN:
 			ao.topology.root_pattern = st.optarg;
+			break;
+		case OPT_SERVERS:
+			if (strcmp(st.optarg, "single") == 0)
+				ao.topology.servers = IBTOPO_SERVERS_SINGLE;
+			else if (strcmp(st.optarg, "dual") == 0)
+				ao.topology.servers = IBTOPO_SERVERS_DUAL;
+			else
+				return cli_usage_error(
+					self,
+					"unknown --servers '%s' (single or dual)",
+					st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -29,7 +29,8 @@ struct run {
 	struct ibtopo_findings list;
 };
 
-static void run_fabric(struct run *r, struct ibtopo_fabric *f, unsigned min_paths)
+static void run_policy(struct run *r, struct ibtopo_fabric *f,
+		       unsigned min_paths, enum ibtopo_server_policy servers)
 {
 	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -37,8 +38,14 @@ static void run_fabric(struct run *r, struct ibtopo_fabric *f, unsigned min_path
 	memset(r, 0, sizeof(*r));
 	r->f = f;
 	o.min_paths = min_paths;
+	o.servers = servers;
 	if (ibtopo_topology_analyze(&r->t, f, &o, &r->list, &err))
 		fail_msg("analyze: %s", err.message);
+}
+
+static void run_fabric(struct run *r, struct ibtopo_fabric *f, unsigned min_paths)
+{
+	run_policy(r, f, min_paths, IBTOPO_SERVERS_MAJORITY);
 }
 
 static void run_gen(struct run *r, const struct fg_params *p, unsigned min_paths)
@@ -212,13 +219,24 @@ static void star_pairs_reported_once_each(void **state)
 
 /* ---- servers ---- */
 
+static struct ibtopo_fabric *gen(const struct fg_params *p)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	if (fg_build(&f, p, &err))
+		fail_msg("generate: %s", err.message);
+	return f;
+}
+
 static void single_port_hosts_reported_once(void **state)
 {
 	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 3);
 	struct ibtopo_path_stats s;
 	struct run r;
 
-	run_gen(&r, &p, 0);
+	/* the site says servers must be dual-homed */
+	run_policy(&r, gen(&p), 0, IBTOPO_SERVERS_DUAL);
 	/* 12 hosts, 66 pairs, one finding per host */
 	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_LINK), 12);
 	s = stats(&r, true, IBTOPO_PATHS_EDGE_DISJOINT);
@@ -235,6 +253,90 @@ static void single_port_hosts_reported_once(void **state)
 		assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
 	}
 	done(&r);
+}
+
+static void cable(struct ibtopo_fabric *f, struct ibtopo_node *a, unsigned pa,
+		  struct ibtopo_node *b);
+
+/* A classic cluster: every server single-homed, which is its policy. */
+static void single_homed_cluster_is_one_info(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 3);
+	size_t single = 0;
+	struct run r;
+
+	run_gen(&r, &p, 0);
+	assert_int_equal(ibtopo_topology_server_policy(r.t, &single),
+			 IBTOPO_SERVERS_SINGLE);
+	assert_int_equal(single, 12);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_LINK), 0);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_HOMED), 1);
+	/* a healthy cluster: the one finding is info, nothing else */
+	assert_int_equal(r.list.count, 1);
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_INFO);
+	assert_float_equal(r.list.items[0].value, 12, 0);
+	assert_null(r.list.items[0].a.node);
+	assert_string_equal(ibtopo_topology_subkind_name(IBTOPO_FIND_LOW_PATH_DIVERSITY,
+							 IBTOPO_LPD_SINGLE_HOMED),
+			    "single-homed");
+	/* still marked for the diagram, which folds a flood of them */
+	assert_true(ibtopo_topology_node_low_diversity(r.t, fg_node(r.f, "host0005 mlx5_0")));
+	done(&r);
+	/* asked for explicitly: the same */
+	run_policy(&r, gen(&p), 0, IBTOPO_SERVERS_SINGLE);
+	assert_int_equal(r.list.count, 1);
+	done(&r);
+}
+
+/* Most servers dual-homed: the one that is not breaks the policy. */
+static void dual_majority_names_the_odd_server(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .dual_homed = true);
+	struct ibtopo_fabric *f = gen(&p);
+	struct ibtopo_node *odd = NULL;
+	size_t single = 0;
+	struct run r;
+
+	assert_int_equal(ibtopo_fabric_add_node(&odd, f, IBTOPO_NODE_CA, 0xd0, 1,
+						"odd mlx5_0", NULL), 0);
+	cable(f, odd, 1, fg_node(f, "leaf01"));
+	ibtopo_fabric_sort(f);
+	run_fabric(&r, f, 0);
+	assert_int_equal(ibtopo_topology_server_policy(r.t, &single),
+			 IBTOPO_SERVERS_DUAL);
+	assert_int_equal(single, 1);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_HOMED), 0);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_LINK), 1);
+	assert_string_equal(r.list.items[0].a.node, "odd mlx5_0");
+	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
+	done(&r);
+	/* --servers single: the odd one is allowed, one info line */
+	f = gen(&p);
+	assert_int_equal(ibtopo_fabric_add_node(&odd, f, IBTOPO_NODE_CA, 0xd0, 1,
+						"odd mlx5_0", NULL), 0);
+	cable(f, odd, 1, fg_node(f, "leaf01"));
+	ibtopo_fabric_sort(f);
+	run_policy(&r, f, 0, IBTOPO_SERVERS_SINGLE);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_LINK), 0);
+	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_HOMED), 1);
+	assert_float_equal(r.list.items[0].value, 1, 0);
+	done(&r);
+}
+
+static void bad_server_policy_is_refused(void **state)
+{
+	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 1);
+	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = gen(&p);
+	struct ibtopo_topology *t = NULL;
+
+	o.servers = (enum ibtopo_server_policy)7;
+	assert_int_equal(ibtopo_topology_analyze(&t, f, &o, NULL, &err),
+			 IBTOPO_EINVAL);
+	assert_null(t);
+	ibtopo_fabric_free(f);
 }
 
 static void dual_homed_servers_have_two_paths(void **state)
@@ -592,6 +694,9 @@ int main(void)
 		cmocka_unit_test(missing_spine_lowers_every_pair),
 		cmocka_unit_test(star_pairs_reported_once_each),
 		cmocka_unit_test(single_port_hosts_reported_once),
+		cmocka_unit_test(single_homed_cluster_is_one_info),
+		cmocka_unit_test(dual_majority_names_the_odd_server),
+		cmocka_unit_test(bad_server_policy_is_refused),
 		cmocka_unit_test(dual_homed_servers_have_two_paths),
 		cmocka_unit_test(both_ports_on_one_switch),
 		cmocka_unit_test(paths_can_be_skipped),

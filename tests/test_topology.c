@@ -513,6 +513,163 @@ static void director_is_one_chassis(void **state)
 	done(&r);
 }
 
+#define DIR(...) { .shape = FG_DIRECTOR, .directors = 3, .lines = 6, \
+		       .idle = 1, .spines = 4, .leaves = 10, .links = 2, \
+		       .hosts = 4, __VA_ARGS__ }
+
+/*
+ * Edge switches under three directors, each with an unused line chip
+ * (Janus: one such chip was ranked level 4, which made level 3 look
+ * 80:1 oversubscribed). The unused chip joins its chassis' line level.
+ */
+static void director_fat_tree_has_three_levels(void **state)
+{
+	struct fg_params p = DIR();
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(ibtopo_topology_chassis_count(r.t), 13);
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 fg_node(r.f, "MF0;dir2:IS5600/L06/U1")), 2);
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 fg_node(r.f, "MF0;dir2:IS5600/S01/U1")), 3);
+	assert_int_equal(level(&r, 2).switches, 18);
+	assert_int_equal(level(&r, 2).chassis, 3);
+	assert_int_equal(level(&r, 3).switches, 12);
+	/* 20 cables down into each director, 5 used line chips x 4 up */
+	assert_int_equal(level(&r, 2).down_links, 60);
+	assert_int_equal(level(&r, 2).up_links, 60);
+	assert_close(level(&r, 2).oversubscription, 1.0);
+	/* only the single-homed servers' summary */
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	assert_int_equal(r.list.count, 1);
+	done(&r);
+}
+
+static void director_missing_uplink(void **state)
+{
+	struct fg_params p = DIR(.faults = FG_FAULT_DROP_UPLINK);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_levels(r.t), 3);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node,
+			    "edge01");
+	done(&r);
+}
+
+/* Two cables on one line chip of a director: no line chip to spread to. */
+static void director_uplinks_piled(void **state)
+{
+	struct fg_params p = DIR(.faults = FG_FAULT_PILED);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+	/* but cables of one director moved to another are piled */
+	p.faults = FG_FAULT_PILED_ACROSS;
+	run_gen(&r, &p);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UPLINKS_PILED), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UPLINKS_PILED);
+	assert_string_equal(f->a.node, "edge01");
+	assert_true(strncmp(f->b.node, "MF0;dir1:", 9) == 0);
+	assert_true(strncmp(f->c.node, "MF0;dir3:", 9) == 0);
+	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->actual, 4);
+	done(&r);
+}
+
+#define RAILS(...) { .shape = FG_RAILS, .rails = 8, .units = 3, \
+			 .hosts = 4, .spines = 4, .links = 2, __VA_ARGS__ }
+
+static void rails_are_recognized(void **state)
+{
+	struct fg_params p = RAILS();
+	size_t units = 0;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
+	assert_string_equal(ibtopo_topology_class_name(IBTOPO_TOPOLOGY_RAIL_OPTIMIZED),
+			    "rail-optimized");
+	assert_int_equal(ibtopo_topology_rails(r.t, &units), 8);
+	assert_int_equal(units, 3);
+	assert_int_equal(ibtopo_topology_server_count(r.t), 12);
+	assert_int_equal(ibtopo_topology_levels(r.t), 2);
+	assert_int_equal(r.list.count, 0);
+	done(&r);
+	/* two rails are a dual-homed fat tree */
+	p.rails = 2;
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_rails(r.t, NULL), 0);
+	done(&r);
+}
+
+static void rail_cables_swapped(void **state)
+{
+	struct fg_params p = RAILS(.faults = FG_FAULT_SWAP_RAIL);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_RAIL_MISMATCH), 2);
+	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_WRONG_LEAF);
+	assert_string_equal(f->a.node, "dgx0001 mlx5_0");
+	assert_string_equal(f->b.node, "rail2-su01");
+	assert_string_equal(f->c.node, "rail1-su01");
+	assert_int_equal(f->expected, 1);
+	assert_int_equal(f->actual, 2);
+	assert_string_equal(ibtopo_finding_kind_name(f->kind), "rail-mismatch");
+	done(&r);
+}
+
+static void server_missing_a_rail(void **state)
+{
+	struct fg_params p = RAILS(.faults = FG_FAULT_MISSING_RAIL);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 1);
+	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
+	assert_true(strncmp(f->a.node, "dgx0001 ", 8) == 0);
+	assert_string_equal(f->c.node, "rail8-su01");
+	assert_int_equal(f->expected, 8);
+	/* and rail 8 is one HCA short of the others */
+	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL);
+	assert_float_equal(f->value, 8, 0);
+	assert_int_equal(f->expected, 12);
+	assert_int_equal(f->actual, 11);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_RAIL_MISMATCH), 2);
+	done(&r);
+}
+
+static void rail_fabric_missing_uplink(void **state)
+{
+	struct fg_params p = RAILS(.faults = FG_FAULT_DROP_UPLINK);
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node, "rail1-su01");
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_RAIL_MISMATCH), 0);
+	done(&r);
+}
+
 static void aggregation_nodes_are_not_servers(void **state)
 {
 	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 2);
@@ -667,8 +824,32 @@ static void fixture_ndr_superpod_rails(void **state)
 	 * system image GUID), 40 CAs that are not servers. 1114 links -
 	 * 542 - 40 = 532 leaf uplinks, all 4xNDR; most leaves have 18, 12
 	 * have fewer.
+	 * Rails: DGX servers name their HCAs "HCA-1,2,5,6" or (one unit)
+	 * "mlx5_0,1,4,5": 4 rails; leaves IBLEAF-<rail>-<unit>, 8 units,
+	 * unit 01 without a rail-3 leaf (10 of its servers have no HCA-5).
+	 * b08-p1-dgx-08-c01 has HCA-5 and HCA-6 swapped; the UFM host
+	 * (two HCAs) is not on the rails.
 	 */
-	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	size_t units = 0;
+	const struct ibtopo_finding *f;
+
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
+	assert_int_equal(ibtopo_topology_rails(r.t, &units), 4);
+	assert_int_equal(units, 8);
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_WRONG_LEAF), 2);
+	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_WRONG_LEAF);
+	assert_string_equal(f->a.node, "b08-p1-dgx-08-c01 HCA-5");
+	assert_string_equal(f->b.node, "MF0;B09-P1-IBLEAF-04-08:MQM9701/U1");
+	assert_string_equal(f->c.node, "MF0;B09-P1-IBLEAF-03-08:MQM9701/U1");
+	assert_int_equal(f->expected, 3);
+	assert_int_equal(f->actual, 4);
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 10);
+	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
+	assert_int_equal(f->expected, 3);
+	assert_null(f->c.node);		/* the unit has no rail-3 leaf */
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL), 1);
+	assert_float_equal(first(&r, IBTOPO_FIND_RAIL_MISMATCH,
+				 IBTOPO_RAIL_UNEQUAL)->value, 3, 0);
 	assert_int_equal(ibtopo_topology_levels(r.t), 2);
 	assert_int_equal(level(&r, 1).switches, 31);
 	assert_int_equal(level(&r, 1).host_links, 542);
@@ -703,6 +884,13 @@ int main(void)
 		cmocka_unit_test(opensm_ftree_prediction),
 		cmocka_unit_test(roots_by_pattern_and_file),
 		cmocka_unit_test(director_is_one_chassis),
+		cmocka_unit_test(director_fat_tree_has_three_levels),
+		cmocka_unit_test(director_missing_uplink),
+		cmocka_unit_test(director_uplinks_piled),
+		cmocka_unit_test(rails_are_recognized),
+		cmocka_unit_test(rail_cables_swapped),
+		cmocka_unit_test(server_missing_a_rail),
+		cmocka_unit_test(rail_fabric_missing_uplink),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),
 		cmocka_unit_test(bad_arguments),

@@ -86,12 +86,17 @@ struct ibtopo__tsw {
 	size_t leaf;		/* index into leaves[], or IBTOPO__NONE */
 	size_t comp;		/* connected component of the switch graph */
 	bool low;		/* named by a low-path-diversity finding */
+	bool idle;		/* a director's line chip without external links */
 };
 
 struct ibtopo__chassis {
 	uint64_t sysimg;	/* 0 = a lone switch without one */
 	size_t chips;
 	size_t first;		/* first chip (switch index) */
+	/* directors (chips >= 2), topology_chassis.c */
+	int line_level;		/* level of its line chips; 0 = none */
+	size_t line_chips, fabric_chips, idle_chips;
+	size_t external_links;	/* cables to servers and other chassis */
 };
 
 /** Where a server is cabled: a switch and the number of cables. */
@@ -102,6 +107,7 @@ struct ibtopo__attach {
 
 struct ibtopo__server {
 	uint64_t sysimg;		/* or the node GUID when unknown */
+	size_t id;			/* index before sorting by name */
 	const struct ibtopo_node *ca;	/* its first CA (names it) */
 	const struct ibtopo_port *port;	/* a cabled port of it */
 	size_t links;			/* cables to switches */
@@ -159,6 +165,17 @@ struct ibtopo_topology {
 
 	size_t nservers;
 	struct ibtopo__server *servers;
+	enum ibtopo_server_policy server_policy;	/* single or dual */
+	bool policy_asked;		/* from the options, not the majority */
+	size_t single_homed;		/* servers with all links on one switch */
+	size_t *ca_server;		/* per fabric node: server or NONE */
+
+	/* rails (topology_rails.c), when rail-optimized */
+	unsigned nrails;
+	size_t nunits;			/* scalable units */
+	size_t rail_servers;		/* servers on the rails */
+	size_t *rail_hcas;		/* per rail: HCAs on it */
+	size_t *unit_servers;		/* per unit: servers on the rails */
 	bool *node_low;			/* per fabric node */
 
 	/* leaf switches: switches with servers, by name */
@@ -194,6 +211,23 @@ int ibtopo__paths_analyze(struct ibtopo_topology *t,
 void ibtopo__paths_release(struct ibtopo_topology *t);
 /** Median of a distribution (0 when empty). */
 double ibtopo__dist_median(const struct ibtopo__dist *d);
+
+/* topology_rails.c */
+/**
+ * Recognize rails in a fat tree (class becomes rail-optimized) and
+ * append the rail-mismatch findings.
+ */
+int ibtopo__rails_analyze(struct ibtopo_topology *t,
+			  struct ibtopo_findings *findings,
+			  struct ibtopo_error *err);
+
+/* topology_chassis.c */
+/**
+ * After the levels: a director's line chips without external links get
+ * their chassis' line level and are marked idle; counts line, fabric and
+ * idle chips and external links per chassis.
+ */
+int ibtopo__chassis_rank(struct ibtopo_topology *t, struct ibtopo_error *err);
 
 /* topology.c helpers shared with paths.c and the renderer */
 /**

@@ -30,6 +30,8 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 		return "fat-tree";
 	case IBTOPO_TOPOLOGY_IRREGULAR:
 		return "irregular";
+	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
+		return "rail-optimized";
 	default:
 		return "unknown";
 	}
@@ -329,8 +331,22 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			s->natt++;
 		}
 	}
+	for (size_t i = 0; i < t->nservers; i++)
+		t->servers[i].id = i;
 	/* Servers in name order, so their findings read in order. */
 	qsort(t->servers, t->nservers, sizeof(*t->servers), server_cmp);
+	/* which server each CA is, by the sorted index */
+	t->ca_server = calloc(nn + 1, sizeof(*t->ca_server));
+	if (!t->ca_server) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < nn; i++)
+		t->ca_server[i] = IBTOPO__NONE;
+	for (size_t i = 0; i < t->nservers; i++)
+		keys[t->servers[i].id].ref = i;	/* keys[] is free by now */
+	for (size_t i = 0; i < nref; i++)
+		t->ca_server[refs[i].ca->index] = keys[order[uf_find(refs, i)]].ref;
 	/* Merge cables to the same switch. */
 	for (size_t i = 0; i < t->nservers; i++) {
 		struct ibtopo__server *s = &t->servers[i];
@@ -797,7 +813,9 @@ static int level_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 				continue;
 			la = t->sw[t->node2sw[a->index]].level;
 			lb = t->sw[t->node2sw[b->index]].level;
-			if (!la || !lb)
+			/* an idle line chip carries no traffic */
+			if (!la || !lb || t->sw[t->node2sw[a->index]].idle ||
+			    t->sw[t->node2sw[b->index]].idle)
 				continue;
 			if (la == lb) {
 				t->levels[la - 1].same_links++;
@@ -964,7 +982,7 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 			t->reason = t->reason_buf;
 			return false;
 		}
-		if (l > 1 && !down) {
+		if (l > 1 && !down && !t->sw[u].idle) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
 				 "switch %s at level %d has no downlink",
 				 quoted(t, t->sw[u].node, q, sizeof(q)), l);
@@ -1218,10 +1236,11 @@ static int uplink_violations(struct ibtopo_topology *t,
 {
 	size_t n = t->nsw;
 	unsigned *vals = calloc(t->off[n] + n + 1, sizeof(*vals));
+	unsigned *cnt = calloc(t->nchassis + 1, sizeof(*cnt));
 	size_t *grp = calloc(n + 1, sizeof(*grp));
 	int ret = 0;
 
-	if (!vals || !grp) {
+	if (!vals || !grp || !cnt) {
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -1231,14 +1250,14 @@ static int uplink_violations(struct ibtopo_topology *t,
 
 		/* Uneven: fewer uplinks than most of the level. */
 		for (size_t u = 0; u < n; u++)
-			if (t->sw[u].level == (int)l)
+			if (t->sw[u].level == (int)l && !t->sw[u].idle)
 				vals[k++] = uplinks_of(t, u);
 		usual = mode_of(vals, k);
 		for (size_t u = 0; u < n && !ret; u++) {
 			struct ibtopo_finding fd;
 			unsigned up;
 
-			if (t->sw[u].level != (int)l)
+			if (t->sw[u].level != (int)l || t->sw[u].idle)
 				continue;
 			up = uplinks_of(t, u);
 			if (up >= usual)
@@ -1252,15 +1271,28 @@ static int uplink_violations(struct ibtopo_topology *t,
 		}
 		/* Piled: more cables than usual to one upper switch while an
 		 * upper switch of the same group gets none. Groups are the
-		 * components of the links between this level and the next. */
+		 * components of the links between this level and the next. A
+		 * director counts as one upper switch: which of its line chips
+		 * a cable lands on does not matter, its fabric chips join
+		 * them all. */
 		k = 0;
 		for (size_t u = 0; u < n; u++) {
 			grp[u] = u;
 			if (t->sw[u].level != (int)l)
 				continue;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t c = t->sw[t->adj[j].v].chassis;
+
 				if (t->sw[t->adj[j].v].level == (int)l + 1)
-					vals[k++] = t->adj[j].mult;
+					cnt[c] += t->adj[j].mult;
+			}
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
+				size_t c = t->sw[t->adj[j].v].chassis;
+
+				if (cnt[c])
+					vals[k++] = cnt[c];
+				cnt[c] = 0;
+			}
 		}
 		per = mode_of(vals, k);
 		for (size_t u = 0; u < n; u++) {
@@ -1280,33 +1312,36 @@ static int uplink_violations(struct ibtopo_topology *t,
 		for (size_t u = 0; u < n && !ret; u++) {
 			struct ibtopo_finding fd;
 			size_t most = IBTOPO__NONE, none = IBTOPO__NONE;
-			unsigned mostn = 0;
+			unsigned mostn = 0, chipn = 0;
 
 			if (t->sw[u].level != (int)l)
 				continue;
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+				if (t->sw[t->adj[j].v].level == (int)l + 1)
+					cnt[t->sw[t->adj[j].v].chassis] += t->adj[j].mult;
 			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				if (t->sw[t->adj[j].v].level != (int)l + 1)
+				size_t v = t->adj[j].v;
+				unsigned m = cnt[t->sw[v].chassis];
+
+				if (t->sw[v].level != (int)l + 1)
 					continue;
-				if (t->adj[j].mult > mostn) {
-					mostn = t->adj[j].mult;
-					most = t->adj[j].v;
+				/* the chassis with most, named by its chip with most */
+				if (m > mostn || (m == mostn && most != IBTOPO__NONE &&
+						  t->sw[v].chassis == t->sw[most].chassis &&
+						  t->adj[j].mult > chipn)) {
+					mostn = m;
+					chipn = t->adj[j].mult;
+					most = v;
 				}
 			}
-			if (most == IBTOPO__NONE || mostn <= per)
-				continue;
-			for (size_t v = 0; v < n && none == IBTOPO__NONE; v++) {
-				bool linked = false;
-
-				if (t->sw[v].level != (int)l + 1 ||
-				    grp_find(grp, v) != grp_find(grp, u))
-					continue;
-				for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
-					if (t->adj[j].v == v)
-						linked = true;
-				if (!linked)
+			for (size_t v = 0; v < n && mostn > per && none == IBTOPO__NONE; v++)
+				if (t->sw[v].level == (int)l + 1 && !t->sw[v].idle &&
+				    grp_find(grp, v) == grp_find(grp, u) &&
+				    !cnt[t->sw[v].chassis])
 					none = v;
-			}
-			if (none == IBTOPO__NONE)
+			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
+				cnt[t->sw[t->adj[j].v].chassis] = 0;
+			if (most == IBTOPO__NONE || mostn <= per || none == IBTOPO__NONE)
 				continue;
 			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 				     IBTOPO_FTV_UPLINKS_PILED);
@@ -1320,22 +1355,57 @@ static int uplink_violations(struct ibtopo_topology *t,
 	}
 out_free:
 	free(grp);
+	free(cnt);
 	free(vals);
 	return ret;
 }
 
+static bool single_homed(const struct ibtopo__server *s)
+{
+	return s->links < 2 || s->natt < 2;
+}
+
+/*
+ * The server policy: the one asked for, else what most servers are (a
+ * tie is dual). Under dual, each single-homed server is a finding; under
+ * single, they are one info finding for the fabric.
+ */
 static int server_findings(struct ibtopo_topology *t,
+			   enum ibtopo_server_policy asked,
 			   struct ibtopo_findings *out, struct ibtopo_error *err)
 {
+	struct ibtopo_finding fd;
 	int ret = 0;
 
+	/* the diagram marks them whatever the policy (it folds a flood) */
+	for (size_t i = 0; i < t->nservers; i++) {
+		t->servers[i].low = single_homed(&t->servers[i]);
+		t->single_homed += t->servers[i].low;
+	}
+	t->policy_asked = asked != IBTOPO_SERVERS_MAJORITY;
+	if (t->policy_asked)
+		t->server_policy = asked;
+	else
+		t->server_policy = t->single_homed * 2 > t->nservers ?
+				   IBTOPO_SERVERS_SINGLE : IBTOPO_SERVERS_DUAL;
+	if (t->server_policy == IBTOPO_SERVERS_SINGLE) {
+		if (!t->single_homed)
+			return 0;
+		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
+			     IBTOPO_LPD_SINGLE_HOMED);
+		fd.severity = IBTOPO_SEV_INFO;
+		end_node(&fd.a, NULL);
+		end_node(&fd.b, NULL);
+		fd.expected = t->min_paths;
+		fd.actual = 1;
+		fd.value = (double)t->single_homed;
+		return add(out, &fd, err);
+	}
 	for (size_t i = 0; i < t->nservers && !ret; i++) {
 		struct ibtopo__server *s = &t->servers[i];
-		struct ibtopo_finding fd;
 
-		if (s->links >= 2 && s->natt >= 2)
+		if (!s->low)
 			continue;
-		s->low = true;
 		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
 			     s->links < 2 ? IBTOPO_LPD_SINGLE_LINK :
 			     IBTOPO_LPD_ONE_SWITCH);
@@ -1767,6 +1837,10 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown topology options version %u",
 					 opts->version);
+	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown server policy %u",
+					 (unsigned)opts->servers);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -1813,6 +1887,8 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	} else {
 		ret = assign_levels_auto(t, err);
 	}
+	if (!ret)
+		ret = ibtopo__chassis_rank(t, err);
 	if (ret)
 		goto out_fail;
 	levels = calloc(t->nsw + 1, sizeof(int));
@@ -1839,7 +1915,9 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots))
 		ret = uplink_violations(t, findings, err);
 	if (!ret)
-		ret = server_findings(t, findings, err);
+		ret = server_findings(t, opts->servers, findings, err);
+	if (!ret && t->cls == IBTOPO_TOPOLOGY_FAT_TREE && !t->from_roots)
+		ret = ibtopo__rails_analyze(t, findings, err);
 	if (!ret && !(opts->flags & IBTOPO_TOPOLOGY_NO_PATHS))
 		ret = ibtopo__paths_analyze(t, findings, opts->flags, err);
 	if (ret)
@@ -1874,6 +1952,9 @@ void ibtopo_topology_free(struct ibtopo_topology *topo)
 	for (size_t i = 0; i < topo->nservers; i++)
 		free(topo->servers[i].att);
 	free(topo->servers);
+	free(topo->ca_server);
+	free(topo->rail_hcas);
+	free(topo->unit_servers);
 	free(topo->leaves);
 	free(topo->levels);
 	free(topo->chassis);
@@ -1959,6 +2040,23 @@ double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo)
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nservers : 0;
+}
+
+unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
+			       size_t *units)
+{
+	if (units)
+		*units = topo ? topo->nunits : 0;
+	return topo ? topo->nrails : 0;
+}
+
+enum ibtopo_server_policy
+ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
+			      size_t *single_homed)
+{
+	if (single_homed)
+		*single_homed = topo ? topo->single_homed : 0;
+	return topo ? topo->server_policy : IBTOPO_SERVERS_MAJORITY;
 }
 
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)

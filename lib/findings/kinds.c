@@ -33,6 +33,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_port_errors;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
+extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -69,6 +70,8 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_LINK_FLAPPING] = &ibtopo__kind_link_flapping,
 	/* cable inventory rows: kinds_links.c */
 	[IBTOPO_FIND_CABLE_ROW_UNMATCHED] = &ibtopo__kind_cable_row_unmatched,
+	/* topology, rail-optimized fabrics: kinds_topology.c */
+	[IBTOPO_FIND_RAIL_MISMATCH] = &ibtopo__kind_rail_mismatch,
 };
 
 const struct ibtopo__finding_kind *

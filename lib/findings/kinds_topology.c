@@ -1,7 +1,8 @@
 /*
  * kinds_topology.c - the kinds the topology analysis produces
- * (analysis/topology.c, analysis/paths.c): low path diversity and fat-tree
- * violations, with their subkinds.
+ * (analysis/topology.c, analysis/paths.c, analysis/topology_rails.c): low
+ * path diversity, fat-tree violations and rail mismatches, with their
+ * subkinds.
  */
 #include "findings/findings-int.h"
 
@@ -11,6 +12,7 @@ static const char *lpd_subkind_name(int subkind)
 		[IBTOPO_LPD_LEAF_PAIR] = "leaf-pair",
 		[IBTOPO_LPD_SINGLE_LINK] = "single-link",
 		[IBTOPO_LPD_ONE_SWITCH] = "one-switch",
+		[IBTOPO_LPD_SINGLE_HOMED] = "single-homed",
 	};
 
 	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
@@ -34,9 +36,24 @@ static const char *ftv_subkind_name(int subkind)
 	return names[subkind];
 }
 
+static const char *rail_subkind_name(int subkind)
+{
+	static const char *const names[] = {
+		[IBTOPO_RAIL_WRONG_LEAF] = "wrong-leaf",
+		[IBTOPO_RAIL_MISSING] = "missing-rail",
+		[IBTOPO_RAIL_UNEQUAL] = "unequal-rails",
+	};
+
+	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
+		return NULL;
+	return names[subkind];
+}
+
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
 					 int subkind)
 {
+	if (kind == IBTOPO_FIND_RAIL_MISMATCH)
+		return rail_subkind_name(subkind);
 	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION)
 		return ftv_subkind_name(subkind);
 	if (kind == IBTOPO_FIND_LOW_PATH_DIVERSITY)
@@ -56,6 +73,10 @@ static int lpd_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 		return snprintf(buf, len,
 			"server's %g links all end on switch %s: move one to another leaf switch so that this switch cannot cut it off",
 			f->value, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+	if (f->subkind == IBTOPO_LPD_SINGLE_HOMED)
+		return snprintf(buf, len,
+			"%g server%s single-homed (all links on one switch), as the fabric's server policy allows: one cable or switch can cut each off; analyze --servers dual reports each",
+			f->value, f->value == 1 ? " is" : "s are");
 	if (f->subkind == IBTOPO_LPD_LEAF_PAIR)
 		return snprintf(buf, len,
 			"leaf switch has only %u independent path%s to %s (fewer than %u), as to %g leaf switch%s in all: cable more uplinks, to more spines, so that no single cable or switch carries their traffic",
@@ -123,4 +144,44 @@ const struct ibtopo__finding_kind ibtopo__kind_fat_tree_violation = {
 	.sentence = ftv_sentence,
 	.subkind_name = ftv_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+};
+
+static int rail_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
+			 const struct ibtopo__shared_names *names)
+{
+	char n1[96], n2[96];
+
+	switch (f->subkind) {
+	case IBTOPO_RAIL_WRONG_LEAF:
+		return snprintf(buf, len,
+			"HCA of rail %u is cabled to %s, a leaf of rail %u or of another unit: move the cable to %s, its rail's leaf",
+			f->expected, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),
+			f->actual, ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)));
+	case IBTOPO_RAIL_MISSING:
+		if (!f->c.node && !f->c.guid)
+			return snprintf(buf, len,
+				"server has no HCA on rail %u, nor its scalable unit a leaf of that rail: add the leaf and cable the servers' HCAs of rail %u to it",
+				f->expected, f->expected);
+		return snprintf(buf, len,
+			"server has no HCA on rail %u: cable one to %s, so that its traffic on that rail does not cross the spines",
+			f->expected, ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
+	case IBTOPO_RAIL_UNEQUAL:
+		return snprintf(buf, len,
+			"rail %g has %u HCAs where the largest has %u: cable the servers' missing HCAs so that every rail carries as much",
+			f->value, f->actual, f->expected);
+	default:
+		return snprintf(buf, len,
+			"an HCA is not on its rail's leaf: cable it to the leaf of its rail");
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch = {
+	.kind = IBTOPO_FIND_RAIL_MISMATCH,
+	.name = "rail-mismatch",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = rail_sentence,
+	.subkind_name = rail_subkind_name,
+	.draw = IBTOPO__DRAW_TOPOLOGY,
+	/* the rail expected; the rest is in the message */
+	.expected = { "expected", IBTOPO__UNIT_COUNT },
 };

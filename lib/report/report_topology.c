@@ -116,6 +116,41 @@ static J *level_json(struct jb *b, const struct ibtopo_topology_level *l)
 	return o;
 }
 
+static const char *policy_name(enum ibtopo_server_policy p)
+{
+	return p == IBTOPO_SERVERS_SINGLE ? "single" : "dual";
+}
+
+/* The server policy and, under single, the servers it lets be. */
+static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *list = ibtopo__json_array();
+
+	if (!o || !list) {
+		ibtopo__json_free(list);
+		ibtopo__json_free(o);
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	jset(b, o, "policy", ibtopo__json_string(policy_name(t->server_policy)));
+	jset(b, o, "from", ibtopo__json_string(t->policy_asked ? "option" :
+					       "majority"));
+	jset(b, o, "single_homed", ibtopo__json_int((int64_t)t->single_homed));
+	jset(b, o, "dual_homed", ibtopo__json_int((int64_t)(t->nservers -
+							    t->single_homed)));
+	for (size_t i = 0; i < t->nservers; i++) {
+		const struct ibtopo__server *s = &t->servers[i];
+
+		if (t->server_policy != IBTOPO_SERVERS_SINGLE ||
+		    (s->links >= 2 && s->natt >= 2))
+			continue;
+		jappend(b, list, end_json(b, s->ca));
+	}
+	/* under dual, each is a finding of its own */
+	jset(b, o, "single_homed_servers", list);
+	return o;
+}
+
 static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
@@ -131,7 +166,8 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	}
 	jset(b, o, "class", ibtopo__json_string(ibtopo_topology_class_name(t->cls)));
 	jset(b, o, "shape", ibtopo__json_string(t->shape));
-	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ?
+	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ||
+						 t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED ?
 						 NULL : t->reason));
 	jset(b, o, "levels", ibtopo__json_int(t->nlevels));
 	jset(b, o, "ranked_from", ibtopo__json_string(t->from_roots ? "roots" :
@@ -186,9 +222,37 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
 		jset(b, d, "lowest_level", ibtopo__json_int(lo));
 		jset(b, d, "highest_level", ibtopo__json_int(hi));
+		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
+		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
+		jset(b, d, "idle_line_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
+		jset(b, d, "fabric_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
+		jset(b, d, "external_links",
+		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
 		jappend(b, dirs, d);
 	}
 	jset(b, o, "directors", dirs);
+	jset(b, o, "server_policy", policy_json(b, t));
+	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
+		J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
+
+		if (!hc || !su) {
+			ibtopo__json_free(su);
+			ibtopo__json_free(hc);
+			b->rc = IBTOPO_ENOMEM;
+			return o;
+		}
+		jset(b, o, "rails", ibtopo__json_int(t->nrails));
+		jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
+		jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
+		for (unsigned k = 0; k < t->nrails; k++)
+			jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
+		for (size_t u = 0; u < t->nunits; u++)
+			jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
+		jset(b, o, "hcas_per_rail", hc);
+		jset(b, o, "servers_per_unit", su);
+	}
 	return o;
 }
 
@@ -368,6 +432,8 @@ static const char *class_words(const struct ibtopo_topology *t)
 		return "star (hub and spoke)";
 	case IBTOPO_TOPOLOGY_FAT_TREE:
 		return "fat tree";
+	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
+		return "rail-optimized fat tree";
 	case IBTOPO_TOPOLOGY_IRREGULAR:
 		return "irregular";
 	default:
@@ -391,30 +457,59 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 				t->nlevels, t->nlevels == 1 ? "" : "s", t->nsw,
 				t->nsw == 1 ? "" : "es", t->nservers,
 				t->nservers == 1 ? "" : "s");
-	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->reason)
+	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE &&
+	    t->cls != IBTOPO_TOPOLOGY_RAIL_OPTIMIZED && t->reason)
 		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
+	if (!rc && t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
+		size_t lo = 0, hi = 0;
+
+		for (size_t u = 0; u < t->nunits; u++) {
+			if (!u || t->unit_servers[u] < lo)
+				lo = t->unit_servers[u];
+			if (t->unit_servers[u] > hi)
+				hi = t->unit_servers[u];
+		}
+		rc = ibtopo__out_printf(o, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
+					t->nrails, t->nunits,
+					t->nunits == 1 ? "" : "s", lo, hi,
+					t->rail_servers);
+	}
 	if (!rc && t->from_roots)
 		rc = ibtopo__out_printf(o, "  levels ranked down from %zu root%s\n",
 					t->nroots, t->nroots == 1 ? "" : "s");
 	for (size_t c = 0; c < t->nchassis && !rc; c++) {
 		if (t->chassis[c].chips < 2)
 			continue;
-		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips\n",
+		const struct ibtopo__chassis *ch = &t->chassis[c];
+
+		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips",
 					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
-					t->chassis[c].chips);
+					ch->chips);
+		if (!rc && ch->line_level)
+			rc = ibtopo__out_printf(o, ", %zu line at level %d",
+						ch->line_chips, ch->line_level);
+		if (!rc && ch->idle_chips)
+			rc = ibtopo__out_printf(o, " (%zu without external links)",
+						ch->idle_chips);
+		if (!rc && ch->fabric_chips)
+			rc = ibtopo__out_printf(o, ", %zu fabric at level %d",
+						ch->fabric_chips, ch->line_level + 1);
+		if (!rc)
+			rc = ibtopo__out_printf(o, "; %zu external links\n",
+						ch->external_links);
 	}
 	if (!rc && t->nlevels)
 		/* links, not servers: a dual-homed server counts twice */
-		rc = ibtopo__out_printf(o, "\n  %-5s %8s %10s %6s %6s %6s %11s %11s %9s %11s\n",
-					"LEVEL", "SWITCHES", "HOST LINKS", "DOWN",
+		rc = ibtopo__out_printf(o, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+					"LEVEL", "SWITCHES", "CHASSIS", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(o, "  %-5u %8zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
-					v->level, v->switches, v->host_links,
+		rc = ibtopo__out_printf(o, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+					v->level, v->switches, v->chassis, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
 					v->up_links ? gbps(v->up_gbps, b2, sizeof(b2)) : "-",
@@ -474,8 +569,12 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 	}
 	if (!rc && t->nservers)
 		rc = ibtopo__out_printf(o, "\nServers: %zu; %zu with one link, "
-					"%zu with all links on one switch\n",
-					t->nservers, single, one);
+					"%zu with all links on one switch; "
+					"policy %s-homed (%s)\n",
+					t->nservers, single, one,
+					policy_name(t->server_policy),
+					t->policy_asked ? "--servers" :
+					"most servers are");
 	if (!rc && t->server_dist[0].computed) {
 		rc = dist_line(o, "edge-disjoint", &t->server_dist[0]);
 		if (!rc)

@@ -20,12 +20,12 @@ fi
 # two): ndr-superpod's 193 servers have 542 links, and the column says so.
 "$IBTOPO" analyze "$DATA/real/ndr-superpod-rails.topo" >"$TESTDIR/ndr.txt" ||
 	fail "analyze ndr-superpod-rails.topo"
-grep -q '^Topology: fat tree, 2 switch levels, 40 switches, 193 servers$' \
+grep -q '^Topology: rail-optimized fat tree, 2 switch levels, 40 switches, 193 servers$' \
 	"$TESTDIR/ndr.txt" || fail "ndr summary: $(grep '^Topology' "$TESTDIR/ndr.txt")"
 got=$(awk '/^  LEVEL / { hdr = $0; on = 1; next }
 	on && NF == 0 { on = 0 }
-	on { sum += $3 }
-	END { print (hdr ~ / SWITCHES HOST LINKS /) ? sum : "header: " hdr }' \
+	on { sum += $4 }
+	END { print (hdr ~ / SWITCHES CHASSIS HOST LINKS /) ? sum : "header: " hdr }' \
 	"$TESTDIR/ndr.txt")
 [ "$got" = 542 ] || fail "ndr level table host links: $got, wanted 542"
 "$IBTOPO" analyze --fail-on warning "$FT" >/dev/null 2>&1
@@ -83,5 +83,5 @@ check() {
 }
 check qdr-hosts-fdr10-isls.topo "('fat-tree', 2, 2.417, 7, 2)"
 check x5-mixed-ddr-qdr.topo "('irregular', 3, 1.211, 4, 2)"
-check ndr-superpod-rails.topo "('fat-tree', 2, 1.019, 14, 7)"
+check ndr-superpod-rails.topo "('rail-optimized', 2, 1.019, 14, 7)"
 exit 0

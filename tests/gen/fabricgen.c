@@ -225,6 +225,110 @@ out:
 	free(core);
 }
 
+/* Edge switches under directors; DROP_UPLINK: edge 1 loses one cable. */
+static void director(struct gen *g)
+{
+	const struct fg_params *p = g->p;
+	unsigned used = p->lines - p->idle, ports = p->radix ? p->radix :
+						   SWITCH_PORTS;
+	struct ibtopo_node **line = nodes(g, (size_t)p->directors * p->lines);
+	struct ibtopo_node **edge = nodes(g, p->leaves);
+	unsigned next = 0;
+
+	if (!line || !edge)
+		goto out;
+	for (unsigned d = 0; d < p->directors; d++) {
+		uint64_t sysimg = 0x7cfe900300aa0000ull + d;
+		struct ibtopo_node *fab[64] = { NULL };
+
+		for (unsigned c = 0; c < p->spines && c < 64; c++)
+			fab[c] = node_new(g, IBTOPO_NODE_SWITCH, ports, sysimg,
+					  "MF0;dir%u:IS5600/S%02u/U1", d + 1, c + 1);
+		for (unsigned l = 0; l < p->lines; l++) {
+			line[d * p->lines + l] =
+				node_new(g, IBTOPO_NODE_SWITCH, ports, sysimg,
+					 "MF0;dir%u:IS5600/L%02u/U1", d + 1, l + 1);
+			for (unsigned c = 0; c < p->spines && c < 64; c++)
+				cable(g, line[d * p->lines + l], fab[c], g->speed);
+		}
+	}
+	for (unsigned e = 0; e < p->leaves; e++)
+		edge[e] = sw(g, "edge%02u", e + 1, 0);
+	for (unsigned e = 0; e < p->leaves; e++) {
+		for (unsigned d = 0; d < p->directors; d++) {
+			for (unsigned k = 0; k < (p->links ? p->links : 1); k++) {
+				unsigned dd = d, kk = k;
+				struct ibtopo_node *to;
+
+				if (e == 0 && d == 0 && (p->faults & FG_FAULT_PILED))
+					kk = 0;
+				if (e == 0 && d + 1 == p->directors && d &&
+				    (p->faults & FG_FAULT_PILED_ACROSS))
+					dd = 0;
+				to = line[dd * p->lines + (next + kk) % used];
+
+				if (e == 0 && d == 0 && k == 0 &&
+				    (p->faults & FG_FAULT_DROP_UPLINK))
+					continue;
+				cable(g, edge[e], to, g->speed);
+			}
+		}
+		next += p->links ? p->links : 1;
+	}
+	for (unsigned e = 0; e < p->leaves; e++)
+		servers(g, edge[e], NULL, p->hosts);
+out:
+	free(edge);
+	free(line);
+}
+
+/* Rail-optimized: leaf of rail k in unit u for HCA k of u's servers;
+ * DROP_UPLINK: rail1-su01 loses its cables to spine01. */
+static void rails(struct gen *g)
+{
+	const struct fg_params *p = g->p;
+	struct ibtopo_node **spine = nodes(g, p->spines);
+	struct ibtopo_node **leaf = nodes(g, (size_t)p->units * p->rails);
+
+	if (!spine || !leaf)
+		goto out;
+	for (unsigned s = 0; s < p->spines; s++)
+		spine[s] = sw(g, "spine%02u", s + 1, 0);
+	for (unsigned u = 0; u < p->units; u++)
+		for (unsigned k = 0; k < p->rails; k++)
+			leaf[u * p->rails + k] = sw(g, "rail%u-su%02u", k + 1, u + 1);
+	for (unsigned i = 0; i < p->units * p->rails; i++)
+		for (unsigned s = 0; s < p->spines; s++)
+			if (i || s || !(p->faults & FG_FAULT_DROP_UPLINK))
+				cables(g, leaf[i], spine[s], p->links);
+	for (unsigned u = 0; u < p->units && !g->rc; u++) {
+		for (unsigned h = 0; h < p->hosts && !g->rc; h++) {
+			unsigned num = ++g->hostnum;
+			uint64_t sysimg = 0;
+
+			for (unsigned k = 0; k < p->rails; k++) {
+				struct ibtopo_node *ca;
+				unsigned to = k;
+
+				if (num == 1 && k + 1 == p->rails && p->rails > 1 &&
+				    (p->faults & FG_FAULT_MISSING_RAIL))
+					continue;
+				if (num == 1 && k < 2 && p->rails >= 2 &&
+				    (p->faults & FG_FAULT_SWAP_RAIL))
+					to = 1 - k;
+				ca = node_new(g, IBTOPO_NODE_CA, 1, sysimg,
+					      "dgx%04u mlx5_%u", num, k);
+				if (ca && !sysimg)
+					sysimg = ca->sysimg_guid;
+				cable(g, ca, leaf[u * p->rails + to], g->host_speed);
+			}
+		}
+	}
+out:
+	free(leaf);
+	free(spine);
+}
+
 static void shapes(struct gen *g)
 {
 	const struct fg_params *p = g->p;
@@ -304,6 +408,18 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 			 "bad fat tree parameters");
 		return g.err->code = IBTOPO_EINVAL;
 	}
+	if (p->shape == FG_RAILS && (!p->rails || !p->units || !p->spines)) {
+		snprintf(g.err->message, sizeof(g.err->message),
+			 "bad rail parameters");
+		return g.err->code = IBTOPO_EINVAL;
+	}
+	if (p->shape == FG_DIRECTOR &&
+	    (!p->directors || !p->lines || p->idle >= p->lines || !p->spines ||
+	     p->spines > 64 || !p->leaves)) {
+		snprintf(g.err->message, sizeof(g.err->message),
+			 "bad director parameters");
+		return g.err->code = IBTOPO_EINVAL;
+	}
 	g.rc = ibtopo_fabric_new(&g.f, g.err);
 	if (g.rc)
 		return g.rc;
@@ -311,6 +427,10 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 		fat_tree2(&g);
 	else if (p->shape == FG_FAT_TREE)
 		fat_tree3(&g);
+	else if (p->shape == FG_DIRECTOR)
+		director(&g);
+	else if (p->shape == FG_RAILS)
+		rails(&g);
 	else
 		shapes(&g);
 	if (!g.rc && (p->faults & FG_FAULT_CA_TO_CA)) {

@@ -7,6 +7,9 @@
  *
  * Names: switches "spine01", "leaf01", for 3 levels "core01",
  * "agg01-02" (pod 01, second aggregation switch), "leaf01-02";
+ * directors "MF0;dir1:IS5600/L01/U1" (line chip), ".../S01/U1" (fabric
+ * chip), their edge switches "edge01";
+ * rails "rail1-su01" leaves, "spine01", servers "dgx0001 mlx5_0".."mlx5_<R-1>";
  * servers "host0001 mlx5_0" (and "host0001 mlx5_1" for the second port
  * of a dual-homed server: another CA with the same system image GUID).
  */
@@ -25,6 +28,8 @@ enum fg_shape {
 	FG_MESH,		/* `switches` all linked to all, hosts on each */
 	FG_GRID,		/* rows x cols 2-D grid, hosts on each */
 	FG_TORUS,		/* rows x cols 2-D torus, hosts on each */
+	FG_DIRECTOR,		/* edge switches under director chassis */
+	FG_RAILS,		/* rail-optimized: `units` x `rails` leaves */
 };
 
 /* Faults a generated fat tree can carry. */
@@ -34,8 +39,16 @@ enum fg_fault {
 	FG_FAULT_MISSING_SPINE = 1u << 2, /* the last spine (or core) absent */
 	FG_FAULT_LEVEL_SKIP = 1u << 3,	/* 3 levels: leaf 1 cabled to core 1 */
 	FG_FAULT_HOST_ON_SPINE = 1u << 4, /* a server on spine 1 */
-	FG_FAULT_PILED = 1u << 5,	/* leaf 1's cables to spine 2 go to spine 1 */
+	FG_FAULT_PILED = 1u << 5,	/* leaf 1's cables to spine 2 go to spine 1;
+					 * director: edge 1's cables to director 1
+					 * all on one line chip */
 	FG_FAULT_CA_TO_CA = 1u << 6,	/* two extra CAs cabled to each other */
+	/* director: edge 1's cables to the last director go to director 1 */
+	FG_FAULT_PILED_ACROSS = 1u << 7,
+	/* rails: server 1's HCAs of rails 1 and 2 swap leaves */
+	FG_FAULT_SWAP_RAIL = 1u << 8,
+	/* rails: server 1 has no HCA on the last rail */
+	FG_FAULT_MISSING_RAIL = 1u << 9,
 };
 
 struct fg_params {
@@ -56,6 +69,19 @@ struct fg_params {
 	unsigned width;		/* 0 = 4x */
 	unsigned host_speed;	/* 0 = speed */
 	unsigned radix;		/* ports per switch; 0 = enough */
+	/* director: `directors` chassis of `lines` line chips and `spines`
+	 * fabric chips (each line chip cabled once to each fabric chip,
+	 * all sharing a system image GUID), `leaves` edge switches with
+	 * `hosts` servers, each edge cabled `links` times to every
+	 * director, round robin over its first lines - idle line chips */
+	unsigned directors;
+	unsigned lines;
+	unsigned idle;		/* line chips left without external cables */
+	/* rails: `units` scalable units of `hosts` servers, each server an
+	 * HCA "dgx0001 mlx5_<k>" per rail k on its unit's leaf of rail k;
+	 * every leaf cabled `links` times to each of `spines` spines */
+	unsigned rails;
+	unsigned units;
 };
 
 /**

@@ -8,11 +8,14 @@
  *                                             write DIR/switch-graph.tsv and
  *                                             DIR/leaf-pairs.tsv for a check
  *
- * SHAPE: ft2 ft3 single star ring mesh grid torus.
+ * SHAPE: ft2 ft3 single star ring mesh grid torus director rails.
  * PARAMS: --pods N --leaves N --spines N --cores N --hosts N --links N
  *   --core-links N --dual --switches N --rows N --cols N --radix N
+ *   --directors N --lines N --idle N (director: also --spines, --leaves)
+ *   --rails N --units N (rails: also --hosts per unit, --spines, --links)
  *   --speed NAME --host-speed NAME --fault NAME (same-level, drop-uplink,
- *   missing-spine, level-skip, host-on-spine, piled, ca-to-ca; repeatable)
+ *   missing-spine, level-skip, host-on-spine, piled, ca-to-ca,
+ *   piled-across, swap-rail, missing-rail; repeatable)
  *   --min-paths N --roots FILE --root-pattern REGEX (analysis)
  *
  * Uses the public API only.
@@ -67,6 +70,9 @@ static unsigned fault(const char *s)
 		{ "host-on-spine", FG_FAULT_HOST_ON_SPINE },
 		{ "piled", FG_FAULT_PILED },
 		{ "ca-to-ca", FG_FAULT_CA_TO_CA },
+		{ "piled-across", FG_FAULT_PILED_ACROSS },
+		{ "swap-rail", FG_FAULT_SWAP_RAIL },
+		{ "missing-rail", FG_FAULT_MISSING_RAIL },
 	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
@@ -94,6 +100,10 @@ static int shape(const char *s, struct fg_params *p)
 		p->shape = FG_GRID;
 	else if (strcmp(s, "torus") == 0)
 		p->shape = FG_TORUS;
+	else if (strcmp(s, "director") == 0)
+		p->shape = FG_DIRECTOR;
+	else if (strcmp(s, "rails") == 0)
+		p->shape = FG_RAILS;
 	else
 		return -1;
 	return 0;
@@ -164,11 +174,16 @@ int main(int argc, char **argv)
 		{ "analyze", 0, NULL, 'a' }, { "json", 0, NULL, 'j' },
 		{ "bench", 1, NULL, 'b' }, { "min-paths", 1, NULL, 'm' },
 		{ "roots", 1, NULL, 'o' }, { "root-pattern", 1, NULL, 'P' },
+		{ "directors", 1, NULL, 'D' }, { "lines", 1, NULL, 'L' },
+		{ "idle", 1, NULL, 'I' }, { "rails", 1, NULL, 'A' },
+		{ "units", 1, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fg_params p = { .shape = FG_FAT_TREE, .levels = 2, .leaves = 4,
 			       .spines = 2, .pods = 2, .cores = 4, .hosts = 2,
-			       .switches = 4, .rows = 3, .cols = 3 };
+			       .switches = 4, .rows = 3, .cols = 3,
+			       .directors = 3, .lines = 6, .idle = 1,
+			       .rails = 4, .units = 2 };
 	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_sink ro = { IBTOPO_SINK_VERSION,
@@ -197,6 +212,11 @@ int main(int argc, char **argv)
 		case 'r': p.rows = num(optarg); break;
 		case 'C': p.cols = num(optarg); break;
 		case 'R': p.radix = num(optarg); break;
+		case 'D': p.directors = num(optarg); break;
+		case 'L': p.lines = num(optarg); break;
+		case 'I': p.idle = num(optarg); break;
+		case 'A': p.rails = num(optarg); break;
+		case 'U': p.units = num(optarg); break;
 		case 'S': p.speed = ibtopo_speed_parse(optarg); break;
 		case 'H': p.host_speed = ibtopo_speed_parse(optarg); break;
 		case 'f': p.faults |= fault(optarg); break;

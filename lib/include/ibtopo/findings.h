@@ -62,6 +62,8 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_LINK_FLAPPING,
 	/* cable inventory rows (ibtopo_cables_load()) */
 	IBTOPO_FIND_CABLE_ROW_UNMATCHED,
+	/* topology: rail-optimized fabrics */
+	IBTOPO_FIND_RAIL_MISMATCH,
 	IBTOPO_FIND_KIND_MAX_
 };
 

@@ -38,7 +38,14 @@ extern "C" {
  * (a file of GUIDs or names, or a regex on descriptions), levels are
  * ranked down from them and the leaves' level is the deepest.
  * Switch chips sharing a system image GUID (directors) are one chassis;
- * levels stay per chip, as the subnet manager routes them.
+ * levels stay per chip, as the subnet manager routes them. Inside, a
+ * director is a 2-level tree: line chips (those with servers or cables
+ * to other chassis, and chips an even number of internal hops from
+ * them) and fabric chips (odd). A line chip without external cables is
+ * ranked at its chassis' line level (the lowest level of its cabled
+ * line chips), not above the fabric chips, and its internal links are
+ * left out of the per-level links and bandwidth: it carries no traffic.
+ * UPLINKS_PILED counts a director as one upper switch.
  *
  * Classes: single-switch (one switch or one chassis); star (every pair
  * of leaf switches is cut apart by one switch or one cable: hub and
@@ -49,6 +56,23 @@ extern "C" {
  * fat-tree-violation findings); irregular (anything else; `shape` names
  * "ring", "full-mesh", "mesh" (2-D grid), "torus", "line" or
  * "disconnected" when the switch graph is one).
+ *
+ * Rail-optimized (DGX SuperPOD style: a server's HCA k is cabled to a
+ * leaf of rail k): a fat tree whose servers name their HCAs "<host>
+ * <device>" ("dgx01 mlx5_4", "node7 HCA-5"). The device's number, ranked
+ * among the numbers its family ("mlx5_", "HCA-") uses in the fabric, is
+ * its rail; servers with more HCAs than half the rails are on the rails
+ * (others, a UFM host with two, are not checked). A leaf's rail is the
+ * rail most of its HCAs have; the class needs 3 rails or more (two are a
+ * dual-homed fat tree), every rail with a leaf, and 90% of the rail HCAs
+ * on leaves of their rail. Scalable units are the leaves that most of
+ * their servers join across rails. Findings rail-mismatch (warning),
+ * subkind enum ibtopo_rail_mismatch: WRONG_LEAF (a = the HCA's port,
+ * b = the leaf port it is on, c = the leaf of its rail in its server's
+ * unit; expected = its rail, actual = the leaf's rail, 1-based); MISSING
+ * (a = the server's first HCA, c = the leaf it lacks; expected = the
+ * missing rail); UNEQUAL (a rail with fewer HCAs than the largest:
+ * expected = the largest, actual = its count, value = the rail).
  *
  * Per level: switches, links down (servers and switches below), up,
  * and to the same level, their bandwidth (active speed x width), the
@@ -78,7 +102,14 @@ extern "C" {
  *   reported once, through the leaf with the most such pairs.
  *   SINGLE_LINK: a server with one link (a = its port, b = the switch
  *   port); ONE_SWITCH: a server whose links all end on one switch
- *   (actual = links). Once per server, never per pair.
+ *   (actual = links). Once per server, never per pair, and only when
+ *   the server policy is dual. Servers whose links all end on one switch
+ *   are single-homed; the policy (opts.servers) says whether that is a
+ *   fault: by default it is what most servers of the fabric are (a tie
+ *   is dual). Under the single policy the single-homed servers are one
+ *   SINGLE_HOMED finding per fabric, severity info (a, b none; value =
+ *   the count, actual = 1 path, expected = min_paths), the report
+ *   listing them (topology.server_policy in JSON).
  * - fat-tree-violation, subkind enum ibtopo_fat_tree_violation, only
  *   when the class is fat-tree or roots were given (CA_TO_CA always):
  *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; expected, actual the
@@ -97,9 +128,13 @@ enum ibtopo_topology_class {
 	IBTOPO_TOPOLOGY_STAR,
 	IBTOPO_TOPOLOGY_FAT_TREE,
 	IBTOPO_TOPOLOGY_IRREGULAR,
+	IBTOPO_TOPOLOGY_RAIL_OPTIMIZED,
 };
 
-/** "single-switch", "star", "fat-tree", "irregular"; "unknown" otherwise. */
+/**
+ * "single-switch", "star", "fat-tree", "rail-optimized", "irregular";
+ * "unknown" otherwise.
+ */
 const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls);
 
 /** Subkinds of fat-tree-violation findings. */
@@ -117,13 +152,29 @@ enum ibtopo_path_diversity_kind {
 	IBTOPO_LPD_LEAF_PAIR = 1,	/* leaf switches below min_paths */
 	IBTOPO_LPD_SINGLE_LINK,		/* server with one link */
 	IBTOPO_LPD_ONE_SWITCH,		/* server with all links on one switch */
+	IBTOPO_LPD_SINGLE_HOMED,	/* single-homed servers by policy (info) */
+};
+
+/** Subkinds of rail-mismatch findings. */
+enum ibtopo_rail_mismatch {
+	IBTOPO_RAIL_WRONG_LEAF = 1,	/* an HCA on another rail's (or unit's) leaf */
+	IBTOPO_RAIL_MISSING,		/* a server without an HCA on a rail */
+	IBTOPO_RAIL_UNEQUAL,		/* a rail with fewer HCAs than the largest */
+};
+
+/** What the site wants of its servers' cabling (analyze --servers). */
+enum ibtopo_server_policy {
+	IBTOPO_SERVERS_MAJORITY = 0,	/* what most servers of the fabric are */
+	IBTOPO_SERVERS_SINGLE,		/* one link, or one switch, is fine */
+	IBTOPO_SERVERS_DUAL,		/* every server on two switches or more */
 };
 
 /**
  * Stable name of a subkind of a topology finding ("same-level-link",
  * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
- * "ca-to-ca"; "leaf-pair", "single-link", "one-switch"), or NULL when
- * the kind is not a topology kind or the subkind is unknown.
+ * "ca-to-ca"; "leaf-pair", "single-link", "one-switch", "single-homed";
+ * "wrong-leaf", "missing-rail", "unequal-rails"),
+ * or NULL when the kind is not a topology kind or the subkind is unknown.
  */
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
 					 int subkind);
@@ -142,9 +193,10 @@ struct ibtopo_topology_opts {
 	const char *roots_file;
 	const char *root_pattern;
 	unsigned flags;			/* enum ibtopo_topology_flags */
+	enum ibtopo_server_policy servers;	/* 0 = the fabric's majority */
 };
 #define IBTOPO_TOPOLOGY_OPTS_VERSION 1
-#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0 }
+#define IBTOPO_TOPOLOGY_OPTS_INIT { IBTOPO_TOPOLOGY_OPTS_VERSION, 0, NULL, NULL, 0, 0 }
 
 struct ibtopo_topology;
 
@@ -184,9 +236,9 @@ unsigned ibtopo_topology_levels(const struct ibtopo_topology *topo);
 int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
 			       const struct ibtopo_node *node);
 /**
- * True if a node is named by a low-path-diversity finding: a leaf switch
- * below min_paths to some other leaf, or a server CA with one link or
- * one switch.
+ * True for a leaf switch below min_paths to some other leaf, and for a
+ * server CA with one link or one switch (single-homed: named by a
+ * finding of its own, or counted by the single-homed one).
  */
 bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
 					const struct ibtopo_node *node);
@@ -255,6 +307,20 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 
 /** Number of servers (CAs grouped by system image GUID). */
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
+/**
+ * The server policy applied (single or dual: the one asked for, or the
+ * fabric's majority) and, in *single_homed (may be NULL), how many
+ * servers have all their links on one switch.
+ */
+enum ibtopo_server_policy
+ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
+			      size_t *single_homed);
+/**
+ * Rails of a rail-optimized fabric (0 otherwise) and, in *units (may be
+ * NULL), its scalable units.
+ */
+unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
+			       size_t *units);
 /** Number of chassis (a director, whatever its chips, counts once). */
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
 
