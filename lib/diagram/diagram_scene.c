@@ -185,19 +185,53 @@ static void short_label(char *out, size_t len, const struct ibtopo_node *n,
 	} else {
 		squeeze(out, len, d, strlen(d));
 	}
-	if (variant == 2) {
-		size_t k = strlen(out);
+}
 
-		snprintf(out + k, len - k, " %04x", tail);
-	}
-	/* keep labels short: cut at 28 bytes on a character boundary */
-	if (strlen(out) > 28) {
-		size_t k = 27;
+/* Four hex digits that tell GUIDs apart: not trailing zeros. */
+static unsigned guid_tail(uint64_t g)
+{
+	while (g > 0xffff && !(g & 0xffff))
+		g >>= 16;
+	return (unsigned)(g & 0xffff);
+}
 
-		while (k && ((unsigned char)out[k] & 0xc0) == 0x80)
-			k--;
-		snprintf(out + k, len - k, "%s", "\xe2\x80\xa6");
-	}
+/* Keep labels short: cut s at LABEL_MAX bytes on a character boundary. */
+#define LABEL_MAX 28
+
+static void cut_label(char *s, size_t len)
+{
+	size_t k = LABEL_MAX - 1;
+
+	if (strlen(s) <= LABEL_MAX)
+		return;
+	while (k && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	snprintf(s + k, len - k, "%s", "\xe2\x80\xa6");
+}
+
+/* Where a name may be split: after a blank or a separator. */
+static bool token_end(char ch)
+{
+	return isspace((unsigned char)ch) || ch == ';' || ch == ':' ||
+	       ch == '/' || ch == '=' || ch == ',' || ch == '#';
+}
+
+/*
+ * Length of the prefix a and b share, backed up to where a token starts
+ * in a: "QLogic 12800-180 GUID=0x11 L116" and "... L117" share
+ * "QLogic 12800-180 GUID=0x11 ", not "... L11".
+ */
+static size_t token_prefix(const char *a, const char *b)
+{
+	size_t k = 0;
+
+	while (a[k] && a[k] == b[k])
+		k++;
+	if (!a[k] && !b[k])
+		return k;
+	while (k && !token_end(a[k - 1]))
+		k--;
+	return k;
 }
 
 static uint64_t director_of(const struct scene *c, const struct ibtopo_node *n);
@@ -205,9 +239,49 @@ static uint64_t director_of(const struct scene *c, const struct ibtopo_node *n);
 struct lab {
 	size_t i;
 	const char *s;
+	uint64_t dir;		/* director of node i, or 0 */
 };
 
+/* Labels by text, then director: one label twice in a chassis collides. */
 static int cmp_lab(const void *x, const void *y)
+{
+	const struct lab *a = x, *b = y;
+	int r = strcmp(a->s, b->s);
+
+	if (r)
+		return r;
+	if (a->dir != b->dir)
+		return a->dir < b->dir ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static void sort_labels(struct scene *c, struct lab *v)
+{
+	for (size_t i = 0; i < c->nn; i++) {
+		v[i].i = i;
+		v[i].s = c->label[i];
+		v[i].dir = c->dir[i];
+	}
+	qsort(v, c->nn, sizeof(*v), cmp_lab);
+}
+
+static bool collide(const struct lab *a, const struct lab *b)
+{
+	return !strcmp(a->s, b->s) && a->dir == b->dir;
+}
+
+static int set_label(struct scene *c, size_t i, const char *s)
+{
+	char *n = strdup(s);
+
+	if (!n)
+		return IBTOPO_ENOMEM;
+	free(c->label[i]);
+	c->label[i] = n;
+	return 0;
+}
+
+static int cmp_desc(const void *x, const void *y)
 {
 	const struct lab *a = x, *b = y;
 	int r = strcmp(a->s, b->s);
@@ -217,7 +291,97 @@ static int cmp_lab(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Label every node; where two nodes would share a label, say more. */
+/*
+ * Nodes v[0..n) share a label: add what tells their descriptions apart
+ * ("MF0;sw:MQM9790/U1", "/U2" -> "sw U1", "sw U2"), or the GUID tail
+ * where the descriptions are the same.
+ */
+static int split_collision(struct scene *c, struct lab *v, size_t n)
+{
+	char buf[300], rest[200];
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++)
+		v[k].s = ibtopo_fabric_node(c->f, v[k].i)->desc;
+	qsort(v, n, sizeof(*v), cmp_desc);
+	for (size_t k = 0; !rc && k < n; k++) {
+		const char *d = v[k].s;
+		size_t p = 0, q;
+		bool same = false;
+
+		for (size_t j = k ? k - 1 : k + 1; j <= k + 1 && j < n; j += 2) {
+			q = token_prefix(d, v[j].s);
+			same |= !strcmp(d, v[j].s);
+			if (q > p)
+				p = q;
+		}
+		squeeze(rest, sizeof(rest), d + p, strlen(d + p));
+		if (same || !rest[0])
+			snprintf(buf, sizeof(buf), "%s %04x", c->label[v[k].i],
+				 guid_tail(ibtopo_fabric_node(c->f, v[k].i)->guid));
+		else
+			snprintf(buf, sizeof(buf), "%s %s", c->label[v[k].i], rest);
+		rc = set_label(c, v[k].i, buf);
+	}
+	return rc;
+}
+
+/*
+ * A label too long to show whole that shares a long start with another
+ * keeps what differs: the chips of a QLogic director, "QLogic 12800-180
+ * GUID=0x... L116", are "L116" in the chassis box and "QLogic…L116"
+ * elsewhere.
+ */
+static int keep_distinct_part(struct scene *c, struct lab *v)
+{
+	size_t *keep = calloc(c->nn ? c->nn : 1, sizeof(*keep));
+	char buf[300];
+	int rc = 0;
+
+	if (!keep)
+		return IBTOPO_ENOMEM;
+	/* first where each label's own part starts, then the new labels:
+	 * v points at the old ones */
+	sort_labels(c, v);
+	for (size_t k = 0; k < c->nn; k++) {
+		const char *s = v[k].s;
+		size_t p = 0, q;
+
+		if (strlen(s) <= LABEL_MAX)
+			continue;
+		if (k > 0 && (q = token_prefix(s, v[k - 1].s)) > p)
+			p = q;
+		if (k + 1 < c->nn && (q = token_prefix(s, v[k + 1].s)) > p)
+			p = q;
+		if (p >= 8 && s[p])
+			keep[v[k].i] = p;
+	}
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		const char *s = c->label[i];
+		size_t p = keep[i], w;
+
+		if (!p)
+			continue;
+		if (c->dir[i]) {
+			snprintf(buf, sizeof(buf), "%s", s + p);
+		} else {
+			for (w = 0; w < 12 && s[w] && !isspace((unsigned char)s[w]); w++)
+				;
+			snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)w, s,
+				 s + p);
+		}
+		rc = set_label(c, i, buf);
+	}
+	free(keep);
+	return rc;
+}
+
+/*
+ * Label every node with the readable part of its description; where two
+ * nodes would share a label, say more (a CA's whole description, then
+ * what tells the descriptions apart, then the GUID tail); where labels
+ * are too long, keep the part that differs, then cut.
+ */
 static int make_labels(struct scene *c)
 {
 	struct lab *v = calloc(c->nn ? c->nn : 1, sizeof(*v));
@@ -229,7 +393,7 @@ static int make_labels(struct scene *c)
 		rc = IBTOPO_ENOMEM;
 		goto out_free;
 	}
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 2; round++) {
 		bool again = false;
 
 		for (size_t i = 0; i < c->nn; i++) {
@@ -237,24 +401,16 @@ static int make_labels(struct scene *c)
 
 			short_label(buf, sizeof(buf), n, director_of(c, n) != 0,
 				    variant[i]);
-			free(c->label[i]);
-			c->label[i] = strdup(buf);
-			if (!c->label[i]) {
-				rc = IBTOPO_ENOMEM;
+			rc = set_label(c, i, buf);
+			if (rc)
 				goto out_free;
-			}
-			v[i].i = i;
-			v[i].s = c->label[i];
 		}
-		qsort(v, c->nn, sizeof(*v), cmp_lab);
+		sort_labels(c, v);
 		for (size_t k = 0; k + 1 < c->nn; k++) {
-			if (strcmp(v[k].s, v[k + 1].s))
-				continue;
-			/* director line cards repeat across chassis: fine */
-			if (director_of(c, ibtopo_fabric_node(c->f, v[k].i)))
+			if (!collide(&v[k], &v[k + 1]))
 				continue;
 			for (size_t j = k; j <= k + 1; j++) {
-				if (variant[v[j].i] < 2 && round < 2) {
+				if (!variant[v[j].i] && round < 1) {
 					variant[v[j].i]++;
 					again = true;
 				}
@@ -262,6 +418,42 @@ static int make_labels(struct scene *c)
 		}
 		if (!again)
 			break;
+	}
+	for (size_t s = 0, e; !rc && s < c->nn; s = e) {
+		for (e = s + 1; e < c->nn && collide(&v[s], &v[e]); e++)
+			;
+		if (e - s > 1)
+			rc = split_collision(c, &v[s], e - s);
+	}
+	if (!rc)
+		rc = keep_distinct_part(c, v);
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		if (strlen(c->label[i]) <= LABEL_MAX)
+			continue;
+		snprintf(buf, sizeof(buf), "%s", c->label[i]);
+		cut_label(buf, sizeof(buf));
+		rc = set_label(c, i, buf);
+	}
+	/* cut to the same text: the GUID tail after what is left */
+	if (!rc)
+		sort_labels(c, v);
+	for (size_t k = 0; !rc && k + 1 < c->nn; k++) {
+		size_t i = v[k + 1].i;
+
+		if (!collide(&v[k], &v[k + 1]))
+			continue;
+		snprintf(buf, sizeof(buf), "%s", c->label[i]);
+		if (strlen(buf) > LABEL_MAX - 5) {
+			size_t m = LABEL_MAX - 6;
+
+			while (m && ((unsigned char)buf[m] & 0xc0) == 0x80)
+				m--;
+			buf[m] = '\0';
+		}
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %04x",
+			 guid_tail(ibtopo_fabric_node(c->f, i)->guid));
+		rc = set_label(c, i, buf);
+		v[k + 1].s = c->label[i];
 	}
 out_free:
 	free(variant);
@@ -1422,6 +1614,34 @@ static int sort_dnodes(struct scene *c)
 /* the finished scene: directors, what the legend needs               */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The start the descriptions of a director's chips share, when their
+ * labels leave it out: "QLogic 12800-180 GUID=0x0011750000ffd9b8" for
+ * "... L116", "... S209A". False when there is none to speak of.
+ */
+static bool chassis_name(const struct scene *c, size_t first, char *out,
+			 size_t len)
+{
+	const char *d = c->dn[first].node ? c->dn[first].node->desc : "";
+	size_t p = strlen(d);
+
+	for (size_t i = first + 1; i < c->ndn; i++) {
+		size_t q;
+
+		if (c->dn[i].cluster != c->dn[first].cluster || !c->dn[i].node)
+			continue;
+		q = token_prefix(d, c->dn[i].node->desc);
+		if (q < p)
+			p = q;
+	}
+	while (p && token_end(d[p - 1]))
+		p--;
+	if (p < 4 || p == strlen(d))
+		return false;
+	squeeze(out, len, d, p);
+	return true;
+}
+
 /* Directors in order of their first drawn member, named by their chassis. */
 static int find_clusters(struct scene *c)
 {
@@ -1445,7 +1665,7 @@ static int find_clusters(struct scene *c)
 		if (semi && colon && colon > semi + 1)
 			squeeze(name, sizeof(name), semi + 1,
 				(size_t)(colon - semi - 1));
-		else
+		else if (!chassis_name(c, s, name, sizeof(name)))
 			snprintf(name, sizeof(name), "director %016" PRIx64, sys);
 		cl = realloc(c->cl, (c->ncl + 1) * sizeof(*c->cl));
 		if (!cl)

@@ -82,7 +82,10 @@ struct ibtopo_diagram_opts {
  * Write the fabric as a graphviz DOT graph through the sink (o->format is
  * ignored). Levels are ranks (top switches first, hosts last); labels are
  * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
- * "sw-01", "host001 mlx5_0" -> "host001"); parallel cables between two
+ * "sw-01", "host001 mlx5_0" -> "host001"); descriptions sharing a long
+ * start keep what tells them apart ("QLogic 12800-180 GUID=0x... L116"
+ * -> "L116" in its chassis box, "MF0;sw:MQM9790/U2" -> "sw U2"), the
+ * GUID tail only where nothing else differs; parallel cables between two
  * nodes are one edge labelled with the count, whose width grows with
  * bandwidth; switches sharing a system image GUID (directors) are one
  * cluster; SHARP aggregation nodes are not drawn. Hosts on the same set
