@@ -22,6 +22,7 @@ enum {
 	OPT_MIN_PATHS,
 	OPT_NO_CHECKS,
 	OPT_NO_LEGEND,
+	OPT_DETAIL,
 };
 
 static const struct cli_opt opts[] = {
@@ -32,7 +33,7 @@ static const struct cli_opt opts[] = {
 	{ "hosts", 0, 1, "MODE",
 	  "auto (collapse above 200 hosts, default), all or collapse" },
 	{ "focus", 0, 1, "NODE",
-	  "draw only what is near NODE (description, label or 0xGUID)" },
+	  "draw only what is near NODE (description, label, 0xGUID) or a group" },
 	{ "depth", 0, 1, "N",
 	  "with --focus: links from NODE to draw (default 2)" },
 	{ "layout", 0, 1, "ENGINE",
@@ -54,6 +55,8 @@ static const struct cli_opt opts[] = {
 	{ "no-checks", 0, 0, NULL,
 	  "draw the fabric only: no link, cable or topology findings" },
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
+	{ "detail", 0, 1, "LEVEL",
+	  "switches, groups (an overview) or auto (groups above 100 switches; default)" },
 	{ NULL },
 };
 
@@ -65,7 +68,8 @@ const struct cli_cmd cmd_render_entry = {
 	.summary =
 		"draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
-		"[--focus NODE [--depth N]] [--layout auto|dot|sfdp]\n"
+		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
+		"       [--detail switches|groups|auto]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
 	.details =
@@ -77,7 +81,16 @@ const struct cli_cmd cmd_render_entry = {
 		"fat-tree violations purple; switches with low path diversity get a\n"
 		"red double border. Above 200 hosts, hosts on the same switches are\n"
 		"one node (\"24 hosts\"). Directors (switch chips sharing a system\n"
-		"image GUID) are boxed together. Drawn in process with graphviz;\n"
+		"image GUID) are boxed together. Above 100 switches (or with\n"
+		"--detail groups) the picture is an overview: a director is one\n"
+		"node, switches alike (the leaves of a pod, the spines above them)\n"
+		"are one node (\"16 leaves, pod 3\") with their hosts counted in\n"
+		"it, the cables between two nodes one line labelled with their count\n"
+		"and bandwidth; a node holding a problem is outlined red and named in\n"
+		"a table. --focus GROUP (\"leaves, pod 3\") draws a group's switches.\n"
+		"More than 2000 switches are only drawn as groups, and their path\n"
+		"diversity is not checked unless --min-paths is given.\n"
+		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
 	.exec = cmd_render_exec,
@@ -120,7 +133,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	const char *output = NULL, *format = NULL, *plan = NULL;
 	const char *cables = NULL, *what = NULL;
 	const char *old_ref = NULL;
-	bool diff = false, checks = true;
+	bool diff = false, checks = true, min_paths = false;
 	char title[512];
 	double t0;
 	int c, rc = EXIT_TROUBLE;
@@ -194,12 +207,26 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 				return cli_usage_error(self,
 						       "bad --min-paths '%s'",
 						       st.optarg);
+			min_paths = true;
 			break;
 		case OPT_NO_CHECKS:
 			checks = false;
 			break;
 		case OPT_NO_LEGEND:
 			d.flags |= IBTOPO_DIAGRAM_NO_LEGEND;
+			break;
+		case OPT_DETAIL:
+			if (strcmp(st.optarg, "switches") == 0)
+				d.detail = IBTOPO_DETAIL_SWITCHES;
+			else if (strcmp(st.optarg, "groups") == 0)
+				d.detail = IBTOPO_DETAIL_GROUPS;
+			else if (strcmp(st.optarg, "auto") == 0)
+				d.detail = IBTOPO_DETAIL_AUTO;
+			else
+				return cli_usage_error(
+					self,
+					"unknown --detail '%s' (switches, groups or auto)",
+					st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -271,6 +298,12 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		if (diff || plan)
 			ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
 		ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		/* path diversity on 6,845 switches takes 15 s: a big
+		 * fabric's picture does not wait for it unless asked */
+		if (!min_paths &&
+		    ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH) >
+			    IBTOPO_DETAIL_SWITCHES_MAX)
+			ao.topology.flags |= IBTOPO_TOPOLOGY_NO_PATHS;
 		t0 = cli_now();
 		if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 			cli_fail(&err);

@@ -499,6 +499,65 @@ static void labels_are_the_readable_part(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * Issue 14 item 3: descriptions that share a long start keep the part
+ * that tells them apart; the GUID tail only where nothing else differs.
+ */
+static void labels_tell_nodes_apart(void **state)
+{
+	static const struct {
+		uint64_t guid, sysimg;
+		const char *desc, *label;
+	} cases[] = {
+		/* avakas: chips of one QLogic director */
+		{ 0x11750000ffd9b9, 0x11750000ffd9b8,
+		  "QLogic 12800-180 GUID=0x0011750000ffd9b8 L116", "L116" },
+		{ 0x11750000ffd9ba, 0x11750000ffd9b8,
+		  "QLogic 12800-180 GUID=0x0011750000ffd9b8 L117", "L117" },
+		{ 0x11750000ffd9bb, 0x11750000ffd9b8,
+		  "QLogic 12800-180 GUID=0x0011750000ffd9b8 S209A", "S209A" },
+		/* the same names outside a chassis: what differs stays */
+		{ 0x11750000ffe001, 0,
+		  "QLogic 12800-040 GUID=0x0011750000ffe000 L101",
+		  "QLogic\xe2\x80\xa6L101" },
+		{ 0x11750000ffe002, 0,
+		  "QLogic 12800-040 GUID=0x0011750000ffe000 L102",
+		  "QLogic\xe2\x80\xa6L102" },
+		/* NDR: two ASICs of one box, one name */
+		{ 0xb83fd20300a1b2c0, 0, "MF0;sw:MQM9790/U1", "sw U1" },
+		{ 0xb83fd20300a1b2c8, 0, "MF0;sw:MQM9790/U2", "sw U2" },
+		/* nothing differs but the GUID */
+		{ 0x248a070300f1e201, 0, "MF0;twin:MQM8700/U1", "twin e201" },
+		{ 0x248a070300f1e202, 0, "MF0;twin:MQM8700/U1", "twin e202" },
+		/* long and alone: cut */
+		{ 0x31, 0, "a-switch-with-a-very-long-name-indeed",
+		  "a-switch-with-a-\\nvery-long-n\xe2\x80\xa6" },
+	};
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *n;
+	char want[160], *dot;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(cases); i++) {
+		n = node(f, IBTOPO_NODE_SWITCH, cases[i].guid, 36, cases[i].desc);
+		if (cases[i].sysimg)
+			n->sysimg_guid = cases[i].sysimg;
+	}
+	dot = dot_of(f, NULL);
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(cases); i++) {
+		snprintf(want, sizeof(want), "n%016" PRIx64 " [label=\"%s\",",
+			 cases[i].guid, cases[i].label);
+		if (!strstr(dot, want))
+			fail_msg("no %s", want);
+	}
+	/* the chassis box says what the chips leave out */
+	assert_non_null(strstr(dot, "label=\"QLogic 12800-180 "
+				    "GUID=0x0011750000ffd9b8\";"));
+	free(dot);
+	ibtopo_fabric_free(f);
+}
+
 static void diff_draws_removed_links_and_nodes_dashed(void **state)
 {
 	struct ibtopo_fabric *old = small_fabric(8, false);
@@ -659,6 +718,7 @@ static void layout_sfdp_above_1000_nodes(void **state)
 	(void)state;
 	for (unsigned i = 0; i < 995; i++)	/* unlinked switches */
 		node(f, IBTOPO_NODE_SWITCH, 0x100000u + i, 36, "");
+	d.detail = IBTOPO_DETAIL_SWITCHES;	/* not the overview */
 	dot = dot_of(f, &d);	/* 1001 switches, 4 host blocks */
 	assert_non_null(strstr(dot, "layout=sfdp"));
 	assert_null(strstr(dot, "rank=same"));
@@ -832,6 +892,7 @@ int main(void)
 		cmocka_unit_test(scene_is_data_a_writer_walks),
 		cmocka_unit_test(golden_director_is_a_cluster),
 		cmocka_unit_test(labels_are_the_readable_part),
+		cmocka_unit_test(labels_tell_nodes_apart),
 		cmocka_unit_test(diff_draws_removed_links_and_nodes_dashed),
 		cmocka_unit_test(plan_draws_missing_links_dashed),
 		cmocka_unit_test(focus_draws_the_neighbourhood),

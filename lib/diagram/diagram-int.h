@@ -44,6 +44,7 @@ enum {
 	MARK_REMOVED = 1u << 4,	/* diff: node gone (ghost) */
 	MARK_MISSING = 1u << 5,	/* validate: planned node absent (ghost) */
 	MARK_FOCUS = 1u << 6,
+	MARK_FAULT = 1u << 7,	/* a group holding a link or switch with a finding */
 };
 
 enum dkind {
@@ -52,6 +53,7 @@ enum dkind {
 	DN_GROUP,	/* hosts collapsed by the switches they hang off */
 	DN_BLOCK,	/* hosts on the same switches, one table cell each */
 	DN_GHOST,	/* named by a finding, absent from the fabric */
+	DN_SWGROUP,	/* the overview: switches in a group (diagram_groups.c) */
 };
 
 /* A host in a block: one table cell. */
@@ -78,6 +80,7 @@ struct dnode {
 	unsigned marks;
 	size_t orig;			/* index before sorting */
 	size_t pos;			/* dot rank: levels split into rows */
+	size_t group;			/* DN_SWGROUP: its struct sgroup */
 };
 
 struct dedge {
@@ -90,6 +93,23 @@ struct dedge {
 	const struct ibtopo_link *link;	/* the one link when count == 1 */
 	bool show_count;	/* label: the cable count says something */
 	bool show_speed;	/* label: the rate is not the usual one, or matters */
+	bool bundle;		/* the overview: cables between groups, any rate */
+};
+
+/* The overview: switches that are one node (diagram_groups.c). */
+struct sgroup {
+	size_t first;		/* fabric index of a member */
+	size_t n;		/* switches */
+	int level;
+	uint64_t sysimg;	/* a director: its system image GUID; else 0 */
+	size_t pod;		/* 1.. when all its switches are in one pod */
+	size_t hosts;		/* hosts folded into it */
+	size_t ext_ports;	/* a director: ports cabled outside it */
+	size_t ncat[CAT_MAX_];	/* cables with a finding, per category */
+	unsigned marks;		/* its switches' and hosts', MARK_FAULT */
+	char *name;		/* "16 leaves, pod 3", the chassis name */
+	char *label;		/* name, member names, hosts */
+	char *tooltip;
 };
 
 /* A director: switch chips sharing a system image GUID, drawn boxed. */
@@ -131,11 +151,19 @@ struct scene {
 	struct dcluster *cl;
 	size_t ncl;
 	int top;		/* highest level drawn */
-	const struct ibtopo_node *focus;
+	const struct ibtopo_node *focus;	/* a --focus group: its first */
+	bool *seed;		/* per fabric node: in the --focus group */
+	char focus_name[160];	/* the --focus group's name */
 	const char *focus_label;
 	unsigned depth;
 	bool collapse;
 	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
+	/* the overview (--detail groups): per fabric node, its group */
+	bool groups;
+	size_t *grp;		/* switches: index into sg, or NONE */
+	size_t *host_grp;	/* hosts: the group they are folded into */
+	struct sgroup *sg;
+	size_t nsg, asg;
 	/* arrangement */
 	bool sfdp;
 	double scale;		/* title and legend font scale for big drawings */
@@ -172,6 +200,27 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 				struct ibtopo_error *err);
 /** Free what a scene holds (not the struct itself). */
 void ibtopo__diagram_scene_release(struct scene *c);
+
+/** Natural order of names: "leaf2" before "leaf10". */
+int ibtopo__diagram_natcmp(const char *a, const char *b);
+/**
+ * "node001..node261": the names from first to last, into buf; "" when
+ * they are no numbered range.
+ */
+void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
+				const char *last);
+/** The name of the director with system image GUID sys, into out. */
+void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
+				  char *out, size_t len);
+
+/* diagram_groups.c: the overview */
+/**
+ * Gather the drawn switches into groups (c->grp, c->sg) and the hosts
+ * into their switches' groups (c->host_grp); needs levels, directors,
+ * labels, visibility and the findings' marks. IBTOPO_ENOMEM.
+ */
+int ibtopo__diagram_groups(struct scene *c);
+void ibtopo__diagram_groups_release(struct scene *c);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */

@@ -141,6 +141,9 @@ static void dnode_id(const struct scene *c, size_t i, char *buf, size_t len)
 		snprintf(buf, len, "b%016" PRIx64, d->guid);
 	else if (d->kind == DN_GHOST)
 		snprintf(buf, len, "x%016" PRIx64, d->guid);
+	else if (d->kind == DN_SWGROUP)
+		snprintf(buf, len, "%c%016" PRIx64,
+			 c->sg[d->group].sysimg ? 'd' : 's', d->guid);
 	else
 		snprintf(buf, len, "n%016" PRIx64, d->guid);
 }
@@ -202,6 +205,8 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 		     c->depth, c->depth == 1 ? "" : "s");
 	if (c->collapse)
 		put(w, " \xc2\xb7 hosts collapsed per switch");
+	if (c->groups)
+		put(w, " \xc2\xb7 switches in groups, hosts counted in them");
 }
 
 /* Legend entries: a sample cell, then words. */
@@ -261,6 +266,12 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	char st[32], text[128];
 
 	legend_box(it, &n, "#deebf7", "#000000", 1, "switch", "switch");
+	if (c->used_kinds & (1u << DN_SWGROUP))
+		legend_box(it, &n, "#deebf7", "#000000", 2, "N leaves",
+			   "switches alike, or a director");
+	if (c->used_marks & MARK_FAULT)
+		legend_box(it, &n, "#deebf7", "#d62728", 2, "group",
+			   "holds a problem (table below)");
 	if (c->used_kinds & (1u << DN_GROUP))
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "N hosts",
 			   "hosts on the same switches");
@@ -300,7 +311,10 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	if (c->used_marks & MARK_MISSING)
 		legend_box(it, &n, "#ffffff", "#d62728", 1, "node",
 			   "planned node missing (dashed)");
-	if (c->usual_count > 1)
+	if (c->groups)
+		snprintf(text, sizeof(text), "N cables between two nodes, "
+			 "their bandwidth");
+	else if (c->usual_count > 1)
 		snprintf(text, sizeof(text), "N parallel cables (unlabelled "
 			 "switch links: %zu)", c->usual_count);
 	else
@@ -338,6 +352,60 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	put(w, "\t\t</TABLE></TD></TR>\n");
 }
 
+/* Most groups the table of problems names. */
+#define FAULT_ROWS 20
+
+/* The overview: which groups hold problems, and what they are. */
+static void write_faults(struct ibtopo__wr *w, const struct scene *c)
+{
+	size_t rows = 0, more = 0;
+	char text[400];
+
+	for (size_t g = 0; g < c->nsg; g++) {
+		const struct sgroup *s = &c->sg[g];
+		size_t k = 0;
+
+		if (!(s->marks & MARK_FAULT))
+			continue;
+		if (rows == FAULT_ROWS) {
+			more++;
+			continue;
+		}
+		if (!rows)
+			ibtopo__wr_printf(w, "\t\t<TR><TD><TABLE BORDER=\"1\" "
+				"COLOR=\"#d62728\" CELLBORDER=\"0\" "
+				"CELLSPACING=\"2\"><TR><TD COLSPAN=\"2\">"
+				"<FONT POINT-SIZE=\"%.0f\"><B>where the problems "
+				"are</B></FONT></TD></TR>\n", 12 * c->scale);
+		rows++;
+		text[0] = '\0';
+		for (int x = CAT_MAX_ - 1; x > CAT_OK; x--)
+			if (s->ncat[x] && k < sizeof(text))
+				k += (size_t)snprintf(text + k, sizeof(text) - k,
+					"%s%zu %s", k ? ", " : "", s->ncat[x],
+					cats[x].legend);
+		if (s->marks & MARK_LOWPATH && k < sizeof(text))
+			k += (size_t)snprintf(text + k, sizeof(text) - k,
+					      "%slow path diversity", k ? ", " : "");
+		if (s->marks & MARK_TOPO && k < sizeof(text))
+			snprintf(text + k, sizeof(text) - k,
+				 "%sbreaks a fat-tree rule", k ? ", " : "");
+		ibtopo__wr_printf(w, "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
+			"POINT-SIZE=\"%.0f\" COLOR=\"#d62728\"><B>", 12 * c->scale);
+		put_html(w, s->name);
+		ibtopo__wr_printf(w, "</B></FONT></TD><TD ALIGN=\"LEFT\"><FONT "
+			"POINT-SIZE=\"%.0f\">", 12 * c->scale);
+		put_html(w, text);
+		put(w, "</FONT></TD></TR>\n");
+	}
+	if (more)
+		ibtopo__wr_printf(w, "\t\t\t<TR><TD COLSPAN=\"2\"><FONT "
+			"POINT-SIZE=\"%.0f\">and %zu more</FONT></TD></TR>\n",
+			12 * c->scale, more);
+	if (rows)
+		put(w, "\t\t</TABLE></TD></TR>\n");
+}
+
 static void write_label(struct ibtopo__wr *w, const struct scene *c)
 {
 	const struct ibtopo_diagram_opts *d = c->d;
@@ -355,6 +423,8 @@ static void write_label(struct ibtopo__wr *w, const struct scene *c)
 	put(w, "</FONT></TD></TR>\n");
 	if (!(d->flags & IBTOPO_DIAGRAM_NO_LEGEND))
 		write_legend(w, c);
+	if (c->groups)
+		write_faults(w, c);
 	put(w, "\t</TABLE>>;\n");
 }
 
@@ -438,8 +508,18 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 		ibtopo__wr_printf(w, ", shape=%s, style=dashed, fontcolor=\"#d62728\"",
 		     d->type == IBTOPO_NODE_SWITCH ? "box" : "ellipse");
 		break;
+	case DN_SWGROUP:
+		ibtopo__wr_printf(w, ", shape=box, style=\"%sfilled\", "
+			"peripheries=2, fillcolor=\"%s\"",
+			c->sg[d->group].sysimg ? "" : "rounded,",
+			switch_fill(d->level, c->top));
+		break;
 	}
-	if (d->marks & (MARK_REMOVED | MARK_MISSING))
+	if (c->groups && d->kind != DN_GHOST) {
+		/* the overview: a problem is somewhere inside */
+		if (d->marks & MARK_FAULT)
+			put(w, ", color=\"#d62728\", penwidth=2.5");
+	} else if (d->marks & (MARK_REMOVED | MARK_MISSING))
 		put(w, ", color=\"#d62728\"");
 	else if (d->marks & MARK_LOWPATH)
 		put(w, ", color=\"#d62728\", peripheries=2, penwidth=2");
@@ -507,6 +587,19 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip
 	}
 }
 
+/* The overview's edges: "×128 51.2 Tb/s", "400 Gb/s". */
+static void bandwidth_label(const struct dedge *e, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	if (e->count > 1)
+		k = (size_t)snprintf(buf, len, "\xc3\x97%zu ", e->count);
+	if (e->gbps >= 1000)
+		snprintf(buf + k, len - k, "%.1f Tb/s", e->gbps / 1000);
+	else
+		snprintf(buf + k, len - k, "%.0f Gb/s", e->gbps);
+}
+
 /* Does dot draw e between two nodes of one rank (a loop is not flat)? */
 static bool flat_edge(const struct scene *c, const struct dedge *e)
 {
@@ -536,7 +629,9 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		snprintf(b + k, sizeof(b) - k, ":p%016" PRIx64 ":n", e->host->guid);
 	}
 	speed_text(e->speed, e->width, st, sizeof(st));
-	if (e->show_count)
+	if (e->bundle)
+		bandwidth_label(e, label, sizeof(label));
+	else if (e->show_count)
 		snprintf(label, sizeof(label), "\xc3\x97%zu%s%s", e->count,
 			 e->show_speed ? " " : "", e->show_speed ? st : "");
 	else

@@ -62,6 +62,11 @@ static int natcmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
+int ibtopo__diagram_natcmp(const char *a, const char *b)
+{
+	return natcmp(a, b);
+}
+
 static bool is_host_type(enum ibtopo_node_type t)
 {
 	return t != IBTOPO_NODE_SWITCH;
@@ -185,19 +190,53 @@ static void short_label(char *out, size_t len, const struct ibtopo_node *n,
 	} else {
 		squeeze(out, len, d, strlen(d));
 	}
-	if (variant == 2) {
-		size_t k = strlen(out);
+}
 
-		snprintf(out + k, len - k, " %04x", tail);
-	}
-	/* keep labels short: cut at 28 bytes on a character boundary */
-	if (strlen(out) > 28) {
-		size_t k = 27;
+/* Four hex digits that tell GUIDs apart: not trailing zeros. */
+static unsigned guid_tail(uint64_t g)
+{
+	while (g > 0xffff && !(g & 0xffff))
+		g >>= 16;
+	return (unsigned)(g & 0xffff);
+}
 
-		while (k && ((unsigned char)out[k] & 0xc0) == 0x80)
-			k--;
-		snprintf(out + k, len - k, "%s", "\xe2\x80\xa6");
-	}
+/* Keep labels short: cut s at LABEL_MAX bytes on a character boundary. */
+#define LABEL_MAX 28
+
+static void cut_label(char *s, size_t len)
+{
+	size_t k = LABEL_MAX - 1;
+
+	if (strlen(s) <= LABEL_MAX)
+		return;
+	while (k && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	snprintf(s + k, len - k, "%s", "\xe2\x80\xa6");
+}
+
+/* Where a name may be split: after a blank or a separator. */
+static bool token_end(char ch)
+{
+	return isspace((unsigned char)ch) || ch == ';' || ch == ':' ||
+	       ch == '/' || ch == '=' || ch == ',' || ch == '#';
+}
+
+/*
+ * Length of the prefix a and b share, backed up to where a token starts
+ * in a: "QLogic 12800-180 GUID=0x11 L116" and "... L117" share
+ * "QLogic 12800-180 GUID=0x11 ", not "... L11".
+ */
+static size_t token_prefix(const char *a, const char *b)
+{
+	size_t k = 0;
+
+	while (a[k] && a[k] == b[k])
+		k++;
+	if (!a[k] && !b[k])
+		return k;
+	while (k && !token_end(a[k - 1]))
+		k--;
+	return k;
 }
 
 static uint64_t director_of(const struct scene *c, const struct ibtopo_node *n);
@@ -205,9 +244,49 @@ static uint64_t director_of(const struct scene *c, const struct ibtopo_node *n);
 struct lab {
 	size_t i;
 	const char *s;
+	uint64_t dir;		/* director of node i, or 0 */
 };
 
+/* Labels by text, then director: one label twice in a chassis collides. */
 static int cmp_lab(const void *x, const void *y)
+{
+	const struct lab *a = x, *b = y;
+	int r = strcmp(a->s, b->s);
+
+	if (r)
+		return r;
+	if (a->dir != b->dir)
+		return a->dir < b->dir ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static void sort_labels(struct scene *c, struct lab *v)
+{
+	for (size_t i = 0; i < c->nn; i++) {
+		v[i].i = i;
+		v[i].s = c->label[i];
+		v[i].dir = c->dir[i];
+	}
+	qsort(v, c->nn, sizeof(*v), cmp_lab);
+}
+
+static bool collide(const struct lab *a, const struct lab *b)
+{
+	return !strcmp(a->s, b->s) && a->dir == b->dir;
+}
+
+static int set_label(struct scene *c, size_t i, const char *s)
+{
+	char *n = strdup(s);
+
+	if (!n)
+		return IBTOPO_ENOMEM;
+	free(c->label[i]);
+	c->label[i] = n;
+	return 0;
+}
+
+static int cmp_desc(const void *x, const void *y)
 {
 	const struct lab *a = x, *b = y;
 	int r = strcmp(a->s, b->s);
@@ -217,7 +296,97 @@ static int cmp_lab(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Label every node; where two nodes would share a label, say more. */
+/*
+ * Nodes v[0..n) share a label: add what tells their descriptions apart
+ * ("MF0;sw:MQM9790/U1", "/U2" -> "sw U1", "sw U2"), or the GUID tail
+ * where the descriptions are the same.
+ */
+static int split_collision(struct scene *c, struct lab *v, size_t n)
+{
+	char buf[300], rest[200];
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++)
+		v[k].s = ibtopo_fabric_node(c->f, v[k].i)->desc;
+	qsort(v, n, sizeof(*v), cmp_desc);
+	for (size_t k = 0; !rc && k < n; k++) {
+		const char *d = v[k].s;
+		size_t p = 0, q;
+		bool same = false;
+
+		for (size_t j = k ? k - 1 : k + 1; j <= k + 1 && j < n; j += 2) {
+			q = token_prefix(d, v[j].s);
+			same |= !strcmp(d, v[j].s);
+			if (q > p)
+				p = q;
+		}
+		squeeze(rest, sizeof(rest), d + p, strlen(d + p));
+		if (same || !rest[0])
+			snprintf(buf, sizeof(buf), "%s %04x", c->label[v[k].i],
+				 guid_tail(ibtopo_fabric_node(c->f, v[k].i)->guid));
+		else
+			snprintf(buf, sizeof(buf), "%s %s", c->label[v[k].i], rest);
+		rc = set_label(c, v[k].i, buf);
+	}
+	return rc;
+}
+
+/*
+ * A label too long to show whole that shares a long start with another
+ * keeps what differs: the chips of a QLogic director, "QLogic 12800-180
+ * GUID=0x... L116", are "L116" in the chassis box and "QLogic…L116"
+ * elsewhere.
+ */
+static int keep_distinct_part(struct scene *c, struct lab *v)
+{
+	size_t *keep = calloc(c->nn ? c->nn : 1, sizeof(*keep));
+	char buf[300];
+	int rc = 0;
+
+	if (!keep)
+		return IBTOPO_ENOMEM;
+	/* first where each label's own part starts, then the new labels:
+	 * v points at the old ones */
+	sort_labels(c, v);
+	for (size_t k = 0; k < c->nn; k++) {
+		const char *s = v[k].s;
+		size_t p = 0, q;
+
+		if (strlen(s) <= LABEL_MAX)
+			continue;
+		if (k > 0 && (q = token_prefix(s, v[k - 1].s)) > p)
+			p = q;
+		if (k + 1 < c->nn && (q = token_prefix(s, v[k + 1].s)) > p)
+			p = q;
+		if (p >= 8 && s[p])
+			keep[v[k].i] = p;
+	}
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		const char *s = c->label[i];
+		size_t p = keep[i], w;
+
+		if (!p)
+			continue;
+		if (c->dir[i]) {
+			snprintf(buf, sizeof(buf), "%s", s + p);
+		} else {
+			for (w = 0; w < 12 && s[w] && !isspace((unsigned char)s[w]); w++)
+				;
+			snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6%s", (int)w, s,
+				 s + p);
+		}
+		rc = set_label(c, i, buf);
+	}
+	free(keep);
+	return rc;
+}
+
+/*
+ * Label every node with the readable part of its description; where two
+ * nodes would share a label, say more (a CA's whole description, then
+ * what tells the descriptions apart, then the GUID tail); where labels
+ * are too long, keep the part that differs, then cut.
+ */
 static int make_labels(struct scene *c)
 {
 	struct lab *v = calloc(c->nn ? c->nn : 1, sizeof(*v));
@@ -229,7 +398,7 @@ static int make_labels(struct scene *c)
 		rc = IBTOPO_ENOMEM;
 		goto out_free;
 	}
-	for (int round = 0; round < 3; round++) {
+	for (int round = 0; round < 2; round++) {
 		bool again = false;
 
 		for (size_t i = 0; i < c->nn; i++) {
@@ -237,24 +406,16 @@ static int make_labels(struct scene *c)
 
 			short_label(buf, sizeof(buf), n, director_of(c, n) != 0,
 				    variant[i]);
-			free(c->label[i]);
-			c->label[i] = strdup(buf);
-			if (!c->label[i]) {
-				rc = IBTOPO_ENOMEM;
+			rc = set_label(c, i, buf);
+			if (rc)
 				goto out_free;
-			}
-			v[i].i = i;
-			v[i].s = c->label[i];
 		}
-		qsort(v, c->nn, sizeof(*v), cmp_lab);
+		sort_labels(c, v);
 		for (size_t k = 0; k + 1 < c->nn; k++) {
-			if (strcmp(v[k].s, v[k + 1].s))
-				continue;
-			/* director line cards repeat across chassis: fine */
-			if (director_of(c, ibtopo_fabric_node(c->f, v[k].i)))
+			if (!collide(&v[k], &v[k + 1]))
 				continue;
 			for (size_t j = k; j <= k + 1; j++) {
-				if (variant[v[j].i] < 2 && round < 2) {
+				if (!variant[v[j].i] && round < 1) {
 					variant[v[j].i]++;
 					again = true;
 				}
@@ -262,6 +423,42 @@ static int make_labels(struct scene *c)
 		}
 		if (!again)
 			break;
+	}
+	for (size_t s = 0, e; !rc && s < c->nn; s = e) {
+		for (e = s + 1; e < c->nn && collide(&v[s], &v[e]); e++)
+			;
+		if (e - s > 1)
+			rc = split_collision(c, &v[s], e - s);
+	}
+	if (!rc)
+		rc = keep_distinct_part(c, v);
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		if (strlen(c->label[i]) <= LABEL_MAX)
+			continue;
+		snprintf(buf, sizeof(buf), "%s", c->label[i]);
+		cut_label(buf, sizeof(buf));
+		rc = set_label(c, i, buf);
+	}
+	/* cut to the same text: the GUID tail after what is left */
+	if (!rc)
+		sort_labels(c, v);
+	for (size_t k = 0; !rc && k + 1 < c->nn; k++) {
+		size_t i = v[k + 1].i;
+
+		if (!collide(&v[k], &v[k + 1]))
+			continue;
+		snprintf(buf, sizeof(buf), "%s", c->label[i]);
+		if (strlen(buf) > LABEL_MAX - 5) {
+			size_t m = LABEL_MAX - 6;
+
+			while (m && ((unsigned char)buf[m] & 0xc0) == 0x80)
+				m--;
+			buf[m] = '\0';
+		}
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %04x",
+			 guid_tail(ibtopo_fabric_node(c->f, i)->guid));
+		rc = set_label(c, i, buf);
+		v[k + 1].s = c->label[i];
 	}
 out_free:
 	free(variant);
@@ -493,14 +690,15 @@ static bool all_digits(const char *s, size_t n)
 }
 
 /*
- * "24 hosts" and, when the first and last names differ only in their
- * trailing number, the range as a hostlist reads: "node001..node261".
- * Names that are no range ("bigmem01", "node261") give the count alone.
+ * The range of names from first to last as a hostlist reads:
+ * "node001..node261" when they differ only in their trailing number; the
+ * name when they are the same; "" when they are no range ("bigmem01",
+ * "node261"), so that a label gives the count alone.
  */
-static char *group_label(size_t n, const char *first, const char *last)
+void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
+				const char *last)
 {
 	size_t lf = first_word(first), ll = first_word(last), cp = 0;
-	char buf[200];
 
 	while (cp < lf && cp < ll && first[cp] == last[cp])
 		cp++;
@@ -509,11 +707,22 @@ static char *group_label(size_t n, const char *first, const char *last)
 	       cp < ll && isdigit((unsigned char)last[cp]))
 		cp--;
 	if (cp == ll && cp == lf)	/* one name, or the same host */
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s", n, (int)lf, first);
-	else if (all_digits(first + cp, lf - cp) && all_digits(last + cp, ll - cp) &&
-		 lf + ll + 2 <= 40)
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s..%.*s", n, (int)lf,
-			 first, (int)ll, last);
+		snprintf(buf, len, "%.*s", (int)lf, first);
+	else if (all_digits(first + cp, lf - cp) &&
+		 all_digits(last + cp, ll - cp) && lf + ll + 2 <= 40)
+		snprintf(buf, len, "%.*s..%.*s", (int)lf, first, (int)ll, last);
+	else if (len)
+		buf[0] = '\0';
+}
+
+/* "24 hosts" and, when there is one, the range of names. */
+static char *group_label(size_t n, const char *first, const char *last)
+{
+	char buf[200], range[160];
+
+	ibtopo__diagram_name_range(range, sizeof(range), first, last);
+	if (range[0])
+		snprintf(buf, sizeof(buf), "%zu hosts\n%s", n, range);
 	else
 		snprintf(buf, sizeof(buf), "%zu hosts", n);
 	return strdup(buf);
@@ -664,12 +873,116 @@ static int node_tooltip(const struct ibtopo_node *n, char **out)
 	return *out ? 0 : IBTOPO_ENOMEM;
 }
 
+/* A host drawn alone (the overview: one cabled to no switch). */
+static int add_host(struct scene *c, size_t i)
+{
+	const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
+	struct dnode d = { .kind = DN_HOST, .level = 0, .node = n,
+			   .guid = n->guid, .type = n->type,
+			   .marks = c->mark[i] };
+	int rc;
+
+	d.label = xstrdup(c->label[i]);
+	if (!d.label)
+		return IBTOPO_ENOMEM;
+	rc = node_tooltip(n, &d.tooltip);
+	if (!rc)
+		rc = add_dnode(c, &d, &c->dn_of[i]);
+	if (rc) {
+		free(d.label);
+		free(d.tooltip);
+	}
+	return rc;
+}
+
+/*
+ * The overview: a node per group of switches, a switch alone as itself
+ * (with the hosts folded into it), hosts in their switches' node.
+ */
+static int build_group_nodes(struct scene *c)
+{
+	size_t *dn_of_grp;
+	int rc = ibtopo__diagram_groups(c);
+
+	if (rc)
+		return rc;
+	dn_of_grp = calloc(c->nsg + 1, sizeof(*dn_of_grp));
+	if (!dn_of_grp)
+		return IBTOPO_ENOMEM;
+	for (size_t g = 0; g < c->nsg; g++)
+		dn_of_grp[g] = NONE;
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
+		size_t g = c->grp[i];
+		const struct sgroup *sg;
+		struct dnode d = { .level = c->level[i], .node = n,
+				   .guid = n->guid, .type = n->type };
+		char buf[400];
+
+		if (!c->visible[i] || c->hidden[i])
+			continue;
+		if (g == NONE) {
+			if (c->host_grp[i] == NONE)
+				rc = add_host(c, i);
+			continue;
+		}
+		if (dn_of_grp[g] != NONE) {
+			c->dn_of[i] = dn_of_grp[g];
+			if (n->guid < c->dn[dn_of_grp[g]].guid)
+				c->dn[dn_of_grp[g]].guid = n->guid;
+			continue;
+		}
+		sg = &c->sg[g];
+		d.marks = sg->marks;
+		d.group = g;
+		if (sg->n == 1 && !sg->sysimg) {
+			d.kind = DN_SWITCH;
+			d.label = wrap_label(c->label[i]);
+			if (d.label && sg->hosts) {
+				snprintf(buf, sizeof(buf), "%s\n%zu host%s", d.label,
+					 sg->hosts, sg->hosts == 1 ? "" : "s");
+				free(d.label);
+				d.label = strdup(buf);
+			}
+			rc = node_tooltip(n, &d.tooltip);
+		} else {
+			d.kind = DN_SWGROUP;
+			d.level = sg->level;
+			d.label = strdup(sg->label);
+			d.tooltip = strdup(sg->tooltip);
+			if (sg->sysimg)
+				d.guid = sg->sysimg;
+		}
+		if (!rc && (!d.label || !d.tooltip))
+			rc = IBTOPO_ENOMEM;
+		if (!rc)
+			rc = add_dnode(c, &d, &c->dn_of[i]);
+		if (rc) {
+			free(d.label);
+			free(d.tooltip);
+			break;
+		}
+		dn_of_grp[g] = c->dn_of[i];
+	}
+	/* a group is named by its lowest GUID: the same in any order */
+	for (size_t i = 0; i < c->ndn; i++)
+		if (c->dn[i].kind == DN_SWGROUP && !c->sg[c->dn[i].group].sysimg)
+			for (size_t j = 0; j < c->nn; j++)
+				if (c->grp[j] == c->dn[i].group &&
+				    ibtopo_fabric_node(c->f, j)->guid < c->dn[i].guid)
+					c->dn[i].guid = ibtopo_fabric_node(c->f, j)->guid;
+	free(dn_of_grp);
+	return rc;
+}
+
 static int build_nodes(struct scene *c)
 {
 	struct hostkey *keys = NULL;
 	size_t nkeys = 0, nhosts = 0;
 	int rc = 0;
 
+	if (c->groups)
+		return build_group_nodes(c);
 	for (size_t i = 0; i < c->nn; i++)
 		if (c->visible[i] && !c->hidden[i] &&
 		    is_host_type(ibtopo_fabric_node(c->f, i)->type))
@@ -901,6 +1214,9 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 
 	if (u == NONE || v == NONE)
 		return 0;
+	/* the overview: cables inside a group are not drawn */
+	if (c->groups && u == v && (!l || l->a->node != l->b->node))
+		return 0;
 	/* upper end first: dot ranks heads below tails */
 	if (c->dn[v].level > c->dn[u].level ||
 	    (c->dn[v].level == c->dn[u].level && v < u)) {
@@ -1087,23 +1403,45 @@ static int build_edges(struct scene *c)
 		return rc;
 	if (c->nde)
 		qsort(c->de, c->nde, sizeof(*c->de), cmp_dedge);
-	/* merge parallel cables of one kind into one edge */
+	/* merge parallel cables of one kind into one edge; the overview
+	 * merges all cables between two nodes, in the worst category */
 	for (size_t i = 0; i < c->nde; i++) {
 		struct dedge *last = m ? &c->de[m - 1] : NULL;
+		const struct dedge *e = &c->de[i];
 
-		if (last && last->u == c->de[i].u && last->v == c->de[i].v &&
-		    last->cat == c->de[i].cat && last->speed == c->de[i].speed &&
-		    last->width == c->de[i].width && last->host == c->de[i].host) {
+		if (last && c->groups && last->u == e->u && last->v == e->v) {
+			last->bundle = true;
+			if (e->cat > last->cat)
+				last->cat = e->cat;
+			if (e->speed != last->speed || e->width != last->width)
+				last->speed = last->width = 0;
 			last->count++;
-			last->gbps += c->de[i].gbps;
+			last->gbps += e->gbps;
+			last->link = NULL;
 			continue;
 		}
-		c->de[m++] = c->de[i];
+		if (last && last->u == e->u && last->v == e->v &&
+		    last->cat == e->cat && last->speed == e->speed &&
+		    last->width == e->width && last->host == e->host) {
+			last->count++;
+			last->gbps += e->gbps;
+			continue;
+		}
+		c->de[m++] = *e;
+		c->de[m - 1].bundle = c->groups;
 	}
 	c->nde = m;
 	for (size_t i = 0; i < c->nde; i++) {
 		c->used_cats |= 1u << c->de[i].cat;
-		c->ncats[c->de[i].cat] += c->de[i].count;
+		if (!c->groups)
+			c->ncats[c->de[i].cat] += c->de[i].count;
+	}
+	/* the overview: a bundle is in its worst category; count cables */
+	for (size_t i = 0; c->groups && i < c->nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(c->f, i);
+
+		if (c->visible[l->a->node->index] && c->visible[l->b->node->index])
+			c->ncats[c->lcat[i]]++;
 	}
 	return 0;
 }
@@ -1121,6 +1459,52 @@ static const char *drawn_label(void *arg, const struct ibtopo_node *n,
 	return ((struct scene *)arg)->label[n->index];
 }
 
+/* Does `name` name group g: "16 leaves, pod 3", "leaves, pod 3", "core1"? */
+static bool names_group(const struct sgroup *g, const char *name)
+{
+	const char *s = g->name;
+
+	if (!strcmp(s, name))
+		return true;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return s != g->name && *s == ' ' && !strcmp(s + 1, name);
+}
+
+/*
+ * --focus names a group of the overview: its switches are the focus
+ * (c->seed), the first of them c->focus. False when no group has that
+ * name (or the groups cannot be made).
+ */
+static bool find_focus_group(struct scene *c)
+{
+	size_t g = NONE;
+
+	for (size_t i = 0; i < c->nn; i++)
+		c->visible[i] = true;
+	if (ibtopo__diagram_groups(c))
+		goto out_release;
+	for (size_t k = 0; k < c->nsg && g == NONE; k++)
+		if (names_group(&c->sg[k], c->d->focus))
+			g = k;
+	if (g == NONE)
+		goto out_release;
+	snprintf(c->focus_name, sizeof(c->focus_name), "%s", c->sg[g].name);
+	for (size_t i = 0; i < c->nn; i++) {
+		c->seed[i] = c->grp[i] == g;
+		if (c->seed[i] && !c->focus)
+			c->focus = ibtopo_fabric_node(c->f, i);
+	}
+out_release:
+	ibtopo__diagram_groups_release(c);
+	c->grp = c->host_grp = NULL;
+	c->sg = NULL;
+	c->nsg = c->asg = 0;
+	for (size_t i = 0; i < c->nn; i++)
+		c->visible[i] = false;
+	return c->focus != NULL;
+}
+
 static int find_focus(struct scene *c)
 {
 	struct ibtopo__node_lookup how = { .alias = drawn_label, .alias_arg = c };
@@ -1133,6 +1517,8 @@ static int find_focus(struct scene *c)
 	/* a GUID, else a description, else a drawn label: one node only */
 	rc = ibtopo__fabric_lookup(&n, c->f, c->d->focus, &how, c->err);
 	c->focus = n;
+	if (rc == IBTOPO_ENOTFOUND && find_focus_group(c))
+		rc = 0;
 	return rc;
 }
 
@@ -1152,9 +1538,13 @@ static int mark_visible(struct scene *c)
 		free(dist);
 		return IBTOPO_ENOMEM;
 	}
-	queue[tail++] = c->focus->index;
-	c->visible[c->focus->index] = true;
-	c->mark[c->focus->index] |= MARK_FOCUS;
+	for (size_t i = 0; i < c->nn; i++) {
+		if (i != c->focus->index && !c->seed[i])
+			continue;
+		queue[tail++] = i;
+		c->visible[i] = true;
+		c->mark[i] |= MARK_FOCUS;
+	}
 	while (head < tail) {
 		size_t i = queue[head++];
 		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
@@ -1297,9 +1687,75 @@ static double node_width(const struct scene *c, const struct dnode *d)
  * room in it). Edges get minlen = the rows between their ends so dot
  * keeps exactly these ranks.
  */
+/* Lines of a drawn node's label. */
+static size_t label_lines(const struct dnode *d)
+{
+	size_t n = 1;
+
+	for (const char *p = d->label; p && *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* The overview: width / height aimed at (dot makes it wider: about 2),
+ * and the narrowest row (inches) a level is split into. */
+#define OVERVIEW_RATIO 1.4
+#define OVERVIEW_MIN_WIDTH 6.0
+
+/*
+ * The overview: switches a row takes so that the picture is about twice
+ * as wide as tall (a page; between 1:2 and 4:1 whatever the fabric).
+ * Each level's rows are counted with its widest node and tallest label.
+ */
+static size_t overview_row_switches(const struct scene *c)
+{
+	size_t best = ROW_SWITCHES, most = 1;
+	double best_score = HUGE_VAL;
+
+	for (size_t s = 0, e; s < c->ndn; s = e) {
+		for (e = s; e < c->ndn && c->dn[e].level == c->dn[s].level; e++)
+			;
+		if (e - s > most)
+			most = e - s;
+	}
+	for (size_t r = 1; r <= most; r++) {
+		/* the title and legend above: about 14 by 3 inches */
+		double width = 14, height = 3, score;
+		bool narrow = false;
+
+		for (size_t s = 0, e; s < c->ndn; s = e) {
+			double w = 0, h = 0;
+			size_t n, lines = 1;
+
+			for (e = s; e < c->ndn && c->dn[e].level == c->dn[s].level; e++) {
+				w += node_width(c, &c->dn[e]);
+				if (label_lines(&c->dn[e]) > lines)
+					lines = label_lines(&c->dn[e]);
+			}
+			n = e - s;
+			w /= (double)n;
+			h = 0.2 + 0.17 * (double)lines + 0.9;
+			if ((double)(n < r ? n : r) * w > width)
+				width = (double)(n < r ? n : r) * w;
+			height += (double)((n + r - 1) / r) * h;
+			/* a level is not split into rows narrower than this */
+			narrow |= n > r && (double)r * w < OVERVIEW_MIN_WIDTH;
+		}
+		if (narrow)
+			continue;
+		score = fabs(log(width / height / OVERVIEW_RATIO));
+		if (score < best_score) {
+			best_score = score;
+			best = r;
+		}
+	}
+	return best;
+}
+
 static int assign_rows(struct scene *c)
 {
 	size_t *parent, *nth, *row, base = 0;
+	size_t per_row = c->groups ? overview_row_switches(c) : ROW_SWITCHES;
 	double widest = ROW_MIN_WIDTH;
 
 	parent = calloc(c->ndn + 1, sizeof(*parent));
@@ -1328,8 +1784,8 @@ static int assign_rows(struct scene *c)
 			width += node_width(c, &c->dn[e]);
 		n = e - s;
 		if (c->dn[s].level > 0) {
-			if (n > ROW_SWITCHES)
-				rows = (n + ROW_SWITCHES - 1) / ROW_SWITCHES;
+			if (n > per_row)
+				rows = (n + per_row - 1) / per_row;
 			if (width / (double)rows > widest)
 				widest = width / (double)rows;
 		} else if (width > widest) {
@@ -1431,13 +1887,54 @@ static int sort_dnodes(struct scene *c)
 /* the finished scene: directors, what the legend needs               */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The name of the director with system image GUID sys: the switch name
+ * of its chips ("MF0;core1:CS7500/L05/U1" -> "core1"), else the start
+ * their descriptions share when their labels leave it out ("QLogic
+ * 12800-180 GUID=0x0011750000ffd9b8" for "... L116", "... S209A"), else
+ * "director <GUID>".
+ */
+void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
+				  char *out, size_t len)
+{
+	const char *d = NULL, *semi, *colon;
+	size_t p = 0, members = 0;
+
+	for (size_t i = 0; i < c->nn; i++) {
+		const char *x = ibtopo_fabric_node(c->f, i)->desc;
+		size_t q;
+
+		if (c->dir[i] != sys || !c->visible[i])
+			continue;
+		members++;
+		if (!d) {
+			d = x;
+			p = strlen(d);
+			continue;
+		}
+		q = token_prefix(d, x);
+		if (q < p)
+			p = q;
+	}
+	semi = d ? strchr(d, ';') : NULL;
+	colon = semi ? strchr(semi, ':') : NULL;
+	if (semi && colon && colon > semi + 1) {
+		squeeze(out, len, semi + 1, (size_t)(colon - semi - 1));
+		return;
+	}
+	while (p && token_end(d[p - 1]))
+		p--;
+	if (members > 1 && p >= 4)
+		squeeze(out, len, d, p);
+	else
+		snprintf(out, len, "director %016" PRIx64, sys);
+}
+
 /* Directors in order of their first drawn member, named by their chassis. */
 static int find_clusters(struct scene *c)
 {
 	for (size_t s = 0; s < c->ndn; s++) {
 		uint64_t sys = c->dn[s].cluster;
-		const struct ibtopo_node *n = c->dn[s].node;
-		const char *semi, *colon;
 		struct dcluster *cl;
 		bool seen = false;
 		char name[128];
@@ -1449,13 +1946,7 @@ static int find_clusters(struct scene *c)
 			seen |= c->cl[i].sysimg == sys;
 		if (seen)
 			continue;
-		semi = strchr(n->desc, ';');
-		colon = semi ? strchr(semi, ':') : NULL;
-		if (semi && colon && colon > semi + 1)
-			squeeze(name, sizeof(name), semi + 1,
-				(size_t)(colon - semi - 1));
-		else
-			snprintf(name, sizeof(name), "director %016" PRIx64, sys);
+		ibtopo__diagram_chassis_name(c, sys, name, sizeof(name));
 		cl = realloc(c->cl, (c->ncl + 1) * sizeof(*c->cl));
 		if (!cl)
 			return IBTOPO_ENOMEM;
@@ -1476,7 +1967,8 @@ static void tally(struct scene *c)
 	for (size_t i = 0; i < c->nn; i++)
 		c->nsharp += c->hidden[i];
 	if (c->focus)
-		c->focus_label = c->label[c->focus->index];
+		c->focus_label = c->focus_name[0] ? c->focus_name :
+				 c->label[c->focus->index];
 	for (size_t i = 0; i < c->ndn; i++) {
 		if (c->dn[i].level > c->top)
 			c->top = c->dn[i].level;
@@ -1488,6 +1980,38 @@ static void tally(struct scene *c)
 /* ------------------------------------------------------------------ */
 /* entry points                                                        */
 /* ------------------------------------------------------------------ */
+
+/*
+ * Groups or switches: auto draws groups above IBTOPO_DETAIL_GROUPS_ABOVE
+ * switches, and a --focus switch by switch. No layout of more than
+ * IBTOPO_DETAIL_SWITCHES_MAX switches one by one is quick: refused.
+ */
+static int choose_detail(struct scene *c)
+{
+	size_t nsw = 0;
+
+	for (size_t i = 0; i < c->nn; i++)
+		nsw += c->visible[i] && !c->hidden[i] &&
+		       ibtopo_fabric_node(c->f, i)->type == IBTOPO_NODE_SWITCH;
+	switch (c->d->detail) {
+	case IBTOPO_DETAIL_GROUPS:
+		c->groups = true;
+		break;
+	case IBTOPO_DETAIL_SWITCHES:
+		c->groups = false;
+		break;
+	default:
+		c->groups = !c->focus && nsw > IBTOPO_DETAIL_GROUPS_ABOVE;
+		break;
+	}
+	if (!c->groups && nsw > IBTOPO_DETAIL_SWITCHES_MAX)
+		return ibtopo__error_set(c->err, IBTOPO_EINVAL,
+			"cannot draw %zu switches one by one: more than %d "
+			"take too long to lay out; draw groups (--detail "
+			"groups) or a part (--focus)", nsw,
+			IBTOPO_DETAIL_SWITCHES_MAX);
+	return 0;
+}
 
 static int prepare(struct scene *c)
 {
@@ -1504,8 +2028,9 @@ static int prepare(struct scene *c)
 	c->dn_of = calloc(c->nn + 1, sizeof(*c->dn_of));
 	c->lcat = calloc(c->nl + 1, sizeof(*c->lcat));
 	c->dir = calloc(c->nn + 1, sizeof(*c->dir));
+	c->seed = calloc(c->nn + 1, sizeof(*c->seed));
 	if (!c->level || !c->label || !c->visible || !c->hidden || !c->mark ||
-	    !c->dn_of || !c->lcat || !c->dir)
+	    !c->dn_of || !c->lcat || !c->dir || !c->seed)
 		return IBTOPO_ENOMEM;
 	for (size_t i = 0; i < c->nn; i++) {
 		c->dn_of[i] = NONE;
@@ -1524,7 +2049,9 @@ static int prepare(struct scene *c)
 	if (rc)
 		return rc;
 	ibtopo__diagram_apply_findings(c);
-	rc = build_nodes(c);
+	rc = choose_detail(c);
+	if (!rc)
+		rc = build_nodes(c);
 	if (!rc)
 		rc = build_ghosts(c);
 	if (!rc)
@@ -1579,6 +2106,8 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 
 void ibtopo__diagram_scene_release(struct scene *c)
 {
+	ibtopo__diagram_groups_release(c);
+	free(c->seed);
 	ibtopo_topology_free(c->topo_own);
 	for (size_t i = 0; c->label && i < c->nn; i++)
 		free(c->label[i]);

@@ -8,8 +8,12 @@
 # pods took 72 s of CPU, 12 pods 223 s).
 #  - SVG and PNG each within a generous timeout (load must not make the
 #    test flaky; the speed figures are bench/render.sh's);
-#  - the SVG parses and has a node for each of the switches; the PNG is
-#    a PNG no more than 3 times wider than tall (a picture, not a ribbon).
+#  - switch by switch (--detail switches): the SVG parses and has a node
+#    for each of the switches; the PNG is a PNG no more than 3 times
+#    wider than tall (a picture, not a ribbon);
+#  - by default (640 switches: above 100, the overview): a node per pod's
+#    leaves and per pod's spines and one for the cores, and a PNG between
+#    1:2 and 4:1.
 . "$top_srcdir/tests/lib.sh"
 python_require
 unset IBTOPO_DB
@@ -28,7 +32,8 @@ switches=$(grep -c '^Switch' "$ft")
 
 render() {
 	out=$1
-	timeout -s KILL "$LIMIT" "$IBTOPO" render -o "$out" "$ft" 2>"$T/err"
+	shift
+	timeout -s KILL "$LIMIT" "$IBTOPO" render "$@" -o "$out" "$ft" 2>"$T/err"
 	rc=$?
 	[ $rc -eq 137 ] && fail "render -o $(basename "$out"): over $LIMIT s"
 	[ $rc -eq 0 ] || {
@@ -37,7 +42,7 @@ render() {
 	}
 }
 
-render "$T/ft.svg"
+render "$T/ft.svg" --detail switches
 n=$("$PYTHON3" - "$T/ft.svg" <<'EOF'
 import sys, xml.etree.ElementTree as ET
 S = "{http://www.w3.org/2000/svg}"
@@ -48,13 +53,30 @@ EOF
 ) || fail "SVG does not parse"
 [ "$n" -eq "$switches" ] || fail "SVG: $n switch nodes, want $switches"
 
-render "$T/ft.png"
-"$PYTHON3" - "$T/ft.png" <<'EOF' || fail "PNG: $(cat "$T/ft.png.txt" 2>/dev/null)"
+# png_ratio PNG MIN MAX: a PNG whose width / height is within [MIN, MAX]
+png_ratio() {
+	"$PYTHON3" - "$@" <<'EOF' || fail "PNG $1: $(cat "$1.txt" 2>/dev/null)"
 import struct, sys
 b = open(sys.argv[1], "rb").read(24)
 ok = b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR"
 w, h = struct.unpack(">II", b[16:24]) if ok else (0, 0)
 open(sys.argv[1] + ".txt", "w").write("%dx%d" % (w, h))
-sys.exit(0 if ok and h and w <= 3 * h and h <= 3 * w else 1)
+sys.exit(0 if ok and h and float(sys.argv[2]) <= w / h <= float(sys.argv[3])
+         else 1)
 EOF
+}
+
+render "$T/ft.png" --detail switches
+png_ratio "$T/ft.png" 0.333 3
+
+render "$T/overview.dot"
+for p in 1 $PODS; do
+	grep -q "label=\"16 leaves, pod $p\\\\n" "$T/overview.dot" ||
+		fail "overview: no leaves of pod $p"
+	grep -q "label=\"16 spines, pod $p\\\\n" "$T/overview.dot" ||
+		fail "overview: no spines of pod $p"
+done
+grep -q 'label="128 cores\\n' "$T/overview.dot" || fail "overview: no cores"
+render "$T/overview.png"
+png_ratio "$T/overview.png" 0.5 4
 exit 0

@@ -38,6 +38,25 @@ enum ibtopo_diagram_layout {
 };
 #define IBTOPO_LAYOUT_SFDP_ABOVE 1000
 
+/** Switches one by one, or gathered into groups (the overview). */
+enum ibtopo_diagram_detail {
+	/* groups above IBTOPO_DETAIL_GROUPS_ABOVE switches drawn; else
+	 * switches */
+	IBTOPO_DETAIL_AUTO = 0,
+	IBTOPO_DETAIL_SWITCHES,
+	/* a director (switches sharing a system image GUID) is one node;
+	 * interchangeable switches (the leaves of a pod, the spines above
+	 * them) are one node, "16 leaves, pod 3"; hosts are counted in
+	 * their switches' node; the cables between two nodes are one edge
+	 * labelled with their count and bandwidth; a node holding a link
+	 * or switch with a finding is outlined red and named in a table */
+	IBTOPO_DETAIL_GROUPS,
+};
+#define IBTOPO_DETAIL_GROUPS_ABOVE 100
+/* switches drawn one by one beyond which no layout is quick: more is
+ * refused (IBTOPO_EINVAL), groups or a --focus are the way */
+#define IBTOPO_DETAIL_SWITCHES_MAX 2000
+
 enum ibtopo_diagram_flags {
 	IBTOPO_DIAGRAM_NO_LEGEND = 1u << 0,	/* title lines only */
 };
@@ -73,16 +92,21 @@ struct ibtopo_diagram_opts {
 	 * are the switches with hosts, the others ranked by BFS upward */
 	const struct ibtopo_topology *topology;
 	unsigned flags;			/* enum ibtopo_diagram_flags */
+	enum ibtopo_diagram_detail detail;
 };
 #define IBTOPO_DIAGRAM_OPTS_VERSION 1
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
-	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, \
+	IBTOPO_DETAIL_AUTO }
 
 /**
  * Write the fabric as a graphviz DOT graph through the sink (o->format is
  * ignored). Levels are ranks (top switches first, hosts last); labels are
  * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
- * "sw-01", "host001 mlx5_0" -> "host001"); parallel cables between two
+ * "sw-01", "host001 mlx5_0" -> "host001"); descriptions sharing a long
+ * start keep what tells them apart ("QLogic 12800-180 GUID=0x... L116"
+ * -> "L116" in its chassis box, "MF0;sw:MQM9790/U2" -> "sw U2"), the
+ * GUID tail only where nothing else differs; parallel cables between two
  * nodes are one edge labelled with the count, whose width grows with
  * bandwidth; switches sharing a system image GUID (directors) are one
  * cluster; SHARP aggregation nodes are not drawn. Hosts on the same set
