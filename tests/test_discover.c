@@ -31,9 +31,10 @@ int __wrap_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
 int __wrap_umad_release_port(umad_port_t *port);
 int __wrap_umad_open_port(const char *ca_name, int portnum);
 int __wrap_umad_close_port(int portid);
+struct ibtopo__lfts;
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo_error *err);
+			 struct ibtopo__lfts *lfts, struct ibtopo_error *err);
 void __real_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 void __wrap_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 ibnd_fabric_t *__real_ibnd_load_fabric(const char *file, unsigned int flags);
@@ -169,8 +170,9 @@ int __wrap_umad_close_port(int portid)
 /* will_return: the fabric, or NULL for a sweep that fails */
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo_error *err)
+			 struct ibtopo__lfts *lfts, struct ibtopo_error *err)
 {
+	(void)lfts;
 	assert_non_null(config);
 	last_config = *config;
 	*out = mock_ptr_type(ibnd_fabric_t *);
