@@ -13,7 +13,8 @@
 # LinearForwardingTable ones number the switches times 3. Then a switch
 # whose LFT never answers (ibsim `Error "leaf003" 100 25`, attribute 0x19):
 # discovery is incomplete naming that switch; with --partial it is stored
-# without a table for it. Last, --routes and --counters in one run.
+# without a table for it. OpenSM's `file` engine loads the export
+# (opensm -R file -U). Last, --routes and --counters in one run.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -119,6 +120,16 @@ cmp -s "$TESTDIR/ours" "$TESTDIR/fts.entries" || {
 	diff "$TESTDIR/fts.entries" "$TESTDIR/ours" | head >&2
 	fail "exported tables differ from dump_fts"
 }
+
+# ---- OpenSM's file engine takes the export back
+(cd "$TESTDIR/work" &&
+	OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o -R file \
+	-U "$TESTDIR/ours.dump" -f "$TESTDIR/osm/file.log" \
+	>"$TESTDIR/osm/file.out" 2>&1) || fail "opensm -R file failed"
+grep -q 'file tables configured on all switches' "$TESTDIR/osm/file.log" ||
+	fail "opensm -R file -U did not load the export"
 
 # ---- a switch whose LFT never answers: incomplete, named
 sim_cmd 'Error "leaf003" 100 25'
