@@ -13,7 +13,8 @@
  * and as an ibsim net file that reads back with the same links.
  *
  * The cable readers (inventory CSV, ibdiagnet db_csv), the counters
- * reader (perfquery, ibqueryerrors output) and the plan reader
+ * reader (perfquery, ibqueryerrors output), the routes reader (LFT
+ * dumps) and the plan reader
  * work against a fixed fabric, read from the file named by the
  * IBTOPO_FUZZ_FABRIC environment variable (the driver: --fabric FILE).
  * A cable file that fails must leave the fabric's cables as they were; a
@@ -45,7 +46,7 @@
  * an edit here or in fuzz/run.sh.
  */
 static const char *const other_targets[] = {
-	"namemap", "cables", "dbcsv", "plan", "counters",
+	"namemap", "cables", "dbcsv", "plan", "counters", "routes",
 };
 
 /* The fuzz targets, or NULL past the last; `n` from 0. */
@@ -68,7 +69,8 @@ static const char *target_name(int n)
 static bool needs_fabric(const char *target)
 {
 	return strcmp(target, "cables") == 0 || strcmp(target, "dbcsv") == 0 ||
-	       strcmp(target, "plan") == 0 || strcmp(target, "counters") == 0;
+	       strcmp(target, "plan") == 0 || strcmp(target, "counters") == 0 ||
+	       strcmp(target, "routes") == 0;
 }
 
 /* The fixed fabric of the cable and plan targets, as text. */
@@ -265,6 +267,37 @@ static void fuzz_counters(const unsigned char *data, size_t size)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * Forwarding tables: a failed load leaves no table and gives a message; a
+ * load that works leaves tables no longer than the LIDs a table can hold.
+ */
+static void fuzz_routes(const unsigned char *data, size_t size)
+{
+	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = fixed_fabric();
+	size_t unknown = 0;
+	int rc;
+
+	rc = ibtopo_routes_load_buffer(f, (const char *)data, size, "fuzz", &o,
+				       &unknown, &err);
+	if (rc) {
+		if (rc != err.code || !err.message[0])
+			die("a failed routes load gave no message", &err);
+		if (ibtopo_fabric_has_routes(f))
+			die("a failed routes load changed the fabric", NULL);
+	} else {
+		for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+			const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+			if (n->lft && (n->lft->top > IBTOPO_LFT_MAX_LID ||
+				       n->type != IBTOPO_NODE_SWITCH))
+				die("a table on a CA or past 0xbfff", NULL);
+		}
+	}
+	ibtopo_fabric_free(f);
+}
+
 static void validate(const struct ibtopo_fabric *plan,
 		     const struct ibtopo_fabric *actual, bool none)
 {
@@ -362,6 +395,10 @@ static int fuzz_one(const char *target, const unsigned char *data, size_t size)
 	}
 	if (strcmp(target, "counters") == 0) {
 		fuzz_counters(data, size);
+		return 0;
+	}
+	if (strcmp(target, "routes") == 0) {
+		fuzz_routes(data, size);
 		return 0;
 	}
 	if (strcmp(target, "namemap") == 0) {

@@ -7,7 +7,8 @@
 # Targets: `fuzz-seeds --targets` lists them: auto and every input format
 # of the library (ibnetdiscover, ports, ibsim, cache: an `ibnetdiscover
 # --cache` file, binary, ...), namemap, cables (inventory CSV), dbcsv
-# (ibdiagnet db_csv), plan (planned topology, validated against itself and
+# (ibdiagnet db_csv), routes (LFT dumps: opensm-lfts.dump, ibroute,
+# .fdbs), plan (planned topology, validated against itself and
 # tests/data/ck-cables.topo). Every lib/*/*.c is compiled, so a new format
 # needs no edit here.
 # Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
@@ -63,7 +64,7 @@ seed() {
 	cache)
 		cp "$top"/tests/data/*.cache "$c"/
 		return 0 ;;
-	cables|dbcsv|plan)
+	cables|dbcsv|plan|routes)
 		cp "$here/seeds/$t"/* "$c"/
 		[ "$t" = plan ] && cp "$top"/tests/data/*plan* "$c"/
 		return 0 ;;

@@ -56,6 +56,51 @@ int ibtopo_fabric_set_routing_engine(struct ibtopo_fabric *fabric,
 				     const char *engine,
 				     struct ibtopo_error *err);
 
+/** How ibtopo_routes_load() reads forwarding tables from a file. */
+struct ibtopo_routes_load_opts {
+	unsigned version;	/* IBTOPO_ROUTES_LOAD_OPTS_VERSION */
+	/* optional: warnings ("<path>:<line>: ..."); may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+	/* the routing engine that computed the tables, when the caller
+	 * knows it ("ftree"); NULL: not known (the file does not say) */
+	const char *engine;
+};
+#define IBTOPO_ROUTES_LOAD_OPTS_VERSION 1
+#define IBTOPO_ROUTES_LOAD_OPTS_INIT \
+	{ IBTOPO_ROUTES_LOAD_OPTS_VERSION, NULL, NULL, NULL }
+
+/**
+ * Read switch forwarding tables from a file and make them the fabric's
+ * tables: every earlier table is dropped, each switch the file lists gets
+ * its table (LIDs the file leaves out route nowhere, IBTOPO_LFT_NONE),
+ * and the routing engine becomes opts->engine. The format is detected
+ * from the content:
+ * - OpenSM's opensm-lfts.dump (--dump_files_dir DIR -D 0x43), ibroute
+ *   and dump_fts output: blocks "Unicast lids [A-B] of switch ... guid
+ *   0x... (...):", then "0xLID PORT ..." lines;
+ * - ibdiagnet's ibdiagnet2.fdbs and OpenSM's opensm.fdbs: blocks
+ *   "[osm_ucast_mgr_]dump_ucast_routes: Switch 0x...", then
+ *   "0xLID : PORT ..." or "0xLID : UNREACHABLE" lines.
+ * Switches are matched by node GUID; switches the fabric does not have
+ * are counted in *out_unknown (may be NULL), not an error. The file is
+ * read whole before any table changes: bad input leaves the fabric as it
+ * was. IBTOPO_EPARSE "<path>:<line>: <what was expected>", IBTOPO_EIO,
+ * IBTOPO_ENOMEM, IBTOPO_EINVAL.
+ */
+int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_routes_load_opts *opts,
+		       size_t *out_unknown, struct ibtopo_error *err);
+
+/**
+ * ibtopo_routes_load() on `len` bytes in memory; `name` stands for the
+ * path in messages. Text with a NUL byte is refused (IBTOPO_EPARSE).
+ */
+int ibtopo_routes_load_buffer(struct ibtopo_fabric *fabric, const char *data,
+			      size_t len, const char *name,
+			      const struct ibtopo_routes_load_opts *opts,
+			      size_t *out_unknown, struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif

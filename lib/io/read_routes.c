@@ -1,0 +1,462 @@
+/*
+ * read_routes.c - switch forwarding tables (LFTs) from files, attached to
+ * a fabric (`routes --routes DUMP`, `import --routes`): OpenSM's
+ * opensm-lfts.dump, infiniband-diags' ibroute and dump_fts output, and
+ * the .fdbs files of ibdiagnet and OpenSM, told apart by their content.
+ *
+ * OpenSM (--dump_files_dir DIR -D 0x43) writes one block per switch, the
+ * LID range in decimal, each entry's destination after '#':
+ *
+ *   Unicast lids [0-9] of switch Lid 5 guid 0x0000000000200002 ('leaf01'):
+ *   0x0001 007 # Switch portguid 0x0000000000200000: 'spine01'
+ *   9 lids dumped
+ *
+ * ibroute and dump_fts print the same blocks with a hex range, the switch
+ * named by LID (ibroute) or by directed route (dump_fts), a two-line
+ * column header and the destination in parentheses:
+ *
+ *   Unicast lids [0x0-0x9] of switch DR path slid 0; dlid 0; 0,1 guid
+ *   0x0000000000200002 (leaf01):                       (one line)
+ *     Lid  Out   Destination
+ *          Port     Info
+ *   0x0001 007 : (Switch portguid 0x0000000000200000: 'spine01')
+ *   9 valid lids dumped
+ *
+ * ibdiagnet's ibdiagnet2.fdbs (and OpenSM's own opensm.fdbs) keep the
+ * format of OpenSM's osm_ucast_mgr_dump_ucast_routes(): a header that
+ * names the switch by GUID, a column header, one "LID : Port ..." line a
+ * LID, "UNREACHABLE" where the table routes nowhere:
+ *
+ *   osm_ucast_mgr_dump_ucast_routes: Switch 0x0000000000200002
+ *   LID    : Port : Hops : Optimal
+ *   0x0001 : 007  : 01   : yes
+ *   0x0003 : UNREACHABLE
+ *
+ * Each block is read by the syntax its header announces, so the formats
+ * need no detection up front and a concatenation of them reads. Multicast
+ * blocks (dump_fts -M) are skipped. Switches are matched by node GUID
+ * (or a port GUID of theirs); blocks for switches the fabric does not
+ * have are counted, not an error. The whole file is read before any table
+ * changes: bad input leaves the fabric as it was.
+ */
+#include "io-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum block_kind { BLOCK_NONE, BLOCK_LFT, BLOCK_FDBS, BLOCK_MCAST };
+
+/* One switch's table as the file gives it, before it goes to the fabric. */
+struct pending {
+	struct ibtopo_node *node;	/* NULL: the fabric lacks it */
+	unsigned header_line;
+	unsigned top;			/* highest LID of the range or entries */
+	size_t first, count;		/* its entries in rt_reader.ent */
+};
+
+struct rt_reader {
+	struct ibtopo__src src;
+	struct ibtopo_fabric *fabric;
+	struct ibtopo__imap seen;	/* node pointer -> pending index */
+	struct pending *pend;
+	size_t npend, apend;
+	uint32_t *ent;			/* lid << 8 | port */
+	size_t nent, aent;
+	uint8_t *lid_seen;		/* bitmap over LIDs, of the current block */
+	enum block_kind kind;
+	struct pending *cur;
+	size_t unknown;
+};
+
+static bool starts(const char *p, const char *w)
+{
+	return strncmp(p, w, strlen(w)) == 0;
+}
+
+static int nomem(struct rt_reader *r)
+{
+	return ibtopo__error_set(r->src.err, IBTOPO_ENOMEM, "out of memory");
+}
+
+/* The switch a GUID names: its node GUID, or the GUID of one of its ports. */
+static struct ibtopo_node *switch_of(struct rt_reader *r, uint64_t guid)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(r->fabric, guid);
+
+	if (!n) {
+		struct ibtopo_port *p = ibtopo_fabric_find_port(r->fabric, guid);
+
+		n = p ? p->node : NULL;
+	}
+	if (n && n->type != IBTOPO_NODE_SWITCH) {
+		ibtopo__src_warn(&r->src, "%s:%u: 0x%016llx is a %s, not a "
+				 "switch: its table is skipped", r->src.name,
+				 r->src.lineno, (unsigned long long)guid,
+				 ibtopo__type_word(n->type));
+		n = NULL;
+	}
+	return n;
+}
+
+/* Close the current block: forget which LIDs it listed. */
+static void end_block(struct rt_reader *r)
+{
+	if (r->cur)
+		for (size_t i = 0; i < r->cur->count; i++) {
+			unsigned lid = r->ent[r->cur->first + i] >> 8;
+
+			r->lid_seen[lid / 8] &= (uint8_t)~(1u << (lid % 8));
+		}
+	r->cur = NULL;
+}
+
+/* A new block for the switch `guid` (its LID range ends at `top`). */
+static int begin_block(struct rt_reader *r, enum block_kind kind,
+		       uint64_t guid, unsigned top)
+{
+	unsigned line = r->src.lineno;
+	struct ibtopo_node *n = switch_of(r, guid);
+	struct pending *pd;
+
+	end_block(r);
+	r->kind = kind;
+	if (n) {
+		uint64_t key = ibtopo__mix64((uint64_t)(uintptr_t)n);
+		size_t i = ibtopo__imap_find(&r->seen, key, NULL, NULL);
+
+		if (i != SIZE_MAX)
+			return ibtopo__src_error(&r->src, line,
+				"switch 0x%016llx listed twice (first at line "
+				"%u): expected one table a switch",
+				(unsigned long long)guid,
+				r->pend[i].header_line);
+		if (ibtopo__imap_put(&r->seen, key, r->npend))
+			return nomem(r);
+	} else {
+		r->unknown++;
+	}
+	if (r->npend == r->apend) {
+		size_t na = r->apend ? 2 * r->apend : 64;
+		struct pending *np = realloc(r->pend, na * sizeof(*np));
+
+		if (!np)
+			return nomem(r);
+		r->pend = np;
+		r->apend = na;
+	}
+	pd = &r->pend[r->npend++];
+	pd->node = n;
+	pd->header_line = line;
+	pd->top = top;
+	pd->first = r->nent;
+	pd->count = 0;
+	r->cur = pd;
+	return 0;
+}
+
+static int add_entry(struct rt_reader *r, unsigned long lid, unsigned long port)
+{
+	unsigned line = r->src.lineno;
+
+	if (r->lid_seen[lid / 8] & (1u << (lid % 8)))
+		return ibtopo__src_error(&r->src, line,
+			"LID 0x%04lx listed twice for this switch: expected "
+			"one entry a LID", lid);
+	r->lid_seen[lid / 8] |= (uint8_t)(1u << (lid % 8));
+	if (r->nent == r->aent) {
+		size_t na = r->aent ? 2 * r->aent : 1024;
+		uint32_t *ne = realloc(r->ent, na * sizeof(*ne));
+
+		if (!ne)
+			return nomem(r);
+		r->ent = ne;
+		r->aent = na;
+	}
+	r->ent[r->nent++] = (uint32_t)lid << 8 | (uint32_t)port;
+	r->cur->count++;
+	if (lid > r->cur->top)
+		r->cur->top = (unsigned)lid;
+	return 0;
+}
+
+/* "Unicast lids [A-B] of switch ... guid 0x... (...):" */
+static int lft_header(struct rt_reader *r, const char *p)
+{
+	unsigned line = r->src.lineno;
+	unsigned long from, to;
+	const char *g;
+	uint64_t guid;
+
+	p += strlen("Unicast lids [");
+	if (!ibtopo__parse_cnum(&p, 0xffff, &from) || *p++ != '-' ||
+	    !ibtopo__parse_cnum(&p, 0xffff, &to) || *p++ != ']' || from > to)
+		return ibtopo__src_error(&r->src, line,
+			"expected a LID range '[A-B]' after 'Unicast lids'");
+	g = strstr(p, " guid ");
+	if (!starts(ibtopo__skip_ws(p), "of switch ") || !g)
+		return ibtopo__src_error(&r->src, line,
+			"expected 'of switch ... guid 0x...' after the range");
+	p = ibtopo__skip_ws(g + 6);
+	if (!starts(p, "0x") || !ibtopo__parse_hex64(&p, &guid))
+		return ibtopo__src_error(&r->src, line,
+					 "expected the switch's GUID after 'guid'");
+	if (to > IBTOPO_LFT_MAX_LID)
+		to = IBTOPO_LFT_MAX_LID;
+	return begin_block(r, BLOCK_LFT, guid, (unsigned)to);
+}
+
+/* "[osm_ucast_mgr_]dump_ucast_routes: Switch 0x..." */
+static int fdbs_header(struct rt_reader *r, const char *p)
+{
+	uint64_t guid;
+
+	p = ibtopo__skip_ws(strchr(p, ':') + 1);
+	if (!ibtopo__word_at(p, "Switch"))
+		return ibtopo__src_error(&r->src, r->src.lineno,
+			"expected 'Switch 0x...' after 'dump_ucast_routes:'");
+	p = ibtopo__skip_ws(p + 6);
+	if (!starts(p, "0x") || !ibtopo__parse_hex64(&p, &guid) ||
+	    (*p && *p != ' ' && *p != '\t'))
+		return ibtopo__src_error(&r->src, r->src.lineno,
+			"expected the switch's GUID after 'Switch'");
+	return begin_block(r, BLOCK_FDBS, guid, 0);
+}
+
+/* The out-port of an entry: 0..255, alone or before blanks. */
+static bool parse_port(const char **pp, unsigned long *out)
+{
+	const char *p = *pp;
+
+	if (!ibtopo__parse_uint(&p, 255, out) ||
+	    (*p && *p != ' ' && *p != '\t'))
+		return false;
+	*pp = p;
+	return true;
+}
+
+/* "0xLID PORT ..." (LFT blocks) or "0xLID : PORT ..." (fdbs blocks) */
+static int entry(struct rt_reader *r, const char *p)
+{
+	unsigned line = r->src.lineno;
+	unsigned long port;
+	uint64_t lid;
+
+	if (!r->cur)
+		return ibtopo__src_error(&r->src, line,
+			"expected a switch header ('Unicast lids [A-B] of "
+			"switch ... guid 0x...:' or 'dump_ucast_routes: "
+			"Switch 0x...') before the entries");
+	if (!ibtopo__parse_hex64(&p, &lid) || (*p != ' ' && *p != '\t'))
+		return ibtopo__src_error(&r->src, line,
+					 "expected a LID '0x...' and a port");
+	if (lid > IBTOPO_LFT_MAX_LID)
+		return ibtopo__src_error(&r->src, line,
+			"expected a unicast LID (0..0x%x), not 0x%llx",
+			IBTOPO_LFT_MAX_LID, (unsigned long long)lid);
+	p = ibtopo__skip_ws(p);
+	if (r->kind == BLOCK_FDBS) {
+		if (*p != ':')
+			return ibtopo__src_error(&r->src, line,
+				"expected '0xLID : PORT' or '0xLID : "
+				"UNREACHABLE'");
+		p = ibtopo__skip_ws(p + 1);
+		if (ibtopo__word_at(p, "UNREACHABLE"))
+			return add_entry(r, (unsigned long)lid,
+					 IBTOPO_LFT_NONE);
+	}
+	if (!parse_port(&p, &port))
+		return ibtopo__src_error(&r->src, line,
+			"expected an out-port (0..255) after the LID");
+	return add_entry(r, (unsigned long)lid, port);
+}
+
+/* "9 lids dumped", "9 valid lids dumped", "12 lids in use": footers */
+static bool is_footer(const char *p)
+{
+	unsigned long n;
+
+	if (!ibtopo__parse_uint(&p, 0xffffffffUL, &n))
+		return false;
+	p = ibtopo__skip_ws(p);
+	if (ibtopo__word_at(p, "valid"))
+		p = ibtopo__skip_ws(p + 5);
+	return ibtopo__word_at(p, "lids");
+}
+
+static int read_line(struct rt_reader *r, const char *p)
+{
+	if (starts(p, "Unicast lids ["))
+		return lft_header(r, p);
+	if (starts(p, "dump_ucast_routes:") ||
+	    starts(p, "osm_ucast_mgr_dump_ucast_routes:"))
+		return fdbs_header(r, p);
+	if (starts(p, "Multicast mlids")) {
+		end_block(r);
+		r->kind = BLOCK_MCAST;
+		return 0;
+	}
+	if (r->kind == BLOCK_MCAST || *p == '#' || is_footer(p))
+		return 0;
+	/* column headers: "Lid  Out   Destination", "Port     Info",
+	 * "LID    : Port : Hops : Optimal" */
+	if (ibtopo__word_at(p, "Lid") || ibtopo__word_at(p, "LID") ||
+	    ibtopo__word_at(p, "Port"))
+		return 0;
+	if (starts(p, "0x") || starts(p, "0X"))
+		return entry(r, p);
+	return ibtopo__src_error(&r->src, r->src.lineno,
+		"expected a routing table line ('Unicast lids [A-B] of "
+		"switch ... guid 0x...:', 'dump_ucast_routes: Switch 0x...' "
+		"or '0xLID PORT')");
+}
+
+/*
+ * The tables go to the fabric: the old ones are set aside and come back
+ * if a new one cannot be attached.
+ */
+static int commit(struct rt_reader *r, const char *engine)
+{
+	size_t nn = ibtopo_fabric_node_count(r->fabric);
+	const char *old_engine = ibtopo_fabric_routing_engine(r->fabric);
+	struct ibtopo_lft **old = NULL;
+	char *engine_copy = NULL;
+	uint8_t *scratch = NULL;
+	int rc = 0;
+
+	old = calloc(nn ? nn : 1, sizeof(*old));
+	scratch = malloc((size_t)IBTOPO_LFT_MAX_LID + 1);
+	if (old_engine)
+		engine_copy = strdup(old_engine);
+	if (!old || !scratch || (old_engine && !engine_copy)) {
+		rc = nomem(r);
+		goto out_free;
+	}
+	rc = ibtopo_fabric_set_routing_engine(r->fabric, engine, r->src.err);
+	if (rc)
+		goto out_free;
+	for (size_t i = 0; i < nn; i++) {
+		struct ibtopo_node *n = ibtopo_fabric_node(r->fabric, i);
+
+		old[i] = n->lft;
+		n->lft = NULL;
+	}
+	for (size_t i = 0; i < r->npend; i++) {
+		const struct pending *pd = &r->pend[i];
+
+		if (!pd->node)
+			continue;
+		memset(scratch, IBTOPO_LFT_NONE, (size_t)pd->top + 1);
+		for (size_t k = 0; k < pd->count; k++) {
+			uint32_t e = r->ent[pd->first + k];
+
+			scratch[e >> 8] = (uint8_t)(e & 0xff);
+		}
+		rc = ibtopo_node_set_lft(pd->node, scratch, pd->top,
+					 r->src.err);
+		if (rc)
+			goto out_restore;
+	}
+	for (size_t i = 0; i < nn; i++)
+		if (old[i]) {
+			free(old[i]->port);
+			free(old[i]);
+		}
+	goto out_free;
+
+out_restore:
+	ibtopo_fabric_clear_routes(r->fabric);
+	for (size_t i = 0; i < nn; i++)
+		ibtopo_fabric_node(r->fabric, i)->lft = old[i];
+	ibtopo_fabric_set_routing_engine(r->fabric, engine_copy, NULL);
+out_free:
+	free(engine_copy);
+	free(scratch);
+	free(old);
+	return rc;
+}
+
+static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
+		const char *name, const struct ibtopo_routes_load_opts *opts,
+		size_t *out_unknown, struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct rt_reader r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if (opts) {
+		ro.warn = opts->warn;
+		ro.warn_arg = opts->warn_arg;
+	}
+	ibtopo__src_init(&r.src, data, len, name, &ro, err);
+	r.fabric = fabric;
+	for (size_t i = 0; i < len; i++)
+		if (!data[i])
+			return ibtopo__src_error(&r.src, 1,
+				"binary data (expected a routing table dump)");
+	r.lid_seen = calloc(((size_t)IBTOPO_LFT_MAX_LID + 8) / 8, 1);
+	if (!r.lid_seen)
+		return nomem(&r);
+	while ((rc = ibtopo__src_next(&r.src)) > 0) {
+		const char *p = ibtopo__skip_ws(r.src.line);
+
+		if (!*p)
+			continue;
+		rc = read_line(&r, p);
+		if (rc)
+			goto out_release;
+	}
+	if (rc)
+		goto out_release;
+	if (!r.npend) {
+		rc = ibtopo__src_error(&r.src, r.src.lineno ? r.src.lineno : 1,
+			"expected a routing table dump: OpenSM's "
+			"opensm-lfts.dump, ibroute or dump_fts output "
+			"('Unicast lids [A-B] of switch ... guid 0x...:') or "
+			"an .fdbs file ('dump_ucast_routes: Switch 0x...')");
+		goto out_release;
+	}
+	rc = commit(&r, opts ? opts->engine : NULL);
+	if (rc)
+		goto out_release;
+	if (out_unknown)
+		*out_unknown = r.unknown;
+
+out_release:
+	ibtopo__imap_release(&r.seen);
+	free(r.lid_seen);
+	free(r.ent);
+	free(r.pend);
+	return rc;
+}
+
+int ibtopo_routes_load_buffer(struct ibtopo_fabric *fabric, const char *data,
+			      size_t len, const char *name,
+			      const struct ibtopo_routes_load_opts *opts,
+			      size_t *out_unknown, struct ibtopo_error *err)
+{
+	if (!fabric || (!data && len))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric or no data");
+	return load(fabric, data ? data : "", len, name ? name : "routes",
+		    opts, out_unknown, err);
+}
+
+int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_routes_load_opts *opts,
+		       size_t *out_unknown, struct ibtopo_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!fabric || !path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric or no path");
+	rc = ibtopo__read_whole_file(&buf, &len, path, err);
+	if (rc)
+		return rc;
+	rc = load(fabric, buf, len, path, opts, out_unknown, err);
+	free(buf);
+	return rc;
+}

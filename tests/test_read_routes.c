@@ -1,0 +1,309 @@
+/*
+ * test_read_routes.c - switch forwarding tables from OpenSM's
+ * opensm-lfts.dump, ibroute / dump_fts output and .fdbs files
+ * (lib/io/read_routes.c), on small samples written from the formats the
+ * tools print (as OpenSM 3.3 and infiniband-diags print them under ibsim),
+ * against tests/data/ck-cables.topo: spine01 0x1000000000000100 (LID 1),
+ * leaf01 0x...200 (LID 2), leaf02 0x...300 (LID 3), host01..04 LIDs 11..14.
+ */
+#include "ibtopo-int.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#define SPINE01 0x1000000000000100ull
+#define LEAF01 0x1000000000000200ull
+#define LEAF02 0x1000000000000300ull
+
+static int setup(void **state)
+{
+	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
+	struct ibtopo_fabric *f = NULL;
+
+	if (ibtopo_fabric_read_file(&f, TEST_DATADIR "/ck-cables.topo", &o,
+				    NULL))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	ibtopo_fabric_free(*state);
+	return 0;
+}
+
+static const struct ibtopo_lft *lft(struct ibtopo_fabric *f, uint64_t guid)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid);
+
+	assert_non_null(n);
+	return n->lft;
+}
+
+static int load(struct ibtopo_fabric *f, const char *text, size_t *unknown,
+		struct ibtopo_error *err)
+{
+	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+
+	return ibtopo_routes_load_buffer(f, text, strlen(text), "r.dump", &o,
+					 unknown, err);
+}
+
+static const char opensm_dump[] =
+	"Unicast lids [0-14] of switch Lid 1 guid 0x1000000000000100 "
+	"('spine01'):\n"
+	"0x0001 000 # Switch portguid 0x1000000000000100: 'spine01'\n"
+	"0x0002 001 # Switch portguid 0x1000000000000200: 'leaf01'\n"
+	"0x0003 003 # Switch portguid 0x1000000000000300: 'leaf02'\n"
+	"0x000b 001 # Channel Adapter portguid 0x2000000000000101: 'host01'\n"
+	"0x000c 002 # Channel Adapter portguid 0x2000000000000201: 'host02'\n"
+	"0x000d 003 # Channel Adapter portguid 0x2000000000000301: 'host03'\n"
+	"0x000e 004 # Channel Adapter portguid 0x2000000000000401: 'host04'\n"
+	"7 lids dumped\n"
+	"Unicast lids [0-14] of switch Lid 2 guid 0x1000000000000200 "
+	"('leaf01'):\n"
+	"0x0002 000 # Switch portguid 0x1000000000000200: 'leaf01'\n"
+	"0x000b 001 # Channel Adapter portguid 0x2000000000000101: 'host01'\n"
+	"0x000c 002 # Channel Adapter portguid 0x2000000000000201: 'host02'\n"
+	"0x000d 039 # Channel Adapter portguid 0x2000000000000301: 'host03'\n"
+	"0x000e 040 # Channel Adapter portguid 0x2000000000000401: 'host04'\n"
+	"5 lids dumped\n";
+
+static void opensm_dump_sets_the_tables(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_lft *t;
+	size_t unknown = 99;
+
+	assert_int_equal(load(f, opensm_dump, &unknown, &err), 0);
+	assert_int_equal(unknown, 0);
+	t = lft(f, SPINE01);
+	assert_non_null(t);
+	assert_int_equal(t->top, 14);
+	assert_int_equal(t->port[1], 0);
+	assert_int_equal(t->port[3], 3);
+	assert_int_equal(t->port[14], 4);
+	/* LIDs the dump leaves out route nowhere */
+	assert_int_equal(t->port[0], IBTOPO_LFT_NONE);
+	assert_int_equal(t->port[4], IBTOPO_LFT_NONE);
+	t = lft(f, LEAF01);
+	assert_int_equal(t->port[13], 39);
+	assert_int_equal(t->port[1], IBTOPO_LFT_NONE);
+	/* a switch the dump does not list has no table */
+	assert_null(lft(f, LEAF02));
+	assert_true(ibtopo_fabric_has_routes(f));
+	assert_null(ibtopo_fabric_routing_engine(f));
+}
+
+static void dump_fts_and_ibroute_output_read(void **state)
+{
+	static const char text[] =
+		"Unicast lids [0x0-0xe] of switch DR path slid 0; dlid 0; 0,1 "
+		"guid 0x1000000000000300 (leaf02):\n"
+		"  Lid  Out   Destination\n"
+		"       Port     Info \n"
+		"0x0003 000 : (Switch portguid 0x1000000000000300: 'leaf02')\n"
+		"0x000d 001 : (Channel Adapter portguid 0x2000000000000301: "
+		"'host03')\n"
+		"0x000b 040 : (Channel Adapter portguid 0x2000000000000101: "
+		"'host01')\n"
+		"3 valid lids dumped \n"
+		"Multicast mlids [0xc000-0xc002] of switch Lid 3 guid "
+		"0x1000000000000300 (leaf02):\n"
+		"            0                   1\n"
+		"     Ports: 0 1 2 3 4 5 6 7 8 9 0 1\n"
+		" MLid\n"
+		"0xc000      x x\n"
+		"1 valid mlids dumped \n"
+		"Unicast lids [0x0-0x10] of switch Lid 2 guid 0x1000000000000200 "
+		"(leaf01):\n"
+		"  Lid  Out   Destination\n"
+		"       Port     Info \n"
+		"0x000c 002 : (Channel Adapter portguid 0x2000000000000201: "
+		"'host02')\n"
+		"1 valid lids dumped \n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_lft *t;
+
+	assert_int_equal(load(f, text, NULL, &err), 0);
+	t = lft(f, LEAF02);
+	assert_int_equal(t->top, 14);
+	assert_int_equal(t->port[3], 0);
+	assert_int_equal(t->port[13], 1);
+	assert_int_equal(t->port[11], 40);
+	assert_int_equal(t->port[12], IBTOPO_LFT_NONE);
+	/* the range of the header is the table's top */
+	assert_int_equal(lft(f, LEAF01)->top, 16);
+	assert_int_equal(lft(f, LEAF01)->port[12], 2);
+	assert_null(lft(f, SPINE01));
+}
+
+static void fdbs_files_read(void **state)
+{
+	static const char text[] =
+		"osm_ucast_mgr_dump_ucast_routes: Switch 0x1000000000000200\n"
+		"LID    : Port : Hops : Optimal\n"
+		"0x0001 : 039  : 01   : yes\n"
+		"0x0002 : 000  : 00   : yes\n"
+		"0x0003 : UNREACHABLE\n"
+		"0x000b : 001  : 01   : yes\n"
+		"dump_ucast_routes: Switch 0x1000000000000100\n"
+		"LID    : Port : Hops : Optimal\n"
+		"0x0001 : 000  : 00   : yes\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+	const struct ibtopo_lft *t;
+
+	assert_int_equal(load(f, text, NULL, &err), 0);
+	t = lft(f, LEAF01);
+	assert_int_equal(t->top, 11);
+	assert_int_equal(t->port[1], 39);
+	assert_int_equal(t->port[2], 0);
+	assert_int_equal(t->port[3], IBTOPO_LFT_NONE);
+	assert_int_equal(t->port[11], 1);
+	assert_int_equal(lft(f, SPINE01)->top, 1);
+}
+
+static void warned(void *arg, const char *message)
+{
+	strncpy(arg, message, 255);
+}
+
+static void switches_the_fabric_lacks_are_counted(void **state)
+{
+	static const char text[] =
+		"Unicast lids [0-2] of switch Lid 9 guid 0x1000000000000900 "
+		"('gone'):\n"
+		"0x0001 001 # x\n"
+		"Unicast lids [0-2] of switch Lid 11 guid 0x2000000000000100 "
+		"('host01 is no switch'):\n"
+		"0x0001 001 # x\n"
+		"Unicast lids [0-2] of switch Lid 2 guid 0x1000000000000200 "
+		"('leaf01'):\n"
+		"0x0001 039 # x\n";
+	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+	char warning[256] = "";
+	size_t unknown = 0;
+
+	o.warn = warned;
+	o.warn_arg = warning;
+	o.engine = "ftree";
+	assert_int_equal(ibtopo_routes_load_buffer(f, text, strlen(text),
+						   "r.dump", &o, &unknown,
+						   &err), 0);
+	assert_int_equal(unknown, 2);
+	assert_non_null(strstr(warning, "r.dump:3: 0x2000000000000100 is a CA"));
+	assert_int_equal(lft(f, LEAF01)->port[1], 39);
+	assert_string_equal(ibtopo_fabric_routing_engine(f), "ftree");
+}
+
+static void a_second_load_replaces_every_table(void **state)
+{
+	static const char second[] =
+		"dump_ucast_routes: Switch 0x1000000000000300\n"
+		"0x0003 : 000  : 00   : yes\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+
+	assert_int_equal(load(f, opensm_dump, NULL, &err), 0);
+	assert_int_equal(load(f, second, NULL, &err), 0);
+	assert_null(lft(f, SPINE01));
+	assert_null(lft(f, LEAF01));
+	assert_int_equal(lft(f, LEAF02)->port[3], 0);
+}
+
+/* Bad input: the message names the line; the tables stay as they were. */
+static void bad_input_changes_nothing(void **state)
+{
+	static const struct {
+		const char *text, *message;
+	} bad[] = {
+		{ "0x0001 001\n",
+		  "r.dump:1: expected a switch header" },
+		{ "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n"
+		  "0x0001 001\n0x0001 002\n",
+		  "r.dump:3: LID 0x0001 listed twice for this switch" },
+		{ "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n"
+		  "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n",
+		  "r.dump:2: switch 0x1000000000000100 listed twice (first at "
+		  "line 1)" },
+		{ "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n"
+		  "0xc000 001\n",
+		  "r.dump:2: expected a unicast LID (0..0xbfff), not 0xc000" },
+		{ "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n"
+		  "0x0001 256\n",
+		  "r.dump:2: expected an out-port (0..255) after the LID" },
+		{ "Unicast lids [9-0] of switch Lid 1 guid 0x1:\n",
+		  "r.dump:1: expected a LID range '[A-B]'" },
+		{ "Unicast lids [0-9] of switch Lid 1:\n",
+		  "r.dump:1: expected 'of switch ... guid 0x...'" },
+		{ "dump_ucast_routes: Switch 0x1000000000000100\n"
+		  "0x0001 001\n",
+		  "r.dump:2: expected '0xLID : PORT'" },
+		{ "dump_ucast_routes: Node 0x1000000000000100\n",
+		  "r.dump:1: expected 'Switch 0x...'" },
+		{ "Unicast lids [0-9] of switch Lid 1 guid 0x1000000000000100:\n"
+		  "0x0001 001\nhello\n",
+		  "r.dump:3: expected a routing table line" },
+		{ "# nothing\n\n", "r.dump:2: expected a routing table dump" },
+		{ "", "r.dump:1: expected a routing table dump" },
+	};
+	static const char binary[] = "Unicast lids [0-9]\0\n";
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+
+	assert_int_equal(load(f, opensm_dump, NULL, &err), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err = (struct ibtopo_error)IBTOPO_ERROR_INIT;
+		assert_int_equal(load(f, bad[i].text, NULL, &err),
+				 IBTOPO_EPARSE);
+		if (!strstr(err.message, bad[i].message))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.message,
+				 bad[i].message);
+		assert_int_equal(lft(f, SPINE01)->port[14], 4);
+		assert_null(lft(f, LEAF02));
+	}
+	assert_int_equal(ibtopo_routes_load_buffer(f, binary,
+						   sizeof(binary) - 1, "r.dump",
+						   NULL, NULL, &err),
+			 IBTOPO_EPARSE);
+	assert_non_null(strstr(err.message, "binary data"));
+	assert_int_equal(lft(f, SPINE01)->port[14], 4);
+}
+
+static void files_are_read_by_path(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+
+	assert_int_equal(ibtopo_routes_load(f, TEST_DATADIR "/no-such.dump",
+					    NULL, NULL, &err), IBTOPO_EIO);
+	assert_int_equal(ibtopo_routes_load(f, TEST_DATADIR "/rt-ck-lfts.dump",
+					    NULL, NULL, &err), 0);
+	assert_int_equal(lft(f, LEAF02)->port[11], 39);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(opensm_dump_sets_the_tables),
+		T(dump_fts_and_ibroute_output_read),
+		T(fdbs_files_read),
+		T(switches_the_fabric_lacks_are_counted),
+		T(a_second_load_replaces_every_table),
+		T(bad_input_changes_nothing),
+		T(files_are_read_by_path),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
