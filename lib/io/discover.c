@@ -481,17 +481,16 @@ static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
 {
 	uint8_t buf[IB_SMP_DATA_SIZE];
 	char path[128];
-	size_t known = l->count;
+	size_t known = l->count, next = 0;
 
+	/* the sweep listed switches in this same order */
 	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		bool listed = false;
-
 		if (nd->type != IB_NODE_SWITCH)
 			continue;
-		for (size_t i = 0; i < known && !listed; i++)
-			listed = l->sw[i].node == nd;
-		if (listed)
+		if (next < known && l->sw[next].node == nd) {
+			next++;
 			continue;
+		}
 		if (!requery(q, &nd->path_portid, IB_ATTR_SWITCH_INFO, 0, buf) ||
 		    !field(buf, IB_SW_LINEAR_FDB_CAP_F)) {
 			dr_path(path, sizeof(path), &nd->path_portid, -1);
