@@ -132,3 +132,21 @@ CREATE TABLE port_counters (
 	rcv_pkts INTEGER,
 	PRIMARY KEY (snapshot_id, node_guid, port)
 );
+
+-- @version 4
+-- Switch forwarding tables (discover --routes, import --routes): one row
+-- per switch whose linear forwarding table was read, the out-port of each
+-- destination LID 0..top as one byte each (255: no route) in one BLOB of
+-- top + 1 bytes, so a 1,620-switch fabric with 13,284 LIDs is 1,620 rows,
+-- not 21.5 million. Read it with
+--   SELECT printf('0x%016x', node_guid), top, hex(substr(ports, lid + 1, 1))
+--   FROM lfts;
+-- routing_engine: the SM's engine that computed them, when known.
+ALTER TABLE snapshots ADD COLUMN routing_engine TEXT;
+CREATE TABLE lfts (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	top INTEGER NOT NULL,
+	ports BLOB NOT NULL,
+	PRIMARY KEY (snapshot_id, node_guid)
+);

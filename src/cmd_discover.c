@@ -10,7 +10,8 @@ enum {
 	OPT_PARTIAL,
 	OPT_RETRIES,
 	OPT_FORCE,
-	OPT_COUNTERS
+	OPT_COUNTERS,
+	OPT_ROUTES
 };
 
 static const struct cli_opt opts[] = {
@@ -28,6 +29,9 @@ static const struct cli_opt opts[] = {
 	{ "counters", 0, 0, NULL,
 	  "also read every linked port's error and "
 	  "data counters (PMA Gets; needs LIDs)" },
+	{ "routes", 0, 0, NULL,
+	  "also read every switch's forwarding table "
+	  "(LFT; SMP Gets)" },
 	{ NULL },
 };
 
@@ -37,7 +41,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -57,6 +61,13 @@ const struct cli_cmd cmd_discover_entry = {
 		"are read after the sweep, LID-routed (a subnet manager must\n"
 		"have assigned LIDs), and stored with the snapshot and the time\n"
 		"they were read; only Gets are sent: no counter is reset.\n"
+		"With --routes, after the sweep every switch's SwitchInfo and\n"
+		"linear forwarding table (LFT blocks 0..LinearFDBTop/64) are\n"
+		"read with SMP Gets along directed routes, 16 in flight, and\n"
+		"stored with the snapshot (export --format lfts writes them as\n"
+		"OpenSM's opensm-lfts.dump). A switch whose table does not\n"
+		"answer, asked again, makes the discovery incomplete (see\n"
+		"above), named in the message; it never gets a short table.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -101,9 +112,27 @@ static int label_fail(const struct ibtopo_error *err)
 	return cli_fail(err);
 }
 
+/* The -v step line of the forwarding tables read. */
+struct routes_step {
+	const struct cli_global *g;
+	size_t switches, blocks;
+	double seconds;
+};
+
+static void routes_read(void *arg, size_t switches, size_t blocks,
+			double seconds)
+{
+	struct routes_step *r = arg;
+
+	r->switches = switches;
+	r->blocks = blocks;
+	r->seconds = seconds;
+}
+
 static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			     const struct cli_global *g)
 {
+	struct routes_step routes = { g, 0, 0, 0 };
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *fabric = NULL;
@@ -147,6 +176,11 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_COUNTERS:
 			dopts.flags |= IBTOPO_DISCOVER_COUNTERS;
 			break;
+		case OPT_ROUTES:
+			dopts.flags |= IBTOPO_DISCOVER_ROUTES;
+			dopts.routes_read = routes_read;
+			dopts.routes_arg = &routes;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -181,6 +215,10 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	cli_step(g, "discover", t0, "%zu nodes, %zu links",
 		 ibtopo_fabric_node_count(fabric),
 		 ibtopo_fabric_link_count(fabric));
+	if (dopts.flags & IBTOPO_DISCOVER_ROUTES)
+		cli_step(g, "routes", cli_now() - routes.seconds,
+			 "%zu switch forwarding tables read in %zu LFT blocks",
+			 routes.switches, routes.blocks);
 	if (ibtopo_fabric_meta(fabric)->partial)
 		fprintf(stderr,
 			"ibtopo: warning: discovery incomplete: %s; "

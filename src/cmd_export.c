@@ -9,7 +9,7 @@ enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT",
-	  "ibnetdiscover (default), ibsim, slurm, csv or json" },
+	  "ibnetdiscover (default), ibsim, slurm, csv, json or lfts" },
 	{ "input-format", 0, 1, "FMT",
 	  "format of an input FILE: auto (default), "
 	  "cache, ibnetdiscover, ports or ibsim" },
@@ -46,6 +46,9 @@ const struct cli_cmd cmd_export_entry = {
 		"                 the firmware's default\n"
 		"  csv            one row per link, as `show links --format csv`\n"
 		"  json           {\"schema_version\":1,\"nodes\":[...],\"links\":[...]}\n"
+		"  lfts           the switches' forwarding tables (discover --routes,\n"
+		"                 import --routes) as OpenSM's opensm-lfts.dump, which\n"
+		"                 `opensm -R file -U FILE` loads; exit 2 without tables\n"
 		"Node-name maps: lines `0x<guid> \"name\"` (infiniband-diags),\n"
 		"`0x<guid> name` or `H-<guid> name`; '#' starts a comment.",
 	.opts = opts,
@@ -73,7 +76,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			if (v < 0)
 				return cli_usage_error(
 					self,
-					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv or json)",
+					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv, json or lfts)",
 					st.optarg);
 			format = (enum ibtopo_export_format)v;
 			break;

@@ -2,7 +2,7 @@
 #include "commands.h"
 
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE, OPT_COUNTERS };
+enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE, OPT_COUNTERS, OPT_ROUTES };
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
@@ -15,6 +15,9 @@ static const struct cli_opt opts[] = {
 	{ "counters", 0, 1, "CFILE",
 	  "attach port counters: perfquery (also -x), "
 	  "ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv" },
+	{ "routes", 0, 1, "RFILE",
+	  "attach switch forwarding tables: opensm-lfts.dump, "
+	  "dump_fts, ibroute or .fdbs output" },
 	{ NULL },
 };
 
@@ -25,7 +28,7 @@ const struct cli_cmd cmd_import_entry = {
 	.name = "import",
 	.summary = "read a fabric file into a new snapshot",
 	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]"
-		" [--counters CFILE]",
+		" [--counters CFILE] [--routes RFILE]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
@@ -40,6 +43,12 @@ const struct cli_cmd cmd_import_entry = {
 		"ibdiagnet2.pm or the PM_INFO section of ibdiagnet2.db_csv,\n"
 		"read at the file's mtime. Ports the fabric does not have are\n"
 		"left out with one warning.\n"
+		"--routes RFILE attaches switch forwarding tables (LFTs), as\n"
+		"discover --routes stores them: OpenSM's opensm-lfts.dump or\n"
+		"opensm.fdbs, dump_fts or ibroute output, ibdiagnet2.fdbs, told\n"
+		"from the content; switches matched by GUID, those the fabric\n"
+		"does not have left out with one warning. Bad input stores\n"
+		"nothing.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -56,7 +65,8 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
 	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
-	const char *label = NULL, *path, *counters = NULL;
+	struct ibtopo_routes_load_opts lopts = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	const char *label = NULL, *path, *counters = NULL, *routes = NULL;
 	size_t unknown = 0;
 	unsigned save_flags = 0;
 	int64_t id = 0;
@@ -81,6 +91,9 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_COUNTERS:
 			counters = st.optarg;
+			break;
+		case OPT_ROUTES:
+			routes = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -122,6 +135,16 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			"ibtopo: warning: %s: %zu port%s not in the fabric; "
 			"their counters are left out\n",
 			counters, unknown, unknown == 1 ? "" : "s");
+	lopts.warn = cli_warn;
+	unknown = 0;
+	if (routes &&
+	    ibtopo_routes_load(fabric, routes, &lopts, &unknown, &err))
+		goto out_fail;
+	if (unknown)
+		fprintf(stderr,
+			"ibtopo: warning: %s: %zu switch%s not in the fabric; "
+			"their tables are left out\n",
+			routes, unknown, unknown == 1 ? "" : "es");
 	/* Open the store only now: a bad file leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;

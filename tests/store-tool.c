@@ -8,6 +8,9 @@
  *                                     the first value of the last row
  *   store-tool bench DB [K]           time saving and loading one k-ary
  *                                     fat tree (default 36: 11,664 hosts)
+ *   store-tool bench-routes DB [K]    the same with a forwarding table on
+ *                                     every switch, one entry per LID (k=36:
+ *                                     1,620 switches x 13,284 LIDs)
  */
 #include "io/io-int.h"
 
@@ -256,6 +259,107 @@ static int bench(const char *db, unsigned k)
 	return 0;
 }
 
+/*
+ * Forwarding tables on every switch of `f`: LIDs 1..(nodes) in node
+ * order, entries drawn from the switch's ports (and 255) by a fixed LCG.
+ */
+static int add_routes(struct ibtopo_fabric *f, size_t *entries,
+		      struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(f);
+	unsigned top = (unsigned)nn;
+	uint8_t *lft = malloc((size_t)top + 1);
+	uint32_t x = 12345;
+
+	*entries = 0;
+	if (!lft)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nn; i++) {
+		struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		if (n->type != IBTOPO_NODE_SWITCH)
+			continue;
+		for (unsigned l = 0; l <= top; l++) {
+			x = x * 1103515245u + 12345u;
+			lft[l] = l ? (uint8_t)((x >> 16) % (n->nports + 1)) :
+				     IBTOPO_LFT_NONE;
+		}
+		if (ibtopo_node_set_lft(n, lft, top, err)) {
+			free(lft);
+			return err->code;
+		}
+		*entries += (size_t)top + 1;
+	}
+	free(lft);
+	return ibtopo_fabric_set_routing_engine(f, "ftree", err);
+}
+
+static bool same_routes(const struct ibtopo_fabric *f,
+			const struct ibtopo_fabric *g)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *a = ibtopo_fabric_node(f, i);
+		const struct ibtopo_node *b = ibtopo_fabric_find_node(g, a->guid);
+
+		if (!b || !a->lft != !b->lft)
+			return false;
+		if (a->lft && (a->lft->top != b->lft->top ||
+			       memcmp(a->lft->port, b->lft->port,
+				      (size_t)a->lft->top + 1)))
+			return false;
+	}
+	return true;
+}
+
+static int bench_routes(const char *db, unsigned k)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = NULL, *g = NULL;
+	size_t entries = 0;
+	double t0, t1, c0, c1;
+	int64_t id = 0;
+	struct stat st;
+
+	if (fat_tree(&f, k, &err) || add_routes(f, &entries, &err))
+		return fail(&err);
+	printf("fabric: k=%u, %zu switches, %zu CAs; tables of %zu LIDs, "
+	       "%zu entries\n", k,
+	       ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
+	       ibtopo_fabric_count_type(f, IBTOPO_NODE_CA),
+	       ibtopo_fabric_node_count(f), entries);
+	if (ibtopo_store_open(&s, db, 0, &err))
+		return fail(&err);
+	t0 = now();
+	c0 = cpu();
+	if (ibtopo_store_save(&id, s, f, &err))
+		return fail(&err);
+	t1 = now();
+	c1 = cpu();
+	printf("save with tables: %.3f s (cpu %.3f s; snapshot %lld)\n",
+	       t1 - t0, c1 - c0, (long long)id);
+	ibtopo_store_free(s);
+	s = NULL;
+	t0 = now();
+	c0 = cpu();
+	if (ibtopo_store_open(&s, db, IBTOPO_STORE_READONLY, &err) ||
+	    ibtopo_store_load(&g, s, id, &err))
+		return fail(&err);
+	t1 = now();
+	c1 = cpu();
+	printf("load with tables: %.3f s (cpu %.3f s)\n", t1 - t0, c1 - c0);
+	if (stat(db, &st) == 0)
+		printf("database: %.1f MB\n", (double)st.st_size / 1e6);
+	if (!same_routes(f, g)) {
+		fprintf(stderr, "store-tool: loaded tables differ\n");
+		return 1;
+	}
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -270,9 +374,11 @@ int main(int argc, char **argv)
 		printf("%lld\n", (long long)v);
 		return 0;
 	}
+	if (argc >= 3 && strcmp(argv[1], "bench-routes") == 0)
+		return bench_routes(argv[2], argc > 3 ? (unsigned)atoi(argv[3]) : 36);
 	if (argc >= 3 && strcmp(argv[1], "bench") == 0)
 		return bench(argv[2], argc > 3 ? (unsigned)atoi(argv[3]) : 36);
 	fprintf(stderr, "usage: store-tool fill DB N [LABEL] [K] | exec DB SQL | "
-		"bench DB [K]\n");
+		"bench DB [K] | bench-routes DB [K]\n");
 	return 2;
 }

@@ -8,6 +8,7 @@
  * through to the real library unless a test makes it fail.
  */
 #include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
@@ -33,7 +34,7 @@ int __wrap_umad_open_port(const char *ca_name, int portnum);
 int __wrap_umad_close_port(int portid);
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo_error *err);
+			 struct ibtopo__lfts *lfts, struct ibtopo_error *err);
 void __real_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 void __wrap_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 ibnd_fabric_t *__real_ibnd_load_fabric(const char *file, unsigned int flags);
@@ -166,11 +167,41 @@ int __wrap_umad_close_port(int portid)
 	return 0;
 }
 
+/*
+ * What the sweep read of the forwarding tables (discover --routes): the
+ * switch `lft_switch` with LinearFDBTop `lft_top`, its blocks answered
+ * where lft_have[block]; entry i is lft_entry(i). No switch when NULL.
+ */
+static ibnd_node_t *lft_switch;
+static unsigned lft_top;
+static bool lft_have[4];
+
+static uint8_t lft_entry(unsigned lid)
+{
+	return (uint8_t)(lid % 5);
+}
+
 /* will_return: the fabric, or NULL for a sweep that fails */
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo_error *err)
+			 struct ibtopo__lfts *lfts, struct ibtopo_error *err)
 {
+	if (lfts && lft_switch) {
+		struct ibtopo__lft_read *r;
+
+		assert_int_equal(ibtopo__lfts_add(lfts, lft_switch, lft_top), 0);
+		r = &lfts->sw[lfts->count - 1];
+		for (unsigned b = 0; b < r->blocks; b++) {
+			if (!lft_have[b])
+				continue;
+			for (unsigned i = 0; i < IBTOPO__LFT_BLOCK; i++)
+				r->port[b * IBTOPO__LFT_BLOCK + i] =
+					lft_entry(b * IBTOPO__LFT_BLOCK + i);
+			r->have[b] = 1;
+			r->missing--;
+		}
+		lfts->gets += r->blocks;
+	}
 	assert_non_null(config);
 	last_config = *config;
 	*out = mock_ptr_type(ibnd_fabric_t *);
@@ -708,6 +739,100 @@ static void peer_found_elsewhere_is_linked(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* An LFT block answered again, as the sweep would have had it. */
+static void lft_block_answer(const char *path, unsigned block)
+{
+	struct answer *a = answer(path, IB_ATTR_LINEARFORWTBL, block);
+
+	for (unsigned i = 0; i < IBTOPO__LFT_BLOCK; i++)
+		a->data[i] = lft_entry(block * IBTOPO__LFT_BLOCK + i);
+}
+
+static void assert_lft(const struct ibtopo_fabric *f, uint64_t guid,
+		       unsigned top)
+{
+	const struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid);
+
+	assert_non_null(n->lft);
+	assert_int_equal(n->lft->top, top);
+	for (unsigned l = 0; l <= top; l++)
+		assert_int_equal(n->lft->port[l], lft_entry(l));
+}
+
+static void lost_lft_block_is_asked_again(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+
+	nanswers = queries = 0;
+	lft_switch = s.sw;
+	lft_top = 70;		/* blocks 0 and 1 */
+	lft_have[0] = true;
+	lft_have[1] = false;
+	lft_block_answer("0", 1);
+	assert_int_equal(discover(&f, s.f, IBTOPO_DISCOVER_ROUTES, NULL), 0);
+	lft_switch = NULL;
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_lft(f, 0x20, 70);
+	assert_int_equal(queries, 1);
+	ibtopo_fabric_free(f);
+}
+
+static void silent_lft_block_is_partial_and_no_table(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	const char *why = "1 SMP went unanswered (first: switch 'spine01' "
+			  "0x0000000000000020 at DR path 0 did not answer "
+			  "LinearForwardingTable block 1 (1 of 2 blocks missing))";
+
+	nanswers = queries = 0;
+	lft_switch = s.sw;
+	lft_top = 127;
+	lft_have[0] = true;
+	lft_have[1] = false;
+	assert_int_equal(discover(&f, s.f, IBTOPO_DISCOVER_ROUTES, &err),
+			 IBTOPO_EPARTIAL);
+	assert_null(f);
+	s = small_fabric();
+	lft_switch = s.sw;
+	assert_int_equal(discover(&f, s.f, IBTOPO_DISCOVER_ROUTES |
+				  IBTOPO_DISCOVER_PARTIAL, &err), 0);
+	lft_switch = NULL;
+	assert_true(ibtopo_fabric_meta(f)->partial);
+	assert_string_equal(ibtopo_fabric_meta(f)->partial_reason, why);
+	/* never a short table */
+	assert_null(ibtopo_fabric_find_node(f, 0x20)->lft);
+	ibtopo_fabric_free(f);
+}
+
+static void switch_info_lost_is_asked_again_then_blocks(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_fabric *f = NULL;
+	struct answer *a;
+
+	nanswers = queries = 0;
+	lft_switch = NULL;	/* the sweep had no SwitchInfo */
+	a = answer("0", IB_ATTR_SWITCH_INFO, 0);
+	mad_set_field(a->data, 0, IB_SW_LINEAR_FDB_CAP_F, 49152);
+	mad_set_field(a->data, 0, IB_SW_LINEAR_FDB_TOP_F, 20);
+	lft_block_answer("0", 0);
+	assert_int_equal(discover(&f, s.f, IBTOPO_DISCOVER_ROUTES, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_lft(f, 0x20, 20);
+	assert_int_equal(queries, 2);
+	/* without --routes, no table and no LFT query */
+	ibtopo_fabric_free(f);
+	s = small_fabric();
+	queries = 0;
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_has_routes(f));
+	assert_int_equal(queries, 0);
+	ibtopo_fabric_free(f);
+}
+
 static void asking_again_gives_up_after_16_misses(void **state)
 {
 	struct small s = small_fabric();
@@ -944,6 +1069,9 @@ int main(void)
 		cmocka_unit_test(lost_port_info_is_asked_again),
 		cmocka_unit_test(peer_found_elsewhere_is_linked),
 		cmocka_unit_test(asking_again_gives_up_after_16_misses),
+		cmocka_unit_test(lost_lft_block_is_asked_again),
+		cmocka_unit_test(silent_lft_block_is_partial_and_no_table),
+		cmocka_unit_test(switch_info_lost_is_asked_again_then_blocks),
 		cmocka_unit_test(incomplete_sweeps_are_retried),
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),

@@ -193,6 +193,18 @@ static struct ibtopo_fabric *build_fabric(void)
 	assert_int_equal(ibtopo_fabric_connect(&l, f, p[8], mk_port(f, sw2, 2, 11),
 					       NULL), 0);
 
+	/* a forwarding table as large as one gets, every port value and
+	 * 255 (no route) in it; sw2 has none */
+	{
+		static uint8_t lft[IBTOPO_LFT_MAX_LID + 1];
+
+		for (size_t i = 0; i < sizeof(lft); i++)
+			lft[i] = (uint8_t)(i % 7 == 3 ? IBTOPO_LFT_NONE :
+					   (i * 31) % 41);
+		assert_int_equal(ibtopo_node_set_lft(sw1, lft,
+						     IBTOPO_LFT_MAX_LID, NULL), 0);
+	}
+	assert_int_equal(ibtopo_fabric_set_routing_engine(f, "ftree", NULL), 0);
 	assert_int_equal(ibtopo_fabric_set_label(f, "week 1", NULL), 0);
 	assert_int_equal(ibtopo_fabric_set_source(f, "discover:mlx5_0/1", NULL), 0);
 	assert_int_equal(ibtopo_fabric_set_host(f, "head01", NULL), 0);
@@ -261,6 +273,8 @@ static void assert_fabric_equal(const struct ibtopo_fabric *x,
 	assert_int_equal(mx->partial, my->partial);
 	assert_str_eq_null(mx->partial_reason, my->partial_reason);
 	assert_int_equal(mx->snapshot_id, my->snapshot_id);
+	assert_str_eq_null(ibtopo_fabric_routing_engine(x),
+			   ibtopo_fabric_routing_engine(y));
 
 	assert_int_equal(ibtopo_fabric_node_count(x), ibtopo_fabric_node_count(y));
 	for (size_t i = 0; i < ibtopo_fabric_node_count(x); i++) {
@@ -277,6 +291,13 @@ static void assert_fabric_equal(const struct ibtopo_fabric *x,
 		assert_int_equal(a->nports, b->nports);
 		assert_int_equal(a->enhanced_port0, b->enhanced_port0);
 		assert_int_equal(a->index, b->index);
+		/* forwarding tables: there or not, then byte-equal */
+		assert_int_equal(!a->lft, !b->lft);
+		if (a->lft) {
+			assert_int_equal(a->lft->top, b->lft->top);
+			assert_memory_equal(a->lft->port, b->lft->port,
+					    (size_t)a->lft->top + 1);
+		}
 		for (unsigned p = 0; p <= a->nports; p++)
 			assert_port_equal(a->ports[p], b->ports[p]);
 		assert_ptr_equal(ibtopo_fabric_find_node(y, a->guid), b);
@@ -900,7 +921,7 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "'%s': schema version 99 is newer than this ibtopo supports (3)",
+		 "'%s': schema version 99 is newer than this ibtopo supports (4)",
 		 c->db);
 	assert_string_equal(err.message, want);
 	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
@@ -943,7 +964,7 @@ static void empty_file_is_upgraded_to_the_latest_schema(void **state)
 	/* and it is now ours, at the latest version */
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 3);
+	assert_int_equal(v, 4);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
 						 &v, &err), 0);
 	assert_int_equal(v, 0x49425450);
@@ -984,10 +1005,13 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 					   &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 3);
-	/* version 3's table is there, empty */
+	assert_int_equal(v, 4);
+	/* version 3's and 4's tables are there, empty */
 	assert_int_equal(ibtopo__store_exec_path(c->db,
 		"SELECT count(*) FROM port_counters", &v, &err), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"SELECT count(*) FROM lfts", &v, &err), 0);
 	assert_int_equal(v, 0);
 	assert_int_equal(ibtopo_store_list(&list, &n, s, &err), 0);
 	assert_int_equal(n, 2);
@@ -1020,6 +1044,15 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	assert_int_equal(ibtopo_fabric_set_label(fresh, "week3", NULL), 0);
 	assert_int_equal(ibtopo_store_save(&id, s, fresh, &err), 0);
 	assert_int_equal(id, 3);
+	ibtopo_fabric_free(fresh);
+	/* and forwarding tables in the upgraded file round-trip */
+	fresh = build_fabric();
+	assert_int_equal(ibtopo_fabric_set_label(fresh, "routes", NULL), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, fresh, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_non_null(ibtopo_fabric_find_node(g, 0xf452140300a0b0c0ull)->lft);
+	assert_fabric_equal(fresh, g);
+	ibtopo_fabric_free(g);
 	ibtopo_store_free(s);
 	ibtopo_fabric_free(fresh);
 }
@@ -1230,7 +1263,7 @@ static void old_unwritable_body(struct ctx *c)
 	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) ==
 	      IBTOPO_EVERSION);
 	snprintf(want, sizeof(want), "'%s': schema version 1 is older than this "
-		 "ibtopo's (3), and the file is not writable here to upgrade it "
+		 "ibtopo's (4), and the file is not writable here to upgrade it "
 		 "(run ibtopo once as a user who can write it)", c->db);
 	CHECK_MSG(err, want);
 	read_file(c->db, &after, &na);

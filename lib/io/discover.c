@@ -23,6 +23,10 @@
  *   libibnetdisc does not walk through CAs, so their other ports are
  *   legitimately unknown. Each message names the directed route (DR
  *   path) of what did not answer.
+ * - With --routes, a switch whose SwitchInfo or one of whose
+ *   LinearForwardingTable blocks is still unanswered after asking again
+ *   (repair_lfts()) gets no table at all, never a short one, and counts
+ *   as (e): the message names the switch and the block.
  * - A cache file is loaded without bounds checks on port numbers; we walk
  *   its structure first so truncated or corrupt files are refused before
  *   ibnd_load_fabric() sees them.
@@ -467,8 +471,74 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
  * description are counted in `u` (rule d); the rest that is still
  * missing is counted by count_unanswered() (rules a-c).
  */
+/*
+ * The forwarding tables the sweep could not read: SwitchInfo of switches
+ * that have none (then all their blocks), and each block missing, asked
+ * again; what stays missing is counted in `u`, naming the switch.
+ */
+static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
+			struct ibtopo__lfts *l, struct unanswered *u)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	char path[128];
+	size_t known = l->count, next = 0;
+
+	/* the sweep listed switches in this same order */
+	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		if (nd->type != IB_NODE_SWITCH)
+			continue;
+		if (next < known && l->sw[next].node == nd) {
+			next++;
+			continue;
+		}
+		if (!requery(q, &nd->path_portid, IB_ATTR_SWITCH_INFO, 0, buf) ||
+		    !field(buf, IB_SW_LINEAR_FDB_CAP_F)) {
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
+				       "path %s did not answer SwitchInfo",
+				       (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
+				       nd->nodedesc, nd->guid, path);
+			continue;
+		}
+		memcpy(nd->switchinfo, buf, sizeof(nd->switchinfo));
+		if (ibtopo__lfts_add(l, nd, field(buf, IB_SW_LINEAR_FDB_TOP_F))) {
+			unanswered_add(u, "out of memory for forwarding tables");
+			return;
+		}
+	}
+	for (size_t i = 0; i < l->count; i++) {
+		struct ibtopo__lft_read *r = &l->sw[i];
+		ibnd_node_t *nd = r->node;
+		unsigned first = 0;
+
+		for (unsigned b = 0; b < r->blocks && r->missing; b++) {
+			if (r->have[b])
+				continue;
+			if (!requery(q, &nd->path_portid, IB_ATTR_LINEARFORWTBL,
+				     b, buf)) {
+				if (!first)
+					first = b + 1;
+				continue;
+			}
+			memcpy(r->port + (size_t)b * IBTOPO__LFT_BLOCK, buf,
+			       IBTOPO__LFT_BLOCK);
+			r->have[b] = 1;
+			r->missing--;
+		}
+		if (r->missing) {
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
+				       "path %s did not answer LinearForwarding"
+				       "Table block %u (%u of %u blocks missing)",
+				       (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
+				       nd->nodedesc, nd->guid, path, first - 1,
+				       r->missing, r->blocks);
+		}
+	}
+}
+
 static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms,
-		   struct unanswered *u)
+		   struct ibtopo__lfts *lfts, struct unanswered *u)
 {
 	struct requery q = { NULL, ca, portnum, timeout_ms, 0, false };
 	uint8_t buf[IB_SMP_DATA_SIZE];
@@ -511,6 +581,12 @@ static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms
 				continue;
 			repair_peer(&q, in, nd, p);
 		}
+	}
+	if (lfts) {
+		double t0 = ibtopo__mono_now();
+
+		repair_lfts(&q, in, lfts, u);
+		lfts->seconds += ibtopo__mono_now() - t0;
 	}
 	if (q.mp)
 		mad_rpc_close_port(q.mp);
@@ -669,6 +745,33 @@ static int resolve_local_port(char *ca, size_t calen, int *portnum,
 	return 0;
 }
 
+/*
+ * Attach the tables read in full to the switches of `fabric`; *attached
+ * counts them. Switches with blocks missing get none (counted unanswered).
+ */
+static int attach_lfts(struct ibtopo_fabric *fabric,
+		       const struct ibtopo__lfts *l, size_t *attached,
+		       struct ibtopo_error *err)
+{
+	*attached = 0;
+	for (size_t i = 0; i < l->count; i++) {
+		const struct ibtopo__lft_read *r = &l->sw[i];
+		struct ibtopo_node *node;
+		int rc;
+
+		if (r->missing)
+			continue;
+		node = ibtopo_fabric_find_node(fabric, r->node->guid);
+		if (!node)
+			continue;
+		rc = ibtopo_node_set_lft(node, r->port, r->top, err);
+		if (rc)
+			return rc;
+		(*attached)++;
+	}
+	return 0;
+}
+
 /* Did sweep a (missing na SMPs) find more than sweep b (missing nb)? */
 static bool better(const struct ibtopo_fabric *a, size_t na,
 		   const struct ibtopo_fabric *b, size_t nb)
@@ -716,6 +819,9 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	ibnd_fabric_t *in;
 	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
 	struct unanswered u = { 0, "" };
+	bool routes = opts && (opts->flags & IBTOPO_DISCOVER_ROUTES);
+	size_t lft_switches = 0, lft_gets = 0;
+	double lft_seconds = 0;
 	unsigned sweeps;
 	int portnum = 0, rc;
 
@@ -746,17 +852,30 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	for (unsigned sweep = 1; sweep <= sweeps; sweep++) {
 		struct ibtopo_fabric *got = NULL;
 		struct unanswered now = { 0, "" };
+		struct ibtopo__lfts lfts = { 0 };
+		size_t attached = 0;
 
-		rc = ibtopo__sweep(&in, ca, portnum, &cfg, err);
+		rc = ibtopo__sweep(&in, ca, portnum, &cfg,
+				   routes ? &lfts : NULL, err);
 		if (rc) {
+			ibtopo__lfts_release(&lfts);
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
 					     ca, portnum);
 			goto out_free_fabric;
 		}
-		repair(in, ca, portnum, cfg.timeout_ms, &now);
+		repair(in, ca, portnum, cfg.timeout_ms, routes ? &lfts : NULL,
+		       &now);
 		rc = copy_fabric(&got, in, &now, err);
+		if (!rc && routes) {
+			rc = attach_lfts(got, &lfts, &attached, err);
+			if (rc) {
+				ibtopo_fabric_free(got);
+				got = NULL;
+			}
+		}
 		ibtopo__sweep_free(in);
 		if (rc) {
+			ibtopo__lfts_release(&lfts);
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
 					     ca, portnum);
 			goto out_free_fabric;
@@ -766,9 +885,13 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			ibtopo_fabric_free(fabric);
 			fabric = got;
 			u = now;
+			lft_switches = attached;
+			lft_gets = lfts.gets;
+			lft_seconds = lfts.seconds;
 		} else {
 			ibtopo_fabric_free(got);
 		}
+		ibtopo__lfts_release(&lfts);
 		if (!u.count)
 			break;
 		if (sweep < sweeps && opts->warn) {
@@ -796,6 +919,9 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		if (rc)
 			goto out_free_fabric;
 	}
+	if (routes && opts->version >= 3 && opts->routes_read)
+		opts->routes_read(opts->routes_arg, lft_switches, lft_gets,
+				  lft_seconds);
 	if (opts && opts->progress)
 		opts->progress(opts->progress_arg,
 			       ibtopo_fabric_node_count(fabric));

@@ -209,13 +209,51 @@ int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 /* io/sweep.c: the live sweep, for discover.c (see there) */
 struct ibnd_fabric;
 struct ibnd_config;
+struct ibnd_node;
+
+/* LFT entries per LinearForwardingTable block (IBA 14.2.5.10) */
+#define IBTOPO__LFT_BLOCK 64
+
+/* One switch's forwarding table as read live (discover --routes). */
+struct ibtopo__lft_read {
+	struct ibnd_node *node;
+	unsigned top;		/* LinearFDBTop from SwitchInfo */
+	unsigned blocks;	/* top / IBTOPO__LFT_BLOCK + 1 */
+	unsigned missing;	/* blocks that did not answer */
+	uint8_t *port;		/* blocks * IBTOPO__LFT_BLOCK entries */
+	uint8_t *have;		/* per block: answered */
+};
+
+/*
+ * The tables of every switch that answered SwitchInfo, read after the
+ * walk through the sweep's own SMP window. Zero-initialized is empty.
+ */
+struct ibtopo__lfts {
+	struct ibtopo__lft_read *sw;
+	size_t count;
+	size_t next, next_block;	/* the next block to ask for */
+	size_t gets;			/* LinearForwardingTable Gets sent */
+	double seconds;			/* spent reading them */
+};
+
+/** Add a switch (SwitchInfo known) to read; -1 when out of memory. */
+int ibtopo__lfts_add(struct ibtopo__lfts *l, struct ibnd_node *node,
+		     unsigned top);
+void ibtopo__lfts_release(struct ibtopo__lfts *l);
+/** Seconds on the monotonic clock. */
+double ibtopo__mono_now(void);
 /**
  * Walk the fabric through local `ca` port `portnum` into a new libibnetdisc
  * fabric (free it with ibtopo__sweep_free(), never ibnd_destroy_fabric()).
- * SMPs that go unanswered are left out, not reported.
+ * SMPs that go unanswered are left out, not reported. With `lfts`
+ * (may be NULL), once the walk is done, every switch's LinearFDBTop is
+ * taken from its SwitchInfo and its LinearForwardingTable blocks
+ * 0..top/64 are asked for through the same window; blocks that do not
+ * answer are counted in each switch's `missing`.
  */
 int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
-		  const struct ibnd_config *cfg, struct ibtopo_error *err);
+		  const struct ibnd_config *cfg, struct ibtopo__lfts *lfts,
+		  struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
 /* io/pma.c: port counters of a discovered fabric (see there) */

@@ -29,6 +29,14 @@
  * for where libibnetdisc asks for it (IBND_CONFIG_MLX_EPI), to tell FDR10
  * from QDR.
  *
+ * With discover --routes, once the walk is done, the same window reads
+ * the forwarding tables: for each switch whose SwitchInfo answered, its
+ * LinearForwardingTable blocks 0..LinearFDBTop/64, 64 LIDs each, switch
+ * after switch, block after block, made one at a time as slots free up
+ * (a 1,620-switch fabric has some 340,000 blocks: no queue holds them).
+ * dump_fts reads the same blocks one at a time, LID-routed; here they go
+ * along each switch's directed route, so no LID is needed to read them.
+ *
  * Every SMP is a Get. One that times out or comes back with an error
  * status is dropped without a word, as libibnetdisc drops it: repair() in
  * discover.c asks again and counts what stays missing.
@@ -43,6 +51,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SWEEP_TIMEOUT_MS	1000	/* libibnetdisc's defaults */
 #define SWEEP_RETRIES		3
@@ -62,6 +71,7 @@ struct smp {
 	/* NodeInfo: the node and port we left through (NULL: the start) */
 	ibnd_node_t *node;
 	int port;
+	struct ibtopo__lft_read *lft;	/* a LinearForwardingTable block */
 	uint32_t trid;
 };
 
@@ -74,6 +84,7 @@ struct sweep {
 	size_t table_size;	/* a power of 2 */
 	size_t nnodes;
 	struct smp *head, *tail;	/* asked for, not sent yet */
+	struct ibtopo__lfts *lfts;	/* blocks to ask for when idle */
 	struct smp **wire;		/* max_smps slots */
 	unsigned on_wire;
 	unsigned sent;
@@ -175,17 +186,56 @@ static int send_smp(struct sweep *s, struct smp *q)
 	return 0;
 }
 
-/* Send queued SMPs while the window has room. */
+/*
+ * The next LinearForwardingTable block to ask for, made now (NULL: none
+ * left, or out of memory, which sets s->oom).
+ */
+static struct smp *next_lft_block(struct sweep *s)
+{
+	struct ibtopo__lfts *l = s->lfts;
+	struct ibtopo__lft_read *r;
+	struct smp *q;
+
+	while (l && l->next < l->count &&
+	       l->next_block >= l->sw[l->next].blocks) {
+		l->next++;
+		l->next_block = 0;
+	}
+	if (!l || l->next >= l->count)
+		return NULL;
+	r = &l->sw[l->next];
+	q = calloc(1, sizeof(*q));
+	if (!q) {
+		s->oom = true;
+		return NULL;
+	}
+	q->path = r->node->path_portid;
+	q->path.sl = 0;
+	q->path.qp = 0;
+	q->attr = IB_ATTR_LINEARFORWTBL;
+	q->mod = (unsigned)l->next_block++;
+	q->lft = r;
+	l->gets++;
+	return q;
+}
+
+/* Send queued SMPs (then LFT blocks) while the window has room. */
 static int pump(struct sweep *s)
 {
-	while (s->head && s->on_wire < s->max_smps) {
+	while (s->on_wire < s->max_smps) {
 		struct smp *q = s->head;
 		unsigned slot = 0;
 		int rc;
 
-		s->head = q->next;
-		if (!s->head)
-			s->tail = NULL;
+		if (q) {
+			s->head = q->next;
+			if (!s->head)
+				s->tail = NULL;
+		} else {
+			q = next_lft_block(s);
+			if (!q)
+				return s->oom ? -1 : 0;
+		}
 		rc = send_smp(s, q);
 		if (rc < 0) {
 			free(q);
@@ -442,6 +492,17 @@ static int got_answer(struct sweep *s, const struct smp *q, const uint8_t *mad,
 	const uint8_t *data = mad + IB_SMP_DATA_OFFS;
 	ibnd_node_t *n = q->node;
 
+	if (q->lft) {
+		struct ibtopo__lft_read *r = q->lft;
+
+		if (ok && q->mod < r->blocks && !r->have[q->mod]) {
+			memcpy(r->port + (size_t)q->mod * IBTOPO__LFT_BLOCK,
+			       data, IBTOPO__LFT_BLOCK);
+			r->have[q->mod] = 1;
+			r->missing--;
+		}
+		return 0;
+	}
 	if (!ok) {
 		/* without ExtendedPortInfo the port is QDR: walk on */
 		if (q->attr == IB_ATTR_MLNX_EXT_PORT_INFO && n->ports[q->mod])
@@ -505,6 +566,87 @@ static int receive(struct sweep *s)
 	return rc;
 }
 
+int ibtopo__lfts_add(struct ibtopo__lfts *l, struct ibnd_node *node,
+		     unsigned top)
+{
+	struct ibtopo__lft_read *r, *grown;
+
+	if (top > IBTOPO_LFT_MAX_LID)
+		top = IBTOPO_LFT_MAX_LID;
+	/* grow by doubling: count is a power of 2 or below */
+	if (!(l->count & (l->count - 1))) {
+		grown = realloc(l->sw, (l->count ? l->count * 2 : 64) *
+					       sizeof(*l->sw));
+		if (!grown)
+			return -1;
+		l->sw = grown;
+	}
+	r = &l->sw[l->count];
+	memset(r, 0, sizeof(*r));
+	r->node = node;
+	r->top = top;
+	r->blocks = top / IBTOPO__LFT_BLOCK + 1;
+	r->missing = r->blocks;
+	r->port = malloc((size_t)r->blocks * IBTOPO__LFT_BLOCK);
+	r->have = calloc(r->blocks, 1);
+	if (!r->port || !r->have) {
+		free(r->port);
+		free(r->have);
+		return -1;
+	}
+	l->count++;
+	return 0;
+}
+
+void ibtopo__lfts_release(struct ibtopo__lfts *l)
+{
+	for (size_t i = 0; l && i < l->count; i++) {
+		free(l->sw[i].port);
+		free(l->sw[i].have);
+	}
+	if (l)
+		memset(l, 0, sizeof(*l));
+}
+
+/* A SwitchInfo that answered: LinearFDBCap is never 0 in one. */
+static bool has_switch_info(const ibnd_node_t *n)
+{
+	return field(n->switchinfo, IB_SW_LINEAR_FDB_CAP_F) != 0;
+}
+
+double ibtopo__mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * After the walk: the forwarding table of every switch whose SwitchInfo
+ * answered, blocks 0..LinearFDBTop/64, through the same window.
+ */
+static void read_lfts(struct sweep *s, struct ibtopo__lfts *l)
+{
+	double t0 = ibtopo__mono_now();
+
+	for (ibnd_node_t *n = s->f->nodes; n; n = n->next) {
+		if (n->type != IB_NODE_SWITCH || !has_switch_info(n))
+			continue;
+		if (ibtopo__lfts_add(l, n, field(n->switchinfo,
+						 IB_SW_LINEAR_FDB_TOP_F))) {
+			s->oom = true;
+			return;
+		}
+	}
+	s->lfts = l;
+	if (pump(s) == 0)
+		while (s->on_wire && receive(s) == 0)
+			;
+	s->lfts = NULL;
+	l->seconds += ibtopo__mono_now() - t0;
+}
+
 void ibtopo__sweep_free(struct ibnd_fabric *fabric)
 {
 	if (!fabric)
@@ -530,7 +672,8 @@ static void free_queue(struct sweep *s)
 }
 
 int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
-		  const struct ibnd_config *cfg, struct ibtopo_error *err)
+		  const struct ibnd_config *cfg, struct ibtopo__lfts *lfts,
+		  struct ibtopo_error *err)
 {
 	struct sweep s = { 0 };
 	ib_portid_t self = { 0 };
@@ -564,6 +707,8 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 	if (ask(&s, &self, IB_ATTR_NODE_INFO, 0, NULL, 0) == 0)
 		while (s.on_wire && receive(&s) == 0)
 			;
+	if (lfts && !s.oom && !s.failed && s.f->from_node)
+		read_lfts(&s, lfts);
 	if (s.oom)
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	else if (s.failed)

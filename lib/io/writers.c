@@ -16,6 +16,7 @@ extern const struct ibtopo__writer ibtopo__writer_ibsim;
 extern const struct ibtopo__writer ibtopo__writer_slurm;
 extern const struct ibtopo__writer ibtopo__writer_csv;
 extern const struct ibtopo__writer ibtopo__writer_json;
+extern const struct ibtopo__writer ibtopo__writer_lfts;
 
 static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_ibnetdiscover,
@@ -23,6 +24,7 @@ static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_slurm,
 	&ibtopo__writer_csv,
 	&ibtopo__writer_json,
+	&ibtopo__writer_lfts,
 };
 
 static const struct ibtopo__writer *writer_find(enum ibtopo_export_format format)

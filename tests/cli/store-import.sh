@@ -82,11 +82,11 @@ run 2 "$IBTOPO" --db "$db" import "$f" &&
 	stderr_is "ibtopo: cannot create database '$db': Not a directory"
 
 db=$tmp/newer.db
-"$TOOL" fill "$db" 1 && "$TOOL" exec "$db" 'PRAGMA user_version = 4' >/dev/null ||
+"$TOOL" fill "$db" 1 && "$TOOL" exec "$db" 'PRAGMA user_version = 5' >/dev/null ||
 	exit 99
 before=$(state "$db")
 run 2 "$IBTOPO" --db "$db" import "$f" &&
-	stderr_is "ibtopo: '$db': schema version 4 is newer than this ibtopo supports (3)"
+	stderr_is "ibtopo: '$db': schema version 5 is newer than this ibtopo supports (4)"
 [ "$(state "$db")" = "$before" ] || flunk "import changed a newer database"
 [ -e "$db-wal" ] || [ -e "$db-shm" ] && flunk "import left $db-wal or -shm"
 

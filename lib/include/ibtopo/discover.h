@@ -21,6 +21,8 @@ enum ibtopo_discover_flags {
 	IBTOPO_DISCOVER_PARTIAL = 1u << 0,	/* keep an incomplete fabric */
 	/* read the PMA counters of every linked port (Gets only) */
 	IBTOPO_DISCOVER_COUNTERS = 1u << 1,
+	/* read every switch's forwarding table (LFT; Gets only) */
+	IBTOPO_DISCOVER_ROUTES = 1u << 2,
 };
 
 struct ibtopo_discover_opts {
@@ -37,10 +39,20 @@ struct ibtopo_discover_opts {
 	/* optional: a sweep was incomplete and is tried again; may be NULL */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* version 3: */
+	/*
+	 * optional, with IBTOPO_DISCOVER_ROUTES: the forwarding tables of
+	 * the kept sweep were read, `switches` of them in `blocks`
+	 * LinearForwardingTable Gets, taking `seconds`; may be NULL
+	 */
+	void (*routes_read)(void *arg, size_t switches, size_t blocks,
+			    double seconds);
+	void *routes_arg;
 };
-#define IBTOPO_DISCOVER_OPTS_VERSION 2
+#define IBTOPO_DISCOVER_OPTS_VERSION 3
 #define IBTOPO_DISCOVER_OPTS_INIT \
-	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
+	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL, \
+	  NULL, NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.
@@ -57,6 +69,12 @@ struct ibtopo_discover_opts {
  * sweep is run again up to `retries` times; the one that found most
  * links (then nodes, then missed least) is kept. The fabric's source is
  * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
+ * With IBTOPO_DISCOVER_ROUTES (version 3), every switch's SwitchInfo and
+ * LinearForwardingTable blocks 0..LinearFDBTop/64 are read after the walk
+ * with Gets through the same SMP window and attached (node->lft); a
+ * switch whose SwitchInfo or a block of it does not answer, asked again,
+ * gets no table and makes the discovery incomplete (by the rule above),
+ * the message naming the switch.
  */
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,

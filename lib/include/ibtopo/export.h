@@ -24,9 +24,10 @@ enum ibtopo_export_format {
 	IBTOPO_EXPORT_SLURM,		/* Slurm topology.conf (tree plugin) */
 	IBTOPO_EXPORT_CSV,		/* the links, as `show links` CSV */
 	IBTOPO_EXPORT_JSON,		/* nodes, ports and links */
+	IBTOPO_EXPORT_LFTS,		/* forwarding tables, opensm-lfts.dump */
 };
 
-/** "ibnetdiscover", "ibsim", "slurm", "csv", "json" -> format; -1 if unknown. */
+/** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts" -> format; -1 if unknown. */
 int ibtopo_export_format_parse(const char *name);
 /** Inverse of ibtopo_export_format_parse(); "?" if unknown. */
 const char *ibtopo_export_format_name(enum ibtopo_export_format format);
@@ -51,6 +52,9 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * no switch lists. A host is the first word of its CA's description, or
  * "H-<guid>" for firmware-default descriptions ("MT4129 ConnectX7
  * Mellanox Technologies"); SHARP aggregation nodes are left out.
+ * lfts: the switches' forwarding tables as OpenSM's opensm-lfts.dump,
+ * which `opensm -R file -U FILE` loads; IBTOPO_EINVAL when no switch has
+ * one.
  * IBTOPO_EIO if the sink fails.
  */
 int ibtopo_fabric_write(const struct ibtopo_sink *opts,

@@ -1,0 +1,76 @@
+#!/bin/sh
+# import-routes.sh - `ibtopo import FILE --routes RFILE` attaches switch
+# forwarding tables to the snapshot, as discover --routes stores them:
+# export --format lfts gives back every entry of the dump (an
+# opensm-lfts.dump OpenSM wrote under ibsim for tests/data/sim-small.net,
+# imported with the cache of that fabric). A switch the fabric lacks gives
+# one warning; bad input fails with RFILE:LINE and stores nothing; a
+# snapshot imported without --routes has no tables to export.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+tmp=$TESTDIR
+DATA=$top_srcdir/tests/data
+LC_ALL=C
+export LC_ALL
+IBTOPO_DB=$tmp/db
+export IBTOPO_DB
+cache=$DATA/sim-small.cache
+dump=$DATA/ir-sim-small-lfts.dump
+
+# entries: an LFT listing on stdin as sorted "switch-guid lid port" lines
+entries() {
+	"$PYTHON3" -c '
+import re, sys
+guid = None
+rows = []
+for line in sys.stdin:
+    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
+    if m:
+        guid = int(m.group(1), 16)
+        continue
+    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
+    if m and guid is not None:
+        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
+print("\n".join(sorted(rows)))
+'
+}
+
+# ---- the tables round-trip, entry for entry
+run 0 "$IBTOPO" import "$cache" --routes "$dump" &&
+	grep -q '^snapshot 1:' "$tmp/out" || flunk "import --routes"
+[ -s "$tmp/err" ] && flunk "import --routes warned: $(cat "$tmp/err")"
+run 0 "$IBTOPO" export --format lfts -o "$tmp/lfts" || flunk "export lfts"
+entries <"$dump" >"$tmp/want"
+entries <"$tmp/lfts" >"$tmp/got"
+[ "$(wc -l <"$tmp/want")" -ge 30 ] || flunk "too few entries in $dump"
+cmp -s "$tmp/want" "$tmp/got" || {
+	diff "$tmp/want" "$tmp/got" >&2
+	flunk "exported tables differ from the imported dump"
+}
+
+# ---- a switch the fabric lacks: one warning, the rest attached
+sed 's/guid 0x0000000000200003/guid 0x00000000002000ff/' "$dump" >"$tmp/extra.dump"
+run 0 "$IBTOPO" import "$cache" --routes "$tmp/extra.dump" || flunk "import extra"
+printf '%s\n' "ibtopo: warning: $tmp/extra.dump: 1 switch not in the fabric; their tables are left out" >"$tmp/want-err"
+same "$tmp/want-err" "$tmp/err"
+run 0 "$IBTOPO" export 2 --format lfts -o "$tmp/lfts2" || flunk "export 2"
+n=$(grep -c '^Unicast lids' "$tmp/lfts2")
+[ "$n" = 3 ] || flunk "$n tables exported, wanted 3"
+
+# ---- bad input: FILE:LINE, nothing stored
+printf 'Unicast lids [0-9] of switch Lid 1 guid 0x0000000000200000 (x):\n0x0001 what\n' \
+	>"$tmp/bad.dump"
+run 2 "$IBTOPO" import "$cache" --routes "$tmp/bad.dump" &&
+	grep -q "^ibtopo: $tmp/bad.dump:2: " "$tmp/err" ||
+	flunk "bad dump: $(cat "$tmp/err")"
+run 0 "$IBTOPO" snapshots --format csv &&
+	[ "$(grep -c '^[0-9]' "$tmp/out")" = 2 ] || flunk "a bad dump stored something"
+
+# ---- no tables: export lfts refuses
+run 0 "$IBTOPO" import "$cache" || flunk "plain import"
+run 2 "$IBTOPO" export --format lfts &&
+	grep -q "^ibtopo: .*no forwarding tables" "$tmp/err" ||
+	flunk "export lfts without tables: $(cat "$tmp/err")"
+exit "$failed"

@@ -1,0 +1,163 @@
+#!/bin/sh
+# routes-sim.sh - `ibtopo discover --routes` reads every switch's linear
+# forwarding table live, with Gets only, stores it with the snapshot, and
+# `export --format lfts` writes it as OpenSM's opensm-lfts.dump: the
+# tables read live equal, entry for entry, the dump OpenSM wrote of what it
+# programmed and what infiniband-diags' dump_fts reads (issue 15).
+#
+# A 152-node fat tree (bench/gen-fattree.py --radix 16 --levels 2: 24
+# switches, 128 hosts; LIDs up to 152, so 3 LFT blocks a switch) under
+# ibsim; one `opensm -o` assigns LIDs, programs the tables and writes its
+# dumps (--dump_files_dir, -D 0x43). Discovery runs with tests/rel-madspy.so
+# in front of umad2sim, which logs every MAD: all are Gets, and the
+# LinearForwardingTable ones number the switches times 3. Then a switch
+# whose LFT never answers (ibsim `Error "leaf003" 100 25`, attribute 0x19):
+# discovery is incomplete naming that switch; with --partial it is stored
+# without a table for it. OpenSM's `file` engine loads the export
+# (opensm -R file -U). Last, --routes and --counters in one run.
+. "${top_srcdir:-.}/tests/lib.sh"
+sim_require
+python_require
+[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
+DUMP_FTS=${DUMP_FTS:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/dump_fts}
+[ -x "$DUMP_FTS" ] || DUMP_FTS=$(PATH=$PATH:/usr/sbin command -v dump_fts)
+[ -n "$DUMP_FTS" ] && [ -x "$DUMP_FTS" ] ||
+	skip "dump_fts not found (infiniband-diags)"
+SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
+[ -f "$SPY" ] || fail "no $SPY (make check builds it)"
+TOOL=${top_builddir:-.}/tests/store-tool
+[ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
+
+spy() {
+	log=$1
+	shift
+	(cd "$TESTDIR/work" && REL_MADSPY_LOG=$log \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$@")
+}
+
+sql() {
+	"$TOOL" exec "$DB" "$1" || fail "sql: $1"
+}
+
+# entries: an LFT listing on stdin (opensm-lfts.dump or dump_fts output)
+# as "switch-guid lid port" lines, sorted: comments, headers' wording and
+# blanks left out
+entries() {
+	"$PYTHON3" -c '
+import re, sys
+guid = None
+rows = []
+for line in sys.stdin:
+    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
+    if m:
+        guid = int(m.group(1), 16)
+        continue
+    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
+    if m and guid is not None:
+        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
+print("\n".join(sorted(rows)))
+'
+}
+
+"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 16 --levels 2 \
+	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
+nodes=$(grep -c '^Switch\|^Hca' "$TESTDIR/ft.net")
+sim_start "$TESTDIR/ft.net"
+SIM_HOST=h00001
+export SIM_HOST
+
+mkdir -p "$TESTDIR/osm" "$TESTDIR/dump"
+(cd "$TESTDIR/work" &&
+	OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o \
+	--dump_files_dir "$TESTDIR/dump" -D 0x43 \
+	-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
+	fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+grep -q 'tables configured on all switches' "$TESTDIR/osm/osm.log" ||
+	fail "opensm configured no tables"
+[ -s "$TESTDIR/dump/opensm-lfts.dump" ] || fail "opensm wrote no opensm-lfts.dump"
+
+# ---- read live, Gets only
+spy "$TESTDIR/mads.log" "$IBTOPO" -v --db "$DB" discover --routes \
+	--timeout 500 >"$TESTDIR/out" 2>"$TESTDIR/err" || {
+	cat "$TESTDIR/err"
+	fail "discover --routes failed"
+}
+grep -q "^snapshot 1: $switches switches, 128 CAs" "$TESTDIR/out" ||
+	{ cat "$TESTDIR/out"; fail "discover summary"; }
+grep -q "^ibtopo: routes: $switches switch forwarding tables read in \
+$((switches * 3)) LFT blocks in [0-9.]* s\$" "$TESTDIR/err" ||
+	{ cat "$TESTDIR/err"; fail "no -v step line for the routes"; }
+not_get=$(grep -vc '^[0-9a-f][0-9a-f] 01 ' "$TESTDIR/mads.log")
+[ "$not_get" -eq 0 ] || fail "$not_get MADs with another method than Get"
+n=$(grep -c '^81 01 0019$' "$TESTDIR/mads.log")
+[ "$n" -eq $((switches * 3)) ] ||
+	fail "$n LinearForwardingTable Gets, wanted $((switches * 3))"
+[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 1")" = "$switches" ] ||
+	fail "not one stored table per switch"
+[ "$(sql "SELECT count(*) FROM lfts WHERE top = $nodes")" = "$switches" ] ||
+	fail "stored tables do not all end at LID $nodes"
+
+# ---- entry for entry: OpenSM's own dump, and dump_fts
+run 0 "$IBTOPO" --db "$DB" export --format lfts -o "$TESTDIR/ours.dump" ||
+	fail "export --format lfts"
+entries <"$TESTDIR/ours.dump" >"$TESTDIR/ours"
+entries <"$TESTDIR/dump/opensm-lfts.dump" >"$TESTDIR/osm.entries"
+[ "$(wc -l <"$TESTDIR/ours")" -eq $((switches * nodes)) ] ||
+	fail "$(wc -l <"$TESTDIR/ours") entries exported, wanted $((switches * nodes))"
+cmp -s "$TESTDIR/ours" "$TESTDIR/osm.entries" || {
+	diff "$TESTDIR/osm.entries" "$TESTDIR/ours" | head >&2
+	fail "exported tables differ from opensm-lfts.dump"
+}
+cmp -s "$TESTDIR/ours.dump" "$TESTDIR/dump/opensm-lfts.dump" &&
+	info "export --format lfts is byte for byte opensm-lfts.dump"
+sim_client "$DUMP_FTS" >"$TESTDIR/dump_fts.out" 2>&1 || fail "dump_fts failed"
+entries <"$TESTDIR/dump_fts.out" >"$TESTDIR/fts.entries"
+cmp -s "$TESTDIR/ours" "$TESTDIR/fts.entries" || {
+	diff "$TESTDIR/fts.entries" "$TESTDIR/ours" | head >&2
+	fail "exported tables differ from dump_fts"
+}
+
+# ---- OpenSM's file engine takes the export back
+(cd "$TESTDIR/work" &&
+	OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o -R file \
+	-U "$TESTDIR/ours.dump" -f "$TESTDIR/osm/file.log" \
+	>"$TESTDIR/osm/file.out" 2>&1) || fail "opensm -R file failed"
+grep -q 'file tables configured on all switches' "$TESTDIR/osm/file.log" ||
+	fail "opensm -R file -U did not load the export"
+
+# ---- a switch whose LFT never answers: incomplete, named
+sim_cmd 'Error "leaf003" 100 25'
+run 2 sim_client "$IBTOPO" --db "$DB" discover --routes --retries 0 --timeout 100 ||
+	fail "discover with a silent LFT did not exit 2"
+grep -q "^ibtopo: discovery incomplete: .*switch 'leaf003' .* did not answer \
+LinearForwardingTable block 0 (3 of 3 blocks missing).*nothing stored" \
+	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "the silent switch is not named"; }
+run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --retries 0 --timeout 100 \
+	--partial || fail "discover --partial with a silent LFT"
+[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 2")" = $((switches - 1)) ] ||
+	fail "not one table per answering switch"
+grep -q "warning: discovery incomplete: .*switch 'leaf003'" "$TESTDIR/err" ||
+	fail "--partial: no warning naming leaf003"
+"$IBTOPO" --db "$DB" snapshots --format csv >"$TESTDIR/list" ||
+	fail "snapshots"
+grep -q "^2,.*switch 'leaf003'.*LinearForwardingTable" "$TESTDIR/list" ||
+	{ cat "$TESTDIR/list"; fail "partial reason does not name leaf003"; }
+sim_cmd 'Error "leaf003" 0'
+
+# ---- routes and counters in one run
+run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --counters --timeout 500 ||
+	fail "discover --routes --counters"
+[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 3")" = "$switches" ] ||
+	fail "--routes --counters: tables"
+[ "$(sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 3")" -gt 0 ] ||
+	fail "--routes --counters: counters"
+run 0 "$IBTOPO" --db "$DB" export 3 --format lfts -o "$TESTDIR/third.dump" &&
+	entries <"$TESTDIR/third.dump" | cmp -s - "$TESTDIR/osm.entries" ||
+	fail "--routes --counters: tables differ"
+exit 0
