@@ -203,10 +203,7 @@ void ibtopo__diagram_scene_release(struct scene *c);
 
 /** Natural order of names: "leaf2" before "leaf10". */
 int ibtopo__diagram_natcmp(const char *a, const char *b);
-/**
- * "node001..node261": the names from first to last, into buf; "" when
- * they are no numbered range.
- */
+/** "host001 … 024": the names from first to last, into buf. */
 void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
 				const char *last);
 /** The name of the director with system image GUID sys, into out. */

@@ -337,12 +337,10 @@ static int name_group(struct scene *c, size_t g, int top)
 	}
 	s->name = strdup(name);
 	if (s->hosts)
-		snprintf(buf, sizeof(buf), "%s%s%s\n%zu host%s", name,
-			 range[0] ? "\n" : "", range, s->hosts,
-			 s->hosts == 1 ? "" : "s");
+		snprintf(buf, sizeof(buf), "%s\n%s\n%zu host%s", name, range,
+			 s->hosts, s->hosts == 1 ? "" : "s");
 	else
-		snprintf(buf, sizeof(buf), "%s%s%s", name, range[0] ? "\n" : "",
-			 range);
+		snprintf(buf, sizeof(buf), "%s\n%s", name, range);
 	s->label = strdup(buf);
 	return s->name && s->label ? 0 : IBTOPO_ENOMEM;
 }

@@ -681,6 +681,21 @@ static size_t first_word(const char *s)
 	return k;
 }
 
+/* What first and last share, backed up to keep a number whole. */
+static size_t shared_prefix(const char *first, size_t lf, const char *last,
+			    size_t ll)
+{
+	size_t cp = 0;
+
+	while (cp < lf && cp < ll && first[cp] == last[cp])
+		cp++;
+	/* keep a number whole: "host0|01" backs up to "host|001" */
+	while (cp > 0 && isdigit((unsigned char)first[cp - 1]) &&
+	       cp < ll && isdigit((unsigned char)last[cp]))
+		cp--;
+	return cp;
+}
+
 static bool all_digits(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -690,39 +705,42 @@ static bool all_digits(const char *s, size_t n)
 }
 
 /*
- * The range of names from first to last as a hostlist reads:
- * "node001..node261" when they differ only in their trailing number; the
- * name when they are the same; "" when they are no range ("bigmem01",
- * "node261"), so that a label gives the count alone.
+ * The range of names from first to last, the last without what it shares
+ * with the first: "host001 … 024", "a06-p1-dgx-02-c01 … 16"; one name
+ * when they are the same, the first alone when the range is long.
  */
 void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
 				const char *last)
 {
-	size_t lf = first_word(first), ll = first_word(last), cp = 0;
+	size_t lf = first_word(first), ll = first_word(last);
+	size_t cp = shared_prefix(first, lf, last, ll);
 
-	while (cp < lf && cp < ll && first[cp] == last[cp])
-		cp++;
-	/* keep a number whole: "host0|01" backs up to "host|001" */
-	while (cp > 0 && isdigit((unsigned char)first[cp - 1]) &&
-	       cp < ll && isdigit((unsigned char)last[cp]))
-		cp--;
-	if (cp == ll && cp == lf)	/* one name, or the same host */
+	if (cp == ll)	/* one name, or the same host */
 		snprintf(buf, len, "%.*s", (int)lf, first);
-	else if (all_digits(first + cp, lf - cp) &&
-		 all_digits(last + cp, ll - cp) && lf + ll + 2 <= 40)
-		snprintf(buf, len, "%.*s..%.*s", (int)lf, first, (int)ll, last);
-	else if (len)
-		buf[0] = '\0';
+	else if (lf + ll - cp > 32)
+		snprintf(buf, len, "%.*s \xe2\x80\xa6", (int)lf, first);
+	else
+		snprintf(buf, len, "%.*s \xe2\x80\xa6 %.*s", (int)lf, first,
+			 (int)(ll - cp), last + cp);
 }
 
-/* "24 hosts" and, when there is one, the range of names. */
+/*
+ * "24 hosts" and, when the first and last names differ only in their
+ * trailing number, the range as a hostlist reads: "node001..node261".
+ * Names that are no range ("bigmem01", "node261") give the count alone.
+ */
 static char *group_label(size_t n, const char *first, const char *last)
 {
-	char buf[200], range[160];
+	size_t lf = first_word(first), ll = first_word(last);
+	size_t cp = shared_prefix(first, lf, last, ll);
+	char buf[200];
 
-	ibtopo__diagram_name_range(range, sizeof(range), first, last);
-	if (range[0])
-		snprintf(buf, sizeof(buf), "%zu hosts\n%s", n, range);
+	if (cp == ll && cp == lf)	/* one name, or the same host */
+		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s", n, (int)lf, first);
+	else if (all_digits(first + cp, lf - cp) && all_digits(last + cp, ll - cp) &&
+		 lf + ll + 2 <= 40)
+		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s..%.*s", n, (int)lf,
+			 first, (int)ll, last);
 	else
 		snprintf(buf, sizeof(buf), "%zu hosts", n);
 	return strdup(buf);
