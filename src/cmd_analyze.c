@@ -59,7 +59,8 @@ const struct cli_cmd cmd_analyze_entry = {
 		"diversity between leaf switches and between servers; findings\n"
 		"fat-tree-violation and low-path-diversity (warnings). Port health,\n"
 		"when the snapshot carries counters: port-errors (warning) for an\n"
-		"error counter above 0 (see health).\n"
+		"error counter above 0 (see health); a cable over length or\n"
+		"under-rated whose ports have errors is one failing-cable (error).\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,

@@ -45,6 +45,7 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_ERRORS] = "port-errors",
 	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
 	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
+	[IBTOPO_FIND_FAILING_CABLE] = "failing-cable",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

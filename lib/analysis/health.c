@@ -455,16 +455,103 @@ out_free:
 	return rc;
 }
 
-/* ibtopo_analyze()'s section: counters above the default thresholds. */
+static bool same_end(const struct ibtopo_end *x, const struct ibtopo_end *y)
+{
+	return x->guid && x->guid == y->guid && x->port == y->port;
+}
+
+/* Does finding f name the cable of finding c (either way round)? */
+static bool same_cable(const struct ibtopo_finding *f,
+		       const struct ibtopo_finding *c)
+{
+	return (same_end(&f->a, &c->a) && same_end(&f->b, &c->b)) ||
+	       (same_end(&f->a, &c->b) && same_end(&f->b, &c->a));
+}
+
+/*
+ * A cable the cable checks found over length or under-rated, whose ports
+ * also have errors above their thresholds, is one finding with both
+ * causes (failing-cable): the cable finding becomes it, taking the
+ * evidence of the port-errors finding with the highest count, and the
+ * port-errors findings of that cable go. The merge lives here, after
+ * the checks in ibtopo_analyze(): health alone has no cable data to
+ * consult, and the checks have no counters.
+ */
+static void merge_cables(struct ibtopo_findings *list, size_t first)
+{
+	bool *gone;
+	size_t k = 0;
+
+	if (first >= list->count)
+		return;
+	gone = calloc(list->count, sizeof(*gone));
+	if (!gone)
+		return;	/* unmerged findings are still true */
+	for (size_t i = 0; i < first; i++) {
+		struct ibtopo_finding *c = &list->items[i];
+		const struct ibtopo_finding *best = NULL;
+		struct ibtopo_finding m;
+		unsigned more = 0;
+
+		if (c->kind != IBTOPO_FIND_CABLE_OVER_LENGTH &&
+		    c->kind != IBTOPO_FIND_CABLE_UNDERRATED)
+			continue;
+		for (size_t j = first; j < list->count; j++) {
+			const struct ibtopo_finding *f = &list->items[j];
+
+			if (f->kind != IBTOPO_FIND_PORT_ERRORS ||
+			    !same_cable(f, c))
+				continue;
+			gone[j] = true;
+			if (best)
+				more++;
+			if (!best || f->value > best->value)
+				best = f;
+		}
+		if (!best)
+			continue;
+		m = *best;
+		m.kind = IBTOPO_FIND_FAILING_CABLE;
+		m.severity = c->severity > best->severity ? c->severity :
+			     best->severity;
+		if (m.severity < IBTOPO_SEV_ERROR)
+			m.severity = IBTOPO_SEV_ERROR;
+		m.actual = more;
+		m.expected = (unsigned)c->kind;
+		m.cause = IBTOPO_CAUSE_CABLE;
+		if (c->kind == IBTOPO_FIND_CABLE_OVER_LENGTH) {
+			m.vendor_id = (uint32_t)(c->value * 100 + 0.5);
+			m.device_id = (uint32_t)(c->limit * 100 + 0.5);
+			m.c.port = c->subkind;
+		} else {
+			m.vendor_id = c->actual;
+			m.device_id = c->expected;
+		}
+		*c = m;
+	}
+	for (size_t i = 0; i < list->count; i++)
+		if (!gone[i])
+			list->items[k++] = list->items[i];
+	list->count = k;
+	free(gone);
+}
+
+/*
+ * ibtopo_analyze()'s section: counters above the default thresholds,
+ * merged with the cable checks' findings of the same cables.
+ */
 static int run_health(struct ibtopo__analysis_run *run,
 		      struct ibtopo_error *err)
 {
 	struct ibtopo_health *h = NULL;
+	size_t first = run->findings->count;
 	int rc;
 
 	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL, NULL,
 				   err);
 	ibtopo_health_free(h);
+	if (!rc)
+		merge_cables(run->findings, first);
 	return rc;
 }
 

@@ -32,6 +32,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_lid_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_errors;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
+extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -66,6 +67,7 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_ERRORS] = &ibtopo__kind_port_errors,
 	[IBTOPO_FIND_PORT_ERROR_RATE] = &ibtopo__kind_port_error_rate,
 	[IBTOPO_FIND_LINK_FLAPPING] = &ibtopo__kind_link_flapping,
+	[IBTOPO_FIND_FAILING_CABLE] = &ibtopo__kind_failing_cable,
 };
 
 const struct ibtopo__finding_kind *

@@ -60,6 +60,7 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_PORT_ERRORS,
 	IBTOPO_FIND_PORT_ERROR_RATE,
 	IBTOPO_FIND_LINK_FLAPPING,
+	IBTOPO_FIND_FAILING_CABLE,	/* a cable check and port errors */
 	IBTOPO_FIND_KIND_MAX_
 };
 

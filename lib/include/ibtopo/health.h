@@ -34,6 +34,16 @@ extern "C" {
  *   reset it), growth = its value now (at least that much), never a
  *   negative rate.
  * - link-flapping (error): LinkDownedCounter grew; the same fields.
+ * - failing-cable (error; ibtopo_analyze() only): a cable-over-length or
+ *   cable-underrated cable whose ports have error counters above their
+ *   thresholds, one finding instead of the two: a, b = the port with the
+ *   highest count and its peer; subkind, value, limit, note as that
+ *   port-errors finding; actual = how many more error counters on the
+ *   cable's two ports are above their thresholds; cause = cable;
+ *   expected = the cable finding's kind; over-length: vendor_id,
+ *   device_id = the cable's length and the reach in cm, c.port = its
+ *   media (the end c is otherwise unset); underrated: vendor_id = the
+ *   cable's rated speed bit, device_id = the speed both ports run up to.
  */
 struct ibtopo_health_port {
 	const struct ibtopo_port *port;		/* in the newer fabric */
