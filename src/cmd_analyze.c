@@ -65,11 +65,12 @@ const struct cli_cmd cmd_analyze_entry = {
 		"diversity between leaf switches and between servers; findings\n"
 		"fat-tree-violation and low-path-diversity (warnings). Port health,\n"
 		"when the snapshot carries counters: port-errors (warning) for an\n"
-		"error counter above 0 (see health). Servers with\n"
-		"all links on one switch are single-homed: with --servers dual\n"
-		"(the default when most servers are dual-homed) each is a warning;\n"
-		"with --servers single one info finding counts them and the JSON\n"
-		"lists them (topology.server_policy).\n"
+		"error counter above 0 (see health); a cable over length or\n"
+		"under-rated whose ports have errors is one failing-cable (error).\n"
+		"Servers with all links on one switch are single-homed: with\n"
+		"--servers dual (the default when most servers are dual-homed)\n"
+		"each is a warning; with --servers single one info finding counts\n"
+		"them and the JSON lists them (topology.server_policy).\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"findings\":[...]}.",
 	.opts = opts,

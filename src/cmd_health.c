@@ -11,6 +11,7 @@ enum {
 	OPT_FORMAT,
 	OPT_COUNTERS,
 	OPT_PM_PAUSE,
+	OPT_TOP,
 };
 
 static const struct cli_opt opts[] = {
@@ -26,6 +27,8 @@ static const struct cli_opt opts[] = {
 	  "ibdiagnet2.db_csv's PM_DELTA gives the growth" },
 	{ "pm-pause", 0, 1, "SECONDS",
 	  "ibdiagnet's --pm_pause_time for PM_DELTA (default 1)" },
+	{ "top", 0, 1, "N",
+	  "with --since: list the N busiest links (default 10)" },
 	{ NULL },
 };
 
@@ -35,7 +38,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_health_entry = {
 	.name = "health",
 	.summary = "report port error counters and their growth",
-	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--top N] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF (default: latest) is a snapshot taken with discover --counters\n"
 		"(or a FILE). Findings: port-errors (warning) for an error counter\n"
@@ -52,7 +55,12 @@ const struct cli_cmd cmd_health_entry = {
 		"--since, the PM_DELTA section of an ibdiagnet2.db_csv (ibdiagnet\n"
 		"--pm_pause_time) is the growth: PM_INFO is the later reading,\n"
 		"PM_INFO - PM_DELTA the one --pm-pause SECONDS before.\n"
-		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}.",
+		"Traffic (with --since or PM_DELTA): the bytes each link carried\n"
+		"each way (PortXmitData growth), the --top N busiest, and per\n"
+		"level (host links, then switch levels from the topology\n"
+		"analysis) the bytes carried against the links' capacity.\n"
+		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}\n"
+		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]}.",
 	.opts = opts,
 	.exec = cmd_health_exec,
 	.flags = CLI_NEEDS_DB,
@@ -97,7 +105,10 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
 	const char *what = NULL, *since = NULL, *counters = NULL;
 	int c, rc = EXIT_TROUBLE, fail_on = IBTOPO_SEV_ERROR;
-	size_t unknown = 0;
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_topology *topo = NULL;
+	size_t unknown = 0, top = 10;
+	unsigned long n;
 	char *end;
 	double pause;
 
@@ -122,6 +133,14 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_COUNTERS:
 			counters = cli_path_arg(st.optarg);
+			break;
+		case OPT_TOP:
+			n = strtoul(st.optarg, &end, 10);
+			if (end == st.optarg || *end || !n || n > 1000000)
+				return cli_usage_error(
+					self, "bad --top '%s' (1 or more)",
+					st.optarg);
+			top = n;
 			break;
 		case OPT_PM_PAUSE:
 			pause = strtod(st.optarg, &end);
@@ -179,6 +198,16 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_fail(&err);
 		goto out_free;
 	}
+	if (before) {
+		/* levels for the traffic per level; no path diversity */
+		to.flags |= IBTOPO_TOPOLOGY_NO_PATHS |
+			    IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		if (ibtopo_topology_analyze(&topo, now, &to, NULL, &err) ||
+		    ibtopo_health_traffic(health, now, topo, top, &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+	}
 	if (!health->count)
 		fprintf(stderr,
 			"ibtopo: warning: no port counters in %s "
@@ -197,6 +226,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 		     EXIT_FINDINGS :
 		     EXIT_CLEAN;
 out_free:
+	ibtopo_topology_free(topo);
 	ibtopo_health_free(health);
 	ibtopo_findings_release(&findings);
 	ibtopo_fabric_free(before);

@@ -283,24 +283,275 @@ out_free:
 	return rc;
 }
 
+static void traffic_free(struct ibtopo_traffic *t)
+{
+	if (!t)
+		return;
+	free(t->links);
+	free(t->levels);
+	free(t);
+}
+
 void ibtopo_health_free(struct ibtopo_health *health)
 {
 	if (!health)
 		return;
+	traffic_free(health->traffic);
 	free(health->ports);
 	free(health);
 }
 
-/* ibtopo_analyze()'s section: counters above the default thresholds. */
+/* ---- traffic ---- */
+
+/*
+ * Bytes a port's counters say went from it (xmit) or came to it (rcv):
+ * PortXmitData and PortRcvData count 4-byte words. False when the
+ * counter was not read in both snapshots.
+ */
+static bool data_bytes(const struct ibtopo_health_port *x, int ctr,
+		       uint64_t *bytes, bool *saturated)
+{
+	uint32_t bit = 1u << ctr;
+
+	if (!x || !x->before || !(x->now->valid & x->before->valid & bit))
+		return false;
+	*bytes = x->growth[ctr] > UINT64_MAX / 4 ? UINT64_MAX :
+		 x->growth[ctr] * 4;
+	if (x->saturated & bit)
+		*saturated = true;
+	return true;
+}
+
+/* One direction: the sender's xmit, else the receiver's rcv. */
+static bool direction(const struct ibtopo_health_port *from,
+		      const struct ibtopo_health_port *to, uint64_t *bytes,
+		      bool *saturated)
+{
+	return data_bytes(from, IBTOPO_CTR_XMIT_DATA, bytes, saturated) ||
+	       data_bytes(to, IBTOPO_CTR_RCV_DATA, bytes, saturated);
+}
+
+static unsigned link_level(const struct ibtopo_link *l,
+			   const struct ibtopo_topology *topo)
+{
+	int la, lb;
+
+	if (l->a->node->type != IBTOPO_NODE_SWITCH ||
+	    l->b->node->type != IBTOPO_NODE_SWITCH)
+		return 0;
+	if (!topo)
+		return 1;
+	la = ibtopo_topology_node_level(topo, l->a->node);
+	lb = ibtopo_topology_node_level(topo, l->b->node);
+	if (la <= 0 || lb <= 0)
+		return (unsigned)(la > lb ? la : lb);
+	return (unsigned)(la < lb ? la : lb);
+}
+
+static int cmp_busiest(const void *x, const void *y)
+{
+	const struct ibtopo_traffic_link *a = x, *b = y;
+	uint64_t ta = a->bytes_ab / 2 + a->bytes_ba / 2;
+	uint64_t tb = b->bytes_ab / 2 + b->bytes_ba / 2;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	return a->link->index < b->link->index ? -1 :
+	       a->link->index > b->link->index;
+}
+
+int ibtopo_health_traffic(struct ibtopo_health *health,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_topology *topo, size_t top,
+			  struct ibtopo_error *err)
+{
+	size_t nl = now ? ibtopo_fabric_link_count(now) : 0;
+	const struct ibtopo_health_port **end = NULL;
+	struct ibtopo_traffic *t;
+	unsigned maxlevel = 0;
+	int rc = 0;
+
+	if (!health || !now)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no health or fabric");
+	t = calloc(1, sizeof(*t));
+	end = calloc(2 * (nl ? nl : 1), sizeof(*end));
+	if (t)
+		t->links = calloc(nl ? nl : 1, sizeof(*t->links));
+	if (!t || !end || !t->links)
+		goto out_nomem;
+	t->top = top ? top : 10;
+	/* each link's two ends among the ports with counters */
+	for (size_t i = 0; i < health->count; i++) {
+		const struct ibtopo_port *p = health->ports[i].port;
+
+		if (p->link && p->link->index < nl)
+			end[2 * p->link->index + (p == p->link->b)] =
+				&health->ports[i];
+	}
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(now, i);
+		const struct ibtopo_health_port *a = end[2 * i];
+		const struct ibtopo_health_port *b = end[2 * i + 1];
+		struct ibtopo_traffic_link *x = &t->links[t->count];
+		bool ab, ba;
+		double s;
+
+		memset(x, 0, sizeof(*x));
+		ab = direction(a, b, &x->bytes_ab, &x->saturated);
+		ba = direction(b, a, &x->bytes_ba, &x->saturated);
+		if (!ab && !ba)
+			continue;
+		x->link = l;
+		x->hours = a && a->before ? a->hours : b->hours;
+		x->level = link_level(l, topo);
+		x->capacity_gbps = ibtopo_link_gbps(l->speed, l->width);
+		s = x->hours * 3600;
+		if (s > 0) {
+			x->gbps_ab = (double)x->bytes_ab * 8 / s / 1e9;
+			x->gbps_ba = (double)x->bytes_ba * 8 / s / 1e9;
+		}
+		if (x->capacity_gbps > 0)
+			x->utilisation = (x->gbps_ab > x->gbps_ba ?
+					  x->gbps_ab : x->gbps_ba) /
+					 x->capacity_gbps;
+		if (x->level > maxlevel)
+			maxlevel = x->level;
+		t->count++;
+	}
+	qsort(t->links, t->count, sizeof(*t->links), cmp_busiest);
+	t->levels = calloc(maxlevel + 1, sizeof(*t->levels));
+	if (!t->levels)
+		goto out_nomem;
+	t->nlevels = maxlevel + 1;
+	for (unsigned k = 0; k <= maxlevel; k++)
+		t->levels[k].level = k;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct ibtopo_traffic_link *x = &t->links[i];
+		struct ibtopo_traffic_level *v = &t->levels[x->level];
+		uint64_t both = x->bytes_ab > UINT64_MAX - x->bytes_ba ?
+				UINT64_MAX : x->bytes_ab + x->bytes_ba;
+
+		v->links++;
+		v->bytes = both > UINT64_MAX - v->bytes ? UINT64_MAX :
+			   v->bytes + both;
+		v->capacity_bytes += 2 * x->capacity_gbps * 1e9 / 8 *
+				     x->hours * 3600;
+	}
+	for (size_t k = 0; k < t->nlevels; k++)
+		if (t->levels[k].capacity_bytes > 0)
+			t->levels[k].utilisation = (double)t->levels[k].bytes /
+						   t->levels[k].capacity_bytes;
+	traffic_free(health->traffic);
+	health->traffic = t;
+	t = NULL;
+	goto out_free;
+
+out_nomem:
+	rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+out_free:
+	traffic_free(t);
+	free(end);
+	return rc;
+}
+
+static bool same_end(const struct ibtopo_end *x, const struct ibtopo_end *y)
+{
+	return x->guid && x->guid == y->guid && x->port == y->port;
+}
+
+/* Does finding f name the cable of finding c (either way round)? */
+static bool same_cable(const struct ibtopo_finding *f,
+		       const struct ibtopo_finding *c)
+{
+	return (same_end(&f->a, &c->a) && same_end(&f->b, &c->b)) ||
+	       (same_end(&f->a, &c->b) && same_end(&f->b, &c->a));
+}
+
+/*
+ * A cable the cable checks found over length or under-rated, whose ports
+ * also have errors above their thresholds, is one finding with both
+ * causes (failing-cable): the cable finding becomes it, taking the
+ * evidence of the port-errors finding with the highest count, and the
+ * port-errors findings of that cable go. The merge lives here, after
+ * the checks in ibtopo_analyze(): health alone has no cable data to
+ * consult, and the checks have no counters.
+ */
+static void merge_cables(struct ibtopo_findings *list, size_t first)
+{
+	bool *gone;
+	size_t k = 0;
+
+	if (first >= list->count)
+		return;
+	gone = calloc(list->count, sizeof(*gone));
+	if (!gone)
+		return;	/* unmerged findings are still true */
+	for (size_t i = 0; i < first; i++) {
+		struct ibtopo_finding *c = &list->items[i];
+		const struct ibtopo_finding *best = NULL;
+		struct ibtopo_finding m;
+		unsigned more = 0;
+
+		if (c->kind != IBTOPO_FIND_CABLE_OVER_LENGTH &&
+		    c->kind != IBTOPO_FIND_CABLE_UNDERRATED)
+			continue;
+		for (size_t j = first; j < list->count; j++) {
+			const struct ibtopo_finding *f = &list->items[j];
+
+			if (f->kind != IBTOPO_FIND_PORT_ERRORS ||
+			    !same_cable(f, c))
+				continue;
+			gone[j] = true;
+			if (best)
+				more++;
+			if (!best || f->value > best->value)
+				best = f;
+		}
+		if (!best)
+			continue;
+		m = *best;
+		m.kind = IBTOPO_FIND_FAILING_CABLE;
+		m.severity = c->severity > best->severity ? c->severity :
+			     best->severity;
+		if (m.severity < IBTOPO_SEV_ERROR)
+			m.severity = IBTOPO_SEV_ERROR;
+		m.actual = more;
+		m.expected = (unsigned)c->kind;
+		m.cause = IBTOPO_CAUSE_CABLE;
+		if (c->kind == IBTOPO_FIND_CABLE_OVER_LENGTH) {
+			m.vendor_id = (uint32_t)(c->value * 100 + 0.5);
+			m.device_id = (uint32_t)(c->limit * 100 + 0.5);
+			m.c.port = c->subkind;
+		} else {
+			m.vendor_id = c->actual;
+			m.device_id = c->expected;
+		}
+		*c = m;
+	}
+	for (size_t i = 0; i < list->count; i++)
+		if (!gone[i])
+			list->items[k++] = list->items[i];
+	list->count = k;
+	free(gone);
+}
+
+/*
+ * ibtopo_analyze()'s section: counters above the default thresholds,
+ * merged with the cable checks' findings of the same cables.
+ */
 static int run_health(struct ibtopo__analysis_run *run,
 		      struct ibtopo_error *err)
 {
 	struct ibtopo_health *h = NULL;
+	size_t first = run->findings->count;
 	int rc;
 
 	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL, NULL,
 				   err);
 	ibtopo_health_free(h);
+	if (!rc)
+		merge_cables(run->findings, first);
 	return rc;
 }
 

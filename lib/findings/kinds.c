@@ -34,6 +34,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
+extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -72,6 +73,7 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_CABLE_ROW_UNMATCHED] = &ibtopo__kind_cable_row_unmatched,
 	/* topology, rail-optimized fabrics: kinds_topology.c */
 	[IBTOPO_FIND_RAIL_MISMATCH] = &ibtopo__kind_rail_mismatch,
+	[IBTOPO_FIND_FAILING_CABLE] = &ibtopo__kind_failing_cable,
 };
 
 const struct ibtopo__finding_kind *

@@ -3,6 +3,8 @@
  * counters above their thresholds, and their growth between snapshots.
  * subkind = the enum ibtopo_counter; note "saturated" or "reset".
  * Diagrams draw the cable of each as a cable problem (a-b orange).
+ * failing-cable is a cable check's finding and the port errors of the
+ * same cable made one (see <ibtopo/health.h> for its fields).
  */
 #include "findings/findings-int.h"
 
@@ -97,4 +99,46 @@ const struct ibtopo__finding_kind ibtopo__kind_link_flapping = {
 	.sentence = flapping_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
 	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
+};
+
+static int failing_cable_sentence(char *buf, size_t len,
+				  const struct ibtopo_finding *f,
+				  const struct ibtopo__shared_names *names)
+{
+	char errs[160], more[48] = "";
+	int n;
+
+	(void)names;
+	if (f->actual)
+		snprintf(more, sizeof(more), " (and %u more error counter%s)",
+			 f->actual, f->actual == 1 ? "" : "s");
+	snprintf(errs, sizeof(errs), "%s is %.0f (threshold %.0f)%s%s",
+		 counter_name(f->subkind), f->value, f->limit,
+		 f->note ? ", saturated" : "", more);
+	if (f->expected == IBTOPO_FIND_CABLE_UNDERRATED) {
+		n = snprintf(buf, len, "cable is rated %s but both ports run "
+			     "up to %s, and %s: the cable is failing, replace "
+			     "it with a cable rated %s",
+			     ibtopo__sentence_speed(f->vendor_id),
+			     ibtopo__sentence_speed(f->device_id), errs,
+			     ibtopo__sentence_speed(f->device_id));
+	} else {
+		n = snprintf(buf, len, "%s cable is %g m, beyond the %g m its "
+			     "media reaches, and %s: the cable is failing, "
+			     "replace it with a shorter cable, or with optics "
+			     "rated for the distance",
+			     f->c.port > 0 ? ibtopo_media_name(
+				     (enum ibtopo_media)f->c.port) : "the",
+			     f->vendor_id / 100.0, f->device_id / 100.0, errs);
+	}
+	return n;
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_failing_cable = {
+	.kind = IBTOPO_FIND_FAILING_CABLE,
+	.name = "failing-cable",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = failing_cable_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
+	.flags = IBTOPO__KIND_PORT_COUNTER,
 };

@@ -268,6 +268,79 @@ static void port_json(struct jbuf *b, const struct ibtopo_health *h,
 	jb_lit(b, "}");
 }
 
+static void link_end_json(struct jbuf *b, const struct ibtopo_port *p)
+{
+	jb_lit(b, "{");
+	jb_key(b, "node");
+	jb_str(b, p->node->desc);
+	jb_lit(b, ",");
+	jb_key(b, "guid");
+	jb_guid(b, p->node->guid);
+	jb_lit(b, ",");
+	jb_key(b, "port");
+	jb_int(b, p->num);
+	jb_lit(b, "}");
+}
+
+/* ,"traffic":{"top":N,"links":[the top N],"levels":[...]} */
+static void traffic_json(struct jbuf *b, const struct ibtopo_traffic *t)
+{
+	jb_lit(b, ",\"traffic\":{");
+	jb_key(b, "top");
+	jb_int(b, (int64_t)t->top);
+	jb_lit(b, ",");
+	jb_key(b, "links_with_data");
+	jb_int(b, (int64_t)t->count);
+	jb_lit(b, ",\"links\":[");
+	for (size_t i = 0; i < t->count && i < t->top; i++) {
+		const struct ibtopo_traffic_link *x = &t->links[i];
+
+		if (i)
+			jb_lit(b, ",");
+		jb_lit(b, "{\"a\":");
+		link_end_json(b, x->link->a);
+		jb_lit(b, ",\"b\":");
+		link_end_json(b, x->link->b);
+		jb_lit(b, ",\"level\":");
+		jb_int(b, x->level);
+		jb_lit(b, ",\"bytes_ab\":");
+		jb_u64(b, x->bytes_ab);
+		jb_lit(b, ",\"bytes_ba\":");
+		jb_u64(b, x->bytes_ba);
+		jb_lit(b, ",\"gbps_ab\":");
+		jb_real(b, x->gbps_ab);
+		jb_lit(b, ",\"gbps_ba\":");
+		jb_real(b, x->gbps_ba);
+		jb_lit(b, ",\"capacity_gbps\":");
+		jb_real(b, x->capacity_gbps);
+		jb_lit(b, ",\"utilisation\":");
+		jb_real(b, x->utilisation);
+		jb_lit(b, ",\"interval_h\":");
+		jb_real(b, x->hours);
+		jb_lit(b, x->saturated ? ",\"saturated\":true}" :
+			  ",\"saturated\":false}");
+	}
+	jb_lit(b, "],\"levels\":[");
+	for (size_t k = 0; k < t->nlevels; k++) {
+		const struct ibtopo_traffic_level *v = &t->levels[k];
+
+		if (k)
+			jb_lit(b, ",");
+		jb_lit(b, "{\"level\":");
+		jb_int(b, v->level);
+		jb_lit(b, ",\"links\":");
+		jb_int(b, (int64_t)v->links);
+		jb_lit(b, ",\"bytes\":");
+		jb_u64(b, v->bytes);
+		jb_lit(b, ",\"capacity_bytes\":");
+		jb_real(b, v->capacity_bytes);
+		jb_lit(b, ",\"utilisation\":");
+		jb_real(b, v->utilisation);
+		jb_lit(b, "}");
+	}
+	jb_lit(b, "]}");
+}
+
 static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
@@ -301,6 +374,16 @@ static int write_json(const struct ibtopo_sink *opts,
 	}
 	f = ibtopo__findings_json(findings);
 	rc = ibtopo__json_write(opts, f, err);
+	if (!rc && h->traffic) {
+		b.len = 0;
+		traffic_json(&b, h->traffic);
+		if (b.oom)
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+					       "out of memory");
+		else if (ibtopo__out_write(opts, b.p, b.len))
+			rc = ibtopo__error_set(err, IBTOPO_EIO,
+					       "cannot write output");
+	}
 	if (!rc && ibtopo__out_write(opts, "}\n", 2))
 		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 out_free:
@@ -365,6 +448,77 @@ static int write_csv(const struct ibtopo_sink *opts,
 	return 0;
 }
 
+/* "1.2 GB": decimal units, as link rates are */
+static const char *bytes_text(char *buf, size_t len, double v)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB",
+					    "PB", "EB" };
+	unsigned u = 0;
+
+	while (v >= 1000 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+static const char *level_text(char *buf, size_t len, unsigned level)
+{
+	if (!level)
+		snprintf(buf, len, "host links");
+	else
+		snprintf(buf, len, "level %u up", level);
+	return buf;
+}
+
+/* The busiest links, then the utilisation per level. */
+static int traffic_text(const struct ibtopo_sink *opts,
+			const struct ibtopo_traffic *t)
+{
+	char b1[32], b2[32], b3[32];
+	int rc;
+
+	if (!t->count)
+		return ibtopo__out_printf(opts, "no traffic data (PortXmitData "
+					  "in both snapshots)\n\n");
+	rc = ibtopo__out_printf(opts, "busiest links (%zu of %zu; bytes a->b, "
+				"b->a; busier direction against the link):\n",
+				t->count < t->top ? t->count : t->top,
+				t->count);
+	for (size_t i = 0; !rc && i < t->count && i < t->top; i++) {
+		const struct ibtopo_traffic_link *x = &t->links[i];
+
+		rc = ibtopo__out_printf(opts,
+			"  %s port %u <-> %s port %u  %s, %s%s  %.1f%% of "
+			"%.0f Gb/s (%s)\n",
+			x->link->a->node->desc, x->link->a->num,
+			x->link->b->node->desc, x->link->b->num,
+			bytes_text(b1, sizeof(b1), (double)x->bytes_ab),
+			bytes_text(b2, sizeof(b2), (double)x->bytes_ba),
+			x->saturated ? " or more (saturated)" : "",
+			x->utilisation * 100, x->capacity_gbps,
+			level_text(b3, sizeof(b3), x->level));
+	}
+	if (!rc)
+		rc = ibtopo__out_printf(opts, "\nutilisation per level "
+					"(carried / capacity over the "
+					"interval):\n");
+	for (size_t k = 0; !rc && k < t->nlevels; k++) {
+		const struct ibtopo_traffic_level *v = &t->levels[k];
+
+		if (!v->links)
+			continue;
+		rc = ibtopo__out_printf(opts, "  %-12s %6zu links  %s  %.2f%%\n",
+			level_text(b3, sizeof(b3), v->level), v->links,
+			bytes_text(b1, sizeof(b1), (double)v->bytes),
+			v->utilisation * 100);
+	}
+	if (!rc)
+		rc = ibtopo__out_printf(opts, "\n");
+	return rc;
+}
+
 /* Ports with errors (or growth), worst first; then the findings. */
 static int write_text(const struct ibtopo_sink *opts,
 		      const struct ibtopo_health *h,
@@ -410,6 +564,8 @@ static int write_text(const struct ibtopo_sink *opts,
 					"counters\n", h->count);
 	if (!rc)
 		rc = ibtopo__out_printf(opts, "\n");
+	if (!rc && h->traffic)
+		rc = traffic_text(opts, h->traffic);
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 	return ibtopo__findings_text(opts, findings, err);

@@ -4,6 +4,8 @@
 # error counters above the default thresholds (naming both ends of the
 # cable), one without counters none; `render` draws the cables of those
 # findings as cable problems, and `analyze` exits 0 on these warnings.
+# With cable data (--cables), a cable over length or under-rated whose
+# ports have errors is ONE failing-cable finding with both causes.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -45,4 +47,23 @@ grep 'color="#ff7f0e"' "$tmp/with.dot" | sed 's/.*tooltip="\([^:]*\):.*/\1/' |
 	sort >"$tmp/marked"
 printf '%s\n' 'leaf01 [1] -- host01 mlx5_0 [1]' 'spine01 [1] -- leaf01 [39]' >"$tmp/want"
 same "$tmp/want" "$tmp/marked"
+# ---- cable checks and port errors on the same cable: one finding each
+run 1 "$IBTOPO" analyze 2 --cables "$DATA/ck-cables.csv" --format json
+got=$(json_get '" ".join(sorted("%s:%s/%d-%s/%d:%s:%s:%s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["b"]["port"], f.get("counter"),
+	f.get("count"), f.get("cause")) for f in j["findings"]
+	if f["kind"].startswith(("port-", "cable-", "failing-"))))' <"$tmp/out")
+[ "$got" = "cable-over-length:leaf01/2-host02 mlx5_0/1:None:None:None failing-cable:host01 mlx5_0/1-leaf01/1:PortRcvErrors:5:cable failing-cable:leaf01/39-spine01/1:SymbolErrorCounter:12:cable" ] ||
+	flunk "merged findings: $got"
+run 1 "$IBTOPO" analyze 2 --cables "$DATA/ck-cables.csv"
+grep -q 'failing-cable .*aoc cable is 45 m, beyond the 30 m its media reaches, and SymbolErrorCounter is 12 (threshold 0) (and 1 more error counter)' "$tmp/out" ||
+	flunk "over-length and errors: $(cat "$tmp/out")"
+grep -q 'failing-cable .*cable is rated EDR but both ports run up to HDR, and PortRcvErrors is 5' "$tmp/out" ||
+	flunk "under-rated and errors: $(cat "$tmp/out")"
+# without counters the cable findings stay as they were
+run 1 "$IBTOPO" analyze 1 --cables "$DATA/ck-cables.csv" --format json
+got=$(json_get '" ".join(sorted(f["kind"] for f in j["findings"]
+	if f["kind"].startswith(("port-", "cable-", "failing-"))))' <"$tmp/out")
+[ "$got" = "cable-over-length cable-over-length cable-underrated" ] ||
+	flunk "cable findings without counters: $got"
 exit "$failed"

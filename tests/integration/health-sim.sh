@@ -13,7 +13,9 @@
 # (PortRcvErrors grow). Checked: exactly those four ports have growth
 # findings, with the right kinds, peers, growth and rate = growth /
 # interval; port-errors alone in the first snapshot names leaf001 port 5;
-# --fail-on, --thresholds and the JSON contract.
+# --fail-on, --thresholds and the JSON contract. The same erring cable is
+# named by `analyze` (its port health section), by `diff` (the growth and
+# its rate) and by the diagram of that diff (a cable problem).
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -114,4 +116,26 @@ grep -q "SymbolErrorCounter" "$TESTDIR/reset" || fail "no reset said"
 neg=$(json_get "min(r for p in j['ports'] for r in p.get('rate_per_hour', {}).values())" \
 	<"$TESTDIR/h3.json")
 case $neg in -*) fail "negative rate $neg" ;; esac
+
+# analyze: the ports' counts above threshold (one snapshot)
+"$IBTOPO" --db "$DB" analyze after --format json >"$TESTDIR/a.json"
+got=$(json_get "sorted('%s:%s %s' % (f['a']['node'], f['a']['port'], f['counter'])
+	for f in j['findings'] if f['kind'] == 'port-errors' and
+	f['counter'] in ('SymbolErrorCounter', 'LocalLinkIntegrityErrors',
+	'LinkDownedCounter'))" <"$TESTDIR/a.json")
+[ "$got" = "['h00032:1 LocalLinkIntegrityErrors', 'leaf001:5 SymbolErrorCounter', 'leaf002:6 LinkDownedCounter']" ] ||
+	fail "analyze port health: $got"
+# diff: the growth, its rate, on the cable
+"$IBTOPO" --db "$DB" diff before after --format json >"$TESTDIR/d.json"
+[ $? = 1 ] || fail "diff with grown counters did not exit 1"
+got=$(json_get "[(f['b']['node'], f['b']['port'], f['growth'],
+	abs(f['rate_per_hour'] - f['growth'] / f['interval_h']) < 1e-3 * f['rate_per_hour'])
+	for f in j['changes'] if f['kind'] == 'port-error-rate' and
+	f['a']['node'] == 'leaf001' and f['a']['port'] == 5]" <"$TESTDIR/d.json")
+[ "$got" = "[('spine001', 1, 20, True)]" ] || fail "diff growth: $got"
+# the diagram of the diff: that cable is a cable problem
+"$IBTOPO" --db "$DB" render --diff before after -o "$TESTDIR/d.dot" ||
+	fail "render --diff"
+grep 'cable problem' "$TESTDIR/d.dot" | grep -q 'spine001 \[1\] -- leaf001 \[5\]' ||
+	{ grep tooltip "$TESTDIR/d.dot" | head -5; fail "diagram does not mark the cable"; }
 exit 0

@@ -64,6 +64,7 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_CABLE_ROW_UNMATCHED,
 	/* topology: rail-optimized fabrics */
 	IBTOPO_FIND_RAIL_MISMATCH,
+	IBTOPO_FIND_FAILING_CABLE,	/* a cable check and port errors */
 	IBTOPO_FIND_KIND_MAX_
 };
 

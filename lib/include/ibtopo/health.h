@@ -15,6 +15,7 @@
 #include <ibtopo/counters.h>
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
+#include <ibtopo/topology.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,16 @@ extern "C" {
  *   reset it), growth = its value now (at least that much), never a
  *   negative rate.
  * - link-flapping (error): LinkDownedCounter grew; the same fields.
+ * - failing-cable (error; ibtopo_analyze() only): a cable-over-length or
+ *   cable-underrated cable whose ports have error counters above their
+ *   thresholds, one finding instead of the two: a, b = the port with the
+ *   highest count and its peer; subkind, value, limit, note as that
+ *   port-errors finding; actual = how many more error counters on the
+ *   cable's two ports are above their thresholds; cause = cable;
+ *   expected = the cable finding's kind; over-length: vendor_id,
+ *   device_id = the cable's length and the reach in cm, c.port = its
+ *   media (the end c is otherwise unset); underrated: vendor_id = the
+ *   cable's rated speed bit, device_id = the speed both ports run up to.
  */
 struct ibtopo_health_port {
 	const struct ibtopo_port *port;		/* in the newer fabric */
@@ -47,11 +58,44 @@ struct ibtopo_health_port {
 	double error_rate;	/* sum of the error counters' rates */
 };
 
+/** The bytes one link carried between the two snapshots. */
+struct ibtopo_traffic_link {
+	const struct ibtopo_link *link;	/* in the newer fabric */
+	/* a -> b and b -> a: the sender's PortXmitData growth x 4 (else
+	 * the receiver's PortRcvData growth); at least that when saturated */
+	uint64_t bytes_ab, bytes_ba;
+	double gbps_ab, gbps_ba;	/* mean over the interval */
+	double capacity_gbps;		/* per direction; 0 = speed unknown */
+	double utilisation;		/* busier direction / capacity */
+	double hours;			/* the interval */
+	unsigned level;	/* lower switch end's level; 0: to a CA or router */
+	bool saturated;	/* a 32-bit data counter stopped counting */
+};
+
+/** Links of one level: carried against capacity over the interval. */
+struct ibtopo_traffic_level {
+	unsigned level;		/* as ibtopo_traffic_link.level */
+	size_t links;		/* links with traffic data */
+	uint64_t bytes;		/* both directions */
+	double capacity_bytes;	/* both directions, over each link's interval */
+	double utilisation;	/* bytes / capacity_bytes; 0 = unknown */
+};
+
+struct ibtopo_traffic {
+	struct ibtopo_traffic_link *links;	/* busiest first */
+	size_t count;
+	size_t top;				/* how many reports list */
+	struct ibtopo_traffic_level *levels;	/* level 0 (hosts) first */
+	size_t nlevels;
+};
+
 /** Per-port health, worst first (highest error rate, then error count). */
 struct ibtopo_health {
 	struct ibtopo_health_port *ports;
 	size_t count;
 	bool since;		/* an earlier snapshot was compared */
+	/* ibtopo_health_traffic(); NULL = not computed. Owned. */
+	struct ibtopo_traffic *traffic;
 };
 
 struct ibtopo_health_opts {
@@ -83,7 +127,21 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 			  struct ibtopo_error *err);
 void ibtopo_health_free(struct ibtopo_health *health);
 /**
+ * Traffic between the two snapshots of `health` (made with `since`):
+ * the bytes each link of `now` carried each way, busiest first (`top`
+ * of them listed by reports; 0 = 10), and per level the bytes carried
+ * against the links' capacity (active speed x width, each direction) over
+ * the interval. Levels are `topo`'s (the lower switch end's level; 0 for
+ * links to CAs and routers); without `topo` every switch-to-switch link
+ * is level 1. Sets health->traffic. IBTOPO_EINVAL, IBTOPO_ENOMEM.
+ */
+int ibtopo_health_traffic(struct ibtopo_health *health,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_topology *topo, size_t top,
+			  struct ibtopo_error *err);
+/**
  * Write health: JSON {"schema_version":1,"ports":[...],"findings":[...]}
+ * (and "traffic":{"links":[the top ones],"levels":[...]} when computed)
  * (per port node, guid, port, peer, read_at_ms, counters by IBA name,
  * saturated; with an earlier snapshot interval_h, growth, rate_per_hour,
  * reset); CSV one row per port; text the ports with errors, worst first,
