@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* "usage: ibtopo [--db FILE] NAME ARGS": --db only where it means something */
 static void print_usage_line(FILE *f, const struct cli_cmd *cmd)
@@ -113,6 +114,27 @@ bool cli_global_option(struct cli_global *g, int c, const char *arg)
 	return true;
 }
 
+#ifndef IBTOPO_NODE_NAME_MAP_DEFAULT
+#define IBTOPO_NODE_NAME_MAP_DEFAULT "/etc/rdma/ib-node-name-map"
+#endif
+
+const char *cli_node_name_map(const struct cli_global *g)
+{
+	static const char default_map[] = IBTOPO_NODE_NAME_MAP_DEFAULT;
+	const char *env = getenv("IBTOPO_NODE_NAME_MAP");
+
+	/* the option wins; an empty one turns the map off */
+	if (g->node_name_map)
+		return *g->node_name_map ? g->node_name_map : NULL;
+	/* set but empty: no map, not even the default file */
+	if (env)
+		return *env ? env : NULL;
+	/* rdma-core's default, read when it is there (ibnetdiscover does) */
+	if (*default_map && access(default_map, F_OK) == 0)
+		return default_map;
+	return NULL;
+}
+
 void cli_print_global_help(FILE *f)
 {
 	fprintf(f,
@@ -120,7 +142,10 @@ void cli_print_global_help(FILE *f)
 		"  --db FILE             snapshot database (default: $IBTOPO_DB, else\n"
 		"                        $XDG_DATA_HOME/ibtopo/fabric.db, else\n"
 		"                        ~/.local/share/ibtopo/fabric.db)\n"
-		"  --node-name-map FILE  rename nodes by GUID (infiniband-diags format)\n"
+		"  --node-name-map FILE  rename nodes by GUID (infiniband-diags format;\n"
+		"                        default: $IBTOPO_NODE_NAME_MAP, else\n"
+		"                        " IBTOPO_NODE_NAME_MAP_DEFAULT "\n"
+		"                        if it exists; '' for none)\n"
 		"  -C, --ca CA           local CA to discover through (default: first)\n"
 		"  -P, --port PORT       port of that CA (default: first active)\n"
 		"  -v, --verbose         each step, what it did and its time, on stderr\n");
@@ -513,9 +538,9 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	const char *what = src->what;
-	/* a command's own map, else the global --node-name-map */
+	/* a command's own map, else the global --node-name-map or default */
 	const char *name_map =
-		src->node_name_map ? src->node_name_map : g->node_name_map;
+		src->node_name_map ? src->node_name_map : cli_node_name_map(g);
 	struct stat st;
 	double t0 = cli_now();
 	int stat_errno = 0, rc;

@@ -23,6 +23,14 @@ struct cli_global {
 	const char *node_name_map; /* --node-name-map, or NULL */
 };
 
+/**
+ * The node-name map to apply: --node-name-map, else $IBTOPO_NODE_NAME_MAP
+ * (empty: none), else the default file (rdma-core's
+ * /etc/rdma/ib-node-name-map, or the configure --with-node-name-map
+ * path) when it exists; NULL for none.
+ */
+const char *cli_node_name_map(const struct cli_global *g);
+
 /* Option ids of the global options, as cli_global_getopt returns them. */
 #define CLI_GLOBAL 0x2000
 

@@ -105,7 +105,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
 	path = argv[st.optind];
-	ropts.node_name_map = g->node_name_map;
+	ropts.node_name_map = cli_node_name_map(g);
 	if (save_flags && !label)
 		return cli_usage_error(self,
 				       "--force moves a --label; none given");

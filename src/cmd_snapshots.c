@@ -1,12 +1,19 @@
-/* cmd_snapshots.c - ibtopo snapshots: list the stored snapshots */
+/* cmd_snapshots.c - ibtopo snapshots: list the stored snapshots, and
+ * delete the ones a site no longer needs */
 #include "commands.h"
 
 #include <getopt.h>
+#include <stdlib.h>
+#include <time.h>
 
-enum { OPT_FORMAT = CLI_LONG };
+enum { OPT_FORMAT = CLI_LONG, OPT_DELETE, OPT_KEEP, OPT_KEEP_DAYS };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	{ "delete", 0, 1, "REF", "delete that snapshot; the others are kept" },
+	{ "keep", 0, 1, "N", "delete all but the N newest snapshots" },
+	{ "keep-days", 0, 1, "D",
+	  "delete the snapshots taken more than D days ago" },
 	{ NULL },
 };
 
@@ -16,18 +23,89 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_snapshots_entry = {
 	.name = "snapshots",
 	.summary = "list the stored snapshots, oldest first",
-	.args = "[--format text|json|csv]",
+	.args = "[--format text|json|csv] [--delete REF] [--keep N] [--keep-days D]",
 	.details =
 		"Each snapshot has an id, an optional label, the UTC time it was\n"
 		"taken, its switch, CA and link counts, whether discovery was\n"
 		"partial, and the host and source it came from. Any of the id,\n"
 		"the label, 'latest' or 'latest~N' names it in other commands.\n"
 		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
-		"\"taken_at\",...}]}.",
+		"\"taken_at\",...}]}.\n"
+		"Housekeeping (for cron): --delete REF deletes one snapshot;\n"
+		"--keep N and --keep-days D (together: a snapshot goes when either\n"
+		"says so) delete old ones but never the newest snapshot nor the\n"
+		"newest of a label. The database file is then compacted (VACUUM).\n"
+		"They print nothing (-v: what was deleted) and list nothing.\n"
+		"Example, from cron: ibtopo snapshots --keep-days 30",
 	.opts = opts,
 	.exec = cmd_snapshots_exec,
 	.flags = CLI_NEEDS_DB,
 };
+
+static bool parse_count(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	v = strtol(s, &end, 10);
+	if (*end || end == s || v < 1 || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* --delete, --keep, --keep-days: delete, then compact the file */
+static int housekeep(const struct cli_global *g, const char *ref, long keep,
+		     long days)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *store = NULL;
+	int64_t id, *ids = NULL;
+	size_t n = 0;
+	double t0 = cli_now();
+	int rc;
+
+	if (cli_open_store(&store, g, 0, &err))
+		return cli_fail(&err);
+	rc = EXIT_TROUBLE;
+	if (ref) {
+		if (ibtopo_store_resolve(&id, store, ref, &err) ||
+		    ibtopo_store_delete(store, id, &err)) {
+			cli_fail(&err);
+			goto out_free_store;
+		}
+		cli_step(g, "store", t0, "deleted snapshot %lld ('%s')",
+			 (long long)id, ref);
+	}
+	if (keep || days) {
+		time_t before = days ? time(NULL) - (time_t)days * 86400 : 0;
+
+		t0 = cli_now();
+		if (ibtopo_store_prune(&ids, &n, store, (size_t)keep, before,
+				       &err)) {
+			cli_fail(&err);
+			goto out_free_ids;
+		}
+		cli_step(g, "store", t0, "deleted %zu snapshot%s", n,
+			 n == 1 ? "" : "s");
+		for (size_t i = 0; i < n && g->verbose; i++)
+			fprintf(stderr,
+				"ibtopo: store: deleted snapshot %lld\n",
+				(long long)ids[i]);
+	}
+	t0 = cli_now();
+	if (ibtopo_store_vacuum(store, &err)) {
+		cli_fail(&err);
+		goto out_free_ids;
+	}
+	cli_step(g, "store", t0, "compacted '%s'", ibtopo_store_path(store));
+	rc = EXIT_CLEAN;
+out_free_ids:
+	free(ids);
+out_free_store:
+	ibtopo_store_free(store);
+	return rc;
+}
 
 static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 			      const struct cli_global *g)
@@ -38,6 +116,9 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_store *store = NULL;
 	struct ibtopo_snapshot *list = NULL;
 	struct cli_state st = { 0 };
+	const char *del = NULL;
+	long keep = 0, days = 0;
+	bool formatted = false;
 	size_t count = 0;
 	int c, rc;
 
@@ -46,6 +127,24 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_FORMAT:
 			if (!cli_parse_format(self, st.optarg, &format))
 				return EXIT_TROUBLE;
+			formatted = true;
+			break;
+		case OPT_DELETE:
+			del = st.optarg;
+			break;
+		case OPT_KEEP:
+			if (!parse_count(st.optarg, 1000000000L, &keep))
+				return cli_usage_error(
+					self,
+					"bad --keep '%s' (a number of snapshots, at least 1)",
+					st.optarg);
+			break;
+		case OPT_KEEP_DAYS:
+			if (!parse_count(st.optarg, 100000L, &days))
+				return cli_usage_error(
+					self,
+					"bad --keep-days '%s' (a number of days, at least 1)",
+					st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -54,6 +153,13 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (st.optind < argc)
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
+	if (del || keep || days) {
+		if (formatted)
+			return cli_usage_error(
+				self,
+				"--format lists; --delete, --keep and --keep-days list nothing");
+		return housekeep(g, del, keep, days);
+	}
 
 	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))
 		return cli_fail(&err);

@@ -1941,3 +1941,88 @@ int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 	sqlite3_close(db);
 	return rc;
 }
+
+/* --------------------------------------------------------- housekeeping */
+
+/*
+ * Which snapshots ibtopo_store_prune() deletes, from the list (oldest
+ * first, by id): those beyond the `keep` newest or taken before
+ * `before`, but never the newest snapshot (what 'latest' names) nor the
+ * newest of a label.
+ */
+static bool prune_protected(const struct ibtopo_snapshot *list, size_t count,
+			    size_t i)
+{
+	if (i + 1 == count)
+		return true;
+	if (!list[i].label)
+		return false;
+	for (size_t j = i + 1; j < count; j++)
+		if (list[j].label && strcmp(list[j].label, list[i].label) == 0)
+			return false;
+	return true;
+}
+
+int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
+		       struct ibtopo_store *store, size_t keep, time_t before,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_snapshot *list = NULL;
+	int64_t *ids = NULL;
+	size_t count = 0, n = 0;
+	int rc;
+
+	if (out_ids)
+		*out_ids = NULL;
+	if (out_count)
+		*out_count = 0;
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	rc = ibtopo_store_list(&list, &count, store, err);
+	if (rc)
+		return rc;
+	ids = calloc(count ? count : 1, sizeof(*ids));
+	if (!ids) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_list;
+	}
+	for (size_t i = 0; i < count; i++) {
+		bool beyond = keep && count - i > keep;
+		bool old = before && list[i].taken_at < before;
+
+		if ((beyond || old) && !prune_protected(list, count, i))
+			ids[n++] = list[i].id;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = ibtopo_store_delete(store, ids[i], err);
+		if (rc)
+			n = i;	/* what was deleted before the failure */
+	}
+	if (out_count)
+		*out_count = n;
+	if (out_ids && n) {
+		*out_ids = ids;
+		ids = NULL;
+	}
+	free(ids);
+out_free_list:
+	ibtopo_snapshot_list_free(list, count);
+	return rc;
+}
+
+int ibtopo_store_vacuum(struct ibtopo_store *store, struct ibtopo_error *err)
+{
+	int rc;
+
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	if (store->readonly)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "'%s': opened read-only", store->path);
+	rc = exec(store, store->db, "VACUUM", "cannot vacuum", err);
+	/* give the WAL back to the main file, so the file shrinks now */
+	if (rc == 0)
+		rc = exec(store, store->db, "PRAGMA wal_checkpoint(TRUNCATE)",
+			  "cannot checkpoint", err);
+	return rc;
+}

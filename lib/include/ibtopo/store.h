@@ -125,6 +125,25 @@ void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count);
  */
 int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
 			struct ibtopo_error *err);
+/**
+ * Housekeeping: delete the snapshots beyond the `keep` newest (0: no
+ * limit) and those taken before `before` (0: no limit), each in its own
+ * transaction, but never the newest snapshot (what 'latest' names) nor
+ * the newest snapshot of a label. "Newest" is in the order snapshots
+ * were stored. *out_ids (may be NULL; free() it) gets the ids deleted,
+ * oldest first, and *out_count (may be NULL) their number, also on a
+ * failure part-way. IBTOPO_EINVAL on a store opened READONLY.
+ */
+int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
+		       struct ibtopo_store *store, size_t keep, time_t before,
+		       struct ibtopo_error *err);
+/**
+ * Rebuild the database file without the pages deleted snapshots left
+ * free (SQLite VACUUM), and checkpoint the write-ahead log so that the
+ * file shrinks now. IBTOPO_EINVAL on a store opened READONLY;
+ * IBTOPO_EBUSY when other connections hold the database too long.
+ */
+int ibtopo_store_vacuum(struct ibtopo_store *store, struct ibtopo_error *err);
 /** The path the store was opened with; borrowed from the store. */
 const char *ibtopo_store_path(const struct ibtopo_store *store);
 
