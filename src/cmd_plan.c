@@ -18,6 +18,9 @@ enum {
 	OPT_LEVELS,
 	OPT_PODS,
 	OPT_FORMAT,
+	OPT_SERVERS,
+	OPT_RAILS,
+	OPT_UNIT,
 };
 
 static const struct cli_opt opts[] = {
@@ -35,6 +38,11 @@ static const struct cli_opt opts[] = {
 	  "under core switches" },
 	{ "pods", 0, 1, "P", "pods (--levels 3)" },
 	{ "format", 0, 1, "FMT", "ibnetdiscover (a plan, default) or ibsim" },
+	{ "servers", 0, 1, "N", "rail-optimized: servers" },
+	{ "rails", 0, 1, "R",
+	  "rail-optimized: HCAs per server, one rail each" },
+	{ "unit", 0, 1, "N",
+	  "rail-optimized: servers per scalable unit (default radix/2)" },
 	{ "output", 'o', 1, "FILE",
 	  "write into FILE ('-' = standard output, the default)" },
 	{ NULL },
@@ -45,10 +53,12 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 
 const struct cli_cmd cmd_plan_entry = {
 	.name = "plan",
-	.summary = "write a planned fat-tree topology from its parameters",
+	.summary = "write a planned fat-tree or rail-optimized topology",
 	.args = "fat-tree --leaves L --spines S --hosts-per-leaf H [--uplinks U]\n"
 		"       [--speed HDR] [--width 4x] [--radix 40] [--levels 2|3]\n"
-		"       [--pods P] [--format ibnetdiscover|ibsim] [-o FILE]",
+		"       [--pods P] [--format ibnetdiscover|ibsim] [-o FILE]\n"
+		"       rail-optimized --servers N --rails R --spines S [--unit N]\n"
+		"       [--uplinks U] [--speed HDR] [--width 4x] [--radix 40] ...",
 	.details =
 		"Leaf ports 1..H take the hosts (hostNNN, port 1), ports H+1..H+U\n"
 		"the uplinks: uplink k goes to spine k mod S, spines numbering\n"
@@ -60,7 +70,12 @@ const struct cli_cmd cmd_plan_entry = {
 		"--format ibnetdiscover writes a plan for 'ibtopo validate': node\n"
 		"names where ibnetdiscover prints GUIDs, the planned width and\n"
 		"speed in each port's trailer. --format ibsim writes a net file to\n"
-		"simulate the plan: ibsim -s -n FILE.",
+		"simulate the plan: ibsim -s -n FILE.\n"
+		"rail-optimized (DGX SuperPOD style): N servers of R HCAs in\n"
+		"scalable units of --unit servers; each unit has a leaf per rail\n"
+		"(rail<K>-suNN), HCA k of its servers (\"dgxNNN mlx5_<k>\") on the\n"
+		"leaf of rail k, ports 1..unit; each leaf has U uplinks (default:\n"
+		"the unit, non-blocking), uplink k to spine k mod S.",
 	.opts = opts,
 	.exec = cmd_plan_exec,
 };
@@ -87,6 +102,8 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
+	struct ibtopo_plan_rail_params rp = IBTOPO_PLAN_RAIL_PARAMS_INIT;
+	bool rails;
 	enum ibtopo_file_format format = IBTOPO_FILE_IBNETDISCOVER;
 	struct ibtopo_fabric *plan = NULL;
 	struct ibtopo_sink ro;
@@ -132,6 +149,19 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_PODS:
 			ok = parse_count(self, "pods", st.optarg, &p.pods);
 			break;
+		case OPT_SERVERS:
+			ok = parse_count(self, "servers", st.optarg,
+					 &rp.servers);
+			break;
+		case OPT_RAILS:
+			ok = parse_count(self, "rails", st.optarg, &rp.rails);
+			break;
+		case OPT_UNIT:
+			ok = parse_count(self, "unit", st.optarg, &rp.unit);
+			if (ok && !rp.unit)
+				return cli_usage_error(
+					self, "'--unit 0': a unit has servers");
+			break;
 		case OPT_SPEED:
 			p.speed = ibtopo_speed_parse(st.optarg);
 			if (!p.speed)
@@ -169,21 +199,53 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (!ok)
 		return EXIT_TROUBLE;
 	if (argc - st.optind < 1)
-		return cli_usage_error(self, "plan needs a shape: fat-tree");
-	if (strcmp(argv[st.optind], "fat-tree") != 0)
-		return cli_usage_error(self, "unknown shape '%s' (fat-tree)",
-				       argv[st.optind]);
+		return cli_usage_error(
+			self, "plan needs a shape: fat-tree or rail-optimized");
+	rails = strcmp(argv[st.optind], "rail-optimized") == 0;
+	if (!rails && strcmp(argv[st.optind], "fat-tree") != 0)
+		return cli_usage_error(
+			self, "unknown shape '%s' (fat-tree or rail-optimized)",
+			argv[st.optind]);
 	if (argc - st.optind > 1)
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind + 1]);
-	if (!p.leaves || !p.spines || !p.hosts_per_leaf)
-		return cli_usage_error(self, "fat-tree needs --%s",
-				       !p.leaves ? "leaves" :
-				       !p.spines ? "spines" :
-						   "hosts-per-leaf");
-
-	if (ibtopo_plan_fat_tree(&plan, &p, &err))
-		return cli_fail(&err);
+	if (rails) {
+		if (p.leaves || p.hosts_per_leaf || p.levels || p.pods)
+			return cli_usage_error(
+				self,
+				"rail-optimized takes --servers, --rails, --spines and --unit, not --%s",
+				p.leaves	 ? "leaves" :
+				p.hosts_per_leaf ? "hosts-per-leaf" :
+				p.levels	 ? "levels" :
+						   "pods");
+		if (!rp.servers || !rp.rails || !p.spines)
+			return cli_usage_error(self,
+					       "rail-optimized needs --%s",
+					       !rp.servers ? "servers" :
+					       !rp.rails   ? "rails" :
+							     "spines");
+		rp.spines = p.spines;
+		rp.uplinks = p.uplinks;
+		rp.radix = p.radix;
+		rp.speed = p.speed;
+		rp.width = p.width;
+		if (ibtopo_plan_rail_optimized(&plan, &rp, &err))
+			return cli_fail(&err);
+	} else {
+		if (rp.servers || rp.rails || rp.unit)
+			return cli_usage_error(self,
+					       "fat-tree does not take --%s",
+					       rp.servers ? "servers" :
+					       rp.rails	  ? "rails" :
+							    "unit");
+		if (!p.leaves || !p.spines || !p.hosts_per_leaf)
+			return cli_usage_error(self, "fat-tree needs --%s",
+					       !p.leaves ? "leaves" :
+					       !p.spines ? "spines" :
+							   "hosts-per-leaf");
+		if (ibtopo_plan_fat_tree(&plan, &p, &err))
+			return cli_fail(&err);
+	}
 	rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free_plan;

@@ -1,8 +1,8 @@
 /*
- * plan.c - planned topologies: a fat tree built from its parameters, and
- * the writer of plan files (ibnetdiscover text with names where GUIDs
- * would be and the planned speed and width in each port's trailer) and of
- * ibsim net files that simulate the plan.
+ * plan.c - planned topologies: a fat tree or a rail-optimized fabric built
+ * from its parameters, and the writer of plan files (ibnetdiscover text
+ * with names where GUIDs would be and the planned speed and width in each
+ * port's trailer) and of ibsim net files that simulate the plan.
  */
 #include "io/io-int.h"
 
@@ -176,6 +176,154 @@ out_free:
 	free(spine);
 	free(leaf);
 	return rc;
+}
+
+/* ---- rail-optimized ---- */
+
+static int check_rails(const struct ibtopo_plan_rail_params *q,
+		       struct ibtopo_error *err)
+{
+	unsigned units, per_spine;
+
+	if (!q->servers || !q->rails || !q->spines || !q->unit)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--%s' must be at least 1",
+			!q->servers ? "servers" : !q->rails ? "rails" :
+			!q->spines ? "spines" : "unit");
+	if (q->rails > 64)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--rails %u': at most 64 HCAs per server", q->rails);
+	if (q->radix < 2 || q->radix > 255)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--radix %u' out of range (2-255 ports)", q->radix);
+	if (q->unit + q->uplinks > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"leaves need %u ports (%u servers + %u uplinks) but the radix is %u",
+			q->unit + q->uplinks, q->unit, q->uplinks, q->radix);
+	if (q->uplinks % q->spines)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--uplinks %u' is not a multiple of '--spines %u': every leaf "
+			"needs the same number of cables to each spine",
+			q->uplinks, q->spines);
+	units = (q->servers + q->unit - 1) / q->unit;
+	per_spine = q->uplinks / q->spines;
+	if ((unsigned long)units * q->rails * per_spine > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"spines need %lu ports (%u leaves x %u cables) but the radix is %u",
+			(unsigned long)units * q->rails * per_spine,
+			units * q->rails, per_spine, q->radix);
+	if (ibtopo_speed_lane_gbps(q->speed) <= 0)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned speed");
+	if (!ibtopo_width_lanes(q->width))
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned width");
+	return 0;
+}
+
+static int build_rails(struct builder *b, const struct ibtopo_plan_rail_params *q)
+{
+	unsigned units = (q->servers + q->unit - 1) / q->unit;
+	unsigned nleaves = units * q->rails, per_spine = q->uplinks / q->spines;
+	unsigned wu = digits(units), ws = digits(q->spines), wh = digits(q->servers);
+	struct ibtopo_node **leaf, **spine;
+	int rc = 0;
+
+	wu = wu < 2 ? 2 : wu;
+	ws = ws < 2 ? 2 : ws;
+	wh = wh < 3 ? 3 : wh;
+	leaf = calloc(nleaves, sizeof(*leaf));
+	spine = calloc(q->spines, sizeof(*spine));
+	if (!leaf || !spine) {
+		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (unsigned i = 0; i < nleaves && !rc; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "rail%u-su%0*u", i % q->rails + 1,
+			 (int)wu, i / q->rails + 1);
+		rc = ibtopo_fabric_add_node(&leaf[i], b->f, IBTOPO_NODE_SWITCH,
+					    ibtopo_name_guid(name), q->radix, name,
+					    b->err);
+	}
+	for (unsigned i = 0; i < q->spines && !rc; i++)
+		rc = add_named(b, &spine[i], IBTOPO_NODE_SWITCH, q->radix, "spine",
+			       ws, i + 1);
+	for (unsigned s = 0; s < q->servers && !rc; s++) {
+		unsigned u = s / q->unit, j = s % q->unit;
+		uint64_t sysimg = 0;
+
+		for (unsigned k = 0; k < q->rails && !rc; k++) {
+			struct ibtopo_node *hca;
+			char name[64];
+
+			snprintf(name, sizeof(name), "dgx%0*u mlx5_%u", (int)wh,
+				 s + 1, k);
+			rc = ibtopo_fabric_add_node(&hca, b->f, IBTOPO_NODE_CA,
+						    ibtopo_name_guid(name), 1, name,
+						    b->err);
+			if (rc)
+				break;
+			/* one server: the HCAs share a system image GUID */
+			if (!sysimg)
+				sysimg = hca->guid;
+			hca->sysimg_guid = sysimg;
+			rc = cable(b, leaf[u * q->rails + k], j + 1, hca, 1);
+		}
+	}
+	for (unsigned i = 0; i < nleaves && !rc; i++)
+		for (unsigned k = 0; k < q->uplinks && !rc; k++)
+			rc = cable(b, leaf[i], q->unit + k + 1,
+				   spine[k % q->spines],
+				   i * per_spine + k / q->spines + 1);
+out_free:
+	free(spine);
+	free(leaf);
+	return rc;
+}
+
+int ibtopo_plan_rail_optimized(struct ibtopo_fabric **out,
+			       const struct ibtopo_plan_rail_params *p,
+			       struct ibtopo_error *err)
+{
+	struct ibtopo_plan_rail_params q;
+	struct builder b = { .err = err };
+	int rc;
+
+	if (!out || !p)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
+	*out = NULL;
+	if (p->version != IBTOPO_PLAN_RAIL_PARAMS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown plan parameters version %u",
+					 p->version);
+	q = *p;
+	if (!q.radix)
+		q.radix = DEFAULT_RADIX;
+	if (!q.unit)
+		q.unit = q.radix / 2;
+	if (!q.uplinks)
+		q.uplinks = q.unit;
+	if (!q.speed)
+		q.speed = IBTOPO_SPEED_HDR;
+	if (!q.width)
+		q.width = IBTOPO_WIDTH_4X;
+	rc = check_rails(&q, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_fabric_new(&b.f, err);
+	if (rc)
+		return rc;
+	b.speed = q.speed;
+	b.width = q.width;
+	rc = build_rails(&b, &q);
+	if (!rc)
+		rc = ibtopo_fabric_set_source(b.f, "plan:rail-optimized", err);
+	if (rc) {
+		ibtopo_fabric_free(b.f);
+		return rc;
+	}
+	*out = b.f;
+	return 0;
 }
 
 int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
