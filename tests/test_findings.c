@@ -46,6 +46,7 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
 	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
 	[IBTOPO_FIND_RAIL_MISMATCH] = "rail-mismatch",
+	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = "dragonfly-violation",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

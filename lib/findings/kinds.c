@@ -33,6 +33,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_port_errors;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
+extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -69,6 +70,8 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_LINK_FLAPPING] = &ibtopo__kind_link_flapping,
 	/* topology, rail-optimized fabrics: kinds_topology.c */
 	[IBTOPO_FIND_RAIL_MISMATCH] = &ibtopo__kind_rail_mismatch,
+	/* topology, Dragonfly+ fabrics: kinds_topology.c */
+	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = &ibtopo__kind_dragonfly_violation,
 };
 
 const struct ibtopo__finding_kind *

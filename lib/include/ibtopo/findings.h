@@ -62,6 +62,8 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_LINK_FLAPPING,
 	/* topology: rail-optimized fabrics */
 	IBTOPO_FIND_RAIL_MISMATCH,
+	/* topology: Dragonfly+ fabrics */
+	IBTOPO_FIND_DRAGONFLY_VIOLATION,
 	IBTOPO_FIND_KIND_MAX_
 };
 
