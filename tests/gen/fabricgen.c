@@ -287,20 +287,32 @@ out:
 static void rails(struct gen *g)
 {
 	const struct fg_params *p = g->p;
-	struct ibtopo_node **spine = nodes(g, p->spines);
+	unsigned nsp = p->cores ? p->spines * p->rails : p->spines;
+	struct ibtopo_node **spine = nodes(g, nsp);
 	struct ibtopo_node **leaf = nodes(g, (size_t)p->units * p->rails);
+	struct ibtopo_node **core = nodes(g, p->cores);
 
-	if (!spine || !leaf)
+	if (!spine || !leaf || !core)
 		goto out;
-	for (unsigned s = 0; s < p->spines; s++)
-		spine[s] = sw(g, "spine%02u", s + 1, 0);
+	for (unsigned s = 0; s < nsp; s++)
+		spine[s] = p->cores ? sw(g, "spine%u-%02u", s / p->spines + 1,
+					 s % p->spines + 1) :
+				      sw(g, "spine%02u", s + 1, 0);
+	for (unsigned c = 0; c < p->cores; c++)
+		core[c] = sw(g, "core%02u", c + 1, 0);
 	for (unsigned u = 0; u < p->units; u++)
 		for (unsigned k = 0; k < p->rails; k++)
 			leaf[u * p->rails + k] = sw(g, "rail%u-su%02u", k + 1, u + 1);
-	for (unsigned i = 0; i < p->units * p->rails; i++)
+	for (unsigned i = 0; i < p->units * p->rails; i++) {
+		unsigned base = p->cores ? (i % p->rails) * p->spines : 0;
+
 		for (unsigned s = 0; s < p->spines; s++)
 			if (i || s || !(p->faults & FG_FAULT_DROP_UPLINK))
-				cables(g, leaf[i], spine[s], p->links);
+				cables(g, leaf[i], spine[base + s], p->links);
+	}
+	for (unsigned s = 0; s < nsp && p->cores; s++)
+		for (unsigned c = 0; c < p->cores; c++)
+			cables(g, spine[s], core[c], p->core_links);
 	for (unsigned u = 0; u < p->units && !g->rc; u++) {
 		for (unsigned h = 0; h < p->hosts && !g->rc; h++) {
 			unsigned num = ++g->hostnum;
@@ -325,6 +337,7 @@ static void rails(struct gen *g)
 		}
 	}
 out:
+	free(core);
 	free(leaf);
 	free(spine);
 }

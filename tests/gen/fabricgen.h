@@ -82,7 +82,10 @@ struct fg_params {
 	unsigned idle;		/* line chips left without external cables */
 	/* rails: `units` scalable units of `hosts` servers, each server an
 	 * HCA "dgx0001 mlx5_<k>" per rail k on its unit's leaf of rail k;
-	 * every leaf cabled `links` times to each of `spines` spines */
+	 * every leaf cabled `links` times to each of `spines` spines; with
+	 * `cores`, 3 levels: `spines` per rail ("spine2-01"), a rail's
+	 * leaves cabled to its spines, every spine `core_links` times to
+	 * each core */
 	unsigned rails;
 	unsigned units;
 	/* Dragonfly+: `groups` groups of `leaves` leaves (`hosts` each) and
