@@ -48,6 +48,7 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_CABLE_ROW_UNMATCHED] = "cable-row-unmatched",
 	[IBTOPO_FIND_RAIL_MISMATCH] = "rail-mismatch",
 	[IBTOPO_FIND_FAILING_CABLE] = "failing-cable",
+	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = "dragonfly-violation",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

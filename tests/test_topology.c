@@ -670,6 +670,96 @@ static void rail_fabric_missing_uplink(void **state)
 	done(&r);
 }
 
+#define DFP(...) { .shape = FG_DRAGONFLY, .groups = 5, .leaves = 4, \
+		       .spines = 4, .hosts = 4, __VA_ARGS__ }
+
+static void dragonfly_plus_is_recognized(void **state)
+{
+	struct fg_params p = DFP();
+	size_t global = 0;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
+	assert_string_equal(ibtopo_topology_class_name(IBTOPO_TOPOLOGY_DRAGONFLY_PLUS),
+			    "dragonfly-plus");
+	assert_int_equal(ibtopo_topology_groups(r.t, &global), 5);
+	assert_int_equal(global, 10);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION), 0);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 0);
+	done(&r);
+	/* one group: a fat tree */
+	p.groups = 1;
+	p.shape = FG_FAT_TREE;
+	p.levels = 2;
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
+	assert_int_equal(ibtopo_topology_groups(r.t, NULL), 0);
+	done(&r);
+}
+
+static void dragonfly_missing_global_link(void **state)
+{
+	struct fg_params p = DFP(.faults = FG_FAULT_MISSING_GLOBAL);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_MISSING_GLOBAL), 1);
+	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_MISSING_GLOBAL);
+	/* the two spines whose global ports are free */
+	assert_string_equal(f->a.node, "g01-spine01");
+	assert_string_equal(f->b.node, "g02-spine01");
+	/* and those two have fewer global links than the others */
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_UNEVEN_GLOBAL), 2);
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_UNEQUAL_GROUP), 0);
+	done(&r);
+}
+
+static void dragonfly_missing_uplink_and_odd_group(void **state)
+{
+	struct fg_params p = DFP(.faults = FG_FAULT_DROP_UPLINK);
+	const struct ibtopo_finding *f;
+	struct run r;
+
+	run_gen(&r, &p);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node, "g01-leaf01");
+	done(&r);
+	/* group 3 has one server more than the others */
+	p.faults = 0;
+	{
+		struct ibtopo_fabric *fab = NULL;
+		struct ibtopo_node *ca = NULL;
+		struct ibtopo_port *x = NULL, *y = NULL;
+		struct ibtopo_node *l = NULL;
+
+		assert_int_equal(fg_build(&fab, &p, NULL), 0);
+		l = fg_node(fab, "g03-leaf02");
+		assert_int_equal(ibtopo_fabric_add_node(&ca, fab, IBTOPO_NODE_CA,
+							0xe0, 1, "extra mlx5_0",
+							NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&x, fab, ca, 1, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&y, fab, l, 60, NULL), 0);
+		assert_int_equal(ibtopo_fabric_connect(NULL, fab, x, y, NULL), 0);
+		ibtopo_fabric_sort(fab);
+		run_fabric(&r, fab, NULL);
+	}
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_UNEQUAL_GROUP), 1);
+	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_UNEQUAL_GROUP);
+	assert_string_equal(f->a.node, "g03-leaf01");
+	assert_float_equal(f->value, 17, 0);
+	done(&r);
+}
+
 static void aggregation_nodes_are_not_servers(void **state)
 {
 	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 2);
@@ -891,6 +981,9 @@ int main(void)
 		cmocka_unit_test(rail_cables_swapped),
 		cmocka_unit_test(server_missing_a_rail),
 		cmocka_unit_test(rail_fabric_missing_uplink),
+		cmocka_unit_test(dragonfly_plus_is_recognized),
+		cmocka_unit_test(dragonfly_missing_global_link),
+		cmocka_unit_test(dragonfly_missing_uplink_and_odd_group),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),
 		cmocka_unit_test(bad_arguments),

@@ -87,6 +87,8 @@ struct ibtopo__tsw {
 	size_t comp;		/* connected component of the switch graph */
 	bool low;		/* named by a low-path-diversity finding */
 	bool idle;		/* a director's line chip without external links */
+	size_t group;		/* Dragonfly+ group, or NONE */
+	size_t global;		/* Dragonfly+: links to other groups */
 };
 
 struct ibtopo__chassis {
@@ -103,6 +105,12 @@ struct ibtopo__chassis {
 struct ibtopo__attach {
 	size_t sw;
 	unsigned mult;
+};
+
+struct ibtopo__group {
+	size_t leaves, spines, servers;	/* servers: host links */
+	size_t global;			/* links to other groups */
+	size_t first;			/* a switch of the group */
 };
 
 struct ibtopo__server {
@@ -176,6 +184,12 @@ struct ibtopo_topology {
 	size_t rail_servers;		/* servers on the rails */
 	size_t *rail_hcas;		/* per rail: HCAs on it */
 	size_t *unit_servers;		/* per unit: servers on the rails */
+
+	/* Dragonfly+ (topology_dragonfly.c) */
+	size_t ngroups;
+	struct ibtopo__group *groups;
+	size_t *pair_links;		/* ngroups x ngroups global links */
+	size_t global_links;
 	bool *node_low;			/* per fabric node */
 
 	/* leaf switches: switches with servers, by name */
@@ -220,6 +234,15 @@ double ibtopo__dist_median(const struct ibtopo__dist *d);
 int ibtopo__rails_analyze(struct ibtopo_topology *t,
 			  struct ibtopo_findings *findings,
 			  struct ibtopo_error *err);
+
+/* topology_dragonfly.c */
+/** Class dragonfly-plus when the fabric is one (sets groups). */
+int ibtopo__dragonfly_detect(struct ibtopo_topology *t,
+			     struct ibtopo_error *err);
+/** The Dragonfly+ rules: dragonfly-violation findings. */
+int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
+			       struct ibtopo_findings *findings,
+			       struct ibtopo_error *err);
 
 /* topology_chassis.c */
 /**

@@ -32,6 +32,8 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 		return "irregular";
 	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
 		return "rail-optimized";
+	case IBTOPO_TOPOLOGY_DRAGONFLY_PLUS:
+		return "dragonfly-plus";
 	default:
 		return "unknown";
 	}
@@ -1050,6 +1052,9 @@ static int classify(struct ibtopo_topology *t, struct ibtopo_error *err)
 		t->reason = "every path between two leaf switches crosses one switch or one cable";
 		return 0;
 	}
+	ret = ibtopo__dragonfly_detect(t, err);
+	if (ret || t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS)
+		return ret;
 	if (layered_like_fat_tree(t)) {
 		t->cls = IBTOPO_TOPOLOGY_FAT_TREE;
 		return 0;
@@ -1912,12 +1917,16 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	ret = link_violations(t, findings,
 			      t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots,
 			      err);
-	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots))
+	/* a Dragonfly+ group is a 2-level fat tree: its leaves' uplinks too */
+	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots ||
+		     t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS))
 		ret = uplink_violations(t, findings, err);
 	if (!ret)
 		ret = server_findings(t, opts->servers, findings, err);
 	if (!ret && t->cls == IBTOPO_TOPOLOGY_FAT_TREE && !t->from_roots)
 		ret = ibtopo__rails_analyze(t, findings, err);
+	if (!ret && t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS)
+		ret = ibtopo__dragonfly_findings(t, findings, err);
 	if (!ret && !(opts->flags & IBTOPO_TOPOLOGY_NO_PATHS))
 		ret = ibtopo__paths_analyze(t, findings, opts->flags, err);
 	if (ret)
@@ -1955,6 +1964,8 @@ void ibtopo_topology_free(struct ibtopo_topology *topo)
 	free(topo->ca_server);
 	free(topo->rail_hcas);
 	free(topo->unit_servers);
+	free(topo->groups);
+	free(topo->pair_links);
 	free(topo->leaves);
 	free(topo->levels);
 	free(topo->chassis);
@@ -2040,6 +2051,14 @@ double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo)
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo)
 {
 	return topo ? topo->nservers : 0;
+}
+
+size_t ibtopo_topology_groups(const struct ibtopo_topology *topo,
+			      size_t *global_links)
+{
+	if (global_links)
+		*global_links = topo ? topo->global_links : 0;
+	return topo ? topo->ngroups : 0;
 }
 
 unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,

@@ -1,8 +1,8 @@
 /*
- * plan.c - planned topologies: a fat tree built from its parameters, and
- * the writer of plan files (ibnetdiscover text with names where GUIDs
- * would be and the planned speed and width in each port's trailer) and of
- * ibsim net files that simulate the plan.
+ * plan.c - planned topologies: a fat tree, a rail-optimized or a
+ * Dragonfly+ fabric built from its parameters, and the writer of plan files (ibnetdiscover text
+ * with names where GUIDs would be and the planned speed and width in each
+ * port's trailer) and of ibsim net files that simulate the plan.
  */
 #include "io/io-int.h"
 
@@ -176,6 +176,317 @@ out_free:
 	free(spine);
 	free(leaf);
 	return rc;
+}
+
+/* ---- rail-optimized ---- */
+
+static int check_rails(const struct ibtopo_plan_rail_params *q,
+		       struct ibtopo_error *err)
+{
+	unsigned units, per_spine;
+
+	if (!q->servers || !q->rails || !q->spines || !q->unit)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--%s' must be at least 1",
+			!q->servers ? "servers" : !q->rails ? "rails" :
+			!q->spines ? "spines" : "unit");
+	if (q->rails > 64)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--rails %u': at most 64 HCAs per server", q->rails);
+	if (q->radix < 2 || q->radix > 255)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--radix %u' out of range (2-255 ports)", q->radix);
+	if (q->unit + q->uplinks > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"leaves need %u ports (%u servers + %u uplinks) but the radix is %u",
+			q->unit + q->uplinks, q->unit, q->uplinks, q->radix);
+	if (q->uplinks % q->spines)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--uplinks %u' is not a multiple of '--spines %u': every leaf "
+			"needs the same number of cables to each spine",
+			q->uplinks, q->spines);
+	units = (q->servers + q->unit - 1) / q->unit;
+	per_spine = q->uplinks / q->spines;
+	if ((unsigned long)units * q->rails * per_spine > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"spines need %lu ports (%u leaves x %u cables) but the radix is %u",
+			(unsigned long)units * q->rails * per_spine,
+			units * q->rails, per_spine, q->radix);
+	if (ibtopo_speed_lane_gbps(q->speed) <= 0)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned speed");
+	if (!ibtopo_width_lanes(q->width))
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned width");
+	return 0;
+}
+
+static int build_rails(struct builder *b, const struct ibtopo_plan_rail_params *q)
+{
+	unsigned units = (q->servers + q->unit - 1) / q->unit;
+	unsigned nleaves = units * q->rails, per_spine = q->uplinks / q->spines;
+	unsigned wu = digits(units), ws = digits(q->spines), wh = digits(q->servers);
+	struct ibtopo_node **leaf, **spine;
+	int rc = 0;
+
+	wu = wu < 2 ? 2 : wu;
+	ws = ws < 2 ? 2 : ws;
+	wh = wh < 3 ? 3 : wh;
+	leaf = calloc(nleaves, sizeof(*leaf));
+	spine = calloc(q->spines, sizeof(*spine));
+	if (!leaf || !spine) {
+		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (unsigned i = 0; i < nleaves && !rc; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "rail%u-su%0*u", i % q->rails + 1,
+			 (int)wu, i / q->rails + 1);
+		rc = ibtopo_fabric_add_node(&leaf[i], b->f, IBTOPO_NODE_SWITCH,
+					    ibtopo_name_guid(name), q->radix, name,
+					    b->err);
+	}
+	for (unsigned i = 0; i < q->spines && !rc; i++)
+		rc = add_named(b, &spine[i], IBTOPO_NODE_SWITCH, q->radix, "spine",
+			       ws, i + 1);
+	for (unsigned s = 0; s < q->servers && !rc; s++) {
+		unsigned u = s / q->unit, j = s % q->unit;
+		uint64_t sysimg = 0;
+
+		for (unsigned k = 0; k < q->rails && !rc; k++) {
+			struct ibtopo_node *hca;
+			char name[64];
+
+			snprintf(name, sizeof(name), "dgx%0*u mlx5_%u", (int)wh,
+				 s + 1, k);
+			rc = ibtopo_fabric_add_node(&hca, b->f, IBTOPO_NODE_CA,
+						    ibtopo_name_guid(name), 1, name,
+						    b->err);
+			if (rc)
+				break;
+			/* one server: the HCAs share a system image GUID */
+			if (!sysimg)
+				sysimg = hca->guid;
+			hca->sysimg_guid = sysimg;
+			rc = cable(b, leaf[u * q->rails + k], j + 1, hca, 1);
+		}
+	}
+	for (unsigned i = 0; i < nleaves && !rc; i++)
+		for (unsigned k = 0; k < q->uplinks && !rc; k++)
+			rc = cable(b, leaf[i], q->unit + k + 1,
+				   spine[k % q->spines],
+				   i * per_spine + k / q->spines + 1);
+out_free:
+	free(spine);
+	free(leaf);
+	return rc;
+}
+
+int ibtopo_plan_rail_optimized(struct ibtopo_fabric **out,
+			       const struct ibtopo_plan_rail_params *p,
+			       struct ibtopo_error *err)
+{
+	struct ibtopo_plan_rail_params q;
+	struct builder b = { .err = err };
+	int rc;
+
+	if (!out || !p)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
+	*out = NULL;
+	if (p->version != IBTOPO_PLAN_RAIL_PARAMS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown plan parameters version %u",
+					 p->version);
+	q = *p;
+	if (!q.radix)
+		q.radix = DEFAULT_RADIX;
+	if (!q.unit)
+		q.unit = q.radix / 2;
+	if (!q.uplinks)
+		q.uplinks = q.unit;
+	if (!q.speed)
+		q.speed = IBTOPO_SPEED_HDR;
+	if (!q.width)
+		q.width = IBTOPO_WIDTH_4X;
+	rc = check_rails(&q, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_fabric_new(&b.f, err);
+	if (rc)
+		return rc;
+	b.speed = q.speed;
+	b.width = q.width;
+	rc = build_rails(&b, &q);
+	if (!rc)
+		rc = ibtopo_fabric_set_source(b.f, "plan:rail-optimized", err);
+	if (rc) {
+		ibtopo_fabric_free(b.f);
+		return rc;
+	}
+	*out = b.f;
+	return 0;
+}
+
+/* ---- Dragonfly+ ---- */
+
+static int check_dragonfly(const struct ibtopo_plan_dragonfly_params *q,
+			   struct ibtopo_error *err)
+{
+	unsigned slots, leaf_ports, spine_ports;
+
+	if (q->groups < 2)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--groups %u': a Dragonfly+ fabric has 2 groups or more",
+			q->groups);
+	if (!q->leaves || !q->spines || !q->hosts_per_leaf)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--%s' must be at least 1",
+			!q->leaves ? "leaves" : !q->spines ? "spines" : "hosts-per-leaf");
+	if (q->radix < 2 || q->radix > 255)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--radix %u' out of range (2-255 ports)", q->radix);
+	if (q->uplinks % q->spines)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"'--uplinks %u' is not a multiple of '--spines %u': every leaf "
+			"needs the same number of cables to each spine",
+			q->uplinks, q->spines);
+	slots = (q->groups - 1) * q->global;
+	if (slots % q->spines)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"%u global links per group (%u other groups x %u) do not "
+			"spread evenly over %u spines", slots, q->groups - 1,
+			q->global, q->spines);
+	leaf_ports = q->hosts_per_leaf + q->uplinks;
+	spine_ports = q->leaves * (q->uplinks / q->spines) + slots / q->spines;
+	if (leaf_ports > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"leaves need %u ports (%u hosts + %u uplinks) but the radix is %u",
+			leaf_ports, q->hosts_per_leaf, q->uplinks, q->radix);
+	if (spine_ports > q->radix)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"spines need %u ports (%u down, %u global) but the radix is %u",
+			spine_ports, spine_ports - slots / q->spines,
+			slots / q->spines, q->radix);
+	if (ibtopo_speed_lane_gbps(q->speed) <= 0)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned speed");
+	if (!ibtopo_width_lanes(q->width))
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned width");
+	return 0;
+}
+
+static int build_dragonfly(struct builder *b,
+			   const struct ibtopo_plan_dragonfly_params *q)
+{
+	unsigned G = q->groups, L = q->leaves, S = q->spines;
+	unsigned per = q->uplinks / S, down = L * per;
+	unsigned wg = digits(G), wl = digits(L), ws = digits(S);
+	unsigned wh = digits(G * L * q->hosts_per_leaf);
+	struct ibtopo_node **leaf, **spine;
+	int rc = 0;
+
+	wg = wg < 2 ? 2 : wg;
+	wl = wl < 2 ? 2 : wl;
+	ws = ws < 2 ? 2 : ws;
+	wh = wh < 3 ? 3 : wh;
+	leaf = calloc((size_t)G * L, sizeof(*leaf));
+	spine = calloc((size_t)G * S, sizeof(*spine));
+	if (!leaf || !spine) {
+		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (unsigned g = 0; g < G && !rc; g++) {
+		char name[64];
+
+		for (unsigned l = 0; l < L && !rc; l++) {
+			snprintf(name, sizeof(name), "g%0*u-leaf%0*u", (int)wg,
+				 g + 1, (int)wl, l + 1);
+			rc = ibtopo_fabric_add_node(&leaf[g * L + l], b->f,
+						    IBTOPO_NODE_SWITCH,
+						    ibtopo_name_guid(name), q->radix,
+						    name, b->err);
+		}
+		for (unsigned s = 0; s < S && !rc; s++) {
+			snprintf(name, sizeof(name), "g%0*u-spine%0*u", (int)wg,
+				 g + 1, (int)ws, s + 1);
+			rc = ibtopo_fabric_add_node(&spine[g * S + s], b->f,
+						    IBTOPO_NODE_SWITCH,
+						    ibtopo_name_guid(name), q->radix,
+						    name, b->err);
+		}
+	}
+	for (unsigned i = 0; i < G * L && !rc; i++) {
+		unsigned g = i / L, l = i % L;
+
+		for (unsigned h = 0; h < q->hosts_per_leaf && !rc; h++) {
+			struct ibtopo_node *host;
+
+			rc = add_named(b, &host, IBTOPO_NODE_CA, 1, "host", wh,
+				       i * q->hosts_per_leaf + h + 1);
+			if (!rc)
+				rc = cable(b, leaf[i], h + 1, host, 1);
+		}
+		for (unsigned k = 0; k < q->uplinks && !rc; k++)
+			rc = cable(b, leaf[i], q->hosts_per_leaf + k + 1,
+				   spine[g * S + k % S], l * per + k / S + 1);
+	}
+	/* global slot k of group a: spine k mod S, port down + k / S + 1 */
+	for (unsigned a = 0; a < G && !rc; a++)
+		for (unsigned c = a + 1; c < G && !rc; c++)
+			for (unsigned j = 0; j < q->global && !rc; j++) {
+				unsigned ka = (c - 1) * q->global + j;
+				unsigned kc = a * q->global + j;
+
+				rc = cable(b, spine[a * S + ka % S], down + ka / S + 1,
+					   spine[c * S + kc % S], down + kc / S + 1);
+			}
+out_free:
+	free(spine);
+	free(leaf);
+	return rc;
+}
+
+int ibtopo_plan_dragonfly_plus(struct ibtopo_fabric **out,
+			       const struct ibtopo_plan_dragonfly_params *p,
+			       struct ibtopo_error *err)
+{
+	struct ibtopo_plan_dragonfly_params q;
+	struct builder b = { .err = err };
+	int rc;
+
+	if (!out || !p)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
+	*out = NULL;
+	if (p->version != IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown plan parameters version %u",
+					 p->version);
+	q = *p;
+	if (!q.radix)
+		q.radix = DEFAULT_RADIX;
+	if (!q.uplinks)
+		q.uplinks = q.spines;
+	if (!q.global)
+		q.global = 1;
+	if (!q.speed)
+		q.speed = IBTOPO_SPEED_HDR;
+	if (!q.width)
+		q.width = IBTOPO_WIDTH_4X;
+	rc = check_dragonfly(&q, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_fabric_new(&b.f, err);
+	if (rc)
+		return rc;
+	b.speed = q.speed;
+	b.width = q.width;
+	rc = build_dragonfly(&b, &q);
+	if (!rc)
+		rc = ibtopo_fabric_set_source(b.f, "plan:dragonfly-plus", err);
+	if (rc) {
+		ibtopo_fabric_free(b.f);
+		return rc;
+	}
+	*out = b.f;
+	return 0;
 }
 
 int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,

@@ -35,6 +35,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
+extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -74,6 +75,8 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* topology, rail-optimized fabrics: kinds_topology.c */
 	[IBTOPO_FIND_RAIL_MISMATCH] = &ibtopo__kind_rail_mismatch,
 	[IBTOPO_FIND_FAILING_CABLE] = &ibtopo__kind_failing_cable,
+	/* topology, Dragonfly+ fabrics: kinds_topology.c */
+	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = &ibtopo__kind_dragonfly_violation,
 };
 
 const struct ibtopo__finding_kind *

@@ -49,9 +49,24 @@ static const char *rail_subkind_name(int subkind)
 	return names[subkind];
 }
 
+static const char *dfp_subkind_name(int subkind)
+{
+	static const char *const names[] = {
+		[IBTOPO_DFP_UNEQUAL_GROUP] = "unequal-group",
+		[IBTOPO_DFP_MISSING_GLOBAL] = "missing-global-link",
+		[IBTOPO_DFP_UNEVEN_GLOBAL] = "uneven-global-links",
+	};
+
+	if (subkind <= 0 || (size_t)subkind >= IBTOPO__ARRAY_SIZE(names))
+		return NULL;
+	return names[subkind];
+}
+
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
 					 int subkind)
 {
+	if (kind == IBTOPO_FIND_DRAGONFLY_VIOLATION)
+		return dfp_subkind_name(subkind);
 	if (kind == IBTOPO_FIND_RAIL_MISMATCH)
 		return rail_subkind_name(subkind);
 	if (kind == IBTOPO_FIND_FAT_TREE_VIOLATION)
@@ -184,4 +199,39 @@ const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch = {
 	.draw = IBTOPO__DRAW_TOPOLOGY,
 	/* the rail expected; the rest is in the message */
 	.expected = { "expected", IBTOPO__UNIT_COUNT },
+};
+
+static int dfp_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
+			const struct ibtopo__shared_names *names)
+{
+	char n1[96];
+
+	switch (f->subkind) {
+	case IBTOPO_DFP_UNEQUAL_GROUP:
+		return snprintf(buf, len,
+			"this switch's group has %u leaf switch%s, %g spine%s and %g server link%s, unlike most groups (%u leaf switch%s): build every group alike so that traffic spreads evenly",
+			f->actual, f->actual == 1 ? "" : "es", f->limit,
+			f->limit == 1 ? "" : "s", f->value, f->value == 1 ? "" : "s",
+			f->expected, f->expected == 1 ? "" : "es");
+	case IBTOPO_DFP_MISSING_GLOBAL:
+		return snprintf(buf, len,
+			"no global link joins this spine's group to the group of %s: cable a global link between these two spines",
+			ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+	case IBTOPO_DFP_UNEVEN_GLOBAL:
+		return snprintf(buf, len,
+			"spine has %u global link%s where most spines have %u: cable the missing global links",
+			f->actual, f->actual == 1 ? "" : "s", f->expected);
+	default:
+		return snprintf(buf, len,
+			"the fabric breaks the Dragonfly+ layout: give every group the same shape and link every pair of groups");
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation = {
+	.kind = IBTOPO_FIND_DRAGONFLY_VIOLATION,
+	.name = "dragonfly-violation",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = dfp_sentence,
+	.subkind_name = dfp_subkind_name,
+	.draw = IBTOPO__DRAW_TOPOLOGY,
 };

@@ -116,6 +116,23 @@ static J *level_json(struct jb *b, const struct ibtopo_topology_level *l)
 	return o;
 }
 
+/* Fewest and most global links between two groups. */
+static void global_range(const struct ibtopo_topology *t, size_t *lo, size_t *hi)
+{
+	size_t G = t->ngroups;
+
+	*lo = *hi = 0;
+	for (size_t a = 0; a < G; a++)
+		for (size_t c = a + 1; c < G; c++) {
+			size_t n = t->pair_links[a * G + c];
+
+			if ((a == 0 && c == 1) || n < *lo)
+				*lo = n;
+			if (n > *hi)
+				*hi = n;
+		}
+}
+
 static const char *policy_name(enum ibtopo_server_policy p)
 {
 	return p == IBTOPO_SERVERS_SINGLE ? "single" : "dual";
@@ -234,6 +251,38 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	}
 	jset(b, o, "directors", dirs);
 	jset(b, o, "server_policy", policy_json(b, t));
+	if (t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
+		J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
+		size_t lo = 0, hi = 0;
+
+		if (!gs || !pp) {
+			ibtopo__json_free(pp);
+			ibtopo__json_free(gs);
+			b->rc = IBTOPO_ENOMEM;
+			return o;
+		}
+		global_range(t, &lo, &hi);
+		jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
+		jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
+		jset(b, pp, "min", ibtopo__json_int((int64_t)lo));
+		jset(b, pp, "max", ibtopo__json_int((int64_t)hi));
+		jset(b, o, "global_links_per_pair", pp);
+		for (size_t k = 0; k < t->ngroups; k++) {
+			const struct ibtopo__group *g = &t->groups[k];
+			J *x = ibtopo__json_object();
+
+			if (!x) {
+				b->rc = IBTOPO_ENOMEM;
+				break;
+			}
+			jset(b, x, "leaves", ibtopo__json_int((int64_t)g->leaves));
+			jset(b, x, "spines", ibtopo__json_int((int64_t)g->spines));
+			jset(b, x, "server_links", ibtopo__json_int((int64_t)g->servers));
+			jset(b, x, "global_links", ibtopo__json_int((int64_t)g->global));
+			jappend(b, gs, x);
+		}
+		jset(b, o, "by_group", gs);
+	}
 	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
 		J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
 
@@ -434,6 +483,8 @@ static const char *class_words(const struct ibtopo_topology *t)
 		return "fat tree";
 	case IBTOPO_TOPOLOGY_RAIL_OPTIMIZED:
 		return "rail-optimized fat tree";
+	case IBTOPO_TOPOLOGY_DRAGONFLY_PLUS:
+		return "Dragonfly+";
 	case IBTOPO_TOPOLOGY_IRREGULAR:
 		return "irregular";
 	default:
@@ -460,6 +511,23 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE &&
 	    t->cls != IBTOPO_TOPOLOGY_RAIL_OPTIMIZED && t->reason)
 		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
+	if (!rc && t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
+		size_t lo, hi;
+
+		global_range(t, &lo, &hi);
+		rc = ibtopo__out_printf(o, "  %zu groups; %zu global links, %zu to %zu between two groups\n",
+					t->ngroups, t->global_links, lo, hi);
+		/* a line per group when they are few */
+		for (size_t k = 0; k < t->ngroups && t->ngroups <= 16 && !rc; k++) {
+			const struct ibtopo__group *g = &t->groups[k];
+
+			rc = ibtopo__out_printf(o, "  group %zu (%s): %zu leaves, %zu spines, %zu server links, %zu global links\n",
+						k + 1,
+						ibtopo__topology_node_text(t, t->sw[g->first].node,
+									   true, na, sizeof(na)),
+						g->leaves, g->spines, g->servers, g->global);
+		}
+	}
 	if (!rc && t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
 		size_t lo = 0, hi = 0;
 

@@ -53,7 +53,9 @@ for line in \
 do
 	grep -qxF "$line" "$tmp/out" || flunk "analyze lacks: $line"
 done
-# a name one node has stays as it is
+# a name one node has stays as it is (each single-homed server is a
+# finding of its own under the dual policy)
+run 0 "$IBTOPO" analyze --servers dual "$F"
 grep -q "^low-path-diversity  node07 mlx4_0 \[1\]  *$SW (0x0002c90200a00007) \[3\]" "$tmp/out" ||
 	flunk "findings table: $(grep node07 "$tmp/out")"
 

@@ -287,20 +287,32 @@ out:
 static void rails(struct gen *g)
 {
 	const struct fg_params *p = g->p;
-	struct ibtopo_node **spine = nodes(g, p->spines);
+	unsigned nsp = p->cores ? p->spines * p->rails : p->spines;
+	struct ibtopo_node **spine = nodes(g, nsp);
 	struct ibtopo_node **leaf = nodes(g, (size_t)p->units * p->rails);
+	struct ibtopo_node **core = nodes(g, p->cores);
 
-	if (!spine || !leaf)
+	if (!spine || !leaf || !core)
 		goto out;
-	for (unsigned s = 0; s < p->spines; s++)
-		spine[s] = sw(g, "spine%02u", s + 1, 0);
+	for (unsigned s = 0; s < nsp; s++)
+		spine[s] = p->cores ? sw(g, "spine%u-%02u", s / p->spines + 1,
+					 s % p->spines + 1) :
+				      sw(g, "spine%02u", s + 1, 0);
+	for (unsigned c = 0; c < p->cores; c++)
+		core[c] = sw(g, "core%02u", c + 1, 0);
 	for (unsigned u = 0; u < p->units; u++)
 		for (unsigned k = 0; k < p->rails; k++)
 			leaf[u * p->rails + k] = sw(g, "rail%u-su%02u", k + 1, u + 1);
-	for (unsigned i = 0; i < p->units * p->rails; i++)
+	for (unsigned i = 0; i < p->units * p->rails; i++) {
+		unsigned base = p->cores ? (i % p->rails) * p->spines : 0;
+
 		for (unsigned s = 0; s < p->spines; s++)
 			if (i || s || !(p->faults & FG_FAULT_DROP_UPLINK))
-				cables(g, leaf[i], spine[s], p->links);
+				cables(g, leaf[i], spine[base + s], p->links);
+	}
+	for (unsigned s = 0; s < nsp && p->cores; s++)
+		for (unsigned c = 0; c < p->cores; c++)
+			cables(g, spine[s], core[c], p->core_links);
 	for (unsigned u = 0; u < p->units && !g->rc; u++) {
 		for (unsigned h = 0; h < p->hosts && !g->rc; h++) {
 			unsigned num = ++g->hostnum;
@@ -325,8 +337,47 @@ static void rails(struct gen *g)
 		}
 	}
 out:
+	free(core);
 	free(leaf);
 	free(spine);
+}
+
+static void dragonfly(struct gen *g)
+{
+	const struct fg_params *p = g->p;
+	unsigned G = p->groups, L = p->leaves, S = p->spines;
+	unsigned K = p->global ? p->global : 1;
+	struct ibtopo_node **leaf = nodes(g, (size_t)G * L);
+	struct ibtopo_node **spine = nodes(g, (size_t)G * S);
+
+	if (!leaf || !spine)
+		goto out;
+	for (unsigned a = 0; a < G; a++) {
+		for (unsigned l = 0; l < L; l++)
+			leaf[a * L + l] = sw(g, "g%02u-leaf%02u", a + 1, l + 1);
+		for (unsigned s = 0; s < S; s++)
+			spine[a * S + s] = sw(g, "g%02u-spine%02u", a + 1, s + 1);
+	}
+	for (unsigned i = 0; i < G * L; i++)
+		for (unsigned s = 0; s < S; s++)
+			if (i || s || !(p->faults & FG_FAULT_DROP_UPLINK))
+				cable(g, leaf[i], spine[(i / L) * S + s], g->speed);
+	for (unsigned a = 0; a < G; a++)
+		for (unsigned c = a + 1; c < G; c++)
+			for (unsigned j = 0; j < K; j++) {
+				unsigned ka = (c - 1) * K + j, kc = a * K + j;
+
+				if (a == 0 && c == 1 &&
+				    (p->faults & FG_FAULT_MISSING_GLOBAL))
+					continue;
+				cable(g, spine[a * S + ka % S], spine[c * S + kc % S],
+				      g->speed);
+			}
+	for (unsigned i = 0; i < G * L; i++)
+		servers(g, leaf[i], NULL, p->hosts);
+out:
+	free(spine);
+	free(leaf);
 }
 
 static void shapes(struct gen *g)
@@ -408,6 +459,11 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 			 "bad fat tree parameters");
 		return g.err->code = IBTOPO_EINVAL;
 	}
+	if (p->shape == FG_DRAGONFLY && (p->groups < 2 || !p->leaves || !p->spines)) {
+		snprintf(g.err->message, sizeof(g.err->message),
+			 "bad Dragonfly+ parameters");
+		return g.err->code = IBTOPO_EINVAL;
+	}
 	if (p->shape == FG_RAILS && (!p->rails || !p->units || !p->spines)) {
 		snprintf(g.err->message, sizeof(g.err->message),
 			 "bad rail parameters");
@@ -431,6 +487,8 @@ int fg_build(struct ibtopo_fabric **out, const struct fg_params *p,
 		director(&g);
 	else if (p->shape == FG_RAILS)
 		rails(&g);
+	else if (p->shape == FG_DRAGONFLY)
+		dragonfly(&g);
 	else
 		shapes(&g);
 	if (!g.rc && (p->faults & FG_FAULT_CA_TO_CA)) {

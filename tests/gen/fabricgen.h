@@ -9,7 +9,7 @@
  * "agg01-02" (pod 01, second aggregation switch), "leaf01-02";
  * directors "MF0;dir1:IS5600/L01/U1" (line chip), ".../S01/U1" (fabric
  * chip), their edge switches "edge01";
- * rails "rail1-su01" leaves, "spine01", servers "dgx0001 mlx5_0".."mlx5_<R-1>";
+ * Dragonfly+ "g01-leaf01", "g01-spine01"; rails "rail1-su01" leaves, "spine01", servers "dgx0001 mlx5_0".."mlx5_<R-1>";
  * servers "host0001 mlx5_0" (and "host0001 mlx5_1" for the second port
  * of a dual-homed server: another CA with the same system image GUID).
  */
@@ -30,6 +30,7 @@ enum fg_shape {
 	FG_TORUS,		/* rows x cols 2-D torus, hosts on each */
 	FG_DIRECTOR,		/* edge switches under director chassis */
 	FG_RAILS,		/* rail-optimized: `units` x `rails` leaves */
+	FG_DRAGONFLY,		/* Dragonfly+: `groups` of leaves and spines */
 };
 
 /* Faults a generated fat tree can carry. */
@@ -49,6 +50,8 @@ enum fg_fault {
 	FG_FAULT_SWAP_RAIL = 1u << 8,
 	/* rails: server 1 has no HCA on the last rail */
 	FG_FAULT_MISSING_RAIL = 1u << 9,
+	/* Dragonfly+: no global link between groups 1 and 2 */
+	FG_FAULT_MISSING_GLOBAL = 1u << 10,
 };
 
 struct fg_params {
@@ -79,9 +82,19 @@ struct fg_params {
 	unsigned idle;		/* line chips left without external cables */
 	/* rails: `units` scalable units of `hosts` servers, each server an
 	 * HCA "dgx0001 mlx5_<k>" per rail k on its unit's leaf of rail k;
-	 * every leaf cabled `links` times to each of `spines` spines */
+	 * every leaf cabled `links` times to each of `spines` spines; with
+	 * `cores`, 3 levels: `spines` per rail ("spine2-01"), a rail's
+	 * leaves cabled to its spines, every spine `core_links` times to
+	 * each core */
 	unsigned rails;
 	unsigned units;
+	/* Dragonfly+: `groups` groups of `leaves` leaves (`hosts` each) and
+	 * `spines` spines, each leaf cabled once to each spine of its group,
+	 * every two groups joined by `global` links (0 = 1), group a's k-th
+	 * global link on its spine k mod spines (as `plan dragonfly-plus`);
+	 * DROP_UPLINK: g01-leaf01 loses its cable to g01-spine01 */
+	unsigned groups;
+	unsigned global;
 };
 
 /**

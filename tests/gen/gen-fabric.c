@@ -8,14 +8,15 @@
  *                                             write DIR/switch-graph.tsv and
  *                                             DIR/leaf-pairs.tsv for a check
  *
- * SHAPE: ft2 ft3 single star ring mesh grid torus director rails.
+ * SHAPE: ft2 ft3 single star ring mesh grid torus director rails dragonfly.
  * PARAMS: --pods N --leaves N --spines N --cores N --hosts N --links N
  *   --core-links N --dual --switches N --rows N --cols N --radix N
  *   --directors N --lines N --idle N (director: also --spines, --leaves)
  *   --rails N --units N (rails: also --hosts per unit, --spines, --links)
+ *   --groups N --global N (dragonfly: also --leaves, --spines, --hosts)
  *   --speed NAME --host-speed NAME --fault NAME (same-level, drop-uplink,
  *   missing-spine, level-skip, host-on-spine, piled, ca-to-ca,
- *   piled-across, swap-rail, missing-rail; repeatable)
+ *   piled-across, swap-rail, missing-rail, missing-global; repeatable)
  *   --min-paths N --roots FILE --root-pattern REGEX (analysis)
  *
  * Uses the public API only.
@@ -73,6 +74,7 @@ static unsigned fault(const char *s)
 		{ "piled-across", FG_FAULT_PILED_ACROSS },
 		{ "swap-rail", FG_FAULT_SWAP_RAIL },
 		{ "missing-rail", FG_FAULT_MISSING_RAIL },
+		{ "missing-global", FG_FAULT_MISSING_GLOBAL },
 	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
@@ -104,6 +106,8 @@ static int shape(const char *s, struct fg_params *p)
 		p->shape = FG_DIRECTOR;
 	else if (strcmp(s, "rails") == 0)
 		p->shape = FG_RAILS;
+	else if (strcmp(s, "dragonfly") == 0)
+		p->shape = FG_DRAGONFLY;
 	else
 		return -1;
 	return 0;
@@ -176,14 +180,15 @@ int main(int argc, char **argv)
 		{ "roots", 1, NULL, 'o' }, { "root-pattern", 1, NULL, 'P' },
 		{ "directors", 1, NULL, 'D' }, { "lines", 1, NULL, 'L' },
 		{ "idle", 1, NULL, 'I' }, { "rails", 1, NULL, 'A' },
-		{ "units", 1, NULL, 'U' },
+		{ "units", 1, NULL, 'U' }, { "groups", 1, NULL, 'G' },
+		{ "global", 1, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fg_params p = { .shape = FG_FAT_TREE, .levels = 2, .leaves = 4,
 			       .spines = 2, .pods = 2, .cores = 4, .hosts = 2,
 			       .switches = 4, .rows = 3, .cols = 3,
 			       .directors = 3, .lines = 6, .idle = 1,
-			       .rails = 4, .units = 2 };
+			       .rails = 4, .units = 2, .groups = 5 };
 	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_sink ro = { IBTOPO_SINK_VERSION,
@@ -217,6 +222,8 @@ int main(int argc, char **argv)
 		case 'I': p.idle = num(optarg); break;
 		case 'A': p.rails = num(optarg); break;
 		case 'U': p.units = num(optarg); break;
+		case 'G': p.groups = num(optarg); break;
+		case 'g': p.global = num(optarg); break;
 		case 'S': p.speed = ibtopo_speed_parse(optarg); break;
 		case 'H': p.host_speed = ibtopo_speed_parse(optarg); break;
 		case 'f': p.faults |= fault(optarg); break;

@@ -192,6 +192,76 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 			 struct ibtopo_error *err);
 
 /**
+ * Parameters of a planned rail-optimized fabric (DGX SuperPOD style).
+ * `servers` servers of `rails` HCAs each, in scalable units of `unit`
+ * servers; each unit has one leaf per rail, HCA k of its servers on the
+ * leaf of rail k; every leaf has `uplinks` cables spread evenly over
+ * `spines` spine switches. Names: leaves rail<K>-suNN, spineNN, servers
+ * dgxNNN whose HCAs are "dgxNNN mlx5_<k>" (k from 0). Ports: leaf 1..U
+ * the unit's servers in order, then the uplinks (uplink k to spine k mod
+ * S); spine ports down in leaf order (unit by unit, rail by rail).
+ */
+struct ibtopo_plan_rail_params {
+	unsigned version;	/* IBTOPO_PLAN_RAIL_PARAMS_VERSION */
+	unsigned servers;
+	unsigned rails;
+	unsigned spines;
+	unsigned unit;		/* servers per unit; 0 = radix / 2 */
+	unsigned uplinks;	/* per leaf; 0 = unit (non-blocking) */
+	unsigned radix;		/* ports per switch; 0 = 40 */
+	unsigned speed;		/* 0 = HDR */
+	unsigned width;		/* 0 = 4x */
+};
+#define IBTOPO_PLAN_RAIL_PARAMS_VERSION 1
+#define IBTOPO_PLAN_RAIL_PARAMS_INIT { IBTOPO_PLAN_RAIL_PARAMS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Build the planned rail-optimized fabric as above (GUIDs from names).
+ * IBTOPO_EINVAL with a message naming the parameter when the shape is
+ * impossible: a count of zero, unit plus uplinks over the radix, uplinks
+ * not a multiple of the spines, spine ports over the radix.
+ */
+int ibtopo_plan_rail_optimized(struct ibtopo_fabric **out,
+			       const struct ibtopo_plan_rail_params *p,
+			       struct ibtopo_error *err);
+
+/**
+ * Parameters of a planned Dragonfly+ fabric: `groups` groups of `leaves`
+ * leaf switches with `hosts_per_leaf` hosts and `spines` spine switches,
+ * every leaf cabled `uplinks` / `spines` times to each spine of its group;
+ * every pair of groups joined by `global` links between spines. Group a's
+ * global slots (global x (groups - 1)) go to the other groups in order,
+ * slot k on spine k mod S. Names: gNN-leafNN, gNN-spineNN, hostNNN. Ports:
+ * leaf 1..H hosts, then uplinks (uplink k to spine k mod S); spine ports
+ * down in leaf order, then the global slots.
+ */
+struct ibtopo_plan_dragonfly_params {
+	unsigned version;	/* IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION */
+	unsigned groups;
+	unsigned leaves;	/* per group */
+	unsigned spines;	/* per group */
+	unsigned hosts_per_leaf;
+	unsigned uplinks;	/* per leaf; 0 = spines */
+	unsigned global;	/* links per pair of groups; 0 = 1 */
+	unsigned radix;		/* 0 = 40 */
+	unsigned speed;		/* 0 = HDR */
+	unsigned width;		/* 0 = 4x */
+};
+#define IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION 1
+#define IBTOPO_PLAN_DRAGONFLY_PARAMS_INIT { IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Build the planned Dragonfly+ fabric as above. IBTOPO_EINVAL with a
+ * message naming the parameter when the shape is impossible: fewer than
+ * 2 groups, a count of zero, uplinks not a multiple of the spines, global
+ * slots not a multiple of the spines (spines would differ), ports over
+ * the radix.
+ */
+int ibtopo_plan_dragonfly_plus(struct ibtopo_fabric **out,
+			       const struct ibtopo_plan_dragonfly_params *p,
+			       struct ibtopo_error *err);
+
+/**
  * Write a planned fabric through opts' sink (opts->format is ignored).
  * IBTOPO_FILE_IBNETDISCOVER: a plan file, ibnetdiscover text with node
  * names where GUIDs would be and each port's planned width and speed in

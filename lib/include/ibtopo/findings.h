@@ -65,6 +65,8 @@ enum ibtopo_finding_kind {
 	/* topology: rail-optimized fabrics */
 	IBTOPO_FIND_RAIL_MISMATCH,
 	IBTOPO_FIND_FAILING_CABLE,	/* a cable check and port errors */
+	/* topology: Dragonfly+ fabrics */
+	IBTOPO_FIND_DRAGONFLY_VIOLATION,
 	IBTOPO_FIND_KIND_MAX_
 };
 

@@ -74,6 +74,20 @@ extern "C" {
  * missing rail); UNEQUAL (a rail with fewer HCAs than the largest:
  * expected = the largest, actual = its count, value = the rail).
  *
+ * Dragonfly+: groups of leaves and spines, each group a 2-level fat tree
+ * (every leaf cabled to its group's spines), the groups joined by global
+ * links between spines. Recognized when the switches rank as two levels,
+ * the links between leaves and spines fall into 2 groups or more and
+ * every link between spines joins two groups. Findings
+ * dragonfly-violation (warning), subkind enum
+ * ibtopo_dragonfly_violation: UNEQUAL_GROUP (a = a switch of a group
+ * whose leaves, spines or servers differ from most groups'; expected =
+ * most groups' leaves, actual = its leaves, value = its servers);
+ * MISSING_GLOBAL (a, b = the spines, one in each group, with the fewest
+ * global links: those the link should join); UNEVEN_GLOBAL (a = a spine
+ * with fewer global links than most spines; expected = theirs, actual =
+ * its own).
+ *
  * Per level: switches, links down (servers and switches below), up,
  * and to the same level, their bandwidth (active speed x width), the
  * oversubscription down:up, and the bisection bandwidth through the
@@ -129,10 +143,12 @@ enum ibtopo_topology_class {
 	IBTOPO_TOPOLOGY_FAT_TREE,
 	IBTOPO_TOPOLOGY_IRREGULAR,
 	IBTOPO_TOPOLOGY_RAIL_OPTIMIZED,
+	IBTOPO_TOPOLOGY_DRAGONFLY_PLUS,
 };
 
 /**
- * "single-switch", "star", "fat-tree", "rail-optimized", "irregular";
+ * "single-switch", "star", "fat-tree", "rail-optimized", "dragonfly-plus",
+ * "irregular";
  * "unknown" otherwise.
  */
 const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls);
@@ -162,6 +178,13 @@ enum ibtopo_rail_mismatch {
 	IBTOPO_RAIL_UNEQUAL,		/* a rail with fewer HCAs than the largest */
 };
 
+/** Subkinds of dragonfly-violation findings. */
+enum ibtopo_dragonfly_violation {
+	IBTOPO_DFP_UNEQUAL_GROUP = 1,	/* a group shaped unlike most */
+	IBTOPO_DFP_MISSING_GLOBAL,	/* two groups without a global link */
+	IBTOPO_DFP_UNEVEN_GLOBAL,	/* a spine with fewer global links */
+};
+
 /** What the site wants of its servers' cabling (analyze --servers). */
 enum ibtopo_server_policy {
 	IBTOPO_SERVERS_MAJORITY = 0,	/* what most servers of the fabric are */
@@ -173,7 +196,8 @@ enum ibtopo_server_policy {
  * Stable name of a subkind of a topology finding ("same-level-link",
  * "level-skip", "ca-on-non-leaf", "uneven-uplinks", "uplinks-piled",
  * "ca-to-ca"; "leaf-pair", "single-link", "one-switch", "single-homed";
- * "wrong-leaf", "missing-rail", "unequal-rails"),
+ * "wrong-leaf", "missing-rail", "unequal-rails"; "unequal-group",
+ * "missing-global-link", "uneven-global-links"),
  * or NULL when the kind is not a topology kind or the subkind is unknown.
  */
 const char *ibtopo_topology_subkind_name(enum ibtopo_finding_kind kind,
@@ -315,6 +339,12 @@ size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
 enum ibtopo_server_policy
 ibtopo_topology_server_policy(const struct ibtopo_topology *topo,
 			      size_t *single_homed);
+/**
+ * Groups of a Dragonfly+ fabric (0 otherwise) and, in *global_links (may
+ * be NULL), its links between groups.
+ */
+size_t ibtopo_topology_groups(const struct ibtopo_topology *topo,
+			      size_t *global_links);
 /**
  * Rails of a rail-optimized fabric (0 otherwise) and, in *units (may be
  * NULL), its scalable units.

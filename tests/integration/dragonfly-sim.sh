@@ -1,0 +1,54 @@
+#!/bin/sh
+# dragonfly-sim.sh - a planned Dragonfly+ fabric under ibsim (issue 17,
+# item 2): as built it is dragonfly-plus with no warnings and validates
+# against its plan; without one global link analyze names the two spines
+# it should join and validate the missing link. Needs ibsim,
+# ibnetdiscover and libumad2sim (else SKIP).
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+sim_require
+python_require
+[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+T=$TESTDIR
+
+sim_discover() {
+	sim_start "$1"
+	sim_client "$IBNETDISCOVER" >"$2" 2>"$T/disc.err" ||
+		{ cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	sim_stop
+}
+
+PLAN="--groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2"
+# shellcheck disable=SC2086
+"$IBTOPO" plan dragonfly-plus $PLAN -o "$T/plan.topo" || fail "plan"
+# shellcheck disable=SC2086
+"$IBTOPO" plan dragonfly-plus $PLAN --format ibsim -o "$T/plan.net" ||
+	fail "plan --format ibsim"
+
+sim_discover "$T/plan.net" "$T/clean.topo"
+"$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
+	fail "built Dragonfly+: warnings $(head -c 400 "$T/clean.json")"
+got=$(json_get '(j["topology"]["class"], j["topology"]["groups"],
+	j["topology"]["global_links"], j["topology"]["global_links_per_pair"])' <"$T/clean.json")
+[ "$got" = "('dragonfly-plus', 5, 20, {'min': 2, 'max': 2})" ] || fail "built Dragonfly+: $got"
+"$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "built Dragonfly+ does not validate"; }
+
+# g01-spine01's global links are ports 3..6 (2 leaves below): unplug
+# both of its links to group 2 (slots 0 and 1 of group 1, on spines 1 and
+# 2): g01-spine01:3 and g01-spine02:3
+"$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/miss.net" \
+	unlink g01-spine01:3 unlink g01-spine02:3 || fail "netedit"
+sim_discover "$T/miss.net" "$T/miss.topo"
+"$IBTOPO" analyze --format json "$T/miss.topo" >"$T/miss.json" || fail "analyze"
+got=$(json_get '[(f["a"]["node"], f["b"]["node"]) for f in j["findings"]
+	if f.get("detail") == "missing-global-link"]' <"$T/miss.json")
+[ "$got" = "[('g01-spine01', 'g02-spine01')]" ] || fail "missing global link: $got"
+"$IBTOPO" validate "$T/plan.topo" "$T/miss.topo" --format json >"$T/val.json" 2>&1
+[ $? -eq 1 ] || fail "validate: wanted exit 1"
+got=$(json_get 'sorted((f["kind"], f["a"]["node"], f["b"]["node"]) for f in j["findings"])' <"$T/val.json")
+[ "$got" = "[('missing-link', 'g01-spine01', 'g02-spine01'), ('missing-link', 'g01-spine02', 'g02-spine02')]" ] ||
+	fail "validate: $got"
+exit 0
