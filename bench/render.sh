@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/render.sh - time `ibtopo render` to SVG and to PNG on big fat trees
+# bench/render.sh - time `ibtopo render` to SVG, HTML and PNG on big fat trees
 # and on the real fabric dumps, wall and CPU seconds, peak memory and the
 # size of what it writes, and `dot -Tsvg` on the DOT text ibtopo writes
 # for the 11,664-host tree, for comparison. Above 100 switches render
@@ -8,7 +8,7 @@
 #
 #   sh bench/render.sh                 # from a build directory
 #   REPEAT=1 FABRICS="ft640 ft101k" sh bench/render.sh
-#   FORMATS="svg png" DETAIL=switches sh bench/render.sh
+#   FORMATS="svg html" DETAIL=switches sh bench/render.sh
 #
 # FABRICS (default: all, in this order):
 #   ft640   3-level, 64-port switches: 16 pods of 16 leaves (32 hosts
@@ -36,7 +36,7 @@ IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 DOT=${DOT:-$(command -v dot)}
 REPEAT=${REPEAT:-3}
 FABRICS=${FABRICS:-ft640 ft8k ft11k ft101k real}
-FORMATS=${FORMATS:-svg png}
+FORMATS=${FORMATS:-svg html png}
 DETAIL=${DETAIL:-auto}
 . "$top_srcdir/tests/lib.sh"
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"

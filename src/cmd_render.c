@@ -1,4 +1,5 @@
-/* cmd_render.c - ibtopo render: a fabric diagram as SVG, PNG, PDF or DOT */
+/* cmd_render.c - ibtopo render: a fabric diagram as SVG, PNG, PDF, DOT or
+ * an interactive HTML page */
 #include "commands.h"
 #include "output_file.h"
 
@@ -29,7 +30,7 @@ static const struct cli_opt opts[] = {
 	{ "output", 'o', 1, "FILE",
 	  "write the diagram here ('-' = stdout); the format is its extension" },
 	{ "format", 0, 1, "FMT",
-	  "svg, png, pdf or dot (default: from the -o extension)" },
+	  "svg, png, pdf, dot or html (default: from the -o extension)" },
 	{ "hosts", 0, 1, "MODE",
 	  "auto (collapse above 200 hosts, default), all or collapse" },
 	{ "focus", 0, 1, "NODE",
@@ -66,8 +67,8 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_render_entry = {
 	.name = "render",
 	.summary =
-		"draw the fabric as SVG, PNG, PDF or DOT, problems in colour",
-	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot} [--hosts all|collapse] "
+		"draw the fabric as SVG, PNG, PDF, DOT or HTML, problems in colour",
+	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot,html} [--hosts all|collapse] "
 		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       [--detail switches|groups|auto]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
@@ -90,6 +91,10 @@ const struct cli_cmd cmd_render_entry = {
 		"a table. --focus GROUP (\"leaves, pod 3\") draws a group's switches.\n"
 		"More than 2000 switches are only drawn as groups, and their path\n"
 		"diversity is not checked unless --min-paths is given.\n"
+		"OUT.html is one page that needs no network: the SVG with pan and\n"
+		"zoom, a search box (name, GUID or LID; also #search=NAME in the\n"
+		"URL), details of a clicked node or link (ports, rates, cables,\n"
+		"findings) and the findings table, a row showing its link.\n"
 		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,

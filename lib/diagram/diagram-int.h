@@ -170,6 +170,7 @@ struct scene {
 	size_t nrows;		/* dot ranks (see assign_rows) */
 	size_t work;		/* dot: its graph's size (see dot_work) */
 	bool xlabels;		/* edge labels placed after layout */
+	bool edge_ids;		/* DOT edges say id="e<index in de>" (HTML) */
 	/* legend and subtitle */
 	size_t usual_count;	/* cables most switch pairs have, if > 1 */
 	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
@@ -218,6 +219,38 @@ void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
  */
 int ibtopo__diagram_groups(struct scene *c);
 void ibtopo__diagram_groups_release(struct scene *c);
+
+/* diagram_dot.c */
+/** The DOT text of a built scene, through w. */
+void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c);
+/** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
+void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
+			      size_t len);
+/** The DOT names of an edge's tail and head, as written; its minlen. */
+size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
+				 char *a, size_t alen, char *b, size_t blen);
+/** The legend's words for a category ("downgraded link"). */
+const char *ibtopo__diagram_cat_name(enum cat k);
+
+/* diagram_layout.c */
+/**
+ * Lay out DOT text and render it as `format` into memory: *out (free
+ * with ibtopo__diagram_free_render()), *len bytes. IBTOPO_ERROR with
+ * graphviz's last message, IBTOPO_ENOMEM.
+ */
+int ibtopo__diagram_render(const char *dot, const char *format, char **out,
+			   size_t *len, struct ibtopo_error *err);
+void ibtopo__diagram_free_render(char *data);
+
+/* diagram_html.c */
+/**
+ * Write the fabric as one self-contained HTML page to `path` ("-" =
+ * stdout): the SVG of the diagram inline, a script for pan, zoom,
+ * search and details, the scene's data as JSON, the findings table.
+ */
+int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
+			 const struct ibtopo_diagram_opts *d,
+			 struct ibtopo_error *err);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */

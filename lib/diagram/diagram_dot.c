@@ -39,6 +39,11 @@ static const struct {
 	[CAT_MISSING] = { "#d62728", "dashed", "planned link missing" },
 };
 
+const char *ibtopo__diagram_cat_name(enum cat k)
+{
+	return k < CAT_MAX_ ? cats[k].legend : "";
+}
+
 static const char *speed_text(unsigned speed, unsigned width, char *buf,
 			      size_t len)
 {
@@ -131,7 +136,8 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 	put(w, buf);
 }
 
-static void dnode_id(const struct scene *c, size_t i, char *buf, size_t len)
+void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
+			      size_t len)
 {
 	const struct dnode *d = &c->dn[i];
 
@@ -482,7 +488,7 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 	const struct dnode *d = &c->dn[i];
 	char id[40];
 
-	dnode_id(c, i, id, sizeof(id));
+	ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 	if (d->kind == DN_BLOCK) {
 		write_block(w, d, id);
 		return;
@@ -606,28 +612,36 @@ static bool flat_edge(const struct scene *c, const struct dedge *e)
 	return !c->sfdp && e->u != e->v && c->dn[e->u].pos == c->dn[e->v].pos;
 }
 
-static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct dedge *e)
+size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
+				 char *a, size_t alen, char *b, size_t blen)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
-	char a[40], b[64], st[32], label[64], tip[600];
-	size_t minlen = 1;
+	size_t minlen;
 
 	if (!c->sfdp && u->pos > v->pos) {
 		/* same level, the lower row first */
-		dnode_id(c, e->v, a, sizeof(a));
-		dnode_id(c, e->u, b, sizeof(b));
+		ibtopo__diagram_dnode_id(c, e->v, a, alen);
+		ibtopo__diagram_dnode_id(c, e->u, b, blen);
 		minlen = u->pos - v->pos;
 	} else {
-		dnode_id(c, e->u, a, sizeof(a));
-		dnode_id(c, e->v, b, sizeof(b));
+		ibtopo__diagram_dnode_id(c, e->u, a, alen);
+		ibtopo__diagram_dnode_id(c, e->v, b, blen);
 		minlen = c->sfdp ? 1 : v->pos - u->pos;
 	}
 	if (e->host) {
 		/* the block is the lower end: v, written second */
 		size_t k = strlen(b);
 
-		snprintf(b + k, sizeof(b) - k, ":p%016" PRIx64 ":n", e->host->guid);
+		snprintf(b + k, blen - k, ":p%016" PRIx64 ":n", e->host->guid);
 	}
+	return minlen;
+}
+
+static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct dedge *e)
+{
+	char a[40], b[64], st[32], label[64], tip[600];
+	size_t minlen = ibtopo__diagram_edge_ends(c, e, a, sizeof(a), b,
+						  sizeof(b));
 	speed_text(e->speed, e->width, st, sizeof(st));
 	if (e->bundle)
 		bandwidth_label(e, label, sizeof(label));
@@ -638,6 +652,9 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		snprintf(label, sizeof(label), "%s", e->show_speed ? st : "");
 	edge_tooltip(c, e, tip, sizeof(tip));
 	ibtopo__wr_printf(w, "\t%s -> %s [", a, b);
+	/* the HTML view finds an edge by its SVG id */
+	if (c->edge_ids)
+		ibtopo__wr_printf(w, "id=\"e%zu\", ", (size_t)(e - c->de));
 	if (label[0]) {
 		/* dot makes room for a label in the rank it crosses; with
 		 * many, that room is most of the picture: place them after.
@@ -665,7 +682,7 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 	put(w, "];\n");
 }
 
-static void write_dot(struct ibtopo__wr *w, const struct scene *c)
+void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 {
 	put(w, "// ibtopo fabric diagram\n");
 	put(w, "digraph fabric {\n");
@@ -702,7 +719,7 @@ static void write_dot(struct ibtopo__wr *w, const struct scene *c)
 
 				if (c->dn[i].pos != r)
 					continue;
-				dnode_id(c, i, id, sizeof(id));
+				ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 				ibtopo__wr_printf(w, " %s;", id);
 			}
 			put(w, " }\n");
@@ -722,7 +739,7 @@ static void write_dot(struct ibtopo__wr *w, const struct scene *c)
 
 			if (c->dn[i].cluster != cl->sysimg)
 				continue;
-			dnode_id(c, i, id, sizeof(id));
+			ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 			ibtopo__wr_printf(w, "%s; ", id);
 		}
 		put(w, "\n\t}\n");
@@ -761,7 +778,7 @@ int ibtopo_diagram_dot(const struct ibtopo_sink *o,
 	rc = ibtopo__diagram_scene_build(&c, f, d, err);
 	if (rc)
 		goto out_release;
-	write_dot(&w, &c);
+	ibtopo__diagram_write_dot(&w, &c);
 	rc = w.rc;
 	if (rc)
 		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",

@@ -1,5 +1,6 @@
 /*
- * diagram_layout.c - DOT text to SVG, PNG or PDF through libgvc, in process.
+ * diagram_layout.c - DOT text to SVG, PNG or PDF through libgvc, in process
+ * (and to the SVG an HTML page holds, diagram_html.c).
  * The only file including <gvc.h>/<cgraph.h>: graphviz enters here.
  *
  * Graphviz reports problems through agerr(), which prints to stderr by
@@ -13,7 +14,7 @@
  * caught it on the second image of a run). The context stays reachable
  * until exit, like graphviz's own plugin state.
  */
-#include "ibtopo-int.h"
+#include "diagram/diagram-int.h"
 
 #include <gvc.h>
 #include <cgraph.h>
@@ -92,7 +93,7 @@ static GVC_t *gv_context(void)
 
 /* ---- formats ---- */
 
-static const char *const formats[] = { "svg", "png", "pdf", "dot" };
+static const char *const formats[] = { "svg", "png", "pdf", "dot", "html" };
 
 static const char *format_of(const char *fname, const char *format)
 {
@@ -106,6 +107,8 @@ static const char *format_of(const char *fname, const char *format)
 	}
 	if (strcasecmp(ext, "gv") == 0)
 		return "dot";
+	if (strcasecmp(ext, "htm") == 0)
+		return "html";
 	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(formats); i++)
 		if (strcasecmp(ext, formats[i]) == 0)
 			return formats[i];
@@ -164,9 +167,8 @@ static void limit_bitmap(Agraph_t *g, const char *format)
 	agsafeset(g, "size", size, "");
 }
 
-/* Lay out DOT text and write the picture in `format` to `fname`. */
-static int draw(const char *dot, const char *fname, const char *format,
-		struct ibtopo_error *err)
+int ibtopo__diagram_render(const char *dot, const char *format, char **out,
+			   size_t *out_len, struct ibtopo_error *err)
 {
 	agusererrf old_handler;
 	GVC_t *gvc;
@@ -174,9 +176,10 @@ static int draw(const char *dot, const char *fname, const char *format,
 	const char *engine;
 	char *data = NULL;
 	unsigned int len = 0;
-	FILE *f;
 	int rc = 0;
 
+	*out = NULL;
+	*out_len = 0;
 	gv_msg[0] = '\0';
 	old_handler = agseterrf(gv_collect);
 	gvc = gv_context();
@@ -210,6 +213,35 @@ static int draw(const char *dot, const char *fname, const char *format,
 				       format, gv_last());
 		goto out_free_layout;
 	}
+	*out = data;
+	*out_len = len;
+out_free_layout:
+	gvFreeLayout(gvc, g);
+out_close_graph:
+	agclose(g);
+out_restore:
+	agseterrf(old_handler);
+	return rc;
+}
+
+void ibtopo__diagram_free_render(char *data)
+{
+	if (data)
+		gvFreeRenderData(data);
+}
+
+/* Lay out DOT text and write the picture in `format` to `fname`. */
+static int draw(const char *dot, const char *fname, const char *format,
+		struct ibtopo_error *err)
+{
+	char *data;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	rc = ibtopo__diagram_render(dot, format, &data, &len, err);
+	if (rc)
+		return rc;
 	rc = open_out(&f, fname, err);
 	if (rc)
 		goto out_free_data;
@@ -218,13 +250,7 @@ static int draw(const char *dot, const char *fname, const char *format,
 				       fname, strerror(errno));
 	rc = close_out(f, fname, rc, err);
 out_free_data:
-	gvFreeRenderData(data);
-out_free_layout:
-	gvFreeLayout(gvc, g);
-out_close_graph:
-	agclose(g);
-out_restore:
-	agseterrf(old_handler);
+	ibtopo__diagram_free_render(data);
 	return rc;
 }
 
@@ -250,12 +276,14 @@ int ibtopo_diagram_image(const char *out_path, const char *format,
 	if (!fmt) {
 		if (format)
 			return ibtopo__error_set(err, IBTOPO_EINVAL,
-				"unknown image format '%s' (svg, png, pdf or dot)",
+				"unknown image format '%s' (svg, png, pdf, dot or html)",
 				format);
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"cannot tell the image format of '%s' "
-			"(name it .svg, .png, .pdf or .dot)", out_path);
+			"(name it .svg, .png, .pdf, .dot or .html)", out_path);
 	}
+	if (strcmp(fmt, "html") == 0)
+		return ibtopo__diagram_html(out_path, f, d, err);
 	if (strcmp(fmt, "dot") == 0) {
 		rc = open_out(&file, out_path, err);
 		if (rc)

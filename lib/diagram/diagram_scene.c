@@ -965,6 +965,7 @@ static int build_group_nodes(struct scene *c)
 			rc = node_tooltip(n, &d.tooltip);
 		} else {
 			d.kind = DN_SWGROUP;
+			d.node = NULL;
 			d.level = sg->level;
 			d.label = strdup(sg->label);
 			d.tooltip = strdup(sg->tooltip);

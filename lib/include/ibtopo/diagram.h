@@ -127,8 +127,12 @@ int ibtopo_diagram_dot(const struct ibtopo_sink *o,
 
 /**
  * Draw the fabric into `out_path` ("-" = stdout) through libgvc in
- * process: `format` "svg", "png", "pdf" or "dot" (the DOT text of
- * ibtopo_diagram_dot()); NULL takes it from the path's extension. The
+ * process: `format` "svg", "png", "pdf", "dot" (the DOT text of
+ * ibtopo_diagram_dot()) or "html" (one self-contained page: the SVG
+ * inline with a script of its own for pan, zoom, search by name, GUID
+ * or LID, details of nodes and links from a JSON copy of the diagram's
+ * data, and the findings table; nothing loaded from the network); NULL
+ * takes it from the path's extension (.htm is html). The
  * layout engine is the one ibtopo_diagram_dot() chose. Graphviz messages
  * never reach stderr: an error carries the last one. Not thread-safe
  * (graphviz keeps global state). Returns 0; IBTOPO_EINVAL (unknown

@@ -1,0 +1,811 @@
+/*
+ * diagram_html.c - a fabric diagram as one self-contained HTML page: the
+ * SVG graphviz draws of the scene, inline; the scene's data as JSON (what
+ * each drawn node and edge is: ports, rates, cables, members, findings;
+ * a search index of every node's name, description, GUID and LID); the
+ * findings as a table; a small script of our own (html_assets.h) for pan,
+ * zoom, search and details. Nothing is fetched: no network, no CDN.
+ *
+ * Sizes stay bounded on big fabrics: ports are listed for nodes drawn
+ * alone, a group lists its members up to GROUP_MEMBERS_MAX, an edge its
+ * cables up to EDGE_LINKS_MAX, the table the worst FINDINGS_MAX findings;
+ * the index has one short row per node (101,306 hosts: about 3 MB).
+ */
+#include "diagram/diagram-int.h"
+#include "html_assets.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GROUP_MEMBERS_MAX 100
+#define EDGE_LINKS_MAX 32
+#define FINDINGS_MAX 500
+
+/* ---- writing ---- */
+
+struct membuf {
+	char *buf;
+	size_t len, alloc;
+};
+
+static int membuf_write(void *arg, const char *s, size_t n)
+{
+	struct membuf *m = arg;
+
+	if (ibtopo__grow(&m->buf, &m->alloc, m->len + n + 1, 1))
+		return IBTOPO_ENOMEM;
+	memcpy(m->buf + m->len, s, n);
+	m->len += n;
+	m->buf[m->len] = '\0';
+	return 0;
+}
+
+static void put(struct ibtopo__wr *w, const char *s)
+{
+	if (!w->rc)
+		w->rc = ibtopo__out_write(w->o, s, strlen(s));
+}
+
+static void put_n(struct ibtopo__wr *w, const char *s, size_t n)
+{
+	if (!w->rc && n)
+		w->rc = ibtopo__out_write(w->o, s, n);
+}
+
+/* Text in HTML: & < > " escaped. */
+static void put_html(struct ibtopo__wr *w, const char *s)
+{
+	const char *p = s;
+
+	for (; s && *s; s++) {
+		const char *rep = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
+				  *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
+
+		if (!rep)
+			continue;
+		put_n(w, p, (size_t)(s - p));
+		put(w, rep);
+		p = s + 1;
+	}
+	if (p)
+		put(w, p);
+}
+
+/*
+ * The inside of a JSON string. "</" is written "<\/" and non-ASCII stays
+ * UTF-8: the text sits in a <script> element, which only "</script"
+ * would end.
+ */
+static void put_js_raw(struct ibtopo__wr *w, const char *s)
+{
+	const char *p = s ? s : "";
+	char esc[8];
+
+	for (s = p; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch >= 0x20 && ch != '"' && ch != '\\' &&
+		    !(ch == '/' && s > p && s[-1] == '<'))
+			continue;
+		put_n(w, p, (size_t)(s - p));
+		if (ch == '"' || ch == '\\' || ch == '/')
+			snprintf(esc, sizeof(esc), "\\%c", ch);
+		else if (ch == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else
+			snprintf(esc, sizeof(esc), "\\u%04x", ch);
+		put(w, esc);
+		p = s + 1;
+	}
+	put(w, p);
+}
+
+/* A JSON string. */
+static void put_js(struct ibtopo__wr *w, const char *s)
+{
+	put(w, "\"");
+	put_js_raw(w, s);
+	put(w, "\"");
+}
+
+/* ---- what the JSON says ---- */
+
+static const char *kind_name(const struct scene *c, const struct dnode *d)
+{
+	switch (d->kind) {
+	case DN_SWITCH:
+		return "switch";
+	case DN_HOST:
+		return d->type == IBTOPO_NODE_ROUTER ? "router" : "host";
+	case DN_GROUP:
+	case DN_BLOCK:
+		return "hosts on the same switches";
+	case DN_GHOST:
+		return "absent (named by a finding)";
+	case DN_SWGROUP:
+		return c->sg[d->group].sysimg ? "director" : "switches alike";
+	}
+	return "";
+}
+
+static void rate_text(unsigned speed, unsigned width, char *buf, size_t len)
+{
+	if (!speed)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%s%s", width ? ibtopo_width_name(width) : "",
+			 ibtopo_speed_name(speed));
+}
+
+static void cable_text(const struct ibtopo_link *l, char *buf, size_t len)
+{
+	const struct ibtopo_cable *k = l ? l->cable : NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!k)
+		return;
+	if (k->media)
+		n += (size_t)snprintf(buf + n, len - n, "%s ",
+				      ibtopo_media_name(k->media));
+	if (k->length_m > 0 && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%.1f m ", k->length_m);
+	if (k->vendor && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s ", k->vendor);
+	if (k->part_number && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s ", k->part_number);
+	if (k->serial && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "SN %s", k->serial);
+	while (n && n < len && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+/*
+ * The drawn node a fabric node is in: itself, its block, its group
+ * (grp_dn: the drawn node of each group of the overview, or NULL).
+ */
+static size_t drawn_of(const struct scene *c, const size_t *grp_dn, size_t i)
+{
+	if (c->dn_of[i] != NONE)
+		return c->dn_of[i];
+	if (grp_dn && c->host_grp && c->host_grp[i] != NONE)
+		return grp_dn[c->host_grp[i]];
+	return NONE;
+}
+
+/*
+ * The drawn edge a cable is in: its ends' drawn nodes, upper first as
+ * add_edge() puts them, and in the edge the merge made for its kind.
+ * c->de is sorted by its ends: a binary search finds the first.
+ */
+static const struct dedge *edge_of(const struct scene *c,
+				   const struct ibtopo_link *l)
+{
+	size_t u = c->dn_of[l->a->node->index], v = c->dn_of[l->b->node->index];
+	size_t lo = 0, hi = c->nde;
+	const struct dedge *best = NULL;
+	enum cat k = (enum cat)c->lcat[l->index];
+
+	if (u == NONE || v == NONE)
+		return NULL;
+	if (c->dn[v].level > c->dn[u].level ||
+	    (c->dn[v].level == c->dn[u].level && v < u)) {
+		size_t t = u;
+
+		u = v;
+		v = t;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct dedge *e = &c->de[mid];
+
+		if (e->u < u || (e->u == u && e->v < v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < c->nde; i++) {
+		const struct dedge *e = &c->de[i];
+
+		if (e->u != u || e->v != v)
+			break;
+		if (c->groups)
+			return e;
+		if (e->cat == k && e->speed == l->speed && e->width == l->width &&
+		    (!e->host || e->host == l->a->node || e->host == l->b->node))
+			return e;
+		if (!best)
+			best = e;
+	}
+	return best;
+}
+
+/* Edges in the order of c->de, each cable's index by edge (CSR). */
+struct links_of {
+	size_t *off;		/* nde + 1 */
+	size_t *link;
+};
+
+static int edge_links(const struct scene *c, struct links_of *x)
+{
+	size_t *fill;
+
+	x->off = calloc(c->nde + 2, sizeof(*x->off));
+	x->link = calloc(c->nl + 1, sizeof(*x->link));
+	fill = calloc(c->nde + 1, sizeof(*fill));
+	if (!x->off || !x->link || !fill) {
+		free(fill);
+		return IBTOPO_ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < c->nl; i++) {
+			const struct dedge *e = edge_of(c, ibtopo_fabric_link(c->f, i));
+			size_t k;
+
+			if (!e)
+				continue;
+			k = (size_t)(e - c->de);
+			if (!pass)
+				x->off[k + 1]++;
+			else
+				x->link[x->off[k] + fill[k]++] = i;
+		}
+		if (!pass)
+			for (size_t k = 0; k < c->nde; k++)
+				x->off[k + 1] += x->off[k];
+	}
+	free(fill);
+	return 0;
+}
+
+/* An edge's id in the SVG (see c->edge_ids) and the JSON. */
+static void edge_key(const struct scene *c, const struct dedge *e, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "e%zu", (size_t)(e - c->de));
+}
+
+/* Which findings go in the table: errors first, at most FINDINGS_MAX. */
+static size_t *table_findings(const struct ibtopo_findings *fs, size_t *n)
+{
+	size_t *v = calloc(fs && fs->count ? fs->count : 1, sizeof(*v));
+
+	*n = 0;
+	if (!v || !fs)
+		return v;
+	for (int sev = IBTOPO_SEV_ERROR; sev >= 0 && *n < FINDINGS_MAX; sev--)
+		for (size_t i = 0; i < fs->count && *n < FINDINGS_MAX; i++)
+			if ((int)fs->items[i].severity == sev)
+				v[(*n)++] = i;
+	return v;
+}
+
+struct ctx {
+	struct ibtopo__wr *w;
+	const struct scene *c;
+	struct links_of lk;
+	size_t *tab;		/* findings in the table, by their index */
+	size_t ntab;
+	size_t *fnode;		/* per table row: its drawn node or NONE */
+	const struct dedge **fedge;	/* per table row: its edge or NULL */
+	size_t *grp_dn;		/* the overview: each group's drawn node */
+	const char *names[GROUP_MEMBERS_MAX];
+};
+
+static int cmp_name(const void *x, const void *y)
+{
+	return ibtopo__diagram_natcmp(*(const char *const *)x,
+				      *(const char *const *)y);
+}
+
+static void write_findings_of(struct ctx *x, size_t dn, const struct dedge *e)
+{
+	bool first = true;
+
+	put(x->w, ",\"findings\":[");
+	for (size_t r = 0; r < x->ntab; r++) {
+		if ((e && x->fedge[r] != e) || (!e && x->fnode[r] != dn))
+			continue;
+		ibtopo__wr_printf(x->w, "%s%zu", first ? "" : ",", r);
+		first = false;
+	}
+	put(x->w, "]");
+}
+
+static void write_ports(struct ctx *x, const struct ibtopo_node *n)
+{
+	const struct scene *c = x->c;
+	char rate[32], to[300], cable[200], num[16], lid[16];
+
+	put(x->w, ",\"ports\":[");
+	for (unsigned p = 0, k = 0; p <= n->nports; p++) {
+		const struct ibtopo_port *pp = n->ports[p];
+
+		if (!pp || (!pp->remote && p))
+			continue;
+		rate_text(pp->speed_active, pp->width_active, rate, sizeof(rate));
+		to[0] = '\0';
+		if (pp->remote)
+			snprintf(to, sizeof(to), "%s [%u]",
+				 c->label[pp->remote->node->index],
+				 pp->remote->num);
+		cable_text(pp->link, cable, sizeof(cable));
+		snprintf(num, sizeof(num), "%u", p);
+		snprintf(lid, sizeof(lid), "%u", pp->lid);
+		put(x->w, k++ ? ",[" : "[");
+		put_js(x->w, num);
+		put(x->w, ",");
+		put_js(x->w, pp->lid ? lid : "");
+		put(x->w, ",");
+		put_js(x->w, rate);
+		put(x->w, ",");
+		put_js(x->w, to);
+		put(x->w, ",");
+		put_js(x->w, cable);
+		put(x->w, "]");
+	}
+	put(x->w, "]");
+}
+
+static unsigned node_lid(const struct ibtopo_node *n)
+{
+	for (unsigned p = 0; p <= n->nports; p++)
+		if (n->ports[p] && n->ports[p]->lid)
+			return n->ports[p]->lid;
+	return 0;
+}
+
+static void write_nodes(struct ctx *x)
+{
+	const struct scene *c = x->c;
+	char id[40], buf[64];
+
+	put(x->w, "\"nodes\":{");
+	for (size_t i = 0; i < c->ndn; i++) {
+		const struct dnode *d = &c->dn[i];
+
+		ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
+		put(x->w, i ? ",\n" : "\n");
+		put_js(x->w, id);
+		put(x->w, ":{\"label\":");
+		put_js(x->w, d->label);
+		put(x->w, ",\"kind\":");
+		put_js(x->w, kind_name(c, d));
+		if (d->node) {
+			put(x->w, ",\"desc\":");
+			put_js(x->w, d->node->desc);
+			snprintf(buf, sizeof(buf), "0x%016" PRIx64, d->node->guid);
+			put(x->w, ",\"guid\":");
+			put_js(x->w, buf);
+			if (node_lid(d->node))
+				ibtopo__wr_printf(x->w, ",\"lid\":%u", node_lid(d->node));
+			write_ports(x, d->node);
+		}
+		if (d->kind == DN_GROUP || d->kind == DN_BLOCK)
+			ibtopo__wr_printf(x->w, ",\"hosts\":%zu", d->nhosts);
+		if (d->kind == DN_SWGROUP) {
+			const struct sgroup *s = &c->sg[d->group];
+			size_t k = 0;
+
+			if (s->sysimg) {
+				snprintf(buf, sizeof(buf), "0x%016" PRIx64, s->sysimg);
+				put(x->w, ",\"guid\":");
+				put_js(x->w, buf);
+			}
+			ibtopo__wr_printf(x->w, ",\"hosts\":%zu,\"members\":[",
+					  s->hosts);
+			for (size_t m = 0; m < c->nn && k < GROUP_MEMBERS_MAX; m++)
+				if (c->grp[m] == d->group)
+					x->names[k++] = c->label[m];
+			qsort(x->names, k, sizeof(*x->names), cmp_name);
+			for (size_t m = 0; m < k; m++) {
+				put(x->w, m ? "," : "");
+				put_js(x->w, x->names[m]);
+			}
+			put(x->w, "]");
+			if (s->n > k)
+				ibtopo__wr_printf(x->w, ",\"more\":%zu", s->n - k);
+		}
+		write_findings_of(x, i, NULL);
+		put(x->w, "}");
+	}
+	put(x->w, "}");
+}
+
+static void write_edges(struct ctx *x)
+{
+	const struct scene *c = x->c;
+	char key[120], rate[32], cable[200], a[300], b[300], bw[32];
+
+	put(x->w, ",\n\"edges\":{");
+	for (size_t i = 0; i < c->nde; i++) {
+		const struct dedge *e = &c->de[i];
+		size_t s = x->lk.off[i], n = x->lk.off[i + 1] - s, shown;
+
+		edge_key(c, e, key, sizeof(key));
+		put(x->w, i ? ",\n" : "\n");
+		put_js(x->w, key);
+		snprintf(a, sizeof(a), "%s \xe2\x80\x94 %s", c->dn[e->u].label,
+			 c->dn[e->v].label);
+		for (char *p = a; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		put(x->w, ":{\"ends\":");
+		put_js(x->w, a);
+		rate_text(e->speed, e->width, rate, sizeof(rate));
+		if (e->gbps >= 1000)
+			snprintf(bw, sizeof(bw), "%.1f Tb/s", e->gbps / 1000);
+		else
+			snprintf(bw, sizeof(bw), "%.0f Gb/s", e->gbps);
+		ibtopo__wr_printf(x->w, ",\"count\":%zu,\"bw\":", e->count);
+		put_js(x->w, bw);
+		put(x->w, ",\"rate\":");
+		put_js(x->w, rate);
+		put(x->w, ",\"cat\":");
+		put_js(x->w, e->cat == CAT_OK ? "" : ibtopo__diagram_cat_name(e->cat));
+		put(x->w, ",\"links\":[");
+		shown = n < EDGE_LINKS_MAX ? n : EDGE_LINKS_MAX;
+		for (size_t k = 0; k < shown; k++) {
+			const struct ibtopo_link *l =
+				ibtopo_fabric_link(c->f, x->lk.link[s + k]);
+
+			snprintf(a, sizeof(a), "%s [%u]",
+				 c->label[l->a->node->index], l->a->num);
+			snprintf(b, sizeof(b), "%s [%u]",
+				 c->label[l->b->node->index], l->b->num);
+			rate_text(l->speed, l->width, rate, sizeof(rate));
+			cable_text(l, cable, sizeof(cable));
+			put(x->w, k ? ",[" : "[");
+			put_js(x->w, a);
+			put(x->w, ",");
+			put_js(x->w, b);
+			put(x->w, ",");
+			put_js(x->w, rate);
+			put(x->w, ",");
+			put_js(x->w, cable);
+			put(x->w, "]");
+		}
+		put(x->w, "]");
+		if (n > shown)
+			ibtopo__wr_printf(x->w, ",\"more\":%zu", n - shown);
+		write_findings_of(x, NONE, e);
+		put(x->w, "}");
+	}
+	put(x->w, "}");
+}
+
+/* A string of the index: "\n" between rows, none inside them. */
+static void put_row(struct ibtopo__wr *w, const char *s, bool first)
+{
+	char buf[320];
+
+	snprintf(buf, sizeof(buf), "%s%s", first ? "" : "\n", s);
+	for (char *p = buf + !first; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	put_js_raw(w, buf);
+}
+
+/*
+ * The search index, by columns (one row per node drawn or folded into
+ * what is drawn): names, descriptions where they say more, GUIDs in hex
+ * (no 0x, no leading zeros), LIDs, and runs [first row, rows, drawn node]
+ * of where each row is drawn. 101,306 hosts take about 3 MB.
+ */
+static void write_index(struct ctx *x)
+{
+	const struct scene *c = x->c;
+	char id[40], guid[20];
+	size_t *rows = calloc(c->nn + 1, sizeof(*rows)), n = 0;
+
+	if (!rows) {
+		x->w->rc = IBTOPO_ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->nn; i++)
+		if (c->visible[i] && !c->hidden[i] &&
+		    drawn_of(c, x->grp_dn, i) != NONE)
+			rows[n++] = i;
+	put(x->w, ",\n\"ids\":[");
+	for (size_t i = 0; i < c->ndn; i++) {
+		ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
+		put(x->w, i ? "," : "");
+		put_js(x->w, id);
+	}
+	put(x->w, "],\n\"index\":{\"name\":\"");
+	for (size_t r = 0; r < n; r++)
+		put_row(x->w, c->label[rows[r]], !r);
+	put(x->w, "\",\n\"desc\":\"");
+	for (size_t r = 0; r < n; r++) {
+		const char *d = ibtopo_fabric_node(c->f, rows[r])->desc;
+
+		put_row(x->w, strcmp(d, c->label[rows[r]]) ? d : "", !r);
+	}
+	put(x->w, "\",\n\"guid\":\"");
+	for (size_t r = 0; r < n; r++) {
+		snprintf(guid, sizeof(guid), "%" PRIx64,
+			 ibtopo_fabric_node(c->f, rows[r])->guid);
+		put_row(x->w, guid, !r);
+	}
+	put(x->w, "\",\n\"lid\":[");
+	for (size_t r = 0; r < n; r++)
+		ibtopo__wr_printf(x->w, "%s%u", r ? "," : "",
+				  node_lid(ibtopo_fabric_node(c->f, rows[r])));
+	put(x->w, "],\n\"to\":[");
+	for (size_t s = 0, e; s < n; s = e) {
+		size_t d = drawn_of(c, x->grp_dn, rows[s]);
+
+		for (e = s + 1; e < n && drawn_of(c, x->grp_dn, rows[e]) == d; e++)
+			;
+		ibtopo__wr_printf(x->w, "%s[%zu,%zu,%zu]", s ? "," : "", s,
+				  e - s, d);
+	}
+	put(x->w, "]}");
+	free(rows);
+}
+
+/* Each table row's edge (its first link) or node. */
+static int place_findings(struct ctx *x)
+{
+	const struct scene *c = x->c;
+	const struct ibtopo_findings *fs = c->d->findings;
+
+	x->fnode = calloc(x->ntab + 1, sizeof(*x->fnode));
+	x->fedge = calloc(x->ntab + 1, sizeof(*x->fedge));
+	if (!x->fnode || !x->fedge)
+		return IBTOPO_ENOMEM;
+	for (size_t r = 0; r < x->ntab; r++) {
+		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
+		struct flink fl[4];
+		size_t n = ibtopo__diagram_finding_links(f, fl);
+		const struct ibtopo_node *node;
+
+		x->fnode[r] = NONE;
+		for (size_t k = 0; k < n && !x->fedge[r]; k++) {
+			const struct ibtopo_link *l =
+				ibtopo__diagram_find_link(c->f, fl[k].x, fl[k].y);
+
+			if (l)
+				x->fedge[r] = edge_of(c, l);
+		}
+		if (x->fedge[r])
+			continue;
+		node = f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) : NULL;
+		if (node && c->visible[node->index] && !c->hidden[node->index])
+			x->fnode[r] = drawn_of(c, x->grp_dn, node->index);
+	}
+	return 0;
+}
+
+/* A finding's sentence, after the name of the node it is about. */
+static void finding_text(const struct scene *c, const struct ibtopo_finding *f,
+			 char *buf, size_t len)
+{
+	const struct ibtopo_node *n =
+		f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) : NULL;
+	const char *name = n ? c->label[n->index] : f->a.node;
+	size_t k = 0;
+
+	if (name && *name)
+		k = (size_t)snprintf(buf, len, "%s: ", name);
+	if (k >= len || ibtopo__finding_sentence(buf + k, len - k, f, NULL) < 0)
+		buf[k < len ? k : 0] = '\0';
+}
+
+static void write_data(struct ctx *x)
+{
+	const struct ibtopo_findings *fs = x->c->d->findings;
+	char key[120], id[40], text[600];
+
+	put(x->w, "{");
+	write_nodes(x);
+	write_edges(x);
+	write_index(x);
+	put(x->w, ",\n\"findings\":[");
+	for (size_t r = 0; r < x->ntab; r++) {
+		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
+
+		finding_text(x->c, f, text, sizeof(text));
+		put(x->w, r ? ",\n{\"s\":" : "\n{\"s\":");
+		put_js(x->w, ibtopo_severity_name(f->severity));
+		put(x->w, ",\"k\":");
+		put_js(x->w, ibtopo_finding_kind_name(f->kind));
+		put(x->w, ",\"t\":");
+		put_js(x->w, text);
+		key[0] = id[0] = '\0';
+		if (x->fedge[r])
+			edge_key(x->c, x->fedge[r], key, sizeof(key));
+		else if (x->fnode[r] != NONE)
+			ibtopo__diagram_dnode_id(x->c, x->fnode[r], id, sizeof(id));
+		put(x->w, ",\"e\":");
+		put_js(x->w, key);
+		put(x->w, ",\"n\":");
+		put_js(x->w, id);
+		put(x->w, "}");
+	}
+	put(x->w, "]}");
+}
+
+static void write_table(struct ctx *x)
+{
+	const struct ibtopo_findings *fs = x->c->d->findings;
+	size_t total = fs ? fs->count : 0;
+	char text[600];
+
+	ibtopo__wr_printf(x->w, "<div id=\"findings\"><b>%zu finding%s</b>",
+			  total, total == 1 ? "" : "s");
+	if (total > x->ntab)
+		ibtopo__wr_printf(x->w, " (the %zu worst here; <code>ibtopo "
+				  "analyze</code> lists all)", x->ntab);
+	put(x->w, "\n<table>\n");
+	for (size_t r = 0; r < x->ntab; r++) {
+		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
+		const char *sev = ibtopo_severity_name(f->severity);
+
+		finding_text(x->c, f, text, sizeof(text));
+		ibtopo__wr_printf(x->w, "<tr class=\"row\" data-i=\"%zu\"><td "
+				  "class=\"sev-%s\">%s</td><td>", r, sev, sev);
+		put_html(x->w, text);
+		put(x->w, "</td></tr>\n");
+	}
+	put(x->w, "</table></div>\n");
+}
+
+/* The SVG from its <svg element on: no XML prolog, no DOCTYPE. */
+static const char *svg_start(const char *svg, size_t len, size_t *n)
+{
+	const char *s = svg;
+
+	while ((size_t)(s - svg) + 4 < len) {
+		s = memchr(s, '<', len - (size_t)(s - svg));
+		if (!s)
+			break;
+		if (!strncmp(s, "<svg", 4)) {
+			*n = len - (size_t)(s - svg);
+			return s;
+		}
+		s++;
+	}
+	*n = len;
+	return svg;
+}
+
+static void write_page(struct ctx *x, const char *svg, size_t svg_len,
+		       const char *title)
+{
+	size_t n;
+	const char *s = svg_start(svg, svg_len, &n);
+
+	put(x->w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+		  "<meta charset=\"utf-8\">\n<title>");
+	put_html(x->w, title);
+	put(x->w, "</title>\n<style>\n");
+	put(x->w, html_style);
+	put(x->w, "</style>\n</head>\n<body>\n<div id=\"view\">\n");
+	put_n(x->w, s, n);
+	put(x->w, "\n<div id=\"tools\"><button id=\"zin\" title=\"zoom in\">+"
+		  "</button><button id=\"zout\" title=\"zoom out\">\xe2\x88\x92"
+		  "</button><button id=\"fit\" title=\"whole fabric\">\xe2\x8c\x82"
+		  "</button></div>\n</div>\n<div id=\"side\">\n<div><input "
+		  "type=\"search\" id=\"q\" placeholder=\"name, GUID or LID\" "
+		  "autocomplete=\"off\"><div id=\"status\"></div></div>\n"
+		  "<div id=\"details\">Click a node or a link; wheel to zoom, "
+		  "drag to pan.</div>\n");
+	write_table(x);
+	put(x->w, "</div>\n<script type=\"application/json\" "
+		  "id=\"fabric-data\">\n");
+	write_data(x);
+	put(x->w, "\n</script>\n<script>\n");
+	put(x->w, html_script);
+	put(x->w, "</script>\n</body>\n</html>\n");
+}
+
+static const char *page_title(const struct scene *c, char *buf, size_t len)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
+	const char *s;
+
+	if (c->d->title)
+		return c->d->title;
+	if (m->source && !strncmp(m->source, "file:", 5)) {
+		s = strrchr(m->source, '/');
+		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
+	} else {
+		snprintf(buf, len, "%s", m->host ? m->host :
+			 m->label ? m->label : "InfiniBand fabric");
+	}
+	return buf;
+}
+
+static int write_html(const char *path, const struct scene *c, const char *svg,
+		      size_t svg_len, struct ibtopo_error *err)
+{
+	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
+				 .write = ibtopo_write_file };
+	struct ibtopo__wr w = { .o = &o };
+	struct ctx x = { .w = &w, .c = c };
+	char title[256];
+	FILE *f;
+	int rc, bad;
+
+	x.tab = table_findings(c->d->findings, &x.ntab);
+	if (c->groups) {
+		x.grp_dn = calloc(c->nsg + 1, sizeof(*x.grp_dn));
+		for (size_t g = 0; x.grp_dn && g < c->nsg; g++)
+			x.grp_dn[g] = NONE;
+		for (size_t i = 0; x.grp_dn && i < c->nn; i++)
+			if (c->grp[i] != NONE)
+				x.grp_dn[c->grp[i]] = c->dn_of[i];
+	}
+	if (!x.tab || (c->groups && !x.grp_dn) || edge_links(c, &x.lk) ||
+	    place_findings(&x)) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	if (!f) {
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
+				       path, strerror(errno));
+		goto out_free;
+	}
+	o.write_arg = f;
+	write_page(&x, svg, svg_len, page_title(c, title, sizeof(title)));
+	rc = w.rc;
+	bad = ferror(f) | (f == stdout ? fflush(f) : fclose(f));
+	if (!rc && bad)
+		rc = IBTOPO_EIO;
+	if (rc)
+		rc = ibtopo__error_set(err, rc, "cannot write '%s': %s", path,
+				       rc == IBTOPO_EIO ? strerror(errno) :
+				       ibtopo_strerror(rc));
+out_free:
+	free(x.grp_dn);
+	free(x.fnode);
+	free(x.fedge);
+	free(x.lk.off);
+	free(x.lk.link);
+	free(x.tab);
+	return rc;
+}
+
+int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
+			 const struct ibtopo_diagram_opts *d,
+			 struct ibtopo_error *err)
+{
+	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct membuf m = { NULL, 0, 0 };
+	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
+				 .write = membuf_write, .write_arg = &m };
+	struct ibtopo__wr w = { .o = &o };
+	struct scene c = { 0 };
+	char *svg = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!d)
+		d = &defaults;
+	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "diagram options version %u not supported",
+					 d->version);
+	rc = ibtopo__diagram_scene_build(&c, f, d, err);
+	if (rc)
+		goto out_release;
+	c.edge_ids = true;
+	ibtopo__diagram_write_dot(&w, &c);
+	rc = w.rc;
+	if (rc) {
+		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",
+				       ibtopo_strerror(rc));
+		goto out_release;
+	}
+	rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
+	if (!rc)
+		rc = write_html(path, &c, svg, len, err);
+	ibtopo__diagram_free_render(svg);
+out_release:
+	free(m.buf);
+	ibtopo__diagram_scene_release(&c);
+	return rc;
+}
