@@ -803,7 +803,8 @@ static void delete_removes_snapshot_and_its_rows(void **state)
 		" (SELECT count(*) FROM ports) || '/' ||"
 		" (SELECT count(*) FROM links) || '/' ||"
 		" (SELECT count(*) FROM cables) || '/' ||"
-		" (SELECT count(*) FROM port_counters) = '6/12/5/2/11'", &v,
+		" (SELECT count(*) FROM port_counters) || '/' ||"
+		" (SELECT count(*) FROM lfts) = '6/12/5/2/11/1'", &v,
 		&err), 0);
 	assert_int_equal(v, 1);
 	ibtopo_store_free(s);
