@@ -803,7 +803,8 @@ static void delete_removes_snapshot_and_its_rows(void **state)
 		" (SELECT count(*) FROM ports) || '/' ||"
 		" (SELECT count(*) FROM links) || '/' ||"
 		" (SELECT count(*) FROM cables) || '/' ||"
-		" (SELECT count(*) FROM port_counters) = '6/12/5/2/11'", &v,
+		" (SELECT count(*) FROM port_counters) || '/' ||"
+		" (SELECT count(*) FROM lfts) = '6/12/5/2/11/1'", &v,
 		&err), 0);
 	assert_int_equal(v, 1);
 	ibtopo_store_free(s);
@@ -1055,6 +1056,52 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(g);
 	ibtopo_store_free(s);
 	ibtopo_fabric_free(fresh);
+}
+
+/*
+ * A database as schema version 3 left it (port counters, no forwarding
+ * tables), made by taking version 4's additions out of a new one: opened
+ * again, it is upgraded in place and its snapshot loads whole, with its
+ * counters and without tables; then it takes a snapshot with tables.
+ */
+static void version_3_database_gains_tables_and_keeps_counters(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	int64_t id = 0, v = 0;
+
+	assert_int_equal(ibtopo_fabric_set_routing_engine(f, NULL, NULL), 0);
+	ibtopo_fabric_clear_routes(f);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	ibtopo_store_free(s);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		"DROP TABLE lfts; ALTER TABLE snapshots DROP COLUMN routing_engine;"
+		" PRAGMA user_version = 3", NULL, &err), 0);
+
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, 4);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_fabric_equal(f, g);	/* counters and all, no tables */
+	assert_false(ibtopo_fabric_has_routes(g));
+	assert_null(ibtopo_fabric_routing_engine(g));
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+
+	f = build_fabric();
+	assert_int_equal(ibtopo_fabric_set_label(f, "with tables", NULL), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_fabric_equal(f, g);
+	assert_true(ibtopo_fabric_has_routes(g));
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
 }
 
 static void partial_reason_is_kept_only_for_partial_snapshots(void **state)
@@ -1415,6 +1462,7 @@ int main(void)
 		T(empty_file_is_upgraded_to_the_latest_schema),
 		T(version_1_database_migrates_and_keeps_its_snapshots),
 		T(old_database_that_cannot_be_written_is_refused_untouched),
+		T(version_3_database_gains_tables_and_keeps_counters),
 		T(partial_reason_is_kept_only_for_partial_snapshots),
 		T(foreign_database_is_refused),
 		T(corrupt_file_is_refused_without_a_crash),

@@ -600,12 +600,14 @@ int ibtopo__lfts_add(struct ibtopo__lfts *l, struct ibnd_node *node,
 
 void ibtopo__lfts_release(struct ibtopo__lfts *l)
 {
-	for (size_t i = 0; l && i < l->count; i++) {
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->count; i++) {
 		free(l->sw[i].port);
 		free(l->sw[i].have);
 	}
-	if (l)
-		memset(l, 0, sizeof(*l));
+	free(l->sw);
+	memset(l, 0, sizeof(*l));
 }
 
 /* A SwitchInfo that answered: LinearFDBCap is never 0 in one. */
