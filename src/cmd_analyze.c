@@ -13,6 +13,7 @@ enum {
 	OPT_MIN_PATHS,
 	OPT_ROOTS,
 	OPT_ROOT_PATTERN,
+	OPT_ROUTES,
 };
 
 static const struct cli_opt opts[] = {
@@ -29,6 +30,8 @@ static const struct cli_opt opts[] = {
 	  "rank levels down from these switches (GUIDs or names, one a line)" },
 	{ "root-pattern", 0, 1, "REGEX",
 	  "rank levels down from switches whose description matches" },
+	{ "routes", 0, 1, "DUMP",
+	  "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run" },
 	{ NULL },
 };
 
@@ -39,7 +42,7 @@ const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
 	.summary =
 		"report the layout and the link, cable and topology findings",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--routes DUMP] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -58,8 +61,10 @@ const struct cli_cmd cmd_analyze_entry = {
 		"levels, oversubscription and bisection bandwidth per level, and path\n"
 		"diversity between leaf switches and between servers; findings\n"
 		"fat-tree-violation and low-path-diversity (warnings).\n"
+		"With forwarding tables (discover --routes, or --routes DUMP) the\n"
+		"routing section of `ibtopo routes` and its findings.\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
-		"\"paths\":{...},\"findings\":[...]}.",
+		"\"paths\":{...},\"routes\":{...} (with tables),\"findings\":[...]}.",
 	.opts = opts,
 	.exec = cmd_analyze_exec,
 	.flags = CLI_NEEDS_DB,
@@ -76,7 +81,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	const char *what = NULL, *cables = NULL;
+	const char *what = NULL, *cables = NULL, *routes = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
 	double t0;
 	char *end;
@@ -116,6 +121,9 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_ROOT_PATTERN:
 			ao.topology.root_pattern = st.optarg;
 			break;
+		case OPT_ROUTES:
+			routes = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -126,7 +134,9 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (argc - st.optind == 1)
 		what = argv[st.optind];
 
-	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+	if (cli_load_fabric(&fabric, g,
+			    &(struct cli_source){ .what = what,
+						  .routes = routes },
 			    &err))
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;

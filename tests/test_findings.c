@@ -45,6 +45,10 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_ERRORS] = "port-errors",
 	[IBTOPO_FIND_PORT_ERROR_RATE] = "port-error-rate",
 	[IBTOPO_FIND_LINK_FLAPPING] = "link-flapping",
+	[IBTOPO_FIND_ROUTE_BLACK_HOLE] = "route-black-hole",
+	[IBTOPO_FIND_ROUTE_LOOP] = "route-loop",
+	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = "route-not-minimal",
+	[IBTOPO_FIND_CREDIT_LOOP] = "credit-loop",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

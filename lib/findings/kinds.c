@@ -32,6 +32,10 @@ extern const struct ibtopo__finding_kind ibtopo__kind_lid_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_errors;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_error_rate;
 extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal;
+extern const struct ibtopo__finding_kind ibtopo__kind_credit_loop;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -66,6 +70,11 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_ERRORS] = &ibtopo__kind_port_errors,
 	[IBTOPO_FIND_PORT_ERROR_RATE] = &ibtopo__kind_port_error_rate,
 	[IBTOPO_FIND_LINK_FLAPPING] = &ibtopo__kind_link_flapping,
+	/* routing: kinds_routes.c */
+	[IBTOPO_FIND_ROUTE_BLACK_HOLE] = &ibtopo__kind_route_black_hole,
+	[IBTOPO_FIND_ROUTE_LOOP] = &ibtopo__kind_route_loop,
+	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = &ibtopo__kind_route_not_minimal,
+	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
 };
 
 const struct ibtopo__finding_kind *
