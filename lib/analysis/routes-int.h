@@ -52,16 +52,38 @@ struct ibtopo__rnet {
 	const struct ibtopo_port **src;
 	int *src_sw;
 	size_t nsrc;
+	/*
+	 * What each switch port leads to, so a step reads two arrays, not
+	 * five structs: port id -> next switch (>= 0) or an IBTOPO__NBR_*;
+	 * for IBTOPO__NBR_PEER the node's port in peer[].
+	 */
+	int *nbr;
+	const struct ibtopo_port **peer;
+	uint8_t *rnum;			/* port id -> the peer's port number */
+	uint8_t *has_table;		/* switch index -> has an LFT */
+	const uint8_t **lft;		/* switch index -> its entries, or NULL */
+	unsigned *lft_top;		/* switch index -> its LinearFDBTop */
 };
 
+#define IBTOPO__NBR_SELF (-1)		/* port 0 */
+#define IBTOPO__NBR_NO_PORT (-2)
+#define IBTOPO__NBR_UNCONNECTED (-3)
+#define IBTOPO__NBR_DOWN (-4)
+#define IBTOPO__NBR_PEER (-5)		/* a CA or router */
+
+/** The table's entry at switch `s` for `lid`: 255 past its top or without. */
+unsigned ibtopo__route_entry(const struct ibtopo__rnet *net, size_t s,
+			     unsigned lid);
+
 /**
- * One step of a packet for `d` at switch `s`: the next switch, delivery
- * (`*port` the out-port), or a hole with its reason. `*port` is the
- * table's entry (-1 without a table).
+ * One step of a packet for `d` at switch `s`, whose table entry for it is
+ * `e`: the next switch, delivery, or a hole with its reason. `*port` is
+ * the entry (-1 without a table).
  */
 enum ibtopo__rstep ibtopo__route_step(const struct ibtopo__rnet *net, size_t s,
-				      const struct ibtopo__rdest *d, int *next,
-				      int *port, enum ibtopo_route_hole *hole);
+				      const struct ibtopo__rdest *d, unsigned e,
+				      int *next, int *port,
+				      enum ibtopo_route_hole *hole);
 
 /*
  * The channel dependency graph: a channel is a switch out-port cabled to

@@ -62,10 +62,16 @@ void ibtopo__cdg_free(struct ibtopo__cdg *g)
 	free(g);
 }
 
+/* ports + 1 of switch s */
+static size_t width(const struct ibtopo__cdg *g, size_t s)
+{
+	return g->net->pbase[s + 1] - g->net->pbase[s];
+}
+
 static size_t bit_of(const struct ibtopo__cdg *g, size_t s, unsigned in,
 		     unsigned out)
 {
-	return g->moff[s] + (size_t)in * (g->net->sw[s]->nports + 1) + out;
+	return g->moff[s] + (size_t)in * width(g, s) + out;
 }
 
 void ibtopo__cdg_turn(struct ibtopo__cdg *g, size_t s, unsigned in,
@@ -73,7 +79,7 @@ void ibtopo__cdg_turn(struct ibtopo__cdg *g, size_t s, unsigned in,
 {
 	size_t b;
 
-	if (in > g->net->sw[s]->nports || out > g->net->sw[s]->nports)
+	if (in >= width(g, s) || out >= width(g, s))
 		return;
 	b = bit_of(g, s, in, out);
 	g->bits[b / 8] |= (uint8_t)(1u << (b % 8));

@@ -42,8 +42,9 @@ static bool route_of(const struct ibtopo__rnet *net, size_t a, size_t b,
 	for (size_t hop = 0; hop <= net->nsw; hop++) {
 		enum ibtopo_route_hole hole;
 		int nx = -1, port;
-		enum ibtopo__rstep st = ibtopo__route_step(net, s, &d, &nx,
-							   &port, &hole);
+		enum ibtopo__rstep st = ibtopo__route_step(
+			net, s, &d, ibtopo__route_entry(net, s, d.lid), &nx,
+			&port, &hole);
 
 		if (st == IBTOPO__STEP_HOLE)
 			return false;

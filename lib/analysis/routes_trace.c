@@ -63,6 +63,10 @@ struct trace {
 	size_t norder;
 	uint64_t *flow;
 	int *top;		/* highest-level switch on the way on */
+	/* the tables' entries for a block of destinations, one row of
+	 * switches each: a walk reads its entries from one row */
+	uint8_t *rows;
+	const uint8_t *row;
 	struct fault *faults;
 	size_t nfaults, afaults;
 	/* cabled switch distances, rows computed on demand */
@@ -96,53 +100,109 @@ static bool link_up(const struct ibtopo_port *p)
 	       (!q->state || q->state == IBTOPO_PORT_STATE_ACTIVE);
 }
 
-enum ibtopo__rstep ibtopo__route_step(const struct ibtopo__rnet *net, size_t s,
-				      const struct ibtopo__rdest *d, int *next,
-				      int *port, enum ibtopo_route_hole *hole)
+unsigned ibtopo__route_entry(const struct ibtopo__rnet *net, size_t s,
+			     unsigned lid)
 {
-	const struct ibtopo_node *n = net->sw[s];
-	const struct ibtopo_port *p, *q;
-	unsigned e;
+	return net->lft[s] && lid <= net->lft_top[s] ? net->lft[s][lid] :
+						       IBTOPO_LFT_NONE;
+}
+
+enum ibtopo__rstep ibtopo__route_step(const struct ibtopo__rnet *net, size_t s,
+				      const struct ibtopo__rdest *d, unsigned e,
+				      int *next, int *port,
+				      enum ibtopo_route_hole *hole)
+{
+	size_t id = net->pbase[s] + e;
+	int v;
 
 	*port = -1;
-	if (!n->lft) {
+	if (!net->has_table[s]) {
 		*hole = IBTOPO_HOLE_NO_TABLE;
 		return IBTOPO__STEP_HOLE;
 	}
-	e = d->lid <= n->lft->top ? n->lft->port[d->lid] : IBTOPO_LFT_NONE;
 	*port = (int)e;
 	if (e == IBTOPO_LFT_NONE) {
 		*hole = IBTOPO_HOLE_NO_ENTRY;
 		return IBTOPO__STEP_HOLE;
 	}
-	if (e == 0) {
-		if (d->port->node == n)
-			return IBTOPO__STEP_DELIVERED;
-		*hole = IBTOPO_HOLE_WRONG_NODE;
-		return IBTOPO__STEP_HOLE;
-	}
-	p = e <= n->nports ? n->ports[e] : NULL;
-	if (!p) {
+	if (id >= net->pbase[s + 1]) {
 		*hole = IBTOPO_HOLE_NO_PORT;
 		return IBTOPO__STEP_HOLE;
 	}
-	q = p->remote;
-	if (!q) {
-		*hole = IBTOPO_HOLE_UNCONNECTED;
-		return IBTOPO__STEP_HOLE;
-	}
-	if (!link_up(p)) {
-		*hole = IBTOPO_HOLE_PORT_DOWN;
-		return IBTOPO__STEP_HOLE;
-	}
-	if (q->node->type == IBTOPO_NODE_SWITCH && net->swid[q->node->index] >= 0) {
-		*next = net->swid[q->node->index];
+	v = net->nbr[id];
+	if (v >= 0) {
+		*next = v;
 		return IBTOPO__STEP_NEXT;
 	}
-	if (d->ca && q == d->port)
-		return IBTOPO__STEP_DELIVERED;
-	*hole = IBTOPO_HOLE_WRONG_NODE;
-	return IBTOPO__STEP_HOLE;
+	switch (v) {
+	case IBTOPO__NBR_SELF:
+		if (d->port->node == net->sw[s])
+			return IBTOPO__STEP_DELIVERED;
+		*hole = IBTOPO_HOLE_WRONG_NODE;
+		return IBTOPO__STEP_HOLE;
+	case IBTOPO__NBR_PEER:
+		if (d->ca && net->peer[id] == d->port)
+			return IBTOPO__STEP_DELIVERED;
+		*hole = IBTOPO_HOLE_WRONG_NODE;
+		return IBTOPO__STEP_HOLE;
+	case IBTOPO__NBR_UNCONNECTED:
+		*hole = IBTOPO_HOLE_UNCONNECTED;
+		return IBTOPO__STEP_HOLE;
+	case IBTOPO__NBR_DOWN:
+		*hole = IBTOPO_HOLE_PORT_DOWN;
+		return IBTOPO__STEP_HOLE;
+	default:
+		*hole = IBTOPO_HOLE_NO_PORT;
+		return IBTOPO__STEP_HOLE;
+	}
+}
+
+/* What each switch port leads to (see struct ibtopo__rnet). */
+static int build_nbr(struct ibtopo__rnet *net, struct ibtopo_error *err)
+{
+	net->nbr = malloc((net->nport_ids + 1) * sizeof(*net->nbr));
+	net->peer = calloc(net->nport_ids + 1, sizeof(*net->peer));
+	net->rnum = calloc(net->nport_ids + 1, 1);
+	net->has_table = calloc(net->nsw + 1, 1);
+	net->lft = calloc(net->nsw + 1, sizeof(*net->lft));
+	net->lft_top = calloc(net->nsw + 1, sizeof(*net->lft_top));
+	if (!net->nbr || !net->peer || !net->rnum || !net->has_table ||
+	    !net->lft || !net->lft_top)
+		return nomem(err);
+	for (size_t s = 0; s < net->nsw; s++) {
+		const struct ibtopo_node *n = net->sw[s];
+
+		net->has_table[s] = n->lft != NULL;
+		if (n->lft) {
+			net->lft[s] = n->lft->port;
+			net->lft_top[s] = n->lft->top;
+		}
+		for (unsigned p = 0; p <= n->nports; p++) {
+			const struct ibtopo_port *pp = n->ports[p];
+			size_t id = net->pbase[s] + p;
+			int v;
+
+			if (p == 0)
+				v = IBTOPO__NBR_SELF;
+			else if (!pp)
+				v = IBTOPO__NBR_NO_PORT;
+			else if (!pp->remote)
+				v = IBTOPO__NBR_UNCONNECTED;
+			else if (!link_up(pp))
+				v = IBTOPO__NBR_DOWN;
+			else if (pp->remote->node->type == IBTOPO_NODE_SWITCH &&
+				 net->swid[pp->remote->node->index] >= 0)
+				v = net->swid[pp->remote->node->index];
+			else
+				v = IBTOPO__NBR_PEER;
+			net->nbr[id] = v;
+			if (pp && pp->remote)
+				net->rnum[id] = (uint8_t)pp->remote->num;
+			if (v == IBTOPO__NBR_PEER)
+				net->peer[id] = pp->remote;
+		}
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ the net */
@@ -170,7 +230,7 @@ static int build_net(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 			net->sw[net->nsw++] = n;
 		}
 	}
-	net->pbase = calloc(net->nsw + 1, sizeof(*net->pbase));
+	net->pbase = calloc(net->nsw + 2, sizeof(*net->pbase));
 	net->level = calloc(net->nsw + 1, sizeof(*net->level));
 	net->local = calloc(net->nsw + 1, sizeof(*net->local));
 	if (!net->pbase || !net->level || !net->local)
@@ -181,6 +241,10 @@ static int build_net(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 		net->level[s] = topo ? ibtopo_topology_node_level(topo,
 								   net->sw[s]) : 0;
 	}
+	net->pbase[net->nsw] = net->nport_ids;
+	rc = build_nbr(net, err);
+	if (rc)
+		return rc;
 	/* sources and destinations: CA ports with a LID cabled to a switch,
 	 * switches' port 0 LIDs */
 	for (int pass = 0; pass < 2; pass++) {
@@ -269,6 +333,12 @@ static int build_net(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 
 static void release_net(struct ibtopo__rnet *net)
 {
+	free(net->lft_top);
+	free(net->lft);
+	free(net->has_table);
+	free(net->rnum);
+	free(net->peer);
+	free(net->nbr);
 	free(net->src_sw);
 	free(net->src);
 	free(net->dest);
@@ -415,8 +485,8 @@ static int walk(struct trace *t, const struct ibtopo__rdest *d, int start,
 		t->state[cur] = ST_STACK;
 		t->pos[cur] = (int)sp;
 		t->stack[sp++] = cur;
-		st = ibtopo__route_step(&t->net, (size_t)cur, d, &nx, &port,
-					&hole);
+		st = ibtopo__route_step(&t->net, (size_t)cur, d, t->row[cur],
+					&nx, &port, &hole);
 		t->outp[cur] = port;
 		if (port > 0 && port != IBTOPO_LFT_NONE)
 			t->port_dlids[t->net.pbase[cur] + (size_t)port]++;
@@ -543,7 +613,8 @@ static int account(struct trace *t, const struct ibtopo__rdest *d,
 		t->flow[n] += t->flow[s];
 		if (t->cdg && t->next[n] >= 0)
 			ibtopo__cdg_turn(t->cdg, (size_t)n,
-					 net->sw[s]->ports[t->outp[s]]->remote->num,
+					 net->rnum[net->pbase[s] +
+						   (size_t)t->outp[s]],
 					 (unsigned)t->outp[n]);
 		if (!dist)
 			dist = dist_to(t, d->attach);
@@ -796,6 +867,9 @@ static int port_rows(struct trace *t, struct ibtopo_error *err)
 
 /* --------------------------------------------------------------- main */
 
+/* destinations whose table entries are gathered at once */
+#define ROW_BLOCK 64
+
 static int trace_alloc(struct trace *t, struct ibtopo_error *err)
 {
 	size_t n = t->net.nsw + 1;
@@ -812,7 +886,8 @@ static int trace_alloc(struct trace *t, struct ibtopo_error *err)
 	t->top = calloc(n, sizeof(int));
 	t->port_routes = calloc(t->net.nport_ids + 1, sizeof(uint64_t));
 	t->port_dlids = calloc(t->net.nport_ids + 1, sizeof(uint32_t));
-	if (!t->state || !t->next || !t->outp || !t->hops || !t->fault ||
+	t->rows = malloc(ROW_BLOCK * n);
+	if (!t->rows || !t->state || !t->next || !t->outp || !t->hops || !t->fault ||
 	    !t->pos || !t->stack || !t->order || !t->flow || !t->top ||
 	    !t->port_routes || !t->port_dlids)
 		return nomem(err);
@@ -829,6 +904,7 @@ static void trace_release(struct trace *t)
 	free(t->adj);
 	free(t->adj_start);
 	free(t->faults);
+	free(t->rows);
 	free(t->port_dlids);
 	free(t->port_routes);
 	free(t->top);
@@ -860,6 +936,29 @@ static int trace_one(struct trace *t, const struct ibtopo__rdest *d,
 	if (!rc)
 		rc = account(t, d, err);
 	return rc;
+}
+
+/*
+ * The entries of `n` destinations (indexes idx[]) from every table, as
+ * rows: read switch by switch, a table's entries for LIDs close together
+ * share cache lines, and the rows stay in cache while they fill.
+ */
+static void gather_rows(struct trace *t, const uint64_t *idx, size_t n)
+{
+	const struct ibtopo__rnet *net = &t->net;
+	unsigned lid[ROW_BLOCK];
+
+	for (size_t k = 0; k < n; k++)
+		lid[k] = net->dest[idx[k]].lid;
+	for (size_t s = 0; s < net->nsw; s++) {
+		const uint8_t *lft = net->lft[s];
+		unsigned top = net->lft_top[s];
+		uint8_t *col = t->rows + s;
+
+		for (size_t k = 0; k < n; k++, col += net->nsw)
+			*col = lft && lid[k] <= top ? lft[lid[k]] :
+			       IBTOPO_LFT_NONE;
+	}
 }
 
 static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
@@ -909,6 +1008,10 @@ static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
 	for (size_t i = 0; i < net->ndest; i++) {
 		const struct ibtopo__rdest *d = &net->dest[idx[i]];
 
+		if (i % ROW_BLOCK == 0)
+			gather_rows(t, idx + i, net->ndest - i < ROW_BLOCK ?
+					net->ndest - i : ROW_BLOCK);
+		t->row = t->rows + (i % ROW_BLOCK) * net->nsw;
 		rc = trace_one(t, d, err);
 		if (rc)
 			goto out_release;
