@@ -18,6 +18,11 @@
 # --format json` (topology analysis for the levels and leaf pairs
 # included), best of REPEAT (default 3) wall times, CPU and peak RSS.
 # Target: under 5 s and 1 GiB on 2 cores. Not a test: nothing asserts.
+# Measured (2 cores shared with other jobs, load average 10): setup 174 s
+# (opensm) + 3.5 s (ibnetdiscover); routes 3.6 s CPU, 11.6 s wall, 131 MiB
+# peak RSS; 136,037,232 CA pairs, 0 unreachable, 0 loops, 0 credit loops,
+# every leaf pair's routes over 18 spines of 18 paths cabled, EBB mean
+# 0.499, min 0.491.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
