@@ -270,6 +270,31 @@ static void dead_link_is_a_black_hole_too(void **state)
 	done(&x, &t);
 }
 
+/* An entry past the switch's last port drops there, and counts nowhere. */
+static void entry_past_the_ports_is_a_black_hole(void **state)
+{
+	const struct ibtopo_finding *f;
+	struct net t;
+	struct run x;
+
+	(void)state;
+	tree(&t);
+	/* the last switch's table: its ports end at 12 */
+	t.leaf_lft[NLEAF - 1][host_lid(0, 0)] = 93;
+	program(&t);
+	analyze(&x, t.f);
+	assert_int_equal(x.found.count, 1);
+	f = first(&x, IBTOPO_FIND_ROUTE_BLACK_HOLE);
+	assert_int_equal(f->a.guid, 0x200 + NLEAF - 1);
+	assert_int_equal(f->a.port, 93);
+	assert_int_equal(f->subkind, IBTOPO_HOLE_NO_PORT);
+	assert_true(f->value == NHOST);
+	for (size_t i = 0; i < x.r->nports; i++)
+		assert_true(x.r->ports[i].port->num <=
+			    x.r->ports[i].port->node->nports);
+	done(&x, &t);
+}
+
 static void loop_found_once_at_the_entry_that_turns_back(void **state)
 {
 	unsigned lid = host_lid(2, 1);
@@ -449,6 +474,7 @@ int main(void)
 		cmocka_unit_test(balanced_tree_is_clean_and_even),
 		cmocka_unit_test(black_hole_found_once_at_its_entry),
 		cmocka_unit_test(dead_link_is_a_black_hole_too),
+		cmocka_unit_test(entry_past_the_ports_is_a_black_hole),
 		cmocka_unit_test(loop_found_once_at_the_entry_that_turns_back),
 		cmocka_unit_test(detour_is_not_minimal_where_it_turns),
 		cmocka_unit_test(ring_routed_shortest_has_a_credit_loop),

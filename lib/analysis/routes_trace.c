@@ -488,7 +488,9 @@ static int walk(struct trace *t, const struct ibtopo__rdest *d, int start,
 		st = ibtopo__route_step(&t->net, (size_t)cur, d, t->row[cur],
 					&nx, &port, &hole);
 		t->outp[cur] = port;
-		if (port > 0 && port != IBTOPO_LFT_NONE)
+		/* an entry past the switch's ports (a hole) counts nowhere */
+		if (port > 0 && t->net.pbase[cur] + (size_t)port <
+					t->net.pbase[cur + 1])
 			t->port_dlids[t->net.pbase[cur] + (size_t)port]++;
 		if (st == IBTOPO__STEP_NEXT) {
 			t->next[cur] = nx;
