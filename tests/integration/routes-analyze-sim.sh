@@ -1,5 +1,5 @@
 #!/bin/sh
-# routes-sim.sh - `ibtopo routes` on tables OpenSM programmed under ibsim.
+# routes-analyze-sim.sh - `ibtopo routes` on tables OpenSM programmed under ibsim.
 # For ftree, updn, minhop and dor on a 2-level fat tree (the log must say
 # "<engine> tables configured": opensm exits 0 when it falls back): every
 # CA pair reachable, no fault, the tables read live by dump_fts give the
