@@ -442,6 +442,61 @@ static void ring_routed_as_a_line_has_none(void **state)
 	done(&x, &t);
 }
 
+/*
+ * diff: the same tree twice, then NEW with LID 16's route moved from
+ * spine0 to spine1 on leaves 0 and 1: one route-changed for LID 16 at
+ * leaf0, and the uplinks whose load changed.
+ */
+static void diff_names_changed_routes_and_loads(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
+	unsigned lid = host_lid(2, 1);
+	const struct ibtopo_finding *f = NULL;
+	struct net a, b;
+	size_t changed = 0, loads = 0;
+
+	(void)state;
+	tree(&a);
+	program(&a);
+	tree(&b);
+	program(&b);
+	assert_int_equal(ibtopo_fabric_diff(&list, a.f, b.f, NULL, &err), 0);
+	assert_int_equal(list.count, 0);
+	b.leaf_lft[0][lid] = 11;
+	b.leaf_lft[1][lid] = 11;
+	program(&b);
+	assert_int_equal(ibtopo_fabric_diff(&list, a.f, b.f, NULL, &err), 0);
+	for (size_t i = 0; i < list.count; i++) {
+		if (list.items[i].kind == IBTOPO_FIND_ROUTE_CHANGED) {
+			f = &list.items[i];
+			changed++;
+		}
+		if (list.items[i].kind == IBTOPO_FIND_ROUTE_LOAD_CHANGED) {
+			const struct ibtopo_finding *g = &list.items[i];
+
+			loads++;
+			/* leaf uplinks 10 and 11, spine0 and spine1 to leaf2 */
+			assert_true(g->a.port == 10 || g->a.port == 11 ||
+				    g->a.port == 3);
+			assert_true(g->expected != g->actual);
+		}
+	}
+	assert_int_equal(changed, 1);
+	assert_int_equal(f->a.guid, 0x200);
+	assert_int_equal(f->a.port, 11);
+	assert_int_equal(f->expected, 10);
+	assert_int_equal(f->actual, 11);
+	assert_true(f->value == 2);
+	assert_true(f->limit == lid);
+	assert_int_equal(f->b.guid, b.host[2 * NHOST + 1]->guid);
+	/* leaf0 and leaf1's two uplinks, spine0 and spine1's port to leaf2 */
+	assert_int_equal(loads, 6);
+	ibtopo_findings_release(&list);
+	ibtopo_fabric_free(b.f);
+	ibtopo_fabric_free(a.f);
+}
+
 static void no_tables_no_lids_are_errors(void **state)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -479,6 +534,7 @@ int main(void)
 		cmocka_unit_test(detour_is_not_minimal_where_it_turns),
 		cmocka_unit_test(ring_routed_shortest_has_a_credit_loop),
 		cmocka_unit_test(ring_routed_as_a_line_has_none),
+		cmocka_unit_test(diff_names_changed_routes_and_loads),
 		cmocka_unit_test(no_tables_no_lids_are_errors),
 	};
 

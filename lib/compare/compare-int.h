@@ -51,4 +51,11 @@ unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
 bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
 				 struct ibtopo_node *const *map);
 
+/* compare/diff_routes.c: route-changed and route-load-changed findings
+ * when both fabrics carry forwarding tables (ibtopo_fabric_diff()). */
+int ibtopo__diff_routes(struct ibtopo_findings *out,
+			const struct ibtopo_fabric *old,
+			const struct ibtopo_fabric *new_,
+			struct ibtopo_error *err);
+
 #endif /* IBTOPO_COMPARE_INT_H */

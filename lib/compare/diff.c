@@ -579,6 +579,8 @@ int ibtopo_fabric_diff(struct ibtopo_findings *out,
 		rc = diff_port_states(out, old, o2n, &lp, err);
 	if (!rc && (flags & IBTOPO_DIFF_LIDS))
 		rc = diff_lids(out, old, o2n, err);
+	if (!rc)
+		rc = ibtopo__diff_routes(out, old, new_, err);
 	ibtopo__link_pairing_release(&lp);
 out_free_maps:
 	free(n2o);

@@ -75,6 +75,8 @@ enum ibtopo__kind_flags {
 	/* routing, JSON only: "lid" (limit, the destination LID) and
 	 * "routes" (value, the CA routes it hits) */
 	IBTOPO__KIND_ROUTE = 1u << 3,
+	/* JSON only: "lid" (limit) without "routes" */
+	IBTOPO__KIND_LID = 1u << 4,
 };
 
 struct ibtopo__finding_kind {

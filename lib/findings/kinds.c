@@ -36,6 +36,8 @@ extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal;
 extern const struct ibtopo__finding_kind ibtopo__kind_credit_loop;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_load_changed;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -75,6 +77,8 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_ROUTE_LOOP] = &ibtopo__kind_route_loop,
 	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = &ibtopo__kind_route_not_minimal,
 	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
+	[IBTOPO_FIND_ROUTE_CHANGED] = &ibtopo__kind_route_changed,
+	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = &ibtopo__kind_route_load_changed,
 };
 
 const struct ibtopo__finding_kind *

@@ -6,7 +6,9 @@
  * route-black-hole: subkind enum ibtopo_route_hole. route-not-minimal:
  * expected = the cabled minimum of links from a, actual = the links
  * taken. credit-loop: ends a-b the first link of the cycle, actual = the
- * links in it, note = the links.
+ * links in it, note = the links. route-changed, route-load-changed
+ * (diff, compare/diff_routes.c): expected/actual = OLD/NEW out-port, or
+ * OLD/NEW CA routes through the port.
  */
 #include "findings/findings-int.h"
 
@@ -119,6 +121,48 @@ const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal = {
 	.expected = { "min_hops", IBTOPO__UNIT_COUNT },
 	.actual = { "hops", IBTOPO__UNIT_COUNT },
 	.flags = IBTOPO__KIND_ROUTE,
+};
+
+static int changed_sentence(char *buf, size_t len,
+			    const struct ibtopo_finding *f,
+			    const struct ibtopo__shared_names *names)
+{
+	char dst[96];
+
+	return snprintf(buf, len,
+		"routes to LID %.0f (%s) changed: this switch sent them out "
+		"of port %u, now %u; %.0f switch%s changed the entry",
+		f->limit, ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
+		f->expected, f->actual, f->value, f->value == 1 ? "" : "es");
+}
+
+static int load_sentence(char *buf, size_t len,
+			 const struct ibtopo_finding *f,
+			 const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"the port carried %u CA-to-CA route%s, now %u",
+		f->expected, f->expected == 1 ? "" : "s", f->actual);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_route_changed = {
+	.kind = IBTOPO_FIND_ROUTE_CHANGED,
+	.name = "route-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = changed_sentence,
+	.expected = { "old", IBTOPO__UNIT_COUNT },
+	.actual = { "new", IBTOPO__UNIT_COUNT },
+	.flags = IBTOPO__KIND_LID,
+};
+
+const struct ibtopo__finding_kind ibtopo__kind_route_load_changed = {
+	.kind = IBTOPO_FIND_ROUTE_LOAD_CHANGED,
+	.name = "route-load-changed",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = load_sentence,
+	.expected = { "old", IBTOPO__UNIT_COUNT },
+	.actual = { "new", IBTOPO__UNIT_COUNT },
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_credit_loop = {

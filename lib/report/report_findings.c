@@ -236,7 +236,7 @@ static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 static void g_lid(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_ROUTE)
+	if (kind_flags(FND(r)) & (IBTOPO__KIND_ROUTE | IBTOPO__KIND_LID))
 		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
 }
 

@@ -94,6 +94,13 @@ struct ibtopo_diff_opts {
  *   ports of a link that was added, removed or moved.
  * - lid-changed (info; only with IBTOPO_DIFF_LIDS): a = the port (port 0
  *   for a switch); expected/actual = OLD/NEW LID; only when both are known.
+ * - when both fabrics carry forwarding tables: route-changed (info), one
+ *   per destination LID (limit; b = the port with it) whose entry changed
+ *   on a switch with a table on both sides: a = the first such switch in
+ *   NEW, port = its new entry; expected/actual = OLD/NEW entry; value =
+ *   the switches that changed it. route-load-changed (info), the (up to
+ *   10) switch ports whose CA-to-CA routes changed most: a = the port;
+ *   expected/actual = OLD/NEW routes (ibtopo_routes_analyze()).
  * Returns 0, IBTOPO_EINVAL (no fabric) or IBTOPO_ENOMEM.
  */
 int ibtopo_fabric_diff(struct ibtopo_findings *out,
