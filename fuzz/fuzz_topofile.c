@@ -269,7 +269,8 @@ static void fuzz_counters(const unsigned char *data, size_t size)
 
 /*
  * Forwarding tables: a failed load leaves no table and gives a message; a
- * load that works leaves tables no longer than the LIDs a table can hold.
+ * load that works leaves tables no longer than the LIDs a table can hold,
+ * and the routing analysis and its reports run on them.
  */
 static void fuzz_routes(const unsigned char *data, size_t size)
 {
@@ -287,6 +288,10 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 		if (ibtopo_fabric_has_routes(f))
 			die("a failed routes load changed the fabric", NULL);
 	} else {
+		struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
+		struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
+		struct ibtopo_routes *r = NULL;
+
 		for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
 			const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
 
@@ -294,6 +299,23 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 				       n->type != IBTOPO_NODE_SWITCH))
 				die("a table on a CA or past 0xbfff", NULL);
 		}
+		/* whatever the tables say, the analysis and its reports run */
+		ro.bisections = 2;
+		rc = ibtopo_routes_analyze(&r, f, NULL, &ro, &found, &err);
+		if (rc && rc != IBTOPO_EINVAL)
+			die("routes analysis", &err);
+		for (int k = IBTOPO_FORMAT_TEXT; r && k <= IBTOPO_FORMAT_CSV;
+		     k++) {
+			struct mem m = { NULL, 0, 0 };
+			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
+				(enum ibtopo_format)k, mem_write, &m, 0 };
+
+			if (ibtopo_report_routes(&so, r, &found, &err))
+				die("routes report", &err);
+			free(m.buf);
+		}
+		ibtopo_findings_release(&found);
+		ibtopo_routes_free(r);
 	}
 	ibtopo_fabric_free(f);
 }

@@ -533,8 +533,8 @@ static void step_loaded(const struct cli_global *g, double t0, const char *how,
 		 ibtopo_fabric_link_count(fabric));
 }
 
-int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
-		    const struct cli_source *src, struct ibtopo_error *err)
+static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
+		       const struct cli_source *src, struct ibtopo_error *err)
 {
 	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
 	const char *what = src->what;
@@ -586,6 +586,56 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		return rc;
 	}
 	step_loaded(g, t0, "snapshot", what ? what : "latest", *out);
+	return rc;
+}
+
+/* --routes DUMP: the dump's tables replace the fabric's for this run. */
+static int attach_routes(struct ibtopo_fabric *fabric,
+			 const struct cli_global *g, const char *path,
+			 struct ibtopo_error *err)
+{
+	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	double t0 = cli_now();
+	size_t unknown = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	o.warn = cli_warn;
+	if (strcmp(path, "-") == 0) {
+		rc = cli_read_stdin(&buf, &len, err);
+		if (!rc)
+			rc = ibtopo_routes_load_buffer(fabric, buf, len,
+						       CLI_STDIN_NAME, &o,
+						       &unknown, err);
+		free(buf);
+	} else {
+		rc = ibtopo_routes_load(fabric, path, &o, &unknown, err);
+	}
+	if (rc)
+		return rc;
+	if (unknown)
+		fprintf(stderr,
+			"ibtopo: warning: %s: %zu switch table%s for switches "
+			"the fabric does not have\n",
+			strcmp(path, "-") == 0 ? CLI_STDIN_NAME : path, unknown,
+			unknown == 1 ? "" : "s");
+	cli_step(g, "load", t0, "routes '%s'", path);
+	return 0;
+}
+
+int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
+		    const struct cli_source *src, struct ibtopo_error *err)
+{
+	int rc = load_source(out, g, src, err);
+
+	if (rc || !src->routes)
+		return rc;
+	rc = attach_routes(*out, g, src->routes, err);
+	if (rc) {
+		ibtopo_fabric_free(*out);
+		*out = NULL;
+	}
 	return rc;
 }
 

@@ -132,6 +132,7 @@ struct cli_source {
 	const char *what;	   /* FILE or REF; NULL = the latest snapshot */
 	const char *node_name_map; /* rename nodes by GUID; may be NULL */
 	enum ibtopo_file_format format; /* of a FILE; IBTOPO_FILE_AUTO detects */
+	const char *routes; /* --routes DUMP: forwarding tables to attach */
 };
 
 /**
@@ -142,6 +143,8 @@ struct cli_source {
  * either. When `what` is neither and looks like a file name (it has a
  * '/' or a '.'), the message is the file's ("cannot open 'x.topo': No
  * such file or directory"); a directory's says what both attempts found.
+ * `routes` (a dump file, or "-") replaces the fabric's forwarding tables
+ * for this run; switches it names that the fabric lacks are a warning.
  */
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err);

@@ -14,6 +14,7 @@ enum {
 	OPT_ROOTS,
 	OPT_ROOT_PATTERN,
 	OPT_SERVERS,
+	OPT_ROUTES,
 };
 
 static const struct cli_opt opts[] = {
@@ -32,6 +33,8 @@ static const struct cli_opt opts[] = {
 	  "rank levels down from switches whose description matches" },
 	{ "servers", 0, 1, "POLICY",
 	  "servers are single- or dual-homed (default: what most are)" },
+	{ "routes", 0, 1, "DUMP",
+	  "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run" },
 	{ NULL },
 };
 
@@ -42,7 +45,7 @@ const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
 	.summary =
 		"report the layout and the link, cable and topology findings",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--routes DUMP] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -74,8 +77,10 @@ const struct cli_cmd cmd_analyze_entry = {
 		"default when most servers are dual-homed) each is a warning; with\n"
 		"--servers single one info finding counts them and the JSON lists\n"
 		"them (topology.server_policy).\n"
+		"With forwarding tables (discover --routes, or --routes DUMP) the\n"
+		"routing section of `ibtopo routes` and its findings.\n"
 		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
-		"\"paths\":{...},\"findings\":[...]}.",
+		"\"paths\":{...},\"routes\":{...} (with tables),\"findings\":[...]}.",
 	.opts = opts,
 	.exec = cmd_analyze_exec,
 	.flags = CLI_NEEDS_DB,
@@ -93,7 +98,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	const char *what = NULL, *cables = NULL;
+	const char *what = NULL, *cables = NULL, *routes = NULL;
 	int c, rc, fail_on = IBTOPO_SEV_ERROR;
 	double t0;
 	char *end;
@@ -143,6 +148,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 					self,
 					"unknown --servers '%s' (single or dual)",
 					st.optarg);
+		case OPT_ROUTES:
+			routes = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -154,7 +161,9 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (argc - st.optind == 1)
 		what = argv[st.optind];
 
-	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
+	if (cli_load_fabric(&fabric, g,
+			    &(struct cli_source){ .what = what,
+						  .routes = routes },
 			    &err))
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;

@@ -15,5 +15,6 @@ extern const struct cli_cmd cmd_analyze_entry;
 extern const struct cli_cmd cmd_render_entry;
 extern const struct cli_cmd cmd_export_entry;
 extern const struct cli_cmd cmd_health_entry;
+extern const struct cli_cmd cmd_routes_entry;
 
 #endif

@@ -19,6 +19,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_plan_entry,
 	&cmd_analyze_entry,
 	&cmd_health_entry,
+	&cmd_routes_entry,
 	&cmd_render_entry,
 	&cmd_export_entry,
 };

@@ -49,6 +49,12 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_RAIL_MISMATCH] = "rail-mismatch",
 	[IBTOPO_FIND_FAILING_CABLE] = "failing-cable",
 	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = "dragonfly-violation",
+	[IBTOPO_FIND_ROUTE_BLACK_HOLE] = "route-black-hole",
+	[IBTOPO_FIND_ROUTE_LOOP] = "route-loop",
+	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = "route-not-minimal",
+	[IBTOPO_FIND_CREDIT_LOOP] = "credit-loop",
+	[IBTOPO_FIND_ROUTE_CHANGED] = "route-changed",
+	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = "route-load-changed",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

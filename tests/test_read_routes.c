@@ -12,7 +12,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SPINE01 0x1000000000000100ull
 #define LEAF01 0x1000000000000200ull
@@ -291,6 +294,64 @@ static void files_are_read_by_path(void **state)
 	assert_int_equal(lft(f, LEAF02)->port[11], 39);
 }
 
+/*
+ * A file is read in chunks of 8 MiB: 20 MiB of dump (switches the fabric
+ * lacks, then leaf02) reads the same as it would whole, the lines counted
+ * across the chunks.
+ */
+static void big_files_read_across_chunks(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = *state;
+	char path[] = "/tmp/rt-big-XXXXXX";
+	unsigned lines = 0;
+	size_t unknown = 0;
+	FILE *out;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	assert_non_null(out);
+	for (unsigned sw = 0; sw < 9; sw++) {
+		uint64_t guid = sw < 8 ? 0x3000000000000000ull + sw : LEAF02;
+
+		fprintf(out, "Unicast lids [0-%u] of switch Lid %u guid "
+			"0x%016llx ('s%u'):\n", IBTOPO_LFT_MAX_LID, sw + 1,
+			(unsigned long long)guid, sw);
+		lines++;
+		for (unsigned lid = 1; lid <= IBTOPO_LFT_MAX_LID; lid++) {
+			fprintf(out, "0x%04x %03u # Channel Adapter portguid "
+				"0x%016x: 'h'\n", lid, (lid + sw) % 40 + 1, lid);
+			lines++;
+		}
+	}
+	fclose(out);
+	assert_int_equal(ibtopo_routes_load(f, path, NULL, &unknown, &err), 0);
+	assert_int_equal(unknown, 8);
+	assert_int_equal(lft(f, LEAF02)->top, IBTOPO_LFT_MAX_LID);
+	for (unsigned lid = 1; lid <= IBTOPO_LFT_MAX_LID; lid++)
+		if (lft(f, LEAF02)->port[lid] != (lid + 8) % 40 + 1)
+			fail_msg("LID 0x%x: port %u", lid,
+				 lft(f, LEAF02)->port[lid]);
+	/* an error on the last line names it */
+	out = fopen(path, "a");
+	assert_non_null(out);
+	fprintf(out, "0x0001 ?\n");
+	fclose(out);
+	assert_int_equal(ibtopo_routes_load(f, path, NULL, NULL, &err),
+			 IBTOPO_EPARSE);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s:%u: expected an out-port",
+			 path, lines + 1);
+		if (!strstr(err.message, want))
+			fail_msg("'%s' lacks '%s'", err.message, want);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +363,7 @@ int main(void)
 		T(a_second_load_replaces_every_table),
 		T(bad_input_changes_nothing),
 		T(files_are_read_by_path),
+		T(big_files_read_across_chunks),
 #undef T
 	};
 

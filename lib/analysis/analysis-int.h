@@ -14,6 +14,7 @@ struct ibtopo__analysis_run {
 	const struct ibtopo_analyze_opts *opts;
 	struct ibtopo_findings *findings;	/* append here */
 	struct ibtopo_topology *topology;	/* the topology analysis' */
+	struct ibtopo_routes *routes;		/* the routing analysis' */
 };
 
 struct ibtopo__analysis {

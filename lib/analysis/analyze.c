@@ -11,11 +11,13 @@
 extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
 extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
 extern const struct ibtopo__analysis ibtopo__analysis_health;	/* health.c */
+extern const struct ibtopo__analysis ibtopo__analysis_routes;	/* routes_trace.c */
 
 static const struct ibtopo__analysis *const analyses[] = {
 	&ibtopo__analysis_links,
 	&ibtopo__analysis_topology,
 	&ibtopo__analysis_health,
+	&ibtopo__analysis_routes,
 };
 
 /* The analysis ibtopo_analyze() hands out owns what it points to. */
@@ -23,6 +25,7 @@ struct owned_analysis {
 	struct ibtopo_analysis pub;	/* first: ibtopo_analysis_free() */
 	struct ibtopo_findings findings;
 	struct ibtopo_topology *topology;
+	struct ibtopo_routes *routes;	/* its findings' notes: free after them */
 };
 
 int ibtopo_analyze(struct ibtopo_analysis **out,
@@ -54,10 +57,12 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 		if (!(opts->flags & analyses[i]->skip))
 			rc = analyses[i]->run(&run, err);
 	an->topology = run.topology;
+	an->routes = run.routes;
 	an->pub.version = IBTOPO_ANALYSIS_VERSION;
 	an->pub.fabric = fabric;
 	an->pub.findings = &an->findings;
 	an->pub.topology = an->topology;
+	an->pub.routes = an->routes;
 	if (rc) {
 		ibtopo_analysis_free(&an->pub);
 		return rc;
@@ -74,5 +79,6 @@ void ibtopo_analysis_free(struct ibtopo_analysis *analysis)
 		return;
 	ibtopo_topology_free(an->topology);
 	ibtopo_findings_release(&an->findings);
+	ibtopo_routes_free(an->routes);
 	free(an);
 }

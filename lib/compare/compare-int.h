@@ -56,5 +56,11 @@ int ibtopo__diff_counters(struct ibtopo_findings *out,
 			  const struct ibtopo_fabric *old,
 			  const struct ibtopo_fabric *new_,
 			  struct ibtopo_error *err);
+/* compare/diff_routes.c: route-changed and route-load-changed findings
+ * when both fabrics carry forwarding tables (ibtopo_fabric_diff()). */
+int ibtopo__diff_routes(struct ibtopo_findings *out,
+			const struct ibtopo_fabric *old,
+			const struct ibtopo_fabric *new_,
+			struct ibtopo_error *err);
 
 #endif /* IBTOPO_COMPARE_INT_H */

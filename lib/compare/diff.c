@@ -581,6 +581,8 @@ int ibtopo_fabric_diff(struct ibtopo_findings *out,
 		rc = diff_lids(out, old, o2n, err);
 	if (!rc)
 		rc = ibtopo__diff_counters(out, old, new_, err);
+	if (!rc)
+		rc = ibtopo__diff_routes(out, old, new_, err);
 	ibtopo__link_pairing_release(&lp);
 out_free_maps:
 	free(n2o);

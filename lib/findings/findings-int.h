@@ -72,6 +72,11 @@ enum ibtopo__kind_flags {
 	 * (value) and "interval_h" (limit) with IBTOPO__KIND_GROWTH */
 	IBTOPO__KIND_PORT_COUNTER = 1u << 1,
 	IBTOPO__KIND_GROWTH = 1u << 2,
+	/* routing, JSON only: "lid" (limit, the destination LID) and
+	 * "routes" (value, the CA routes it hits) */
+	IBTOPO__KIND_ROUTE = 1u << 3,
+	/* JSON only: "lid" (limit) without "routes" */
+	IBTOPO__KIND_LID = 1u << 4,
 };
 
 struct ibtopo__finding_kind {

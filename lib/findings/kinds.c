@@ -36,6 +36,12 @@ extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal;
+extern const struct ibtopo__finding_kind ibtopo__kind_credit_loop;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_route_load_changed;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -77,6 +83,13 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_FAILING_CABLE] = &ibtopo__kind_failing_cable,
 	/* topology, Dragonfly+ fabrics: kinds_topology.c */
 	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = &ibtopo__kind_dragonfly_violation,
+	/* routing: kinds_routes.c */
+	[IBTOPO_FIND_ROUTE_BLACK_HOLE] = &ibtopo__kind_route_black_hole,
+	[IBTOPO_FIND_ROUTE_LOOP] = &ibtopo__kind_route_loop,
+	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = &ibtopo__kind_route_not_minimal,
+	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
+	[IBTOPO_FIND_ROUTE_CHANGED] = &ibtopo__kind_route_changed,
+	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = &ibtopo__kind_route_load_changed,
 };
 
 const struct ibtopo__finding_kind *

@@ -36,6 +36,7 @@
 #include <ibtopo/health.h>
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
+#include <ibtopo/routing.h>
 #include <ibtopo/report.h>
 #include <ibtopo/compare.h>
 #include <ibtopo/diagram.h>

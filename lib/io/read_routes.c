@@ -41,6 +41,7 @@
  */
 #include "io-int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,59 +376,129 @@ out_free:
 	return rc;
 }
 
-static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
-		const char *name, const struct ibtopo_routes_load_opts *opts,
-		size_t *out_unknown, struct ibtopo_error *err)
+/*
+ * The common line of an LFT block, "0xLID PORT ..." with a LID of up to
+ * four digits, read in place: 1 when read, 0 when the full reader must
+ * look at the line (also to word its error), or an error.
+ */
+static int fast_entry(struct rt_reader *r, const char *p, size_t n)
 {
-	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
-	struct rt_reader r;
+	unsigned lid = 0, port = 0, k = 2, d;
 	int rc;
 
-	memset(&r, 0, sizeof(r));
-	if (opts) {
-		ro.warn = opts->warn;
-		ro.warn_arg = opts->warn_arg;
-	}
-	ibtopo__src_init(&r.src, data, len, name, &ro, err);
-	r.fabric = fabric;
-	for (size_t i = 0; i < len; i++)
-		if (!data[i])
-			return ibtopo__src_error(&r.src, 1,
-				"binary data (expected a routing table dump)");
-	r.lid_seen = calloc(((size_t)IBTOPO_LFT_MAX_LID + 8) / 8, 1);
-	if (!r.lid_seen)
-		return nomem(&r);
-	while ((rc = ibtopo__src_next(&r.src)) > 0) {
-		const char *p = ibtopo__skip_ws(r.src.line);
+	if (r->kind != BLOCK_LFT || !r->cur || n < 8 || p[0] != '0' ||
+	    p[1] != 'x')
+		return 0;
+	for (; k < 6 && k < n; k++) {
+		char c = p[k];
 
+		if (c >= '0' && c <= '9')
+			lid = lid * 16 + (unsigned)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			lid = lid * 16 + (unsigned)((c | 0x20) - 'a' + 10);
+		else
+			break;
+	}
+	if (k == 2 || k >= n || p[k] != ' ' || lid > IBTOPO_LFT_MAX_LID)
+		return 0;
+	while (k < n && p[k] == ' ')
+		k++;
+	for (d = 0; k < n && d < 3 && p[k] >= '0' && p[k] <= '9'; k++, d++)
+		port = port * 10 + (unsigned)(p[k] - '0');
+	if (!d || port > 255 || (k < n && p[k] != ' ' && p[k] != '\t'))
+		return 0;
+	rc = add_entry(r, lid, port);
+	return rc ? rc : 1;
+}
+
+/* Read the complete lines of `data` (the lines go on from r->src.lineno). */
+static int read_chunk(struct rt_reader *r, const char *data, size_t len,
+		      const char *name, const struct ibtopo_read_opts *ro,
+		      struct ibtopo_error *err)
+{
+	unsigned line = r->src.lineno;
+	size_t pos = 0;
+	int rc;
+
+	ibtopo__src_init(&r->src, data, len, name, ro, err);
+	r->src.lineno = line;
+	if (memchr(data, '\0', len))
+		return ibtopo__src_error(&r->src, line + 1,
+			"binary data (expected a routing table dump)");
+	while (pos < len) {
+		const char *p = data + pos, *nl = memchr(p, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - p) : len - pos;
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		r->src.lineno++;
+		rc = fast_entry(r, p, n);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			pos += (size_t)(nl ? nl - p : (ptrdiff_t)n) + 1;
+			continue;
+		}
+		/* anything else: the line reader, from this line */
+		r->src.pos = pos;
+		r->src.lineno--;
+		rc = ibtopo__src_next(&r->src);
+		if (rc <= 0)
+			return rc;
+		pos = r->src.pos;
+		p = ibtopo__skip_ws(r->src.line);
 		if (!*p)
 			continue;
-		rc = read_line(&r, p);
+		rc = read_line(r, p);
 		if (rc)
-			goto out_release;
+			return rc;
 	}
-	if (rc)
-		goto out_release;
-	if (!r.npend) {
-		rc = ibtopo__src_error(&r.src, r.src.lineno ? r.src.lineno : 1,
+	return 0;
+}
+
+static void release(struct rt_reader *r)
+{
+	ibtopo__imap_release(&r->seen);
+	free(r->lid_seen);
+	free(r->ent);
+	free(r->pend);
+}
+
+/* After the last chunk: the tables go to the fabric. */
+static int finish(struct rt_reader *r, const struct ibtopo_routes_load_opts *opts,
+		  size_t *out_unknown)
+{
+	int rc;
+
+	if (!r->npend)
+		return ibtopo__src_error(&r->src,
+			r->src.lineno ? r->src.lineno : 1,
 			"expected a routing table dump: OpenSM's "
 			"opensm-lfts.dump, ibroute or dump_fts output "
 			"('Unicast lids [A-B] of switch ... guid 0x...:') or "
 			"an .fdbs file ('dump_ucast_routes: Switch 0x...')");
-		goto out_release;
-	}
-	rc = commit(&r, opts ? opts->engine : NULL);
-	if (rc)
-		goto out_release;
-	if (out_unknown)
-		*out_unknown = r.unknown;
-
-out_release:
-	ibtopo__imap_release(&r.seen);
-	free(r.lid_seen);
-	free(r.ent);
-	free(r.pend);
+	rc = commit(r, opts ? opts->engine : NULL);
+	if (!rc && out_unknown)
+		*out_unknown = r->unknown;
 	return rc;
+}
+
+static int begin(struct rt_reader *r, struct ibtopo_fabric *fabric,
+		 const struct ibtopo_routes_load_opts *opts,
+		 struct ibtopo_read_opts *ro, const char *name,
+		 struct ibtopo_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (opts) {
+		ro->warn = opts->warn;
+		ro->warn_arg = opts->warn_arg;
+	}
+	ibtopo__src_init(&r->src, "", 0, name, ro, err);
+	r->fabric = fabric;
+	r->lid_seen = calloc(((size_t)IBTOPO_LFT_MAX_LID + 8) / 8, 1);
+	if (!r->lid_seen)
+		return nomem(r);
+	return 0;
 }
 
 int ibtopo_routes_load_buffer(struct ibtopo_fabric *fabric, const char *data,
@@ -435,28 +506,95 @@ int ibtopo_routes_load_buffer(struct ibtopo_fabric *fabric, const char *data,
 			      const struct ibtopo_routes_load_opts *opts,
 			      size_t *out_unknown, struct ibtopo_error *err)
 {
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct rt_reader r;
+	int rc;
+
 	if (!fabric || (!data && len))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric or no data");
-	return load(fabric, data ? data : "", len, name ? name : "routes",
-		    opts, out_unknown, err);
+	if (!name)
+		name = "routes";
+	rc = begin(&r, fabric, opts, &ro, name, err);
+	if (!rc)
+		rc = read_chunk(&r, data ? data : "", len, name, &ro, err);
+	if (!rc)
+		rc = finish(&r, opts, out_unknown);
+	release(&r);
+	return rc;
+}
+
+/*
+ * A file is read in chunks of whole lines, not whole: OpenSM's dump of
+ * an 11,664-host fat tree is 1.4 GB, its tables 22 MB.
+ */
+#define CHUNK (8u << 20)
+
+static const char *last_newline(const char *buf, size_t len)
+{
+	while (len > 0)
+		if (buf[--len] == '\n')
+			return buf + len;
+	return NULL;
 }
 
 int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
 		       const struct ibtopo_routes_load_opts *opts,
 		       size_t *out_unknown, struct ibtopo_error *err)
 {
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	size_t have = 0, n;
+	struct rt_reader r;
 	char *buf = NULL;
-	size_t len = 0;
+	FILE *f;
 	int rc;
 
 	if (!fabric || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric or no path");
-	rc = ibtopo__read_whole_file(&buf, &len, path, err);
+	f = fopen(path, "rb");
+	if (!f)
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
+					 path, strerror(errno));
+	rc = begin(&r, fabric, opts, &ro, path, err);
 	if (rc)
-		return rc;
-	rc = load(fabric, buf, len, path, opts, out_unknown, err);
+		goto out_close;
+	buf = malloc(CHUNK);
+	if (!buf) {
+		rc = nomem(&r);
+		goto out_release;
+	}
+	do {
+		const char *nl;
+		size_t use;
+
+		n = fread(buf + have, 1, CHUNK - have, f);
+		have += n;
+		if (ferror(f)) {
+			rc = ibtopo__error_set(err, IBTOPO_EIO,
+					       "cannot read '%s': %s", path,
+					       strerror(errno));
+			goto out_release;
+		}
+		/* whole lines now, the rest with the next chunk; a line
+		 * longer than a chunk is cut (and refused as too long) */
+		nl = n ? last_newline(buf, have) : NULL;
+		use = !n ? have : nl ? (size_t)(nl - buf) + 1 :
+		      have == CHUNK ? have : 0;
+		if (use) {
+			rc = read_chunk(&r, buf, use, path, &ro, err);
+			if (rc)
+				goto out_release;
+			memmove(buf, buf + use, have - use);
+			have -= use;
+		}
+	} while (n);
+	rc = finish(&r, opts, out_unknown);
+
+out_release:
 	free(buf);
+	release(&r);
+out_close:
+	fclose(f);
 	return rc;
 }

@@ -130,6 +130,15 @@ int ibtopo__findings_text(const struct ibtopo_sink *opts,
 			  const struct ibtopo_findings *list,
 			  struct ibtopo_error *err);
 
+/* report/report_routes.c: the routing analysis in reports */
+struct ibtopo_routes;
+/** Add the "routes" object to a JSON object; IBTOPO_ENOMEM. */
+int ibtopo__routes_json(struct ibtopo__json *root,
+			const struct ibtopo_routes *r);
+/** The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
+int ibtopo__routes_text(const struct ibtopo_sink *o,
+			const struct ibtopo_routes *r);
+
 /* report/report_topology.c: the topology analysis in reports */
 struct ibtopo_topology;
 /** Add "topology" and "paths" objects to a JSON object. */

@@ -232,6 +232,24 @@ static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 		ibtopo__cell_real(c, FND(r)->limit);
 }
 
+/* routing kinds: the destination LID, the CA routes hit, hops */
+static void g_lid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (kind_flags(FND(r)) & (IBTOPO__KIND_ROUTE | IBTOPO__KIND_LID))
+		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
+}
+
+static void g_routes(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (kind_flags(FND(r)) & IBTOPO__KIND_ROUTE)
+		ibtopo__cell_int(c, (int64_t)FND(r)->value);
+}
+
+VALUE_GETTER(g_hops, "hops")
+VALUE_GETTER(g_min_hops, "min_hops")
+
 static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 {
 	const struct ibtopo_finding *f = FND(r);
@@ -274,7 +292,8 @@ static const struct ibtopo__column cols[] = {
 	{ "detail", "DETAIL", g_detail },
 };
 
-/* JSON only, set for the port health kinds (CSV keeps its columns) */
+/* JSON only, set for the port health and routing kinds (CSV keeps its
+ * columns) */
 static const struct ibtopo__column health_cols[] = {
 	{ "counter", "COUNTER", g_counter },
 	{ "count", "COUNT", g_count },
@@ -282,6 +301,10 @@ static const struct ibtopo__column health_cols[] = {
 	{ "growth", "GROWTH", g_growth },
 	{ "rate_per_hour", "RATE/H", g_rate },
 	{ "interval_h", "INTERVAL H", g_interval },
+	{ "lid", "LID", g_lid },
+	{ "routes", "ROUTES", g_routes },
+	{ "hops", "HOPS", g_hops },
+	{ "min_hops", "MIN HOPS", g_min_hops },
 };
 
 /* ----------------------------------------------------------------- JSON */
@@ -715,6 +738,8 @@ int ibtopo_report_analysis(const struct ibtopo_sink *opts,
 			     ibtopo__json_set(root, "fabric", fabric_json(an->fabric)) ||
 			     (an->topology &&
 			      ibtopo__topology_json(root, an->topology)) ||
+			     (an->routes &&
+			      ibtopo__routes_json(root, an->routes)) ||
 			     ibtopo__json_set(root, "findings",
 					      ibtopo__findings_json(an->findings)))) {
 			ibtopo__json_free(root);
@@ -742,6 +767,11 @@ int ibtopo_report_analysis(const struct ibtopo_sink *opts,
 				count_cables(an->fabric), m->partial ? " (PARTIAL)" : "");
 		if (rc == 0 && an->topology) {
 			rc = ibtopo__topology_text(opts, an->topology);
+			if (rc == 0)
+				rc = ibtopo__out_printf(opts, "\n");
+		}
+		if (rc == 0 && an->routes) {
+			rc = ibtopo__routes_text(opts, an->routes);
 			if (rc == 0)
 				rc = ibtopo__out_printf(opts, "\n");
 		}

@@ -98,6 +98,13 @@ struct ibtopo_diff_opts {
  *   counters, an error counter that grew from OLD to NEW, as
  *   ibtopo_health_analyze(NEW, OLD) gives them (a = the port in NEW whose
  *   counter grew, b = its peer; actual = growth, value = per hour).
+ * - when both fabrics carry forwarding tables: route-changed (info), one
+ *   per destination LID (limit; b = the port with it) whose entry changed
+ *   on a switch with a table on both sides: a = the first such switch in
+ *   NEW, port = its new entry; expected/actual = OLD/NEW entry; value =
+ *   the switches that changed it. route-load-changed (info), the (up to
+ *   10) switch ports whose CA-to-CA routes changed most: a = the port;
+ *   expected/actual = OLD/NEW routes (ibtopo_routes_analyze()).
  * Returns 0, IBTOPO_EINVAL (no fabric) or IBTOPO_ENOMEM.
  */
 int ibtopo_fabric_diff(struct ibtopo_findings *out,

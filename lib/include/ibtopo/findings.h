@@ -67,6 +67,14 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_FAILING_CABLE,	/* a cable check and port errors */
 	/* topology: Dragonfly+ fabrics */
 	IBTOPO_FIND_DRAGONFLY_VIOLATION,
+	/* routing (ibtopo_routes_analyze) */
+	IBTOPO_FIND_ROUTE_BLACK_HOLE,
+	IBTOPO_FIND_ROUTE_LOOP,
+	IBTOPO_FIND_ROUTE_NOT_MINIMAL,
+	IBTOPO_FIND_CREDIT_LOOP,
+	/* diff of forwarding tables */
+	IBTOPO_FIND_ROUTE_CHANGED,
+	IBTOPO_FIND_ROUTE_LOAD_CHANGED,
 	IBTOPO_FIND_KIND_MAX_
 };
 

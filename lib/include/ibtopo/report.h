@@ -16,6 +16,7 @@
 #include <ibtopo/findings.h>
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
+#include <ibtopo/routing.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,6 +85,7 @@ struct ibtopo_analysis {
 	const struct ibtopo_fabric *fabric;
 	const struct ibtopo_findings *findings;	/* may be NULL: none */
 	const struct ibtopo_topology *topology;	/* may be NULL: not analyzed */
+	const struct ibtopo_routes *routes;	/* may be NULL: no tables */
 };
 #define IBTOPO_ANALYSIS_VERSION 1
 
@@ -91,6 +93,7 @@ enum ibtopo_analyze_flags {
 	IBTOPO_ANALYZE_NO_CHECKS = 1u << 0,	/* no link and cable checks */
 	IBTOPO_ANALYZE_NO_TOPOLOGY = 1u << 1,	/* no topology analysis */
 	IBTOPO_ANALYZE_NO_HEALTH = 1u << 2,	/* no port health (counters) */
+	IBTOPO_ANALYZE_NO_ROUTES = 1u << 3,	/* no routing analysis */
 };
 
 /** Options of every analysis ibtopo_analyze() runs. */
@@ -108,8 +111,10 @@ struct ibtopo_analyze_opts {
  * Run every analysis the library has, in order: the link and cable checks
  * (ibtopo_check_links()), then the topology (ibtopo_topology_analyze()),
  * then port health when ports carry counters (ibtopo_health_analyze() on
- * this one snapshot, default thresholds: port-errors findings), each
- * unless a flag skips it. *out is a new analysis whose findings are
+ * this one snapshot, default thresholds: port-errors findings), then,
+ * when switches have forwarding tables, the routing
+ * (ibtopo_routes_analyze(), default options), each unless a flag skips
+ * it. *out is a new analysis whose findings are
  * the findings of all of them, in that order, and whose topology is the
  * topology analysis (NULL when skipped); it borrows the fabric: free it
  * with ibtopo_analysis_free() before the fabric. `opts` may be NULL

@@ -1,0 +1,105 @@
+#!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
+# bench/routes.sh - the cost of `ibtopo routes` on the 11,664-host fat tree
+# (issue 15): every CA-to-CA route traced (by destination), the CA routes
+# and destination LIDs of every switch port, the credit-loop check and
+# 100 random bisections for the effective bisection bandwidth.
+#
+#   sh bench/routes.sh                 # from a build directory
+#   REPEAT=5 sh bench/routes.sh
+#   ROUTES_DIR=/tmp/ft11664 sh bench/routes.sh   # keep/reuse the fabric
+#
+# The tables are OpenSM's own: bench/gen-fattree.py --radix 36 --levels 3
+# (1,620 switches, 11,664 hosts) runs under ibsim, one `opensm -o -R
+# ftree` sweep writes opensm-lfts.dump (--dump_files_dir DIR -D 0x43; the
+# log must say "ftree tables configured"), ibnetdiscover writes the
+# fabric with its LIDs. That takes minutes; with ROUTES_DIR the two files
+# are kept there and reused. Then `ibtopo routes FABRIC --routes DUMP
+# --format json` (topology analysis for the levels and leaf pairs
+# included), best of REPEAT (default 3) wall times, CPU and peak RSS.
+# Target: under 5 s and 1 GiB on 2 cores. Not a test: nothing asserts.
+# Measured (2 cores shared with other jobs, load average 10): setup 174 s
+# (opensm) + 3.5 s (ibnetdiscover); routes 3.6 s CPU, 11.6 s wall, 131 MiB
+# peak RSS; 136,037,232 CA pairs, 0 unreachable, 0 loops, 0 credit loops,
+# every leaf pair's routes over 18 spines of 18 paths cabled, EBB mean
+# 0.499, min 0.491.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+REPEAT=${REPEAT:-3}
+SIM_WAIT=${SIM_WAIT:-300}
+. "$top_srcdir/tests/lib.sh"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+. "$here/lib.sh"
+dir=${ROUTES_DIR:-$TESTDIR/ft11664}
+mkdir -p "$dir"
+fabric=$dir/fabric.topo
+dump=$dir/osm/opensm-lfts.dump
+
+# ---- the fabric and OpenSM's ftree tables (minutes; kept in ROUTES_DIR)
+if [ ! -s "$fabric" ] || [ ! -s "$dump" ]; then
+	sim_require
+	[ -n "$OPENSM" ] || fail "opensm not found"
+	[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
+	rm -rf "$dir/osm"
+	mkdir -p "$dir/osm"
+	limits=$("$PYTHON3" "$here/gen-fattree.py" --radix 36 --levels 3 \
+		-o "$dir/ft.net" 2>&1 >/dev/null | sed -n 's/^ibsim-limits: //p')
+	# shellcheck disable=SC2086 # the limits are several options
+	sim_start "$dir/ft.net" $limits
+	t0=$(now)
+	(cd "$TESTDIR/work" &&
+		OSM_CACHE_DIR="$dir/osm" OSM_TMP_DIR="$dir/osm" \
+		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 1800 "$OPENSM" -o -R ftree \
+		--dump_files_dir "$dir/osm" -D 0x43 -f "$dir/osm/osm.log" \
+		>"$dir/opensm.out" 2>&1) || fail "opensm failed"
+	t_osm=$(calc "$(now) - $t0")
+	grep -q 'ftree tables configured' "$dir/osm/osm.log" ||
+		fail "opensm did not route with ftree: $(grep 'tables configured\|ERR' "$dir/osm/osm.log" | head -3)"
+	t0=$(now)
+	(cd "$TESTDIR/work" && LD_PRELOAD="$UMAD2SIM" timeout -s KILL 600 \
+		"$IBNETDISCOVER" >"$fabric" 2>"$dir/ibnd.err") ||
+		fail "ibnetdiscover failed"
+	t_ibnd=$(calc "$(now) - $t0")
+	sim_stop
+	echo "setup: opensm -R ftree sweep and dump $t_osm s, ibnetdiscover $t_ibnd s (ibsim)"
+fi
+
+# measure CMD...: wall seconds, CPU seconds, peak RSS in MiB of CMD
+measure() {
+	"$PYTHON3" -c '
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+with open(sys.argv[1], "w") as out, open(sys.argv[2], "w") as err:
+    rc = subprocess.call(sys.argv[3:], stdout=out, stderr=err)
+t = time.monotonic() - t0
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f %.3f %.0f" % (t, r.ru_utime + r.ru_stime, r.ru_maxrss / 1024))
+sys.exit(rc)
+' "$TESTDIR/out" "$TESTDIR/err" "$@"
+}
+
+best_t='' best_c='' best_m=''
+for _ in $(seq 1 "$REPEAT"); do
+	set -- $(measure "$IBTOPO" -v routes "$fabric" --routes "$dump" \
+		--format json --bisections 100 --fail-on never) ||
+		fail "routes failed: $(cat "$TESTDIR/err")"
+	if [ -z "$best_t" ] || lt "$1" "$best_t"; then best_t=$1; fi
+	if [ -z "$best_c" ] || lt "$2" "$best_c"; then best_c=$2; fi
+	if [ -z "$best_m" ] || lt "$3" "$best_m"; then best_m=$3; fi
+done
+summary=$(json_get '"%d switches, %d CA ports, %d destination LIDs, %d CA pairs, %d unreachable, %d loops, %d credit loops, %d ports with routes; EBB mean %.3f min %.3f over %d bisections" % (
+	j["routes"]["switches"], j["routes"]["ca_ports"], j["routes"]["dest_lids"],
+	j["routes"]["ca_pairs"], j["routes"]["unreachable_pairs"],
+	j["routes"]["loops"], j["routes"]["credit_loops"],
+	len(j["routes"]["ports"]), j["routes"]["ebb"]["mean"],
+	j["routes"]["ebb"]["min"], j["routes"]["ebb"]["bisections"])' <"$TESTDIR/out")
+echo "routes (OpenSM ftree tables): $summary"
+sed -n 's/^ibtopo: \(load\|topology\|routes\): /  step \1: /p' "$TESTDIR/err"
+echo "ibtopo routes: best of $REPEAT: $best_t s wall, $best_c s cpu, $best_m MiB peak RSS (target < 5 s, < 1024 MiB; load $(cut -d' ' -f1-3 /proc/loadavg))"

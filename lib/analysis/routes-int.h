@@ -1,0 +1,117 @@
+/*
+ * routes-int.h - private to the routing analysis (analysis/routes*.c):
+ * the switches and destinations it works on, the step of one packet
+ * through one table, and what the files of the module give each other.
+ *
+ *   routes_trace.c   tracing by destination: reachability, loops, hops,
+ *                    per-port balance, leaf pairs; ibtopo_routes_analyze()
+ *   routes_credit.c  the channel dependency graph and its cycles
+ *   routes_ebb.c     effective bisection bandwidth over random bisections
+ */
+#ifndef IBTOPO_ROUTES_INT_H
+#define IBTOPO_ROUTES_INT_H
+
+#include "analysis/analysis-int.h"
+#include "findings/findings-int.h"
+
+#include <ibtopo/routing.h>
+
+/* Findings kept per kind; the totals in struct ibtopo_routes count all. */
+#define IBTOPO__ROUTES_MAX_FINDINGS 10000
+
+/* One destination LID. */
+struct ibtopo__rdest {
+	uint16_t lid;
+	bool ca;		/* a CA port's LID (else a switch's) */
+	bool base;		/* the port's base LID (LMC offset 0) */
+	const struct ibtopo_port *port;	/* the CA port, or the switch's port 0 */
+	int attach;		/* switch index the port hangs off, or the switch */
+};
+
+/* What one table does with one destination: the outcome of a step. */
+enum ibtopo__rstep {
+	IBTOPO__STEP_NEXT = 0,		/* on to switch *next */
+	IBTOPO__STEP_DELIVERED,		/* reached the destination */
+	IBTOPO__STEP_HOLE,		/* dropped (*hole says why) */
+};
+
+/* The switches and destinations, shared by the files of the module. */
+struct ibtopo__rnet {
+	const struct ibtopo_fabric *fabric;
+	const struct ibtopo_topology *topo;
+	size_t nsw;
+	struct ibtopo_node **sw;	/* switch index -> node */
+	int *swid;			/* node index -> switch index, or -1 */
+	size_t *pbase;			/* switch index -> first port id */
+	size_t nport_ids;		/* sum over switches of nports + 1 */
+	int *level;			/* switch index -> level, 0 unknown */
+	uint32_t *local;		/* switch index -> CA sources cabled to it */
+	struct ibtopo__rdest *dest;
+	size_t ndest;
+	/* the CA sources: port, the switch it is cabled to, its base LID */
+	const struct ibtopo_port **src;
+	int *src_sw;
+	size_t nsrc;
+	/*
+	 * What each switch port leads to, so a step reads two arrays, not
+	 * five structs: port id -> next switch (>= 0) or an IBTOPO__NBR_*;
+	 * for IBTOPO__NBR_PEER the node's port in peer[].
+	 */
+	int *nbr;
+	const struct ibtopo_port **peer;
+	uint8_t *rnum;			/* port id -> the peer's port number */
+	uint8_t *has_table;		/* switch index -> has an LFT */
+	const uint8_t **lft;		/* switch index -> its entries, or NULL */
+	unsigned *lft_top;		/* switch index -> its LinearFDBTop */
+};
+
+#define IBTOPO__NBR_SELF (-1)		/* port 0 */
+#define IBTOPO__NBR_NO_PORT (-2)
+#define IBTOPO__NBR_UNCONNECTED (-3)
+#define IBTOPO__NBR_DOWN (-4)
+#define IBTOPO__NBR_PEER (-5)		/* a CA or router */
+
+/** The table's entry at switch `s` for `lid`: 255 past its top or without. */
+unsigned ibtopo__route_entry(const struct ibtopo__rnet *net, size_t s,
+			     unsigned lid);
+
+/**
+ * One step of a packet for `d` at switch `s`, whose table entry for it is
+ * `e`: the next switch, delivery, or a hole with its reason. `*port` is
+ * the entry (-1 without a table).
+ */
+enum ibtopo__rstep ibtopo__route_step(const struct ibtopo__rnet *net, size_t s,
+				      const struct ibtopo__rdest *d, unsigned e,
+				      int *next, int *port,
+				      enum ibtopo_route_hole *hole);
+
+/*
+ * The channel dependency graph: a channel is a switch out-port cabled to
+ * a switch, numbered by its port id. Routes add the turns they take.
+ */
+struct ibtopo__cdg;
+int ibtopo__cdg_new(struct ibtopo__cdg **out, const struct ibtopo__rnet *net);
+void ibtopo__cdg_free(struct ibtopo__cdg *g);
+/** A route enters switch `s` by port `in` and leaves by port `out`. */
+void ibtopo__cdg_turn(struct ibtopo__cdg *g, size_t s, unsigned in,
+		      unsigned out);
+/**
+ * Find the cycles (one per strongly connected component with one) and
+ * report each as a credit-loop finding; its note, the links in order,
+ * is appended to `notes` (owned by the result). Returns 0 or an error.
+ */
+int ibtopo__cdg_cycles(struct ibtopo__cdg *g, const struct ibtopo__rnet *net,
+		       size_t *count, struct ibtopo_findings *findings,
+		       char ***notes, size_t *nnotes,
+		       struct ibtopo_error *err);
+
+/** Effective bisection bandwidth: mean and min over the bisections. */
+int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
+		       uint64_t seed, double *mean, double *min,
+		       struct ibtopo_error *err);
+
+/** "'leaf01' [39]": a port as a note names it, into buf. */
+void ibtopo__route_port_name(char *buf, size_t len,
+			     const struct ibtopo_port *port);
+
+#endif /* IBTOPO_ROUTES_INT_H */

@@ -1,0 +1,345 @@
+/*
+ * report_routes.c - the routing analysis in reports (`ibtopo routes`, the
+ * routing section of `analyze`): JSON {"schema_version":1,"routes":{...},
+ * "findings":[...]}, a text summary with the busiest ports, CSV one row
+ * per port that carries routes.
+ */
+#include "ibtopo-int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ibtopo__json json;
+
+/* the busiest ports the text shows */
+#define TEXT_PORTS 10
+
+static json *u64_json(uint64_t v)
+{
+	if (v > INT64_MAX)
+		return ibtopo__json_real((double)v);
+	return ibtopo__json_int((int64_t)v);
+}
+
+static json *spread_json(const struct ibtopo_route_spread *s)
+{
+	json *o = ibtopo__json_object();
+
+	if (!o)
+		return NULL;
+	if (ibtopo__json_set(o, "min", s->n ? ibtopo__json_real(s->min) :
+					    ibtopo__json_null()) ||
+	    ibtopo__json_set(o, "median", s->n ? ibtopo__json_real(s->median) :
+					       ibtopo__json_null()) ||
+	    ibtopo__json_set(o, "max", s->n ? ibtopo__json_real(s->max) :
+					    ibtopo__json_null())) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json *side_json(size_t n, const struct ibtopo_route_spread *routes,
+		       const struct ibtopo_route_spread *dlids)
+{
+	json *o = ibtopo__json_object();
+
+	if (!o)
+		return NULL;
+	if (ibtopo__json_set(o, "ports", ibtopo__json_int((int64_t)n)) ||
+	    ibtopo__json_set(o, "routes", spread_json(routes)) ||
+	    ibtopo__json_set(o, "dlids", spread_json(dlids))) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json *port_json(const struct ibtopo_route_port *p)
+{
+	json *o = ibtopo__json_object();
+
+	if (!o)
+		return NULL;
+	if (ibtopo__json_set(o, "guid", ibtopo__json_guid(p->port->node->guid)) ||
+	    ibtopo__json_set(o, "name", ibtopo__json_string(p->port->node->desc)) ||
+	    ibtopo__json_set(o, "port", ibtopo__json_int(p->port->num)) ||
+	    ibtopo__json_set(o, "routes", u64_json(p->routes)) ||
+	    ibtopo__json_set(o, "dlids", ibtopo__json_int(p->dlids)) ||
+	    ibtopo__json_set(o, "level", p->level ?
+			     ibtopo__json_int(p->level) : ibtopo__json_null()) ||
+	    ibtopo__json_set(o, "up", ibtopo__json_bool(p->up))) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The "routes" object. */
+static json *routes_json(const struct ibtopo_routes *r)
+{
+	json *o = ibtopo__json_object(), *hops = ibtopo__json_object();
+	json *ports = ibtopo__json_array(), *levels = ibtopo__json_array();
+	json *lp = ibtopo__json_object(), *ebb = ibtopo__json_object();
+	int rc = !o || !hops || !ports || !levels || !lp || !ebb;
+
+	for (size_t h = 0; !rc && h < r->nhops; h++) {
+		char key[24];
+
+		if (!r->hops[h])
+			continue;
+		snprintf(key, sizeof(key), "%zu", h);
+		rc = ibtopo__json_set(hops, key, u64_json(r->hops[h]));
+	}
+	for (size_t i = 0; !rc && i < r->nports; i++)
+		rc = ibtopo__json_append(ports, port_json(&r->ports[i]));
+	for (size_t i = 0; !rc && i < r->nlevels; i++) {
+		const struct ibtopo_route_level *L = &r->levels[i];
+		json *l = ibtopo__json_object();
+
+		rc = !l || ibtopo__json_append(levels, l) ||
+		     ibtopo__json_set(l, "level", L->level ?
+				      ibtopo__json_int(L->level) :
+				      ibtopo__json_null()) ||
+		     ibtopo__json_set(l, "up", side_json(L->up_routes.n,
+							 &L->up_routes,
+							 &L->up_dlids)) ||
+		     ibtopo__json_set(l, "down", side_json(L->down_routes.n,
+							   &L->down_routes,
+							   &L->down_dlids));
+	}
+	if (!rc)
+		rc = ibtopo__json_set(lp, "pairs", ibtopo__json_int(
+					      (int64_t)r->leaf_spines_used.n)) ||
+		     ibtopo__json_set(lp, "spines_used",
+				      spread_json(&r->leaf_spines_used)) ||
+		     ibtopo__json_set(lp, "paths_cabled",
+				      spread_json(&r->leaf_paths_cabled)) ||
+		     ibtopo__json_set(lp, "underused", ibtopo__json_int(
+					      (int64_t)r->leaf_pairs_underused));
+	if (!rc)
+		rc = ibtopo__json_set(ebb, "mean", r->bisections ?
+				      ibtopo__json_real(r->ebb_mean) :
+				      ibtopo__json_null()) ||
+		     ibtopo__json_set(ebb, "min", r->bisections ?
+				      ibtopo__json_real(r->ebb_min) :
+				      ibtopo__json_null()) ||
+		     ibtopo__json_set(ebb, "bisections",
+				      ibtopo__json_int(r->bisections)) ||
+		     ibtopo__json_set(ebb, "seed", u64_json(r->seed));
+	if (!rc)
+		rc = ibtopo__json_set(o, "engine", ibtopo__json_string(r->engine)) ||
+		     ibtopo__json_set(o, "switches",
+				      ibtopo__json_int((int64_t)r->switches)) ||
+		     ibtopo__json_set(o, "switches_with_tables",
+				      ibtopo__json_int((int64_t)
+						       r->switches_with_tables)) ||
+		     ibtopo__json_set(o, "ca_ports",
+				      ibtopo__json_int((int64_t)r->ca_ports)) ||
+		     ibtopo__json_set(o, "dest_lids",
+				      ibtopo__json_int((int64_t)r->dest_lids)) ||
+		     ibtopo__json_set(o, "ca_pairs", u64_json(r->ca_pairs)) ||
+		     ibtopo__json_set(o, "unreachable_pairs",
+				      u64_json(r->unreachable_pairs)) ||
+		     ibtopo__json_set(o, "black_holes",
+				      ibtopo__json_int((int64_t)r->black_holes)) ||
+		     ibtopo__json_set(o, "loops",
+				      ibtopo__json_int((int64_t)r->loops)) ||
+		     ibtopo__json_set(o, "not_minimal",
+				      ibtopo__json_int((int64_t)r->not_minimal)) ||
+		     ibtopo__json_set(o, "credit_loops",
+				      ibtopo__json_int((int64_t)r->credit_loops)) ||
+		     ibtopo__json_set(o, "hops", hops) ||
+		     ibtopo__json_set(o, "levels", levels) ||
+		     ibtopo__json_set(o, "leaf_pairs", lp) ||
+		     ibtopo__json_set(o, "ports", ports) ||
+		     ibtopo__json_set(o, "ebb", ebb);
+	else {
+		ibtopo__json_free(hops);
+		ibtopo__json_free(levels);
+		ibtopo__json_free(lp);
+		ibtopo__json_free(ports);
+		ibtopo__json_free(ebb);
+	}
+	if (rc) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+int ibtopo__routes_json(struct ibtopo__json *root,
+			const struct ibtopo_routes *r)
+{
+	json *o = routes_json(r);
+
+	if (!o)
+		return IBTOPO_ENOMEM;
+	return ibtopo__json_set(root, "routes", o);
+}
+
+static void spread_text(struct ibtopo__wr *w, const char *what,
+			const struct ibtopo_route_spread *s)
+{
+	if (!s->n)
+		return;
+	ibtopo__wr_printf(w, " %s %g/%g/%g", what, s->min, s->median, s->max);
+}
+
+/* Ports by routes, most first; ties in node and port order. */
+static int busiest_cmp(const void *a, const void *b)
+{
+	const struct ibtopo_route_port *x = *(const struct ibtopo_route_port *const *)a;
+	const struct ibtopo_route_port *y = *(const struct ibtopo_route_port *const *)b;
+
+	if (x->routes != y->routes)
+		return x->routes > y->routes ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+int ibtopo__routes_text(const struct ibtopo_sink *o,
+			const struct ibtopo_routes *r)
+{
+	struct ibtopo__wr w = { o, 0 };
+	const struct ibtopo_route_port **by = NULL;
+	size_t shown = 0;
+
+	ibtopo__wr_printf(&w, "routing: engine %s; %zu of %zu switches with "
+			  "tables; %zu CA ports, %" PRIu64 " CA pairs, %" PRIu64
+			  " unreachable\n", r->engine ? r->engine : "unknown",
+			  r->switches_with_tables, r->switches, r->ca_ports,
+			  r->ca_pairs, r->unreachable_pairs);
+	ibtopo__wr_printf(&w, "faults: %zu black hole%s, %zu loop%s, %zu "
+			  "route%s longer than the cables allow, %zu credit "
+			  "loop%s\n", r->black_holes,
+			  r->black_holes == 1 ? "" : "s", r->loops,
+			  r->loops == 1 ? "" : "s", r->not_minimal,
+			  r->not_minimal == 1 ? "" : "s", r->credit_loops,
+			  r->credit_loops == 1 ? "" : "s");
+	ibtopo__wr_printf(&w, "hops (links, CA to CA):");
+	for (size_t h = 0; h < r->nhops; h++)
+		if (r->hops[h])
+			ibtopo__wr_printf(&w, " %zu: %" PRIu64, h, r->hops[h]);
+	ibtopo__wr_printf(&w, "\nroutes per out-port (min/median/max):\n");
+	for (size_t i = 0; i < r->nlevels; i++) {
+		const struct ibtopo_route_level *L = &r->levels[i];
+
+		if (L->level)
+			ibtopo__wr_printf(&w, "  level %d:", L->level);
+		else
+			ibtopo__wr_printf(&w, "  all switches:");
+		if (L->up_routes.n)
+			ibtopo__wr_printf(&w, " %zu up", L->up_routes.n);
+		spread_text(&w, "routes", &L->up_routes);
+		spread_text(&w, "dlids", &L->up_dlids);
+		if (L->down_routes.n)
+			ibtopo__wr_printf(&w, "%s %zu down",
+					  L->up_routes.n ? ";" : "",
+					  L->down_routes.n);
+		spread_text(&w, "routes", &L->down_routes);
+		spread_text(&w, "dlids", &L->down_dlids);
+		ibtopo__wr_printf(&w, "\n");
+	}
+	if (r->leaf_spines_used.n) {
+		ibtopo__wr_printf(&w, "leaf pairs: %zu;", r->leaf_spines_used.n);
+		if (r->leaf_paths_cabled.n)
+			ibtopo__wr_printf(&w, " %g disjoint paths cabled "
+					  "(median, min %g),",
+					  r->leaf_paths_cabled.median,
+					  r->leaf_paths_cabled.min);
+		ibtopo__wr_printf(&w, " %g spines used by routing (median, "
+				  "min %g); %zu pair%s use%s fewer spines than "
+				  "paths\n", r->leaf_spines_used.median,
+				  r->leaf_spines_used.min,
+				  r->leaf_pairs_underused,
+				  r->leaf_pairs_underused == 1 ? "" : "s",
+				  r->leaf_pairs_underused == 1 ? "s" : "");
+	}
+	if (r->bisections)
+		ibtopo__wr_printf(&w, "effective bisection bandwidth: mean %.3f, "
+				  "min %.3f over %u bisections (seed %" PRIu64
+				  ")\n", r->ebb_mean, r->ebb_min,
+				  r->bisections, r->seed);
+	if (r->nports)
+		by = malloc(r->nports * sizeof(*by));
+	if (by) {
+		for (size_t i = 0; i < r->nports; i++)
+			by[i] = &r->ports[i];
+		qsort(by, r->nports, sizeof(*by), busiest_cmp);
+		for (size_t i = 0; i < r->nports && shown < TEXT_PORTS; i++) {
+			if (!by[i]->routes)
+				break;
+			if (!shown++)
+				ibtopo__wr_printf(&w, "busiest ports (CA routes, "
+						  "destination LIDs):\n");
+			ibtopo__wr_printf(&w, "  %s [%u]: %" PRIu64 " routes, "
+					  "%u dlids\n",
+					  by[i]->port->node->desc,
+					  by[i]->port->num, by[i]->routes,
+					  by[i]->dlids);
+		}
+		free(by);
+	} else if (r->nports) {
+		return IBTOPO_ENOMEM;
+	}
+	return w.rc;
+}
+
+static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
+		     struct ibtopo_error *err)
+{
+	int rc = ibtopo__out_printf(o, "guid,name,port,routes,dlids,level,up\n");
+
+	for (size_t i = 0; !rc && i < r->nports; i++) {
+		const struct ibtopo_route_port *p = &r->ports[i];
+
+		rc = ibtopo__out_printf(o, "0x%016" PRIx64 ",", p->port->node->guid) ||
+		     ibtopo__out_csv_field(o, p->port->node->desc) ||
+		     ibtopo__out_printf(o, ",%u,%" PRIu64 ",%u,", p->port->num,
+					p->routes, p->dlids);
+		if (!rc && p->level)
+			rc = ibtopo__out_printf(o, "%d", p->level);
+		if (!rc)
+			rc = ibtopo__out_printf(o, ",%s\n",
+						p->up ? "true" : "false");
+	}
+	if (rc)
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	return 0;
+}
+
+int ibtopo_report_routes(const struct ibtopo_sink *opts,
+			 const struct ibtopo_routes *routes,
+			 const struct ibtopo_findings *findings,
+			 struct ibtopo_error *err)
+{
+	json *root = NULL;
+	int rc;
+
+	if (!opts || !opts->write || !routes)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no sink or routes");
+	if (opts->format == IBTOPO_FORMAT_CSV)
+		return write_csv(opts, routes, err);
+	if (opts->format != IBTOPO_FORMAT_JSON) {
+		rc = ibtopo__routes_text(opts, routes);
+		if (rc == IBTOPO_ENOMEM)
+			return ibtopo__error_set(err, rc, "out of memory");
+		if (rc || ibtopo__out_printf(opts, "\n"))
+			return ibtopo__error_set(err, IBTOPO_EIO,
+						 "cannot write output");
+		return ibtopo__findings_text(opts, findings, err);
+	}
+	root = ibtopo__json_object();
+	if (!root || ibtopo__json_set(root, "schema_version",
+				      ibtopo__json_int(1)) ||
+	    ibtopo__routes_json(root, routes) ||
+	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
+		ibtopo__json_free(root);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	rc = ibtopo__json_dump(opts, root, err);
+	ibtopo__json_free(root);
+	return rc;
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# routes-files.sh - `ibtopo routes FILE --routes DUMP` and `analyze
+# --routes DUMP` on tests/data/ck-cables.topo with an OpenSM-format dump
+# written by hand (tests/data/rt-ck-lfts.dump): the JSON contract, the
+# destination LIDs per port against an awk count of the dump, a black
+# hole and a loop planted in the dump found once each at the right switch
+# and port (exit 1), bad dumps and missing tables (exit 2).
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+tmp=$TESTDIR
+DATA=$top_srcdir/tests/data
+topo=$DATA/ck-cables.topo
+dump=$DATA/rt-ck-lfts.dump
+
+# ---- a clean dump: the contract's keys and the counts
+run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format json
+got=$(json_get '"%s %s %s %s %s %s %s %s %s %s" % (j["schema_version"],
+	j["routes"]["engine"], j["routes"]["ca_pairs"],
+	j["routes"]["unreachable_pairs"], j["routes"]["loops"],
+	j["routes"]["credit_loops"], sorted(j["routes"]["hops"].items()),
+	j["routes"]["ebb"]["mean"], j["routes"]["ebb"]["bisections"],
+	len(j["findings"]))' <"$tmp/out")
+[ "$got" = "1 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
+	flunk "clean dump: $got"
+# CA routes per port, counted by hand: a host port carries the 3 routes
+# to its host, a leaf uplink the 2 routes of its hosts to one remote host
+json_get '"\n".join("%s %d %d %d" % (p["name"], p["port"], p["routes"],
+	p["dlids"]) for p in j["routes"]["ports"])' <"$tmp/out" >"$tmp/ports"
+grep -qx 'leaf01 39 2 3' "$tmp/ports" || flunk "leaf01[39]: $(cat "$tmp/ports")"
+grep -qx 'leaf02 2 3 1' "$tmp/ports" || flunk "leaf02[2]: $(cat "$tmp/ports")"
+grep -qx 'spine01 3 2 2' "$tmp/ports" || flunk "spine01[3]: $(cat "$tmp/ports")"
+# destination LIDs per out-port: an independent count from the dump
+awk '/^Unicast lids/ { sw = $0; sub(/.*\(\047/, "", sw); sub(/\047\).*/, "", sw) }
+	/^0x/ && $2 + 0 > 0 { n[sw " " ($2 + 0)]++ }
+	END { for (k in n) print k, n[k] }' "$dump" | sort >"$tmp/awk"
+awk '{ print $1, $2, $4 }' "$tmp/ports" | sort >"$tmp/ours"
+same "$tmp/awk" "$tmp/ours" "destination LIDs per port"
+
+# the same dump from standard input, and in analyze
+run 0 "$IBTOPO" routes "$topo" --routes - --format json <"$dump"
+got=$(json_get 'j["routes"]["ca_pairs"]' <"$tmp/out")
+[ "$got" = 12 ] || flunk "--routes -: $got"
+run 0 "$IBTOPO" analyze "$topo" --routes "$dump" --format json
+got=$(json_get '"%s %s" % (j["routes"]["ca_pairs"], "paths" in j)' <"$tmp/out")
+[ "$got" = "12 True" ] || flunk "analyze --routes: $got"
+
+# ---- planted: spine01 drops LID 13 (host03)
+sed 's/^0x000d 003 /0x000d 255 /' "$dump" >"$tmp/hole.dump"
+run 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format json
+got=$(json_get '";".join("%s %s %s %s %s %s %s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["lid"], f["routes"], f["detail"])
+	for f in j["findings"])' <"$tmp/out")
+[ "$got" = "route-black-hole spine01 255 host03 mlx5_0 13 2 no-entry" ] ||
+	flunk "black hole: $got"
+got=$(json_get '"%s %s" % (j["routes"]["unreachable_pairs"],
+	j["routes"]["black_holes"])' <"$tmp/out")
+[ "$got" = "2 1" ] || flunk "black hole counts: $got"
+run 1 "$IBTOPO" analyze "$topo" --routes "$tmp/hole.dump"
+grep -q 'route-black-hole' "$tmp/out" || flunk "analyze: no black hole"
+
+# ---- planted: spine01 sends LID 13 back to leaf01, which sends it up
+sed 's/^0x000d 003 /0x000d 001 /' "$dump" >"$tmp/loop.dump"
+run 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump" --format json
+got=$(json_get '";".join("%s %s %s %s %s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["lid"], f["routes"]) for f in j["findings"])' <"$tmp/out")
+[ "$got" = "route-loop spine01 1 13 2" ] || flunk "loop: $got"
+
+# ---- text: the summary and the finding
+run 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump"
+grep -q '^faults: 0 black holes, 1 loop, ' "$tmp/out" ||
+	flunk "text: $(head -3 "$tmp/out")"
+
+# ---- a switch the fabric lacks: a warning
+{ cat "$dump"; echo "Unicast lids [0-1] of switch Lid 9 guid 0x0000000000000999 ('gone'):"; echo "0x0001 001 # x"; } >"$tmp/extra.dump"
+run 0 "$IBTOPO" routes "$topo" --routes "$tmp/extra.dump"
+same_err="ibtopo: warning: $tmp/extra.dump: 1 switch table for switches the fabric does not have"
+stderr_line=$(cat "$tmp/err")
+[ "$stderr_line" = "$same_err" ] || flunk "warning: $stderr_line"
+
+# ---- errors
+printf 'hello\n' >"$tmp/bad.dump"
+run 2 "$IBTOPO" routes "$topo" --routes "$tmp/bad.dump" &&
+	stderr_is "ibtopo: $tmp/bad.dump:1: expected a routing table line ('Unicast lids [A-B] of switch ... guid 0x...:', 'dump_ucast_routes: Switch 0x...' or '0xLID PORT')"
+run 2 "$IBTOPO" routes "$topo" &&
+	stderr_is "ibtopo: no forwarding tables (discover --routes, or --routes DUMP)"
+run 2 "$IBTOPO" routes "$topo" --routes "$dump" --bisections x
+run 2 "$IBTOPO" routes "$topo" --routes "$tmp/none.dump" &&
+	grep -q "none.dump" "$tmp/err" || flunk "missing dump: $(cat "$tmp/err")"
+exit "$failed"
