@@ -148,6 +148,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 					self,
 					"unknown --servers '%s' (single or dual)",
 					st.optarg);
+			break;
 		case OPT_ROUTES:
 			routes = st.optarg;
 			break;
