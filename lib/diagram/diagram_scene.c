@@ -1972,16 +1972,30 @@ static void tally(struct scene *c)
 
 /*
  * Groups or switches: auto draws groups above IBTOPO_DETAIL_GROUPS_ABOVE
- * switches, and a --focus switch by switch. No layout of more than
+ * switches or IBTOPO_DETAIL_LEVEL_ABOVE on one level (a row of 32 leaves
+ * is a ribbon no page shows readably), and a --focus switch by switch. No layout of more than
  * IBTOPO_DETAIL_SWITCHES_MAX switches one by one is quick: refused.
  */
 static int choose_detail(struct scene *c)
 {
-	size_t nsw = 0;
+	size_t nsw = 0, widest = 0, *per_level;
+	int top = 0;
 
 	for (size_t i = 0; i < c->nn; i++)
-		nsw += c->visible[i] && !c->hidden[i] &&
-		       ibtopo_fabric_node(c->f, i)->type == IBTOPO_NODE_SWITCH;
+		if (c->level[i] > top)
+			top = c->level[i];
+	per_level = calloc((size_t)top + 1, sizeof(*per_level));
+	if (!per_level)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < c->nn; i++) {
+		if (!c->visible[i] || c->hidden[i] ||
+		    ibtopo_fabric_node(c->f, i)->type != IBTOPO_NODE_SWITCH)
+			continue;
+		nsw++;
+		if (++per_level[c->level[i]] > widest)
+			widest = per_level[c->level[i]];
+	}
+	free(per_level);
 	switch (c->d->detail) {
 	case IBTOPO_DETAIL_GROUPS:
 		c->groups = true;
@@ -1990,7 +2004,8 @@ static int choose_detail(struct scene *c)
 		c->groups = false;
 		break;
 	default:
-		c->groups = !c->focus && nsw > IBTOPO_DETAIL_GROUPS_ABOVE;
+		c->groups = !c->focus && (nsw > IBTOPO_DETAIL_GROUPS_ABOVE ||
+					  widest > IBTOPO_DETAIL_LEVEL_ABOVE);
 		break;
 	}
 	if (!c->groups && nsw > IBTOPO_DETAIL_SWITCHES_MAX)

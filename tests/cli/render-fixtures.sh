@@ -10,7 +10,8 @@
 #    purple (a fat-tree rule broken), in a block of hosts;
 #  - x5-mixed-ddr-qdr.topo with its GUID map: host names in the cells;
 #  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
-#    aggregation nodes not drawn as hosts;
+#    aggregation nodes not drawn as hosts; by default its overview (32
+#    leaves on one level);
 #  - rd-flat-labels.topo (plafrim's shape: an Infiniscale-III leaf cabled
 #    at DDR to three other leaves, two cables to one): each of those
 #    same-rank links keeps its label ("×2 DDR", "DDR"). graphviz 2.43
@@ -62,7 +63,7 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	[ -f "$f" ] || continue
 	case $f in "$REAL"/*) n=$((n + 1)) ;; esac
 	name=$(basename "$f")
-	render -o "$T/$name.svg" "$f"
+	render --detail switches -o "$T/$name.svg" "$f"
 	"$IBTOPO" show --format json "$f" nodes >"$T/$name.json" ||
 		fail "$name: show nodes"
 	svg_check "$T/$name.svg" "$T/$name.json" >"$T/$name.check" ||
@@ -98,12 +99,16 @@ render --node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" -o "$T/x5.svg" \
 	"$REAL/x5-mixed-ddr-qdr.topo"
 grep -q '>x5570comp1<' "$T/x5.svg" || fail "x5: no host names from the map"
 
-# superpod: collapsed, SHARP nodes folded into their switches
-render -o "$T/pod.dot" "$REAL/ndr-superpod-rails.topo"
+# superpod: collapsed, SHARP nodes folded into their switches; by
+# default the overview (32 leaves on a level)
+render --detail switches -o "$T/pod.dot" "$REAL/ndr-superpod-rails.topo"
 grep -q '542 hosts (+40 SHARP), 1114 links · hosts collapsed per switch' \
 	"$T/pod.dot" || fail "superpod: subtitle"
 grep -q 'Aggregation' "$T/pod.dot" && fail "superpod: SHARP node drawn"
 grep -q ' hosts\\n' "$T/pod.dot" || fail "superpod: no host groups"
+render -o "$T/pod-auto.dot" "$REAL/ndr-superpod-rails.topo"
+grep -q '22 leaves\\nA09-P1-IBLEAF-01-01 …\\n388 hosts' "$T/pod-auto.dot" ||
+	fail "superpod: not the overview by default"
 
 # rd-flat-labels: the same-rank DDR links drawn, with their labels
 c=$T/rd-flat-labels.topo.check
