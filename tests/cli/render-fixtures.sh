@@ -2,7 +2,9 @@
 # render-fixtures.sh - `ibtopo render` on every real fabric dump and on
 # every tests/data/rd-*.topo. Each renders to SVG (parses as XML; every
 # switch of the fabric is a node, titled n<GUID>), PNG and PDF (magic
-# bytes), and DOT (the same bytes twice); under ASan in tools/check.sh.
+# bytes), DOT (the same bytes twice), HTML (the SVG inline, the JSON data
+# parses and names every drawn node), and as the overview (--detail
+# groups) to SVG and HTML; under ASan in tools/check.sh.
 # And what a reader of the dump sees is drawn:
 #  - tiny-mixed-speeds.topo: the ConnectX-4 at SDR (r-ufm96) red, the
 #    three loopback cables on the SwitchIB orange;
@@ -58,6 +60,26 @@ for n in json.load(open(sys.argv[2]))["nodes"]:
 EOF
 }
 
+# html_check HTML: the page holds an SVG and JSON data that parses, with
+# a drawn node for each node the SVG has
+html_check() {
+	"$PYTHON3" - "$1" <<'EOF'
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<script type="application/json" id="fabric-data">\n(.*?)\n</script>',
+              s, re.S)
+if not m or "<svg" not in s:
+    sys.exit("no data or no SVG")
+d = json.loads(m.group(1))
+titles = re.findall(r'class="node">\s*<title>([^<]*)</title>', s)
+missing = [t for t in titles if t not in d["nodes"]]
+if missing or not titles:
+    sys.exit("nodes without data: %s" % missing[:5])
+if len(d["index"]["lid"]) != len(d["index"]["name"].split("\n")):
+    sys.exit("index columns differ")
+EOF
+}
+
 n=0
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	[ -f "$f" ] || continue
@@ -77,6 +99,11 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	render -o "$T/$name.1.dot" "$f"
 	render -o "$T/$name.2.dot" "$f"
 	cmp -s "$T/$name.1.dot" "$T/$name.2.dot" || fail "$name: DOT not stable"
+	render -o "$T/$name.html" "$f"
+	html_check "$T/$name.html" || fail "$name: HTML"
+	render --detail groups -o "$T/$name.groups.svg" "$f"
+	render --detail groups -o "$T/$name.groups.html" "$f"
+	html_check "$T/$name.groups.html" || fail "$name: overview HTML"
 done
 [ "$n" -ge 8 ] || fail "only $n of the 8 real dumps"
 
