@@ -1637,7 +1637,7 @@ static void label_edges(struct scene *c)
 /* Switches per row before a level of switches is split into rows. */
 #define ROW_SWITCHES 40
 /* Hosts rows are at least this wide (inches) before they are split. */
-#define ROW_MIN_WIDTH 30.0
+#define ROW_MIN_WIDTH 20.0
 
 /* Rough width of a drawn node in inches (10 pt Helvetica), with nodesep. */
 static double node_width(const struct scene *c, const struct dnode *d)
@@ -1662,9 +1662,11 @@ static double node_width(const struct scene *c, const struct dnode *d)
 		if (cur > longest)
 			longest = cur;
 	}
+	/* dot draws an ellipse about 1.4 times as wide as its text */
+	if (d->kind == DN_HOST)
+		return 0.3 + 0.105 * (double)longest + 0.5;
 	return 0.3 + 0.075 * (double)longest +
-	       (d->kind == DN_HOST || d->type != IBTOPO_NODE_SWITCH ? 0.3 : 0) +
-	       0.2;
+	       (d->type != IBTOPO_NODE_SWITCH ? 0.3 : 0) + 0.2;
 }
 
 /*
