@@ -57,7 +57,7 @@ static const struct cli_opt opts[] = {
 	  "draw the fabric only: no link, cable or topology findings" },
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
 	{ "detail", 0, 1, "LEVEL",
-	  "switches, groups (an overview) or auto (groups above 100 switches; default)" },
+	  "switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)" },
 	{ NULL },
 };
 
@@ -82,15 +82,15 @@ const struct cli_cmd cmd_render_entry = {
 		"fat-tree violations purple; switches with low path diversity get a\n"
 		"red double border. Above 200 hosts, hosts on the same switches are\n"
 		"one node (\"24 hosts\"). Directors (switch chips sharing a system\n"
-		"image GUID) are boxed together. Above 100 switches (or with\n"
-		"--detail groups) the picture is an overview: a director is one\n"
-		"node, switches alike (the leaves of a pod, the spines above them)\n"
-		"are one node (\"16 leaves, pod 3\") with their hosts counted in\n"
-		"it, the cables between two nodes one line labelled with their count\n"
-		"and bandwidth; a node holding a problem is outlined red and named in\n"
-		"a table. --focus GROUP (\"leaves, pod 3\") draws a group's switches.\n"
-		"More than 2000 switches are only drawn as groups, and their path\n"
-		"diversity is not checked unless --min-paths is given.\n"
+		"image GUID) are boxed together. Above 100 switches, or 24 on one\n"
+		"level, (or with --detail groups) the picture is an overview: a\n"
+		"director is one node, switches alike (the leaves of a pod, the\n"
+		"spines above them) are one node (\"16 leaves, pod 3\") with their\n"
+		"hosts counted in it, the cables between two nodes one line labelled\n"
+		"with their count and bandwidth; a node holding a problem is outlined\n"
+		"red and named in a table. --focus GROUP (\"leaves, pod 3\") draws a\n"
+		"group's switches. More than 2000 switches are only drawn as groups,\n"
+		"and their path diversity is not checked unless --min-paths is given.\n"
 		"OUT.html is one page that needs no network: the SVG with pan and\n"
 		"zoom, a search box (name, GUID or LID; also #search=NAME in the\n"
 		"URL), details of a clicked node or link (ports, rates, cables,\n"

@@ -749,7 +749,7 @@ static int setup_tmp(void **state)
 static int teardown_tmp(void **state)
 {
 	static const char *const names[] = { "a.svg", "a.png", "a.pdf",
-					     "a.dot", "a.gv" };
+					     "a.dot", "a.gv", "a.html", "a.htm" };
 	char p[128];
 
 	(void)state;
@@ -788,6 +788,8 @@ static void images_in_every_format(void **state)
 		{ "a.png", NULL, "\x89PNG\r\n\x1a\n", 8 },
 		{ "a.pdf", NULL, "%PDF-", 5 },
 		{ "a.gv", "svg", "<?xml", 5 },
+		{ "a.html", NULL, "<!DOCTYPE html>", 15 },
+		{ "a.htm", NULL, "<!DOCTYPE html>", 15 },
 	};
 	struct ibtopo_fabric *f = small_fabric(8, false);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -802,8 +804,15 @@ static void images_in_every_format(void **state)
 		s = slurp(path, &len);
 		assert_true(len > 1000);
 		assert_memory_equal(s, cases[i].magic, cases[i].mlen);
-		if (strstr(cases[i].magic, "xml"))
+		if (strstr(cases[i].magic, "xml") || strstr(cases[i].magic, "html"))
 			assert_non_null(strstr(s, "<title>n0000000000000200</title>"));
+		if (strstr(cases[i].magic, "html")) {
+			/* self-contained: the SVG inline, nothing fetched */
+			assert_non_null(strstr(s, "<svg"));
+			assert_null(strstr(s, "<?xml"));
+			assert_null(strstr(s, "src=\""));
+			assert_non_null(strstr(s, "<input type=\"search\""));
+		}
 		free(s);
 	}
 	/* .dot is ibtopo_diagram_dot()'s text */
@@ -850,6 +859,17 @@ static void odd_characters_are_escaped(void **state)
 		fail_msg("%s", err.message);
 	s = slurp(path, &len);
 	assert_non_null(strstr(s, "s&quot;w\\1&lt;&amp;&gt;"));
+	free(s);
+	/* HTML: a name cannot end the script that holds the data */
+	assert_int_equal(ibtopo_fabric_set_label(f, "</script><b>", NULL), 0);
+	node(f, IBTOPO_NODE_CA, 0x999, 1, "</script><i>x mlx5_0");
+	snprintf(path, sizeof(path), "%s/a.html", tmpdir);
+	if (ibtopo_diagram_image(path, NULL, f, &d, &err))
+		fail_msg("%s", err.message);
+	s = slurp(path, &len);
+	assert_null(strstr(s, "</script><i>"));
+	assert_non_null(strstr(s, "<\\/script><i>x mlx5_0"));
+	assert_non_null(strstr(s, "&lt;/script&gt;&lt;i&gt;x"));
 	free(s);
 	ibtopo_fabric_free(f);
 }

@@ -106,6 +106,7 @@ struct sgroup {
 	size_t hosts;		/* hosts folded into it */
 	size_t ext_ports;	/* a director: ports cabled outside it */
 	size_t ncat[CAT_MAX_];	/* cables with a finding, per category */
+	const char *where[CAT_MAX_];	/* the first node of those, by name */
 	unsigned marks;		/* its switches' and hosts', MARK_FAULT */
 	char *name;		/* "16 leaves, pod 3", the chassis name */
 	char *label;		/* name, member names, hosts */

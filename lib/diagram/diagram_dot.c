@@ -388,14 +388,16 @@ static void write_faults(struct ibtopo__wr *w, const struct scene *c)
 		for (int x = CAT_MAX_ - 1; x > CAT_OK; x--)
 			if (s->ncat[x] && k < sizeof(text))
 				k += (size_t)snprintf(text + k, sizeof(text) - k,
-					"%s%zu %s", k ? ", " : "", s->ncat[x],
-					cats[x].legend);
+					"%s%s \xc3\x97%zu (at %s%s)",
+					k ? "; " : "", cats[x].legend,
+					s->ncat[x], s->where[x],
+					s->ncat[x] > 1 ? ", \xe2\x80\xa6" : "");
 		if (s->marks & MARK_LOWPATH && k < sizeof(text))
 			k += (size_t)snprintf(text + k, sizeof(text) - k,
-					      "%slow path diversity", k ? ", " : "");
+					      "%slow path diversity", k ? "; " : "");
 		if (s->marks & MARK_TOPO && k < sizeof(text))
 			snprintf(text + k, sizeof(text) - k,
-				 "%sbreaks a fat-tree rule", k ? ", " : "");
+				 "%sbreaks a fat-tree rule", k ? "; " : "");
 		ibtopo__wr_printf(w, "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
 			"POINT-SIZE=\"%.0f\" COLOR=\"#d62728\"><B>", 12 * c->scale);
 		put_html(w, s->name);

@@ -371,6 +371,19 @@ static int group_tooltip(struct scene *c, size_t g, struct byname *v)
 	return s->tooltip ? 0 : IBTOPO_ENOMEM;
 }
 
+/*
+ * A cable of category k at node i (a member, or a host folded in) of
+ * group g; the group is named after the first such node by name.
+ */
+static void count_problem(struct scene *c, size_t g, enum cat k, size_t i)
+{
+	struct sgroup *s = &c->sg[g];
+
+	s->ncat[k]++;
+	if (!s->where[k] || ibtopo__diagram_natcmp(c->label[i], s->where[k]) < 0)
+		s->where[k] = c->label[i];
+}
+
 /* Members, hosts, external ports, and the problems a group holds. */
 static void count_groups(struct scene *c)
 {
@@ -399,9 +412,9 @@ static void count_groups(struct scene *c)
 		if (gb == NONE && c->host_grp)
 			gb = c->host_grp[b];
 		if (ga != NONE)
-			c->sg[ga].ncat[k]++;
+			count_problem(c, ga, k, a);
 		if (gb != NONE && gb != ga)
-			c->sg[gb].ncat[k]++;
+			count_problem(c, gb, k, b);
 	}
 	for (size_t i = 0; i < c->nn; i++)
 		if (c->host_grp[i] != NONE) {

@@ -1667,7 +1667,7 @@ static void label_edges(struct scene *c)
 /* Switches per row before a level of switches is split into rows. */
 #define ROW_SWITCHES 40
 /* Hosts rows are at least this wide (inches) before they are split. */
-#define ROW_MIN_WIDTH 30.0
+#define ROW_MIN_WIDTH 20.0
 
 /* Rough width of a drawn node in inches (10 pt Helvetica), with nodesep. */
 static double node_width(const struct scene *c, const struct dnode *d)
@@ -1692,9 +1692,11 @@ static double node_width(const struct scene *c, const struct dnode *d)
 		if (cur > longest)
 			longest = cur;
 	}
+	/* dot draws an ellipse about 1.4 times as wide as its text */
+	if (d->kind == DN_HOST)
+		return 0.3 + 0.105 * (double)longest + 0.5;
 	return 0.3 + 0.075 * (double)longest +
-	       (d->kind == DN_HOST || d->type != IBTOPO_NODE_SWITCH ? 0.3 : 0) +
-	       0.2;
+	       (d->type != IBTOPO_NODE_SWITCH ? 0.3 : 0) + 0.2;
 }
 
 /*
@@ -2002,16 +2004,30 @@ static void tally(struct scene *c)
 
 /*
  * Groups or switches: auto draws groups above IBTOPO_DETAIL_GROUPS_ABOVE
- * switches, and a --focus switch by switch. No layout of more than
+ * switches or IBTOPO_DETAIL_LEVEL_ABOVE on one level (a row of 32 leaves
+ * is a ribbon no page shows readably), and a --focus switch by switch. No layout of more than
  * IBTOPO_DETAIL_SWITCHES_MAX switches one by one is quick: refused.
  */
 static int choose_detail(struct scene *c)
 {
-	size_t nsw = 0;
+	size_t nsw = 0, widest = 0, *per_level;
+	int top = 0;
 
 	for (size_t i = 0; i < c->nn; i++)
-		nsw += c->visible[i] && !c->hidden[i] &&
-		       ibtopo_fabric_node(c->f, i)->type == IBTOPO_NODE_SWITCH;
+		if (c->level[i] > top)
+			top = c->level[i];
+	per_level = calloc((size_t)top + 1, sizeof(*per_level));
+	if (!per_level)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < c->nn; i++) {
+		if (!c->visible[i] || c->hidden[i] ||
+		    ibtopo_fabric_node(c->f, i)->type != IBTOPO_NODE_SWITCH)
+			continue;
+		nsw++;
+		if (++per_level[c->level[i]] > widest)
+			widest = per_level[c->level[i]];
+	}
+	free(per_level);
 	switch (c->d->detail) {
 	case IBTOPO_DETAIL_GROUPS:
 		c->groups = true;
@@ -2020,7 +2036,8 @@ static int choose_detail(struct scene *c)
 		c->groups = false;
 		break;
 	default:
-		c->groups = !c->focus && nsw > IBTOPO_DETAIL_GROUPS_ABOVE;
+		c->groups = !c->focus && (nsw > IBTOPO_DETAIL_GROUPS_ABOVE ||
+					  widest > IBTOPO_DETAIL_LEVEL_ABOVE);
 		break;
 	}
 	if (!c->groups && nsw > IBTOPO_DETAIL_SWITCHES_MAX)

@@ -2,7 +2,9 @@
 # render-fixtures.sh - `ibtopo render` on every real fabric dump and on
 # every tests/data/rd-*.topo. Each renders to SVG (parses as XML; every
 # switch of the fabric is a node, titled n<GUID>), PNG and PDF (magic
-# bytes), and DOT (the same bytes twice); under ASan in tools/check.sh.
+# bytes), DOT (the same bytes twice), HTML (the SVG inline, the JSON data
+# parses and names every drawn node), and as the overview (--detail
+# groups) to SVG and HTML; under ASan in tools/check.sh.
 # And what a reader of the dump sees is drawn:
 #  - tiny-mixed-speeds.topo: the ConnectX-4 at SDR (r-ufm96) red, the
 #    three loopback cables on the SwitchIB orange;
@@ -10,7 +12,8 @@
 #    purple (a fat-tree rule broken), in a block of hosts;
 #  - x5-mixed-ddr-qdr.topo with its GUID map: host names in the cells;
 #  - ndr-superpod-rails.topo: 542 hosts collapsed per leaf, the 40 SHARP
-#    aggregation nodes not drawn as hosts;
+#    aggregation nodes not drawn as hosts; by default its overview (32
+#    leaves on one level);
 #  - rd-flat-labels.topo (plafrim's shape: an Infiniscale-III leaf cabled
 #    at DDR to three other leaves, two cables to one): each of those
 #    same-rank links keeps its label ("×2 DDR", "DDR"). graphviz 2.43
@@ -57,12 +60,32 @@ for n in json.load(open(sys.argv[2]))["nodes"]:
 EOF
 }
 
+# html_check HTML: the page holds an SVG and JSON data that parses, with
+# a drawn node for each node the SVG has
+html_check() {
+	"$PYTHON3" - "$1" <<'EOF'
+import json, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<script type="application/json" id="fabric-data">\n(.*?)\n</script>',
+              s, re.S)
+if not m or "<svg" not in s:
+    sys.exit("no data or no SVG")
+d = json.loads(m.group(1))
+titles = re.findall(r'class="node">\s*<title>([^<]*)</title>', s)
+missing = [t for t in titles if t not in d["nodes"]]
+if missing or not titles:
+    sys.exit("nodes without data: %s" % missing[:5])
+if len(d["index"]["lid"]) != len(d["index"]["name"].split("\n")):
+    sys.exit("index columns differ")
+EOF
+}
+
 n=0
 for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	[ -f "$f" ] || continue
 	case $f in "$REAL"/*) n=$((n + 1)) ;; esac
 	name=$(basename "$f")
-	render -o "$T/$name.svg" "$f"
+	render --detail switches -o "$T/$name.svg" "$f"
 	"$IBTOPO" show --format json "$f" nodes >"$T/$name.json" ||
 		fail "$name: show nodes"
 	svg_check "$T/$name.svg" "$T/$name.json" >"$T/$name.check" ||
@@ -76,6 +99,11 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt "$DATA"/rd-*.topo; do
 	render -o "$T/$name.1.dot" "$f"
 	render -o "$T/$name.2.dot" "$f"
 	cmp -s "$T/$name.1.dot" "$T/$name.2.dot" || fail "$name: DOT not stable"
+	render -o "$T/$name.html" "$f"
+	html_check "$T/$name.html" || fail "$name: HTML"
+	render --detail groups -o "$T/$name.groups.svg" "$f"
+	render --detail groups -o "$T/$name.groups.html" "$f"
+	html_check "$T/$name.groups.html" || fail "$name: overview HTML"
 done
 [ "$n" -ge 8 ] || fail "only $n of the 8 real dumps"
 
@@ -98,12 +126,16 @@ render --node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" -o "$T/x5.svg" \
 	"$REAL/x5-mixed-ddr-qdr.topo"
 grep -q '>x5570comp1<' "$T/x5.svg" || fail "x5: no host names from the map"
 
-# superpod: collapsed, SHARP nodes folded into their switches
-render -o "$T/pod.dot" "$REAL/ndr-superpod-rails.topo"
+# superpod: collapsed, SHARP nodes folded into their switches; by
+# default the overview (32 leaves on a level)
+render --detail switches -o "$T/pod.dot" "$REAL/ndr-superpod-rails.topo"
 grep -q '542 hosts (+40 SHARP), 1114 links · hosts collapsed per switch' \
 	"$T/pod.dot" || fail "superpod: subtitle"
 grep -q 'Aggregation' "$T/pod.dot" && fail "superpod: SHARP node drawn"
 grep -q ' hosts\\n' "$T/pod.dot" || fail "superpod: no host groups"
+render -o "$T/pod-auto.dot" "$REAL/ndr-superpod-rails.topo"
+grep -q '22 leaves\\nA09-P1-IBLEAF-01-01 …\\n388 hosts' "$T/pod-auto.dot" ||
+	fail "superpod: not the overview by default"
 
 # rd-flat-labels: the same-rank DDR links drawn, with their labels
 c=$T/rd-flat-labels.topo.check

@@ -7,7 +7,7 @@
 # And:
 #  - a director is one node, its chips hidden; the group holding the
 #    downgraded link and the director it goes to are outlined red and
-#    named in the table of problems;
+#    named in the table of problems, with the switch the link is on;
 #  - --focus GROUP draws that group's switches one by one, and what is
 #    near them only;
 #  - --detail switches on more than 2000 switches is refused (exit 2),
@@ -64,6 +64,8 @@ grep -q 'd0011750000101000 \[.*color="#d62728", penwidth=2.5' "$d" ||
 	flunk "director: not outlined red"
 grep -q 'where the problems are' "$d" || flunk "director: no table"
 grep -qF '>16 leaves</B>' "$d" || flunk "director: leaves not in the table"
+grep -qF 'downgraded link ×1 (at edge001)' "$d" ||
+	flunk "director: the table does not name edge001"
 grep -q '×32 3.1 Tb/s' "$d" || flunk "director: bundle label"
 
 # --focus a group: its switches, one by one

@@ -40,8 +40,8 @@ enum ibtopo_diagram_layout {
 
 /** Switches one by one, or gathered into groups (the overview). */
 enum ibtopo_diagram_detail {
-	/* groups above IBTOPO_DETAIL_GROUPS_ABOVE switches drawn; else
-	 * switches */
+	/* groups above IBTOPO_DETAIL_GROUPS_ABOVE switches drawn or
+	 * IBTOPO_DETAIL_LEVEL_ABOVE on one level; else switches */
 	IBTOPO_DETAIL_AUTO = 0,
 	IBTOPO_DETAIL_SWITCHES,
 	/* a director (switches sharing a system image GUID) is one node;
@@ -53,6 +53,7 @@ enum ibtopo_diagram_detail {
 	IBTOPO_DETAIL_GROUPS,
 };
 #define IBTOPO_DETAIL_GROUPS_ABOVE 100
+#define IBTOPO_DETAIL_LEVEL_ABOVE 24
 /* switches drawn one by one beyond which no layout is quick: more is
  * refused (IBTOPO_EINVAL), groups or a --focus are the way */
 #define IBTOPO_DETAIL_SWITCHES_MAX 2000
