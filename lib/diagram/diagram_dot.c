@@ -395,7 +395,7 @@ static void write_faults(struct ibtopo__wr *w, const struct scene *c)
 		if (s->marks & MARK_LOWPATH && k < sizeof(text))
 			k += (size_t)snprintf(text + k, sizeof(text) - k,
 					      "%slow path diversity", k ? "; " : "");
-		if (s->marks & MARK_TOPO && k < sizeof(text))
+		if (s->marks & MARK_TOPO && !s->ncat[CAT_TOPO] && k < sizeof(text))
 			snprintf(text + k, sizeof(text) - k,
 				 "%sbreaks a fat-tree rule", k ? "; " : "");
 		ibtopo__wr_printf(w, "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
