@@ -709,3 +709,49 @@ double cli_now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int cli_routing_engine(const struct cli_cmd *cmd, char **out, bool routes,
+		       const char *name, const char *log)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	size_t len;
+	char *buf;
+	int rc;
+
+	*out = NULL;
+	if (!name && !log)
+		return 0;
+	if (!routes)
+		return cli_usage_error(cmd,
+				       "--%s names the engine of the "
+				       "--routes tables; no --routes given",
+				       name ? "routing-engine" : "routes-log");
+	if (name && log)
+		return cli_usage_error(
+			cmd, "--routing-engine and --routes-log "
+			     "both name the routing engine; give one");
+	if (name) {
+		if (!ibtopo_routing_engine_name_ok(name))
+			return cli_usage_error(
+				cmd,
+				"bad routing engine name "
+				"'%s' (1 to %d letters, digits, '_', '-' or "
+				"'.', as opensm -R names them)",
+				name, IBTOPO_ROUTING_ENGINE_MAX);
+		*out = strdup(name);
+		if (!*out)
+			return cli_failf("out of memory");
+		return 0;
+	}
+	if (strcmp(log, "-") != 0) {
+		rc = ibtopo_routes_log_engine(out, log, &err);
+	} else {
+		rc = cli_read_stdin(&buf, &len, &err);
+		if (!rc) {
+			rc = ibtopo_routes_log_engine_buffer(
+				out, buf, len, CLI_STDIN_NAME, &err);
+			free(buf);
+		}
+	}
+	return rc ? cli_fail(&err) : 0;
+}

@@ -167,6 +167,16 @@ int cli_read_stdin(char **buf, size_t *len, struct ibtopo_error *err);
  */
 const char *cli_path_arg(const char *arg);
 
+/**
+ * The routing engine of --routes tables into *out (malloc'd; NULL when
+ * neither is given): `name` (--routing-engine NAME, checked), or the one
+ * the OpenSM log `log` names (--routes-log FILE, "-" = standard input).
+ * Either without --routes (`routes` false), or both, is a usage error.
+ * Returns 0, or the exit status after the message is printed.
+ */
+int cli_routing_engine(const struct cli_cmd *cmd, char **out, bool routes,
+		       const char *name, const char *log);
+
 /** Load a --cables FILE ("-" = standard input) into `fabric`. */
 int cli_load_cables(struct ibtopo_fabric *fabric, const char *path,
 		    const struct ibtopo_cables_opts *opts,

@@ -11,7 +11,9 @@ enum {
 	OPT_RETRIES,
 	OPT_FORCE,
 	OPT_COUNTERS,
-	OPT_ROUTES
+	OPT_ROUTES,
+	OPT_ROUTING_ENGINE,
+	OPT_ROUTES_LOG
 };
 
 static const struct cli_opt opts[] = {
@@ -32,6 +34,12 @@ static const struct cli_opt opts[] = {
 	{ "routes", 0, 0, NULL,
 	  "also read every switch's forwarding table "
 	  "(LFT; SMP Gets)" },
+	{ "routing-engine", 0, 1, "NAME",
+	  "the SM routing engine that computed the "
+	  "tables (ftree, updn, ...)" },
+	{ "routes-log", 0, 1, "LOG",
+	  "take the routing engine from an OpenSM log "
+	  "(its last 'tables configured' line)" },
 	{ NULL },
 };
 
@@ -41,7 +49,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -68,6 +76,11 @@ const struct cli_cmd cmd_discover_entry = {
 		"OpenSM's opensm-lfts.dump). A switch whose table does not\n"
 		"answer, asked again, makes the discovery incomplete (see\n"
 		"above), named in the message; it never gets a short table.\n"
+		"The subnet manager cannot be asked which routing engine\n"
+		"computed the tables: --routing-engine NAME records it with the\n"
+		"snapshot, or --routes-log LOG takes it from an OpenSM log, its\n"
+		"last '<engine> tables configured on all switches' line (read\n"
+		"before the sweep).\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -138,7 +151,8 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_store *store = NULL;
 	struct cli_state st = { 0 };
-	const char *label = NULL;
+	const char *label = NULL, *engine_name = NULL, *routes_log = NULL;
+	char *engine = NULL;
 	unsigned save_flags = 0;
 	double t0, t1;
 	int64_t id = 0;
@@ -181,6 +195,12 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			dopts.routes_read = routes_read;
 			dopts.routes_arg = &routes;
 			break;
+		case OPT_ROUTING_ENGINE:
+			engine_name = st.optarg;
+			break;
+		case OPT_ROUTES_LOG:
+			routes_log = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -197,6 +217,13 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "%s", err.message);
 	if (label && !save_flags && label_in_use(g, label, &err))
 		return label_fail(&err);
+	/* a bad name or log fails before the sweep */
+	rc = cli_routing_engine(self, &engine,
+				dopts.flags & IBTOPO_DISCOVER_ROUTES,
+				engine_name, routes_log);
+	if (rc)
+		return rc;
+	rc = EXIT_TROUBLE;
 
 	t0 = cli_now();
 	if (g->verbose && dopts.port)
@@ -207,10 +234,12 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			dopts.ca ? dopts.ca : "the first active CA port");
 	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
 		if (err.code == IBTOPO_EPARTIAL)
-			return cli_failf("%s; nothing stored (use --partial to "
-					 "store it anyway)",
-					 err.message);
-		return cli_fail(&err);
+			rc = cli_failf("%s; nothing stored (use --partial to "
+				       "store it anyway)",
+				       err.message);
+		else
+			rc = cli_fail(&err);
+		goto out_free;
 	}
 	cli_step(g, "discover", t0, "%zu nodes, %zu links",
 		 ibtopo_fabric_node_count(fabric),
@@ -225,6 +254,8 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			"the snapshot is marked partial\n",
 			ibtopo_fabric_meta(fabric)->partial_reason);
 	if (label && ibtopo_fabric_set_label(fabric, label, &err))
+		goto out_fail;
+	if (engine && ibtopo_fabric_set_routing_engine(fabric, engine, &err))
 		goto out_fail;
 	/* Open the store only now: a failed discovery leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
@@ -245,5 +276,6 @@ out_fail:
 out_free:
 	ibtopo_store_free(store);
 	ibtopo_fabric_free(fabric);
+	free(engine);
 	return rc;
 }

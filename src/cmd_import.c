@@ -1,8 +1,18 @@
 /* cmd_import.c - ibtopo import: a fabric file into a new snapshot */
 #include "commands.h"
 
+#include <stdlib.h>
+
 /* long-only options are CLI_LONG + their index in opts[] */
-enum { OPT_LABEL = CLI_LONG, OPT_FORMAT, OPT_FORCE, OPT_COUNTERS, OPT_ROUTES };
+enum {
+	OPT_LABEL = CLI_LONG,
+	OPT_FORMAT,
+	OPT_FORCE,
+	OPT_COUNTERS,
+	OPT_ROUTES,
+	OPT_ROUTING_ENGINE,
+	OPT_ROUTES_LOG
+};
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
@@ -18,6 +28,12 @@ static const struct cli_opt opts[] = {
 	{ "routes", 0, 1, "RFILE",
 	  "attach switch forwarding tables: opensm-lfts.dump, "
 	  "dump_fts, ibroute or .fdbs output" },
+	{ "routing-engine", 0, 1, "NAME",
+	  "the SM routing engine that computed the "
+	  "--routes tables (ftree, updn, ...)" },
+	{ "routes-log", 0, 1, "LOG",
+	  "take the routing engine from an OpenSM log "
+	  "(its last 'tables configured' line)" },
 	{ NULL },
 };
 
@@ -28,7 +44,8 @@ const struct cli_cmd cmd_import_entry = {
 	.name = "import",
 	.summary = "read a fabric file into a new snapshot",
 	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]"
-		" [--counters CFILE] [--routes RFILE]",
+		" [--counters CFILE] [--routes RFILE"
+		" [--routing-engine NAME | --routes-log LOG]]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), or an ibsim net file; the format is detected\n"
@@ -49,6 +66,11 @@ const struct cli_cmd cmd_import_entry = {
 		"from the content; switches matched by GUID, those the fabric\n"
 		"does not have left out with one warning. Bad input stores\n"
 		"nothing.\n"
+		"--routing-engine NAME records the subnet manager's routing\n"
+		"engine that computed them with the snapshot (the dumps do not\n"
+		"say); --routes-log LOG takes it from an OpenSM log instead:\n"
+		"the last '<engine> tables configured on all switches' line\n"
+		"(opensm -f LOG, /var/log/opensm.log).\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -67,6 +89,8 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
 	struct ibtopo_routes_load_opts lopts = IBTOPO_ROUTES_LOAD_OPTS_INIT;
 	const char *label = NULL, *path, *counters = NULL, *routes = NULL;
+	const char *engine_name = NULL, *routes_log = NULL;
+	char *engine = NULL;
 	size_t unknown = 0;
 	unsigned save_flags = 0;
 	int64_t id = 0;
@@ -95,6 +119,12 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_ROUTES:
 			routes = st.optarg;
 			break;
+		case OPT_ROUTING_ENGINE:
+			engine_name = st.optarg;
+			break;
+		case OPT_ROUTES_LOG:
+			routes_log = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -113,8 +143,15 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "%s", err.message);
 
 	t0 = cli_now();
-	if (cli_read_fabric_file(&fabric, path, &ropts, &err))
-		return cli_fail(&err);
+	rc = cli_routing_engine(self, &engine, routes != NULL, engine_name,
+				routes_log);
+	if (rc)
+		return rc;
+	rc = EXIT_TROUBLE;
+	if (cli_read_fabric_file(&fabric, path, &ropts, &err)) {
+		rc = cli_fail(&err);
+		goto out_free;
+	}
 	cli_step(g, "load", t0, "read '%s': %zu nodes, %zu links", path,
 		 ibtopo_fabric_node_count(fabric),
 		 ibtopo_fabric_link_count(fabric));
@@ -136,6 +173,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			"their counters are left out\n",
 			counters, unknown, unknown == 1 ? "" : "s");
 	lopts.warn = cli_warn;
+	lopts.engine = engine;
 	unknown = 0;
 	if (routes &&
 	    ibtopo_routes_load(fabric, routes, &lopts, &unknown, &err))
@@ -166,5 +204,6 @@ out_fail:
 out_free:
 	ibtopo_store_free(store);
 	ibtopo_fabric_free(fabric);
+	free(engine);
 	return rc;
 }

@@ -350,6 +350,110 @@ static void big_files_read_across_chunks(void **state)
 			fail_msg("'%s' lacks '%s'", err.message, want);
 	}
 	unlink(path);
+/* the engine of the log's text, or the error message */
+static char *log_engine(const char *text, int want_rc)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	char *engine = NULL;
+
+	assert_int_equal(ibtopo_routes_log_engine_buffer(&engine, text,
+							 strlen(text),
+							 "osm.log", &err),
+			 want_rc);
+	if (want_rc) {
+		assert_null(engine);
+		return strdup(err.message);
+	}
+	return engine;
+}
+
+static void an_opensm_log_names_its_last_engine(void **state)
+{
+	static const char log[] =
+		"Dec 01 03:51:20 545112 [1C8FE6C0] 0x03 -> OpenSM 3.3.24\n"
+		"Dec 01 03:51:20 545340 [1C8FE6C0] 0x02 -> "
+		"osm_ucast_mgr_process: minhop tables configured on all "
+		"switches\n"
+		"Dec 01 03:51:20 545340 [1C8FE6C0] 0x02 -> SUBNET UP\n"
+		"Dec 01 04:10:02 113000 [1C8FE6C0] 0x02 -> "
+		"osm_ucast_mgr_process: ftree tables configured on all "
+		"switches\n"
+		"Dec 01 04:10:02 120000 [1C8FE6C0] 0x02 -> SUBNET UP";
+	char *e;
+
+	(void)state;
+	e = log_engine(log, 0);
+	assert_string_equal(e, "ftree");
+	free(e);
+	/* MLNX OpenSM's adaptive engines; OpenSM 3.2's default */
+	e = log_engine("Jun 20 14:38:48 850162 [E63ED6C0] 0x02 -> "
+		       "osm_ucast_mgr_process: ar_updn tables configured on "
+		       "all switches", 0);
+	assert_string_equal(e, "ar_updn");
+	free(e);
+	e = log_engine("osm_ucast_mgr_process: null (min-hop) tables "
+		       "configured on all switches\r\n", 0);
+	assert_string_equal(e, "minhop");
+	free(e);
+	e = log_engine("0x02 -> osm_ucast_mgr_process:torus-2QoS tables "
+		       "configured on all switches\n", 0);
+	assert_string_equal(e, "torus-2QoS");
+	free(e);
+}
+
+static void a_log_naming_no_engine_is_an_error(void **state)
+{
+	char *m;
+
+	(void)state;
+	m = log_engine("0x02 -> SUBNET UP\n", IBTOPO_EPARSE);
+	assert_string_equal(m, "osm.log: no '<engine> tables configured on "
+			    "all switches' line: not an OpenSM log, or none "
+			    "that routed");
+	free(m);
+	free(log_engine("", IBTOPO_EPARSE));
+	/* no word, a quoted one, one glued to other text: not an engine */
+	free(log_engine(" tables configured on all switches\n",
+			IBTOPO_EPARSE));
+	free(log_engine("-> 'ftree' tables configured on all switches\n",
+			IBTOPO_EPARSE));
+	free(log_engine("-> [ftree tables configured on all switches\n",
+			IBTOPO_EPARSE));
+}
+
+static void engine_names_are_checked(void **state)
+{
+	char name[IBTOPO_ROUTING_ENGINE_MAX + 2];
+
+	(void)state;
+	assert_true(ibtopo_routing_engine_name_ok("ftree"));
+	assert_true(ibtopo_routing_engine_name_ok("torus-2QoS"));
+	assert_true(ibtopo_routing_engine_name_ok("ar_ftree"));
+	assert_false(ibtopo_routing_engine_name_ok(""));
+	assert_false(ibtopo_routing_engine_name_ok(NULL));
+	assert_false(ibtopo_routing_engine_name_ok("up dn"));
+	assert_false(ibtopo_routing_engine_name_ok("ftree\n"));
+	memset(name, 'a', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	assert_false(ibtopo_routing_engine_name_ok(name));
+	name[sizeof(name) - 2] = '\0';
+	assert_true(ibtopo_routing_engine_name_ok(name));
+}
+
+static void a_log_file_is_read_by_path(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	char *e = NULL;
+
+	(void)state;
+	assert_int_equal(ibtopo_routes_log_engine(&e, TEST_DATADIR
+						  "/no-such.log", &err),
+			 IBTOPO_EIO);
+	assert_null(e);
+	assert_int_equal(ibtopo_routes_log_engine(&e, TEST_DATADIR
+						  "/rt-opensm-log.txt", &err), 0);
+	assert_string_equal(e, "minhop");
+	free(e);
 }
 
 int main(void)
@@ -364,6 +468,10 @@ int main(void)
 		T(bad_input_changes_nothing),
 		T(files_are_read_by_path),
 		T(big_files_read_across_chunks),
+		T(an_opensm_log_names_its_last_engine),
+		T(a_log_naming_no_engine_is_an_error),
+		T(engine_names_are_checked),
+		T(a_log_file_is_read_by_path),
 #undef T
 	};
 

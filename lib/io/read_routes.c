@@ -598,3 +598,110 @@ out_close:
 	fclose(f);
 	return rc;
 }
+
+/* ---- the routing engine an OpenSM log names ---- */
+
+static bool engine_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+bool ibtopo_routing_engine_name_ok(const char *name)
+{
+	size_t n = 0;
+
+	if (!name)
+		return false;
+	for (; name[n]; n++)
+		if (!engine_char(name[n]) || n >= IBTOPO_ROUTING_ENGINE_MAX)
+			return false;
+	return n > 0;
+}
+
+/*
+ * The engine of one log line: the word before " tables configured on all
+ * switches", after a space or a ':' (OpenSM 3.3: "osm_ucast_mgr_process:
+ * ftree tables configured on all switches"; older ones name their default
+ * "null (min-hop)"). Its start and length, or false.
+ */
+static bool log_line_engine(const char *line, size_t len, const char **start,
+			    size_t *n)
+{
+	static const char tail[] = " tables configured on all switches";
+	static const char old_default[] = "null (min-hop)";
+	const size_t tn = sizeof(tail) - 1, on = sizeof(old_default) - 1;
+	size_t at, b;
+
+	for (at = 0; at + tn <= len; at++)
+		if (line[at] == ' ' && memcmp(line + at, tail, tn) == 0)
+			break;
+	if (at + tn > len)
+		return false;
+	if (at >= on && memcmp(line + at - on, old_default, on) == 0 &&
+	    (at == on || line[at - on - 1] == ' ')) {
+		*start = "minhop";
+		*n = 6;
+		return true;
+	}
+	for (b = at; b > 0 && engine_char(line[b - 1]); b--)
+		;
+	if (b == at || at - b > IBTOPO_ROUTING_ENGINE_MAX ||
+	    (b > 0 && line[b - 1] != ' ' && line[b - 1] != ':'))
+		return false;
+	*start = line + b;
+	*n = at - b;
+	return true;
+}
+
+int ibtopo_routes_log_engine_buffer(char **out, const char *data, size_t len,
+				    const char *name, struct ibtopo_error *err)
+{
+	const char *last = NULL;
+	size_t last_n = 0;
+
+	if (!out || (!data && len))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no output pointer or no data");
+	*out = NULL;
+	for (size_t pos = 0; pos < len;) {
+		const char *line = data + pos, *eol, *start;
+		size_t n, ll;
+
+		eol = memchr(line, '\n', len - pos);
+		ll = eol ? (size_t)(eol - line) : len - pos;
+		if (log_line_engine(line, ll, &start, &n)) {
+			last = start;
+			last_n = n;
+		}
+		pos += ll + 1;
+	}
+	if (!last)
+		return ibtopo__error_set(err, IBTOPO_EPARSE,
+			"%s: no '<engine> tables configured on all switches' "
+			"line: not an OpenSM log, or none that routed",
+			name ? name : "log");
+	*out = strndup(last, last_n);
+	if (!*out)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	return 0;
+}
+
+int ibtopo_routes_log_engine(char **out, const char *path,
+			     struct ibtopo_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!out || !path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no output pointer or no path");
+	*out = NULL;
+	rc = ibtopo__read_whole_file(&buf, &len, path, err);
+	if (rc)
+		return rc;
+	rc = ibtopo_routes_log_engine_buffer(out, buf, len, path, err);
+	free(buf);
+	return rc;
+}

@@ -14,7 +14,9 @@
 # whose LFT never answers (ibsim `Error "leaf003" 100 25`, attribute 0x19):
 # discovery is incomplete naming that switch; with --partial it is stored
 # without a table for it. OpenSM's `file` engine loads the export
-# (opensm -R file -U). Last, --routes and --counters in one run.
+# (opensm -R file -U). Last, --routes and --counters in one run. The
+# routing engine is stored from OpenSM's log (--routes-log), then as
+# named (--routing-engine), else not at all.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -82,6 +84,7 @@ grep -q 'tables configured on all switches' "$TESTDIR/osm/osm.log" ||
 
 # ---- read live, Gets only
 spy "$TESTDIR/mads.log" "$IBTOPO" -v --db "$DB" discover --routes \
+	--routes-log "$TESTDIR/osm/osm.log" \
 	--timeout 500 >"$TESTDIR/out" 2>"$TESTDIR/err" || {
 	cat "$TESTDIR/err"
 	fail "discover --routes failed"
@@ -100,6 +103,9 @@ n=$(grep -c '^81 01 0019$' "$TESTDIR/mads.log")
 	fail "not one stored table per switch"
 [ "$(sql "SELECT count(*) FROM lfts WHERE top = $nodes")" = "$switches" ] ||
 	fail "stored tables do not all end at LID $nodes"
+# the engine OpenSM logged it routed with (its default, minhop)
+[ "$(sql "SELECT routing_engine = 'minhop' FROM snapshots WHERE id = 1")" = 1 ] ||
+	fail "the routing engine of OpenSM's log is not stored"
 
 # ---- entry for entry: OpenSM's own dump, and dump_fts
 run 0 "$IBTOPO" --db "$DB" export --format lfts -o "$TESTDIR/ours.dump" ||
@@ -151,8 +157,12 @@ grep -q "^2,.*switch 'leaf003'.*LinearForwardingTable" "$TESTDIR/list" ||
 sim_cmd 'Error "leaf003" 0'
 
 # ---- routes and counters in one run
-run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --counters --timeout 500 ||
-	fail "discover --routes --counters"
+run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --counters --timeout 500 \
+	--routing-engine minhop || fail "discover --routes --counters"
+[ "$(sql "SELECT count(*) FROM snapshots WHERE id = 3 AND routing_engine = 'minhop'")" = 1 ] ||
+	fail "--routing-engine: not stored"
+[ "$(sql "SELECT count(*) FROM snapshots WHERE id = 2 AND routing_engine IS NULL")" = 1 ] ||
+	fail "an engine stored though none was named"
 [ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 3")" = "$switches" ] ||
 	fail "--routes --counters: tables"
 [ "$(sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 3")" -gt 0 ] ||

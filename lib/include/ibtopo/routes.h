@@ -101,6 +101,32 @@ int ibtopo_routes_load_buffer(struct ibtopo_fabric *fabric, const char *data,
 			      const struct ibtopo_routes_load_opts *opts,
 			      size_t *out_unknown, struct ibtopo_error *err);
 
+/** Longest routing engine name kept. */
+#define IBTOPO_ROUTING_ENGINE_MAX 63
+
+/**
+ * Whether `name` reads as a routing engine's name, as opensm -R names
+ * them ("ftree", "updn", "torus-2QoS", "ar_ftree"): 1 to
+ * IBTOPO_ROUTING_ENGINE_MAX letters, digits, '_', '-' or '.'.
+ */
+bool ibtopo_routing_engine_name_ok(const char *name);
+
+/**
+ * The routing engine an OpenSM log (opensm -f FILE, /var/log/opensm.log)
+ * names: the word before "tables configured on all switches" on the last
+ * such line, which OpenSM logs at its default level after each routing
+ * ("osm_ucast_mgr_process: ftree tables configured on all switches";
+ * older OpenSM's "null (min-hop)" is "minhop"). *out is malloc()ed: the
+ * caller frees it. IBTOPO_EPARSE "<path>: ..." when no line names one,
+ * IBTOPO_EIO, IBTOPO_ENOMEM, IBTOPO_EINVAL.
+ */
+int ibtopo_routes_log_engine(char **out, const char *path,
+			     struct ibtopo_error *err);
+/** ibtopo_routes_log_engine() on `len` bytes; `name` stands for the path. */
+int ibtopo_routes_log_engine_buffer(char **out, const char *data, size_t len,
+				    const char *name,
+				    struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif
