@@ -350,6 +350,8 @@ static void big_files_read_across_chunks(void **state)
 			fail_msg("'%s' lacks '%s'", err.message, want);
 	}
 	unlink(path);
+}
+
 /* the engine of the log's text, or the error message */
 static char *log_engine(const char *text, int want_rc)
 {
