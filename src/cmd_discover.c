@@ -10,7 +10,8 @@ enum {
 	OPT_PARTIAL,
 	OPT_RETRIES,
 	OPT_FORCE,
-	OPT_COUNTERS
+	OPT_COUNTERS,
+	OPT_CACHE
 };
 
 static const struct cli_opt opts[] = {
@@ -28,6 +29,9 @@ static const struct cli_opt opts[] = {
 	{ "counters", 0, 0, NULL,
 	  "also read every linked port's error and "
 	  "data counters (PMA Gets; needs LIDs)" },
+	{ "cache", 0, 1, "FILE",
+	  "also write the sweep as an ibnetdiscover "
+	  "cache file (ibnetdiscover --load-cache reads it)" },
 	{ NULL },
 };
 
@@ -37,7 +41,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--cache FILE]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -57,6 +61,10 @@ const struct cli_cmd cmd_discover_entry = {
 		"are read after the sweep, LID-routed (a subnet manager must\n"
 		"have assigned LIDs), and stored with the snapshot and the time\n"
 		"they were read; only Gets are sent: no counter is reset.\n"
+		"--cache FILE also writes the sweep stored as an `ibnetdiscover\n"
+		"--cache` file, for the tools that load one (ibnetdiscover,\n"
+		"iblinkinfo, ibqueryerrors --load-cache; ibtopo import); FILE is\n"
+		"replaced whole, and only when discovery succeeds.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -146,6 +154,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_COUNTERS:
 			dopts.flags |= IBTOPO_DISCOVER_COUNTERS;
+			break;
+		case OPT_CACHE:
+			dopts.cache_path = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -37,10 +37,15 @@ struct ibtopo_discover_opts {
 	/* optional: a sweep was incomplete and is tried again; may be NULL */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* version 3: also write the sweep kept as an `ibnetdiscover --cache`
+	 * file here (libibnetdisc's ibnd_cache_fabric()), replaced whole
+	 * only when discovery succeeds; NULL: none */
+	const char *cache_path;
 };
-#define IBTOPO_DISCOVER_OPTS_VERSION 2
+#define IBTOPO_DISCOVER_OPTS_VERSION 3
 #define IBTOPO_DISCOVER_OPTS_INIT \
-	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
+	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL, \
+	  NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.
