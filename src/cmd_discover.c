@@ -13,7 +13,8 @@ enum {
 	OPT_COUNTERS,
 	OPT_ROUTES,
 	OPT_ROUTING_ENGINE,
-	OPT_ROUTES_LOG
+	OPT_ROUTES_LOG,
+	OPT_CACHE
 };
 
 static const struct cli_opt opts[] = {
@@ -40,6 +41,9 @@ static const struct cli_opt opts[] = {
 	{ "routes-log", 0, 1, "LOG",
 	  "take the routing engine from an OpenSM log "
 	  "(its last 'tables configured' line)" },
+	{ "cache", 0, 1, "FILE",
+	  "also write the sweep as an ibnetdiscover "
+	  "cache file (ibnetdiscover --load-cache reads it)" },
 	{ NULL },
 };
 
@@ -49,7 +53,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -81,6 +85,10 @@ const struct cli_cmd cmd_discover_entry = {
 		"snapshot, or --routes-log LOG takes it from an OpenSM log, its\n"
 		"last '<engine> tables configured on all switches' line (read\n"
 		"before the sweep).\n"
+		"--cache FILE also writes the sweep stored as an `ibnetdiscover\n"
+		"--cache` file, for the tools that load one (ibnetdiscover,\n"
+		"iblinkinfo, ibqueryerrors --load-cache; ibtopo import); FILE is\n"
+		"replaced whole, and only when discovery succeeds.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -200,6 +208,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_ROUTES_LOG:
 			routes_log = st.optarg;
+			break;
+		case OPT_CACHE:
+			dopts.cache_path = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

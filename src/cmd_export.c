@@ -9,7 +9,8 @@ enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT",
-	  "ibnetdiscover (default), ibsim, slurm, csv, json or lfts" },
+	  "output format (default ibnetdiscover); "
+	  "'list' prints every one" },
 	{ "input-format", 0, 1, "FMT",
 	  "format of an input FILE: auto (default), "
 	  "cache, ibnetdiscover, ports or ibsim" },
@@ -49,6 +50,8 @@ const struct cli_cmd cmd_export_entry = {
 		"  lfts           the switches' forwarding tables (discover --routes,\n"
 		"                 import --routes) as OpenSM's opensm-lfts.dump, which\n"
 		"                 `opensm -R file -U FILE` loads; exit 2 without tables\n"
+		"--format list prints the formats, one a line (from the library's\n"
+		"table of writers).\n"
 		"Node-name maps: lines `0x<guid> \"name\"` (infiniband-diags),\n"
 		"`0x<guid> name` or `H-<guid> name`; '#' starts a comment.",
 	.opts = opts,
@@ -56,9 +59,38 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
+/*
+ * The export formats, from the library's table of writers (the
+ * enumerators from 0 until a name is "?"), as "a, b or c" into buf; with
+ * sep "\n", one a line. A writer added there is listed here.
+ */
+static const char *format_list(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0, used = 0;
+
+	while (strcmp(ibtopo_export_format_name((enum ibtopo_export_format)n),
+		      "?") != 0)
+		n++;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++) {
+		const char *name =
+			ibtopo_export_format_name((enum ibtopo_export_format)i);
+		const char *before = i == 0	  ? "" :
+				     *sep == '\n' ? "" :
+				     i + 1 == n	  ? " or " :
+						    ", ";
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+					 before, name,
+					 *sep == '\n' ? "\n" : "");
+	}
+	return buf;
+}
+
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
+	char names[512];
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
@@ -72,12 +104,21 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
+			if (strcmp(st.optarg, "list") == 0) {
+				fputs(format_list(names, sizeof(names), "\n"),
+				      stdout);
+				return fflush(stdout) ?
+					       cli_failf(
+						       "cannot write output") :
+					       EXIT_CLEAN;
+			}
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
 				return cli_usage_error(
-					self,
-					"unknown format '%s' (ibnetdiscover, ibsim, slurm, csv, json or lfts)",
-					st.optarg);
+					self, "unknown format '%s' (%s)",
+					st.optarg,
+					format_list(names, sizeof(names),
+						    ", "));
 			format = (enum ibtopo_export_format)v;
 			break;
 		case 'o':

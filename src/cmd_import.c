@@ -18,7 +18,7 @@ static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
 	{ "format", 0, 1, "FMT",
 	  "auto (default), cache, ibnetdiscover, "
-	  "ports or ibsim" },
+	  "ports, ibsim or iblinkinfo" },
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
@@ -48,7 +48,8 @@ const struct cli_cmd cmd_import_entry = {
 		" [--routing-engine NAME | --routes-log LOG]]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
-		"(also with -p), or an ibsim net file; the format is detected\n"
+		"(also with -p), an ibsim net file or iblinkinfo output (not\n"
+		"-l); the format is detected\n"
 		"from the content unless --format names it. Nothing is stored\n"
 		"when the file cannot be read whole.\n"
 		"A label names one snapshot: one in use is refused (exit 2)\n"

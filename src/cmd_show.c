@@ -4,12 +4,17 @@
 #include <getopt.h>
 #include <string.h>
 
-enum { OPT_FORMAT = CLI_LONG, OPT_WIDE };
+enum { OPT_FORMAT = CLI_LONG, OPT_WIDE, OPT_SWITCH, OPT_TYPE, OPT_DOWN };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
 	{ "wide", 0, 0, NULL,
 	  "text: every column of links, also those no link has a value in" },
+	{ "switch", 0, 1, "NAME|GUID",
+	  "switches: that node only (a switch or CA)" },
+	{ "type", 0, 1, "TYPE", "switches: list switch (default) or ca ports" },
+	{ "down", 0, 0, NULL,
+	  "switches: only ports physically linked but not active" },
 	{ NULL },
 };
 
@@ -20,7 +25,7 @@ const struct cli_cmd cmd_show_entry = {
 	.name = "show",
 	.summary =
 		"list the nodes, ports, links or cables of a snapshot or file",
-	.args = "[REF|FILE] [nodes|ports|links|cables] [--wide] [--format text|json|csv]",
+	.args = "[REF|FILE] [nodes|ports|links|cables|switches] [--wide] [--switch NAME|GUID] [--type switch|ca] [--down] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -32,6 +37,11 @@ const struct cli_cmd cmd_show_entry = {
 		"           cable; the text table leaves out the columns no link has\n"
 		"           a value in (a text dump has no sets): --wide shows all\n"
 		"  cables   links that carry cable data (media, length, rating)\n"
+		"  switches as iblinkinfo: a block per switch (--type ca: per CA),\n"
+		"           a line per port: width, speed, Gb/s, port and physical\n"
+		"           state, peer; --switch NAME|GUID one node, --down only\n"
+		"           the ports physically linked but not active (Init, Armed)\n"
+		"           JSON: {\"schema_version\":1,\"ports\":[...]}\n"
 		"Given one word that names a list, it is the list; to show a\n"
 		"snapshot labelled 'links', give both: show links nodes.\n"
 		"JSON: {\"schema_version\":1,\"<list>\":[...]}.",
@@ -52,14 +62,27 @@ static const struct {
 	{ "ports", ibtopo_report_ports },
 	{ "links", ibtopo_report_links },
 	{ "cables", ibtopo_report_cables },
+	{ "switches", NULL }, /* its options: show_switches() */
 };
 
-static render_fn find_list(const char *name)
+static int show_switches(const struct ibtopo_sink *sink,
+			 const struct ibtopo_fabric *fabric, const char *name,
+			 unsigned flags, struct ibtopo_error *err)
+{
+	struct ibtopo_node *only = NULL;
+
+	if (name && ibtopo_fabric_find_node_name(&only, fabric, name, err))
+		return err ? err->code : IBTOPO_ENOTFOUND;
+	return ibtopo_report_switches(sink, fabric, only, flags, err);
+}
+
+/* The list's row; NULL for a name that is no list. */
+static int find_list(const char *name)
 {
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		if (strcmp(lists[i].name, name) == 0)
-			return lists[i].fn;
-	return NULL;
+			return (int)i;
+	return -1;
 }
 
 static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
@@ -70,10 +93,10 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { 0 };
-	render_fn render = ibtopo_report_nodes;
-	const char *what = NULL;
-	unsigned flags = 0;
-	int c, rc, nargs;
+	const char *what = NULL, *sw = NULL;
+	unsigned flags = 0, swflags = 0;
+	bool sw_opts = false;
+	int c, rc, nargs, list = 0;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
@@ -83,6 +106,24 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_WIDE:
 			flags |= IBTOPO_SINK_WIDE;
+			break;
+		case OPT_SWITCH:
+			sw = st.optarg;
+			sw_opts = true;
+			break;
+		case OPT_TYPE:
+			if (strcmp(st.optarg, "ca") == 0)
+				swflags |= IBTOPO_SWITCHES_CAS;
+			else if (strcmp(st.optarg, "switch") != 0)
+				return cli_usage_error(
+					self,
+					"unknown --type '%s' (switch or ca)",
+					st.optarg);
+			sw_opts = true;
+			break;
+		case OPT_DOWN:
+			swflags |= IBTOPO_SWITCHES_DOWN;
+			sw_opts = true;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -94,26 +135,32 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 				       argv[st.optind + 2]);
 	if (nargs == 2) {
 		what = argv[st.optind];
-		render = find_list(argv[st.optind + 1]);
-		if (!render)
+		list = find_list(argv[st.optind + 1]);
+		if (list < 0)
 			return cli_usage_error(
 				self,
-				"unknown list '%s' (nodes, ports, links or cables)",
+				"unknown list '%s' (nodes, ports, links, cables or switches)",
 				argv[st.optind + 1]);
 	} else if (nargs == 1) {
-		render = find_list(argv[st.optind]);
-		if (!render) {
-			render = ibtopo_report_nodes;
+		list = find_list(argv[st.optind]);
+		if (list < 0) {
+			list = 0;
 			what = argv[st.optind];
 		}
 	}
+	if (sw_opts && lists[list].fn)
+		return cli_usage_error(
+			self, "--switch, --type and --down go with 'switches'");
 
 	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
 			    &err))
 		return cli_fail(&err);
 	ro = cli_stdout_sink(format);
 	ro.flags |= flags;
-	rc = render(&ro, fabric, &err);
+	if (lists[list].fn)
+		rc = lists[list].fn(&ro, fabric, &err);
+	else
+		rc = show_switches(&ro, fabric, sw, swflags, &err);
 	ibtopo_fabric_free(fabric);
 	if (rc == 0 && fflush(stdout) != 0)
 		return cli_failf("cannot write output");

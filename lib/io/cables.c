@@ -619,7 +619,10 @@ static int add_unmatched(struct loader *ld, unsigned line,
 /* The stale rows, into the caller's list, their strings into the fabric. */
 static int commit_unmatched(struct loader *ld, struct ibtopo_error *err)
 {
-	for (size_t i = 0; i < ld->miss.count; i++) {
+	size_t before = ld->unmatched ? ld->unmatched->count : 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < ld->miss.count && !rc; i++) {
 		struct ibtopo_finding f = ld->miss.items[i];
 		char where[512];
 
@@ -630,11 +633,14 @@ static int commit_unmatched(struct loader *ld, struct ibtopo_error *err)
 		if (f.b.node)
 			f.b.node = ibtopo__fabric_strdup(ld->fabric, f.b.node);
 		if (!f.note || !f.a.node || (ld->miss.items[i].b.node && !f.b.node))
-			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		if (ibtopo_findings_add(ld->unmatched, &f, err))
-			return IBTOPO_ENOMEM;
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		else
+			rc = ibtopo_findings_add(ld->unmatched, &f, err);
 	}
-	return 0;
+	/* all or nothing for the caller's list too */
+	if (rc)
+		ld->unmatched->count = before;
+	return rc;
 }
 
 /* ------------------------------------------------------- inventory CSV */

@@ -810,10 +810,47 @@ static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
 	return 0;
 }
 
+/*
+ * The sweep kept, as ibnetdiscover caches it, into "<path>.tmp.<pid>";
+ * renamed over `path` once discovery has succeeded.
+ */
+static int cache_sweep(ibnd_fabric_t *in, const char *tmp,
+		       struct ibtopo_error *err)
+{
+	/*
+	 * ibnd_cache_fabric() writes the ports it finds in the port GUID
+	 * table, which our sweep does not build (its cost grows with the
+	 * square of the fabric): chain every port in, as libibnetdisc's
+	 * sweep would have. The bucket does not matter to the writer, and
+	 * the table is not used after.
+	 */
+	memset(in->portstbl, 0, sizeof(in->portstbl));
+	for (ibnd_node_t *n = in->nodes; n; n = n->next)
+		for (int i = 0; n->ports && i <= n->numports; i++) {
+			ibnd_port_t *p = n->ports[i];
+			unsigned h;
+
+			if (!p)
+				continue;
+			h = (unsigned)(p->guid % HTSZ);
+			p->htnext = in->portstbl[h];
+			in->portstbl[h] = p;
+		}
+	unlink(tmp);
+	if (ibnd_cache_fabric(in, tmp, 0) != 0) {
+		unlink(tmp);
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "cannot write the cache file '%s'", tmp);
+	}
+	return 0;
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
 {
+	const char *cache = opts && opts->version >= 3 ? opts->cache_path : NULL;
+	char tmp[PATH_MAX];
 	struct ibnd_config cfg;
 	struct ibtopo_fabric *fabric = NULL;
 	ibnd_fabric_t *in;
@@ -838,6 +875,10 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"bad retry count %u (0 to 100)", opts->retries);
 
+	if (cache && (size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", cache,
+				      (long)getpid()) >= sizeof(tmp))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "cache path too long");
 	rc = resolve_local_port(ca, sizeof(ca), &portnum,
 				opts ? opts->ca : NULL, opts ? opts->port : 0,
 				err);
@@ -873,8 +914,8 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 				got = NULL;
 			}
 		}
-		ibtopo__sweep_free(in);
 		if (rc) {
+			ibtopo__sweep_free(in);
 			ibtopo__lfts_release(&lfts);
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
 					     ca, portnum);
@@ -882,6 +923,14 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		}
 		/* keep the sweep that found most, then missed least */
 		if (!fabric || better(got, now.count, fabric, u.count)) {
+			if (cache)
+				rc = cache_sweep(in, tmp, err);
+			ibtopo__sweep_free(in);
+			if (rc) {
+				ibtopo_fabric_free(got);
+				ibtopo__lfts_release(&lfts);
+				goto out_free_fabric;
+			}
 			ibtopo_fabric_free(fabric);
 			fabric = got;
 			u = now;
@@ -889,6 +938,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			lft_gets = lfts.gets;
 			lft_seconds = lfts.seconds;
 		} else {
+			ibtopo__sweep_free(in);
 			ibtopo_fabric_free(got);
 		}
 		ibtopo__lfts_release(&lfts);
@@ -919,6 +969,12 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		if (rc)
 			goto out_free_fabric;
 	}
+	if (cache && rename(tmp, cache) != 0) {
+		rc = ibtopo__error_set(err, IBTOPO_EIO,
+				       "cannot write the cache file '%s': %s",
+				       cache, strerror(errno));
+		goto out_free_fabric;
+	}
 	if (routes && opts->version >= 3 && opts->routes_read)
 		opts->routes_read(opts->routes_arg, lft_switches, lft_gets,
 				  lft_seconds);
@@ -929,6 +985,8 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	return 0;
 
 out_free_fabric:
+	if (cache)
+		unlink(tmp);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

@@ -15,6 +15,7 @@ extern const struct ibtopo__reader ibtopo__reader_cache;
 extern const struct ibtopo__reader ibtopo__reader_ibnetdiscover;
 extern const struct ibtopo__reader ibtopo__reader_ports;
 extern const struct ibtopo__reader ibtopo__reader_ibsim;
+extern const struct ibtopo__reader ibtopo__reader_iblinkinfo;
 
 /* In the order messages list the formats. */
 static const struct ibtopo__reader *const readers[] = {
@@ -22,6 +23,7 @@ static const struct ibtopo__reader *const readers[] = {
 	&ibtopo__reader_ibnetdiscover,
 	&ibtopo__reader_ports,
 	&ibtopo__reader_ibsim,
+	&ibtopo__reader_iblinkinfo,
 };
 
 const struct ibtopo__reader *ibtopo__reader_find(enum ibtopo_file_format format)

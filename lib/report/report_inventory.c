@@ -542,3 +542,198 @@ int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
 	free(rows);
 	return rc;
 }
+
+/* ---- switches: one block per switch (or CA), its ports, as iblinkinfo ---- */
+
+#define SWP(r) ((const struct ibtopo_port *)(r))
+
+static void w_node(const void *r, void *x, struct ibtopo__cell *c)
+{
+	ibtopo__cell_str(c, SWP(r)->node->desc);
+}
+static void w_guid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	ibtopo__cell_guid(c, SWP(r)->node->guid);
+}
+static void w_type(const void *r, void *x, struct ibtopo__cell *c)
+{
+	ibtopo__cell_str(c, ibtopo_node_type_name(SWP(r)->node->type));
+}
+static void w_port(const void *r, void *x, struct ibtopo__cell *c)
+{
+	ibtopo__cell_int(c, SWP(r)->num);
+}
+static void w_state(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (SWP(r)->state)
+		ibtopo__cell_str(c, ibtopo_port_state_name(SWP(r)->state));
+}
+static void w_phys(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (SWP(r)->phys_state)
+		ibtopo__cell_str(c, ibtopo_phys_state_name(SWP(r)->phys_state));
+}
+static void w_width(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_width(c, SWP(r)->width_active);
+}
+static void w_speed(const void *r, void *x, struct ibtopo__cell *c)
+{
+	set_speed(c, SWP(r)->speed_active);
+}
+static void w_gbps(const void *r, void *x, struct ibtopo__cell *c)
+{
+	double g = ibtopo_link_gbps(SWP(r)->speed_active, SWP(r)->width_active);
+
+	if (g > 0)
+		ibtopo__cell_real(c, g);
+}
+static void w_peer_node(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (SWP(r)->remote)
+		ibtopo__cell_str(c, SWP(r)->remote->node->desc);
+}
+static void w_peer_guid(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (SWP(r)->remote)
+		ibtopo__cell_guid(c, SWP(r)->remote->node->guid);
+}
+static void w_peer_port(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (SWP(r)->remote)
+		ibtopo__cell_int(c, SWP(r)->remote->num);
+}
+
+static const struct ibtopo__column switch_port_cols[] = {
+	{ "node", "NODE", w_node },
+	{ "guid", "GUID", w_guid },
+	{ "type", "TYPE", w_type },
+	{ "port", "PORT", w_port },
+	{ "state", "STATE", w_state },
+	{ "physical", "PHYSICAL", w_phys },
+	{ "width", "WIDTH", w_width },
+	{ "speed", "SPEED", w_speed },
+	{ "gbps", "Gb/s", w_gbps },
+	{ "peer.node", "PEER", w_peer_node },
+	{ "peer.guid", "PEER GUID", w_peer_guid },
+	{ "peer.port", "PEER PORT", w_peer_port },
+};
+
+/* Physically linked, not active: what `--down` lists. */
+static bool port_is_stuck(const struct ibtopo_port *p)
+{
+	return p->phys_state == 5 && p->state &&
+	       p->state != IBTOPO_PORT_STATE_ACTIVE;
+}
+
+static bool switch_port_listed(const struct ibtopo_port *p, unsigned flags)
+{
+	if (!p || p->num == 0)
+		return false;
+	return !(flags & IBTOPO_SWITCHES_DOWN) || port_is_stuck(p);
+}
+
+static bool switch_node_listed(const struct ibtopo_node *n,
+			       const struct ibtopo_node *only, unsigned flags)
+{
+	if (only)
+		return n == only;
+	if (flags & IBTOPO_SWITCHES_CAS)
+		return n->type == IBTOPO_NODE_CA;
+	return n->type == IBTOPO_NODE_SWITCH;
+}
+
+static uint16_t node_lid(const struct ibtopo_node *n)
+{
+	for (unsigned i = 0; i <= n->nports; i++)
+		if (n->ports[i] && n->ports[i]->lid)
+			return n->ports[i]->lid;
+	return 0;
+}
+
+/* "Switch: 0x... leaf01 (LID 5):", then "  1  4x HDR 200 Gb/s  active/linkup  ==> host01 port 1" */
+static int switches_text(const struct ibtopo_sink *opts,
+			 const void *const *rows, size_t n,
+			 struct ibtopo_error *err)
+{
+	struct ibtopo__wr w = { .o = opts };
+	const struct ibtopo_node *cur = NULL;
+
+	if (!n)
+		ibtopo__wr_printf(&w, "no ports\n");
+	for (size_t i = 0; i < n && !w.rc; i++) {
+		const struct ibtopo_port *p = rows[i];
+		char state[64], link[48];
+		double g = ibtopo_link_gbps(p->speed_active, p->width_active);
+
+		if (p->node != cur) {
+			uint16_t lid = node_lid(p->node);
+
+			cur = p->node;
+			ibtopo__wr_printf(&w, "%s%s: 0x%016" PRIx64 " %s", i ? "\n" : "",
+					  p->node->type == IBTOPO_NODE_SWITCH ? "Switch" :
+					  p->node->type == IBTOPO_NODE_CA ? "CA" : "Router",
+					  p->node->guid, p->node->desc);
+			if (lid)
+				ibtopo__wr_printf(&w, " (LID %u)", lid);
+			ibtopo__wr_printf(&w, "\n");
+		}
+		snprintf(state, sizeof(state), "%s/%s",
+			 p->state ? ibtopo_port_state_name(p->state) : "?",
+			 p->phys_state ? ibtopo_phys_state_name(p->phys_state) : "?");
+		if (g > 0)
+			snprintf(link, sizeof(link), "%s %s %g Gb/s",
+				 ibtopo_width_name(p->width_active),
+				 ibtopo_speed_name(p->speed_active), g);
+		else
+			link[0] = '\0';
+		ibtopo__wr_printf(&w, "  %3u  %-20s %-*s", p->num, link,
+				  p->remote ? 22 : 0,
+				  p->state || p->phys_state ? state : "");
+		if (p->remote)
+			ibtopo__wr_printf(&w, " ==> %s port %u (0x%016" PRIx64 ")",
+					  p->remote->node->desc, p->remote->num,
+					  p->remote->node->guid);
+		ibtopo__wr_printf(&w, "\n");
+	}
+	if (w.rc)
+		return ibtopo__error_set(err, w.rc, "cannot write output");
+	return 0;
+}
+
+int ibtopo_report_switches(const struct ibtopo_sink *opts,
+			   const struct ibtopo_fabric *fabric,
+			   const struct ibtopo_node *only, unsigned flags,
+			   struct ibtopo_error *err)
+{
+	size_t nn, np = 0;
+	const void **rows;
+	int rc;
+
+	if (!opts || !opts->write || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
+	nn = ibtopo_fabric_node_count(fabric);
+	for (size_t i = 0; i < nn; i++)
+		np += ibtopo_fabric_node(fabric, i)->nports + 1;
+	rows = calloc(np ? np : 1, sizeof(*rows));
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	np = 0;
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		if (!switch_node_listed(node, only, flags))
+			continue;
+		for (unsigned k = 1; k <= node->nports; k++)
+			if (switch_port_listed(node->ports[k], flags))
+				rows[np++] = node->ports[k];
+	}
+	if (opts->format == IBTOPO_FORMAT_TEXT)
+		rc = switches_text(opts, rows, np, err);
+	else
+		rc = render_rows(opts, "ports", switch_port_cols,
+				 IBTOPO__ARRAY_SIZE(switch_port_cols), rows, np,
+				 err);
+	free(rows);
+	return rc;
+}

@@ -38,7 +38,7 @@ bad "$DATA/tf-bad-dup.topo" 8 \
 bad "$DATA/tf-bad-orphan.topo" 2 \
 	"port line before any node record (expected 'Switch', 'Ca' or 'Rt' first)"
 bad "$DATA/tf-names.map" 1 \
-	"not a fabric file (expected ibnetdiscover output, an ibnetdiscover -p report or an ibsim net file)"
+	"not a fabric file (expected ibnetdiscover output, an ibnetdiscover -p report, an ibsim net file or iblinkinfo output)"
 
 # a line longer than any real one
 {

@@ -48,11 +48,15 @@ struct ibtopo_discover_opts {
 	void (*routes_read)(void *arg, size_t switches, size_t blocks,
 			    double seconds);
 	void *routes_arg;
+	/* also write the sweep kept as an `ibnetdiscover --cache`
+	 * file here (libibnetdisc's ibnd_cache_fabric()), replaced whole
+	 * only when discovery succeeds; NULL: none */
+	const char *cache_path;
 };
 #define IBTOPO_DISCOVER_OPTS_VERSION 3
 #define IBTOPO_DISCOVER_OPTS_INIT \
 	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL, \
-	  NULL, NULL }
+	  NULL, NULL, NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.

@@ -23,6 +23,7 @@ enum ibtopo_file_format {
 	IBTOPO_FILE_IBNETDISCOVER,	/* ibnetdiscover text (also plans) */
 	IBTOPO_FILE_PORTS,		/* ibnetdiscover -p ports report */
 	IBTOPO_FILE_IBSIM,		/* ibsim net file */
+	IBTOPO_FILE_IBLINKINFO,		/* iblinkinfo output (not -l) */
 };
 
 struct ibtopo_read_opts {

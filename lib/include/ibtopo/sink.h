@@ -59,6 +59,24 @@ int ibtopo_report_links(const struct ibtopo_sink *opts,
 /** Links that carry cable data: both ends, media, length, rating, ids. */
 int ibtopo_report_cables(const struct ibtopo_sink *opts,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
+enum ibtopo_switches_flags {
+	IBTOPO_SWITCHES_CAS = 1u << 0,	/* CAs instead of switches */
+	IBTOPO_SWITCHES_DOWN = 1u << 1,	/* only ports physically linked but not active */
+};
+/**
+ * The ports of each switch (with IBTOPO_SWITCHES_CAS each CA), as
+ * iblinkinfo lists them: text, one block per node ("Switch: 0x<guid>
+ * <desc> (LID n):") and a line per port: number, width, speed and Gb/s,
+ * port and physical state, and the peer; JSON {"schema_version":1,
+ * "ports":[{"node","guid","type","port","state","physical","width",
+ * "speed","gbps","peer":{"node","guid","port"}}]} and CSV the same rows.
+ * `only` (may be NULL): that node alone, whatever its type. Returns 0,
+ * IBTOPO_EINVAL, IBTOPO_ENOMEM or the sink's error.
+ */
+int ibtopo_report_switches(const struct ibtopo_sink *opts,
+			   const struct ibtopo_fabric *fabric,
+			   const struct ibtopo_node *only, unsigned flags,
+			   struct ibtopo_error *err);
 int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err);

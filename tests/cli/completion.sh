@@ -1,0 +1,45 @@
+#!/bin/sh
+# completion.sh - data/bash-completion/ibtopo (issue 18, item 1): the
+# completion function run for a few command lines completes commands,
+# options from each --help, formats, and snapshot ids and labels.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+command -v bash >/dev/null 2>&1 || skip "no bash"
+tmp=$TESTDIR
+"$IBTOPO" --db "$tmp/db" import --label monday "$DATA/ck-cables.topo" >/dev/null 2>&1 ||
+	fail "import"
+
+# complete WORD...: the last word is the one being completed
+complete_words() {
+	bash -c '
+		. "$1"
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		_ibtopo
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+	' bash "$top_srcdir/data/bash-completion/ibtopo" "$IBTOPO" "$@"
+}
+want() {	# want "EXPECTED" WORD...
+	w=$1
+	shift
+	got=$(complete_words "$@")
+	[ "$got" = "$w" ] || flunk "'ibtopo $*': got '$got', wanted '$w'"
+}
+want "show snapshots " s
+want "show " sh
+want "diff discover " di
+want "--ca --db --down --format --help --node-name-map --port --switch --type --verbose --wide " show --
+want "--wide " show --w
+want "--keep --keep-days " snapshots --ke
+want "csv json text " analyze --format ""
+want "csv ibnetdiscover ibsim json slurm " export --format ""
+want "never " analyze --fail-on n
+want "--db " --d
+want "monday " --db "$tmp/db" diff mon
+want "1 latest monday " --db "$tmp/db" snapshots --delete ""
+want "switches " show sw
+exit "$failed"
