@@ -537,7 +537,8 @@ static void merge_cables(struct ibtopo_findings *list, size_t first)
 }
 
 /*
- * ibtopo_analyze()'s section: counters above the default thresholds,
+ * ibtopo_analyze()'s section: counters above the thresholds (the site's
+ * file in the analyze options, else 0),
  * merged with the cable checks' findings of the same cables.
  */
 static int run_health(struct ibtopo__analysis_run *run,
@@ -547,8 +548,10 @@ static int run_health(struct ibtopo__analysis_run *run,
 	size_t first = run->findings->count;
 	int rc;
 
-	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL, NULL,
-				   err);
+	/* version 1 options end before `health`: the default thresholds */
+	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL,
+				   run->opts->version >= 2 ? &run->opts->health :
+				   NULL, err);
 	ibtopo_health_free(h);
 	if (!rc)
 		merge_cables(run->findings, first);
