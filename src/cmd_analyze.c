@@ -15,6 +15,7 @@ enum {
 	OPT_ROOT_PATTERN,
 	OPT_SERVERS,
 	OPT_ROUTES,
+	OPT_THRESHOLDS,
 };
 
 static const struct cli_opt opts[] = {
@@ -35,6 +36,8 @@ static const struct cli_opt opts[] = {
 	  "servers are single- or dual-homed (default: what most are)" },
 	{ "routes", 0, 1, "DUMP",
 	  "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run" },
+	{ "thresholds", 0, 1, "FILE",
+	  "port health: error thresholds, Name=value lines (as health)" },
 	{ NULL },
 };
 
@@ -45,7 +48,7 @@ const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
 	.summary =
 		"report the layout and the link, cable and topology findings",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--routes DUMP] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--routes DUMP] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -71,8 +74,9 @@ const struct cli_cmd cmd_analyze_entry = {
 		"fat-tree-violation, rail-mismatch, dragonfly-violation and\n"
 		"low-path-diversity (warnings). Port health, when the snapshot\n"
 		"carries counters: port-errors (warning) for an error counter\n"
-		"above 0 (see health); a cable over length or under-rated whose\n"
-		"ports have errors is one failing-cable (error). Servers with all\n"
+		"above its threshold (0, or --thresholds FILE's, as health reads\n"
+		"it); a cable over length or under-rated whose ports have errors\n"
+		"is one failing-cable (error). Servers with all\n"
 		"links on one switch are single-homed: with --servers dual (the\n"
 		"default when most servers are dual-homed) each is a warning; with\n"
 		"--servers single one info finding counts them and the JSON lists\n"
@@ -151,6 +155,9 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_ROUTES:
 			routes = st.optarg;
+			break;
+		case OPT_THRESHOLDS:
+			ao.health.thresholds_path = cli_path_arg(st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

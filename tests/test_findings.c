@@ -287,6 +287,14 @@ static void analyze_refuses_bad_arguments(void **state)
 	o.topology.root_pattern = "(";
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EINVAL);
 	assert_null(an);
+	/* version 2 reads the health thresholds; version 1 has none */
+	o.topology.root_pattern = NULL;
+	o.health.thresholds_path = DATA "no-such-thresholds";
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EIO);
+	assert_null(an);
+	o.version = 1;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	ibtopo_analysis_free(an);
 	ibtopo_analysis_free(NULL);
 	ibtopo_fabric_free(f);
 }

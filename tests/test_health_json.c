@@ -5,6 +5,8 @@
  * (compact, keys in order, reals with 6 significant digits), for the
  * numbers that are hard to format: 64-bit counters above INT64_MAX,
  * rates with fractions and exponents, whole rates, zero.
+ * And a failing cable's evidence (the cable check's numbers and the
+ * error counters) is JSON keys of its finding, not only words.
  */
 #include "ibtopo-int.h"
 
@@ -113,10 +115,145 @@ static void written_as_jansson_writes_it(void **state)
 	ibtopo_fabric_free(before);
 }
 
+/* obj[key] as a string; fails the test when it is not one */
+static const char *key_str(json_t *obj, const char *key)
+{
+	const char *v = json_string_value(json_object_get(obj, key));
+
+	if (!v)
+		fail_msg("no string \"%s\"", key);
+	return v;
+}
+
+static void set_errors(struct ibtopo_fabric *f, uint64_t guid, unsigned port,
+		       enum ibtopo_counter a, uint64_t va,
+		       enum ibtopo_counter b, uint64_t vb)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid);
+	struct ibtopo_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.read_at_ms = 1700000000000;
+	c.value[a] = va;
+	c.value[b] = vb;
+	c.valid = 1u << IBTOPO_CTR_SYMBOL_ERRORS | 1u << a | 1u << b;
+	assert_non_null(n);
+	assert_int_equal(ibtopo_port_set_counters(n->ports[port], &c, NULL),
+			 0);
+}
+
+static json_t *finding_of(json_t *doc, const char *kind, const char *node)
+{
+	json_t *list = json_object_get(doc, "findings"), *f;
+	size_t i;
+
+	json_array_foreach(list, i, f) {
+		const char *k = json_string_value(json_object_get(f, "kind"));
+		const char *n = json_string_value(
+			json_object_get(json_object_get(f, "a"), "node"));
+
+		if (k && n && strcmp(k, kind) == 0 && strcmp(n, node) == 0)
+			return f;
+	}
+	fail_msg("no %s finding at %s", kind, node);
+	return NULL;
+}
+
+static void counter_is(json_t *c, const char *end, const char *name,
+		       json_int_t count)
+{
+	assert_non_null(c);
+	assert_string_equal(key_str(c, "end"), end);
+	assert_string_equal(key_str(c, "counter"),
+			    name);
+	assert_int_equal(json_integer_value(json_object_get(c, "count")),
+			 count);
+	assert_int_equal(json_integer_value(json_object_get(c, "threshold")),
+			 0);
+	assert_true(json_is_false(json_object_get(c, "saturated")));
+}
+
+static void failing_cable_evidence_is_json_keys(void **state)
+{
+	struct ibtopo_findings copy = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_fabric *f = fabric();
+	struct mem m = { NULL, 0 };
+	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_JSON,
+				  mem_write, &m, 0 };
+	struct ibtopo_analysis *an = NULL;
+	json_t *j, *x, *cs;
+	json_error_t jerr;
+
+	(void)state;
+	assert_int_equal(ibtopo_cables_load(f, TEST_DATADIR "/ck-cables.csv",
+					    NULL, NULL), 0);
+	/* leaf01 [39] - spine01 [1]: a 45 m AOC (30 m reach at HDR), errors
+	 * at both ends; host01 [1] - leaf01 [1]: an EDR cable on HDR ports */
+	set_errors(f, LEAF01, 39, IBTOPO_CTR_SYMBOL_ERRORS, 12,
+		   IBTOPO_CTR_LINK_DOWNED, 3);
+	set_errors(f, 0x1000000000000100ull, 1, IBTOPO_CTR_RCV_ERRORS, 7,
+		   IBTOPO_CTR_SYMBOL_ERRORS, 0);
+	set_errors(f, HOST01, 1, IBTOPO_CTR_RCV_ERRORS, 5,
+		   IBTOPO_CTR_SYMBOL_ERRORS, 0);
+	assert_int_equal(ibtopo_analyze(&an, f, NULL, NULL), 0);
+	assert_int_equal(ibtopo_report_analysis(&so, an, NULL), 0);
+	j = json_loads(m.p, 0, &jerr);
+	if (!j)
+		fail_msg("not JSON: %s: %s", jerr.text, m.p);
+
+	x = finding_of(j, "failing-cable", "leaf01");
+	assert_string_equal(key_str(x, "check"),
+			    "cable-over-length");
+	assert_string_equal(key_str(x, "media"),
+			    "aoc");
+	assert_true(json_real_value(json_object_get(x, "length_m")) == 45);
+	assert_true(json_real_value(json_object_get(x, "reach_m")) == 30);
+	assert_string_equal(key_str(x, "rated"),
+			    "HDR");
+	cs = json_object_get(x, "counters");
+	assert_int_equal(json_array_size(cs), 3);
+	counter_is(json_array_get(cs, 0), "a", "SymbolErrorCounter", 12);
+	counter_is(json_array_get(cs, 1), "b", "PortRcvErrors", 7);
+	counter_is(json_array_get(cs, 2), "a", "LinkDownedCounter", 3);
+
+	x = finding_of(j, "failing-cable", "host01 mlx5_0");
+	assert_string_equal(key_str(x, "check"),
+			    "cable-underrated");
+	assert_string_equal(key_str(x, "rated"),
+			    "EDR");
+	assert_string_equal(key_str(x, "expected"),
+			    "HDR");
+	assert_true(json_real_value(json_object_get(x, "length_m")) == 2);
+	assert_null(json_object_get(x, "reach_m"));
+	cs = json_object_get(x, "counters");
+	assert_int_equal(json_array_size(cs), 1);
+	counter_is(json_array_get(cs, 0), "a", "PortRcvErrors", 5);
+
+	/* a copy of the list owns a copy of the evidence */
+	for (size_t i = 0; i < an->findings->count; i++)
+		assert_int_equal(ibtopo_findings_add(&copy,
+						     &an->findings->items[i],
+						     NULL), 0);
+	for (size_t i = 0; i < copy.count; i++)
+		if (copy.items[i].cable) {
+			assert_ptr_not_equal(copy.items[i].cable,
+					     an->findings->items[i].cable);
+			assert_memory_equal(copy.items[i].cable,
+					    an->findings->items[i].cable,
+					    sizeof(*copy.items[i].cable));
+		}
+	json_decref(j);
+	free(m.p);
+	ibtopo_analysis_free(an);
+	ibtopo_findings_release(&copy);
+	ibtopo_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(written_as_jansson_writes_it),
+		cmocka_unit_test(failing_cable_evidence_is_json_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

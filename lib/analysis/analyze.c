@@ -43,7 +43,7 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
-	if (opts->version != IBTOPO_ANALYZE_OPTS_VERSION)
+	if (opts->version < 1 || opts->version > IBTOPO_ANALYZE_OPTS_VERSION)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "analyze options version %u unknown",
 					 opts->version);

@@ -468,30 +468,99 @@ static bool same_cable(const struct ibtopo_finding *f,
 	       (same_end(&f->a, &c->b) && same_end(&f->b, &c->a));
 }
 
+/* The cable data the fabric has for the link whose end is e, or NULL. */
+static const struct ibtopo_cable *cable_at(const struct ibtopo_fabric *fabric,
+					   const struct ibtopo_end *e)
+{
+	const struct ibtopo_node *node = ibtopo_fabric_find_node(fabric,
+								 e->guid);
+	const struct ibtopo_port *port;
+
+	if (!node || e->port < 0)
+		return NULL;
+	port = ibtopo_node_port(node, (unsigned)e->port);
+	return port && port->link ? port->link->cable : NULL;
+}
+
+/* The cable check's numbers, then what the fabric knows besides. */
+static void cable_evidence(struct ibtopo_cable_evidence *ev,
+			   const struct ibtopo_finding *c,
+			   const struct ibtopo_fabric *fabric)
+{
+	const struct ibtopo_cable *cable = cable_at(fabric, &c->a);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->check = c->kind;
+	if (c->kind == IBTOPO_FIND_CABLE_OVER_LENGTH) {
+		ev->media = (enum ibtopo_media)c->subkind;
+		ev->length_m = c->value;
+		ev->reach_m = c->limit;
+	} else {
+		ev->rated_speed = c->actual;
+		ev->ports_speed = c->expected;
+	}
+	if (!cable)
+		return;
+	if (ev->media == IBTOPO_MEDIA_UNKNOWN)
+		ev->media = cable->media;
+	if (ev->length_m <= 0)
+		ev->length_m = cable->length_m;
+	if (!ev->rated_speed)
+		ev->rated_speed = cable->rated_speed;
+}
+
+/* A port-errors finding f of the cable of m as an evidence counter,
+ * kept highest count first. */
+static void add_counter(struct ibtopo_cable_evidence *ev,
+			const struct ibtopo_finding *m,
+			const struct ibtopo_finding *f)
+{
+	struct ibtopo_evidence_counter x = {
+		.end = same_end(&f->a, &m->a) ? 0 : 1,
+		.counter = (enum ibtopo_counter)f->subkind,
+		.count = (uint64_t)f->value,
+		.threshold = (uint64_t)f->limit,
+		.saturated = f->note != NULL,
+	};
+	size_t i;
+
+	if (ev->ncounters == IBTOPO_EVIDENCE_COUNTERS_MAX)
+		return;
+	for (i = ev->ncounters; i > 0 && ev->counters[i - 1].count < x.count;
+	     i--)
+		ev->counters[i] = ev->counters[i - 1];
+	ev->counters[i] = x;
+	ev->ncounters++;
+}
+
 /*
  * A cable the cable checks found over length or under-rated, whose ports
  * also have errors above their thresholds, is one finding with both
- * causes (failing-cable): the cable finding becomes it, taking the
- * evidence of the port-errors finding with the highest count, and the
- * port-errors findings of that cable go. The merge lives here, after
- * the checks in ibtopo_analyze(): health alone has no cable data to
- * consult, and the checks have no counters.
+ * causes (failing-cable): the cable finding becomes it, its evidence
+ * (f->cable) the cable check's numbers and every error counter above its
+ * threshold on the cable's two ports; a, b, counter, count and threshold
+ * are those of the highest count, and the port-errors findings of that
+ * cable go. The merge lives here, after the checks in ibtopo_analyze():
+ * health alone has no cable data to consult, and the checks have no
+ * counters.
  */
-static void merge_cables(struct ibtopo_findings *list, size_t first)
+static void merge_cables(struct ibtopo_findings *list, size_t first,
+			 const struct ibtopo_fabric *fabric)
 {
+	struct ibtopo_cable_evidence *ev;
 	bool *gone;
 	size_t k = 0;
 
 	if (first >= list->count)
 		return;
 	gone = calloc(list->count, sizeof(*gone));
-	if (!gone)
-		return;	/* unmerged findings are still true */
+	ev = malloc(sizeof(*ev));
+	if (!gone || !ev)
+		goto out_free;	/* unmerged findings are still true */
 	for (size_t i = 0; i < first; i++) {
 		struct ibtopo_finding *c = &list->items[i];
 		const struct ibtopo_finding *best = NULL;
 		struct ibtopo_finding m;
-		unsigned more = 0;
 
 		if (c->kind != IBTOPO_FIND_CABLE_OVER_LENGTH &&
 		    c->kind != IBTOPO_FIND_CABLE_UNDERRATED)
@@ -499,13 +568,8 @@ static void merge_cables(struct ibtopo_findings *list, size_t first)
 		for (size_t j = first; j < list->count; j++) {
 			const struct ibtopo_finding *f = &list->items[j];
 
-			if (f->kind != IBTOPO_FIND_PORT_ERRORS ||
-			    !same_cable(f, c))
-				continue;
-			gone[j] = true;
-			if (best)
-				more++;
-			if (!best || f->value > best->value)
+			if (f->kind == IBTOPO_FIND_PORT_ERRORS && !gone[j] &&
+			    same_cable(f, c) && (!best || f->value > best->value))
 				best = f;
 		}
 		if (!best)
@@ -516,28 +580,35 @@ static void merge_cables(struct ibtopo_findings *list, size_t first)
 			     best->severity;
 		if (m.severity < IBTOPO_SEV_ERROR)
 			m.severity = IBTOPO_SEV_ERROR;
-		m.actual = more;
-		m.expected = (unsigned)c->kind;
 		m.cause = IBTOPO_CAUSE_CABLE;
-		if (c->kind == IBTOPO_FIND_CABLE_OVER_LENGTH) {
-			m.vendor_id = (uint32_t)(c->value * 100 + 0.5);
-			m.device_id = (uint32_t)(c->limit * 100 + 0.5);
-			m.c.port = c->subkind;
-		} else {
-			m.vendor_id = c->actual;
-			m.device_id = c->expected;
-		}
+		cable_evidence(ev, c, fabric);
+		for (size_t j = first; j < list->count; j++)
+			if (list->items[j].kind == IBTOPO_FIND_PORT_ERRORS &&
+			    !gone[j] && same_cable(&list->items[j], c))
+				add_counter(ev, &m, &list->items[j]);
+		m.actual = (unsigned)ev->ncounters - 1;
+		m.cable = malloc(sizeof(*m.cable));
+		if (!m.cable)
+			continue;	/* the two findings stay */
+		*m.cable = *ev;
+		for (size_t j = first; j < list->count; j++)
+			if (list->items[j].kind == IBTOPO_FIND_PORT_ERRORS &&
+			    same_cable(&list->items[j], c))
+				gone[j] = true;	/* in ev, or past its end */
 		*c = m;
 	}
 	for (size_t i = 0; i < list->count; i++)
 		if (!gone[i])
 			list->items[k++] = list->items[i];
 	list->count = k;
+out_free:
+	free(ev);
 	free(gone);
 }
 
 /*
- * ibtopo_analyze()'s section: counters above the default thresholds,
+ * ibtopo_analyze()'s section: counters above the thresholds (the site's
+ * file in the analyze options, else 0),
  * merged with the cable checks' findings of the same cables.
  */
 static int run_health(struct ibtopo__analysis_run *run,
@@ -547,11 +618,13 @@ static int run_health(struct ibtopo__analysis_run *run,
 	size_t first = run->findings->count;
 	int rc;
 
-	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL, NULL,
-				   err);
+	/* version 1 options end before `health`: the default thresholds */
+	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL,
+				   run->opts->version >= 2 ? &run->opts->health :
+				   NULL, err);
 	ibtopo_health_free(h);
 	if (!rc)
-		merge_cables(run->findings, first);
+		merge_cables(run->findings, first, run->fabric);
 	return rc;
 }
 

@@ -105,8 +105,8 @@ static int failing_cable_sentence(char *buf, size_t len,
 				  const struct ibtopo_finding *f,
 				  const struct ibtopo__shared_names *names)
 {
+	const struct ibtopo_cable_evidence *ev = f->cable;
 	char errs[160], more[48] = "";
-	int n;
 
 	(void)names;
 	if (f->actual)
@@ -115,23 +115,24 @@ static int failing_cable_sentence(char *buf, size_t len,
 	snprintf(errs, sizeof(errs), "%s is %.0f (threshold %.0f)%s%s",
 		 counter_name(f->subkind), f->value, f->limit,
 		 f->note ? ", saturated" : "", more);
-	if (f->expected == IBTOPO_FIND_CABLE_UNDERRATED) {
-		n = snprintf(buf, len, "cable is rated %s but both ports run "
-			     "up to %s, and %s: the cable is failing, replace "
-			     "it with a cable rated %s",
-			     ibtopo__sentence_speed(f->vendor_id),
-			     ibtopo__sentence_speed(f->device_id), errs,
-			     ibtopo__sentence_speed(f->device_id));
-	} else {
-		n = snprintf(buf, len, "%s cable is %g m, beyond the %g m its "
-			     "media reaches, and %s: the cable is failing, "
-			     "replace it with a shorter cable, or with optics "
-			     "rated for the distance",
-			     f->c.port > 0 ? ibtopo_media_name(
-				     (enum ibtopo_media)f->c.port) : "the",
-			     f->vendor_id / 100.0, f->device_id / 100.0, errs);
-	}
-	return n;
+	if (!ev)
+		return snprintf(buf, len, "the cable is wrong for its link, "
+				"and %s: the cable is failing, replace it",
+				errs);
+	if (ev->check == IBTOPO_FIND_CABLE_UNDERRATED)
+		return snprintf(buf, len, "cable is rated %s but both ports "
+				"run up to %s, and %s: the cable is failing, "
+				"replace it with a cable rated %s",
+				ibtopo__sentence_speed(ev->rated_speed),
+				ibtopo__sentence_speed(ev->ports_speed), errs,
+				ibtopo__sentence_speed(ev->ports_speed));
+	return snprintf(buf, len, "%s cable is %g m, beyond the %g m its "
+			"media reaches, and %s: the cable is failing, replace "
+			"it with a shorter cable, or with optics rated for the "
+			"distance",
+			ev->media != IBTOPO_MEDIA_UNKNOWN ?
+			ibtopo_media_name(ev->media) : "the",
+			ev->length_m, ev->reach_m, errs);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_failing_cable = {

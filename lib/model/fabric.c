@@ -820,12 +820,24 @@ void ibtopo_fabric_sort(struct ibtopo_fabric *fabric)
 int ibtopo_findings_add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
 			struct ibtopo_error *err)
 {
+	struct ibtopo_cable_evidence *cable = NULL;
+
 	if (!list || !f)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no finding");
+	if (f->cable) {
+		cable = malloc(sizeof(*cable));
+		if (!cable)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+		*cable = *f->cable;
+	}
 	if (ibtopo__grow(&list->items, &list->alloc, list->count + 1,
-			 sizeof(*list->items)))
+			 sizeof(*list->items))) {
+		free(cable);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	list->items[list->count++] = *f;
+	}
+	list->items[list->count] = *f;
+	list->items[list->count++].cable = cable;
 	return 0;
 }
 
@@ -833,6 +845,8 @@ void ibtopo_findings_release(struct ibtopo_findings *list)
 {
 	if (!list)
 		return;
+	for (size_t i = 0; i < list->count; i++)
+		free(list->items[i].cable);
 	free(list->items);
 	list->items = NULL;
 	list->count = 0;

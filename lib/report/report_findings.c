@@ -114,13 +114,30 @@ static void fn(const void *r, void *x, struct ibtopo__cell *c)		\
 }
 
 VALUE_GETTER(g_active, "active")
-VALUE_GETTER(g_expected, "expected")
-VALUE_GETTER(g_rated, "rated")
 VALUE_GETTER(g_old, "old")
 VALUE_GETTER(g_new, "new")
 VALUE_GETTER(g_links, "links")
 VALUE_GETTER(g_paths, "paths")
 VALUE_GETTER(g_min_paths, "min_paths")
+
+/* failing-cable: the cable's rated speed and its ports' (f->cable) */
+static void g_expected(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (!FND(r)->cable)
+		value_column(r, "expected", c);
+	else if (FND(r)->cable->ports_speed)
+		ibtopo__cell_str(c, ibtopo_speed_name(FND(r)->cable->ports_speed));
+}
+
+static void g_rated(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (!FND(r)->cable)
+		value_column(r, "rated", c);
+	else if (FND(r)->cable->rated_speed)
+		ibtopo__cell_str(c, ibtopo_speed_name(FND(r)->cable->rated_speed));
+}
 
 static void g_evidence(const void *r, void *x, struct ibtopo__cell *c)
 {
@@ -166,21 +183,34 @@ static bool has_cable_reach(const struct ibtopo_finding *f)
 	return k && (k->flags & IBTOPO__KIND_CABLE_REACH);
 }
 
+/* cable-over-length's own fields, or a failing cable's evidence */
 static void g_media(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (has_cable_reach(FND(r)) && FND(r)->subkind)
+	const struct ibtopo_cable_evidence *ev = FND(r)->cable;
+
+	if (ev && ev->media != IBTOPO_MEDIA_UNKNOWN)
+		ibtopo__cell_str(c, ibtopo_media_name(ev->media));
+	else if (has_cable_reach(FND(r)) && FND(r)->subkind)
 		ibtopo__cell_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
 }
 
 static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (has_cable_reach(FND(r)))
+	const struct ibtopo_cable_evidence *ev = FND(r)->cable;
+
+	if (ev && ev->length_m > 0)
+		ibtopo__cell_real(c, ev->length_m);
+	else if (has_cable_reach(FND(r)))
 		ibtopo__cell_real(c, FND(r)->value);
 }
 
 static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (has_cable_reach(FND(r)))
+	const struct ibtopo_cable_evidence *ev = FND(r)->cable;
+
+	if (ev && ev->reach_m > 0)
+		ibtopo__cell_real(c, ev->reach_m);
+	else if (has_cable_reach(FND(r)))
 		ibtopo__cell_real(c, FND(r)->limit);
 }
 
@@ -327,6 +357,46 @@ static struct ibtopo__json *cell_json(const struct ibtopo__cell *c)
 	}
 }
 
+/*
+ * JSON only: a failing cable's "check" (the cable finding it was) and
+ * "counters", every error counter above its threshold on either port:
+ * [{"end":"a","counter":...,"count":N,"threshold":N,"saturated":false}].
+ */
+static int cable_json(struct ibtopo__json *obj,
+		      const struct ibtopo_cable_evidence *ev)
+{
+	struct ibtopo__json *arr;
+
+	if (ibtopo__json_set(obj, "check", ibtopo__json_string(
+				     ibtopo_finding_kind_name(ev->check))))
+		return IBTOPO_ENOMEM;
+	arr = ibtopo__json_array();
+	if (!arr || ibtopo__json_set(obj, "counters", arr))
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < ev->ncounters; i++) {
+		const struct ibtopo_evidence_counter *k = &ev->counters[i];
+		struct ibtopo__json *o = ibtopo__json_object();
+
+		if (!o || ibtopo__json_append(arr, o) ||
+		    ibtopo__json_set(o, "end", ibtopo__json_string(
+					     k->end ? "b" : "a")) ||
+		    ibtopo__json_set(o, "counter", ibtopo__json_string(
+					     ibtopo_counter_name(k->counter))) ||
+		    ibtopo__json_set(o, "count",
+				     ibtopo__json_int(k->count > INT64_MAX ?
+						      INT64_MAX :
+						      (int64_t)k->count)) ||
+		    ibtopo__json_set(o, "threshold",
+				     ibtopo__json_int(k->threshold > INT64_MAX ?
+						      INT64_MAX :
+						      (int64_t)k->threshold)) ||
+		    ibtopo__json_set(o, "saturated",
+				     ibtopo__json_bool(k->saturated)))
+			return IBTOPO_ENOMEM;
+	}
+	return 0;
+}
+
 /* Keys present even when null: the kind, the severity, ends a and b, the
  * message, and every key of an end c or d that is set. */
 static bool always_key(const char *name, const struct ibtopo_finding *f)
@@ -375,6 +445,8 @@ struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list)
 						  cell_json(&cell)))
 				goto out_fail;
 		}
+		if (f->cable && cable_json(obj, f->cable))
+			goto out_fail;
 	}
 	free(x);
 	return arr;

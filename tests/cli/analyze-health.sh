@@ -66,4 +66,26 @@ got=$(json_get '" ".join(sorted(f["kind"] for f in j["findings"]
 	if f["kind"].startswith(("port-", "cable-", "failing-"))))' <"$tmp/out")
 [ "$got" = "cable-over-length cable-over-length cable-underrated" ] ||
 	flunk "cable findings without counters: $got"
+
+# ---- --thresholds: the site's thresholds, as health reads them
+printf '# site\nSymbolErrorCounter=12\nPortRcvErrors = 10\n' >"$tmp/thr"
+run 0 "$IBTOPO" analyze 2 --thresholds "$tmp/thr" --format json
+got=$(json_get '" ".join(sorted("%s:%s/%d:%s:%s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["counter"], f["threshold"]) for f in j["findings"]
+	if f["kind"].startswith("port-")))' <"$tmp/out")
+[ "$got" = "port-errors:leaf01/39:LinkDownedCounter:0" ] ||
+	flunk "analyze --thresholds: $got"
+# failing-cable uses them too: host01's cable is only under-rated now
+run 1 "$IBTOPO" analyze 2 --thresholds "$tmp/thr" \
+	--cables "$DATA/ck-cables.csv" --format json
+got=$(json_get '" ".join(sorted("%s:%s/%d:%s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f.get("counter")) for f in j["findings"]
+	if f["kind"].startswith(("port-", "cable-", "failing-"))))' <"$tmp/out")
+[ "$got" = "cable-over-length:leaf01/2:None cable-underrated:leaf01/1:None failing-cable:leaf01/39:LinkDownedCounter" ] ||
+	flunk "failing-cable with --thresholds: $got"
+# a bad file fails the run, naming its line
+printf 'SymbolErrorCounter=many\n' >"$tmp/bad"
+run 2 "$IBTOPO" analyze 2 --thresholds "$tmp/bad"
+grep -q "^ibtopo: .*bad:1: bad value for SymbolErrorCounter" "$tmp/err" ||
+	flunk "bad thresholds: $(cat "$tmp/err")"
 exit "$failed"

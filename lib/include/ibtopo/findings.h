@@ -12,6 +12,7 @@
 
 #include <ibtopo/error.h>
 #include <ibtopo/fabric.h>
+#include <ibtopo/counters.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +105,36 @@ enum ibtopo_cause {
 	IBTOPO_CAUSE_DEVICE_LIMIT,	/* one end's model never runs faster */
 };
 
+/** An error counter of a failing cable's port, as evidence. */
+struct ibtopo_evidence_counter {
+	int end;			/* 0: the finding's end a; 1: end b */
+	enum ibtopo_counter counter;
+	uint64_t count;			/* its reading */
+	uint64_t threshold;		/* it is above this */
+	bool saturated;			/* stopped at its largest value */
+};
+
+/* Both ports of a cable, every error counter of each. */
+#define IBTOPO_EVIDENCE_COUNTERS_MAX 32
+
+/**
+ * What a failing-cable finding knows of its cable: the cable check's
+ * numbers, and the error counters of the cable's two ports that are
+ * above their thresholds, highest count first.
+ */
+struct ibtopo_cable_evidence {
+	enum ibtopo_finding_kind check;	/* cable-over-length or -underrated */
+	enum ibtopo_media media;	/* IBTOPO_MEDIA_UNKNOWN: not known */
+	double length_m;		/* 0: not known */
+	double reach_m;			/* the media's reach at the link's
+					 * speed (over-length); 0: not known */
+	unsigned rated_speed;		/* speed bit it is rated for; 0 */
+	unsigned ports_speed;		/* speed bit both ports run up to
+					 * (under-rated); 0: not known */
+	size_t ncounters;
+	struct ibtopo_evidence_counter counters[IBTOPO_EVIDENCE_COUNTERS_MAX];
+};
+
 /**
  * One finding. Data only: renderers turn it into words.
  * `a`/`b` name the link's ends; `c`/`d` the other link involved
@@ -126,6 +157,12 @@ struct ibtopo_finding {
 	/* cause device-limit: the limiting model; 0 = known by description */
 	uint32_t vendor_id;
 	uint32_t device_id;
+	/*
+	 * failing-cable: its cable's evidence, else NULL. Owned by the list
+	 * the finding is in: ibtopo_findings_add() copies it and
+	 * ibtopo_findings_release() frees it.
+	 */
+	struct ibtopo_cable_evidence *cable;
 };
 
 /** A growable list of findings. */
@@ -136,7 +173,7 @@ struct ibtopo_findings {
 };
 #define IBTOPO_FINDINGS_INIT { NULL, 0, 0 }
 
-/** Append a copy of *f. */
+/** Append a copy of *f (and of its f->cable). */
 int ibtopo_findings_add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
 			struct ibtopo_error *err);
 /** Free the items (not the struct); the list is reusable afterwards. */

@@ -40,10 +40,9 @@ extern "C" {
  *   highest count and its peer; subkind, value, limit, note as that
  *   port-errors finding; actual = how many more error counters on the
  *   cable's two ports are above their thresholds; cause = cable;
- *   expected = the cable finding's kind; over-length: vendor_id,
- *   device_id = the cable's length and the reach in cm, c.port = its
- *   media (the end c is otherwise unset); underrated: vendor_id = the
- *   cable's rated speed bit, device_id = the speed both ports run up to.
+ *   cable = the evidence (struct ibtopo_cable_evidence: which check,
+ *   media, length, reach, rated speed, the ports' speed, and every
+ *   error counter above its threshold on either port).
  */
 struct ibtopo_health_port {
 	const struct ibtopo_port *port;		/* in the newer fabric */

@@ -17,6 +17,7 @@
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
 #include <ibtopo/routing.h>
+#include <ibtopo/health.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,17 +103,21 @@ struct ibtopo_analyze_opts {
 	struct ibtopo_check_opts checks;	/* ibtopo_check_links() */
 	struct ibtopo_topology_opts topology;	/* ibtopo_topology_analyze() */
 	unsigned flags;				/* enum ibtopo_analyze_flags */
+	/* version 2: the port health section's thresholds
+	 * (ibtopo_health_analyze()); version 1 callers get the defaults */
+	struct ibtopo_health_opts health;
 };
-#define IBTOPO_ANALYZE_OPTS_VERSION 1
+#define IBTOPO_ANALYZE_OPTS_VERSION 2
 #define IBTOPO_ANALYZE_OPTS_INIT { IBTOPO_ANALYZE_OPTS_VERSION, \
-	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0 }
+	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0, \
+	IBTOPO_HEALTH_OPTS_INIT }
 
 /**
  * Run every analysis the library has, in order: the link and cable checks
  * (ibtopo_check_links()), then the topology (ibtopo_topology_analyze()),
  * then port health when ports carry counters (ibtopo_health_analyze() on
- * this one snapshot, default thresholds: port-errors findings), then,
- * when switches have forwarding tables, the routing
+ * this one snapshot, opts->health's thresholds: port-errors findings),
+ * then, when switches have forwarding tables, the routing
  * (ibtopo_routes_analyze(), default options), each unless a flag skips
  * it. *out is a new analysis whose findings are
  * the findings of all of them, in that order, and whose topology is the
