@@ -343,6 +343,9 @@ static void piled_uplinks(void **state)
 	assert_string_equal(f->a.node, "leaf01");
 	assert_string_equal(f->b.node, "spine01");
 	assert_string_equal(f->c.node, "spine02");
+	/* a lone upper switch: no director to name */
+	assert_null(f->d.node);
+	assert_true(f->d.guid == 0);
 	assert_int_equal(f->expected, 1);
 	assert_int_equal(f->actual, 2);
 	/* same number of uplinks as its peers: not uneven */
@@ -582,6 +585,13 @@ static void director_uplinks_piled(void **state)
 	assert_string_equal(f->a.node, "edge01");
 	assert_true(strncmp(f->b.node, "MF0;dir1:", 9) == 0);
 	assert_true(strncmp(f->c.node, "MF0;dir3:", 9) == 0);
+	/* the 4 cables are counted per director: d names it, b stays its
+	 * chip (a node of the fabric, the diagram marks it) */
+	assert_non_null(f->d.node);
+	assert_string_equal(f->d.node, "dir1");
+	assert_true(f->d.guid == ibtopo_fabric_find_node(r.f, f->b.guid)->sysimg_guid);
+	assert_true(f->d.guid != f->b.guid);
+	assert_int_equal(f->d.port, -1);
 	assert_int_equal(f->expected, 2);
 	assert_int_equal(f->actual, 4);
 	done(&r);
