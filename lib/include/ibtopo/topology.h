@@ -332,7 +332,10 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 				     const struct ibtopo_node *b,
 				     enum ibtopo_path_measure measure);
 
-/** Number of servers (CAs grouped by system image GUID). */
+/**
+ * Number of servers: CAs grouped by system image GUID, then by the host
+ * name of "<host> <adapter>" descriptions; a CA with neither is one.
+ */
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
 /**
  * The server policy applied (single or dual: the one asked for, or the
