@@ -1375,7 +1375,9 @@ static int uplink_violations(struct ibtopo_topology *t,
 					none = v;
 			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
 				cnt[t->sw[t->adj[j].v].chassis] = 0;
-			if (most == IBTOPO__NONE || mostn <= per || none == IBTOPO__NONE)
+			/* no list to add to: leave the fabric's strings be */
+			if (most == IBTOPO__NONE || mostn <= per ||
+			    none == IBTOPO__NONE || !out)
 				continue;
 			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 				     IBTOPO_FTV_UPLINKS_PILED);
