@@ -343,6 +343,9 @@ static void piled_uplinks(void **state)
 	assert_string_equal(f->a.node, "leaf01");
 	assert_string_equal(f->b.node, "spine01");
 	assert_string_equal(f->c.node, "spine02");
+	/* a lone upper switch: no director to name */
+	assert_null(f->d.node);
+	assert_true(f->d.guid == 0);
 	assert_int_equal(f->expected, 1);
 	assert_int_equal(f->actual, 2);
 	/* same number of uplinks as its peers: not uneven */
@@ -582,6 +585,13 @@ static void director_uplinks_piled(void **state)
 	assert_string_equal(f->a.node, "edge01");
 	assert_true(strncmp(f->b.node, "MF0;dir1:", 9) == 0);
 	assert_true(strncmp(f->c.node, "MF0;dir3:", 9) == 0);
+	/* the 4 cables are counted per director: d names it, b stays its
+	 * chip (a node of the fabric, the diagram marks it) */
+	assert_non_null(f->d.node);
+	assert_string_equal(f->d.node, "dir1");
+	assert_true(f->d.guid == ibtopo_fabric_find_node(r.f, f->b.guid)->sysimg_guid);
+	assert_true(f->d.guid != f->b.guid);
+	assert_int_equal(f->d.port, -1);
 	assert_int_equal(f->expected, 2);
 	assert_int_equal(f->actual, 4);
 	done(&r);
@@ -807,6 +817,70 @@ static void dual_homed_servers_are_one_endpoint(void **state)
 	done(&r);
 }
 
+/* A CA cabled to `sw`'s next free port: description, system image GUID. */
+static struct ibtopo_node *add_ca(struct ibtopo_fabric *f, struct ibtopo_node *sw,
+				  uint64_t guid, uint64_t sysimg, const char *desc)
+{
+	struct ibtopo_node *ca = NULL;
+	struct ibtopo_port *a = NULL, *b = NULL;
+	unsigned p = 1;
+
+	while (p < sw->nports && sw->ports[p])
+		p++;
+	assert_int_equal(ibtopo_fabric_add_node(&ca, f, IBTOPO_NODE_CA, guid, 1,
+						desc, NULL), 0);
+	ca->sysimg_guid = sysimg;
+	assert_int_equal(ibtopo_node_add_port(&a, f, ca, 1, NULL), 0);
+	assert_int_equal(ibtopo_node_add_port(&b, f, sw, p, NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(NULL, f, a, b, NULL), 0);
+	return ca;
+}
+
+/*
+ * CAs are grouped into servers by system image GUID first, host name
+ * second; a CA with neither (a default description such as "MT4129
+ * ConnectX7   Mellanox Technologies", its own system image GUID) is its
+ * own server.
+ */
+static void servers_by_system_image_then_host(void **state)
+{
+	static const char anon[] = "MT4129 ConnectX7   Mellanox Technologies";
+	struct fg_params p = FT2(.leaves = 2, .spines = 2, .hosts = 1);
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *l1, *l2, *lone;
+	size_t single = 0;
+	struct run r;
+
+	assert_int_equal(fg_build(&f, &p, NULL), 0);
+	l1 = fg_node(f, "leaf01");
+	l2 = fg_node(f, "leaf02");
+	/* two hostless CAs of one server: one system image GUID */
+	add_ca(f, l1, 0xa01, 0xa00, anon);
+	add_ca(f, l2, 0xa02, 0xa00, anon);
+	/* a hostless CA sharing dgx01's system image GUID joins it, and
+	 * dgx01's second CA, with a GUID of its own, joins by host name */
+	add_ca(f, l1, 0xb01, 0xb00, "dgx01 HCA-1");
+	add_ca(f, l2, 0xb02, 0xb00, anon);
+	add_ca(f, l2, 0xc01, 0xc01, "dgx01 HCA-2");
+	/* hostless, own system image GUID: its own server */
+	lone = add_ca(f, l1, 0xd01, 0xd01, anon);
+	/* as ibnetdiscover gives it: no system image GUID, no host name */
+	add_ca(f, l2, 0xe01, 0, anon);
+	ibtopo_fabric_sort(f);
+	run_fabric(&r, f, NULL);
+	/* host0001, host0002, the pair, dgx01, the two lone CAs */
+	assert_int_equal(ibtopo_topology_server_count(r.t), 6);
+	/* single-homed: host0001, host0002 and the two lone CAs */
+	ibtopo_topology_server_policy(r.t, &single);
+	assert_int_equal(single, 4);
+	assert_true(ibtopo_topology_node_low_diversity(r.t, lone));
+	assert_false(ibtopo_topology_node_low_diversity(
+		r.t, ibtopo_fabric_find_node(f, 0xa01)));
+	assert_false(ibtopo_topology_node_low_diversity(
+		r.t, ibtopo_fabric_find_node(f, 0xb02)));
+	done(&r);
+}
+
 static void bad_arguments(void **state)
 {
 	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
@@ -920,7 +994,7 @@ static void fixture_ndr_superpod_rails(void **state)
 	 * b08-p1-dgx-08-c01 has HCA-5 and HCA-6 swapped; the UFM host
 	 * (two HCAs) is not on the rails.
 	 */
-	size_t units = 0;
+	size_t units = 0, single = 0;
 	const struct ibtopo_finding *f;
 
 	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_RAIL_OPTIMIZED);
@@ -952,6 +1026,18 @@ static void fixture_ndr_superpod_rails(void **state)
 			       IBTOPO_FTV_UNEVEN_UPLINKS), 12);
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			       IBTOPO_FTV_CA_ON_NON_LEAF), 0);
+	/*
+	 * Servers: every CA's system image GUID is its own node GUID (542
+	 * of 542; a DGX's ConnectX-7s share none), so only host names group
+	 * them: 121 servers on 2 switches or more; 69 CAs with the default
+	 * "MT4129 ConnectX7   Mellanox Technologies" and the three
+	 * "localhost HCA-n" have neither and stay one single-homed server
+	 * each: 193 servers, 72 single-homed, dual by majority.
+	 */
+	assert_int_equal(ibtopo_topology_server_count(r.t), 193);
+	assert_int_equal(ibtopo_topology_server_policy(r.t, &single),
+			 IBTOPO_SERVERS_DUAL);
+	assert_int_equal(single, 72);
 	done(&r);
 }
 
@@ -986,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(dragonfly_missing_uplink_and_odd_group),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),
+		cmocka_unit_test(servers_by_system_image_then_host),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(fixture_qdr_hosts_fdr10_isls),
 		cmocka_unit_test(fixture_x5_mixed_ddr_qdr),

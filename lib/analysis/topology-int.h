@@ -99,6 +99,8 @@ struct ibtopo__chassis {
 	int line_level;		/* level of its line chips; 0 = none */
 	size_t line_chips, fabric_chips, idle_chips;
 	size_t external_links;	/* cables to servers and other chassis */
+	const char *name;	/* director's name in the fabric's strings,
+				 * once a finding names it; else NULL */
 };
 
 /** Where a server is cabled: a switch and the number of cables. */

@@ -1117,6 +1117,35 @@ static int add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
 	return list ? ibtopo_findings_add(list, f, err) : 0;
 }
 
+/*
+ * A director as a finding's end: its name (node), its system image GUID
+ * (guid), no port; nothing for a lone switch. Findings borrow the fabric,
+ * not the analysis (they may outlive it), so the name goes into the
+ * fabric's own strings, freed with it: a cache the const fabric keeps,
+ * written once per director named.
+ */
+static int director_end(struct ibtopo_topology *t, size_t chassis,
+			struct ibtopo_end *e, struct ibtopo_error *err)
+{
+	struct ibtopo__chassis *c = &t->chassis[chassis];
+	char name[256];
+
+	if (c->chips < 2)
+		return 0;
+	if (!c->name) {
+		ibtopo__topology_chassis_name(t, chassis, name, sizeof(name));
+		c->name = ibtopo__fabric_strdup((struct ibtopo_fabric *)t->fabric,
+						name);
+		if (!c->name)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+	}
+	e->node = c->name;
+	e->guid = c->sysimg;
+	e->port = -1;
+	return 0;
+}
+
 static int link_violations(struct ibtopo_topology *t,
 			   struct ibtopo_findings *out, bool rules,
 			   struct ibtopo_error *err)
@@ -1346,16 +1375,20 @@ static int uplink_violations(struct ibtopo_topology *t,
 					none = v;
 			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
 				cnt[t->sw[t->adj[j].v].chassis] = 0;
-			if (most == IBTOPO__NONE || mostn <= per || none == IBTOPO__NONE)
+			/* no list to add to: leave the fabric's strings be */
+			if (most == IBTOPO__NONE || mostn <= per ||
+			    none == IBTOPO__NONE || !out)
 				continue;
 			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 				     IBTOPO_FTV_UPLINKS_PILED);
 			end_node(&fd.a, t->sw[u].node);
 			end_node(&fd.b, t->sw[most].node);
 			end_node(&fd.c, t->sw[none].node);
+			ret = director_end(t, t->sw[most].chassis, &fd.d, err);
 			fd.expected = per;
 			fd.actual = mostn;
-			ret = add(out, &fd, err);
+			if (!ret)
+				ret = add(out, &fd, err);
 		}
 	}
 out_free:

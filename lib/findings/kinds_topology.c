@@ -137,6 +137,13 @@ static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
 			f->actual, f->actual == 1 ? "" : "s", f->expected);
 	case IBTOPO_FTV_UPLINKS_PILED:
+		/* a director counts as one upper switch: name it, not b */
+		if (f->d.node)
+			return snprintf(buf, len,
+				"%u uplinks go to director '%s' (system image GUID 0x%016" PRIx64 ") and none to %s, where %u per upper switch is usual: move the extra cables to %s",
+				f->actual, f->d.node, f->d.guid,
+				ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)),
+				f->expected, n2);
 		return snprintf(buf, len,
 			"%u uplinks go to %s and none to %s, where %u per upper switch is usual: move the extra cables to %s",
 			f->actual, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),

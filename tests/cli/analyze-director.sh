@@ -5,7 +5,7 @@
 # cables, as on Janus). The unused chip is ranked with its chassis' line
 # chips, so the fabric is a 3-level tree with honest figures; levels are
 # reported per chassis and across chassis; OpenSM's verdict is its own
-# line; a missing uplink is found.
+# line; a missing uplink is found; uplinks piled on one director name it.
 . "$top_srcdir/tests/lib.sh"
 python_require
 GEN="$top_builddir/tests/gen/gen-fabric"
@@ -46,4 +46,17 @@ grep -q "^OpenSM's ftree routing would" "$TESTDIR/dir.txt" ||
 got=$(json_get '(j["topology"]["levels"], [(f["a"]["node"], f["detail"], f["message"][:51])
 	for f in j["findings"] if f["kind"] == "fat-tree-violation"])' <"$TESTDIR/drop.json")
 [ "$got" = "(3, [('edge01', 'uneven-uplinks', 'switch has 5 uplinks where most of its level have 6')])" ] || fail "drop-uplink: $got"
+
+# edge01's two cables to dir3 go to dir1: 4 uplinks to one director,
+# which the finding names (d: chassis name, system image GUID), b its chip
+# shellcheck disable=SC2086
+"$GEN" --format ibnetdiscover $DIR --fault piled-across director \
+	>"$TESTDIR/piled.topo" || fail "gen-fabric piled-across"
+"$IBTOPO" analyze --format json "$TESTDIR/piled.topo" >"$TESTDIR/piled.json" ||
+	fail "analyze piled-across"
+got=$(json_get '[(f["a"]["node"], f["b"]["node"], f["d"]["node"], f["d"]["guid"],
+	f["message"]) for f in j["findings"] if f.get("detail") == "uplinks-piled"]' \
+	<"$TESTDIR/piled.json")
+[ "$got" = "[('edge01', 'MF0;dir1:IS5600/L01/U1', 'dir1', '0x7cfe900300aa0000', \"4 uplinks go to director 'dir1' (system image GUID 0x7cfe900300aa0000) and none to 'MF0;dir3:IS5600/L01/U1', where 2 per upper switch is usual: move the extra cables to 'MF0;dir3:IS5600/L01/U1'\")]" ] ||
+	fail "piled-across: $got"
 exit 0

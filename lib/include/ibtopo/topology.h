@@ -133,7 +133,10 @@ extern "C" {
  *   actual = its own); UPLINKS_PILED (a = the switch, b = the upper
  *   switch with most of its uplinks, c = an upper switch of the same
  *   group with none; expected = the usual cables per upper switch,
- *   actual = those to b); CA_TO_CA (a, b the link's ends).
+ *   actual = those to b, or to b's director when b is a director's chip:
+ *   a director counts as one upper switch, and then d names it, d.node
+ *   its chassis name, d.guid its system image GUID, port -1); CA_TO_CA
+ *   (a, b the link's ends).
  */
 
 enum ibtopo_topology_class {
@@ -329,7 +332,10 @@ long long ibtopo_topology_leaf_paths(const struct ibtopo_topology *topo,
 				     const struct ibtopo_node *b,
 				     enum ibtopo_path_measure measure);
 
-/** Number of servers (CAs grouped by system image GUID). */
+/**
+ * Number of servers: CAs grouped by system image GUID, then by the host
+ * name of "<host> <adapter>" descriptions; a CA with neither is one.
+ */
 size_t ibtopo_topology_server_count(const struct ibtopo_topology *topo);
 /**
  * The server policy applied (single or dual: the one asked for, or the
