@@ -69,7 +69,7 @@ lib_cleanup() {
 	for pid in $CLEANUP_PIDS $SIM_PID; do
 		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
-	exec 9>&- 2>/dev/null
+	exec 9>&-
 	if [ -n "${KEEP_TESTDIR:-}" ]; then
 		echo "# kept $TESTDIR" >&2
 	else
@@ -186,6 +186,8 @@ sim_cmd() {
 # sim_client COMMAND...: run a client of the simulator (through the
 # umad2sim shim) in the scratch directory, where umad2sim leaves its
 # ./sys-<pid> tree. SIM_HOST, when set, names the node it attaches to.
+# SIM_TIMEOUT (120 s) bounds it; then it is killed (SIGKILL: a client
+# stuck in a MAD exchange may not heed SIGTERM).
 #
 # Under AddressSanitizer, umad2sim's read() copies a whole MAD buffer out
 # of a shorter allocation (ibsim 0.10): memcpy range checks are turned off
@@ -194,7 +196,7 @@ sim_cmd() {
 sim_client() {
 	(cd "$TESTDIR/work" &&
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout 120 "$@")
+		LD_PRELOAD="$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
 }
 
 # sim_opensm: one opensm sweep (LIDs, Active ports), then it exits.
@@ -204,7 +206,7 @@ sim_opensm() {
 	(cd "$TESTDIR/work" &&
 		OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout 60 "$OPENSM" -o \
+		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o \
 		-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
 		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
 }

@@ -205,6 +205,8 @@ static void balanced_tree_is_clean_and_even(void **state)
 	assert_int_equal(x.r->leaf_spines_used.n, NLEAF * (NLEAF - 1));
 	assert_true(x.r->leaf_spines_used.min == NSPINE);
 	assert_true(x.r->leaf_paths_cabled.min == NSPINE);
+	assert_true(x.r->leaf_spines_cabled.n == x.r->leaf_spines_used.n);
+	assert_true(x.r->leaf_spines_cabled.min == NSPINE);
 	assert_int_equal(x.r->leaf_pairs_underused, 0);
 	assert_true(x.r->ebb_min > 0 && x.r->ebb_mean <= 1);
 	done(&x, &t);

@@ -669,7 +669,7 @@ struct leafpairs {
 	int *seen;		/* per leaf: top switches of this group */
 	size_t *nseen;
 	size_t gcap;		/* most destinations of one group */
-	double *used, *cabled;
+	double *used, *cabled, *spines;
 	size_t npairs, apairs;
 };
 
@@ -699,7 +699,7 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 			   size_t b, struct ibtopo_error *err)
 {
 	for (size_t a = 0; a < lp->nleaves; a++) {
-		long long cab;
+		long long cab, spn;
 
 		if (a == b)
 			continue;
@@ -715,14 +715,23 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 			if (!nc)
 				return nomem(err);
 			lp->cabled = nc;
+			nc = realloc(lp->spines, na * sizeof(*nc));
+			if (!nc)
+				return nomem(err);
+			lp->spines = nc;
 			lp->apairs = na;
 		}
 		cab = t->net.topo ? ibtopo_topology_leaf_paths(t->net.topo,
 				t->net.sw[lp->leaves[a]],
 				t->net.sw[lp->leaves[b]],
 				IBTOPO_PATHS_EDGE_DISJOINT) : -1;
+		spn = t->net.topo ? ibtopo_topology_leaf_paths(t->net.topo,
+				t->net.sw[lp->leaves[a]],
+				t->net.sw[lp->leaves[b]],
+				IBTOPO_PATHS_NODE_DISJOINT) : -1;
 		lp->used[lp->npairs] = (double)lp->nseen[a];
 		lp->cabled[lp->npairs] = (double)cab;
+		lp->spines[lp->npairs] = (double)spn;
 		lp->npairs++;
 		lp->nseen[a] = 0;
 	}
@@ -750,6 +759,7 @@ static void leafpairs_note(struct leafpairs *lp, const struct trace *t)
 
 static void leafpairs_release(struct leafpairs *lp)
 {
+	free(lp->spines);
 	free(lp->cabled);
 	free(lp->used);
 	free(lp->nseen);
@@ -1030,16 +1040,22 @@ static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
 	}
 	if (leaf) {
 		struct ibtopo_routes *r = &t->res->pub;
-		size_t nc = 0;
+		size_t nc = 0, ns = 0;
 
+		/* like with like: distinct spines used against distinct
+		 * spines cabled (node-disjoint), not against edge-disjoint
+		 * paths, which count parallel cables to one spine */
 		for (size_t i = 0; i < lp.npairs; i++) {
-			if (lp.cabled[i] >= 0 && lp.used[i] < lp.cabled[i])
+			if (lp.spines[i] >= 0 && lp.used[i] < lp.spines[i])
 				r->leaf_pairs_underused++;
 			if (lp.cabled[i] >= 0)
 				lp.cabled[nc++] = lp.cabled[i];
+			if (lp.spines[i] >= 0)
+				lp.spines[ns++] = lp.spines[i];
 		}
 		spread(&r->leaf_spines_used, lp.used, lp.npairs);
 		spread(&r->leaf_paths_cabled, lp.cabled, nc);
+		spread(&r->leaf_spines_cabled, lp.spines, ns);
 	}
 
 out_release:

@@ -114,6 +114,8 @@ static json *routes_json(const struct ibtopo_routes *r)
 					      (int64_t)r->leaf_spines_used.n)) ||
 		     ibtopo__json_set(lp, "spines_used",
 				      spread_json(&r->leaf_spines_used)) ||
+		     ibtopo__json_set(lp, "spines_cabled",
+				      spread_json(&r->leaf_spines_cabled)) ||
 		     ibtopo__json_set(lp, "paths_cabled",
 				      spread_json(&r->leaf_paths_cabled)) ||
 		     ibtopo__json_set(lp, "underused", ibtopo__json_int(
@@ -243,18 +245,25 @@ int ibtopo__routes_text(const struct ibtopo_sink *o,
 	}
 	if (r->leaf_spines_used.n) {
 		ibtopo__wr_printf(&w, "leaf pairs: %zu;", r->leaf_spines_used.n);
-		if (r->leaf_paths_cabled.n)
-			ibtopo__wr_printf(&w, " %g disjoint paths cabled "
-					  "(median, min %g),",
-					  r->leaf_paths_cabled.median,
-					  r->leaf_paths_cabled.min);
+		if (r->leaf_spines_cabled.n)
+			ibtopo__wr_printf(&w, " %g spines reachable by cables "
+					  "(median, min %g; node-disjoint "
+					  "paths),",
+					  r->leaf_spines_cabled.median,
+					  r->leaf_spines_cabled.min);
 		ibtopo__wr_printf(&w, " %g spines used by routing (median, "
 				  "min %g); %zu pair%s use%s fewer spines than "
-				  "paths\n", r->leaf_spines_used.median,
+				  "the cables reach", r->leaf_spines_used.median,
 				  r->leaf_spines_used.min,
 				  r->leaf_pairs_underused,
 				  r->leaf_pairs_underused == 1 ? "" : "s",
 				  r->leaf_pairs_underused == 1 ? "s" : "");
+		if (r->leaf_paths_cabled.n)
+			ibtopo__wr_printf(&w, "; %g edge-disjoint paths "
+					  "(median, min %g; parallel cables "
+					  "count)", r->leaf_paths_cabled.median,
+					  r->leaf_paths_cabled.min);
+		ibtopo__wr_printf(&w, "\n");
 	}
 	if (r->bisections)
 		ibtopo__wr_printf(&w, "effective bisection bandwidth: mean %.3f, "

@@ -4,7 +4,8 @@
 # written by hand (tests/data/rt-ck-lfts.dump): the JSON contract, the
 # destination LIDs per port against an awk count of the dump, a black
 # hole and a loop planted in the dump found once each at the right switch
-# and port (exit 1), bad dumps and missing tables (exit 2).
+# and port (exit 1), the leaf pairs' spines used against the spines
+# the cables reach (one spine, two cables a leaf), bad dumps and missing tables (exit 2).
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -24,6 +25,20 @@ got=$(json_get '"%s %s %s %s %s %s %s %s %s %s" % (j["schema_version"],
 	len(j["findings"]))' <"$tmp/out")
 [ "$got" = "1 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
 	flunk "clean dump: $got"
+# leaf pairs, like with like: one spine, two cables from each leaf; the
+# routes use the one spine the cables reach (none underused), beside 2
+# edge-disjoint paths (issue 15: used against edge-disjoint said 2 pairs
+# were underused)
+got=$(json_get '"%s %s %s %s %s" % (j["routes"]["leaf_pairs"]["pairs"],
+	j["routes"]["leaf_pairs"]["spines_used"]["max"],
+	j["routes"]["leaf_pairs"]["spines_cabled"]["min"],
+	j["routes"]["leaf_pairs"]["paths_cabled"]["min"],
+	j["routes"]["leaf_pairs"]["underused"])' <"$tmp/out" 2>&1)
+[ "$got" = "2 1.0 1.0 2.0 0" ] || flunk "leaf pairs: $got"
+run 0 "$IBTOPO" routes "$topo" --routes "$dump"
+grep -qxF 'leaf pairs: 2; 1 spines reachable by cables (median, min 1; node-disjoint paths), 1 spines used by routing (median, min 1); 0 pairs use fewer spines than the cables reach; 2 edge-disjoint paths (median, min 2; parallel cables count)' "$tmp/out" ||
+	flunk "leaf pairs text: $(grep 'leaf pairs' "$tmp/out")"
+run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format json
 # CA routes per port, counted by hand: a host port carries the 3 routes
 # to its host, a leaf uplink the 2 routes of its hosts to one remote host
 json_get '"\n".join("%s %d %d %d" % (p["name"], p["port"], p["routes"],

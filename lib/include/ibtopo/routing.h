@@ -98,13 +98,17 @@ struct ibtopo_routes {
 	 * distinct top switches their routes turn at, beside the
 	 * edge-disjoint paths the cables allow (topology; n 0 without) */
 	struct ibtopo_route_spread leaf_spines_used, leaf_paths_cabled;
-	size_t leaf_pairs_underused;	/* pairs using fewer spines than paths */
+	size_t leaf_pairs_underused;	/* pairs using fewer spines than the
+					 * cables reach (leaf_spines_cabled) */
 	/* effective bisection bandwidth: per random bisection of the CA
 	 * ports into pairs, the mean fraction of full bandwidth a flow gets
 	 * when the flows sharing a link split it; mean and min over them */
 	unsigned bisections;
 	uint64_t seed;
 	double ebb_mean, ebb_min;
+	/* leaf pairs: the distinct spines the cables reach, as node-disjoint
+	 * paths (parallel cables to one spine count once; n 0 without) */
+	struct ibtopo_route_spread leaf_spines_cabled;
 };
 
 /**
@@ -134,7 +138,11 @@ void ibtopo_routes_free(struct ibtopo_routes *routes);
  * "unreachable_pairs","black_holes","loops","not_minimal","credit_loops",
  * "hops":{"<links>":pairs},"levels":[{"level","up":{"ports","routes":
  * {"min","median","max"},"dlids":{...}},"down":{...}}],"leaf_pairs":
- * {"pairs","spines_used":{...},"paths_cabled":{...},"underused"},
+ * {"pairs","spines_used":{...},"spines_cabled":{...},"paths_cabled":
+ * {...},"underused"} (spines_cabled: node-disjoint paths, the distinct
+ * spines cables reach, to compare with spines_used; paths_cabled:
+ * edge-disjoint paths, parallel cables counted; underused: pairs whose
+ * routes use fewer spines than spines_cabled),
  * "ports":[{"guid","name","port","routes","dlids","level","up"}],"ebb":
  * {"mean","min","bisections","seed"}},"findings":[...]}. Text: a summary,
  * the busiest ports, then the findings. CSV: one row per port. IBTOPO_EIO
