@@ -78,6 +78,14 @@ if [ -n "$OPENSM" ]; then
 		>/dev/null 2>&1) || echo "demo: opensm failed; ports stay Init" >&2
 fi
 
+# With --routes, name the engine that computed the tables from opensm's log.
+for arg in "$@"; do
+	if [ "$arg" = --routes ] && [ -s "$work/osm.log" ]; then
+		set -- "$@" --routes-log "$work/osm.log"
+		break
+	fi
+done
+
 echo "demo: ibtopo discover (as node $SIM_HOST)" >&2
 (cd "$work" && LD_PRELOAD="$UMAD2SIM" "$IBTOPO" discover "$@" 2>"$work/err") || {
 	grep -v '^ibwarn: .*sim_connect: attached' "$work/err" >&2

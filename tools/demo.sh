@@ -2,7 +2,8 @@
 # The main job on the embedded example fabric: build ibtopo, start a
 # simulated fabric (ibsim on examples/hdr-fat-tree.net), discover it
 # through libibnetdisc into the default SQLite database, analyze it and
-# render a diagram (fabric.svg and fabric.png in the current directory).
+# check the routes the subnet manager programmed and render a diagram
+# (fabric.svg, fabric.png and fabric.html in the current directory).
 # Set IBTOPO_DB to use another database.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,11 +16,14 @@ if [ ! -x build/src/ibtopo ]; then
 	(cd build && ../configure -q && make -j"$(nproc)" >/dev/null)
 fi
 IBTOPO="$top/build/src/ibtopo"
-IBTOPO="$IBTOPO" sh examples/demo.sh --label demo
+IBTOPO="$IBTOPO" sh examples/demo.sh --label demo --force --counters --routes
 echo
 echo "demo: ibtopo analyze (the example fabric has two planted faults)" >&2
 "$IBTOPO" analyze --fail-on never
-for fmt in svg png; do
+echo
+echo "demo: ibtopo routes (what the subnet manager programmed)" >&2
+"$IBTOPO" routes --fail-on never
+for fmt in svg png html; do
 	"$IBTOPO" render -o "$out/fabric.$fmt"
 done
-echo "demo: diagram written to $out/fabric.svg and $out/fabric.png" >&2
+echo "demo: diagram written to $out/fabric.svg, fabric.png and fabric.html" >&2
