@@ -48,7 +48,8 @@ static const struct cli_opt opts[] = {
 	{ "match", 0, 1, "REGEX",
 	  "with --plan: compare names by this regex's first group" },
 	{ "cables", 0, 1, "FILE",
-	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
+	  "cable inventory CSV or ibdiagnet2 .db_csv to merge "
+	  "(a stale row is a warning)" },
 	{ "cable-reach", 0, 1, "FILE",
 	  "cable reach table (default: built in)" },
 	{ "min-paths", 0, 1, "N",
@@ -127,6 +128,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
 	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
@@ -273,10 +275,19 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		d.other = other;
 	}
 	cab.warn = cli_warn;
+	cab.unmatched = &stale;
 	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
 		goto out_free_other;
 	}
+	/* a stale inventory row draws nothing: say it, draw the rest */
+	for (size_t i = 0; i < stale.count; i++) {
+		char msg[512];
+
+		ibtopo_finding_message(msg, sizeof(msg), &stale.items[i]);
+		cli_warn(NULL, msg);
+	}
+	ibtopo_findings_release(&stale);
 	if (diff) {
 		if (ibtopo_fabric_diff(&findings, other, fabric, NULL, &err)) {
 			cli_fail(&err);

@@ -106,6 +106,14 @@ stale 'leaf01,7' "leaf01,0x1000000000000200,7,,,,,,,,,,$tmp/stale.csv:3: port 7 
 run 0 "$IBTOPO" analyze --format json --cables "$tmp/stale.csv" --fail-on never "$DATA/ck-cables.topo"
 grep -q '{"kind":"cable-row-unmatched","severity":"warning","a":{"node":"leaf01","guid":"0x1000000000000200","port":7}' "$tmp/out" ||
 	flunk "stale row JSON: $(cat "$tmp/out")"
+# render draws the rows that match and warns about the stale one
+# (the same picture as from the good row alone)
+head -n 2 "$tmp/stale.csv" >"$tmp/good.csv"
+run 0 "$IBTOPO" render --cables "$tmp/good.csv" -o "$tmp/good.dot" "$DATA/ck-cables.topo"
+run 0 "$IBTOPO" render --cables "$tmp/stale.csv" -o "$tmp/stale.dot" "$DATA/ck-cables.topo"
+grep -q -x "ibtopo: warning: $tmp/stale.csv:3: port 7 of 'leaf01' has no link in the fabric: this row's cable data was not used; correct or delete the row" "$tmp/err" ||
+	flunk "render, stale row: stderr: $(cat "$tmp/err")"
+same "$tmp/good.dot" "$tmp/stale.dot" "render, stale row"
 printf 'node_a,port_a,node_b,port_b\nleaf01,1,spine01,1\n' >"$tmp/peer.csv"
 run 0 "$IBTOPO" analyze --cables "$tmp/peer.csv" "$DATA/ck-cables.topo"
 grep -q "$tmp/peer.csv:2: port 1 of 'leaf01' is linked to port 1 of 'host01 mlx5_0', not to port 1 of spine01" "$tmp/out" ||
