@@ -1,7 +1,8 @@
 #!/bin/sh
 # completion.sh - data/bash-completion/ibtopo (issue 18, item 1): the
 # completion function run for a few command lines completes commands,
-# options from each --help, formats, and snapshot ids and labels.
+# options from each --help, formats (export's from `export --format
+# list`), plan's shapes, and snapshot ids and labels.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -36,8 +37,16 @@ want "--ca --db --down --format --help --node-name-map --port --switch --type --
 want "--wide " show --w
 want "--keep --keep-days " snapshots --ke
 want "csv json text " analyze --format ""
-want "csv ibnetdiscover ibsim json slurm " export --format ""
+# export formats: what `export --format list` prints (lfts among them)
+formats=$("$IBTOPO" export --format list | sort | tr '\n' ' ')
+case " $formats" in *" lfts "*) ;; *) flunk "export --format list: no lfts: $formats" ;; esac
+want "$formats" export --format ""
+want "dragonfly-plus fat-tree rail-optimized " plan ""
+want "dragonfly-plus " plan d
+want "routes " rou
+want "--bisections --ca --db --fail-on --format --help --node-name-map --port --routes --seed --verbose " routes --
 want "never " analyze --fail-on n
+want "html " render --format h
 want "--db " --d
 want "monday " --db "$tmp/db" diff mon
 want "1 latest monday " --db "$tmp/db" snapshots --delete ""
