@@ -25,7 +25,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 
 const struct cli_cmd cmd_export_entry = {
 	.name = "export",
-	.summary = "write a fabric as ibnetdiscover, ibsim, Slurm, CSV, JSON or LFTs",
+	.summary =
+		"write a fabric as ibnetdiscover, ibsim, Slurm, CSV, JSON or LFTs",
 	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
