@@ -748,10 +748,8 @@ static int load(struct ibtopo_fabric *fabric, const char *data, size_t len,
 	fmt = detect(data, len);
 	if (fmt == CTR_NONE)
 		return ibtopo__src_error(&r.src, 1,
-			"expected counters: perfquery ('# Port counters: "
-			"Lid N port P'), ibqueryerrors ('GUID 0x... port N: "
-			"[Counter == value]'), ibdiagnet2.pm or "
-			"ibdiagnet2.db_csv (PM_INFO)");
+			"expected counters: perfquery, ibqueryerrors, "
+			"ibdiagnet2.pm or ibdiagnet2.db_csv output");
 	rc = build_lid_table(&r);
 	if (rc)
 		goto out_release;

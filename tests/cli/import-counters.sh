@@ -71,7 +71,7 @@ printf '# Port counters: Lid 2 port 39\nSymbolErrorCounter:....x\n' >"$tmp/bad.t
 run 2 "$IBTOPO" import "$topo" --counters "$tmp/bad.txt" &&
 	stderr_is "ibtopo: $tmp/bad.txt:2: expected a number after 'SymbolErrorCounter:'"
 run 2 "$IBTOPO" import "$topo" --counters "$topo" &&
-	stderr_is "ibtopo: $topo:1: expected counters: perfquery ('# Port counters: Lid N port P'), ibqueryerrors ('GUID 0x... port N: [Counter == value]'), ibdiagnet2.pm or ibdiagnet2.db_csv (PM_INFO)"
+	stderr_is "ibtopo: $topo:1: expected counters: perfquery, ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv output"
 run 2 "$IBTOPO" import "$topo" --counters "$tmp/none.txt"
 grep -q "^ibtopo: .*none.txt" "$tmp/err" || flunk "missing file: $(cat "$tmp/err")"
 run 0 "$IBTOPO" snapshots
