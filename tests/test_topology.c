@@ -615,12 +615,26 @@ static void rails_are_recognized(void **state)
 	assert_int_equal(ibtopo_topology_server_count(r.t), 12);
 	assert_int_equal(ibtopo_topology_levels(r.t), 2);
 	assert_int_equal(r.list.count, 0);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(r.f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(r.f, i);
+		unsigned rail = ibtopo_topology_node_rail(r.t, n, &units);
+
+		if (ibtopo_topology_node_level(r.t, n) == 1) {
+			assert_true(rail >= 1 && rail <= 8);
+			assert_true(units >= 1 && units <= 3);
+		} else {
+			assert_int_equal(rail, 0);
+		}
+	}
 	done(&r);
 	/* two rails are a dual-homed fat tree */
 	p.rails = 2;
 	run_gen(&r, &p);
 	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_FAT_TREE);
 	assert_int_equal(ibtopo_topology_rails(r.t, NULL), 0);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(r.f); i++)
+		assert_int_equal(ibtopo_topology_node_rail(r.t,
+				 ibtopo_fabric_node(r.f, i), NULL), 0);
 	done(&r);
 }
 
@@ -1007,6 +1021,22 @@ static void fixture_ndr_superpod_rails(void **state)
 	assert_string_equal(f->c.node, "MF0;B09-P1-IBLEAF-03-08:MQM9701/U1");
 	assert_int_equal(f->expected, 3);
 	assert_int_equal(f->actual, 4);
+	/* each leaf's rail and unit, as the diagram's columns use them */
+	{
+		const struct ibtopo_node *l4 = ibtopo_fabric_find_node(r.f, f->b.guid);
+		const struct ibtopo_node *l3 = ibtopo_fabric_find_node(r.f, f->c.guid);
+		size_t u3 = 0, u4 = 0;
+
+		assert_int_equal(ibtopo_topology_node_rail(r.t, l4, &u4), 4);
+		assert_int_equal(ibtopo_topology_node_rail(r.t, l3, &u3), 3);
+		assert_true(u3 >= 1 && u3 <= 8);
+		assert_int_equal(u3, u4);
+		/* a server's HCA is no leaf */
+		assert_int_equal(ibtopo_topology_node_rail(r.t,
+				 ibtopo_fabric_find_node(r.f, f->a.guid), &u3), 0);
+		assert_int_equal(u3, 0);
+		assert_int_equal(ibtopo_topology_node_rail(r.t, NULL, NULL), 0);
+	}
 	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 10);
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
 	assert_int_equal(f->expected, 3);

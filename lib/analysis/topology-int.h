@@ -186,6 +186,8 @@ struct ibtopo_topology {
 	size_t rail_servers;		/* servers on the rails */
 	size_t *rail_hcas;		/* per rail: HCAs on it */
 	size_t *unit_servers;		/* per unit: servers on the rails */
+	int *leaf_rail;			/* per switch: rail (0-based), -1 none */
+	size_t *leaf_unit;		/* per switch: unit, or NONE */
 
 	/* Dragonfly+ (topology_dragonfly.c) */
 	size_t ngroups;

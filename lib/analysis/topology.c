@@ -1997,6 +1997,8 @@ void ibtopo_topology_free(struct ibtopo_topology *topo)
 	free(topo->ca_server);
 	free(topo->rail_hcas);
 	free(topo->unit_servers);
+	free(topo->leaf_rail);
+	free(topo->leaf_unit);
 	free(topo->groups);
 	free(topo->pair_links);
 	free(topo->leaves);
@@ -2100,6 +2102,25 @@ unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
 	if (units)
 		*units = topo ? topo->nunits : 0;
 	return topo ? topo->nrails : 0;
+}
+
+unsigned ibtopo_topology_node_rail(const struct ibtopo_topology *topo,
+				   const struct ibtopo_node *node, size_t *unit)
+{
+	size_t i;
+
+	if (unit)
+		*unit = 0;
+	if (!topo || !topo->leaf_rail || !node ||
+	    node->index >= ibtopo_fabric_node_count(topo->fabric) ||
+	    ibtopo_fabric_node(topo->fabric, node->index) != node)
+		return 0;
+	i = topo->node2sw[node->index];
+	if (i == IBTOPO__NONE || topo->leaf_rail[i] < 0)
+		return 0;
+	if (unit && topo->leaf_unit[i] != IBTOPO__NONE)
+		*unit = topo->leaf_unit[i] + 1;
+	return (unsigned)topo->leaf_rail[i] + 1;
 }
 
 enum ibtopo_server_policy

@@ -444,6 +444,11 @@ int ibtopo__rails_analyze(struct ibtopo_topology *t,
 	t->nrails = r.R;
 	t->cls = IBTOPO_TOPOLOGY_RAIL_OPTIMIZED;
 	ret = findings(&r, t, out, err);
+	/* kept for ibtopo_topology_node_rail() */
+	t->leaf_rail = r.leaf_rail;
+	r.leaf_rail = NULL;
+	t->leaf_unit = r.unit;
+	r.unit = NULL;
 	goto out_free;
 out_not:
 	t->rail_servers = 0;

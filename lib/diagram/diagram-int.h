@@ -81,6 +81,8 @@ struct dnode {
 	size_t orig;			/* index before sorting */
 	size_t pos;			/* dot rank: levels split into rows */
 	size_t group;			/* DN_SWGROUP: its struct sgroup */
+	unsigned rail;			/* a rail's leaf (1..), else 0 */
+	size_t unit;			/* its scalable unit's row (1..), or 0 */
 };
 
 struct dedge {
@@ -165,6 +167,9 @@ struct scene {
 	size_t *host_grp;	/* hosts: the group they are folded into */
 	struct sgroup *sg;
 	size_t nsg, asg;
+	/* rail-optimized: a column of leaves per rail (diagram_groups.c) */
+	unsigned nrails;	/* 0: not laid out by rails */
+	size_t nunits;		/* unit rows */
 	/* arrangement */
 	bool sfdp;
 	double scale;		/* title and legend font scale for big drawings */
@@ -220,6 +225,19 @@ void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
  */
 int ibtopo__diagram_groups(struct scene *c);
 void ibtopo__diagram_groups_release(struct scene *c);
+/**
+ * A rail-optimized fabric drawn by dot: after the rows are assigned, put
+ * the leaves of a scalable unit in a row of their own (units in name
+ * order) and set each leaf's rail and unit (c->nrails, c->nunits).
+ * Nothing for other fabrics. IBTOPO_ENOMEM.
+ */
+int ibtopo__diagram_rail_rows(struct scene *c);
+/**
+ * The DOT that keeps a rail's leaves in one column (rail 1 leftmost):
+ * invisible edges down each column and across each unit row, the unit
+ * names left of their rows and the rail names under the columns.
+ */
+void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c);
 
 /* diagram_dot.c */
 /** The DOT text of a built scene, through w. */

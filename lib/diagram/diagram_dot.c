@@ -727,6 +727,7 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 			put(w, " }\n");
 		}
 	}
+	ibtopo__diagram_rails_dot(w, c);
 	/* directors: switch chips sharing a system image GUID */
 	for (size_t k = 0; k < c->ncl; k++) {
 		const struct dcluster *cl = &c->cl[k];

@@ -15,6 +15,7 @@
  * same fabric gives the same groups whatever its order.
  */
 #include "diagram/diagram-int.h"
+#include "report/report-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,8 @@ static int switch_key(struct gctx *g, size_t i, struct gkey *k)
 	struct scene *c = g->c;
 	const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
 	int l = c->level[i];
+	size_t unit = 0;
+	unsigned rail = ibtopo_topology_node_rail(c->topo, n, &unit);
 	int rc = 0;
 
 	k->sw = i;
@@ -135,6 +138,11 @@ static int switch_key(struct gctx *g, size_t i, struct gkey *k)
 		j = pp->remote->node->index;
 		if (!is_switch(c, j))
 			continue;
+		if (l <= 1 && rail) {
+			/* a rail's leaves are alike within their unit only */
+			rc = push_id(g, SIZE_MAX / 2 + unit * 256 + rail);
+			break;
+		}
 		if (l <= 1 && c->level[j] > l)
 			rc = push_id(g, c->dir[j] ? c->nn + c->grp[j] : j);
 		else if (l > 1 && c->level[j] < l && c->grp[j] != NONE)
@@ -501,4 +509,195 @@ void ibtopo__diagram_groups_release(struct scene *c)
 	free(c->sg);
 	free(c->grp);
 	free(c->host_grp);
+}
+
+/* ---- rail-optimized fabrics: one column per rail ---- */
+
+/* The fabric node a drawn leaf stands for (a group: its first switch). */
+static const struct ibtopo_node *dnode_switch(const struct scene *c,
+					      const struct dnode *d)
+{
+	if (d->kind == DN_SWITCH)
+		return d->node;
+	if (d->kind == DN_SWGROUP)
+		return ibtopo_fabric_node(c->f, c->sg[d->group].first);
+	return NULL;
+}
+
+struct unit_name {
+	size_t unit;		/* the analysis' unit, 1.. */
+	const char *first;	/* its first leaf by name */
+};
+
+static int cmp_unit_name(const void *x, const void *y)
+{
+	const struct unit_name *a = x, *b = y;
+	int r = ibtopo__diagram_natcmp(a->first, b->first);
+
+	if (r)
+		return r;
+	return a->unit < b->unit ? -1 : a->unit > b->unit;
+}
+
+int ibtopo__diagram_rail_rows(struct scene *c)
+{
+	size_t nunits = 0, first = NONE, last = 0, rows, old;
+	unsigned nrails = ibtopo_topology_rails(c->topo, &nunits);
+	struct unit_name *u;
+	size_t *row;
+	bool other = false;
+
+	if (!nrails || c->sfdp)
+		return 0;
+	u = calloc(nunits + 1, sizeof(*u));
+	row = calloc(nunits + 1, sizeof(*row));
+	if (!u || !row) {
+		free(u);
+		free(row);
+		return IBTOPO_ENOMEM;
+	}
+	for (size_t k = 0; k < nunits; k++)
+		u[k].unit = k + 1;
+	for (size_t i = 0; i < c->ndn; i++) {
+		struct dnode *d = &c->dn[i];
+		const struct ibtopo_node *n = dnode_switch(c, d);
+		size_t un = 0;
+
+		if (d->level != 1)
+			continue;
+		if (first == NONE || d->pos < first)
+			first = d->pos;
+		if (d->pos > last)
+			last = d->pos;
+		d->rail = n ? ibtopo_topology_node_rail(c->topo, n, &un) : 0;
+		d->unit = d->rail ? un : 0;
+		if (d->unit && (!u[un - 1].first ||
+				ibtopo__diagram_natcmp(c->label[n->index],
+						       u[un - 1].first) < 0))
+			u[un - 1].first = c->label[n->index];
+		other |= !d->unit;
+	}
+	if (first == NONE)
+		goto out_free;
+	/* units in the order of their first leaf's name; undrawn ones last */
+	for (size_t k = 0; k < nunits; k++)
+		if (!u[k].first)
+			u[k].first = "\xff";
+	qsort(u, nunits, sizeof(*u), cmp_unit_name);
+	rows = 0;
+	for (size_t k = 0; k < nunits; k++)
+		if (u[k].first[0] != '\xff')
+			row[u[k].unit - 1] = ++rows;
+	c->nunits = rows;
+	rows += other;
+	old = last - first + 1;
+	/* the leaves' rows: one per unit, leaves in none after them */
+	for (size_t i = 0; i < c->ndn; i++) {
+		struct dnode *d = &c->dn[i];
+
+		if (d->pos > last)
+			d->pos = d->pos - old + rows;
+		else if (d->pos >= first)
+			d->pos = first + (d->unit ? row[d->unit - 1] - 1 : rows - 1);
+		if (d->unit)
+			d->unit = row[d->unit - 1];
+	}
+	c->nrows = c->nrows - old + rows;
+	c->nrails = nrails;
+out_free:
+	free(row);
+	free(u);
+	return 0;
+}
+
+/* The first drawn leaf of a rail in a unit row, or NONE. */
+static size_t rail_leaf(const struct scene *c, unsigned rail, size_t unit)
+{
+	for (size_t i = 0; i < c->ndn; i++)
+		if (c->dn[i].rail == rail && c->dn[i].unit == unit)
+			return i;
+	return NONE;
+}
+
+void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
+{
+	char a[40], b[40];
+
+	if (!c->nrails || c->sfdp)
+		return;
+	/* every spine is cabled to every leaf: edges bound for one column
+	 * share their way down, or their bends push the columns apart */
+	ibtopo__wr_printf(w, "\tgraph [concentrate=true];\n");
+	for (unsigned r = 1; r <= c->nrails; r++) {
+		size_t up = NONE;
+
+		for (size_t i = 0; i < c->ndn; i++)
+			if (c->dn[i].rail == r) {
+				ibtopo__diagram_dnode_id(c, i, a, sizeof(a));
+				ibtopo__wr_printf(w, "\t%s [group=\"rail%u\"];\n",
+						  a, r);
+			}
+		/* down the column: heavy, so dot keeps it straight */
+		for (size_t k = 1; k <= c->nunits; k++) {
+			size_t i = rail_leaf(c, r, k);
+
+			if (i == NONE)
+				continue;
+			ibtopo__diagram_dnode_id(c, i, b, sizeof(b));
+			if (up != NONE) {
+				ibtopo__diagram_dnode_id(c, up, a, sizeof(a));
+				ibtopo__wr_printf(w, "\t%s -> %s [style=invis, "
+						  "weight=100, minlen=%zu];\n", a,
+						  b, c->dn[i].pos - c->dn[up].pos);
+			}
+			up = i;
+		}
+	}
+	/*
+	 * Across each unit row, rail 1 first. The names are the leaves'
+	 * outside labels (every drawn node is a node of the fabric): a
+	 * rail's on the top leaf of its column, a unit's and its hosts' on
+	 * the last leaf of its row.
+	 */
+	for (size_t k = 1; k <= c->nunits; k++) {
+		size_t hosts = 0, left = NONE;
+
+		for (size_t i = 0; c->groups && i < c->ndn; i++) {
+			const struct ibtopo_node *n = dnode_switch(c, &c->dn[i]);
+
+			if (c->dn[i].unit == k && n && c->grp[n->index] != NONE)
+				hosts += c->sg[c->grp[n->index]].hosts;
+		}
+		for (unsigned r = 1; r <= c->nrails; r++) {
+			size_t i = rail_leaf(c, r, k), top = NONE, next = NONE;
+			bool first_in_column, last_in_row;
+
+			if (i == NONE)
+				continue;
+			for (size_t m = 1; m <= c->nunits && top == NONE; m++)
+				top = rail_leaf(c, r, m);
+			for (unsigned q = r + 1; q <= c->nrails && next == NONE; q++)
+				next = rail_leaf(c, q, k);
+			first_in_column = top == i;
+			last_in_row = next == NONE;
+			ibtopo__diagram_dnode_id(c, i, b, sizeof(b));
+			if (left != NONE)
+				ibtopo__wr_printf(w, "\t%s -> %s [style=invis];\n",
+						  a, b);
+			if (first_in_column || last_in_row) {
+				ibtopo__wr_printf(w, "\t%s [xlabel=\"",
+						  b);
+				if (first_in_column)
+					ibtopo__wr_printf(w, "rail %u%s", r,
+							  last_in_row ? "\\n" : "");
+				if (last_in_row)
+					ibtopo__wr_printf(w, "unit %zu", k);
+				if (last_in_row && hosts)
+					ibtopo__wr_printf(w, "\\n%zu hosts", hosts);
+				ibtopo__wr_printf(w, "\"];\n");
+			}
+			memcpy(a, b, sizeof(a));
+			left = i;
+		}
+	}
 }

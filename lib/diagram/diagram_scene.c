@@ -2100,6 +2100,8 @@ static int prepare(struct scene *c)
 		return rc;
 	if (c->d->layout != IBTOPO_LAYOUT_SFDP) {
 		rc = assign_rows(c);
+		if (!rc)
+			rc = ibtopo__diagram_rail_rows(c);
 		if (rc)
 			return rc;
 	}

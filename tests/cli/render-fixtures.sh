@@ -134,7 +134,8 @@ grep -q '542 hosts (+40 SHARP), 1114 links · hosts collapsed per switch' \
 grep -q 'Aggregation' "$T/pod.dot" && fail "superpod: SHARP node drawn"
 grep -q ' hosts\\n' "$T/pod.dot" || fail "superpod: no host groups"
 render -o "$T/pod-auto.dot" "$REAL/ndr-superpod-rails.topo"
-grep -q '22 leaves\\nA09-P1-IBLEAF-01-01 …\\n388 hosts' "$T/pod-auto.dot" ||
+# (its leaves one by one, in their rails' columns: render-rails.sh)
+grep -q 'switches in groups, hosts counted in them' "$T/pod-auto.dot" ||
 	fail "superpod: not the overview by default"
 
 # rd-flat-labels: the same-rank DDR links drawn, with their labels

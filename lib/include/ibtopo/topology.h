@@ -357,6 +357,15 @@ size_t ibtopo_topology_groups(const struct ibtopo_topology *topo,
  */
 unsigned ibtopo_topology_rails(const struct ibtopo_topology *topo,
 			       size_t *units);
+/**
+ * Rail of a leaf switch of a rail-optimized fabric, 1-based (the rail
+ * most of its HCAs have, as above), and in *unit (may be NULL) its
+ * scalable unit, 1-based in the analysis' order, 0 when in none.
+ * 0 (and *unit 0) for other switches and nodes, NULL, and fabrics that
+ * are not rail-optimized.
+ */
+unsigned ibtopo_topology_node_rail(const struct ibtopo_topology *topo,
+				   const struct ibtopo_node *node, size_t *unit);
 /** Number of chassis (a director, whatever its chips, counts once). */
 size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo);
 
