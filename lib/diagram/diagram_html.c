@@ -464,9 +464,20 @@ static void write_edges(struct ctx *x)
 			put_js(x->w, rate);
 			put(x->w, ",");
 			put_js(x->w, cable);
+			/* heat map: routes from -> to, to -> from */
+			if (c->lroutes)
+				ibtopo__wr_printf(x->w, ",%" PRIu64 ",%" PRIu64,
+						  c->lroutes[2 * l->index],
+						  c->lroutes[2 * l->index + 1]);
 			put(x->w, "]");
 		}
 		put(x->w, "]");
+		if (c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat))
+			ibtopo__wr_printf(x->w,
+					  ",\"routes\":{\"down\":%" PRIu64
+					  ",\"up\":%" PRIu64
+					  ",\"busiest\":%" PRIu64 "}",
+					  e->routes_down, e->routes_up, e->heat);
 		if (n > shown)
 			ibtopo__wr_printf(x->w, ",\"more\":%zu", n - shown);
 		write_findings_of(x, NONE, e);
