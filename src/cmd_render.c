@@ -24,6 +24,8 @@ enum {
 	OPT_NO_CHECKS,
 	OPT_NO_LEGEND,
 	OPT_DETAIL,
+	OPT_HEAT,
+	OPT_ROUTES,
 };
 
 static const struct cli_opt opts[] = {
@@ -59,6 +61,10 @@ static const struct cli_opt opts[] = {
 	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
 	{ "detail", 0, 1, "LEVEL",
 	  "switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)" },
+	{ "heat", 0, 1, "WHAT",
+	  "routes: colour links by the CA-to-CA routes they carry (needs forwarding tables)" },
+	{ "routes", 0, 1, "DUMP",
+	  "with --heat routes: forwarding tables from a file for this run (as routes takes it)" },
 	{ NULL },
 };
 
@@ -71,7 +77,7 @@ const struct cli_cmd cmd_render_entry = {
 		"draw the fabric as SVG, PNG, PDF, DOT or HTML, problems in colour",
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot,html} [--hosts all|collapse] "
 		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
-		"       [--detail switches|groups|auto]\n"
+		"       [--detail switches|groups|auto] [--heat routes [--routes DUMP]]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
 	.details =
@@ -96,6 +102,13 @@ const struct cli_cmd cmd_render_entry = {
 		"zoom, a search box (name, GUID or LID; also #search=NAME in the\n"
 		"URL), details of a clicked node or link (ports, rates, cables,\n"
 		"findings) and the findings table, a row showing its link.\n"
+		"--heat routes (a snapshot of discover --routes, or --routes DUMP)\n"
+		"draws each link in one of 5 colours, pale yellow to dark red, and\n"
+		"widths by the CA-to-CA routes its busier direction carries (a line\n"
+		"of parallel or bundled cables: its busiest cable), the scale in the\n"
+		"legend, the routes each way in tooltips and the HTML details; it\n"
+		"takes the place of the findings' link colours. A host's direction\n"
+		"into its switch is in no table: host links count the switch's.\n"
 		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
@@ -122,6 +135,15 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
+/* Has a switch a forwarding table (discover --routes, --routes DUMP)? */
+static bool fabric_has_tables(const struct ibtopo_fabric *f)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++)
+		if (ibtopo_fabric_node(f, i)->lft)
+			return true;
+	return false;
+}
+
 static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -132,6 +154,10 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
 	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
+	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_topology *topo = NULL;
+	struct ibtopo_routes *routes = NULL;
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL, *other = NULL;
 	struct cli_source src = { .what = NULL };
@@ -140,7 +166,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	const char *output = NULL, *format = NULL, *plan = NULL;
 	const char *cables = NULL, *what = NULL;
 	const char *old_ref = NULL;
-	bool diff = false, checks = true, min_paths = false;
+	bool diff = false, checks = true, min_paths = false, heat = false;
 	char title[512];
 	double t0;
 	int c, rc = EXIT_TROUBLE;
@@ -235,6 +261,16 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 					"unknown --detail '%s' (switches, groups or auto)",
 					st.optarg);
 			break;
+		case OPT_HEAT:
+			if (strcmp(st.optarg, "routes") != 0)
+				return cli_usage_error(
+					self, "unknown --heat '%s' (routes)",
+					st.optarg);
+			heat = true;
+			break;
+		case OPT_ROUTES:
+			src.routes = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -249,6 +285,11 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self, "--depth needs --focus");
 	if (vo.match && !plan)
 		return cli_usage_error(self, "--match needs --plan");
+	if (src.routes && !heat)
+		return cli_usage_error(self, "--routes needs --heat routes");
+	if (heat && (diff || plan))
+		return cli_usage_error(self, "--heat does not go with --%s",
+				       diff ? "diff" : "plan");
 	if (diff) {
 		if (nargs != 2)
 			return cli_usage_error(self,
@@ -268,6 +309,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	if (diff || plan) {
 		src.what = diff ? old_ref : plan;
+		src.routes = NULL;
 		if (cli_load_fabric(&other, g, &src, &err)) {
 			cli_fail(&err);
 			goto out_free_fabric;
@@ -330,6 +372,36 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		d.topology = an->topology;
 	}
 	d.findings = diff || plan || !an ? &findings : an->findings;
+	if (heat) {
+		if (!fabric_has_tables(fabric)) {
+			cli_failf("render --heat routes: the fabric has no "
+				  "forwarding tables (take a snapshot with "
+				  "discover --routes, or give --routes DUMP)");
+			goto out_free_analysis;
+		}
+		t0 = cli_now();
+		/* levels tell which ports go up; without the analysis,
+		 * a topology of its own */
+		if (!an) {
+			to.flags = IBTOPO_TOPOLOGY_NO_SERVER_PAIRS |
+				   IBTOPO_TOPOLOGY_NO_PATHS;
+			if (ibtopo_topology_analyze(&topo, fabric, &to, NULL,
+						    &err)) {
+				cli_fail(&err);
+				goto out_free_analysis;
+			}
+		}
+		ro.bisections = 0;
+		ro.flags |= IBTOPO_ROUTES_NO_CREDIT_LOOPS;
+		if (ibtopo_routes_analyze(&routes, fabric,
+					  an ? an->topology : topo, &ro, NULL,
+					  &err)) {
+			cli_fail(&err);
+			goto out_free_analysis;
+		}
+		cli_step(g, "routes", t0, "%zu LIDs traced", routes->dest_lids);
+		d.heat = routes;
+	}
 	t0 = cli_now();
 	if (output_file_open(&out, output, false))
 		goto out_free_analysis;
@@ -342,6 +414,8 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (rc == EXIT_CLEAN)
 		cli_step(g, "render", t0, "diagram to '%s'", out.name);
 out_free_analysis:
+	ibtopo_routes_free(routes);
+	ibtopo_topology_free(topo);
 	ibtopo_analysis_free(an);
 out_release_findings:
 	ibtopo_findings_release(&findings);

@@ -96,6 +96,9 @@ struct dedge {
 	bool show_count;	/* label: the cable count says something */
 	bool show_speed;	/* label: the rate is not the usual one, or matters */
 	bool bundle;		/* the overview: cables between groups, any rate */
+	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
+	 * cables, and its busiest cable's (the more of its directions) */
+	uint64_t routes_down, routes_up, heat;
 };
 
 /* The overview: switches that are one node (diagram_groups.c). */
@@ -144,6 +147,10 @@ struct scene {
 	unsigned *mark;		/* per fabric node */
 	size_t *dn_of;		/* fabric node -> dnode */
 	unsigned char *lcat;	/* per link */
+	/* heat map: per link, routes a->b at [2i], b->a at [2i+1]; NULL
+	 * without d->heat */
+	uint64_t *lroutes;
+	uint64_t heat_min, heat_max;	/* over the drawn links' edges */
 
 	/* drawn: nodes by level (highest first), director, kind, name;
 	 * edges by their ends (u the upper); directors by first member */
@@ -248,6 +255,8 @@ void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
 /** The DOT names of an edge's tail and head, as written; its minlen. */
 size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 				 char *a, size_t alen, char *b, size_t blen);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
+unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
 /** The legend's words for a category ("downgraded link"). */
 const char *ibtopo__diagram_cat_name(enum cat k);
 

@@ -39,6 +39,18 @@ static const struct {
 	[CAT_MISSING] = { "#d62728", "dashed", "planned link missing" },
 };
 
+/* Heat map: ColorBrewer YlOrRd (sequential, colour-blind safe), its six
+ * classes but the palest, which white paper hides. */
+static const char *const heat_colors[IBTOPO_HEAT_STEPS] = {
+	"#fed976", "#feb24c", "#fd8d3c", "#f03b20", "#bd0026",
+};
+
+/* Is e drawn in the colour of its routes? Ghosts are not cables. */
+static bool heat_edge(const struct scene *c, const struct dedge *e)
+{
+	return c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat);
+}
+
 const char *ibtopo__diagram_cat_name(enum cat k)
 {
 	return k < CAT_MAX_ ? cats[k].legend : "";
@@ -265,6 +277,43 @@ static void legend_box(struct litem *it, size_t *n, const char *fill,
 			 width, border);
 }
 
+/* Heat map: the scale, a line per step with the routes it covers. */
+static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
+{
+	uint64_t range = c->heat_max - c->heat_min;
+	char text[128];
+
+	snprintf(text, sizeof(text),
+		 "CA routes per cable, busier way (%s: its busiest)",
+		 c->groups ? "a bundle" : "parallel cables");
+	legend_add(it, n, "#555555", "<B>heat</B>", 10, text);
+	for (unsigned k = 0; k < IBTOPO_HEAT_STEPS; k++) {
+		/* step k: from min + ceil(k * range / steps) */
+		uint64_t lo = c->heat_min +
+			      (k * range + IBTOPO_HEAT_STEPS - 1) /
+				      IBTOPO_HEAT_STEPS;
+		uint64_t hi = k + 1 == IBTOPO_HEAT_STEPS ?
+				      c->heat_max :
+				      c->heat_min +
+					      ((k + 1) * range +
+					       IBTOPO_HEAT_STEPS - 1) /
+						      IBTOPO_HEAT_STEPS -
+					      1;
+
+		if (!range && k)
+			break;
+		if (k && lo > hi)
+			continue;
+		if (!range || lo == hi)
+			snprintf(text, sizeof(text), "%" PRIu64 " route%s", lo,
+				 lo == 1 ? "" : "s");
+		else
+			snprintf(text, sizeof(text),
+				 "%" PRIu64 " to %" PRIu64 " routes", lo, hi);
+		legend_line(it, n, heat_colors[k], false, text);
+	}
+}
+
 static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
 	struct litem it[LEGEND_MAX];
@@ -283,7 +332,11 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 			   "hosts on the same switches");
 	if (c->used_kinds & (1u << DN_HOST | 1u << DN_BLOCK))
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host", "host (CA)");
+	if (c->lroutes)
+		legend_heat(it, &n, c);
 	for (int k = 0; k < CAT_MAX_; k++) {
+		if (c->lroutes && !ibtopo__diagram_is_ghost_cat((enum cat)k))
+			continue;
 		if (k == CAT_OK) {
 			legend_line(it, &n, cats[k].color, false, cats[k].legend);
 			continue;
@@ -548,6 +601,9 @@ static double penwidth(const struct scene *c, const struct dedge *e)
 {
 	double pw;
 
+	if (heat_edge(c, e))
+		return (c->sfdp ? 1.0 : 1.5) +
+		       ibtopo__diagram_heat_step(c, e->heat);
 	if (e->gbps <= 0)
 		pw = e->cat >= CAT_REMOVED ? 1.5 : 1.0;
 	else
@@ -559,6 +615,16 @@ static double penwidth(const struct scene *c, const struct dedge *e)
 	if (c->sfdp)
 		pw = e->cat == CAT_OK ? pw * 0.4 : pw < 3.0 ? 3.0 : pw;
 	return pw;
+}
+
+/* Routes leaving through port p: a CA's are in no table. */
+static void route_count(const struct ibtopo_port *p, uint64_t n, char *buf,
+			size_t len)
+{
+	if (p->node->type == IBTOPO_NODE_SWITCH)
+		snprintf(buf, len, "%" PRIu64, n);
+	else
+		snprintf(buf, len, "%s", "? (a host: no table)");
 }
 
 static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip,
@@ -585,6 +651,23 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip
 	k = strlen(tip);
 	if (e->cat != CAT_OK && !ibtopo__diagram_is_ghost_cat(e->cat))
 		snprintf(tip + k, len - k, " (%s)", cats[e->cat].legend);
+	k = strlen(tip);
+	/* routes each way, the first end named to the second and back */
+	if (heat_edge(c, e) && e->link && e->count == 1) {
+		char ab[24], ba[24];
+
+		route_count(e->link->a, c->lroutes[2 * e->link->index], ab,
+			    sizeof(ab));
+		route_count(e->link->b, c->lroutes[2 * e->link->index + 1], ba,
+			    sizeof(ba));
+		snprintf(tip + k, len - k,
+			 "; routes \xe2\x86\x92 %s, \xe2\x86\x90 %s", ab, ba);
+	}
+	else if (heat_edge(c, e))
+		snprintf(tip + k, len - k,
+			 "; routes \xe2\x86\x92 %" PRIu64 ", \xe2\x86\x90 %" PRIu64
+			 ", busiest cable %" PRIu64,
+			 e->routes_down, e->routes_up, e->heat);
 	/* one line: a wrapped name joins up again, other lines get a space */
 	for (char *p = tip, *q = tip;; p++) {
 		if (*p == '\n' && p > tip && p[-1] == '-')
@@ -667,7 +750,10 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		put_q(w, label);
 		put(w, ", ");
 	}
-	if (e->cat != CAT_OK)
+	if (heat_edge(c, e))
+		ibtopo__wr_printf(w, "color=\"%s\", ",
+				  heat_colors[ibtopo__diagram_heat_step(c, e->heat)]);
+	else if (e->cat != CAT_OK)
 		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ", cats[e->cat].color,
 		     cats[e->cat].color);
 	else if (c->sfdp)

@@ -413,6 +413,16 @@ static void write_nodes(struct ctx *x)
 	put(x->w, "}");
 }
 
+/* Heat map: the routes leaving through port p; a CA's are in no table. */
+static void put_routes(struct ibtopo__wr *w, const struct ibtopo_port *p,
+		       uint64_t n)
+{
+	if (p->node->type == IBTOPO_NODE_SWITCH)
+		ibtopo__wr_printf(w, ",%" PRIu64, n);
+	else
+		put(w, ",\"?\"");
+}
+
 static void write_edges(struct ctx *x)
 {
 	const struct scene *c = x->c;
@@ -464,9 +474,30 @@ static void write_edges(struct ctx *x)
 			put_js(x->w, rate);
 			put(x->w, ",");
 			put_js(x->w, cable);
+			/* heat map: routes from -> to, to -> from */
+			if (c->lroutes) {
+				put_routes(x->w, l->a, c->lroutes[2 * l->index]);
+				put_routes(x->w, l->b,
+					   c->lroutes[2 * l->index + 1]);
+			}
 			put(x->w, "]");
 		}
 		put(x->w, "]");
+		if (c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat)) {
+			ibtopo__wr_printf(x->w,
+					  ",\"routes\":{\"down\":%" PRIu64
+					  ",\"up\":", e->routes_down);
+			/* hosts send up through no table of theirs */
+			if (c->dn[e->v].kind == DN_HOST ||
+			    c->dn[e->v].kind == DN_GROUP ||
+			    c->dn[e->v].kind == DN_BLOCK)
+				put(x->w, "\"?\"");
+			else
+				ibtopo__wr_printf(x->w, "%" PRIu64,
+						  e->routes_up);
+			ibtopo__wr_printf(x->w, ",\"busiest\":%" PRIu64 "}",
+					  e->heat);
+		}
 		if (n > shown)
 			ibtopo__wr_printf(x->w, ",\"more\":%zu", n - shown);
 		write_findings_of(x, NONE, e);

@@ -1255,6 +1255,16 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 	e->count = 1;
 	e->gbps = ibtopo_link_gbps(speed, width);
 	e->link = l;
+	e->routes_down = e->routes_up = e->heat = 0;
+	if (l && c->lroutes) {
+		uint64_t ab = c->lroutes[2 * l->index];
+		uint64_t ba = c->lroutes[2 * l->index + 1];
+		bool a_up = c->dn_of[l->a->node->index] == u;
+
+		e->routes_down = a_up ? ab : ba;
+		e->routes_up = a_up ? ba : ab;
+		e->heat = ab > ba ? ab : ba;
+	}
 	/* a problem on a host in a block goes to the host's own cell */
 	if (l && k != CAT_OK && c->dn[v].kind == DN_BLOCK)
 		host = c->dn_of[l->a->node->index] == v ? l->a->node : l->b->node;
@@ -1386,6 +1396,70 @@ static int ghost_node_links(struct scene *c)
 	return 0;
 }
 
+/* A cable merged into edge `to`: routes add up, the busiest cable counts. */
+static void add_heat(struct dedge *to, const struct dedge *e)
+{
+	to->routes_down += e->routes_down;
+	to->routes_up += e->routes_up;
+	if (e->heat > to->heat)
+		to->heat = e->heat;
+}
+
+/*
+ * Heat map: the routes leaving each switch port, on its link's side
+ * (lroutes), before the edges are built.
+ */
+static int link_routes(struct scene *c)
+{
+	const struct ibtopo_routes *r = c->d->heat;
+
+	if (!r)
+		return 0;
+	c->lroutes = calloc(2 * c->nl + 1, sizeof(*c->lroutes));
+	if (!c->lroutes)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < r->nports; i++) {
+		const struct ibtopo_port *p = r->ports[i].port;
+		const struct ibtopo_link *l = p ? p->link : NULL;
+
+		if (!l || l->index >= c->nl)
+			continue;
+		c->lroutes[2 * l->index + (l->a == p ? 0 : 1)] +=
+			r->ports[i].routes;
+	}
+	return 0;
+}
+
+/* Heat map: the scale, over the edges of cables the fabric has. */
+static void heat_scale(struct scene *c)
+{
+	bool any = false;
+
+	for (size_t i = 0; c->lroutes && i < c->nde; i++) {
+		const struct dedge *e = &c->de[i];
+
+		if (ibtopo__diagram_is_ghost_cat(e->cat))
+			continue;
+		if (!any || e->heat < c->heat_min)
+			c->heat_min = e->heat;
+		if (!any || e->heat > c->heat_max)
+			c->heat_max = e->heat;
+		any = true;
+	}
+}
+
+unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat)
+{
+	uint64_t range = c->heat_max - c->heat_min, k;
+
+	if (heat <= c->heat_min || !range)
+		return 0;
+	if (heat >= c->heat_max)
+		return IBTOPO_HEAT_STEPS - 1;
+	k = (heat - c->heat_min) * IBTOPO_HEAT_STEPS / range;
+	return k >= IBTOPO_HEAT_STEPS ? IBTOPO_HEAT_STEPS - 1 : (unsigned)k;
+}
+
 static int build_edges(struct scene *c)
 {
 	const struct ibtopo_findings *fs = c->d->findings;
@@ -1437,6 +1511,7 @@ static int build_edges(struct scene *c)
 			last->count++;
 			last->gbps += e->gbps;
 			last->link = NULL;
+			add_heat(last, e);
 			continue;
 		}
 		if (last && last->u == e->u && last->v == e->v &&
@@ -1444,12 +1519,14 @@ static int build_edges(struct scene *c)
 		    last->width == e->width && last->host == e->host) {
 			last->count++;
 			last->gbps += e->gbps;
+			add_heat(last, e);
 			continue;
 		}
 		c->de[m++] = *e;
 		c->de[m - 1].bundle = c->groups;
 	}
 	c->nde = m;
+	heat_scale(c);
 	for (size_t i = 0; i < c->nde; i++) {
 		c->used_cats |= 1u << c->de[i].cat;
 		if (!c->groups)
@@ -2095,7 +2172,9 @@ static int prepare(struct scene *c)
 	if (rc)
 		return rc;
 	common_rates(c);
-	rc = build_edges(c);
+	rc = link_routes(c);
+	if (!rc)
+		rc = build_edges(c);
 	if (rc)
 		return rc;
 	if (c->d->layout != IBTOPO_LAYOUT_SFDP) {
@@ -2166,5 +2245,6 @@ void ibtopo__diagram_scene_release(struct scene *c)
 	free(c->mark);
 	free(c->dn_of);
 	free(c->lcat);
+	free(c->lroutes);
 	free(c->dir);
 }

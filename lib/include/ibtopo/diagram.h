@@ -15,6 +15,7 @@
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
 #include <ibtopo/topology.h>
+#include <ibtopo/routing.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,11 +95,22 @@ struct ibtopo_diagram_opts {
 	const struct ibtopo_topology *topology;
 	unsigned flags;			/* enum ibtopo_diagram_flags */
 	enum ibtopo_diagram_detail detail;
+	/* a heat map of the routes (ibtopo_routes_analyze() of this fabric,
+	 * borrowed): each link drawn in one of IBTOPO_HEAT_STEPS colours
+	 * (pale yellow to dark red) and widths by the CA-to-CA routes it
+	 * carries, the more of its two directions; a line of parallel
+	 * cables, or an overview's bundle, by its busiest cable; the scale
+	 * min..max in the legend, the routes each way in the tooltips and
+	 * the HTML details. The link colours of findings give way to it
+	 * (ghost links stay dashed red). A CA's own direction into its
+	 * switch is in no table: host links count the switch's. NULL: none */
+	const struct ibtopo_routes *heat;
 };
+#define IBTOPO_HEAT_STEPS 5
 #define IBTOPO_DIAGRAM_OPTS_VERSION 1
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
 	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, \
-	IBTOPO_DETAIL_AUTO }
+	IBTOPO_DETAIL_AUTO, NULL }
 
 /**
  * Write the fabric as a graphviz DOT graph through the sink (o->format is
