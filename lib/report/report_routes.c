@@ -15,6 +15,12 @@ typedef struct ibtopo__json json;
 /* the busiest ports the text shows */
 #define TEXT_PORTS 10
 
+/* "" for one, "s" for any other count */
+static const char *plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static json *u64_json(uint64_t v)
 {
 	if (v > INT64_MAX)
@@ -246,22 +252,25 @@ int ibtopo__routes_text(const struct ibtopo_sink *o,
 	if (r->leaf_spines_used.n) {
 		ibtopo__wr_printf(&w, "leaf pairs: %zu;", r->leaf_spines_used.n);
 		if (r->leaf_spines_cabled.n)
-			ibtopo__wr_printf(&w, " %g spines reachable by cables "
+			ibtopo__wr_printf(&w, " %g spine%s reachable by cables "
 					  "(median, min %g; node-disjoint "
 					  "paths),",
 					  r->leaf_spines_cabled.median,
+					  plural(r->leaf_spines_cabled.median),
 					  r->leaf_spines_cabled.min);
-		ibtopo__wr_printf(&w, " %g spines used by routing (median, "
+		ibtopo__wr_printf(&w, " %g spine%s used by routing (median, "
 				  "min %g); %zu pair%s use%s fewer spines than "
 				  "the cables reach", r->leaf_spines_used.median,
+				  plural(r->leaf_spines_used.median),
 				  r->leaf_spines_used.min,
 				  r->leaf_pairs_underused,
 				  r->leaf_pairs_underused == 1 ? "" : "s",
 				  r->leaf_pairs_underused == 1 ? "s" : "");
 		if (r->leaf_paths_cabled.n)
-			ibtopo__wr_printf(&w, "; %g edge-disjoint paths "
+			ibtopo__wr_printf(&w, "; %g edge-disjoint path%s "
 					  "(median, min %g; parallel cables "
 					  "count)", r->leaf_paths_cabled.median,
+					  plural(r->leaf_paths_cabled.median),
 					  r->leaf_paths_cabled.min);
 		ibtopo__wr_printf(&w, "\n");
 	}
@@ -282,11 +291,13 @@ int ibtopo__routes_text(const struct ibtopo_sink *o,
 			if (!shown++)
 				ibtopo__wr_printf(&w, "busiest ports (CA routes, "
 						  "destination LIDs):\n");
-			ibtopo__wr_printf(&w, "  %s [%u]: %" PRIu64 " routes, "
-					  "%u dlids\n",
+			ibtopo__wr_printf(&w, "  %s [%u]: %" PRIu64 " route%s, "
+					  "%u dlid%s\n",
 					  by[i]->port->node->desc,
 					  by[i]->port->num, by[i]->routes,
-					  by[i]->dlids);
+					  plural((double)by[i]->routes),
+					  by[i]->dlids,
+					  plural(by[i]->dlids));
 		}
 		free(by);
 	} else if (r->nports) {

@@ -36,8 +36,11 @@ got=$(json_get '"%s %s %s %s %s" % (j["routes"]["leaf_pairs"]["pairs"],
 	j["routes"]["leaf_pairs"]["underused"])' <"$tmp/out" 2>&1)
 [ "$got" = "2 1.0 1.0 2.0 0" ] || flunk "leaf pairs: $got"
 run 0 "$IBTOPO" routes "$topo" --routes "$dump"
-grep -qxF 'leaf pairs: 2; 1 spines reachable by cables (median, min 1; node-disjoint paths), 1 spines used by routing (median, min 1); 0 pairs use fewer spines than the cables reach; 2 edge-disjoint paths (median, min 2; parallel cables count)' "$tmp/out" ||
+grep -qxF 'leaf pairs: 2; 1 spine reachable by cables (median, min 1; node-disjoint paths), 1 spine used by routing (median, min 1); 0 pairs use fewer spines than the cables reach; 2 edge-disjoint paths (median, min 2; parallel cables count)' "$tmp/out" ||
 	flunk "leaf pairs text: $(grep 'leaf pairs' "$tmp/out")"
+# one of a thing is singular (issue 18's wording)
+grep -qxF '  leaf01 [1]: 3 routes, 1 dlid' "$tmp/out" ||
+	flunk "busiest ports text: $(grep 'leaf01 \[1\]' "$tmp/out")"
 run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format json
 # CA routes per port, counted by hand: a host port carries the 3 routes
 # to its host, a leaf uplink the 2 routes of its hosts to one remote host
