@@ -199,6 +199,15 @@ sim_client() {
 		LD_PRELOAD="$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
 }
 
+# sim_ibnetdiscover NET OUT: start the simulator on net file NET, write
+# what ibnetdiscover sees to OUT, stop it; fail with both logs.
+sim_ibnetdiscover() {
+	sim_start "$1"
+	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
+		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	sim_stop
+}
+
 # sim_opensm: one opensm sweep (LIDs, Active ports), then it exits.
 sim_opensm() {
 	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"

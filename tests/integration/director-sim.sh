@@ -19,20 +19,13 @@ GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
 T=$TESTDIR
 
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$T/disc.err" ||
-		{ cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	sim_stop
-}
-
 DIR="--directors 3 --lines 6 --idle 1 --spines 4 --leaves 10 --links 2 --hosts 4"
 # shellcheck disable=SC2086
 "$GEN" $DIR director >"$T/dir.net" || fail "gen-fabric director"
 [ "$(grep -c '^sysimgguid=0x7cfe900300aa000[0-2]$' "$T/dir.net")" -eq 30 ] ||
 	fail "net file: wanted 30 director chips with a shared sysimgguid"
 
-sim_discover "$T/dir.net" "$T/dir.topo"
+sim_ibnetdiscover "$T/dir.net" "$T/dir.topo"
 "$IBTOPO" analyze --fail-on warning --format json "$T/dir.topo" \
 	>"$T/dir.json" 2>"$T/err" ||
 	fail "live director fabric: exit $? $(cat "$T/err")"
@@ -47,7 +40,7 @@ got=$(json_get '(j["topology"]["class"], j["topology"]["levels"],
 # the same net without the system image GUIDs: no chassis, and the idle
 # line chips (reached only through the fabric chips) rank at level 4
 grep -v '^sysimgguid=' "$T/dir.net" >"$T/lone.net" || fail "strip sysimgguid"
-sim_discover "$T/lone.net" "$T/lone.topo"
+sim_ibnetdiscover "$T/lone.net" "$T/lone.topo"
 "$IBTOPO" analyze --format json "$T/lone.topo" >"$T/lone.json" 2>"$T/err"
 [ $? -le 1 ] || fail "analyze lone switches: $(cat "$T/err")"
 got=$(json_get '(j["topology"]["levels"], len(j["topology"].get("directors") or []))' \

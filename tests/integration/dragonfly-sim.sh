@@ -13,13 +13,6 @@ python_require
 NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
 T=$TESTDIR
 
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$T/disc.err" ||
-		{ cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	sim_stop
-}
-
 PLAN="--groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2"
 # shellcheck disable=SC2086
 "$IBTOPO" plan dragonfly-plus $PLAN -o "$T/plan.topo" || fail "plan"
@@ -27,7 +20,7 @@ PLAN="--groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2"
 "$IBTOPO" plan dragonfly-plus $PLAN --format ibsim -o "$T/plan.net" ||
 	fail "plan --format ibsim"
 
-sim_discover "$T/plan.net" "$T/clean.topo"
+sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
 "$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
 	fail "built Dragonfly+: warnings $(head -c 400 "$T/clean.json")"
 got=$(json_get '(j["topology"]["class"], j["topology"]["groups"],
@@ -41,7 +34,7 @@ got=$(json_get '(j["topology"]["class"], j["topology"]["groups"],
 # 2): g01-spine01:3 and g01-spine02:3
 "$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/miss.net" \
 	unlink g01-spine01:3 unlink g01-spine02:3 || fail "netedit"
-sim_discover "$T/miss.net" "$T/miss.topo"
+sim_ibnetdiscover "$T/miss.net" "$T/miss.topo"
 "$IBTOPO" analyze --format json "$T/miss.topo" >"$T/miss.json" || fail "analyze"
 got=$(json_get '[(f["a"]["node"], f["b"]["node"]) for f in j["findings"]
 	if f.get("detail") == "missing-global-link"]' <"$T/miss.json")

@@ -13,13 +13,6 @@ python_require
 NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
 T=$TESTDIR
 
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$T/disc.err" ||
-		{ cat "$T/ibsim.log" "$T/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	sim_stop
-}
-
 # 16 servers of 4 HCAs in units of 8: 8 leaves, 4 spines
 PLAN="--servers 16 --rails 4 --spines 4 --unit 8"
 # shellcheck disable=SC2086
@@ -28,7 +21,7 @@ PLAN="--servers 16 --rails 4 --spines 4 --unit 8"
 "$IBTOPO" plan rail-optimized $PLAN --format ibsim -o "$T/plan.net" ||
 	fail "plan --format ibsim"
 
-sim_discover "$T/plan.net" "$T/clean.topo"
+sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
 "$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
 	fail "built rail fabric: findings $(head -c 400 "$T/clean.json")"
 got=$(json_get '(j["topology"]["class"], j["topology"]["rails"],
@@ -40,7 +33,7 @@ got=$(json_get '(j["topology"]["class"], j["topology"]["rails"],
 # dgx001's HCAs of rails 1 and 2 swap leaves
 "$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/swap.net" \
 	swap rail1-su01:1 rail2-su01:1 || fail "netedit swap"
-sim_discover "$T/swap.net" "$T/swap.topo"
+sim_ibnetdiscover "$T/swap.net" "$T/swap.topo"
 "$IBTOPO" analyze --format json "$T/swap.topo" >"$T/swap.json" || fail "analyze swap"
 got=$(json_get '[(f["a"]["node"], f["b"]["node"], f["c"]["node"], f["detail"])
 	for f in j["findings"] if f["kind"] == "rail-mismatch"]' <"$T/swap.json")
