@@ -276,6 +276,14 @@ const char *ibtopo__topology_chassis_text(const struct ibtopo_topology *t,
  */
 uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
 				   const struct ibtopo_node *node);
+/** Append f to list; a NULL list (no findings wanted) takes nothing. */
+int ibtopo__topology_add(struct ibtopo_findings *list,
+			 const struct ibtopo_finding *f,
+			 struct ibtopo_error *err);
+/** Switch `sw` of the analysis as a finding's end (no port); none for
+ * IBTOPO__NONE. */
+void ibtopo__topology_end_switch(struct ibtopo_end *e,
+				 const struct ibtopo_topology *t, size_t sw);
 /** Description of a switch's chassis ("director" name) into buf. */
 const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
 					  size_t chassis, char *buf, size_t len);

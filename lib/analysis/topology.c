@@ -1111,10 +1111,19 @@ static void bandwidth(struct ibtopo_topology *t)
 /* Fat-tree rules                                                      */
 /* ------------------------------------------------------------------ */
 
-static int add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
-	       struct ibtopo_error *err)
+int ibtopo__topology_add(struct ibtopo_findings *list,
+			 const struct ibtopo_finding *f,
+			 struct ibtopo_error *err)
 {
 	return list ? ibtopo_findings_add(list, f, err) : 0;
+}
+
+void ibtopo__topology_end_switch(struct ibtopo_end *e,
+				 const struct ibtopo_topology *t, size_t sw)
+{
+	e->node = sw == IBTOPO__NONE ? NULL : t->sw[sw].node->desc;
+	e->guid = sw == IBTOPO__NONE ? 0 : t->sw[sw].node->guid;
+	e->port = -1;
 }
 
 /*
@@ -1166,7 +1175,7 @@ static int link_violations(struct ibtopo_topology *t,
 				     IBTOPO_FTV_CA_TO_CA);
 			ibtopo_end_from_port(&fd.a, pa);
 			ibtopo_end_from_port(&fd.b, pb);
-			ret = add(out, &fd, err);
+			ret = ibtopo__topology_add(out, &fd, err);
 			continue;
 		}
 		if (!rules)
@@ -1195,7 +1204,7 @@ static int link_violations(struct ibtopo_topology *t,
 			ibtopo_end_from_port(&fd.b, pb);
 			fd.expected = (unsigned)la;
 			fd.actual = (unsigned)lb;
-			ret = add(out, &fd, err);
+			ret = ibtopo__topology_add(out, &fd, err);
 			continue;
 		}
 		if (is_switch(pa->node)) {
@@ -1216,7 +1225,7 @@ static int link_violations(struct ibtopo_topology *t,
 		ibtopo_end_from_port(&fd.b, pb);
 		fd.expected = 1;
 		fd.actual = (unsigned)lb;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	return ret;
 }
@@ -1301,7 +1310,7 @@ static int uplink_violations(struct ibtopo_topology *t,
 			end_node(&fd.a, t->sw[u].node);
 			fd.expected = usual;
 			fd.actual = up;
-			ret = add(out, &fd, err);
+			ret = ibtopo__topology_add(out, &fd, err);
 		}
 		/* Piled: more cables than usual to one upper switch while an
 		 * upper switch of the same group gets none. Groups are the
@@ -1388,7 +1397,7 @@ static int uplink_violations(struct ibtopo_topology *t,
 			fd.expected = per;
 			fd.actual = mostn;
 			if (!ret)
-				ret = add(out, &fd, err);
+				ret = ibtopo__topology_add(out, &fd, err);
 		}
 	}
 out_free:
@@ -1437,7 +1446,7 @@ static int server_findings(struct ibtopo_topology *t,
 		fd.expected = t->min_paths;
 		fd.actual = 1;
 		fd.value = (double)t->single_homed;
-		return add(out, &fd, err);
+		return ibtopo__topology_add(out, &fd, err);
 	}
 	for (size_t i = 0; i < t->nservers && !ret; i++) {
 		struct ibtopo__server *s = &t->servers[i];
@@ -1455,7 +1464,7 @@ static int server_findings(struct ibtopo_topology *t,
 		fd.expected = t->min_paths;
 		fd.actual = s->links < 2 ? 1 : (unsigned)s->natt;
 		fd.value = (double)s->links;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	return ret;
 }

@@ -119,20 +119,6 @@ out_free:
 	return ret;
 }
 
-static int add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
-	       struct ibtopo_error *err)
-{
-	return list ? ibtopo_findings_add(list, f, err) : 0;
-}
-
-static void end_sw(struct ibtopo_end *e, const struct ibtopo_topology *t,
-		   size_t sw)
-{
-	e->node = sw == IBTOPO__NONE ? NULL : t->sw[sw].node->desc;
-	e->guid = sw == IBTOPO__NONE ? 0 : t->sw[sw].node->guid;
-	e->port = -1;
-}
-
 static void finding(struct ibtopo_finding *f, int subkind)
 {
 	ibtopo__finding_init(f, IBTOPO_FIND_DRAGONFLY_VIOLATION);
@@ -199,12 +185,12 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 		if (g->leaves == ul && g->spines == us && g->servers == uh)
 			continue;
 		finding(&fd, IBTOPO_DFP_UNEQUAL_GROUP);
-		end_sw(&fd.a, t, g->first);
+		ibtopo__topology_end_switch(&fd.a, t, g->first);
 		fd.expected = (unsigned)ul;
 		fd.actual = (unsigned)g->leaves;
 		fd.value = (double)g->servers;
 		fd.limit = (double)g->spines;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	/* every pair of groups linked */
 	for (size_t a = 0; a < G && !ret; a++)
@@ -214,9 +200,9 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 			if (t->pair_links[a * G + b])
 				continue;
 			finding(&fd, IBTOPO_DFP_MISSING_GLOBAL);
-			end_sw(&fd.a, t, freest_spine(t, a));
-			end_sw(&fd.b, t, freest_spine(t, b));
-			ret = add(out, &fd, err);
+			ibtopo__topology_end_switch(&fd.a, t, freest_spine(t, a));
+			ibtopo__topology_end_switch(&fd.b, t, freest_spine(t, b));
+			ret = ibtopo__topology_add(out, &fd, err);
 		}
 	/* global links evenly over the spines */
 	for (size_t u = 0; u < t->nsw; u++)
@@ -229,10 +215,10 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 		if (t->sw[u].level != 2 || t->sw[u].global >= usual)
 			continue;
 		finding(&fd, IBTOPO_DFP_UNEVEN_GLOBAL);
-		end_sw(&fd.a, t, u);
+		ibtopo__topology_end_switch(&fd.a, t, u);
 		fd.expected = (unsigned)usual;
 		fd.actual = (unsigned)t->sw[u].global;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	free(v);
 	return ret;

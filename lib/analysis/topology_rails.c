@@ -177,20 +177,6 @@ static void rank_rails(struct rails *r)
 	}
 }
 
-static int add(struct ibtopo_findings *list, const struct ibtopo_finding *f,
-	       struct ibtopo_error *err)
-{
-	return list ? ibtopo_findings_add(list, f, err) : 0;
-}
-
-static void end_sw(struct ibtopo_end *e, const struct ibtopo_topology *t,
-		   size_t sw)
-{
-	e->node = sw == IBTOPO__NONE ? NULL : t->sw[sw].node->desc;
-	e->guid = sw == IBTOPO__NONE ? 0 : t->sw[sw].node->guid;
-	e->port = -1;
-}
-
 static int findings(struct rails *r, struct ibtopo_topology *t,
 		    struct ibtopo_findings *out, struct ibtopo_error *err)
 {
@@ -219,11 +205,11 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 		fd.subkind = IBTOPO_RAIL_WRONG_LEAF;
 		ibtopo_end_from_port(&fd.a, h->port);
 		ibtopo_end_from_port(&fd.b, h->port->remote);
-		end_sw(&fd.c, t, want);
+		ibtopo__topology_end_switch(&fd.c, t, want);
 		fd.expected = (unsigned)h->rail + 1;
 		fd.actual = r->leaf_rail[h->sw] < 0 ? 0 :
 			    (unsigned)r->leaf_rail[h->sw] + 1;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	for (size_t s = 0; s < t->nservers && !ret; s++) {
 		size_t u = r->home[s] == IBTOPO__NONE ? IBTOPO__NONE :
@@ -239,11 +225,12 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 			ibtopo__finding_init(&fd, IBTOPO_FIND_RAIL_MISMATCH);
 			fd.subkind = IBTOPO_RAIL_MISSING;
 			ibtopo_end_from_port(&fd.a, t->servers[s].port);
-			end_sw(&fd.b, t, IBTOPO__NONE);
-			end_sw(&fd.c, t, u == IBTOPO__NONE ? IBTOPO__NONE :
-			       r->unit_leaf[u * r->R + k]);
+			ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
+			ibtopo__topology_end_switch(&fd.c, t,
+				u == IBTOPO__NONE ? IBTOPO__NONE :
+				r->unit_leaf[u * r->R + k]);
 			fd.expected = k + 1;
-			ret = add(out, &fd, err);
+			ret = ibtopo__topology_add(out, &fd, err);
 		}
 	}
 	for (unsigned k = 0; k < r->R; k++)
@@ -256,12 +243,12 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 			continue;
 		ibtopo__finding_init(&fd, IBTOPO_FIND_RAIL_MISMATCH);
 		fd.subkind = IBTOPO_RAIL_UNEQUAL;
-		end_sw(&fd.a, t, IBTOPO__NONE);
-		end_sw(&fd.b, t, IBTOPO__NONE);
+		ibtopo__topology_end_switch(&fd.a, t, IBTOPO__NONE);
+		ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
 		fd.expected = (unsigned)most;
 		fd.actual = (unsigned)t->rail_hcas[k];
 		fd.value = k + 1;
-		ret = add(out, &fd, err);
+		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	free(has);
 	return ret;
