@@ -208,6 +208,18 @@ sim_ibnetdiscover() {
 	sim_stop
 }
 
+# sim_spy LOG CMD...: sim_client, with tests/rel-madspy logging the
+# method of every MAD CMD sends to LOG (make check builds the spy).
+sim_spy() {
+	spy=${top_builddir:-.}/tests/.libs/rel-madspy.so
+	[ -f "$spy" ] || fail "no $spy (make check builds it)"
+	log=$1
+	shift
+	(cd "$TESTDIR/work" && REL_MADSPY_LOG=$log \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+		LD_PRELOAD="$spy:$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
+}
+
 # sim_opensm: one opensm sweep (LIDs, Active ports), then it exits.
 sim_opensm() {
 	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"

@@ -19,18 +19,8 @@ PERFQUERY=${PERFQUERY:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/perfquery}
 [ -x "$PERFQUERY" ] || PERFQUERY=$(PATH=$PATH:/usr/sbin command -v perfquery)
 [ -n "$PERFQUERY" ] && [ -x "$PERFQUERY" ] ||
 	skip "perfquery not found (infiniband-diags)"
-SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
-[ -f "$SPY" ] || fail "no $SPY (make check builds it)"
 TOOL=${top_builddir:-.}/tests/store-tool
 [ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
-
-spy() {
-	log=$1
-	shift
-	(cd "$TESTDIR/work" && REL_MADSPY_LOG=$log \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$@")
-}
 
 # sql QUERY: the first column of the last row
 sql() {
@@ -58,7 +48,7 @@ sim_cmd 'PerformanceSet "h00032"[1] PortCounters.LocalLinkIntegrityErrors=3'
 sim_cmd 'PerformanceSet "leaf002"[6] PortCounters.LinkDownedCounter=1000'
 
 t0=$(date +%s)
-spy "$TESTDIR/mads.log" "$IBTOPO" --db "$DB" discover --counters \
+sim_spy "$TESTDIR/mads.log" "$IBTOPO" --db "$DB" discover --counters \
 	--timeout 500 >"$TESTDIR/out" 2>"$TESTDIR/err" || {
 	cat "$TESTDIR/err"
 	fail "discover --counters failed"

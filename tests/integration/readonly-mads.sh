@@ -18,17 +18,6 @@ PERFQUERY=${PERFQUERY:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/perfquery}
 [ -x "$PERFQUERY" ] || PERFQUERY=$(PATH=$PATH:/usr/sbin command -v perfquery)
 [ -n "$PERFQUERY" ] && [ -x "$PERFQUERY" ] ||
 	skip "perfquery not found (infiniband-diags)"
-SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
-[ -f "$SPY" ] || fail "no $SPY (make check builds it)"
-
-# spy LOG COMMAND...: a simulator client with the spy in front of umad2sim
-spy() {
-	log=$1
-	shift
-	(cd "$TESTDIR/work" && REL_MADSPY_LOG=$log \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$@")
-}
 
 # counter NAME: the value of NAME in perfquery's output on stdin
 counter() {
@@ -51,7 +40,7 @@ for w in $watch; do
 	sim_cmd "PerformanceSet \"${w%:*}\"[${w#*:}] PortCounters.LinkDownedCounter=3"
 done
 
-spy "$TESTDIR/mads.log" "$IBTOPO" --db "$DB" discover --timeout 500 \
+sim_spy "$TESTDIR/mads.log" "$IBTOPO" --db "$DB" discover --timeout 500 \
 	>"$TESTDIR/out" 2>"$TESTDIR/err" || {
 	cat "$TESTDIR/err"
 	fail "discover failed"
@@ -93,7 +82,7 @@ info "counters on $watch unchanged after discovery"
 # the spy sees a Set: perfquery -R resets the first watched port
 w=${watch%% *}
 l=$(lid "${w%:*}")
-spy "$TESTDIR/reset.log" "$PERFQUERY" -R "$l" "${w#*:}" >/dev/null 2>&1 ||
+sim_spy "$TESTDIR/reset.log" "$PERFQUERY" -R "$l" "${w#*:}" >/dev/null 2>&1 ||
 	fail "perfquery -R"
 grep -q '^04 02 0012$' "$TESTDIR/reset.log" || {
 	cat "$TESTDIR/reset.log" >&2

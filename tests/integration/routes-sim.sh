@@ -25,18 +25,8 @@ DUMP_FTS=${DUMP_FTS:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/dump_fts}
 [ -x "$DUMP_FTS" ] || DUMP_FTS=$(PATH=$PATH:/usr/sbin command -v dump_fts)
 [ -n "$DUMP_FTS" ] && [ -x "$DUMP_FTS" ] ||
 	skip "dump_fts not found (infiniband-diags)"
-SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
-[ -f "$SPY" ] || fail "no $SPY (make check builds it)"
 TOOL=${top_builddir:-.}/tests/store-tool
 [ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
-
-spy() {
-	log=$1
-	shift
-	(cd "$TESTDIR/work" && REL_MADSPY_LOG=$log \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$SPY:$UMAD2SIM" timeout 120 "$@")
-}
 
 sql() {
 	"$TOOL" exec "$DB" "$1" || fail "sql: $1"
@@ -83,7 +73,7 @@ grep -q 'tables configured on all switches' "$TESTDIR/osm/osm.log" ||
 [ -s "$TESTDIR/dump/opensm-lfts.dump" ] || fail "opensm wrote no opensm-lfts.dump"
 
 # ---- read live, Gets only
-spy "$TESTDIR/mads.log" "$IBTOPO" -v --db "$DB" discover --routes \
+sim_spy "$TESTDIR/mads.log" "$IBTOPO" -v --db "$DB" discover --routes \
 	--routes-log "$TESTDIR/osm/osm.log" \
 	--timeout 500 >"$TESTDIR/out" 2>"$TESTDIR/err" || {
 	cat "$TESTDIR/err"
