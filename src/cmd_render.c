@@ -356,6 +356,9 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		if (diff || plan)
 			ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
 		ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+		/* a routing section's findings are marked; its bisection
+		 * bandwidth is drawn nowhere */
+		ao.routes.bisections = 0;
 		/* path diversity on 6,845 switches takes 15 s: a big
 		 * fabric's picture does not wait for it unless asked */
 		if (!min_paths &&
@@ -372,13 +375,15 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		d.topology = an->topology;
 	}
 	d.findings = diff || plan || !an ? &findings : an->findings;
-	if (heat) {
-		if (!fabric_has_tables(fabric)) {
-			cli_failf("render --heat routes: the fabric has no "
-				  "forwarding tables (take a snapshot with "
-				  "discover --routes, or give --routes DUMP)");
-			goto out_free_analysis;
-		}
+	if (heat && !fabric_has_tables(fabric)) {
+		cli_failf("render --heat routes: the fabric has no "
+			  "forwarding tables (take a snapshot with "
+			  "discover --routes, or give --routes DUMP)");
+		goto out_free_analysis;
+	}
+	if (heat && an && an->routes) {
+		d.heat = an->routes; /* the analysis traced them already */
+	} else if (heat) {
 		t0 = cli_now();
 		/* levels tell which ports go up; without the analysis,
 		 * a topology of its own */

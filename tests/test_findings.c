@@ -299,6 +299,37 @@ static void analyze_refuses_bad_arguments(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* The routing section takes the options' routes (version 3), as render
+ * asks it for no bisections; version 2 callers get the defaults. */
+static void analyze_passes_routing_options(void **state)
+{
+	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = load(DATA "ck-cables.topo");
+	struct ibtopo_analysis *an = NULL;
+
+	(void)state;
+	assert_int_equal(ibtopo_routes_load(f, DATA "rt-ck-lfts.dump", NULL,
+					    NULL, &err), 0);
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_non_null(an->routes);
+	assert_int_equal(an->routes->bisections, 100);
+	ibtopo_analysis_free(an);
+	o.routes.bisections = 0;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_int_equal(an->routes->bisections, 0);
+	ibtopo_analysis_free(an);
+	o.routes.version = 99;
+	an = (void *)&o;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), IBTOPO_EINVAL);
+	assert_null(an);
+	o.version = 2;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_int_equal(an->routes->bisections, 100);
+	ibtopo_analysis_free(an);
+	ibtopo_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +342,7 @@ int main(void)
 		cmocka_unit_test(analyze_equals_checks_then_topology),
 		cmocka_unit_test(analyze_flags_skip_analyses),
 		cmocka_unit_test(analyze_refuses_bad_arguments),
+		cmocka_unit_test(analyze_passes_routing_options),
 	};
 
 	return cmocka_run_group_tests_name("findings", tests, NULL, NULL);

@@ -1176,7 +1176,9 @@ static int run_routes(struct ibtopo__analysis_run *run, struct ibtopo_error *err
 	if (!ibtopo_fabric_has_routes(run->fabric))
 		return 0;
 	return ibtopo_routes_analyze(&run->routes, run->fabric, run->topology,
-				     NULL, run->findings, err);
+				     run->opts->version >= 3 ?
+					     &run->opts->routes : NULL,
+				     run->findings, err);
 }
 
 const struct ibtopo__analysis ibtopo__analysis_routes = {

@@ -106,11 +106,14 @@ struct ibtopo_analyze_opts {
 	/* version 2: the port health section's thresholds
 	 * (ibtopo_health_analyze()); version 1 callers get the defaults */
 	struct ibtopo_health_opts health;
+	/* version 3: the routing section's options (ibtopo_routes_analyze():
+	 * bisections, seed, flags); earlier versions get the defaults */
+	struct ibtopo_routes_opts routes;
 };
-#define IBTOPO_ANALYZE_OPTS_VERSION 2
+#define IBTOPO_ANALYZE_OPTS_VERSION 3
 #define IBTOPO_ANALYZE_OPTS_INIT { IBTOPO_ANALYZE_OPTS_VERSION, \
 	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0, \
-	IBTOPO_HEALTH_OPTS_INIT }
+	IBTOPO_HEALTH_OPTS_INIT, IBTOPO_ROUTES_OPTS_INIT }
 
 /**
  * Run every analysis the library has, in order: the link and cable checks
@@ -118,7 +121,7 @@ struct ibtopo_analyze_opts {
  * then port health when ports carry counters (ibtopo_health_analyze() on
  * this one snapshot, opts->health's thresholds: port-errors findings),
  * then, when switches have forwarding tables, the routing
- * (ibtopo_routes_analyze(), default options), each unless a flag skips
+ * (ibtopo_routes_analyze(), opts->routes), each unless a flag skips
  * it. *out is a new analysis whose findings are
  * the findings of all of them, in that order, and whose topology is the
  * topology analysis (NULL when skipped); it borrows the fabric: free it
