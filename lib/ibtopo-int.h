@@ -22,6 +22,6 @@
 
 /* What every module uses; each folder keeps the rest in its own header. */
 #include "model/model-int.h"
-#include "report/report-int.h"
+#include "out/out-int.h"
 
 #endif /* IBTOPO_INT_H */

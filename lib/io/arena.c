@@ -2,7 +2,7 @@
  * arena.c - memory for the readers: an arena for strings, an open-addressing
  * map from keys to indexes, growing arrays; and the GUIDs of named nodes.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -171,30 +171,6 @@ bool ibtopo__line_key(const char *p, size_t n, const char *w);
 /** Does it open a node record (Switch, Ca, Hca, Rt, Rtr)? */
 bool ibtopo__line_is_record(const char *p, size_t n);
 
-/* ---- writers.c: the table of writers ---- */
-
-/*
- * One export format: lib/io/write_<format>.c exports one
- * `const struct ibtopo__writer`, writers.c lists it. write() gets a sink
- * and a fabric checked by ibtopo_fabric_write() and sets err itself.
- */
-struct ibtopo__writer {
-	enum ibtopo_export_format format;
-	const char *name;		/* for --format, ibtopo_export_format_name() */
-	int (*write)(const struct ibtopo_sink *opts,
-		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
-};
-
-/** 0, or the first failure as "out of memory" / "cannot write the <what> output". */
-int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,
-		    struct ibtopo_error *err);
-/**
- * A description as one printable line of at most max bytes into buf
- * (max + 1 bytes), as ibnetdiscover's clean_nodedesc; `sim` also turns
- * the quotes, '#' and '=' ibsim would misread into '\''.
- */
-const char *ibtopo__clean_desc(const char *in, char *buf, size_t max, bool sim);
-
 /* ---- what lib/io/ gives the rest of the library ---- */
 
 /* io/store.c */

@@ -1,5 +1,5 @@
 /* load.c - read a fabric file of any format, detected from its content */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * namemap.c - node-name maps (opensm's ibnetdiscover.node-name-map: a GUID
  * and a name a line), and reading whole files.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <errno.h>
 #include <stdio.h>

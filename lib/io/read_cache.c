@@ -2,7 +2,7 @@
  * read_cache.c - `ibnetdiscover --cache` files: binary, and read by
  * libibnetdisc from the path (io/discover.c), so the row takes paths.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 const struct ibtopo__reader ibtopo__reader_cache = {
 	.format = IBTOPO_FILE_CACHE,

@@ -44,7 +44,7 @@
  * "port 255" sums) are counted, not an error. The whole file is read
  * before any port changes: bad input leaves the fabric as it was.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
  * 0's). The one-line mode (`iblinkinfo -l`) names nodes by GUID only and
  * not their type, so it is refused with a message saying so.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>

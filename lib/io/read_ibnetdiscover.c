@@ -7,7 +7,7 @@
  * the fabric. Only what a file states goes into the model: a text dump
  * gives active speeds and widths, never supported or enabled sets.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

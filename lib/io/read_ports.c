@@ -2,7 +2,7 @@
  * read_ports.c - the `ibnetdiscover -p` ports report (with -v, DR-path
  * lines too).
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

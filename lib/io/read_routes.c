@@ -39,7 +39,7 @@
  * have are counted, not an error. The whole file is read before any table
  * changes: bad input leaves the fabric as it was.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * A new format: its file, its row below, its enumerator in
  * enum ibtopo_file_format (ibtopo.h) and its line in Makefile.am.
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

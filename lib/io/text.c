@@ -3,7 +3,7 @@
  * messages that name the file and line, small parsers over a cursor, and
  * the width and speed tokens ibnetdiscover prints ("4xHDR").
  */
-#include "io-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * (analyze, validate, diff) writes. What each kind says, and which keys
  * its values go to, comes from the table of kinds (lib/findings/).
  */
+#include "report/report-int.h"
 #include "findings/findings-int.h"
 
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 /* report_health.c - `ibtopo health`: per-port counters, rates, findings */
+#include "report/report-int.h"
 #include "ibtopo-int.h"
 
 #include <math.h>

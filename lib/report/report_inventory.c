@@ -1,4 +1,5 @@
 /* report_inventory.c - inventory reports (nodes, ports, links, snapshots) */
+#include "report/report-int.h"
 #include "ibtopo-int.h"
 
 #include <stdlib.h>

@@ -4,6 +4,7 @@
  * "findings":[...]}, a text summary with the busiest ports, CSV one row
  * per port that carries routes.
  */
+#include "report/report-int.h"
 #include "ibtopo-int.h"
 
 #include <inttypes.h>

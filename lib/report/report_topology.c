@@ -2,6 +2,7 @@
  * report_topology.c - the topology analysis as JSON ("topology" and
  * "paths" objects) and as the architect's text summary.
  */
+#include "report/report-int.h"
 #include "analysis/topology-int.h"
 
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * type "Channel Adapter", "Switch" or "Router") or "unknown node and
  * type", and a last line "<top> lids dumped".
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 #include <stdlib.h>
 #include <string.h>

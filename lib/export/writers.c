@@ -7,7 +7,7 @@
  * A new format: its file, its row below, its enumerator in
  * enum ibtopo_export_format (ibtopo.h) and its line in Makefile.am.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * write_csv.c - a fabric's links as CSV: the `show links` report, whose
  * columns are listed once in lib/report.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 static int write_csv(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err)

@@ -2,7 +2,7 @@
  * write_slurm.c - a fabric as a Slurm topology.conf for the
  * topology/tree plugin: switches by level, each host under one leaf.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * write_json.c - a fabric as one JSON document: its nodes with
  * their ports, and its links.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 static struct ibtopo__json *json_speed(unsigned bit)
 {

@@ -2,7 +2,7 @@
  * write_ibsim.c - a fabric as an ibsim net file that trains every
  * link at the width and speed it ran at.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 /* ibsim keeps 63 bytes of a description and reads lines of 255. */
 #define SIM_DESC_MAX 63

@@ -2,7 +2,7 @@
  * write_ibnetdiscover.c - a fabric as ibnetdiscover prints it, so that
  * ibtopo and ibnetdiscover read it back to the same fabric.
  */
-#include "io/io-int.h"
+#include "export/export-int.h"
 
 #include <stdlib.h>
 

@@ -1,0 +1,126 @@
+/*
+ * out-int.h - private to libibtopo: the output plumbing every module may
+ * use: writing through a sink (formatted output, tables, JSON). It depends
+ * on nothing but the model.
+ */
+#ifndef IBTOPO_OUT_INT_H
+#define IBTOPO_OUT_INT_H
+
+/* out/output.c: a sink with formatted writes */
+int ibtopo__out_write(const struct ibtopo_sink *opts, const char *buf,
+		      size_t len);
+int ibtopo__out_printf(const struct ibtopo_sink *opts, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
+int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
+			va_list ap) IBTOPO__PRINTF(2, 0);
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
+int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s);
+
+/* A sink that remembers its first failure, so a writer reads straight. */
+struct ibtopo__wr {
+	const struct ibtopo_sink *o;
+	int rc;
+};
+
+/** Formatted output unless an earlier write failed; the failure stays in w->rc. */
+void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
+
+/* out/table.c: one column list, three formats */
+enum ibtopo__ctype {
+	IBTOPO__STR,  /* s; NULL -> JSON null, empty in CSV/text */
+	IBTOPO__INT,  /* i */
+	IBTOPO__GUID, /* g; "0x%016" PRIx64, 0 -> null */
+	IBTOPO__REAL, /* d */
+	IBTOPO__BOOL, /* b */
+	IBTOPO__STRLIST, /* list of n strings in sv (JSON array; "a,b" in text/CSV) */
+	IBTOPO__NULL, /* no value */
+};
+
+#define IBTOPO__STRLIST_MAX 12
+
+struct ibtopo__cell {
+	enum ibtopo__ctype type;
+	const char *s;
+	int64_t i;
+	uint64_t g;
+	double d;
+	bool b;
+	const char *sv[IBTOPO__STRLIST_MAX];
+	size_t n;
+	char buf[64]; /* scratch for accessors that format */
+};
+
+/* Fill a cell with one value of a type. */
+static inline void ibtopo__cell_str(struct ibtopo__cell *c, const char *s)
+{
+	c->type = IBTOPO__STR;
+	c->s = s;
+}
+
+static inline void ibtopo__cell_int(struct ibtopo__cell *c, int64_t v)
+{
+	c->type = IBTOPO__INT;
+	c->i = v;
+}
+
+static inline void ibtopo__cell_guid(struct ibtopo__cell *c, uint64_t g)
+{
+	c->type = IBTOPO__GUID;
+	c->g = g;
+}
+
+static inline void ibtopo__cell_real(struct ibtopo__cell *c, double v)
+{
+	c->type = IBTOPO__REAL;
+	c->d = v;
+}
+
+/**
+ * A column: `name` is the JSON key; a dot nests ("a.node" -> "a":{"node"}).
+ * CSV headers are the dotted names. get() fills the cell for one row.
+ */
+struct ibtopo__column {
+	const char *name;
+	const char *title; /* text table header */
+	void (*get)(const void *row, void *ctx, struct ibtopo__cell *out);
+};
+
+/**
+ * Write rows as a text table, CSV, or JSON
+ * {"schema_version":1,"<list_name>":[...]}.
+ */
+int ibtopo__table_write(const struct ibtopo_sink *opts, const char *list_name,
+			const struct ibtopo__column *cols, size_t ncols,
+			const void *const *rows, size_t nrows, void *ctx,
+			struct ibtopo_error *err);
+
+/* out/json.c: the only file including <jansson.h>. Values are jansson json_t. */
+struct ibtopo__json;
+struct ibtopo__json *ibtopo__json_object(void);
+struct ibtopo__json *ibtopo__json_array(void);
+struct ibtopo__json *ibtopo__json_string(const char *s); /* NULL -> null */
+struct ibtopo__json *ibtopo__json_int(int64_t v);
+struct ibtopo__json *ibtopo__json_real(double v);
+struct ibtopo__json *ibtopo__json_bool(bool v);
+struct ibtopo__json *ibtopo__json_null(void);
+struct ibtopo__json *ibtopo__json_guid(uint64_t guid); /* 0 -> null */
+/** Set obj[key] = value, taking the reference; returns 0 or IBTOPO_ENOMEM. */
+int ibtopo__json_set(struct ibtopo__json *obj, const char *key,
+		     struct ibtopo__json *value);
+/** Set obj[a][b]... along a dotted path, creating objects. */
+int ibtopo__json_set_path(struct ibtopo__json *obj, const char *dotted,
+			  struct ibtopo__json *value);
+int ibtopo__json_append(struct ibtopo__json *arr, struct ibtopo__json *value);
+/** Write compactly (keys in insertion order), no newline. */
+int ibtopo__json_write(const struct ibtopo_sink *opts,
+		       struct ibtopo__json *value, struct ibtopo_error *err);
+/** Write compactly (keys in insertion order) plus "\n" to the sink. */
+int ibtopo__json_dump(const struct ibtopo_sink *opts,
+		      struct ibtopo__json *value, struct ibtopo_error *err);
+void ibtopo__json_free(struct ibtopo__json *value);
+/** Speed or width set as a JSON array of names. */
+struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
+struct ibtopo__json *ibtopo__json_width_set(unsigned mask);
+
+#endif /* IBTOPO_OUT_INT_H */
