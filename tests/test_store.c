@@ -19,7 +19,7 @@
 
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
- * Declared by hand: only lib/io/store.c includes <sqlite3.h>.
+ * Declared by hand: only lib/io/store*.c include <sqlite3.h>.
  */
 typedef struct sqlite3 sqlite3;
 int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags,

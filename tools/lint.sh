@@ -11,6 +11,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h"
+formatted="$formatted lib/io/store-int.h lib/io/store_save.c lib/io/store_load.c"
+formatted="$formatted lib/io/store_snapshots.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

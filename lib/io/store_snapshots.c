@@ -1,0 +1,457 @@
+/*
+ * store_snapshots.c - the snapshots of a store: labels, references
+ * (an id, `latest`, `latest~N` or a label), listing, deleting, and what
+ * is kept (prune, vacuum).
+ */
+#include "io/store-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Parse a non-negative decimal; false if `s` is anything else. */
+static bool parse_count(const char *s, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Labels                                                              */
+/* ------------------------------------------------------------------ */
+
+/* What ibtopo_store_resolve() reads as an id, `latest` or `latest~N`. */
+static bool reads_as_ref(const char *ref)
+{
+	int64_t n;
+
+	return parse_count(ref, &n) || strcmp(ref, "latest") == 0 ||
+	       (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n));
+}
+
+#define LABEL_IDS_SHOWN 8
+
+/*
+ * The snapshots a label names, oldest first: *count of them, the first
+ * LABEL_IDS_SHOWN in ids[], and ", "-separated in `list` ("3, 5, 9 and 2
+ * more"). The newest is ids[*count - 1] when *count <= LABEL_IDS_SHOWN.
+ */
+static int label_ids(struct ibtopo_store *s, const char *label, int64_t *ids,
+		     size_t *count, char *list, size_t len,
+		     struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t n = 0, used = 0;
+	int rc;
+
+	*count = 0;
+	list[0] = '\0';
+	if (!s->version)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db,
+				"SELECT id FROM snapshots WHERE label = ?"
+				" ORDER BY id",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (n < LABEL_IDS_SHOWN) {
+			ids[n] = id;
+			used += (size_t)snprintf(list + used,
+						 used < len ? len - used : 0,
+						 "%s%lld", n ? ", " : "",
+						 (long long)id);
+		}
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_finalize(st);
+	if (n > LABEL_IDS_SHOWN && used < len)
+		snprintf(list + used, len - used, " and %zu more",
+			 n - LABEL_IDS_SHOWN);
+	*count = n;
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(s, s->db, rc, "cannot read snapshots", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
+			     unsigned flags, struct ibtopo_error *err)
+{
+	int64_t ids[LABEL_IDS_SHOWN];
+	char q[96], list[160];
+	size_t n;
+	int rc;
+
+	if (!label || !*label)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "empty snapshot label");
+	ibtopo__quote(q, sizeof(q), label, strlen(label));
+	if (reads_as_ref(label))
+		return ibtopo__error_set(
+			err, IBTOPO_EINVAL,
+			"label '%s' reads as a snapshot reference (an id, 'latest'"
+			" or 'latest~N'), which it could never name",
+			q);
+	if (!store || (flags & IBTOPO_SAVE_MOVE_LABEL))
+		return 0;
+	rc = label_ids(store, label, ids, &n, list, sizeof(list), err);
+	if (rc || !n)
+		return rc;
+	return ibtopo__error_set(err, IBTOPO_EEXIST,
+				 "label '%s' names snapshot%s %s already", q,
+				 n == 1 ? "" : "s", list);
+}
+
+/* ------------------------------------------------------------------ */
+/* References and listing                                              */
+/* ------------------------------------------------------------------ */
+
+/* Run a query yielding at most one id; *found tells whether it did. */
+static int query_id(struct ibtopo_store *s, const char *sql, const char *text,
+		    int64_t arg, int64_t *out, bool *found,
+		    struct ibtopo_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*found = false;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 1, arg);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		*found = true;
+	} else if (rc != SQLITE_DONE) {
+		goto out_fail;
+	}
+	sqlite3_finalize(st);
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(s, s->db, rc, "cannot read snapshots", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
+			 const char *ref, struct ibtopo_error *err)
+{
+	char q[96];
+	bool found = false;
+	int64_t n = 0, any;
+	int rc;
+
+	if (!out || !store || !ref || !*ref)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "empty snapshot reference");
+	*out = 0;
+	if (store->version) {
+		rc = query_id(store, "SELECT id FROM snapshots LIMIT ?", NULL,
+			      1, &any, &found, err);
+		if (rc)
+			return rc;
+	}
+	if (!found)
+		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+					 "no snapshots in '%s'", store->path);
+	found = false;
+	if (parse_count(ref, &n)) {
+		rc = query_id(store, "SELECT id FROM snapshots WHERE id = ?",
+			      NULL, n, out, &found, err);
+		if (rc || found)
+			return rc;
+	}
+	if (strcmp(ref, "latest") == 0 ||
+	    (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n))) {
+		rc = query_id(store,
+			      "SELECT id FROM snapshots ORDER BY id DESC"
+			      " LIMIT 1 OFFSET ?",
+			      NULL, ref[6] ? n : 0, out, &found, err);
+		if (rc || found)
+			return rc;
+	} else {
+		int64_t ids[LABEL_IDS_SHOWN];
+		char list[160];
+		size_t count;
+
+		rc = label_ids(store, ref, ids, &count, list, sizeof(list),
+			       err);
+		if (rc)
+			return rc;
+		ibtopo__quote(q, sizeof(q), ref, strlen(ref));
+		if (count > 1)
+			/* an older ibtopo let a label name several snapshots */
+			return ibtopo__error_set(
+				err, IBTOPO_EAMBIGUOUS,
+				"label '%s' names snapshots %s: give an id", q,
+				list);
+		if (count == 1) {
+			*out = ids[0];
+			return 0;
+		}
+	}
+	ibtopo__quote(q, sizeof(q), ref, strlen(ref));
+	return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				 "no snapshot '%s' in '%s'", q, store->path);
+}
+
+static char *dup_column(sqlite3_stmt *st, int i, bool *oom)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+	char *copy;
+
+	if (!s)
+		return NULL;
+	copy = strdup(s);
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
+		      struct ibtopo_store *store, struct ibtopo_error *err)
+{
+	struct ibtopo_snapshot *list = NULL;
+	size_t n = 0, alloc = 0;
+	sqlite3_stmt *st = NULL;
+	bool oom = false;
+	int rc;
+
+	if (!out || !out_count || !store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no store to list");
+	*out = NULL;
+	*out_count = 0;
+	if (!store->version)
+		return 0;
+	rc = sqlite3_prepare_v2(store->db,
+				"SELECT id, label, taken_at, source,"
+				" host, switches, cas, routers, links, partial,"
+				" partial_reason FROM snapshots ORDER BY id",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ibtopo_snapshot *s;
+
+		if (n == alloc) {
+			size_t na = alloc ? 2 * alloc : 16;
+			struct ibtopo_snapshot *nl =
+				realloc(list, na * sizeof(*nl));
+
+			if (!nl) {
+				oom = true;
+				break;
+			}
+			list = nl;
+			alloc = na;
+		}
+		s = &list[n++];
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->label = dup_column(st, 1, &oom);
+		s->taken_at = (time_t)sqlite3_column_int64(st, 2);
+		s->source = dup_column(st, 3, &oom);
+		s->host = dup_column(st, 4, &oom);
+		s->switches = (size_t)sqlite3_column_int64(st, 5);
+		s->cas = (size_t)sqlite3_column_int64(st, 6);
+		s->routers = (size_t)sqlite3_column_int64(st, 7);
+		s->links = (size_t)sqlite3_column_int64(st, 8);
+		s->partial = sqlite3_column_int(st, 9) != 0;
+		s->partial_reason = dup_column(st, 10, &oom);
+		if (oom)
+			break;
+	}
+	if (oom) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_list;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	sqlite3_finalize(st);
+	*out = list;
+	*out_count = n;
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(store, store->db, rc, "cannot list snapshots",
+				err);
+out_free_list:
+	sqlite3_finalize(st);
+	ibtopo_snapshot_list_free(list, n);
+	return rc;
+}
+
+void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
+{
+	for (size_t i = 0; list && i < count; i++) {
+		free(list[i].label);
+		free(list[i].source);
+		free(list[i].host);
+		free(list[i].partial_reason);
+	}
+	free(list);
+}
+
+int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
+			struct ibtopo_error *err)
+{
+	static const char *const sql[] = {
+		"DELETE FROM port_counters WHERE snapshot_id = ?",
+		"DELETE FROM lfts WHERE snapshot_id = ?",
+		"DELETE FROM cables WHERE snapshot_id = ?",
+		"DELETE FROM links WHERE snapshot_id = ?",
+		"DELETE FROM ports WHERE snapshot_id = ?",
+		"DELETE FROM nodes WHERE snapshot_id = ?",
+		"DELETE FROM snapshots WHERE id = ?",
+	};
+	const char *what = "cannot delete snapshot";
+	sqlite3_stmt *st = NULL;
+	int rc, src = SQLITE_OK;
+
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	rc = ibtopo__store_check_rw(store, err);
+	if (rc)
+		return rc;
+	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(sql) && src == SQLITE_OK;
+	     i++) {
+		src = sqlite3_prepare_v2(store->db, sql[i], -1, &st, NULL);
+		if (src == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			src = ibtopo__store_step_reset(st);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (src != SQLITE_OK) {
+		rc = ibtopo__store_fail(store, store->db, src, what, err);
+		goto out_rollback;
+	}
+	if (sqlite3_changes(store->db) == 0) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				       "no snapshot '%lld' in '%s'",
+				       (long long)id, store->path);
+		goto out_rollback;
+	}
+	src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (src != SQLITE_OK) {
+		rc = ibtopo__store_fail(store, store->db, src, what, err);
+		goto out_rollback;
+	}
+	return 0;
+
+out_rollback:
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* --------------------------------------------------------- housekeeping */
+
+/*
+ * Which snapshots ibtopo_store_prune() deletes, from the list (oldest
+ * first, by id): those beyond the `keep` newest or taken before
+ * `before`, but never the newest snapshot (what 'latest' names) nor the
+ * newest of a label.
+ */
+static bool prune_protected(const struct ibtopo_snapshot *list, size_t count,
+			    size_t i)
+{
+	if (i + 1 == count)
+		return true;
+	if (!list[i].label)
+		return false;
+	for (size_t j = i + 1; j < count; j++)
+		if (list[j].label && strcmp(list[j].label, list[i].label) == 0)
+			return false;
+	return true;
+}
+
+int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
+		       struct ibtopo_store *store, size_t keep, time_t before,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_snapshot *list = NULL;
+	int64_t *ids = NULL;
+	size_t count = 0, n = 0;
+	int rc;
+
+	if (out_ids)
+		*out_ids = NULL;
+	if (out_count)
+		*out_count = 0;
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	rc = ibtopo_store_list(&list, &count, store, err);
+	if (rc)
+		return rc;
+	ids = calloc(count ? count : 1, sizeof(*ids));
+	if (!ids) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_list;
+	}
+	for (size_t i = 0; i < count; i++) {
+		bool beyond = keep && count - i > keep;
+		bool old = before && list[i].taken_at < before;
+
+		if ((beyond || old) && !prune_protected(list, count, i))
+			ids[n++] = list[i].id;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = ibtopo_store_delete(store, ids[i], err);
+		if (rc)
+			n = i; /* what was deleted before the failure */
+	}
+	if (out_count)
+		*out_count = n;
+	if (out_ids && n) {
+		*out_ids = ids;
+		ids = NULL;
+	}
+	free(ids);
+out_free_list:
+	ibtopo_snapshot_list_free(list, count);
+	return rc;
+}
+
+int ibtopo_store_vacuum(struct ibtopo_store *store, struct ibtopo_error *err)
+{
+	int rc;
+
+	if (!store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	rc = ibtopo__store_check_rw(store, err);
+	if (rc)
+		return rc;
+	rc = ibtopo__store_exec(store, "VACUUM", "cannot vacuum", err);
+	/* give the WAL back to the main file, so the file shrinks now */
+	if (rc == 0)
+		rc = ibtopo__store_exec(store,
+					"PRAGMA wal_checkpoint(TRUNCATE)",
+					"cannot checkpoint", err);
+	return rc;
+}
