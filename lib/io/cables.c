@@ -37,55 +37,6 @@ static bool is_blank(const char *s)
 	return !s || !*s || strcasecmp(s, "N/A") == 0 || strcasecmp(s, "NA") == 0;
 }
 
-static int read_whole_file(char **out, const char *path, struct ibtopo_error *err)
-{
-	size_t len = 0, alloc = 0;
-	char *buf = NULL;
-	FILE *f;
-	int rc = 0;
-
-	*out = NULL;
-	f = fopen(path, "r");
-	if (!f)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
-					 path, strerror(errno));
-	for (;;) {
-		size_t n;
-
-		if (len + 4096 + 1 > alloc) {
-			size_t na = alloc ? alloc * 2 : 65536;
-			char *nb = realloc(buf, na);
-
-			if (!nb) {
-				rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-				goto out_close;
-			}
-			buf = nb;
-			alloc = na;
-		}
-		n = fread(buf + len, 1, alloc - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot read '%s'", path);
-		goto out_close;
-	}
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
-		rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				       "'%s': binary data, not a text file", path);
-		goto out_close;
-	}
-	*out = buf;
-	buf = NULL;
-out_close:
-	fclose(f);
-	free(buf);
-	return rc;
-}
-
 /* Lines of a buffer, split in place; CR before LF dropped. */
 struct lines {
 	char *p;
@@ -344,7 +295,7 @@ int ibtopo__reach_load(struct ibtopo__reach **out, const char *path,
 		return ibtopo__reach_parse(out, builtin_reach,
 					   "data/cable-reach.tsv (built in)", err);
 	*out = NULL;
-	rc = read_whole_file(&text, path, err);
+	rc = ibtopo__read_text_file(&text, path, err);
 	if (rc == 0)
 		rc = ibtopo__reach_parse(out, text, path, err);
 	free(text);
@@ -1053,7 +1004,7 @@ int ibtopo_cables_load(struct ibtopo_fabric *fabric, const char *path,
 
 	if (!fabric || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or cable file");
-	rc = read_whole_file(&text, path, err);
+	rc = ibtopo__read_text_file(&text, path, err);
 	if (rc == 0)
 		rc = cables_parse(fabric, text, path, opts, err);
 	free(text);

@@ -18,6 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- text.c: whole files ---- */
+
+/**
+ * Read a whole file into a malloc'd buffer of *out_len bytes, with a NUL
+ * after them (the bytes may hold NULs of their own). IBTOPO_EIO, IBTOPO_ENOMEM.
+ */
+int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
+			    struct ibtopo_error *err);
+/** A text file as one string: IBTOPO_EPARSE if it holds a NUL byte. */
+int ibtopo__read_text_file(char **out, const char *path,
+			   struct ibtopo_error *err);
+
 /* ---- text.c: lines ---- */
 
 /* Real dumps stay under 300 bytes a line; anything longer is not one. */
@@ -315,10 +327,5 @@ unsigned ibtopo__ibsim_train_width(unsigned w);
 unsigned ibtopo__ibsim_train_speed(unsigned s, unsigned e, bool fdr10);
 /** The speeds ibsim says a port supports, from the common ext. speeds. */
 unsigned ibtopo__ibsim_speed_supported(unsigned e, bool fdr10);
-
-/* io/namemap.c */
-/** Read a whole file into a malloc'd buffer (not NUL-terminated). */
-int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
-			    struct ibtopo_error *err);
 
 #endif /* IBTOPO_IO_INT_H */

@@ -1,11 +1,9 @@
 /*
  * namemap.c - node-name maps (opensm's ibnetdiscover.node-name-map: a GUID
- * and a name a line), and reading whole files.
+ * and a name a line).
  */
 #include "io/io-int.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,52 +136,6 @@ out_free:
 	return rc;
 }
 
-/* Whole file into memory (the readers want random access and line numbers). */
-static int slurp(char **out, size_t *out_len, const char *path,
-		 struct ibtopo_error *err)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *nb;
-	size_t len = 0, alloc = 0, n;
-	int rc = 0;
-
-	if (!f)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
-					 path, strerror(errno));
-	do {
-		if (alloc - len < 65536) {
-			alloc = alloc ? alloc * 2 : 1 << 20;
-			nb = realloc(buf, alloc);
-			if (!nb) {
-				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
-						       "out of memory");
-				goto out_close;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, alloc - len, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f))
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot read '%s': %s",
-				       path, strerror(errno));
-out_close:
-	fclose(f);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
-int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
-			    struct ibtopo_error *err)
-{
-	return slurp(out, out_len, path, err);
-}
-
 int ibtopo_name_map_load(struct ibtopo_name_map **out, const char *path,
 			 struct ibtopo_error *err)
 {
@@ -194,7 +146,7 @@ int ibtopo_name_map_load(struct ibtopo_name_map **out, const char *path,
 	if (!out || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no map file");
 	*out = NULL;
-	rc = slurp(&buf, &len, path, err);
+	rc = ibtopo__read_whole_file(&buf, &len, path, err);
 	if (rc)
 		return rc;
 	rc = ibtopo_name_map_parse(out, buf, len, path, err);

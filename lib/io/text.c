@@ -1,12 +1,75 @@
 /*
- * text.c - what every text reader shares: a line reader over a buffer with
- * messages that name the file and line, small parsers over a cursor, and
- * the width and speed tokens ibnetdiscover prints ("4xHDR").
+ * text.c - what every text reader shares: whole files into memory, a line
+ * reader over a buffer with messages that name the file and line, small
+ * parsers over a cursor, and the width and speed tokens ibnetdiscover
+ * prints ("4xHDR").
  */
 #include "io/io-int.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whole file into memory (the readers want random access and line numbers). */
+int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
+			    struct ibtopo_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *nb;
+	size_t len = 0, alloc = 0, n;
+	int rc = 0;
+
+	if (!f)
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
+					 path, strerror(errno));
+	do {
+		if (alloc - len < 65536) {
+			alloc = alloc ? alloc * 2 : 1 << 20;
+			nb = realloc(buf, alloc);
+			if (!nb) {
+				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+						       "out of memory");
+				goto out_close;
+			}
+			buf = nb;
+		}
+		/* one byte kept for the NUL */
+		n = fread(buf + len, 1, alloc - len - 1, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f))
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot read '%s': %s",
+				       path, strerror(errno));
+out_close:
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+int ibtopo__read_text_file(char **out, const char *path,
+			   struct ibtopo_error *err)
+{
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	rc = ibtopo__read_whole_file(out, &len, path, err);
+	if (!rc && memchr(*out, '\0', len)) {
+		free(*out);
+		*out = NULL;
+		rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
+					     "'%s': binary data, not a text file",
+					     path);
+	}
+	return rc;
+}
 
 
 void ibtopo__src_init(struct ibtopo__src *s, const char *buf, size_t len,
