@@ -62,6 +62,25 @@ int ibtopo__src_check_text(struct ibtopo__src *s);
 /** Next line into s->line, without its end: 1, 0 at the end, or <0. */
 int ibtopo__src_next(struct ibtopo__src *s);
 
+/* ---- text.c: lines split in place, CSV records ---- */
+
+/* Lines of a NUL-terminated buffer, split in place; CR before LF dropped. */
+struct ibtopo__lines {
+	char *p;
+	unsigned no;	/* number of the line last returned */
+};
+
+/** The next line, or NULL at the end of the buffer. */
+char *ibtopo__lines_next(struct ibtopo__lines *it);
+/** `s` without its leading and (cut in place) trailing white space. */
+char *ibtopo__trim(char *s);
+/**
+ * Split one CSV record in place (RFC 4180 quoting within the line).
+ * Fields are trimmed. Returns the field count, or -1 for an unterminated
+ * quote. Fields beyond `max` are dropped.
+ */
+int ibtopo__csv_split(char *line, char **fields, int max);
+
 /* ---- text.c: small parsers over a cursor ---- */
 
 const char *ibtopo__skip_ws(const char *p);
@@ -255,7 +274,7 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 		     unsigned timeout_ms, size_t *out_missed,
 		     struct ibtopo_error *err);
 
-/* io/cables.c: the cable reach table (data/cable-reach.tsv) */
+/* io/cables_reach.c: the cable reach table (data/cable-reach.tsv) */
 struct ibtopo__reach;
 /**
  * Load a reach table from `path`, or the built-in copy of
@@ -273,7 +292,7 @@ double ibtopo__reach_lookup(const struct ibtopo__reach *table, unsigned speed,
 			    enum ibtopo_media media);
 
 /*
- * io/cables.c: the sections of ibdiagnet's db_csv ("START_<NAME>", a CSV
+ * io/cables_dbcsv.c: the sections of ibdiagnet's db_csv ("START_<NAME>", a CSV
  * header, rows, "END_<NAME>"), read by the cable and the counter readers.
  */
 struct ibtopo__dbcsv {

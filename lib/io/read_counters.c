@@ -28,7 +28,7 @@
  *   port_xmit_data_extended=0x0000001cbe991a14
  *
  * and to the PM_INFO section of ibdiagnet2.db_csv (read with the section
- * reader of cables.c), a CSV header NodeGUID,PortGUID,PortNumber, then the
+ * reader of cables_dbcsv.c), a CSV header NodeGUID,PortGUID,PortNumber, then the
  * IBA names; "...Ext" / "...Extended" columns are the 64-bit counters.
  * With --pm_pause_time ibdiagnet reads the counters twice and writes the
  * growth between the two readings to PM_DELTA, same columns: PM_INFO is

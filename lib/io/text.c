@@ -6,6 +6,7 @@
  */
 #include "io/io-int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,4 +362,93 @@ const char *ibtopo__ws_text(unsigned width, unsigned speed, char *buf,
 	snprintf(buf, len, "%s%s", width ? ibtopo_width_name(width) : "??",
 		 speed ? ibtopo_speed_name(speed) : "???");
 	return buf;
+}
+
+/* ---- lines split in place, CSV records ---- */
+
+char *ibtopo__trim(char *s)
+{
+	char *e;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+char *ibtopo__lines_next(struct ibtopo__lines *it)
+{
+	char *line = it->p, *nl;
+	size_t n;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		it->p = nl + 1;
+	} else {
+		it->p = line + strlen(line);
+	}
+	n = strlen(line);
+	if (n && line[n - 1] == '\r')
+		line[n - 1] = '\0';
+	it->no++;
+	return line;
+}
+
+/*
+ * Split one CSV record in place (RFC 4180 quoting within the line).
+ * Fields are trimmed. Returns the field count, or -1 for an unterminated
+ * quote. Fields beyond `max` are dropped.
+ */
+int ibtopo__csv_split(char *line, char **fields, int max)
+{
+	char *r = line, *w;
+	int n = 0;
+
+	for (;;) {
+		char *start;
+
+		while (*r == ' ' || *r == '\t')
+			r++;
+		start = w = r;
+		if (*r == '"') {
+			r++;
+			for (;;) {
+				if (!*r)
+					return -1;
+				if (*r == '"' && r[1] == '"') {
+					*w++ = '"';
+					r += 2;
+				} else if (*r == '"') {
+					r++;
+					break;
+				} else {
+					*w++ = *r++;
+				}
+			}
+			/* anything up to the comma after a closing quote */
+			while (*r && *r != ',')
+				r++;
+		} else {
+			while (*r && *r != ',')
+				r++;
+			w = r;
+		}
+		{
+			bool more = *r == ',';
+
+			*w = '\0';
+			if (n < max)
+				fields[n] = ibtopo__trim(start);
+			n++;
+			if (!more)
+				break;
+			r++;
+		}
+	}
+	return n < max ? n : max;
 }
