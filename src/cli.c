@@ -490,21 +490,6 @@ int cli_read_fabric_file(struct ibtopo_fabric **out, const char *path,
 	return ibtopo_fabric_read_file(out, path, ropts, err);
 }
 
-/* A snapshot's nodes renamed by a node name map file. */
-static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
-			  struct ibtopo_error *err)
-{
-	struct ibtopo_name_map *map = NULL;
-	int rc;
-
-	rc = ibtopo_name_map_load(&map, path, err);
-	if (rc)
-		return rc;
-	rc = ibtopo_name_map_apply(map, fabric, NULL, err);
-	ibtopo_name_map_free(map);
-	return rc;
-}
-
 static int load_snapshot(struct ibtopo_fabric **out, const struct cli_global *g,
 			 const char *ref, struct ibtopo_error *err)
 {
@@ -579,7 +564,7 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 		err->message[n] = '\0';
 	}
 	if (!rc && name_map)
-		rc = apply_name_map(*out, name_map, err);
+		rc = ibtopo_name_map_apply_file(name_map, *out, err);
 	if (rc) {
 		ibtopo_fabric_free(*out);
 		*out = NULL;

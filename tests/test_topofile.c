@@ -871,6 +871,25 @@ static void name_maps_in_both_formats(void **state)
 	assert_null(m);
 }
 
+/* The one call every reader and the CLI make: load a map file, apply it. */
+static void name_map_file_renames_nodes_or_says_why_not(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f;
+
+	(void)state;
+	f = read_text("Switch 4 \"S-0000000000000010\"\n", IBTOPO_FILE_AUTO,
+		      NULL, &err);
+	assert_int_equal(ibtopo_name_map_apply_file(TEST_DATADIR "/tf-names.map",
+						    f, &err), 0);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "two words");
+	assert_int_equal(ibtopo_name_map_apply_file(TEST_DATADIR "/no-such.map",
+						    f, &err), IBTOPO_EIO);
+	assert_non_null(strstr(err.message, "no-such.map"));
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "two words");
+	ibtopo_fabric_free(f);
+}
+
 /* Error messages quote input printably: no raw byte reaches a terminal. */
 static bool printable_line(const char *m)
 {
@@ -1251,6 +1270,7 @@ int main(void)
 		cmocka_unit_test(bad_input_fails_with_file_and_line),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(name_maps_in_both_formats),
+		cmocka_unit_test(name_map_file_renames_nodes_or_says_why_not),
 		cmocka_unit_test(errors_quote_input_printably),
 		cmocka_unit_test(x5_map_names_its_hosts),
 		cmocka_unit_test(slurm_matches_the_x5_authors_file),

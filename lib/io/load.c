@@ -4,19 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int apply_name_map(struct ibtopo_fabric *fabric, const char *path,
-			  struct ibtopo_error *err)
-{
-	struct ibtopo_name_map *map = NULL;
-	int rc;
-
-	rc = ibtopo_name_map_load(&map, path, err);
-	if (!rc)
-		rc = ibtopo_name_map_apply(map, fabric, NULL, err);
-	ibtopo_name_map_free(map);
-	return rc;
-}
-
 int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 			    const struct ibtopo_read_opts *opts,
 			    struct ibtopo_error *err)
@@ -37,7 +24,8 @@ int ibtopo_fabric_read_file(struct ibtopo_fabric **out, const char *path,
 		/* e.g. libibnetdisc reads cache files itself, from the path */
 		rc = reader->read_path(out, path, err);
 		if (!rc && opts && opts->node_name_map)
-			rc = apply_name_map(*out, opts->node_name_map, err);
+			rc = ibtopo_name_map_apply_file(opts->node_name_map, *out,
+							err);
 	} else {
 		rc = ibtopo__read_whole_file(&buf, &len, path, err);
 		if (!rc)

@@ -19,6 +19,19 @@ struct ibtopo_name_map {
 	struct ibtopo__arena arena;
 };
 
+int ibtopo_name_map_apply_file(const char *path, struct ibtopo_fabric *fabric,
+			       struct ibtopo_error *err)
+{
+	struct ibtopo_name_map *map = NULL;
+	int rc;
+
+	rc = ibtopo_name_map_load(&map, path, err);
+	if (!rc)
+		rc = ibtopo_name_map_apply(map, fabric, NULL, err);
+	ibtopo_name_map_free(map);
+	return rc;
+}
+
 void ibtopo_name_map_free(struct ibtopo_name_map *map)
 {
 	if (!map)

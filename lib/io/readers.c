@@ -156,7 +156,6 @@ int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 {
 	enum ibtopo_file_format format = opts ? opts->format : IBTOPO_FILE_AUTO;
 	const struct ibtopo__reader *reader;
-	struct ibtopo_name_map *map = NULL;
 	struct ibtopo_fabric *f = NULL;
 	struct ibtopo__src *s;
 	int rc;
@@ -188,10 +187,7 @@ int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 	if (rc)
 		goto out_free_src;
 	if (opts && opts->node_name_map) {
-		rc = ibtopo_name_map_load(&map, opts->node_name_map, err);
-		if (!rc)
-			rc = ibtopo_name_map_apply(map, f, NULL, err);
-		ibtopo_name_map_free(map);
+		rc = ibtopo_name_map_apply_file(opts->node_name_map, f, err);
 		if (rc)
 			goto out_free_fabric;
 	}

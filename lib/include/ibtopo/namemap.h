@@ -45,6 +45,13 @@ size_t ibtopo_name_map_count(const struct ibtopo_name_map *map);
 int ibtopo_name_map_apply(const struct ibtopo_name_map *map,
 			  struct ibtopo_fabric *fabric, size_t *out_renamed,
 			  struct ibtopo_error *err);
+/**
+ * Load the map file at `path` and apply it to `fabric`, as the readers'
+ * node_name_map option does: ibtopo_name_map_load() errors, then
+ * ibtopo_name_map_apply()'s.
+ */
+int ibtopo_name_map_apply_file(const char *path, struct ibtopo_fabric *fabric,
+			       struct ibtopo_error *err);
 /** Free a map; NULL is fine. */
 void ibtopo_name_map_free(struct ibtopo_name_map *map);
 
