@@ -256,7 +256,16 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
  */
 int ibtopo__chassis_rank(struct ibtopo_topology *t, struct ibtopo_error *err);
 
-/* topology.c helpers shared with paths.c and the renderer */
+/*
+ * topology_base.c: what the files of the topology analysis and the
+ * renderer share. topology.c calls topology_rails.c, topology_dragonfly.c,
+ * topology_chassis.c and paths.c; they (and it) call topology_base.c,
+ * which calls none of them.
+ */
+/** The node namer giving short names ("ib1" for "MF0;ib1:..."). */
+const char *ibtopo__topology_short_namer(void *arg,
+					 const struct ibtopo_node *n,
+					 char *buf, size_t len);
 /**
  * A node as text names it, into buf: its description, or with `short_name`
  * its short name, followed by " (0x<guid>)" when other nodes go by it too.
