@@ -8,8 +8,6 @@
 #include "findings/findings-int.h"
 #include "analysis/analysis-int.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -603,57 +601,34 @@ static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
 	return rc;
 }
 
-static int read_roots_file(struct ibtopo_topology *t, const char *path,
-			   bool *root, struct ibtopo_error *err)
+/* The switches the roots file names: each of its words must name one. */
+static int roots_named(struct ibtopo_topology *t,
+		       const struct ibtopo__roots *roots, bool *root,
+		       struct ibtopo_error *err)
 {
-	FILE *fp = fopen(path, "r");
-	char line[1024];
-	unsigned lineno = 0;
 	int ret = 0;
 
-	if (!fp)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s': %s",
-					 path, strerror(errno));
-	while (fgets(line, sizeof(line), fp)) {
-		char *s = line, *e;
+	for (size_t k = 0; !ret && k < roots->n; k++) {
+		const char *s = roots->lines[k].word;
+		unsigned lineno = roots->lines[k].line;
 		size_t i;
 
-		lineno++;
-		e = strchr(s, '#');
-		if (e)
-			*e = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*s == '"' && e > s + 1 && e[-1] == '"') {
-			*--e = '\0';
-			s++;
-		}
-		if (!*s)
-			continue;
 		ret = switch_by_word(&i, t, s, err);
 		if (ret == IBTOPO_ENOTFOUND || (!ret && i == IBTOPO__NONE)) {
 			char q[IBTOPO__QUOTE_MAX];
 
 			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
-						"%s:%u: '%s' names no switch", path,
-						lineno, ibtopo__quote(q, sizeof(q),
-								      s, strlen(s)));
-			break;
-		}
-		if (ret) {
+						"%s:%u: '%s' names no switch",
+						roots->path, lineno,
+						ibtopo__quote(q, sizeof(q), s,
+							      strlen(s)));
+		} else if (ret) {
 			/* several switches go by that name */
-			ibtopo__error_prefix(err, "%s:%u", path, lineno);
-			break;
+			ibtopo__error_prefix(err, "%s:%u", roots->path, lineno);
+		} else {
+			root[i] = true;
 		}
-		root[i] = true;
 	}
-	if (!ret && ferror(fp))
-		ret = ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s'",
-					path);
-	fclose(fp);
 	return ret;
 }
 
@@ -1764,11 +1739,26 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 	return 0;
 }
 
-int ibtopo_topology_analyze(struct ibtopo_topology **out,
-			    const struct ibtopo_fabric *fabric,
-			    const struct ibtopo_topology_opts *opts,
-			    struct ibtopo_findings *findings,
-			    struct ibtopo_error *err)
+int ibtopo__topology_opts_check(const struct ibtopo_topology_opts *opts,
+				struct ibtopo_error *err)
+{
+	if (opts->version != IBTOPO_TOPOLOGY_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown topology options version %u",
+					 opts->version);
+	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown server policy %u",
+					 (unsigned)opts->servers);
+	return 0;
+}
+
+int ibtopo__topology_run(struct ibtopo_topology **out,
+			 const struct ibtopo_fabric *fabric,
+			 const struct ibtopo_topology_opts *opts,
+			 const struct ibtopo__roots *roots,
+			 struct ibtopo_findings *findings,
+			 struct ibtopo_error *err)
 {
 	struct ibtopo_topology_opts defaults = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_topology *t;
@@ -1783,14 +1773,9 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
 	if (!opts)
 		opts = &defaults;
-	if (opts->version != IBTOPO_TOPOLOGY_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown topology options version %u",
-					 opts->version);
-	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown server policy %u",
-					 (unsigned)opts->servers);
+	ret = ibtopo__topology_opts_check(opts, err);
+	if (ret)
+		return ret;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -1815,14 +1800,14 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (ret)
 		goto out_fail;
 
-	if (opts->roots_file || opts->root_pattern) {
+	if (roots || opts->root_pattern) {
 		root = calloc(t->nsw + 1, sizeof(bool));
 		if (!root) {
 			ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 			goto out_fail;
 		}
-		if (opts->roots_file)
-			ret = read_roots_file(t, opts->roots_file, root, err);
+		if (roots)
+			ret = roots_named(t, roots, root, err);
 		if (!ret && opts->root_pattern)
 			ret = match_roots(t, opts->root_pattern, root, err);
 		for (size_t i = 0; i < t->nsw; i++)
@@ -2035,12 +2020,14 @@ size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
 
 static int run_topology(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
 {
-	return ibtopo_topology_analyze(&run->topology, run->fabric,
-				       &run->opts->topology, run->findings, err);
+	return ibtopo__topology_run(&run->topology, run->fabric,
+				    &run->opts->topology, run->inputs.roots,
+				    run->findings, err);
 }
 
 const struct ibtopo__analysis ibtopo__analysis_topology = {
 	.name = "topology",
 	.skip = IBTOPO_ANALYZE_NO_TOPOLOGY,
+	.inputs = IBTOPO__INPUT_ROOTS,
 	.run = run_topology,
 };
