@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/analysis/routes_net.c lib/analysis/topology_base.c lib/io/read_roots.c lib/io/read_thresholds.c lib/analysis/analyze_inputs.c"
+formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/analysis/routes_net.c lib/analysis/topology_base.c lib/io/read_roots.c lib/io/read_thresholds.c lib/analysis/analyze_inputs.c lib/analysis/topology_levels.c lib/analysis/topology_ftree.c lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -137,13 +137,34 @@ static int build_nbr(struct ibtopo__rnet *net, struct ibtopo_error *err)
 
 /* ------------------------------------------------------------ the net */
 
+/* A LID two ports claim is traced once, for the first. */
+static int unique_dests(struct ibtopo__rnet *net, size_t maxlid,
+			struct ibtopo_error *err)
+{
+	int *owner = malloc((maxlid + 1) * sizeof(*owner));
+	size_t k = 0;
+
+	if (!owner)
+		return nomem(err);
+	for (size_t l = 0; l <= maxlid; l++)
+		owner[l] = -1;
+	for (size_t i = 0; i < net->ndest; i++) {
+		if (owner[net->dest[i].lid] >= 0)
+			continue;
+		owner[net->dest[i].lid] = (int)i;
+		net->dest[k++] = net->dest[i];
+	}
+	net->ndest = k;
+	free(owner);
+	return 0;
+}
+
 int ibtopo__rnet_build(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 		       const struct ibtopo_topology *topo,
 		       struct ibtopo_error *err)
 {
-	size_t nn = ibtopo_fabric_node_count(f), maxlid = 0, k;
-	int *owner = NULL;
-	int rc = 0;
+	size_t nn = ibtopo_fabric_node_count(f), maxlid = 0;
+	int rc;
 
 	net->fabric = f;
 	net->topo = topo;
@@ -244,22 +265,7 @@ int ibtopo__rnet_build(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 			net->nsrc = ns;
 		}
 	}
-	/* a LID two ports claim is traced once, for the first */
-	owner = malloc((maxlid + 1) * sizeof(*owner));
-	if (!owner)
-		return nomem(err);
-	for (size_t l = 0; l <= maxlid; l++)
-		owner[l] = -1;
-	k = 0;
-	for (size_t i = 0; i < net->ndest; i++) {
-		if (owner[net->dest[i].lid] >= 0)
-			continue;
-		owner[net->dest[i].lid] = (int)i;
-		net->dest[k++] = net->dest[i];
-	}
-	net->ndest = k;
-	free(owner);
-	return rc;
+	return unique_dests(net, maxlid, err);
 }
 
 void ibtopo__rnet_release(struct ibtopo__rnet *net)

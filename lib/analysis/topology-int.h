@@ -1,7 +1,11 @@
 /*
- * topology-int.h - private to the topology analysis: topology.c (levels,
- * classes, fat-tree rules), paths.c (path diversity), report_topology.c
- * (JSON and text) and graph.c (the only file including <igraph.h>).
+ * topology-int.h - private to the topology analysis: topology.c (the
+ * entry point, servers, chassis, classes), topology_levels.c (ranking
+ * and roots), topology_rules.c (fat-tree rules), topology_ftree.c
+ * (OpenSM's ftree engine), topology_rails.c, topology_dragonfly.c,
+ * topology_chassis.c, topology_base.c (names and finding helpers),
+ * paths.c and paths_worst.c (path diversity), report_topology.c (JSON
+ * and text) and graph.c (the only file including <igraph.h>).
  */
 #ifndef IBTOPO_TOPOLOGY_INT_H
 #define IBTOPO_TOPOLOGY_INT_H
@@ -227,6 +231,20 @@ int ibtopo__paths_analyze(struct ibtopo_topology *t,
 			  struct ibtopo_findings *findings, unsigned flags,
 			  struct ibtopo_error *err);
 void ibtopo__paths_release(struct ibtopo_topology *t);
+/** The count of measure m between leaf classes i and j. */
+static inline unsigned long long *
+ibtopo__paths_cell(struct ibtopo_topology *t, int m, size_t i, size_t j)
+{
+	return &t->cc[m][i * t->nclass + j];
+}
+
+/* paths_worst.c: from the leaf-pair counts paths.c left in cc[] */
+/** The IBTOPO__WORST_PAIRS leaf pairs with the fewest paths (worst[]). */
+int ibtopo__paths_worst(struct ibtopo_topology *t, struct ibtopo_error *err);
+/** Low-path-diversity findings for leaf pairs below min_paths. */
+int ibtopo__paths_leaf_findings(struct ibtopo_topology *t,
+				struct ibtopo_findings *out,
+				struct ibtopo_error *err);
 /** Median of a distribution (0 when empty). */
 double ibtopo__dist_median(const struct ibtopo__dist *d);
 
@@ -256,12 +274,60 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
  */
 int ibtopo__chassis_rank(struct ibtopo_topology *t, struct ibtopo_error *err);
 
+/* topology_levels.c */
+struct ibtopo__roots;		/* io/io-int.h */
+/**
+ * Rank the switches: down from the roots (the roots file as io read it,
+ * and the switches whose descriptions match opts->root_pattern), else
+ * up from the leaves. Sets levels, from_roots and nroots.
+ */
+int ibtopo__levels_rank(struct ibtopo_topology *t,
+			const struct ibtopo_topology_opts *opts,
+			const struct ibtopo__roots *roots,
+			struct ibtopo_error *err);
+/** Multi-source BFS: hops from the nearest source; -1 if unreachable. */
+void ibtopo__levels_bfs(const struct ibtopo_topology *t, const bool *src,
+			int *dist, size_t *queue);
+/** Links the layering `level` (per switch) breaks, counted per cable. */
+size_t ibtopo__levels_violations(const struct ibtopo_topology *t,
+				 const int *level);
+/** The figures of each level (t->levels). */
+int ibtopo__levels_stats(struct ibtopo_topology *t, struct ibtopo_error *err);
+
+/* topology_ftree.c */
+/** Would OpenSM's ftree engine route it: sets ftree_ok, ftree_reason. */
+int ibtopo__ftree_emulate(struct ibtopo_topology *t, struct ibtopo_error *err);
+
+/* topology_rules.c: the fat-tree rules' findings */
+/** Links breaking the levels (findings when `rules`, else counted). */
+int ibtopo__rules_links(struct ibtopo_topology *t,
+			struct ibtopo_findings *out, bool rules,
+			struct ibtopo_error *err);
+/** Switches whose uplinks differ from their level's usual count. */
+int ibtopo__rules_uplinks(struct ibtopo_topology *t,
+			  struct ibtopo_findings *out,
+			  struct ibtopo_error *err);
+/** Servers with fewer paths than the policy wants (marks them low). */
+int ibtopo__rules_servers(struct ibtopo_topology *t,
+			  enum ibtopo_server_policy asked,
+			  struct ibtopo_findings *out,
+			  struct ibtopo_error *err);
+
 /*
  * topology_base.c: what the files of the topology analysis and the
- * renderer share. topology.c calls topology_rails.c, topology_dragonfly.c,
- * topology_chassis.c and paths.c; they (and it) call topology_base.c,
- * which calls none of them.
+ * renderer share. topology.c calls topology_levels.c, topology_ftree.c,
+ * topology_rules.c, topology_rails.c, topology_dragonfly.c,
+ * topology_chassis.c and paths.c (topology_ftree.c also calls the levels'
+ * BFS); all of them call topology_base.c, which calls none of them.
  */
+static inline bool ibtopo__topology_is_switch(const struct ibtopo_node *n)
+{
+	return n && n->type == IBTOPO_NODE_SWITCH;
+}
+/** 'name' as a reason quotes a node: with its GUID when several share it. */
+const char *ibtopo__topology_quoted(const struct ibtopo_topology *t,
+				    const struct ibtopo_node *n, char *buf,
+				    size_t len);
 /** The node namer giving short names ("ib1" for "MF0;ib1:..."). */
 const char *ibtopo__topology_short_namer(void *arg,
 					 const struct ibtopo_node *n,

@@ -118,3 +118,22 @@ uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
 	c = &t->chassis[t->sw[i].chassis];
 	return c->chips > 1 ? c->sysimg : 0;
 }
+
+/* 'name' as a reason quotes a node: with its GUID when several share it. */
+const char *ibtopo__topology_quoted(const struct ibtopo_topology *t,
+				    const struct ibtopo_node *n, char *buf,
+				    size_t len)
+{
+	char name[256];
+
+	if (ibtopo__shared_names_has(&t->desc_names, n->desc))
+		snprintf(buf, len, "'%s' (0x%016" PRIx64 ")",
+			 ibtopo__quote(name, sizeof(name), n->desc,
+				       strlen(n->desc)),
+			 n->guid);
+	else
+		snprintf(buf, len, "'%s'",
+			 ibtopo__quote(name, sizeof(name), n->desc,
+				       strlen(n->desc)));
+	return buf;
+}
