@@ -172,15 +172,6 @@ static int leaf_classes(struct ctx *c, struct ibtopo_error *err)
 	return 0;
 }
 
-static int edge_cmp(const void *x, const void *y)
-{
-	const struct ibtopo__edge *a = x, *b = y;
-
-	if (a->u != b->u)
-		return a->u < b->u ? -1 : 1;
-	return a->v < b->v ? -1 : a->v > b->v;
-}
-
 /* Q: each leaf class's first two leaves alone, other twins contracted. */
 static int contract(struct ctx *c, struct ibtopo_error *err)
 {
@@ -232,7 +223,7 @@ static int contract(struct ctx *c, struct ibtopo_error *err)
 			c->qe[ne++].cap = t->adj[j].mult;
 		}
 	}
-	qsort(c->qe, ne, sizeof(*c->qe), edge_cmp);
+	qsort(c->qe, ne, sizeof(*c->qe), ibtopo__edge_cmp);
 	for (size_t i = 0; i < ne; i++) {
 		if (k && c->qe[k - 1].u == c->qe[i].u && c->qe[k - 1].v == c->qe[i].v)
 			c->qe[k - 1].cap += c->qe[i].cap;

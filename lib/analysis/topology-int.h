@@ -328,6 +328,8 @@ static inline bool ibtopo__topology_is_switch(const struct ibtopo_node *n)
 const char *ibtopo__topology_quoted(const struct ibtopo_topology *t,
 				    const struct ibtopo_node *n, char *buf,
 				    size_t len);
+/** qsort() order of struct ibtopo__edge: by u, then v. */
+int ibtopo__edge_cmp(const void *x, const void *y);
 /** The node namer giving short names ("ib1" for "MF0;ib1:..."). */
 const char *ibtopo__topology_short_namer(void *arg,
 					 const struct ibtopo_node *n,

@@ -267,15 +267,6 @@ out_free:
 /* The switch graph                                                    */
 /* ------------------------------------------------------------------ */
 
-static int adj_cmp(const void *x, const void *y)
-{
-	const struct ibtopo__edge *a = x, *b = y;
-
-	if (a->u != b->u)
-		return a->u < b->u ? -1 : 1;
-	return a->v < b->v ? -1 : a->v > b->v;
-}
-
 static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric *f = t->fabric;
@@ -298,7 +289,7 @@ static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *er
 		e[ne++].v = t->node2sw[a->index];
 		t->isl_links++;
 	}
-	qsort(e, ne, sizeof(*e), adj_cmp);
+	qsort(e, ne, sizeof(*e), ibtopo__edge_cmp);
 	t->off = calloc(t->nsw + 1, sizeof(*t->off));
 	t->adj = calloc(ne + 1, sizeof(*t->adj));
 	if (!t->off || !t->adj) {

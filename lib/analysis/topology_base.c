@@ -137,3 +137,12 @@ const char *ibtopo__topology_quoted(const struct ibtopo_topology *t,
 				       strlen(n->desc)));
 	return buf;
 }
+
+int ibtopo__edge_cmp(const void *x, const void *y)
+{
+	const struct ibtopo__edge *a = x, *b = y;
+
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	return a->v < b->v ? -1 : a->v > b->v;
+}

@@ -136,80 +136,89 @@ static void ftree_refuse(struct ibtopo_topology *t, const char *fmt, ...)
 }
 
 /*
- * The switches cabled to CAs into src, and the CAs with ports counted;
- * false (refused) when a CA is cabled to a CA.
+ * fn for every cabled port of a CA, in fabric order, until it refuses
+ * the fabric (returns false): false then.
  */
-static bool ftree_sources(struct ibtopo_topology *t, bool *src, size_t *ncas)
+static bool each_ca_link(struct ibtopo_topology *t,
+			 bool (*fn)(struct ibtopo_topology *t,
+				    const struct ibtopo_port *port, void *arg),
+			 void *arg)
 {
-	const struct ibtopo_fabric *f = t->fabric;
-	size_t nn = ibtopo_fabric_node_count(f);
-	char q1[160], q2[160];
+	size_t nn = ibtopo_fabric_node_count(t->fabric);
 
 	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+		const struct ibtopo_node *n = ibtopo_fabric_node(t->fabric, i);
 
 		if (n->type != IBTOPO_NODE_CA)
 			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *port = n->ports[p];
-			const struct ibtopo_node *peer;
-
-			if (!port || !port->remote)
-				continue;
-			peer = port->remote->node;
-			if (peer->type == IBTOPO_NODE_CA) {
-				ftree_refuse(
-					t, "ERR AB0F: CA %s is cabled to CA %s",
-					ibtopo__topology_quoted(t, n, q1,
-								sizeof(q1)),
-					ibtopo__topology_quoted(t, peer, q2,
-								sizeof(q2)));
+		for (unsigned p = 1; p <= n->nports; p++)
+			if (n->ports[p] && n->ports[p]->remote &&
+			    !fn(t, n->ports[p], arg))
 				return false;
-			}
-			if (ibtopo__topology_is_switch(peer))
-				src[t->node2sw[peer->index]] = true;
-		}
-		*ncas += n->nports > 0;
 	}
 	return true;
 }
 
-/* Every CA on a switch of the leaf rank; false (refused) if not. */
-static bool ftree_cas_on_leaves(struct ibtopo_topology *t, const int *rank,
-				int leaf)
+/* A switch cabled to a CA is a source (arg: bool per switch); a CA
+ * cabled to a CA is refused. */
+static bool ca_source(struct ibtopo_topology *t, const struct ibtopo_port *port,
+		      void *arg)
 {
-	const struct ibtopo_fabric *f = t->fabric;
-	size_t nn = ibtopo_fabric_node_count(f);
+	const struct ibtopo_node *peer = port->remote->node;
+	bool *src = arg;
 	char q1[160], q2[160];
+
+	if (peer->type == IBTOPO_NODE_CA) {
+		ftree_refuse(t, "ERR AB0F: CA %s is cabled to CA %s",
+			     ibtopo__topology_quoted(t, port->node, q1,
+						     sizeof(q1)),
+			     ibtopo__topology_quoted(t, peer, q2, sizeof(q2)));
+		return false;
+	}
+	if (ibtopo__topology_is_switch(peer))
+		src[t->node2sw[peer->index]] = true;
+	return true;
+}
+
+/* The CAs with ports. */
+static size_t ca_count(const struct ibtopo_fabric *f)
+{
+	size_t nn = ibtopo_fabric_node_count(f), ncas = 0;
 
 	for (size_t i = 0; i < nn; i++) {
 		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
 
-		if (n->type != IBTOPO_NODE_CA)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *port = n->ports[p];
-			size_t s;
-
-			if (!port || !port->remote ||
-			    !ibtopo__topology_is_switch(port->remote->node))
-				continue;
-			s = t->node2sw[port->remote->node->index];
-			if (rank[s] >= 0 && rank[s] != leaf) {
-				ftree_refuse(
-					t,
-					"ERR AB26: CA %s is on switch %s at rank %d, while the leaves are at rank %d",
-					ibtopo__topology_quoted(t, n, q1,
-								sizeof(q1)),
-					ibtopo__topology_quoted(t,
-								t->sw[s].node,
-								q2, sizeof(q2)),
-					rank[s], leaf);
-				return false;
-			}
-		}
+		ncas += n->type == IBTOPO_NODE_CA && n->nports > 0;
 	}
-	return true;
+	return ncas;
+}
+
+struct leaf_rank {
+	const int *rank;
+	int leaf;
+};
+
+/* A CA must hang off a switch of the leaf rank (arg: struct leaf_rank). */
+static bool ca_on_leaf(struct ibtopo_topology *t,
+		       const struct ibtopo_port *port, void *arg)
+{
+	const struct leaf_rank *lr = arg;
+	const struct ibtopo_node *peer = port->remote->node;
+	char q1[160], q2[160];
+	size_t s;
+
+	if (!ibtopo__topology_is_switch(peer))
+		return true;
+	s = t->node2sw[peer->index];
+	if (lr->rank[s] < 0 || lr->rank[s] == lr->leaf)
+		return true;
+	ftree_refuse(
+		t,
+		"ERR AB26: CA %s is on switch %s at rank %d, while the leaves are at rank %d",
+		ibtopo__topology_quoted(t, port->node, q1, sizeof(q1)),
+		ibtopo__topology_quoted(t, peer, q2, sizeof(q2)), lr->rank[s],
+		lr->leaf);
+	return false;
 }
 
 /*
@@ -285,7 +294,8 @@ static void ftree_ranks_alike(struct ibtopo_topology *t, const int *rank,
 
 int ibtopo__ftree_emulate(struct ibtopo_topology *t, struct ibtopo_error *err)
 {
-	size_t ncas = 0, nranked = 0;
+	struct leaf_rank lr;
+	size_t ncas, nranked = 0;
 	bool *src = calloc(t->nsw + 1, sizeof(bool));
 	int *dist = calloc(t->nsw + 1, sizeof(int));
 	int *rank = calloc(t->nsw + 1, sizeof(int));
@@ -299,8 +309,9 @@ int ibtopo__ftree_emulate(struct ibtopo_topology *t, struct ibtopo_error *err)
 		goto out_free;
 	}
 	t->ftree_ok = true;
-	if (!ftree_sources(t, src, &ncas))
+	if (!each_ca_link(t, ca_source, src))
 		goto out_free;
+	ncas = ca_count(t->fabric);
 	if (t->nsw < 2) {
 		ftree_refuse(t, "the fabric has %zu switch%s", t->nsw,
 			     t->nsw == 1 ? "" : "es");
@@ -340,7 +351,9 @@ int ibtopo__ftree_emulate(struct ibtopo_topology *t, struct ibtopo_error *err)
 			     leaf + 1);
 		goto out_free;
 	}
-	if (ftree_cas_on_leaves(t, rank, leaf))
+	lr.rank = rank;
+	lr.leaf = leaf;
+	if (each_ca_link(t, ca_on_leaf, &lr))
 		ftree_ranks_alike(t, rank, leaf, order);
 out_free:
 	free(order);
