@@ -13,6 +13,10 @@ cd "$top"
 formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h"
 formatted="$formatted lib/io/store-int.h lib/io/store_save.c lib/io/store_load.c"
 formatted="$formatted lib/io/store_snapshots.c lib/io/cables*.c lib/io/cables-int.h"
+formatted="$formatted lib/analysis/routes_net.c lib/analysis/topology_base.c"
+formatted="$formatted lib/io/read_roots.c lib/io/read_thresholds.c lib/analysis/analyze_inputs.c"
+formatted="$formatted lib/analysis/topology_levels.c lib/analysis/topology_ftree.c"
+formatted="$formatted lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -8,10 +8,34 @@
 
 #include "io/io-int.h"
 
+/*
+ * The files an analysis takes, as io parsed them: ibtopo_analyze() has
+ * them read (analyze_inputs.c) before the analysis that names them in
+ * its `inputs` runs, so no analysis opens a file.
+ */
+enum ibtopo__input {
+	IBTOPO__INPUT_REACH = 1u << 0,		/* checks.reach_path */
+	IBTOPO__INPUT_ROOTS = 1u << 1,		/* topology.roots_file */
+	IBTOPO__INPUT_THRESHOLDS = 1u << 2,	/* health.thresholds_path */
+};
+
+struct ibtopo__inputs {
+	struct ibtopo__reach *reach;		/* the built-in table if no path */
+	struct ibtopo__roots *roots;		/* NULL: no roots file */
+	struct ibtopo__thresholds thresholds;	/* 0s: none */
+};
+
+/** Read the inputs of `which` the options name (opts checked first). */
+int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
+			const struct ibtopo_analyze_opts *opts,
+			struct ibtopo_error *err);
+void ibtopo__inputs_release(struct ibtopo__inputs *in);
+
 /* What every analysis sees, and where it leaves its results. */
 struct ibtopo__analysis_run {
 	const struct ibtopo_fabric *fabric;
 	const struct ibtopo_analyze_opts *opts;
+	struct ibtopo__inputs inputs;		/* what io read for them */
 	struct ibtopo_findings *findings;	/* append here */
 	struct ibtopo_topology *topology;	/* the topology analysis' */
 	struct ibtopo_routes *routes;		/* the routing analysis' */
@@ -20,8 +44,49 @@ struct ibtopo__analysis_run {
 struct ibtopo__analysis {
 	const char *name;
 	unsigned skip;		/* enum ibtopo_analyze_flags that skips it */
+	unsigned inputs;	/* enum ibtopo__input: read before it runs */
 	int (*run)(struct ibtopo__analysis_run *run, struct ibtopo_error *err);
 };
+
+/*
+ * The analyses over parsed inputs; the public entry points that take
+ * paths (analyze_inputs.c) have io read them, then call these.
+ */
+/* analysis/check_speed.c */
+/** "check options version %u unknown" for a wrong version; NULL is fine. */
+int ibtopo__check_opts_check(const struct ibtopo_check_opts *opts,
+			     struct ibtopo_error *err);
+/** ibtopo_check_links() against a reach table (its path is not read). */
+int ibtopo__check_links_run(struct ibtopo_findings *out,
+			    const struct ibtopo_fabric *fabric,
+			    const struct ibtopo_check_opts *opts,
+			    const struct ibtopo__reach *reach,
+			    struct ibtopo_error *err);
+/* analysis/topology.c */
+/** The version and the server policy of topology options. */
+int ibtopo__topology_opts_check(const struct ibtopo_topology_opts *opts,
+				struct ibtopo_error *err);
+/**
+ * ibtopo_topology_analyze() with the roots file as io read it (NULL:
+ * none; opts->roots_file then only names it in messages).
+ */
+int ibtopo__topology_run(struct ibtopo_topology **out,
+			 const struct ibtopo_fabric *fabric,
+			 const struct ibtopo_topology_opts *opts,
+			 const struct ibtopo__roots *roots,
+			 struct ibtopo_findings *findings,
+			 struct ibtopo_error *err);
+/* analysis/health.c */
+/** "unknown health options version %u"; NULL is fine. */
+int ibtopo__health_opts_check(const struct ibtopo_health_opts *opts,
+			      struct ibtopo_error *err);
+/** ibtopo_health_analyze() against thresholds io read. */
+int ibtopo__health_run(struct ibtopo_health **out,
+		       struct ibtopo_findings *findings,
+		       const struct ibtopo_fabric *now,
+		       const struct ibtopo_fabric *since,
+		       const struct ibtopo__thresholds *t,
+		       struct ibtopo_error *err);
 
 /* analysis/check_speed.c: peer evidence for fabrics without supported sets */
 /**

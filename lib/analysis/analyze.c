@@ -53,9 +53,15 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 	run.fabric = fabric;
 	run.opts = opts;
 	run.findings = &an->findings;
-	for (size_t i = 0; rc == 0 && i < IBTOPO__ARRAY_SIZE(analyses); i++)
-		if (!(opts->flags & analyses[i]->skip))
+	for (size_t i = 0; rc == 0 && i < IBTOPO__ARRAY_SIZE(analyses); i++) {
+		if (opts->flags & analyses[i]->skip)
+			continue;
+		rc = ibtopo__inputs_load(&run.inputs, analyses[i]->inputs, opts,
+					 err);
+		if (!rc)
 			rc = analyses[i]->run(&run, err);
+	}
+	ibtopo__inputs_release(&run.inputs);
 	an->topology = run.topology;
 	an->routes = run.routes;
 	an->pub.version = IBTOPO_ANALYSIS_VERSION;

@@ -703,27 +703,33 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 	return ibtopo_findings_add(out, &f, err);
 }
 
-int ibtopo_check_links(struct ibtopo_findings *out,
-		       const struct ibtopo_fabric *fabric,
-		       const struct ibtopo_check_opts *opts,
-		       struct ibtopo_error *err)
+int ibtopo__check_opts_check(const struct ibtopo_check_opts *opts,
+			     struct ibtopo_error *err)
 {
-	struct ibtopo__reach *reach = NULL;
+	if (opts && opts->version != IBTOPO_CHECK_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "check options version %u unknown", opts->version);
+	return 0;
+}
+
+int ibtopo__check_links_run(struct ibtopo_findings *out,
+			    const struct ibtopo_fabric *fabric,
+			    const struct ibtopo_check_opts *opts,
+			    const struct ibtopo__reach *reach,
+			    struct ibtopo_error *err)
+{
 	struct peers peers;
 	size_t n;
 	int rc;
 
 	if (!out || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or findings list");
-	if (opts && opts->version != IBTOPO_CHECK_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "check options version %u unknown", opts->version);
-	rc = ibtopo__reach_load(&reach, opts ? opts->reach_path : NULL, err);
+	rc = ibtopo__check_opts_check(opts, err);
 	if (rc)
 		return rc;
 	rc = peers_build(&peers, fabric, err);
 	if (rc)
-		goto out_free_reach;
+		return rc;
 	n = ibtopo_fabric_link_count(fabric);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
@@ -740,19 +746,19 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 			rc = ibtopo__check_loopback(out, l, err);
 	}
 	peers_release(&peers);
-out_free_reach:
-	ibtopo__reach_free(reach);
 	return rc;
 }
 
 static int run_links(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
 {
-	return ibtopo_check_links(run->findings, run->fabric, &run->opts->checks,
-				  err);
+	return ibtopo__check_links_run(run->findings, run->fabric,
+				       &run->opts->checks, run->inputs.reach,
+				       err);
 }
 
 const struct ibtopo__analysis ibtopo__analysis_links = {
 	.name = "links",
 	.skip = IBTOPO_ANALYZE_NO_CHECKS,
+	.inputs = IBTOPO__INPUT_REACH,
 	.run = run_links,
 };

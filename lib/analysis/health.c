@@ -13,81 +13,8 @@
 #include "io/io-int.h"
 #include "analysis/analysis-int.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct thresholds {
-	uint64_t v[IBTOPO_CTR_COUNT_];
-};
-
-static int parse_thresholds(struct thresholds *t, const char *path,
-			    struct ibtopo_error *err)
-{
-	char *buf = NULL, *line, *end;
-	size_t len = 0;
-	unsigned lineno = 0;
-	int rc;
-
-	rc = ibtopo__read_whole_file(&buf, &len, path, err);
-	if (rc)
-		return rc;
-	for (line = buf; line < buf + len; line = end + 1) {
-		char name[64], q[IBTOPO__QUOTE_MAX], *eq, *vend, *p;
-		unsigned long long v;
-		size_t n;
-		int c;
-
-		end = memchr(line, '\n', (size_t)(buf + len - line));
-		if (!end)
-			end = buf + len;
-		lineno++;
-		while (line < end && isspace((unsigned char)*line))
-			line++;
-		n = (size_t)(end - line);
-		while (n && isspace((unsigned char)line[n - 1]))
-			n--;
-		if (!n || *line == '#')
-			continue;
-		eq = memchr(line, '=', n);
-		if (!eq || (size_t)(eq - line) >= sizeof(name)) {
-			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				"%s:%u: expected Name=value, got '%s'", path,
-				lineno, ibtopo__quote(q, sizeof(q), line, n));
-			goto out_free;
-		}
-		memcpy(name, line, (size_t)(eq - line));
-		name[eq - line] = '\0';
-		for (p = name + strlen(name); p > name && isspace((unsigned char)p[-1]);)
-			*--p = '\0';
-		c = ibtopo_counter_parse(name);
-		if (c < 0) {
-			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				"%s:%u: unknown counter '%s'", path, lineno,
-				ibtopo__quote(q, sizeof(q), name, strlen(name)));
-			goto out_free;
-		}
-		p = eq + 1;
-		while (p < line + n && isspace((unsigned char)*p))
-			p++;
-		v = 0;
-		vend = p;
-		while (vend < line + n && isdigit((unsigned char)*vend) &&
-		       v < UINT64_MAX / 10)
-			v = v * 10 + (unsigned)(*vend++ - '0');
-		if (vend == p || vend != line + n) {
-			rc = ibtopo__error_set_input(err, IBTOPO_EPARSE,
-				"%s:%u: bad value for %s (a count, 0 or more)",
-				path, lineno, ibtopo_counter_name(c));
-			goto out_free;
-		}
-		t->v[c] = v;
-	}
-	rc = 0;
-out_free:
-	free(buf);
-	return rc;
-}
 
 static void set_end(struct ibtopo_end *e, const struct ibtopo_port *p)
 {
@@ -153,7 +80,7 @@ static void compare(struct ibtopo_health_port *h)
 
 static int port_findings(struct ibtopo_findings *list,
 			 const struct ibtopo_health_port *h,
-			 const struct thresholds *t, struct ibtopo_error *err)
+			 const struct ibtopo__thresholds *t, struct ibtopo_error *err)
 {
 	int rc = 0;
 
@@ -198,14 +125,22 @@ static int cmp_worst(const void *x, const void *y)
 	return a->port->num < b->port->num ? -1 : a->port->num > b->port->num;
 }
 
-int ibtopo_health_analyze(struct ibtopo_health **out,
-			  struct ibtopo_findings *findings,
-			  const struct ibtopo_fabric *now,
-			  const struct ibtopo_fabric *since,
-			  const struct ibtopo_health_opts *opts,
-			  struct ibtopo_error *err)
+int ibtopo__health_opts_check(const struct ibtopo_health_opts *opts,
+			      struct ibtopo_error *err)
 {
-	struct thresholds t;
+	if (opts && opts->version != IBTOPO_HEALTH_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"unknown health options version %u", opts->version);
+	return 0;
+}
+
+int ibtopo__health_run(struct ibtopo_health **out,
+		       struct ibtopo_findings *findings,
+		       const struct ibtopo_fabric *now,
+		       const struct ibtopo_fabric *since,
+		       const struct ibtopo__thresholds *t,
+		       struct ibtopo_error *err)
+{
 	struct ibtopo_health *h;
 	size_t nn, n = 0;
 	int rc;
@@ -213,15 +148,6 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 	if (!out || !now)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
 	*out = NULL;
-	if (opts && opts->version != IBTOPO_HEALTH_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"unknown health options version %u", opts->version);
-	memset(&t, 0, sizeof(t));
-	if (opts && opts->thresholds_path) {
-		rc = parse_thresholds(&t, opts->thresholds_path, err);
-		if (rc)
-			return rc;
-	}
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -271,7 +197,7 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 	}
 	qsort(h->ports, h->count, sizeof(*h->ports), cmp_worst);
 	for (size_t i = 0; findings && i < h->count; i++) {
-		rc = port_findings(findings, &h->ports[i], &t, err);
+		rc = port_findings(findings, &h->ports[i], t, err);
 		if (rc)
 			goto out_free;
 	}
@@ -608,7 +534,7 @@ out_free:
 
 /*
  * ibtopo_analyze()'s section: counters above the thresholds (the site's
- * file in the analyze options, else 0),
+ * file in the analyze options as io read it, else 0),
  * merged with the cable checks' findings of the same cables.
  */
 static int run_health(struct ibtopo__analysis_run *run,
@@ -618,10 +544,8 @@ static int run_health(struct ibtopo__analysis_run *run,
 	size_t first = run->findings->count;
 	int rc;
 
-	/* version 1 options end before `health`: the default thresholds */
-	rc = ibtopo_health_analyze(&h, run->findings, run->fabric, NULL,
-				   run->opts->version >= 2 ? &run->opts->health :
-				   NULL, err);
+	rc = ibtopo__health_run(&h, run->findings, run->fabric, NULL,
+				&run->inputs.thresholds, err);
 	ibtopo_health_free(h);
 	if (!rc)
 		merge_cables(run->findings, first, run->fabric);
@@ -631,5 +555,6 @@ static int run_health(struct ibtopo__analysis_run *run,
 const struct ibtopo__analysis ibtopo__analysis_health = {
 	.name = "port health",
 	.skip = IBTOPO_ANALYZE_NO_HEALTH,
+	.inputs = IBTOPO__INPUT_THRESHOLDS,
 	.run = run_health,
 };

@@ -7,6 +7,10 @@
  *                    per-port balance, leaf pairs; ibtopo_routes_analyze()
  *   routes_credit.c  the channel dependency graph and its cycles
  *   routes_ebb.c     effective bisection bandwidth over random bisections
+ *   routes_net.c     the net they share and the step of one packet
+ *
+ * routes_trace.c calls routes_credit.c and routes_ebb.c; all three call
+ * routes_net.c, which calls none of them.
  */
 #ifndef IBTOPO_ROUTES_INT_H
 #define IBTOPO_ROUTES_INT_H
@@ -71,6 +75,22 @@ struct ibtopo__rnet {
 #define IBTOPO__NBR_DOWN (-4)
 #define IBTOPO__NBR_PEER (-5)		/* a CA or router */
 
+/* routes_net.c */
+/** "'leaf01' [39]": a port as a note names it, into buf. */
+void ibtopo__route_port_name(char *buf, size_t len,
+			     const struct ibtopo_port *port);
+
+/** Build the net of a fabric (its topology gives the levels, or NULL). */
+int ibtopo__rnet_build(struct ibtopo__rnet *net,
+		       const struct ibtopo_fabric *fabric,
+		       const struct ibtopo_topology *topo,
+		       struct ibtopo_error *err);
+/** Free what ibtopo__rnet_build() allocated (not `net` itself). */
+void ibtopo__rnet_release(struct ibtopo__rnet *net);
+
+/** A usable link: cabled, and active as far as the ports tell. */
+bool ibtopo__route_link_up(const struct ibtopo_port *p);
+
 /** The table's entry at switch `s` for `lid`: 255 past its top or without. */
 unsigned ibtopo__route_entry(const struct ibtopo__rnet *net, size_t s,
 			     unsigned lid);
@@ -109,9 +129,5 @@ int ibtopo__cdg_cycles(struct ibtopo__cdg *g, const struct ibtopo__rnet *net,
 int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
 		       uint64_t seed, double *mean, double *min,
 		       struct ibtopo_error *err);
-
-/** "'leaf01' [39]": a port as a note names it, into buf. */
-void ibtopo__route_port_name(char *buf, size_t len,
-			     const struct ibtopo_port *port);
 
 #endif /* IBTOPO_ROUTES_INT_H */

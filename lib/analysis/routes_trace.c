@@ -85,270 +85,6 @@ static int nomem(struct ibtopo_error *err)
 	return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 }
 
-void ibtopo__route_port_name(char *buf, size_t len,
-			     const struct ibtopo_port *port)
-{
-	snprintf(buf, len, "'%s' [%u]", port->node->desc, port->num);
-}
-
-/* A usable link: cabled, and active as far as the ports tell. */
-static bool link_up(const struct ibtopo_port *p)
-{
-	const struct ibtopo_port *q = p->remote;
-
-	return q && (!p->state || p->state == IBTOPO_PORT_STATE_ACTIVE) &&
-	       (!q->state || q->state == IBTOPO_PORT_STATE_ACTIVE);
-}
-
-unsigned ibtopo__route_entry(const struct ibtopo__rnet *net, size_t s,
-			     unsigned lid)
-{
-	return net->lft[s] && lid <= net->lft_top[s] ? net->lft[s][lid] :
-						       IBTOPO_LFT_NONE;
-}
-
-enum ibtopo__rstep ibtopo__route_step(const struct ibtopo__rnet *net, size_t s,
-				      const struct ibtopo__rdest *d, unsigned e,
-				      int *next, int *port,
-				      enum ibtopo_route_hole *hole)
-{
-	size_t id = net->pbase[s] + e;
-	int v;
-
-	*port = -1;
-	if (!net->has_table[s]) {
-		*hole = IBTOPO_HOLE_NO_TABLE;
-		return IBTOPO__STEP_HOLE;
-	}
-	*port = (int)e;
-	if (e == IBTOPO_LFT_NONE) {
-		*hole = IBTOPO_HOLE_NO_ENTRY;
-		return IBTOPO__STEP_HOLE;
-	}
-	if (id >= net->pbase[s + 1]) {
-		*hole = IBTOPO_HOLE_NO_PORT;
-		return IBTOPO__STEP_HOLE;
-	}
-	v = net->nbr[id];
-	if (v >= 0) {
-		*next = v;
-		return IBTOPO__STEP_NEXT;
-	}
-	switch (v) {
-	case IBTOPO__NBR_SELF:
-		if (d->port->node == net->sw[s])
-			return IBTOPO__STEP_DELIVERED;
-		*hole = IBTOPO_HOLE_WRONG_NODE;
-		return IBTOPO__STEP_HOLE;
-	case IBTOPO__NBR_PEER:
-		if (d->ca && net->peer[id] == d->port)
-			return IBTOPO__STEP_DELIVERED;
-		*hole = IBTOPO_HOLE_WRONG_NODE;
-		return IBTOPO__STEP_HOLE;
-	case IBTOPO__NBR_UNCONNECTED:
-		*hole = IBTOPO_HOLE_UNCONNECTED;
-		return IBTOPO__STEP_HOLE;
-	case IBTOPO__NBR_DOWN:
-		*hole = IBTOPO_HOLE_PORT_DOWN;
-		return IBTOPO__STEP_HOLE;
-	default:
-		*hole = IBTOPO_HOLE_NO_PORT;
-		return IBTOPO__STEP_HOLE;
-	}
-}
-
-/* What each switch port leads to (see struct ibtopo__rnet). */
-static int build_nbr(struct ibtopo__rnet *net, struct ibtopo_error *err)
-{
-	net->nbr = malloc((net->nport_ids + 1) * sizeof(*net->nbr));
-	net->peer = calloc(net->nport_ids + 1, sizeof(*net->peer));
-	net->rnum = calloc(net->nport_ids + 1, 1);
-	net->has_table = calloc(net->nsw + 1, 1);
-	net->lft = calloc(net->nsw + 1, sizeof(*net->lft));
-	net->lft_top = calloc(net->nsw + 1, sizeof(*net->lft_top));
-	if (!net->nbr || !net->peer || !net->rnum || !net->has_table ||
-	    !net->lft || !net->lft_top)
-		return nomem(err);
-	for (size_t s = 0; s < net->nsw; s++) {
-		const struct ibtopo_node *n = net->sw[s];
-
-		net->has_table[s] = n->lft != NULL;
-		if (n->lft) {
-			net->lft[s] = n->lft->port;
-			net->lft_top[s] = n->lft->top;
-		}
-		for (unsigned p = 0; p <= n->nports; p++) {
-			const struct ibtopo_port *pp = n->ports[p];
-			size_t id = net->pbase[s] + p;
-			int v;
-
-			if (p == 0)
-				v = IBTOPO__NBR_SELF;
-			else if (!pp)
-				v = IBTOPO__NBR_NO_PORT;
-			else if (!pp->remote)
-				v = IBTOPO__NBR_UNCONNECTED;
-			else if (!link_up(pp))
-				v = IBTOPO__NBR_DOWN;
-			else if (pp->remote->node->type == IBTOPO_NODE_SWITCH &&
-				 net->swid[pp->remote->node->index] >= 0)
-				v = net->swid[pp->remote->node->index];
-			else
-				v = IBTOPO__NBR_PEER;
-			net->nbr[id] = v;
-			if (pp && pp->remote)
-				net->rnum[id] = (uint8_t)pp->remote->num;
-			if (v == IBTOPO__NBR_PEER)
-				net->peer[id] = pp->remote;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------ the net */
-
-static int build_net(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
-		     const struct ibtopo_topology *topo,
-		     struct ibtopo_error *err)
-{
-	size_t nn = ibtopo_fabric_node_count(f), maxlid = 0, k;
-	int *owner = NULL;
-	int rc = 0;
-
-	net->fabric = f;
-	net->topo = topo;
-	net->swid = malloc((nn ? nn : 1) * sizeof(*net->swid));
-	net->sw = calloc(nn ? nn : 1, sizeof(*net->sw));
-	if (!net->swid || !net->sw)
-		return nomem(err);
-	for (size_t i = 0; i < nn; i++) {
-		struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		net->swid[i] = -1;
-		if (n->type == IBTOPO_NODE_SWITCH) {
-			net->swid[i] = (int)net->nsw;
-			net->sw[net->nsw++] = n;
-		}
-	}
-	net->pbase = calloc(net->nsw + 2, sizeof(*net->pbase));
-	net->level = calloc(net->nsw + 1, sizeof(*net->level));
-	net->local = calloc(net->nsw + 1, sizeof(*net->local));
-	if (!net->pbase || !net->level || !net->local)
-		return nomem(err);
-	for (size_t s = 0; s < net->nsw; s++) {
-		net->pbase[s] = net->nport_ids;
-		net->nport_ids += net->sw[s]->nports + 1;
-		net->level[s] = topo ? ibtopo_topology_node_level(topo,
-								   net->sw[s]) : 0;
-	}
-	net->pbase[net->nsw] = net->nport_ids;
-	rc = build_nbr(net, err);
-	if (rc)
-		return rc;
-	/* sources and destinations: CA ports with a LID cabled to a switch,
-	 * switches' port 0 LIDs */
-	for (int pass = 0; pass < 2; pass++) {
-		size_t nd = 0, ns = 0;
-
-		for (size_t i = 0; i < nn; i++) {
-			struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-			for (unsigned pn = 0; pn <= n->nports; pn++) {
-				const struct ibtopo_port *p = n->ports[pn];
-				unsigned span;
-				int at;
-
-				if (!p || !p->lid)
-					continue;
-				if (n->type == IBTOPO_NODE_SWITCH) {
-					if (pn != 0)
-						continue;
-					at = net->swid[i];
-				} else if (n->type == IBTOPO_NODE_CA &&
-					   p->remote &&
-					   p->remote->node->type ==
-						   IBTOPO_NODE_SWITCH) {
-					at = net->swid[p->remote->node->index];
-				} else {
-					continue;
-				}
-				span = 1u << (p->lmc > 7 ? 7 : p->lmc);
-				if (n->type == IBTOPO_NODE_CA) {
-					if (pass) {
-						net->src[ns] = p;
-						net->src_sw[ns] = at;
-						net->local[at]++;
-					}
-					ns++;
-				}
-				for (unsigned l = 0; l < span; l++) {
-					unsigned lid = p->lid + l;
-
-					if (lid > IBTOPO_LFT_MAX_LID)
-						break;
-					if (pass) {
-						struct ibtopo__rdest *d =
-							&net->dest[nd];
-
-						d->lid = (uint16_t)lid;
-						d->ca = n->type == IBTOPO_NODE_CA;
-						d->base = l == 0;
-						d->port = p;
-						d->attach = at;
-						if (lid > maxlid)
-							maxlid = lid;
-					}
-					nd++;
-				}
-			}
-		}
-		if (!pass) {
-			net->dest = calloc(nd ? nd : 1, sizeof(*net->dest));
-			net->src = calloc(ns ? ns : 1, sizeof(*net->src));
-			net->src_sw = calloc(ns ? ns : 1, sizeof(*net->src_sw));
-			if (!net->dest || !net->src || !net->src_sw)
-				return nomem(err);
-		} else {
-			net->ndest = nd;
-			net->nsrc = ns;
-		}
-	}
-	/* a LID two ports claim is traced once, for the first */
-	owner = malloc((maxlid + 1) * sizeof(*owner));
-	if (!owner)
-		return nomem(err);
-	for (size_t l = 0; l <= maxlid; l++)
-		owner[l] = -1;
-	k = 0;
-	for (size_t i = 0; i < net->ndest; i++) {
-		if (owner[net->dest[i].lid] >= 0)
-			continue;
-		owner[net->dest[i].lid] = (int)i;
-		net->dest[k++] = net->dest[i];
-	}
-	net->ndest = k;
-	free(owner);
-	return rc;
-}
-
-static void release_net(struct ibtopo__rnet *net)
-{
-	free(net->lft_top);
-	free(net->lft);
-	free(net->has_table);
-	free(net->rnum);
-	free(net->peer);
-	free(net->nbr);
-	free(net->src_sw);
-	free(net->src);
-	free(net->dest);
-	free(net->local);
-	free(net->level);
-	free(net->pbase);
-	free(net->sw);
-	free(net->swid);
-}
-
 /* ----------------------------------------------------- cable distances */
 
 static int build_adjacency(struct trace *t, struct ibtopo_error *err)
@@ -370,7 +106,7 @@ static int build_adjacency(struct trace *t, struct ibtopo_error *err)
 			for (unsigned p = 1; p <= sw->nports; p++) {
 				const struct ibtopo_port *pp = sw->ports[p];
 
-				if (!pp || !link_up(pp) ||
+				if (!pp || !ibtopo__route_link_up(pp) ||
 				    pp->remote->node->type != IBTOPO_NODE_SWITCH)
 					continue;
 				if (pass)
@@ -930,7 +666,7 @@ static void trace_release(struct trace *t)
 	free(t->next);
 	free(t->state);
 	ibtopo__cdg_free(t->cdg);
-	release_net(&t->net);
+	ibtopo__rnet_release(&t->net);
 }
 
 /* Trace one destination: walk every switch, then count. */
@@ -1096,7 +832,7 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 	if (!t.res)
 		return nomem(err);
 	r = &t.res->pub;
-	rc = build_net(&t.net, fabric, topo, err);
+	rc = ibtopo__rnet_build(&t.net, fabric, topo, err);
 	if (rc)
 		goto out_fail;
 	if (!t.net.ndest) {

@@ -1,18 +1,16 @@
 /*
  * topology.c - the fabric's layout: servers and chassis, switch levels,
  * the class (single switch, star, fat tree, irregular), bandwidth per
- * level, and the fat-tree rules. Path diversity is paths.c's; the rules
- * for each result are documented in ibtopo.h ("Topology analysis").
+ * level; the entry point that runs the files of the analysis in turn
+ * (ranking in topology_levels.c, the fat-tree rules in topology_rules.c,
+ * OpenSM's ftree engine in topology_ftree.c, rails, Dragonfly+, path
+ * diversity in paths.c). The rules for each result are documented in
+ * ibtopo.h ("Topology analysis").
  */
 #include "topology-int.h"
 #include "findings/findings-int.h"
 #include "analysis/analysis-int.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <regex.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,104 +37,6 @@ const char *ibtopo_topology_class_name(enum ibtopo_topology_class cls)
 	}
 }
 
-/* ------------------------------------------------------------------ */
-/* Names                                                               */
-/* ------------------------------------------------------------------ */
-
-const char *ibtopo__topology_chassis_name(const struct ibtopo_topology *t,
-					  size_t chassis, char *buf, size_t len)
-{
-	const struct ibtopo__chassis *c = &t->chassis[chassis];
-	const char *first = t->sw[c->first].node->desc;
-	size_t common = strlen(first);
-
-	if (c->chips < 2)
-		return ibtopo__node_short_name(t->sw[c->first].node, buf, len);
-	/* A director's chips share the start of their descriptions
-	 * ("MF0;dir1:CS7500/L01/U1", "MF0;dir1:CS7500/S01/U1"). */
-	for (size_t i = 0; i < t->nsw; i++) {
-		const char *d = t->sw[i].node->desc;
-		size_t k = 0;
-
-		if (t->sw[i].chassis != chassis)
-			continue;
-		while (k < common && d[k] == first[k])
-			k++;
-		common = k;
-	}
-	while (common && strchr("/:;-_ ", first[common - 1]))
-		common--;
-	if (strncmp(first, "MF0;", 4) == 0 && common > 4) {
-		const char *colon = memchr(first + 4, ':', common - 4);
-
-		if (colon)
-			common = (size_t)(colon - first);
-		snprintf(buf, len, "%.*s", (int)(common - 4), first + 4);
-	} else if (common) {
-		snprintf(buf, len, "%.*s", (int)common, first);
-	} else {
-		snprintf(buf, len, "chassis 0x%016" PRIx64, c->sysimg);
-	}
-	return buf;
-}
-
-static const char *short_namer(void *arg, const struct ibtopo_node *n,
-			       char *buf, size_t len)
-{
-	(void)arg;
-	return ibtopo__node_short_name(n, buf, len);
-}
-
-const char *ibtopo__topology_node_text(const struct ibtopo_topology *t,
-				       const struct ibtopo_node *node,
-				       bool short_name, char *buf, size_t len)
-{
-	char name[256];
-
-	if (short_name)
-		return ibtopo__name_node(&t->short_names,
-					 ibtopo__node_short_name(node, name,
-								 sizeof(name)),
-					 node->guid, buf, len);
-	return ibtopo__name_node(&t->desc_names, node->desc, node->guid, buf, len);
-}
-
-const char *ibtopo__topology_chassis_text(const struct ibtopo_topology *t,
-					  size_t chassis, char *buf, size_t len)
-{
-	char other[256];
-	size_t n;
-
-	ibtopo__topology_chassis_name(t, chassis, buf, len);
-	for (size_t c = 0; c < t->nchassis; c++) {
-		if (c == chassis || t->chassis[c].chips < 2 ||
-		    strcmp(ibtopo__topology_chassis_name(t, c, other,
-							 sizeof(other)), buf))
-			continue;
-		n = strlen(buf);
-		snprintf(buf + n, len - n, " (0x%016" PRIx64 ")",
-			 t->chassis[chassis].sysimg);
-		break;
-	}
-	return buf;
-}
-
-/* 'name' as a reason quotes a node: with its GUID when several share it. */
-static const char *quoted(const struct ibtopo_topology *t,
-			  const struct ibtopo_node *n, char *buf, size_t len)
-{
-	char name[256];
-
-	if (ibtopo__shared_names_has(&t->desc_names, n->desc))
-		snprintf(buf, len, "'%s' (0x%016" PRIx64 ")",
-			 ibtopo__quote(name, sizeof(name), n->desc,
-				       strlen(n->desc)), n->guid);
-	else
-		snprintf(buf, len, "'%s'", ibtopo__quote(name, sizeof(name),
-							 n->desc, strlen(n->desc)));
-	return buf;
-}
-
 static int name_cmp(const struct ibtopo_node *a, const struct ibtopo_node *b)
 {
 	int c = strcmp(a->desc ? a->desc : "", b->desc ? b->desc : "");
@@ -146,28 +46,9 @@ static int name_cmp(const struct ibtopo_node *a, const struct ibtopo_node *b)
 	return a->guid < b->guid ? -1 : a->guid > b->guid;
 }
 
-static void end_node(struct ibtopo_end *e, const struct ibtopo_node *n)
-{
-	e->node = n ? n->desc : NULL;
-	e->guid = n ? n->guid : 0;
-	e->port = -1;
-}
-
-static void finding_init(struct ibtopo_finding *f, enum ibtopo_finding_kind kind,
-			 int subkind)
-{
-	ibtopo__finding_init(f, kind);
-	f->subkind = subkind;
-}
-
 /* ------------------------------------------------------------------ */
 /* Servers and switch-internal CAs                                     */
 /* ------------------------------------------------------------------ */
-
-static bool is_switch(const struct ibtopo_node *n)
-{
-	return n && n->type == IBTOPO_NODE_SWITCH;
-}
 
 struct ca_ref {
 	const struct ibtopo_node *ca;
@@ -234,6 +115,50 @@ static int server_cmp(const void *x, const void *y)
 	return name_cmp(a->ca, b->ca);
 }
 
+/* The cables of CA n to switches, as attachments of its server s. */
+static int server_attach(struct ibtopo_topology *t, struct ibtopo__server *s,
+			 const struct ibtopo_node *n, struct ibtopo_error *err)
+{
+	for (unsigned p = 1; p <= n->nports; p++) {
+		const struct ibtopo_port *port = n->ports[p];
+		struct ibtopo__attach *na;
+
+		if (!port || !port->remote ||
+		    !ibtopo__topology_is_switch(port->remote->node))
+			continue;
+		if (!s->port)
+			s->port = port;
+		s->links++;
+		na = realloc(s->att, (s->natt + 1) * sizeof(*na));
+		if (!na)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+		s->att = na;
+		s->att[s->natt].sw = t->node2sw[port->remote->node->index];
+		s->att[s->natt].mult = 1;
+		s->natt++;
+	}
+	return 0;
+}
+
+/* Merge each server's cables to the same switch. */
+static void merge_attachments(struct ibtopo_topology *t)
+{
+	for (size_t i = 0; i < t->nservers; i++) {
+		struct ibtopo__server *s = &t->servers[i];
+		size_t k = 0;
+
+		qsort(s->att, s->natt, sizeof(*s->att), attach_cmp);
+		for (size_t j = 0; j < s->natt; j++) {
+			if (k && s->att[k - 1].sw == s->att[j].sw)
+				s->att[k - 1].mult++;
+			else
+				s->att[k++] = s->att[j];
+		}
+		s->natt = k;
+	}
+}
+
 /* Group the CAs cabled to switches into servers. */
 static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			 struct ibtopo_error *err)
@@ -259,7 +184,8 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 			continue;
 		for (unsigned p = 1; p <= n->nports; p++)
 			if (n->ports[p] && n->ports[p]->remote &&
-			    is_switch(n->ports[p]->remote->node))
+			    ibtopo__topology_is_switch(
+				    n->ports[p]->remote->node))
 				cabled = true;
 		if (cabled)
 			refs[nref++].ca = n;
@@ -308,30 +234,10 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 	}
 	for (size_t i = 0; i < nref; i++) {
 		struct ibtopo__server *s = &t->servers[order[uf_find(refs, i)]];
-		const struct ibtopo_node *n = refs[i].ca;
 
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *port = n->ports[p];
-			struct ibtopo__attach *na;
-			size_t sw;
-
-			if (!port || !port->remote || !is_switch(port->remote->node))
-				continue;
-			sw = t->node2sw[port->remote->node->index];
-			if (!s->port)
-				s->port = port;
-			s->links++;
-			na = realloc(s->att, (s->natt + 1) * sizeof(*na));
-			if (!na) {
-				ret = ibtopo__error_set(err, IBTOPO_ENOMEM,
-							"out of memory");
-				goto out_free;
-			}
-			s->att = na;
-			s->att[s->natt].sw = sw;
-			s->att[s->natt].mult = 1;
-			s->natt++;
-		}
+		ret = server_attach(t, s, refs[i].ca, err);
+		if (ret)
+			goto out_free;
 	}
 	for (size_t i = 0; i < t->nservers; i++)
 		t->servers[i].id = i;
@@ -349,20 +255,7 @@ static int build_servers(struct ibtopo_topology *t, const bool *internal,
 		keys[t->servers[i].id].ref = i;	/* keys[] is free by now */
 	for (size_t i = 0; i < nref; i++)
 		t->ca_server[refs[i].ca->index] = keys[order[uf_find(refs, i)]].ref;
-	/* Merge cables to the same switch. */
-	for (size_t i = 0; i < t->nservers; i++) {
-		struct ibtopo__server *s = &t->servers[i];
-		size_t k = 0;
-
-		qsort(s->att, s->natt, sizeof(*s->att), attach_cmp);
-		for (size_t j = 0; j < s->natt; j++) {
-			if (k && s->att[k - 1].sw == s->att[j].sw)
-				s->att[k - 1].mult++;
-			else
-				s->att[k++] = s->att[j];
-		}
-		s->natt = k;
-	}
+	merge_attachments(t);
 out_free:
 	free(keys);
 	free(order);
@@ -373,15 +266,6 @@ out_free:
 /* ------------------------------------------------------------------ */
 /* The switch graph                                                    */
 /* ------------------------------------------------------------------ */
-
-static int adj_cmp(const void *x, const void *y)
-{
-	const struct ibtopo__edge *a = x, *b = y;
-
-	if (a->u != b->u)
-		return a->u < b->u ? -1 : 1;
-	return a->v < b->v ? -1 : a->v > b->v;
-}
 
 static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *err)
 {
@@ -397,7 +281,7 @@ static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *er
 		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
 		const struct ibtopo_node *a = l->a->node, *b = l->b->node;
 
-		if (!is_switch(a) || !is_switch(b) || a == b)
+		if (!ibtopo__topology_is_switch(a) || !ibtopo__topology_is_switch(b) || a == b)
 			continue;
 		e[ne].u = t->node2sw[a->index];
 		e[ne++].v = t->node2sw[b->index];
@@ -405,7 +289,7 @@ static int build_switch_graph(struct ibtopo_topology *t, struct ibtopo_error *er
 		e[ne++].v = t->node2sw[a->index];
 		t->isl_links++;
 	}
-	qsort(e, ne, sizeof(*e), adj_cmp);
+	qsort(e, ne, sizeof(*e), ibtopo__edge_cmp);
 	t->off = calloc(t->nsw + 1, sizeof(*t->off));
 	t->adj = calloc(ne + 1, sizeof(*t->adj));
 	if (!t->off || !t->adj) {
@@ -493,384 +377,6 @@ static int build_chassis(struct ibtopo_topology *t, struct ibtopo_error *err)
 	}
 	t->chassis = c;
 	t->nchassis = k;
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Levels                                                              */
-/* ------------------------------------------------------------------ */
-
-/* Multi-source BFS: hops from the nearest source; -1 if unreachable. */
-static void bfs(const struct ibtopo_topology *t, const bool *src, int *dist,
-		size_t *queue)
-{
-	size_t head = 0, tail = 0;
-
-	for (size_t i = 0; i < t->nsw; i++) {
-		dist[i] = src[i] ? 0 : -1;
-		if (src[i])
-			queue[tail++] = i;
-	}
-	while (head < tail) {
-		size_t u = queue[head++];
-
-		for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-			size_t v = t->adj[j].v;
-
-			if (dist[v] < 0) {
-				dist[v] = dist[u] + 1;
-				queue[tail++] = v;
-			}
-		}
-	}
-}
-
-/* Links a layering leaves breaking the rules (counted per cable). */
-static size_t layering_violations(const struct ibtopo_topology *t,
-				  const int *level)
-{
-	size_t v = 0;
-
-	for (size_t u = 0; u < t->nsw; u++) {
-		if (level[u] > 1)
-			v += t->sw[u].host_links;
-		for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-			size_t w = t->adj[j].v;
-			int d = level[u] - level[w];
-
-			if (w < u || !level[u] || !level[w])
-				continue;
-			if (d == 0 || d >= 2 || d <= -2)
-				v += t->adj[j].mult;
-		}
-	}
-	return v;
-}
-
-/* The two readings of one leaf set: BFS upward, and local roots on top. */
-static void layer_from_leaves(const struct ibtopo_topology *t, const bool *leaf,
-			      int *up, int *top, size_t *queue)
-{
-	int maxh = -1;
-
-	bfs(t, leaf, up, queue);
-	for (size_t i = 0; i < t->nsw; i++)
-		if (up[i] > maxh)
-			maxh = up[i];
-	for (size_t i = 0; i < t->nsw; i++) {
-		bool root = up[i] > 0;
-
-		for (size_t j = t->off[i]; root && j < t->off[i + 1]; j++)
-			if (up[t->adj[j].v] > up[i])
-				root = false;
-		top[i] = up[i] < 0 ? 0 : (root ? maxh + 1 : up[i] + 1);
-		up[i] = up[i] < 0 ? 0 : up[i] + 1;
-	}
-}
-
-static int assign_levels_auto(struct ibtopo_topology *t, struct ibtopo_error *err)
-{
-	size_t n = t->nsw;
-	bool *leafA = calloc(n + 1, sizeof(bool));
-	bool *leafB = calloc(n + 1, sizeof(bool));
-	int *cand[4] = { NULL };
-	size_t *queue = calloc(n + 1, sizeof(*queue));
-	size_t best = IBTOPO__NONE, bestv = 0, nb = 0;
-	bool any = false, b_differs = false;
-	int ret = 0;
-
-	for (int i = 0; i < 4; i++)
-		cand[i] = calloc(n + 1, sizeof(int));
-	if (!leafA || !leafB || !queue || !cand[0] || !cand[1] || !cand[2] ||
-	    !cand[3]) {
-		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
-	for (size_t i = 0; i < n; i++) {
-		leafA[i] = t->sw[i].host_links > 0;
-		any |= leafA[i];
-	}
-	if (!any)
-		goto out_free;	/* no servers: nothing to rank from */
-	/* Reading B: a switch with servers whose neighbours all have servers
-	 * too (no uplink) may be a spine that also carries servers. */
-	for (size_t i = 0; i < n; i++) {
-		bool up = false;
-
-		for (size_t j = t->off[i]; j < t->off[i + 1]; j++)
-			if (!leafA[t->adj[j].v])
-				up = true;
-		leafB[i] = leafA[i] && (up || t->off[i + 1] == t->off[i]);
-		if (leafA[i] && !leafB[i] && t->off[i + 1] > t->off[i])
-			b_differs = true;
-		nb += leafB[i];
-	}
-	layer_from_leaves(t, leafA, cand[0], cand[1], queue);
-	if (b_differs && nb)
-		layer_from_leaves(t, leafB, cand[2], cand[3], queue);
-	for (size_t c = 0; c < 4; c++) {
-		size_t v;
-
-		if (c >= 2 && !(b_differs && nb))
-			break;
-		v = layering_violations(t, cand[c]);
-		if (best == IBTOPO__NONE || v < bestv) {
-			best = c;
-			bestv = v;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		t->sw[i].level = cand[best][i];
-out_free:
-	for (int i = 0; i < 4; i++)
-		free(cand[i]);
-	free(queue);
-	free(leafB);
-	free(leafA);
-	return ret;
-}
-
-static int assign_levels_roots(struct ibtopo_topology *t, const bool *root,
-			       struct ibtopo_error *err)
-{
-	int *d = calloc(t->nsw + 1, sizeof(int));
-	size_t *queue = calloc(t->nsw + 1, sizeof(*queue));
-	int deepest = -1, maxd = 0;
-
-	if (!d || !queue) {
-		free(queue);
-		free(d);
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	}
-	bfs(t, root, d, queue);
-	for (size_t i = 0; i < t->nsw; i++) {
-		if (d[i] > maxd)
-			maxd = d[i];
-		if (t->sw[i].host_links && d[i] > deepest)
-			deepest = d[i];
-	}
-	if (deepest < 0)
-		deepest = maxd;
-	/* Leaves at the deepest level; anything hanging below them joins it. */
-	for (size_t i = 0; i < t->nsw; i++) {
-		int l = deepest - d[i] + 1;
-
-		t->sw[i].level = d[i] < 0 ? 0 : (l < 1 ? 1 : l);
-	}
-	free(queue);
-	free(d);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Roots: file and pattern                                             */
-/* ------------------------------------------------------------------ */
-
-/* The switch a roots line names: a GUID, a description or a short name. */
-static int switch_by_word(size_t *out, const struct ibtopo_topology *t,
-			  const char *w, struct ibtopo_error *err)
-{
-	struct ibtopo__node_lookup how = {
-		.types = 1u << IBTOPO_NODE_SWITCH,
-		.bare_guids = true,
-		.alias = short_namer,	/* "ib1" for "MF0;ib1:..." */
-	};
-	struct ibtopo_node *n = NULL;
-	int rc;
-
-	*out = IBTOPO__NONE;
-	rc = ibtopo__fabric_lookup(&n, t->fabric, w, &how, err);
-	if (!rc)
-		*out = t->node2sw[n->index];
-	return rc;
-}
-
-static int read_roots_file(struct ibtopo_topology *t, const char *path,
-			   bool *root, struct ibtopo_error *err)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1024];
-	unsigned lineno = 0;
-	int ret = 0;
-
-	if (!fp)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s': %s",
-					 path, strerror(errno));
-	while (fgets(line, sizeof(line), fp)) {
-		char *s = line, *e;
-		size_t i;
-
-		lineno++;
-		e = strchr(s, '#');
-		if (e)
-			*e = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*s == '"' && e > s + 1 && e[-1] == '"') {
-			*--e = '\0';
-			s++;
-		}
-		if (!*s)
-			continue;
-		ret = switch_by_word(&i, t, s, err);
-		if (ret == IBTOPO_ENOTFOUND || (!ret && i == IBTOPO__NONE)) {
-			char q[IBTOPO__QUOTE_MAX];
-
-			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
-						"%s:%u: '%s' names no switch", path,
-						lineno, ibtopo__quote(q, sizeof(q),
-								      s, strlen(s)));
-			break;
-		}
-		if (ret) {
-			/* several switches go by that name */
-			ibtopo__error_prefix(err, "%s:%u", path, lineno);
-			break;
-		}
-		root[i] = true;
-	}
-	if (!ret && ferror(fp))
-		ret = ibtopo__error_set(err, IBTOPO_EIO, "cannot read roots file '%s'",
-					path);
-	fclose(fp);
-	return ret;
-}
-
-static int match_roots(struct ibtopo_topology *t, const char *pattern,
-		       bool *root, struct ibtopo_error *err)
-{
-	regex_t re;
-	char msg[128];
-	size_t hits = 0;
-	int rc;
-
-	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
-	if (rc) {
-		regerror(rc, &re, msg, sizeof(msg));
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "bad root pattern '%s': %s", pattern, msg);
-	}
-	for (size_t i = 0; i < t->nsw; i++) {
-		if (regexec(&re, t->sw[i].node->desc, 0, NULL, 0) == 0) {
-			root[i] = true;
-			hits++;
-		}
-	}
-	regfree(&re);
-	if (!hits)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "root pattern '%s' matches no switch",
-					 pattern);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Per level                                                           */
-/* ------------------------------------------------------------------ */
-
-static int level_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
-{
-	const struct ibtopo_fabric *f = t->fabric;
-	size_t nl = ibtopo_fabric_link_count(f);
-	bool *counted_unknown;
-	unsigned L = 0;
-	size_t *seen;
-
-	for (size_t i = 0; i < t->nsw; i++)
-		if (t->sw[i].level > 0 && (unsigned)t->sw[i].level > L)
-			L = (unsigned)t->sw[i].level;
-	t->nlevels = L;
-	if (!L)
-		return 0;
-	t->levels = calloc(L, sizeof(*t->levels));
-	counted_unknown = calloc(L, sizeof(bool));
-	seen = calloc(t->nchassis * L + 1, sizeof(*seen));
-	if (!t->levels || !counted_unknown || !seen) {
-		free(seen);
-		free(counted_unknown);
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	}
-	for (unsigned l = 0; l < L; l++)
-		t->levels[l].level = l + 1;
-	for (size_t i = 0; i < t->nsw; i++) {
-		int l = t->sw[i].level;
-
-		if (l <= 0)
-			continue;
-		t->levels[l - 1].switches++;
-		if (!seen[t->sw[i].chassis * L + (size_t)(l - 1)]++)
-			t->levels[l - 1].chassis++;
-	}
-	for (size_t i = 0; i < nl; i++) {
-		const struct ibtopo_link *lk = ibtopo_fabric_link(f, i);
-		const struct ibtopo_node *a = lk->a->node, *b = lk->b->node;
-		double g = ibtopo_link_gbps(lk->speed, lk->width);
-		int la, lb;
-
-		if (is_switch(a) && is_switch(b)) {
-			if (a == b)
-				continue;
-			la = t->sw[t->node2sw[a->index]].level;
-			lb = t->sw[t->node2sw[b->index]].level;
-			/* an idle line chip carries no traffic */
-			if (!la || !lb || t->sw[t->node2sw[a->index]].idle ||
-			    t->sw[t->node2sw[b->index]].idle)
-				continue;
-			if (la == lb) {
-				t->levels[la - 1].same_links++;
-				continue;
-			}
-			if (la > lb) {
-				int x = la;
-
-				la = lb;
-				lb = x;
-			}
-			t->levels[la - 1].up_links++;
-			t->levels[la - 1].up_gbps += g;
-			t->levels[lb - 1].down_links++;
-			t->levels[lb - 1].down_gbps += g;
-			if (g <= 0) {
-				counted_unknown[la - 1] = true;
-				counted_unknown[lb - 1] = true;
-			}
-			continue;
-		}
-		if (is_switch(b)) {
-			const struct ibtopo_node *x = a;
-
-			a = b;
-			b = x;
-		}
-		if (!is_switch(a) || b->type != IBTOPO_NODE_CA)
-			continue;
-		la = t->sw[t->node2sw[a->index]].level;
-		if (!la || ibtopo__node_in_switch(b))
-			continue;
-		t->levels[la - 1].host_links++;
-		t->levels[la - 1].down_links++;
-		t->levels[la - 1].down_gbps += g;
-		t->host_gbps += g;
-		if (g <= 0)
-			counted_unknown[la - 1] = true;
-	}
-	for (unsigned l = 0; l < L; l++) {
-		struct ibtopo_topology_level *v = &t->levels[l];
-
-		if (v->up_links) {
-			if (counted_unknown[l] || v->up_gbps <= 0)
-				v->oversubscription = (double)v->down_links /
-						      (double)v->up_links;
-			else
-				v->oversubscription = v->down_gbps / v->up_gbps;
-		}
-		v->bisection_gbps = v->up_gbps / 2;
-	}
-	free(seen);
-	free(counted_unknown);
 	return 0;
 }
 
@@ -979,7 +485,7 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 		if ((unsigned)l < t->nlevels && !up) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
 				 "switch %s at level %d has no uplink, though the top is level %u",
-				 quoted(t, t->sw[u].node, q, sizeof(q)), l,
+				 ibtopo__topology_quoted(t, t->sw[u].node, q, sizeof(q)), l,
 				 t->nlevels);
 			t->reason = t->reason_buf;
 			return false;
@@ -987,7 +493,7 @@ static bool layered_like_fat_tree(struct ibtopo_topology *t)
 		if (l > 1 && !down && !t->sw[u].idle) {
 			snprintf(t->reason_buf, sizeof(t->reason_buf),
 				 "switch %s at level %d has no downlink",
-				 quoted(t, t->sw[u].node, q, sizeof(q)), l);
+				 ibtopo__topology_quoted(t, t->sw[u].node, q, sizeof(q)), l);
 			t->reason = t->reason_buf;
 			return false;
 		}
@@ -1108,656 +614,6 @@ static void bandwidth(struct ibtopo_topology *t)
 }
 
 /* ------------------------------------------------------------------ */
-/* Fat-tree rules                                                      */
-/* ------------------------------------------------------------------ */
-
-int ibtopo__topology_add(struct ibtopo_findings *list,
-			 const struct ibtopo_finding *f,
-			 struct ibtopo_error *err)
-{
-	return list ? ibtopo_findings_add(list, f, err) : 0;
-}
-
-void ibtopo__topology_end_switch(struct ibtopo_end *e,
-				 const struct ibtopo_topology *t, size_t sw)
-{
-	e->node = sw == IBTOPO__NONE ? NULL : t->sw[sw].node->desc;
-	e->guid = sw == IBTOPO__NONE ? 0 : t->sw[sw].node->guid;
-	e->port = -1;
-}
-
-/*
- * A director as a finding's end: its name (node), its system image GUID
- * (guid), no port; nothing for a lone switch. Findings borrow the fabric,
- * not the analysis (they may outlive it), so the name goes into the
- * fabric's own strings, freed with it: a cache the const fabric keeps,
- * written once per director named.
- */
-static int director_end(struct ibtopo_topology *t, size_t chassis,
-			struct ibtopo_end *e, struct ibtopo_error *err)
-{
-	struct ibtopo__chassis *c = &t->chassis[chassis];
-	char name[256];
-
-	if (c->chips < 2)
-		return 0;
-	if (!c->name) {
-		ibtopo__topology_chassis_name(t, chassis, name, sizeof(name));
-		c->name = ibtopo__fabric_strdup((struct ibtopo_fabric *)t->fabric,
-						name);
-		if (!c->name)
-			return ibtopo__error_set(err, IBTOPO_ENOMEM,
-						 "out of memory");
-	}
-	e->node = c->name;
-	e->guid = c->sysimg;
-	e->port = -1;
-	return 0;
-}
-
-static int link_violations(struct ibtopo_topology *t,
-			   struct ibtopo_findings *out, bool rules,
-			   struct ibtopo_error *err)
-{
-	const struct ibtopo_fabric *f = t->fabric;
-	size_t nl = ibtopo_fabric_link_count(f);
-	int ret = 0;
-
-	for (size_t i = 0; i < nl && !ret; i++) {
-		const struct ibtopo_link *lk = ibtopo_fabric_link(f, i);
-		const struct ibtopo_port *pa = lk->a, *pb = lk->b;
-		struct ibtopo_finding fd;
-		int la, lb;
-
-		if (pa->node->type == IBTOPO_NODE_CA &&
-		    pb->node->type == IBTOPO_NODE_CA) {
-			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
-				     IBTOPO_FTV_CA_TO_CA);
-			ibtopo_end_from_port(&fd.a, pa);
-			ibtopo_end_from_port(&fd.b, pb);
-			ret = ibtopo__topology_add(out, &fd, err);
-			continue;
-		}
-		if (!rules)
-			continue;
-		if (is_switch(pa->node) && is_switch(pb->node)) {
-			if (pa->node == pb->node)
-				continue;
-			la = t->sw[t->node2sw[pa->node->index]].level;
-			lb = t->sw[t->node2sw[pb->node->index]].level;
-			if (!la || !lb || (la - lb <= 1 && lb - la <= 1 && la != lb))
-				continue;
-			/* name the lower end first */
-			if (la > lb) {
-				const struct ibtopo_port *x = pa;
-				int y = la;
-
-				pa = pb;
-				pb = x;
-				la = lb;
-				lb = y;
-			}
-			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
-				     la == lb ? IBTOPO_FTV_SAME_LEVEL :
-				     IBTOPO_FTV_LEVEL_SKIP);
-			ibtopo_end_from_port(&fd.a, pa);
-			ibtopo_end_from_port(&fd.b, pb);
-			fd.expected = (unsigned)la;
-			fd.actual = (unsigned)lb;
-			ret = ibtopo__topology_add(out, &fd, err);
-			continue;
-		}
-		if (is_switch(pa->node)) {
-			const struct ibtopo_port *x = pa;
-
-			pa = pb;
-			pb = x;
-		}
-		if (!is_switch(pb->node) || pa->node->type != IBTOPO_NODE_CA ||
-		    ibtopo__node_in_switch(pa->node))
-			continue;
-		lb = t->sw[t->node2sw[pb->node->index]].level;
-		if (lb <= 1)
-			continue;
-		finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
-			     IBTOPO_FTV_CA_ON_NON_LEAF);
-		ibtopo_end_from_port(&fd.a, pa);
-		ibtopo_end_from_port(&fd.b, pb);
-		fd.expected = 1;
-		fd.actual = (unsigned)lb;
-		ret = ibtopo__topology_add(out, &fd, err);
-	}
-	return ret;
-}
-
-static int uint_cmp(const void *x, const void *y)
-{
-	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The most common of n values (the larger on a tie; 0 if none). Sorts v. */
-static unsigned mode_of(unsigned *v, size_t n)
-{
-	unsigned best = 0;
-	size_t bestn = 0;
-
-	qsort(v, n, sizeof(*v), uint_cmp);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i; j < n && v[j] == v[i]; j++)
-			;
-		if (j - i >= bestn) {
-			best = v[i];
-			bestn = j - i;
-		}
-	}
-	return best;
-}
-
-static unsigned uplinks_of(const struct ibtopo_topology *t, size_t u)
-{
-	unsigned n = 0;
-
-	for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
-		if (t->sw[t->adj[j].v].level > t->sw[u].level)
-			n += t->adj[j].mult;
-	return n;
-}
-
-static size_t grp_find(size_t *p, size_t i)
-{
-	while (p[i] != i) {
-		p[i] = p[p[i]];
-		i = p[i];
-	}
-	return i;
-}
-
-static int uplink_violations(struct ibtopo_topology *t,
-			     struct ibtopo_findings *out, struct ibtopo_error *err)
-{
-	size_t n = t->nsw;
-	unsigned *vals = calloc(t->off[n] + n + 1, sizeof(*vals));
-	unsigned *cnt = calloc(t->nchassis + 1, sizeof(*cnt));
-	size_t *grp = calloc(n + 1, sizeof(*grp));
-	int ret = 0;
-
-	if (!vals || !grp || !cnt) {
-		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
-	for (unsigned l = 1; l < t->nlevels && !ret; l++) {
-		size_t k = 0;
-		unsigned usual, per;
-
-		/* Uneven: fewer uplinks than most of the level. */
-		for (size_t u = 0; u < n; u++)
-			if (t->sw[u].level == (int)l && !t->sw[u].idle)
-				vals[k++] = uplinks_of(t, u);
-		usual = mode_of(vals, k);
-		for (size_t u = 0; u < n && !ret; u++) {
-			struct ibtopo_finding fd;
-			unsigned up;
-
-			if (t->sw[u].level != (int)l || t->sw[u].idle)
-				continue;
-			up = uplinks_of(t, u);
-			if (up >= usual)
-				continue;
-			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
-				     IBTOPO_FTV_UNEVEN_UPLINKS);
-			end_node(&fd.a, t->sw[u].node);
-			fd.expected = usual;
-			fd.actual = up;
-			ret = ibtopo__topology_add(out, &fd, err);
-		}
-		/* Piled: more cables than usual to one upper switch while an
-		 * upper switch of the same group gets none. Groups are the
-		 * components of the links between this level and the next. A
-		 * director counts as one upper switch: which of its line chips
-		 * a cable lands on does not matter, its fabric chips join
-		 * them all. */
-		k = 0;
-		for (size_t u = 0; u < n; u++) {
-			grp[u] = u;
-			if (t->sw[u].level != (int)l)
-				continue;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				size_t c = t->sw[t->adj[j].v].chassis;
-
-				if (t->sw[t->adj[j].v].level == (int)l + 1)
-					cnt[c] += t->adj[j].mult;
-			}
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				size_t c = t->sw[t->adj[j].v].chassis;
-
-				if (cnt[c])
-					vals[k++] = cnt[c];
-				cnt[c] = 0;
-			}
-		}
-		per = mode_of(vals, k);
-		for (size_t u = 0; u < n; u++) {
-			if (t->sw[u].level != (int)l)
-				continue;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				size_t v = t->adj[j].v;
-
-				if (t->sw[v].level == (int)l + 1) {
-					size_t a = grp_find(grp, u), b = grp_find(grp, v);
-
-					if (a != b)
-						grp[a] = b;
-				}
-			}
-		}
-		for (size_t u = 0; u < n && !ret; u++) {
-			struct ibtopo_finding fd;
-			size_t most = IBTOPO__NONE, none = IBTOPO__NONE;
-			unsigned mostn = 0, chipn = 0;
-
-			if (t->sw[u].level != (int)l)
-				continue;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
-				if (t->sw[t->adj[j].v].level == (int)l + 1)
-					cnt[t->sw[t->adj[j].v].chassis] += t->adj[j].mult;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++) {
-				size_t v = t->adj[j].v;
-				unsigned m = cnt[t->sw[v].chassis];
-
-				if (t->sw[v].level != (int)l + 1)
-					continue;
-				/* the chassis with most, named by its chip with most */
-				if (m > mostn || (m == mostn && most != IBTOPO__NONE &&
-						  t->sw[v].chassis == t->sw[most].chassis &&
-						  t->adj[j].mult > chipn)) {
-					mostn = m;
-					chipn = t->adj[j].mult;
-					most = v;
-				}
-			}
-			for (size_t v = 0; v < n && mostn > per && none == IBTOPO__NONE; v++)
-				if (t->sw[v].level == (int)l + 1 && !t->sw[v].idle &&
-				    grp_find(grp, v) == grp_find(grp, u) &&
-				    !cnt[t->sw[v].chassis])
-					none = v;
-			for (size_t j = t->off[u]; j < t->off[u + 1]; j++)
-				cnt[t->sw[t->adj[j].v].chassis] = 0;
-			/* no list to add to: leave the fabric's strings be */
-			if (most == IBTOPO__NONE || mostn <= per ||
-			    none == IBTOPO__NONE || !out)
-				continue;
-			finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
-				     IBTOPO_FTV_UPLINKS_PILED);
-			end_node(&fd.a, t->sw[u].node);
-			end_node(&fd.b, t->sw[most].node);
-			end_node(&fd.c, t->sw[none].node);
-			ret = director_end(t, t->sw[most].chassis, &fd.d, err);
-			fd.expected = per;
-			fd.actual = mostn;
-			if (!ret)
-				ret = ibtopo__topology_add(out, &fd, err);
-		}
-	}
-out_free:
-	free(grp);
-	free(cnt);
-	free(vals);
-	return ret;
-}
-
-static bool single_homed(const struct ibtopo__server *s)
-{
-	return s->links < 2 || s->natt < 2;
-}
-
-/*
- * The server policy: the one asked for, else what most servers are (a
- * tie is dual). Under dual, each single-homed server is a finding; under
- * single, they are one info finding for the fabric.
- */
-static int server_findings(struct ibtopo_topology *t,
-			   enum ibtopo_server_policy asked,
-			   struct ibtopo_findings *out, struct ibtopo_error *err)
-{
-	struct ibtopo_finding fd;
-	int ret = 0;
-
-	/* the diagram marks them whatever the policy (it folds a flood) */
-	for (size_t i = 0; i < t->nservers; i++) {
-		t->servers[i].low = single_homed(&t->servers[i]);
-		t->single_homed += t->servers[i].low;
-	}
-	t->policy_asked = asked != IBTOPO_SERVERS_MAJORITY;
-	if (t->policy_asked)
-		t->server_policy = asked;
-	else
-		t->server_policy = t->single_homed * 2 > t->nservers ?
-				   IBTOPO_SERVERS_SINGLE : IBTOPO_SERVERS_DUAL;
-	if (t->server_policy == IBTOPO_SERVERS_SINGLE) {
-		if (!t->single_homed)
-			return 0;
-		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
-			     IBTOPO_LPD_SINGLE_HOMED);
-		fd.severity = IBTOPO_SEV_INFO;
-		end_node(&fd.a, NULL);
-		end_node(&fd.b, NULL);
-		fd.expected = t->min_paths;
-		fd.actual = 1;
-		fd.value = (double)t->single_homed;
-		return ibtopo__topology_add(out, &fd, err);
-	}
-	for (size_t i = 0; i < t->nservers && !ret; i++) {
-		struct ibtopo__server *s = &t->servers[i];
-
-		if (!s->low)
-			continue;
-		finding_init(&fd, IBTOPO_FIND_LOW_PATH_DIVERSITY,
-			     s->links < 2 ? IBTOPO_LPD_SINGLE_LINK :
-			     IBTOPO_LPD_ONE_SWITCH);
-		ibtopo_end_from_port(&fd.a, s->port);
-		if (s->links < 2)
-			ibtopo_end_from_port(&fd.b, s->port->remote);
-		else
-			end_node(&fd.b, t->sw[s->att[0].sw].node);
-		fd.expected = t->min_paths;
-		fd.actual = s->links < 2 ? 1 : (unsigned)s->natt;
-		fd.value = (double)s->links;
-		ret = ibtopo__topology_add(out, &fd, err);
-	}
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* What OpenSM's ftree engine would say                                */
-/* ------------------------------------------------------------------ */
-
-/*
- * OpenSM 3.3's ftree routing (osm_ucast_ftree.c, no roots or CN file)
- * ranks switches from those cabled to any CA (aggregation nodes
- * included), takes the farthest as roots, ranks again down from them,
- * and refuses the fabric (falling back to minhop) when a CA is cabled to
- * a CA, all switches are at rank 0, a CA's switch is not at the deepest
- * rank, or switches of one rank differ from the rank's first switch (in
- * its map order: network-order GUIDs) in the number of up or down port
- * groups or in the size of a group. A port group is the cables to one
- * neighbour (each CA port its own). Mirrored here so the report can say
- * whether ftree routing will run.
- */
-struct osm_sw {
-	size_t sw;
-	uint64_t key;		/* the GUID as OpenSM's map orders it */
-};
-
-static int osm_sw_cmp(const void *x, const void *y)
-{
-	const struct osm_sw *a = x, *b = y;
-
-	return a->key < b->key ? -1 : a->key > b->key;
-}
-
-struct osm_groups {
-	unsigned up, down;
-	unsigned first_up, first_down;	/* sizes of the first groups */
-	bool up_even;			/* every up group as big as `want` */
-};
-
-/* Port groups of switch u, in port order; up groups checked against want. */
-static void osm_groups_of(const struct ibtopo_topology *t, const int *rank,
-			  size_t u, unsigned want, struct osm_groups *g)
-{
-	const struct ibtopo_node *n = t->sw[u].node;
-	const struct ibtopo_node **seen;
-	unsigned *size;
-	bool *up;
-	size_t k = 0;
-
-	memset(g, 0, sizeof(*g));
-	g->up_even = true;
-	seen = calloc(n->nports + 1, sizeof(*seen));
-	size = calloc(n->nports + 1, sizeof(*size));
-	up = calloc(n->nports + 1, sizeof(*up));
-	if (!seen || !size || !up)
-		goto out_free;
-	for (unsigned i = 1; i <= n->nports; i++) {
-		const struct ibtopo_port *p = n->ports[i];
-		const struct ibtopo_node *r;
-		size_t j, v;
-
-		if (!p || !p->remote || p->remote->node == n)
-			continue;
-		r = p->remote->node;
-		if (r->type == IBTOPO_NODE_CA) {
-			if (!g->down)
-				g->first_down = 1;
-			g->down++;
-			continue;
-		}
-		if (!is_switch(r))
-			continue;
-		v = t->node2sw[r->index];
-		if (rank[v] < 0 || rank[v] == rank[u])
-			continue;
-		for (j = 0; j < k && seen[j] != r; j++)
-			;
-		if (j == k) {
-			seen[k] = r;
-			up[k] = rank[v] < rank[u];
-			size[k++] = 0;
-			if (up[j]) {
-				g->up++;
-			} else {
-				g->down++;
-			}
-		}
-		size[j]++;
-	}
-	/* the first group of each direction, by first port */
-	for (size_t j = 0; j < k; j++) {
-		if (up[j] && !g->first_up)
-			g->first_up = size[j];
-		if (up[j] && want && size[j] != want)
-			g->up_even = false;
-	}
-	for (unsigned i = 1, found = 0; i <= n->nports && !found; i++) {
-		const struct ibtopo_port *p = n->ports[i];
-
-		if (!p || !p->remote || p->remote->node == n)
-			continue;
-		if (p->remote->node->type == IBTOPO_NODE_CA) {
-			g->first_down = 1;
-			found = 1;
-		}
-		for (size_t j = 0; j < k && !found; j++)
-			if (seen[j] == p->remote->node && !up[j]) {
-				g->first_down = size[j];
-				found = 1;
-			}
-	}
-out_free:
-	free(up);
-	free(size);
-	free(seen);
-}
-
-static void ftree_refuse(struct ibtopo_topology *t, const char *fmt, ...)
-	IBTOPO__PRINTF(2, 3);
-
-static void ftree_refuse(struct ibtopo_topology *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	t->ftree_ok = false;
-	va_start(ap, fmt);
-	vsnprintf(t->ftree_reason, sizeof(t->ftree_reason), fmt, ap);
-	va_end(ap);
-}
-
-static int opensm_ftree(struct ibtopo_topology *t, struct ibtopo_error *err)
-{
-	const struct ibtopo_fabric *f = t->fabric;
-	size_t nn = ibtopo_fabric_node_count(f), ncas = 0, nranked = 0;
-	bool *src = calloc(t->nsw + 1, sizeof(bool));
-	int *dist = calloc(t->nsw + 1, sizeof(int));
-	int *rank = calloc(t->nsw + 1, sizeof(int));
-	size_t *queue = calloc(t->nsw + 1, sizeof(*queue));
-	struct osm_sw *order = calloc(t->nsw + 1, sizeof(*order));
-	int maxd = 0, leaf = 0;
-	char q1[160], q2[160];
-	int ret = 0;
-
-	if (!src || !dist || !rank || !queue || !order) {
-		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
-	t->ftree_ok = true;
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		if (n->type != IBTOPO_NODE_CA)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *port = n->ports[p];
-
-			if (!port || !port->remote)
-				continue;
-			if (port->remote->node->type == IBTOPO_NODE_CA) {
-				ftree_refuse(t, "ERR AB0F: CA %s is cabled to CA %s",
-					     quoted(t, n, q1, sizeof(q1)),
-					     quoted(t, port->remote->node, q2,
-						    sizeof(q2)));
-				goto out_free;
-			}
-			if (is_switch(port->remote->node))
-				src[t->node2sw[port->remote->node->index]] = true;
-		}
-		ncas += n->nports > 0;
-	}
-	if (t->nsw < 2) {
-		ftree_refuse(t, "the fabric has %zu switch%s", t->nsw,
-			     t->nsw == 1 ? "" : "es");
-		goto out_free;
-	}
-	if (ncas < 2) {
-		ftree_refuse(t, "the fabric has %zu CA%s", ncas, ncas == 1 ? "" : "s");
-		goto out_free;
-	}
-	if (t->ncomp > 1) {
-		/* a subnet manager sees only the part it is cabled to */
-		ftree_refuse(t, "the switches form %zu separate fabrics", t->ncomp);
-		goto out_free;
-	}
-	bfs(t, src, dist, queue);
-	for (size_t i = 0; i < t->nsw; i++) {
-		if (dist[i] > maxd)
-			maxd = dist[i];
-		nranked += dist[i] >= 0;
-	}
-	if (maxd == 0 && nranked > 1) {
-		ftree_refuse(t, "ERR AB2B: every switch has CAs, so all are roots at rank 0");
-		goto out_free;
-	}
-	for (size_t i = 0; i < t->nsw; i++)
-		src[i] = dist[i] == maxd;
-	bfs(t, src, rank, queue);
-	for (size_t i = 0; i < t->nsw; i++)
-		if (rank[i] > leaf)
-			leaf = rank[i];
-	if (leaf + 1 < 2 || leaf + 1 > 8) {
-		ftree_refuse(t, "the fabric's rank %d is outside 2..8", leaf + 1);
-		goto out_free;
-	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-
-		if (n->type != IBTOPO_NODE_CA)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_port *port = n->ports[p];
-			size_t s;
-
-			if (!port || !port->remote || !is_switch(port->remote->node))
-				continue;
-			s = t->node2sw[port->remote->node->index];
-			if (rank[s] >= 0 && rank[s] != leaf) {
-				ftree_refuse(t, "ERR AB26: CA %s is on switch %s at rank %d, while the leaves are at rank %d",
-					     quoted(t, n, q1, sizeof(q1)),
-					     quoted(t, t->sw[s].node, q2, sizeof(q2)),
-					     rank[s], leaf);
-				goto out_free;
-			}
-		}
-	}
-	for (size_t i = 0; i < t->nsw; i++) {
-		order[i].sw = i;
-		order[i].key = __builtin_bswap64(t->sw[i].node->guid);
-	}
-	qsort(order, t->nsw, sizeof(*order), osm_sw_cmp);
-	for (int r = 0; r <= leaf; r++) {
-		struct osm_groups ref, g;
-		size_t refsw = IBTOPO__NONE;
-
-		for (size_t k = 0; k < t->nsw; k++) {
-			size_t u = order[k].sw;
-
-			if (rank[u] != r)
-				continue;
-			if (refsw == IBTOPO__NONE) {
-				refsw = u;
-				osm_groups_of(t, rank, u, 0, &ref);
-				continue;
-			}
-			osm_groups_of(t, rank, u, ref.first_up, &g);
-			if (g.up != ref.up) {
-				ftree_refuse(t, "ERR AB09: switches %s and %s (rank %d) have %u and %u upward port groups",
-					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
-					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
-					     r, ref.up, g.up);
-				goto out_free;
-			}
-			if (r != leaf && g.down != ref.down) {
-				ftree_refuse(t, "ERR AB0A: switches %s and %s (rank %d) have %u and %u downward port groups",
-					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
-					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
-					     r, ref.down, g.down);
-				goto out_free;
-			}
-			if (ref.up && !g.up_even) {
-				ftree_refuse(t, "ERR AB0B: switch %s (rank %d) has an upward port group of another size than the %u cables of %s",
-					     quoted(t, t->sw[u].node, q1, sizeof(q1)),
-					     r, ref.first_up,
-					     quoted(t, t->sw[refsw].node, q2, sizeof(q2)));
-				goto out_free;
-			}
-			if (r != leaf && ref.down && g.down &&
-			    g.first_down != ref.first_down) {
-				ftree_refuse(t, "ERR AB0C: switches %s and %s (rank %d) have downward port groups of %u and %u cables",
-					     quoted(t, t->sw[refsw].node, q1, sizeof(q1)),
-					     quoted(t, t->sw[u].node, q2, sizeof(q2)),
-					     r, ref.first_down, g.first_down);
-				goto out_free;
-			}
-		}
-	}
-out_free:
-	free(order);
-	free(queue);
-	free(rank);
-	free(dist);
-	free(src);
-	return ret;
-}
-
-bool ibtopo_topology_opensm_ftree(const struct ibtopo_topology *topo,
-				  const char **reason)
-{
-	if (reason)
-		*reason = topo && !topo->ftree_ok ? topo->ftree_reason : NULL;
-	return topo && topo->ftree_ok;
-}
-
-/* ------------------------------------------------------------------ */
 /* Entry points                                                        */
 /* ------------------------------------------------------------------ */
 
@@ -1818,7 +674,7 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
 
 		t->node2sw[i] = IBTOPO__NONE;
-		if (is_switch(n))
+		if (ibtopo__topology_is_switch(n))
 			t->nsw++;
 		else if (n->type == IBTOPO_NODE_CA && ibtopo__node_in_switch(n))
 			internal[i] = true;
@@ -1831,7 +687,7 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 	for (size_t i = 0, k = 0; i < nn; i++) {
 		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
 
-		if (!is_switch(n))
+		if (!ibtopo__topology_is_switch(n))
 			continue;
 		t->sw[k].node = n;
 		t->node2sw[i] = k++;
@@ -1840,7 +696,7 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
 		const struct ibtopo_node *a = l->a->node, *b = l->b->node;
 
-		if (is_switch(b)) {
+		if (ibtopo__topology_is_switch(b)) {
 			const struct ibtopo_node *x = a;
 
 			a = b;
@@ -1848,7 +704,7 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 		}
 		if (a->type == IBTOPO_NODE_CA && b->type == IBTOPO_NODE_CA)
 			t->ca_ca_links++;
-		if (!is_switch(a) || b->type != IBTOPO_NODE_CA)
+		if (!ibtopo__topology_is_switch(a) || b->type != IBTOPO_NODE_CA)
 			continue;
 		if (internal[b->index]) {
 			t->internal_cas++;
@@ -1861,11 +717,26 @@ static int build_nodes(struct ibtopo_topology *t, bool **out_internal,
 	return 0;
 }
 
-int ibtopo_topology_analyze(struct ibtopo_topology **out,
-			    const struct ibtopo_fabric *fabric,
-			    const struct ibtopo_topology_opts *opts,
-			    struct ibtopo_findings *findings,
-			    struct ibtopo_error *err)
+int ibtopo__topology_opts_check(const struct ibtopo_topology_opts *opts,
+				struct ibtopo_error *err)
+{
+	if (opts->version != IBTOPO_TOPOLOGY_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown topology options version %u",
+					 opts->version);
+	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown server policy %u",
+					 (unsigned)opts->servers);
+	return 0;
+}
+
+int ibtopo__topology_run(struct ibtopo_topology **out,
+			 const struct ibtopo_fabric *fabric,
+			 const struct ibtopo_topology_opts *opts,
+			 const struct ibtopo__roots *roots,
+			 struct ibtopo_findings *findings,
+			 struct ibtopo_error *err)
 {
 	struct ibtopo_topology_opts defaults = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_topology *t;
@@ -1880,14 +751,9 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
 	if (!opts)
 		opts = &defaults;
-	if (opts->version != IBTOPO_TOPOLOGY_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown topology options version %u",
-					 opts->version);
-	if ((unsigned)opts->servers > IBTOPO_SERVERS_DUAL)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown server policy %u",
-					 (unsigned)opts->servers);
+	ret = ibtopo__topology_opts_check(opts, err);
+	if (ret)
+		return ret;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -1897,7 +763,7 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (ibtopo__shared_names_init(&t->desc_names, &fabric, 1, NULL, NULL,
 				      NULL) ||
 	    ibtopo__shared_names_init(&t->short_names, &fabric, 1, NULL,
-				      short_namer, NULL))
+				      ibtopo__topology_short_namer, NULL))
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	else
 		ret = build_nodes(t, &internal, err);
@@ -1912,28 +778,7 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (ret)
 		goto out_fail;
 
-	if (opts->roots_file || opts->root_pattern) {
-		root = calloc(t->nsw + 1, sizeof(bool));
-		if (!root) {
-			ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-			goto out_fail;
-		}
-		if (opts->roots_file)
-			ret = read_roots_file(t, opts->roots_file, root, err);
-		if (!ret && opts->root_pattern)
-			ret = match_roots(t, opts->root_pattern, root, err);
-		for (size_t i = 0; i < t->nsw; i++)
-			t->nroots += root[i];
-		if (!ret && !t->nroots)
-			ret = ibtopo__error_set(err, IBTOPO_EINVAL,
-						"roots file '%s' names no switch",
-						opts->roots_file ? opts->roots_file : "");
-		if (!ret)
-			ret = assign_levels_roots(t, root, err);
-		t->from_roots = true;
-	} else {
-		ret = assign_levels_auto(t, err);
-	}
+	ret = ibtopo__levels_rank(t, opts, roots, err);
 	if (!ret)
 		ret = ibtopo__chassis_rank(t, err);
 	if (ret)
@@ -1945,26 +790,26 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	}
 	for (size_t i = 0; i < t->nsw; i++)
 		levels[i] = t->sw[i].level;
-	t->violations = layering_violations(t, levels);
-	ret = level_stats(t, err);
+	t->violations = ibtopo__levels_violations(t, levels);
+	ret = ibtopo__levels_stats(t, err);
 	if (!ret)
 		ret = classify(t, err);
 	if (ret)
 		goto out_fail;
 	bandwidth(t);
-	ret = opensm_ftree(t, err);
+	ret = ibtopo__ftree_emulate(t, err);
 	if (ret)
 		goto out_fail;
 
-	ret = link_violations(t, findings,
+	ret = ibtopo__rules_links(t, findings,
 			      t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots,
 			      err);
 	/* a Dragonfly+ group is a 2-level fat tree: its leaves' uplinks too */
 	if (!ret && (t->cls == IBTOPO_TOPOLOGY_FAT_TREE || t->from_roots ||
 		     t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS))
-		ret = uplink_violations(t, findings, err);
+		ret = ibtopo__rules_uplinks(t, findings, err);
 	if (!ret)
-		ret = server_findings(t, opts->servers, findings, err);
+		ret = ibtopo__rules_servers(t, opts->servers, findings, err);
 	if (!ret && t->cls == IBTOPO_TOPOLOGY_FAT_TREE && !t->from_roots)
 		ret = ibtopo__rails_analyze(t, findings, err);
 	if (!ret && t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS)
@@ -2046,22 +891,6 @@ int ibtopo_topology_node_level(const struct ibtopo_topology *topo,
 		return 0;
 	i = topo->node2sw[node->index];
 	return i == IBTOPO__NONE ? 0 : topo->sw[i].level;
-}
-
-uint64_t ibtopo__topology_director(const struct ibtopo_topology *t,
-				   const struct ibtopo_node *node)
-{
-	const struct ibtopo__chassis *c;
-	size_t i;
-
-	if (!t || !node || node->index >= ibtopo_fabric_node_count(t->fabric) ||
-	    ibtopo_fabric_node(t->fabric, node->index) != node)
-		return 0;
-	i = t->node2sw[node->index];
-	if (i == IBTOPO__NONE)
-		return 0;
-	c = &t->chassis[t->sw[i].chassis];
-	return c->chips > 1 ? c->sysimg : 0;
 }
 
 bool ibtopo_topology_node_low_diversity(const struct ibtopo_topology *topo,
@@ -2148,12 +977,14 @@ size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
 
 static int run_topology(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
 {
-	return ibtopo_topology_analyze(&run->topology, run->fabric,
-				       &run->opts->topology, run->findings, err);
+	return ibtopo__topology_run(&run->topology, run->fabric,
+				    &run->opts->topology, run->inputs.roots,
+				    run->findings, err);
 }
 
 const struct ibtopo__analysis ibtopo__analysis_topology = {
 	.name = "topology",
 	.skip = IBTOPO_ANALYZE_NO_TOPOLOGY,
+	.inputs = IBTOPO__INPUT_ROOTS,
 	.run = run_topology,
 };

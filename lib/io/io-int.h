@@ -263,6 +263,35 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
+/* io/read_roots.c: the topology analysis' roots file */
+struct ibtopo__root_line {
+	char *word;		/* a GUID, description or short name */
+	unsigned line;		/* its line in the file */
+};
+
+struct ibtopo__roots {
+	char *path;		/* names the file in errors */
+	size_t n, alloc;
+	struct ibtopo__root_line *lines;
+};
+
+/** Read a roots file: IBTOPO_EIO ("cannot read roots file ..."), ENOMEM. */
+int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
+		       struct ibtopo_error *err);
+void ibtopo__roots_free(struct ibtopo__roots *roots);
+
+/* io/read_thresholds.c: the health analysis' thresholds file */
+struct ibtopo__thresholds {
+	uint64_t v[IBTOPO_CTR_COUNT_];	/* 0: the counter has no threshold */
+};
+
+/**
+ * Read thresholds from `path` into *t (all 0 first; a NULL path leaves
+ * them so). IBTOPO_EIO, IBTOPO_EPARSE ("<path>:<line>: ..."), ENOMEM.
+ */
+int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
+			    struct ibtopo_error *err);
+
 /* io/pma.c: port counters of a discovered fabric (see there) */
 /**
  * Read PortCounters (and PortCountersExtended where ClassPortInfo says

@@ -3,7 +3,7 @@
  * "paths" objects) and as the architect's text summary.
  */
 #include "report/report-int.h"
-#include "analysis/topology-int.h"
+#include "analysis/topology-result.h"
 
 #include <stdlib.h>
 #include <string.h>
