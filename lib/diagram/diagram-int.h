@@ -203,6 +203,37 @@ struct flink {
 	enum cat cat;
 };
 
+/* diagram_names.c: names and their order (calls no other diagram file) */
+/** Natural order of names: "leaf2" before "leaf10". */
+int ibtopo__diagram_natcmp(const char *a, const char *b);
+/** Characters (not bytes) of UTF-8 text. */
+size_t ibtopo__diagram_utf8_len(const char *s);
+/**
+ * The readable part of node n's description into out; director: its
+ * chip's slot rather than the chassis; variant 1: a CA's whole
+ * description, not its first word.
+ */
+void ibtopo__diagram_short_label(char *out, size_t len,
+				 const struct ibtopo_node *n, bool director,
+				 int variant);
+/**
+ * Label every fabric node (c->label), distinct and short; needs the
+ * directors (c->dir). IBTOPO_ENOMEM.
+ */
+int ibtopo__diagram_labels(struct scene *c);
+/** "host001 … 024": the names from first to last, into buf. */
+void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
+				const char *last);
+/** "24 hosts\nnode001..node024" for a group of n hosts (strdup'd). */
+char *ibtopo__diagram_group_label(size_t n, const char *first,
+				  const char *last);
+/** The name of the director with system image GUID sys, into out. */
+void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
+				  char *out, size_t len);
+/** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
+void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
+			      size_t len);
+
 /* diagram_scene.c */
 /**
  * Build the scene of fabric f drawn with options d into *c (zeroed by the
@@ -215,14 +246,6 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 /** Free what a scene holds (not the struct itself). */
 void ibtopo__diagram_scene_release(struct scene *c);
 
-/** Natural order of names: "leaf2" before "leaf10". */
-int ibtopo__diagram_natcmp(const char *a, const char *b);
-/** "host001 … 024": the names from first to last, into buf. */
-void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
-				const char *last);
-/** The name of the director with system image GUID sys, into out. */
-void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
-				  char *out, size_t len);
 
 /* diagram_groups.c: the overview */
 /**
@@ -249,9 +272,6 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c);
 /* diagram_dot.c */
 /** The DOT text of a built scene, through w. */
 void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c);
-/** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
-void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
-			      size_t len);
 /** The DOT names of an edge's tail and head, as written; its minlen. */
 size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 				 char *a, size_t alen, char *b, size_t blen);

@@ -148,24 +148,6 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 	put(w, buf);
 }
 
-void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
-			      size_t len)
-{
-	const struct dnode *d = &c->dn[i];
-
-	if (d->kind == DN_GROUP)
-		snprintf(buf, len, "g%016" PRIx64, d->guid);
-	else if (d->kind == DN_BLOCK)
-		snprintf(buf, len, "b%016" PRIx64, d->guid);
-	else if (d->kind == DN_GHOST)
-		snprintf(buf, len, "x%016" PRIx64, d->guid);
-	else if (d->kind == DN_SWGROUP)
-		snprintf(buf, len, "%c%016" PRIx64,
-			 c->sg[d->group].sysimg ? 'd' : 's', d->guid);
-	else
-		snprintf(buf, len, "n%016" PRIx64, d->guid);
-}
-
 static const char *fabric_name(const struct scene *c, char *buf, size_t len)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
