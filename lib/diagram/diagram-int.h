@@ -1,8 +1,16 @@
 /*
- * diagram-int.h - private to lib/diagram: the scene a diagram is built
- * into (drawn nodes, edges, directors, ranks; diagram_scene.c), the marks
- * and categories findings put on it (diagram_marks.c), and what a writer
- * reads of it (diagram_dot.c writes DOT).
+ * diagram-int.h - private to lib/diagram. Its files, top down (each calls
+ * only files below it):
+ *   diagram.c         the entry points: DOT through a sink, the image
+ *                     dispatcher (DOT, SVG/PNG/PDF, HTML)
+ *   diagram_html.c    the HTML page around an SVG of the scene
+ *   diagram_layout.c  DOT text to SVG/PNG/PDF through libgvc
+ *   diagram_dot.c     a scene's DOT text
+ *   diagram_scene.c   the scene a diagram is built into (drawn nodes,
+ *                     edges, directors, ranks)
+ *   diagram_groups.c  the overview: switches drawn as groups; rail rows
+ *   diagram_marks.c   the marks and categories findings put on a scene
+ *   diagram_names.c   labels, names and their order
  *
  * The scene says what is drawn, not how it looks: kinds, categories and
  * marks, not colours or shapes, which are each writer's. A writer reads
@@ -292,13 +300,13 @@ void ibtopo__diagram_free_render(char *data);
 
 /* diagram_html.c */
 /**
- * Write the fabric as one self-contained HTML page to `path` ("-" =
- * stdout): the SVG of the diagram inline, a script for pan, zoom,
- * search and details, the scene's data as JSON, the findings table.
+ * Write scene c as one self-contained HTML page to `path` ("-" =
+ * stdout): svg (svg_len bytes, graphviz's drawing of c's DOT with edge
+ * ids) inline, a script for pan, zoom, search and details, the scene's
+ * data as JSON, the findings table. IBTOPO_ENOMEM, IBTOPO_EIO.
  */
-int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d,
-			 struct ibtopo_error *err);
+int ibtopo__diagram_html(const char *path, const struct scene *c,
+			 const char *svg, size_t svg_len, struct ibtopo_error *err);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */

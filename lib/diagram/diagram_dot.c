@@ -822,39 +822,3 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 				write_edge(w, c, &c->de[i]);
 	put(w, "}\n");
 }
-
-/* ------------------------------------------------------------------ */
-/* entry point                                                         */
-/* ------------------------------------------------------------------ */
-
-int ibtopo_diagram_dot(const struct ibtopo_sink *o,
-		      const struct ibtopo_fabric *f,
-		      const struct ibtopo_diagram_opts *d,
-		      struct ibtopo_error *err)
-{
-	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
-	struct scene c = { 0 };
-	struct ibtopo__wr w = { .o = o };
-	int rc;
-
-	if (!d)
-		d = &defaults;
-	if (!o || !o->write || !f)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or output for the diagram");
-	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "diagram options version %u not supported",
-					 d->version);
-	rc = ibtopo__diagram_scene_build(&c, f, d, err);
-	if (rc)
-		goto out_release;
-	ibtopo__diagram_write_dot(&w, &c);
-	rc = w.rc;
-	if (rc)
-		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",
-				       ibtopo_strerror(rc));
-out_release:
-	ibtopo__diagram_scene_release(&c);
-	return rc;
-}

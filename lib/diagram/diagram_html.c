@@ -24,23 +24,6 @@
 
 /* ---- writing ---- */
 
-struct membuf {
-	char *buf;
-	size_t len, alloc;
-};
-
-static int membuf_write(void *arg, const char *s, size_t n)
-{
-	struct membuf *m = arg;
-
-	if (ibtopo__grow(&m->buf, &m->alloc, m->len + n + 1, 1))
-		return IBTOPO_ENOMEM;
-	memcpy(m->buf + m->len, s, n);
-	m->len += n;
-	m->buf[m->len] = '\0';
-	return 0;
-}
-
 static void put(struct ibtopo__wr *w, const char *s)
 {
 	if (!w->rc)
@@ -749,8 +732,8 @@ static const char *page_title(const struct scene *c, char *buf, size_t len)
 	return buf;
 }
 
-static int write_html(const char *path, const struct scene *c, const char *svg,
-		      size_t svg_len, struct ibtopo_error *err)
+int ibtopo__diagram_html(const char *path, const struct scene *c,
+			 const char *svg, size_t svg_len, struct ibtopo_error *err)
 {
 	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
 				 .write = ibtopo_write_file };
@@ -797,46 +780,5 @@ out_free:
 	free(x.lk.off);
 	free(x.lk.link);
 	free(x.tab);
-	return rc;
-}
-
-int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d,
-			 struct ibtopo_error *err)
-{
-	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
-	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = membuf_write, .write_arg = &m };
-	struct ibtopo__wr w = { .o = &o };
-	struct scene c = { 0 };
-	char *svg = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (!d)
-		d = &defaults;
-	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "diagram options version %u not supported",
-					 d->version);
-	rc = ibtopo__diagram_scene_build(&c, f, d, err);
-	if (rc)
-		goto out_release;
-	c.edge_ids = true;
-	ibtopo__diagram_write_dot(&w, &c);
-	rc = w.rc;
-	if (rc) {
-		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",
-				       ibtopo_strerror(rc));
-		goto out_release;
-	}
-	rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
-	if (!rc)
-		rc = write_html(path, &c, svg, len, err);
-	ibtopo__diagram_free_render(svg);
-out_release:
-	free(m.buf);
-	ibtopo__diagram_scene_release(&c);
 	return rc;
 }
