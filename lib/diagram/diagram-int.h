@@ -8,6 +8,8 @@
  *   diagram_dot.c     a scene's DOT text
  *   diagram_scene.c   the scene a diagram is built into (drawn nodes,
  *                     edges, directors, ranks)
+ *   diagram_edges.c   its edges: cables bundled, rates, heat
+ *   diagram_nodes.c   its drawn nodes: levels, hosts, groups, ghosts
  *   diagram_groups.c  the overview: switches drawn as groups; rail rows
  *   diagram_marks.c   the marks and categories findings put on a scene
  *   diagram_names.c   labels, names and their order
@@ -214,6 +216,8 @@ struct flink {
 /* diagram_names.c: names and their order (calls no other diagram file) */
 /** Natural order of names: "leaf2" before "leaf10". */
 int ibtopo__diagram_natcmp(const char *a, const char *b);
+/** qsort order of size_t values. */
+int ibtopo__diagram_cmp_size(const void *x, const void *y);
 /** Characters (not bytes) of UTF-8 text. */
 size_t ibtopo__diagram_utf8_len(const char *s);
 /**
@@ -255,6 +259,23 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 void ibtopo__diagram_scene_release(struct scene *c);
 
 
+/* diagram_nodes.c */
+/** Levels: hosts 0, switches theirs in the topology (c->level, c->topo). */
+int ibtopo__diagram_levels(struct scene *c);
+/** The drawn nodes (c->dn), sorted; needs the marks and visibility. */
+int ibtopo__diagram_nodes(struct scene *c);
+/** Drawn node for a finding's end: the fabric's node or a ghost; NONE. */
+size_t ibtopo__diagram_end_dnode(const struct scene *c,
+				 const struct ibtopo_end *e);
+
+/* diagram_edges.c */
+/** The drawn edges (c->de), sorted; after the drawn nodes. */
+int ibtopo__diagram_edges(struct scene *c);
+/** Which edges say their cable count and rate (c->usual_count too). */
+void ibtopo__diagram_label_edges(struct scene *c);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
+unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
+
 /* diagram_groups.c: the overview */
 /**
  * Gather the drawn switches into groups (c->grp, c->sg) and the hosts
@@ -283,8 +304,6 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c);
 /** The DOT names of an edge's tail and head, as written; its minlen. */
 size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 				 char *a, size_t alen, char *b, size_t blen);
-/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
-unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
 /** The legend's words for a category ("downgraded link"). */
 const char *ibtopo__diagram_cat_name(enum cat k);
 

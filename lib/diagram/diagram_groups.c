@@ -34,13 +34,6 @@ struct gctx {
 	size_t nids, aids;
 };
 
-static int cmp_size(const void *x, const void *y)
-{
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 static int push_id(struct gctx *g, size_t id)
 {
 	if (ibtopo__grow(&g->ids, &g->aids, g->nids + 1, sizeof(*g->ids)))
@@ -152,7 +145,7 @@ static int switch_key(struct gctx *g, size_t i, struct gkey *k)
 		rc = push_id(g, SIZE_MAX - i);
 	if (rc)
 		return rc;
-	qsort(g->ids + k->off, g->nids - k->off, sizeof(*g->ids), cmp_size);
+	qsort(g->ids + k->off, g->nids - k->off, sizeof(*g->ids), ibtopo__diagram_cmp_size);
 	/* a set: one entry per neighbour or group */
 	k->n = 0;
 	for (size_t a = k->off; a < g->nids; a++)

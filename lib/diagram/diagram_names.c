@@ -46,6 +46,13 @@ int ibtopo__diagram_natcmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
+int ibtopo__diagram_cmp_size(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 size_t ibtopo__diagram_utf8_len(const char *s)
 {
 	size_t n = 0;
