@@ -304,6 +304,11 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c);
 /** The DOT names of an edge's tail and head, as written; its minlen. */
 size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 				 char *a, size_t alen, char *b, size_t blen);
+/**
+ * Text in HTML through w: & < > " escaped; label (a graphviz HTML-like
+ * label): control characters written as blanks.
+ */
+void ibtopo__diagram_put_html(struct ibtopo__wr *w, const char *s, bool label);
 /** The legend's words for a category ("downgraded link"). */
 const char *ibtopo__diagram_cat_name(enum cat k);
 

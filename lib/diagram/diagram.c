@@ -178,6 +178,24 @@ out_free_data:
 	return rc;
 }
 
+/* The scene of f drawn with d into *c, and its DOT text into m. */
+static int dot_in_memory(struct membuf *m, struct scene *c,
+			 const struct ibtopo_fabric *f,
+			 const struct ibtopo_diagram_opts *d, bool edge_ids,
+			 struct ibtopo_error *err)
+{
+	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
+				 .write = membuf_write,
+				 .write_arg = m };
+	int rc;
+
+	rc = scene_open(c, f, d, err);
+	if (rc)
+		return rc;
+	c->edge_ids = edge_ids;
+	return scene_dot(&o, c, err);
+}
+
 /* SVG, PNG or PDF: the DOT text laid out by graphviz. */
 static int write_picture(const char *fname, const char *format,
 			 const struct ibtopo_fabric *f,
@@ -185,12 +203,11 @@ static int write_picture(const char *fname, const char *format,
 			 struct ibtopo_error *err)
 {
 	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = membuf_write,
-				 .write_arg = &m };
+	struct scene c = { 0 };
 	int rc;
 
-	rc = ibtopo_diagram_dot(&o, f, d, err);
+	rc = dot_in_memory(&m, &c, f, d, false, err);
+	ibtopo__diagram_scene_release(&c);
 	if (!rc)
 		rc = draw(m.buf, fname, format, err);
 	free(m.buf);
@@ -203,26 +220,17 @@ static int write_page(const char *fname, const struct ibtopo_fabric *f,
 		      struct ibtopo_error *err)
 {
 	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = membuf_write,
-				 .write_arg = &m };
 	struct scene c = { 0 };
 	char *svg = NULL;
 	size_t len = 0;
 	int rc;
 
-	rc = scene_open(&c, f, d, err);
-	if (rc)
-		goto out_release;
-	c.edge_ids = true;
-	rc = scene_dot(&o, &c, err);
-	if (rc)
-		goto out_release;
-	rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
+	rc = dot_in_memory(&m, &c, f, d, true, err);
+	if (!rc)
+		rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
 	if (!rc)
 		rc = ibtopo__diagram_html(fname, &c, svg, len, err);
 	ibtopo__diagram_free_render(svg);
-out_release:
 	free(m.buf);
 	ibtopo__diagram_scene_release(&c);
 	return rc;

@@ -69,23 +69,17 @@ static const char *speed_text(unsigned speed, unsigned width, char *buf,
 	return buf;
 }
 
-static void put(struct ibtopo__wr *w, const char *s)
-{
-	if (!w->rc)
-		w->rc = ibtopo__out_write(w->o, s, strlen(s));
-}
-
 /* A DOT quoted string: "..." with \" and \\ escaped, newlines as \n. */
 static void put_q(struct ibtopo__wr *w, const char *s)
 {
 	char buf[256];
 	size_t k = 0;
 
-	put(w, "\"");
+	ibtopo__wr_puts(w, "\"");
 	for (; s && *s; s++) {
 		if (k + 3 >= sizeof(buf)) {
 			buf[k] = '\0';
-			put(w, buf);
+			ibtopo__wr_puts(w, buf);
 			k = 0;
 		}
 		if (*s == '"' || *s == '\\') {
@@ -101,12 +95,15 @@ static void put_q(struct ibtopo__wr *w, const char *s)
 		}
 	}
 	buf[k] = '\0';
-	put(w, buf);
-	put(w, "\"");
+	ibtopo__wr_puts(w, buf);
+	ibtopo__wr_puts(w, "\"");
 }
 
-/* Text inside an HTML-like label. */
-static void put_html(struct ibtopo__wr *w, const char *s)
+/*
+ * Text in HTML: & < > " escaped; in a graphviz HTML-like label (label)
+ * control characters become blanks too.
+ */
+void ibtopo__diagram_put_html(struct ibtopo__wr *w, const char *s, bool label)
 {
 	char buf[256];
 	size_t k = 0;
@@ -116,7 +113,7 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 
 		if (k + 8 >= sizeof(buf)) {
 			buf[k] = '\0';
-			put(w, buf);
+			ibtopo__wr_puts(w, buf);
 			k = 0;
 		}
 		switch (*s) {
@@ -133,7 +130,7 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 			rep = "&quot;";
 			break;
 		default:
-			if ((unsigned char)*s < 0x20)
+			if (label && (unsigned char)*s < 0x20)
 				rep = " ";
 			break;
 		}
@@ -145,7 +142,13 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 		}
 	}
 	buf[k] = '\0';
-	put(w, buf);
+	ibtopo__wr_puts(w, buf);
+}
+
+/* Text inside an HTML-like label. */
+static void put_label(struct ibtopo__wr *w, const char *s)
+{
+	ibtopo__diagram_put_html(w, s, true);
 }
 
 static const char *fabric_name(const struct scene *c, char *buf, size_t len)
@@ -179,10 +182,10 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 		sep = " \xc2\xb7 ";
 	}
 	if (m->label) {
-		put(w, m->snapshot_id > 0 ? " " : "");
-		put(w, "\xe2\x80\x9c");
-		put_html(w, m->label);
-		put(w, "\xe2\x80\x9d");
+		ibtopo__wr_puts(w, m->snapshot_id > 0 ? " " : "");
+		ibtopo__wr_puts(w, "\xe2\x80\x9c");
+		put_label(w, m->label);
+		ibtopo__wr_puts(w, "\xe2\x80\x9d");
 		sep = " \xc2\xb7 ";
 	}
 	if (m->taken_at > 0 && gmtime_r(&m->taken_at, &tm) &&
@@ -199,14 +202,14 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 		ibtopo__wr_printf(w, " (+%zu SHARP)", c->nsharp);
 	ibtopo__wr_printf(w, ", %zu link%s", c->nl, c->nl == 1 ? "" : "s");
 	if (m->partial)
-		put(w, " (PARTIAL)");
+		ibtopo__wr_puts(w, " (PARTIAL)");
 	if (c->focus)
 		ibtopo__wr_printf(w, " \xc2\xb7 around %s, %u hop%s", c->focus_label,
 		     c->depth, c->depth == 1 ? "" : "s");
 	if (c->collapse)
-		put(w, " \xc2\xb7 hosts collapsed per switch");
+		ibtopo__wr_puts(w, " \xc2\xb7 hosts collapsed per switch");
 	if (c->groups)
-		put(w, " \xc2\xb7 switches in groups, hosts counted in them");
+		ibtopo__wr_puts(w, " \xc2\xb7 switches in groups, hosts counted in them");
 }
 
 /* Legend entries: a sample cell, then words. */
@@ -376,21 +379,21 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		}
 		legend_add(it, &n, "#555555", "<B>EDR</B>", 10, text);
 	}
-	put(w, "\t\t<TR><TD><TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" "
+	ibtopo__wr_puts(w, "\t\t<TR><TD><TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" "
 	       "CELLBORDER=\"0\" CELLSPACING=\"4\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (i % LEGEND_PER_ROW == 0)
-			put(w, "\t\t\t<TR>");
+			ibtopo__wr_puts(w, "\t\t\t<TR>");
 		ibtopo__wr_printf(w, "<TD%s><FONT POINT-SIZE=\"%.0f\" COLOR=\"%s\">%s</FONT>"
 			"</TD><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"%.0f\">",
 		     it[i].attrs, it[i].size * c->scale, it[i].color,
 		     it[i].sample, 12 * c->scale);
-		put_html(w, it[i].text);
-		put(w, "</FONT></TD>");
+		put_label(w, it[i].text);
+		ibtopo__wr_puts(w, "</FONT></TD>");
 		if (i % LEGEND_PER_ROW == LEGEND_PER_ROW - 1 || i + 1 == n)
-			put(w, "</TR>\n");
+			ibtopo__wr_puts(w, "</TR>\n");
 	}
-	put(w, "\t\t</TABLE></TD></TR>\n");
+	ibtopo__wr_puts(w, "\t\t</TABLE></TD></TR>\n");
 }
 
 /* Most groups the table of problems names. */
@@ -435,18 +438,18 @@ static void write_faults(struct ibtopo__wr *w, const struct scene *c)
 				 "%sbreaks a fat-tree rule", k ? "; " : "");
 		ibtopo__wr_printf(w, "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
 			"POINT-SIZE=\"%.0f\" COLOR=\"#d62728\"><B>", 12 * c->scale);
-		put_html(w, s->name);
+		put_label(w, s->name);
 		ibtopo__wr_printf(w, "</B></FONT></TD><TD ALIGN=\"LEFT\"><FONT "
 			"POINT-SIZE=\"%.0f\">", 12 * c->scale);
-		put_html(w, text);
-		put(w, "</FONT></TD></TR>\n");
+		put_label(w, text);
+		ibtopo__wr_puts(w, "</FONT></TD></TR>\n");
 	}
 	if (more)
 		ibtopo__wr_printf(w, "\t\t\t<TR><TD COLSPAN=\"2\"><FONT "
 			"POINT-SIZE=\"%.0f\">and %zu more</FONT></TD></TR>\n",
 			12 * c->scale, more);
 	if (rows)
-		put(w, "\t\t</TABLE></TD></TR>\n");
+		ibtopo__wr_puts(w, "\t\t</TABLE></TD></TR>\n");
 }
 
 static void write_label(struct ibtopo__wr *w, const struct scene *c)
@@ -454,21 +457,21 @@ static void write_label(struct ibtopo__wr *w, const struct scene *c)
 	const struct ibtopo_diagram_opts *d = c->d;
 	char name[256];
 
-	put(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
+	ibtopo__wr_puts(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
 	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>", 22 * c->scale);
-	put_html(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
-	put(w, "</B></FONT></TD></TR>\n");
+	put_label(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
+	ibtopo__wr_puts(w, "</B></FONT></TD></TR>\n");
 	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">", 13 * c->scale);
 	if (d->subtitle)
-		put_html(w, d->subtitle);
+		put_label(w, d->subtitle);
 	else
 		write_subtitle(w, c);
-	put(w, "</FONT></TD></TR>\n");
+	ibtopo__wr_puts(w, "</FONT></TD></TR>\n");
 	if (!(d->flags & IBTOPO_DIAGRAM_NO_LEGEND))
 		write_legend(w, c);
 	if (c->groups)
 		write_faults(w, c);
-	put(w, "\t</TABLE>>;\n");
+	ibtopo__wr_puts(w, "\t</TABLE>>;\n");
 }
 
 static const char *switch_fill(int level, int top)
@@ -496,28 +499,28 @@ static void write_block(struct ibtopo__wr *w, const struct dnode *d, const char 
 		enum cat k = d->cells[i].cat;
 
 		if (i % cols == 0)
-			put(w, "<TR>");
+			ibtopo__wr_puts(w, "<TR>");
 		ibtopo__wr_printf(w, "<TD PORT=\"p%016" PRIx64 "\"", n->guid);
 		if (m & MARK_LOWPATH)
-			put(w, " BORDER=\"2\" COLOR=\"#d62728\"");
+			ibtopo__wr_puts(w, " BORDER=\"2\" COLOR=\"#d62728\"");
 		else if (m & (MARK_ADDED | MARK_EXTRA | MARK_TOPO))
 			ibtopo__wr_printf(w, " BORDER=\"2\" COLOR=\"%s\"",
 			     m & MARK_TOPO ? "#9467bd" :
 			     m & MARK_ADDED ? "#2ca02c" : "#17becf");
 		else if (k != CAT_OK)
 			ibtopo__wr_printf(w, " BORDER=\"1\" COLOR=\"%s\"", cats[k].color);
-		put(w, " BGCOLOR=\"#ffffff\" TITLE=\"");
-		put_html(w, n->desc);
+		ibtopo__wr_puts(w, " BGCOLOR=\"#ffffff\" TITLE=\"");
+		put_label(w, n->desc);
 		ibtopo__wr_printf(w, " 0x%016" PRIx64 "\"><FONT POINT-SIZE=\"9\"", n->guid);
 		if (k != CAT_OK)
 			ibtopo__wr_printf(w, " COLOR=\"%s\"", cats[k].color);
-		put(w, ">");
-		put_html(w, d->cells[i].label);
-		put(w, "</FONT></TD>");
+		ibtopo__wr_puts(w, ">");
+		put_label(w, d->cells[i].label);
+		ibtopo__wr_puts(w, "</FONT></TD>");
 		if (i % cols == cols - 1 || i + 1 == d->nhosts)
-			put(w, "</TR>");
+			ibtopo__wr_puts(w, "</TR>");
 	}
-	put(w, "</TABLE>>];\n");
+	ibtopo__wr_puts(w, "</TABLE>>];\n");
 }
 
 static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
@@ -538,12 +541,12 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 		     switch_fill(d->level, c->top));
 		break;
 	case DN_HOST:
-		put(w, d->type == IBTOPO_NODE_ROUTER ?
+		ibtopo__wr_puts(w, d->type == IBTOPO_NODE_ROUTER ?
 		    ", shape=hexagon, fillcolor=\"#f2f2f2\"" :
 		    ", shape=ellipse, fillcolor=\"#f2f2f2\"");
 		break;
 	case DN_GROUP:
-		put(w, ", shape=box3d, fillcolor=\"#f2f2f2\"");
+		ibtopo__wr_puts(w, ", shape=box3d, fillcolor=\"#f2f2f2\"");
 		break;
 	case DN_BLOCK:
 		break;
@@ -561,22 +564,22 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 	if (c->groups && d->kind != DN_GHOST) {
 		/* the overview: a problem is somewhere inside */
 		if (d->marks & MARK_FAULT)
-			put(w, ", color=\"#d62728\", penwidth=2.5");
+			ibtopo__wr_puts(w, ", color=\"#d62728\", penwidth=2.5");
 	} else if (d->marks & (MARK_REMOVED | MARK_MISSING))
-		put(w, ", color=\"#d62728\"");
+		ibtopo__wr_puts(w, ", color=\"#d62728\"");
 	else if (d->marks & MARK_LOWPATH)
-		put(w, ", color=\"#d62728\", peripheries=2, penwidth=2");
+		ibtopo__wr_puts(w, ", color=\"#d62728\", peripheries=2, penwidth=2");
 	else if (d->marks & MARK_TOPO)
-		put(w, ", color=\"#9467bd\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#9467bd\", penwidth=2.5");
 	else if (d->marks & MARK_ADDED)
-		put(w, ", color=\"#2ca02c\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#2ca02c\", penwidth=2.5");
 	else if (d->marks & MARK_EXTRA)
-		put(w, ", color=\"#17becf\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#17becf\", penwidth=2.5");
 	if (d->marks & MARK_FOCUS)
-		put(w, ", penwidth=3, fontname=\"Helvetica-Bold\"");
-	put(w, ", tooltip=");
+		ibtopo__wr_puts(w, ", penwidth=3, fontname=\"Helvetica-Bold\"");
+	ibtopo__wr_puts(w, ", tooltip=");
 	put_q(w, d->tooltip);
-	put(w, "];\n");
+	ibtopo__wr_puts(w, "];\n");
 }
 
 static double penwidth(const struct scene *c, const struct dedge *e)
@@ -728,9 +731,9 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		 * Always after on a flat edge (two nodes of one rank): dot
 		 * (2.43) grows the rank above for its label node and later
 		 * frees the array it grew from, twice (gvFreeLayout) */
-		put(w, c->xlabels || flat_edge(c, e) ? "xlabel=" : "label=");
+		ibtopo__wr_puts(w, c->xlabels || flat_edge(c, e) ? "xlabel=" : "label=");
 		put_q(w, label);
-		put(w, ", ");
+		ibtopo__wr_puts(w, ", ");
 	}
 	if (heat_edge(c, e))
 		ibtopo__wr_printf(w, "color=\"%s\", ",
@@ -739,7 +742,7 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ", cats[e->cat].color,
 		     cats[e->cat].color);
 	else if (c->sfdp)
-		put(w, "color=\"#55555560\", ");
+		ibtopo__wr_puts(w, "color=\"#55555560\", ");
 	if (cats[e->cat].style)
 		ibtopo__wr_printf(w, "style=%s, ", cats[e->cat].style);
 	ibtopo__wr_printf(w, "penwidth=%.1f", penwidth(c, e));
@@ -747,21 +750,21 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		ibtopo__wr_printf(w, ", weight=%zu", e->count);
 	if (minlen > 1)
 		ibtopo__wr_printf(w, ", minlen=%zu", minlen);
-	put(w, ", tooltip=");
+	ibtopo__wr_puts(w, ", tooltip=");
 	put_q(w, tip);
-	put(w, "];\n");
+	ibtopo__wr_puts(w, "];\n");
 }
 
 void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 {
-	put(w, "// ibtopo fabric diagram\n");
-	put(w, "digraph fabric {\n");
+	ibtopo__wr_puts(w, "// ibtopo fabric diagram\n");
+	ibtopo__wr_puts(w, "digraph fabric {\n");
 	if (c->sfdp)
 		ibtopo__wr_printf(w, "\tgraph [layout=sfdp, overlap=%s, splines=false, "
 		       "outputorder=edgesfirst];\n",
 		     c->ndn > PRISM_FULL_MAX ? "prism20" : "prism");
 	else
-		put(w, "\tgraph [layout=dot, rankdir=TB, newrank=true, "
+		ibtopo__wr_puts(w, "\tgraph [layout=dot, rankdir=TB, newrank=true, "
 		       "ranksep=0.9, nodesep=0.2, outputorder=edgesfirst];\n");
 	if (!c->sfdp && c->work > DOT_WORK_MAX) {
 		/* dot asked for on a big drawing: fewer mincross passes and
@@ -771,11 +774,11 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 		ibtopo__wr_printf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
 		       "remincross=false];\n", k, k);
 	}
-	put(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
+	ibtopo__wr_puts(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
 	       "pad=0.3];\n");
-	put(w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
+	ibtopo__wr_puts(w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
 	       "height=0.3, margin=\"0.08,0.03\"];\n");
-	put(w, "\tedge [dir=none, color=\"#555555\", fontname=\"Helvetica\", "
+	ibtopo__wr_puts(w, "\tedge [dir=none, color=\"#555555\", fontname=\"Helvetica\", "
 	       "fontsize=9];\n");
 	write_label(w, c);
 	for (size_t i = 0; i < c->ndn; i++)
@@ -792,7 +795,7 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 				ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 				ibtopo__wr_printf(w, " %s;", id);
 			}
-			put(w, " }\n");
+			ibtopo__wr_puts(w, " }\n");
 		}
 	}
 	ibtopo__diagram_rails_dot(w, c);
@@ -803,7 +806,7 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 		ibtopo__wr_printf(w, "\tsubgraph cluster_%016" PRIx64 " {\n\t\tlabel=",
 		     cl->sysimg);
 		put_q(w, cl->label);
-		put(w, ";\n\t\tstyle=\"rounded,filled\"; fillcolor=\"#f7f7f7\"; "
+		ibtopo__wr_puts(w, ";\n\t\tstyle=\"rounded,filled\"; fillcolor=\"#f7f7f7\"; "
 		       "color=\"#888888\"; fontsize=12;\n\t\t");
 		for (size_t i = cl->first; i < c->ndn; i++) {
 			char id[40];
@@ -813,12 +816,12 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 			ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 			ibtopo__wr_printf(w, "%s; ", id);
 		}
-		put(w, "\n\t}\n");
+		ibtopo__wr_puts(w, "\n\t}\n");
 	}
 	/* healthy links first, problems after: drawn over them */
 	for (int k = 0; k < CAT_MAX_; k++)
 		for (size_t i = 0; i < c->nde; i++)
 			if (c->de[i].cat == (enum cat)k)
 				write_edge(w, c, &c->de[i]);
-	put(w, "}\n");
+	ibtopo__wr_puts(w, "}\n");
 }

@@ -90,10 +90,23 @@ int ibtopo__diagram_levels(struct scene *c)
 /* drawn nodes                                                         */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Add a drawn node like proto, whose label and tooltip move into the
+ * scene: freed here when either is missing (IBTOPO_ENOMEM, a failed
+ * strdup) or the node cannot be added.
+ */
 static int add_dnode(struct scene *c, const struct dnode *proto, size_t *out)
 {
-	if (ibtopo__grow(&c->dn, &c->adn, c->ndn + 1, sizeof(*c->dn)))
+	if (!proto->label || !proto->tooltip) {
+		free(proto->label);
+		free(proto->tooltip);
 		return IBTOPO_ENOMEM;
+	}
+	if (ibtopo__grow(&c->dn, &c->adn, c->ndn + 1, sizeof(*c->dn))) {
+		free(proto->label);
+		free(proto->tooltip);
+		return IBTOPO_ENOMEM;
+	}
 	c->dn[c->ndn] = *proto;
 	c->dn[c->ndn].orig = c->ndn;
 	*out = c->ndn++;
@@ -276,17 +289,9 @@ static int add_group(struct scene *c, const struct hostkey *k, size_t n)
 		n, names[0].s, names[named ? named - 1 : n - 1].s);
 	g.tooltip = group_tooltip(n, names);
 	free(names);
-	if (!g.label || !g.tooltip) {
-		free(g.label);
-		free(g.tooltip);
-		return IBTOPO_ENOMEM;
-	}
 	rc = add_dnode(c, &g, &idx);
-	if (rc) {
-		free(g.label);
-		free(g.tooltip);
+	if (rc)
 		return rc;
-	}
 	for (size_t i = 0; i < n; i++)
 		c->dn_of[k[i].node] = idx;
 	return 0;
@@ -353,31 +358,24 @@ static int add_block(struct scene *c, const struct hostkey *k, size_t n)
 	snprintf(buf, sizeof(buf), "%zu hosts", n);
 	b.label = strdup(buf);
 	b.tooltip = strdup(buf);
-	if (!b.label || !b.tooltip) {
-		rc = IBTOPO_ENOMEM;
-		goto out_free;
-	}
 	rc = add_dnode(c, &b, &idx);
-	if (rc)
-		goto out_free;
+	if (rc) {
+		free(b.cells);
+		return rc;
+	}
 	for (size_t i = 0; i < n; i++)
 		c->dn_of[k[i].node] = idx;
 	return 0;
-out_free:
-	free(b.label);
-	free(b.tooltip);
-	free(b.cells);
-	return rc;
 }
 
-static int node_tooltip(const struct ibtopo_node *n, char **out)
+/* "<description>\n<type> 0x<GUID>", strdup'd (NULL: out of memory). */
+static char *node_tooltip(const struct ibtopo_node *n)
 {
 	char buf[400];
 
 	snprintf(buf, sizeof(buf), "%s\n%s 0x%016" PRIx64, n->desc,
 		 ibtopo_node_type_name(n->type), n->guid);
-	*out = strdup(buf);
-	return *out ? 0 : IBTOPO_ENOMEM;
+	return strdup(buf);
 }
 
 /* A host drawn alone (the overview: one cabled to no switch). */
@@ -390,19 +388,10 @@ static int add_host(struct scene *c, size_t i)
 			   .guid = n->guid,
 			   .type = n->type,
 			   .marks = c->mark[i] };
-	int rc;
 
 	d.label = xstrdup(c->label[i]);
-	if (!d.label)
-		return IBTOPO_ENOMEM;
-	rc = node_tooltip(n, &d.tooltip);
-	if (!rc)
-		rc = add_dnode(c, &d, &c->dn_of[i]);
-	if (rc) {
-		free(d.label);
-		free(d.tooltip);
-	}
-	return rc;
+	d.tooltip = node_tooltip(n);
+	return add_dnode(c, &d, &c->dn_of[i]);
 }
 
 /*
@@ -457,7 +446,7 @@ static int build_group_nodes(struct scene *c)
 				free(d.label);
 				d.label = strdup(buf);
 			}
-			rc = node_tooltip(n, &d.tooltip);
+			d.tooltip = node_tooltip(n);
 		} else {
 			d.kind = DN_SWGROUP;
 			d.node = NULL;
@@ -467,15 +456,9 @@ static int build_group_nodes(struct scene *c)
 			if (sg->sysimg)
 				d.guid = sg->sysimg;
 		}
-		if (!rc && (!d.label || !d.tooltip))
-			rc = IBTOPO_ENOMEM;
-		if (!rc)
-			rc = add_dnode(c, &d, &c->dn_of[i]);
-		if (rc) {
-			free(d.label);
-			free(d.tooltip);
+		rc = add_dnode(c, &d, &c->dn_of[i]);
+		if (rc)
 			break;
-		}
 		dn_of_grp[g] = c->dn_of[i];
 	}
 	/* a group is named by its lowest GUID: the same in any order */
@@ -541,47 +524,19 @@ static int build_nodes(struct scene *c)
 		d.cluster = c->dir[i];
 		d.label = d.kind == DN_SWITCH ? wrap_label(c->label[i]) :
 						xstrdup(c->label[i]);
-		if (!d.label)
-			goto out_nomem;
-		rc = node_tooltip(n, &d.tooltip);
-		if (!rc)
-			rc = add_dnode(c, &d, &c->dn_of[i]);
-		if (rc) {
-			free(d.label);
-			free(d.tooltip);
+		d.tooltip = node_tooltip(n);
+		rc = add_dnode(c, &d, &c->dn_of[i]);
+		if (rc)
 			goto out_free;
-		}
 	}
 	if (nkeys) /* qsort(NULL, 0) is undefined */
 		qsort(keys, nkeys, sizeof(*keys), cmp_hostkey);
 	for (size_t s = 0, e; s < nkeys; s = e) {
 		for (e = s + 1; e < nkeys && same_key(&keys[s], &keys[e]); e++)
 			;
-		if (e - s == 1) {
-			/* a group of one is just the host */
-			const struct ibtopo_node *n =
-				ibtopo_fabric_node(c->f, keys[s].node);
-			struct dnode d = { .kind = DN_HOST,
-					   .level = 0,
-					   .node = n,
-					   .guid = n->guid,
-					   .type = n->type,
-					   .marks = c->mark[keys[s].node] };
-
-			d.label = xstrdup(c->label[keys[s].node]);
-			if (!d.label)
-				goto out_nomem;
-			rc = node_tooltip(n, &d.tooltip);
-			if (!rc)
-				rc = add_dnode(c, &d, &c->dn_of[keys[s].node]);
-			if (rc) {
-				free(d.label);
-				free(d.tooltip);
-				goto out_free;
-			}
-			continue;
-		}
-		if (c->blocks)
+		if (e - s == 1) /* a group of one is just the host */
+			rc = add_host(c, keys[s].node);
+		else if (c->blocks)
 			rc = add_block(c, &keys[s], e - s);
 		else
 			rc = add_group(c, &keys[s], e - s);
@@ -590,9 +545,6 @@ static int build_nodes(struct scene *c)
 		for (size_t k = s; k < e; k++)
 			c->dn[c->ndn - 1].marks |= c->mark[keys[k].node];
 	}
-	goto out_free;
-out_nomem:
-	rc = IBTOPO_ENOMEM;
 out_free:
 	free(keys);
 	return rc;
@@ -624,7 +576,6 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 			   .level = 1 };
 	char buf[300];
 	size_t idx;
-	int rc;
 
 	if (!e->guid || ibtopo_fabric_find_node(c->f, e->guid))
 		return 0;
@@ -644,11 +595,7 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 							  0;
 		ibtopo__diagram_short_label(buf, sizeof(buf), o, false, 0);
 		g.label = strdup(buf);
-		rc = node_tooltip(o, &g.tooltip);
-		if (rc) {
-			free(g.label);
-			return rc;
-		}
+		g.tooltip = node_tooltip(o);
 	} else {
 		struct ibtopo_node tmp = { .type = IBTOPO_NODE_UNKNOWN,
 					   .guid = e->guid,
@@ -661,17 +608,7 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 			 e->node ? e->node : "", e->guid);
 		g.tooltip = strdup(buf);
 	}
-	if (!g.label || !g.tooltip) {
-		free(g.label);
-		free(g.tooltip);
-		return IBTOPO_ENOMEM;
-	}
-	rc = add_dnode(c, &g, &idx);
-	if (rc) {
-		free(g.label);
-		free(g.tooltip);
-	}
-	return rc;
+	return add_dnode(c, &g, &idx);
 }
 
 static int build_ghosts(struct scene *c)
