@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/diagram/diagram_names.c lib/diagram/diagram.c lib/diagram/diagram_nodes.c lib/diagram/diagram_edges.c"
+formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/diagram/*.c lib/diagram/diagram-int.h"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -32,80 +32,80 @@
  * is drawn in the colour of the highest one. */
 enum cat {
 	CAT_OK = 0,
-	CAT_CHANGED,		/* diff: speed or width changed */
-	CAT_ADDED,		/* diff: new link */
-	CAT_EXTRA,		/* validate: link not in the plan */
-	CAT_TOPO,		/* fat-tree rule broken */
-	CAT_MISWIRED,		/* validate: goes to the wrong peer */
-	CAT_CABLE,		/* cable too long, under-rated, loopback */
-	CAT_DOWN,		/* trained below what both ends support */
-	CAT_REMOVED,		/* diff: link gone (drawn as a ghost) */
-	CAT_MISSING,		/* validate: planned link absent (ghost) */
+	CAT_CHANGED,  /* diff: speed or width changed */
+	CAT_ADDED,    /* diff: new link */
+	CAT_EXTRA,    /* validate: link not in the plan */
+	CAT_TOPO,     /* fat-tree rule broken */
+	CAT_MISWIRED, /* validate: goes to the wrong peer */
+	CAT_CABLE,    /* cable too long, under-rated, loopback */
+	CAT_DOWN,     /* trained below what both ends support */
+	CAT_REMOVED,  /* diff: link gone (drawn as a ghost) */
+	CAT_MISSING,  /* validate: planned link absent (ghost) */
 	CAT_MAX_
 };
 
-
 /* Node marks (bits). */
 enum {
-	MARK_LOWPATH = 1u << 0,	/* low path diversity */
+	MARK_LOWPATH = 1u << 0, /* low path diversity */
 	MARK_TOPO = 1u << 1,	/* fat-tree rule broken at this node */
 	MARK_ADDED = 1u << 2,	/* diff: new node */
 	MARK_EXTRA = 1u << 3,	/* validate: node not in the plan */
-	MARK_REMOVED = 1u << 4,	/* diff: node gone (ghost) */
-	MARK_MISSING = 1u << 5,	/* validate: planned node absent (ghost) */
+	MARK_REMOVED = 1u << 4, /* diff: node gone (ghost) */
+	MARK_MISSING = 1u << 5, /* validate: planned node absent (ghost) */
 	MARK_FOCUS = 1u << 6,
-	MARK_FAULT = 1u << 7,	/* a group holding a link or switch with a finding */
+	MARK_FAULT = 1u
+		     << 7, /* a group holding a link or switch with a finding */
 };
 
 enum dkind {
 	DN_SWITCH,
-	DN_HOST,	/* CA or router drawn alone */
-	DN_GROUP,	/* hosts collapsed by the switches they hang off */
-	DN_BLOCK,	/* hosts on the same switches, one table cell each */
-	DN_GHOST,	/* named by a finding, absent from the fabric */
-	DN_SWGROUP,	/* the overview: switches in a group (diagram_groups.c) */
+	DN_HOST,    /* CA or router drawn alone */
+	DN_GROUP,   /* hosts collapsed by the switches they hang off */
+	DN_BLOCK,   /* hosts on the same switches, one table cell each */
+	DN_GHOST,   /* named by a finding, absent from the fabric */
+	DN_SWGROUP, /* the overview: switches in a group (diagram_groups.c) */
 };
 
 /* A host in a block: one table cell. */
 struct dcell {
 	const struct ibtopo_node *node;
-	const char *label;	/* the node's label in the scene */
+	const char *label; /* the node's label in the scene */
 	unsigned marks;
-	enum cat cat;		/* worst category among its links */
+	enum cat cat; /* worst category among its links */
 };
 
 struct dnode {
 	enum dkind kind;
 	int level;
-	const struct ibtopo_node *node;	/* DN_SWITCH, DN_HOST; else NULL */
-	const struct ibtopo_node *other;	/* DN_GHOST: in d->other, or NULL */
-	uint64_t guid;			/* node GUID; group: first member */
-	uint64_t cluster;		/* director system image GUID, 0 = none */
-	enum ibtopo_node_type type;	/* ghosts: the type if known */
+	const struct ibtopo_node *node;	 /* DN_SWITCH, DN_HOST; else NULL */
+	const struct ibtopo_node *other; /* DN_GHOST: in d->other, or NULL */
+	uint64_t guid;			 /* node GUID; group: first member */
+	uint64_t cluster;	    /* director system image GUID, 0 = none */
+	enum ibtopo_node_type type; /* ghosts: the type if known */
 	char *label;
 	char *tooltip;
-	size_t nhosts;			/* DN_GROUP, DN_BLOCK */
-	struct dcell *cells;		/* DN_BLOCK: nhosts, in drawing order */
-	size_t cols;			/* DN_BLOCK: cells per row */
+	size_t nhosts;	     /* DN_GROUP, DN_BLOCK */
+	struct dcell *cells; /* DN_BLOCK: nhosts, in drawing order */
+	size_t cols;	     /* DN_BLOCK: cells per row */
 	unsigned marks;
-	size_t orig;			/* index before sorting */
-	size_t pos;			/* dot rank: levels split into rows */
-	size_t group;			/* DN_SWGROUP: its struct sgroup */
-	unsigned rail;			/* a rail's leaf (1..), else 0 */
-	size_t unit;			/* its scalable unit's row (1..), or 0 */
+	size_t orig;   /* index before sorting */
+	size_t pos;    /* dot rank: levels split into rows */
+	size_t group;  /* DN_SWGROUP: its struct sgroup */
+	unsigned rail; /* a rail's leaf (1..), else 0 */
+	size_t unit;   /* its scalable unit's row (1..), or 0 */
 };
 
 struct dedge {
-	size_t u, v;		/* dnode indices, u the upper end */
-	const struct ibtopo_node *host;	/* into a block: the host's cell */
+	size_t u, v;			/* dnode indices, u the upper end */
+	const struct ibtopo_node *host; /* into a block: the host's cell */
 	enum cat cat;
 	unsigned speed, width;
 	size_t count;
 	double gbps;
-	const struct ibtopo_link *link;	/* the one link when count == 1 */
-	bool show_count;	/* label: the cable count says something */
-	bool show_speed;	/* label: the rate is not the usual one, or matters */
-	bool bundle;		/* the overview: cables between groups, any rate */
+	const struct ibtopo_link *link; /* the one link when count == 1 */
+	bool show_count; /* label: the cable count says something */
+	bool show_speed; /* label: the rate is not the usual one, or matters */
+	bool bundle;	 /* the overview: cables between groups, any rate */
 	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
 	 * cables, and its busiest cable's (the more of its directions) */
 	uint64_t routes_down, routes_up, heat;
@@ -113,26 +113,26 @@ struct dedge {
 
 /* The overview: switches that are one node (diagram_groups.c). */
 struct sgroup {
-	size_t first;		/* fabric index of a member */
-	size_t n;		/* switches */
+	size_t first; /* fabric index of a member */
+	size_t n;     /* switches */
 	int level;
-	uint64_t sysimg;	/* a director: its system image GUID; else 0 */
-	size_t pod;		/* 1.. when all its switches are in one pod */
-	size_t hosts;		/* hosts folded into it */
-	size_t ext_ports;	/* a director: ports cabled outside it */
-	size_t ncat[CAT_MAX_];	/* cables with a finding, per category */
-	const char *where[CAT_MAX_];	/* the first node of those, by name */
-	unsigned marks;		/* its switches' and hosts', MARK_FAULT */
-	char *name;		/* "16 leaves, pod 3", the chassis name */
-	char *label;		/* name, member names, hosts */
+	uint64_t sysimg;       /* a director: its system image GUID; else 0 */
+	size_t pod;	       /* 1.. when all its switches are in one pod */
+	size_t hosts;	       /* hosts folded into it */
+	size_t ext_ports;      /* a director: ports cabled outside it */
+	size_t ncat[CAT_MAX_]; /* cables with a finding, per category */
+	const char *where[CAT_MAX_]; /* the first node of those, by name */
+	unsigned marks;		     /* its switches' and hosts', MARK_FAULT */
+	char *name;		     /* "16 leaves, pod 3", the chassis name */
+	char *label;		     /* name, member names, hosts */
 	char *tooltip;
 };
 
 /* A director: switch chips sharing a system image GUID, drawn boxed. */
 struct dcluster {
 	uint64_t sysimg;
-	char *label;		/* the chassis name, or "director <GUID>" */
-	size_t first;		/* its first dnode; members follow in dn order */
+	char *label;  /* the chassis name, or "director <GUID>" */
+	size_t first; /* its first dnode; members follow in dn order */
 };
 
 /* Most work for dot (see dot_work) before the automatic choice is sfdp. */
@@ -146,21 +146,21 @@ struct scene {
 
 	/* building: per fabric node (nn) and link (nl) */
 	size_t nn, nl;
-	int *level;		/* per fabric node */
-	char **label;		/* per fabric node */
-	bool *visible;		/* per fabric node */
-	bool *hidden;		/* SHARP aggregation nodes: folded into their switch */
-	uint64_t *dir;		/* per fabric node: director sysimg GUID or 0 */
+	int *level;    /* per fabric node */
+	char **label;  /* per fabric node */
+	bool *visible; /* per fabric node */
+	bool *hidden;  /* SHARP aggregation nodes: folded into their switch */
+	uint64_t *dir; /* per fabric node: director sysimg GUID or 0 */
 	/* levels and directors: the caller's analysis, or topo_own */
 	const struct ibtopo_topology *topo;
 	struct ibtopo_topology *topo_own;
-	unsigned *mark;		/* per fabric node */
-	size_t *dn_of;		/* fabric node -> dnode */
-	unsigned char *lcat;	/* per link */
+	unsigned *mark;	     /* per fabric node */
+	size_t *dn_of;	     /* fabric node -> dnode */
+	unsigned char *lcat; /* per link */
 	/* heat map: per link, routes a->b at [2i], b->a at [2i+1]; NULL
 	 * without d->heat */
 	uint64_t *lroutes;
-	uint64_t heat_min, heat_max;	/* over the drawn links' edges */
+	uint64_t heat_min, heat_max; /* over the drawn links' edges */
 
 	/* drawn: nodes by level (highest first), director, kind, name;
 	 * edges by their ends (u the upper); directors by first member */
@@ -170,39 +170,39 @@ struct scene {
 	size_t nde, ade;
 	struct dcluster *cl;
 	size_t ncl;
-	int top;		/* highest level drawn */
-	const struct ibtopo_node *focus;	/* a --focus group: its first */
-	bool *seed;		/* per fabric node: in the --focus group */
-	char focus_name[160];	/* the --focus group's name */
+	int top;			 /* highest level drawn */
+	const struct ibtopo_node *focus; /* a --focus group: its first */
+	bool *seed;	      /* per fabric node: in the --focus group */
+	char focus_name[160]; /* the --focus group's name */
 	const char *focus_label;
 	unsigned depth;
 	bool collapse;
-	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
+	bool blocks; /* hosts drawn in blocks (many, not collapsed) */
 	/* the overview (--detail groups): per fabric node, its group */
 	bool groups;
-	size_t *grp;		/* switches: index into sg, or NONE */
-	size_t *host_grp;	/* hosts: the group they are folded into */
+	size_t *grp;	  /* switches: index into sg, or NONE */
+	size_t *host_grp; /* hosts: the group they are folded into */
 	struct sgroup *sg;
 	size_t nsg, asg;
 	/* rail-optimized: a column of leaves per rail (diagram_groups.c) */
-	unsigned nrails;	/* 0: not laid out by rails */
-	size_t nunits;		/* unit rows */
+	unsigned nrails; /* 0: not laid out by rails */
+	size_t nunits;	 /* unit rows */
 	/* arrangement */
 	bool sfdp;
-	double scale;		/* title and legend font scale for big drawings */
-	size_t nrows;		/* dot ranks (see assign_rows) */
-	size_t work;		/* dot: its graph's size (see dot_work) */
-	bool xlabels;		/* edge labels placed after layout */
-	bool edge_ids;		/* DOT edges say id="e<index in de>" (HTML) */
+	double scale;  /* title and legend font scale for big drawings */
+	size_t nrows;  /* dot ranks (see assign_rows) */
+	size_t work;   /* dot: its graph's size (see dot_work) */
+	bool xlabels;  /* edge labels placed after layout */
+	bool edge_ids; /* DOT edges say id="e<index in de>" (HTML) */
 	/* legend and subtitle */
-	size_t usual_count;	/* cables most switch pairs have, if > 1 */
-	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
+	size_t usual_count;   /* cables most switch pairs have, if > 1 */
+	size_t lowpath_hosts; /* hosts low in path diversity, not marked */
 	size_t hosts;
-	size_t nsharp;		/* SHARP aggregation nodes (not drawn) */
-	unsigned used_cats;	/* bit per enum cat drawn */
+	size_t nsharp;	    /* SHARP aggregation nodes (not drawn) */
+	unsigned used_cats; /* bit per enum cat drawn */
 	unsigned used_marks;
 	unsigned used_kinds;	/* bit per enum dkind drawn */
-	size_t ncats[CAT_MAX_];	/* cables per category (for the legend) */
+	size_t ncats[CAT_MAX_]; /* cables per category (for the legend) */
 	/* most common speed/width of switch links and of host links */
 	unsigned sw_speed, sw_width, host_speed, host_width;
 };
@@ -257,7 +257,6 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 				struct ibtopo_error *err);
 /** Free what a scene holds (not the struct itself). */
 void ibtopo__diagram_scene_release(struct scene *c);
-
 
 /* diagram_nodes.c */
 /** Levels: hosts 0, switches theirs in the topology (c->level, c->topo). */
@@ -330,13 +329,15 @@ void ibtopo__diagram_free_render(char *data);
  * data as JSON, the findings table. IBTOPO_ENOMEM, IBTOPO_EIO.
  */
 int ibtopo__diagram_html(const char *path, const struct scene *c,
-			 const char *svg, size_t svg_len, struct ibtopo_error *err);
+			 const char *svg, size_t svg_len,
+			 struct ibtopo_error *err);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */
-const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
-						    const struct ibtopo_end *a,
-						    const struct ibtopo_end *b);
+const struct ibtopo_link *
+ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
+			  const struct ibtopo_end *a,
+			  const struct ibtopo_end *b);
 /** How the table of kinds says to draw a finding. */
 enum ibtopo__draw ibtopo__diagram_finding_draw(const struct ibtopo_finding *f);
 /** The links a finding is about, into out[4]; returns how many. */

@@ -105,7 +105,8 @@ static void rate_text(unsigned speed, unsigned width, char *buf, size_t len)
 	if (!speed)
 		snprintf(buf, len, "%s", "");
 	else
-		snprintf(buf, len, "%s%s", width ? ibtopo_width_name(width) : "",
+		snprintf(buf, len, "%s%s",
+			 width ? ibtopo_width_name(width) : "",
 			 ibtopo_speed_name(speed));
 }
 
@@ -183,8 +184,10 @@ static const struct dedge *edge_of(const struct scene *c,
 			break;
 		if (c->groups)
 			return e;
-		if (e->cat == k && e->speed == l->speed && e->width == l->width &&
-		    (!e->host || e->host == l->a->node || e->host == l->b->node))
+		if (e->cat == k && e->speed == l->speed &&
+		    e->width == l->width &&
+		    (!e->host || e->host == l->a->node ||
+		     e->host == l->b->node))
 			return e;
 		if (!best)
 			best = e;
@@ -194,7 +197,7 @@ static const struct dedge *edge_of(const struct scene *c,
 
 /* Edges in the order of c->de, each cable's index by edge (CSR). */
 struct links_of {
-	size_t *off;		/* nde + 1 */
+	size_t *off; /* nde + 1 */
 	size_t *link;
 };
 
@@ -211,7 +214,8 @@ static int edge_links(const struct scene *c, struct links_of *x)
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < c->nl; i++) {
-			const struct dedge *e = edge_of(c, ibtopo_fabric_link(c->f, i));
+			const struct dedge *e =
+				edge_of(c, ibtopo_fabric_link(c->f, i));
 			size_t k;
 
 			if (!e)
@@ -256,11 +260,11 @@ struct ctx {
 	struct ibtopo__wr *w;
 	const struct scene *c;
 	struct links_of lk;
-	size_t *tab;		/* findings in the table, by their index */
+	size_t *tab; /* findings in the table, by their index */
 	size_t ntab;
-	size_t *fnode;		/* per table row: its drawn node or NONE */
-	const struct dedge **fedge;	/* per table row: its edge or NULL */
-	size_t *grp_dn;		/* the overview: each group's drawn node */
+	size_t *fnode;		    /* per table row: its drawn node or NONE */
+	const struct dedge **fedge; /* per table row: its edge or NULL */
+	size_t *grp_dn;		    /* the overview: each group's drawn node */
 	const char *names[GROUP_MEMBERS_MAX];
 };
 
@@ -295,7 +299,8 @@ static void write_ports(struct ctx *x, const struct ibtopo_node *n)
 
 		if (!pp || (!pp->remote && p))
 			continue;
-		rate_text(pp->speed_active, pp->width_active, rate, sizeof(rate));
+		rate_text(pp->speed_active, pp->width_active, rate,
+			  sizeof(rate));
 		to[0] = '\0';
 		if (pp->remote)
 			snprintf(to, sizeof(to), "%s [%u]",
@@ -305,8 +310,10 @@ static void write_ports(struct ctx *x, const struct ibtopo_node *n)
 		snprintf(num, sizeof(num), "%u", p);
 		snprintf(lid, sizeof(lid), "%u", pp->lid);
 		ibtopo__wr_puts(x->w, k++ ? "," : "");
-		put_js_row(x->w, (const char *[]){ num, pp->lid ? lid : "",
-						   rate, to, cable }, 5);
+		put_js_row(x->w,
+			   (const char *[]){ num, pp->lid ? lid : "", rate, to,
+					     cable },
+			   5);
 	}
 	ibtopo__wr_puts(x->w, "]");
 }
@@ -336,10 +343,12 @@ static void write_nodes(struct ctx *x)
 		put_member(x->w, "kind", kind_name(c, d));
 		if (d->node) {
 			put_member(x->w, "desc", d->node->desc);
-			snprintf(buf, sizeof(buf), "0x%016" PRIx64, d->node->guid);
+			snprintf(buf, sizeof(buf), "0x%016" PRIx64,
+				 d->node->guid);
 			put_member(x->w, "guid", buf);
 			if (node_lid(d->node))
-				ibtopo__wr_printf(x->w, ",\"lid\":%u", node_lid(d->node));
+				ibtopo__wr_printf(x->w, ",\"lid\":%u",
+						  node_lid(d->node));
 			write_ports(x, d->node);
 		}
 		if (d->kind == DN_GROUP || d->kind == DN_BLOCK)
@@ -349,12 +358,14 @@ static void write_nodes(struct ctx *x)
 			size_t k = 0;
 
 			if (s->sysimg) {
-				snprintf(buf, sizeof(buf), "0x%016" PRIx64, s->sysimg);
+				snprintf(buf, sizeof(buf), "0x%016" PRIx64,
+					 s->sysimg);
 				put_member(x->w, "guid", buf);
 			}
 			ibtopo__wr_printf(x->w, ",\"hosts\":%zu,\"members\":[",
 					  s->hosts);
-			for (size_t m = 0; m < c->nn && k < GROUP_MEMBERS_MAX; m++)
+			for (size_t m = 0; m < c->nn && k < GROUP_MEMBERS_MAX;
+			     m++)
 				if (c->grp[m] == d->group)
 					x->names[k++] = c->label[m];
 			qsort(x->names, k, sizeof(*x->names), cmp_name);
@@ -364,7 +375,8 @@ static void write_nodes(struct ctx *x)
 			}
 			ibtopo__wr_puts(x->w, "]");
 			if (s->n > k)
-				ibtopo__wr_printf(x->w, ",\"more\":%zu", s->n - k);
+				ibtopo__wr_printf(x->w, ",\"more\":%zu",
+						  s->n - k);
 		}
 		write_findings_of(x, i, NULL);
 		ibtopo__wr_puts(x->w, "}");
@@ -410,7 +422,9 @@ static void write_edges(struct ctx *x)
 		ibtopo__wr_printf(x->w, ",\"count\":%zu,\"bw\":", e->count);
 		put_js(x->w, bw);
 		put_member(x->w, "rate", rate);
-		put_member(x->w, "cat", e->cat == CAT_OK ? "" : ibtopo__diagram_cat_name(e->cat));
+		put_member(x->w, "cat",
+			   e->cat == CAT_OK ? "" :
+					      ibtopo__diagram_cat_name(e->cat));
 		ibtopo__wr_puts(x->w, ",\"links\":[");
 		shown = n < EDGE_LINKS_MAX ? n : EDGE_LINKS_MAX;
 		for (size_t k = 0; k < shown; k++) {
@@ -433,7 +447,8 @@ static void write_edges(struct ctx *x)
 			put_js(x->w, cable);
 			/* heat map: routes from -> to, to -> from */
 			if (c->lroutes) {
-				put_routes(x->w, l->a, c->lroutes[2 * l->index]);
+				put_routes(x->w, l->a,
+					   c->lroutes[2 * l->index]);
 				put_routes(x->w, l->b,
 					   c->lroutes[2 * l->index + 1]);
 			}
@@ -443,7 +458,8 @@ static void write_edges(struct ctx *x)
 		if (c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat)) {
 			ibtopo__wr_printf(x->w,
 					  ",\"routes\":{\"down\":%" PRIu64
-					  ",\"up\":", e->routes_down);
+					  ",\"up\":",
+					  e->routes_down);
 			/* hosts send up through no table of theirs */
 			if (c->dn[e->v].kind == DN_HOST ||
 			    c->dn[e->v].kind == DN_GROUP ||
@@ -524,7 +540,8 @@ static void write_index(struct ctx *x)
 	for (size_t s = 0, e; s < n; s = e) {
 		size_t d = drawn_of(c, x->grp_dn, rows[s]);
 
-		for (e = s + 1; e < n && drawn_of(c, x->grp_dn, rows[e]) == d; e++)
+		for (e = s + 1; e < n && drawn_of(c, x->grp_dn, rows[e]) == d;
+		     e++)
 			;
 		ibtopo__wr_printf(x->w, "%s[%zu,%zu,%zu]", s ? "," : "", s,
 				  e - s, d);
@@ -551,15 +568,16 @@ static int place_findings(struct ctx *x)
 
 		x->fnode[r] = NONE;
 		for (size_t k = 0; k < n && !x->fedge[r]; k++) {
-			const struct ibtopo_link *l =
-				ibtopo__diagram_find_link(c->f, fl[k].x, fl[k].y);
+			const struct ibtopo_link *l = ibtopo__diagram_find_link(
+				c->f, fl[k].x, fl[k].y);
 
 			if (l)
 				x->fedge[r] = edge_of(c, l);
 		}
 		if (x->fedge[r])
 			continue;
-		node = f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) : NULL;
+		node = f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) :
+				   NULL;
 		if (node && c->visible[node->index] && !c->hidden[node->index])
 			x->fnode[r] = drawn_of(c, x->grp_dn, node->index);
 	}
@@ -603,7 +621,8 @@ static void write_data(struct ctx *x)
 		if (x->fedge[r])
 			edge_key(x->c, x->fedge[r], key, sizeof(key));
 		else if (x->fnode[r] != NONE)
-			ibtopo__diagram_dnode_id(x->c, x->fnode[r], id, sizeof(id));
+			ibtopo__diagram_dnode_id(x->c, x->fnode[r], id,
+						 sizeof(id));
 		put_member(x->w, "e", key);
 		put_member(x->w, "n", id);
 		ibtopo__wr_puts(x->w, "}");
@@ -620,16 +639,20 @@ static void write_table(struct ctx *x)
 	ibtopo__wr_printf(x->w, "<div id=\"findings\"><b>%zu finding%s</b>",
 			  total, total == 1 ? "" : "s");
 	if (total > x->ntab)
-		ibtopo__wr_printf(x->w, " (the %zu worst here; <code>ibtopo "
-				  "analyze</code> lists all)", x->ntab);
+		ibtopo__wr_printf(x->w,
+				  " (the %zu worst here; <code>ibtopo "
+				  "analyze</code> lists all)",
+				  x->ntab);
 	ibtopo__wr_puts(x->w, "\n<table>\n");
 	for (size_t r = 0; r < x->ntab; r++) {
 		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
 		const char *sev = ibtopo_severity_name(f->severity);
 
 		finding_text(x->c, f, text, sizeof(text));
-		ibtopo__wr_printf(x->w, "<tr class=\"row\" data-i=\"%zu\"><td "
-				  "class=\"sev-%s\">%s</td><td>", r, sev, sev);
+		ibtopo__wr_printf(x->w,
+				  "<tr class=\"row\" data-i=\"%zu\"><td "
+				  "class=\"sev-%s\">%s</td><td>",
+				  r, sev, sev);
 		ibtopo__diagram_put_html(x->w, text, false);
 		ibtopo__wr_puts(x->w, "</td></tr>\n");
 	}
@@ -662,23 +685,25 @@ static void write_page(struct ctx *x, const char *svg, size_t svg_len,
 	const char *s = svg_start(svg, svg_len, &n);
 
 	ibtopo__wr_puts(x->w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		  "<meta charset=\"utf-8\">\n<title>");
+			      "<meta charset=\"utf-8\">\n<title>");
 	ibtopo__diagram_put_html(x->w, title, false);
 	ibtopo__wr_puts(x->w, "</title>\n<style>\n");
 	ibtopo__wr_puts(x->w, html_style);
 	ibtopo__wr_puts(x->w, "</style>\n</head>\n<body>\n<div id=\"view\">\n");
 	ibtopo__wr_write(x->w, s, n);
-	ibtopo__wr_puts(x->w, "\n<div id=\"tools\"><button id=\"zin\" title=\"zoom in\">+"
-		  "</button><button id=\"zout\" title=\"zoom out\">\xe2\x88\x92"
-		  "</button><button id=\"fit\" title=\"whole fabric\">\xe2\x8c\x82"
-		  "</button></div>\n</div>\n<div id=\"side\">\n<div><input "
-		  "type=\"search\" id=\"q\" placeholder=\"name, GUID or LID\" "
-		  "autocomplete=\"off\"><div id=\"status\"></div></div>\n"
-		  "<div id=\"details\">Click a node or a link; wheel to zoom, "
-		  "drag to pan.</div>\n");
+	ibtopo__wr_puts(
+		x->w,
+		"\n<div id=\"tools\"><button id=\"zin\" title=\"zoom in\">+"
+		"</button><button id=\"zout\" title=\"zoom out\">\xe2\x88\x92"
+		"</button><button id=\"fit\" title=\"whole fabric\">\xe2\x8c\x82"
+		"</button></div>\n</div>\n<div id=\"side\">\n<div><input "
+		"type=\"search\" id=\"q\" placeholder=\"name, GUID or LID\" "
+		"autocomplete=\"off\"><div id=\"status\"></div></div>\n"
+		"<div id=\"details\">Click a node or a link; wheel to zoom, "
+		"drag to pan.</div>\n");
 	write_table(x);
 	ibtopo__wr_puts(x->w, "</div>\n<script type=\"application/json\" "
-		  "id=\"fabric-data\">\n");
+			      "id=\"fabric-data\">\n");
 	write_data(x);
 	ibtopo__wr_puts(x->w, "\n</script>\n<script>\n");
 	ibtopo__wr_puts(x->w, html_script);
@@ -696,14 +721,17 @@ static const char *page_title(const struct scene *c, char *buf, size_t len)
 		s = strrchr(m->source, '/');
 		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
 	} else {
-		snprintf(buf, len, "%s", m->host ? m->host :
-			 m->label ? m->label : "InfiniBand fabric");
+		snprintf(buf, len, "%s",
+			 m->host  ? m->host :
+			 m->label ? m->label :
+				    "InfiniBand fabric");
 	}
 	return buf;
 }
 
 int ibtopo__diagram_html(const char *path, const struct scene *c,
-			 const char *svg, size_t svg_len, struct ibtopo_error *err)
+			 const char *svg, size_t svg_len,
+			 struct ibtopo_error *err)
 {
 	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
 				 .write = ibtopo_write_file };
@@ -742,7 +770,7 @@ int ibtopo__diagram_html(const char *path, const struct scene *c,
 	if (rc)
 		rc = ibtopo__error_set(err, rc, "cannot write '%s': %s", path,
 				       rc == IBTOPO_EIO ? strerror(errno) :
-				       ibtopo_strerror(rc));
+							  ibtopo_strerror(rc));
 out_free:
 	free(x.grp_dn);
 	free(x.fnode);

@@ -81,7 +81,8 @@ static void limit_bitmap(Agraph_t *g, const char *format)
 	side = PNG_EDGE_PIXELS / ne;
 	if (side >= 16384)
 		return;
-	snprintf(size, sizeof(size), "%.1f,%.1f", side / PNG_DPI, side / PNG_DPI);
+	snprintf(size, sizeof(size), "%.1f,%.1f", side / PNG_DPI,
+		 side / PNG_DPI);
 	agsafeset(g, "size", size, "");
 }
 

@@ -28,8 +28,8 @@
 static void find_directors(struct scene *c)
 {
 	for (size_t i = 0; i < c->nn; i++)
-		c->dir[i] = ibtopo__topology_director(c->topo,
-						      ibtopo_fabric_node(c->f, i));
+		c->dir[i] = ibtopo__topology_director(
+			c->topo, ibtopo_fabric_node(c->f, i));
 }
 
 /* ------------------------------------------------------------------ */
@@ -93,7 +93,8 @@ out_release:
 
 static int find_focus(struct scene *c)
 {
-	struct ibtopo__node_lookup how = { .alias = drawn_label, .alias_arg = c };
+	struct ibtopo__node_lookup how = { .alias = drawn_label,
+					   .alias_arg = c };
 	struct ibtopo_node *n = NULL;
 	int rc;
 
@@ -175,10 +176,11 @@ static double node_width(const struct scene *c, const struct dnode *d)
 
 	if (d->kind == DN_BLOCK) {
 		for (size_t i = 0; i < d->nhosts; i++)
-			if (ibtopo__diagram_utf8_len(d->cells[i].label) > longest)
-				longest = ibtopo__diagram_utf8_len(d->cells[i].label);
-		return 0.2 + (double)d->cols *
-		       (0.12 + 0.065 * (double)longest);
+			if (ibtopo__diagram_utf8_len(d->cells[i].label) >
+			    longest)
+				longest = ibtopo__diagram_utf8_len(
+					d->cells[i].label);
+		return 0.2 + (double)d->cols * (0.12 + 0.065 * (double)longest);
 	}
 
 	for (const char *p = d->label; *p; p++) {
@@ -247,7 +249,9 @@ static size_t overview_row_switches(const struct scene *c)
 			double w = 0, h = 0;
 			size_t n, lines = 1;
 
-			for (e = s; e < c->ndn && c->dn[e].level == c->dn[s].level; e++) {
+			for (e = s;
+			     e < c->ndn && c->dn[e].level == c->dn[s].level;
+			     e++) {
 				w += node_width(c, &c->dn[e]);
 				if (label_lines(&c->dn[e]) > lines)
 					lines = label_lines(&c->dn[e]);
@@ -293,7 +297,8 @@ static int assign_rows(struct scene *c)
 	for (size_t i = 0; i < c->nde; i++) {
 		const struct dedge *e = &c->de[i];
 
-		if (c->dn[e->v].level < c->dn[e->u].level && parent[e->v] == NONE)
+		if (c->dn[e->v].level < c->dn[e->u].level &&
+		    parent[e->v] == NONE)
 			parent[e->v] = e->u;
 	}
 	for (size_t s = 0, e; s < c->ndn; s = e) {
@@ -425,7 +430,7 @@ static void tally(struct scene *c)
 		c->nsharp += c->hidden[i];
 	if (c->focus)
 		c->focus_label = c->focus_name[0] ? c->focus_name :
-				 c->label[c->focus->index];
+						    c->label[c->focus->index];
 	for (size_t i = 0; i < c->ndn; i++) {
 		if (c->dn[i].level > c->top)
 			c->top = c->dn[i].level;
@@ -477,11 +482,12 @@ static int choose_detail(struct scene *c)
 		break;
 	}
 	if (!c->groups && nsw > IBTOPO_DETAIL_SWITCHES_MAX)
-		return ibtopo__error_set(c->err, IBTOPO_EINVAL,
+		return ibtopo__error_set(
+			c->err, IBTOPO_EINVAL,
 			"cannot draw %zu switches one by one: more than %d "
 			"take too long to lay out; draw groups (--detail "
-			"groups) or a part (--focus)", nsw,
-			IBTOPO_DETAIL_SWITCHES_MAX);
+			"groups) or a part (--focus)",
+			nsw, IBTOPO_DETAIL_SWITCHES_MAX);
 	return 0;
 }
 
@@ -505,7 +511,8 @@ static int alloc_arrays(struct scene *c)
 		return IBTOPO_ENOMEM;
 	for (size_t i = 0; i < c->nn; i++) {
 		c->dn_of[i] = NONE;
-		c->hidden[i] = ibtopo__node_in_switch(ibtopo_fabric_node(c->f, i));
+		c->hidden[i] =
+			ibtopo__node_in_switch(ibtopo_fabric_node(c->f, i));
 	}
 	return 0;
 }
