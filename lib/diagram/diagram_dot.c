@@ -302,6 +302,23 @@ static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 	}
 }
 
+/* The legend's boxes for node marks, after the low path diversity. */
+static const struct mark_box {
+	unsigned mark;
+	const char *fill, *border;
+	int pen;
+	const char *word, *text;
+} mark_boxes[] = {
+	{ MARK_TOPO, "#deebf7", "#9467bd", 2, "switch",
+	  "breaks a fat-tree rule" },
+	{ MARK_ADDED, "#ffffff", "#2ca02c", 2, "node", "added node" },
+	{ MARK_EXTRA, "#ffffff", "#17becf", 2, "node", "node not in the plan" },
+	{ MARK_REMOVED, "#ffffff", "#d62728", 1, "node",
+	  "removed node (dashed)" },
+	{ MARK_MISSING, "#ffffff", "#d62728", 1, "node",
+	  "planned node missing (dashed)" },
+};
+
 static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
 	struct litem it[LEGEND_MAX];
@@ -347,21 +364,13 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 			c->lowpath_hosts, c->hosts);
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host", text);
 	}
-	if (c->used_marks & MARK_TOPO)
-		legend_box(it, &n, "#deebf7", "#9467bd", 2, "switch",
-			   "breaks a fat-tree rule");
-	if (c->used_marks & MARK_ADDED)
-		legend_box(it, &n, "#ffffff", "#2ca02c", 2, "node",
-			   "added node");
-	if (c->used_marks & MARK_EXTRA)
-		legend_box(it, &n, "#ffffff", "#17becf", 2, "node",
-			   "node not in the plan");
-	if (c->used_marks & MARK_REMOVED)
-		legend_box(it, &n, "#ffffff", "#d62728", 1, "node",
-			   "removed node (dashed)");
-	if (c->used_marks & MARK_MISSING)
-		legend_box(it, &n, "#ffffff", "#d62728", 1, "node",
-			   "planned node missing (dashed)");
+	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(mark_boxes); k++) {
+		const struct mark_box *b = &mark_boxes[k];
+
+		if (c->used_marks & b->mark)
+			legend_box(it, &n, b->fill, b->border, b->pen, b->word,
+				   b->text);
+	}
 	if (c->groups)
 		snprintf(text, sizeof(text),
 			 "N cables between two nodes, "
