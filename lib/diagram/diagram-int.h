@@ -5,9 +5,9 @@
  *                     dispatcher (DOT, SVG/PNG/PDF, HTML)
  *   diagram_html.c    the HTML page around an SVG of the scene
  *   diagram_layout.c  DOT text to SVG/PNG/PDF through libgvc
- *   diagram_dot.c     a scene's DOT text
- *   diagram_scene.c   the scene a diagram is built into (drawn nodes,
- *                     edges, directors, ranks)
+ *   diagram_dot.c     a scene's DOT text; the HTML escape
+ *   diagram_scene.c   the build of the scene a diagram is drawn from, in
+ *                     steps; directors, --focus, ranks, layout engine
  *   diagram_edges.c   its edges: cables bundled, rates, heat
  *   diagram_nodes.c   its drawn nodes: levels, hosts, groups, ghosts
  *   diagram_groups.c  the overview: switches drawn as groups; rail rows
