@@ -1,8 +1,18 @@
 /*
- * diagram-int.h - private to lib/diagram: the scene a diagram is built
- * into (drawn nodes, edges, directors, ranks; diagram_scene.c), the marks
- * and categories findings put on it (diagram_marks.c), and what a writer
- * reads of it (diagram_dot.c writes DOT).
+ * diagram-int.h - private to lib/diagram. Its files, top down (each calls
+ * only files below it):
+ *   diagram.c         the entry points: DOT through a sink, the image
+ *                     dispatcher (DOT, SVG/PNG/PDF, HTML)
+ *   diagram_html.c    the HTML page around an SVG of the scene
+ *   diagram_layout.c  DOT text to SVG/PNG/PDF through libgvc
+ *   diagram_dot.c     a scene's DOT text; the HTML escape
+ *   diagram_scene.c   the build of the scene a diagram is drawn from, in
+ *                     steps; directors, --focus, ranks, layout engine
+ *   diagram_edges.c   its edges: cables bundled, rates, heat
+ *   diagram_nodes.c   its drawn nodes: levels, hosts, groups, ghosts
+ *   diagram_groups.c  the overview: switches drawn as groups; rail rows
+ *   diagram_marks.c   the marks and categories findings put on a scene
+ *   diagram_names.c   labels, names and their order
  *
  * The scene says what is drawn, not how it looks: kinds, categories and
  * marks, not colours or shapes, which are each writer's. A writer reads
@@ -22,80 +32,80 @@
  * is drawn in the colour of the highest one. */
 enum cat {
 	CAT_OK = 0,
-	CAT_CHANGED,		/* diff: speed or width changed */
-	CAT_ADDED,		/* diff: new link */
-	CAT_EXTRA,		/* validate: link not in the plan */
-	CAT_TOPO,		/* fat-tree rule broken */
-	CAT_MISWIRED,		/* validate: goes to the wrong peer */
-	CAT_CABLE,		/* cable too long, under-rated, loopback */
-	CAT_DOWN,		/* trained below what both ends support */
-	CAT_REMOVED,		/* diff: link gone (drawn as a ghost) */
-	CAT_MISSING,		/* validate: planned link absent (ghost) */
+	CAT_CHANGED,  /* diff: speed or width changed */
+	CAT_ADDED,    /* diff: new link */
+	CAT_EXTRA,    /* validate: link not in the plan */
+	CAT_TOPO,     /* fat-tree rule broken */
+	CAT_MISWIRED, /* validate: goes to the wrong peer */
+	CAT_CABLE,    /* cable too long, under-rated, loopback */
+	CAT_DOWN,     /* trained below what both ends support */
+	CAT_REMOVED,  /* diff: link gone (drawn as a ghost) */
+	CAT_MISSING,  /* validate: planned link absent (ghost) */
 	CAT_MAX_
 };
 
-
 /* Node marks (bits). */
 enum {
-	MARK_LOWPATH = 1u << 0,	/* low path diversity */
+	MARK_LOWPATH = 1u << 0, /* low path diversity */
 	MARK_TOPO = 1u << 1,	/* fat-tree rule broken at this node */
 	MARK_ADDED = 1u << 2,	/* diff: new node */
 	MARK_EXTRA = 1u << 3,	/* validate: node not in the plan */
-	MARK_REMOVED = 1u << 4,	/* diff: node gone (ghost) */
-	MARK_MISSING = 1u << 5,	/* validate: planned node absent (ghost) */
+	MARK_REMOVED = 1u << 4, /* diff: node gone (ghost) */
+	MARK_MISSING = 1u << 5, /* validate: planned node absent (ghost) */
 	MARK_FOCUS = 1u << 6,
-	MARK_FAULT = 1u << 7,	/* a group holding a link or switch with a finding */
+	MARK_FAULT = 1u
+		     << 7, /* a group holding a link or switch with a finding */
 };
 
 enum dkind {
 	DN_SWITCH,
-	DN_HOST,	/* CA or router drawn alone */
-	DN_GROUP,	/* hosts collapsed by the switches they hang off */
-	DN_BLOCK,	/* hosts on the same switches, one table cell each */
-	DN_GHOST,	/* named by a finding, absent from the fabric */
-	DN_SWGROUP,	/* the overview: switches in a group (diagram_groups.c) */
+	DN_HOST,    /* CA or router drawn alone */
+	DN_GROUP,   /* hosts collapsed by the switches they hang off */
+	DN_BLOCK,   /* hosts on the same switches, one table cell each */
+	DN_GHOST,   /* named by a finding, absent from the fabric */
+	DN_SWGROUP, /* the overview: switches in a group (diagram_groups.c) */
 };
 
 /* A host in a block: one table cell. */
 struct dcell {
 	const struct ibtopo_node *node;
-	const char *label;	/* the node's label in the scene */
+	const char *label; /* the node's label in the scene */
 	unsigned marks;
-	enum cat cat;		/* worst category among its links */
+	enum cat cat; /* worst category among its links */
 };
 
 struct dnode {
 	enum dkind kind;
 	int level;
-	const struct ibtopo_node *node;	/* DN_SWITCH, DN_HOST; else NULL */
-	const struct ibtopo_node *other;	/* DN_GHOST: in d->other, or NULL */
-	uint64_t guid;			/* node GUID; group: first member */
-	uint64_t cluster;		/* director system image GUID, 0 = none */
-	enum ibtopo_node_type type;	/* ghosts: the type if known */
+	const struct ibtopo_node *node;	 /* DN_SWITCH, DN_HOST; else NULL */
+	const struct ibtopo_node *other; /* DN_GHOST: in d->other, or NULL */
+	uint64_t guid;			 /* node GUID; group: first member */
+	uint64_t cluster;	    /* director system image GUID, 0 = none */
+	enum ibtopo_node_type type; /* ghosts: the type if known */
 	char *label;
 	char *tooltip;
-	size_t nhosts;			/* DN_GROUP, DN_BLOCK */
-	struct dcell *cells;		/* DN_BLOCK: nhosts, in drawing order */
-	size_t cols;			/* DN_BLOCK: cells per row */
+	size_t nhosts;	     /* DN_GROUP, DN_BLOCK */
+	struct dcell *cells; /* DN_BLOCK: nhosts, in drawing order */
+	size_t cols;	     /* DN_BLOCK: cells per row */
 	unsigned marks;
-	size_t orig;			/* index before sorting */
-	size_t pos;			/* dot rank: levels split into rows */
-	size_t group;			/* DN_SWGROUP: its struct sgroup */
-	unsigned rail;			/* a rail's leaf (1..), else 0 */
-	size_t unit;			/* its scalable unit's row (1..), or 0 */
+	size_t orig;   /* index before sorting */
+	size_t pos;    /* dot rank: levels split into rows */
+	size_t group;  /* DN_SWGROUP: its struct sgroup */
+	unsigned rail; /* a rail's leaf (1..), else 0 */
+	size_t unit;   /* its scalable unit's row (1..), or 0 */
 };
 
 struct dedge {
-	size_t u, v;		/* dnode indices, u the upper end */
-	const struct ibtopo_node *host;	/* into a block: the host's cell */
+	size_t u, v;			/* dnode indices, u the upper end */
+	const struct ibtopo_node *host; /* into a block: the host's cell */
 	enum cat cat;
 	unsigned speed, width;
 	size_t count;
 	double gbps;
-	const struct ibtopo_link *link;	/* the one link when count == 1 */
-	bool show_count;	/* label: the cable count says something */
-	bool show_speed;	/* label: the rate is not the usual one, or matters */
-	bool bundle;		/* the overview: cables between groups, any rate */
+	const struct ibtopo_link *link; /* the one link when count == 1 */
+	bool show_count; /* label: the cable count says something */
+	bool show_speed; /* label: the rate is not the usual one, or matters */
+	bool bundle;	 /* the overview: cables between groups, any rate */
 	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
 	 * cables, and its busiest cable's (the more of its directions) */
 	uint64_t routes_down, routes_up, heat;
@@ -103,26 +113,26 @@ struct dedge {
 
 /* The overview: switches that are one node (diagram_groups.c). */
 struct sgroup {
-	size_t first;		/* fabric index of a member */
-	size_t n;		/* switches */
+	size_t first; /* fabric index of a member */
+	size_t n;     /* switches */
 	int level;
-	uint64_t sysimg;	/* a director: its system image GUID; else 0 */
-	size_t pod;		/* 1.. when all its switches are in one pod */
-	size_t hosts;		/* hosts folded into it */
-	size_t ext_ports;	/* a director: ports cabled outside it */
-	size_t ncat[CAT_MAX_];	/* cables with a finding, per category */
-	const char *where[CAT_MAX_];	/* the first node of those, by name */
-	unsigned marks;		/* its switches' and hosts', MARK_FAULT */
-	char *name;		/* "16 leaves, pod 3", the chassis name */
-	char *label;		/* name, member names, hosts */
+	uint64_t sysimg;       /* a director: its system image GUID; else 0 */
+	size_t pod;	       /* 1.. when all its switches are in one pod */
+	size_t hosts;	       /* hosts folded into it */
+	size_t ext_ports;      /* a director: ports cabled outside it */
+	size_t ncat[CAT_MAX_]; /* cables with a finding, per category */
+	const char *where[CAT_MAX_]; /* the first node of those, by name */
+	unsigned marks;		     /* its switches' and hosts', MARK_FAULT */
+	char *name;		     /* "16 leaves, pod 3", the chassis name */
+	char *label;		     /* name, member names, hosts */
 	char *tooltip;
 };
 
 /* A director: switch chips sharing a system image GUID, drawn boxed. */
 struct dcluster {
 	uint64_t sysimg;
-	char *label;		/* the chassis name, or "director <GUID>" */
-	size_t first;		/* its first dnode; members follow in dn order */
+	char *label;  /* the chassis name, or "director <GUID>" */
+	size_t first; /* its first dnode; members follow in dn order */
 };
 
 /* Most work for dot (see dot_work) before the automatic choice is sfdp. */
@@ -136,21 +146,21 @@ struct scene {
 
 	/* building: per fabric node (nn) and link (nl) */
 	size_t nn, nl;
-	int *level;		/* per fabric node */
-	char **label;		/* per fabric node */
-	bool *visible;		/* per fabric node */
-	bool *hidden;		/* SHARP aggregation nodes: folded into their switch */
-	uint64_t *dir;		/* per fabric node: director sysimg GUID or 0 */
+	int *level;    /* per fabric node */
+	char **label;  /* per fabric node */
+	bool *visible; /* per fabric node */
+	bool *hidden;  /* SHARP aggregation nodes: folded into their switch */
+	uint64_t *dir; /* per fabric node: director sysimg GUID or 0 */
 	/* levels and directors: the caller's analysis, or topo_own */
 	const struct ibtopo_topology *topo;
 	struct ibtopo_topology *topo_own;
-	unsigned *mark;		/* per fabric node */
-	size_t *dn_of;		/* fabric node -> dnode */
-	unsigned char *lcat;	/* per link */
+	unsigned *mark;	     /* per fabric node */
+	size_t *dn_of;	     /* fabric node -> dnode */
+	unsigned char *lcat; /* per link */
 	/* heat map: per link, routes a->b at [2i], b->a at [2i+1]; NULL
 	 * without d->heat */
 	uint64_t *lroutes;
-	uint64_t heat_min, heat_max;	/* over the drawn links' edges */
+	uint64_t heat_min, heat_max; /* over the drawn links' edges */
 
 	/* drawn: nodes by level (highest first), director, kind, name;
 	 * edges by their ends (u the upper); directors by first member */
@@ -160,39 +170,39 @@ struct scene {
 	size_t nde, ade;
 	struct dcluster *cl;
 	size_t ncl;
-	int top;		/* highest level drawn */
-	const struct ibtopo_node *focus;	/* a --focus group: its first */
-	bool *seed;		/* per fabric node: in the --focus group */
-	char focus_name[160];	/* the --focus group's name */
+	int top;			 /* highest level drawn */
+	const struct ibtopo_node *focus; /* a --focus group: its first */
+	bool *seed;	      /* per fabric node: in the --focus group */
+	char focus_name[160]; /* the --focus group's name */
 	const char *focus_label;
 	unsigned depth;
 	bool collapse;
-	bool blocks;		/* hosts drawn in blocks (many, not collapsed) */
+	bool blocks; /* hosts drawn in blocks (many, not collapsed) */
 	/* the overview (--detail groups): per fabric node, its group */
 	bool groups;
-	size_t *grp;		/* switches: index into sg, or NONE */
-	size_t *host_grp;	/* hosts: the group they are folded into */
+	size_t *grp;	  /* switches: index into sg, or NONE */
+	size_t *host_grp; /* hosts: the group they are folded into */
 	struct sgroup *sg;
 	size_t nsg, asg;
 	/* rail-optimized: a column of leaves per rail (diagram_groups.c) */
-	unsigned nrails;	/* 0: not laid out by rails */
-	size_t nunits;		/* unit rows */
+	unsigned nrails; /* 0: not laid out by rails */
+	size_t nunits;	 /* unit rows */
 	/* arrangement */
 	bool sfdp;
-	double scale;		/* title and legend font scale for big drawings */
-	size_t nrows;		/* dot ranks (see assign_rows) */
-	size_t work;		/* dot: its graph's size (see dot_work) */
-	bool xlabels;		/* edge labels placed after layout */
-	bool edge_ids;		/* DOT edges say id="e<index in de>" (HTML) */
+	double scale;  /* title and legend font scale for big drawings */
+	size_t nrows;  /* dot ranks (see assign_rows) */
+	size_t work;   /* dot: its graph's size (see dot_work) */
+	bool xlabels;  /* edge labels placed after layout */
+	bool edge_ids; /* DOT edges say id="e<index in de>" (HTML) */
 	/* legend and subtitle */
-	size_t usual_count;	/* cables most switch pairs have, if > 1 */
-	size_t lowpath_hosts;	/* hosts low in path diversity, not marked */
+	size_t usual_count;   /* cables most switch pairs have, if > 1 */
+	size_t lowpath_hosts; /* hosts low in path diversity, not marked */
 	size_t hosts;
-	size_t nsharp;		/* SHARP aggregation nodes (not drawn) */
-	unsigned used_cats;	/* bit per enum cat drawn */
+	size_t nsharp;	    /* SHARP aggregation nodes (not drawn) */
+	unsigned used_cats; /* bit per enum cat drawn */
 	unsigned used_marks;
 	unsigned used_kinds;	/* bit per enum dkind drawn */
-	size_t ncats[CAT_MAX_];	/* cables per category (for the legend) */
+	size_t ncats[CAT_MAX_]; /* cables per category (for the legend) */
 	/* most common speed/width of switch links and of host links */
 	unsigned sw_speed, sw_width, host_speed, host_width;
 };
@@ -202,6 +212,39 @@ struct flink {
 	const struct ibtopo_end *x, *y;
 	enum cat cat;
 };
+
+/* diagram_names.c: names and their order (calls no other diagram file) */
+/** Natural order of names: "leaf2" before "leaf10". */
+int ibtopo__diagram_natcmp(const char *a, const char *b);
+/** qsort order of size_t values. */
+int ibtopo__diagram_cmp_size(const void *x, const void *y);
+/** Characters (not bytes) of UTF-8 text. */
+size_t ibtopo__diagram_utf8_len(const char *s);
+/**
+ * The readable part of node n's description into out; director: its
+ * chip's slot rather than the chassis; variant 1: a CA's whole
+ * description, not its first word.
+ */
+void ibtopo__diagram_short_label(char *out, size_t len,
+				 const struct ibtopo_node *n, bool director,
+				 int variant);
+/**
+ * Label every fabric node (c->label), distinct and short; needs the
+ * directors (c->dir). IBTOPO_ENOMEM.
+ */
+int ibtopo__diagram_labels(struct scene *c);
+/** "host001 … 024": the names from first to last, into buf. */
+void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
+				const char *last);
+/** "24 hosts\nnode001..node024" for a group of n hosts (strdup'd). */
+char *ibtopo__diagram_group_label(size_t n, const char *first,
+				  const char *last);
+/** The name of the director with system image GUID sys, into out. */
+void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
+				  char *out, size_t len);
+/** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
+void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
+			      size_t len);
 
 /* diagram_scene.c */
 /**
@@ -215,14 +258,22 @@ int ibtopo__diagram_scene_build(struct scene *c, const struct ibtopo_fabric *f,
 /** Free what a scene holds (not the struct itself). */
 void ibtopo__diagram_scene_release(struct scene *c);
 
-/** Natural order of names: "leaf2" before "leaf10". */
-int ibtopo__diagram_natcmp(const char *a, const char *b);
-/** "host001 … 024": the names from first to last, into buf. */
-void ibtopo__diagram_name_range(char *buf, size_t len, const char *first,
-				const char *last);
-/** The name of the director with system image GUID sys, into out. */
-void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
-				  char *out, size_t len);
+/* diagram_nodes.c */
+/** Levels: hosts 0, switches theirs in the topology (c->level, c->topo). */
+int ibtopo__diagram_levels(struct scene *c);
+/** The drawn nodes (c->dn), sorted; needs the marks and visibility. */
+int ibtopo__diagram_nodes(struct scene *c);
+/** Drawn node for a finding's end: the fabric's node or a ghost; NONE. */
+size_t ibtopo__diagram_end_dnode(const struct scene *c,
+				 const struct ibtopo_end *e);
+
+/* diagram_edges.c */
+/** The drawn edges (c->de), sorted; after the drawn nodes. */
+int ibtopo__diagram_edges(struct scene *c);
+/** Which edges say their cable count and rate (c->usual_count too). */
+void ibtopo__diagram_label_edges(struct scene *c);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
+unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
 
 /* diagram_groups.c: the overview */
 /**
@@ -249,14 +300,14 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c);
 /* diagram_dot.c */
 /** The DOT text of a built scene, through w. */
 void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c);
-/** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
-void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
-			      size_t len);
 /** The DOT names of an edge's tail and head, as written; its minlen. */
 size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 				 char *a, size_t alen, char *b, size_t blen);
-/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
-unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
+/**
+ * Text in HTML through w: & < > " escaped; label (a graphviz HTML-like
+ * label): control characters written as blanks.
+ */
+void ibtopo__diagram_put_html(struct ibtopo__wr *w, const char *s, bool label);
 /** The legend's words for a category ("downgraded link"). */
 const char *ibtopo__diagram_cat_name(enum cat k);
 
@@ -272,19 +323,21 @@ void ibtopo__diagram_free_render(char *data);
 
 /* diagram_html.c */
 /**
- * Write the fabric as one self-contained HTML page to `path` ("-" =
- * stdout): the SVG of the diagram inline, a script for pan, zoom,
- * search and details, the scene's data as JSON, the findings table.
+ * Write scene c as one self-contained HTML page to `path` ("-" =
+ * stdout): svg (svg_len bytes, graphviz's drawing of c's DOT with edge
+ * ids) inline, a script for pan, zoom, search and details, the scene's
+ * data as JSON, the findings table. IBTOPO_ENOMEM, IBTOPO_EIO.
  */
-int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d,
+int ibtopo__diagram_html(const char *path, const struct scene *c,
+			 const char *svg, size_t svg_len,
 			 struct ibtopo_error *err);
 
 /* diagram_marks.c: findings -> link categories and node marks */
 /** The link between two ends if the fabric has it (b may be unknown). */
-const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
-						    const struct ibtopo_end *a,
-						    const struct ibtopo_end *b);
+const struct ibtopo_link *
+ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
+			  const struct ibtopo_end *a,
+			  const struct ibtopo_end *b);
 /** How the table of kinds says to draw a finding. */
 enum ibtopo__draw ibtopo__diagram_finding_draw(const struct ibtopo_finding *f);
 /** The links a finding is about, into out[4]; returns how many. */

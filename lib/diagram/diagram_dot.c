@@ -24,7 +24,7 @@
 
 static const struct {
 	const char *color;
-	const char *style;	/* NULL = solid */
+	const char *style; /* NULL = solid */
 	const char *legend;
 } cats[CAT_MAX_] = {
 	[CAT_OK] = { "#555555", NULL, "link (line width: bandwidth)" },
@@ -69,23 +69,17 @@ static const char *speed_text(unsigned speed, unsigned width, char *buf,
 	return buf;
 }
 
-static void put(struct ibtopo__wr *w, const char *s)
-{
-	if (!w->rc)
-		w->rc = ibtopo__out_write(w->o, s, strlen(s));
-}
-
 /* A DOT quoted string: "..." with \" and \\ escaped, newlines as \n. */
 static void put_q(struct ibtopo__wr *w, const char *s)
 {
 	char buf[256];
 	size_t k = 0;
 
-	put(w, "\"");
+	ibtopo__wr_puts(w, "\"");
 	for (; s && *s; s++) {
 		if (k + 3 >= sizeof(buf)) {
 			buf[k] = '\0';
-			put(w, buf);
+			ibtopo__wr_puts(w, buf);
 			k = 0;
 		}
 		if (*s == '"' || *s == '\\') {
@@ -101,12 +95,15 @@ static void put_q(struct ibtopo__wr *w, const char *s)
 		}
 	}
 	buf[k] = '\0';
-	put(w, buf);
-	put(w, "\"");
+	ibtopo__wr_puts(w, buf);
+	ibtopo__wr_puts(w, "\"");
 }
 
-/* Text inside an HTML-like label. */
-static void put_html(struct ibtopo__wr *w, const char *s)
+/*
+ * Text in HTML: & < > " escaped; in a graphviz HTML-like label (label)
+ * control characters become blanks too.
+ */
+void ibtopo__diagram_put_html(struct ibtopo__wr *w, const char *s, bool label)
 {
 	char buf[256];
 	size_t k = 0;
@@ -116,7 +113,7 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 
 		if (k + 8 >= sizeof(buf)) {
 			buf[k] = '\0';
-			put(w, buf);
+			ibtopo__wr_puts(w, buf);
 			k = 0;
 		}
 		switch (*s) {
@@ -133,7 +130,7 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 			rep = "&quot;";
 			break;
 		default:
-			if ((unsigned char)*s < 0x20)
+			if (label && (unsigned char)*s < 0x20)
 				rep = " ";
 			break;
 		}
@@ -145,25 +142,13 @@ static void put_html(struct ibtopo__wr *w, const char *s)
 		}
 	}
 	buf[k] = '\0';
-	put(w, buf);
+	ibtopo__wr_puts(w, buf);
 }
 
-void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
-			      size_t len)
+/* Text inside an HTML-like label. */
+static void put_label(struct ibtopo__wr *w, const char *s)
 {
-	const struct dnode *d = &c->dn[i];
-
-	if (d->kind == DN_GROUP)
-		snprintf(buf, len, "g%016" PRIx64, d->guid);
-	else if (d->kind == DN_BLOCK)
-		snprintf(buf, len, "b%016" PRIx64, d->guid);
-	else if (d->kind == DN_GHOST)
-		snprintf(buf, len, "x%016" PRIx64, d->guid);
-	else if (d->kind == DN_SWGROUP)
-		snprintf(buf, len, "%c%016" PRIx64,
-			 c->sg[d->group].sysimg ? 'd' : 's', d->guid);
-	else
-		snprintf(buf, len, "n%016" PRIx64, d->guid);
+	ibtopo__diagram_put_html(w, s, true);
 }
 
 static const char *fabric_name(const struct scene *c, char *buf, size_t len)
@@ -193,14 +178,15 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 	struct tm tm;
 
 	if (m->snapshot_id > 0) {
-		ibtopo__wr_printf(w, "snapshot %lld", (long long)m->snapshot_id);
+		ibtopo__wr_printf(w, "snapshot %lld",
+				  (long long)m->snapshot_id);
 		sep = " \xc2\xb7 ";
 	}
 	if (m->label) {
-		put(w, m->snapshot_id > 0 ? " " : "");
-		put(w, "\xe2\x80\x9c");
-		put_html(w, m->label);
-		put(w, "\xe2\x80\x9d");
+		ibtopo__wr_puts(w, m->snapshot_id > 0 ? " " : "");
+		ibtopo__wr_puts(w, "\xe2\x80\x9c");
+		put_label(w, m->label);
+		ibtopo__wr_puts(w, "\xe2\x80\x9d");
 		sep = " \xc2\xb7 ";
 	}
 	if (m->taken_at > 0 && gmtime_r(&m->taken_at, &tm) &&
@@ -211,36 +197,39 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 	nsw = ibtopo_fabric_count_type(c->f, IBTOPO_NODE_SWITCH);
 	nhost = ibtopo_fabric_count_type(c->f, IBTOPO_NODE_CA) +
 		ibtopo_fabric_count_type(c->f, IBTOPO_NODE_ROUTER) - c->nsharp;
-	ibtopo__wr_printf(w, "%s%zu switch%s, %zu host%s", sep, nsw, nsw == 1 ? "" : "es",
-	     nhost, nhost == 1 ? "" : "s");
+	ibtopo__wr_printf(w, "%s%zu switch%s, %zu host%s", sep, nsw,
+			  nsw == 1 ? "" : "es", nhost, nhost == 1 ? "" : "s");
 	if (c->nsharp)
 		ibtopo__wr_printf(w, " (+%zu SHARP)", c->nsharp);
 	ibtopo__wr_printf(w, ", %zu link%s", c->nl, c->nl == 1 ? "" : "s");
 	if (m->partial)
-		put(w, " (PARTIAL)");
+		ibtopo__wr_puts(w, " (PARTIAL)");
 	if (c->focus)
-		ibtopo__wr_printf(w, " \xc2\xb7 around %s, %u hop%s", c->focus_label,
-		     c->depth, c->depth == 1 ? "" : "s");
+		ibtopo__wr_printf(w, " \xc2\xb7 around %s, %u hop%s",
+				  c->focus_label, c->depth,
+				  c->depth == 1 ? "" : "s");
 	if (c->collapse)
-		put(w, " \xc2\xb7 hosts collapsed per switch");
+		ibtopo__wr_puts(w, " \xc2\xb7 hosts collapsed per switch");
 	if (c->groups)
-		put(w, " \xc2\xb7 switches in groups, hosts counted in them");
+		ibtopo__wr_puts(
+			w,
+			" \xc2\xb7 switches in groups, hosts counted in them");
 }
 
 /* Legend entries: a sample cell, then words. */
 struct litem {
-	char attrs[96];		/* of the sample cell */
-	const char *color;	/* of the sample's text */
-	const char *sample;	/* HTML */
+	char attrs[96];	    /* of the sample cell */
+	const char *color;  /* of the sample's text */
+	const char *sample; /* HTML */
 	char text[128];
-	int size;		/* sample's point size before scaling */
+	int size; /* sample's point size before scaling */
 };
 
 #define LEGEND_MAX 24
 #define LEGEND_PER_ROW 4
 
-#define SOLID "<B>\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81</B>"	/* ━━━ */
-#define DASHED "<B>\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d</B>"	/* ╍╍╍ */
+#define SOLID "<B>\xe2\x94\x81\xe2\x94\x81\xe2\x94\x81</B>"  /* ━━━ */
+#define DASHED "<B>\xe2\x95\x8d\xe2\x95\x8d\xe2\x95\x8d</B>" /* ╍╍╍ */
 
 static struct litem *legend_add(struct litem *it, size_t *n, const char *color,
 				const char *sample, int size, const char *text)
@@ -289,16 +278,15 @@ static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 	legend_add(it, n, "#555555", "<B>heat</B>", 10, text);
 	for (unsigned k = 0; k < IBTOPO_HEAT_STEPS; k++) {
 		/* step k: from min + ceil(k * range / steps) */
-		uint64_t lo = c->heat_min +
-			      (k * range + IBTOPO_HEAT_STEPS - 1) /
-				      IBTOPO_HEAT_STEPS;
-		uint64_t hi = k + 1 == IBTOPO_HEAT_STEPS ?
-				      c->heat_max :
-				      c->heat_min +
-					      ((k + 1) * range +
-					       IBTOPO_HEAT_STEPS - 1) /
-						      IBTOPO_HEAT_STEPS -
-					      1;
+		uint64_t lo = c->heat_min + (k * range + IBTOPO_HEAT_STEPS -
+					     1) / IBTOPO_HEAT_STEPS;
+		uint64_t hi =
+			k + 1 == IBTOPO_HEAT_STEPS ?
+				c->heat_max :
+				c->heat_min +
+					((k + 1) * range + IBTOPO_HEAT_STEPS -
+					 1) / IBTOPO_HEAT_STEPS -
+					1;
 
 		if (!range && k)
 			break;
@@ -313,6 +301,23 @@ static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 		legend_line(it, n, heat_colors[k], false, text);
 	}
 }
+
+/* The legend's boxes for node marks, after the low path diversity. */
+static const struct mark_box {
+	unsigned mark;
+	const char *fill, *border;
+	int pen;
+	const char *word, *text;
+} mark_boxes[] = {
+	{ MARK_TOPO, "#deebf7", "#9467bd", 2, "switch",
+	  "breaks a fat-tree rule" },
+	{ MARK_ADDED, "#ffffff", "#2ca02c", 2, "node", "added node" },
+	{ MARK_EXTRA, "#ffffff", "#17becf", 2, "node", "node not in the plan" },
+	{ MARK_REMOVED, "#ffffff", "#d62728", 1, "node",
+	  "removed node (dashed)" },
+	{ MARK_MISSING, "#ffffff", "#d62728", 1, "node",
+	  "planned node missing (dashed)" },
+};
 
 static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
@@ -331,14 +336,16 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "N hosts",
 			   "hosts on the same switches");
 	if (c->used_kinds & (1u << DN_HOST | 1u << DN_BLOCK))
-		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host", "host (CA)");
+		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host",
+			   "host (CA)");
 	if (c->lroutes)
 		legend_heat(it, &n, c);
 	for (int k = 0; k < CAT_MAX_; k++) {
 		if (c->lroutes && !ibtopo__diagram_is_ghost_cat((enum cat)k))
 			continue;
 		if (k == CAT_OK) {
-			legend_line(it, &n, cats[k].color, false, cats[k].legend);
+			legend_line(it, &n, cats[k].color, false,
+				    cats[k].legend);
 			continue;
 		}
 		if (!(c->used_cats & (1u << k)))
@@ -351,31 +358,28 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		legend_box(it, &n, "#deebf7", "#d62728", 2, "node",
 			   "low path diversity");
 	if (c->lowpath_hosts) {
-		snprintf(text, sizeof(text),
-			 "%zu of %zu hosts: one link or one switch (not marked)",
-			 c->lowpath_hosts, c->hosts);
+		snprintf(
+			text, sizeof(text),
+			"%zu of %zu hosts: one link or one switch (not marked)",
+			c->lowpath_hosts, c->hosts);
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host", text);
 	}
-	if (c->used_marks & MARK_TOPO)
-		legend_box(it, &n, "#deebf7", "#9467bd", 2, "switch",
-			   "breaks a fat-tree rule");
-	if (c->used_marks & MARK_ADDED)
-		legend_box(it, &n, "#ffffff", "#2ca02c", 2, "node", "added node");
-	if (c->used_marks & MARK_EXTRA)
-		legend_box(it, &n, "#ffffff", "#17becf", 2, "node",
-			   "node not in the plan");
-	if (c->used_marks & MARK_REMOVED)
-		legend_box(it, &n, "#ffffff", "#d62728", 1, "node",
-			   "removed node (dashed)");
-	if (c->used_marks & MARK_MISSING)
-		legend_box(it, &n, "#ffffff", "#d62728", 1, "node",
-			   "planned node missing (dashed)");
+	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(mark_boxes); k++) {
+		const struct mark_box *b = &mark_boxes[k];
+
+		if (c->used_marks & b->mark)
+			legend_box(it, &n, b->fill, b->border, b->pen, b->word,
+				   b->text);
+	}
 	if (c->groups)
-		snprintf(text, sizeof(text), "N cables between two nodes, "
+		snprintf(text, sizeof(text),
+			 "N cables between two nodes, "
 			 "their bandwidth");
 	else if (c->usual_count > 1)
-		snprintf(text, sizeof(text), "N parallel cables (unlabelled "
-			 "switch links: %zu)", c->usual_count);
+		snprintf(text, sizeof(text),
+			 "N parallel cables (unlabelled "
+			 "switch links: %zu)",
+			 c->usual_count);
 	else
 		snprintf(text, sizeof(text), "N parallel cables");
 	legend_add(it, &n, "#555555", "<B>\xc3\x97N</B>", 12, text);
@@ -385,7 +389,8 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 				    c->sw_speed ? c->sw_width : c->host_width,
 				    st, sizeof(st)));
 		if (c->sw_speed && c->host_speed &&
-		    (c->host_speed != c->sw_speed || c->host_width != c->sw_width)) {
+		    (c->host_speed != c->sw_speed ||
+		     c->host_width != c->sw_width)) {
 			size_t k = strlen(text);
 
 			snprintf(text + k, sizeof(text) - k, " (hosts: %s)",
@@ -394,21 +399,23 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		}
 		legend_add(it, &n, "#555555", "<B>EDR</B>", 10, text);
 	}
-	put(w, "\t\t<TR><TD><TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" "
-	       "CELLBORDER=\"0\" CELLSPACING=\"4\">\n");
+	ibtopo__wr_puts(w, "\t\t<TR><TD><TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" "
+			   "CELLBORDER=\"0\" CELLSPACING=\"4\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (i % LEGEND_PER_ROW == 0)
-			put(w, "\t\t\t<TR>");
-		ibtopo__wr_printf(w, "<TD%s><FONT POINT-SIZE=\"%.0f\" COLOR=\"%s\">%s</FONT>"
+			ibtopo__wr_puts(w, "\t\t\t<TR>");
+		ibtopo__wr_printf(
+			w,
+			"<TD%s><FONT POINT-SIZE=\"%.0f\" COLOR=\"%s\">%s</FONT>"
 			"</TD><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"%.0f\">",
-		     it[i].attrs, it[i].size * c->scale, it[i].color,
-		     it[i].sample, 12 * c->scale);
-		put_html(w, it[i].text);
-		put(w, "</FONT></TD>");
+			it[i].attrs, it[i].size * c->scale, it[i].color,
+			it[i].sample, 12 * c->scale);
+		put_label(w, it[i].text);
+		ibtopo__wr_puts(w, "</FONT></TD>");
 		if (i % LEGEND_PER_ROW == LEGEND_PER_ROW - 1 || i + 1 == n)
-			put(w, "</TR>\n");
+			ibtopo__wr_puts(w, "</TR>\n");
 	}
-	put(w, "\t\t</TABLE></TD></TR>\n");
+	ibtopo__wr_puts(w, "\t\t</TABLE></TD></TR>\n");
 }
 
 /* Most groups the table of problems names. */
@@ -431,40 +438,52 @@ static void write_faults(struct ibtopo__wr *w, const struct scene *c)
 			continue;
 		}
 		if (!rows)
-			ibtopo__wr_printf(w, "\t\t<TR><TD><TABLE BORDER=\"1\" "
+			ibtopo__wr_printf(
+				w,
+				"\t\t<TR><TD><TABLE BORDER=\"1\" "
 				"COLOR=\"#d62728\" CELLBORDER=\"0\" "
 				"CELLSPACING=\"2\"><TR><TD COLSPAN=\"2\">"
 				"<FONT POINT-SIZE=\"%.0f\"><B>where the problems "
-				"are</B></FONT></TD></TR>\n", 12 * c->scale);
+				"are</B></FONT></TD></TR>\n",
+				12 * c->scale);
 		rows++;
 		text[0] = '\0';
 		for (int x = CAT_MAX_ - 1; x > CAT_OK; x--)
 			if (s->ncat[x] && k < sizeof(text))
-				k += (size_t)snprintf(text + k, sizeof(text) - k,
+				k += (size_t)snprintf(
+					text + k, sizeof(text) - k,
 					"%s%s \xc3\x97%zu (at %s%s)",
 					k ? "; " : "", cats[x].legend,
 					s->ncat[x], s->where[x],
 					s->ncat[x] > 1 ? ", \xe2\x80\xa6" : "");
 		if (s->marks & MARK_LOWPATH && k < sizeof(text))
 			k += (size_t)snprintf(text + k, sizeof(text) - k,
-					      "%slow path diversity", k ? "; " : "");
-		if (s->marks & MARK_TOPO && !s->ncat[CAT_TOPO] && k < sizeof(text))
+					      "%slow path diversity",
+					      k ? "; " : "");
+		if (s->marks & MARK_TOPO && !s->ncat[CAT_TOPO] &&
+		    k < sizeof(text))
 			snprintf(text + k, sizeof(text) - k,
 				 "%sbreaks a fat-tree rule", k ? "; " : "");
-		ibtopo__wr_printf(w, "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
-			"POINT-SIZE=\"%.0f\" COLOR=\"#d62728\"><B>", 12 * c->scale);
-		put_html(w, s->name);
-		ibtopo__wr_printf(w, "</B></FONT></TD><TD ALIGN=\"LEFT\"><FONT "
-			"POINT-SIZE=\"%.0f\">", 12 * c->scale);
-		put_html(w, text);
-		put(w, "</FONT></TD></TR>\n");
+		ibtopo__wr_printf(w,
+				  "\t\t\t<TR><TD ALIGN=\"LEFT\"><FONT "
+				  "POINT-SIZE=\"%.0f\" COLOR=\"#d62728\"><B>",
+				  12 * c->scale);
+		put_label(w, s->name);
+		ibtopo__wr_printf(w,
+				  "</B></FONT></TD><TD ALIGN=\"LEFT\"><FONT "
+				  "POINT-SIZE=\"%.0f\">",
+				  12 * c->scale);
+		put_label(w, text);
+		ibtopo__wr_puts(w, "</FONT></TD></TR>\n");
 	}
 	if (more)
-		ibtopo__wr_printf(w, "\t\t\t<TR><TD COLSPAN=\"2\"><FONT "
+		ibtopo__wr_printf(
+			w,
+			"\t\t\t<TR><TD COLSPAN=\"2\"><FONT "
 			"POINT-SIZE=\"%.0f\">and %zu more</FONT></TD></TR>\n",
 			12 * c->scale, more);
 	if (rows)
-		put(w, "\t\t</TABLE></TD></TR>\n");
+		ibtopo__wr_puts(w, "\t\t</TABLE></TD></TR>\n");
 }
 
 static void write_label(struct ibtopo__wr *w, const struct scene *c)
@@ -472,21 +491,23 @@ static void write_label(struct ibtopo__wr *w, const struct scene *c)
 	const struct ibtopo_diagram_opts *d = c->d;
 	char name[256];
 
-	put(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
-	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>", 22 * c->scale);
-	put_html(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
-	put(w, "</B></FONT></TD></TR>\n");
-	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">", 13 * c->scale);
+	ibtopo__wr_puts(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
+	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>",
+			  22 * c->scale);
+	put_label(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
+	ibtopo__wr_puts(w, "</B></FONT></TD></TR>\n");
+	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">",
+			  13 * c->scale);
 	if (d->subtitle)
-		put_html(w, d->subtitle);
+		put_label(w, d->subtitle);
 	else
 		write_subtitle(w, c);
-	put(w, "</FONT></TD></TR>\n");
+	ibtopo__wr_puts(w, "</FONT></TD></TR>\n");
 	if (!(d->flags & IBTOPO_DIAGRAM_NO_LEGEND))
 		write_legend(w, c);
 	if (c->groups)
 		write_faults(w, c);
-	put(w, "\t</TABLE>>;\n");
+	ibtopo__wr_puts(w, "\t</TABLE>>;\n");
 }
 
 static const char *switch_fill(int level, int top)
@@ -499,43 +520,53 @@ static const char *switch_fill(int level, int top)
 }
 
 /* Hosts as the cells of a table; problems colour their cell. */
-static void write_block(struct ibtopo__wr *w, const struct dnode *d, const char *id)
+static void write_block(struct ibtopo__wr *w, const struct dnode *d,
+			const char *id)
 {
 	size_t cols = d->cols;
 
-	ibtopo__wr_printf(w, "\t%s [shape=plain, style=solid, label=<<TABLE BORDER=\"1\" "
+	ibtopo__wr_printf(
+		w,
+		"\t%s [shape=plain, style=solid, label=<<TABLE BORDER=\"1\" "
 		"COLOR=\"#888888\" CELLBORDER=\"0\" CELLSPACING=\"1\" "
-		"CELLPADDING=\"2\" BGCOLOR=\"#f2f2f2\">", id);
-	ibtopo__wr_printf(w, "<TR><TD COLSPAN=\"%zu\"><FONT POINT-SIZE=\"8\" "
-		"COLOR=\"#666666\">%zu hosts</FONT></TD></TR>", cols, d->nhosts);
+		"CELLPADDING=\"2\" BGCOLOR=\"#f2f2f2\">",
+		id);
+	ibtopo__wr_printf(w,
+			  "<TR><TD COLSPAN=\"%zu\"><FONT POINT-SIZE=\"8\" "
+			  "COLOR=\"#666666\">%zu hosts</FONT></TD></TR>",
+			  cols, d->nhosts);
 	for (size_t i = 0; i < d->nhosts; i++) {
 		const struct ibtopo_node *n = d->cells[i].node;
 		unsigned m = d->cells[i].marks;
 		enum cat k = d->cells[i].cat;
 
 		if (i % cols == 0)
-			put(w, "<TR>");
+			ibtopo__wr_puts(w, "<TR>");
 		ibtopo__wr_printf(w, "<TD PORT=\"p%016" PRIx64 "\"", n->guid);
 		if (m & MARK_LOWPATH)
-			put(w, " BORDER=\"2\" COLOR=\"#d62728\"");
+			ibtopo__wr_puts(w, " BORDER=\"2\" COLOR=\"#d62728\"");
 		else if (m & (MARK_ADDED | MARK_EXTRA | MARK_TOPO))
 			ibtopo__wr_printf(w, " BORDER=\"2\" COLOR=\"%s\"",
-			     m & MARK_TOPO ? "#9467bd" :
-			     m & MARK_ADDED ? "#2ca02c" : "#17becf");
+					  m & MARK_TOPO	 ? "#9467bd" :
+					  m & MARK_ADDED ? "#2ca02c" :
+							   "#17becf");
 		else if (k != CAT_OK)
-			ibtopo__wr_printf(w, " BORDER=\"1\" COLOR=\"%s\"", cats[k].color);
-		put(w, " BGCOLOR=\"#ffffff\" TITLE=\"");
-		put_html(w, n->desc);
-		ibtopo__wr_printf(w, " 0x%016" PRIx64 "\"><FONT POINT-SIZE=\"9\"", n->guid);
+			ibtopo__wr_printf(w, " BORDER=\"1\" COLOR=\"%s\"",
+					  cats[k].color);
+		ibtopo__wr_puts(w, " BGCOLOR=\"#ffffff\" TITLE=\"");
+		put_label(w, n->desc);
+		ibtopo__wr_printf(w,
+				  " 0x%016" PRIx64 "\"><FONT POINT-SIZE=\"9\"",
+				  n->guid);
 		if (k != CAT_OK)
 			ibtopo__wr_printf(w, " COLOR=\"%s\"", cats[k].color);
-		put(w, ">");
-		put_html(w, d->cells[i].label);
-		put(w, "</FONT></TD>");
+		ibtopo__wr_puts(w, ">");
+		put_label(w, d->cells[i].label);
+		ibtopo__wr_puts(w, "</FONT></TD>");
 		if (i % cols == cols - 1 || i + 1 == d->nhosts)
-			put(w, "</TR>");
+			ibtopo__wr_puts(w, "</TR>");
 	}
-	put(w, "</TABLE>>];\n");
+	ibtopo__wr_puts(w, "</TABLE>>];\n");
 }
 
 static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
@@ -552,49 +583,55 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 	put_q(w, d->label);
 	switch (d->kind) {
 	case DN_SWITCH:
-		ibtopo__wr_printf(w, ", shape=box, style=\"rounded,filled\", fillcolor=\"%s\"",
-		     switch_fill(d->level, c->top));
+		ibtopo__wr_printf(
+			w,
+			", shape=box, style=\"rounded,filled\", fillcolor=\"%s\"",
+			switch_fill(d->level, c->top));
 		break;
 	case DN_HOST:
-		put(w, d->type == IBTOPO_NODE_ROUTER ?
-		    ", shape=hexagon, fillcolor=\"#f2f2f2\"" :
-		    ", shape=ellipse, fillcolor=\"#f2f2f2\"");
+		ibtopo__wr_puts(
+			w, d->type == IBTOPO_NODE_ROUTER ?
+				   ", shape=hexagon, fillcolor=\"#f2f2f2\"" :
+				   ", shape=ellipse, fillcolor=\"#f2f2f2\"");
 		break;
 	case DN_GROUP:
-		put(w, ", shape=box3d, fillcolor=\"#f2f2f2\"");
+		ibtopo__wr_puts(w, ", shape=box3d, fillcolor=\"#f2f2f2\"");
 		break;
 	case DN_BLOCK:
 		break;
 	case DN_GHOST:
-		ibtopo__wr_printf(w, ", shape=%s, style=dashed, fontcolor=\"#d62728\"",
-		     d->type == IBTOPO_NODE_SWITCH ? "box" : "ellipse");
+		ibtopo__wr_printf(
+			w, ", shape=%s, style=dashed, fontcolor=\"#d62728\"",
+			d->type == IBTOPO_NODE_SWITCH ? "box" : "ellipse");
 		break;
 	case DN_SWGROUP:
-		ibtopo__wr_printf(w, ", shape=box, style=\"%sfilled\", "
-			"peripheries=2, fillcolor=\"%s\"",
-			c->sg[d->group].sysimg ? "" : "rounded,",
-			switch_fill(d->level, c->top));
+		ibtopo__wr_printf(w,
+				  ", shape=box, style=\"%sfilled\", "
+				  "peripheries=2, fillcolor=\"%s\"",
+				  c->sg[d->group].sysimg ? "" : "rounded,",
+				  switch_fill(d->level, c->top));
 		break;
 	}
 	if (c->groups && d->kind != DN_GHOST) {
 		/* the overview: a problem is somewhere inside */
 		if (d->marks & MARK_FAULT)
-			put(w, ", color=\"#d62728\", penwidth=2.5");
+			ibtopo__wr_puts(w, ", color=\"#d62728\", penwidth=2.5");
 	} else if (d->marks & (MARK_REMOVED | MARK_MISSING))
-		put(w, ", color=\"#d62728\"");
+		ibtopo__wr_puts(w, ", color=\"#d62728\"");
 	else if (d->marks & MARK_LOWPATH)
-		put(w, ", color=\"#d62728\", peripheries=2, penwidth=2");
+		ibtopo__wr_puts(
+			w, ", color=\"#d62728\", peripheries=2, penwidth=2");
 	else if (d->marks & MARK_TOPO)
-		put(w, ", color=\"#9467bd\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#9467bd\", penwidth=2.5");
 	else if (d->marks & MARK_ADDED)
-		put(w, ", color=\"#2ca02c\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#2ca02c\", penwidth=2.5");
 	else if (d->marks & MARK_EXTRA)
-		put(w, ", color=\"#17becf\", penwidth=2.5");
+		ibtopo__wr_puts(w, ", color=\"#17becf\", penwidth=2.5");
 	if (d->marks & MARK_FOCUS)
-		put(w, ", penwidth=3, fontname=\"Helvetica-Bold\"");
-	put(w, ", tooltip=");
+		ibtopo__wr_puts(w, ", penwidth=3, fontname=\"Helvetica-Bold\"");
+	ibtopo__wr_puts(w, ", tooltip=");
 	put_q(w, d->tooltip);
-	put(w, "];\n");
+	ibtopo__wr_puts(w, "];\n");
 }
 
 static double penwidth(const struct scene *c, const struct dedge *e)
@@ -627,8 +664,8 @@ static void route_count(const struct ibtopo_port *p, uint64_t n, char *buf,
 		snprintf(buf, len, "%s", "? (a host: no table)");
 }
 
-static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip,
-			 size_t len)
+static void edge_tooltip(const struct scene *c, const struct dedge *e,
+			 char *tip, size_t len)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
 	char rate[32] = "";
@@ -644,7 +681,8 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip
 	else if (e->link && e->count == 1)
 		snprintf(tip, len, "%s [%u] -- %s [%u]: %s%.0f Gb/s",
 			 e->link->a->node->desc, e->link->a->num,
-			 e->link->b->node->desc, e->link->b->num, rate, e->gbps);
+			 e->link->b->node->desc, e->link->b->num, rate,
+			 e->gbps);
 	else
 		snprintf(tip, len, "%s -- %s: %zu cables, %s%.0f Gb/s",
 			 u->label, v->label, e->count, rate, e->gbps);
@@ -662,11 +700,10 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e, char *tip
 			    sizeof(ba));
 		snprintf(tip + k, len - k,
 			 "; routes \xe2\x86\x92 %s, \xe2\x86\x90 %s", ab, ba);
-	}
-	else if (heat_edge(c, e))
+	} else if (heat_edge(c, e))
 		snprintf(tip + k, len - k,
-			 "; routes \xe2\x86\x92 %" PRIu64 ", \xe2\x86\x90 %" PRIu64
-			 ", busiest cable %" PRIu64,
+			 "; routes \xe2\x86\x92 %" PRIu64
+			 ", \xe2\x86\x90 %" PRIu64 ", busiest cable %" PRIu64,
 			 e->routes_down, e->routes_up, e->heat);
 	/* one line: a wrapped name joins up again, other lines get a space */
 	for (char *p = tip, *q = tip;; p++) {
@@ -722,11 +759,12 @@ size_t ibtopo__diagram_edge_ends(const struct scene *c, const struct dedge *e,
 	return minlen;
 }
 
-static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct dedge *e)
+static void write_edge(struct ibtopo__wr *w, const struct scene *c,
+		       const struct dedge *e)
 {
 	char a[40], b[64], st[32], label[64], tip[600];
-	size_t minlen = ibtopo__diagram_edge_ends(c, e, a, sizeof(a), b,
-						  sizeof(b));
+	size_t minlen =
+		ibtopo__diagram_edge_ends(c, e, a, sizeof(a), b, sizeof(b));
 	speed_text(e->speed, e->width, st, sizeof(st));
 	if (e->bundle)
 		bandwidth_label(e, label, sizeof(label));
@@ -746,18 +784,20 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		 * Always after on a flat edge (two nodes of one rank): dot
 		 * (2.43) grows the rank above for its label node and later
 		 * frees the array it grew from, twice (gvFreeLayout) */
-		put(w, c->xlabels || flat_edge(c, e) ? "xlabel=" : "label=");
+		ibtopo__wr_puts(w, c->xlabels || flat_edge(c, e) ? "xlabel=" :
+								   "label=");
 		put_q(w, label);
-		put(w, ", ");
+		ibtopo__wr_puts(w, ", ");
 	}
 	if (heat_edge(c, e))
-		ibtopo__wr_printf(w, "color=\"%s\", ",
-				  heat_colors[ibtopo__diagram_heat_step(c, e->heat)]);
+		ibtopo__wr_printf(
+			w, "color=\"%s\", ",
+			heat_colors[ibtopo__diagram_heat_step(c, e->heat)]);
 	else if (e->cat != CAT_OK)
-		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ", cats[e->cat].color,
-		     cats[e->cat].color);
+		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ",
+				  cats[e->cat].color, cats[e->cat].color);
 	else if (c->sfdp)
-		put(w, "color=\"#55555560\", ");
+		ibtopo__wr_puts(w, "color=\"#55555560\", ");
 	if (cats[e->cat].style)
 		ibtopo__wr_printf(w, "style=%s, ", cats[e->cat].style);
 	ibtopo__wr_printf(w, "penwidth=%.1f", penwidth(c, e));
@@ -765,36 +805,47 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c, const struct
 		ibtopo__wr_printf(w, ", weight=%zu", e->count);
 	if (minlen > 1)
 		ibtopo__wr_printf(w, ", minlen=%zu", minlen);
-	put(w, ", tooltip=");
+	ibtopo__wr_puts(w, ", tooltip=");
 	put_q(w, tip);
-	put(w, "];\n");
+	ibtopo__wr_puts(w, "];\n");
 }
 
 void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 {
-	put(w, "// ibtopo fabric diagram\n");
-	put(w, "digraph fabric {\n");
+	ibtopo__wr_puts(w, "// ibtopo fabric diagram\n");
+	ibtopo__wr_puts(w, "digraph fabric {\n");
 	if (c->sfdp)
-		ibtopo__wr_printf(w, "\tgraph [layout=sfdp, overlap=%s, splines=false, "
-		       "outputorder=edgesfirst];\n",
-		     c->ndn > PRISM_FULL_MAX ? "prism20" : "prism");
+		ibtopo__wr_printf(
+			w,
+			"\tgraph [layout=sfdp, overlap=%s, splines=false, "
+			"outputorder=edgesfirst];\n",
+			c->ndn > PRISM_FULL_MAX ? "prism20" : "prism");
 	else
-		put(w, "\tgraph [layout=dot, rankdir=TB, newrank=true, "
-		       "ranksep=0.9, nodesep=0.2, outputorder=edgesfirst];\n");
+		ibtopo__wr_puts(
+			w,
+			"\tgraph [layout=dot, rankdir=TB, newrank=true, "
+			"ranksep=0.9, nodesep=0.2, outputorder=edgesfirst];\n");
 	if (!c->sfdp && c->work > DOT_WORK_MAX) {
 		/* dot asked for on a big drawing: fewer mincross passes and
 		 * network simplex iterations, in proportion */
 		double k = (double)DOT_WORK_MAX / (double)c->work;
 
-		ibtopo__wr_printf(w, "\tgraph [mclimit=%.3f, nslimit=%.3f, "
-		       "remincross=false];\n", k, k);
+		ibtopo__wr_printf(w,
+				  "\tgraph [mclimit=%.3f, nslimit=%.3f, "
+				  "remincross=false];\n",
+				  k, k);
 	}
-	put(w, "\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
-	       "pad=0.3];\n");
-	put(w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
-	       "height=0.3, margin=\"0.08,0.03\"];\n");
-	put(w, "\tedge [dir=none, color=\"#555555\", fontname=\"Helvetica\", "
-	       "fontsize=9];\n");
+	ibtopo__wr_puts(
+		w,
+		"\tgraph [fontname=\"Helvetica\", labelloc=t, bgcolor=white, "
+		"pad=0.3];\n");
+	ibtopo__wr_puts(
+		w, "\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, "
+		   "height=0.3, margin=\"0.08,0.03\"];\n");
+	ibtopo__wr_puts(
+		w,
+		"\tedge [dir=none, color=\"#555555\", fontname=\"Helvetica\", "
+		"fontsize=9];\n");
 	write_label(w, c);
 	for (size_t i = 0; i < c->ndn; i++)
 		write_node(w, c, i);
@@ -810,7 +861,7 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 				ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 				ibtopo__wr_printf(w, " %s;", id);
 			}
-			put(w, " }\n");
+			ibtopo__wr_puts(w, " }\n");
 		}
 	}
 	ibtopo__diagram_rails_dot(w, c);
@@ -818,11 +869,15 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 	for (size_t k = 0; k < c->ncl; k++) {
 		const struct dcluster *cl = &c->cl[k];
 
-		ibtopo__wr_printf(w, "\tsubgraph cluster_%016" PRIx64 " {\n\t\tlabel=",
-		     cl->sysimg);
+		ibtopo__wr_printf(w,
+				  "\tsubgraph cluster_%016" PRIx64
+				  " {\n\t\tlabel=",
+				  cl->sysimg);
 		put_q(w, cl->label);
-		put(w, ";\n\t\tstyle=\"rounded,filled\"; fillcolor=\"#f7f7f7\"; "
-		       "color=\"#888888\"; fontsize=12;\n\t\t");
+		ibtopo__wr_puts(
+			w,
+			";\n\t\tstyle=\"rounded,filled\"; fillcolor=\"#f7f7f7\"; "
+			"color=\"#888888\"; fontsize=12;\n\t\t");
 		for (size_t i = cl->first; i < c->ndn; i++) {
 			char id[40];
 
@@ -831,48 +886,12 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 			ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 			ibtopo__wr_printf(w, "%s; ", id);
 		}
-		put(w, "\n\t}\n");
+		ibtopo__wr_puts(w, "\n\t}\n");
 	}
 	/* healthy links first, problems after: drawn over them */
 	for (int k = 0; k < CAT_MAX_; k++)
 		for (size_t i = 0; i < c->nde; i++)
 			if (c->de[i].cat == (enum cat)k)
 				write_edge(w, c, &c->de[i]);
-	put(w, "}\n");
-}
-
-/* ------------------------------------------------------------------ */
-/* entry point                                                         */
-/* ------------------------------------------------------------------ */
-
-int ibtopo_diagram_dot(const struct ibtopo_sink *o,
-		      const struct ibtopo_fabric *f,
-		      const struct ibtopo_diagram_opts *d,
-		      struct ibtopo_error *err)
-{
-	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
-	struct scene c = { 0 };
-	struct ibtopo__wr w = { .o = o };
-	int rc;
-
-	if (!d)
-		d = &defaults;
-	if (!o || !o->write || !f)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or output for the diagram");
-	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "diagram options version %u not supported",
-					 d->version);
-	rc = ibtopo__diagram_scene_build(&c, f, d, err);
-	if (rc)
-		goto out_release;
-	ibtopo__diagram_write_dot(&w, &c);
-	rc = w.rc;
-	if (rc)
-		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",
-				       ibtopo_strerror(rc));
-out_release:
-	ibtopo__diagram_scene_release(&c);
-	return rc;
+	ibtopo__wr_puts(w, "}\n");
 }

@@ -22,10 +22,10 @@
 
 /* A switch and what makes it interchangeable with others. */
 struct gkey {
-	size_t sw;		/* fabric index */
+	size_t sw; /* fabric index */
 	int level;
-	size_t off, n;		/* its key: ids[off .. off + n), sorted */
-	const size_t *id;	/* ids + off once all keys are made */
+	size_t off, n;	  /* its key: ids[off .. off + n), sorted */
+	const size_t *id; /* ids + off once all keys are made */
 };
 
 struct gctx {
@@ -33,13 +33,6 @@ struct gctx {
 	size_t *ids;
 	size_t nids, aids;
 };
-
-static int cmp_size(const void *x, const void *y)
-{
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-
-	return a < b ? -1 : a > b;
-}
 
 static int push_id(struct gctx *g, size_t id)
 {
@@ -152,7 +145,8 @@ static int switch_key(struct gctx *g, size_t i, struct gkey *k)
 		rc = push_id(g, SIZE_MAX - i);
 	if (rc)
 		return rc;
-	qsort(g->ids + k->off, g->nids - k->off, sizeof(*g->ids), cmp_size);
+	qsort(g->ids + k->off, g->nids - k->off, sizeof(*g->ids),
+	      ibtopo__diagram_cmp_size);
 	/* a set: one entry per neighbour or group */
 	k->n = 0;
 	for (size_t a = k->off; a < g->nids; a++)
@@ -192,7 +186,8 @@ static int twin_groups(struct scene *c)
 		for (size_t s = 0, e; !rc && s < nk; s = e) {
 			size_t k;
 
-			for (e = s + 1; e < nk && same_gkey(&keys[s], &keys[e]); e++)
+			for (e = s + 1; e < nk && same_gkey(&keys[s], &keys[e]);
+			     e++)
 				;
 			rc = new_group(c, keys[s].sw, l, 0, &k);
 			for (size_t m = s; !rc && m < e; m++)
@@ -326,21 +321,24 @@ static int name_group(struct scene *c, size_t g, int top)
 	}
 	if (s->sysimg) {
 		ibtopo__diagram_chassis_name(c, s->sysimg, name, sizeof(name));
-		snprintf(range, sizeof(range), "director, %zu chips, %zu ports out",
-			 s->n, s->ext_ports);
+		snprintf(range, sizeof(range),
+			 "director, %zu chips, %zu ports out", s->n,
+			 s->ext_ports);
 	} else if (s->n == 1) {
 		snprintf(name, sizeof(name), "%s", first);
 		range[0] = '\0';
 	} else {
 		w = level_word(s->level, top);
 		if (w)
-			k = (size_t)snprintf(name, sizeof(name), "%zu %s", s->n, w);
+			k = (size_t)snprintf(name, sizeof(name), "%zu %s", s->n,
+					     w);
 		else
 			k = (size_t)snprintf(name, sizeof(name),
 					     "%zu level-%d switches", s->n,
 					     s->level);
 		if (s->pod)
-			snprintf(name + k, sizeof(name) - k, ", pod %zu", s->pod);
+			snprintf(name + k, sizeof(name) - k, ", pod %zu",
+				 s->pod);
 		ibtopo__diagram_name_range(range, sizeof(range), first, last);
 	}
 	s->name = strdup(name);
@@ -388,7 +386,8 @@ static void count_problem(struct scene *c, size_t g, enum cat k, size_t i)
 	struct sgroup *s = &c->sg[g];
 
 	s->ncat[k]++;
-	if (!s->where[k] || ibtopo__diagram_natcmp(c->label[i], s->where[k]) < 0)
+	if (!s->where[k] ||
+	    ibtopo__diagram_natcmp(c->label[i], s->where[k]) < 0)
 		s->where[k] = c->label[i];
 }
 
@@ -427,7 +426,8 @@ static void count_groups(struct scene *c)
 	for (size_t i = 0; i < c->nn; i++)
 		if (c->host_grp[i] != NONE) {
 			c->sg[c->host_grp[i]].hosts++;
-			c->sg[c->host_grp[i]].marks |= c->mark[i] & ~MARK_LOWPATH;
+			c->sg[c->host_grp[i]].marks |=
+				c->mark[i] & ~MARK_LOWPATH;
 		}
 }
 
@@ -439,7 +439,8 @@ static void fold_hosts(struct scene *c)
 		size_t best = NONE;
 
 		c->host_grp[i] = NONE;
-		if (!c->visible[i] || c->hidden[i] || n->type == IBTOPO_NODE_SWITCH)
+		if (!c->visible[i] || c->hidden[i] ||
+		    n->type == IBTOPO_NODE_SWITCH)
 			continue;
 		for (unsigned p = 1; p <= n->nports; p++) {
 			const struct ibtopo_port *pp = n->ports[p];
@@ -449,7 +450,7 @@ static void fold_hosts(struct scene *c)
 				continue;
 			j = pp->remote->node->index;
 			if (c->grp[j] == NONE) {
-				best = NONE;	/* on a host or a ghost: drawn */
+				best = NONE; /* on a host or a ghost: drawn */
 				break;
 			}
 			if (best == NONE || c->grp[j] < best)
@@ -525,8 +526,8 @@ static const struct ibtopo_node *dnode_switch(const struct scene *c,
 }
 
 struct unit_name {
-	size_t unit;		/* the analysis' unit, 1.. */
-	const char *first;	/* its first leaf by name */
+	size_t unit;	   /* the analysis' unit, 1.. */
+	const char *first; /* its first leaf by name */
 };
 
 static int cmp_unit_name(const void *x, const void *y)
@@ -598,7 +599,8 @@ int ibtopo__diagram_rail_rows(struct scene *c)
 		if (d->pos > last)
 			d->pos = d->pos - old + rows;
 		else if (d->pos >= first)
-			d->pos = first + (d->unit ? row[d->unit - 1] - 1 : rows - 1);
+			d->pos = first +
+				 (d->unit ? row[d->unit - 1] - 1 : rows - 1);
 		if (d->unit)
 			d->unit = row[d->unit - 1];
 	}
@@ -634,8 +636,8 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
 		for (size_t i = 0; i < c->ndn; i++)
 			if (c->dn[i].rail == r) {
 				ibtopo__diagram_dnode_id(c, i, a, sizeof(a));
-				ibtopo__wr_printf(w, "\t%s [group=\"rail%u\"];\n",
-						  a, r);
+				ibtopo__wr_printf(
+					w, "\t%s [group=\"rail%u\"];\n", a, r);
 			}
 		/* down the column: heavy, so dot keeps it straight */
 		for (size_t k = 1; k <= c->nunits; k++) {
@@ -646,9 +648,11 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
 			ibtopo__diagram_dnode_id(c, i, b, sizeof(b));
 			if (up != NONE) {
 				ibtopo__diagram_dnode_id(c, up, a, sizeof(a));
-				ibtopo__wr_printf(w, "\t%s -> %s [style=invis, "
-						  "weight=100, minlen=%zu];\n", a,
-						  b, c->dn[i].pos - c->dn[up].pos);
+				ibtopo__wr_printf(w,
+						  "\t%s -> %s [style=invis, "
+						  "weight=100, minlen=%zu];\n",
+						  a, b,
+						  c->dn[i].pos - c->dn[up].pos);
 			}
 			up = i;
 		}
@@ -663,7 +667,8 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
 		size_t hosts = 0, left = NONE;
 
 		for (size_t i = 0; c->groups && i < c->ndn; i++) {
-			const struct ibtopo_node *n = dnode_switch(c, &c->dn[i]);
+			const struct ibtopo_node *n =
+				dnode_switch(c, &c->dn[i]);
 
 			if (c->dn[i].unit == k && n && c->grp[n->index] != NONE)
 				hosts += c->sg[c->grp[n->index]].hosts;
@@ -676,24 +681,26 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
 				continue;
 			for (size_t m = 1; m <= c->nunits && top == NONE; m++)
 				top = rail_leaf(c, r, m);
-			for (unsigned q = r + 1; q <= c->nrails && next == NONE; q++)
+			for (unsigned q = r + 1; q <= c->nrails && next == NONE;
+			     q++)
 				next = rail_leaf(c, q, k);
 			first_in_column = top == i;
 			last_in_row = next == NONE;
 			ibtopo__diagram_dnode_id(c, i, b, sizeof(b));
 			if (left != NONE)
-				ibtopo__wr_printf(w, "\t%s -> %s [style=invis];\n",
-						  a, b);
+				ibtopo__wr_printf(
+					w, "\t%s -> %s [style=invis];\n", a, b);
 			if (first_in_column || last_in_row) {
-				ibtopo__wr_printf(w, "\t%s [xlabel=\"",
-						  b);
+				ibtopo__wr_printf(w, "\t%s [xlabel=\"", b);
 				if (first_in_column)
 					ibtopo__wr_printf(w, "rail %u%s", r,
-							  last_in_row ? "\\n" : "");
+							  last_in_row ? "\\n" :
+									"");
 				if (last_in_row)
 					ibtopo__wr_printf(w, "unit %zu", k);
 				if (last_in_row && hosts)
-					ibtopo__wr_printf(w, "\\n%zu hosts", hosts);
+					ibtopo__wr_printf(w, "\\n%zu hosts",
+							  hosts);
 				ibtopo__wr_printf(w, "\"];\n");
 			}
 			memcpy(a, b, sizeof(a));

@@ -24,54 +24,6 @@
 
 /* ---- writing ---- */
 
-struct membuf {
-	char *buf;
-	size_t len, alloc;
-};
-
-static int membuf_write(void *arg, const char *s, size_t n)
-{
-	struct membuf *m = arg;
-
-	if (ibtopo__grow(&m->buf, &m->alloc, m->len + n + 1, 1))
-		return IBTOPO_ENOMEM;
-	memcpy(m->buf + m->len, s, n);
-	m->len += n;
-	m->buf[m->len] = '\0';
-	return 0;
-}
-
-static void put(struct ibtopo__wr *w, const char *s)
-{
-	if (!w->rc)
-		w->rc = ibtopo__out_write(w->o, s, strlen(s));
-}
-
-static void put_n(struct ibtopo__wr *w, const char *s, size_t n)
-{
-	if (!w->rc && n)
-		w->rc = ibtopo__out_write(w->o, s, n);
-}
-
-/* Text in HTML: & < > " escaped. */
-static void put_html(struct ibtopo__wr *w, const char *s)
-{
-	const char *p = s;
-
-	for (; s && *s; s++) {
-		const char *rep = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
-				  *s == '>' ? "&gt;" : *s == '"' ? "&quot;" : NULL;
-
-		if (!rep)
-			continue;
-		put_n(w, p, (size_t)(s - p));
-		put(w, rep);
-		p = s + 1;
-	}
-	if (p)
-		put(w, p);
-}
-
 /*
  * The inside of a JSON string. "</" is written "<\/" and non-ASCII stays
  * UTF-8: the text sits in a <script> element, which only "</script"
@@ -88,25 +40,44 @@ static void put_js_raw(struct ibtopo__wr *w, const char *s)
 		if (ch >= 0x20 && ch != '"' && ch != '\\' &&
 		    !(ch == '/' && s > p && s[-1] == '<'))
 			continue;
-		put_n(w, p, (size_t)(s - p));
+		ibtopo__wr_write(w, p, (size_t)(s - p));
 		if (ch == '"' || ch == '\\' || ch == '/')
 			snprintf(esc, sizeof(esc), "\\%c", ch);
 		else if (ch == '\n')
 			snprintf(esc, sizeof(esc), "\\n");
 		else
 			snprintf(esc, sizeof(esc), "\\u%04x", ch);
-		put(w, esc);
+		ibtopo__wr_puts(w, esc);
 		p = s + 1;
 	}
-	put(w, p);
+	ibtopo__wr_puts(w, p);
 }
 
 /* A JSON string. */
 static void put_js(struct ibtopo__wr *w, const char *s)
 {
-	put(w, "\"");
+	ibtopo__wr_puts(w, "\"");
 	put_js_raw(w, s);
-	put(w, "\"");
+	ibtopo__wr_puts(w, "\"");
+}
+
+/* ,"key":"value" in a JSON object. */
+static void put_member(struct ibtopo__wr *w, const char *key, const char *value)
+{
+	ibtopo__wr_printf(w, ",\"%s\":", key);
+	put_js(w, value);
+}
+
+/* A JSON array of n strings. */
+static void put_js_row(struct ibtopo__wr *w, const char *const *v, size_t n)
+{
+	ibtopo__wr_puts(w, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			ibtopo__wr_puts(w, ",");
+		put_js(w, v[i]);
+	}
+	ibtopo__wr_puts(w, "]");
 }
 
 /* ---- what the JSON says ---- */
@@ -134,7 +105,8 @@ static void rate_text(unsigned speed, unsigned width, char *buf, size_t len)
 	if (!speed)
 		snprintf(buf, len, "%s", "");
 	else
-		snprintf(buf, len, "%s%s", width ? ibtopo_width_name(width) : "",
+		snprintf(buf, len, "%s%s",
+			 width ? ibtopo_width_name(width) : "",
 			 ibtopo_speed_name(speed));
 }
 
@@ -212,8 +184,10 @@ static const struct dedge *edge_of(const struct scene *c,
 			break;
 		if (c->groups)
 			return e;
-		if (e->cat == k && e->speed == l->speed && e->width == l->width &&
-		    (!e->host || e->host == l->a->node || e->host == l->b->node))
+		if (e->cat == k && e->speed == l->speed &&
+		    e->width == l->width &&
+		    (!e->host || e->host == l->a->node ||
+		     e->host == l->b->node))
 			return e;
 		if (!best)
 			best = e;
@@ -223,7 +197,7 @@ static const struct dedge *edge_of(const struct scene *c,
 
 /* Edges in the order of c->de, each cable's index by edge (CSR). */
 struct links_of {
-	size_t *off;		/* nde + 1 */
+	size_t *off; /* nde + 1 */
 	size_t *link;
 };
 
@@ -240,7 +214,8 @@ static int edge_links(const struct scene *c, struct links_of *x)
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < c->nl; i++) {
-			const struct dedge *e = edge_of(c, ibtopo_fabric_link(c->f, i));
+			const struct dedge *e =
+				edge_of(c, ibtopo_fabric_link(c->f, i));
 			size_t k;
 
 			if (!e)
@@ -285,11 +260,11 @@ struct ctx {
 	struct ibtopo__wr *w;
 	const struct scene *c;
 	struct links_of lk;
-	size_t *tab;		/* findings in the table, by their index */
+	size_t *tab; /* findings in the table, by their index */
 	size_t ntab;
-	size_t *fnode;		/* per table row: its drawn node or NONE */
-	const struct dedge **fedge;	/* per table row: its edge or NULL */
-	size_t *grp_dn;		/* the overview: each group's drawn node */
+	size_t *fnode;		    /* per table row: its drawn node or NONE */
+	const struct dedge **fedge; /* per table row: its edge or NULL */
+	size_t *grp_dn;		    /* the overview: each group's drawn node */
 	const char *names[GROUP_MEMBERS_MAX];
 };
 
@@ -303,14 +278,14 @@ static void write_findings_of(struct ctx *x, size_t dn, const struct dedge *e)
 {
 	bool first = true;
 
-	put(x->w, ",\"findings\":[");
+	ibtopo__wr_puts(x->w, ",\"findings\":[");
 	for (size_t r = 0; r < x->ntab; r++) {
 		if ((e && x->fedge[r] != e) || (!e && x->fnode[r] != dn))
 			continue;
 		ibtopo__wr_printf(x->w, "%s%zu", first ? "" : ",", r);
 		first = false;
 	}
-	put(x->w, "]");
+	ibtopo__wr_puts(x->w, "]");
 }
 
 static void write_ports(struct ctx *x, const struct ibtopo_node *n)
@@ -318,13 +293,14 @@ static void write_ports(struct ctx *x, const struct ibtopo_node *n)
 	const struct scene *c = x->c;
 	char rate[32], to[300], cable[200], num[16], lid[16];
 
-	put(x->w, ",\"ports\":[");
+	ibtopo__wr_puts(x->w, ",\"ports\":[");
 	for (unsigned p = 0, k = 0; p <= n->nports; p++) {
 		const struct ibtopo_port *pp = n->ports[p];
 
 		if (!pp || (!pp->remote && p))
 			continue;
-		rate_text(pp->speed_active, pp->width_active, rate, sizeof(rate));
+		rate_text(pp->speed_active, pp->width_active, rate,
+			  sizeof(rate));
 		to[0] = '\0';
 		if (pp->remote)
 			snprintf(to, sizeof(to), "%s [%u]",
@@ -333,19 +309,13 @@ static void write_ports(struct ctx *x, const struct ibtopo_node *n)
 		cable_text(pp->link, cable, sizeof(cable));
 		snprintf(num, sizeof(num), "%u", p);
 		snprintf(lid, sizeof(lid), "%u", pp->lid);
-		put(x->w, k++ ? ",[" : "[");
-		put_js(x->w, num);
-		put(x->w, ",");
-		put_js(x->w, pp->lid ? lid : "");
-		put(x->w, ",");
-		put_js(x->w, rate);
-		put(x->w, ",");
-		put_js(x->w, to);
-		put(x->w, ",");
-		put_js(x->w, cable);
-		put(x->w, "]");
+		ibtopo__wr_puts(x->w, k++ ? "," : "");
+		put_js_row(x->w,
+			   (const char *[]){ num, pp->lid ? lid : "", rate, to,
+					     cable },
+			   5);
 	}
-	put(x->w, "]");
+	ibtopo__wr_puts(x->w, "]");
 }
 
 static unsigned node_lid(const struct ibtopo_node *n)
@@ -361,25 +331,24 @@ static void write_nodes(struct ctx *x)
 	const struct scene *c = x->c;
 	char id[40], buf[64];
 
-	put(x->w, "\"nodes\":{");
+	ibtopo__wr_puts(x->w, "\"nodes\":{");
 	for (size_t i = 0; i < c->ndn; i++) {
 		const struct dnode *d = &c->dn[i];
 
 		ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
-		put(x->w, i ? ",\n" : "\n");
+		ibtopo__wr_puts(x->w, i ? ",\n" : "\n");
 		put_js(x->w, id);
-		put(x->w, ":{\"label\":");
+		ibtopo__wr_puts(x->w, ":{\"label\":");
 		put_js(x->w, d->label);
-		put(x->w, ",\"kind\":");
-		put_js(x->w, kind_name(c, d));
+		put_member(x->w, "kind", kind_name(c, d));
 		if (d->node) {
-			put(x->w, ",\"desc\":");
-			put_js(x->w, d->node->desc);
-			snprintf(buf, sizeof(buf), "0x%016" PRIx64, d->node->guid);
-			put(x->w, ",\"guid\":");
-			put_js(x->w, buf);
+			put_member(x->w, "desc", d->node->desc);
+			snprintf(buf, sizeof(buf), "0x%016" PRIx64,
+				 d->node->guid);
+			put_member(x->w, "guid", buf);
 			if (node_lid(d->node))
-				ibtopo__wr_printf(x->w, ",\"lid\":%u", node_lid(d->node));
+				ibtopo__wr_printf(x->w, ",\"lid\":%u",
+						  node_lid(d->node));
 			write_ports(x, d->node);
 		}
 		if (d->kind == DN_GROUP || d->kind == DN_BLOCK)
@@ -389,28 +358,30 @@ static void write_nodes(struct ctx *x)
 			size_t k = 0;
 
 			if (s->sysimg) {
-				snprintf(buf, sizeof(buf), "0x%016" PRIx64, s->sysimg);
-				put(x->w, ",\"guid\":");
-				put_js(x->w, buf);
+				snprintf(buf, sizeof(buf), "0x%016" PRIx64,
+					 s->sysimg);
+				put_member(x->w, "guid", buf);
 			}
 			ibtopo__wr_printf(x->w, ",\"hosts\":%zu,\"members\":[",
 					  s->hosts);
-			for (size_t m = 0; m < c->nn && k < GROUP_MEMBERS_MAX; m++)
+			for (size_t m = 0; m < c->nn && k < GROUP_MEMBERS_MAX;
+			     m++)
 				if (c->grp[m] == d->group)
 					x->names[k++] = c->label[m];
 			qsort(x->names, k, sizeof(*x->names), cmp_name);
 			for (size_t m = 0; m < k; m++) {
-				put(x->w, m ? "," : "");
+				ibtopo__wr_puts(x->w, m ? "," : "");
 				put_js(x->w, x->names[m]);
 			}
-			put(x->w, "]");
+			ibtopo__wr_puts(x->w, "]");
 			if (s->n > k)
-				ibtopo__wr_printf(x->w, ",\"more\":%zu", s->n - k);
+				ibtopo__wr_printf(x->w, ",\"more\":%zu",
+						  s->n - k);
 		}
 		write_findings_of(x, i, NULL);
-		put(x->w, "}");
+		ibtopo__wr_puts(x->w, "}");
 	}
-	put(x->w, "}");
+	ibtopo__wr_puts(x->w, "}");
 }
 
 /* Heat map: the routes leaving through port p; a CA's are in no table. */
@@ -420,7 +391,7 @@ static void put_routes(struct ibtopo__wr *w, const struct ibtopo_port *p,
 	if (p->node->type == IBTOPO_NODE_SWITCH)
 		ibtopo__wr_printf(w, ",%" PRIu64, n);
 	else
-		put(w, ",\"?\"");
+		ibtopo__wr_puts(w, ",\"?\"");
 }
 
 static void write_edges(struct ctx *x)
@@ -428,20 +399,20 @@ static void write_edges(struct ctx *x)
 	const struct scene *c = x->c;
 	char key[120], rate[32], cable[200], a[300], b[300], bw[32];
 
-	put(x->w, ",\n\"edges\":{");
+	ibtopo__wr_puts(x->w, ",\n\"edges\":{");
 	for (size_t i = 0; i < c->nde; i++) {
 		const struct dedge *e = &c->de[i];
 		size_t s = x->lk.off[i], n = x->lk.off[i + 1] - s, shown;
 
 		edge_key(c, e, key, sizeof(key));
-		put(x->w, i ? ",\n" : "\n");
+		ibtopo__wr_puts(x->w, i ? ",\n" : "\n");
 		put_js(x->w, key);
 		snprintf(a, sizeof(a), "%s \xe2\x80\x94 %s", c->dn[e->u].label,
 			 c->dn[e->v].label);
 		for (char *p = a; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
-		put(x->w, ":{\"ends\":");
+		ibtopo__wr_puts(x->w, ":{\"ends\":");
 		put_js(x->w, a);
 		rate_text(e->speed, e->width, rate, sizeof(rate));
 		if (e->gbps >= 1000)
@@ -450,11 +421,11 @@ static void write_edges(struct ctx *x)
 			snprintf(bw, sizeof(bw), "%.0f Gb/s", e->gbps);
 		ibtopo__wr_printf(x->w, ",\"count\":%zu,\"bw\":", e->count);
 		put_js(x->w, bw);
-		put(x->w, ",\"rate\":");
-		put_js(x->w, rate);
-		put(x->w, ",\"cat\":");
-		put_js(x->w, e->cat == CAT_OK ? "" : ibtopo__diagram_cat_name(e->cat));
-		put(x->w, ",\"links\":[");
+		put_member(x->w, "rate", rate);
+		put_member(x->w, "cat",
+			   e->cat == CAT_OK ? "" :
+					      ibtopo__diagram_cat_name(e->cat));
+		ibtopo__wr_puts(x->w, ",\"links\":[");
 		shown = n < EDGE_LINKS_MAX ? n : EDGE_LINKS_MAX;
 		for (size_t k = 0; k < shown; k++) {
 			const struct ibtopo_link *l =
@@ -466,32 +437,34 @@ static void write_edges(struct ctx *x)
 				 c->label[l->b->node->index], l->b->num);
 			rate_text(l->speed, l->width, rate, sizeof(rate));
 			cable_text(l, cable, sizeof(cable));
-			put(x->w, k ? ",[" : "[");
+			ibtopo__wr_puts(x->w, k ? ",[" : "[");
 			put_js(x->w, a);
-			put(x->w, ",");
+			ibtopo__wr_puts(x->w, ",");
 			put_js(x->w, b);
-			put(x->w, ",");
+			ibtopo__wr_puts(x->w, ",");
 			put_js(x->w, rate);
-			put(x->w, ",");
+			ibtopo__wr_puts(x->w, ",");
 			put_js(x->w, cable);
 			/* heat map: routes from -> to, to -> from */
 			if (c->lroutes) {
-				put_routes(x->w, l->a, c->lroutes[2 * l->index]);
+				put_routes(x->w, l->a,
+					   c->lroutes[2 * l->index]);
 				put_routes(x->w, l->b,
 					   c->lroutes[2 * l->index + 1]);
 			}
-			put(x->w, "]");
+			ibtopo__wr_puts(x->w, "]");
 		}
-		put(x->w, "]");
+		ibtopo__wr_puts(x->w, "]");
 		if (c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat)) {
 			ibtopo__wr_printf(x->w,
 					  ",\"routes\":{\"down\":%" PRIu64
-					  ",\"up\":", e->routes_down);
+					  ",\"up\":",
+					  e->routes_down);
 			/* hosts send up through no table of theirs */
 			if (c->dn[e->v].kind == DN_HOST ||
 			    c->dn[e->v].kind == DN_GROUP ||
 			    c->dn[e->v].kind == DN_BLOCK)
-				put(x->w, "\"?\"");
+				ibtopo__wr_puts(x->w, "\"?\"");
 			else
 				ibtopo__wr_printf(x->w, "%" PRIu64,
 						  e->routes_up);
@@ -501,9 +474,9 @@ static void write_edges(struct ctx *x)
 		if (n > shown)
 			ibtopo__wr_printf(x->w, ",\"more\":%zu", n - shown);
 		write_findings_of(x, NONE, e);
-		put(x->w, "}");
+		ibtopo__wr_puts(x->w, "}");
 	}
-	put(x->w, "}");
+	ibtopo__wr_puts(x->w, "}");
 }
 
 /* A string of the index: "\n" between rows, none inside them. */
@@ -538,41 +511,42 @@ static void write_index(struct ctx *x)
 		if (c->visible[i] && !c->hidden[i] &&
 		    drawn_of(c, x->grp_dn, i) != NONE)
 			rows[n++] = i;
-	put(x->w, ",\n\"ids\":[");
+	ibtopo__wr_puts(x->w, ",\n\"ids\":[");
 	for (size_t i = 0; i < c->ndn; i++) {
 		ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
-		put(x->w, i ? "," : "");
+		ibtopo__wr_puts(x->w, i ? "," : "");
 		put_js(x->w, id);
 	}
-	put(x->w, "],\n\"index\":{\"name\":\"");
+	ibtopo__wr_puts(x->w, "],\n\"index\":{\"name\":\"");
 	for (size_t r = 0; r < n; r++)
 		put_row(x->w, c->label[rows[r]], !r);
-	put(x->w, "\",\n\"desc\":\"");
+	ibtopo__wr_puts(x->w, "\",\n\"desc\":\"");
 	for (size_t r = 0; r < n; r++) {
 		const char *d = ibtopo_fabric_node(c->f, rows[r])->desc;
 
 		put_row(x->w, strcmp(d, c->label[rows[r]]) ? d : "", !r);
 	}
-	put(x->w, "\",\n\"guid\":\"");
+	ibtopo__wr_puts(x->w, "\",\n\"guid\":\"");
 	for (size_t r = 0; r < n; r++) {
 		snprintf(guid, sizeof(guid), "%" PRIx64,
 			 ibtopo_fabric_node(c->f, rows[r])->guid);
 		put_row(x->w, guid, !r);
 	}
-	put(x->w, "\",\n\"lid\":[");
+	ibtopo__wr_puts(x->w, "\",\n\"lid\":[");
 	for (size_t r = 0; r < n; r++)
 		ibtopo__wr_printf(x->w, "%s%u", r ? "," : "",
 				  node_lid(ibtopo_fabric_node(c->f, rows[r])));
-	put(x->w, "],\n\"to\":[");
+	ibtopo__wr_puts(x->w, "],\n\"to\":[");
 	for (size_t s = 0, e; s < n; s = e) {
 		size_t d = drawn_of(c, x->grp_dn, rows[s]);
 
-		for (e = s + 1; e < n && drawn_of(c, x->grp_dn, rows[e]) == d; e++)
+		for (e = s + 1; e < n && drawn_of(c, x->grp_dn, rows[e]) == d;
+		     e++)
 			;
 		ibtopo__wr_printf(x->w, "%s[%zu,%zu,%zu]", s ? "," : "", s,
 				  e - s, d);
 	}
-	put(x->w, "]}");
+	ibtopo__wr_puts(x->w, "]}");
 	free(rows);
 }
 
@@ -594,15 +568,16 @@ static int place_findings(struct ctx *x)
 
 		x->fnode[r] = NONE;
 		for (size_t k = 0; k < n && !x->fedge[r]; k++) {
-			const struct ibtopo_link *l =
-				ibtopo__diagram_find_link(c->f, fl[k].x, fl[k].y);
+			const struct ibtopo_link *l = ibtopo__diagram_find_link(
+				c->f, fl[k].x, fl[k].y);
 
 			if (l)
 				x->fedge[r] = edge_of(c, l);
 		}
 		if (x->fedge[r])
 			continue;
-		node = f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) : NULL;
+		node = f->a.guid ? ibtopo_fabric_find_node(c->f, f->a.guid) :
+				   NULL;
 		if (node && c->visible[node->index] && !c->hidden[node->index])
 			x->fnode[r] = drawn_of(c, x->grp_dn, node->index);
 	}
@@ -629,33 +604,30 @@ static void write_data(struct ctx *x)
 	const struct ibtopo_findings *fs = x->c->d->findings;
 	char key[120], id[40], text[600];
 
-	put(x->w, "{");
+	ibtopo__wr_puts(x->w, "{");
 	write_nodes(x);
 	write_edges(x);
 	write_index(x);
-	put(x->w, ",\n\"findings\":[");
+	ibtopo__wr_puts(x->w, ",\n\"findings\":[");
 	for (size_t r = 0; r < x->ntab; r++) {
 		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
 
 		finding_text(x->c, f, text, sizeof(text));
-		put(x->w, r ? ",\n{\"s\":" : "\n{\"s\":");
+		ibtopo__wr_puts(x->w, r ? ",\n{\"s\":" : "\n{\"s\":");
 		put_js(x->w, ibtopo_severity_name(f->severity));
-		put(x->w, ",\"k\":");
-		put_js(x->w, ibtopo_finding_kind_name(f->kind));
-		put(x->w, ",\"t\":");
-		put_js(x->w, text);
+		put_member(x->w, "k", ibtopo_finding_kind_name(f->kind));
+		put_member(x->w, "t", text);
 		key[0] = id[0] = '\0';
 		if (x->fedge[r])
 			edge_key(x->c, x->fedge[r], key, sizeof(key));
 		else if (x->fnode[r] != NONE)
-			ibtopo__diagram_dnode_id(x->c, x->fnode[r], id, sizeof(id));
-		put(x->w, ",\"e\":");
-		put_js(x->w, key);
-		put(x->w, ",\"n\":");
-		put_js(x->w, id);
-		put(x->w, "}");
+			ibtopo__diagram_dnode_id(x->c, x->fnode[r], id,
+						 sizeof(id));
+		put_member(x->w, "e", key);
+		put_member(x->w, "n", id);
+		ibtopo__wr_puts(x->w, "}");
 	}
-	put(x->w, "]}");
+	ibtopo__wr_puts(x->w, "]}");
 }
 
 static void write_table(struct ctx *x)
@@ -667,20 +639,24 @@ static void write_table(struct ctx *x)
 	ibtopo__wr_printf(x->w, "<div id=\"findings\"><b>%zu finding%s</b>",
 			  total, total == 1 ? "" : "s");
 	if (total > x->ntab)
-		ibtopo__wr_printf(x->w, " (the %zu worst here; <code>ibtopo "
-				  "analyze</code> lists all)", x->ntab);
-	put(x->w, "\n<table>\n");
+		ibtopo__wr_printf(x->w,
+				  " (the %zu worst here; <code>ibtopo "
+				  "analyze</code> lists all)",
+				  x->ntab);
+	ibtopo__wr_puts(x->w, "\n<table>\n");
 	for (size_t r = 0; r < x->ntab; r++) {
 		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
 		const char *sev = ibtopo_severity_name(f->severity);
 
 		finding_text(x->c, f, text, sizeof(text));
-		ibtopo__wr_printf(x->w, "<tr class=\"row\" data-i=\"%zu\"><td "
-				  "class=\"sev-%s\">%s</td><td>", r, sev, sev);
-		put_html(x->w, text);
-		put(x->w, "</td></tr>\n");
+		ibtopo__wr_printf(x->w,
+				  "<tr class=\"row\" data-i=\"%zu\"><td "
+				  "class=\"sev-%s\">%s</td><td>",
+				  r, sev, sev);
+		ibtopo__diagram_put_html(x->w, text, false);
+		ibtopo__wr_puts(x->w, "</td></tr>\n");
 	}
-	put(x->w, "</table></div>\n");
+	ibtopo__wr_puts(x->w, "</table></div>\n");
 }
 
 /* The SVG from its <svg element on: no XML prolog, no DOCTYPE. */
@@ -708,28 +684,30 @@ static void write_page(struct ctx *x, const char *svg, size_t svg_len,
 	size_t n;
 	const char *s = svg_start(svg, svg_len, &n);
 
-	put(x->w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		  "<meta charset=\"utf-8\">\n<title>");
-	put_html(x->w, title);
-	put(x->w, "</title>\n<style>\n");
-	put(x->w, html_style);
-	put(x->w, "</style>\n</head>\n<body>\n<div id=\"view\">\n");
-	put_n(x->w, s, n);
-	put(x->w, "\n<div id=\"tools\"><button id=\"zin\" title=\"zoom in\">+"
-		  "</button><button id=\"zout\" title=\"zoom out\">\xe2\x88\x92"
-		  "</button><button id=\"fit\" title=\"whole fabric\">\xe2\x8c\x82"
-		  "</button></div>\n</div>\n<div id=\"side\">\n<div><input "
-		  "type=\"search\" id=\"q\" placeholder=\"name, GUID or LID\" "
-		  "autocomplete=\"off\"><div id=\"status\"></div></div>\n"
-		  "<div id=\"details\">Click a node or a link; wheel to zoom, "
-		  "drag to pan.</div>\n");
+	ibtopo__wr_puts(x->w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+			      "<meta charset=\"utf-8\">\n<title>");
+	ibtopo__diagram_put_html(x->w, title, false);
+	ibtopo__wr_puts(x->w, "</title>\n<style>\n");
+	ibtopo__wr_puts(x->w, html_style);
+	ibtopo__wr_puts(x->w, "</style>\n</head>\n<body>\n<div id=\"view\">\n");
+	ibtopo__wr_write(x->w, s, n);
+	ibtopo__wr_puts(
+		x->w,
+		"\n<div id=\"tools\"><button id=\"zin\" title=\"zoom in\">+"
+		"</button><button id=\"zout\" title=\"zoom out\">\xe2\x88\x92"
+		"</button><button id=\"fit\" title=\"whole fabric\">\xe2\x8c\x82"
+		"</button></div>\n</div>\n<div id=\"side\">\n<div><input "
+		"type=\"search\" id=\"q\" placeholder=\"name, GUID or LID\" "
+		"autocomplete=\"off\"><div id=\"status\"></div></div>\n"
+		"<div id=\"details\">Click a node or a link; wheel to zoom, "
+		"drag to pan.</div>\n");
 	write_table(x);
-	put(x->w, "</div>\n<script type=\"application/json\" "
-		  "id=\"fabric-data\">\n");
+	ibtopo__wr_puts(x->w, "</div>\n<script type=\"application/json\" "
+			      "id=\"fabric-data\">\n");
 	write_data(x);
-	put(x->w, "\n</script>\n<script>\n");
-	put(x->w, html_script);
-	put(x->w, "</script>\n</body>\n</html>\n");
+	ibtopo__wr_puts(x->w, "\n</script>\n<script>\n");
+	ibtopo__wr_puts(x->w, html_script);
+	ibtopo__wr_puts(x->w, "</script>\n</body>\n</html>\n");
 }
 
 static const char *page_title(const struct scene *c, char *buf, size_t len)
@@ -743,14 +721,17 @@ static const char *page_title(const struct scene *c, char *buf, size_t len)
 		s = strrchr(m->source, '/');
 		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
 	} else {
-		snprintf(buf, len, "%s", m->host ? m->host :
-			 m->label ? m->label : "InfiniBand fabric");
+		snprintf(buf, len, "%s",
+			 m->host  ? m->host :
+			 m->label ? m->label :
+				    "InfiniBand fabric");
 	}
 	return buf;
 }
 
-static int write_html(const char *path, const struct scene *c, const char *svg,
-		      size_t svg_len, struct ibtopo_error *err)
+int ibtopo__diagram_html(const char *path, const struct scene *c,
+			 const char *svg, size_t svg_len,
+			 struct ibtopo_error *err)
 {
 	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
 				 .write = ibtopo_write_file };
@@ -789,7 +770,7 @@ static int write_html(const char *path, const struct scene *c, const char *svg,
 	if (rc)
 		rc = ibtopo__error_set(err, rc, "cannot write '%s': %s", path,
 				       rc == IBTOPO_EIO ? strerror(errno) :
-				       ibtopo_strerror(rc));
+							  ibtopo_strerror(rc));
 out_free:
 	free(x.grp_dn);
 	free(x.fnode);
@@ -797,46 +778,5 @@ out_free:
 	free(x.lk.off);
 	free(x.lk.link);
 	free(x.tab);
-	return rc;
-}
-
-int ibtopo__diagram_html(const char *path, const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d,
-			 struct ibtopo_error *err)
-{
-	static const struct ibtopo_diagram_opts defaults = IBTOPO_DIAGRAM_OPTS_INIT;
-	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = membuf_write, .write_arg = &m };
-	struct ibtopo__wr w = { .o = &o };
-	struct scene c = { 0 };
-	char *svg = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (!d)
-		d = &defaults;
-	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "diagram options version %u not supported",
-					 d->version);
-	rc = ibtopo__diagram_scene_build(&c, f, d, err);
-	if (rc)
-		goto out_release;
-	c.edge_ids = true;
-	ibtopo__diagram_write_dot(&w, &c);
-	rc = w.rc;
-	if (rc) {
-		rc = ibtopo__error_set(err, rc, "writing the diagram: %s",
-				       ibtopo_strerror(rc));
-		goto out_release;
-	}
-	rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
-	if (!rc)
-		rc = write_html(path, &c, svg, len, err);
-	ibtopo__diagram_free_render(svg);
-out_release:
-	free(m.buf);
-	ibtopo__diagram_scene_release(&c);
 	return rc;
 }

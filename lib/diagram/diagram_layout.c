@@ -1,6 +1,6 @@
 /*
- * diagram_layout.c - DOT text to SVG, PNG or PDF through libgvc, in process
- * (and to the SVG an HTML page holds, diagram_html.c).
+ * diagram_layout.c - DOT text to SVG, PNG or PDF in memory through libgvc,
+ * in process (diagram.c writes the files and hands the SVG to the page).
  * The only file including <gvc.h>/<cgraph.h>: graphviz enters here.
  *
  * Graphviz reports problems through agerr(), which prints to stderr by
@@ -19,39 +19,8 @@
 #include <gvc.h>
 #include <cgraph.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-/* ---- a memory sink for the DOT text ---- */
-
-struct membuf {
-	char *buf;
-	size_t len, alloc;
-};
-
-static int membuf_write(void *arg, const char *s, size_t n)
-{
-	struct membuf *m = arg;
-
-	if (m->len + n + 1 > m->alloc) {
-		size_t a = m->alloc ? m->alloc : 1 << 16;
-		char *nb;
-
-		while (a < m->len + n + 1)
-			a *= 2;
-		nb = realloc(m->buf, a);
-		if (!nb)
-			return IBTOPO_ENOMEM;
-		m->buf = nb;
-		m->alloc = a;
-	}
-	memcpy(m->buf + m->len, s, n);
-	m->len += n;
-	m->buf[m->len] = '\0';
-	return 0;
-}
 
 /* ---- graphviz messages ---- */
 
@@ -91,57 +60,6 @@ static GVC_t *gv_context(void)
 	return gvc;
 }
 
-/* ---- formats ---- */
-
-static const char *const formats[] = { "svg", "png", "pdf", "dot", "html" };
-
-static const char *format_of(const char *fname, const char *format)
-{
-	const char *ext = format;
-
-	if (!ext) {
-		ext = fname ? strrchr(fname, '.') : NULL;
-		if (!ext || strchr(ext, '/'))
-			return NULL;
-		ext++;
-	}
-	if (strcasecmp(ext, "gv") == 0)
-		return "dot";
-	if (strcasecmp(ext, "htm") == 0)
-		return "html";
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(formats); i++)
-		if (strcasecmp(ext, formats[i]) == 0)
-			return formats[i];
-	return NULL;
-}
-
-static int open_out(FILE **out, const char *fname, struct ibtopo_error *err)
-{
-	if (strcmp(fname, "-") == 0) {
-		*out = stdout;
-		return 0;
-	}
-	*out = fopen(fname, "wb");
-	if (!*out)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-					 fname, strerror(errno));
-	return 0;
-}
-
-static int close_out(FILE *f, const char *fname, int rc, struct ibtopo_error *err)
-{
-	int bad = ferror(f);
-
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad && !rc)
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-				       fname, strerror(errno));
-	return rc;
-}
-
 /*
  * Cairo's time for a bitmap grows with the edges drawn times the image's
  * size: the 101k-host fat tree (205,350 edges) took 121 s of CPU and 1 GB
@@ -163,7 +81,8 @@ static void limit_bitmap(Agraph_t *g, const char *format)
 	side = PNG_EDGE_PIXELS / ne;
 	if (side >= 16384)
 		return;
-	snprintf(size, sizeof(size), "%.1f,%.1f", side / PNG_DPI, side / PNG_DPI);
+	snprintf(size, sizeof(size), "%.1f,%.1f", side / PNG_DPI,
+		 side / PNG_DPI);
 	agsafeset(g, "size", size, "");
 }
 
@@ -228,74 +147,4 @@ void ibtopo__diagram_free_render(char *data)
 {
 	if (data)
 		gvFreeRenderData(data);
-}
-
-/* Lay out DOT text and write the picture in `format` to `fname`. */
-static int draw(const char *dot, const char *fname, const char *format,
-		struct ibtopo_error *err)
-{
-	char *data;
-	size_t len;
-	FILE *f;
-	int rc;
-
-	rc = ibtopo__diagram_render(dot, format, &data, &len, err);
-	if (rc)
-		return rc;
-	rc = open_out(&f, fname, err);
-	if (rc)
-		goto out_free_data;
-	if (len && fwrite(data, 1, len, f) != len)
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-				       fname, strerror(errno));
-	rc = close_out(f, fname, rc, err);
-out_free_data:
-	ibtopo__diagram_free_render(data);
-	return rc;
-}
-
-int ibtopo_diagram_image(const char *out_path, const char *format,
-			const struct ibtopo_fabric *f,
-			const struct ibtopo_diagram_opts *d,
-			struct ibtopo_error *err)
-{
-	struct membuf m = { NULL, 0, 0 };
-	struct ibtopo_sink o = {
-		.version = IBTOPO_SINK_VERSION,
-		.write = membuf_write,
-		.write_arg = &m,
-	};
-	const char *fmt;
-	FILE *file;
-	int rc;
-
-	if (!out_path || !f)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or output fname for the diagram");
-	fmt = format_of(out_path, format);
-	if (!fmt) {
-		if (format)
-			return ibtopo__error_set(err, IBTOPO_EINVAL,
-				"unknown image format '%s' (svg, png, pdf, dot or html)",
-				format);
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"cannot tell the image format of '%s' "
-			"(name it .svg, .png, .pdf, .dot or .html)", out_path);
-	}
-	if (strcmp(fmt, "html") == 0)
-		return ibtopo__diagram_html(out_path, f, d, err);
-	if (strcmp(fmt, "dot") == 0) {
-		rc = open_out(&file, out_path, err);
-		if (rc)
-			return rc;
-		o.write = ibtopo_write_file;
-		o.write_arg = file;
-		rc = ibtopo_diagram_dot(&o, f, d, err);
-		return close_out(file, out_path, rc, err);
-	}
-	rc = ibtopo_diagram_dot(&o, f, d, err);
-	if (!rc)
-		rc = draw(m.buf, out_path, fmt, err);
-	free(m.buf);
-	return rc;
 }

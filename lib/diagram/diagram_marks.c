@@ -6,9 +6,10 @@
 #include "diagram/diagram-int.h"
 
 /* The link between two ends if the fabric has it (b may be unknown). */
-const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
-						    const struct ibtopo_end *a,
-						    const struct ibtopo_end *b)
+const struct ibtopo_link *
+ibtopo__diagram_find_link(const struct ibtopo_fabric *f,
+			  const struct ibtopo_end *a,
+			  const struct ibtopo_end *b)
 {
 	const struct ibtopo_node *n = ibtopo_fabric_find_node(f, a->guid);
 	const struct ibtopo_port *p;
@@ -18,8 +19,9 @@ const struct ibtopo_link *ibtopo__diagram_find_link(const struct ibtopo_fabric *
 	p = ibtopo_node_port(n, (unsigned)a->port);
 	if (!p || !p->link)
 		return NULL;
-	if (b && b->guid && (p->remote->node->guid != b->guid ||
-			     (b->port >= 0 && p->remote->num != (unsigned)b->port)))
+	if (b && b->guid &&
+	    (p->remote->node->guid != b->guid ||
+	     (b->port >= 0 && p->remote->num != (unsigned)b->port)))
 		return NULL;
 	return p->link;
 }
@@ -41,7 +43,6 @@ static void set_cat(struct scene *c, const struct ibtopo_link *l, enum cat k)
 		c->lcat[l->index] = (unsigned char)k;
 }
 
-
 /*
  * The links a finding is about (see ibtopo_fabric_diff() and
  * ibtopo_fabric_validate() for what a-d mean per kind). Categories from
@@ -60,11 +61,11 @@ size_t ibtopo__diagram_finding_links(const struct ibtopo_finding *f,
 	bool swapped = f->subkind == IBTOPO_MOVE_SWAPPED;
 	size_t n = 0;
 
-#define FL(X, Y, K)							\
-	do {								\
-		out[n].x = (X);						\
-		out[n].y = (Y);						\
-		out[n++].cat = (K);					\
+#define FL(X, Y, K)                 \
+	do {                        \
+		out[n].x = (X);     \
+		out[n].y = (Y);     \
+		out[n++].cat = (K); \
 	} while (0)
 	switch (ibtopo__diagram_finding_draw(f)) {
 	case IBTOPO__DRAW_DOWNGRADE:
@@ -132,8 +133,8 @@ bool ibtopo__diagram_is_ghost_cat(enum cat k)
 /* A ghost link of a finding: named by it and absent from the fabric. */
 bool ibtopo__diagram_ghost_link(const struct scene *c, const struct flink *l)
 {
-	return ibtopo__diagram_is_ghost_cat(l->cat) && l->x->guid && l->y->guid &&
-	       !ibtopo__diagram_find_link(c->f, l->x, l->y);
+	return ibtopo__diagram_is_ghost_cat(l->cat) && l->x->guid &&
+	       l->y->guid && !ibtopo__diagram_find_link(c->f, l->x, l->y);
 }
 
 /*
@@ -209,4 +210,3 @@ void ibtopo__diagram_apply_findings(struct scene *c)
 	}
 	unmark_common_host_marks(c);
 }
-

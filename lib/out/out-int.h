@@ -22,6 +22,10 @@ struct ibtopo__wr {
 	int rc;
 };
 
+/** n bytes of s unless an earlier write failed; the failure stays in w->rc. */
+void ibtopo__wr_write(struct ibtopo__wr *w, const char *s, size_t n);
+/** The string s, likewise. */
+void ibtopo__wr_puts(struct ibtopo__wr *w, const char *s);
 /** Formatted output unless an earlier write failed; the failure stays in w->rc. */
 void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);

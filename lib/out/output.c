@@ -81,6 +81,18 @@ int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s)
 	return rc;
 }
 
+void ibtopo__wr_write(struct ibtopo__wr *w, const char *s, size_t n)
+{
+	if (!w->rc && n)
+		w->rc = ibtopo__out_write(w->o, s, n);
+}
+
+void ibtopo__wr_puts(struct ibtopo__wr *w, const char *s)
+{
+	if (!w->rc)
+		w->rc = ibtopo__out_write(w->o, s, strlen(s));
+}
+
 IBTOPO__PRINTF(2, 3)
 void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
 {
