@@ -26,7 +26,7 @@ static const struct cli_opt opts[] = {
 	  "not answer (marked partial)" },
 	{ "retries", 0, 1, "N",
 	  "send a MAD that timed out again up to N "
-	  "times, each with twice the timeout (default 4)" },
+	  "times, each with twice the timeout (default 8)" },
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
@@ -60,12 +60,13 @@ const struct cli_cmd cmd_discover_entry = {
 		"root). The global -C and -P options work here too.\n"
 		"A MAD (SMP or PMA query) that times out is sent again on its\n"
 		"own, up to --retries times, each time with twice the timeout\n"
-		"(at most 8 times --timeout); on loss the MADs in flight (16)\n"
+		"(at most 4 times --timeout); on loss the MADs in flight (16)\n"
 		"are halved, and grow back one by one as answers come. When\n"
 		"retries were needed one line on stderr says what they cost\n"
 		"('N of M MADs asked again, L lost, window 16 -> W') and names a\n"
 		"node that timed out far more than the others. The sweep is run\n"
-		"again (at most twice) only when the fabric changed under it.\n"
+		"again (at most twice) only when the fabric changed under it\n"
+		"(a port that was up is down when asked again).\n"
 		"If a query stays unanswered, discover names the first one and\n"
 		"its DR path (or port and LID), stores nothing and exits 2,\n"
 		"unless --partial is given: then it stores the sweep marked\n"

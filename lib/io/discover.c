@@ -480,13 +480,6 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
 	}
 	peer = find_node(in, mad_get_field64(buf, 0, IB_NODE_GUID_F));
 	lp = (int)mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
-	if (!peer && !q->changed[0])
-		snprintf(q->changed, sizeof(q->changed), "port %d of '%.*s' "
-			 "leads to node 0x%016" PRIx64 ", not seen before",
-			 p->portnum,
-			 (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
-			 nd->nodedesc,
-			 mad_get_field64(buf, 0, IB_NODE_GUID_F));
 	if (!peer || lp < 1 || lp > peer->numports || !peer->ports)
 		return;
 	rp = peer->ports[lp];

@@ -39,7 +39,7 @@
  *
  * Every SMP is a Get. One that times out (on a lossy link, or a switch
  * whose SMA queue overran) is sent again on its own, ahead of the queue,
- * up to cfg->retries times, each time with twice the timeout (at most 8
+ * up to cfg->retries times, each time with twice the timeout (at most 4
  * times the base): losing one SMP in thousands must not cost the sweep.
  * A loss also halves the window (AIMD, struct ibtopo__window), so that
  * the sweep does not itself cause the VL15 drops it suffers from. One
@@ -62,7 +62,7 @@
 
 #define SWEEP_TIMEOUT_MS	1000	/* libibnetdisc's defaults */
 #define SWEEP_MAX_SMPS		2
-#define TIMEOUT_GROWTH_MAX	3	/* doubled at most 3 times: 8x */
+#define TIMEOUT_GROWTH_MAX	2	/* doubled at most twice: 4x */
 
 #define PHYS_LINKUP		5u
 #define SPEED_ACTIVE_QDR	4u

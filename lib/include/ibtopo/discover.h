@@ -72,7 +72,7 @@ struct ibtopo_discover_opts {
 	struct ibtopo_mad_stats *stats;
 };
 #define IBTOPO_DISCOVER_OPTS_VERSION 4
-#define IBTOPO_DISCOVER_RETRIES 4	/* the default of `retries` */
+#define IBTOPO_DISCOVER_RETRIES 8	/* the default of `retries` */
 #define IBTOPO_DISCOVER_OPTS_INIT \
 	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, \
 	  IBTOPO_DISCOVER_RETRIES, NULL, NULL, NULL, NULL, NULL, NULL }
@@ -91,11 +91,11 @@ struct ibtopo_discover_opts {
  * message names the first one and its directed route). Every query (SMP
  * or PMA) that times out is sent again on its own, up to `retries` times
  * (version 2; IBTOPO_DISCOVER_RETRIES before), each time with twice the
- * timeout (at most 8 times `timeout_ms`), and the MADs in flight (16)
+ * timeout (at most 4 times `timeout_ms`), and the MADs in flight (16)
  * are halved on loss and grow back one by one as answers come (AIMD).
  * The whole sweep is run again (at most twice) only when the fabric
- * changed under it: a port that was LinkUp without an answering peer is
- * down when asked again, or its peer is a node the sweep never saw.
+ * changed under it and it is incomplete: a port that was LinkUp without
+ * an answering peer is down when asked again.
  * With IBTOPO_DISCOVER_COUNTERS, a port whose PMA never answered after
  * its retries makes the discovery incomplete too (by the same rule; a
  * port without a LID, or whose PMA answers with an error, only warns).
