@@ -938,6 +938,69 @@ static void lost_peer_without_a_change_is_not_swept_again(void **state)
 	assert_int_equal(st.lost, 1);
 }
 
+static void window_halves_once_per_window_and_grows_back(void **state)
+{
+	struct ibtopo__window w;
+	unsigned long first, late;
+
+	ibtopo__window_init(&w, 16);
+	first = ibtopo__window_sent(&w);
+	for (int i = 0; i < 15; i++)
+		late = ibtopo__window_sent(&w);
+	ibtopo__window_loss(&w, first);
+	assert_int_equal(w.cur, 8);
+	/* sent before the cut: the same congestion, no second cut */
+	ibtopo__window_loss(&w, late);
+	assert_int_equal(w.cur, 8);
+	for (int i = 0; i < 3; i++)
+		ibtopo__window_loss(&w, ibtopo__window_sent(&w));
+	assert_int_equal(w.cur, 1);
+	ibtopo__window_loss(&w, ibtopo__window_sent(&w));
+	assert_int_equal(w.cur, 1);	/* floor */
+	assert_int_equal(w.min, 1);
+	/* one more per window's worth of answers: 1, 2 (after 1), 3 (2) */
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 2);
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 2);
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 3);
+	for (int i = 0; i < 1000; i++)
+		ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 16);	/* never above the start */
+	assert_int_equal(w.min, 1);
+}
+
+static void retry_timeouts_double_up_to_four_times(void **state)
+{
+	assert_int_equal(ibtopo__retry_timeout(250, 0), 250);
+	assert_int_equal(ibtopo__retry_timeout(250, 1), 500);
+	assert_int_equal(ibtopo__retry_timeout(250, 2), 1000);
+	assert_int_equal(ibtopo__retry_timeout(250, 7), 1000);
+}
+
+static void tally_names_a_node_far_worse_than_the_others(void **state)
+{
+	struct ibtopo__mad_tally t = { 0 };
+	size_t n = 99;
+
+	for (uint64_t g = 1; g <= 40; g++)
+		ibtopo__tally_timeout(&t, g);	/* spread: no one stands out */
+	ibtopo__tally_timeout(&t, 0);		/* not known: not counted */
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0);
+	assert_int_equal(n, 0);
+	for (int i = 0; i < 9; i++)
+		ibtopo__tally_timeout(&t, 0x33);
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0x33);
+	assert_int_equal(n, 9);
+	/* another almost as bad: neither is "far more" */
+	for (int i = 0; i < 4; i++)
+		ibtopo__tally_timeout(&t, 0x44);
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0);
+	ibtopo__tally_release(&t);
+	assert_null(t.blame);
+}
+
 static void ca_ports_never_reached_are_not_partial(void **state)
 {
 	struct small s = small_fabric();
@@ -1142,6 +1205,9 @@ int main(void)
 		cmocka_unit_test(sweep_is_repeated_when_the_fabric_changed),
 		cmocka_unit_test(port_gone_down_since_the_sweep_is_kept_down),
 		cmocka_unit_test(lost_peer_without_a_change_is_not_swept_again),
+		cmocka_unit_test(window_halves_once_per_window_and_grows_back),
+		cmocka_unit_test(retry_timeouts_double_up_to_four_times),
+		cmocka_unit_test(tally_names_a_node_far_worse_than_the_others),
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),
 		cmocka_unit_test(inconsistent_port_is_refused),
