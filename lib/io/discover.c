@@ -6,14 +6,15 @@
  *
  * What a sweep does not tell us (neither ours nor libibnetdisc's), and the
  * rules used instead:
- * - It has no "incomplete" flag. An SMP that times out or comes back with
- *   an error status is skipped (libibnetdisc also writes a line on
+ * - It has no "incomplete" flag. An SMP that comes back with an error
+ *   status, or still times out after its retries (sweep.c asks each
+ *   again on its own), is skipped (libibnetdisc also writes a line on
  *   stderr), and the fabric it returns just lacks what that SMP would have found: a node without its
  *   NodeDescription (all zero), a port shell without its PortInfo (all
  *   zero: a real PortInfo never has PortState 0), a switch port missing,
- *   or a peer never reached. After a live sweep we ask again, through
- *   libibmad along the node's directed route, for each NodeDescription
- *   and PortInfo that is missing (repair()). We call a discovery
+ *   or a peer never reached. After a live sweep we ask once more,
+ *   through libibmad along the node's directed route, for each
+ *   NodeDescription and PortInfo that is missing (repair()). We call a discovery
  *   incomplete when, after that, (a) a port whose PortInfo says PhysState
  *   LinkUp has no peer (the peer never answered NodeInfo), (b) a switch
  *   lacks the PortInfo of one of its ports 0..N, (c) a port has no
@@ -351,8 +352,9 @@ static void unanswered_add(struct unanswered *u, const char *fmt, ...)
 #define REQUERY_MAX_MISSES	16
 
 /*
- * Whole sweeps run again when the fabric changed under one (a link went
- * down or came up): what was lost is asked again one MAD at a time.
+ * Whole sweeps run again only when the fabric changed under one (a port
+ * that was LinkUp is down when asked again) and it is incomplete: what
+ * was lost is asked again one MAD at a time (sweep.c, then repair()).
  */
 #define RESWEEPS_MAX		2
 
@@ -905,6 +907,25 @@ static int cache_sweep(ibnd_fabric_t *in, const char *tmp,
 	return 0;
 }
 
+/*
+ * What the MADs cost, into opts->stats (version 4); `lost`: the queries
+ * still unanswered at the end. Releases the tally.
+ */
+static void put_stats(const struct ibtopo_discover_opts *opts,
+		      struct ibtopo__mad_tally *tally, size_t lost)
+{
+	struct ibtopo_mad_stats *st = opts && opts->version >= 4 ?
+				      opts->stats : NULL;
+
+	if (st) {
+		*st = tally->st;
+		st->lost = lost;
+		st->worst_guid = ibtopo__tally_worst(tally,
+						     &st->worst_timeouts);
+	}
+	ibtopo__tally_release(tally);
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
@@ -1052,13 +1073,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 out_free_fabric:
 	if (rc && cache)
 		unlink(tmp);
-	if (opts && opts->version >= 4 && opts->stats) {
-		*opts->stats = tally.st;
-		opts->stats->lost = u.count + pma_lost;
-		opts->stats->worst_guid =
-			ibtopo__tally_worst(&tally, &opts->stats->worst_timeouts);
-	}
-	ibtopo__tally_release(&tally);
+	put_stats(opts, &tally, u.count + pma_lost);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }
