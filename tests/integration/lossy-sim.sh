@@ -21,6 +21,8 @@
 #   one message naming what did not answer, and stores nothing.
 # - 30 %: 3 runs, each within 60 s; every run that exits 0 is equal,
 #   the others exit 2 with that message.
+# - 10 % on leaf03 alone: complete and equal, and the summary line names
+#   leaf03 as the node that timed out far more than any other.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -151,4 +153,12 @@ lossy 5 10
 [ "$done" -ge 9 ] || fail "5 %: $done of 10 complete"
 lossy 30 3
 loss 0
+
+# one bad switch: named in the summary line as the one to look at
+sim_cmd 'Error "leaf03" 10'
+discover
+[ "$rc" -eq 0 ] || { cat "$TESTDIR/err.all"; fail "leaf03 at 10 %: exit $rc"; }
+check "leaf03 at 10 %"
+grep -q "^ibtopo: [0-9,]* of [0-9,]* MADs asked again, 0 lost, window 16 [^ ]* [0-9]*; 'leaf03' 0x[0-9a-f]* timed out [0-9]* times, far more than any other node$" \
+	"$TESTDIR/err.all" || { cat "$TESTDIR/err.all"; fail "leaf03 at 10 %: not named"; }
 exit 0
