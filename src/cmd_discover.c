@@ -1,6 +1,7 @@
 /* cmd_discover.c - ibtopo discover: the live fabric into a new snapshot */
 #include "commands.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
@@ -24,8 +25,8 @@ static const struct cli_opt opts[] = {
 	  "store the snapshot even if some nodes did "
 	  "not answer (marked partial)" },
 	{ "retries", 0, 1, "N",
-	  "sweep again up to N times while a sweep is "
-	  "incomplete (default 2)" },
+	  "send a MAD that timed out again up to N "
+	  "times, each with twice the timeout (default 8)" },
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
@@ -57,12 +58,18 @@ const struct cli_cmd cmd_discover_entry = {
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
-		"What a sweep loses (a NodeDescription, a PortInfo, the peer of a\n"
-		"port that is up) is asked for again along its directed route;\n"
-		"a sweep still incomplete then is run again (--retries). If the\n"
-		"best sweep is incomplete, discover names the first SMP that\n"
-		"went unanswered and its DR path, stores nothing and exits 2,\n"
-		"unless --partial is given: then it stores that sweep marked\n"
+		"A MAD (SMP or PMA query) that times out is sent again on its\n"
+		"own, up to --retries times, each time with twice the timeout\n"
+		"(at most 4 times --timeout); on loss the MADs in flight (16)\n"
+		"are halved, and grow back one by one as answers come. When\n"
+		"retries were needed one line on stderr says what they cost\n"
+		"('N of M MADs asked again, L lost, window 16 -> W') and names a\n"
+		"node that timed out far more than the others. The sweep is run\n"
+		"again (at most twice) only when the fabric changed under it\n"
+		"(a port that was up is down when asked again).\n"
+		"If a query stays unanswered, discover names the first one and\n"
+		"its DR path (or port and LID), stores nothing and exits 2,\n"
+		"unless --partial is given: then it stores the sweep marked\n"
 		"partial.\n"
 		"A label names one snapshot: one in use is refused (exit 2,\n"
 		"before the sweep) unless --force moves it to the new snapshot;\n"
@@ -150,9 +157,60 @@ static void routes_read(void *arg, size_t switches, size_t blocks,
 	r->seconds = seconds;
 }
 
+/* 4180 as "4,180" */
+static const char *grouped(char *buf, size_t len, size_t n)
+{
+	char digits[32];
+	size_t nd = (size_t)snprintf(digits, sizeof(digits), "%zu", n), at = 0;
+
+	for (size_t i = 0; i < nd && at + 2 < len; i++) {
+		if (i && (nd - i) % 3 == 0)
+			buf[at++] = ',';
+		buf[at++] = digits[i];
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
+/*
+ * What the MADs cost: a -v step line always, and one stderr line when
+ * some were asked again (naming a node that lost far more than others)
+ * and the discovery succeeded; a failure has its one message.
+ */
+static void report_mads(const struct cli_global *g, double t0,
+			const struct ibtopo_mad_stats *st,
+			const struct ibtopo_fabric *fabric)
+{
+	const struct ibtopo_node *worst = NULL;
+	char again[32], sent[32], who[128] = "";
+
+	cli_step(g, "mads", t0,
+		 "%zu sent, %zu asked again, %zu lost, "
+		 "window %u -> %u, %zu sweep%s",
+		 st->sent, st->asked_again, st->lost, st->window_max,
+		 st->window_min, st->sweeps, st->sweeps == 1 ? "" : "s");
+	if (!st->asked_again || !fabric)
+		return;
+	if (st->worst_guid)
+		worst = ibtopo_fabric_find_node(fabric, st->worst_guid);
+	if (st->worst_guid)
+		snprintf(who, sizeof(who),
+			 "; '%s' 0x%016" PRIx64 " timed out "
+			 "%zu times, far more than any other node",
+			 worst ? worst->desc : "?", st->worst_guid,
+			 st->worst_timeouts);
+	fprintf(stderr,
+		"ibtopo: %s of %s MADs asked again, %zu lost, "
+		"window %u \u2192 %u%s\n",
+		grouped(again, sizeof(again), st->asked_again),
+		grouped(sent, sizeof(sent), st->sent), st->lost, st->window_max,
+		st->window_min, who);
+}
+
 static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			     const struct cli_global *g)
 {
+	struct ibtopo_mad_stats mads = { 0 };
 	struct routes_step routes = { g, 0, 0, 0 };
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -166,8 +224,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	int64_t id = 0;
 	int c, rc = EXIT_TROUBLE;
 
-	dopts.retries = 2;
+	dopts.retries = IBTOPO_DISCOVER_RETRIES;
 	dopts.warn = cli_warn;
+	dopts.stats = &mads;
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LABEL:
@@ -243,7 +302,10 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	else if (g->verbose)
 		fprintf(stderr, "ibtopo: discovering through %s...\n",
 			dopts.ca ? dopts.ca : "the first active CA port");
-	if (ibtopo_fabric_discover(&fabric, &dopts, &err)) {
+	rc = ibtopo_fabric_discover(&fabric, &dopts, &err);
+	report_mads(g, t0, &mads, fabric);
+	if (rc) {
+		rc = EXIT_TROUBLE;
 		if (err.code == IBTOPO_EPARTIAL)
 			rc = cli_failf("%s; nothing stored (use --partial to "
 				       "store it anyway)",

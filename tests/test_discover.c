@@ -34,7 +34,9 @@ int __wrap_umad_open_port(const char *ca_name, int portnum);
 int __wrap_umad_close_port(int portid);
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo__lfts *lfts, struct ibtopo_error *err);
+			 struct ibtopo__lfts *lfts,
+			 struct ibtopo__mad_tally *tally,
+			 struct ibtopo_error *err);
 void __real_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 void __wrap_ibtopo__sweep_free(ibnd_fabric_t *fabric);
 ibnd_fabric_t *__real_ibnd_load_fabric(const char *file, unsigned int flags);
@@ -184,7 +186,9 @@ static uint8_t lft_entry(unsigned lid)
 /* will_return: the fabric, or NULL for a sweep that fails */
 int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 			 const struct ibnd_config *config,
-			 struct ibtopo__lfts *lfts, struct ibtopo_error *err)
+			 struct ibtopo__lfts *lfts,
+			 struct ibtopo__mad_tally *tally,
+			 struct ibtopo_error *err)
 {
 	if (lfts && lft_switch) {
 		struct ibtopo__lft_read *r;
@@ -203,6 +207,7 @@ int __wrap_ibtopo__sweep(ibnd_fabric_t **out, const char *ca, int portnum,
 		lfts->gets += r->blocks;
 	}
 	assert_non_null(config);
+	assert_non_null(tally);
 	last_config = *config;
 	*out = mock_ptr_type(ibnd_fabric_t *);
 	if (!*out)
@@ -348,10 +353,8 @@ static int discover(struct ibtopo_fabric **out, ibnd_fabric_t *fake,
 
 static void count_warning(void *arg, const char *message)
 {
-	assert_non_null(strstr(message, "sweep 1 of 3 incomplete: 1 SMP went "
-				"unanswered (first: the peer of 'spine01' port 4 "
-				"at DR path 0,4 did not answer NodeInfo); "
-				"sweeping again"));
+	assert_string_equal(message, "the fabric changed during sweep 1 (port 4 "
+			    "of 'spine01' went down); sweeping again");
 	++*(int *)arg;
 }
 
@@ -849,26 +852,153 @@ static void asking_again_gives_up_after_16_misses(void **state)
 	assert_int_equal(mad_ports_open, 0);
 }
 
-static void incomplete_sweeps_are_retried(void **state)
+static void sweep_is_repeated_when_the_fabric_changed(void **state)
 {
 	struct small s1 = small_fabric(), s2 = small_fabric();
 	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_mad_stats st;
 	struct ibtopo_fabric *f = NULL;
 	int warned = 0;
 
 	nanswers = queries = 0;
-	/* first sweep: port 4 up without a peer; the second is whole */
+	/*
+	 * first sweep: ports 3 and 4 up without a peer; asked again, port
+	 * 4 is down (Polling): the fabric changed, and port 3 stays
+	 * unanswered: sweep again, and the second sweep is whole
+	 */
+	mad_set_field(s1.sw->ports[3]->info, 0, IB_PORT_PHYS_STATE_F, 5);
 	mad_set_field(s1.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
-	o.retries = 2;
+	mad_set_field(answer("0", IB_ATTR_PORT_INFO, 4)->data, 0,
+		      IB_PORT_PHYS_STATE_F, 2);
 	o.warn = count_warning;
 	o.warn_arg = &warned;
+	o.stats = &st;
 	expect_device("InfiniBand", 3);
 	will_return(__wrap_ibtopo__sweep, s1.f);
 	will_return(__wrap_ibtopo__sweep, s2.f);
 	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), 0);
 	assert_false(ibtopo_fabric_meta(f)->partial);
 	assert_int_equal(warned, 1);
+	assert_int_equal(last_config.retries, IBTOPO_DISCOVER_RETRIES);
+	assert_int_equal(st.sweeps, 2);
+	assert_int_equal(st.lost, 0);
+	/* NodeInfo past ports 3 and 4, then their PortInfo: one MAD each */
+	assert_int_equal(st.asked_again, 4);
 	ibtopo_fabric_free(f);
+}
+
+static void port_gone_down_since_the_sweep_is_kept_down(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_mad_stats st;
+	struct ibtopo_fabric *f = NULL;
+
+	nanswers = queries = 0;
+	/* port 4 up without a peer; asked again, it is Polling */
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(answer("0", IB_ATTR_PORT_INFO, 4)->data, 0,
+		      IB_PORT_PHYS_STATE_F, 2);
+	o.stats = &st;
+	expect_device("InfiniBand", 3);
+	will_return(__wrap_ibtopo__sweep, s.f);
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f, 0x20),
+					  4)->phys_state, 2);
+	assert_int_equal(st.sweeps, 1);
+	assert_int_equal(st.asked_again, 2);
+	ibtopo_fabric_free(f);
+}
+
+static void lost_peer_without_a_change_is_not_swept_again(void **state)
+{
+	struct small s = small_fabric();
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_mad_stats st;
+	struct ibtopo_fabric *f = NULL;
+	int warned = 0;
+
+	nanswers = queries = 0;
+	/* port 4 up without a peer, and still up when asked again */
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(answer("0", IB_ATTR_PORT_INFO, 4)->data, 0,
+		      IB_PORT_PHYS_STATE_F, 5);
+	o.retries = 7;
+	o.warn = count_warning;
+	o.warn_arg = &warned;
+	o.stats = &st;
+	expect_device("InfiniBand", 3);
+	will_return(__wrap_ibtopo__sweep, s.f);
+	assert_int_equal(ibtopo_fabric_discover(&f, &o, NULL), IBTOPO_EPARTIAL);
+	assert_null(f);
+	assert_int_equal(warned, 0);
+	assert_int_equal(last_config.retries, 7);
+	assert_int_equal(st.sweeps, 1);
+	assert_int_equal(st.lost, 1);
+}
+
+static void window_halves_once_per_window_and_grows_back(void **state)
+{
+	struct ibtopo__window w;
+	unsigned long first, late;
+
+	ibtopo__window_init(&w, 16);
+	first = ibtopo__window_sent(&w);
+	for (int i = 0; i < 15; i++)
+		late = ibtopo__window_sent(&w);
+	ibtopo__window_loss(&w, first);
+	assert_int_equal(w.cur, 8);
+	/* sent before the cut: the same congestion, no second cut */
+	ibtopo__window_loss(&w, late);
+	assert_int_equal(w.cur, 8);
+	for (int i = 0; i < 3; i++)
+		ibtopo__window_loss(&w, ibtopo__window_sent(&w));
+	assert_int_equal(w.cur, 1);
+	ibtopo__window_loss(&w, ibtopo__window_sent(&w));
+	assert_int_equal(w.cur, 1);	/* floor */
+	assert_int_equal(w.min, 1);
+	/* one more per window's worth of answers: 1, 2 (after 1), 3 (2) */
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 2);
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 2);
+	ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 3);
+	for (int i = 0; i < 1000; i++)
+		ibtopo__window_answer(&w);
+	assert_int_equal(w.cur, 16);	/* never above the start */
+	assert_int_equal(w.min, 1);
+}
+
+static void retry_timeouts_double_up_to_four_times(void **state)
+{
+	assert_int_equal(ibtopo__retry_timeout(250, 0), 250);
+	assert_int_equal(ibtopo__retry_timeout(250, 1), 500);
+	assert_int_equal(ibtopo__retry_timeout(250, 2), 1000);
+	assert_int_equal(ibtopo__retry_timeout(250, 7), 1000);
+}
+
+static void tally_names_a_node_far_worse_than_the_others(void **state)
+{
+	struct ibtopo__mad_tally t = { 0 };
+	size_t n = 99;
+
+	for (uint64_t g = 1; g <= 40; g++)
+		ibtopo__tally_timeout(&t, g);	/* spread: no one stands out */
+	ibtopo__tally_timeout(&t, 0);		/* not known: not counted */
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0);
+	assert_int_equal(n, 0);
+	for (int i = 0; i < 9; i++)
+		ibtopo__tally_timeout(&t, 0x33);
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0x33);
+	assert_int_equal(n, 9);
+	/* another almost as bad: neither is "far more" */
+	for (int i = 0; i < 4; i++)
+		ibtopo__tally_timeout(&t, 0x44);
+	assert_int_equal(ibtopo__tally_worst(&t, &n), 0);
+	ibtopo__tally_release(&t);
+	assert_null(t.blame);
 }
 
 static void ca_ports_never_reached_are_not_partial(void **state)
@@ -1072,7 +1202,12 @@ int main(void)
 		cmocka_unit_test(lost_lft_block_is_asked_again),
 		cmocka_unit_test(silent_lft_block_is_partial_and_no_table),
 		cmocka_unit_test(switch_info_lost_is_asked_again_then_blocks),
-		cmocka_unit_test(incomplete_sweeps_are_retried),
+		cmocka_unit_test(sweep_is_repeated_when_the_fabric_changed),
+		cmocka_unit_test(port_gone_down_since_the_sweep_is_kept_down),
+		cmocka_unit_test(lost_peer_without_a_change_is_not_swept_again),
+		cmocka_unit_test(window_halves_once_per_window_and_grows_back),
+		cmocka_unit_test(retry_timeouts_double_up_to_four_times),
+		cmocka_unit_test(tally_names_a_node_far_worse_than_the_others),
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),
 		cmocka_unit_test(inconsistent_port_is_refused),

@@ -6,14 +6,15 @@
  *
  * What a sweep does not tell us (neither ours nor libibnetdisc's), and the
  * rules used instead:
- * - It has no "incomplete" flag. An SMP that times out or comes back with
- *   an error status is skipped (libibnetdisc also writes a line on
+ * - It has no "incomplete" flag. An SMP that comes back with an error
+ *   status, or still times out after its retries (sweep.c asks each
+ *   again on its own), is skipped (libibnetdisc also writes a line on
  *   stderr), and the fabric it returns just lacks what that SMP would have found: a node without its
  *   NodeDescription (all zero), a port shell without its PortInfo (all
  *   zero: a real PortInfo never has PortState 0), a switch port missing,
- *   or a peer never reached. After a live sweep we ask again, through
- *   libibmad along the node's directed route, for each NodeDescription
- *   and PortInfo that is missing (repair()). We call a discovery
+ *   or a peer never reached. After a live sweep we ask once more,
+ *   through libibmad along the node's directed route, for each
+ *   NodeDescription and PortInfo that is missing (repair()). We call a discovery
  *   incomplete when, after that, (a) a port whose PortInfo says PhysState
  *   LinkUp has no peer (the peer never answered NodeInfo), (b) a switch
  *   lacks the PortInfo of one of its ports 0..N, (c) a port has no
@@ -350,6 +351,13 @@ static void unanswered_add(struct unanswered *u, const char *fmt, ...)
  */
 #define REQUERY_MAX_MISSES	16
 
+/*
+ * Whole sweeps run again only when the fabric changed under one (a port
+ * that was LinkUp is down when asked again) and it is incomplete: what
+ * was lost is asked again one MAD at a time (sweep.c, then repair()).
+ */
+#define RESWEEPS_MAX		2
+
 /* A MAD port of our own for repair(), opened on first use. */
 struct requery {
 	struct ibmad_port *mp;
@@ -358,6 +366,9 @@ struct requery {
 	unsigned timeout_ms;
 	unsigned misses;	/* unanswered in a row */
 	bool failed;		/* the port could not be opened */
+	struct ibtopo__mad_tally *tally;
+	/* the fabric changed under the sweep: what, or "" */
+	char changed[160];
 };
 
 /* Get `attr` (modifier `mod`) along `path` into buf; false if no answer. */
@@ -372,12 +383,15 @@ static bool requery(struct requery *q, ib_portid_t *path, unsigned attr,
 		if (q->mp) {
 			if (q->timeout_ms)
 				mad_rpc_set_timeout(q->mp, (int)q->timeout_ms);
-			mad_rpc_set_retries(q->mp, 2);
+			/* the sweep spent the retries: one last try each */
+			mad_rpc_set_retries(q->mp, 1);
 		}
 	}
 	if (!q->mp || q->misses >= REQUERY_MAX_MISSES)
 		return false;
 	memset(buf, 0, IB_SMP_DATA_SIZE);
+	q->tally->st.sent++;
+	q->tally->st.asked_again++;
 	if (!smp_query_via(buf, path, attr, mod, 0, q->mp)) {
 		q->misses++;
 		return false;
@@ -422,6 +436,27 @@ static ibnd_node_t *find_node(ibnd_fabric_t *in, uint64_t guid)
 }
 
 /*
+ * The peer of LinkUp port `p` did not answer: is the port still up? If
+ * it went down since the sweep read it, the fabric changed under the
+ * sweep (the port's new PortInfo is kept, and discover sweeps again).
+ */
+static void port_went_down(struct requery *q, ibnd_node_t *nd, ibnd_port_t *p)
+{
+	uint8_t buf[IB_SMP_DATA_SIZE];
+
+	if (!requery(q, &nd->path_portid, IB_ATTR_PORT_INFO,
+		     (unsigned)p->portnum, buf) ||
+	    field(buf, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP)
+		return;
+	if (!q->changed[0])
+		snprintf(q->changed, sizeof(q->changed),
+			 "port %d of '%.*s' went down", p->portnum,
+			 (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
+			 nd->nodedesc);
+	set_port_info(nd, p->portnum, buf);
+}
+
+/*
  * A LinkUp port without a peer: ask NodeInfo one hop further. When the
  * node there is one the sweep found (through another route), link the
  * two ports (asking for the peer port's PortInfo if the sweep lost it).
@@ -441,8 +476,10 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
 		return;
 	path.drpath.cnt++;
 	path.drpath.p[path.drpath.cnt] = (uint8_t)p->portnum;
-	if (!requery(q, &path, IB_ATTR_NODE_INFO, 0, buf))
+	if (!requery(q, &path, IB_ATTR_NODE_INFO, 0, buf)) {
+		port_went_down(q, nd, p);
 		return;
+	}
 	peer = find_node(in, mad_get_field64(buf, 0, IB_NODE_GUID_F));
 	lp = (int)mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
 	if (!peer || lp < 1 || lp > peer->numports || !peer->ports)
@@ -538,9 +575,11 @@ static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
 }
 
 static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms,
-		   struct ibtopo__lfts *lfts, struct unanswered *u)
+		   struct ibtopo__lfts *lfts, struct ibtopo__mad_tally *tally,
+		   struct unanswered *u, char *changed, size_t changed_len)
 {
-	struct requery q = { NULL, ca, portnum, timeout_ms, 0, false };
+	struct requery q = { NULL, ca, portnum, timeout_ms, 0, false, tally,
+			     "" };
 	uint8_t buf[IB_SMP_DATA_SIZE];
 	char path[128];
 
@@ -590,6 +629,7 @@ static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms
 	}
 	if (q.mp)
 		mad_rpc_close_port(q.mp);
+	snprintf(changed, changed_len, "%s", q.changed);
 }
 
 /*
@@ -786,19 +826,41 @@ static bool better(const struct ibtopo_fabric *a, size_t na,
 	return na < nb;
 }
 
-/* The PMA counters of the linked ports; a warning for those that lack them. */
+/*
+ * The PMA counters of the linked ports; a warning for those that lack
+ * them (no LID, an error status). Counters that never answered, after
+ * their retries, are missing: without IBTOPO_DISCOVER_PARTIAL that is
+ * IBTOPO_EPARTIAL naming the first; with it the fabric is marked partial.
+ * *lost counts those queries.
+ */
 static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
 			 int portnum, const struct ibtopo_discover_opts *opts,
-			 struct ibtopo_error *err)
+			 unsigned retries, struct ibtopo__mad_tally *tally,
+			 size_t *lost, struct ibtopo_error *err)
 {
+	char what[256] = "", why[sizeof(what) + 64];
 	size_t missed = 0;
 	int rc;
 
-	rc = ibtopo__pma_read(fabric, ca, portnum, opts->timeout_ms, &missed,
-			      err);
+	rc = ibtopo__pma_read(fabric, ca, portnum, opts->timeout_ms, retries,
+			      tally, &missed, lost, what, sizeof(what), err);
 	if (rc)
 		return ibtopo__error_prefix(err, "port counters through '%s' "
 					    "port %d", ca, portnum);
+	if (*lost) {
+		snprintf(why, sizeof(why), "%zu PMA quer%s went unanswered "
+			 "(first: %s)", *lost, *lost == 1 ? "y" : "ies", what);
+		if (!(opts->flags & IBTOPO_DISCOVER_PARTIAL))
+			return ibtopo__error_set(err, IBTOPO_EPARTIAL,
+						 "discovery incomplete: %s",
+						 why);
+		if (!ibtopo_fabric_meta(fabric)->partial) {
+			ibtopo_fabric_set_partial(fabric, true);
+			rc = ibtopo_fabric_set_partial_reason(fabric, why, err);
+			if (rc)
+				return rc;
+		}
+	}
 	if (missed && opts->version >= 2 && opts->warn) {
 		char msg[128];
 
@@ -845,6 +907,25 @@ static int cache_sweep(ibnd_fabric_t *in, const char *tmp,
 	return 0;
 }
 
+/*
+ * What the MADs cost, into opts->stats (version 4); `lost`: the queries
+ * still unanswered at the end. Releases the tally.
+ */
+static void put_stats(const struct ibtopo_discover_opts *opts,
+		      struct ibtopo__mad_tally *tally, size_t lost)
+{
+	struct ibtopo_mad_stats *st = opts && opts->version >= 4 ?
+				      opts->stats : NULL;
+
+	if (st) {
+		*st = tally->st;
+		st->lost = lost;
+		st->worst_guid = ibtopo__tally_worst(tally,
+						     &st->worst_timeouts);
+	}
+	ibtopo__tally_release(tally);
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
@@ -857,9 +938,10 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
 	struct unanswered u = { 0, "" };
 	bool routes = opts && (opts->flags & IBTOPO_DISCOVER_ROUTES);
-	size_t lft_switches = 0, lft_gets = 0;
+	size_t lft_switches = 0, lft_gets = 0, pma_lost = 0;
 	double lft_seconds = 0;
-	unsigned sweeps;
+	struct ibtopo__mad_tally tally = { 0 };
+	char changed[160] = "";
 	int portnum = 0, rc;
 
 	if (!out)
@@ -889,15 +971,17 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	cfg.max_smps = 16;
 	cfg.timeout_ms = opts ? opts->timeout_ms : 0;
 	cfg.flags = IBND_CONFIG_MLX_EPI;	/* FDR10, as ibnetdiscover */
-	sweeps = 1 + (opts && opts->version >= 2 ? opts->retries : 0);
-	for (unsigned sweep = 1; sweep <= sweeps; sweep++) {
+	cfg.retries = opts && opts->version >= 2 ? opts->retries :
+		      IBTOPO_DISCOVER_RETRIES;
+	for (unsigned sweep = 1; sweep <= 1 + RESWEEPS_MAX; sweep++) {
 		struct ibtopo_fabric *got = NULL;
 		struct unanswered now = { 0, "" };
 		struct ibtopo__lfts lfts = { 0 };
 		size_t attached = 0;
 
+		tally.st.sweeps++;
 		rc = ibtopo__sweep(&in, ca, portnum, &cfg,
-				   routes ? &lfts : NULL, err);
+				   routes ? &lfts : NULL, &tally, err);
 		if (rc) {
 			ibtopo__lfts_release(&lfts);
 			ibtopo__error_prefix(err, "discovery through '%s' port %d",
@@ -905,7 +989,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			goto out_free_fabric;
 		}
 		repair(in, ca, portnum, cfg.timeout_ms, routes ? &lfts : NULL,
-		       &now);
+		       &tally, &now, changed, sizeof(changed));
 		rc = copy_fabric(&got, in, &now, err);
 		if (!rc && routes) {
 			rc = attach_lfts(got, &lfts, &attached, err);
@@ -942,15 +1026,15 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			ibtopo_fabric_free(got);
 		}
 		ibtopo__lfts_release(&lfts);
-		if (!u.count)
+		/* lost MADs were asked again: only a change sweeps again */
+		if (!u.count || !changed[0] || sweep > RESWEEPS_MAX)
 			break;
-		if (sweep < sweeps && opts->warn) {
-			char msg[sizeof(u.what) + 128];
+		if (opts && opts->warn) {
+			char msg[sizeof(changed) + 64];
 
-			snprintf(msg, sizeof(msg), "sweep %u of %u incomplete: "
-				 "%zu SMP%s went unanswered (first: %s); sweeping "
-				 "again", sweep, sweeps, now.count,
-				 now.count == 1 ? "" : "s", now.what);
+			snprintf(msg, sizeof(msg), "the fabric changed during "
+				 "sweep %u (%s); sweeping again", sweep,
+				 changed);
 			opts->warn(opts->warn_arg, msg);
 		}
 	}
@@ -965,7 +1049,8 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	if (rc)
 		goto out_free_fabric;
 	if (opts && (opts->flags & IBTOPO_DISCOVER_COUNTERS)) {
-		rc = read_counters(fabric, ca, portnum, opts, err);
+		rc = read_counters(fabric, ca, portnum, opts, cfg.retries,
+				   &tally, &pma_lost, err);
 		if (rc)
 			goto out_free_fabric;
 	}
@@ -982,11 +1067,13 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		opts->progress(opts->progress_arg,
 			       ibtopo_fabric_node_count(fabric));
 	*out = fabric;
-	return 0;
+	fabric = NULL;
+	rc = 0;
 
 out_free_fabric:
-	if (cache)
+	if (rc && cache)
 		unlink(tmp);
+	put_stats(opts, &tally, u.count + pma_lost);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

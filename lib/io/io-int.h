@@ -243,6 +243,54 @@ struct ibtopo__lfts {
 	double seconds;			/* spent reading them */
 };
 
+/*
+ * The MADs in flight, AIMD as TCP's congestion window: halved on a loss
+ * (once per window's worth of MADs, floor 1), one more for every `cur`
+ * answers, up to `max`. sweep.c and pma.c each keep one.
+ */
+struct ibtopo__window {
+	unsigned max, cur, min;	/* allowed, now, the lowest reached */
+	unsigned acks;		/* answers since it last grew */
+	unsigned long seq;	/* MADs sent so far: each one's number */
+	unsigned long cut_at;	/* seq when it was last halved */
+};
+
+void ibtopo__window_init(struct ibtopo__window *w, unsigned max);
+/** One MAD goes out: its sequence number (for ibtopo__window_loss()). */
+unsigned long ibtopo__window_sent(struct ibtopo__window *w);
+void ibtopo__window_answer(struct ibtopo__window *w);
+/** MAD number `seq` timed out. */
+void ibtopo__window_loss(struct ibtopo__window *w, unsigned long seq);
+/** The timeout of a query's try number `tries` (0: the first send). */
+unsigned ibtopo__retry_timeout(unsigned base_ms, unsigned tries);
+
+/*
+ * What asking per MAD cost, over a discovery: the public counts and the
+ * timeouts per node (GUID), to name a node that lost far more than the
+ * others. Zero-initialized is empty.
+ */
+struct ibtopo__mad_tally {
+	struct ibtopo_mad_stats st;
+	struct ibtopo__blame {
+		uint64_t guid;
+		size_t timeouts;
+	} *blame;
+	size_t nblame, ablame;
+};
+
+/** A query to node `guid` timed out (guid 0: not known). */
+void ibtopo__tally_timeout(struct ibtopo__mad_tally *t, uint64_t guid);
+/** Fold a window's lowest value into t->st. */
+void ibtopo__tally_window(struct ibtopo__mad_tally *t,
+			  const struct ibtopo__window *w);
+/**
+ * The node that timed out far more than any other (at least 8 times, and
+ * 3 times as often as the next): its GUID and count, or 0.
+ */
+uint64_t ibtopo__tally_worst(const struct ibtopo__mad_tally *t,
+			     size_t *timeouts);
+void ibtopo__tally_release(struct ibtopo__mad_tally *t);
+
 /** Add a switch (SwitchInfo known) to read; -1 when out of memory. */
 int ibtopo__lfts_add(struct ibtopo__lfts *l, struct ibnd_node *node,
 		     unsigned top);
@@ -252,7 +300,9 @@ double ibtopo__mono_now(void);
 /**
  * Walk the fabric through local `ca` port `portnum` into a new libibnetdisc
  * fabric (free it with ibtopo__sweep_free(), never ibnd_destroy_fabric()).
- * SMPs that go unanswered are left out, not reported. With `lfts`
+ * An SMP that times out is sent again, up to cfg->retries times, with a
+ * timeout that doubles (ibtopo__retry_timeout()); what still does not
+ * answer is left out, counted in tally->st.lost. With `lfts`
  * (may be NULL), once the walk is done, every switch's LinearFDBTop is
  * taken from its SwitchInfo and its LinearForwardingTable blocks
  * 0..top/64 are asked for through the same window; blocks that do not
@@ -260,7 +310,7 @@ double ibtopo__mono_now(void);
  */
 int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  const struct ibnd_config *cfg, struct ibtopo__lfts *lfts,
-		  struct ibtopo_error *err);
+		  struct ibtopo__mad_tally *tally, struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
 /* io/read_roots.c: the topology analysis' roots file */
@@ -297,10 +347,15 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
  * Read PortCounters (and PortCountersExtended where ClassPortInfo says
  * so) of every linked port with a LID through local `ca` port `portnum`,
  * Gets only, and attach them to the ports. *out_missed counts the linked
- * ports left without counters (no LID, or their PMA did not answer).
+ * ports left without counters (no LID, or their PMA answered with an
+ * error status). A MAD that times out is sent again, up to `retries`
+ * times; *out_lost counts the queries that never answered, and `lost`
+ * describes the first (a port and an attribute).
  */
 int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
-		     unsigned timeout_ms, size_t *out_missed,
+		     unsigned timeout_ms, unsigned retries,
+		     struct ibtopo__mad_tally *tally, size_t *out_missed,
+		     size_t *out_lost, char *lost, size_t lost_len,
 		     struct ibtopo_error *err);
 
 /* io/cables_reach.c: the cable reach table (data/cable-reach.tsv) */

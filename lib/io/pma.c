@@ -12,9 +12,13 @@
  * A PMA that does not answer ClassPortInfo is asked PortCounters only.
  *
  * Every MAD is a Get: nothing is reset (the counters belong to the
- * site's monitoring) and nothing is written. A MAD that times out or
- * comes back with an error status leaves its port without counters;
- * the caller is told how many ports that is.
+ * site's monitoring) and nothing is written. A MAD that times out is
+ * sent again (queued last), up to `retries` times, each time with twice
+ * the timeout, and halves the window (AIMD, as sweep.c); one that never
+ * answers is lost, counted and the first named, for the caller to call
+ * the discovery incomplete. One that comes back with an error status
+ * leaves its port without counters; the caller is told how many ports
+ * that is.
  */
 #include "io/io-int.h"
 
@@ -26,7 +30,6 @@
 #include <time.h>
 
 #define PMA_TIMEOUT_MS		1000
-#define PMA_RETRIES		3
 #define PMA_WINDOW		16
 
 #define CPI_EXT_WIDTH		(1u << 9)	/* IsExtendedWidthSupported */
@@ -50,6 +53,8 @@ struct req {
 	size_t d, t;
 	unsigned attr;
 	uint32_t trid;
+	unsigned tries;		/* sent again so far */
+	unsigned long seq;	/* its number in the window */
 };
 
 struct pma {
@@ -63,6 +68,12 @@ struct pma {
 	size_t nreqs, areqs, next;
 	size_t *wire;		/* window slots: index into reqs, or SIZE_MAX */
 	unsigned on_wire;
+	struct ibtopo__window win;
+	struct ibtopo__mad_tally *tally;
+	size_t lost;		/* queries that never answered */
+	size_t lost_pc;		/* of them PortCounters: ports without */
+	char *lost_what;	/* the first of them, described */
+	size_t lost_len;
 	int failed;		/* errno of a send or receive */
 };
 
@@ -129,7 +140,8 @@ static int plan(struct pma *m, const struct ibtopo_fabric *fabric,
 	return 0;
 }
 
-static int ask(struct pma *m, size_t d, size_t t, unsigned attr)
+static int ask(struct pma *m, size_t d, size_t t, unsigned attr,
+	       unsigned tries)
 {
 	if (m->nreqs == m->areqs) {
 		size_t n = m->areqs ? m->areqs * 2 : 256;
@@ -140,7 +152,7 @@ static int ask(struct pma *m, size_t d, size_t t, unsigned attr)
 		m->reqs = r;
 		m->areqs = n;
 	}
-	m->reqs[m->nreqs++] = (struct req){ d, t, attr, 0 };
+	m->reqs[m->nreqs++] = (struct req){ d, t, attr, 0, tries, 0 };
 	return 0;
 }
 
@@ -165,7 +177,7 @@ static int send_req(struct pma *m, struct req *q)
 	rpc.mgtclass = IB_PERFORMANCE_CLASS;
 	rpc.method = IB_MAD_METHOD_GET;	/* never Set: no reset */
 	rpc.attr.id = q->attr;
-	rpc.timeout = (int)m->timeout_ms;
+	rpc.timeout = (int)ibtopo__retry_timeout(m->timeout_ms, q->tries);
 	rpc.datasz = IB_PC_DATA_SZ;
 	rpc.dataoffs = IB_PC_DATA_OFFS;
 	rpc.trid = mad_trid();
@@ -173,13 +185,18 @@ static int send_req(struct pma *m, struct req *q)
 	rc = mad_build_pkt(umad, &rpc, &to, NULL, data);
 	if (rc < 0)
 		return rc;
-	return umad_send(m->fd, m->agent, umad, IB_MAD_SIZE, (int)m->timeout_ms,
-			 (int)m->retries);
+	/* we retry ourselves, one query at a time: the kernel must not */
+	rc = umad_send(m->fd, m->agent, umad, IB_MAD_SIZE, rpc.timeout, 0);
+	if (rc < 0)
+		return rc;
+	m->tally->st.sent++;
+	q->seq = ibtopo__window_sent(&m->win);
+	return 0;
 }
 
 static int pump(struct pma *m)
 {
-	while (m->next < m->nreqs && m->on_wire < m->window) {
+	while (m->next < m->nreqs && m->on_wire < m->win.cur) {
 		unsigned slot = 0;
 		int rc = send_req(m, &m->reqs[m->next]);
 
@@ -202,9 +219,9 @@ static int ask_counters(struct pma *m, size_t d)
 	int rc = 0;
 
 	for (size_t t = x->first; t < x->first + x->n && !rc; t++) {
-		rc = ask(m, d, t, IB_GSI_PORT_COUNTERS);
+		rc = ask(m, d, t, IB_GSI_PORT_COUNTERS, 0);
 		if (!rc && x->ext)
-			rc = ask(m, d, t, IB_GSI_PORT_COUNTERS_EXT);
+			rc = ask(m, d, t, IB_GSI_PORT_COUNTERS_EXT, 0);
 	}
 	return rc;
 }
@@ -262,6 +279,51 @@ static void got_counters_ext(struct target *t, const uint8_t *data)
 	}
 }
 
+static const char *attr_name(unsigned attr)
+{
+	switch (attr) {
+	case CLASS_PORT_INFO:
+		return "ClassPortInfo";
+	case IB_GSI_PORT_COUNTERS:
+		return "PortCounters";
+	default:
+		return "PortCountersExtended";
+	}
+}
+
+/*
+ * Request q got no answer: queue it again, or (its retries spent) count
+ * it lost. A ClassPortInfo lost still asks for the counters (without
+ * the extended ones): the port is incomplete already, and named.
+ */
+static int timed_out(struct pma *m, const struct req *q)
+{
+	const struct ibtopo_port *p = m->targets[q->t].port;
+
+	ibtopo__window_loss(&m->win, q->seq);
+	ibtopo__tally_timeout(m->tally, p->node->guid);
+	if (q->tries < m->retries) {
+		m->tally->st.asked_again++;
+		if (ask(m, q->d, q->t, q->attr, q->tries + 1))
+			return IBTOPO_ENOMEM;
+		return pump(m);
+	}
+	if (!m->lost++)
+		snprintf(m->lost_what, m->lost_len, "port %u of '%s' 0x%016"
+			 PRIx64 " at LID %u did not answer %s", p->num,
+			 p->node->desc, p->node->guid, m->dests[q->d].lid,
+			 attr_name(q->attr));
+	if (q->attr == IB_GSI_PORT_COUNTERS)
+		m->lost_pc++;
+	if (q->attr == CLASS_PORT_INFO) {
+		int rc = ask_counters(m, q->d);
+
+		if (rc)
+			return rc;
+	}
+	return pump(m);
+}
+
 static int receive(struct pma *m)
 {
 	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
@@ -292,7 +354,10 @@ static int receive(struct pma *m)
 	if (qi == SIZE_MAX)
 		return 0;	/* a late answer to nothing we wait for */
 	q = m->reqs[qi];	/* ask() may move the array */
-	ok = umad_status(umad) == 0 && mad_get_field(mad, 0, IB_MAD_STATUS_F) == 0;
+	if (umad_status(umad))
+		return timed_out(m, &q);
+	ibtopo__window_answer(&m->win);
+	ok = mad_get_field(mad, 0, IB_MAD_STATUS_F) == 0;
 	data = mad + IB_PC_DATA_OFFS;
 	switch (q.attr) {
 	case CLASS_PORT_INFO:
@@ -317,7 +382,9 @@ static int receive(struct pma *m)
 }
 
 int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
-		     unsigned timeout_ms, size_t *out_missed,
+		     unsigned timeout_ms, unsigned retries,
+		     struct ibtopo__mad_tally *tally, size_t *out_missed,
+		     size_t *out_lost, char *lost, size_t lost_len,
 		     struct ibtopo_error *err)
 {
 	struct pma m = { 0 };
@@ -325,9 +392,14 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 	int rc;
 
 	*out_missed = 0;
+	*out_lost = 0;
 	m.timeout_ms = timeout_ms ? timeout_ms : PMA_TIMEOUT_MS;
-	m.retries = PMA_RETRIES;
+	m.retries = retries;
 	m.window = PMA_WINDOW;
+	m.tally = tally;
+	m.lost_what = lost;
+	m.lost_len = lost_len;
+	ibtopo__window_init(&m.win, m.window);
 	m.wire = malloc(m.window * sizeof(*m.wire));
 	if (!m.wire || plan(&m, fabric, &no_lid)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -350,7 +422,8 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 	}
 	rc = 0;
 	for (size_t d = 0; d < m.ndests && !rc; d++)
-		rc = ask(&m, d, 0, CLASS_PORT_INFO);
+		/* about its first port: a loss names that one */
+		rc = ask(&m, d, m.dests[d].first, CLASS_PORT_INFO, 0);
 	if (!rc)
 		rc = pump(&m);
 	while (!rc && m.on_wire)
@@ -364,6 +437,7 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 				       strerror(m.failed));
 		goto out_unregister;
 	}
+	ibtopo__tally_window(tally, &m.win);
 	for (size_t i = 0; i < m.ntargets && !rc; i++) {
 		if (!m.targets[i].answered) {
 			missed++;
@@ -372,7 +446,9 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 		rc = ibtopo_port_set_counters(m.targets[i].port,
 					      &m.targets[i].c, err);
 	}
-	*out_missed = missed + no_lid;
+	/* the ports whose PortCounters were lost are counted as lost */
+	*out_missed = missed + no_lid - m.lost_pc;
+	*out_lost = m.lost;
 
 out_unregister:
 	umad_unregister(m.fd, m.agent);

@@ -37,9 +37,16 @@
  * dump_fts reads the same blocks one at a time, LID-routed; here they go
  * along each switch's directed route, so no LID is needed to read them.
  *
- * Every SMP is a Get. One that times out or comes back with an error
- * status is dropped without a word, as libibnetdisc drops it: repair() in
- * discover.c asks again and counts what stays missing.
+ * Every SMP is a Get. One that times out (on a lossy link, or a switch
+ * whose SMA queue overran) is sent again on its own, ahead of the queue,
+ * up to cfg->retries times, each time with twice the timeout (at most 4
+ * times the base): losing one SMP in thousands must not cost the sweep.
+ * A loss also halves the window (AIMD, struct ibtopo__window), so that
+ * the sweep does not itself cause the VL15 drops it suffers from. One
+ * that comes back with an error status is an answer, and is not asked
+ * again. What never answers is dropped without a word, as libibnetdisc
+ * drops it: repair() in discover.c asks once more and counts what stays
+ * missing.
  */
 #include "io/io-int.h"
 
@@ -54,8 +61,8 @@
 #include <time.h>
 
 #define SWEEP_TIMEOUT_MS	1000	/* libibnetdisc's defaults */
-#define SWEEP_RETRIES		3
 #define SWEEP_MAX_SMPS		2
+#define TIMEOUT_GROWTH_MAX	2	/* doubled at most twice: 4x */
 
 #define PHYS_LINKUP		5u
 #define SPEED_ACTIVE_QDR	4u
@@ -73,6 +80,8 @@ struct smp {
 	int port;
 	struct ibtopo__lft_read *lft;	/* a LinearForwardingTable block */
 	uint32_t trid;
+	unsigned tries;		/* sent again so far */
+	unsigned long seq;	/* its number in the window */
 };
 
 struct sweep {
@@ -87,6 +96,8 @@ struct sweep {
 	struct ibtopo__lfts *lfts;	/* blocks to ask for when idle */
 	struct smp **wire;		/* max_smps slots */
 	unsigned on_wire;
+	struct ibtopo__window win;	/* how many may be on the wire */
+	struct ibtopo__mad_tally *tally;
 	unsigned sent;
 	int failed;		/* errno of a send or receive that failed */
 	bool oom;
@@ -155,6 +166,109 @@ static int table_reserve(struct sweep *s)
 	return 0;
 }
 
+/* ---- the window and the tally (pma.c uses them too) ---- */
+
+void ibtopo__window_init(struct ibtopo__window *w, unsigned max)
+{
+	memset(w, 0, sizeof(*w));
+	w->max = w->cur = w->min = max ? max : 1;
+}
+
+unsigned long ibtopo__window_sent(struct ibtopo__window *w)
+{
+	return ++w->seq;
+}
+
+void ibtopo__window_answer(struct ibtopo__window *w)
+{
+	if (w->cur < w->max && ++w->acks >= w->cur) {
+		w->cur++;
+		w->acks = 0;
+	}
+}
+
+void ibtopo__window_loss(struct ibtopo__window *w, unsigned long seq)
+{
+	/* the MADs already out when it was cut do not cut it again */
+	if (seq <= w->cut_at)
+		return;
+	w->cut_at = w->seq;
+	w->cur = w->cur > 1 ? w->cur / 2 : 1;
+	w->acks = 0;
+	if (w->cur < w->min)
+		w->min = w->cur;
+}
+
+unsigned ibtopo__retry_timeout(unsigned base_ms, unsigned tries)
+{
+	return base_ms << (tries < TIMEOUT_GROWTH_MAX ? tries :
+			   TIMEOUT_GROWTH_MAX);
+}
+
+void ibtopo__tally_timeout(struct ibtopo__mad_tally *t, uint64_t guid)
+{
+	size_t i;
+
+	if (!guid)
+		return;
+	for (i = 0; i < t->nblame && t->blame[i].guid != guid; i++)
+		;
+	if (i == t->nblame) {
+		if (t->nblame == t->ablame) {
+			size_t n = t->ablame ? t->ablame * 2 : 16;
+			struct ibtopo__blame *b = realloc(t->blame,
+							  n * sizeof(*b));
+
+			if (!b)
+				return;	/* only the naming suffers */
+			t->blame = b;
+			t->ablame = n;
+		}
+		t->blame[t->nblame++] = (struct ibtopo__blame){ guid, 0 };
+	}
+	t->blame[i].timeouts++;
+}
+
+void ibtopo__tally_window(struct ibtopo__mad_tally *t,
+			  const struct ibtopo__window *w)
+{
+	if (w->max > t->st.window_max)
+		t->st.window_max = w->max;
+	if (!t->st.window_min || w->min < t->st.window_min)
+		t->st.window_min = w->min;
+}
+
+uint64_t ibtopo__tally_worst(const struct ibtopo__mad_tally *t,
+			     size_t *timeouts)
+{
+	size_t first = 0, second = 0;
+	uint64_t guid = 0;
+
+	for (size_t i = 0; i < t->nblame; i++) {
+		size_t n = t->blame[i].timeouts;
+
+		if (n > first) {
+			second = first;
+			first = n;
+			guid = t->blame[i].guid;
+		} else if (n > second) {
+			second = n;
+		}
+	}
+	*timeouts = 0;
+	if (first < 8 || first < 3 * second)
+		return 0;
+	*timeouts = first;
+	return guid;
+}
+
+void ibtopo__tally_release(struct ibtopo__mad_tally *t)
+{
+	free(t->blame);
+	t->blame = NULL;
+	t->nblame = t->ablame = 0;
+}
+
 /* ---- the SMP engine ---- */
 
 static int send_smp(struct sweep *s, struct smp *q)
@@ -169,7 +283,7 @@ static int send_smp(struct sweep *s, struct smp *q)
 	rpc.method = IB_MAD_METHOD_GET;
 	rpc.attr.id = q->attr;
 	rpc.attr.mod = q->mod;
-	rpc.timeout = (int)s->timeout_ms;
+	rpc.timeout = (int)ibtopo__retry_timeout(s->timeout_ms, q->tries);
 	rpc.datasz = IB_SMP_DATA_SIZE;
 	rpc.dataoffs = IB_SMP_DATA_OFFS;
 	rpc.trid = mad_trid();
@@ -178,11 +292,13 @@ static int send_smp(struct sweep *s, struct smp *q)
 	rc = mad_build_pkt(umad, &rpc, &q->path, NULL, NULL);
 	if (rc < 0)
 		return rc;
-	rc = umad_send(s->fd, s->agent, umad, IB_MAD_SIZE, (int)s->timeout_ms,
-		       (int)s->retries);
+	/* we retry ourselves, one query at a time: the kernel must not */
+	rc = umad_send(s->fd, s->agent, umad, IB_MAD_SIZE, rpc.timeout, 0);
 	if (rc < 0)
 		return rc;
 	s->sent++;
+	s->tally->st.sent++;
+	q->seq = ibtopo__window_sent(&s->win);
 	return 0;
 }
 
@@ -222,7 +338,7 @@ static struct smp *next_lft_block(struct sweep *s)
 /* Send queued SMPs (then LFT blocks) while the window has room. */
 static int pump(struct sweep *s)
 {
-	while (s->on_wire < s->max_smps) {
+	while (s->on_wire < s->win.cur) {
 		struct smp *q = s->head;
 		unsigned slot = 0;
 		int rc;
@@ -558,6 +674,23 @@ static int receive(struct sweep *s)
 	}
 	if (!q)
 		return 0;	/* a late answer to nothing we wait for */
+	if (umad_status(umad)) {
+		/* no answer (ETIMEDOUT; ibsim says so at once) */
+		ibtopo__window_loss(&s->win, q->seq);
+		ibtopo__tally_timeout(s->tally, q->lft ? q->lft->node->guid :
+					       q->node ? q->node->guid : 0);
+		if (q->tries < s->retries) {
+			q->tries++;
+			s->tally->st.asked_again++;
+			q->next = s->head;
+			s->head = q;
+			if (!s->tail)
+				s->tail = q;
+			return pump(s);
+		}
+	} else {
+		ibtopo__window_answer(&s->win);
+	}
 	ok = umad_status(umad) == 0 && field(mad, IB_DRSMP_STATUS_F) == 0;
 	rc = pump(s);
 	if (!rc)
@@ -675,7 +808,7 @@ static void free_queue(struct sweep *s)
 
 int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  const struct ibnd_config *cfg, struct ibtopo__lfts *lfts,
-		  struct ibtopo_error *err)
+		  struct ibtopo__mad_tally *tally, struct ibtopo_error *err)
 {
 	struct sweep s = { 0 };
 	ib_portid_t self = { 0 };
@@ -685,7 +818,9 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 	s.cfg = cfg;
 	s.max_smps = cfg->max_smps ? cfg->max_smps : SWEEP_MAX_SMPS;
 	s.timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : SWEEP_TIMEOUT_MS;
-	s.retries = cfg->retries ? cfg->retries : SWEEP_RETRIES;
+	s.retries = cfg->retries;	/* per query; 0: none */
+	s.tally = tally;
+	ibtopo__window_init(&s.win, s.max_smps);
 	s.f = calloc(1, sizeof(*s.f));
 	s.wire = calloc(s.max_smps, sizeof(*s.wire));
 	if (!s.f || !s.wire) {
@@ -721,6 +856,7 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		rc = ibtopo__error_set(err, IBTOPO_EIO,
 				       "our own port did not answer NodeInfo");
 	s.f->total_mads_used = s.sent;
+	ibtopo__tally_window(tally, &s.win);
 
 	umad_unregister(s.fd, s.agent);
 out_close_port:

@@ -25,6 +25,22 @@ enum ibtopo_discover_flags {
 	IBTOPO_DISCOVER_ROUTES = 1u << 2,
 };
 
+/*
+ * What a discovery's MADs cost (SMPs of the sweep and the tables, and
+ * PMA Gets): filled by ibtopo_fabric_discover() when opts->stats is set.
+ */
+struct ibtopo_mad_stats {
+	size_t sent;		/* MADs sent, every try counted */
+	size_t asked_again;	/* of those, sent again after a timeout */
+	size_t lost;		/* queries unanswered after every retry */
+	size_t sweeps;		/* whole sweeps (more when the fabric changed) */
+	unsigned window_max;	/* MADs in flight at most */
+	unsigned window_min;	/* the lowest the window was cut to on loss */
+	/* a node that timed out far more than any other, or 0 */
+	uint64_t worst_guid;
+	size_t worst_timeouts;
+};
+
 struct ibtopo_discover_opts {
 	unsigned version;		/* IBTOPO_DISCOVER_OPTS_VERSION */
 	const char *ca;			/* CA name, NULL = first */
@@ -35,7 +51,7 @@ struct ibtopo_discover_opts {
 	void (*progress)(void *arg, size_t nodes);
 	void *progress_arg;
 	/* version 2: */
-	unsigned retries;		/* whole sweeps again while incomplete */
+	unsigned retries;		/* per query: sent again on timeout */
 	/* optional: a sweep was incomplete and is tried again; may be NULL */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
@@ -52,11 +68,14 @@ struct ibtopo_discover_opts {
 	 * file here (libibnetdisc's ibnd_cache_fabric()), replaced whole
 	 * only when discovery succeeds; NULL: none */
 	const char *cache_path;
+	/* version 4: where to put what the MADs cost; NULL: nowhere */
+	struct ibtopo_mad_stats *stats;
 };
-#define IBTOPO_DISCOVER_OPTS_VERSION 3
+#define IBTOPO_DISCOVER_OPTS_VERSION 4
+#define IBTOPO_DISCOVER_RETRIES 8	/* the default of `retries` */
 #define IBTOPO_DISCOVER_OPTS_INIT \
-	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL, \
-	  NULL, NULL, NULL }
+	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, \
+	  IBTOPO_DISCOVER_RETRIES, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.
@@ -69,9 +88,18 @@ struct ibtopo_discover_opts {
  * that is LinkUp has no peer (the peer did not answer), a switch is
  * missing the PortInfo of one of its ports, a port its PortInfo, or a
  * node its NodeDescription, after each of those was asked for again (the
- * message names the first one and its directed route). An incomplete
- * sweep is run again up to `retries` times; the one that found most
- * links (then nodes, then missed least) is kept. The fabric's source is
+ * message names the first one and its directed route). Every query (SMP
+ * or PMA) that times out is sent again on its own, up to `retries` times
+ * (version 2; IBTOPO_DISCOVER_RETRIES before), each time with twice the
+ * timeout (at most 4 times `timeout_ms`), and the MADs in flight (16)
+ * are halved on loss and grow back one by one as answers come (AIMD).
+ * The whole sweep is run again (at most twice) only when the fabric
+ * changed under it and it is incomplete: a port that was LinkUp without
+ * an answering peer is down when asked again.
+ * With IBTOPO_DISCOVER_COUNTERS, a port whose PMA never answered after
+ * its retries makes the discovery incomplete too (by the same rule; a
+ * port without a LID, or whose PMA answers with an error, only warns).
+ * The fabric's source is
  * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
  * With IBTOPO_DISCOVER_ROUTES (version 3), every switch's SwitchInfo and
  * LinearForwardingTable blocks 0..LinearFDBTop/64 are read after the walk
