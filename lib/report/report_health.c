@@ -569,7 +569,7 @@ static int write_text(const struct ibtopo_sink *opts,
 		rc = traffic_text(opts, h->traffic);
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
-	return ibtopo__findings_text(opts, findings, err);
+	return ibtopo__findings_text(opts, NULL, 0, findings, err);
 }
 
 int ibtopo_report_health(const struct ibtopo_sink *opts,

@@ -178,10 +178,9 @@ static json *routes_json(const struct ibtopo_routes *r)
 	return o;
 }
 
-int ibtopo__routes_json(struct ibtopo__json *root,
-			const struct ibtopo_routes *r)
+static int section_json(struct ibtopo__json *root, const void *data)
 {
-	json *o = routes_json(r);
+	json *o = routes_json(data);
 
 	if (!o)
 		return IBTOPO_ENOMEM;
@@ -207,8 +206,9 @@ static int busiest_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ibtopo__routes_text(const struct ibtopo_sink *o,
-			const struct ibtopo_routes *r)
+/* The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
+static int routes_text(const struct ibtopo_sink *o,
+		       const struct ibtopo_routes *r)
 {
 	struct ibtopo__wr w = { o, 0 };
 	const struct ibtopo_route_port **by = NULL;
@@ -307,6 +307,16 @@ int ibtopo__routes_text(const struct ibtopo_sink *o,
 	return w.rc;
 }
 
+static int section_text(const struct ibtopo_sink *o, const void *data)
+{
+	return routes_text(o, data);
+}
+
+/* ibtopo_report_analysis(): "routes" beside "fabric"; the summary */
+const struct ibtopo__report_section ibtopo__report_section_routes = {
+	"routes", section_json, section_text,
+};
+
 static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
 		     struct ibtopo_error *err)
 {
@@ -344,18 +354,18 @@ int ibtopo_report_routes(const struct ibtopo_sink *opts,
 	if (opts->format == IBTOPO_FORMAT_CSV)
 		return write_csv(opts, routes, err);
 	if (opts->format != IBTOPO_FORMAT_JSON) {
-		rc = ibtopo__routes_text(opts, routes);
+		rc = routes_text(opts, routes);
 		if (rc == IBTOPO_ENOMEM)
 			return ibtopo__error_set(err, rc, "out of memory");
 		if (rc || ibtopo__out_printf(opts, "\n"))
 			return ibtopo__error_set(err, IBTOPO_EIO,
 						 "cannot write output");
-		return ibtopo__findings_text(opts, findings, err);
+		return ibtopo__findings_text(opts, NULL, 0, findings, err);
 	}
 	root = ibtopo__json_object();
 	if (!root || ibtopo__json_set(root, "schema_version",
 				      ibtopo__json_int(1)) ||
-	    ibtopo__routes_json(root, routes) ||
+	    section_json(root, routes) ||
 	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");

@@ -429,8 +429,9 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 	return o;
 }
 
-int ibtopo__topology_json(struct ibtopo__json *root, const struct ibtopo_topology *t)
+static int section_json(struct ibtopo__json *root, const void *data)
 {
+	const struct ibtopo_topology *t = data;
 	struct jb b = { 0 };
 
 	if (!root || !t)
@@ -493,9 +494,9 @@ static const char *class_words(const struct ibtopo_topology *t)
 	}
 }
 
-int ibtopo__topology_text(const struct ibtopo_sink *o,
-			  const struct ibtopo_topology *t)
+static int section_text(const struct ibtopo_sink *o, const void *data)
 {
+	const struct ibtopo_topology *t = data;
 	char b1[64], b2[64], b3[64], b4[64], na[256], nb[256];
 	size_t single = 0, one = 0;
 	int rc;
@@ -653,3 +654,9 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 	}
 	return rc;
 }
+
+/* ibtopo_report_analysis(): "topology" and "paths" beside "fabric"; the
+ * architect's summary (class, level table, blocking, path diversity) */
+const struct ibtopo__report_section ibtopo__report_section_topology = {
+	"topology", section_json, section_text,
+};

@@ -80,6 +80,9 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 			      const struct ibtopo_fabric *b,
 			      struct ibtopo_error *err);
 
+/* Every result of ibtopo_analyze(), by section; opaque. */
+struct ibtopo_analysis_sections;
+
 /** What `ibtopo analyze` reports; everything borrowed. */
 struct ibtopo_analysis {
 	unsigned version;	/* IBTOPO_ANALYSIS_VERSION */
@@ -87,6 +90,10 @@ struct ibtopo_analysis {
 	const struct ibtopo_findings *findings;	/* may be NULL: none */
 	const struct ibtopo_topology *topology;	/* may be NULL: not analyzed */
 	const struct ibtopo_routes *routes;	/* may be NULL: no tables */
+	/* set by ibtopo_analyze(): every section the report writes (the
+	 * topology and routes above among them); NULL in an analysis the
+	 * caller fills in, which reports its topology and routes */
+	const struct ibtopo_analysis_sections *sections;
 };
 #define IBTOPO_ANALYSIS_VERSION 1
 
