@@ -169,14 +169,140 @@ static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
 	return o;
 }
 
-static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
+/* The lowest and highest switch level of chassis `c`'s chips. */
+static void chassis_levels(const struct ibtopo_topology *t, size_t c, int *lo,
+			   int *hi)
 {
-	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
+	*lo = *hi = 0;
+	for (size_t i = 0; i < t->nsw; i++) {
+		int l = t->sw[i].level;
+
+		if (t->sw[i].chassis != c || !l)
+			continue;
+		if (!*lo || l < *lo)
+			*lo = l;
+		if (l > *hi)
+			*hi = l;
+	}
+}
+
+/* "directors": the chassis of two chips or more. */
+static J *directors_json(struct jb *b, const struct ibtopo_topology *t)
+{
 	J *dirs = ibtopo__json_array();
 	char name[256];
 
-	if (!o || !lv || !dirs) {
-		ibtopo__json_free(dirs);
+	if (!dirs) {
+		b->rc = IBTOPO_ENOMEM;
+		return NULL;
+	}
+	for (size_t c = 0; c < t->nchassis; c++) {
+		J *d;
+		int lo, hi;
+
+		if (t->chassis[c].chips < 2)
+			continue;
+		d = ibtopo__json_object();
+		if (!d) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		chassis_levels(t, c, &lo, &hi);
+		jset(b, d, "name", ibtopo__json_string(
+			ibtopo__topology_chassis_name(t, c, name, sizeof(name))));
+		jset(b, d, "system_image_guid", ibtopo__json_guid(t->chassis[c].sysimg));
+		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
+		jset(b, d, "lowest_level", ibtopo__json_int(lo));
+		jset(b, d, "highest_level", ibtopo__json_int(hi));
+		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
+		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
+		jset(b, d, "idle_line_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
+		jset(b, d, "fabric_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
+		jset(b, d, "external_links",
+		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
+		jappend(b, dirs, d);
+	}
+	return dirs;
+}
+
+/* Dragonfly+: "groups", "global_links", "global_links_per_pair", "by_group". */
+static void dragonfly_json(struct jb *b, J *o, const struct ibtopo_topology *t)
+{
+	J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
+	size_t lo = 0, hi = 0;
+
+	if (!gs || !pp) {
+		ibtopo__json_free(pp);
+		ibtopo__json_free(gs);
+		b->rc = IBTOPO_ENOMEM;
+		return;
+	}
+	global_range(t, &lo, &hi);
+	jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
+	jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
+	jset(b, pp, "min", ibtopo__json_int((int64_t)lo));
+	jset(b, pp, "max", ibtopo__json_int((int64_t)hi));
+	jset(b, o, "global_links_per_pair", pp);
+	for (size_t k = 0; k < t->ngroups; k++) {
+		const struct ibtopo__group *g = &t->groups[k];
+		J *x = ibtopo__json_object();
+
+		if (!x) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		jset(b, x, "leaves", ibtopo__json_int((int64_t)g->leaves));
+		jset(b, x, "spines", ibtopo__json_int((int64_t)g->spines));
+		jset(b, x, "server_links", ibtopo__json_int((int64_t)g->servers));
+		jset(b, x, "global_links", ibtopo__json_int((int64_t)g->global));
+		jappend(b, gs, x);
+	}
+	jset(b, o, "by_group", gs);
+}
+
+/* Rail-optimized: "rails", "scalable_units", "rail_servers", and the
+ * HCAs per rail and servers per unit. */
+static void rails_json(struct jb *b, J *o, const struct ibtopo_topology *t)
+{
+	J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
+
+	if (!hc || !su) {
+		ibtopo__json_free(su);
+		ibtopo__json_free(hc);
+		b->rc = IBTOPO_ENOMEM;
+		return;
+	}
+	jset(b, o, "rails", ibtopo__json_int(t->nrails));
+	jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
+	jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
+	for (unsigned k = 0; k < t->nrails; k++)
+		jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
+	for (size_t u = 0; u < t->nunits; u++)
+		jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
+	jset(b, o, "hcas_per_rail", hc);
+	jset(b, o, "servers_per_unit", su);
+}
+
+/* "opensm_ftree": whether OpenSM's ftree engine would accept the fabric. */
+static J *opensm_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *osm = ibtopo__json_object();
+
+	if (!osm)
+		b->rc = IBTOPO_ENOMEM;
+	jset(b, osm, "accepted", ibtopo__json_bool(t->ftree_ok));
+	jset(b, osm, "reason", ibtopo__json_string(t->ftree_ok ? NULL :
+						   t->ftree_reason));
+	return osm;
+}
+
+static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
+
+	if (!o || !lv) {
 		ibtopo__json_free(lv);
 		ibtopo__json_free(o);
 		b->rc = IBTOPO_ENOMEM;
@@ -201,108 +327,15 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	for (unsigned l = t->nlevels; l >= 1; l--)
 		jappend(b, lv, level_json(b, &t->levels[l - 1]));
 	jset(b, o, "by_level", lv);
-	{
-		J *osm = ibtopo__json_object();
-
-		if (!osm)
-			b->rc = IBTOPO_ENOMEM;
-		jset(b, osm, "accepted", ibtopo__json_bool(t->ftree_ok));
-		jset(b, osm, "reason", ibtopo__json_string(t->ftree_ok ? NULL :
-							   t->ftree_reason));
-		jset(b, o, "opensm_ftree", osm);
-	}
+	jset(b, o, "opensm_ftree", opensm_json(b, t));
 	jset(b, o, "blocking_factor", jreal_or_null(t->blocking));
 	jset(b, o, "bisection_gbps", jreal_or_null(t->bisection));
-	for (size_t c = 0; c < t->nchassis; c++) {
-		J *d;
-		int lo = 0, hi = 0;
-
-		if (t->chassis[c].chips < 2)
-			continue;
-		d = ibtopo__json_object();
-		if (!d) {
-			b->rc = IBTOPO_ENOMEM;
-			break;
-		}
-		for (size_t i = 0; i < t->nsw; i++) {
-			int l = t->sw[i].level;
-
-			if (t->sw[i].chassis != c || !l)
-				continue;
-			if (!lo || l < lo)
-				lo = l;
-			if (l > hi)
-				hi = l;
-		}
-		jset(b, d, "name", ibtopo__json_string(
-			ibtopo__topology_chassis_name(t, c, name, sizeof(name))));
-		jset(b, d, "system_image_guid", ibtopo__json_guid(t->chassis[c].sysimg));
-		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
-		jset(b, d, "lowest_level", ibtopo__json_int(lo));
-		jset(b, d, "highest_level", ibtopo__json_int(hi));
-		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
-		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
-		jset(b, d, "idle_line_chips",
-		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
-		jset(b, d, "fabric_chips",
-		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
-		jset(b, d, "external_links",
-		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
-		jappend(b, dirs, d);
-	}
-	jset(b, o, "directors", dirs);
+	jset(b, o, "directors", directors_json(b, t));
 	jset(b, o, "server_policy", policy_json(b, t));
-	if (t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
-		J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
-		size_t lo = 0, hi = 0;
-
-		if (!gs || !pp) {
-			ibtopo__json_free(pp);
-			ibtopo__json_free(gs);
-			b->rc = IBTOPO_ENOMEM;
-			return o;
-		}
-		global_range(t, &lo, &hi);
-		jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
-		jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
-		jset(b, pp, "min", ibtopo__json_int((int64_t)lo));
-		jset(b, pp, "max", ibtopo__json_int((int64_t)hi));
-		jset(b, o, "global_links_per_pair", pp);
-		for (size_t k = 0; k < t->ngroups; k++) {
-			const struct ibtopo__group *g = &t->groups[k];
-			J *x = ibtopo__json_object();
-
-			if (!x) {
-				b->rc = IBTOPO_ENOMEM;
-				break;
-			}
-			jset(b, x, "leaves", ibtopo__json_int((int64_t)g->leaves));
-			jset(b, x, "spines", ibtopo__json_int((int64_t)g->spines));
-			jset(b, x, "server_links", ibtopo__json_int((int64_t)g->servers));
-			jset(b, x, "global_links", ibtopo__json_int((int64_t)g->global));
-			jappend(b, gs, x);
-		}
-		jset(b, o, "by_group", gs);
-	}
-	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
-		J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
-
-		if (!hc || !su) {
-			ibtopo__json_free(su);
-			ibtopo__json_free(hc);
-			b->rc = IBTOPO_ENOMEM;
-			return o;
-		}
-		jset(b, o, "rails", ibtopo__json_int(t->nrails));
-		jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
-		jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
-		for (unsigned k = 0; k < t->nrails; k++)
-			jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
-		for (size_t u = 0; u < t->nunits; u++)
-			jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
-		jset(b, o, "hcas_per_rail", hc);
-		jset(b, o, "servers_per_unit", su);
-	}
+	if (t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS)
+		dragonfly_json(b, o, t);
+	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED)
+		rails_json(b, o, t);
 	return o;
 }
 
@@ -494,15 +527,13 @@ static const char *class_words(const struct ibtopo_topology *t)
 	}
 }
 
-static int section_text(const struct ibtopo_sink *o, const void *data)
+/* The class line, why, groups or rails, and how levels were ranked. */
+static int shape_text(const struct ibtopo_sink *o,
+		      const struct ibtopo_topology *t)
 {
-	const struct ibtopo_topology *t = data;
-	char b1[64], b2[64], b3[64], b4[64], na[256], nb[256];
-	size_t single = 0, one = 0;
+	char na[256];
 	int rc;
 
-	if (!o || !t)
-		return IBTOPO_EINVAL;
 	rc = ibtopo__out_printf(o, "Topology: %s%s%s%s, %u switch level%s, "
 				"%zu switch%s, %zu server%s\n",
 				class_words(t), t->shape ? " (" : "",
@@ -547,6 +578,16 @@ static int section_text(const struct ibtopo_sink *o, const void *data)
 	if (!rc && t->from_roots)
 		rc = ibtopo__out_printf(o, "  levels ranked down from %zu root%s\n",
 					t->nroots, t->nroots == 1 ? "" : "s");
+	return rc;
+}
+
+/* A line per director: its chips, line and fabric levels. */
+static int directors_text(const struct ibtopo_sink *o,
+			  const struct ibtopo_topology *t)
+{
+	char na[256];
+	int rc = 0;
+
 	for (size_t c = 0; c < t->nchassis && !rc; c++) {
 		if (t->chassis[c].chips < 2)
 			continue;
@@ -569,6 +610,16 @@ static int section_text(const struct ibtopo_sink *o, const void *data)
 			rc = ibtopo__out_printf(o, "; %zu external links\n",
 						ch->external_links);
 	}
+	return rc;
+}
+
+/* The level table, the blocking factor and OpenSM's ftree verdict. */
+static int levels_text(const struct ibtopo_sink *o,
+		       const struct ibtopo_topology *t)
+{
+	char b1[64], b2[64], b3[64], b4[64];
+	int rc = 0;
+
 	if (!rc && t->nlevels)
 		/* links, not servers: a dual-homed server counts twice */
 		rc = ibtopo__out_printf(o, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
@@ -596,10 +647,16 @@ static int section_text(const struct ibtopo_sink *o, const void *data)
 					t->ftree_ok ? "would route this fabric" :
 					"would not route it (minhop would): ",
 					t->ftree_ok ? "" : t->ftree_reason);
-	if (rc)
-		return rc;
-	if (!t->paths_done)
-		return ibtopo__out_printf(o, "\nPath diversity: not computed\n");
+	return rc;
+}
+
+/* Path diversity between leaf switches. */
+static int paths_text(const struct ibtopo_sink *o,
+		      const struct ibtopo_topology *t)
+{
+	char na[256], nb[256];
+	int rc = 0;
+
 	if (t->nleaves >= 2 && t->leaf_note) {
 		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches: %s\n",
 					t->nleaves, t->leaf_note);
@@ -631,6 +688,16 @@ static int section_text(const struct ibtopo_sink *o, const void *data)
 						p->ecmp == 1 ? "" : "s");
 		}
 	}
+	return rc;
+}
+
+/* Servers: how they are homed, and their path diversity. */
+static int servers_text(const struct ibtopo_sink *o,
+			const struct ibtopo_topology *t)
+{
+	size_t single = 0, one = 0;
+	int rc = 0;
+
 	for (size_t i = 0; i < t->nservers; i++) {
 		if (t->servers[i].links < 2)
 			single++;
@@ -652,6 +719,28 @@ static int section_text(const struct ibtopo_sink *o, const void *data)
 	} else if (!rc && t->nservers >= 2 && t->server_note) {
 		rc = ibtopo__out_printf(o, "  server pairs: %s\n", t->server_note);
 	}
+	return rc;
+}
+
+static int section_text(const struct ibtopo_sink *o, const void *data)
+{
+	const struct ibtopo_topology *t = data;
+	int rc;
+
+	if (!o || !t)
+		return IBTOPO_EINVAL;
+	rc = shape_text(o, t);
+	if (!rc)
+		rc = directors_text(o, t);
+	if (!rc)
+		rc = levels_text(o, t);
+	if (rc)
+		return rc;
+	if (!t->paths_done)
+		return ibtopo__out_printf(o, "\nPath diversity: not computed\n");
+	rc = paths_text(o, t);
+	if (!rc)
+		rc = servers_text(o, t);
 	return rc;
 }
 
