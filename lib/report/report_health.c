@@ -342,7 +342,7 @@ static void traffic_json(struct jbuf *b, const struct ibtopo_traffic *t)
 	jb_lit(b, "]}");
 }
 
-static int write_json(const struct ibtopo_sink *opts,
+static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
@@ -360,7 +360,7 @@ static int write_json(const struct ibtopo_sink *opts,
 			break;
 		/* out in pieces of about 64 KiB */
 		if (b.len >= 65536 || i + 1 == h->count) {
-			rc = ibtopo__out_write(opts, b.p, b.len);
+			rc = ibtopo__out_write(sink, b.p, b.len);
 			b.len = 0;
 		}
 	}
@@ -369,23 +369,23 @@ static int write_json(const struct ibtopo_sink *opts,
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
-	if (rc || ibtopo__out_write(opts, b.p, b.len)) {
+	if (rc || ibtopo__out_write(sink, b.p, b.len)) {
 		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 		goto out_free;
 	}
 	f = ibtopo__findings_json(findings);
-	rc = ibtopo__json_write(opts, f, err);
+	rc = ibtopo__json_write(sink, f, err);
 	if (!rc && h->traffic) {
 		b.len = 0;
 		traffic_json(&b, h->traffic);
 		if (b.oom)
 			rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
 					       "out of memory");
-		else if (ibtopo__out_write(opts, b.p, b.len))
+		else if (ibtopo__out_write(sink, b.p, b.len))
 			rc = ibtopo__error_set(err, IBTOPO_EIO,
 					       "cannot write output");
 	}
-	if (!rc && ibtopo__out_write(opts, "}\n", 2))
+	if (!rc && ibtopo__out_write(sink, "}\n", 2))
 		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 out_free:
 	ibtopo__json_free(f);
@@ -393,56 +393,56 @@ out_free:
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_sink *opts,
+static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_health *h, struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(opts, "node,guid,port,peer_node,peer_guid,"
+	int rc = ibtopo__out_printf(sink, "node,guid,port,peer_node,peer_guid,"
 				    "peer_port,read_at_ms");
 
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
-		rc = ibtopo__out_printf(opts, ",%s", ibtopo_counter_name(i));
+		rc = ibtopo__out_printf(sink, ",%s", ibtopo_counter_name(i));
 	if (!rc && h->since)
-		rc = ibtopo__out_printf(opts, ",interval_h");
+		rc = ibtopo__out_printf(sink, ",interval_h");
 	for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED; i++)
-		rc = ibtopo__out_printf(opts, ",%s_per_hour",
+		rc = ibtopo__out_printf(sink, ",%s_per_hour",
 					ibtopo_counter_name(i));
 	if (!rc)
-		rc = ibtopo__out_printf(opts, "\n");
+		rc = ibtopo__out_printf(sink, "\n");
 	for (size_t k = 0; !rc && k < h->count; k++) {
 		const struct ibtopo_health_port *x = &h->ports[k];
 		const struct ibtopo_port *peer = x->port->remote;
 
-		rc = ibtopo__out_csv_field(opts, x->port->node->desc);
+		rc = ibtopo__out_csv_field(sink, x->port->node->desc);
 		if (!rc)
-			rc = ibtopo__out_printf(opts, ",0x%016" PRIx64 ",%u,",
+			rc = ibtopo__out_printf(sink, ",0x%016" PRIx64 ",%u,",
 						x->port->node->guid,
 						x->port->num);
 		if (!rc && peer)
-			rc = ibtopo__out_csv_field(opts, peer->node->desc) ||
-			     ibtopo__out_printf(opts, ",0x%016" PRIx64 ",%u",
+			rc = ibtopo__out_csv_field(sink, peer->node->desc) ||
+			     ibtopo__out_printf(sink, ",0x%016" PRIx64 ",%u",
 						peer->node->guid, peer->num);
 		else if (!rc)
-			rc = ibtopo__out_printf(opts, ",,");
+			rc = ibtopo__out_printf(sink, ",,");
 		if (!rc)
-			rc = ibtopo__out_printf(opts, ",%" PRId64,
+			rc = ibtopo__out_printf(sink, ",%" PRId64,
 						x->now->read_at_ms);
 		for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
 			rc = (x->now->valid & (1u << i)) ?
-			     ibtopo__out_printf(opts, ",%" PRIu64,
+			     ibtopo__out_printf(sink, ",%" PRIu64,
 						x->now->value[i]) :
-			     ibtopo__out_printf(opts, ",");
+			     ibtopo__out_printf(sink, ",");
 		if (!rc && h->since)
-			rc = x->before ? ibtopo__out_printf(opts, ",%.6f",
+			rc = x->before ? ibtopo__out_printf(sink, ",%.6f",
 							    x->hours) :
-			     ibtopo__out_printf(opts, ",");
+			     ibtopo__out_printf(sink, ",");
 		for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED;
 		     i++)
 			rc = x->before && (x->now->valid & x->before->valid &
 					   (1u << i)) ?
-			     ibtopo__out_printf(opts, ",%.3f", x->rate[i]) :
-			     ibtopo__out_printf(opts, ",");
+			     ibtopo__out_printf(sink, ",%.3f", x->rate[i]) :
+			     ibtopo__out_printf(sink, ",");
 		if (!rc)
-			rc = ibtopo__out_printf(opts, "\n");
+			rc = ibtopo__out_printf(sink, "\n");
 	}
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
@@ -474,23 +474,23 @@ static const char *level_text(char *buf, size_t len, unsigned level)
 }
 
 /* The busiest links, then the utilisation per level. */
-static int traffic_text(const struct ibtopo_sink *opts,
+static int traffic_text(const struct ibtopo_sink *sink,
 			const struct ibtopo_traffic *t)
 {
 	char b1[32], b2[32], b3[32];
 	int rc;
 
 	if (!t->count)
-		return ibtopo__out_printf(opts, "no traffic data (PortXmitData "
+		return ibtopo__out_printf(sink, "no traffic data (PortXmitData "
 					  "in both snapshots)\n\n");
-	rc = ibtopo__out_printf(opts, "busiest links (%zu of %zu; bytes a->b, "
+	rc = ibtopo__out_printf(sink, "busiest links (%zu of %zu; bytes a->b, "
 				"b->a; busier direction against the link):\n",
 				t->count < t->top ? t->count : t->top,
 				t->count);
 	for (size_t i = 0; !rc && i < t->count && i < t->top; i++) {
 		const struct ibtopo_traffic_link *x = &t->links[i];
 
-		rc = ibtopo__out_printf(opts,
+		rc = ibtopo__out_printf(sink,
 			"  %s port %u <-> %s port %u  %s, %s%s  %.1f%% of "
 			"%.0f Gb/s (%s)\n",
 			x->link->a->node->desc, x->link->a->num,
@@ -502,7 +502,7 @@ static int traffic_text(const struct ibtopo_sink *opts,
 			level_text(b3, sizeof(b3), x->level));
 	}
 	if (!rc)
-		rc = ibtopo__out_printf(opts, "\nutilisation per level "
+		rc = ibtopo__out_printf(sink, "\nutilisation per level "
 					"(carried / capacity over the "
 					"interval):\n");
 	for (size_t k = 0; !rc && k < t->nlevels; k++) {
@@ -510,18 +510,18 @@ static int traffic_text(const struct ibtopo_sink *opts,
 
 		if (!v->links)
 			continue;
-		rc = ibtopo__out_printf(opts, "  %-12s %6zu links  %s  %.2f%%\n",
+		rc = ibtopo__out_printf(sink, "  %-12s %6zu links  %s  %.2f%%\n",
 			level_text(b3, sizeof(b3), v->level), v->links,
 			bytes_text(b1, sizeof(b1), (double)v->bytes),
 			v->utilisation * 100);
 	}
 	if (!rc)
-		rc = ibtopo__out_printf(opts, "\n");
+		rc = ibtopo__out_printf(sink, "\n");
 	return rc;
 }
 
 /* Ports with errors (or growth), worst first; then the findings. */
-static int write_text(const struct ibtopo_sink *opts,
+static int write_text(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
@@ -536,55 +536,55 @@ static int write_text(const struct ibtopo_sink *opts,
 		if (!x->errors && x->error_rate <= 0)
 			continue;
 		if (!shown++)
-			rc = ibtopo__out_printf(opts, "ports with errors%s:\n",
+			rc = ibtopo__out_printf(sink, "ports with errors%s:\n",
 				h->since ? " (count, and growth per hour)" : "");
 		if (!rc)
-			rc = ibtopo__out_printf(opts, "  %s port %u", 
+			rc = ibtopo__out_printf(sink, "  %s port %u", 
 						x->port->node->desc,
 						x->port->num);
 		if (!rc && peer)
-			rc = ibtopo__out_printf(opts, " <-> %s port %u",
+			rc = ibtopo__out_printf(sink, " <-> %s port %u",
 						peer->node->desc, peer->num);
 		for (int i = 0; !rc && i <= IBTOPO_CTR_VL15_DROPPED; i++) {
 			if (!(x->now->valid & (1u << i)) ||
 			    (!x->now->value[i] && !x->growth[i]))
 				continue;
-			rc = ibtopo__out_printf(opts, "  %s=%" PRIu64 "%s",
+			rc = ibtopo__out_printf(sink, "  %s=%" PRIu64 "%s",
 				ibtopo_counter_name(i), x->now->value[i],
 				(x->saturated & (1u << i)) ? "(saturated)" : "");
 			if (!rc && x->before && x->hours > 0)
-				rc = ibtopo__out_printf(opts, " (+%" PRIu64
+				rc = ibtopo__out_printf(sink, " (+%" PRIu64
 					" %.1f/h%s)", x->growth[i], x->rate[i],
 					(x->reset & (1u << i)) ? ", reset" : "");
 		}
 		if (!rc)
-			rc = ibtopo__out_printf(opts, "\n");
+			rc = ibtopo__out_printf(sink, "\n");
 	}
 	if (!rc && !shown)
-		rc = ibtopo__out_printf(opts, "no port errors on %zu ports with "
+		rc = ibtopo__out_printf(sink, "no port errors on %zu ports with "
 					"counters\n", h->count);
 	if (!rc)
-		rc = ibtopo__out_printf(opts, "\n");
+		rc = ibtopo__out_printf(sink, "\n");
 	if (!rc && h->traffic)
-		rc = traffic_text(opts, h->traffic);
+		rc = traffic_text(sink, h->traffic);
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
-	return ibtopo__findings_text(opts, NULL, 0, findings, err);
+	return ibtopo__findings_text(sink, NULL, 0, findings, err);
 }
 
-int ibtopo_report_health(const struct ibtopo_sink *opts,
+int ibtopo_report_health(const struct ibtopo_sink *sink,
 			 const struct ibtopo_health *health,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
 {
-	if (!opts || !opts->write || !health)
+	if (!sink || !sink->write || !health)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or health");
-	switch (opts->format) {
+	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
-		return write_json(opts, health, findings, err);
+		return write_json(sink, health, findings, err);
 	case IBTOPO_FORMAT_CSV:
-		return write_csv(opts, health, err);
+		return write_csv(sink, health, err);
 	default:
-		return write_text(opts, health, findings, err);
+		return write_text(sink, health, findings, err);
 	}
 }

@@ -105,15 +105,15 @@ static const struct ibtopo__column node_cols[] = {
 	{ "device_id", "DEVICE", n_device },
 };
 
-static int render_rows(const struct ibtopo_sink *opts, const char *name,
+static int render_rows(const struct ibtopo_sink *sink, const char *name,
 		       const struct ibtopo__column *cols, size_t ncols,
 		       const void **rows, size_t n, struct ibtopo_error *err)
 {
-	return ibtopo__table_write(opts, name, cols, ncols,
+	return ibtopo__table_write(sink, name, cols, ncols,
 				   (const void *const *)rows, n, NULL, err);
 }
 
-int ibtopo_report_nodes(const struct ibtopo_sink *opts,
+int ibtopo_report_nodes(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t n = ibtopo_fabric_node_count(fabric);
@@ -124,7 +124,7 @@ int ibtopo_report_nodes(const struct ibtopo_sink *opts,
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		rows[i] = ibtopo_fabric_node(fabric, i);
-	rc = render_rows(opts, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
+	rc = render_rows(sink, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
 			 rows, n, err);
 	free(rows);
 	return rc;
@@ -224,7 +224,7 @@ static const struct ibtopo__column port_cols[] = {
 	{ "remote.port", "PEER PORT", p_rport },
 };
 
-int ibtopo_report_ports(const struct ibtopo_sink *opts,
+int ibtopo_report_ports(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t nn = ibtopo_fabric_node_count(fabric), n = 0, k = 0;
@@ -243,7 +243,7 @@ int ibtopo_report_ports(const struct ibtopo_sink *opts,
 			if (node->ports[p])
 				rows[k++] = node->ports[p];
 	}
-	rc = render_rows(opts, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
+	rc = render_rows(sink, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
 			 rows, k, err);
 	free(rows);
 	return rc;
@@ -388,7 +388,7 @@ static size_t columns_with_data(struct ibtopo__column *out,
 	return k;
 }
 
-int ibtopo_report_links(const struct ibtopo_sink *opts,
+int ibtopo_report_links(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	struct ibtopo__column shown[IBTOPO__ARRAY_SIZE(link_cols)];
@@ -403,11 +403,11 @@ int ibtopo_report_links(const struct ibtopo_sink *opts,
 		rows[i] = ibtopo_fabric_link(fabric, i);
 	memcpy(shown, link_cols, sizeof(link_cols));
 	/* the machine formats keep every key; text shows what has data */
-	if (opts && opts->format == IBTOPO_FORMAT_TEXT &&
-	    !(opts->flags & IBTOPO_SINK_WIDE) && n)
+	if (sink && sink->format == IBTOPO_FORMAT_TEXT &&
+	    !(sink->flags & IBTOPO_SINK_WIDE) && n)
 		ncols = columns_with_data(shown, link_cols, ncols,
 					  (const void *const *)rows, n);
-	rc = render_rows(opts, "links", shown, ncols, rows, n, err);
+	rc = render_rows(sink, "links", shown, ncols, rows, n, err);
 	free(rows);
 	return rc;
 }
@@ -444,7 +444,7 @@ static const struct ibtopo__column cable_cols[] = {
 	{ "serial", "SERIAL", l_serial },
 };
 
-int ibtopo_report_cables(const struct ibtopo_sink *opts,
+int ibtopo_report_cables(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	size_t n = ibtopo_fabric_link_count(fabric), k = 0;
@@ -456,7 +456,7 @@ int ibtopo_report_cables(const struct ibtopo_sink *opts,
 	for (size_t i = 0; i < n; i++)
 		if (ibtopo_fabric_link(fabric, i)->cable)
 			rows[k++] = ibtopo_fabric_link(fabric, i);
-	rc = render_rows(opts, "cables", cable_cols, IBTOPO__ARRAY_SIZE(cable_cols),
+	rc = render_rows(sink, "cables", cable_cols, IBTOPO__ARRAY_SIZE(cable_cols),
 			 rows, k, err);
 	free(rows);
 	return rc;
@@ -527,7 +527,7 @@ static const struct ibtopo__column snap_cols[] = {
 	{ "partial_reason", "WHY PARTIAL", s_why },
 };
 
-int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
+int ibtopo_report_snapshots(const struct ibtopo_sink *sink,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err)
 {
@@ -538,7 +538,7 @@ int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	for (size_t i = 0; i < count; i++)
 		rows[i] = &list[i];
-	rc = render_rows(opts, "snapshots", snap_cols, IBTOPO__ARRAY_SIZE(snap_cols),
+	rc = render_rows(sink, "snapshots", snap_cols, IBTOPO__ARRAY_SIZE(snap_cols),
 			 rows, count, err);
 	free(rows);
 	return rc;
@@ -653,11 +653,11 @@ static uint16_t node_lid(const struct ibtopo_node *n)
 }
 
 /* "Switch: 0x... leaf01 (LID 5):", then "  1  4x HDR 200 Gb/s  active/linkup  ==> host01 port 1" */
-static int switches_text(const struct ibtopo_sink *opts,
+static int switches_text(const struct ibtopo_sink *sink,
 			 const void *const *rows, size_t n,
 			 struct ibtopo_error *err)
 {
-	struct ibtopo__wr w = { .o = opts };
+	struct ibtopo__wr w = { .o = sink };
 	const struct ibtopo_node *cur = NULL;
 
 	if (!n)
@@ -702,7 +702,7 @@ static int switches_text(const struct ibtopo_sink *opts,
 	return 0;
 }
 
-int ibtopo_report_switches(const struct ibtopo_sink *opts,
+int ibtopo_report_switches(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
 			   const struct ibtopo_node *only, unsigned flags,
 			   struct ibtopo_error *err)
@@ -711,7 +711,7 @@ int ibtopo_report_switches(const struct ibtopo_sink *opts,
 	const void **rows;
 	int rc;
 
-	if (!opts || !opts->write || !fabric)
+	if (!sink || !sink->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
 	nn = ibtopo_fabric_node_count(fabric);
 	for (size_t i = 0; i < nn; i++)
@@ -729,10 +729,10 @@ int ibtopo_report_switches(const struct ibtopo_sink *opts,
 			if (switch_port_listed(node->ports[k], flags))
 				rows[np++] = node->ports[k];
 	}
-	if (opts->format == IBTOPO_FORMAT_TEXT)
-		rc = switches_text(opts, rows, np, err);
+	if (sink->format == IBTOPO_FORMAT_TEXT)
+		rc = switches_text(sink, rows, np, err);
 	else
-		rc = render_rows(opts, "ports", switch_port_cols,
+		rc = render_rows(sink, "ports", switch_port_cols,
 				 IBTOPO__ARRAY_SIZE(switch_port_cols), rows, np,
 				 err);
 	free(rows);

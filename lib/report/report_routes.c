@@ -207,10 +207,10 @@ static int busiest_cmp(const void *a, const void *b)
 }
 
 /* The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
-static int routes_text(const struct ibtopo_sink *o,
+static int routes_text(const struct ibtopo_sink *sink,
 		       const struct ibtopo_routes *r)
 {
-	struct ibtopo__wr w = { o, 0 };
+	struct ibtopo__wr w = { sink, 0 };
 	const struct ibtopo_route_port **by = NULL;
 	size_t shown = 0;
 
@@ -307,9 +307,9 @@ static int routes_text(const struct ibtopo_sink *o,
 	return w.rc;
 }
 
-static int section_text(const struct ibtopo_sink *o, const void *data)
+static int section_text(const struct ibtopo_sink *sink, const void *data)
 {
-	return routes_text(o, data);
+	return routes_text(sink, data);
 }
 
 /* ibtopo_report_analysis(): "routes" beside "fabric"; the summary */
@@ -317,22 +317,22 @@ const struct ibtopo__report_section ibtopo__report_section_routes = {
 	"routes", section_json, section_text,
 };
 
-static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
+static int write_csv(const struct ibtopo_sink *sink, const struct ibtopo_routes *r,
 		     struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(o, "guid,name,port,routes,dlids,level,up\n");
+	int rc = ibtopo__out_printf(sink, "guid,name,port,routes,dlids,level,up\n");
 
 	for (size_t i = 0; !rc && i < r->nports; i++) {
 		const struct ibtopo_route_port *p = &r->ports[i];
 
-		rc = ibtopo__out_printf(o, "0x%016" PRIx64 ",", p->port->node->guid) ||
-		     ibtopo__out_csv_field(o, p->port->node->desc) ||
-		     ibtopo__out_printf(o, ",%u,%" PRIu64 ",%u,", p->port->num,
+		rc = ibtopo__out_printf(sink, "0x%016" PRIx64 ",", p->port->node->guid) ||
+		     ibtopo__out_csv_field(sink, p->port->node->desc) ||
+		     ibtopo__out_printf(sink, ",%u,%" PRIu64 ",%u,", p->port->num,
 					p->routes, p->dlids);
 		if (!rc && p->level)
-			rc = ibtopo__out_printf(o, "%d", p->level);
+			rc = ibtopo__out_printf(sink, "%d", p->level);
 		if (!rc)
-			rc = ibtopo__out_printf(o, ",%s\n",
+			rc = ibtopo__out_printf(sink, ",%s\n",
 						p->up ? "true" : "false");
 	}
 	if (rc)
@@ -340,7 +340,7 @@ static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
 	return 0;
 }
 
-int ibtopo_report_routes(const struct ibtopo_sink *opts,
+int ibtopo_report_routes(const struct ibtopo_sink *sink,
 			 const struct ibtopo_routes *routes,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
@@ -348,19 +348,19 @@ int ibtopo_report_routes(const struct ibtopo_sink *opts,
 	json *root = NULL;
 	int rc;
 
-	if (!opts || !opts->write || !routes)
+	if (!sink || !sink->write || !routes)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no sink or routes");
-	if (opts->format == IBTOPO_FORMAT_CSV)
-		return write_csv(opts, routes, err);
-	if (opts->format != IBTOPO_FORMAT_JSON) {
-		rc = routes_text(opts, routes);
+	if (sink->format == IBTOPO_FORMAT_CSV)
+		return write_csv(sink, routes, err);
+	if (sink->format != IBTOPO_FORMAT_JSON) {
+		rc = routes_text(sink, routes);
 		if (rc == IBTOPO_ENOMEM)
 			return ibtopo__error_set(err, rc, "out of memory");
-		if (rc || ibtopo__out_printf(opts, "\n"))
+		if (rc || ibtopo__out_printf(sink, "\n"))
 			return ibtopo__error_set(err, IBTOPO_EIO,
 						 "cannot write output");
-		return ibtopo__findings_text(opts, NULL, 0, findings, err);
+		return ibtopo__findings_text(sink, NULL, 0, findings, err);
 	}
 	root = ibtopo__json_object();
 	if (!root || ibtopo__json_set(root, "schema_version",
@@ -370,7 +370,7 @@ int ibtopo_report_routes(const struct ibtopo_sink *opts,
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	rc = ibtopo__json_dump(opts, root, err);
+	rc = ibtopo__json_dump(sink, root, err);
 	ibtopo__json_free(root);
 	return rc;
 }

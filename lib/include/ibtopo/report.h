@@ -61,7 +61,7 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  * findings", or "no differences" when `list_name` is "changes". Returns 0, IBTOPO_EINVAL (no
  * sink, unknown format), IBTOPO_ENOMEM or the sink's error.
  */
-int ibtopo_report_findings(const struct ibtopo_sink *opts,
+int ibtopo_report_findings(const struct ibtopo_sink *sink,
 			   const char *list_name,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err);
@@ -73,7 +73,7 @@ int ibtopo_report_findings(const struct ibtopo_sink *opts,
  * the sentences, whenever two nodes of either fabric share its
  * description, not only when the list shows two of them.
  */
-int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
+int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
 			      const struct ibtopo_fabric *a,
@@ -158,7 +158,7 @@ void ibtopo_analysis_free(struct ibtopo_analysis *analysis);
  * description is ambiguous when two nodes of the fabric share it). CSV: the
  * findings only. Same returns as ibtopo_report_findings().
  */
-int ibtopo_report_analysis(const struct ibtopo_sink *opts,
+int ibtopo_report_analysis(const struct ibtopo_sink *sink,
 			   const struct ibtopo_analysis *analysis,
 			   struct ibtopo_error *err);
 
