@@ -60,6 +60,13 @@ struct ibtopo__json *ibtopo__json_null(void)
 	return W(json_null());
 }
 
+struct ibtopo__json *ibtopo__json_u64(uint64_t v)
+{
+	if (v > INT64_MAX)
+		return ibtopo__json_real((double)v);
+	return ibtopo__json_int((int64_t)v);
+}
+
 struct ibtopo__json *ibtopo__json_guid(uint64_t guid)
 {
 	char buf[24];

@@ -101,6 +101,8 @@ struct ibtopo__json *ibtopo__json_object(void);
 struct ibtopo__json *ibtopo__json_array(void);
 struct ibtopo__json *ibtopo__json_string(const char *s); /* NULL -> null */
 struct ibtopo__json *ibtopo__json_int(int64_t v);
+/** A counter: an integer, or a real above INT64_MAX (JSON has no u64). */
+struct ibtopo__json *ibtopo__json_u64(uint64_t v);
 struct ibtopo__json *ibtopo__json_real(double v);
 struct ibtopo__json *ibtopo__json_bool(bool v);
 struct ibtopo__json *ibtopo__json_null(void);

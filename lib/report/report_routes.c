@@ -22,13 +22,6 @@ static const char *plural(double n)
 	return n == 1 ? "" : "s";
 }
 
-static json *u64_json(uint64_t v)
-{
-	if (v > INT64_MAX)
-		return ibtopo__json_real((double)v);
-	return ibtopo__json_int((int64_t)v);
-}
-
 static json *spread_json(const struct ibtopo_route_spread *s)
 {
 	json *o = ibtopo__json_object();
@@ -72,7 +65,7 @@ static json *port_json(const struct ibtopo_route_port *p)
 	if (ibtopo__json_set(o, "guid", ibtopo__json_guid(p->port->node->guid)) ||
 	    ibtopo__json_set(o, "name", ibtopo__json_string(p->port->node->desc)) ||
 	    ibtopo__json_set(o, "port", ibtopo__json_int(p->port->num)) ||
-	    ibtopo__json_set(o, "routes", u64_json(p->routes)) ||
+	    ibtopo__json_set(o, "routes", ibtopo__json_u64(p->routes)) ||
 	    ibtopo__json_set(o, "dlids", ibtopo__json_int(p->dlids)) ||
 	    ibtopo__json_set(o, "level", p->level ?
 			     ibtopo__json_int(p->level) : ibtopo__json_null()) ||
@@ -97,7 +90,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 		if (!r->hops[h])
 			continue;
 		snprintf(key, sizeof(key), "%zu", h);
-		rc = ibtopo__json_set(hops, key, u64_json(r->hops[h]));
+		rc = ibtopo__json_set(hops, key, ibtopo__json_u64(r->hops[h]));
 	}
 	for (size_t i = 0; !rc && i < r->nports; i++)
 		rc = ibtopo__json_append(ports, port_json(&r->ports[i]));
@@ -136,7 +129,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 				      ibtopo__json_null()) ||
 		     ibtopo__json_set(ebb, "bisections",
 				      ibtopo__json_int(r->bisections)) ||
-		     ibtopo__json_set(ebb, "seed", u64_json(r->seed));
+		     ibtopo__json_set(ebb, "seed", ibtopo__json_u64(r->seed));
 	if (!rc)
 		rc = ibtopo__json_set(o, "engine", ibtopo__json_string(r->engine)) ||
 		     ibtopo__json_set(o, "switches",
@@ -148,9 +141,9 @@ static json *routes_json(const struct ibtopo_routes *r)
 				      ibtopo__json_int((int64_t)r->ca_ports)) ||
 		     ibtopo__json_set(o, "dest_lids",
 				      ibtopo__json_int((int64_t)r->dest_lids)) ||
-		     ibtopo__json_set(o, "ca_pairs", u64_json(r->ca_pairs)) ||
+		     ibtopo__json_set(o, "ca_pairs", ibtopo__json_u64(r->ca_pairs)) ||
 		     ibtopo__json_set(o, "unreachable_pairs",
-				      u64_json(r->unreachable_pairs)) ||
+				      ibtopo__json_u64(r->unreachable_pairs)) ||
 		     ibtopo__json_set(o, "black_holes",
 				      ibtopo__json_int((int64_t)r->black_holes)) ||
 		     ibtopo__json_set(o, "loops",
