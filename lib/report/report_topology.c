@@ -15,6 +15,12 @@
 /* ------------------------------------------------------------------ */
 
 /* Collects the first error so a chain of sets can be checked once. */
+/*
+ * A JSON builder that remembers its first failure, so the objects read
+ * straight: jset() and jappend() take a NULL object, array or value (out
+ * of memory), free what they were given and record IBTOPO_ENOMEM, so a
+ * builder need not check each allocation.
+ */
 struct jb {
 	int rc;
 };
@@ -58,12 +64,6 @@ static J *dist_json(struct jb *b, const struct ibtopo__dist *d, const char *unit
 		return ibtopo__json_null();
 	o = ibtopo__json_object();
 	h = ibtopo__json_array();
-	if (!o || !h) {
-		ibtopo__json_free(h);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "min", jcount(d->bins[0].value));
 	jset(b, o, "median", ibtopo__json_real(ibtopo__dist_median(d)));
 	jset(b, o, "max", jcount(d->bins[d->nbins - 1].value));
@@ -144,12 +144,6 @@ static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *list = ibtopo__json_array();
 
-	if (!o || !list) {
-		ibtopo__json_free(list);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "policy", ibtopo__json_string(policy_name(t->server_policy)));
 	jset(b, o, "from", ibtopo__json_string(t->policy_asked ? "option" :
 					       "majority"));
@@ -233,12 +227,6 @@ static void dragonfly_json(struct jb *b, J *o, const struct ibtopo_topology *t)
 	J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
 	size_t lo = 0, hi = 0;
 
-	if (!gs || !pp) {
-		ibtopo__json_free(pp);
-		ibtopo__json_free(gs);
-		b->rc = IBTOPO_ENOMEM;
-		return;
-	}
 	global_range(t, &lo, &hi);
 	jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
 	jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
@@ -268,12 +256,6 @@ static void rails_json(struct jb *b, J *o, const struct ibtopo_topology *t)
 {
 	J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
 
-	if (!hc || !su) {
-		ibtopo__json_free(su);
-		ibtopo__json_free(hc);
-		b->rc = IBTOPO_ENOMEM;
-		return;
-	}
 	jset(b, o, "rails", ibtopo__json_int(t->nrails));
 	jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
 	jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
@@ -302,12 +284,6 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
 
-	if (!o || !lv) {
-		ibtopo__json_free(lv);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "class", ibtopo__json_string(ibtopo_topology_class_name(t->cls)));
 	jset(b, o, "shape", ibtopo__json_string(t->shape));
 	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ||
@@ -418,14 +394,6 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 	J *o = ibtopo__json_object(), *lp = ibtopo__json_object();
 	J *worst = ibtopo__json_array(), *method = ibtopo__json_object();
 
-	if (!o || !lp || !worst || !method) {
-		ibtopo__json_free(method);
-		ibtopo__json_free(worst);
-		ibtopo__json_free(lp);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "computed", ibtopo__json_bool(t->paths_done));
 	jset(b, o, "min_paths", ibtopo__json_int(t->min_paths));
 	jset(b, lp, "leaves", ibtopo__json_int((int64_t)t->nleaves));
