@@ -80,12 +80,14 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 /**
  * Write an analysis. JSON: ONE object {"schema_version":1,
  * "fabric":{"source","label","snapshot_id","switches","cas","routers",
- * "links","cables","partial"}, with a topology also "topology":{...} and
- * "paths":{...}, then "findings":[...]} (findings as in
- * ibtopo_report_findings()). Text: a summary line of the fabric, the
- * topology summary when there is one, then the findings tables (a
- * description is ambiguous when two nodes of the fabric share it). CSV: the
- * findings only. Same returns as ibtopo_report_findings().
+ * "links","cables","partial"}, then the keys of each section the
+ * analysis has (a topology: "topology":{...} and "paths":{...}; a
+ * routing analysis: "routes":{...}), then "findings":[...]} (findings
+ * as in ibtopo_report_findings()). Text: a summary line of the fabric,
+ * each section's block (the topology summary, the routing summary), then
+ * the findings tables (a description is ambiguous when two nodes of the
+ * fabric share it). CSV: the findings only. Same returns as
+ * ibtopo_report_findings().
  */
 int ibtopo_report_analysis(const struct ibtopo_sink *sink,
 			   const struct ibtopo_analysis *analysis,
