@@ -97,7 +97,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
 	struct ibtopo_analysis *an = NULL, shown;
-	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_findings shown_findings = IBTOPO_FINDINGS_INIT;
 	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
@@ -176,7 +176,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
 	cab.warn = cli_warn;
-	cab.unmatched = &stale;
+	cab.unmatched = &shown_findings;
 	t0 = cli_now();
 	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
 		cli_fail(&err);
@@ -192,13 +192,13 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	cli_step(g, "analyze", t0, "%zu findings", an->findings->count);
 	/* the cable rows that matched nothing come first: they are input */
 	for (size_t i = 0; i < an->findings->count; i++)
-		if (ibtopo_findings_add(&stale, &an->findings->items[i],
-					&err)) {
+		if (ibtopo_findings_add(&shown_findings,
+					&an->findings->items[i], &err)) {
 			cli_fail(&err);
 			goto out_free_analysis;
 		}
 	shown = *an;
-	shown.findings = &stale;
+	shown.findings = &shown_findings;
 	t0 = cli_now();
 	ro = cli_stdout_sink(format);
 	if (ibtopo_report_analysis(&ro, &shown, &err)) {
@@ -213,12 +213,13 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_failf("cannot write output");
 		goto out_free_analysis;
 	}
-	rc = ibtopo_findings_max_severity(&stale) >= fail_on ? EXIT_FINDINGS :
-							       EXIT_CLEAN;
+	rc = ibtopo_findings_max_severity(&shown_findings) >= fail_on ?
+		     EXIT_FINDINGS :
+		     EXIT_CLEAN;
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_free_fabric:
-	ibtopo_findings_release(&stale);
+	ibtopo_findings_release(&shown_findings);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * ibtopo_analyze(), the entry point that runs every analysis.
  */
 #include "findings/findings-int.h"
+#include "analysis/analysis-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -263,6 +264,41 @@ static void analyze_flags_skip_analyses(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * The analysis holds its results as sections by name; the topology and
+ * routes fields borrow them. One a caller fills in has no sections: its
+ * fields are its sections.
+ */
+static void analyze_keeps_results_as_sections(void **state)
+{
+	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = load(DATA "ck-ddr-info.topo");
+	struct ibtopo_analysis *an = NULL, filled = { 0 };
+
+	(void)state;
+	assert_int_equal(ibtopo_analyze(&an, f, NULL, &err), 0);
+	assert_non_null(an->sections);
+	assert_non_null(an->topology);
+	assert_ptr_equal(ibtopo__analysis_section(an, "topology"), an->topology);
+	assert_null(ibtopo__analysis_section(an, "routes"));
+	assert_null(an->routes);
+	assert_null(ibtopo__analysis_section(an, "no-such-section"));
+	filled.version = IBTOPO_ANALYSIS_VERSION;
+	filled.fabric = f;
+	filled.topology = an->topology;
+	assert_ptr_equal(ibtopo__analysis_section(&filled, "topology"),
+			 an->topology);
+	assert_null(ibtopo__analysis_section(&filled, "routes"));
+	ibtopo_analysis_free(an);
+
+	o.flags = IBTOPO_ANALYZE_NO_TOPOLOGY;
+	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
+	assert_null(ibtopo__analysis_section(an, "topology"));
+	ibtopo_analysis_free(an);
+	ibtopo_fabric_free(f);
+}
+
 static void analyze_refuses_bad_arguments(void **state)
 {
 	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
@@ -341,6 +377,7 @@ int main(void)
 		cmocka_unit_test(init_sets_default_severity_and_no_ends),
 		cmocka_unit_test(analyze_equals_checks_then_topology),
 		cmocka_unit_test(analyze_flags_skip_analyses),
+		cmocka_unit_test(analyze_keeps_results_as_sections),
 		cmocka_unit_test(analyze_refuses_bad_arguments),
 		cmocka_unit_test(analyze_passes_routing_options),
 	};

@@ -1,10 +1,11 @@
 /*
- * test_health_json.c - `health --format json` writes its ports itself
- * (lib/report/report_health.c, for speed) instead of through a jansson
- * tree: its text must be what jansson writes for the same document
- * (compact, keys in order, reals with 6 significant digits), for the
- * numbers that are hard to format: 64-bit counters above INT64_MAX,
- * rates with fractions and exponents, whole rates, zero.
+ * test_health_json.c - `health --format json` writes its ports one
+ * small jansson object at a time (lib/report/report_health.c, for
+ * speed) instead of as one tree: its text must be what jansson writes
+ * for the whole document (compact, keys in order, reals with 6
+ * significant digits), for the numbers that are hard to format: 64-bit
+ * counters above INT64_MAX, rates with fractions and exponents, whole
+ * rates, zero.
  * And a failing cable's evidence (the cable check's numbers and the
  * error counters) is JSON keys of its finding, not only words.
  */

@@ -18,6 +18,7 @@ formatted="$formatted lib/io/read_roots.c lib/io/read_thresholds.c lib/analysis/
 formatted="$formatted lib/analysis/topology_levels.c lib/analysis/topology_ftree.c"
 formatted="$formatted lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
 formatted="$formatted lib/diagram/*.c lib/diagram/diagram-int.h"
+formatted="$formatted lib/report/report_analysis.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -1,11 +1,13 @@
 /*
  * analyze.c - ibtopo_analyze(): every registered analysis over one
  * fabric, in order. A new analysis is one file defining its struct
- * ibtopo__analysis, and one line in analyses[].
+ * ibtopo__analysis, and one line in analyses[]; what it keeps with
+ * ibtopo__run_keep() the analysis result holds as a section.
  */
 #include "analysis/analysis-int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The analyses, in the files of their modules. */
 extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
@@ -24,9 +26,57 @@ static const struct ibtopo__analysis *const analyses[] = {
 struct owned_analysis {
 	struct ibtopo_analysis pub;	/* first: ibtopo_analysis_free() */
 	struct ibtopo_findings findings;
-	struct ibtopo_topology *topology;
-	struct ibtopo_routes *routes;	/* its findings' notes: free after them */
+	/* freed after the findings: the routes hold their notes */
+	struct ibtopo_analysis_sections sections;
 };
+
+int ibtopo__run_keep(struct ibtopo__analysis_run *run, const char *name,
+		     void *data, void (*free_data)(void *data),
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_analysis_sections *s = run->sections;
+	struct ibtopo__section *items;
+
+	if (!data)
+		return 0;
+	items = realloc(s->items, (s->count + 1) * sizeof(*items));
+	if (!items) {
+		if (free_data)
+			free_data(data);
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	}
+	items[s->count++] = (struct ibtopo__section){ name, data, free_data };
+	s->items = items;
+	return 0;
+}
+
+const void *ibtopo__analysis_section(const struct ibtopo_analysis *an,
+				     const char *name)
+{
+	const struct ibtopo_analysis_sections *s = an->sections;
+
+	if (!s) {
+		if (strcmp(name, "topology") == 0)
+			return an->topology;
+		if (strcmp(name, "routes") == 0)
+			return an->routes;
+		return NULL;
+	}
+	for (size_t i = 0; i < s->count; i++)
+		if (strcmp(s->items[i].name, name) == 0)
+			return s->items[i].data;
+	return NULL;
+}
+
+static void free_topology(void *t)
+{
+	ibtopo_topology_free(t);
+}
+
+static void free_routes(void *r)
+{
+	ibtopo_routes_free(r);
+}
 
 int ibtopo_analyze(struct ibtopo_analysis **out,
 		   const struct ibtopo_fabric *fabric,
@@ -53,6 +103,7 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 	run.fabric = fabric;
 	run.opts = opts;
 	run.findings = &an->findings;
+	run.sections = &an->sections;
 	for (size_t i = 0; rc == 0 && i < IBTOPO__ARRAY_SIZE(analyses); i++) {
 		if (opts->flags & analyses[i]->skip)
 			continue;
@@ -62,13 +113,20 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 			rc = analyses[i]->run(&run, err);
 	}
 	ibtopo__inputs_release(&run.inputs);
-	an->topology = run.topology;
-	an->routes = run.routes;
+	/* the results later analyses read are sections too (kept even on
+	 * failure, to be freed) */
+	if (ibtopo__run_keep(&run, "topology", run.topology, free_topology,
+			     rc ? NULL : err) && !rc)
+		rc = IBTOPO_ENOMEM;
+	if (ibtopo__run_keep(&run, "routes", run.routes, free_routes,
+			     rc ? NULL : err) && !rc)
+		rc = IBTOPO_ENOMEM;
 	an->pub.version = IBTOPO_ANALYSIS_VERSION;
 	an->pub.fabric = fabric;
 	an->pub.findings = &an->findings;
-	an->pub.topology = an->topology;
-	an->pub.routes = an->routes;
+	an->pub.sections = &an->sections;
+	an->pub.topology = ibtopo__analysis_section(&an->pub, "topology");
+	an->pub.routes = ibtopo__analysis_section(&an->pub, "routes");
 	if (rc) {
 		ibtopo_analysis_free(&an->pub);
 		return rc;
@@ -83,8 +141,10 @@ void ibtopo_analysis_free(struct ibtopo_analysis *analysis)
 
 	if (!an)
 		return;
-	ibtopo_topology_free(an->topology);
 	ibtopo_findings_release(&an->findings);
-	ibtopo_routes_free(an->routes);
+	for (size_t i = an->sections.count; i-- > 0;)
+		if (an->sections.items[i].free)
+			an->sections.items[i].free(an->sections.items[i].data);
+	free(an->sections.items);
 	free(an);
 }

@@ -37,6 +37,7 @@
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
 #include <ibtopo/routing.h>
+#include <ibtopo/analyze.h>
 #include <ibtopo/report.h>
 #include <ibtopo/compare.h>
 #include <ibtopo/diagram.h>

@@ -60,6 +60,13 @@ struct ibtopo__json *ibtopo__json_null(void)
 	return W(json_null());
 }
 
+struct ibtopo__json *ibtopo__json_u64(uint64_t v)
+{
+	if (v > INT64_MAX)
+		return ibtopo__json_real((double)v);
+	return ibtopo__json_int((int64_t)v);
+}
+
 struct ibtopo__json *ibtopo__json_guid(uint64_t guid)
 {
 	char buf[24];
@@ -122,26 +129,26 @@ static int dump_cb(const char *buf, size_t len, void *data)
 	return ibtopo__out_write(data, buf, len) ? -1 : 0;
 }
 
-int ibtopo__json_write(const struct ibtopo_sink *opts,
+int ibtopo__json_write(const struct ibtopo_sink *sink,
 		       struct ibtopo__json *value, struct ibtopo_error *err)
 {
 	if (!value)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	if (json_dump_callback(J(value), dump_cb, (void *)opts,
+	if (json_dump_callback(J(value), dump_cb, (void *)sink,
 			       JSON_COMPACT | JSON_PRESERVE_ORDER |
 			       JSON_REAL_PRECISION(6) | JSON_ENCODE_ANY))
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 	return 0;
 }
 
-int ibtopo__json_dump(const struct ibtopo_sink *opts,
+int ibtopo__json_dump(const struct ibtopo_sink *sink,
 		      struct ibtopo__json *value, struct ibtopo_error *err)
 {
-	int rc = ibtopo__json_write(opts, value, err);
+	int rc = ibtopo__json_write(sink, value, err);
 
 	if (rc)
 		return rc;
-	if (ibtopo__out_write(opts, "\n", 1))
+	if (ibtopo__out_write(sink, "\n", 1))
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 	return 0;
 }

@@ -7,14 +7,14 @@
 #define IBTOPO_OUT_INT_H
 
 /* out/output.c: a sink with formatted writes */
-int ibtopo__out_write(const struct ibtopo_sink *opts, const char *buf,
+int ibtopo__out_write(const struct ibtopo_sink *sink, const char *buf,
 		      size_t len);
-int ibtopo__out_printf(const struct ibtopo_sink *opts, const char *fmt, ...)
+int ibtopo__out_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
-int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
+int ibtopo__out_vprintf(const struct ibtopo_sink *sink, const char *fmt,
 			va_list ap) IBTOPO__PRINTF(2, 0);
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
-int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s);
+int ibtopo__out_csv_field(const struct ibtopo_sink *sink, const char *s);
 
 /* A sink that remembers its first failure, so a writer reads straight. */
 struct ibtopo__wr {
@@ -94,7 +94,7 @@ struct ibtopo__column {
  * Write rows as a text table, CSV, or JSON
  * {"schema_version":1,"<list_name>":[...]}.
  */
-int ibtopo__table_write(const struct ibtopo_sink *opts, const char *list_name,
+int ibtopo__table_write(const struct ibtopo_sink *sink, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err);
@@ -105,6 +105,8 @@ struct ibtopo__json *ibtopo__json_object(void);
 struct ibtopo__json *ibtopo__json_array(void);
 struct ibtopo__json *ibtopo__json_string(const char *s); /* NULL -> null */
 struct ibtopo__json *ibtopo__json_int(int64_t v);
+/** A counter: an integer, or a real above INT64_MAX (JSON has no u64). */
+struct ibtopo__json *ibtopo__json_u64(uint64_t v);
 struct ibtopo__json *ibtopo__json_real(double v);
 struct ibtopo__json *ibtopo__json_bool(bool v);
 struct ibtopo__json *ibtopo__json_null(void);
@@ -117,10 +119,10 @@ int ibtopo__json_set_path(struct ibtopo__json *obj, const char *dotted,
 			  struct ibtopo__json *value);
 int ibtopo__json_append(struct ibtopo__json *arr, struct ibtopo__json *value);
 /** Write compactly (keys in insertion order), no newline. */
-int ibtopo__json_write(const struct ibtopo_sink *opts,
+int ibtopo__json_write(const struct ibtopo_sink *sink,
 		       struct ibtopo__json *value, struct ibtopo_error *err);
 /** Write compactly (keys in insertion order) plus "\n" to the sink. */
-int ibtopo__json_dump(const struct ibtopo_sink *opts,
+int ibtopo__json_dump(const struct ibtopo_sink *sink,
 		      struct ibtopo__json *value, struct ibtopo_error *err);
 void ibtopo__json_free(struct ibtopo__json *value);
 /** Speed or width set as a JSON array of names. */

@@ -12,15 +12,15 @@ int ibtopo_write_file(void *file, const char *buf, size_t len)
 	return 0;
 }
 
-int ibtopo__out_write(const struct ibtopo_sink *opts, const char *buf,
+int ibtopo__out_write(const struct ibtopo_sink *sink, const char *buf,
 		      size_t len)
 {
-	if (!opts || !opts->write)
+	if (!sink || !sink->write)
 		return IBTOPO_EINVAL;
-	return opts->write(opts->write_arg, buf, len);
+	return sink->write(sink->write_arg, buf, len);
 }
 
-int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
+int ibtopo__out_vprintf(const struct ibtopo_sink *sink, const char *fmt,
 			va_list ap)
 {
 	char small[512];
@@ -42,7 +42,7 @@ int ibtopo__out_vprintf(const struct ibtopo_sink *opts, const char *fmt,
 		}
 		vsnprintf(buf, (size_t)n + 1, fmt, again);
 	}
-	rc = ibtopo__out_write(opts, buf, (size_t)n);
+	rc = ibtopo__out_write(sink, buf, (size_t)n);
 	if (buf != small)
 		free(buf);
 out:
@@ -50,34 +50,34 @@ out:
 	return rc;
 }
 
-int ibtopo__out_printf(const struct ibtopo_sink *opts, const char *fmt, ...)
+int ibtopo__out_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = ibtopo__out_vprintf(opts, fmt, ap);
+	rc = ibtopo__out_vprintf(sink, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-int ibtopo__out_csv_field(const struct ibtopo_sink *opts, const char *s)
+int ibtopo__out_csv_field(const struct ibtopo_sink *sink, const char *s)
 {
 	int rc;
 
 	if (!s)
 		s = "";
 	if (!strpbrk(s, ",\"\r\n"))
-		return ibtopo__out_write(opts, s, strlen(s));
-	rc = ibtopo__out_write(opts, "\"", 1);
+		return ibtopo__out_write(sink, s, strlen(s));
+	rc = ibtopo__out_write(sink, "\"", 1);
 	for (const char *p = s; rc == 0 && *p; p++) {
 		if (*p == '"')
-			rc = ibtopo__out_write(opts, "\"\"", 2);
+			rc = ibtopo__out_write(sink, "\"\"", 2);
 		else
-			rc = ibtopo__out_write(opts, p, 1);
+			rc = ibtopo__out_write(sink, p, 1);
 	}
 	if (rc == 0)
-		rc = ibtopo__out_write(opts, "\"", 1);
+		rc = ibtopo__out_write(sink, "\"", 1);
 	return rc;
 }
 

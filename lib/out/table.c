@@ -82,7 +82,7 @@ static void get_cell(const struct ibtopo__column *col, const void *row, void *ct
 	col->get(row, ctx, c);
 }
 
-static int write_json(const struct ibtopo_sink *opts, const char *list_name,
+static int write_json(const struct ibtopo_sink *sink, const char *list_name,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *const *rows, size_t nrows, void *ctx,
 		      struct ibtopo_error *err)
@@ -91,7 +91,7 @@ static int write_json(const struct ibtopo_sink *opts, const char *list_name,
 	int rc;
 
 	/* Stream: one jansson object per row keeps memory flat on big fabrics. */
-	rc = ibtopo__out_printf(opts, "{\"schema_version\":1,\"%s\":[", list_name);
+	rc = ibtopo__out_printf(sink, "{\"schema_version\":1,\"%s\":[", list_name);
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		struct ibtopo__json *obj = ibtopo__json_object();
 
@@ -102,19 +102,19 @@ static int write_json(const struct ibtopo_sink *opts, const char *list_name,
 			rc = ibtopo__json_set_path(obj, cols[i].name, cell_json(&cell));
 		}
 		if (rc == 0 && r)
-			rc = ibtopo__out_write(opts, ",", 1);
+			rc = ibtopo__out_write(sink, ",", 1);
 		if (rc == 0)
-			rc = ibtopo__json_write(opts, obj, err);
+			rc = ibtopo__json_write(sink, obj, err);
 		ibtopo__json_free(obj);
 	}
 	if (rc == 0)
-		rc = ibtopo__out_write(opts, "]}\n", 3);
+		rc = ibtopo__out_write(sink, "]}\n", 3);
 	if (rc && err && !err->code)
 		ibtopo__error_set(err, rc, "cannot write output");
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_sink *opts,
+static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo__column *cols, size_t ncols,
 		     const void *const *rows, size_t nrows, void *ctx)
 {
@@ -124,28 +124,28 @@ static int write_csv(const struct ibtopo_sink *opts,
 
 	for (size_t i = 0; rc == 0 && i < ncols; i++) {
 		if (i)
-			rc = ibtopo__out_write(opts, ",", 1);
+			rc = ibtopo__out_write(sink, ",", 1);
 		if (rc == 0)
-			rc = ibtopo__out_csv_field(opts, cols[i].name);
+			rc = ibtopo__out_csv_field(sink, cols[i].name);
 	}
 	if (rc == 0)
-		rc = ibtopo__out_write(opts, "\r\n", 2);
+		rc = ibtopo__out_write(sink, "\r\n", 2);
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		for (size_t i = 0; rc == 0 && i < ncols; i++) {
 			get_cell(&cols[i], rows[r], ctx, &cell);
 			if (i)
-				rc = ibtopo__out_write(opts, ",", 1);
+				rc = ibtopo__out_write(sink, ",", 1);
 			if (rc == 0)
-				rc = ibtopo__out_csv_field(opts,
+				rc = ibtopo__out_csv_field(sink,
 					cell_text(&cell, true, buf, sizeof(buf)));
 		}
 		if (rc == 0)
-			rc = ibtopo__out_write(opts, "\r\n", 2);
+			rc = ibtopo__out_write(sink, "\r\n", 2);
 	}
 	return rc;
 }
 
-static int write_text(const struct ibtopo_sink *opts,
+static int write_text(const struct ibtopo_sink *sink,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *const *rows, size_t nrows, void *ctx,
 		      struct ibtopo_error *err)
@@ -174,18 +174,18 @@ static int write_text(const struct ibtopo_sink *opts,
 		const char *t = cols[i].title ? cols[i].title : cols[i].name;
 
 		if (i + 1 < ncols)
-			rc = ibtopo__out_printf(opts, "%-*s  ", (int)width[i], t);
+			rc = ibtopo__out_printf(sink, "%-*s  ", (int)width[i], t);
 		else
-			rc = ibtopo__out_printf(opts, "%s\n", t);
+			rc = ibtopo__out_printf(sink, "%s\n", t);
 	}
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		for (size_t i = 0; rc == 0 && i < ncols; i++) {
 			get_cell(&cols[i], rows[r], ctx, &cell);
 			if (i + 1 < ncols)
-				rc = ibtopo__out_printf(opts, "%-*s  ", (int)width[i],
+				rc = ibtopo__out_printf(sink, "%-*s  ", (int)width[i],
 					cell_text(&cell, false, buf, sizeof(buf)));
 			else
-				rc = ibtopo__out_printf(opts, "%s\n",
+				rc = ibtopo__out_printf(sink, "%s\n",
 					cell_text(&cell, false, buf, sizeof(buf)));
 		}
 	}
@@ -193,28 +193,28 @@ static int write_text(const struct ibtopo_sink *opts,
 	return rc;
 }
 
-int ibtopo__table_write(const struct ibtopo_sink *opts, const char *list_name,
+int ibtopo__table_write(const struct ibtopo_sink *sink, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err)
 {
 	int rc;
 
-	if (!opts || !opts->write || !cols)
+	if (!sink || !sink->write || !cols)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output sink");
-	switch (opts->format) {
+	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
-		rc = write_json(opts, list_name, cols, ncols, rows, nrows, ctx, err);
+		rc = write_json(sink, list_name, cols, ncols, rows, nrows, ctx, err);
 		break;
 	case IBTOPO_FORMAT_CSV:
-		rc = write_csv(opts, cols, ncols, rows, nrows, ctx);
+		rc = write_csv(sink, cols, ncols, rows, nrows, ctx);
 		break;
 	case IBTOPO_FORMAT_TEXT:
-		rc = write_text(opts, cols, ncols, rows, nrows, ctx, err);
+		rc = write_text(sink, cols, ncols, rows, nrows, ctx, err);
 		break;
 	default:
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "unknown format %d",
-					 (int)opts->format);
+					 (int)sink->format);
 	}
 	if (rc && err && !err->code)
 		ibtopo__error_set(err, rc, "cannot write output");

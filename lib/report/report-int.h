@@ -1,6 +1,6 @@
 /*
- * report-int.h - private to libibtopo: the findings, topology and routes
- * reports that other reports and exports share.
+ * report-int.h - private to libibtopo: the findings report other reports
+ * share, and the sections of the analysis report.
  */
 #ifndef IBTOPO_REPORT_INT_H
 #define IBTOPO_REPORT_INT_H
@@ -10,27 +10,34 @@
 /* report/report_findings.c */
 /** Findings as a JSON array (NULL list: empty); NULL when out of memory. */
 struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list);
-/** Findings as text tables grouped by severity, or "no findings". */
-int ibtopo__findings_text(const struct ibtopo_sink *opts,
-			  const struct ibtopo_findings *list,
+/**
+ * Findings as text tables grouped by severity, or "no findings"; a
+ * description two nodes of `fabrics` share (or two ends in the list)
+ * gets the GUID.
+ */
+int ibtopo__findings_text(const struct ibtopo_sink *sink,
+			  const struct ibtopo_fabric *const *fabrics,
+			  size_t nfabrics, const struct ibtopo_findings *list,
 			  struct ibtopo_error *err);
+/** IBTOPO_EINVAL unless the sink writes text, JSON or CSV. */
+int ibtopo__report_check_sink(const struct ibtopo_sink *sink,
+			      struct ibtopo_error *err);
+/** Write a JSON document and free it; NULL root: IBTOPO_ENOMEM. */
+int ibtopo__report_json_doc(const struct ibtopo_sink *sink,
+			    struct ibtopo__json *root,
+			    struct ibtopo_error *err);
 
-/* report/report_routes.c: the routing analysis in reports */
-struct ibtopo_routes;
-/** Add the "routes" object to a JSON object; IBTOPO_ENOMEM. */
-int ibtopo__routes_json(struct ibtopo__json *root,
-			const struct ibtopo_routes *r);
-/** The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
-int ibtopo__routes_text(const struct ibtopo_sink *o,
-			const struct ibtopo_routes *r);
-
-/* report/report_topology.c: the topology analysis in reports */
-struct ibtopo_topology;
-/** Add "topology" and "paths" objects to a JSON object. */
-int ibtopo__topology_json(struct ibtopo__json *root,
-			  const struct ibtopo_topology *t);
-/** The architect's summary: class, level table, blocking, path diversity. */
-int ibtopo__topology_text(const struct ibtopo_sink *o,
-			  const struct ibtopo_topology *t);
+/*
+ * A section of ibtopo_report_analysis(): how the analysis section of the
+ * same name (ibtopo__run_keep()) reads in JSON and in text. One
+ * descriptor in the section's file, one line in report_analysis.c.
+ */
+struct ibtopo__report_section {
+	const char *name;
+	/** Add its keys to the document's object; IBTOPO_ENOMEM. */
+	int (*json)(struct ibtopo__json *root, const void *data);
+	/** Its text block; IBTOPO_EIO or IBTOPO_ENOMEM. */
+	int (*text)(const struct ibtopo_sink *sink, const void *data);
+};
 
 #endif /* IBTOPO_REPORT_INT_H */

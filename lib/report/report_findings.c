@@ -581,7 +581,7 @@ static size_t fold_rows(const void **rows, size_t k, struct fold *tmp,
 	return kept;
 }
 
-static int findings_text(const struct ibtopo_sink *opts,
+static int findings_text(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *const *fabrics,
 			 size_t nfabrics, const struct ibtopo_findings *list,
 			 const char *none, struct ibtopo_error *err)
@@ -602,7 +602,7 @@ static int findings_text(const struct ibtopo_sink *opts,
 	int rc = 0;
 
 	if (!n)
-		return ibtopo__out_printf(opts, "%s\n", none) ?
+		return ibtopo__out_printf(sink, "%s\n", none) ?
 			ibtopo__error_set(err, IBTOPO_EIO, "cannot write output") : 0;
 	rows = calloc(n, sizeof(*rows));
 	x = calloc(1, sizeof(*x));
@@ -626,7 +626,7 @@ static int findings_text(const struct ibtopo_sink *opts,
 				rows[k++] = &list->items[i];
 		if (!k)
 			continue;
-		rc = ibtopo__out_printf(opts, "%s%s (%zu)\n", shown ? "\n" : "",
+		rc = ibtopo__out_printf(sink, "%s%s (%zu)\n", shown ? "\n" : "",
 					groups[g].title, k);
 		if (rc) {
 			rc = ibtopo__error_set(err, rc, "cannot write output");
@@ -634,13 +634,13 @@ static int findings_text(const struct ibtopo_sink *opts,
 		}
 		total = k;
 		k = fold_rows(rows, k, tmp, folded, &nfolded);
-		rc = ibtopo__table_write(opts, NULL, text_cols,
+		rc = ibtopo__table_write(sink, NULL, text_cols,
 					 IBTOPO__ARRAY_SIZE(text_cols),
 					 (const void *const *)rows, k, x, err);
 		for (size_t i = 0; rc == 0 && i < nfolded; i++) {
 			const char *sub = ibtopo__finding_subkind_name(folded[i].f);
 
-			rc = ibtopo__out_printf(opts,
+			rc = ibtopo__out_printf(sink,
 				"... and %zu more %s findings (%s%ssee --format json)\n",
 				folded[i].hidden,
 				ibtopo_finding_kind_name(folded[i].f->kind),
@@ -660,28 +660,29 @@ out_free:
 	return rc;
 }
 
-int ibtopo__findings_text(const struct ibtopo_sink *opts,
-			  const struct ibtopo_findings *list,
+int ibtopo__findings_text(const struct ibtopo_sink *sink,
+			  const struct ibtopo_fabric *const *fabrics,
+			  size_t nfabrics, const struct ibtopo_findings *list,
 			  struct ibtopo_error *err)
 {
-	return findings_text(opts, NULL, 0, list, "no findings", err);
+	return findings_text(sink, fabrics, nfabrics, list, "no findings", err);
 }
 
 /* -------------------------------------------------------------- reports */
 
-static int write_json_doc(const struct ibtopo_sink *opts,
-			  struct ibtopo__json *root, struct ibtopo_error *err)
+int ibtopo__report_json_doc(const struct ibtopo_sink *sink,
+			    struct ibtopo__json *root, struct ibtopo_error *err)
 {
 	int rc;
 
 	if (!root)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = ibtopo__json_dump(opts, root, err);
+	rc = ibtopo__json_dump(sink, root, err);
 	ibtopo__json_free(root);
 	return rc;
 }
 
-static int write_csv(const struct ibtopo_sink *opts,
+static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_findings *list, struct ibtopo_error *err)
 {
 	size_t n = list ? list->count : 0;
@@ -695,7 +696,7 @@ static int write_csv(const struct ibtopo_sink *opts,
 	}
 	for (size_t i = 0; i < n; i++)
 		rows[i] = &list->items[i];
-	rc = ibtopo__table_write(opts, "findings", cols, IBTOPO__ARRAY_SIZE(cols),
+	rc = ibtopo__table_write(sink, "findings", cols, IBTOPO__ARRAY_SIZE(cols),
 				 (const void *const *)rows, n, x, err);
 out_free:
 	free(x);
@@ -703,26 +704,27 @@ out_free:
 	return rc;
 }
 
-static int check_opts(const struct ibtopo_sink *opts, struct ibtopo_error *err)
+int ibtopo__report_check_sink(const struct ibtopo_sink *sink,
+			      struct ibtopo_error *err)
 {
-	if (!opts || !opts->write)
+	if (!sink || !sink->write)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output sink");
-	if (opts->format != IBTOPO_FORMAT_TEXT && opts->format != IBTOPO_FORMAT_JSON &&
-	    opts->format != IBTOPO_FORMAT_CSV)
+	if (sink->format != IBTOPO_FORMAT_TEXT && sink->format != IBTOPO_FORMAT_JSON &&
+	    sink->format != IBTOPO_FORMAT_CSV)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "unknown format %d",
-					 (int)opts->format);
+					 (int)sink->format);
 	return 0;
 }
 
-int ibtopo_report_findings(const struct ibtopo_sink *opts,
+int ibtopo_report_findings(const struct ibtopo_sink *sink,
 			   const char *list_name,
 			   const struct ibtopo_findings *list,
 			   struct ibtopo_error *err)
 {
-	return ibtopo_report_findings_of(opts, list_name, list, NULL, NULL, err);
+	return ibtopo_report_findings_of(sink, list_name, list, NULL, NULL, err);
 }
 
-int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
+int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
 			      const struct ibtopo_fabric *a,
@@ -731,11 +733,11 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 {
 	const struct ibtopo_fabric *fabrics[] = { a, b };
 	struct ibtopo__json *root;
-	int rc = check_opts(opts, err);
+	int rc = ibtopo__report_check_sink(sink, err);
 
 	if (rc)
 		return rc;
-	switch (opts->format) {
+	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
 		root = ibtopo__json_object();
 		if (root && (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
@@ -744,113 +746,13 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *opts,
 			ibtopo__json_free(root);
 			root = NULL;
 		}
-		return write_json_doc(opts, root, err);
+		return ibtopo__report_json_doc(sink, root, err);
 	case IBTOPO_FORMAT_CSV:
-		return write_csv(opts, list, err);
+		return write_csv(sink, list, err);
 	default:
 		/* a diff's list is its changes: none is "no differences" */
-		return findings_text(opts, fabrics, 2, list,
+		return findings_text(sink, fabrics, 2, list,
 				     list_name && strcmp(list_name, "changes") == 0 ?
 				     "no differences" : "no findings", err);
-	}
-}
-
-static size_t count_cables(const struct ibtopo_fabric *f)
-{
-	size_t n = 0, nl = ibtopo_fabric_link_count(f);
-
-	for (size_t i = 0; i < nl; i++)
-		if (ibtopo_fabric_link(f, i)->cable)
-			n++;
-	return n;
-}
-
-static struct ibtopo__json *fabric_json(const struct ibtopo_fabric *f)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	struct ibtopo__json *o = ibtopo__json_object();
-
-	if (!o ||
-	    ibtopo__json_set(o, "source", ibtopo__json_string(m->source)) ||
-	    ibtopo__json_set(o, "label", ibtopo__json_string(m->label)) ||
-	    ibtopo__json_set(o, "snapshot_id", m->snapshot_id > 0 ?
-			     ibtopo__json_int(m->snapshot_id) : ibtopo__json_null()) ||
-	    ibtopo__json_set(o, "switches", ibtopo__json_int((int64_t)
-			     ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH))) ||
-	    ibtopo__json_set(o, "cas", ibtopo__json_int((int64_t)
-			     ibtopo_fabric_count_type(f, IBTOPO_NODE_CA))) ||
-	    ibtopo__json_set(o, "routers", ibtopo__json_int((int64_t)
-			     ibtopo_fabric_count_type(f, IBTOPO_NODE_ROUTER))) ||
-	    ibtopo__json_set(o, "links", ibtopo__json_int((int64_t)
-			     ibtopo_fabric_link_count(f))) ||
-	    ibtopo__json_set(o, "cables", ibtopo__json_int((int64_t)count_cables(f))) ||
-	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial))) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
-}
-
-int ibtopo_report_analysis(const struct ibtopo_sink *opts,
-			   const struct ibtopo_analysis *an,
-			   struct ibtopo_error *err)
-{
-	const struct ibtopo_fabric_meta *m;
-	struct ibtopo__json *root;
-	int rc = check_opts(opts, err);
-
-	if (rc)
-		return rc;
-	if (!an || !an->fabric)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no analysis to render");
-	switch (opts->format) {
-	case IBTOPO_FORMAT_JSON:
-		/* One object: later sections (topology, paths) go beside "fabric". */
-		root = ibtopo__json_object();
-		if (root && (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-			     ibtopo__json_set(root, "fabric", fabric_json(an->fabric)) ||
-			     (an->topology &&
-			      ibtopo__topology_json(root, an->topology)) ||
-			     (an->routes &&
-			      ibtopo__routes_json(root, an->routes)) ||
-			     ibtopo__json_set(root, "findings",
-					      ibtopo__findings_json(an->findings)))) {
-			ibtopo__json_free(root);
-			root = NULL;
-		}
-		return write_json_doc(opts, root, err);
-	case IBTOPO_FORMAT_CSV:
-		return write_csv(opts, an->findings, err);
-	default:
-		m = ibtopo_fabric_meta(an->fabric);
-		if (m->snapshot_id > 0)
-			rc = ibtopo__out_printf(opts, "snapshot %lld", (long long)m->snapshot_id);
-		else
-			rc = ibtopo__out_printf(opts, "fabric %s",
-						m->source ? m->source : "(unnamed)");
-		if (rc == 0 && m->label)
-			rc = ibtopo__out_printf(opts, " (%s)", m->label);
-		if (rc == 0)
-			rc = ibtopo__out_printf(opts,
-				": %zu switches, %zu CAs, %zu routers, %zu links, %zu with cable data%s\n\n",
-				ibtopo_fabric_count_type(an->fabric, IBTOPO_NODE_SWITCH),
-				ibtopo_fabric_count_type(an->fabric, IBTOPO_NODE_CA),
-				ibtopo_fabric_count_type(an->fabric, IBTOPO_NODE_ROUTER),
-				ibtopo_fabric_link_count(an->fabric),
-				count_cables(an->fabric), m->partial ? " (PARTIAL)" : "");
-		if (rc == 0 && an->topology) {
-			rc = ibtopo__topology_text(opts, an->topology);
-			if (rc == 0)
-				rc = ibtopo__out_printf(opts, "\n");
-		}
-		if (rc == 0 && an->routes) {
-			rc = ibtopo__routes_text(opts, an->routes);
-			if (rc == 0)
-				rc = ibtopo__out_printf(opts, "\n");
-		}
-		if (rc)
-			return ibtopo__error_set(err, rc, "cannot write output");
-		return findings_text(opts, &an->fabric, 1, an->findings,
-				     "no findings", err);
 	}
 }

@@ -24,64 +24,80 @@ static void set_list(struct ibtopo__cell *c, unsigned mask, bool speed)
 	}
 }
 
-static void set_speed(struct ibtopo__cell *c, unsigned bit)
+static void set_speeds(struct ibtopo__cell *c, unsigned mask)
 {
-	if (bit)
-		ibtopo__cell_str(c, ibtopo_speed_name(bit));
+	set_list(c, mask, true);
 }
 
-static void set_width(struct ibtopo__cell *c, unsigned bit)
+static void set_widths(struct ibtopo__cell *c, unsigned mask)
 {
-	if (bit)
-		ibtopo__cell_str(c, ibtopo_width_name(bit));
+	set_list(c, mask, false);
+}
+
+/* 0 (unknown, unset) stays null */
+static void set_nonzero(struct ibtopo__cell *c, int64_t v)
+{
+	if (v)
+		ibtopo__cell_int(c, v);
+}
+
+/* The name of a speed, width or state; 0 (unknown) stays null. */
+static void set_named(struct ibtopo__cell *c, unsigned v, const char *name)
+{
+	if (v)
+		ibtopo__cell_str(c, name);
+}
+
+static void set_bool(struct ibtopo__cell *c, bool b)
+{
+	c->type = IBTOPO__BOOL;
+	c->b = b;
+}
+
+/*
+ * A column getter of one value: `set(c, value...)`, where the values are
+ * expressions of the row `r`, a const T *. The set_* helpers leave
+ * unknown values null, as a NULL string and a GUID of 0 are.
+ */
+#define GETTER(fn, T, set, ...)						\
+static void fn(const void *row, void *x, struct ibtopo__cell *c)	\
+{									\
+	const T *r = row;						\
+									\
+	(void)x;							\
+	set(c, __VA_ARGS__);						\
+}
+
+/* The data rate of a speed and width; unknown stays null. */
+static void set_gbps(struct ibtopo__cell *c, unsigned speed, unsigned width)
+{
+	double g = ibtopo_link_gbps(speed, width);
+
+	if (g > 0)
+		ibtopo__cell_real(c, g);
+}
+
+/* A switch is addressed through port 0; a CA per port: the first LID. */
+static uint16_t node_lid(const struct ibtopo_node *n)
+{
+	for (unsigned i = 0; i <= n->nports; i++)
+		if (n->ports[i] && n->ports[i]->lid)
+			return n->ports[i]->lid;
+	return 0;
 }
 
 /* ---- nodes ---- */
 
 #define NODE(r) ((const struct ibtopo_node *)(r))
 
-static void n_type(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, ibtopo_node_type_name(NODE(r)->type));
-}
-static void n_guid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_guid(c, NODE(r)->guid);
-}
-static void n_desc(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, NODE(r)->desc);
-}
-static void n_sysimg(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_guid(c, NODE(r)->sysimg_guid);
-}
-static void n_ports(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, NODE(r)->nports);
-}
-static void n_vendor(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (NODE(r)->vendor_id)
-		ibtopo__cell_int(c, NODE(r)->vendor_id);
-}
-static void n_device(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (NODE(r)->device_id)
-		ibtopo__cell_int(c, NODE(r)->device_id);
-}
-static void n_lid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	const struct ibtopo_node *n = NODE(r);
-
-	/* A switch is addressed through port 0; a CA per port: show the first. */
-	for (unsigned i = 0; i <= n->nports; i++) {
-		if (n->ports[i] && n->ports[i]->lid) {
-			ibtopo__cell_int(c, n->ports[i]->lid);
-			return;
-		}
-	}
-}
+GETTER(n_type, struct ibtopo_node, ibtopo__cell_str, ibtopo_node_type_name(r->type))
+GETTER(n_guid, struct ibtopo_node, ibtopo__cell_guid, r->guid)
+GETTER(n_desc, struct ibtopo_node, ibtopo__cell_str, r->desc)
+GETTER(n_sysimg, struct ibtopo_node, ibtopo__cell_guid, r->sysimg_guid)
+GETTER(n_ports, struct ibtopo_node, ibtopo__cell_int, r->nports)
+GETTER(n_vendor, struct ibtopo_node, set_nonzero, r->vendor_id)
+GETTER(n_device, struct ibtopo_node, set_nonzero, r->device_id)
+GETTER(n_lid, struct ibtopo_node, set_nonzero, node_lid(r))
 static void n_links(const void *r, void *x, struct ibtopo__cell *c)
 {
 	const struct ibtopo_node *n = NODE(r);
@@ -105,100 +121,79 @@ static const struct ibtopo__column node_cols[] = {
 	{ "device_id", "DEVICE", n_device },
 };
 
-static int render_rows(const struct ibtopo_sink *opts, const char *name,
-		       const struct ibtopo__column *cols, size_t ncols,
-		       const void **rows, size_t n, struct ibtopo_error *err)
+/* The rows of a report: at(src, i) for each i < n that is not NULL. */
+static const void **collect_rows(const void *src, size_t n,
+				 const void *(*at)(const void *src, size_t i),
+				 size_t *nrows)
 {
-	return ibtopo__table_write(opts, name, cols, ncols,
-				   (const void *const *)rows, n, NULL, err);
+	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+
+	*nrows = 0;
+	for (size_t i = 0; rows && i < n; i++) {
+		const void *r = at(src, i);
+
+		if (r)
+			rows[(*nrows)++] = r;
+	}
+	return rows;
 }
 
-int ibtopo_report_nodes(const struct ibtopo_sink *opts,
-			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+/* A report of the rows collect_rows() picks, in the columns `cols`. */
+static int write_rows(const struct ibtopo_sink *sink, const char *name,
+		      const struct ibtopo__column *cols, size_t ncols,
+		      const void *src, size_t n,
+		      const void *(*at)(const void *src, size_t i),
+		      struct ibtopo_error *err)
 {
-	size_t n = ibtopo_fabric_node_count(fabric);
-	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+	size_t k;
+	const void **rows = collect_rows(src, n, at, &k);
 	int rc;
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		rows[i] = ibtopo_fabric_node(fabric, i);
-	rc = render_rows(opts, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
-			 rows, n, err);
+	rc = ibtopo__table_write(sink, name, cols, ncols,
+				 (const void *const *)rows, k, NULL, err);
 	free(rows);
 	return rc;
+}
+
+static const void *node_at(const void *fabric, size_t i)
+{
+	return ibtopo_fabric_node(fabric, i);
+}
+
+int ibtopo_report_nodes(const struct ibtopo_sink *sink,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	return write_rows(sink, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
+			  fabric, ibtopo_fabric_node_count(fabric), node_at, err);
 }
 
 /* ---- ports ---- */
 
 #define PORT(r) ((const struct ibtopo_port *)(r))
 
-static void p_node(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, PORT(r)->node->desc);
-}
-static void p_guid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_guid(c, PORT(r)->node->guid);
-}
-static void p_num(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, PORT(r)->num);
-}
-static void p_pguid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_guid(c, PORT(r)->guid);
-}
-static void p_lid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (PORT(r)->lid)
-		ibtopo__cell_int(c, PORT(r)->lid);
-}
-static void p_state(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (PORT(r)->state)
-		ibtopo__cell_str(c, ibtopo_port_state_name(PORT(r)->state));
-}
-static void p_phys(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (PORT(r)->phys_state)
-		ibtopo__cell_str(c, ibtopo_phys_state_name(PORT(r)->phys_state));
-}
-static void p_speed(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_speed(c, PORT(r)->speed_active);
-}
-static void p_width(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_width(c, PORT(r)->width_active);
-}
-static void p_ssup(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_list(c, PORT(r)->speed_supported, true);
-}
-static void p_sen(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_list(c, PORT(r)->speed_enabled, true);
-}
-static void p_wsup(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_list(c, PORT(r)->width_supported, false);
-}
-static void p_wen(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_list(c, PORT(r)->width_enabled, false);
-}
-static void p_rnode(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (PORT(r)->remote)
-		ibtopo__cell_str(c, PORT(r)->remote->node->desc);
-}
-static void p_rguid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (PORT(r)->remote)
-		ibtopo__cell_guid(c, PORT(r)->remote->node->guid);
-}
+GETTER(p_node, struct ibtopo_port, ibtopo__cell_str, r->node->desc)
+GETTER(p_guid, struct ibtopo_port, ibtopo__cell_guid, r->node->guid)
+GETTER(p_num, struct ibtopo_port, ibtopo__cell_int, r->num)
+GETTER(p_pguid, struct ibtopo_port, ibtopo__cell_guid, r->guid)
+GETTER(p_lid, struct ibtopo_port, set_nonzero, r->lid)
+GETTER(p_state, struct ibtopo_port, set_named, r->state,
+       ibtopo_port_state_name(r->state))
+GETTER(p_phys, struct ibtopo_port, set_named, r->phys_state,
+       ibtopo_phys_state_name(r->phys_state))
+GETTER(p_speed, struct ibtopo_port, set_named, r->speed_active,
+       ibtopo_speed_name(r->speed_active))
+GETTER(p_width, struct ibtopo_port, set_named, r->width_active,
+       ibtopo_width_name(r->width_active))
+GETTER(p_ssup, struct ibtopo_port, set_speeds, r->speed_supported)
+GETTER(p_sen, struct ibtopo_port, set_speeds, r->speed_enabled)
+GETTER(p_wsup, struct ibtopo_port, set_widths, r->width_supported)
+GETTER(p_wen, struct ibtopo_port, set_widths, r->width_enabled)
+GETTER(p_rnode, struct ibtopo_port, ibtopo__cell_str,
+       r->remote ? r->remote->node->desc : NULL)
+GETTER(p_rguid, struct ibtopo_port, ibtopo__cell_guid,
+       r->remote ? r->remote->node->guid : 0)
 static void p_rport(const void *r, void *x, struct ibtopo__cell *c)
 {
 	if (PORT(r)->remote)
@@ -224,27 +219,51 @@ static const struct ibtopo__column port_cols[] = {
 	{ "remote.port", "PEER PORT", p_rport },
 };
 
-int ibtopo_report_ports(const struct ibtopo_sink *opts,
-			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+/*
+ * The ports of the fabric, node by node, that keep(port, arg) lists,
+ * into a new array of *n; NULL when out of memory.
+ */
+static const void **port_rows(const struct ibtopo_fabric *fabric,
+			      bool (*keep)(const struct ibtopo_port *p,
+					   const void *arg),
+			      const void *arg, size_t *n)
 {
-	size_t nn = ibtopo_fabric_node_count(fabric), n = 0, k = 0;
+	size_t nn = ibtopo_fabric_node_count(fabric), np = 0;
 	const void **rows;
-	int rc;
 
 	for (size_t i = 0; i < nn; i++)
-		n += ibtopo_fabric_node(fabric, i)->nports + 1;
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	for (size_t i = 0; i < nn; i++) {
+		np += ibtopo_fabric_node(fabric, i)->nports + 1;
+	rows = calloc(np ? np : 1, sizeof(*rows));
+	*n = 0;
+	for (size_t i = 0; rows && i < nn; i++) {
 		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
 
 		for (unsigned p = 0; p <= node->nports; p++)
-			if (node->ports[p])
-				rows[k++] = node->ports[p];
+			if (node->ports[p] && keep(node->ports[p], arg))
+				rows[(*n)++] = node->ports[p];
 	}
-	rc = render_rows(opts, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
-			 rows, k, err);
+	return rows;
+}
+
+static bool any_port(const struct ibtopo_port *p, const void *arg)
+{
+	(void)p;
+	(void)arg;
+	return true;
+}
+
+int ibtopo_report_ports(const struct ibtopo_sink *sink,
+			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t k;
+	const void **rows = port_rows(fabric, any_port, NULL, &k);
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	rc = ibtopo__table_write(sink, "ports", port_cols,
+				 IBTOPO__ARRAY_SIZE(port_cols),
+				 (const void *const *)rows, k, NULL, err);
 	free(rows);
 	return rc;
 }
@@ -254,82 +273,46 @@ int ibtopo_report_ports(const struct ibtopo_sink *opts,
 #define LINK(r) ((const struct ibtopo_link *)(r))
 
 #define END_GETTERS(E)							\
-static void l_##E##_node(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	ibtopo__cell_str(c, LINK(r)->E->node->desc);				\
-}									\
-static void l_##E##_guid(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	ibtopo__cell_guid(c, LINK(r)->E->node->guid);				\
-}									\
-static void l_##E##_port(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	ibtopo__cell_int(c, LINK(r)->E->num);					\
-}									\
-static void l_##E##_ssup(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	set_list(c, LINK(r)->E->speed_supported, true);			\
-}									\
-static void l_##E##_sen(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	set_list(c, LINK(r)->E->speed_enabled, true);			\
-}									\
-static void l_##E##_wsup(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	set_list(c, LINK(r)->E->width_supported, false);		\
-}									\
-static void l_##E##_wen(const void *r, void *x, struct ibtopo__cell *c) \
-{									\
-	set_list(c, LINK(r)->E->width_enabled, false);			\
-}
+GETTER(l_##E##_node, struct ibtopo_link, ibtopo__cell_str, r->E->node->desc) \
+GETTER(l_##E##_guid, struct ibtopo_link, ibtopo__cell_guid, r->E->node->guid) \
+GETTER(l_##E##_port, struct ibtopo_link, ibtopo__cell_int, r->E->num)	\
+GETTER(l_##E##_ssup, struct ibtopo_link, set_speeds, r->E->speed_supported) \
+GETTER(l_##E##_sen, struct ibtopo_link, set_speeds, r->E->speed_enabled) \
+GETTER(l_##E##_wsup, struct ibtopo_link, set_widths, r->E->width_supported) \
+GETTER(l_##E##_wen, struct ibtopo_link, set_widths, r->E->width_enabled)
 
 END_GETTERS(a)
 END_GETTERS(b)
 
-static void l_speed(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_speed(c, LINK(r)->speed);
-}
-static void l_width(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_width(c, LINK(r)->width);
-}
-static void l_gbps(const void *r, void *x, struct ibtopo__cell *c)
-{
-	double g = ibtopo_link_gbps(LINK(r)->speed, LINK(r)->width);
-
-	if (g > 0) {
-		c->type = IBTOPO__REAL;
-		c->d = g;
-	}
-}
-static void l_media(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (LINK(r)->cable && LINK(r)->cable->media)
-		ibtopo__cell_str(c, ibtopo_media_name(LINK(r)->cable->media));
-}
+GETTER(l_speed, struct ibtopo_link, set_named, r->speed,
+       ibtopo_speed_name(r->speed))
+GETTER(l_width, struct ibtopo_link, set_named, r->width,
+       ibtopo_width_name(r->width))
+GETTER(l_gbps, struct ibtopo_link, set_gbps, r->speed, r->width)
+GETTER(l_media, struct ibtopo_link, ibtopo__cell_str,
+       r->cable && r->cable->media ? ibtopo_media_name(r->cable->media) :
+				       NULL)
 static void l_length(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if (LINK(r)->cable && LINK(r)->cable->length_m > 0) {
-		c->type = IBTOPO__REAL;
-		c->d = LINK(r)->cable->length_m;
-	}
+	if (LINK(r)->cable && LINK(r)->cable->length_m > 0)
+		ibtopo__cell_real(c, LINK(r)->cable->length_m);
 }
-static void l_pn(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (LINK(r)->cable)
-		ibtopo__cell_str(c, LINK(r)->cable->part_number);
-}
+GETTER(l_pn, struct ibtopo_link, ibtopo__cell_str,
+       r->cable ? r->cable->part_number : NULL)
+
+/* The first columns of the links and the cables reports: the ends and the rate. */
+#define LINK_COLS							\
+	{ "a.node", "A NODE", l_a_node },				\
+	{ "a.guid", "A GUID", l_a_guid },				\
+	{ "a.port", "A PORT", l_a_port },				\
+	{ "b.node", "B NODE", l_b_node },				\
+	{ "b.guid", "B GUID", l_b_guid },				\
+	{ "b.port", "B PORT", l_b_port },				\
+	{ "speed", "SPEED", l_speed },					\
+	{ "width", "WIDTH", l_width }
 
 static const struct ibtopo__column link_cols[] = {
-	{ "a.node", "A NODE", l_a_node },
-	{ "a.guid", "A GUID", l_a_guid },
-	{ "a.port", "A PORT", l_a_port },
-	{ "b.node", "B NODE", l_b_node },
-	{ "b.guid", "B GUID", l_b_guid },
-	{ "b.port", "B PORT", l_b_port },
-	{ "speed", "SPEED", l_speed },
-	{ "width", "WIDTH", l_width },
+	LINK_COLS,
 	{ "gbps", "Gb/s", l_gbps },
 	{ "a.speed_supported", "A SPEED SUP", l_a_ssup },
 	{ "a.speed_enabled", "A SPEED EN", l_a_sen },
@@ -388,54 +371,43 @@ static size_t columns_with_data(struct ibtopo__column *out,
 	return k;
 }
 
-int ibtopo_report_links(const struct ibtopo_sink *opts,
+static const void *link_at(const void *fabric, size_t i)
+{
+	return ibtopo_fabric_link(fabric, i);
+}
+
+int ibtopo_report_links(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
 	struct ibtopo__column shown[IBTOPO__ARRAY_SIZE(link_cols)];
-	size_t n = ibtopo_fabric_link_count(fabric);
-	size_t ncols = IBTOPO__ARRAY_SIZE(link_cols);
-	const void **rows = calloc(n ? n : 1, sizeof(*rows));
+	size_t n, ncols = IBTOPO__ARRAY_SIZE(link_cols);
+	const void **rows = collect_rows(fabric, ibtopo_fabric_link_count(fabric),
+					 link_at, &n);
 	int rc;
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		rows[i] = ibtopo_fabric_link(fabric, i);
 	memcpy(shown, link_cols, sizeof(link_cols));
 	/* the machine formats keep every key; text shows what has data */
-	if (opts && opts->format == IBTOPO_FORMAT_TEXT &&
-	    !(opts->flags & IBTOPO_SINK_WIDE) && n)
+	if (sink && sink->format == IBTOPO_FORMAT_TEXT &&
+	    !(sink->flags & IBTOPO_SINK_WIDE) && n)
 		ncols = columns_with_data(shown, link_cols, ncols,
 					  (const void *const *)rows, n);
-	rc = render_rows(opts, "links", shown, ncols, rows, n, err);
+	rc = ibtopo__table_write(sink, "links", shown, ncols,
+				 (const void *const *)rows, n, NULL, err);
 	free(rows);
 	return rc;
 }
 
 /* ---- cables: links that carry cable data ---- */
 
-static void l_rated(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_speed(c, LINK(r)->cable->rated_speed);
-}
-static void l_vendor(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, LINK(r)->cable->vendor);
-}
-static void l_serial(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, LINK(r)->cable->serial);
-}
+GETTER(l_rated, struct ibtopo_link, set_named, r->cable->rated_speed,
+       ibtopo_speed_name(r->cable->rated_speed))
+GETTER(l_vendor, struct ibtopo_link, ibtopo__cell_str, r->cable->vendor)
+GETTER(l_serial, struct ibtopo_link, ibtopo__cell_str, r->cable->serial)
 
 static const struct ibtopo__column cable_cols[] = {
-	{ "a.node", "A NODE", l_a_node },
-	{ "a.guid", "A GUID", l_a_guid },
-	{ "a.port", "A PORT", l_a_port },
-	{ "b.node", "B NODE", l_b_node },
-	{ "b.guid", "B GUID", l_b_guid },
-	{ "b.port", "B PORT", l_b_port },
-	{ "speed", "SPEED", l_speed },
-	{ "width", "WIDTH", l_width },
+	LINK_COLS,
 	{ "media", "MEDIA", l_media },
 	{ "length_m", "LENGTH M", l_length },
 	{ "rated_speed", "RATED", l_rated },
@@ -444,36 +416,28 @@ static const struct ibtopo__column cable_cols[] = {
 	{ "serial", "SERIAL", l_serial },
 };
 
-int ibtopo_report_cables(const struct ibtopo_sink *opts,
+/* the links that carry cable data */
+static const void *cable_at(const void *fabric, size_t i)
+{
+	const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+
+	return l->cable ? l : NULL;
+}
+
+int ibtopo_report_cables(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	size_t n = ibtopo_fabric_link_count(fabric), k = 0;
-	const void **rows = calloc(n ? n : 1, sizeof(*rows));
-	int rc;
-
-	if (!rows)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		if (ibtopo_fabric_link(fabric, i)->cable)
-			rows[k++] = ibtopo_fabric_link(fabric, i);
-	rc = render_rows(opts, "cables", cable_cols, IBTOPO__ARRAY_SIZE(cable_cols),
-			 rows, k, err);
-	free(rows);
-	return rc;
+	return write_rows(sink, "cables", cable_cols,
+			  IBTOPO__ARRAY_SIZE(cable_cols), fabric,
+			  ibtopo_fabric_link_count(fabric), cable_at, err);
 }
 
 /* ---- snapshots ---- */
 
 #define SNAP(r) ((const struct ibtopo_snapshot *)(r))
 
-static void s_id(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, SNAP(r)->id);
-}
-static void s_label(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, SNAP(r)->label);
-}
+GETTER(s_id, struct ibtopo_snapshot, ibtopo__cell_int, r->id)
+GETTER(s_label, struct ibtopo_snapshot, ibtopo__cell_str, r->label)
 static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
 {
 	time_t t = SNAP(r)->taken_at;
@@ -483,36 +447,14 @@ static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
 	    strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		ibtopo__cell_str(c, c->buf);
 }
-static void s_source(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, SNAP(r)->source);
-}
-static void s_host(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, SNAP(r)->host);
-}
-static void s_sw(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, (int64_t)SNAP(r)->switches);
-}
-static void s_ca(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, (int64_t)SNAP(r)->cas);
-}
-static void s_links(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, (int64_t)SNAP(r)->links);
-}
-static void s_partial(const void *r, void *x, struct ibtopo__cell *c)
-{
-	c->type = IBTOPO__BOOL;
-	c->b = SNAP(r)->partial;
-}
+GETTER(s_source, struct ibtopo_snapshot, ibtopo__cell_str, r->source)
+GETTER(s_host, struct ibtopo_snapshot, ibtopo__cell_str, r->host)
+GETTER(s_sw, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->switches)
+GETTER(s_ca, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->cas)
+GETTER(s_links, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->links)
+GETTER(s_partial, struct ibtopo_snapshot, set_bool, r->partial)
 
-static void s_why(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, SNAP(r)->partial_reason);
-}
+GETTER(s_why, struct ibtopo_snapshot, ibtopo__cell_str, r->partial_reason)
 
 static const struct ibtopo__column snap_cols[] = {
 	{ "id", "ID", s_id },
@@ -527,97 +469,39 @@ static const struct ibtopo__column snap_cols[] = {
 	{ "partial_reason", "WHY PARTIAL", s_why },
 };
 
-int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
+static const void *snapshot_at(const void *list, size_t i)
+{
+	return (const struct ibtopo_snapshot *)list + i;
+}
+
+int ibtopo_report_snapshots(const struct ibtopo_sink *sink,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err)
 {
-	const void **rows = calloc(count ? count : 1, sizeof(*rows));
-	int rc;
-
-	if (!rows)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	for (size_t i = 0; i < count; i++)
-		rows[i] = &list[i];
-	rc = render_rows(opts, "snapshots", snap_cols, IBTOPO__ARRAY_SIZE(snap_cols),
-			 rows, count, err);
-	free(rows);
-	return rc;
+	return write_rows(sink, "snapshots", snap_cols,
+			  IBTOPO__ARRAY_SIZE(snap_cols), list, count,
+			  snapshot_at, err);
 }
 
 /* ---- switches: one block per switch (or CA), its ports, as iblinkinfo ---- */
 
-#define SWP(r) ((const struct ibtopo_port *)(r))
-
-static void w_node(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, SWP(r)->node->desc);
-}
-static void w_guid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_guid(c, SWP(r)->node->guid);
-}
-static void w_type(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_str(c, ibtopo_node_type_name(SWP(r)->node->type));
-}
-static void w_port(const void *r, void *x, struct ibtopo__cell *c)
-{
-	ibtopo__cell_int(c, SWP(r)->num);
-}
-static void w_state(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (SWP(r)->state)
-		ibtopo__cell_str(c, ibtopo_port_state_name(SWP(r)->state));
-}
-static void w_phys(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (SWP(r)->phys_state)
-		ibtopo__cell_str(c, ibtopo_phys_state_name(SWP(r)->phys_state));
-}
-static void w_width(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_width(c, SWP(r)->width_active);
-}
-static void w_speed(const void *r, void *x, struct ibtopo__cell *c)
-{
-	set_speed(c, SWP(r)->speed_active);
-}
-static void w_gbps(const void *r, void *x, struct ibtopo__cell *c)
-{
-	double g = ibtopo_link_gbps(SWP(r)->speed_active, SWP(r)->width_active);
-
-	if (g > 0)
-		ibtopo__cell_real(c, g);
-}
-static void w_peer_node(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (SWP(r)->remote)
-		ibtopo__cell_str(c, SWP(r)->remote->node->desc);
-}
-static void w_peer_guid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (SWP(r)->remote)
-		ibtopo__cell_guid(c, SWP(r)->remote->node->guid);
-}
-static void w_peer_port(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (SWP(r)->remote)
-		ibtopo__cell_int(c, SWP(r)->remote->num);
-}
+/* The rows are ports, as in the ports report: its getters, and these. */
+GETTER(p_type, struct ibtopo_port, ibtopo__cell_str, ibtopo_node_type_name(r->node->type))
+GETTER(p_gbps, struct ibtopo_port, set_gbps, r->speed_active, r->width_active)
 
 static const struct ibtopo__column switch_port_cols[] = {
-	{ "node", "NODE", w_node },
-	{ "guid", "GUID", w_guid },
-	{ "type", "TYPE", w_type },
-	{ "port", "PORT", w_port },
-	{ "state", "STATE", w_state },
-	{ "physical", "PHYSICAL", w_phys },
-	{ "width", "WIDTH", w_width },
-	{ "speed", "SPEED", w_speed },
-	{ "gbps", "Gb/s", w_gbps },
-	{ "peer.node", "PEER", w_peer_node },
-	{ "peer.guid", "PEER GUID", w_peer_guid },
-	{ "peer.port", "PEER PORT", w_peer_port },
+	{ "node", "NODE", p_node },
+	{ "guid", "GUID", p_guid },
+	{ "type", "TYPE", p_type },
+	{ "port", "PORT", p_num },
+	{ "state", "STATE", p_state },
+	{ "physical", "PHYSICAL", p_phys },
+	{ "width", "WIDTH", p_width },
+	{ "speed", "SPEED", p_speed },
+	{ "gbps", "Gb/s", p_gbps },
+	{ "peer.node", "PEER", p_rnode },
+	{ "peer.guid", "PEER GUID", p_rguid },
+	{ "peer.port", "PEER PORT", p_rport },
 };
 
 /* Physically linked, not active: what `--down` lists. */
@@ -644,20 +528,12 @@ static bool switch_node_listed(const struct ibtopo_node *n,
 	return n->type == IBTOPO_NODE_SWITCH;
 }
 
-static uint16_t node_lid(const struct ibtopo_node *n)
-{
-	for (unsigned i = 0; i <= n->nports; i++)
-		if (n->ports[i] && n->ports[i]->lid)
-			return n->ports[i]->lid;
-	return 0;
-}
-
 /* "Switch: 0x... leaf01 (LID 5):", then "  1  4x HDR 200 Gb/s  active/linkup  ==> host01 port 1" */
-static int switches_text(const struct ibtopo_sink *opts,
+static int switches_text(const struct ibtopo_sink *sink,
 			 const void *const *rows, size_t n,
 			 struct ibtopo_error *err)
 {
-	struct ibtopo__wr w = { .o = opts };
+	struct ibtopo__wr w = { .o = sink };
 	const struct ibtopo_node *cur = NULL;
 
 	if (!n)
@@ -702,39 +578,42 @@ static int switches_text(const struct ibtopo_sink *opts,
 	return 0;
 }
 
-int ibtopo_report_switches(const struct ibtopo_sink *opts,
+/* Which ports `switches` lists: of which nodes, and the flags. */
+struct switches_pick {
+	const struct ibtopo_node *only;
+	unsigned flags;
+};
+
+static bool switch_port_picked(const struct ibtopo_port *p, const void *arg)
+{
+	const struct switches_pick *pick = arg;
+
+	return switch_node_listed(p->node, pick->only, pick->flags) &&
+	       switch_port_listed(p, pick->flags);
+}
+
+int ibtopo_report_switches(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
 			   const struct ibtopo_node *only, unsigned flags,
 			   struct ibtopo_error *err)
 {
-	size_t nn, np = 0;
+	struct switches_pick pick = { only, flags };
 	const void **rows;
+	size_t np;
 	int rc;
 
-	if (!opts || !opts->write || !fabric)
+	if (!sink || !sink->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
-	nn = ibtopo_fabric_node_count(fabric);
-	for (size_t i = 0; i < nn; i++)
-		np += ibtopo_fabric_node(fabric, i)->nports + 1;
-	rows = calloc(np ? np : 1, sizeof(*rows));
+	rows = port_rows(fabric, switch_port_picked, &pick, &np);
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	np = 0;
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
-
-		if (!switch_node_listed(node, only, flags))
-			continue;
-		for (unsigned k = 1; k <= node->nports; k++)
-			if (switch_port_listed(node->ports[k], flags))
-				rows[np++] = node->ports[k];
-	}
-	if (opts->format == IBTOPO_FORMAT_TEXT)
-		rc = switches_text(opts, rows, np, err);
+	if (sink->format == IBTOPO_FORMAT_TEXT)
+		rc = switches_text(sink, rows, np, err);
 	else
-		rc = render_rows(opts, "ports", switch_port_cols,
-				 IBTOPO__ARRAY_SIZE(switch_port_cols), rows, np,
-				 err);
+		rc = ibtopo__table_write(sink, "ports", switch_port_cols,
+					 IBTOPO__ARRAY_SIZE(switch_port_cols),
+					 (const void *const *)rows, np, NULL,
+					 err);
 	free(rows);
 	return rc;
 }

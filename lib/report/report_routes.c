@@ -22,13 +22,6 @@ static const char *plural(double n)
 	return n == 1 ? "" : "s";
 }
 
-static json *u64_json(uint64_t v)
-{
-	if (v > INT64_MAX)
-		return ibtopo__json_real((double)v);
-	return ibtopo__json_int((int64_t)v);
-}
-
 static json *spread_json(const struct ibtopo_route_spread *s)
 {
 	json *o = ibtopo__json_object();
@@ -72,7 +65,7 @@ static json *port_json(const struct ibtopo_route_port *p)
 	if (ibtopo__json_set(o, "guid", ibtopo__json_guid(p->port->node->guid)) ||
 	    ibtopo__json_set(o, "name", ibtopo__json_string(p->port->node->desc)) ||
 	    ibtopo__json_set(o, "port", ibtopo__json_int(p->port->num)) ||
-	    ibtopo__json_set(o, "routes", u64_json(p->routes)) ||
+	    ibtopo__json_set(o, "routes", ibtopo__json_u64(p->routes)) ||
 	    ibtopo__json_set(o, "dlids", ibtopo__json_int(p->dlids)) ||
 	    ibtopo__json_set(o, "level", p->level ?
 			     ibtopo__json_int(p->level) : ibtopo__json_null()) ||
@@ -97,7 +90,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 		if (!r->hops[h])
 			continue;
 		snprintf(key, sizeof(key), "%zu", h);
-		rc = ibtopo__json_set(hops, key, u64_json(r->hops[h]));
+		rc = ibtopo__json_set(hops, key, ibtopo__json_u64(r->hops[h]));
 	}
 	for (size_t i = 0; !rc && i < r->nports; i++)
 		rc = ibtopo__json_append(ports, port_json(&r->ports[i]));
@@ -136,7 +129,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 				      ibtopo__json_null()) ||
 		     ibtopo__json_set(ebb, "bisections",
 				      ibtopo__json_int(r->bisections)) ||
-		     ibtopo__json_set(ebb, "seed", u64_json(r->seed));
+		     ibtopo__json_set(ebb, "seed", ibtopo__json_u64(r->seed));
 	if (!rc)
 		rc = ibtopo__json_set(o, "engine", ibtopo__json_string(r->engine)) ||
 		     ibtopo__json_set(o, "switches",
@@ -148,9 +141,9 @@ static json *routes_json(const struct ibtopo_routes *r)
 				      ibtopo__json_int((int64_t)r->ca_ports)) ||
 		     ibtopo__json_set(o, "dest_lids",
 				      ibtopo__json_int((int64_t)r->dest_lids)) ||
-		     ibtopo__json_set(o, "ca_pairs", u64_json(r->ca_pairs)) ||
+		     ibtopo__json_set(o, "ca_pairs", ibtopo__json_u64(r->ca_pairs)) ||
 		     ibtopo__json_set(o, "unreachable_pairs",
-				      u64_json(r->unreachable_pairs)) ||
+				      ibtopo__json_u64(r->unreachable_pairs)) ||
 		     ibtopo__json_set(o, "black_holes",
 				      ibtopo__json_int((int64_t)r->black_holes)) ||
 		     ibtopo__json_set(o, "loops",
@@ -178,10 +171,9 @@ static json *routes_json(const struct ibtopo_routes *r)
 	return o;
 }
 
-int ibtopo__routes_json(struct ibtopo__json *root,
-			const struct ibtopo_routes *r)
+static int section_json(struct ibtopo__json *root, const void *data)
 {
-	json *o = routes_json(r);
+	json *o = routes_json(data);
 
 	if (!o)
 		return IBTOPO_ENOMEM;
@@ -207,10 +199,11 @@ static int busiest_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int ibtopo__routes_text(const struct ibtopo_sink *o,
-			const struct ibtopo_routes *r)
+/* The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
+static int routes_text(const struct ibtopo_sink *sink,
+		       const struct ibtopo_routes *r)
 {
-	struct ibtopo__wr w = { o, 0 };
+	struct ibtopo__wr w = { sink, 0 };
 	const struct ibtopo_route_port **by = NULL;
 	size_t shown = 0;
 
@@ -307,22 +300,32 @@ int ibtopo__routes_text(const struct ibtopo_sink *o,
 	return w.rc;
 }
 
-static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
+static int section_text(const struct ibtopo_sink *sink, const void *data)
+{
+	return routes_text(sink, data);
+}
+
+/* ibtopo_report_analysis(): "routes" beside "fabric"; the summary */
+const struct ibtopo__report_section ibtopo__report_section_routes = {
+	"routes", section_json, section_text,
+};
+
+static int write_csv(const struct ibtopo_sink *sink, const struct ibtopo_routes *r,
 		     struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(o, "guid,name,port,routes,dlids,level,up\n");
+	int rc = ibtopo__out_printf(sink, "guid,name,port,routes,dlids,level,up\n");
 
 	for (size_t i = 0; !rc && i < r->nports; i++) {
 		const struct ibtopo_route_port *p = &r->ports[i];
 
-		rc = ibtopo__out_printf(o, "0x%016" PRIx64 ",", p->port->node->guid) ||
-		     ibtopo__out_csv_field(o, p->port->node->desc) ||
-		     ibtopo__out_printf(o, ",%u,%" PRIu64 ",%u,", p->port->num,
+		rc = ibtopo__out_printf(sink, "0x%016" PRIx64 ",", p->port->node->guid) ||
+		     ibtopo__out_csv_field(sink, p->port->node->desc) ||
+		     ibtopo__out_printf(sink, ",%u,%" PRIu64 ",%u,", p->port->num,
 					p->routes, p->dlids);
 		if (!rc && p->level)
-			rc = ibtopo__out_printf(o, "%d", p->level);
+			rc = ibtopo__out_printf(sink, "%d", p->level);
 		if (!rc)
-			rc = ibtopo__out_printf(o, ",%s\n",
+			rc = ibtopo__out_printf(sink, ",%s\n",
 						p->up ? "true" : "false");
 	}
 	if (rc)
@@ -330,7 +333,7 @@ static int write_csv(const struct ibtopo_sink *o, const struct ibtopo_routes *r,
 	return 0;
 }
 
-int ibtopo_report_routes(const struct ibtopo_sink *opts,
+int ibtopo_report_routes(const struct ibtopo_sink *sink,
 			 const struct ibtopo_routes *routes,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
@@ -338,29 +341,29 @@ int ibtopo_report_routes(const struct ibtopo_sink *opts,
 	json *root = NULL;
 	int rc;
 
-	if (!opts || !opts->write || !routes)
+	if (!sink || !sink->write || !routes)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no sink or routes");
-	if (opts->format == IBTOPO_FORMAT_CSV)
-		return write_csv(opts, routes, err);
-	if (opts->format != IBTOPO_FORMAT_JSON) {
-		rc = ibtopo__routes_text(opts, routes);
+	if (sink->format == IBTOPO_FORMAT_CSV)
+		return write_csv(sink, routes, err);
+	if (sink->format != IBTOPO_FORMAT_JSON) {
+		rc = routes_text(sink, routes);
 		if (rc == IBTOPO_ENOMEM)
 			return ibtopo__error_set(err, rc, "out of memory");
-		if (rc || ibtopo__out_printf(opts, "\n"))
+		if (rc || ibtopo__out_printf(sink, "\n"))
 			return ibtopo__error_set(err, IBTOPO_EIO,
 						 "cannot write output");
-		return ibtopo__findings_text(opts, findings, err);
+		return ibtopo__findings_text(sink, NULL, 0, findings, err);
 	}
 	root = ibtopo__json_object();
 	if (!root || ibtopo__json_set(root, "schema_version",
 				      ibtopo__json_int(1)) ||
-	    ibtopo__routes_json(root, routes) ||
+	    section_json(root, routes) ||
 	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	rc = ibtopo__json_dump(opts, root, err);
+	rc = ibtopo__json_dump(sink, root, err);
 	ibtopo__json_free(root);
 	return rc;
 }

@@ -15,6 +15,12 @@
 /* ------------------------------------------------------------------ */
 
 /* Collects the first error so a chain of sets can be checked once. */
+/*
+ * A JSON builder that remembers its first failure, so the objects read
+ * straight: jset() and jappend() take a NULL object, array or value (out
+ * of memory), free what they were given and record IBTOPO_ENOMEM, so a
+ * builder need not check each allocation.
+ */
 struct jb {
 	int rc;
 };
@@ -58,12 +64,6 @@ static J *dist_json(struct jb *b, const struct ibtopo__dist *d, const char *unit
 		return ibtopo__json_null();
 	o = ibtopo__json_object();
 	h = ibtopo__json_array();
-	if (!o || !h) {
-		ibtopo__json_free(h);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "min", jcount(d->bins[0].value));
 	jset(b, o, "median", ibtopo__json_real(ibtopo__dist_median(d)));
 	jset(b, o, "max", jcount(d->bins[d->nbins - 1].value));
@@ -144,12 +144,6 @@ static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *list = ibtopo__json_array();
 
-	if (!o || !list) {
-		ibtopo__json_free(list);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "policy", ibtopo__json_string(policy_name(t->server_policy)));
 	jset(b, o, "from", ibtopo__json_string(t->policy_asked ? "option" :
 					       "majority"));
@@ -169,19 +163,127 @@ static J *policy_json(struct jb *b, const struct ibtopo_topology *t)
 	return o;
 }
 
-static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
+/* The lowest and highest switch level of chassis `c`'s chips. */
+static void chassis_levels(const struct ibtopo_topology *t, size_t c, int *lo,
+			   int *hi)
 {
-	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
+	*lo = *hi = 0;
+	for (size_t i = 0; i < t->nsw; i++) {
+		int l = t->sw[i].level;
+
+		if (t->sw[i].chassis != c || !l)
+			continue;
+		if (!*lo || l < *lo)
+			*lo = l;
+		if (l > *hi)
+			*hi = l;
+	}
+}
+
+/* "directors": the chassis of two chips or more. */
+static J *directors_json(struct jb *b, const struct ibtopo_topology *t)
+{
 	J *dirs = ibtopo__json_array();
 	char name[256];
 
-	if (!o || !lv || !dirs) {
-		ibtopo__json_free(dirs);
-		ibtopo__json_free(lv);
-		ibtopo__json_free(o);
+	if (!dirs) {
 		b->rc = IBTOPO_ENOMEM;
 		return NULL;
 	}
+	for (size_t c = 0; c < t->nchassis; c++) {
+		J *d;
+		int lo, hi;
+
+		if (t->chassis[c].chips < 2)
+			continue;
+		d = ibtopo__json_object();
+		if (!d) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		chassis_levels(t, c, &lo, &hi);
+		jset(b, d, "name", ibtopo__json_string(
+			ibtopo__topology_chassis_name(t, c, name, sizeof(name))));
+		jset(b, d, "system_image_guid", ibtopo__json_guid(t->chassis[c].sysimg));
+		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
+		jset(b, d, "lowest_level", ibtopo__json_int(lo));
+		jset(b, d, "highest_level", ibtopo__json_int(hi));
+		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
+		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
+		jset(b, d, "idle_line_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
+		jset(b, d, "fabric_chips",
+		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
+		jset(b, d, "external_links",
+		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
+		jappend(b, dirs, d);
+	}
+	return dirs;
+}
+
+/* Dragonfly+: "groups", "global_links", "global_links_per_pair", "by_group". */
+static void dragonfly_json(struct jb *b, J *o, const struct ibtopo_topology *t)
+{
+	J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
+	size_t lo = 0, hi = 0;
+
+	global_range(t, &lo, &hi);
+	jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
+	jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
+	jset(b, pp, "min", ibtopo__json_int((int64_t)lo));
+	jset(b, pp, "max", ibtopo__json_int((int64_t)hi));
+	jset(b, o, "global_links_per_pair", pp);
+	for (size_t k = 0; k < t->ngroups; k++) {
+		const struct ibtopo__group *g = &t->groups[k];
+		J *x = ibtopo__json_object();
+
+		if (!x) {
+			b->rc = IBTOPO_ENOMEM;
+			break;
+		}
+		jset(b, x, "leaves", ibtopo__json_int((int64_t)g->leaves));
+		jset(b, x, "spines", ibtopo__json_int((int64_t)g->spines));
+		jset(b, x, "server_links", ibtopo__json_int((int64_t)g->servers));
+		jset(b, x, "global_links", ibtopo__json_int((int64_t)g->global));
+		jappend(b, gs, x);
+	}
+	jset(b, o, "by_group", gs);
+}
+
+/* Rail-optimized: "rails", "scalable_units", "rail_servers", and the
+ * HCAs per rail and servers per unit. */
+static void rails_json(struct jb *b, J *o, const struct ibtopo_topology *t)
+{
+	J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
+
+	jset(b, o, "rails", ibtopo__json_int(t->nrails));
+	jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
+	jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
+	for (unsigned k = 0; k < t->nrails; k++)
+		jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
+	for (size_t u = 0; u < t->nunits; u++)
+		jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
+	jset(b, o, "hcas_per_rail", hc);
+	jset(b, o, "servers_per_unit", su);
+}
+
+/* "opensm_ftree": whether OpenSM's ftree engine would accept the fabric. */
+static J *opensm_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *osm = ibtopo__json_object();
+
+	if (!osm)
+		b->rc = IBTOPO_ENOMEM;
+	jset(b, osm, "accepted", ibtopo__json_bool(t->ftree_ok));
+	jset(b, osm, "reason", ibtopo__json_string(t->ftree_ok ? NULL :
+						   t->ftree_reason));
+	return osm;
+}
+
+static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
+{
+	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
+
 	jset(b, o, "class", ibtopo__json_string(ibtopo_topology_class_name(t->cls)));
 	jset(b, o, "shape", ibtopo__json_string(t->shape));
 	jset(b, o, "reason", ibtopo__json_string(t->cls == IBTOPO_TOPOLOGY_FAT_TREE ||
@@ -201,108 +303,15 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	for (unsigned l = t->nlevels; l >= 1; l--)
 		jappend(b, lv, level_json(b, &t->levels[l - 1]));
 	jset(b, o, "by_level", lv);
-	{
-		J *osm = ibtopo__json_object();
-
-		if (!osm)
-			b->rc = IBTOPO_ENOMEM;
-		jset(b, osm, "accepted", ibtopo__json_bool(t->ftree_ok));
-		jset(b, osm, "reason", ibtopo__json_string(t->ftree_ok ? NULL :
-							   t->ftree_reason));
-		jset(b, o, "opensm_ftree", osm);
-	}
+	jset(b, o, "opensm_ftree", opensm_json(b, t));
 	jset(b, o, "blocking_factor", jreal_or_null(t->blocking));
 	jset(b, o, "bisection_gbps", jreal_or_null(t->bisection));
-	for (size_t c = 0; c < t->nchassis; c++) {
-		J *d;
-		int lo = 0, hi = 0;
-
-		if (t->chassis[c].chips < 2)
-			continue;
-		d = ibtopo__json_object();
-		if (!d) {
-			b->rc = IBTOPO_ENOMEM;
-			break;
-		}
-		for (size_t i = 0; i < t->nsw; i++) {
-			int l = t->sw[i].level;
-
-			if (t->sw[i].chassis != c || !l)
-				continue;
-			if (!lo || l < lo)
-				lo = l;
-			if (l > hi)
-				hi = l;
-		}
-		jset(b, d, "name", ibtopo__json_string(
-			ibtopo__topology_chassis_name(t, c, name, sizeof(name))));
-		jset(b, d, "system_image_guid", ibtopo__json_guid(t->chassis[c].sysimg));
-		jset(b, d, "chips", ibtopo__json_int((int64_t)t->chassis[c].chips));
-		jset(b, d, "lowest_level", ibtopo__json_int(lo));
-		jset(b, d, "highest_level", ibtopo__json_int(hi));
-		jset(b, d, "line_level", ibtopo__json_int(t->chassis[c].line_level));
-		jset(b, d, "line_chips", ibtopo__json_int((int64_t)t->chassis[c].line_chips));
-		jset(b, d, "idle_line_chips",
-		     ibtopo__json_int((int64_t)t->chassis[c].idle_chips));
-		jset(b, d, "fabric_chips",
-		     ibtopo__json_int((int64_t)t->chassis[c].fabric_chips));
-		jset(b, d, "external_links",
-		     ibtopo__json_int((int64_t)t->chassis[c].external_links));
-		jappend(b, dirs, d);
-	}
-	jset(b, o, "directors", dirs);
+	jset(b, o, "directors", directors_json(b, t));
 	jset(b, o, "server_policy", policy_json(b, t));
-	if (t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
-		J *gs = ibtopo__json_array(), *pp = ibtopo__json_object();
-		size_t lo = 0, hi = 0;
-
-		if (!gs || !pp) {
-			ibtopo__json_free(pp);
-			ibtopo__json_free(gs);
-			b->rc = IBTOPO_ENOMEM;
-			return o;
-		}
-		global_range(t, &lo, &hi);
-		jset(b, o, "groups", ibtopo__json_int((int64_t)t->ngroups));
-		jset(b, o, "global_links", ibtopo__json_int((int64_t)t->global_links));
-		jset(b, pp, "min", ibtopo__json_int((int64_t)lo));
-		jset(b, pp, "max", ibtopo__json_int((int64_t)hi));
-		jset(b, o, "global_links_per_pair", pp);
-		for (size_t k = 0; k < t->ngroups; k++) {
-			const struct ibtopo__group *g = &t->groups[k];
-			J *x = ibtopo__json_object();
-
-			if (!x) {
-				b->rc = IBTOPO_ENOMEM;
-				break;
-			}
-			jset(b, x, "leaves", ibtopo__json_int((int64_t)g->leaves));
-			jset(b, x, "spines", ibtopo__json_int((int64_t)g->spines));
-			jset(b, x, "server_links", ibtopo__json_int((int64_t)g->servers));
-			jset(b, x, "global_links", ibtopo__json_int((int64_t)g->global));
-			jappend(b, gs, x);
-		}
-		jset(b, o, "by_group", gs);
-	}
-	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED) {
-		J *hc = ibtopo__json_array(), *su = ibtopo__json_array();
-
-		if (!hc || !su) {
-			ibtopo__json_free(su);
-			ibtopo__json_free(hc);
-			b->rc = IBTOPO_ENOMEM;
-			return o;
-		}
-		jset(b, o, "rails", ibtopo__json_int(t->nrails));
-		jset(b, o, "scalable_units", ibtopo__json_int((int64_t)t->nunits));
-		jset(b, o, "rail_servers", ibtopo__json_int((int64_t)t->rail_servers));
-		for (unsigned k = 0; k < t->nrails; k++)
-			jappend(b, hc, ibtopo__json_int((int64_t)t->rail_hcas[k]));
-		for (size_t u = 0; u < t->nunits; u++)
-			jappend(b, su, ibtopo__json_int((int64_t)t->unit_servers[u]));
-		jset(b, o, "hcas_per_rail", hc);
-		jset(b, o, "servers_per_unit", su);
-	}
+	if (t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS)
+		dragonfly_json(b, o, t);
+	if (t->cls == IBTOPO_TOPOLOGY_RAIL_OPTIMIZED)
+		rails_json(b, o, t);
 	return o;
 }
 
@@ -385,14 +394,6 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 	J *o = ibtopo__json_object(), *lp = ibtopo__json_object();
 	J *worst = ibtopo__json_array(), *method = ibtopo__json_object();
 
-	if (!o || !lp || !worst || !method) {
-		ibtopo__json_free(method);
-		ibtopo__json_free(worst);
-		ibtopo__json_free(lp);
-		ibtopo__json_free(o);
-		b->rc = IBTOPO_ENOMEM;
-		return NULL;
-	}
 	jset(b, o, "computed", ibtopo__json_bool(t->paths_done));
 	jset(b, o, "min_paths", ibtopo__json_int(t->min_paths));
 	jset(b, lp, "leaves", ibtopo__json_int((int64_t)t->nleaves));
@@ -429,8 +430,9 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 	return o;
 }
 
-int ibtopo__topology_json(struct ibtopo__json *root, const struct ibtopo_topology *t)
+static int section_json(struct ibtopo__json *root, const void *data)
 {
+	const struct ibtopo_topology *t = data;
 	struct jb b = { 0 };
 
 	if (!root || !t)
@@ -463,12 +465,12 @@ static const char *ratio(double r, char *buf, size_t len)
 	return buf;
 }
 
-static int dist_line(const struct ibtopo_sink *o, const char *what,
+static int dist_line(const struct ibtopo_sink *sink, const char *what,
 		     const struct ibtopo__dist *d)
 {
 	if (!d->computed || !d->nbins)
-		return ibtopo__out_printf(o, "  %-15s not computed\n", what);
-	return ibtopo__out_printf(o, "  %-15s min %llu  median %g  max %llu\n",
+		return ibtopo__out_printf(sink, "  %-15s not computed\n", what);
+	return ibtopo__out_printf(sink, "  %-15s min %llu  median %g  max %llu\n",
 				  what, d->bins[0].value, ibtopo__dist_median(d),
 				  d->bins[d->nbins - 1].value);
 }
@@ -493,16 +495,14 @@ static const char *class_words(const struct ibtopo_topology *t)
 	}
 }
 
-int ibtopo__topology_text(const struct ibtopo_sink *o,
-			  const struct ibtopo_topology *t)
+/* The class line, why, groups or rails, and how levels were ranked. */
+static int shape_text(const struct ibtopo_sink *sink,
+		      const struct ibtopo_topology *t)
 {
-	char b1[64], b2[64], b3[64], b4[64], na[256], nb[256];
-	size_t single = 0, one = 0;
+	char na[256];
 	int rc;
 
-	if (!o || !t)
-		return IBTOPO_EINVAL;
-	rc = ibtopo__out_printf(o, "Topology: %s%s%s%s, %u switch level%s, "
+	rc = ibtopo__out_printf(sink, "Topology: %s%s%s%s, %u switch level%s, "
 				"%zu switch%s, %zu server%s\n",
 				class_words(t), t->shape ? " (" : "",
 				t->shape ? t->shape : "", t->shape ? ")" : "",
@@ -511,18 +511,18 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 				t->nservers == 1 ? "" : "s");
 	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE &&
 	    t->cls != IBTOPO_TOPOLOGY_RAIL_OPTIMIZED && t->reason)
-		rc = ibtopo__out_printf(o, "  why: %s\n", t->reason);
+		rc = ibtopo__out_printf(sink, "  why: %s\n", t->reason);
 	if (!rc && t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
 		size_t lo, hi;
 
 		global_range(t, &lo, &hi);
-		rc = ibtopo__out_printf(o, "  %zu groups; %zu global links, %zu to %zu between two groups\n",
+		rc = ibtopo__out_printf(sink, "  %zu groups; %zu global links, %zu to %zu between two groups\n",
 					t->ngroups, t->global_links, lo, hi);
 		/* a line per group when they are few */
 		for (size_t k = 0; k < t->ngroups && t->ngroups <= 16 && !rc; k++) {
 			const struct ibtopo__group *g = &t->groups[k];
 
-			rc = ibtopo__out_printf(o, "  group %zu (%s): %zu leaves, %zu spines, %zu server links, %zu global links\n",
+			rc = ibtopo__out_printf(sink, "  group %zu (%s): %zu leaves, %zu spines, %zu server links, %zu global links\n",
 						k + 1,
 						ibtopo__topology_node_text(t, t->sw[g->first].node,
 									   true, na, sizeof(na)),
@@ -538,46 +538,66 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 			if (t->unit_servers[u] > hi)
 				hi = t->unit_servers[u];
 		}
-		rc = ibtopo__out_printf(o, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
+		rc = ibtopo__out_printf(sink, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
 					t->nrails, t->nunits,
 					t->nunits == 1 ? "" : "s", lo, hi,
 					t->rail_servers);
 	}
 	if (!rc && t->from_roots)
-		rc = ibtopo__out_printf(o, "  levels ranked down from %zu root%s\n",
+		rc = ibtopo__out_printf(sink, "  levels ranked down from %zu root%s\n",
 					t->nroots, t->nroots == 1 ? "" : "s");
+	return rc;
+}
+
+/* A line per director: its chips, line and fabric levels. */
+static int directors_text(const struct ibtopo_sink *sink,
+			  const struct ibtopo_topology *t)
+{
+	char na[256];
+	int rc = 0;
+
 	for (size_t c = 0; c < t->nchassis && !rc; c++) {
 		if (t->chassis[c].chips < 2)
 			continue;
 		const struct ibtopo__chassis *ch = &t->chassis[c];
 
-		rc = ibtopo__out_printf(o, "  director %s: %zu switch chips",
+		rc = ibtopo__out_printf(sink, "  director %s: %zu switch chips",
 					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
 					ch->chips);
 		if (!rc && ch->line_level)
-			rc = ibtopo__out_printf(o, ", %zu line at level %d",
+			rc = ibtopo__out_printf(sink, ", %zu line at level %d",
 						ch->line_chips, ch->line_level);
 		if (!rc && ch->idle_chips)
-			rc = ibtopo__out_printf(o, " (%zu without external links)",
+			rc = ibtopo__out_printf(sink, " (%zu without external links)",
 						ch->idle_chips);
 		if (!rc && ch->fabric_chips)
-			rc = ibtopo__out_printf(o, ", %zu fabric at level %d",
+			rc = ibtopo__out_printf(sink, ", %zu fabric at level %d",
 						ch->fabric_chips, ch->line_level + 1);
 		if (!rc)
-			rc = ibtopo__out_printf(o, "; %zu external links\n",
+			rc = ibtopo__out_printf(sink, "; %zu external links\n",
 						ch->external_links);
 	}
+	return rc;
+}
+
+/* The level table, the blocking factor and OpenSM's ftree verdict. */
+static int levels_text(const struct ibtopo_sink *sink,
+		       const struct ibtopo_topology *t)
+{
+	char b1[64], b2[64], b3[64], b4[64];
+	int rc = 0;
+
 	if (!rc && t->nlevels)
 		/* links, not servers: a dual-homed server counts twice */
-		rc = ibtopo__out_printf(o, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+		rc = ibtopo__out_printf(sink, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
 					"LEVEL", "SWITCHES", "CHASSIS", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(o, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+		rc = ibtopo__out_printf(sink, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
 					v->level, v->switches, v->chassis, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
@@ -586,39 +606,45 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 					v->up_links ? gbps(v->bisection_gbps, b4, sizeof(b4)) : "-");
 	}
 	if (!rc && t->blocking > 0)
-		rc = ibtopo__out_printf(o, "\nBlocking factor %s; bisection bandwidth %s\n",
+		rc = ibtopo__out_printf(sink, "\nBlocking factor %s; bisection bandwidth %s\n",
 					ratio(t->blocking, b1, sizeof(b1)),
 					t->bisection > 0 ?
 					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
 	if (!rc && t->nsw)
-		rc = ibtopo__out_printf(o, "OpenSM's ftree routing %s%s\n",
+		rc = ibtopo__out_printf(sink, "OpenSM's ftree routing %s%s\n",
 					t->ftree_ok ? "would route this fabric" :
 					"would not route it (minhop would): ",
 					t->ftree_ok ? "" : t->ftree_reason);
-	if (rc)
-		return rc;
-	if (!t->paths_done)
-		return ibtopo__out_printf(o, "\nPath diversity: not computed\n");
+	return rc;
+}
+
+/* Path diversity between leaf switches. */
+static int paths_text(const struct ibtopo_sink *sink,
+		      const struct ibtopo_topology *t)
+{
+	char na[256], nb[256];
+	int rc = 0;
+
 	if (t->nleaves >= 2 && t->leaf_note) {
-		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches: %s\n",
+		rc = ibtopo__out_printf(sink, "\nPath diversity between %zu leaf switches: %s\n",
 					t->nleaves, t->leaf_note);
 	} else if (t->nleaves >= 2) {
 		size_t npairs = t->nleaves * (t->nleaves - 1) / 2;
 
-		rc = ibtopo__out_printf(o, "\nPath diversity between %zu leaf switches "
+		rc = ibtopo__out_printf(sink, "\nPath diversity between %zu leaf switches "
 					"(%zu pair%s; %u wanted):\n", t->nleaves,
 					npairs, npairs == 1 ? "" : "s",
 					t->min_paths);
 		if (!rc)
-			rc = dist_line(o, "edge-disjoint", &t->leaf_dist[0]);
+			rc = dist_line(sink, "edge-disjoint", &t->leaf_dist[0]);
 		if (!rc)
-			rc = dist_line(o, "node-disjoint", &t->leaf_dist[1]);
+			rc = dist_line(sink, "node-disjoint", &t->leaf_dist[1]);
 		if (!rc)
-			rc = dist_line(o, "ECMP routes", &t->leaf_dist[2]);
+			rc = dist_line(sink, "ECMP routes", &t->leaf_dist[2]);
 		if (!rc && t->nworst) {
 			const struct ibtopo__pair *p = &t->worst[0];
 
-			rc = ibtopo__out_printf(o, "  worst pair: %s - %s: %llu node-, "
+			rc = ibtopo__out_printf(sink, "  worst pair: %s - %s: %llu node-, "
 						"%llu edge-disjoint, %llu route%s\n",
 						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->a]].node,
@@ -630,6 +656,16 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 						p->ecmp == 1 ? "" : "s");
 		}
 	}
+	return rc;
+}
+
+/* Servers: how they are homed, and their path diversity. */
+static int servers_text(const struct ibtopo_sink *sink,
+			const struct ibtopo_topology *t)
+{
+	size_t single = 0, one = 0;
+	int rc = 0;
+
 	for (size_t i = 0; i < t->nservers; i++) {
 		if (t->servers[i].links < 2)
 			single++;
@@ -637,7 +673,7 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 			one++;
 	}
 	if (!rc && t->nservers)
-		rc = ibtopo__out_printf(o, "\nServers: %zu; %zu with one link, "
+		rc = ibtopo__out_printf(sink, "\nServers: %zu; %zu with one link, "
 					"%zu with all links on one switch; "
 					"policy %s-homed (%s)\n",
 					t->nservers, single, one,
@@ -645,11 +681,39 @@ int ibtopo__topology_text(const struct ibtopo_sink *o,
 					t->policy_asked ? "--servers" :
 					"most servers are");
 	if (!rc && t->server_dist[0].computed) {
-		rc = dist_line(o, "edge-disjoint", &t->server_dist[0]);
+		rc = dist_line(sink, "edge-disjoint", &t->server_dist[0]);
 		if (!rc)
-			rc = dist_line(o, "node-disjoint", &t->server_dist[1]);
+			rc = dist_line(sink, "node-disjoint", &t->server_dist[1]);
 	} else if (!rc && t->nservers >= 2 && t->server_note) {
-		rc = ibtopo__out_printf(o, "  server pairs: %s\n", t->server_note);
+		rc = ibtopo__out_printf(sink, "  server pairs: %s\n", t->server_note);
 	}
 	return rc;
 }
+
+static int section_text(const struct ibtopo_sink *sink, const void *data)
+{
+	const struct ibtopo_topology *t = data;
+	int rc;
+
+	if (!sink || !t)
+		return IBTOPO_EINVAL;
+	rc = shape_text(sink, t);
+	if (!rc)
+		rc = directors_text(sink, t);
+	if (!rc)
+		rc = levels_text(sink, t);
+	if (rc)
+		return rc;
+	if (!t->paths_done)
+		return ibtopo__out_printf(sink, "\nPath diversity: not computed\n");
+	rc = paths_text(sink, t);
+	if (!rc)
+		rc = servers_text(sink, t);
+	return rc;
+}
+
+/* ibtopo_report_analysis(): "topology" and "paths" beside "fabric"; the
+ * architect's summary (class, level table, blocking, path diversity) */
+const struct ibtopo__report_section ibtopo__report_section_topology = {
+	"topology", section_json, section_text,
+};

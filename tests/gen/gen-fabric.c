@@ -290,7 +290,7 @@ int main(int argc, char **argv)
 		}
 		{
 			struct ibtopo_analysis an = { IBTOPO_ANALYSIS_VERSION, f,
-						      &findings, t, NULL };
+						      &findings, t, NULL, NULL };
 
 			ro.format = json ? IBTOPO_FORMAT_JSON : IBTOPO_FORMAT_TEXT;
 			rc = ibtopo_report_analysis(&ro, &an, &err);

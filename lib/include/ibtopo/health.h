@@ -146,7 +146,7 @@ int ibtopo_health_traffic(struct ibtopo_health *health,
  * reset); CSV one row per port; text the ports with errors, worst first,
  * then the findings. IBTOPO_EIO if the sink fails.
  */
-int ibtopo_report_health(const struct ibtopo_sink *opts,
+int ibtopo_report_health(const struct ibtopo_sink *sink,
 			 const struct ibtopo_health *health,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err);

@@ -148,7 +148,7 @@ void ibtopo_routes_free(struct ibtopo_routes *routes);
  * the busiest ports, then the findings. CSV: one row per port. IBTOPO_EIO
  * if the sink fails, IBTOPO_ENOMEM.
  */
-int ibtopo_report_routes(const struct ibtopo_sink *opts,
+int ibtopo_report_routes(const struct ibtopo_sink *sink,
 			 const struct ibtopo_routes *routes,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err);

@@ -47,17 +47,17 @@ enum ibtopo_sink_flags {
 int ibtopo_write_file(void *file, const char *buf, size_t len);
 
 /** Inventory reports (show / snapshots). */
-int ibtopo_report_nodes(const struct ibtopo_sink *opts,
+int ibtopo_report_nodes(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
-int ibtopo_report_ports(const struct ibtopo_sink *opts,
+int ibtopo_report_ports(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links; the text table leaves out the columns no link has a value in
  * (the supported and enabled sets of a text dump, absent cables) unless
- * opts->flags has IBTOPO_SINK_WIDE. JSON and CSV carry every key. */
-int ibtopo_report_links(const struct ibtopo_sink *opts,
+ * sink->flags has IBTOPO_SINK_WIDE. JSON and CSV carry every key. */
+int ibtopo_report_links(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links that carry cable data: both ends, media, length, rating, ids. */
-int ibtopo_report_cables(const struct ibtopo_sink *opts,
+int ibtopo_report_cables(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 enum ibtopo_switches_flags {
 	IBTOPO_SWITCHES_CAS = 1u << 0,	/* CAs instead of switches */
@@ -73,11 +73,11 @@ enum ibtopo_switches_flags {
  * `only` (may be NULL): that node alone, whatever its type. Returns 0,
  * IBTOPO_EINVAL, IBTOPO_ENOMEM or the sink's error.
  */
-int ibtopo_report_switches(const struct ibtopo_sink *opts,
+int ibtopo_report_switches(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
 			   const struct ibtopo_node *only, unsigned flags,
 			   struct ibtopo_error *err);
-int ibtopo_report_snapshots(const struct ibtopo_sink *opts,
+int ibtopo_report_snapshots(const struct ibtopo_sink *sink,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err);
 

@@ -1,0 +1,157 @@
+/*
+ * report_analysis.c - ibtopo_report_analysis(): the fabric, every
+ * section an analysis has, in the order of sections[], then the
+ * findings. A new section is one file defining its struct
+ * ibtopo__report_section, and one line in sections[].
+ */
+#include "report/report-int.h"
+#include "analysis/analysis-int.h"
+
+/* The sections, in the files of their reports. */
+extern const struct ibtopo__report_section ibtopo__report_section_topology;
+extern const struct ibtopo__report_section ibtopo__report_section_routes;
+
+static const struct ibtopo__report_section *const sections[] = {
+	&ibtopo__report_section_topology, /* report_topology.c */
+	&ibtopo__report_section_routes,	  /* report_routes.c */
+};
+
+static size_t count_cables(const struct ibtopo_fabric *f)
+{
+	size_t n = 0, nl = ibtopo_fabric_link_count(f);
+
+	for (size_t i = 0; i < nl; i++)
+		if (ibtopo_fabric_link(f, i)->cable)
+			n++;
+	return n;
+}
+
+static struct ibtopo__json *fabric_json(const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	struct ibtopo__json *o = ibtopo__json_object();
+
+	if (!o ||
+	    ibtopo__json_set(o, "source", ibtopo__json_string(m->source)) ||
+	    ibtopo__json_set(o, "label", ibtopo__json_string(m->label)) ||
+	    ibtopo__json_set(o, "snapshot_id",
+			     m->snapshot_id > 0 ?
+				     ibtopo__json_int(m->snapshot_id) :
+				     ibtopo__json_null()) ||
+	    ibtopo__json_set(o, "switches",
+			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
+				     f, IBTOPO_NODE_SWITCH))) ||
+	    ibtopo__json_set(o, "cas",
+			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
+				     f, IBTOPO_NODE_CA))) ||
+	    ibtopo__json_set(o, "routers",
+			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
+				     f, IBTOPO_NODE_ROUTER))) ||
+	    ibtopo__json_set(
+		    o, "links",
+		    ibtopo__json_int((int64_t)ibtopo_fabric_link_count(f))) ||
+	    ibtopo__json_set(o, "cables",
+			     ibtopo__json_int((int64_t)count_cables(f))) ||
+	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial))) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int analysis_json(const struct ibtopo_sink *sink,
+			 const struct ibtopo_analysis *an,
+			 struct ibtopo_error *err)
+{
+	/* One object: the sections go between "fabric" and "findings". */
+	struct ibtopo__json *root = ibtopo__json_object();
+	int rc =
+		!root ||
+		ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
+		ibtopo__json_set(root, "fabric", fabric_json(an->fabric));
+
+	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
+		const void *data =
+			ibtopo__analysis_section(an, sections[i]->name);
+
+		if (data)
+			rc = sections[i]->json(root, data);
+	}
+	if (!rc)
+		rc = ibtopo__json_set(root, "findings",
+				      ibtopo__findings_json(an->findings));
+	if (rc) {
+		ibtopo__json_free(root);
+		root = NULL;
+	}
+	return ibtopo__report_json_doc(sink, root, err);
+}
+
+/* "snapshot 3 (label): 2 switches, ..." */
+static int fabric_text(const struct ibtopo_sink *sink,
+		       const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	struct ibtopo__wr w = { sink, 0 };
+
+	if (m->snapshot_id > 0)
+		ibtopo__wr_printf(&w, "snapshot %lld",
+				  (long long)m->snapshot_id);
+	else
+		ibtopo__wr_printf(&w, "fabric %s",
+				  m->source ? m->source : "(unnamed)");
+	if (m->label)
+		ibtopo__wr_printf(&w, " (%s)", m->label);
+	ibtopo__wr_printf(
+		&w,
+		": %zu switches, %zu CAs, %zu routers, %zu links, %zu with cable data%s\n\n",
+		ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
+		ibtopo_fabric_count_type(f, IBTOPO_NODE_CA),
+		ibtopo_fabric_count_type(f, IBTOPO_NODE_ROUTER),
+		ibtopo_fabric_link_count(f), count_cables(f),
+		m->partial ? " (PARTIAL)" : "");
+	return w.rc;
+}
+
+static int analysis_text(const struct ibtopo_sink *sink,
+			 const struct ibtopo_analysis *an,
+			 struct ibtopo_error *err)
+{
+	int rc = fabric_text(sink, an->fabric);
+
+	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
+		const void *data =
+			ibtopo__analysis_section(an, sections[i]->name);
+
+		if (!data)
+			continue;
+		rc = sections[i]->text(sink, data);
+		if (!rc)
+			rc = ibtopo__out_printf(sink, "\n");
+	}
+	if (rc)
+		return ibtopo__error_set(err, rc, "cannot write output");
+	return ibtopo__findings_text(sink, &an->fabric, 1, an->findings, err);
+}
+
+int ibtopo_report_analysis(const struct ibtopo_sink *sink,
+			   const struct ibtopo_analysis *an,
+			   struct ibtopo_error *err)
+{
+	int rc = ibtopo__report_check_sink(sink, err);
+
+	if (rc)
+		return rc;
+	if (!an || !an->fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no analysis to render");
+	switch (sink->format) {
+	case IBTOPO_FORMAT_JSON:
+		return analysis_json(sink, an, err);
+	case IBTOPO_FORMAT_CSV:
+		/* the findings only */
+		return ibtopo_report_findings(sink, NULL, an->findings, err);
+	default:
+		return analysis_text(sink, an, err);
+	}
+}
