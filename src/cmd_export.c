@@ -8,15 +8,14 @@
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT",
-	  "output format (default ibnetdiscover); "
-	  "'list' prints every one" },
-	{ "input-format", 0, 1, "FMT",
-	  "format of an input FILE: auto (default), "
-	  "cache, ibnetdiscover, ports or ibsim" },
+	CLI_OPT("format", 0, 1, "FMT",
+		"output format (default ibnetdiscover); "
+		"'list' prints every one"),
+	CLI_OPT("input-format", 0, 1, "FMT",
+		"format of an input FILE: auto (default), "
+		"cache, ibnetdiscover, ports or ibsim"),
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE",
-	  "write into FILE ('-' = standard output, the default)" },
+	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
 };
 
@@ -108,10 +107,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			if (strcmp(st.optarg, "list") == 0) {
 				fputs(format_list(names, sizeof(names), "\n"),
 				      stdout);
-				return fflush(stdout) ?
-					       cli_failf(
-						       "cannot write output") :
-					       EXIT_CLEAN;
+				return cli_report_exit(NULL, 0);
 			}
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
@@ -137,14 +133,11 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (st.optind < argc)
-		src.what = argv[st.optind];
+	if (cli_source_operand(self, &st, argc, argv, &src.what))
+		return EXIT_TROUBLE;
 
-	if (cli_load_fabric(&fabric, g, &src, &err))
-		return cli_fail(&err);
+	if (cli_load(&fabric, g, &src))
+		return EXIT_TROUBLE;
 	rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;
