@@ -31,7 +31,7 @@ static const struct cli_opt *opt_row(const struct cli_cmd *cmd, size_t i)
 
 static void print_opt(FILE *f, const struct cli_opt *o)
 {
-	char left[64];
+	char left[64], list[512], help[1024];
 
 	if (o->short_name)
 		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
@@ -40,7 +40,10 @@ static void print_opt(FILE *f, const struct cli_opt *o)
 	else
 		snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
 			 o->has_arg ? " " : "", o->has_arg ? o->arg_name : "");
-	fprintf(f, "  %-28s %s\n", left, o->help);
+	if (o->list)
+		snprintf(help, sizeof(help), o->help,
+			 o->list(list, sizeof(list)));
+	fprintf(f, "  %-28s %s\n", left, o->list ? help : o->help);
 }
 
 static void print_help(FILE *f, const struct cli_cmd *cmd)
@@ -375,6 +378,62 @@ const struct cli_opt cli_opt_routes_log = {
 	    "take the routing engine from an OpenSM log (its last 'tables configured' line)"),
 };
 /* clang-format on */
+
+/*
+ * The names of a format table, by enumerator from `first` until a name
+ * is "?", as "a, b or c" (after `head`) into buf.
+ */
+static const char *name_list(char *buf, size_t len, const char *head,
+			     const char *(*name)(int format), int first)
+{
+	size_t used, n = 0;
+
+	while (strcmp(name(first + (int)n), "?") != 0)
+		n++;
+	used = (size_t)snprintf(buf, len, "%s", head);
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i && !*head ? "" :
+					 i + 1 == n   ? " or " :
+							", ",
+					 name(first + (int)i));
+	return buf;
+}
+
+static const char *file_format_name(int format)
+{
+	return ibtopo_file_format_name((enum ibtopo_file_format)format);
+}
+
+static const char *export_format_name(int format)
+{
+	return ibtopo_export_format_name((enum ibtopo_export_format)format);
+}
+
+const char *cli_file_formats(char *buf, size_t len)
+{
+	/* auto first: it is no reader, but the default */
+	return name_list(buf, len, "auto (default)", file_format_name,
+			 IBTOPO_FILE_AUTO + 1);
+}
+
+const char *cli_file_format_names(char *buf, size_t len)
+{
+	return name_list(buf, len, "auto", file_format_name,
+			 IBTOPO_FILE_AUTO + 1);
+}
+
+const char *cli_export_formats(char *buf, size_t len)
+{
+	return name_list(buf, len, "", export_format_name, 0);
+}
+
+int cli_print_formats(const char *(*name)(int format), int first)
+{
+	for (int i = first; strcmp(name(i), "?") != 0; i++)
+		puts(name(i));
+	return cli_report_exit(NULL, 0);
+}
 
 bool cli_keyword_find(const struct cli_keyword *words, const char *arg,
 		      int *out)

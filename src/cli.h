@@ -72,9 +72,12 @@ struct cli_opt {
 	int short_name;	      /* 0 for long-only */
 	int has_arg;	      /* 0 none, 1 required */
 	const char *arg_name; /* shown in --help */
+	/* shown in --help; with `list`, a template whose "%s" it fills */
 	const char *help;
 	/* the row this one stands for: all other fields are that row's */
 	const struct cli_opt *same_as;
+	/* the values the option takes into buf ("a, b or c"), for --help */
+	const char *(*list)(char *buf, size_t len);
 	/* cli_getopt parses the option with this itself and does not return
 	 * it; false (after the usage error) exits 2 */
 	bool (*parse)(const struct cli_cmd *cmd, struct cli_state *st,
@@ -113,6 +116,22 @@ extern const struct cli_opt cli_opt_output;	 /* -o FILE, default stdout */
 extern const struct cli_opt cli_opt_label;	 /* --label TEXT */
 extern const struct cli_opt cli_opt_force;	 /* --force, with --label */
 extern const struct cli_opt cli_opt_routes_log;	 /* --routes-log LOG */
+
+/**
+ * The fabric file formats, from the library's table of readers: "auto
+ * (default), cache, ..., or iblinkinfo" into buf.
+ */
+const char *cli_file_formats(char *buf, size_t len);
+/** The same for messages: "auto, cache, ... or iblinkinfo". */
+const char *cli_file_format_names(char *buf, size_t len);
+/** The export formats, from the library's table of writers: "a, b or c". */
+const char *cli_export_formats(char *buf, size_t len);
+/**
+ * Print the names of a format table (ibtopo_file_format_name or
+ * ibtopo_export_format_name, by enumerator from `first`), one a line, on
+ * standard output for `--format list`; returns the exit status.
+ */
+int cli_print_formats(const char *(*name)(int format), int first);
 
 enum cli_cmd_flags {
 	CLI_NEEDS_DB = 1u << 0, /* reads or writes the snapshot database */

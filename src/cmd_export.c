@@ -7,13 +7,15 @@
 
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
+/* the format lists come from the library's tables of writers and readers */
 static const struct cli_opt opts[] = {
-	CLI_OPT("format", 0, 1, "FMT",
-		"output format (default ibnetdiscover); "
-		"'list' prints every one"),
-	CLI_OPT("input-format", 0, 1, "FMT",
-		"format of an input FILE: auto (default), "
-		"cache, ibnetdiscover, ports or ibsim"),
+	{ CLI_OPT_FIELDS(
+		  "format", 0, 1, "FMT",
+		  "output format: %s (default ibnetdiscover); 'list' prints every one"),
+	  .list = cli_export_formats },
+	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
+			 "format of an input FILE: %s"),
+	  .list = cli_file_formats },
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
@@ -59,32 +61,9 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-/*
- * The export formats, from the library's table of writers (the
- * enumerators from 0 until a name is "?"), as "a, b or c" into buf; with
- * sep "\n", one a line. A writer added there is listed here.
- */
-static const char *format_list(char *buf, size_t len, const char *sep)
+static const char *export_format_name(int format)
 {
-	size_t n = 0, used = 0;
-
-	while (strcmp(ibtopo_export_format_name((enum ibtopo_export_format)n),
-		      "?") != 0)
-		n++;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && used < len; i++) {
-		const char *name =
-			ibtopo_export_format_name((enum ibtopo_export_format)i);
-		const char *before = i == 0	  ? "" :
-				     *sep == '\n' ? "" :
-				     i + 1 == n	  ? " or " :
-						    ", ";
-
-		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
-					 before, name,
-					 *sep == '\n' ? "\n" : "");
-	}
-	return buf;
+	return ibtopo_export_format_name((enum ibtopo_export_format)format);
 }
 
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
@@ -105,17 +84,15 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 		switch (c) {
 		case OPT_FORMAT:
 			if (strcmp(st.optarg, "list") == 0) {
-				fputs(format_list(names, sizeof(names), "\n"),
-				      stdout);
-				return cli_report_exit(NULL, 0);
+				return cli_print_formats(export_format_name, 0);
 			}
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
 				return cli_usage_error(
 					self, "unknown format '%s' (%s)",
 					st.optarg,
-					format_list(names, sizeof(names),
-						    ", "));
+					cli_export_formats(names,
+							   sizeof(names)));
 			format = (enum ibtopo_export_format)v;
 			break;
 		case 'o':
@@ -125,8 +102,10 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			v = ibtopo_file_format_parse(st.optarg);
 			if (v < 0)
 				return cli_usage_error(
-					self, "unknown input format '%s'",
-					st.optarg);
+					self, "unknown input format '%s' (%s)",
+					st.optarg,
+					cli_file_format_names(names,
+							      sizeof(names)));
 			src.format = (enum ibtopo_file_format)v;
 			break;
 		default:

@@ -18,9 +18,9 @@ enum {
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_label),
-	CLI_OPT("format", 0, 1, "FMT",
-		"auto (default), cache, ibnetdiscover, "
-		"ports, ibsim or iblinkinfo"),
+	/* from the library's table of readers */
+	{ CLI_OPT_FIELDS("format", 0, 1, "FMT", "%s; 'list' prints every one"),
+	  .list = cli_file_formats },
 	CLI_OPT_SAME(cli_opt_force),
 	CLI_OPT("counters", 0, 1, "CFILE",
 		"attach port counters: perfquery (also -x), "
@@ -84,10 +84,16 @@ struct import_args {
 	const char *path, *counters, *routes;
 };
 
+static const char *file_format_name(int format)
+{
+	return ibtopo_file_format_name((enum ibtopo_file_format)format);
+}
+
 static int parse_args(struct import_args *a, const struct cli_cmd *self,
 		      int argc, char **argv)
 {
 	struct cli_state st = { 0 };
+	char names[256];
 	int c, f;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -96,10 +102,15 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			a->ns.label = st.optarg;
 			break;
 		case OPT_FORMAT:
+			if (strcmp(st.optarg, "list") == 0)
+				exit(cli_print_formats(file_format_name, 0));
 			f = ibtopo_file_format_parse(st.optarg);
 			if (f < 0)
 				return cli_usage_error(
-					self, "unknown format '%s'", st.optarg);
+					self, "unknown format '%s' (%s)",
+					st.optarg,
+					cli_file_format_names(names,
+							      sizeof(names)));
 			a->ropts.format = (enum ibtopo_file_format)f;
 			break;
 		case OPT_FORCE:
