@@ -1,10 +1,11 @@
 /* test_diff.c - snapshot diff: what changed between two fabrics */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -464,8 +465,8 @@ static void several_changes_in_documented_order(void **state)
 	struct run r;
 
 	run_diff(&r, base, changed, 0);
-	assert_int_equal(r.list.count, IBTOPO__ARRAY_SIZE(want));
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(want); i++)
+	assert_int_equal(r.list.count, TEST_ARRAY_SIZE(want));
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(want); i++)
 		assert_int_equal(r.list.items[i].kind, want[i]);
 	assert_end(&r.list.items[2].a, "leaf02", 9);
 	assert_end(&r.list.items[3].a, "leaf01", 20);

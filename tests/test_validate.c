@@ -1,10 +1,11 @@
 /* test_validate.c - plan vs actual, and the fat-tree plan generator */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,7 @@ static void plan_shape_errors_name_the_parameter(void **state)
 		{ 2, 0, 2, 2, 4, 4, 300, "'--radix 300' out of range (2-255 ports)" },
 	};
 
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(bad); i++) {
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(bad); i++) {
 		struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 		struct ibtopo_fabric *f = (struct ibtopo_fabric *)&p;
@@ -306,35 +307,15 @@ static void plan_shape_errors_name_the_parameter(void **state)
 	}
 }
 
-struct membuf {
-	char buf[8192];
-	size_t len;
-};
-
-static int mem_write(void *arg, const char *buf, size_t len)
-{
-	struct membuf *m = arg;
-
-	if (m->len + len >= sizeof(m->buf))
-		return IBTOPO_EIO;
-	memcpy(m->buf + m->len, buf, len);
-	m->len += len;
-	m->buf[m->len] = '\0';
-	return 0;
-}
-
 static void plan_write_states_links_that_differ(void **state)
 {
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
-					IBTOPO_FORMAT_TEXT, mem_write, NULL, 0 };
+	struct test_buf m = { 0 };
+	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
-	struct membuf *m = calloc(1, sizeof(*m));
 	struct ibtopo_link *l;
 
-	assert_non_null(m);
-	o.write_arg = m;
 	p.leaves = 1;
 	p.spines = 1;
 	p.hosts_per_leaf = 2;
@@ -344,19 +325,19 @@ static void plan_write_states_links_that_differ(void **state)
 	l->width = IBTOPO_WIDTH_1X;
 
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBNETDISCOVER, &err), 0);
-	assert_non_null(strstr(m->buf, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
+	assert_non_null(strstr(m.s, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
 				  "[1]\t\"host001\"[1]\t\t# \"host001\" lid 0 4xHDR\n"
 				  "[2]\t\"host002\"[1]\t\t# \"host002\" lid 0 1xEDR\n"));
-	assert_non_null(strstr(m->buf, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
+	assert_non_null(strstr(m.s, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
 				  "[1]\t\"leaf01\"[2]\t\t# \"leaf01\" lid 0 1xEDR\n"));
 
 	/* ibsim: global masks for 4xHDR, both ends of the odd link restricted */
-	m->len = 0;
+	m.len = 0;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), 0);
-	assert_non_null(strstr(m->buf, "width=3\nspeed=7\nextspeed=7\n"));
-	assert_non_null(strstr(m->buf, "[1]\t\"host001\"[1]\n"));
-	assert_non_null(strstr(m->buf, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
-	assert_non_null(strstr(m->buf, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.s, "width=3\nspeed=7\nextspeed=7\n"));
+	assert_non_null(strstr(m.s, "[1]\t\"host001\"[1]\n"));
+	assert_non_null(strstr(m.s, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.s, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
 
 	l->speed = IBTOPO_SPEED_FDR10;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), IBTOPO_EINVAL);
@@ -368,7 +349,7 @@ static void plan_write_states_links_that_differ(void **state)
 	assert_non_null(strstr(err.message, "cannot be named in a plan file"));
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_PORTS, &err), IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
-	free(m);
+	test_buf_release(&m);
 }
 
 /* ---- validate ---- */
