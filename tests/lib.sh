@@ -55,6 +55,22 @@ esac
 : "${top_srcdir:=.}"
 # shellcheck disable=SC2034 # for the tests that source this file
 DATA="$top_srcdir/tests/data"
+# shellcheck disable=SC2034 # the real fabrics' dumps, and the golden files
+REAL="$DATA/real" GOLDEN="$top_srcdir/tests/golden"
+
+# test_env [db]: the C locale (sort, grep, awk ranges, messages), and
+# $IBTOPO_DB unset (each command names its --db) or, with "db",
+# $TESTDIR/db for every command.
+test_env() {
+	LC_ALL=C
+	export LC_ALL
+	if [ "${1:-}" = db ]; then
+		IBTOPO_DB=$TESTDIR/db
+		export IBTOPO_DB
+	else
+		unset IBTOPO_DB
+	fi
+}
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/ibtopo-test.XXXXXX") ||
 	fail "cannot create a temporary directory"
@@ -199,14 +215,36 @@ sim_client() {
 		LD_PRELOAD="$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
 }
 
-# sim_ibnetdiscover NET OUT: start the simulator on net file NET, write
-# what ibnetdiscover sees to OUT, stop it; fail with both logs.
+# sim_ibnetdiscover NET OUT [DB]: start the simulator on net file NET,
+# write what ibnetdiscover sees to OUT, and with DB, when the ibtopo in the
+# build discovers ($HAVE_DISCOVER), store a snapshot in DB; stop it; fail
+# with the logs.
 sim_ibnetdiscover() {
 	sim_start "$1"
 	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
 		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	if [ $# -ge 3 ] && [ -n "${HAVE_DISCOVER:-}" ]; then
+		sim_client "$IBTOPO" --db "$3" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
+			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
+	fi
 	sim_stop
 }
+
+# plan_both SHAPE ARGS...: `ibtopo plan SHAPE ARGS` written twice, as the
+# plan $TESTDIR/plan.topo and as the ibsim net file $TESTDIR/plan.net.
+plan_both() {
+	"$IBTOPO" plan "$@" -o "$TESTDIR/plan.topo" || fail "plan $*"
+	"$IBTOPO" plan "$@" --format ibsim -o "$TESTDIR/plan.net" ||
+		fail "plan $* --format ibsim"
+}
+
+# Skip the test (exit 77) unless ibnetdiscover is there to run under ibsim.
+ibnetdiscover_require() {
+	[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+}
+
+# shellcheck disable=SC2034 # edits an ibsim net file: unlink, swap, ...
+NETEDIT="$DATA/dv-netedit.py"
 
 # sim_spy LOG CMD...: sim_client, with tests/rel-madspy logging the
 # method of every MAD CMD sends to LOG (make check builds the spy).

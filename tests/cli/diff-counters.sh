@@ -8,11 +8,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 topo=$DATA/ck-cables.topo
 
 cp "$DATA/hc-perfquery.txt" "$tmp/pq1.txt"

@@ -7,12 +7,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 B=$DATA/dv-before.topo

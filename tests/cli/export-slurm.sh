@@ -10,7 +10,6 @@
 . "$top_srcdir/tests/lib.sh"
 python_require
 CHECK="$PYTHON3 $top_srcdir/tests/slurm-topology-check.py"
-REAL="$top_srcdir/tests/data/real"
 T=$TESTDIR
 cd "$T" || fail "cd $T"
 

@@ -23,9 +23,7 @@ set -u
 python_require
 KILLS=${IBTOPO_TEST_KILLS:-50}
 SQLITE3=${SQLITE3:-sqlite3}
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 # sql QUERY: one value from the database, through the sqlite3 shell, else
 # the test's store-tool

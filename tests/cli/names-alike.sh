@@ -11,9 +11,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 F=$top_srcdir/tests/data/nm-alike.topo
 SW='Infiniscale-IV Mellanox Technologies'

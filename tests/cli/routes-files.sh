@@ -11,7 +11,6 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
 topo=$DATA/ck-cables.topo
 dump=$DATA/rt-ck-lfts.dump
 

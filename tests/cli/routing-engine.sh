@@ -11,7 +11,6 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
 python_require
 IBTOPO_DB=$tmp/db
 export IBTOPO_DB

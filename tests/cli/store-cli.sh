@@ -7,10 +7,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 golden() {

@@ -8,10 +8,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 [ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 

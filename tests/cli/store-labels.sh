@@ -9,10 +9,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 db=$tmp/fabric.db
 x5=$REAL/x5-mixed-ddr-qdr.topo

@@ -14,10 +14,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 VALGRIND=${VALGRIND:-valgrind}
 command -v "$VALGRIND" >/dev/null 2>&1 || skip "no valgrind"

@@ -6,10 +6,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 # The plan file and the net file of 2 leaves x 3 hosts, 2 spines.

@@ -8,22 +8,8 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
-
-# sim_discover NET OUT: simulate NET and write ibnetdiscover's view to
-# OUT; when the ibtopo in the build discovers, store a snapshot in $DB.
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
-		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	if [ -n "$HAVE_DISCOVER" ]; then
-		sim_client "$IBTOPO" --db "$DB" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
-			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
-	fi
-	sim_stop
-}
 
 # One line per change: kind detail a b c d old new links.
 project() {
@@ -48,8 +34,8 @@ HAVE_DISCOVER=
 	--uplinks 8 --format ibsim -o "$T/before.net" || fail "plan --format ibsim"
 
 # 1. The same fabric discovered twice: no changes, exit 0.
-sim_discover "$T/before.net" "$T/before.topo"
-sim_discover "$T/before.net" "$T/again.topo"
+sim_ibnetdiscover "$T/before.net" "$T/before.topo" "$DB"
+sim_ibnetdiscover "$T/before.net" "$T/again.topo" "$DB"
 "$IBTOPO" diff "$T/before.topo" "$T/again.topo" >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/out"; fail "unchanged fabric: exit $rc, expected 0"; }
@@ -71,7 +57,7 @@ fi
 	link leaf01:35 leaf02:35 \
 	opt leaf01:9 e=3 \
 	opt leaf01:10 w=1 || fail "netedit"
-sim_discover "$T/after.net" "$T/after.topo"
+sim_ibnetdiscover "$T/after.net" "$T/after.topo" "$DB"
 cat >"$T/want" <<'EOF'
 node-removed - host032: - - - - - 1
 node-added - host099: - - - - - 1

@@ -14,7 +14,7 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+ibnetdiscover_require
 GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
 T=$TESTDIR

@@ -9,16 +9,10 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
 
-PLAN="--groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2"
-# shellcheck disable=SC2086
-"$IBTOPO" plan dragonfly-plus $PLAN -o "$T/plan.topo" || fail "plan"
-# shellcheck disable=SC2086
-"$IBTOPO" plan dragonfly-plus $PLAN --format ibsim -o "$T/plan.net" ||
-	fail "plan --format ibsim"
+plan_both dragonfly-plus --groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2
 
 sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
 "$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||

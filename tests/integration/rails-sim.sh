@@ -9,17 +9,11 @@ set -u
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
 
 # 16 servers of 4 HCAs in units of 8: 8 leaves, 4 spines
-PLAN="--servers 16 --rails 4 --spines 4 --unit 8"
-# shellcheck disable=SC2086
-"$IBTOPO" plan rail-optimized $PLAN -o "$T/plan.topo" || fail "plan"
-# shellcheck disable=SC2086
-"$IBTOPO" plan rail-optimized $PLAN --format ibsim -o "$T/plan.net" ||
-	fail "plan --format ibsim"
+plan_both rail-optimized --servers 16 --rails 4 --spines 4 --unit 8
 
 sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
 "$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||

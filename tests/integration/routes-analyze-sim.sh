@@ -14,7 +14,7 @@
 sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+ibnetdiscover_require
 DUMP_FTS=$(command -v dump_fts) || skip "dump_fts not found (infiniband-diags)"
 GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"

@@ -8,8 +8,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 sim_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-REAL=$top_srcdir/tests/data/real
+ibnetdiscover_require
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 cmp_links=$top_builddir/tests/tf-links
 
