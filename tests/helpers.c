@@ -74,3 +74,20 @@ int test_teardown_fabric(void **state)
 	ibtopo_fabric_free(*state);
 	return 0;
 }
+
+uint64_t test_guid_of(const char *name, uint64_t base)
+{
+	unsigned n =
+		(unsigned)strtoul(name + strcspn(name, "0123456789"), NULL, 10);
+
+	if (test_is_host(name))
+		return base + 0x1000 + n;
+	if (strncmp(name, "leaf", 4) == 0)
+		return base + 0x2000 + n;
+	return base + 0x3000 + n;
+}
+
+bool test_is_host(const char *name)
+{
+	return strncmp(name, "host", 4) == 0;
+}

@@ -30,6 +30,24 @@ void test_buf_release(struct test_buf *b);
 struct ibtopo_fabric *test_fabric_read(const char *path,
 				       const struct ibtopo_read_opts *opts);
 
+/* One cable between two nodes named hostNNN, leafNN or spineNN (any
+ * other name is a spine), by port, at a speed and width (0: a default). */
+struct test_cable {
+	const char *x;
+	unsigned px;
+	const char *y;
+	unsigned py;
+	unsigned speed;
+	unsigned width;
+};
+
+/** The GUID of such a name: base + 0x1000 + N for hostN, + 0x2000 + N for
+ * leafN, + 0x3000 + N for the others. */
+uint64_t test_guid_of(const char *name, uint64_t base);
+
+/** Is the node of that name a host (a CA)? */
+bool test_is_host(const char *name);
+
 /* tests/data/ck-cables.topo, the small fabric most checks run on. */
 #define TEST_CK_CABLES TEST_DATADIR "/ck-cables.topo"
 
