@@ -417,7 +417,8 @@ const char *cli_file_formats(char *buf, size_t len)
 			 IBTOPO_FILE_AUTO + 1);
 }
 
-const char *cli_file_format_names(char *buf, size_t len)
+/* The same for messages: "auto, cache, ... or iblinkinfo". */
+static const char *file_format_names(char *buf, size_t len)
 {
 	return name_list(buf, len, "auto", file_format_name,
 			 IBTOPO_FILE_AUTO + 1);
@@ -428,11 +429,36 @@ const char *cli_export_formats(char *buf, size_t len)
 	return name_list(buf, len, "", export_format_name, 0);
 }
 
-int cli_print_formats(const char *(*name)(int format), int first)
+static int print_formats(const char *(*name)(int format))
 {
-	for (int i = first; strcmp(name(i), "?") != 0; i++)
+	for (int i = 0; strcmp(name(i), "?") != 0; i++)
 		puts(name(i));
 	return cli_report_exit(NULL, 0);
+}
+
+int cli_print_file_formats(void)
+{
+	return print_formats(file_format_name);
+}
+
+int cli_print_export_formats(void)
+{
+	return print_formats(export_format_name);
+}
+
+bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,
+			   const char *arg, enum ibtopo_file_format *out)
+{
+	char names[256];
+	int v = ibtopo_file_format_parse(arg);
+
+	if (v < 0)
+		return cli_usage_error(cmd, "unknown %s '%s' (%s)", what, arg,
+				       file_format_names(names,
+							 sizeof(names))) ==
+		       EXIT_CLEAN;
+	*out = (enum ibtopo_file_format)v;
+	return true;
 }
 
 bool cli_keyword_find(const struct cli_keyword *words, const char *arg,

@@ -122,16 +122,20 @@ extern const struct cli_opt cli_opt_routes_log;	 /* --routes-log LOG */
  * (default), cache, ..., or iblinkinfo" into buf.
  */
 const char *cli_file_formats(char *buf, size_t len);
-/** The same for messages: "auto, cache, ... or iblinkinfo". */
-const char *cli_file_format_names(char *buf, size_t len);
 /** The export formats, from the library's table of writers: "a, b or c". */
 const char *cli_export_formats(char *buf, size_t len);
+/** `--format list`: the file formats (auto first), one a line on stdout;
+ * returns the exit status. */
+int cli_print_file_formats(void);
+/** `--format list`: the export formats, one a line on stdout. */
+int cli_print_export_formats(void);
+
 /**
- * Print the names of a format table (ibtopo_file_format_name or
- * ibtopo_export_format_name, by enumerator from `first`), one a line, on
- * standard output for `--format list`; returns the exit status.
+ * A fabric file format by name into *out; false after the usage error
+ * "unknown WHAT 'arg' (auto, cache, ...)" (what: "format", "input format").
  */
-int cli_print_formats(const char *(*name)(int format), int first);
+bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,
+			   const char *arg, enum ibtopo_file_format *out);
 
 enum cli_cmd_flags {
 	CLI_NEEDS_DB = 1u << 0, /* reads or writes the snapshot database */

@@ -61,11 +61,6 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static const char *export_format_name(int format)
-{
-	return ibtopo_export_format_name((enum ibtopo_export_format)format);
-}
-
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -83,9 +78,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (strcmp(st.optarg, "list") == 0) {
-				return cli_print_formats(export_format_name, 0);
-			}
+			if (strcmp(st.optarg, "list") == 0)
+				return cli_print_export_formats();
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
 				return cli_usage_error(
@@ -99,14 +93,9 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			output = st.optarg;
 			break;
 		case OPT_INPUT_FORMAT:
-			v = ibtopo_file_format_parse(st.optarg);
-			if (v < 0)
-				return cli_usage_error(
-					self, "unknown input format '%s' (%s)",
-					st.optarg,
-					cli_file_format_names(names,
-							      sizeof(names)));
-			src.format = (enum ibtopo_file_format)v;
+			if (!cli_parse_file_format(self, "input format",
+						   st.optarg, &src.format))
+				return EXIT_TROUBLE;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

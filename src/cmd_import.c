@@ -84,17 +84,11 @@ struct import_args {
 	const char *path, *counters, *routes;
 };
 
-static const char *file_format_name(int format)
-{
-	return ibtopo_file_format_name((enum ibtopo_file_format)format);
-}
-
 static int parse_args(struct import_args *a, const struct cli_cmd *self,
 		      int argc, char **argv)
 {
 	struct cli_state st = { 0 };
-	char names[256];
-	int c, f;
+	int c;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
@@ -103,15 +97,10 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			break;
 		case OPT_FORMAT:
 			if (strcmp(st.optarg, "list") == 0)
-				exit(cli_print_formats(file_format_name, 0));
-			f = ibtopo_file_format_parse(st.optarg);
-			if (f < 0)
-				return cli_usage_error(
-					self, "unknown format '%s' (%s)",
-					st.optarg,
-					cli_file_format_names(names,
-							      sizeof(names)));
-			a->ropts.format = (enum ibtopo_file_format)f;
+				exit(cli_print_file_formats());
+			if (!cli_parse_file_format(self, "format", st.optarg,
+						   &a->ropts.format))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_FORCE:
 			a->ns.save_flags |= IBTOPO_SAVE_MOVE_LABEL;
