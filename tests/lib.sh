@@ -11,7 +11,7 @@
 #   SIM_HOST=host01 sim_client "$IBTOPO" --db "$DB" discover
 #   sim_cmd 'Error "leaf02" 100 17'   # a console command
 #
-# Exit codes: 0 pass, 1 fail, 77 skip.
+# Exit codes: 0 pass, 1 fail, 77 skip. Sourcing it sets -u for the test.
 #
 # `fail` ends the test at once. A test that wants every difference
 # reported uses `flunk` and the checks below that call it (run, same,
@@ -228,6 +228,31 @@ sim_ibnetdiscover() {
 			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
 	fi
 	sim_stop
+}
+
+# copy_at SRC DEST DATE: DEST a copy of SRC whose mtime is DATE (import
+# --counters takes a file's mtime as the time of its reading).
+copy_at() {
+	cp "$1" "$2" && touch -d "$3" "$2" || fail "copy_at $*"
+}
+
+# findings_lines LIST X Y: of the JSON report on stdin, one line per item
+# of LIST ("findings", "changes"): kind detail a b c d X Y links, ends as
+# node:port, "-" for what an item lacks.
+findings_lines() {
+	"$PYTHON3" -c '
+import json, sys
+def end(f, k):
+    e = f.get(k)
+    if not e or e.get("node") is None:
+        return "-"
+    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
+x, y = sys.argv[2], sys.argv[3]
+for f in json.load(sys.stdin)[sys.argv[1]]:
+    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
+          end(f, "c"), end(f, "d"), f.get(x) or "-", f.get(y) or "-",
+          f.get("links", "-"))
+' "$@"
 }
 
 # plan_both SHAPE ARGS...: `ibtopo plan SHAPE ARGS` written twice, as the

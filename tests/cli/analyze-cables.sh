@@ -6,7 +6,6 @@
 # and reach files fail with one line naming FILE:LINE. Only the link and
 # cable kinds are compared: the topology analysis (a single-homed star
 # here) has its own tests.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -26,7 +26,6 @@
 #    --fail-on warning.
 # Only the link and cable kinds are compared: the topology analysis has
 # its own tests of these fabrics.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -6,7 +6,6 @@
 # findings as cable problems, and `analyze` exits 0 on these warnings.
 # With cable data (--cables), a cable over length or under-rated whose
 # ports have errors is ONE failing-cable finding with both causes.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require

@@ -4,7 +4,6 @@
 # options from each --help, formats (export's from `export --format
 # list`, the readers' from `import --format list`), plan's shapes, and
 # snapshot ids and labels.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null 2>&1 || skip "no bash"

@@ -3,7 +3,6 @@
 # simulated fabric recabled in between (JSON golden, CSV golden with
 # --lids), a file against itself, a real fabric against a copy with one
 # cable moved to an empty port, snapshots from a database, usage errors.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -6,7 +6,6 @@
 # imported with the cache of that fabric). A switch the fabric lacks gives
 # one warning; bad input fails with RFILE:LINE and stores nothing; a
 # snapshot imported without --routes has no tables to export.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require

@@ -17,7 +17,6 @@
 # IBTOPO_TEST_KILLS=N changes the number of kills, IBTOPO_TEST_RADIX=N
 # the fabric, REL_SEED=N replays the delays of a failed run (its seed is
 # printed).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require

@@ -2,7 +2,6 @@
 # store-cli.sh - `ibtopo snapshots` and `ibtopo show` on databases made by
 # tests/store-tool: empty, filled, unknown REF, newer schema, corrupt,
 # missing; the default path; --help.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

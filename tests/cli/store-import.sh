@@ -3,7 +3,6 @@
 # every fixture reads back from its snapshot exactly as from its file;
 # concurrent imports all land; an import that cannot be stored fails
 # with one line and leaves the database as it was.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

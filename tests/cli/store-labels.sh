@@ -4,7 +4,6 @@
 # labels a REF reads as an id, `latest` or `latest~N`, and a database
 # that already holds a label twice (written before) opens, while a REF
 # naming that label fails listing the snapshots it could mean.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

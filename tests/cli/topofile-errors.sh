@@ -2,7 +2,6 @@
 # topofile-errors.sh - bad input: one line `ibtopo: FILE:LINE: <what was
 # expected>` on stderr, exit 2, nothing stored. Sides of a link that
 # disagree: stored, with a warning naming both lines.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -2,7 +2,6 @@
 # topofile-export.sh - `ibtopo export` in every format against golden
 # files; -o writes the same bytes; a snapshot exports as the file it came
 # from; what ibnetdiscover format writes reads back to the same text.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -2,7 +2,6 @@
 # topofile-import.sh - `ibtopo import` of every real dump (ibnetdiscover
 # text and -p reports) stores the switch, CA and link counts a person
 # counts in the file; --format and --node-name-map are honoured.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

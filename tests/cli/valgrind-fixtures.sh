@@ -10,7 +10,6 @@
 # Skipped (77) without valgrind or when the program was built with
 # AddressSanitizer, which does not run under valgrind (tools/check.sh
 # runs the ASan build with ASAN_OPTIONS set).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -4,7 +4,6 @@
 # matched with --match), clean and recabled, in JSON and CSV (golden); a
 # real fabric against itself and against a copy with two cables swapped;
 # usage errors.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -9,7 +9,6 @@
 # switches and the idle chips rank a level higher: the chassis really
 # come from the simulated NodeInfo. Needs ibsim, ibnetdiscover and
 # libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 sim_require

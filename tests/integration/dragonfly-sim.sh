@@ -4,7 +4,6 @@
 # against its plan; without one global link analyze names the two spines
 # it should join and validate the missing link. Needs ibsim,
 # ibnetdiscover and libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 sim_require

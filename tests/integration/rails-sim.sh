@@ -4,7 +4,6 @@
 # against its plan; with two rail cables swapped analyze names both HCAs
 # (rail-mismatch) and validate the swap (miswired-link). Needs ibsim,
 # ibnetdiscover and libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 sim_require
