@@ -217,13 +217,13 @@ sim_client() {
 
 # sim_ibnetdiscover NET OUT [DB]: start the simulator on net file NET,
 # write what ibnetdiscover sees to OUT, and with DB, when the ibtopo in the
-# build discovers ($HAVE_DISCOVER), store a snapshot in DB; stop it; fail
+# build discovers (have_discover), store a snapshot in DB; stop it; fail
 # with the logs.
 sim_ibnetdiscover() {
 	sim_start "$1"
 	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
 		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	if [ $# -ge 3 ] && [ -n "${HAVE_DISCOVER:-}" ]; then
+	if [ $# -ge 3 ] && have_discover; then
 		sim_client "$IBTOPO" --db "$3" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
 			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
 	fi
@@ -263,9 +263,29 @@ plan_both() {
 		fail "plan $* --format ibsim"
 }
 
-# Skip the test (exit 77) unless ibnetdiscover is there to run under ibsim.
+# Skip the test (exit 77) unless ibsim and ibnetdiscover are there to run
+# ibnetdiscover under the simulator.
 ibnetdiscover_require() {
+	sim_require
 	[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+}
+
+# Does the ibtopo in the build discover (is it built with libibnetdisc)?
+have_discover() {
+	"$IBTOPO" discover --help >/dev/null 2>&1
+}
+
+# plan_built WHAT: the plan plan_both wrote, simulated and seen by
+# ibnetdiscover ($TESTDIR/clean.topo), has no warnings (its analysis in
+# $TESTDIR/clean.json) and validates against $TESTDIR/plan.topo.
+plan_built() {
+	sim_ibnetdiscover "$TESTDIR/plan.net" "$TESTDIR/clean.topo"
+	"$IBTOPO" analyze --fail-on warning --format json "$TESTDIR/clean.topo" \
+		>"$TESTDIR/clean.json" ||
+		fail "$1: warnings $(head -c 400 "$TESTDIR/clean.json")"
+	"$IBTOPO" validate "$TESTDIR/plan.topo" "$TESTDIR/clean.topo" \
+		>"$TESTDIR/out" 2>&1 ||
+		{ cat "$TESTDIR/out"; fail "$1 does not validate"; }
 }
 
 # shellcheck disable=SC2034 # edits an ibsim net file: unlink, swap, ...

@@ -11,7 +11,6 @@
 # libumad2sim (else SKIP).
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
 ibnetdiscover_require
 GEN="$top_builddir/tests/gen/gen-fabric"

@@ -6,21 +6,16 @@
 # ibnetdiscover and libumad2sim (else SKIP).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
 ibnetdiscover_require
 T=$TESTDIR
 
 plan_both dragonfly-plus --groups 5 --leaves 2 --spines 2 --hosts-per-leaf 2 --global 2
 
-sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
-"$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
-	fail "built Dragonfly+: warnings $(head -c 400 "$T/clean.json")"
+plan_built "built Dragonfly+"
 got=$(json_get '(j["topology"]["class"], j["topology"]["groups"],
 	j["topology"]["global_links"], j["topology"]["global_links_per_pair"])' <"$T/clean.json")
 [ "$got" = "('dragonfly-plus', 5, 20, {'min': 2, 'max': 2})" ] || fail "built Dragonfly+: $got"
-"$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1 ||
-	{ cat "$T/out"; fail "built Dragonfly+ does not validate"; }
 
 # g01-spine01's global links are ports 3..6 (2 leaves below): unplug
 # both of its links to group 2 (slots 0 and 1 of group 1, on spines 1 and

@@ -6,7 +6,6 @@
 # ibnetdiscover and libumad2sim (else SKIP).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
 ibnetdiscover_require
 T=$TESTDIR
@@ -14,14 +13,10 @@ T=$TESTDIR
 # 16 servers of 4 HCAs in units of 8: 8 leaves, 4 spines
 plan_both rail-optimized --servers 16 --rails 4 --spines 4 --unit 8
 
-sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
-"$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
-	fail "built rail fabric: findings $(head -c 400 "$T/clean.json")"
+plan_built "built rail fabric"
 got=$(json_get '(j["topology"]["class"], j["topology"]["rails"],
 	j["topology"]["scalable_units"], j["topology"]["servers"])' <"$T/clean.json")
 [ "$got" = "('rail-optimized', 4, 2, 16)" ] || fail "built rail fabric: $got"
-"$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1 ||
-	{ cat "$T/out"; fail "built rail fabric does not validate"; }
 
 # dgx001's HCAs of rails 1 and 2 swap leaves
 "$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/swap.net" \

@@ -11,7 +11,6 @@
 # entry sent back) are found once each at the right switch and port.
 # Needs ibsim, libumad2sim, opensm, ibnetdiscover, dump_fts (else SKIP).
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 ibnetdiscover_require

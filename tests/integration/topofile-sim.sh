@@ -6,7 +6,6 @@
 # left out: ibsim 0.10 cannot simulate NDR). Exits 77 without ibsim.
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 ibnetdiscover_require
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 cmp_links=$top_builddir/tests/tf-links

@@ -5,7 +5,6 @@
 # --match. Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
 ibnetdiscover_require
 T=$TESTDIR
@@ -14,9 +13,6 @@ T=$TESTDIR
 project() {
 	findings_lines findings expected active
 }
-
-HAVE_DISCOVER=
-"$IBTOPO" discover --help >/dev/null 2>&1 && HAVE_DISCOVER=1
 
 # Plan: 4 leaves of 8 hosts, 2 cables from every leaf to each of 4 spines.
 plan_both fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 --uplinks 8 \
@@ -27,7 +23,7 @@ sim_ibnetdiscover "$T/plan.net" "$T/clean.topo" "$T/clean.db"
 "$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/out"; fail "clean fabric: exit $rc, expected 0"; }
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$T/clean.db" validate "$T/plan.topo" >"$T/out" 2>&1 ||
 		{ cat "$T/out"; fail "clean snapshot does not validate"; }
 fi
@@ -70,7 +66,7 @@ rc=$?
 [ $rc -eq 1 ] || { cat "$T/err"; fail "faulty fabric: exit $rc, expected 1"; }
 project <"$T/out" >"$T/got" || fail "validate JSON unreadable"
 diff -u "$T/want" "$T/got" || fail "faulty fabric (ibnetdiscover text): findings differ"
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$T/faulty.db" validate "$T/plan.topo" latest --format json >"$T/out" 2>"$T/err"
 	[ $? -eq 1 ] || { cat "$T/err"; fail "faulty snapshot: expected exit 1"; }
 	project <"$T/out" >"$T/got"
