@@ -236,6 +236,26 @@ copy_at() {
 	cp "$1" "$2" && touch -d "$3" "$2" || fail "copy_at $*"
 }
 
+# lft_entries: an LFT listing on stdin (opensm-lfts.dump or dump_fts
+# output) as "switch-guid lid port" lines, sorted: comments, headers'
+# wording and blanks left out.
+lft_entries() {
+	"$PYTHON3" -c '
+import re, sys
+guid = None
+rows = []
+for line in sys.stdin:
+    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
+    if m:
+        guid = int(m.group(1), 16)
+        continue
+    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
+    if m and guid is not None:
+        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
+print("\n".join(sorted(rows)))
+'
+}
+
 # findings_lines LIST X Y: of the JSON report on stdin, one line per item
 # of LIST ("findings", "changes"): kind detail a b c d X Y links, ends as
 # node:port, "-" for what an item lacks.
@@ -268,6 +288,24 @@ plan_both() {
 ibnetdiscover_require() {
 	sim_require
 	[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+}
+
+# diag_require VAR NAME: VAR (when it names a program) or infiniband-diags'
+# NAME beside ibnetdiscover, else in PATH or /usr/sbin, into VAR; skip
+# (exit 77) without it.
+diag_require() {
+	eval "tool=\${$1:-}"
+	[ -n "$tool" ] && [ -x "$tool" ] ||
+		tool=$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/$2
+	[ -x "$tool" ] || tool=$(PATH=$PATH:/usr/sbin command -v "$2")
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "$2 not found (infiniband-diags)"
+	eval "$1=\$tool"
+}
+
+# store_sql QUERY: the first column of the last row QUERY gives on $DB,
+# through tests/store-tool (make check builds it).
+store_sql() {
+	"${top_builddir:-.}/tests/store-tool" exec "$DB" "$1" || fail "sql: $1"
 }
 
 # Does the ibtopo in the build discover (is it built with libibnetdisc)?
