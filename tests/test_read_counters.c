@@ -359,15 +359,18 @@ static void bad_ibdiagnet_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(perfquery_blocks_go_to_the_port_by_lid, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(extended_data_stays_over_a_later_32_bit_block, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(ports_the_fabric_lacks_are_counted, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(ibqueryerrors_lines_go_to_the_port_by_guid, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(bad_input_names_the_line_and_changes_nothing, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(a_nul_byte_is_binary_data, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(ibdiagnet_pm_blocks_go_to_the_port_by_guid, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(db_csv_pm_info_and_pm_delta, test_setup_ck_cables, test_teardown_fabric),
-		cmocka_unit_test_setup_teardown(bad_ibdiagnet_input, test_setup_ck_cables, test_teardown_fabric),
+#define T(fn) \
+	cmocka_unit_test_setup_teardown(fn, test_setup_ck_cables, test_teardown_fabric)
+		T(perfquery_blocks_go_to_the_port_by_lid),
+		T(extended_data_stays_over_a_later_32_bit_block),
+		T(ports_the_fabric_lacks_are_counted),
+		T(ibqueryerrors_lines_go_to_the_port_by_guid),
+		T(bad_input_names_the_line_and_changes_nothing),
+		T(a_nul_byte_is_binary_data),
+		T(ibdiagnet_pm_blocks_go_to_the_port_by_guid),
+		T(db_csv_pm_info_and_pm_delta),
+		T(bad_ibdiagnet_input),
+#undef T
 	};
 
 	return cmocka_run_group_tests_name("read_counters", tests, NULL, NULL);
