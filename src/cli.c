@@ -1,6 +1,7 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -267,6 +268,8 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 			if (longopts[i].val == c)
 				row = rows[i];
 		if (row && row->parse) {
+			/* a table with a shared report row gives it a place */
+			assert(st->report);
 			if (!row->parse(cmd, st, optarg))
 				exit(EXIT_TROUBLE);
 			continue;
