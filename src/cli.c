@@ -1,6 +1,7 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -18,26 +19,42 @@ static void print_usage_line(FILE *f, const struct cli_cmd *cmd)
 		cmd->args ? cmd->args : "");
 }
 
+/* The i-th row of a command's table, a CLI_OPT_SAME one resolved; NULL
+ * at its end. */
+static const struct cli_opt *opt_row(const struct cli_cmd *cmd, size_t i)
+{
+	const struct cli_opt *o = cmd->opts ? &cmd->opts[i] : NULL;
+
+	if (o && o->same_as)
+		return o->same_as;
+	return o && o->long_name ? o : NULL;
+}
+
+static void print_opt(FILE *f, const struct cli_opt *o)
+{
+	char left[64], list[512], help[1024];
+
+	if (o->short_name)
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->short_name,
+			 o->long_name, o->has_arg ? " " : "",
+			 o->has_arg ? o->arg_name : "");
+	else
+		snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
+			 o->has_arg ? " " : "", o->has_arg ? o->arg_name : "");
+	if (o->list)
+		snprintf(help, sizeof(help), o->help,
+			 o->list(list, sizeof(list)));
+	fprintf(f, "  %-28s %s\n", left, o->list ? help : o->help);
+}
+
 static void print_help(FILE *f, const struct cli_cmd *cmd)
 {
 	print_usage_line(f, cmd);
 	fprintf(f, "\n%s\n", cmd->summary);
-	if (cmd->opts && cmd->opts[0].long_name) {
+	if (opt_row(cmd, 0)) {
 		fprintf(f, "\noptions:\n");
-		for (const struct cli_opt *o = cmd->opts; o->long_name; o++) {
-			char left[64];
-
-			if (o->short_name)
-				snprintf(left, sizeof(left), "-%c, --%s%s%s",
-					 o->short_name, o->long_name,
-					 o->has_arg ? " " : "",
-					 o->has_arg ? o->arg_name : "");
-			else
-				snprintf(left, sizeof(left), "    --%s%s%s",
-					 o->long_name, o->has_arg ? " " : "",
-					 o->has_arg ? o->arg_name : "");
-			fprintf(f, "  %-28s %s\n", left, o->help);
-		}
+		for (size_t i = 0; opt_row(cmd, i); i++)
+			print_opt(f, opt_row(cmd, i));
 	}
 	fprintf(f, "  %-28s %s\n", "-h, --help", "show this help and exit");
 	if (cmd->details)
@@ -48,15 +65,21 @@ static void print_help(FILE *f, const struct cli_cmd *cmd)
 		   "2 usage error or failure\n");
 }
 
+/* "ibtopo: <message>" on stderr */
+static void vfail(const char *fmt, va_list ap)
+{
+	fputs("ibtopo: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ibtopo: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfail(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	print_usage_line(stderr, cmd);
 	return EXIT_TROUBLE;
 }
@@ -168,7 +191,9 @@ void cli_step(const struct cli_global *g, const char *step, double t0,
 /* Does the command's own table take this global option's name or letter? */
 static bool cmd_has_opt(const struct cli_cmd *cmd, const struct option *g)
 {
-	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++)
+	const struct cli_opt *o;
+
+	for (size_t i = 0; (o = opt_row(cmd, i)) != NULL; i++)
 		if (strcmp(o->long_name, g->name) == 0 ||
 		    (g->val < CLI_GLOBAL && o->short_name == g->val))
 			return true;
@@ -179,13 +204,16 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	       const struct cli_cmd *cmd)
 {
 	struct option longopts[64 + N_GLOBAL];
+	const struct cli_opt *rows[64];
 	bool global[256] = { false };
 	char shortopts[160];
-	size_t n = 0, s = 0;
+	size_t n = 0, s = 0, nrows;
 	int idx = -1, c;
+	const struct cli_opt *o;
 
 	shortopts[s++] = ':'; /* report a missing value as ':' */
-	for (const struct cli_opt *o = cmd->opts; o && o->long_name; o++, n++) {
+	for (; (o = opt_row(cmd, n)) != NULL; n++) {
+		rows[n] = o;
 		longopts[n].name = o->long_name;
 		longopts[n].has_arg =
 			o->has_arg ? required_argument : no_argument;
@@ -198,6 +226,7 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 				shortopts[s++] = ':';
 		}
 	}
+	nrows = n;
 	/* the global options too, where the command has none of that name */
 	for (size_t i = 0; i < N_GLOBAL; i++) {
 		const struct option *go = &global_longopts[i];
@@ -230,9 +259,21 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 	}
 	opterr = 0;
 	for (;;) {
+		const struct cli_opt *row = NULL;
+
 		c = getopt_long(argc, argv, shortopts, longopts, &idx);
 		st->optind = optind;
 		st->optarg = optarg;
+		for (size_t i = 0; c > 0 && !row && i < nrows; i++)
+			if (longopts[i].val == c)
+				row = rows[i];
+		if (row && row->parse) {
+			/* a table with a shared report row gives it a place */
+			assert(st->report);
+			if (!row->parse(cmd, st, optarg))
+				exit(EXIT_TROUBLE);
+			continue;
+		}
 		if (c >= CLI_GLOBAL || (c > 0 && c < 256 && global[c])) {
 			struct cli_global dummy = { 0 };
 
@@ -274,41 +315,246 @@ int cli_failf(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ibtopo: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfail(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_TROUBLE;
 }
 
-bool cli_parse_fail_on(const char *s, int *out)
+static bool parse_fail_on(const struct cli_cmd *cmd, struct cli_state *st,
+			  const char *arg)
 {
-	int sev;
+	int sev = ibtopo_severity_parse(arg);
 
-	if (strcmp(s, "never") == 0) {
-		*out = IBTOPO_SEV_ERROR + 1;
-		return true;
-	}
-	sev = ibtopo_severity_parse(s);
-	if (sev != IBTOPO_SEV_ERROR && sev != IBTOPO_SEV_WARNING)
-		return false;
-	*out = sev;
+	if (strcmp(arg, "never") == 0)
+		sev = IBTOPO_SEV_ERROR + 1;
+	else if (sev != IBTOPO_SEV_ERROR && sev != IBTOPO_SEV_WARNING)
+		return cli_usage_error(cmd,
+				       "unknown --fail-on '%s' "
+				       "(error, warning or never)",
+				       arg) == EXIT_CLEAN;
+	st->report->fail_on = sev;
 	return true;
 }
 
-bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
-		      enum ibtopo_format *out)
+static bool parse_format(const struct cli_cmd *cmd, struct cli_state *st,
+			 const char *arg)
 {
 	int f = ibtopo_format_parse(arg);
 
-	if (f < 0) {
-		cli_usage_error(cmd, "unknown format '%s' (text, json or csv)",
-				arg);
-		return false;
-	}
-	*out = (enum ibtopo_format)f;
+	if (f < 0)
+		return cli_usage_error(
+			       cmd, "unknown format '%s' (text, json or csv)",
+			       arg) == EXIT_CLEAN;
+	st->report->format = (enum ibtopo_format)f;
+	st->report->format_given = true;
 	return true;
+}
+
+/* clang-format off */
+const struct cli_opt cli_opt_format = {
+	CLI_OPT_FIELDS("format", 0, 1, "FMT", "output format: text (default), json or csv"),
+	.parse = parse_format,
+};
+const struct cli_opt cli_opt_fail_on = {
+	CLI_OPT_FIELDS("fail-on", 0, 1, "LEVEL",
+	    "exit 1 on findings at or above error (default), warning or never"),
+	.parse = parse_fail_on,
+};
+const struct cli_opt cli_opt_routes_dump = {
+	CLI_OPT_FIELDS("routes", 0, 1, "DUMP",
+	    "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run"),
+};
+const struct cli_opt cli_opt_output = {
+	CLI_OPT_FIELDS("output", 'o', 1, "FILE",
+	    "write into FILE ('-' = standard output, the default)"),
+};
+const struct cli_opt cli_opt_label = {
+	CLI_OPT_FIELDS("label", 0, 1, "TEXT", "label the new snapshot (a REF then)"),
+};
+const struct cli_opt cli_opt_force = {
+	CLI_OPT_FIELDS("force", 0, 0, NULL,
+	    "move the --label from the snapshot that has it to the new one"),
+};
+const struct cli_opt cli_opt_routes_log = {
+	CLI_OPT_FIELDS("routes-log", 0, 1, "LOG",
+	    "take the routing engine from an OpenSM log (its last 'tables configured' line)"),
+};
+/* clang-format on */
+
+/*
+ * The names of a format table, by enumerator from `first` until a name
+ * is "?", as "a, b or c" (after `head`) into buf.
+ */
+static const char *name_list(char *buf, size_t len, const char *head,
+			     const char *(*name)(int format), int first)
+{
+	size_t used, n = 0;
+
+	while (strcmp(name(first + (int)n), "?") != 0)
+		n++;
+	used = (size_t)snprintf(buf, len, "%s", head);
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 !i && !*head ? "" :
+					 i + 1 == n   ? " or " :
+							", ",
+					 name(first + (int)i));
+	return buf;
+}
+
+static const char *file_format_name(int format)
+{
+	return ibtopo_file_format_name((enum ibtopo_file_format)format);
+}
+
+static const char *export_format_name(int format)
+{
+	return ibtopo_export_format_name((enum ibtopo_export_format)format);
+}
+
+const char *cli_file_formats(char *buf, size_t len)
+{
+	/* auto first: it is no reader, but the default */
+	return name_list(buf, len, "auto (default)", file_format_name,
+			 IBTOPO_FILE_AUTO + 1);
+}
+
+/* The same for messages: "auto, cache, ... or iblinkinfo". */
+static const char *file_format_names(char *buf, size_t len)
+{
+	return name_list(buf, len, "auto", file_format_name,
+			 IBTOPO_FILE_AUTO + 1);
+}
+
+const char *cli_export_formats(char *buf, size_t len)
+{
+	return name_list(buf, len, "", export_format_name, 0);
+}
+
+static int print_formats(const char *(*name)(int format))
+{
+	for (int i = 0; strcmp(name(i), "?") != 0; i++)
+		puts(name(i));
+	return cli_report_exit(NULL, 0);
+}
+
+int cli_print_file_formats(void)
+{
+	return print_formats(file_format_name);
+}
+
+int cli_print_export_formats(void)
+{
+	return print_formats(export_format_name);
+}
+
+bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,
+			   const char *arg, enum ibtopo_file_format *out)
+{
+	char names[256];
+	int v = ibtopo_file_format_parse(arg);
+
+	if (v < 0)
+		return cli_usage_error(cmd, "unknown %s '%s' (%s)", what, arg,
+				       file_format_names(names,
+							 sizeof(names))) ==
+		       EXIT_CLEAN;
+	*out = (enum ibtopo_file_format)v;
+	return true;
+}
+
+bool cli_keyword_find(const struct cli_keyword *words, const char *arg,
+		      int *out)
+{
+	for (const struct cli_keyword *w = words; w->name; w++)
+		if (strcmp(w->name, arg) == 0) {
+			*out = w->value;
+			return true;
+		}
+	return false;
+}
+
+bool cli_parse_keyword(const struct cli_cmd *cmd, const char *option,
+		       const char *arg, const struct cli_keyword *words,
+		       int *out)
+{
+	char list[256];
+	size_t used = 0;
+
+	if (cli_keyword_find(words, arg, out))
+		return true;
+	list[0] = '\0';
+	for (const struct cli_keyword *w = words;
+	     w->name && used < sizeof(list); w++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 "%s%s",
+					 w == words ? "" :
+					 !w[1].name ? " or " :
+						      ", ",
+					 w->name);
+	cli_usage_error(cmd, "unknown --%s '%s' (%s)", option, arg, list);
+	return false;
+}
+
+int cli_operands(const struct cli_cmd *cmd, const struct cli_state *st,
+		 int argc, char **argv, int max)
+{
+	if (argc - st->optind > max) {
+		cli_usage_error(cmd, "unexpected argument '%s'",
+				argv[st->optind + max]);
+		return -1;
+	}
+	return argc - st->optind;
+}
+
+int cli_source_operand(const struct cli_cmd *cmd, const struct cli_state *st,
+		       int argc, char **argv, const char **what)
+{
+	int n = cli_operands(cmd, st, argc, argv, 1);
+
+	if (n < 0)
+		return EXIT_TROUBLE;
+	if (n == 1)
+		*what = argv[st->optind];
+	return 0;
+}
+
+int cli_report_exit(const struct ibtopo_findings *findings, int fail_on)
+{
+	if (fflush(stdout) != 0)
+		return cli_failf("cannot write output");
+	if (findings && findings->count &&
+	    (int)ibtopo_findings_max_severity(findings) >= fail_on)
+		return EXIT_FINDINGS;
+	return EXIT_CLEAN;
+}
+
+int cli_load(struct ibtopo_fabric **out, const struct cli_global *g,
+	     const struct cli_source *src)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (cli_load_fabric(out, g, src, &err))
+		return cli_fail(&err);
+	return 0;
+}
+
+int cli_merge_cables(struct ibtopo_fabric *fabric, const struct cli_global *g,
+		     const char *path, struct ibtopo_findings *unmatched)
+{
+	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	double t0 = cli_now();
+
+	cab.warn = cli_warn;
+	cab.unmatched = unmatched;
+	if (!path)
+		return 0;
+	if (cli_load_cables(fabric, path, &cab, &err))
+		return cli_fail(&err);
+	cli_step(g, "load", t0, "cables '%s'", path);
+	return 0;
 }
 
 struct ibtopo_sink cli_stdout_sink(enum ibtopo_format format)

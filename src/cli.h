@@ -59,14 +59,83 @@ void cli_print_global_help(FILE *f);
 void cli_step(const struct cli_global *g, const char *step, double t0,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* One option: the table builds both getopt_long and --help. */
+struct cli_cmd;
+struct cli_state;
+
+/*
+ * One option: the table builds both getopt_long and --help. A row shared
+ * by several commands is defined once below (cli_opt_format, ...) and
+ * named in a command's table by CLI_OPT_SAME(row).
+ */
 struct cli_opt {
 	const char *long_name;
 	int short_name;	      /* 0 for long-only */
 	int has_arg;	      /* 0 none, 1 required */
 	const char *arg_name; /* shown in --help */
+	/* shown in --help; with `list`, a template whose "%s" it fills */
 	const char *help;
+	/* the row this one stands for: all other fields are that row's */
+	const struct cli_opt *same_as;
+	/* the values the option takes into buf ("a, b or c"), for --help */
+	const char *(*list)(char *buf, size_t len);
+	/* cli_getopt parses the option with this itself and does not return
+	 * it; false (after the usage error) exits 2 */
+	bool (*parse)(const struct cli_cmd *cmd, struct cli_state *st,
+		      const char *arg);
 };
+#define CLI_OPT_SAME(row)         \
+	{                         \
+		.same_as = &(row) \
+	}
+/* A row's own fields, and a row of them alone. */
+#define CLI_OPT_FIELDS(l, s, a, n, h)                                         \
+	.long_name = (l), .short_name = (s), .has_arg = (a), .arg_name = (n), \
+	.help = (h)
+#define CLI_OPT(l, s, a, n, h)                \
+	{                                     \
+		CLI_OPT_FIELDS(l, s, a, n, h) \
+	}
+
+/* Where the shared report options store their values (cli_state.report). */
+struct cli_report {
+	enum ibtopo_format format; /* --format: text, json or csv */
+	bool format_given;
+	int fail_on; /* --fail-on: a severity, or IBTOPO_SEV_ERROR + 1 */
+};
+#define CLI_REPORT_INIT                                     \
+	{                                                   \
+		IBTOPO_FORMAT_TEXT, false, IBTOPO_SEV_ERROR \
+	}
+
+/* The shared rows, parsed by cli_getopt into cli_state.report. */
+extern const struct cli_opt cli_opt_format;  /* text (default), json, csv */
+extern const struct cli_opt cli_opt_fail_on; /* error, warning or never */
+/* The shared rows a command's exec handles, by their place in its table. */
+extern const struct cli_opt cli_opt_routes_dump; /* --routes DUMP */
+extern const struct cli_opt cli_opt_output;	 /* -o FILE, default stdout */
+extern const struct cli_opt cli_opt_label;	 /* --label TEXT */
+extern const struct cli_opt cli_opt_force;	 /* --force, with --label */
+extern const struct cli_opt cli_opt_routes_log;	 /* --routes-log LOG */
+
+/**
+ * The fabric file formats, from the library's table of readers: "auto
+ * (default), cache, ..., or iblinkinfo" into buf.
+ */
+const char *cli_file_formats(char *buf, size_t len);
+/** The export formats, from the library's table of writers: "a, b or c". */
+const char *cli_export_formats(char *buf, size_t len);
+/** `--format list`: the file formats (auto first), one a line on stdout;
+ * returns the exit status. */
+int cli_print_file_formats(void);
+/** `--format list`: the export formats, one a line on stdout. */
+int cli_print_export_formats(void);
+
+/**
+ * A fabric file format by name into *out; false after the usage error
+ * "unknown WHAT 'arg' (auto, cache, ...)" (what: "format", "input format").
+ */
+bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,
+			   const char *arg, enum ibtopo_file_format *out);
 
 enum cli_cmd_flags {
 	CLI_NEEDS_DB = 1u << 0, /* reads or writes the snapshot database */
@@ -96,6 +165,9 @@ struct cli_state {
 	int optind;
 	const char *optarg;
 	int done;
+	/* where cli_opt_format and cli_opt_fail_on go; NULL when the
+	 * command's table has neither */
+	struct cli_report *report;
 };
 
 /**
@@ -115,13 +187,54 @@ int cli_fail(const struct ibtopo_error *err);
 /** Print `ibtopo: <msg>` to stderr; returns EXIT_TROUBLE. */
 int cli_failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/** Parse --format; returns false (after a usage error) when unknown. */
-/* --fail-on LEVEL: error, warning or never (IBTOPO_SEV_ERROR + 1). */
-bool cli_parse_fail_on(const char *s, int *out);
-bool cli_parse_format(const struct cli_cmd *cmd, const char *arg,
-		      enum ibtopo_format *out);
+/* A keyword an option takes and the value it stands for. */
+struct cli_keyword {
+	const char *name;
+	int value;
+};
+
+/** The value of `arg` in `words` into *out; false when it is none. */
+bool cli_keyword_find(const struct cli_keyword *words, const char *arg,
+		      int *out);
+
+/**
+ * The value of `arg` in `words` (terminated by { NULL }) into *out;
+ * false after the usage error "unknown --OPTION 'arg' (a, b or c)".
+ */
+bool cli_parse_keyword(const struct cli_cmd *cmd, const char *option,
+		       const char *arg, const struct cli_keyword *words,
+		       int *out);
+
+/**
+ * The operands after the options: their count, or -1 after the usage
+ * error "unexpected argument" when there are more than `max`.
+ */
+int cli_operands(const struct cli_cmd *cmd, const struct cli_state *st,
+		 int argc, char **argv, int max);
 /** Render options writing to stdout. */
 struct ibtopo_sink cli_stdout_sink(enum ibtopo_format format);
+
+/**
+ * The one optional operand REF|FILE into *what (left as it is when there
+ * is none): 0, or EXIT_TROUBLE after the usage error for a second one.
+ */
+int cli_source_operand(const struct cli_cmd *cmd, const struct cli_state *st,
+		       int argc, char **argv, const char **what);
+
+/**
+ * A report on standard output is done: flush it (EXIT_TROUBLE after the
+ * message when that fails), else EXIT_FINDINGS when `findings` (may be
+ * NULL: none) holds one at or above `fail_on`, else EXIT_CLEAN.
+ */
+int cli_report_exit(const struct ibtopo_findings *findings, int fail_on);
+
+/**
+ * Merge a --cables FILE into `fabric` (its -v step line): warnings on
+ * stderr, the rows that match nothing into `unmatched`. 0, or
+ * EXIT_TROUBLE after the message.
+ */
+int cli_merge_cables(struct ibtopo_fabric *fabric, const struct cli_global *g,
+		     const char *path, struct ibtopo_findings *unmatched);
 
 /** Open the store named by the global options. */
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
@@ -148,6 +261,10 @@ struct cli_source {
  */
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err);
+
+/** cli_load_fabric(), the failure printed: 0 or EXIT_TROUBLE. */
+int cli_load(struct ibtopo_fabric **out, const struct cli_global *g,
+	     const struct cli_source *src);
 
 /* The name standard input goes by in messages, for a FILE given as "-". */
 #define CLI_STDIN_NAME "<stdin>"

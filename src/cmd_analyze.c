@@ -8,7 +8,7 @@
 enum {
 	OPT_CABLES = CLI_LONG,
 	OPT_CABLE_REACH,
-	OPT_FAIL_ON,
+	OPT_FAIL_ON, /* cli_opt_fail_on and cli_opt_format: cli_getopt's */
 	OPT_FORMAT,
 	OPT_MIN_PATHS,
 	OPT_ROOTS,
@@ -19,25 +19,23 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "cables", 0, 1, "FILE",
-	  "cable inventory CSV or ibdiagnet2 .db_csv to merge" },
-	{ "cable-reach", 0, 1, "FILE",
-	  "cable reach table (default: the built-in data/cable-reach.tsv)" },
-	{ "fail-on", 0, 1, "LEVEL",
-	  "exit 1 on findings at or above error (default), warning or never" },
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "min-paths", 0, 1, "N",
-	  "independent paths wanted between leaf switches (default 2)" },
-	{ "roots", 0, 1, "FILE",
-	  "rank levels down from these switches (GUIDs or names, one a line)" },
-	{ "root-pattern", 0, 1, "REGEX",
-	  "rank levels down from switches whose description matches" },
-	{ "servers", 0, 1, "POLICY",
-	  "servers are single- or dual-homed (default: what most are)" },
-	{ "routes", 0, 1, "DUMP",
-	  "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run" },
-	{ "thresholds", 0, 1, "FILE",
-	  "port health: error thresholds, Name=value lines (as health)" },
+	CLI_OPT("cables", 0, 1, "FILE",
+		"cable inventory CSV or ibdiagnet2 .db_csv to merge"),
+	CLI_OPT("cable-reach", 0, 1, "FILE",
+		"cable reach table (default: the built-in data/cable-reach.tsv)"),
+	CLI_OPT_SAME(cli_opt_fail_on),
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("min-paths", 0, 1, "N",
+		"independent paths wanted between leaf switches (default 2)"),
+	CLI_OPT("roots", 0, 1, "FILE",
+		"rank levels down from these switches (GUIDs or names, one a line)"),
+	CLI_OPT("root-pattern", 0, 1, "REGEX",
+		"rank levels down from switches whose description matches"),
+	CLI_OPT("servers", 0, 1, "POLICY",
+		"servers are single- or dual-homed (default: what most are)"),
+	CLI_OPT_SAME(cli_opt_routes_dump),
+	CLI_OPT("thresholds", 0, 1, "FILE",
+		"port health: error thresholds, Name=value lines (as health)"),
 	{ NULL },
 };
 
@@ -90,20 +88,26 @@ const struct cli_cmd cmd_analyze_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
+static const struct cli_keyword server_words[] = {
+	{ "single", IBTOPO_SERVERS_SINGLE },
+	{ "dual", IBTOPO_SERVERS_DUAL },
+	{ NULL, 0 },
+};
+
 static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			    const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
-	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
 	struct ibtopo_analysis *an = NULL, shown;
 	struct ibtopo_findings shown_findings = IBTOPO_FINDINGS_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
-	const char *what = NULL, *cables = NULL, *routes = NULL;
-	int c, rc, fail_on = IBTOPO_SEV_ERROR;
+	struct cli_state st = { .report = &rep };
+	struct cli_source src = { .what = NULL };
+	const char *cables = NULL;
+	int c, rc, servers;
 	double t0;
 	char *end;
 	long n;
@@ -115,17 +119,6 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_CABLE_REACH:
 			ao.checks.reach_path = cli_path_arg(st.optarg);
-			break;
-		case OPT_FAIL_ON:
-			if (!cli_parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(
-					self,
-					"unknown --fail-on '%s' (error, warning or never)",
-					st.optarg);
-			break;
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
 			break;
 		case OPT_MIN_PATHS:
 			n = strtol(st.optarg, &end, 10);
@@ -143,18 +136,14 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			ao.topology.root_pattern = st.optarg;
 			break;
 		case OPT_SERVERS:
-			if (strcmp(st.optarg, "single") == 0)
-				ao.topology.servers = IBTOPO_SERVERS_SINGLE;
-			else if (strcmp(st.optarg, "dual") == 0)
-				ao.topology.servers = IBTOPO_SERVERS_DUAL;
-			else
-				return cli_usage_error(
-					self,
-					"unknown --servers '%s' (single or dual)",
-					st.optarg);
+			if (!cli_parse_keyword(self, "servers", st.optarg,
+					       server_words, &servers))
+				return EXIT_TROUBLE;
+			ao.topology.servers =
+				(enum ibtopo_server_policy)servers;
 			break;
 		case OPT_ROUTES:
-			routes = st.optarg;
+			src.routes = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
 			ao.health.thresholds_path = cli_path_arg(st.optarg);
@@ -163,27 +152,14 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (argc - st.optind == 1)
-		what = argv[st.optind];
+	if (cli_source_operand(self, &st, argc, argv, &src.what))
+		return EXIT_TROUBLE;
 
-	if (cli_load_fabric(&fabric, g,
-			    &(struct cli_source){ .what = what,
-						  .routes = routes },
-			    &err))
-		return cli_fail(&err);
+	if (cli_load(&fabric, g, &src))
+		return EXIT_TROUBLE;
 	rc = EXIT_TROUBLE;
-	cab.warn = cli_warn;
-	cab.unmatched = &shown_findings;
-	t0 = cli_now();
-	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
-		cli_fail(&err);
+	if (cli_merge_cables(fabric, g, cables, &shown_findings))
 		goto out_free_fabric;
-	}
-	if (cables)
-		cli_step(g, "load", t0, "cables '%s'", cables);
 	t0 = cli_now();
 	if (ibtopo_analyze(&an, fabric, &ao, &err)) {
 		cli_fail(&err);
@@ -200,22 +176,16 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	shown = *an;
 	shown.findings = &shown_findings;
 	t0 = cli_now();
-	ro = cli_stdout_sink(format);
+	ro = cli_stdout_sink(rep.format);
 	if (ibtopo_report_analysis(&ro, &shown, &err)) {
 		cli_fail(&err);
 		goto out_free_analysis;
 	}
 	cli_step(g, "render", t0, "%s report on standard output",
-		 format == IBTOPO_FORMAT_JSON ? "json" :
-		 format == IBTOPO_FORMAT_CSV  ? "csv" :
-						"text");
-	if (fflush(stdout) != 0) {
-		cli_failf("cannot write output");
-		goto out_free_analysis;
-	}
-	rc = ibtopo_findings_max_severity(&shown_findings) >= fail_on ?
-		     EXIT_FINDINGS :
-		     EXIT_CLEAN;
+		 rep.format == IBTOPO_FORMAT_JSON ? "json" :
+		 rep.format == IBTOPO_FORMAT_CSV  ? "csv" :
+						    "text");
+	rc = cli_report_exit(&shown_findings, rep.fail_on);
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_free_fabric:

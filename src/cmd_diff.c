@@ -5,11 +5,12 @@
 #include <getopt.h>
 #include <string.h>
 
+/* OPT_FORMAT: cli_opt_format, cli_getopt's */
 enum { OPT_FORMAT = CLI_LONG, OPT_LIDS };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "lids", 0, 0, NULL, "also report LIDs that changed" },
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("lids", 0, 0, NULL, "also report LIDs that changed"),
 	{ NULL },
 };
 
@@ -49,19 +50,15 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diff_opts dopts = IBTOPO_DIFF_OPTS_INIT;
 	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *old = NULL, *new_ = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
+	struct cli_state st = { .report = &rep };
 	double t1;
 	int c, rc;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
-			break;
 		case OPT_LIDS:
 			dopts.flags |= IBTOPO_DIFF_LIDS;
 			break;
@@ -69,11 +66,11 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind < 2)
+	c = cli_operands(self, &st, argc, argv, 2);
+	if (c >= 0 && c < 2)
 		return cli_usage_error(self, "diff needs OLD and NEW");
-	if (argc - st.optind > 2)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 2]);
+	if (c < 0)
+		return EXIT_TROUBLE;
 
 	rc = load_fabric_pair(&old, &new_, g, argv[st.optind],
 			      argv[st.optind + 1], &err);
@@ -93,15 +90,13 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free_list;
 	}
 	cli_step(g, "compare", t1, "%zu changes", list.count);
-	ro = cli_stdout_sink(format);
+	ro = cli_stdout_sink(rep.format);
 	if (ibtopo_report_findings_of(&ro, "changes", &list, old, new_, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
-	if (fflush(stdout) != 0)
-		rc = cli_failf("cannot write output");
-	else
-		rc = list.count ? EXIT_FINDINGS : EXIT_CLEAN;
+	/* any change or deviation is one, whatever its severity */
+	rc = cli_report_exit(&list, IBTOPO_SEV_INFO);
 out_free_list:
 	ibtopo_findings_release(&list);
 	ibtopo_fabric_free(new_);

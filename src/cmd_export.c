@@ -7,16 +7,17 @@
 
 enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
 
+/* the format lists come from the library's tables of writers and readers */
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT",
-	  "output format (default ibnetdiscover); "
-	  "'list' prints every one" },
-	{ "input-format", 0, 1, "FMT",
-	  "format of an input FILE: auto (default), "
-	  "cache, ibnetdiscover, ports or ibsim" },
+	{ CLI_OPT_FIELDS(
+		  "format", 0, 1, "FMT",
+		  "output format: %s (default ibnetdiscover); 'list' prints every one"),
+	  .list = cli_export_formats },
+	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
+			 "format of an input FILE: %s"),
+	  .list = cli_file_formats },
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE",
-	  "write into FILE ('-' = standard output, the default)" },
+	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
 };
 
@@ -60,34 +61,6 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-/*
- * The export formats, from the library's table of writers (the
- * enumerators from 0 until a name is "?"), as "a, b or c" into buf; with
- * sep "\n", one a line. A writer added there is listed here.
- */
-static const char *format_list(char *buf, size_t len, const char *sep)
-{
-	size_t n = 0, used = 0;
-
-	while (strcmp(ibtopo_export_format_name((enum ibtopo_export_format)n),
-		      "?") != 0)
-		n++;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && used < len; i++) {
-		const char *name =
-			ibtopo_export_format_name((enum ibtopo_export_format)i);
-		const char *before = i == 0	  ? "" :
-				     *sep == '\n' ? "" :
-				     i + 1 == n	  ? " or " :
-						    ", ";
-
-		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
-					 before, name,
-					 *sep == '\n' ? "\n" : "");
-	}
-	return buf;
-}
-
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -105,46 +78,34 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (strcmp(st.optarg, "list") == 0) {
-				fputs(format_list(names, sizeof(names), "\n"),
-				      stdout);
-				return fflush(stdout) ?
-					       cli_failf(
-						       "cannot write output") :
-					       EXIT_CLEAN;
-			}
+			if (strcmp(st.optarg, "list") == 0)
+				return cli_print_export_formats();
 			v = ibtopo_export_format_parse(st.optarg);
 			if (v < 0)
 				return cli_usage_error(
 					self, "unknown format '%s' (%s)",
 					st.optarg,
-					format_list(names, sizeof(names),
-						    ", "));
+					cli_export_formats(names,
+							   sizeof(names)));
 			format = (enum ibtopo_export_format)v;
 			break;
 		case 'o':
 			output = st.optarg;
 			break;
 		case OPT_INPUT_FORMAT:
-			v = ibtopo_file_format_parse(st.optarg);
-			if (v < 0)
-				return cli_usage_error(
-					self, "unknown input format '%s'",
-					st.optarg);
-			src.format = (enum ibtopo_file_format)v;
+			if (!cli_parse_file_format(self, "input format",
+						   st.optarg, &src.format))
+				return EXIT_TROUBLE;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (st.optind < argc)
-		src.what = argv[st.optind];
+	if (cli_source_operand(self, &st, argc, argv, &src.what))
+		return EXIT_TROUBLE;
 
-	if (cli_load_fabric(&fabric, g, &src, &err))
-		return cli_fail(&err);
+	if (cli_load(&fabric, g, &src))
+		return EXIT_TROUBLE;
 	rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;

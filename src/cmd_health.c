@@ -7,7 +7,7 @@
 enum {
 	OPT_SINCE = CLI_LONG,
 	OPT_THRESHOLDS,
-	OPT_FAIL_ON,
+	OPT_FAIL_ON, /* cli_opt_fail_on and cli_opt_format: cli_getopt's */
 	OPT_FORMAT,
 	OPT_COUNTERS,
 	OPT_PM_PAUSE,
@@ -15,20 +15,19 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "since", 0, 1, "REF",
-	  "compare with this earlier snapshot: growth and rates per hour" },
-	{ "thresholds", 0, 1, "FILE",
-	  "error thresholds, Name=value lines as ibqueryerrors reads them (default 0)" },
-	{ "fail-on", 0, 1, "LEVEL",
-	  "exit 1 on findings at or above error (default), warning or never" },
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "counters", 0, 1, "CFILE",
-	  "read the counters from CFILE (as import --counters); an "
-	  "ibdiagnet2.db_csv's PM_DELTA gives the growth" },
-	{ "pm-pause", 0, 1, "SECONDS",
-	  "ibdiagnet's --pm_pause_time for PM_DELTA (default 1)" },
-	{ "top", 0, 1, "N",
-	  "with --since: list the N busiest links (default 10)" },
+	CLI_OPT("since", 0, 1, "REF",
+		"compare with this earlier snapshot: growth and rates per hour"),
+	CLI_OPT("thresholds", 0, 1, "FILE",
+		"error thresholds, Name=value lines as ibqueryerrors reads them (default 0)"),
+	CLI_OPT_SAME(cli_opt_fail_on),
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("counters", 0, 1, "CFILE",
+		"read the counters from CFILE (as import --counters); an "
+		"ibdiagnet2.db_csv's PM_DELTA gives the growth"),
+	CLI_OPT("pm-pause", 0, 1, "SECONDS",
+		"ibdiagnet's --pm_pause_time for PM_DELTA (default 1)"),
+	CLI_OPT("top", 0, 1, "N",
+		"with --since: list the N busiest links (default 10)"),
 	{ NULL },
 };
 
@@ -91,48 +90,34 @@ static void clear_counters(struct ibtopo_fabric *f)
 	}
 }
 
-static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+/* What health reads: REF, --since, --counters and how to weigh them. */
+struct health_args {
+	struct cli_report rep;
+	struct ibtopo_health_opts ho;
+	struct ibtopo_counters_load_opts copts;
+	const char *what, *since, *counters;
+	size_t top;
+};
+
+static int parse_args(struct health_args *a, const struct cli_cmd *self,
+		      int argc, char **argv)
 {
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_health_opts ho = IBTOPO_HEALTH_OPTS_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
-	struct ibtopo_fabric *now = NULL, *before = NULL;
-	struct ibtopo_health *health = NULL;
-	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
-	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
-	const char *what = NULL, *since = NULL, *counters = NULL;
-	int c, rc = EXIT_TROUBLE, fail_on = IBTOPO_SEV_ERROR;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_topology *topo = NULL;
-	size_t unknown = 0, top = 10;
+	struct cli_state st = { .report = &a->rep };
 	unsigned long n;
-	char *end;
 	double pause;
+	char *end;
+	int c;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_SINCE:
-			since = st.optarg;
+			a->since = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
-			ho.thresholds_path = cli_path_arg(st.optarg);
-			break;
-		case OPT_FAIL_ON:
-			if (!cli_parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(
-					self,
-					"unknown --fail-on '%s' (error, warning or never)",
-					st.optarg);
-			break;
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
+			a->ho.thresholds_path = cli_path_arg(st.optarg);
 			break;
 		case OPT_COUNTERS:
-			counters = cli_path_arg(st.optarg);
+			a->counters = cli_path_arg(st.optarg);
 			break;
 		case OPT_TOP:
 			n = strtoul(st.optarg, &end, 10);
@@ -140,7 +125,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 				return cli_usage_error(
 					self, "bad --top '%s' (1 or more)",
 					st.optarg);
-			top = n;
+			a->top = n;
 			break;
 		case OPT_PM_PAUSE:
 			pause = strtod(st.optarg, &end);
@@ -150,51 +135,84 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 					self,
 					"bad --pm-pause '%s' (seconds, more than 0)",
 					st.optarg);
-			copts.pm_pause_ms = (int64_t)(pause * 1000 + 0.5);
+			a->copts.pm_pause_ms = (int64_t)(pause * 1000 + 0.5);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (argc - st.optind == 1)
-		what = argv[st.optind];
+	if (cli_source_operand(self, &st, argc, argv, &a->what))
+		return EXIT_TROUBLE;
+	return 0;
+}
 
-	if (cli_load_fabric(&now, g, &(struct cli_source){ .what = what },
-			    &err))
+/*
+ * The fabric now and, with --since or --counters, the one before: with
+ * --counters CFILE, both get its readings (before: its PM_DELTA, when it
+ * has one and there is no --since; else no fabric before).
+ */
+static int load_fabrics(struct ibtopo_fabric **now,
+			struct ibtopo_fabric **before,
+			const struct cli_global *g, struct health_args *a)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	size_t unknown = 0;
+
+	if (cli_load(now, g, &(struct cli_source){ .what = a->what }))
+		return EXIT_TROUBLE;
+	if ((a->since || a->counters) &&
+	    cli_load(before, g,
+		     &(struct cli_source){ .what = a->since ? a->since :
+							      a->what }))
+		return EXIT_TROUBLE;
+	if (!a->counters)
+		return 0;
+	a->copts.warn = cli_warn;
+	a->copts.before = a->since ? NULL : *before;
+	clear_counters(*now);
+	clear_counters(a->copts.before);
+	if (ibtopo_counters_load(*now, a->counters, &a->copts, &unknown, &err))
 		return cli_fail(&err);
-	if ((since || counters) &&
-	    cli_load_fabric(&before, g,
-			    &(struct cli_source){ .what = since ? since :
-								  what },
-			    &err)) {
-		cli_fail(&err);
+	if (unknown)
+		fprintf(stderr,
+			"ibtopo: warning: %s: %zu port%s not in the "
+			"fabric; their counters are left out\n",
+			a->counters, unknown, unknown == 1 ? "" : "s");
+	if (!a->since && !has_counters(*before)) {
+		/* no PM_DELTA: one reading */
+		ibtopo_fabric_free(*before);
+		*before = NULL;
+	}
+	return 0;
+}
+
+static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
+{
+	struct health_args a = {
+		.rep = CLI_REPORT_INIT,
+		.ho = IBTOPO_HEALTH_OPTS_INIT,
+		.copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT,
+		.top = 10,
+	};
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_fabric *now = NULL, *before = NULL;
+	struct ibtopo_health *health = NULL;
+	struct ibtopo_sink ro;
+	int rc = EXIT_TROUBLE;
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_topology *topo = NULL;
+
+	rc = parse_args(&a, self, argc, argv);
+	if (rc)
+		return rc;
+	rc = load_fabrics(&now, &before, g, &a);
+	if (rc)
 		goto out_free;
-	}
-	if (counters) {
-		copts.warn = cli_warn;
-		copts.before = since ? NULL : before;
-		clear_counters(now);
-		clear_counters(copts.before);
-		if (ibtopo_counters_load(now, counters, &copts, &unknown,
-					 &err)) {
-			cli_fail(&err);
-			goto out_free;
-		}
-		if (unknown)
-			fprintf(stderr,
-				"ibtopo: warning: %s: %zu port%s not in the "
-				"fabric; their counters are left out\n",
-				counters, unknown, unknown == 1 ? "" : "s");
-		if (!since && !has_counters(before)) {
-			/* no PM_DELTA: one reading */
-			ibtopo_fabric_free(before);
-			before = NULL;
-		}
-	}
-	if (ibtopo_health_analyze(&health, &findings, now, before, &ho, &err)) {
+	rc = EXIT_TROUBLE;
+	if (ibtopo_health_analyze(&health, &findings, now, before, &a.ho,
+				  &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
@@ -203,7 +221,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 		to.flags |= IBTOPO_TOPOLOGY_NO_PATHS |
 			    IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
 		if (ibtopo_topology_analyze(&topo, now, &to, NULL, &err) ||
-		    ibtopo_health_traffic(health, now, topo, top, &err)) {
+		    ibtopo_health_traffic(health, now, topo, a.top, &err)) {
 			cli_fail(&err);
 			goto out_free;
 		}
@@ -212,19 +230,13 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 		fprintf(stderr,
 			"ibtopo: warning: no port counters in %s "
 			"(take snapshots with discover --counters)\n",
-			what ? what : "latest");
-	ro = cli_stdout_sink(format);
+			a.what ? a.what : "latest");
+	ro = cli_stdout_sink(a.rep.format);
 	if (ibtopo_report_health(&ro, health, &findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	if (fflush(stdout) != 0) {
-		cli_failf("cannot write output");
-		goto out_free;
-	}
-	rc = ibtopo_findings_max_severity(&findings) >= fail_on ?
-		     EXIT_FINDINGS :
-		     EXIT_CLEAN;
+	rc = cli_report_exit(&findings, a.rep.fail_on);
 out_free:
 	ibtopo_topology_free(topo);
 	ibtopo_health_free(health);

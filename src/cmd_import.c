@@ -1,7 +1,9 @@
 /* cmd_import.c - ibtopo import: a fabric file into a new snapshot */
 #include "commands.h"
+#include "new_snapshot.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* long-only options are CLI_LONG + their index in opts[] */
 enum {
@@ -15,25 +17,21 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
-	{ "format", 0, 1, "FMT",
-	  "auto (default), cache, ibnetdiscover, "
-	  "ports, ibsim or iblinkinfo" },
-	{ "force", 0, 0, NULL,
-	  "move the --label from the snapshot that has "
-	  "it to the new one" },
-	{ "counters", 0, 1, "CFILE",
-	  "attach port counters: perfquery (also -x), "
-	  "ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv" },
-	{ "routes", 0, 1, "RFILE",
-	  "attach switch forwarding tables: opensm-lfts.dump, "
-	  "dump_fts, ibroute or .fdbs output" },
-	{ "routing-engine", 0, 1, "NAME",
-	  "the SM routing engine that computed the "
-	  "--routes tables (ftree, updn, ...)" },
-	{ "routes-log", 0, 1, "LOG",
-	  "take the routing engine from an OpenSM log "
-	  "(its last 'tables configured' line)" },
+	CLI_OPT_SAME(cli_opt_label),
+	/* from the library's table of readers */
+	{ CLI_OPT_FIELDS("format", 0, 1, "FMT", "%s; 'list' prints every one"),
+	  .list = cli_file_formats },
+	CLI_OPT_SAME(cli_opt_force),
+	CLI_OPT("counters", 0, 1, "CFILE",
+		"attach port counters: perfquery (also -x), "
+		"ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv"),
+	CLI_OPT("routes", 0, 1, "RFILE",
+		"attach switch forwarding tables: opensm-lfts.dump, "
+		"dump_fts, ibroute or .fdbs output"),
+	CLI_OPT("routing-engine", 0, 1, "NAME",
+		"the SM routing engine that computed the "
+		"--routes tables (ftree, updn, ...)"),
+	CLI_OPT_SAME(cli_opt_routes_log),
 	{ NULL },
 };
 
@@ -79,132 +77,125 @@ const struct cli_cmd cmd_import_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
-{
-	struct ibtopo_read_opts ropts = IBTOPO_READ_OPTS_INIT;
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_fabric *fabric = NULL;
-	struct ibtopo_store *store = NULL;
-	struct cli_state st = { 0 };
-	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
-	struct ibtopo_routes_load_opts lopts = IBTOPO_ROUTES_LOAD_OPTS_INIT;
-	const char *label = NULL, *path, *counters = NULL, *routes = NULL;
-	const char *engine_name = NULL, *routes_log = NULL;
-	char *engine = NULL;
-	size_t unknown = 0;
-	unsigned save_flags = 0;
-	int64_t id = 0;
-	double t0, t1;
-	int c, f, rc = EXIT_TROUBLE;
+/* What import reads besides FILE: --counters and --routes files. */
+struct import_args {
+	struct ibtopo_read_opts ropts;
+	struct new_snapshot ns;
+	const char *path, *counters, *routes;
+};
 
-	ropts.warn = cli_warn;
+static int parse_args(struct import_args *a, const struct cli_cmd *self,
+		      int argc, char **argv)
+{
+	struct cli_state st = { 0 };
+	int c;
+
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LABEL:
-			label = st.optarg;
+			a->ns.label = st.optarg;
 			break;
 		case OPT_FORMAT:
-			f = ibtopo_file_format_parse(st.optarg);
-			if (f < 0)
-				return cli_usage_error(
-					self, "unknown format '%s'", st.optarg);
-			ropts.format = (enum ibtopo_file_format)f;
+			if (strcmp(st.optarg, "list") == 0)
+				exit(cli_print_file_formats());
+			if (!cli_parse_file_format(self, "format", st.optarg,
+						   &a->ropts.format))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_FORCE:
-			save_flags |= IBTOPO_SAVE_MOVE_LABEL;
+			a->ns.save_flags |= IBTOPO_SAVE_MOVE_LABEL;
 			break;
 		case OPT_COUNTERS:
-			counters = st.optarg;
+			a->counters = st.optarg;
 			break;
 		case OPT_ROUTES:
-			routes = st.optarg;
+			a->routes = st.optarg;
 			break;
 		case OPT_ROUTING_ENGINE:
-			engine_name = st.optarg;
+			a->ns.engine_name = st.optarg;
 			break;
 		case OPT_ROUTES_LOG:
-			routes_log = st.optarg;
+			a->ns.routes_log = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (st.optind >= argc)
+	c = cli_operands(self, &st, argc, argv, 1);
+	if (c == 0)
 		return cli_usage_error(self, "no file to import");
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	path = argv[st.optind];
-	ropts.node_name_map = cli_node_name_map(g);
-	if (save_flags && !label)
-		return cli_usage_error(self,
-				       "--force moves a --label; none given");
-	if (label && ibtopo_store_check_label(NULL, label, 0, &err))
-		return cli_usage_error(self, "%s", err.message);
+	if (c < 0)
+		return EXIT_TROUBLE;
+	a->path = argv[st.optind];
+	return 0;
+}
 
-	t0 = cli_now();
-	rc = cli_routing_engine(self, &engine, routes != NULL, engine_name,
-				routes_log);
-	if (rc)
-		return rc;
-	rc = EXIT_TROUBLE;
-	if (cli_read_fabric_file(&fabric, path, &ropts, &err)) {
-		rc = cli_fail(&err);
-		goto out_free;
-	}
-	cli_step(g, "load", t0, "read '%s': %zu nodes, %zu links", path,
-		 ibtopo_fabric_node_count(fabric),
-		 ibtopo_fabric_link_count(fabric));
-	t1 = cli_now();
-	if (ibtopo_fabric_meta(fabric)->partial)
-		fprintf(stderr,
-			"ibtopo: warning: '%s' holds an incomplete "
-			"discovery; the snapshot is marked partial\n",
-			path);
-	if (label && ibtopo_fabric_set_label(fabric, label, &err))
-		goto out_fail;
+/* --counters and --routes: attached to the fabric, each its warning. */
+static int attach(struct ibtopo_fabric *fabric, const struct import_args *a)
+{
+	struct ibtopo_counters_load_opts copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT;
+	struct ibtopo_routes_load_opts lopts = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	size_t unknown = 0;
+
 	copts.warn = cli_warn;
-	if (counters &&
-	    ibtopo_counters_load(fabric, counters, &copts, &unknown, &err))
-		goto out_fail;
+	if (a->counters &&
+	    ibtopo_counters_load(fabric, a->counters, &copts, &unknown, &err))
+		return cli_fail(&err);
 	if (unknown)
 		fprintf(stderr,
 			"ibtopo: warning: %s: %zu port%s not in the fabric; "
 			"their counters are left out\n",
-			counters, unknown, unknown == 1 ? "" : "s");
+			a->counters, unknown, unknown == 1 ? "" : "s");
 	lopts.warn = cli_warn;
-	lopts.engine = engine;
+	lopts.engine = a->ns.engine;
 	unknown = 0;
-	if (routes &&
-	    ibtopo_routes_load(fabric, routes, &lopts, &unknown, &err))
-		goto out_fail;
+	if (a->routes &&
+	    ibtopo_routes_load(fabric, a->routes, &lopts, &unknown, &err))
+		return cli_fail(&err);
 	if (unknown)
 		fprintf(stderr,
 			"ibtopo: warning: %s: %zu switch%s not in the fabric; "
 			"their tables are left out\n",
-			routes, unknown, unknown == 1 ? "" : "es");
-	/* Open the store only now: a bad file leaves it untouched. */
-	if (cli_open_store(&store, g, 0, &err))
-		goto out_fail;
-	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
-		if (err.code == IBTOPO_EEXIST)
-			rc = cli_failf("%s (--force moves it here)",
-				       err.message);
-		else
-			rc = cli_fail(&err);
+			a->routes, unknown, unknown == 1 ? "" : "es");
+	return 0;
+}
+
+static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
+{
+	struct import_args a = { .ropts = IBTOPO_READ_OPTS_INIT };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *fabric = NULL;
+	double t0;
+	int rc;
+
+	a.ropts.warn = cli_warn;
+	rc = parse_args(&a, self, argc, argv);
+	if (rc)
+		return rc;
+	a.ropts.node_name_map = cli_node_name_map(g);
+	t0 = cli_now();
+	rc = new_snapshot_check(&a.ns, self, a.routes != NULL);
+	if (rc)
+		goto out_free;
+	if (cli_read_fabric_file(&fabric, a.path, &a.ropts, &err)) {
+		rc = cli_fail(&err);
 		goto out_free;
 	}
-	cli_step(g, "store", t1, "saved as snapshot %lld", (long long)id);
-	cli_print_summary(stdout, fabric, id, cli_now() - t0);
-	rc = EXIT_CLEAN;
-	goto out_free;
-
-out_fail:
-	rc = cli_fail(&err);
+	cli_step(g, "load", t0, "read '%s': %zu nodes, %zu links", a.path,
+		 ibtopo_fabric_node_count(fabric),
+		 ibtopo_fabric_link_count(fabric));
+	if (ibtopo_fabric_meta(fabric)->partial)
+		fprintf(stderr,
+			"ibtopo: warning: '%s' holds an incomplete "
+			"discovery; the snapshot is marked partial\n",
+			a.path);
+	rc = attach(fabric, &a);
+	if (!rc)
+		rc = new_snapshot_save(&a.ns, g, fabric, t0);
 out_free:
-	ibtopo_store_free(store);
 	ibtopo_fabric_free(fabric);
-	free(engine);
+	new_snapshot_release(&a.ns);
 	return rc;
 }

@@ -26,30 +26,33 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "leaves", 0, 1, "L", "leaf switches (per pod with --levels 3)" },
-	{ "spines", 0, 1, "S", "spine switches (per pod with --levels 3)" },
-	{ "hosts-per-leaf", 0, 1, "H", "hosts on each leaf, one cable each" },
-	{ "uplinks", 0, 1, "U",
-	  "cables from each leaf to the spines "
-	  "(default: H, non-blocking)" },
-	{ "speed", 0, 1, "SPEED", "planned link speed (default HDR)" },
-	{ "width", 0, 1, "WIDTH", "planned link width (default 4x)" },
-	{ "radix", 0, 1, "N", "ports per switch (default 40)" },
-	{ "levels", 0, 1, "2|3",
-	  "2: leaves and spines (default); 3: pods "
-	  "under core switches" },
-	{ "pods", 0, 1, "P", "pods (--levels 3)" },
-	{ "format", 0, 1, "FMT", "ibnetdiscover (a plan, default) or ibsim" },
-	{ "servers", 0, 1, "N", "rail-optimized: servers" },
-	{ "rails", 0, 1, "R",
-	  "rail-optimized: HCAs per server, one rail each" },
-	{ "unit", 0, 1, "N",
-	  "rail-optimized: servers per scalable unit (default radix/2)" },
-	{ "groups", 0, 1, "G", "dragonfly-plus: groups of leaves and spines" },
-	{ "global", 0, 1, "K",
-	  "dragonfly-plus: links between every two groups (default 1)" },
-	{ "output", 'o', 1, "FILE",
-	  "write into FILE ('-' = standard output, the default)" },
+	CLI_OPT("leaves", 0, 1, "L", "leaf switches (per pod with --levels 3)"),
+	CLI_OPT("spines", 0, 1, "S",
+		"spine switches (per pod with --levels 3)"),
+	CLI_OPT("hosts-per-leaf", 0, 1, "H",
+		"hosts on each leaf, one cable each"),
+	CLI_OPT("uplinks", 0, 1, "U",
+		"cables from each leaf to the spines "
+		"(default: H, non-blocking)"),
+	CLI_OPT("speed", 0, 1, "SPEED", "planned link speed (default HDR)"),
+	CLI_OPT("width", 0, 1, "WIDTH", "planned link width (default 4x)"),
+	CLI_OPT("radix", 0, 1, "N", "ports per switch (default 40)"),
+	CLI_OPT("levels", 0, 1, "2|3",
+		"2: leaves and spines (default); 3: pods "
+		"under core switches"),
+	CLI_OPT("pods", 0, 1, "P", "pods (--levels 3)"),
+	CLI_OPT("format", 0, 1, "FMT",
+		"ibnetdiscover (a plan, default) or ibsim"),
+	CLI_OPT("servers", 0, 1, "N", "rail-optimized: servers"),
+	CLI_OPT("rails", 0, 1, "R",
+		"rail-optimized: HCAs per server, one rail each"),
+	CLI_OPT("unit", 0, 1, "N",
+		"rail-optimized: servers per scalable unit (default radix/2)"),
+	CLI_OPT("groups", 0, 1, "G",
+		"dragonfly-plus: groups of leaves and spines"),
+	CLI_OPT("global", 0, 1, "K",
+		"dragonfly-plus: links between every two groups (default 1)"),
+	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
 };
 
@@ -110,204 +113,248 @@ static bool parse_count(const struct cli_cmd *self, const char *name,
 	return true;
 }
 
-static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g)
-{
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
-	struct ibtopo_plan_rail_params rp = IBTOPO_PLAN_RAIL_PARAMS_INIT;
-	struct ibtopo_plan_dragonfly_params dp =
-		IBTOPO_PLAN_DRAGONFLY_PARAMS_INIT;
-	bool rails, dragonfly;
-	enum ibtopo_file_format format = IBTOPO_FILE_IBNETDISCOVER;
-	struct ibtopo_fabric *plan = NULL;
-	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
-	struct output_file out;
-	const char *output = NULL;
-	bool ok = true;
-	int c, rc;
+struct plan_args {
+	struct ibtopo_plan_params p;
+	struct ibtopo_plan_rail_params rp;
+	struct ibtopo_plan_dragonfly_params dp;
+	enum ibtopo_file_format format;
+	const char *output;
+};
 
-	while ((c = cli_getopt(&st, argc, argv, self)) != -1 && ok) {
+/* The count a counting option sets, and why 0 is refused (NULL: it is not). */
+static unsigned *count_of(struct plan_args *a, int c, const char **zero)
+{
+	*zero = NULL;
+	switch (c) {
+	case OPT_LEAVES:
+		return &a->p.leaves;
+	case OPT_SPINES:
+		return &a->p.spines;
+	case OPT_HOSTS:
+		return &a->p.hosts_per_leaf;
+	case OPT_UPLINKS:
+		*zero = "'--uplinks 0': leaves need at least one uplink";
+		return &a->p.uplinks;
+	case OPT_RADIX:
+		*zero = "'--radix 0' out of range";
+		return &a->p.radix;
+	case OPT_LEVELS:
+		*zero = "'--levels 0': a fat tree has 2 or 3 levels";
+		return &a->p.levels;
+	case OPT_PODS:
+		return &a->p.pods;
+	case OPT_SERVERS:
+		return &a->rp.servers;
+	case OPT_RAILS:
+		return &a->rp.rails;
+	case OPT_GROUPS:
+		return &a->dp.groups;
+	case OPT_GLOBAL:
+		*zero = "'--global 0': groups need a global link";
+		return &a->dp.global;
+	case OPT_UNIT:
+		*zero = "'--unit 0': a unit has servers";
+		return &a->rp.unit;
+	default:
+		return NULL;
+	}
+}
+
+static const struct cli_keyword format_words[] = {
+	{ "ibnetdiscover", IBTOPO_FILE_IBNETDISCOVER },
+	{ "plan", IBTOPO_FILE_IBNETDISCOVER }, /* not in the message */
+	{ "ibsim", IBTOPO_FILE_IBSIM },
+	{ NULL, 0 },
+};
+
+/* The options into *a; the shape's index in argv into *shape. */
+static int parse_args(struct plan_args *a, int *shape,
+		      const struct cli_cmd *self, int argc, char **argv)
+{
+	struct cli_state st = { 0 };
+	const char *zero;
+	unsigned *count;
+	int c, v;
+
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
+		count = count_of(a, c, &zero);
+		if (count) {
+			if (!parse_count(self, opts[c - CLI_LONG].long_name,
+					 st.optarg, count))
+				return EXIT_TROUBLE;
+			if (!*count && zero)
+				return cli_usage_error(self, "%s", zero);
+			continue;
+		}
 		switch (c) {
-		case OPT_LEAVES:
-			ok = parse_count(self, "leaves", st.optarg, &p.leaves);
-			break;
-		case OPT_SPINES:
-			ok = parse_count(self, "spines", st.optarg, &p.spines);
-			break;
-		case OPT_HOSTS:
-			ok = parse_count(self, "hosts-per-leaf", st.optarg,
-					 &p.hosts_per_leaf);
-			break;
-		case OPT_UPLINKS:
-			ok = parse_count(self, "uplinks", st.optarg,
-					 &p.uplinks);
-			if (ok && !p.uplinks)
-				return cli_usage_error(
-					self,
-					"'--uplinks 0': leaves need at least one uplink");
-			break;
-		case OPT_RADIX:
-			ok = parse_count(self, "radix", st.optarg, &p.radix);
-			if (ok && !p.radix)
-				return cli_usage_error(
-					self, "'--radix 0' out of range");
-			break;
-		case OPT_LEVELS:
-			ok = parse_count(self, "levels", st.optarg, &p.levels);
-			if (ok && !p.levels)
-				return cli_usage_error(
-					self,
-					"'--levels 0': a fat tree has 2 or 3 levels");
-			break;
-		case OPT_PODS:
-			ok = parse_count(self, "pods", st.optarg, &p.pods);
-			break;
-		case OPT_SERVERS:
-			ok = parse_count(self, "servers", st.optarg,
-					 &rp.servers);
-			break;
-		case OPT_RAILS:
-			ok = parse_count(self, "rails", st.optarg, &rp.rails);
-			break;
-		case OPT_GROUPS:
-			ok = parse_count(self, "groups", st.optarg, &dp.groups);
-			break;
-		case OPT_GLOBAL:
-			ok = parse_count(self, "global", st.optarg, &dp.global);
-			if (ok && !dp.global)
-				return cli_usage_error(
-					self,
-					"'--global 0': groups need a global link");
-			break;
-		case OPT_UNIT:
-			ok = parse_count(self, "unit", st.optarg, &rp.unit);
-			if (ok && !rp.unit)
-				return cli_usage_error(
-					self, "'--unit 0': a unit has servers");
-			break;
 		case OPT_SPEED:
-			p.speed = ibtopo_speed_parse(st.optarg);
-			if (!p.speed)
+			a->p.speed = ibtopo_speed_parse(st.optarg);
+			if (!a->p.speed)
 				return cli_usage_error(
 					self, "unknown speed '%s' (SDR .. XDR)",
 					st.optarg);
 			break;
 		case OPT_WIDTH:
-			p.width = ibtopo_width_parse(st.optarg);
-			if (!p.width)
+			a->p.width = ibtopo_width_parse(st.optarg);
+			if (!a->p.width)
 				return cli_usage_error(
 					self,
 					"unknown width '%s' (1x, 2x, 4x, 8x, 12x)",
 					st.optarg);
 			break;
 		case OPT_FORMAT:
-			if (strcmp(st.optarg, "ibnetdiscover") == 0 ||
-			    strcmp(st.optarg, "plan") == 0)
-				format = IBTOPO_FILE_IBNETDISCOVER;
-			else if (strcmp(st.optarg, "ibsim") == 0)
-				format = IBTOPO_FILE_IBSIM;
-			else
+			if (!cli_keyword_find(format_words, st.optarg, &v))
 				return cli_usage_error(
 					self,
 					"unknown format '%s' (ibnetdiscover or ibsim)",
 					st.optarg);
+			a->format = (enum ibtopo_file_format)v;
 			break;
 		case 'o':
-			output = st.optarg;
+			a->output = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (!ok)
-		return EXIT_TROUBLE;
 	if (argc - st.optind < 1)
 		return cli_usage_error(
 			self, "plan needs a shape: fat-tree or rail-optimized");
-	rails = strcmp(argv[st.optind], "rail-optimized") == 0;
-	dragonfly = strcmp(argv[st.optind], "dragonfly-plus") == 0;
-	if (!rails && !dragonfly && strcmp(argv[st.optind], "fat-tree") != 0)
+	*shape = st.optind;
+	return 0;
+}
+
+static int plan_dragonfly(struct ibtopo_fabric **plan, struct plan_args *a,
+			  const struct cli_cmd *self)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_plan_dragonfly_params *dp = &a->dp;
+	const struct ibtopo_plan_params *p = &a->p;
+
+	if (a->rp.servers || a->rp.rails || a->rp.unit || p->levels || p->pods)
+		return cli_usage_error(self,
+				       "dragonfly-plus does not take --%s",
+				       a->rp.servers ? "servers" :
+				       a->rp.rails   ? "rails" :
+				       a->rp.unit    ? "unit" :
+				       p->levels     ? "levels" :
+						       "pods");
+	if (!dp->groups || !p->leaves || !p->spines || !p->hosts_per_leaf)
+		return cli_usage_error(self, "dragonfly-plus needs --%s",
+				       !dp->groups ? "groups" :
+				       !p->leaves  ? "leaves" :
+				       !p->spines  ? "spines" :
+						     "hosts-per-leaf");
+	dp->leaves = p->leaves;
+	dp->spines = p->spines;
+	dp->hosts_per_leaf = p->hosts_per_leaf;
+	dp->uplinks = p->uplinks;
+	dp->radix = p->radix;
+	dp->speed = p->speed;
+	dp->width = p->width;
+	return ibtopo_plan_dragonfly_plus(plan, dp, &err) ? cli_fail(&err) : 0;
+}
+
+static int plan_rails(struct ibtopo_fabric **plan, struct plan_args *a,
+		      const struct cli_cmd *self)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_plan_rail_params *rp = &a->rp;
+	const struct ibtopo_plan_params *p = &a->p;
+
+	if (p->leaves || p->hosts_per_leaf || p->levels || p->pods)
+		return cli_usage_error(
+			self,
+			"rail-optimized takes --servers, --rails, --spines and --unit, not --%s",
+			p->leaves	  ? "leaves" :
+			p->hosts_per_leaf ? "hosts-per-leaf" :
+			p->levels	  ? "levels" :
+					    "pods");
+	if (!rp->servers || !rp->rails || !p->spines)
+		return cli_usage_error(self, "rail-optimized needs --%s",
+				       !rp->servers ? "servers" :
+				       !rp->rails   ? "rails" :
+						      "spines");
+	rp->spines = p->spines;
+	rp->uplinks = p->uplinks;
+	rp->radix = p->radix;
+	rp->speed = p->speed;
+	rp->width = p->width;
+	return ibtopo_plan_rail_optimized(plan, rp, &err) ? cli_fail(&err) : 0;
+}
+
+static int plan_fat_tree(struct ibtopo_fabric **plan, struct plan_args *a,
+			 const struct cli_cmd *self)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_plan_params *p = &a->p;
+
+	if (a->rp.servers || a->rp.rails || a->rp.unit)
+		return cli_usage_error(self, "fat-tree does not take --%s",
+				       a->rp.servers ? "servers" :
+				       a->rp.rails   ? "rails" :
+						       "unit");
+	if (!p->leaves || !p->spines || !p->hosts_per_leaf)
+		return cli_usage_error(self, "fat-tree needs --%s",
+				       !p->leaves ? "leaves" :
+				       !p->spines ? "spines" :
+						    "hosts-per-leaf");
+	return ibtopo_plan_fat_tree(plan, p, &err) ? cli_fail(&err) : 0;
+}
+
+static const struct {
+	const char *name;
+	int (*build)(struct ibtopo_fabric **plan, struct plan_args *a,
+		     const struct cli_cmd *self);
+} shapes[] = {
+	{ "fat-tree", plan_fat_tree },
+	{ "rail-optimized", plan_rails },
+	{ "dragonfly-plus", plan_dragonfly },
+};
+
+static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
+			 const struct cli_global *g)
+{
+	struct plan_args a = {
+		.p = IBTOPO_PLAN_PARAMS_INIT,
+		.rp = IBTOPO_PLAN_RAIL_PARAMS_INIT,
+		.dp = IBTOPO_PLAN_DRAGONFLY_PARAMS_INIT,
+		.format = IBTOPO_FILE_IBNETDISCOVER,
+	};
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *plan = NULL;
+	struct ibtopo_sink ro;
+	struct output_file out;
+	const char *shape;
+	size_t k = 0;
+	int rc, at;
+
+	rc = parse_args(&a, &at, self, argc, argv);
+	if (rc)
+		return rc;
+	shape = argv[at];
+	while (k < sizeof(shapes) / sizeof(shapes[0]) &&
+	       strcmp(shapes[k].name, shape) != 0)
+		k++;
+	if (k == sizeof(shapes) / sizeof(shapes[0]))
 		return cli_usage_error(
 			self,
 			"unknown shape '%s' (fat-tree, rail-optimized or dragonfly-plus)",
-			argv[st.optind]);
-	if (!dragonfly && (dp.groups || dp.global))
-		return cli_usage_error(self, "%s does not take --%s",
-				       argv[st.optind],
-				       dp.groups ? "groups" : "global");
-	if (dragonfly &&
-	    (rp.servers || rp.rails || rp.unit || p.levels || p.pods))
-		return cli_usage_error(self,
-				       "dragonfly-plus does not take --%s",
-				       rp.servers ? "servers" :
-				       rp.rails	  ? "rails" :
-				       rp.unit	  ? "unit" :
-				       p.levels	  ? "levels" :
-						    "pods");
-	if (argc - st.optind > 1)
+			shape);
+	if (shapes[k].build != plan_dragonfly && (a.dp.groups || a.dp.global))
+		return cli_usage_error(self, "%s does not take --%s", shape,
+				       a.dp.groups ? "groups" : "global");
+	if (argc - at > 1)
 		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (dragonfly) {
-		if (!dp.groups || !p.leaves || !p.spines || !p.hosts_per_leaf)
-			return cli_usage_error(self,
-					       "dragonfly-plus needs --%s",
-					       !dp.groups ? "groups" :
-					       !p.leaves  ? "leaves" :
-					       !p.spines  ? "spines" :
-							    "hosts-per-leaf");
-		dp.leaves = p.leaves;
-		dp.spines = p.spines;
-		dp.hosts_per_leaf = p.hosts_per_leaf;
-		dp.uplinks = p.uplinks;
-		dp.radix = p.radix;
-		dp.speed = p.speed;
-		dp.width = p.width;
-		if (ibtopo_plan_dragonfly_plus(&plan, &dp, &err))
-			return cli_fail(&err);
-	} else if (rails) {
-		if (p.leaves || p.hosts_per_leaf || p.levels || p.pods)
-			return cli_usage_error(
-				self,
-				"rail-optimized takes --servers, --rails, --spines and --unit, not --%s",
-				p.leaves	 ? "leaves" :
-				p.hosts_per_leaf ? "hosts-per-leaf" :
-				p.levels	 ? "levels" :
-						   "pods");
-		if (!rp.servers || !rp.rails || !p.spines)
-			return cli_usage_error(self,
-					       "rail-optimized needs --%s",
-					       !rp.servers ? "servers" :
-					       !rp.rails   ? "rails" :
-							     "spines");
-		rp.spines = p.spines;
-		rp.uplinks = p.uplinks;
-		rp.radix = p.radix;
-		rp.speed = p.speed;
-		rp.width = p.width;
-		if (ibtopo_plan_rail_optimized(&plan, &rp, &err))
-			return cli_fail(&err);
-	} else {
-		if (rp.servers || rp.rails || rp.unit)
-			return cli_usage_error(self,
-					       "fat-tree does not take --%s",
-					       rp.servers ? "servers" :
-					       rp.rails	  ? "rails" :
-							    "unit");
-		if (!p.leaves || !p.spines || !p.hosts_per_leaf)
-			return cli_usage_error(self, "fat-tree needs --%s",
-					       !p.leaves ? "leaves" :
-					       !p.spines ? "spines" :
-							   "hosts-per-leaf");
-		if (ibtopo_plan_fat_tree(&plan, &p, &err))
-			return cli_fail(&err);
-	}
-	rc = output_file_open(&out, output, true);
+				       argv[at + 1]);
+	rc = shapes[k].build(&plan, &a, self);
+	if (rc)
+		return rc;
+	rc = output_file_open(&out, a.output, true);
 	if (rc)
 		goto out_free_plan;
 	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
-	if (ibtopo_plan_write(&ro, plan, format, &err)) {
+	if (ibtopo_plan_write(&ro, plan, a.format, &err)) {
 		rc = output_file_fail(&out, &err);
 		output_file_abort(&out);
 		goto out_free_plan;

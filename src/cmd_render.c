@@ -29,42 +29,43 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "output", 'o', 1, "FILE",
-	  "write the diagram here ('-' = stdout); the format is its extension" },
-	{ "format", 0, 1, "FMT",
-	  "svg, png, pdf, dot or html (default: from the -o extension)" },
-	{ "hosts", 0, 1, "MODE",
-	  "auto (collapse above 200 hosts, default), all or collapse" },
-	{ "focus", 0, 1, "NODE",
-	  "draw only what is near NODE (description, label, 0xGUID) or a group" },
-	{ "depth", 0, 1, "N",
-	  "with --focus: links from NODE to draw (default 2)" },
-	{ "layout", 0, 1, "ENGINE",
-	  "auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp" },
-	{ "title", 0, 1, "TEXT",
-	  "title line (default: the fabric's file or host name)" },
-	{ "diff", 0, 0, NULL,
-	  "take OLD NEW: draw NEW with added links green, removed dashed red" },
-	{ "plan", 0, 1, "PLAN",
-	  "draw the fabric against PLAN: missing links dashed, miswired pink" },
-	{ "match", 0, 1, "REGEX",
-	  "with --plan: compare names by this regex's first group" },
-	{ "cables", 0, 1, "FILE",
-	  "cable inventory CSV or ibdiagnet2 .db_csv to merge "
-	  "(a stale row is a warning)" },
-	{ "cable-reach", 0, 1, "FILE",
-	  "cable reach table (default: built in)" },
-	{ "min-paths", 0, 1, "N",
-	  "mark switches with fewer disjoint paths (default 2)" },
-	{ "no-checks", 0, 0, NULL,
-	  "draw the fabric only: no link, cable or topology findings" },
-	{ "no-legend", 0, 0, NULL, "leave the legend out (title lines stay)" },
-	{ "detail", 0, 1, "LEVEL",
-	  "switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)" },
-	{ "heat", 0, 1, "WHAT",
-	  "routes: colour links by the CA-to-CA routes they carry (needs forwarding tables)" },
-	{ "routes", 0, 1, "DUMP",
-	  "with --heat routes: forwarding tables from a file for this run (as routes takes it)" },
+	CLI_OPT("output", 'o', 1, "FILE",
+		"write the diagram here ('-' = stdout); the format is its extension"),
+	CLI_OPT("format", 0, 1, "FMT",
+		"svg, png, pdf, dot or html (default: from the -o extension)"),
+	CLI_OPT("hosts", 0, 1, "MODE",
+		"auto (collapse above 200 hosts, default), all or collapse"),
+	CLI_OPT("focus", 0, 1, "NODE",
+		"draw only what is near NODE (description, label, 0xGUID) or a group"),
+	CLI_OPT("depth", 0, 1, "N",
+		"with --focus: links from NODE to draw (default 2)"),
+	CLI_OPT("layout", 0, 1, "ENGINE",
+		"auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp"),
+	CLI_OPT("title", 0, 1, "TEXT",
+		"title line (default: the fabric's file or host name)"),
+	CLI_OPT("diff", 0, 0, NULL,
+		"take OLD NEW: draw NEW with added links green, removed dashed red"),
+	CLI_OPT("plan", 0, 1, "PLAN",
+		"draw the fabric against PLAN: missing links dashed, miswired pink"),
+	CLI_OPT("match", 0, 1, "REGEX",
+		"with --plan: compare names by this regex's first group"),
+	CLI_OPT("cables", 0, 1, "FILE",
+		"cable inventory CSV or ibdiagnet2 .db_csv to merge "
+		"(a stale row is a warning)"),
+	CLI_OPT("cable-reach", 0, 1, "FILE",
+		"cable reach table (default: built in)"),
+	CLI_OPT("min-paths", 0, 1, "N",
+		"mark switches with fewer disjoint paths (default 2)"),
+	CLI_OPT("no-checks", 0, 0, NULL,
+		"draw the fabric only: no link, cable or topology findings"),
+	CLI_OPT("no-legend", 0, 0, NULL,
+		"leave the legend out (title lines stay)"),
+	CLI_OPT("detail", 0, 1, "LEVEL",
+		"switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)"),
+	CLI_OPT("heat", 0, 1, "WHAT",
+		"routes: colour links by the CA-to-CA routes they carry (needs forwarding tables)"),
+	CLI_OPT("routes", 0, 1, "DUMP",
+		"with --heat routes: forwarding tables from a file for this run (as routes takes it)"),
 	{ NULL },
 };
 
@@ -144,184 +145,182 @@ static bool fabric_has_tables(const struct ibtopo_fabric *f)
 	return false;
 }
 
-static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
-{
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
-	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
-	struct ibtopo_cables_opts cab = IBTOPO_CABLES_OPTS_INIT;
-	struct ibtopo_validate_opts vo = IBTOPO_VALIDATE_OPTS_INIT;
-	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_topology *topo = NULL;
-	struct ibtopo_routes *routes = NULL;
-	struct ibtopo_analysis *an = NULL;
-	struct ibtopo_fabric *fabric = NULL, *other = NULL;
-	struct cli_source src = { .what = NULL };
-	struct cli_state st = { 0 };
-	struct output_file out;
-	const char *output = NULL, *format = NULL, *plan = NULL;
-	const char *cables = NULL, *what = NULL;
-	const char *old_ref = NULL;
-	bool diff = false, checks = true, min_paths = false, heat = false;
+/* clang-format off */
+static const struct cli_keyword hosts_words[] = {
+	{ "auto", IBTOPO_HOSTS_AUTO },
+	{ "all", IBTOPO_HOSTS_ALL },
+	{ "collapse", IBTOPO_HOSTS_COLLAPSE },
+	{ NULL, 0 },
+};
+static const struct cli_keyword layout_words[] = {
+	{ "auto", IBTOPO_LAYOUT_AUTO },
+	{ "dot", IBTOPO_LAYOUT_DOT },
+	{ "sfdp", IBTOPO_LAYOUT_SFDP },
+	{ NULL, 0 },
+};
+static const struct cli_keyword detail_words[] = {
+	{ "switches", IBTOPO_DETAIL_SWITCHES },
+	{ "groups", IBTOPO_DETAIL_GROUPS },
+	{ "auto", IBTOPO_DETAIL_AUTO },
+	{ NULL, 0 },
+};
+static const struct cli_keyword heat_words[] = {
+	{ "routes", 1 },
+	{ NULL, 0 },
+};
+/* clang-format on */
+
+/* What render was asked for, and what it loaded and found for it. */
+struct render {
+	struct ibtopo_diagram_opts d;
+	struct ibtopo_analyze_opts ao;
+	struct ibtopo_validate_opts vo;
+	struct cli_source src;
+	const char *output, *format, *plan, *cables, *what, *old_ref;
+	bool diff, checks, min_paths;
+	int heat;
 	char title[512];
-	double t0;
-	int c, rc = EXIT_TROUBLE;
-	int nargs;
+	struct ibtopo_fabric *fabric, *other;
+	struct ibtopo_findings findings; /* of --diff or --plan */
+	struct ibtopo_analysis *an;
+	struct ibtopo_topology *topo; /* --heat without the analysis */
+	struct ibtopo_routes *routes; /* --heat without the analysis */
+};
+
+static int parse_option(struct render *r, const struct cli_cmd *self, int c,
+			const char *arg)
+{
+	struct ibtopo_diagram_opts *d = &r->d;
+	int v;
+
+	switch (c) {
+	case 'o':
+		r->output = arg;
+		break;
+	case OPT_FORMAT:
+		r->format = arg;
+		break;
+	case OPT_HOSTS:
+		if (!cli_parse_keyword(self, "hosts", arg, hosts_words, &v))
+			return EXIT_TROUBLE;
+		d->hosts = (enum ibtopo_diagram_hosts)v;
+		break;
+	case OPT_FOCUS:
+		d->focus = arg;
+		break;
+	case OPT_DEPTH:
+		if (!parse_uint(arg, 64, &d->depth) || !d->depth)
+			return cli_usage_error(
+				self, "bad --depth '%s' (1 to 64)", arg);
+		break;
+	case OPT_LAYOUT:
+		if (!cli_parse_keyword(self, "layout", arg, layout_words, &v))
+			return EXIT_TROUBLE;
+		d->layout = (enum ibtopo_diagram_layout)v;
+		break;
+	case OPT_TITLE:
+		d->title = arg;
+		break;
+	case OPT_DIFF:
+		r->diff = true;
+		break;
+	case OPT_PLAN:
+		r->plan = arg;
+		break;
+	case OPT_MATCH:
+		r->vo.match = arg;
+		break;
+	case OPT_CABLES:
+		r->cables = arg;
+		break;
+	case OPT_CABLE_REACH:
+		r->ao.checks.reach_path = cli_path_arg(arg);
+		break;
+	case OPT_MIN_PATHS:
+		if (!parse_uint(arg, 1000, &r->ao.topology.min_paths) ||
+		    !r->ao.topology.min_paths)
+			return cli_usage_error(self, "bad --min-paths '%s'",
+					       arg);
+		r->min_paths = true;
+		break;
+	case OPT_NO_CHECKS:
+		r->checks = false;
+		break;
+	case OPT_NO_LEGEND:
+		d->flags |= IBTOPO_DIAGRAM_NO_LEGEND;
+		break;
+	case OPT_DETAIL:
+		if (!cli_parse_keyword(self, "detail", arg, detail_words, &v))
+			return EXIT_TROUBLE;
+		d->detail = (enum ibtopo_diagram_detail)v;
+		break;
+	case OPT_HEAT:
+		if (!cli_parse_keyword(self, "heat", arg, heat_words, &r->heat))
+			return EXIT_TROUBLE;
+		break;
+	case OPT_ROUTES:
+		r->src.routes = arg;
+		break;
+	default:
+		return cli_usage_error(self, "unexpected option");
+	}
+	return 0;
+}
+
+/* The options, and the operands and combinations they allow. */
+static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
+		      char **argv)
+{
+	struct cli_state st = { 0 };
+	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
-		switch (c) {
-		case 'o':
-			output = st.optarg;
-			break;
-		case OPT_FORMAT:
-			format = st.optarg;
-			break;
-		case OPT_HOSTS:
-			if (strcmp(st.optarg, "all") == 0)
-				d.hosts = IBTOPO_HOSTS_ALL;
-			else if (strcmp(st.optarg, "collapse") == 0)
-				d.hosts = IBTOPO_HOSTS_COLLAPSE;
-			else if (strcmp(st.optarg, "auto") == 0)
-				d.hosts = IBTOPO_HOSTS_AUTO;
-			else
-				return cli_usage_error(
-					self,
-					"unknown --hosts '%s' (auto, all or collapse)",
-					st.optarg);
-			break;
-		case OPT_FOCUS:
-			d.focus = st.optarg;
-			break;
-		case OPT_DEPTH:
-			if (!parse_uint(st.optarg, 64, &d.depth) || !d.depth)
-				return cli_usage_error(
-					self, "bad --depth '%s' (1 to 64)",
-					st.optarg);
-			break;
-		case OPT_LAYOUT:
-			if (strcmp(st.optarg, "dot") == 0)
-				d.layout = IBTOPO_LAYOUT_DOT;
-			else if (strcmp(st.optarg, "sfdp") == 0)
-				d.layout = IBTOPO_LAYOUT_SFDP;
-			else if (strcmp(st.optarg, "auto") == 0)
-				d.layout = IBTOPO_LAYOUT_AUTO;
-			else
-				return cli_usage_error(
-					self,
-					"unknown --layout '%s' (auto, dot or sfdp)",
-					st.optarg);
-			break;
-		case OPT_TITLE:
-			d.title = st.optarg;
-			break;
-		case OPT_DIFF:
-			diff = true;
-			break;
-		case OPT_PLAN:
-			plan = st.optarg;
-			break;
-		case OPT_MATCH:
-			vo.match = st.optarg;
-			break;
-		case OPT_CABLES:
-			cables = st.optarg;
-			break;
-		case OPT_CABLE_REACH:
-			ao.checks.reach_path = cli_path_arg(st.optarg);
-			break;
-		case OPT_MIN_PATHS:
-			if (!parse_uint(st.optarg, 1000,
-					&ao.topology.min_paths) ||
-			    !ao.topology.min_paths)
-				return cli_usage_error(self,
-						       "bad --min-paths '%s'",
-						       st.optarg);
-			min_paths = true;
-			break;
-		case OPT_NO_CHECKS:
-			checks = false;
-			break;
-		case OPT_NO_LEGEND:
-			d.flags |= IBTOPO_DIAGRAM_NO_LEGEND;
-			break;
-		case OPT_DETAIL:
-			if (strcmp(st.optarg, "switches") == 0)
-				d.detail = IBTOPO_DETAIL_SWITCHES;
-			else if (strcmp(st.optarg, "groups") == 0)
-				d.detail = IBTOPO_DETAIL_GROUPS;
-			else if (strcmp(st.optarg, "auto") == 0)
-				d.detail = IBTOPO_DETAIL_AUTO;
-			else
-				return cli_usage_error(
-					self,
-					"unknown --detail '%s' (switches, groups or auto)",
-					st.optarg);
-			break;
-		case OPT_HEAT:
-			if (strcmp(st.optarg, "routes") != 0)
-				return cli_usage_error(
-					self, "unknown --heat '%s' (routes)",
-					st.optarg);
-			heat = true;
-			break;
-		case OPT_ROUTES:
-			src.routes = st.optarg;
-			break;
-		default:
-			return cli_usage_error(self, "unexpected option");
-		}
+		rc = parse_option(r, self, c, st.optarg);
+		if (rc)
+			return rc;
 	}
 	nargs = argc - st.optind;
-	if (!output)
+	if (!r->output)
 		return cli_usage_error(self, "no output file (-o OUT.svg)");
-	if (diff && plan)
+	if (r->diff && r->plan)
 		return cli_usage_error(self,
 				       "--diff and --plan do not go together");
-	if (d.depth && !d.focus)
+	if (r->d.depth && !r->d.focus)
 		return cli_usage_error(self, "--depth needs --focus");
-	if (vo.match && !plan)
+	if (r->vo.match && !r->plan)
 		return cli_usage_error(self, "--match needs --plan");
-	if (src.routes && !heat)
+	if (r->src.routes && !r->heat)
 		return cli_usage_error(self, "--routes needs --heat routes");
-	if (heat && (diff || plan))
+	if (r->heat && (r->diff || r->plan))
 		return cli_usage_error(self, "--heat does not go with --%s",
-				       diff ? "diff" : "plan");
-	if (diff) {
-		if (nargs != 2)
-			return cli_usage_error(self,
-					       "--diff takes OLD and NEW");
-		old_ref = argv[st.optind];
-		what = argv[st.optind + 1];
-	} else {
-		if (nargs > 1)
-			return cli_usage_error(self, "unexpected argument '%s'",
-					       argv[st.optind + 1]);
-		if (nargs == 1)
-			what = argv[st.optind];
+				       r->diff ? "diff" : "plan");
+	if (r->diff && nargs != 2)
+		return cli_usage_error(self, "--diff takes OLD and NEW");
+	if (r->diff) {
+		r->old_ref = argv[st.optind];
+		r->what = argv[st.optind + 1];
+		return 0;
 	}
+	return cli_source_operand(self, &st, argc, argv, &r->what);
+}
 
-	src.what = what;
-	if (cli_load_fabric(&fabric, g, &src, &err))
-		return cli_fail(&err);
-	if (diff || plan) {
-		src.what = diff ? old_ref : plan;
-		src.routes = NULL;
-		if (cli_load_fabric(&other, g, &src, &err)) {
-			cli_fail(&err);
-			goto out_free_fabric;
-		}
-		d.other = other;
+/* The fabric, the one it is compared with, and --cables merged. */
+static int load(struct render *r, const struct cli_global *g)
+{
+	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
+	int rc;
+
+	r->src.what = r->what;
+	if (cli_load(&r->fabric, g, &r->src))
+		return EXIT_TROUBLE;
+	if (r->diff || r->plan) {
+		r->src.what = r->diff ? r->old_ref : r->plan;
+		r->src.routes = NULL;
+		if (cli_load(&r->other, g, &r->src))
+			return EXIT_TROUBLE;
+		r->d.other = r->other;
 	}
-	cab.warn = cli_warn;
-	cab.unmatched = &stale;
-	if (cables && cli_load_cables(fabric, cables, &cab, &err)) {
-		cli_fail(&err);
-		goto out_free_other;
-	}
+	rc = cli_merge_cables(r->fabric, g, r->cables, &stale);
 	/* a stale inventory row draws nothing: say it, draw the rest */
 	for (size_t i = 0; i < stale.count; i++) {
 		char msg[512];
@@ -330,103 +329,152 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_warn(NULL, msg);
 	}
 	ibtopo_findings_release(&stale);
-	if (diff) {
-		if (ibtopo_fabric_diff(&findings, other, fabric, NULL, &err)) {
-			cli_fail(&err);
-			goto out_release_findings;
-		}
-		snprintf(title, sizeof(title), "changes from %s to %s",
-			 base_name(old_ref), base_name(what));
-		if (!d.title)
-			d.title = title;
-	} else if (plan) {
-		if (ibtopo_fabric_validate(&findings, other, fabric, &vo,
-					   &err)) {
-			cli_fail(&err);
-			goto out_release_findings;
-		}
-		snprintf(title, sizeof(title), "%s against the plan %s",
-			 what ? base_name(what) : "latest", base_name(plan));
-		if (!d.title)
-			d.title = title;
+	return rc;
+}
+
+/* --diff or --plan: the findings to draw, and the title that says so. */
+static int compare(struct render *r)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (r->diff) {
+		if (ibtopo_fabric_diff(&r->findings, r->other, r->fabric, NULL,
+				       &err))
+			return cli_fail(&err);
+		snprintf(r->title, sizeof(r->title), "changes from %s to %s",
+			 base_name(r->old_ref), base_name(r->what));
+	} else if (r->plan) {
+		if (ibtopo_fabric_validate(&r->findings, r->other, r->fabric,
+					   &r->vo, &err))
+			return cli_fail(&err);
+		snprintf(r->title, sizeof(r->title), "%s against the plan %s",
+			 r->what ? base_name(r->what) : "latest",
+			 base_name(r->plan));
 	}
-	if (checks || diff || plan) {
-		/* levels for the ranks; with checks also the findings to
-		 * mark (low path diversity included) */
-		if (diff || plan)
-			ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
-		ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
-		/* a routing section's findings are marked; its bisection
-		 * bandwidth is drawn nowhere */
-		ao.routes.bisections = 0;
-		/* path diversity on 6,845 switches takes 15 s: a big
-		 * fabric's picture does not wait for it unless asked */
-		if (!min_paths &&
-		    ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH) >
-			    IBTOPO_DETAIL_SWITCHES_MAX)
-			ao.topology.flags |= IBTOPO_TOPOLOGY_NO_PATHS;
-		t0 = cli_now();
-		if (ibtopo_analyze(&an, fabric, &ao, &err)) {
-			cli_fail(&err);
-			goto out_release_findings;
-		}
-		cli_step(g, "analyze", t0, "levels%s",
-			 checks ? " and checks" : "");
-		d.topology = an->topology;
-	}
-	d.findings = diff || plan || !an ? &findings : an->findings;
-	if (heat && !fabric_has_tables(fabric)) {
-		cli_failf("render --heat routes: the fabric has no "
-			  "forwarding tables (take a snapshot with "
-			  "discover --routes, or give --routes DUMP)");
-		goto out_free_analysis;
-	}
-	if (heat && an && an->routes) {
-		d.heat = an->routes; /* the analysis traced them already */
-	} else if (heat) {
-		t0 = cli_now();
-		/* levels tell which ports go up; without the analysis,
-		 * a topology of its own */
-		if (!an) {
-			to.flags = IBTOPO_TOPOLOGY_NO_SERVER_PAIRS |
-				   IBTOPO_TOPOLOGY_NO_PATHS;
-			if (ibtopo_topology_analyze(&topo, fabric, &to, NULL,
-						    &err)) {
-				cli_fail(&err);
-				goto out_free_analysis;
-			}
-		}
-		ro.bisections = 0;
-		ro.flags |= IBTOPO_ROUTES_NO_CREDIT_LOOPS;
-		if (ibtopo_routes_analyze(&routes, fabric,
-					  an ? an->topology : topo, &ro, NULL,
-					  &err)) {
-			cli_fail(&err);
-			goto out_free_analysis;
-		}
-		cli_step(g, "routes", t0, "%zu LIDs traced", routes->dest_lids);
-		d.heat = routes;
+	if (!r->d.title && (r->diff || r->plan))
+		r->d.title = r->title;
+	return 0;
+}
+
+/* Levels for the ranks; with checks also the findings to mark. */
+static int analyze(struct render *r, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_analyze_opts *ao = &r->ao;
+	double t0;
+
+	if (!r->checks && !r->diff && !r->plan)
+		return 0;
+	if (r->diff || r->plan)
+		ao->flags |= IBTOPO_ANALYZE_NO_CHECKS;
+	ao->topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	/* a routing section's findings are marked; its bisection bandwidth
+	 * is drawn nowhere */
+	ao->routes.bisections = 0;
+	/* path diversity on 6,845 switches takes 15 s: a big fabric's
+	 * picture does not wait for it unless asked */
+	if (!r->min_paths &&
+	    ibtopo_fabric_count_type(r->fabric, IBTOPO_NODE_SWITCH) >
+		    IBTOPO_DETAIL_SWITCHES_MAX)
+		ao->topology.flags |= IBTOPO_TOPOLOGY_NO_PATHS;
+	t0 = cli_now();
+	if (ibtopo_analyze(&r->an, r->fabric, ao, &err))
+		return cli_fail(&err);
+	cli_step(g, "analyze", t0, "levels%s", r->checks ? " and checks" : "");
+	r->d.topology = r->an->topology;
+	return 0;
+}
+
+/* --heat routes: the routes each link carries, traced unless the
+ * analysis traced them already. */
+static int heat(struct render *r, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
+	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
+	double t0;
+
+	if (!r->heat)
+		return 0;
+	if (!fabric_has_tables(r->fabric))
+		return cli_failf("render --heat routes: the fabric has no "
+				 "forwarding tables (take a snapshot with "
+				 "discover --routes, or give --routes DUMP)");
+	if (r->an && r->an->routes) {
+		r->d.heat = r->an->routes;
+		return 0;
 	}
 	t0 = cli_now();
-	if (output_file_open(&out, output, false))
-		goto out_free_analysis;
-	if (ibtopo_diagram_image(out.path, format, fabric, &d, &err)) {
+	/* levels tell which ports go up; without the analysis, a topology
+	 * of its own */
+	if (!r->an) {
+		to.flags = IBTOPO_TOPOLOGY_NO_SERVER_PAIRS |
+			   IBTOPO_TOPOLOGY_NO_PATHS;
+		if (ibtopo_topology_analyze(&r->topo, r->fabric, &to, NULL,
+					    &err))
+			return cli_fail(&err);
+	}
+	ro.bisections = 0;
+	ro.flags |= IBTOPO_ROUTES_NO_CREDIT_LOOPS;
+	if (ibtopo_routes_analyze(&r->routes, r->fabric,
+				  r->an ? r->an->topology : r->topo, &ro, NULL,
+				  &err))
+		return cli_fail(&err);
+	cli_step(g, "routes", t0, "%zu LIDs traced", r->routes->dest_lids);
+	r->d.heat = r->routes;
+	return 0;
+}
+
+static int draw(struct render *r, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct output_file out;
+	double t0 = cli_now();
+	int rc;
+
+	if (output_file_open(&out, r->output, false))
+		return EXIT_TROUBLE;
+	if (ibtopo_diagram_image(out.path, r->format, r->fabric, &r->d, &err)) {
 		output_file_fail(&out, &err);
 		output_file_abort(&out);
-		goto out_free_analysis;
+		return EXIT_TROUBLE;
 	}
 	rc = output_file_close(&out);
 	if (rc == EXIT_CLEAN)
 		cli_step(g, "render", t0, "diagram to '%s'", out.name);
-out_free_analysis:
-	ibtopo_routes_free(routes);
-	ibtopo_topology_free(topo);
-	ibtopo_analysis_free(an);
-out_release_findings:
-	ibtopo_findings_release(&findings);
-out_free_other:
-	ibtopo_fabric_free(other);
-out_free_fabric:
-	ibtopo_fabric_free(fabric);
+	return rc;
+}
+
+static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
+{
+	struct render r = {
+		.d = IBTOPO_DIAGRAM_OPTS_INIT,
+		.ao = IBTOPO_ANALYZE_OPTS_INIT,
+		.vo = IBTOPO_VALIDATE_OPTS_INIT,
+		.checks = true,
+		.findings = IBTOPO_FINDINGS_INIT,
+	};
+	int rc;
+
+	rc = parse_args(&r, self, argc, argv);
+	if (rc)
+		return rc;
+	rc = load(&r, g);
+	if (!rc)
+		rc = compare(&r);
+	if (!rc)
+		rc = analyze(&r, g);
+	r.d.findings = r.diff || r.plan || !r.an ? &r.findings : r.an->findings;
+	if (!rc)
+		rc = heat(&r, g);
+	if (!rc)
+		rc = draw(&r, g);
+	ibtopo_routes_free(r.routes);
+	ibtopo_topology_free(r.topo);
+	ibtopo_analysis_free(r.an);
+	ibtopo_findings_release(&r.findings);
+	ibtopo_fabric_free(r.other);
+	ibtopo_fabric_free(r.fabric);
 	return rc;
 }

@@ -9,19 +9,17 @@ enum {
 	OPT_ROUTES = CLI_LONG,
 	OPT_BISECTIONS,
 	OPT_SEED,
-	OPT_FAIL_ON,
+	OPT_FAIL_ON, /* cli_opt_fail_on and cli_opt_format: cli_getopt's */
 	OPT_FORMAT,
 };
 
 static const struct cli_opt opts[] = {
-	{ "routes", 0, 1, "DUMP",
-	  "forwarding tables from a file (opensm-lfts.dump, ibroute/dump_fts output, .fdbs) for this run" },
-	{ "bisections", 0, 1, "N",
-	  "random bisections for the effective bisection bandwidth (default 100; 0 = none)" },
-	{ "seed", 0, 1, "N", "seed of the bisections (default 1)" },
-	{ "fail-on", 0, 1, "LEVEL",
-	  "exit 1 on findings at or above error (default), warning or never" },
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
+	CLI_OPT_SAME(cli_opt_routes_dump),
+	CLI_OPT("bisections", 0, 1, "N",
+		"random bisections for the effective bisection bandwidth (default 100; 0 = none)"),
+	CLI_OPT("seed", 0, 1, "N", "seed of the bisections (default 1)"),
+	CLI_OPT_SAME(cli_opt_fail_on),
+	CLI_OPT_SAME(cli_opt_format),
 	{ NULL },
 };
 
@@ -81,14 +79,14 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
 	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_topology *topo = NULL;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_routes *routes = NULL;
 	struct ibtopo_sink so;
-	struct cli_state st = { 0 };
-	int c, rc = EXIT_TROUBLE, fail_on = IBTOPO_SEV_ERROR;
+	struct cli_state st = { .report = &rep };
+	int c, rc = EXIT_TROUBLE;
 	uint64_t v;
 	double t0;
 
@@ -111,29 +109,15 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 					self, "bad --seed '%s' (a number)",
 					st.optarg);
 			break;
-		case OPT_FAIL_ON:
-			if (!cli_parse_fail_on(st.optarg, &fail_on))
-				return cli_usage_error(
-					self,
-					"unknown --fail-on '%s' (error, warning or never)",
-					st.optarg);
-			break;
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
-			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (argc - st.optind > 1)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 1]);
-	if (argc - st.optind == 1)
-		src.what = argv[st.optind];
+	if (cli_source_operand(self, &st, argc, argv, &src.what))
+		return EXIT_TROUBLE;
 
-	if (cli_load_fabric(&fabric, g, &src, &err))
-		return cli_fail(&err);
+	if (cli_load(&fabric, g, &src))
+		return EXIT_TROUBLE;
 	t0 = cli_now();
 	/* levels and the cabled paths of leaf pairs; its findings are
 	 * analyze's */
@@ -151,18 +135,12 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	}
 	cli_step(g, "routes", t0, "%zu LIDs traced, %zu findings",
 		 routes->dest_lids, findings.count);
-	so = cli_stdout_sink(format);
+	so = cli_stdout_sink(rep.format);
 	if (ibtopo_report_routes(&so, routes, &findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	if (fflush(stdout) != 0) {
-		cli_failf("cannot write output");
-		goto out_free;
-	}
-	rc = ibtopo_findings_max_severity(&findings) >= fail_on ?
-		     EXIT_FINDINGS :
-		     EXIT_CLEAN;
+	rc = cli_report_exit(&findings, rep.fail_on);
 out_free:
 	ibtopo_findings_release(&findings);
 	ibtopo_routes_free(routes);

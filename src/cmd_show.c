@@ -4,17 +4,19 @@
 #include <getopt.h>
 #include <string.h>
 
+/* OPT_FORMAT: cli_opt_format, cli_getopt's */
 enum { OPT_FORMAT = CLI_LONG, OPT_WIDE, OPT_SWITCH, OPT_TYPE, OPT_DOWN };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "wide", 0, 0, NULL,
-	  "text: every column of links, also those no link has a value in" },
-	{ "switch", 0, 1, "NAME|GUID",
-	  "switches: that node only (a switch or CA)" },
-	{ "type", 0, 1, "TYPE", "switches: list switch (default) or ca ports" },
-	{ "down", 0, 0, NULL,
-	  "switches: only ports physically linked but not active" },
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("wide", 0, 0, NULL,
+		"text: every column of links, also those no link has a value in"),
+	CLI_OPT("switch", 0, 1, "NAME|GUID",
+		"switches: that node only (a switch or CA)"),
+	CLI_OPT("type", 0, 1, "TYPE",
+		"switches: list switch (default) or ca ports"),
+	CLI_OPT("down", 0, 0, NULL,
+		"switches: only ports physically linked but not active"),
 	{ NULL },
 };
 
@@ -85,25 +87,27 @@ static int find_list(const char *name)
 	return -1;
 }
 
+static const struct cli_keyword type_words[] = {
+	{ "switch", 0 },
+	{ "ca", IBTOPO_SWITCHES_CAS },
+	{ NULL, 0 },
+};
+
 static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 			 const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
+	struct cli_state st = { .report = &rep };
 	const char *what = NULL, *sw = NULL;
 	unsigned flags = 0, swflags = 0;
 	bool sw_opts = false;
-	int c, rc, nargs, list = 0;
+	int c, rc, nargs, list = 0, type;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
-			break;
 		case OPT_WIDE:
 			flags |= IBTOPO_SINK_WIDE;
 			break;
@@ -112,13 +116,10 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 			sw_opts = true;
 			break;
 		case OPT_TYPE:
-			if (strcmp(st.optarg, "ca") == 0)
-				swflags |= IBTOPO_SWITCHES_CAS;
-			else if (strcmp(st.optarg, "switch") != 0)
-				return cli_usage_error(
-					self,
-					"unknown --type '%s' (switch or ca)",
-					st.optarg);
+			if (!cli_parse_keyword(self, "type", st.optarg,
+					       type_words, &type))
+				return EXIT_TROUBLE;
+			swflags |= (unsigned)type;
 			sw_opts = true;
 			break;
 		case OPT_DOWN:
@@ -129,10 +130,9 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	nargs = argc - st.optind;
-	if (nargs > 2)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 2]);
+	nargs = cli_operands(self, &st, argc, argv, 2);
+	if (nargs < 0)
+		return EXIT_TROUBLE;
 	if (nargs == 2) {
 		what = argv[st.optind];
 		list = find_list(argv[st.optind + 1]);
@@ -152,17 +152,14 @@ static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(
 			self, "--switch, --type and --down go with 'switches'");
 
-	if (cli_load_fabric(&fabric, g, &(struct cli_source){ .what = what },
-			    &err))
-		return cli_fail(&err);
-	ro = cli_stdout_sink(format);
+	if (cli_load(&fabric, g, &(struct cli_source){ .what = what }))
+		return EXIT_TROUBLE;
+	ro = cli_stdout_sink(rep.format);
 	ro.flags |= flags;
 	if (lists[list].fn)
 		rc = lists[list].fn(&ro, fabric, &err);
 	else
 		rc = show_switches(&ro, fabric, sw, swflags, &err);
 	ibtopo_fabric_free(fabric);
-	if (rc == 0 && fflush(stdout) != 0)
-		return cli_failf("cannot write output");
-	return rc ? cli_fail(&err) : EXIT_CLEAN;
+	return rc ? cli_fail(&err) : cli_report_exit(NULL, 0);
 }

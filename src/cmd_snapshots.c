@@ -9,11 +9,12 @@
 enum { OPT_FORMAT = CLI_LONG, OPT_DELETE, OPT_KEEP, OPT_KEEP_DAYS };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "delete", 0, 1, "REF", "delete that snapshot; the others are kept" },
-	{ "keep", 0, 1, "N", "delete all but the N newest snapshots" },
-	{ "keep-days", 0, 1, "D",
-	  "delete the snapshots taken more than D days ago" },
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("delete", 0, 1, "REF",
+		"delete that snapshot; the others are kept"),
+	CLI_OPT("keep", 0, 1, "N", "delete all but the N newest snapshots"),
+	CLI_OPT("keep-days", 0, 1, "D",
+		"delete the snapshots taken more than D days ago"),
 	{ NULL },
 };
 
@@ -111,24 +112,18 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 			      const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_sink ro;
 	struct ibtopo_store *store = NULL;
 	struct ibtopo_snapshot *list = NULL;
-	struct cli_state st = { 0 };
+	struct cli_state st = { .report = &rep };
 	const char *del = NULL;
 	long keep = 0, days = 0;
-	bool formatted = false;
 	size_t count = 0;
 	int c, rc;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
-			formatted = true;
-			break;
 		case OPT_DELETE:
 			del = st.optarg;
 			break;
@@ -150,11 +145,10 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (st.optind < argc)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind]);
+	if (cli_operands(self, &st, argc, argv, 0) < 0)
+		return EXIT_TROUBLE;
 	if (del || keep || days) {
-		if (formatted)
+		if (rep.format_given)
 			return cli_usage_error(
 				self,
 				"--format lists; --delete, --keep and --keep-days list nothing");
@@ -165,12 +159,10 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 		return cli_fail(&err);
 	rc = ibtopo_store_list(&list, &count, store, &err);
 	if (rc == 0) {
-		ro = cli_stdout_sink(format);
+		ro = cli_stdout_sink(rep.format);
 		rc = ibtopo_report_snapshots(&ro, list, count, &err);
 	}
 	ibtopo_snapshot_list_free(list, count);
 	ibtopo_store_free(store);
-	if (rc == 0 && fflush(stdout) != 0)
-		return cli_failf("cannot write output");
-	return rc ? cli_fail(&err) : EXIT_CLEAN;
+	return rc ? cli_fail(&err) : cli_report_exit(NULL, 0);
 }

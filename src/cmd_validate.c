@@ -5,12 +5,13 @@
 #include <getopt.h>
 #include <string.h>
 
+/* OPT_FORMAT: cli_opt_format, cli_getopt's */
 enum { OPT_FORMAT = CLI_LONG, OPT_MATCH };
 
 static const struct cli_opt opts[] = {
-	{ "format", 0, 1, "FMT", "output format: text (default), json or csv" },
-	{ "match", 0, 1, "REGEX",
-	  "compare the first group of REGEX in node descriptions" },
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPT("match", 0, 1, "REGEX",
+		"compare the first group of REGEX in node descriptions"),
 	{ NULL },
 };
 
@@ -49,19 +50,15 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_validate_opts vopts = IBTOPO_VALIDATE_OPTS_INIT;
 	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
-	enum ibtopo_format format = IBTOPO_FORMAT_TEXT;
+	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *plan = NULL, *actual = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { 0 };
+	struct cli_state st = { .report = &rep };
 	double t1;
 	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
-		case OPT_FORMAT:
-			if (!cli_parse_format(self, st.optarg, &format))
-				return EXIT_TROUBLE;
-			break;
 		case OPT_MATCH:
 			vopts.match = st.optarg;
 			break;
@@ -72,9 +69,8 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 	nargs = argc - st.optind;
 	if (nargs < 1)
 		return cli_usage_error(self, "validate needs a PLAN");
-	if (nargs > 2)
-		return cli_usage_error(self, "unexpected argument '%s'",
-				       argv[st.optind + 2]);
+	if (cli_operands(self, &st, argc, argv, 2) < 0)
+		return EXIT_TROUBLE;
 
 	rc = load_fabric_pair(&plan, &actual, g, argv[st.optind],
 			      nargs == 2 ? argv[st.optind + 1] : NULL, &err);
@@ -92,16 +88,14 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free_list;
 	}
 	cli_step(g, "compare", t1, "%zu findings", list.count);
-	ro = cli_stdout_sink(format);
+	ro = cli_stdout_sink(rep.format);
 	if (ibtopo_report_findings_of(&ro, "findings", &list, plan, actual,
 				      &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
-	if (fflush(stdout) != 0)
-		rc = cli_failf("cannot write output");
-	else
-		rc = list.count ? EXIT_FINDINGS : EXIT_CLEAN;
+	/* any change or deviation is one, whatever its severity */
+	rc = cli_report_exit(&list, IBTOPO_SEV_INFO);
 out_free_list:
 	ibtopo_findings_release(&list);
 	ibtopo_fabric_free(actual);

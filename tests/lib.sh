@@ -11,7 +11,7 @@
 #   SIM_HOST=host01 sim_client "$IBTOPO" --db "$DB" discover
 #   sim_cmd 'Error "leaf02" 100 17'   # a console command
 #
-# Exit codes: 0 pass, 1 fail, 77 skip.
+# Exit codes: 0 pass, 1 fail, 77 skip. Sourcing it sets -u for the test.
 #
 # `fail` ends the test at once. A test that wants every difference
 # reported uses `flunk` and the checks below that call it (run, same,
@@ -55,6 +55,22 @@ esac
 : "${top_srcdir:=.}"
 # shellcheck disable=SC2034 # for the tests that source this file
 DATA="$top_srcdir/tests/data"
+# shellcheck disable=SC2034 # the real fabrics' dumps, and the golden files
+REAL="$DATA/real" GOLDEN="$top_srcdir/tests/golden"
+
+# test_env [db]: the C locale (sort, grep, awk ranges, messages), and
+# $IBTOPO_DB unset (each command names its --db) or, with "db",
+# $TESTDIR/db for every command.
+test_env() {
+	LC_ALL=C
+	export LC_ALL
+	if [ "${1:-}" = db ]; then
+		IBTOPO_DB=$TESTDIR/db
+		export IBTOPO_DB
+	else
+		unset IBTOPO_DB
+	fi
+}
 
 TESTDIR=$(mktemp -d "${TMPDIR:-/tmp}/ibtopo-test.XXXXXX") ||
 	fail "cannot create a temporary directory"
@@ -199,14 +215,119 @@ sim_client() {
 		LD_PRELOAD="$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
 }
 
-# sim_ibnetdiscover NET OUT: start the simulator on net file NET, write
-# what ibnetdiscover sees to OUT, stop it; fail with both logs.
+# sim_ibnetdiscover NET OUT [DB]: start the simulator on net file NET,
+# write what ibnetdiscover sees to OUT, and with DB, when the ibtopo in the
+# build discovers (have_discover), store a snapshot in DB; stop it; fail
+# with the logs.
 sim_ibnetdiscover() {
 	sim_start "$1"
 	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
 		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
+	if [ $# -ge 3 ] && have_discover; then
+		sim_client "$IBTOPO" --db "$3" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
+			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
+	fi
 	sim_stop
 }
+
+# copy_at SRC DEST DATE: DEST a copy of SRC whose mtime is DATE (import
+# --counters takes a file's mtime as the time of its reading).
+copy_at() {
+	cp "$1" "$2" && touch -d "$3" "$2" || fail "copy_at $*"
+}
+
+# lft_entries: an LFT listing on stdin (opensm-lfts.dump or dump_fts
+# output) as "switch-guid lid port" lines, sorted: comments, headers'
+# wording and blanks left out.
+lft_entries() {
+	"$PYTHON3" -c '
+import re, sys
+guid = None
+rows = []
+for line in sys.stdin:
+    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
+    if m:
+        guid = int(m.group(1), 16)
+        continue
+    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
+    if m and guid is not None:
+        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
+print("\n".join(sorted(rows)))
+'
+}
+
+# findings_lines LIST X Y: of the JSON report on stdin, one line per item
+# of LIST ("findings", "changes"): kind detail a b c d X Y links, ends as
+# node:port, "-" for what an item lacks.
+findings_lines() {
+	"$PYTHON3" -c '
+import json, sys
+def end(f, k):
+    e = f.get(k)
+    if not e or e.get("node") is None:
+        return "-"
+    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
+x, y = sys.argv[2], sys.argv[3]
+for f in json.load(sys.stdin)[sys.argv[1]]:
+    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
+          end(f, "c"), end(f, "d"), f.get(x) or "-", f.get(y) or "-",
+          f.get("links", "-"))
+' "$@"
+}
+
+# plan_both SHAPE ARGS...: `ibtopo plan SHAPE ARGS` written twice, as the
+# plan $TESTDIR/plan.topo and as the ibsim net file $TESTDIR/plan.net.
+plan_both() {
+	"$IBTOPO" plan "$@" -o "$TESTDIR/plan.topo" || fail "plan $*"
+	"$IBTOPO" plan "$@" --format ibsim -o "$TESTDIR/plan.net" ||
+		fail "plan $* --format ibsim"
+}
+
+# Skip the test (exit 77) unless ibsim and ibnetdiscover are there to run
+# ibnetdiscover under the simulator.
+ibnetdiscover_require() {
+	sim_require
+	[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+}
+
+# diag_require VAR NAME: VAR (when it names a program) or infiniband-diags'
+# NAME beside ibnetdiscover, else in PATH or /usr/sbin, into VAR; skip
+# (exit 77) without it.
+diag_require() {
+	eval "tool=\${$1:-}"
+	[ -n "$tool" ] && [ -x "$tool" ] ||
+		tool=$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/$2
+	[ -x "$tool" ] || tool=$(PATH=$PATH:/usr/sbin command -v "$2")
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "$2 not found (infiniband-diags)"
+	eval "$1=\$tool"
+}
+
+# store_sql QUERY: the first column of the last row QUERY gives on $DB,
+# through tests/store-tool (make check builds it).
+store_sql() {
+	"${top_builddir:-.}/tests/store-tool" exec "$DB" "$1" || fail "sql: $1"
+}
+
+# Does the ibtopo in the build discover (is it built with libibnetdisc)?
+have_discover() {
+	"$IBTOPO" discover --help >/dev/null 2>&1
+}
+
+# plan_built WHAT: the plan plan_both wrote, simulated and seen by
+# ibnetdiscover ($TESTDIR/clean.topo), has no warnings (its analysis in
+# $TESTDIR/clean.json) and validates against $TESTDIR/plan.topo.
+plan_built() {
+	sim_ibnetdiscover "$TESTDIR/plan.net" "$TESTDIR/clean.topo"
+	"$IBTOPO" analyze --fail-on warning --format json "$TESTDIR/clean.topo" \
+		>"$TESTDIR/clean.json" ||
+		fail "$1: warnings $(head -c 400 "$TESTDIR/clean.json")"
+	"$IBTOPO" validate "$TESTDIR/plan.topo" "$TESTDIR/clean.topo" \
+		>"$TESTDIR/out" 2>&1 ||
+		{ cat "$TESTDIR/out"; fail "$1 does not validate"; }
+}
+
+# shellcheck disable=SC2034 # edits an ibsim net file: unlink, swap, ...
+NETEDIT="$DATA/dv-netedit.py"
 
 # sim_spy LOG CMD...: sim_client, with tests/rel-madspy logging the
 # method of every MAD CMD sends to LOG (make check builds the spy).

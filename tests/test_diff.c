@@ -1,23 +1,16 @@
 /* test_diff.c - snapshot diff: what changed between two fabrics */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* One cable: "node" port - "node" port, at a speed and width (0 = HDR 4x). */
-struct lspec {
-	const char *x;
-	unsigned px;
-	const char *y;
-	unsigned py;
-	unsigned speed;
-	unsigned width;
-};
-
+/* A struct test_cable: "node" port - "node" port, at a speed and width
+ * (0 = HDR 4x). */
 #define C(x, px, y, py) { x, px, y, py, 0, 0 }
 #define L(x, px, y, py, s, w) { x, px, y, py, s, w }
 #define END { NULL, 0, NULL, 0, 0, 0 }
@@ -27,19 +20,13 @@ struct lspec {
 /* hostNNN -> CA 0x1000+N, leafNN -> switch 0x2000+N, spineNN -> 0x3000+N */
 static uint64_t guid_of(const char *name)
 {
-	unsigned n = (unsigned)strtoul(name + strcspn(name, "0123456789"), NULL, 10);
-
-	if (strncmp(name, "host", 4) == 0)
-		return 0x1000 + n;
-	if (strncmp(name, "leaf", 4) == 0)
-		return 0x2000 + n;
-	return 0x3000 + n;
+	return test_guid_of(name, 0);
 }
 
 static struct ibtopo_node *node_of(struct ibtopo_fabric *f, const char *name)
 {
 	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid_of(name));
-	bool host = strncmp(name, "host", 4) == 0;
+	bool host = test_is_host(name);
 
 	if (!n)
 		assert_int_equal(ibtopo_fabric_add_node(&n, f,
@@ -58,7 +45,7 @@ static struct ibtopo_port *port_of(struct ibtopo_fabric *f, const char *name,
 }
 
 /* Build a fabric from cables (terminated by x == NULL) and lone nodes. */
-static struct ibtopo_fabric *mk(const struct lspec *l, const char *const *lone)
+static struct ibtopo_fabric *mk(const struct test_cable *l, const char *const *lone)
 {
 	struct ibtopo_fabric *f = NULL;
 
@@ -79,7 +66,7 @@ static struct ibtopo_fabric *mk(const struct lspec *l, const char *const *lone)
 }
 
 /* The base fabric: two leaves, one spine, four hosts. */
-static const struct lspec base[] = {
+static const struct test_cable base[] = {
 	C("leaf01", 1, "host001", 1),
 	C("leaf01", 2, "host002", 1),
 	C("leaf02", 1, "host003", 1),
@@ -94,7 +81,7 @@ struct run {
 	struct ibtopo_findings list;
 };
 
-static void run_diff(struct run *r, const struct lspec *old, const struct lspec *new_,
+static void run_diff(struct run *r, const struct test_cable *old, const struct test_cable *new_,
 		     unsigned flags)
 {
 	struct ibtopo_diff_opts opts = IBTOPO_DIFF_OPTS_INIT;
@@ -132,7 +119,7 @@ static void identical_fabrics_have_no_changes(void **state)
 
 static void added_host_is_one_node_added(void **state)
 {
-	static const struct lspec more[] = {
+	static const struct test_cable more[] = {
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
@@ -178,7 +165,7 @@ static void new_description_is_a_rename(void **state)
 
 static void unplugged_cable_is_link_removed(void **state)
 {
-	static const struct lspec fewer[] = {
+	static const struct test_cable fewer[] = {
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), END,
@@ -200,22 +187,29 @@ static void unplugged_cable_is_link_removed(void **state)
 	run_free(&r);
 }
 
+/* The diff from base to `to` is one link-moved finding of `subkind`. */
+static const struct ibtopo_finding *one_move(struct run *r,
+					     const struct test_cable *to,
+					     int subkind)
+{
+	run_diff(r, base, to, 0);
+	assert_int_equal(r->list.count, 1);
+	assert_int_equal(r->list.items[0].kind, IBTOPO_FIND_LINK_MOVED);
+	assert_int_equal(r->list.items[0].subkind, subkind);
+	return &r->list.items[0];
+}
+
 static void host_cable_in_another_leaf_port_is_one_move(void **state)
 {
-	static const struct lspec moved[] = {
+	static const struct test_cable moved[] = {
 		C("leaf01", 5, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
 	};
-	const struct ibtopo_finding *f;
 	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_ONE_END);
 
-	run_diff(&r, base, moved, 0);
-	assert_int_equal(r.list.count, 1);
-	f = &r.list.items[0];
-	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
 	assert_end(&f->a, "host001", 1);	/* the end that stayed */
 	assert_end(&f->b, "leaf01", 1);	/* where it was */
 	assert_end(&f->c, "host001", 1);
@@ -225,20 +219,15 @@ static void host_cable_in_another_leaf_port_is_one_move(void **state)
 
 static void host_cable_on_another_leaf_is_one_move(void **state)
 {
-	static const struct lspec moved[] = {
+	static const struct test_cable moved[] = {
 		C("leaf02", 3, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
 	};
-	const struct ibtopo_finding *f;
 	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_ONE_END);
 
-	run_diff(&r, base, moved, 0);
-	assert_int_equal(r.list.count, 1);
-	f = &r.list.items[0];
-	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
 	assert_end(&f->a, "host001", 1);
 	assert_end(&f->b, "leaf01", 1);
 	assert_end(&f->d, "leaf02", 3);
@@ -247,20 +236,15 @@ static void host_cable_on_another_leaf_is_one_move(void **state)
 
 static void uplink_moved_at_both_ends_is_one_move(void **state)
 {
-	static const struct lspec moved[] = {
+	static const struct test_cable moved[] = {
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 10, "spine01", 5), C("leaf02", 9, "spine01", 2),
 		END,
 	};
-	const struct ibtopo_finding *f;
 	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_BOTH_PORTS);
 
-	run_diff(&r, base, moved, 0);
-	assert_int_equal(r.list.count, 1);
-	f = &r.list.items[0];
-	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_BOTH_PORTS);
 	assert_end(&f->a, "leaf01", 9);
 	assert_end(&f->b, "spine01", 1);
 	assert_end(&f->c, "leaf01", 10);
@@ -270,20 +254,15 @@ static void uplink_moved_at_both_ends_is_one_move(void **state)
 
 static void two_swapped_cables_are_one_swap(void **state)
 {
-	static const struct lspec swapped[] = {
+	static const struct test_cable swapped[] = {
 		C("leaf01", 1, "host002", 1), C("leaf01", 2, "host001", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
 	};
-	const struct ibtopo_finding *f;
 	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, swapped, IBTOPO_MOVE_SWAPPED);
 
-	run_diff(&r, base, swapped, 0);
-	assert_int_equal(r.list.count, 1);
-	f = &r.list.items[0];
-	assert_int_equal(f->kind, IBTOPO_FIND_LINK_MOVED);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_SWAPPED);
 	/* the two switch ports, lower first; the old peers; new is a-d, c-b */
 	assert_end(&f->a, "leaf01", 1);
 	assert_end(&f->b, "host001", 1);
@@ -294,19 +273,15 @@ static void two_swapped_cables_are_one_swap(void **state)
 
 static void hosts_swapped_between_leaves_are_one_swap(void **state)
 {
-	static const struct lspec swapped[] = {
+	static const struct test_cable swapped[] = {
 		C("leaf01", 1, "host003", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host001", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
 	};
-	const struct ibtopo_finding *f;
 	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, swapped, IBTOPO_MOVE_SWAPPED);
 
-	run_diff(&r, base, swapped, 0);
-	assert_int_equal(r.list.count, 1);
-	f = &r.list.items[0];
-	assert_int_equal(f->subkind, IBTOPO_MOVE_SWAPPED);
 	/* leaf ends differ and host ends differ: the switch ends lead */
 	assert_end(&f->a, "leaf01", 1);
 	assert_end(&f->b, "host001", 1);
@@ -317,7 +292,7 @@ static void hosts_swapped_between_leaves_are_one_swap(void **state)
 
 static void slower_link_is_speed_change(void **state)
 {
-	static const struct lspec slow[] = {
+	static const struct test_cable slow[] = {
 		C("leaf01", 1, "host001", 1), L("leaf01", 2, "host002", 1, EDR, 0),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		L("leaf01", 9, "spine01", 1, 0, IBTOPO_WIDTH_1X),
@@ -411,7 +386,7 @@ static void lid_changes_only_when_asked(void **state)
 
 static void removed_switch_hides_its_links(void **state)
 {
-	static const struct lspec nospine[] = {
+	static const struct test_cable nospine[] = {
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		END,
@@ -428,7 +403,7 @@ static void removed_switch_hides_its_links(void **state)
 
 static void hosts_behind_a_removed_leaf_say_so(void **state)
 {
-	static const struct lspec noleaf[] = {
+	static const struct test_cable noleaf[] = {
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf01", 9, "spine01", 1), END,
 	};
@@ -447,7 +422,7 @@ static void hosts_behind_a_removed_leaf_say_so(void **state)
 
 static void several_changes_in_documented_order(void **state)
 {
-	static const struct lspec changed[] = {
+	static const struct test_cable changed[] = {
 		C("leaf01", 2, "host001", 1), C("leaf01", 1, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		L("leaf01", 9, "spine01", 1, EDR, 0),
@@ -464,8 +439,8 @@ static void several_changes_in_documented_order(void **state)
 	struct run r;
 
 	run_diff(&r, base, changed, 0);
-	assert_int_equal(r.list.count, IBTOPO__ARRAY_SIZE(want));
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(want); i++)
+	assert_int_equal(r.list.count, TEST_ARRAY_SIZE(want));
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(want); i++)
 		assert_int_equal(r.list.items[i].kind, want[i]);
 	assert_end(&r.list.items[2].a, "leaf02", 9);
 	assert_end(&r.list.items[3].a, "leaf01", 20);

@@ -1,10 +1,11 @@
 /* test_fabric.c - the in-memory model and its GUID indexes */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <string.h>
 
 static int setup(void **state)

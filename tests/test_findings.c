@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,12 +158,7 @@ static void init_sets_default_severity_and_no_ends(void **state)
 
 static struct ibtopo_fabric *load(const char *name)
 {
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_fabric *f = NULL;
-
-	if (ibtopo_fabric_read_file(&f, name, NULL, &err))
-		fail_msg("read %s: %s", name, err.message);
-	return f;
+	return test_fabric_read(name, NULL);
 }
 
 static void assert_same_findings(const struct ibtopo_findings *a,

@@ -9,47 +9,23 @@
  * And a failing cable's evidence (the cable check's numbers and the
  * error counters) is JSON keys of its finding, not only words.
  */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define LEAF01 0x1000000000000200ull
 #define HOST01 0x2000000000000100ull
 
-struct mem {
-	char *p;
-	size_t len;
-};
-
-static int mem_write(void *arg, const char *buf, size_t len)
-{
-	struct mem *m = arg;
-	char *np = realloc(m->p, m->len + len + 1);
-
-	if (!np)
-		return -1;
-	memcpy(np + m->len, buf, len);
-	m->p = np;
-	m->len += len;
-	m->p[m->len] = '\0';
-	return 0;
-}
-
 static struct ibtopo_fabric *fabric(void)
 {
-	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
-	struct ibtopo_fabric *f = NULL;
-
-	assert_int_equal(ibtopo_fabric_read_file(&f, TEST_DATADIR
-						 "/ck-cables.topo", &o, NULL),
-			 0);
-	return f;
+	return test_fabric_read(TEST_CK_CABLES, NULL);
 }
 
 static void set(struct ibtopo_fabric *f, uint64_t guid, unsigned port,
@@ -74,9 +50,8 @@ static void written_as_jansson_writes_it(void **state)
 {
 	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_fabric *now = fabric(), *before = fabric();
-	struct mem m = { NULL, 0 };
-	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_JSON,
-				  mem_write, &m, 0 };
+	struct test_buf m = { 0 };
+	struct ibtopo_sink so = test_sink(&m, IBTOPO_FORMAT_JSON);
 	struct ibtopo_health *h = NULL;
 	json_error_t jerr;
 	json_t *j;
@@ -93,23 +68,23 @@ static void written_as_jansson_writes_it(void **state)
 	assert_int_equal(ibtopo_health_analyze(&h, &found, now, before, NULL,
 					       NULL), 0);
 	assert_int_equal(ibtopo_report_health(&so, h, &found, NULL), 0);
-	assert_non_null(m.p);
-	j = json_loads(m.p, 0, &jerr);
+	assert_non_null(m.s);
+	j = json_loads(m.s, 0, &jerr);
 	if (!j)
-		fail_msg("not JSON: %s: %s", jerr.text, m.p);
+		fail_msg("not JSON: %s: %s", jerr.text, m.s);
 	again = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER |
 			      JSON_REAL_PRECISION(6));
 	assert_non_null(again);
 	assert_int_equal(m.len, strlen(again) + 1);
-	assert_memory_equal(m.p, again, strlen(again));
-	assert_string_equal(m.p + m.len - 1, "\n");
+	assert_memory_equal(m.s, again, strlen(again));
+	assert_string_equal(m.s + m.len - 1, "\n");
 	/* the numbers that are hard to format are there */
-	assert_non_null(strstr(m.p, "\"PortXmitData\":1.84467e19"));
-	assert_non_null(strstr(m.p, "\"SymbolErrorCounter\":6171.43"));
-	assert_non_null(strstr(m.p, "\"interval_h\":null"));
+	assert_non_null(strstr(m.s, "\"PortXmitData\":1.84467e19"));
+	assert_non_null(strstr(m.s, "\"SymbolErrorCounter\":6171.43"));
+	assert_non_null(strstr(m.s, "\"interval_h\":null"));
 	free(again);
 	json_decref(j);
-	free(m.p);
+	test_buf_release(&m);
 	ibtopo_health_free(h);
 	ibtopo_findings_release(&found);
 	ibtopo_fabric_free(now);
@@ -178,9 +153,8 @@ static void failing_cable_evidence_is_json_keys(void **state)
 {
 	struct ibtopo_findings copy = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_fabric *f = fabric();
-	struct mem m = { NULL, 0 };
-	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_JSON,
-				  mem_write, &m, 0 };
+	struct test_buf m = { 0 };
+	struct ibtopo_sink so = test_sink(&m, IBTOPO_FORMAT_JSON);
 	struct ibtopo_analysis *an = NULL;
 	json_t *j, *x, *cs;
 	json_error_t jerr;
@@ -198,9 +172,9 @@ static void failing_cable_evidence_is_json_keys(void **state)
 		   IBTOPO_CTR_SYMBOL_ERRORS, 0);
 	assert_int_equal(ibtopo_analyze(&an, f, NULL, NULL), 0);
 	assert_int_equal(ibtopo_report_analysis(&so, an, NULL), 0);
-	j = json_loads(m.p, 0, &jerr);
+	j = json_loads(m.s, 0, &jerr);
 	if (!j)
-		fail_msg("not JSON: %s: %s", jerr.text, m.p);
+		fail_msg("not JSON: %s: %s", jerr.text, m.s);
 
 	x = finding_of(j, "failing-cable", "leaf01");
 	assert_string_equal(key_str(x, "check"),
@@ -244,7 +218,7 @@ static void failing_cable_evidence_is_json_keys(void **state)
 					    sizeof(*copy.items[i].cable));
 		}
 	json_decref(j);
-	free(m.p);
+	test_buf_release(&m);
 	ibtopo_analysis_free(an);
 	ibtopo_findings_release(&copy);
 	ibtopo_fabric_free(f);

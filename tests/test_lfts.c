@@ -4,33 +4,15 @@
  * port of the switch (255, beyond its ports) left out, LIDs of an LMC
  * range named after their port, LIDs nobody has "unknown node and type".
  */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
-
-struct buf {
-	char *s;
-	size_t len;
-};
-
-static int to_buf(void *arg, const char *data, size_t len)
-{
-	struct buf *b = arg;
-	char *grown = realloc(b->s, b->len + len + 1);
-
-	if (!grown)
-		return -1;
-	memcpy(grown + b->len, data, len);
-	b->s = grown;
-	b->len += len;
-	b->s[b->len] = '\0';
-	return 0;
-}
 
 static struct ibtopo_port *port(struct ibtopo_fabric *f, struct ibtopo_node *n,
 				unsigned num, uint64_t guid, unsigned lid,
@@ -51,9 +33,8 @@ static void writes_opensm_dump_layout(void **state)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
 	struct ibtopo_node *a, *b, *h;
-	struct buf out = { NULL, 0 };
-	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				    to_buf, &out, 0 };
+	struct test_buf out = { 0 };
+	struct ibtopo_sink sink = test_sink(&out, IBTOPO_FORMAT_TEXT);
 	/* LID 0: 255; 1: a; 2: b; 3-4: h (LMC 1); 5: nobody; 6: port 9 > 4 */
 	const uint8_t la[] = { 255, 0, 1, 2, 2, 3, 9 };
 	const uint8_t lb[] = { 255, 1, 0, 2, 2 };
@@ -96,7 +77,7 @@ static void writes_opensm_dump_layout(void **state)
 	assert_int_equal(ibtopo_export_format_parse("lfts"), IBTOPO_EXPORT_LFTS);
 	assert_int_equal(ibtopo_fabric_write(&sink, f, IBTOPO_EXPORT_LFTS, &err), 0);
 	assert_string_equal(out.s, want);
-	free(out.s);
+	test_buf_release(&out);
 	ibtopo_fabric_free(f);
 }
 

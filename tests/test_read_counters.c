@@ -6,34 +6,17 @@
  * (leaf01 0x1000000000000200 is LID 2; host01's port GUID
  * 0x2000000000000101 is LID 11).
  */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <string.h>
 
 #define LEAF01 0x1000000000000200ull
 #define HOST01 0x2000000000000100ull
-
-static int setup(void **state)
-{
-	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
-	struct ibtopo_fabric *f = NULL;
-
-	if (ibtopo_fabric_read_file(&f, TEST_DATADIR "/ck-cables.topo", &o,
-				    NULL))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	ibtopo_fabric_free(*state);
-	return 0;
-}
 
 static const struct ibtopo_counters *ctr(struct ibtopo_fabric *f,
 					 uint64_t guid, unsigned port)
@@ -376,15 +359,18 @@ static void bad_ibdiagnet_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(perfquery_blocks_go_to_the_port_by_lid, setup, teardown),
-		cmocka_unit_test_setup_teardown(extended_data_stays_over_a_later_32_bit_block, setup, teardown),
-		cmocka_unit_test_setup_teardown(ports_the_fabric_lacks_are_counted, setup, teardown),
-		cmocka_unit_test_setup_teardown(ibqueryerrors_lines_go_to_the_port_by_guid, setup, teardown),
-		cmocka_unit_test_setup_teardown(bad_input_names_the_line_and_changes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_nul_byte_is_binary_data, setup, teardown),
-		cmocka_unit_test_setup_teardown(ibdiagnet_pm_blocks_go_to_the_port_by_guid, setup, teardown),
-		cmocka_unit_test_setup_teardown(db_csv_pm_info_and_pm_delta, setup, teardown),
-		cmocka_unit_test_setup_teardown(bad_ibdiagnet_input, setup, teardown),
+#define T(fn) \
+	cmocka_unit_test_setup_teardown(fn, test_setup_ck_cables, test_teardown_fabric)
+		T(perfquery_blocks_go_to_the_port_by_lid),
+		T(extended_data_stays_over_a_later_32_bit_block),
+		T(ports_the_fabric_lacks_are_counted),
+		T(ibqueryerrors_lines_go_to_the_port_by_guid),
+		T(bad_input_names_the_line_and_changes_nothing),
+		T(a_nul_byte_is_binary_data),
+		T(ibdiagnet_pm_blocks_go_to_the_port_by_guid),
+		T(db_csv_pm_info_and_pm_delta),
+		T(bad_ibdiagnet_input),
+#undef T
 	};
 
 	return cmocka_run_group_tests_name("read_counters", tests, NULL, NULL);

@@ -1,10 +1,11 @@
 /* test_read_iblinkinfo.c - the iblinkinfo reader (lib/io/read_iblinkinfo.c) */
-#include "io/io-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -6,12 +6,13 @@
  * against tests/data/ck-cables.topo: spine01 0x1000000000000100 (LID 1),
  * leaf01 0x...200 (LID 2), leaf02 0x...300 (LID 3), host01..04 LIDs 11..14.
  */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,24 +21,6 @@
 #define SPINE01 0x1000000000000100ull
 #define LEAF01 0x1000000000000200ull
 #define LEAF02 0x1000000000000300ull
-
-static int setup(void **state)
-{
-	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
-	struct ibtopo_fabric *f = NULL;
-
-	if (ibtopo_fabric_read_file(&f, TEST_DATADIR "/ck-cables.topo", &o,
-				    NULL))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	ibtopo_fabric_free(*state);
-	return 0;
-}
 
 static const struct ibtopo_lft *lft(struct ibtopo_fabric *f, uint64_t guid)
 {
@@ -461,7 +444,7 @@ static void a_log_file_is_read_by_path(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, test_setup_ck_cables, test_teardown_fabric)
 		T(opensm_dump_sets_the_tables),
 		T(dump_fts_and_ibroute_output_read),
 		T(fdbs_files_read),

@@ -6,53 +6,18 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define GOLDEN_DIR TEST_SRCDIR "/tests/golden"
 
-/* ---- an in-memory sink ---- */
-
-struct buf {
-	char *s;
-	size_t len, alloc;
-	int fail_after;		/* > 0: fail the n-th write with IBTOPO_EIO */
-};
-
-static int buf_write(void *arg, const char *s, size_t n)
-{
-	struct buf *b = arg;
-
-	if (b->fail_after > 0 && --b->fail_after == 0)
-		return IBTOPO_EIO;
-	if (b->len + n + 1 > b->alloc) {
-		b->alloc = (b->len + n + 1) * 2;
-		b->s = realloc(b->s, b->alloc);
-		assert_non_null(b->s);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-static struct ibtopo_sink sink(struct buf *b)
-{
-	struct ibtopo_sink o = {
-		.version = IBTOPO_SINK_VERSION,
-		.write = buf_write,
-		.write_arg = b,
-	};
-
-	return o;
-}
-
 static char *dot_of(const struct ibtopo_fabric *f,
 		    const struct ibtopo_diagram_opts *d)
 {
-	struct buf b = { 0 };
-	struct ibtopo_sink o = sink(&b);
+	struct test_buf b = { 0 };
+	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_diagram_dot(&o, f, d, &err))
@@ -638,8 +603,8 @@ static void focus_draws_the_neighbourhood(void **state)
 	struct ibtopo_fabric *f = small_fabric(8, false);
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct buf b = { 0 };
-	struct ibtopo_sink o = sink(&b);
+	struct test_buf b = { 0 };
+	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 	char *dot;
 
 	(void)state;
@@ -677,8 +642,8 @@ static void bad_arguments_and_sink_errors(void **state)
 	struct ibtopo_fabric *f = small_fabric(2, false);
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct buf b = { .fail_after = 3 };
-	struct ibtopo_sink o = sink(&b);
+	struct test_buf b = { .fail_after = 3 };
+	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 
 	(void)state;
 	assert_int_equal(ibtopo_diagram_dot(NULL, f, &d, &err), IBTOPO_EINVAL);

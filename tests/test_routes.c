@@ -5,12 +5,14 @@
  * planted, and a ring of 4 switches routed shortest-path (a credit loop)
  * or as a line (none).
  */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
+#include <stdio.h>
 #include <string.h>
 
 #define NSPINE 2

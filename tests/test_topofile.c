@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,44 +95,16 @@ static struct ibtopo_fabric *read_path(const char *path, const char *map,
 	return f;
 }
 
-struct mem {
-	char *buf;
-	size_t len, alloc;
-};
-
-static int mem_write(void *arg, const char *buf, size_t len)
-{
-	struct mem *m = arg;
-
-	if (m->len + len + 1 > m->alloc) {
-		size_t n = m->alloc ? m->alloc : 4096;
-		char *nb;
-
-		while (n < m->len + len + 1)
-			n *= 2;
-		nb = realloc(m->buf, n);
-		if (!nb)
-			return IBTOPO_ENOMEM;
-		m->buf = nb;
-		m->alloc = n;
-	}
-	memcpy(m->buf + m->len, buf, len);
-	m->len += len;
-	m->buf[m->len] = '\0';
-	return 0;
-}
-
 static char *write_fabric(const struct ibtopo_fabric *f,
 			  enum ibtopo_export_format fmt)
 {
-	struct mem m = { NULL, 0, 0 };
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
-		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+	struct test_buf m = { 0 };
+	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_fabric_write(&o, f, fmt, &err))
 		fail_msg("write: %s", err.message);
-	return m.buf ? m.buf : strdup("");
+	return m.s ? m.s : strdup("");
 }
 
 static const struct ibtopo_link *find_link(const struct ibtopo_fabric *f,

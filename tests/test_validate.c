@@ -1,10 +1,11 @@
 /* test_validate.c - plan vs actual, and the fat-tree plan generator */
-#include "ibtopo-int.h"
+#include <ibtopo.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +13,10 @@
 #define HDR IBTOPO_SPEED_HDR
 #define EDR IBTOPO_SPEED_EDR
 
-/* One cable of an actual fabric, by node name. */
-struct lspec {
-	const char *x;
-	unsigned px;
-	const char *y;
-	unsigned py;
-	unsigned speed;
-	unsigned width;
-};
-
 struct ctx {
 	struct ibtopo_fabric *plan;
-	struct lspec *specs;	/* the plan's cables, to edit into faults */
+	/* the plan's cables by node name, to edit into faults */
+	struct test_cable *specs;
 	size_t n, alloc;
 	struct ibtopo_fabric *actual;
 	struct ibtopo_findings list;
@@ -52,7 +44,7 @@ static int setup(void **state)
 	for (size_t i = 0; i < nl; i++) {
 		const struct ibtopo_link *l = ibtopo_fabric_link(c->plan, i);
 
-		c->specs[c->n++] = (struct lspec){ l->a->node->desc, l->a->num,
+		c->specs[c->n++] = (struct test_cable){ l->a->node->desc, l->a->num,
 			l->b->node->desc, l->b->num, l->speed, l->width };
 	}
 	*state = c;
@@ -74,19 +66,13 @@ static int teardown(void **state)
 /* Real-looking GUIDs, unlike the plan's name hashes. */
 static uint64_t real_guid(const char *name)
 {
-	unsigned n = (unsigned)strtoul(name + strcspn(name, "0123456789"), NULL, 10);
-
-	if (strncmp(name, "host", 4) == 0)
-		return 0x0002c90300001000ull + n;
-	if (strncmp(name, "leaf", 4) == 0)
-		return 0x0002c90300002000ull + n;
-	return 0x0002c90300003000ull + n;
+	return test_guid_of(name, 0x0002c90300000000ull);
 }
 
 static struct ibtopo_port *port_of(struct ibtopo_fabric *f, const char *name,
 				   unsigned num, const char *host_suffix)
 {
-	bool host = strncmp(name, "host", 4) == 0;
+	bool host = test_is_host(name);
 	struct ibtopo_node *n = ibtopo_fabric_find_node(f, real_guid(name));
 	struct ibtopo_port *p = NULL;
 	char desc[64];
@@ -107,7 +93,7 @@ static void build_actual(struct ctx *c, const char *host_suffix)
 {
 	assert_int_equal(ibtopo_fabric_new(&c->actual, NULL), 0);
 	for (size_t i = 0; i < c->n; i++) {
-		const struct lspec *l = &c->specs[i];
+		const struct test_cable *l = &c->specs[i];
 		struct ibtopo_port *a, *b;
 
 		if (!l->x)
@@ -121,10 +107,10 @@ static void build_actual(struct ctx *c, const char *host_suffix)
 }
 
 /* The spec of the cable at node:port. */
-static struct lspec *spec_at(struct ctx *c, const char *node, unsigned port)
+static struct test_cable *spec_at(struct ctx *c, const char *node, unsigned port)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		struct lspec *l = &c->specs[i];
+		struct test_cable *l = &c->specs[i];
 
 		if (l->x && ((strcmp(l->x, node) == 0 && l->px == port) ||
 			     (strcmp(l->y, node) == 0 && l->py == port)))
@@ -137,7 +123,7 @@ static struct lspec *spec_at(struct ctx *c, const char *node, unsigned port)
 /* Move the end of a cable at node:from to node:to. */
 static void move_end(struct ctx *c, const char *node, unsigned from, unsigned to)
 {
-	struct lspec *l = spec_at(c, node, from);
+	struct test_cable *l = spec_at(c, node, from);
 
 	if (strcmp(l->x, node) == 0 && l->px == from)
 		l->px = to;
@@ -146,7 +132,7 @@ static void move_end(struct ctx *c, const char *node, unsigned from, unsigned to
 }
 
 /* Plug the end of cable l that is on `node` into another port of it. */
-static void set_port(struct lspec *l, const char *node, unsigned port)
+static void set_port(struct test_cable *l, const char *node, unsigned port)
 {
 	if (strcmp(l->x, node) == 0)
 		l->px = port;
@@ -158,7 +144,7 @@ static void add_cable(struct ctx *c, const char *x, unsigned px, const char *y,
 		      unsigned py)
 {
 	assert_true(c->n < c->alloc);
-	c->specs[c->n++] = (struct lspec){ x, px, y, py, HDR, IBTOPO_WIDTH_4X };
+	c->specs[c->n++] = (struct test_cable){ x, px, y, py, HDR, IBTOPO_WIDTH_4X };
 }
 
 static void drop_node(struct ctx *c, const char *node)
@@ -288,7 +274,7 @@ static void plan_shape_errors_name_the_parameter(void **state)
 		{ 2, 0, 2, 2, 4, 4, 300, "'--radix 300' out of range (2-255 ports)" },
 	};
 
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(bad); i++) {
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(bad); i++) {
 		struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 		struct ibtopo_fabric *f = (struct ibtopo_fabric *)&p;
@@ -306,35 +292,15 @@ static void plan_shape_errors_name_the_parameter(void **state)
 	}
 }
 
-struct membuf {
-	char buf[8192];
-	size_t len;
-};
-
-static int mem_write(void *arg, const char *buf, size_t len)
-{
-	struct membuf *m = arg;
-
-	if (m->len + len >= sizeof(m->buf))
-		return IBTOPO_EIO;
-	memcpy(m->buf + m->len, buf, len);
-	m->len += len;
-	m->buf[m->len] = '\0';
-	return 0;
-}
-
 static void plan_write_states_links_that_differ(void **state)
 {
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
-					IBTOPO_FORMAT_TEXT, mem_write, NULL, 0 };
+	struct test_buf m = { 0 };
+	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
-	struct membuf *m = calloc(1, sizeof(*m));
 	struct ibtopo_link *l;
 
-	assert_non_null(m);
-	o.write_arg = m;
 	p.leaves = 1;
 	p.spines = 1;
 	p.hosts_per_leaf = 2;
@@ -344,19 +310,19 @@ static void plan_write_states_links_that_differ(void **state)
 	l->width = IBTOPO_WIDTH_1X;
 
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBNETDISCOVER, &err), 0);
-	assert_non_null(strstr(m->buf, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
+	assert_non_null(strstr(m.s, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
 				  "[1]\t\"host001\"[1]\t\t# \"host001\" lid 0 4xHDR\n"
 				  "[2]\t\"host002\"[1]\t\t# \"host002\" lid 0 1xEDR\n"));
-	assert_non_null(strstr(m->buf, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
+	assert_non_null(strstr(m.s, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
 				  "[1]\t\"leaf01\"[2]\t\t# \"leaf01\" lid 0 1xEDR\n"));
 
 	/* ibsim: global masks for 4xHDR, both ends of the odd link restricted */
-	m->len = 0;
+	m.len = 0;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), 0);
-	assert_non_null(strstr(m->buf, "width=3\nspeed=7\nextspeed=7\n"));
-	assert_non_null(strstr(m->buf, "[1]\t\"host001\"[1]\n"));
-	assert_non_null(strstr(m->buf, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
-	assert_non_null(strstr(m->buf, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.s, "width=3\nspeed=7\nextspeed=7\n"));
+	assert_non_null(strstr(m.s, "[1]\t\"host001\"[1]\n"));
+	assert_non_null(strstr(m.s, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.s, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
 
 	l->speed = IBTOPO_SPEED_FDR10;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), IBTOPO_EINVAL);
@@ -368,7 +334,7 @@ static void plan_write_states_links_that_differ(void **state)
 	assert_non_null(strstr(err.message, "cannot be named in a plan file"));
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_PORTS, &err), IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
-	free(m);
+	test_buf_release(&m);
 }
 
 /* ---- validate ---- */
@@ -386,7 +352,7 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 {
 	struct ctx *c = *state;
 	const struct ibtopo_finding *f;
-	struct lspec *s13, *s14;
+	struct test_cable *s13, *s14;
 
 	drop_node(c, "spine04");			/* a missing switch */
 	spec_at(c, "leaf02", 5)->x = NULL;		/* a dropped cable */
@@ -457,7 +423,7 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 static void host_on_wrong_leaf_is_one_miswire(void **state)
 {
 	struct ctx *c = *state;
-	struct lspec *l = spec_at(c, "host002", 1);
+	struct test_cable *l = spec_at(c, "host002", 1);
 	const struct ibtopo_finding *f;
 
 	/* host002's cable went to leaf03 port 30 instead of leaf01 port 2 */

@@ -6,15 +6,10 @@
 # and reach files fail with one line naming FILE:LINE. Only the link and
 # cable kinds are compared: the topology analysis (a single-homed star
 # here) has its own tests.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 # mine: keep the CSV header and the link and cable findings

@@ -26,16 +26,10 @@
 #    --fail-on warning.
 # Only the link and cable kinds are compared: the topology analysis has
 # its own tests of these fabrics.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL"
 

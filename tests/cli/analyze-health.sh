@@ -6,16 +6,11 @@
 # findings as cable problems, and `analyze` exits 0 on these warnings.
 # With cable data (--cables), a cable over length or under-rated whose
 # ports have errors is ONE failing-cable finding with both causes.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 topo=$DATA/ck-cables.topo
 
 run 0 "$IBTOPO" import "$topo"

@@ -2,8 +2,8 @@
 # completion.sh - data/bash-completion/ibtopo (issue 18, item 1): the
 # completion function run for a few command lines completes commands,
 # options from each --help, formats (export's from `export --format
-# list`), plan's shapes, and snapshot ids and labels.
-set -u
+# list`, the readers' from `import --format list`), plan's shapes, and
+# snapshot ids and labels.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 command -v bash >/dev/null 2>&1 || skip "no bash"
@@ -41,6 +41,11 @@ want "csv json text " analyze --format ""
 formats=$("$IBTOPO" export --format list | sort | tr '\n' ' ')
 case " $formats" in *" lfts "*) ;; *) flunk "export --format list: no lfts: $formats" ;; esac
 want "$formats" export --format ""
+# fabric file formats: what `import --format list` prints (the readers)
+readers=$("$IBTOPO" import --format list | sort | tr '\n' ' ')
+case " $readers" in *" iblinkinfo "*) ;; *) flunk "import --format list: no iblinkinfo: $readers" ;; esac
+want "$readers" import --format ""
+want "$readers" export --input-format ""
 want "dragonfly-plus fat-tree rail-optimized " plan ""
 want "dragonfly-plus " plan d
 want "routes " rou

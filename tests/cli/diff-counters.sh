@@ -3,22 +3,15 @@
 # carry port counters, an hour apart, shows the error counters that grew:
 # on which link, by how much, per hour (port-error-rate, link-flapping);
 # counts that did not grow, and snapshots without counters, show nothing.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 topo=$DATA/ck-cables.topo
 
-cp "$DATA/hc-perfquery.txt" "$tmp/pq1.txt"
-cp "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt"
-touch -d '2026-01-01 10:00:00 UTC' "$tmp/pq1.txt"
-touch -d '2026-01-01 11:00:00 UTC' "$tmp/pq2.txt"
+copy_at "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" '2026-01-01 10:00:00 UTC'
+copy_at "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt" '2026-01-01 11:00:00 UTC'
 run 0 "$IBTOPO" import "$topo"
 run 0 "$IBTOPO" import "$topo"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/pq1.txt"

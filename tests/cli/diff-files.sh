@@ -3,16 +3,10 @@
 # simulated fabric recabled in between (JSON golden, CSV golden with
 # --lids), a file against itself, a real fabric against a copy with one
 # cable moved to an empty port, snapshots from a database, usage errors.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 B=$DATA/dv-before.topo

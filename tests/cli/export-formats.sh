@@ -4,7 +4,6 @@
 # unknown one is refused naming them all. lfts needs forwarding tables:
 # on a fabric without them it exits 2 saying so, on a snapshot imported
 # with --routes it writes them.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -9,22 +9,15 @@
 #   host01 -> leaf01 1      3.6e12 B (4%; the link's a end is leaf01)
 #   spine01 3 -> leaf02 39  1.8e12 B (leaf02's PortRcvData; 2%)
 # host links 3.6e12 of 1.8e14 (2%), level 1 2.88e13 of 3.6e14 (8%).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 topo=$DATA/ck-cables.topo
 
-cp "$DATA/hc-traffic-1.txt" "$tmp/t1.txt"
-cp "$DATA/hc-traffic-2.txt" "$tmp/t2.txt"
-touch -d '2026-01-01 10:00:00 UTC' "$tmp/t1.txt"
-touch -d '2026-01-01 11:00:00 UTC' "$tmp/t2.txt"
+copy_at "$DATA/hc-traffic-1.txt" "$tmp/t1.txt" '2026-01-01 10:00:00 UTC'
+copy_at "$DATA/hc-traffic-2.txt" "$tmp/t2.txt" '2026-01-01 11:00:00 UTC'
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t1.txt"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t2.txt"
 

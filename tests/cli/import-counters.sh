@@ -7,24 +7,17 @@
 # one warning; bad input fails with FILE:LINE and stores nothing.
 # ibdiagnet2.pm and the db_csv's PM_INFO import the same way; `health
 # --counters ibdiagnet2.db_csv --pm-pause 60` turns PM_DELTA into rates.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 topo=$DATA/ck-cables.topo
 
 # copies with known mtimes: the read time of the counters
-cp "$DATA/hc-perfquery.txt" "$tmp/pq1.txt"
-cp "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt"
-cp "$DATA/hc-ibqueryerrors.txt" "$tmp/iqe.txt"
-touch -d '2026-01-01 10:00:00 UTC' "$tmp/pq1.txt" "$tmp/iqe.txt"
-touch -d '2026-01-01 11:00:00 UTC' "$tmp/pq2.txt"
+copy_at "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" '2026-01-01 10:00:00 UTC'
+copy_at "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt" '2026-01-01 11:00:00 UTC'
+copy_at "$DATA/hc-ibqueryerrors.txt" "$tmp/iqe.txt" '2026-01-01 10:00:00 UTC'
 
 # ---- perfquery: one unknown LID, one warning
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/pq1.txt" &&
@@ -78,8 +71,7 @@ run 0 "$IBTOPO" snapshots
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 3 ] ||
 	flunk "a failed import stored a snapshot: $(cat "$tmp/out")"
 # ---- ibdiagnet2.pm: by GUID and port number, snake-case names, NA
-cp "$DATA/hc-ibdiagnet2.pm" "$tmp/ibdiagnet2.pm"
-touch -d '2026-01-01 12:00:00 UTC' "$tmp/ibdiagnet2.pm"
+copy_at "$DATA/hc-ibdiagnet2.pm" "$tmp/ibdiagnet2.pm" '2026-01-01 12:00:00 UTC'
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/ibdiagnet2.pm"
 run 0 "$IBTOPO" health latest --format json
 got=$(json_get '";".join("%s/%d=%s,%s,%s,%s" % (p["node"], p["port"], p["read_at_ms"],

@@ -6,44 +6,21 @@
 # imported with the cache of that fabric). A switch the fabric lacks gives
 # one warning; bad input fails with RFILE:LINE and stores nothing; a
 # snapshot imported without --routes has no tables to export.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-IBTOPO_DB=$tmp/db
-export IBTOPO_DB
+test_env db
 cache=$DATA/sim-small.cache
 dump=$DATA/ir-sim-small-lfts.dump
-
-# entries: an LFT listing on stdin as sorted "switch-guid lid port" lines
-entries() {
-	"$PYTHON3" -c '
-import re, sys
-guid = None
-rows = []
-for line in sys.stdin:
-    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
-    if m:
-        guid = int(m.group(1), 16)
-        continue
-    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
-    if m and guid is not None:
-        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
-print("\n".join(sorted(rows)))
-'
-}
 
 # ---- the tables round-trip, entry for entry
 run 0 "$IBTOPO" import "$cache" --routes "$dump" &&
 	grep -q '^snapshot 1:' "$tmp/out" || flunk "import --routes"
 [ -s "$tmp/err" ] && flunk "import --routes warned: $(cat "$tmp/err")"
 run 0 "$IBTOPO" export --format lfts -o "$tmp/lfts" || flunk "export lfts"
-entries <"$dump" >"$tmp/want"
-entries <"$tmp/lfts" >"$tmp/got"
+lft_entries <"$dump" >"$tmp/want"
+lft_entries <"$tmp/lfts" >"$tmp/got"
 [ "$(wc -l <"$tmp/want")" -ge 30 ] || flunk "too few entries in $dump"
 cmp -s "$tmp/want" "$tmp/got" || {
 	diff "$tmp/want" "$tmp/got" >&2

@@ -17,15 +17,12 @@
 # IBTOPO_TEST_KILLS=N changes the number of kills, IBTOPO_TEST_RADIX=N
 # the fabric, REL_SEED=N replays the delays of a failed run (its seed is
 # printed).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 KILLS=${IBTOPO_TEST_KILLS:-50}
 SQLITE3=${SQLITE3:-sqlite3}
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 # sql QUERY: one value from the database, through the sqlite3 shell, else
 # the test's store-tool

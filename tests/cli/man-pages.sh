@@ -4,7 +4,6 @@
 # option without documentation fails here), the global ones in GLOBAL
 # OPTIONS; the roff is built and man renders it; the ibtopo(3) example
 # compiles against the library and runs.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -7,13 +7,10 @@
 # a GUID or a name one node has; and text output names such nodes with
 # their GUIDs wherever it names them (analyze's why:, OpenSM and worst
 # pair lines, diff and validate tables and sentences).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 F=$top_srcdir/tests/data/nm-alike.topo
 SW='Infiniscale-IV Mellanox Technologies'

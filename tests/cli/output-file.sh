@@ -6,7 +6,6 @@
 # regular file is replaced only whole (a write error leaves the old bytes
 # and no temporary file) and keeps its permission bits.
 . "$top_srcdir/tests/lib.sh"
-REAL="$top_srcdir/tests/data/real"
 TINY="$REAL/tiny-mixed-speeds.topo"
 T=$TESTDIR
 cd "$T" || fail "cd $T"

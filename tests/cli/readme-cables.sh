@@ -4,7 +4,6 @@
 # plan` and analyzed with the cables, and every row matches a cable of the
 # plan (no cable-row-unmatched), the 45 m HDR AOC being over its reach
 # and the EDR DAC underrated.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

@@ -8,7 +8,6 @@
 set -u
 : "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-REAL=$top_srcdir/tests/data/real
 SRC=$REAL/SOURCES.md
 [ -f "$SRC" ] || fail "no $SRC"
 

@@ -19,7 +19,6 @@
 #    same-rank links keeps its label ("×2 DDR", "DDR"). graphviz 2.43
 #    freed memory twice in gvFreeLayout for labels on such links.
 . "$top_srcdir/tests/lib.sh"
-REAL=$top_srcdir/tests/data/real
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 python_require
 unset IBTOPO_DB

@@ -6,12 +6,10 @@
 # hole and a loop planted in the dump found once each at the right switch
 # and port (exit 1), the leaf pairs' spines used against the spines
 # the cables reach (one spine, two cables a leaf), bad dumps and missing tables (exit 2).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
 topo=$DATA/ck-cables.topo
 dump=$DATA/rt-ck-lfts.dump
 

@@ -7,11 +7,9 @@
 # a log that names no engine are refused (exit 2) and store nothing;
 # `discover` refuses them before it sweeps. Under ibsim,
 # tests/integration/routes-sim.sh records a live OpenSM's log.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
 python_require
 IBTOPO_DB=$tmp/db
 export IBTOPO_DB

@@ -6,7 +6,6 @@
 # iblinkinfo run under ibsim on tests/data/sim-small.net after one opensm
 # sweep; tf-iblinkinfo-init.txt the same with spine02[2]-leaf02[8] in
 # Init; tf-iblinkinfo-l.txt the first lines of `iblinkinfo -l`.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

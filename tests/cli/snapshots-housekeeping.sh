@@ -4,7 +4,6 @@
 # stay; the old ones go but never the newest snapshot nor the newest of a
 # label (whose taken_at the test sets); the file shrinks (VACUUM); and the
 # examples/ cron line and systemd units say what the README says.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

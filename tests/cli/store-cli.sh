@@ -2,15 +2,11 @@
 # store-cli.sh - `ibtopo snapshots` and `ibtopo show` on databases made by
 # tests/store-tool: empty, filled, unknown REF, newer schema, corrupt,
 # missing; the default path; --help.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 golden() {

@@ -3,15 +3,11 @@
 # every fixture reads back from its snapshot exactly as from its file;
 # concurrent imports all land; an import that cannot be stored fails
 # with one line and leaves the database as it was.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 [ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 

@@ -4,15 +4,11 @@
 # labels a REF reads as an id, `latest` or `latest~N`, and a database
 # that already holds a label twice (written before) opens, while a REF
 # naming that label fails listing the snapshots it could mean.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 db=$tmp/fabric.db
 x5=$REAL/x5-mixed-ddr-qdr.topo

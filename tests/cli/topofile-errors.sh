@@ -2,15 +2,10 @@
 # topofile-errors.sh - bad input: one line `ibtopo: FILE:LINE: <what was
 # expected>` on stderr, exit 2, nothing stored. Sides of a link that
 # disagree: stored, with a warning naming both lines.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 # bad FILE LINE WHAT: import fails with exactly that one line, stores nothing
 bad() {

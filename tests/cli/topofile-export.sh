@@ -2,16 +2,10 @@
 # topofile-export.sh - `ibtopo export` in every format against golden
 # files; -o writes the same bytes; a snapshot exports as the file it came
 # from; what ibnetdiscover format writes reads back to the same text.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 
 # golden NAME EXPORT-ARGS...: stdout must equal tests/golden/NAME; with

@@ -2,15 +2,10 @@
 # topofile-import.sh - `ibtopo import` of every real dump (ibnetdiscover
 # text and -p reports) stores the switch, CA and link counts a person
 # counts in the file; --format and --node-name-map are honoured.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-DATA=$top_srcdir/tests/data
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 
 unset RT	# routers expected, set for one call below

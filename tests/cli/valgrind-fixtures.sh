@@ -10,14 +10,10 @@
 # Skipped (77) without valgrind or when the program was built with
 # AddressSanitizer, which does not run under valgrind (tools/check.sh
 # runs the ASan build with ASAN_OPTIONS set).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-REAL=$top_srcdir/tests/data/real
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 VALGRIND=${VALGRIND:-valgrind}
 command -v "$VALGRIND" >/dev/null 2>&1 || skip "no valgrind"

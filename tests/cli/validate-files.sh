@@ -4,17 +4,11 @@
 # matched with --match), clean and recabled, in JSON and CSV (golden); a
 # real fabric against itself and against a copy with two cables swapped;
 # usage errors.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-DATA=$top_srcdir/tests/data
-GOLDEN=$top_srcdir/tests/golden
-REAL=$top_srcdir/tests/data/real
 PYTHON3=${PYTHON3:-$(command -v python3)}
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 PLAN=$GOLDEN/dv-plan.topo

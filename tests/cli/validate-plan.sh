@@ -2,14 +2,10 @@
 # validate-plan.sh - `ibtopo plan fat-tree`: the plan and ibsim outputs of
 # a small fat tree (golden), a 3-level tree's counts, the plan read back as
 # a fabric, and every shape the radix cannot hold refused with the reason.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR
-GOLDEN=$top_srcdir/tests/golden
-LC_ALL=C
-export LC_ALL
-unset IBTOPO_DB
+test_env
 
 
 # The plan file and the net file of 2 leaves x 3 hosts, 2 spines.

@@ -4,7 +4,6 @@
 # says "no differences", `show links` says Gb/s and leaves out the
 # columns no link has a value in (--wide shows them; JSON and CSV keep
 # every key). Collapsed host groups are checked in tests/test_render.c.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 tmp=$TESTDIR

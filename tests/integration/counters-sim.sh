@@ -15,21 +15,10 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
-PERFQUERY=${PERFQUERY:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/perfquery}
-[ -x "$PERFQUERY" ] || PERFQUERY=$(PATH=$PATH:/usr/sbin command -v perfquery)
-[ -n "$PERFQUERY" ] && [ -x "$PERFQUERY" ] ||
-	skip "perfquery not found (infiniband-diags)"
-TOOL=${top_builddir:-.}/tests/store-tool
-[ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
-
-# sql QUERY: the first column of the last row
-sql() {
-	"$TOOL" exec "$DB" "$1" || fail "sql: $1"
-}
-
+diag_require PERFQUERY perfquery
 # stored NODE PORT COLUMN: a counter stored for that port (latest snapshot)
 stored() {
-	sql "SELECT ifnull(c.$3, 'null') FROM port_counters c JOIN nodes n
+	store_sql "SELECT ifnull(c.$3, 'null') FROM port_counters c JOIN nodes n
 		ON n.guid = c.node_guid AND n.snapshot_id = c.snapshot_id
 		WHERE n.description = '$1' AND c.port = $2
 		AND c.snapshot_id = (SELECT max(id) FROM snapshots)"
@@ -71,7 +60,7 @@ n=$(grep -c '^04 01 0001$' "$TESTDIR/mads.log")
 next=$(grep -c '^04 01 001d$' "$TESTDIR/mads.log")
 info "PortCountersExtended Gets: $next"
 
-rows=$(sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 1")
+rows=$(store_sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 1")
 [ "$rows" = 128 ] || fail "$rows ports with counters stored, wanted 128"
 [ "$(stored leaf001 5 symbol_errors)" = 11 ] ||
 	fail "leaf001 port 5 SymbolErrorCounter: $(stored leaf001 5 symbol_errors)"
@@ -87,11 +76,11 @@ rows=$(sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 1")
 d=$(stored leaf001 1 xmit_data)
 [ "$d" != null ] || fail "leaf001 port 1 PortXmitData not read"
 if [ "$next" -gt 0 ]; then
-	e=$(sql "SELECT count(*) FROM port_counters WHERE extended != 0")
+	e=$(store_sql "SELECT count(*) FROM port_counters WHERE extended != 0")
 	[ "$e" = 128 ] || fail "$e ports with extended counters, wanted 128"
 fi
 # read at the time of discovery, in milliseconds
-ms=$(sql "SELECT min(read_at_ms) / 1000 FROM port_counters")
+ms=$(store_sql "SELECT min(read_at_ms) / 1000 FROM port_counters")
 [ "$ms" -ge "$t0" ] && [ "$ms" -le "$t1" ] ||
 	fail "read_at_ms $ms s not within $t0..$t1"
 

@@ -3,57 +3,27 @@
 # derived from the first), discover again, diff: exactly the changes made,
 # each named once. Two discoveries of an unchanged fabric diff to nothing
 # (exit 0). Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
-
-# sim_discover NET OUT: simulate NET and write ibnetdiscover's view to
-# OUT; when the ibtopo in the build discovers, store a snapshot in $DB.
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
-		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	if [ -n "$HAVE_DISCOVER" ]; then
-		sim_client "$IBTOPO" --db "$DB" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
-			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
-	fi
-	sim_stop
-}
 
 # One line per change: kind detail a b c d old new links.
 project() {
-	"$PYTHON3" -c '
-import json, sys
-def end(f, k):
-    e = f.get(k)
-    if not e or e.get("node") is None:
-        return "-"
-    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
-for f in json.load(sys.stdin)["changes"]:
-    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
-          end(f, "c"), end(f, "d"), f.get("old") or "-", f.get("new") or "-",
-          f.get("links", "-"))
-'
+	findings_lines changes old new
 }
-
-HAVE_DISCOVER=
-"$IBTOPO" discover --help >/dev/null 2>&1 && HAVE_DISCOVER=1
 
 "$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
 	--uplinks 8 --format ibsim -o "$T/before.net" || fail "plan --format ibsim"
 
 # 1. The same fabric discovered twice: no changes, exit 0.
-sim_discover "$T/before.net" "$T/before.topo"
-sim_discover "$T/before.net" "$T/again.topo"
+sim_ibnetdiscover "$T/before.net" "$T/before.topo" "$DB"
+sim_ibnetdiscover "$T/before.net" "$T/again.topo" "$DB"
 "$IBTOPO" diff "$T/before.topo" "$T/again.topo" >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/out"; fail "unchanged fabric: exit $rc, expected 0"; }
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$DB" diff --lids latest~1 latest >"$T/out" 2>&1 ||
 		{ cat "$T/out"; fail "two snapshots of an unchanged fabric differ"; }
 fi
@@ -71,7 +41,7 @@ fi
 	link leaf01:35 leaf02:35 \
 	opt leaf01:9 e=3 \
 	opt leaf01:10 w=1 || fail "netedit"
-sim_discover "$T/after.net" "$T/after.topo"
+sim_ibnetdiscover "$T/after.net" "$T/after.topo" "$DB"
 cat >"$T/want" <<'EOF'
 node-removed - host032: - - - - - 1
 node-added - host099: - - - - - 1
@@ -88,7 +58,7 @@ rc=$?
 [ $rc -eq 1 ] || { cat "$T/err"; fail "changed fabric: exit $rc, expected 1"; }
 project <"$T/out" >"$T/got" || fail "diff JSON unreadable"
 diff -u "$T/want" "$T/got" || fail "changes (ibnetdiscover text) differ"
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$DB" diff latest~1 latest --format json >"$T/out" 2>"$T/err"
 	[ $? -eq 1 ] || { cat "$T/err"; fail "snapshots: expected exit 1"; }
 	project <"$T/out" >"$T/got"

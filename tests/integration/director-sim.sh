@@ -9,12 +9,10 @@
 # switches and the idle chips rank a level higher: the chassis really
 # come from the simulated NodeInfo. Needs ibsim, ibnetdiscover and
 # libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
+ibnetdiscover_require
 GEN="$top_builddir/tests/gen/gen-fabric"
 [ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
 T=$TESTDIR

@@ -4,31 +4,19 @@
 # against its plan; with two rail cables swapped analyze names both HCAs
 # (rail-mismatch) and validate the swap (miswired-link). Needs ibsim,
 # ibnetdiscover and libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
 
 # 16 servers of 4 HCAs in units of 8: 8 leaves, 4 spines
-PLAN="--servers 16 --rails 4 --spines 4 --unit 8"
-# shellcheck disable=SC2086
-"$IBTOPO" plan rail-optimized $PLAN -o "$T/plan.topo" || fail "plan"
-# shellcheck disable=SC2086
-"$IBTOPO" plan rail-optimized $PLAN --format ibsim -o "$T/plan.net" ||
-	fail "plan --format ibsim"
+plan_both rail-optimized --servers 16 --rails 4 --spines 4 --unit 8
 
-sim_ibnetdiscover "$T/plan.net" "$T/clean.topo"
-"$IBTOPO" analyze --fail-on warning --format json "$T/clean.topo" >"$T/clean.json" ||
-	fail "built rail fabric: findings $(head -c 400 "$T/clean.json")"
+plan_built "built rail fabric"
 got=$(json_get '(j["topology"]["class"], j["topology"]["rails"],
 	j["topology"]["scalable_units"], j["topology"]["servers"])' <"$T/clean.json")
 [ "$got" = "('rail-optimized', 4, 2, 16)" ] || fail "built rail fabric: $got"
-"$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1 ||
-	{ cat "$T/out"; fail "built rail fabric does not validate"; }
 
 # dgx001's HCAs of rails 1 and 2 swap leaves
 "$PYTHON3" "$NETEDIT" "$T/plan.net" "$T/swap.net" \

@@ -14,10 +14,7 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
-PERFQUERY=${PERFQUERY:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/perfquery}
-[ -x "$PERFQUERY" ] || PERFQUERY=$(PATH=$PATH:/usr/sbin command -v perfquery)
-[ -n "$PERFQUERY" ] && [ -x "$PERFQUERY" ] ||
-	skip "perfquery not found (infiniband-diags)"
+diag_require PERFQUERY perfquery
 
 # counter NAME: the value of NAME in perfquery's output on stdin
 counter() {

@@ -21,37 +21,7 @@
 sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
-DUMP_FTS=${DUMP_FTS:-$(dirname "${IBNETDISCOVER:-/usr/sbin/x}")/dump_fts}
-[ -x "$DUMP_FTS" ] || DUMP_FTS=$(PATH=$PATH:/usr/sbin command -v dump_fts)
-[ -n "$DUMP_FTS" ] && [ -x "$DUMP_FTS" ] ||
-	skip "dump_fts not found (infiniband-diags)"
-TOOL=${top_builddir:-.}/tests/store-tool
-[ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
-
-sql() {
-	"$TOOL" exec "$DB" "$1" || fail "sql: $1"
-}
-
-# entries: an LFT listing on stdin (opensm-lfts.dump or dump_fts output)
-# as "switch-guid lid port" lines, sorted: comments, headers' wording and
-# blanks left out
-entries() {
-	"$PYTHON3" -c '
-import re, sys
-guid = None
-rows = []
-for line in sys.stdin:
-    m = re.match(r"Unicast lids .* guid (0x[0-9a-f]+)", line)
-    if m:
-        guid = int(m.group(1), 16)
-        continue
-    m = re.match(r"\s*0x([0-9a-f]+)\s+(\d+)\b", line)
-    if m and guid is not None:
-        rows.append("0x%016x %d %d" % (guid, int(m.group(1), 16), int(m.group(2))))
-print("\n".join(sorted(rows)))
-'
-}
-
+diag_require DUMP_FTS dump_fts
 "$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 16 --levels 2 \
 	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
 switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
@@ -89,19 +59,19 @@ not_get=$(grep -vc '^[0-9a-f][0-9a-f] 01 ' "$TESTDIR/mads.log")
 n=$(grep -c '^81 01 0019$' "$TESTDIR/mads.log")
 [ "$n" -eq $((switches * 3)) ] ||
 	fail "$n LinearForwardingTable Gets, wanted $((switches * 3))"
-[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 1")" = "$switches" ] ||
+[ "$(store_sql "SELECT count(*) FROM lfts WHERE snapshot_id = 1")" = "$switches" ] ||
 	fail "not one stored table per switch"
-[ "$(sql "SELECT count(*) FROM lfts WHERE top = $nodes")" = "$switches" ] ||
+[ "$(store_sql "SELECT count(*) FROM lfts WHERE top = $nodes")" = "$switches" ] ||
 	fail "stored tables do not all end at LID $nodes"
 # the engine OpenSM logged it routed with (its default, minhop)
-[ "$(sql "SELECT routing_engine = 'minhop' FROM snapshots WHERE id = 1")" = 1 ] ||
+[ "$(store_sql "SELECT routing_engine = 'minhop' FROM snapshots WHERE id = 1")" = 1 ] ||
 	fail "the routing engine of OpenSM's log is not stored"
 
 # ---- entry for entry: OpenSM's own dump, and dump_fts
 run 0 "$IBTOPO" --db "$DB" export --format lfts -o "$TESTDIR/ours.dump" ||
 	fail "export --format lfts"
-entries <"$TESTDIR/ours.dump" >"$TESTDIR/ours"
-entries <"$TESTDIR/dump/opensm-lfts.dump" >"$TESTDIR/osm.entries"
+lft_entries <"$TESTDIR/ours.dump" >"$TESTDIR/ours"
+lft_entries <"$TESTDIR/dump/opensm-lfts.dump" >"$TESTDIR/osm.entries"
 [ "$(wc -l <"$TESTDIR/ours")" -eq $((switches * nodes)) ] ||
 	fail "$(wc -l <"$TESTDIR/ours") entries exported, wanted $((switches * nodes))"
 cmp -s "$TESTDIR/ours" "$TESTDIR/osm.entries" || {
@@ -111,7 +81,7 @@ cmp -s "$TESTDIR/ours" "$TESTDIR/osm.entries" || {
 cmp -s "$TESTDIR/ours.dump" "$TESTDIR/dump/opensm-lfts.dump" &&
 	info "export --format lfts is byte for byte opensm-lfts.dump"
 sim_client "$DUMP_FTS" >"$TESTDIR/dump_fts.out" 2>&1 || fail "dump_fts failed"
-entries <"$TESTDIR/dump_fts.out" >"$TESTDIR/fts.entries"
+lft_entries <"$TESTDIR/dump_fts.out" >"$TESTDIR/fts.entries"
 cmp -s "$TESTDIR/ours" "$TESTDIR/fts.entries" || {
 	diff "$TESTDIR/fts.entries" "$TESTDIR/ours" | head >&2
 	fail "exported tables differ from dump_fts"
@@ -136,7 +106,7 @@ LinearForwardingTable block 0 (3 of 3 blocks missing).*nothing stored" \
 	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "the silent switch is not named"; }
 run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --retries 0 --timeout 100 \
 	--partial || fail "discover --partial with a silent LFT"
-[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 2")" = $((switches - 1)) ] ||
+[ "$(store_sql "SELECT count(*) FROM lfts WHERE snapshot_id = 2")" = $((switches - 1)) ] ||
 	fail "not one table per answering switch"
 grep -q "warning: discovery incomplete: .*switch 'leaf003'" "$TESTDIR/err" ||
 	fail "--partial: no warning naming leaf003"
@@ -149,15 +119,15 @@ sim_cmd 'Error "leaf003" 0'
 # ---- routes and counters in one run
 run 0 sim_client "$IBTOPO" --db "$DB" discover --routes --counters --timeout 500 \
 	--routing-engine minhop || fail "discover --routes --counters"
-[ "$(sql "SELECT count(*) FROM snapshots WHERE id = 3 AND routing_engine = 'minhop'")" = 1 ] ||
+[ "$(store_sql "SELECT count(*) FROM snapshots WHERE id = 3 AND routing_engine = 'minhop'")" = 1 ] ||
 	fail "--routing-engine: not stored"
-[ "$(sql "SELECT count(*) FROM snapshots WHERE id = 2 AND routing_engine IS NULL")" = 1 ] ||
+[ "$(store_sql "SELECT count(*) FROM snapshots WHERE id = 2 AND routing_engine IS NULL")" = 1 ] ||
 	fail "an engine stored though none was named"
-[ "$(sql "SELECT count(*) FROM lfts WHERE snapshot_id = 3")" = "$switches" ] ||
+[ "$(store_sql "SELECT count(*) FROM lfts WHERE snapshot_id = 3")" = "$switches" ] ||
 	fail "--routes --counters: tables"
-[ "$(sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 3")" -gt 0 ] ||
+[ "$(store_sql "SELECT count(*) FROM port_counters WHERE snapshot_id = 3")" -gt 0 ] ||
 	fail "--routes --counters: counters"
 run 0 "$IBTOPO" --db "$DB" export 3 --format lfts -o "$TESTDIR/third.dump" &&
-	entries <"$TESTDIR/third.dump" | cmp -s - "$TESTDIR/osm.entries" ||
+	lft_entries <"$TESTDIR/third.dump" | cmp -s - "$TESTDIR/osm.entries" ||
 	fail "--routes --counters: tables differ"
 exit 0

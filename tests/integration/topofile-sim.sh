@@ -4,12 +4,9 @@
 # by ibsim, discovered with ibnetdiscover, and read back by ibtopo; every
 # link comes back with its ends, active speed and width (the NDR dump is
 # left out: ibsim 0.10 cannot simulate NDR). Exits 77 without ibsim.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-REAL=$top_srcdir/tests/data/real
+ibnetdiscover_require
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"
 cmp_links=$top_builddir/tests/tf-links
 

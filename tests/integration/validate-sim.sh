@@ -3,59 +3,27 @@
 # discovered, validated: exactly those seven findings; the clean fabric
 # validates with exit 0, also with hosts described "hostNNN mlx5_0" and
 # --match. Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-sim_require
 python_require
-[ -n "$IBNETDISCOVER" ] && [ -x "$IBNETDISCOVER" ] || skip "ibnetdiscover not found"
-NETEDIT="$top_srcdir/tests/data/dv-netedit.py"
+ibnetdiscover_require
 T=$TESTDIR
-
-# sim_discover NET OUT [DB]: simulate NET, write ibnetdiscover's view to
-# OUT and, when the ibtopo in the build discovers, store a snapshot in DB.
-sim_discover() {
-	sim_start "$1"
-	sim_client "$IBNETDISCOVER" >"$2" 2>"$TESTDIR/disc.err" ||
-		{ cat "$TESTDIR/ibsim.log" "$TESTDIR/disc.err"; fail "ibnetdiscover under ibsim on $1"; }
-	if [ $# -ge 3 ] && [ -n "$HAVE_DISCOVER" ]; then
-		sim_client "$IBTOPO" --db "$3" discover >/dev/null 2>"$TESTDIR/ibtopo-disc.err" ||
-			{ cat "$TESTDIR/ibtopo-disc.err"; fail "ibtopo discover under ibsim on $1"; }
-	fi
-	sim_stop
-}
 
 # One line per finding: kind detail a b c d expected active links.
 project() {
-	"$PYTHON3" -c '
-import json, sys
-def end(f, k):
-    e = f.get(k)
-    if not e or e.get("node") is None:
-        return "-"
-    return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
-for f in json.load(sys.stdin)["findings"]:
-    print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
-          end(f, "c"), end(f, "d"), f.get("expected") or "-",
-          f.get("active") or "-", f.get("links", "-"))
-'
+	findings_lines findings expected active
 }
 
-HAVE_DISCOVER=
-"$IBTOPO" discover --help >/dev/null 2>&1 && HAVE_DISCOVER=1
-
 # Plan: 4 leaves of 8 hosts, 2 cables from every leaf to each of 4 spines.
-"$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
-	--uplinks 8 --speed HDR -o "$T/plan.topo" || fail "plan"
-"$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \
-	--uplinks 8 --speed HDR --format ibsim -o "$T/plan.net" || fail "plan --format ibsim"
+plan_both fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 --uplinks 8 \
+	--speed HDR
 
 # 1. The fabric as planned: exit 0, no findings.
-sim_discover "$T/plan.net" "$T/clean.topo" "$T/clean.db"
+sim_ibnetdiscover "$T/plan.net" "$T/clean.topo" "$T/clean.db"
 "$IBTOPO" validate "$T/plan.topo" "$T/clean.topo" >"$T/out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { cat "$T/out"; fail "clean fabric: exit $rc, expected 0"; }
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$T/clean.db" validate "$T/plan.topo" >"$T/out" 2>&1 ||
 		{ cat "$T/out"; fail "clean snapshot does not validate"; }
 fi
@@ -66,7 +34,7 @@ for h in $(seq -f 'host%03g' 1 32); do
 	args="$args desc $h \"$h mlx5_0\""
 done
 eval "\"\$PYTHON3\" \"\$NETEDIT\" \"\$T/plan.net\" \"\$T/desc.net\" $args" || fail "netedit desc"
-sim_discover "$T/desc.net" "$T/desc.topo"
+sim_ibnetdiscover "$T/desc.net" "$T/desc.topo"
 "$IBTOPO" validate "$T/plan.topo" "$T/desc.topo" --format json >"$T/out" 2>&1
 [ $? -eq 1 ] || fail "descriptions differ but validate passed"
 n=$(project <"$T/out" | grep -c '^missing-node ')
@@ -83,7 +51,7 @@ n=$(project <"$T/out" | grep -c '^missing-node ')
 	link leaf01:35 leaf02:35 \
 	opt leaf01:9 e=3 \
 	opt leaf01:10 w=1 || fail "netedit faults"
-sim_discover "$T/faulty.net" "$T/faulty.topo" "$T/faulty.db"
+sim_ibnetdiscover "$T/faulty.net" "$T/faulty.topo" "$T/faulty.db"
 cat >"$T/want" <<'EOF'
 missing-node - spine04: - - - - - 8
 miswired-link swapped leaf04:1 host026:1 leaf04:2 host025:1 - - -
@@ -98,7 +66,7 @@ rc=$?
 [ $rc -eq 1 ] || { cat "$T/err"; fail "faulty fabric: exit $rc, expected 1"; }
 project <"$T/out" >"$T/got" || fail "validate JSON unreadable"
 diff -u "$T/want" "$T/got" || fail "faulty fabric (ibnetdiscover text): findings differ"
-if [ -n "$HAVE_DISCOVER" ]; then
+if have_discover; then
 	"$IBTOPO" --db "$T/faulty.db" validate "$T/plan.topo" latest --format json >"$T/out" 2>"$T/err"
 	[ $? -eq 1 ] || { cat "$T/err"; fail "faulty snapshot: expected exit 1"; }
 	project <"$T/out" >"$T/got"

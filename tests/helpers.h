@@ -1,0 +1,59 @@
+/* helpers.h - what the test programs share: an in-memory sink and the
+ * fixture fabrics of tests/data. Include it after <cmocka.h>. */
+#ifndef IBTOPO_TESTS_HELPERS_H
+#define IBTOPO_TESTS_HELPERS_H
+
+#include <ibtopo.h>
+
+#define TEST_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Output written into memory: s is NUL-terminated (NULL before a write). */
+struct test_buf {
+	char *s;
+	size_t len, alloc;
+	int fail_after; /* > 0: the n-th write fails with IBTOPO_EIO */
+};
+
+/** The write callback of a sink into a struct test_buf. */
+int test_buf_write(void *arg, const char *s, size_t n);
+
+/** A sink of `format` into *b. */
+struct ibtopo_sink test_sink(struct test_buf *b, enum ibtopo_format format);
+
+/** Free what *b holds; it is empty and reusable afterwards. */
+void test_buf_release(struct test_buf *b);
+
+/**
+ * A fabric file read (opts may be NULL), the test failed with the
+ * library's message when it cannot be.
+ */
+struct ibtopo_fabric *test_fabric_read(const char *path,
+				       const struct ibtopo_read_opts *opts);
+
+/* One cable between two nodes named hostNNN, leafNN or spineNN (any
+ * other name is a spine), by port, at a speed and width (0: a default). */
+struct test_cable {
+	const char *x;
+	unsigned px;
+	const char *y;
+	unsigned py;
+	unsigned speed;
+	unsigned width;
+};
+
+/** The GUID of such a name: base + 0x1000 + N for hostN, + 0x2000 + N for
+ * leafN, + 0x3000 + N for the others. */
+uint64_t test_guid_of(const char *name, uint64_t base);
+
+/** Is the node of that name a host (a CA)? */
+bool test_is_host(const char *name);
+
+/* tests/data/ck-cables.topo, the small fabric most checks run on. */
+#define TEST_CK_CABLES TEST_DATADIR "/ck-cables.topo"
+
+/** Group setup: TEST_CK_CABLES into *state (-1 when it cannot be read). */
+int test_setup_ck_cables(void **state);
+/** Group teardown: the fabric in *state freed. */
+int test_teardown_fabric(void **state);
+
+#endif
