@@ -205,6 +205,56 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 	return cli_operands(self, &st, argc, argv, 0) < 0 ? EXIT_TROUBLE : 0;
 }
 
+/* 4180 as "4,180" */
+static const char *grouped(char *buf, size_t len, size_t n)
+{
+	char digits[32];
+	size_t nd = (size_t)snprintf(digits, sizeof(digits), "%zu", n), at = 0;
+
+	for (size_t i = 0; i < nd && at + 2 < len; i++) {
+		if (i && (nd - i) % 3 == 0)
+			buf[at++] = ',';
+		buf[at++] = digits[i];
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
+/*
+ * What the MADs cost: a -v step line always, and one stderr line when
+ * some were asked again (naming a node that lost far more than others)
+ * and the discovery succeeded; a failure has its one message.
+ */
+static void report_mads(const struct cli_global *g, double t0,
+			const struct ibtopo_mad_stats *st,
+			const struct ibtopo_fabric *fabric)
+{
+	const struct ibtopo_node *worst = NULL;
+	char again[32], sent[32], who[128] = "";
+
+	cli_step(g, "mads", t0,
+		 "%zu sent, %zu asked again, %zu lost, "
+		 "window %u -> %u, %zu sweep%s",
+		 st->sent, st->asked_again, st->lost, st->window_max,
+		 st->window_min, st->sweeps, st->sweeps == 1 ? "" : "s");
+	if (!st->asked_again || !fabric)
+		return;
+	if (st->worst_guid)
+		worst = ibtopo_fabric_find_node(fabric, st->worst_guid);
+	if (st->worst_guid)
+		snprintf(who, sizeof(who),
+			 "; '%s' 0x%016" PRIx64 " timed out "
+			 "%zu times, far more than any other node",
+			 worst ? worst->desc : "?", st->worst_guid,
+			 st->worst_timeouts);
+	fprintf(stderr,
+		"ibtopo: %s of %s MADs asked again, %zu lost, "
+		"window %u \u2192 %u%s\n",
+		grouped(again, sizeof(again), st->asked_again),
+		grouped(sent, sizeof(sent), st->sent), st->lost, st->window_max,
+		st->window_min, who);
+}
+
 /* The sweep, its -v step lines and its warnings. */
 static int sweep(struct ibtopo_fabric **fabric,
 		 const struct ibtopo_discover_opts *dopts,
