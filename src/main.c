@@ -23,6 +23,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_render_entry,
 	&cmd_export_entry,
 	&cmd_metrics_entry,
+	&cmd_serve_entry,
 };
 /* clang-format on */
 

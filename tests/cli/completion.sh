@@ -30,7 +30,7 @@ want() {	# want "EXPECTED" WORD...
 	got=$(complete_words "$@")
 	[ "$got" = "$w" ] || flunk "'ibtopo $*': got '$got', wanted '$w'"
 }
-want "show snapshots " s
+want "serve show snapshots " s
 want "show " sh
 want "diff discover " di
 want "--ca --db --down --format --help --node-name-map --port --switch --type --verbose --wide " show --

@@ -1,0 +1,155 @@
+/*
+ * serve_http.c - the HTTP side of `ibtopo serve`: the one file that
+ * calls libmicrohttpd. It parses requests, refuses what is not a plain
+ * GET or HEAD, and hands the path to the command's callback.
+ */
+#include "config.h"
+#include "serve_http.h"
+
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct serve_http {
+	struct MHD_Daemon *d;
+	serve_http_get_fn get;
+	void *arg;
+};
+
+/* The marker of a request whose headers were seen (first call). */
+static int seen_headers;
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
+			     const char *type, char *body, size_t len,
+			     const char *allow)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ok;
+
+	r = MHD_create_response_from_buffer(len, body ? body : (char *)"",
+					    body ? MHD_RESPMEM_MUST_FREE :
+						   MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	if (type)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	ok = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static enum MHD_Result text(struct MHD_Connection *c, unsigned status,
+			    const char *msg, const char *allow)
+{
+	return reply(c, status, "text/plain; charset=utf-8", strdup(msg),
+		     strlen(msg), allow);
+}
+
+/* A body announced (Content-Length above 0, or chunked). */
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *cl = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *te = MHD_lookup_connection_value(
+		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+
+	return (cl && strtoull(cl, NULL, 10) > 0) || te;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_len, void **state)
+{
+	struct serve_http *s = cls;
+	struct serve_http_reply out = { 404, NULL, NULL, 0 };
+	const char *q;
+	char *path;
+
+	(void)version;
+	(void)upload;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+			    "method not allowed\n", "GET, HEAD");
+	if (has_body(c) || *upload_len)
+		return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+			    "a GET takes no body\n", NULL);
+	if (!*state) {
+		/* the headers; the end of the request comes next */
+		*state = &seen_headers;
+		return MHD_YES;
+	}
+	/* libmicrohttpd leaves the query string out of url already */
+	q = strchr(url, '?');
+	path = strndup(url, q ? (size_t)(q - url) : strlen(url));
+	if (!path)
+		return MHD_NO;
+	s->get(s->arg, path, &out);
+	free(path);
+	if (!out.content_type)
+		out.content_type = "text/plain; charset=utf-8";
+	return reply(c, out.status, out.content_type, out.body, out.len, NULL);
+}
+
+static void log_quiet(void *arg, const char *fmt, va_list ap)
+{
+	(void)arg;
+	(void)fmt;
+	(void)ap;
+}
+
+int serve_http_start(struct serve_http **out, const struct sockaddr *addr,
+		     socklen_t addrlen, serve_http_get_fn get, void *arg,
+		     char *errbuf, size_t errlen)
+{
+	struct serve_http *s = calloc(1, sizeof(*s));
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+	uint16_t port = 0;
+
+	(void)addrlen;
+	*out = NULL;
+	if (!s) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -1;
+	}
+	if (addr->sa_family == AF_INET6) {
+		flags |= MHD_USE_IPv6;
+		port = ntohs(((const struct sockaddr_in6 *)addr)->sin6_port);
+	} else {
+		port = ntohs(((const struct sockaddr_in *)addr)->sin_port);
+	}
+	s->get = get;
+	s->arg = arg;
+	s->d = MHD_start_daemon(
+		flags, port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
+		addr, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)SERVE_HTTP_REQUEST_MAX, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+		MHD_OPTION_EXTERNAL_LOGGER, log_quiet, NULL, MHD_OPTION_END);
+	if (!s->d) {
+		snprintf(errbuf, errlen,
+			 "cannot listen on port %u (in use, or not an "
+			 "address of this host)",
+			 port);
+		free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void serve_http_stop(struct serve_http *s)
+{
+	if (!s)
+		return;
+	MHD_stop_daemon(s->d);
+	free(s);
+}
