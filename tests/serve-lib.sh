@@ -23,14 +23,14 @@ SERVE_PORT=
 SERVE_URL=
 
 # serve_start ARGS...: ibtopo serve through umad2sim (and the MAD spy when
-# SERVE_SPY names a log), on $SERVE_PORT (a free one unless set) unless
-# ARGS hold --listen; waits for /healthz, at most 20 s.
+# SERVE_SPY names a log), --listen on $SERVE_PORT (a free one unless set;
+# SERVE_LISTEN set but empty: no --listen); waits for /healthz, at most
+# 20 s.
 serve_start() {
 	local pre=$UMAD2SIM listen
 	[ -n "$SERVE_PORT" ] || SERVE_PORT=$(free_port)
 	SERVE_URL=http://127.0.0.1:$SERVE_PORT
-	listen="--listen 127.0.0.1:$SERVE_PORT"
-	case " $* " in *" --listen "*) listen= ;; esac
+	listen=${SERVE_LISTEN---listen 127.0.0.1:$SERVE_PORT}
 	if [ -n "${SERVE_SPY:-}" ]; then
 		pre=${top_builddir:-.}/tests/.libs/rel-madspy.so:$UMAD2SIM
 	fi
