@@ -89,13 +89,43 @@ const struct cli_cmd cmd_serve_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
+/*
+ * A text responses share, freed when the last of them and the sweeps
+ * are done with it: a scrape of 100,000 ports does not copy 500 MB.
+ */
+struct shared_text {
+	pthread_mutex_t *lock; /* the serve_state's: guards refs */
+	char *p;
+	size_t len;
+	unsigned refs;
+};
+
+/* Drop a reference; called with the lock held. */
+static void shared_put_locked(struct shared_text *t)
+{
+	if (t && --t->refs == 0) {
+		free(t->p);
+		free(t);
+	}
+}
+
+/* serve_http's release callback: takes the lock itself. */
+static void shared_release(void *arg)
+{
+	struct shared_text *t = arg;
+	pthread_mutex_t *lock = t->lock;
+
+	pthread_mutex_lock(lock);
+	shared_put_locked(t);
+	pthread_mutex_unlock(lock);
+}
+
 /* What the server's thread serves; everything under `lock`. */
 struct serve_state {
 	pthread_mutex_t lock;
-	char *metrics; /* the last good sweep's text; NULL before one */
-	size_t metrics_len;
-	char *html;
-	size_t html_len;
+	/* the last good sweep's texts; NULL before one */
+	struct shared_text *metrics;
+	struct shared_text *html;
 	uint64_t sweeps;
 	uint64_t errors;
 	bool last_ok;
@@ -187,6 +217,16 @@ static const char html_none[] =
 	"<title>ibtopo</title></head><body><p>No sweep of the fabric has "
 	"succeeded yet.</p></body></html>\n";
 
+/* `t` first in the reply, a reference taken; with the lock held. */
+static void share(struct serve_http_reply *out, struct shared_text *t)
+{
+	t->refs++;
+	out->shared = t->p;
+	out->shared_len = t->len;
+	out->release = shared_release;
+	out->release_arg = t;
+}
+
 static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 {
 	struct serve_state *s = arg;
@@ -195,12 +235,12 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 	pthread_mutex_lock(&s->lock);
 	if (strcmp(path, "/metrics") == 0) {
 		if (s->metrics)
-			membuf_write(&m, s->metrics, s->metrics_len);
+			share(out, s->metrics);
 		sweep_metrics(&m, s);
 		out->content_type = "text/plain; version=0.0.4; charset=utf-8";
 	} else if (strcmp(path, "/") == 0) {
 		if (s->html)
-			membuf_write(&m, s->html, s->html_len);
+			share(out, s->html);
 		else
 			membuf_write(&m, html_none, strlen(html_none));
 		out->content_type = "text/html; charset=utf-8";
@@ -219,7 +259,7 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 		return;
 	}
 	pthread_mutex_unlock(&s->lock);
-	out->status = m.p ? 200 : 500;
+	out->status = m.p || out->shared ? 200 : 500;
 	out->body = m.p;
 	out->len = m.len;
 }
@@ -293,6 +333,25 @@ static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
 		cli_step(r->g, "prune", now, "%zu snapshots deleted", pruned);
 }
 
+/* A shared text of one reference that takes over m's bytes. */
+static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
+		      struct membuf *m, struct ibtopo_error *err)
+{
+	struct shared_text *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		snprintf(err->message, sizeof(err->message), "out of memory");
+		return IBTOPO_ENOMEM;
+	}
+	t->lock = lock;
+	t->p = m->p;
+	t->len = m->len;
+	t->refs = 1;
+	*m = (struct membuf){ NULL, 0, 0 };
+	*out = t;
+	return 0;
+}
+
 /* One sweep: on success the served texts are replaced. */
 static void sweep(struct serve_run *r, struct serve_state *s)
 {
@@ -301,6 +360,8 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	struct membuf text = { NULL, 0, 0 }, html = { NULL, 0, 0 };
 	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
 				    membuf_write, &text, 0 };
+	struct shared_text *old_text = NULL, *old_html = NULL;
+	struct shared_text *new_text = NULL, *new_html = NULL;
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *f = NULL;
 	time_t started = time(NULL);
@@ -325,6 +386,10 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	}
 	if (!rc)
 		store_sweep(r, f);
+	if (!rc)
+		rc = shared_new(&new_text, &s->lock, &text, &err);
+	if (!rc && html.p && shared_new(&new_html, &s->lock, &html, &err))
+		rc = IBTOPO_ENOMEM;
 	pthread_mutex_lock(&s->lock);
 	s->sweeps++;
 	s->last_ok = !rc;
@@ -335,17 +400,19 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		snprintf(s->last_error, sizeof(s->last_error), "%s",
 			 err.message);
 	} else {
-		free(s->metrics);
-		s->metrics = text.p;
-		s->metrics_len = text.len;
-		text.p = NULL;
-		if (html.p) {
-			free(s->html);
-			s->html = html.p;
-			s->html_len = html.len;
-			html.p = NULL;
+		old_text = s->metrics;
+		s->metrics = new_text;
+		new_text = NULL;
+		if (new_html) {
+			old_html = s->html;
+			s->html = new_html;
+			new_html = NULL;
 		}
 	}
+	shared_put_locked(old_text);
+	shared_put_locked(old_html);
+	shared_put_locked(new_text);
+	shared_put_locked(new_html);
 	pthread_mutex_unlock(&s->lock);
 	if (rc)
 		fprintf(stderr, "ibtopo: warning: sweep failed: %s\n",
@@ -568,13 +635,17 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 		listen, interval);
 	sweep_loop(&r, &s, &stop, interval);
 	rc = EXIT_CLEAN;
+	/* every response released: the texts are ours alone again */
 	serve_http_stop(http);
+	pthread_mutex_lock(&s.lock);
+	shared_put_locked(s.metrics);
+	shared_put_locked(s.html);
+	s.metrics = s.html = NULL;
+	pthread_mutex_unlock(&s.lock);
 out_unblock:
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 out_free:
 	ibtopo_store_free(r.store);
 	ibtopo_name_map_free(r.names);
-	free(s.metrics);
-	free(s.html);
 	return rc;
 }

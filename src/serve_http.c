@@ -45,6 +45,76 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned status,
 	return ok;
 }
 
+/* A response body in two parts: the shared one, then the own one. */
+struct body2 {
+	struct serve_http_reply r;
+};
+
+static ssize_t body2_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct body2 *b = cls;
+	size_t n = 0, total = b->r.shared_len + b->r.len;
+
+	if (pos >= total)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	while (n < max && pos + n < total) {
+		size_t at = (size_t)pos + n, k;
+		const char *src;
+
+		if (at < b->r.shared_len) {
+			src = b->r.shared + at;
+			k = b->r.shared_len - at;
+		} else {
+			src = b->r.body + (at - b->r.shared_len);
+			k = total - at;
+		}
+		if (k > max - n)
+			k = max - n;
+		memcpy(buf + n, src, k);
+		n += k;
+	}
+	return (ssize_t)n;
+}
+
+static void body2_free(void *cls)
+{
+	struct body2 *b = cls;
+
+	if (b->r.release)
+		b->r.release(b->r.release_arg);
+	free(b->r.body);
+	free(b);
+}
+
+/* A reply with a shared part: read from it, never copied whole. */
+static enum MHD_Result reply_shared(struct MHD_Connection *c,
+				    const struct serve_http_reply *out)
+{
+	struct body2 *b = malloc(sizeof(*b));
+	struct MHD_Response *r;
+	enum MHD_Result ok;
+
+	if (!b) {
+		if (out->release)
+			out->release(out->release_arg);
+		free(out->body);
+		return MHD_NO;
+	}
+	b->r = *out;
+	r = MHD_create_response_from_callback(out->shared_len + out->len,
+					      64 * 1024, body2_read, b,
+					      body2_free);
+	if (!r) {
+		body2_free(b);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				out->content_type);
+	ok = MHD_queue_response(c, out->status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
 static enum MHD_Result text(struct MHD_Connection *c, unsigned status,
 			    const char *msg, const char *allow)
 {
@@ -69,7 +139,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  size_t *upload_len, void **state)
 {
 	struct serve_http *s = cls;
-	struct serve_http_reply out = { 404, NULL, NULL, 0 };
+	struct serve_http_reply out = {
+		404, NULL, NULL, 0, NULL, 0, NULL, NULL
+	};
 	const char *q;
 	char *path;
 
@@ -96,6 +168,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	free(path);
 	if (!out.content_type)
 		out.content_type = "text/plain; charset=utf-8";
+	if (out.shared)
+		return reply_shared(c, &out);
 	return reply(c, out.status, out.content_type, out.body, out.len, NULL);
 }
 

@@ -8,12 +8,21 @@
 /* Request headers (and the URL) larger than this get a 4xx. */
 #define SERVE_HTTP_REQUEST_MAX (16u * 1024u)
 
-/* One response: a malloc'd body the server frees. */
+/*
+ * One response: `shared` (borrowed, may be NULL), then `body` (malloc'd,
+ * may be NULL), which the server frees. When the server is done with
+ * `shared` (sent, or the client gone), it calls release(release_arg),
+ * from its own thread.
+ */
 struct serve_http_reply {
 	unsigned status;	  /* 200, 404, ... */
 	const char *content_type; /* static string */
-	char *body;		  /* malloc'd; may be NULL for an empty body */
+	char *body;
 	size_t len;
+	const char *shared;
+	size_t shared_len;
+	void (*release)(void *arg);
+	void *release_arg;
 };
 
 /*
