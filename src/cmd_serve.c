@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "serve_http.h"
+#include "serve_webconfig.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,6 +42,7 @@ enum {
 	OPT_KEEP_DAYS,
 	OPT_TIMEOUT,
 	OPT_FABRIC,
+	OPT_WEB_CONFIG,
 };
 
 static const struct cli_opt opts[] = {
@@ -56,6 +58,8 @@ static const struct cli_opt opts[] = {
 	{ "timeout", 0, 1, "MS", "per MAD timeout (default: the library's)" },
 	{ "fabric", 0, 1, "NAME",
 	  "the fabric label's value (default: the lowest switch GUID)" },
+	{ "web-config", 0, 1, "FILE",
+	  "TLS and basic auth: an exporter-toolkit web configuration" },
 	{ NULL },
 };
 
@@ -66,7 +70,7 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [-C CA] [-P PORT]",
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
 		"only: nothing is reset or set) at start and then once per\n"
@@ -80,6 +84,10 @@ const struct cli_cmd cmd_serve_entry = {
 		"Anything else is 404, other methods 405, a request with a body\n"
 		"413. Scrapes never send a MAD. A sweep that fails or comes back\n"
 		"partial keeps the last good one served, and counts as an error.\n"
+		"--web-config FILE (the exporter-toolkit format): tls_server_config\n"
+		"with cert_file and key_file serves HTTPS; basic_auth_users maps\n"
+		"names to bcrypt hashes (htpasswd -nB), and every request then\n"
+		"needs one of them (401 otherwise).\n"
 		"--store-every stores the sweep as a snapshot at that pace\n"
 		"(pruned by --keep-days), as `discover --counters` would.\n"
 		"SIGTERM and SIGINT stop it after the sweep under way: a snapshot\n"
@@ -538,7 +546,8 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct serve_run r = { .g = g };
-	const char *listen = SERVE_DEFAULT_LISTEN, *names;
+	const char *listen = SERVE_DEFAULT_LISTEN, *names, *web_path = NULL;
+	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
 	struct sockaddr_storage addr;
 	struct serve_http *http = NULL;
 	struct cli_state st = { 0 };
@@ -595,6 +604,9 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 						       "empty --fabric name");
 			r.fabric_name = st.optarg;
 			break;
+		case OPT_WEB_CONFIG:
+			web_path = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -612,9 +624,13 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	r.dopts.port = g->port;
 	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
 	r.dopts.warn = cli_warn;
+	if (web_path && serve_webconfig_load(&web, web_path, msg, sizeof(msg)))
+		return cli_failf("--web-config: %s", msg);
 	names = cli_node_name_map(g);
-	if (names && ibtopo_name_map_load(&r.names, names, &err))
-		return cli_fail(&err);
+	if (names && ibtopo_name_map_load(&r.names, names, &err)) {
+		rc = cli_fail(&err);
+		goto out_free;
+	}
 	if (r.store_every && cli_open_store(&r.store, g, 0, &err)) {
 		rc = cli_fail(&err);
 		goto out_free;
@@ -627,12 +643,13 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	signal(SIGPIPE, SIG_IGN);
 	if (serve_http_start(&http, (const struct sockaddr *)&addr, addrlen,
-			     on_get, &s, msg, sizeof(msg))) {
+			     &web, on_get, &s, msg, sizeof(msg))) {
 		rc = cli_failf("--listen '%s': %s", listen, msg);
 		goto out_unblock;
 	}
-	fprintf(stderr, "ibtopo: serving http://%s/metrics every %g s\n",
-		listen, interval);
+	fprintf(stderr, "ibtopo: serving %s://%s/metrics every %g s%s\n",
+		web.cert_pem ? "https" : "http", listen, interval,
+		web.nusers ? ", basic auth" : "");
 	sweep_loop(&r, &s, &stop, interval);
 	rc = EXIT_CLEAN;
 	/* every response released: the texts are ours alone again */
@@ -647,5 +664,6 @@ out_unblock:
 out_free:
 	ibtopo_store_free(r.store);
 	ibtopo_name_map_free(r.names);
+	serve_webconfig_release(&web);
 	return rc;
 }

@@ -5,6 +5,9 @@
  */
 #include "config.h"
 #include "serve_http.h"
+#include "serve_webconfig.h"
+
+#include <crypt.h>
 
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -15,6 +18,7 @@
 
 struct serve_http {
 	struct MHD_Daemon *d;
+	const struct serve_webconfig *web;
 	serve_http_get_fn get;
 	void *arg;
 };
@@ -133,6 +137,55 @@ static bool has_body(struct MHD_Connection *c)
 	return (cl && strtoull(cl, NULL, 10) > 0) || te;
 }
 
+/* Basic auth against the users' bcrypt hashes; true without users. */
+static bool authorized(const struct serve_http *s, struct MHD_Connection *c)
+{
+	const struct serve_webconfig *w = s->web;
+	struct crypt_data cd;
+	char *pass = NULL, *user;
+	bool ok = false;
+
+	if (!w || !w->nusers)
+		return true;
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	for (size_t i = 0; user && pass && i < w->nusers; i++) {
+		const char *h;
+		size_t n = strlen(w->hashes[i]);
+		unsigned diff = 0;
+
+		if (strcmp(user, w->users[i]) != 0)
+			continue;
+		memset(&cd, 0, sizeof(cd));
+		h = crypt_r(pass, w->hashes[i], &cd);
+		if (!h || strlen(h) != n)
+			break;
+		/* no early exit: the time says nothing of the hash */
+		for (size_t k = 0; k < n; k++)
+			diff |= (unsigned char)(h[k] ^ w->hashes[i][k]);
+		ok = diff == 0;
+		break;
+	}
+	if (pass)
+		memset(pass, 0, strlen(pass));
+	MHD_free(user);
+	MHD_free(pass);
+	return ok;
+}
+
+static enum MHD_Result deny(struct MHD_Connection *c)
+{
+	static const char msg[] = "unauthorized\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		sizeof(msg) - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ok;
+
+	if (!r)
+		return MHD_NO;
+	ok = MHD_queue_basic_auth_fail_response(c, "ibtopo", r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -147,6 +200,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 
 	(void)version;
 	(void)upload;
+	if (!authorized(s, c))
+		return deny(c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -181,9 +236,15 @@ static void log_quiet(void *arg, const char *fmt, va_list ap)
 }
 
 int serve_http_start(struct serve_http **out, const struct sockaddr *addr,
-		     socklen_t addrlen, serve_http_get_fn get, void *arg,
-		     char *errbuf, size_t errlen)
+		     socklen_t addrlen, const struct serve_webconfig *web,
+		     serve_http_get_fn get, void *arg, char *errbuf,
+		     size_t errlen)
 {
+	struct MHD_OptionItem tls[] = {
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, web ? web->cert_pem : NULL },
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, web ? web->key_pem : NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
 	struct serve_http *s = calloc(1, sizeof(*s));
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
 	uint16_t port = 0;
@@ -200,18 +261,32 @@ int serve_http_start(struct serve_http **out, const struct sockaddr *addr,
 	} else {
 		port = ntohs(((const struct sockaddr_in *)addr)->sin_port);
 	}
+	if (web && web->cert_pem) {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			snprintf(errbuf, errlen,
+				 "libmicrohttpd was built without TLS");
+			free(s);
+			return -1;
+		}
+		flags |= MHD_USE_TLS;
+	} else {
+		tls[0].option = MHD_OPTION_END;
+	}
 	s->get = get;
 	s->arg = arg;
-	s->d = MHD_start_daemon(
-		flags, port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-		addr, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)SERVE_HTTP_REQUEST_MAX, MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-		MHD_OPTION_EXTERNAL_LOGGER, log_quiet, NULL, MHD_OPTION_END);
+	s->web = web;
+	s->d = MHD_start_daemon(flags, port, NULL, NULL, on_request, s,
+				MHD_OPTION_SOCK_ADDR, addr,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)SERVE_HTTP_REQUEST_MAX,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+				MHD_OPTION_EXTERNAL_LOGGER, log_quiet, NULL,
+				MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(errbuf, errlen,
-			 "cannot listen on port %u (in use, or not an "
-			 "address of this host)",
+			 "cannot listen on port %u (in use, not an address "
+			 "of this host, or a bad TLS certificate or key)",
 			 port);
 		free(s);
 		return -1;
