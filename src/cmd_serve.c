@@ -80,7 +80,7 @@ const struct cli_cmd cmd_serve_entry = {
 		"                ibtopo_last_sweep_success,\n"
 		"                ibtopo_sweep_duration_seconds\n"
 		"  GET /         the HTML diagram of the last sweep\n"
-		"  GET /healthz  ok\n"
+		"  GET /healthz  ok, how the last sweep went, the sweeps so far\n"
 		"Anything else is 404, other methods 405, a request with a body\n"
 		"413. Scrapes never send a MAD. A sweep that fails or comes back\n"
 		"partial keeps the last good one served, and counts as an error.\n"
@@ -253,11 +253,13 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 			membuf_write(&m, html_none, strlen(html_none));
 		out->content_type = "text/html; charset=utf-8";
 	} else if (strcmp(path, "/healthz") == 0) {
-		membuf_printf(&m, "ok\nlast sweep: %s%s%s\n",
+		membuf_printf(&m,
+			      "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
 			      s->sweeps ? (s->last_ok ? "success" : "failed") :
 					  "none yet",
 			      s->last_ok || !s->sweeps ? "" : ": ",
-			      s->last_ok || !s->sweeps ? "" : s->last_error);
+			      s->last_ok || !s->sweeps ? "" : s->last_error,
+			      s->sweeps);
 	} else {
 		membuf_printf(&m, "not found: GET /metrics, / or /healthz\n");
 		out->status = 404;
@@ -509,33 +511,37 @@ static int parse_listen(const char *arg, struct sockaddr_storage *out,
 	return 0;
 }
 
-/* Sweep at `interval`, until SIGTERM or SIGINT. */
+/*
+ * Sweep at `interval`, until SIGTERM or SIGINT. The signals are looked
+ * at before every sweep, also when sweeps take longer than the interval
+ * and the next one is due at once.
+ */
 static void sweep_loop(struct serve_run *r, struct serve_state *s,
 		       const sigset_t *stop, double interval)
 {
 	double next = cli_now();
 
 	for (;;) {
-		struct timespec ts;
-		double wait, now = cli_now();
+		struct timespec ts = { 0, 0 };
+		double now = cli_now(), wait = next - now;
 		int sig;
 
-		if (now >= next) {
-			sweep(r, s);
-			/* at most once per interval, from a sweep's start */
-			next += interval;
-			if (next < cli_now())
-				next = cli_now();
-			continue;
+		if (wait > 0) {
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
 		}
-		wait = next - now;
-		ts.tv_sec = (time_t)wait;
-		ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
 		sig = sigtimedwait(stop, NULL, &ts);
 		if (sig == SIGTERM || sig == SIGINT) {
 			cli_step(r->g, "stop", now, "signal %d", sig);
 			return;
 		}
+		if (cli_now() < next)
+			continue;
+		sweep(r, s);
+		/* at most once per interval, from a sweep's start */
+		next += interval;
+		if (next < cli_now())
+			next = cli_now();
 	}
 }
 

@@ -53,9 +53,24 @@ serve_start() {
 	fail "ibtopo serve did not answer within 20 s"
 }
 
-# serve_stop: SIGTERM to the server; its exit status in $SERVE_RC
+# serve_stop: SIGTERM to the server; its exit status in $SERVE_RC. One
+# still running 30 s later flunks, and is killed (SIGKILL).
 serve_stop() {
 	kill -TERM "$SERVE_PID" 2>/dev/null
+	for _ in $(seq 1 300); do
+		# gone, or a zombie waiting for `wait`
+		case $(cut -d' ' -f3 "/proc/$SERVE_PID/stat" 2>/dev/null) in
+		'' | Z) break ;;
+		esac
+		sleep 0.1
+	done
+	case $(cut -d' ' -f3 "/proc/$SERVE_PID/stat" 2>/dev/null) in
+	'' | Z) ;;
+	*)
+		flunk "ibtopo serve still running 30 s after SIGTERM"
+		kill -KILL "$SERVE_PID"
+		;;
+	esac
 	wait "$SERVE_PID"
 	# shellcheck disable=SC2034 # read by the tests that source this file
 	SERVE_RC=$?

@@ -52,6 +52,19 @@ print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[
 info "$n snapshots stored, all whole"
 run 0 "$IBTOPO" --db "$DB" health latest --fail-on never
 
+# sweeps slower than the interval (leaf002 silent: each sweep waits
+# for its MADs to time out) still leave room for SIGTERM
+sim_cmd 'Error "leaf002" 100 17'
+serve_start --interval 0.1 --timeout 50
+metrics_until '[ "$(mval ibtopo_sweep_errors_total "")" -ge 2 ]' 60 ||
+	flunk "no failed sweeps with leaf002 silent"
+t0=$(date +%s)
+serve_stop
+[ "$SERVE_RC" = 0 ] || flunk "exit $SERVE_RC on SIGTERM between slow sweeps"
+[ $(($(date +%s) - t0)) -le 20 ] ||
+	flunk "SIGTERM took $(($(date +%s) - t0)) s with sweeps slower than the interval"
+sim_cmd 'Error "leaf002" 0 17'
+
 # without --listen: loopback only, at the default port
 hex=$(printf '%04X' 10117)
 # the local addresses listening on that port
