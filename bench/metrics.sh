@@ -13,6 +13,13 @@
 # (--no-findings, the text alone). HOSTS: "large" (default) is the
 # 11,664-host fat tree of the issue (36 pods, 3 levels, radix 36);
 # "huge" 20,736 hosts (48 pods, radix 48): about 100,000 ports.
+# PARTS="text serve" (the default) chooses the parts; "serve": on the
+# 1,944-host fat tree under ibsim (bench/gen-fattree.py --pods 6, opensm
+# for LIDs), `ibtopo serve --interval 0.2`: its sweep (discovery with the
+# counters of every linked port, analysis, text, diagram) against
+# `ibqueryerrors --skip-sl` (what the exporters run), the time of a
+# scrape of /metrics, and the server's resident memory after 5 and after
+# 50 sweeps.
 # Best of REPEAT (default 3) wall times; cpu: user + system, best of
 # REPEAT too. Not a test: nothing here asserts.
 set -u
@@ -22,9 +29,74 @@ top_builddir=${top_builddir:-$(pwd)}
 IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 REPEAT=${REPEAT:-3}
 HOSTS=${HOSTS:-large}
+PARTS=${PARTS:-text serve}
+IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+SIM_WAIT=${SIM_WAIT:-120}
 . "$top_srcdir/tests/lib.sh"
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 . "$here/lib.sh"
+
+serve_part() {
+	sim_require
+	. "$top_srcdir/tests/serve-lib.sh"
+	net="$TESTDIR/ft1944.net"
+	limits=$("$PYTHON3" "$here/gen-fattree.py" --radix 36 --levels 3 --pods 6 \
+		-o "$net" 2>&1 >/dev/null | sed -n 's/^ibsim-limits: //p')
+	# shellcheck disable=SC2086
+	sim_start "$net" -n $limits
+	SIM_HOST=h00001
+	export SIM_HOST
+	sim_opensm
+	t0=$(now)
+	sim_client "$IBQUERYERRORS" --skip-sl >/dev/null 2>&1
+	t_iqe=$(calc "$(now) - $t0")
+	serve_start --interval 0.2 --timeout 1000
+	rss() {
+		awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status"
+	}
+	# sweeps N: wait (on /healthz, cheap) until N sweeps are done
+	sweeps() {
+		for _ in $(seq 1 6000); do
+			scrape /healthz >/dev/null
+			[ "$(sed -n 's/^sweeps: //p' "$TESTDIR/body")" -ge "$1" ] &&
+				return 0
+			sleep 0.2
+		done
+		fail "$1 sweeps: $(cat "$TESTDIR/serve.err")"
+	}
+	sweeps 5
+	r5=$(rss)
+	t0=$(now)
+	scrape /metrics >/dev/null
+	t_scrape=$(calc "$(now) - $t0")
+	sw=$(mval ibtopo_sweep_duration_seconds "")
+	ok=$(mval ibtopo_last_sweep_success "")
+	size=$(wc -c <"$TESTDIR/body")
+	sweeps 50
+	r50=$(rss)
+	scrape /metrics >/dev/null
+	errs=$(mval ibtopo_sweep_errors_total "")
+	n=$(mval ibtopo_sweeps_total "")
+	serve_stop
+	sim_stop
+	echo "1,944 hosts under ibsim: serve sweep ${sw}s (last ok: $ok;" \
+		"$errs of $n failed), ibqueryerrors --skip-sl ${t_iqe}s:" \
+		"sweep / ibqueryerrors $(calc "$sw / $t_iqe")"
+	echo "scrape of /metrics: ${t_scrape}s for $size bytes"
+	echo "resident memory: ${r5} kB after 5 sweeps, ${r50} kB after 50 or more" \
+		"($(calc "100 * ($r50 - $r5) / $r5")%)"
+}
+
+case " $PARTS " in
+*" serve "*) serve_part ;;
+esac
+case " $PARTS " in
+*" text "*) ;;
+*) exit 0 ;;
+esac
 
 case $HOSTS in
 large) shape="--levels 3 --radix 36 --pods 36 --leaves 18 --spines 18 --hosts-per-leaf 18" ;;
