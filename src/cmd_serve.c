@@ -545,73 +545,77 @@ static void sweep_loop(struct serve_run *r, struct serve_state *s,
 	}
 }
 
-static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
-			  const struct cli_global *g)
-{
-	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct serve_run r = { .g = g };
-	const char *listen = SERVE_DEFAULT_LISTEN, *names, *web_path = NULL;
-	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
-	struct sockaddr_storage addr;
-	struct serve_http *http = NULL;
-	struct cli_state st = { 0 };
-	double interval = 60;
-	sigset_t stop, old;
-	socklen_t addrlen = 0;
-	char msg[512], *end;
-	unsigned long v;
-	int c, rc = EXIT_TROUBLE;
+/* The options that are not the run's own. */
+struct serve_args {
+	const char *listen;
+	const char *web_path;
+	double interval;
+};
 
-	r.dopts = dinit;
+/* A whole decimal number from 1 to max; false when it is not one. */
+static bool parse_count(const char *arg, unsigned long max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || !v || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* The command line into r and a; 0, or the exit status of a usage error. */
+static int parse_args(const struct cli_cmd *self, int argc, char **argv,
+		      struct serve_run *r, struct serve_args *a)
+{
+	struct cli_state st = { 0 };
+	char *end;
+	int c;
+
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_LISTEN:
-			listen = st.optarg;
+			a->listen = st.optarg;
 			break;
 		case OPT_INTERVAL:
-			interval = strtod(st.optarg, &end);
-			if (end == st.optarg || *end || !(interval >= 0.1) ||
-			    interval > 86400)
+			a->interval = strtod(st.optarg, &end);
+			if (end == st.optarg || *end || !(a->interval >= 0.1) ||
+			    a->interval > 86400)
 				return cli_usage_error(
 					self,
 					"bad --interval '%s' (seconds, 0.1 to 86400)",
 					st.optarg);
 			break;
 		case OPT_STORE_EVERY:
-			if (!parse_duration(st.optarg, &r.store_every))
+			if (!parse_duration(st.optarg, &r->store_every))
 				return cli_usage_error(
 					self,
 					"bad --store-every '%s' (90s, 30m, 1h, 1d)",
 					st.optarg);
 			break;
 		case OPT_KEEP_DAYS:
-			v = strtoul(st.optarg, &end, 10);
-			if (end == st.optarg || *end || !v || v > 36500)
+			if (!parse_count(st.optarg, 36500, &r->keep_days))
 				return cli_usage_error(
 					self,
 					"bad --keep-days '%s' (1 or more)",
 					st.optarg);
-			r.keep_days = (unsigned)v;
 			break;
 		case OPT_TIMEOUT:
-			v = strtoul(st.optarg, &end, 10);
-			if (end == st.optarg || *end || !v || v > 600000)
+			if (!parse_count(st.optarg, 600000,
+					 &r->dopts.timeout_ms))
 				return cli_usage_error(
 					self,
 					"bad timeout '%s' (milliseconds, 1 to 600000)",
 					st.optarg);
-			r.dopts.timeout_ms = (unsigned)v;
 			break;
 		case OPT_FABRIC:
 			if (!*st.optarg)
 				return cli_usage_error(self,
 						       "empty --fabric name");
-			r.fabric_name = st.optarg;
+			r->fabric_name = st.optarg;
 			break;
 		case OPT_WEB_CONFIG:
-			web_path = st.optarg;
+			a->web_path = st.optarg;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -620,17 +624,43 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (st.optind < argc)
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
-	if (r.keep_days && !r.store_every)
+	if (r->keep_days && !r->store_every)
 		return cli_usage_error(self,
 				       "--keep-days prunes what --store-every "
 				       "stores; none given");
-	if (parse_listen(listen, &addr, &addrlen, msg, sizeof(msg)))
+	return 0;
+}
+
+static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
+			  const struct cli_global *g)
+{
+	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct serve_run r = { .g = g };
+	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60 };
+	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
+	struct sockaddr_storage addr;
+	struct serve_http *http = NULL;
+	const char *names;
+	sigset_t stop, old;
+	socklen_t addrlen = 0;
+	char msg[512];
+	int rc;
+
+	r.dopts = dinit;
+	rc = parse_args(self, argc, argv, &r, &a);
+	if (rc)
+		return rc;
+	rc = EXIT_TROUBLE;
+	if (parse_listen(a.listen, &addr, &addrlen, msg, sizeof(msg)))
 		return cli_usage_error(self, "%s", msg);
 	r.dopts.ca = g->ca;
 	r.dopts.port = g->port;
 	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
 	r.dopts.warn = cli_warn;
-	if (web_path && serve_webconfig_load(&web, web_path, msg, sizeof(msg)))
+	if (a.web_path &&
+	    serve_webconfig_load(&web, a.web_path, msg, sizeof(msg)))
 		return cli_failf("--web-config: %s", msg);
 	names = cli_node_name_map(g);
 	if (names && ibtopo_name_map_load(&r.names, names, &err)) {
@@ -650,13 +680,13 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	signal(SIGPIPE, SIG_IGN);
 	if (serve_http_start(&http, (const struct sockaddr *)&addr, addrlen,
 			     &web, on_get, &s, msg, sizeof(msg))) {
-		rc = cli_failf("--listen '%s': %s", listen, msg);
+		rc = cli_failf("--listen '%s': %s", a.listen, msg);
 		goto out_unblock;
 	}
 	fprintf(stderr, "ibtopo: serving %s://%s/metrics every %g s%s\n",
-		web.cert_pem ? "https" : "http", listen, interval,
+		web.cert_pem ? "https" : "http", a.listen, a.interval,
 		web.nusers ? ", basic auth" : "");
-	sweep_loop(&r, &s, &stop, interval);
+	sweep_loop(&r, &s, &stop, a.interval);
 	rc = EXIT_CLEAN;
 	/* every response released: the texts are ours alone again */
 	serve_http_stop(http);

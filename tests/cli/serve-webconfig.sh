@@ -5,7 +5,8 @@
 # password checked against the bcrypt hash (401 without, or wrong); a
 # key the server does not know, half a TLS pair or a hash that is not
 # bcrypt is refused at start (exit 2, FILE:LINE). No fabric is needed:
-# the sweeps fail (counted) and the server answers all the same.
+# the sweeps fail (counted) and the server answers all the same. Bad
+# --interval, --store-every, --listen or --keep-days alone: exit 2.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -86,4 +87,14 @@ printf 'tls_server_config:\n  cert_file: nope.pem\n  key_file: nope.pem\n' |
 	bad "cannot open '$tmp/nope.pem'"
 run 2 "$IBTOPO" --db "$tmp/db" serve --web-config "$tmp/none.yml" &&
 	{ grep -q "cannot open '$tmp/none.yml'" "$tmp/err" || flunk "missing file: $(cat "$tmp/err")"; }
+# usage errors: exit 2 before listening or sweeping
+run 2 "$IBTOPO" serve --interval 0 && grep -q "bad --interval '0'" "$tmp/err" ||
+	flunk "--interval 0: $(cat "$tmp/err")"
+run 2 "$IBTOPO" serve --keep-days 3 &&
+	grep -q -- "--keep-days prunes what --store-every stores" "$tmp/err" ||
+	flunk "--keep-days alone: $(cat "$tmp/err")"
+run 2 "$IBTOPO" serve --store-every 1w && grep -q "bad --store-every '1w'" "$tmp/err" ||
+	flunk "--store-every 1w: $(cat "$tmp/err")"
+run 2 "$IBTOPO" serve --listen 127.0.0.1 && grep -q "bad --listen '127.0.0.1'" "$tmp/err" ||
+	flunk "--listen without a port: $(cat "$tmp/err")"
 exit "$failed"
