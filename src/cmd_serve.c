@@ -376,6 +376,7 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	struct ibtopo_fabric *f = NULL;
 	time_t started = time(NULL);
 	double t0 = cli_now();
+	bool was_failing;
 	int rc;
 
 	rc = ibtopo_fabric_discover(&f, &r->dopts, &err);
@@ -401,10 +402,22 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	if (!rc && html.p && shared_new(&new_html, &s->lock, &html, &err))
 		rc = IBTOPO_ENOMEM;
 	pthread_mutex_lock(&s->lock);
+	was_failing = s->sweeps && !s->last_ok;
 	s->sweeps++;
 	s->last_ok = !rc;
 	s->last_duration = cli_now() - t0;
 	s->last_sweep = started;
+	/* the log says when sweeps start failing, why, and when they
+	 * recover; not the same line once per interval */
+	if (rc && (s->sweeps == 1 || !was_failing ||
+		   strcmp(s->last_error, err.message) != 0))
+		fprintf(stderr, "ibtopo: warning: sweep failed: %s\n",
+			err.message);
+	else if (!rc && was_failing)
+		fprintf(stderr,
+			"ibtopo: sweeps succeed again (%" PRIu64
+			" failed so far)\n",
+			s->errors);
 	if (rc) {
 		s->errors++;
 		snprintf(s->last_error, sizeof(s->last_error), "%s",
@@ -424,10 +437,7 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	shared_put_locked(new_text);
 	shared_put_locked(new_html);
 	pthread_mutex_unlock(&s->lock);
-	if (rc)
-		fprintf(stderr, "ibtopo: warning: sweep failed: %s\n",
-			err.message);
-	else
+	if (!rc)
 		cli_step(r->g, "sweep", t0, "%zu nodes, %zu links",
 			 ibtopo_fabric_node_count(f),
 			 ibtopo_fabric_link_count(f));

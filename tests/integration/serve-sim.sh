@@ -122,6 +122,12 @@ metrics_until '[ "$(mval ibtopo_last_sweep_success "")" = 0 ]' 20 ||
 sim_cmd 'Error "leaf002" 0 17'
 metrics_until '[ "$(mval ibtopo_last_sweep_success "")" = 1 ]' 20 ||
 	flunk "no good sweep after leaf002 answers again"
+# the log: when sweeps failed and when they recovered, not every sweep
+grep -q '^ibtopo: sweeps succeed again ([1-9][0-9]* failed so far)$' \
+	"$TESTDIR/serve.err" || flunk "no recovery line: $(cat "$TESTDIR/serve.err")"
+n=$(grep -c 'warning: sweep failed' "$TESTDIR/serve.err")
+[ "$n" -ge 1 ] && [ "$n" -le "$(mval ibtopo_sweep_errors_total "")" ] ||
+	flunk "$n failure lines for $(mval ibtopo_sweep_errors_total "") failed sweeps"
 
 serve_stop
 [ "$SERVE_RC" = 0 ] || flunk "serve exited $SERVE_RC on SIGTERM"
