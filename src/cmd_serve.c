@@ -29,8 +29,8 @@
 
 /*
  * The default port: the Prometheus wiki's default port allocations have
- * filled 9100-9999, so it is one above that range that no exporter there
- * claims (README.md "Prometheus").
+ * filled 9100-9999, so it is above that range (README.md "Prometheus"
+ * says what was checked).
  */
 #define SERVE_DEFAULT_PORT "10117"
 #define SERVE_DEFAULT_LISTEN "127.0.0.1:" SERVE_DEFAULT_PORT
