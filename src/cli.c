@@ -777,8 +777,12 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 	int stat_errno = 0, rc;
 
 	*out = NULL;
-	if (what && (strcmp(what, "-") == 0 ||
-		     (stat(what, &st) == 0 && !S_ISDIR(st.st_mode)))) {
+	/* errno only from a stat that failed: a library's start-up (gnutls
+	 * under libmicrohttpd) leaves ENOENT behind */
+	if (what && strcmp(what, "-") != 0 && stat(what, &st) != 0)
+		stat_errno = errno;
+	if (what &&
+	    (strcmp(what, "-") == 0 || (!stat_errno && !S_ISDIR(st.st_mode)))) {
 		/* what a file cannot say (a -p report's CA ports) goes to stderr */
 		ropts.format = src->format;
 		ropts.node_name_map = name_map;
@@ -788,8 +792,6 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 			step_loaded(g, t0, "read", what, *out);
 		return rc;
 	}
-	if (what)
-		stat_errno = errno;
 	rc = load_snapshot(out, g, what ? what : "latest", err);
 	if (rc == IBTOPO_ENOTFOUND && what && stat_errno &&
 	    strpbrk(what, "/.")) {

@@ -16,5 +16,7 @@ extern const struct cli_cmd cmd_render_entry;
 extern const struct cli_cmd cmd_export_entry;
 extern const struct cli_cmd cmd_health_entry;
 extern const struct cli_cmd cmd_routes_entry;
+extern const struct cli_cmd cmd_metrics_entry;
+extern const struct cli_cmd cmd_serve_entry;
 
 #endif

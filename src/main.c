@@ -22,6 +22,8 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_routes_entry,
 	&cmd_render_entry,
 	&cmd_export_entry,
+	&cmd_metrics_entry,
+	&cmd_serve_entry,
 };
 /* clang-format on */
 

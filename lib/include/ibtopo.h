@@ -41,5 +41,6 @@
 #include <ibtopo/report.h>
 #include <ibtopo/compare.h>
 #include <ibtopo/diagram.h>
+#include <ibtopo/metrics.h>
 
 #endif /* IBTOPO_H */

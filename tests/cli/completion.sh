@@ -30,7 +30,9 @@ want() {	# want "EXPECTED" WORD...
 	got=$(complete_words "$@")
 	[ "$got" = "$w" ] || flunk "'ibtopo $*': got '$got', wanted '$w'"
 }
-want "show snapshots " s
+want "serve show snapshots " s
+want "127.0.0.1:10117 " serve --listen 127
+want "15m 1d 1h " serve --store-every 1
 want "show " sh
 want "diff discover " di
 want "--ca --db --down --format --help --node-name-map --port --switch --type --verbose --wide " show --

@@ -1,0 +1,170 @@
+#!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
+# bench/metrics.sh - the cost of the Prometheus text (issue 26).
+#
+#   sh bench/metrics.sh                  # from a build directory
+#   REPEAT=5 HOSTS=large sh bench/metrics.sh
+#
+# A stored fat tree whose every linked port carries counters (imported
+# from an ibdiagnet2.db_csv PM_INFO section written here, 64-bit data
+# counters, errors on 1% of the ports), then `ibtopo metrics` of it:
+# the text's size, its series, and the time to load the snapshot and
+# write it, with the findings (one `analyze`) and without
+# (--no-findings, the text alone). HOSTS: "large" (default) is the
+# 11,664-host fat tree of the issue (36 pods, 3 levels, radix 36);
+# "huge" 20,736 hosts (48 pods, radix 48): about 100,000 ports.
+# PARTS="text serve" (the default) chooses the parts; "serve": on the
+# 1,944-host fat tree under ibsim (bench/gen-fattree.py --pods 6, opensm
+# for LIDs), `ibtopo serve --interval 0.2`: its sweep (discovery with the
+# counters of every linked port, analysis, text, diagram) against
+# `ibqueryerrors --skip-sl` (what the exporters run), the time of a
+# scrape of /metrics, and the server's resident memory after 5 and after
+# 50 sweeps.
+# Best of REPEAT (default 3) wall times; cpu: user + system, best of
+# REPEAT too. Not a test: nothing here asserts.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+REPEAT=${REPEAT:-3}
+HOSTS=${HOSTS:-large}
+PARTS=${PARTS:-text serve}
+IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+SIM_WAIT=${SIM_WAIT:-120}
+. "$top_srcdir/tests/lib.sh"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
+. "$here/lib.sh"
+
+serve_part() {
+	sim_require
+	. "$top_srcdir/tests/serve-lib.sh"
+	net="$TESTDIR/ft1944.net"
+	limits=$("$PYTHON3" "$here/gen-fattree.py" --radix 36 --levels 3 --pods 6 \
+		-o "$net" 2>&1 >/dev/null | sed -n 's/^ibsim-limits: //p')
+	# shellcheck disable=SC2086
+	sim_start "$net" -n $limits
+	SIM_HOST=h00001
+	export SIM_HOST
+	sim_opensm
+	t0=$(now)
+	sim_client "$IBQUERYERRORS" --skip-sl >/dev/null 2>&1
+	t_iqe=$(calc "$(now) - $t0")
+	serve_start --interval 0.2 --timeout 1000
+	rss() {
+		awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status"
+	}
+	# sweeps N: wait (on /healthz, cheap) until N sweeps are done
+	sweeps() {
+		for _ in $(seq 1 6000); do
+			scrape /healthz >/dev/null
+			[ "$(sed -n 's/^sweeps: //p' "$TESTDIR/body")" -ge "$1" ] &&
+				return 0
+			sleep 0.2
+		done
+		fail "$1 sweeps: $(cat "$TESTDIR/serve.err")"
+	}
+	sweeps 5
+	r5=$(rss)
+	t0=$(now)
+	scrape /metrics >/dev/null
+	t_scrape=$(calc "$(now) - $t0")
+	sw=$(mval ibtopo_sweep_duration_seconds "")
+	ok=$(mval ibtopo_last_sweep_success "")
+	size=$(wc -c <"$TESTDIR/body")
+	sweeps 50
+	r50=$(rss)
+	scrape /metrics >/dev/null
+	errs=$(mval ibtopo_sweep_errors_total "")
+	n=$(mval ibtopo_sweeps_total "")
+	serve_stop
+	sim_stop
+	echo "1,944 hosts under ibsim: serve sweep ${sw}s (last ok: $ok;" \
+		"$errs of $n failed), ibqueryerrors --skip-sl ${t_iqe}s:" \
+		"sweep / ibqueryerrors $(calc "$sw / $t_iqe")"
+	echo "scrape of /metrics: ${t_scrape}s for $size bytes"
+	echo "resident memory: ${r5} kB after 5 sweeps, ${r50} kB after 50 or more" \
+		"($(calc "100 * ($r50 - $r5) / $r5")%)"
+}
+
+case " $PARTS " in
+*" serve "*) serve_part ;;
+esac
+case " $PARTS " in
+*" text "*) ;;
+*) exit 0 ;;
+esac
+
+case $HOSTS in
+large) shape="--levels 3 --radix 36 --pods 36 --leaves 18 --spines 18 --hosts-per-leaf 18" ;;
+huge) shape="--levels 3 --radix 48 --pods 36 --leaves 24 --spines 24 --hosts-per-leaf 24" ;;
+*) fail "HOSTS is large or huge" ;;
+esac
+db=$TESTDIR/big.db
+# shellcheck disable=SC2086
+"$IBTOPO" plan fat-tree $shape -o "$TESTDIR/plan.topo" || fail "plan"
+"$IBTOPO" --db "$TESTDIR/plan.db" import "$TESTDIR/plan.topo" >/dev/null &&
+	"$IBTOPO" --db "$TESTDIR/plan.db" show ports --format json \
+		>"$TESTDIR/ports.json" || fail "ports"
+"$PYTHON3" - "$TESTDIR/ports.json" "$TESTDIR/pm.db_csv" <<'PY' || fail "counters"
+import json, sys
+names = ["LinkDownedCounter", "LinkErrorRecoveryCounter", "SymbolErrorCounter",
+         "PortRcvRemotePhysicalErrors", "PortRcvErrors", "PortXmitDiscards",
+         "PortRcvSwitchRelayErrors", "ExcessiveBufferOverrunErrors",
+         "LocalLinkIntegrityErrors", "PortRcvConstraintErrors",
+         "PortXmitConstraintErrors", "VL15Dropped", "PortXmitWait",
+         "PortXmitDataExtended", "PortRcvDataExtended",
+         "PortXmitPktsExtended", "PortRcvPktsExtended"]
+ports = [p for p in json.load(open(sys.argv[1]))["ports"]
+         if p["remote"]["guid"] and p["port"]]
+with open(sys.argv[2], "w") as f:
+    f.write("START_PM_INFO\nNodeGUID,PortGUID,PortNumber,%s\n" % ",".join(names))
+    for i, p in enumerate(ports):
+        err = 7 if i % 100 == 0 else 0
+        v = [0, 0, err, 0, err, 0, 0, 0, 0, 0, 0, 0, 1000 + i,
+             10**12 + i, 10**12 + 2 * i, 10**9 + i, 10**9 + i]
+        f.write("%s,%s,%d,%s\n" % (p["guid"], p["port_guid"] or p["guid"],
+                                   p["port"], ",".join(map(str, v))))
+    f.write("END_PM_INFO\n")
+print("%d linked ports" % len(ports), file=sys.stderr)
+PY
+"$IBTOPO" --db "$db" import "$TESTDIR/plan.topo" --counters "$TESTDIR/pm.db_csv" \
+	>"$TESTDIR/import.out" || fail "import --counters"
+
+# best CMD...: best wall and CPU seconds of REPEAT runs of `timed CMD`
+best() {
+	b='' bc=''
+	for _ in $(seq 1 "$REPEAT"); do
+		t0=$(now)
+		timed "$@" || { cat "$TESTDIR/err" >&2; fail "$* failed"; }
+		t=$(calc "$(now) - $t0")
+		c=$(cat "$TESTDIR/cpu")
+		{ [ -z "$b" ] || lt "$t" "$b"; } && b=$t
+		{ [ -z "$bc" ] || lt "$c" "$bc"; } && bc=$c
+	done
+	echo "$b $bc"
+}
+
+set -- $(best "$IBTOPO" --db "$db" metrics --no-findings)
+t_n=$1 c_n=$2
+bytes=$(wc -c <"$TESTDIR/out")
+series=$(grep -vc '^#' "$TESTDIR/out")
+ports=$(grep -c '^ibtopo_port_state{' "$TESTDIR/out")
+withc=$(grep -c '^ibtopo_port_counters_saturated{' "$TESTDIR/out")
+gz=$(gzip -1 -c <"$TESTDIR/out" | wc -c)
+set -- $(best "$IBTOPO" --db "$db" metrics)
+t_f=$1 c_f=$2
+set -- $(best "$IBTOPO" --db "$db" show nodes --format csv)
+t_l=$1 c_l=$2
+echo "$HOSTS: $(head -1 "$TESTDIR/import.out")"
+echo "$ports ports ($withc with counters): $series series, $bytes bytes" \
+	"($gz with gzip -1)"
+printf '%-40s %9s %9s\n' "" wall cpu
+printf '%-40s %8.3fs %8.3fs\n' "metrics --no-findings (load + text)" "$t_n" "$c_n" \
+	"metrics (load + analyze + text)" "$t_f" "$c_f" \
+	"show nodes --format csv (load, for scale)" "$t_l" "$c_l"
+echo "best of $REPEAT; $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs ($(uname -m))," \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

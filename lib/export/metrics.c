@@ -1,0 +1,611 @@
+/*
+ * metrics.c - a fabric's port health in the Prometheus text exposition
+ * format 0.0.4: per port counters and link state, per fabric counts and
+ * findings. Each family is written once with its HELP and TYPE, its
+ * series one per port, as the format requires.
+ */
+#include "export/export-int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A buffered writer: one sink call per 64 KiB, not one per line. Without
+ * a sink (o NULL) it grows instead: a string being built.
+ */
+struct mbuf {
+	const struct ibtopo_sink *o;
+	char *p;
+	size_t len;
+	size_t cap;
+	int rc;
+};
+
+#define MBUF_FLUSH (64u * 1024u)
+
+static void mb_flush(struct mbuf *b)
+{
+	if (!b->rc && b->len)
+		b->rc = b->o->write(b->o->write_arg, b->p, b->len);
+	b->len = 0;
+}
+
+static void mb_add(struct mbuf *b, const char *s, size_t n)
+{
+	if (b->rc)
+		return;
+	if (!b->o && b->len + n + 1 > b->cap) {
+		size_t cap = b->cap * 2 + n + 1;
+		char *q = realloc(b->p, cap);
+
+		if (!q) {
+			b->rc = IBTOPO_ENOMEM;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	if (b->len + n > b->cap) {
+		mb_flush(b);
+		if (n > b->cap) {
+			b->rc = b->o->write(b->o->write_arg, s, n);
+			return;
+		}
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	if (b->o && b->len >= MBUF_FLUSH)
+		mb_flush(b);
+}
+
+static void mb_str(struct mbuf *b, const char *s)
+{
+	mb_add(b, s, strlen(s));
+}
+
+static void IBTOPO__PRINTF(2, 3) mb_printf(struct mbuf *b, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		b->rc = IBTOPO_ERROR;
+	else
+		mb_add(b, tmp,
+		       (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* A label value as the format quotes it: \\, \" and \n escaped. */
+static void mb_label_value(struct mbuf *b, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p == '\\')
+			mb_add(b, "\\\\", 2);
+		else if (*p == '"')
+			mb_add(b, "\\\"", 2);
+		else if (*p == '\n')
+			mb_add(b, "\\n", 2);
+		else
+			mb_add(b, p, 1);
+	}
+}
+
+static void family(struct mbuf *b, const char *name, const char *type,
+		   const char *help)
+{
+	mb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* The PortCounters as metric families, in enum ibtopo_counter order. */
+struct counter_family {
+	const char *name;
+	const char *help;
+	unsigned scale; /* 4: words of 4 bytes */
+};
+
+static const struct counter_family counter_families[IBTOPO_CTR_COUNT_] = {
+	[IBTOPO_CTR_SYMBOL_ERRORS] = { "ibtopo_port_symbol_errors_total",
+				       "SymbolErrorCounter: minor link errors "
+				       "on any physical lane (errors)",
+				       1 },
+	[IBTOPO_CTR_LINK_ERROR_RECOVERY] = { "ibtopo_port_link_error_recovery_total",
+					     "LinkErrorRecoveryCounter: link retrains after errors "
+					     "(recoveries)",
+					     1 },
+	[IBTOPO_CTR_LINK_DOWNED] = { "ibtopo_port_link_downed_total",
+				     "LinkDownedCounter: times the link went "
+				     "down after errors (events)",
+				     1 },
+	[IBTOPO_CTR_RCV_ERRORS] = { "ibtopo_port_receive_errors_total",
+				    "PortRcvErrors: packets received with "
+				    "errors (packets)",
+				    1 },
+	[IBTOPO_CTR_RCV_REMOTE_PHYS_ERRORS] = { "ibtopo_port_receive_remote_physical_errors_total",
+						"PortRcvRemotePhysicalErrors: packets received marked bad "
+						"upstream (packets)",
+						1 },
+	[IBTOPO_CTR_RCV_SWITCH_RELAY_ERRORS] = { "ibtopo_port_receive_switch_relay_errors_total",
+						 "PortRcvSwitchRelayErrors: received packets a switch could "
+						 "not forward (packets)",
+						 1 },
+	[IBTOPO_CTR_XMIT_DISCARDS] = { "ibtopo_port_transmit_discards_total",
+				       "PortXmitDiscards: outbound packets "
+				       "discarded (packets)",
+				       1 },
+	[IBTOPO_CTR_XMIT_CONSTRAINT_ERRORS] = { "ibtopo_port_transmit_constraint_errors_total",
+						"PortXmitConstraintErrors: packets not sent for partition or "
+						"raw constraints (packets)",
+						1 },
+	[IBTOPO_CTR_RCV_CONSTRAINT_ERRORS] = { "ibtopo_port_receive_constraint_errors_total",
+					       "PortRcvConstraintErrors: packets received and dropped for "
+					       "partition or raw constraints (packets)",
+					       1 },
+	[IBTOPO_CTR_LOCAL_LINK_INTEGRITY_ERRORS] = { "ibtopo_port_local_link_integrity_errors_total",
+						     "LocalLinkIntegrityErrors: times the local physical errors "
+						     "exceeded their threshold (events)",
+						     1 },
+	[IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS] = { "ibtopo_port_excessive_buffer_overrun_errors_total",
+							 "ExcessiveBufferOverrunErrors: consecutive flow control "
+							 "update periods with buffer overrun (events)",
+							 1 },
+	[IBTOPO_CTR_VL15_DROPPED] = { "ibtopo_port_vl15_dropped_total",
+				      "VL15Dropped: subnet management packets "
+				      "dropped (packets)",
+				      1 },
+	[IBTOPO_CTR_XMIT_WAIT] = { "ibtopo_port_transmit_wait_total",
+				   "PortXmitWait: ticks with data to send but "
+				   "no credits (ticks)",
+				   1 },
+	[IBTOPO_CTR_XMIT_DATA] = { "ibtopo_port_transmit_bytes_total",
+				   "PortXmitData: bytes sent, 4 x the counter's "
+				   "4-byte words (bytes)",
+				   4 },
+	[IBTOPO_CTR_RCV_DATA] = { "ibtopo_port_receive_bytes_total",
+				  "PortRcvData: bytes received, 4 x the "
+				  "counter's 4-byte words (bytes)",
+				  4 },
+	[IBTOPO_CTR_XMIT_PKTS] = { "ibtopo_port_transmit_packets_total",
+				   "PortXmitPkts: packets sent (packets)", 1 },
+	[IBTOPO_CTR_RCV_PKTS] = { "ibtopo_port_receive_packets_total",
+				  "PortRcvPkts: packets received (packets)",
+				  1 },
+};
+
+const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
+				       const struct ibtopo_fabric *fabric)
+{
+	const struct ibtopo_fabric_meta *m;
+	uint64_t low = 0;
+	bool any = false, sw = false;
+
+	if (!buf || !len)
+		return buf;
+	if (!fabric) {
+		snprintf(buf, len, "empty");
+		return buf;
+	}
+	m = ibtopo_fabric_meta(fabric);
+	if (m && m->label && *m->label) {
+		snprintf(buf, len, "%s", m->label);
+		return buf;
+	}
+	for (size_t i = 0; i < ibtopo_fabric_node_count(fabric); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+		bool is_sw = n->type == IBTOPO_NODE_SWITCH;
+
+		if (!any || (is_sw && !sw) || (is_sw == sw && n->guid < low)) {
+			low = n->guid;
+			sw = is_sw;
+			any = true;
+		}
+	}
+	if (any)
+		snprintf(buf, len, "0x%016" PRIx64, low);
+	else
+		snprintf(buf, len, "empty");
+	return buf;
+}
+
+/* The ports written: every numbered port of a switch or CA. */
+struct mport {
+	const struct ibtopo_port *p;
+	char *labels; /* fabric="..",node="..",...: without braces */
+};
+
+struct mctx {
+	struct mbuf b;
+	const struct ibtopo_fabric *f;
+	const char *fabric;
+	struct mport *ports;
+	size_t nports;
+};
+
+static int collect_ports(struct mctx *c)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < ibtopo_fabric_node_count(c->f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
+
+		if (n->type != IBTOPO_NODE_SWITCH && n->type != IBTOPO_NODE_CA)
+			continue;
+		for (unsigned k = 1; k <= n->nports; k++) {
+			if (!n->ports[k])
+				continue;
+			if (ibtopo__grow(&c->ports, &alloc, c->nports + 1,
+					 sizeof(*c->ports)))
+				return IBTOPO_ENOMEM;
+			c->ports[c->nports++] =
+				(struct mport){ n->ports[k], NULL };
+		}
+	}
+	return 0;
+}
+
+/* The label set of one port, escaped once for all its series. */
+static int port_labels(struct mctx *c, struct mport *mp)
+{
+	const struct ibtopo_port *p = mp->p, *r = p->remote;
+	struct mbuf lb = { NULL, NULL, 0, 0, 0 };
+
+	mb_str(&lb, "fabric=\"");
+	mb_label_value(&lb, c->fabric);
+	mb_str(&lb, "\",node=\"");
+	mb_label_value(&lb, p->node->desc);
+	mb_printf(&lb, "\",node_guid=\"0x%016" PRIx64 "\",port=\"%u\"",
+		  p->node->guid, p->num);
+	mb_printf(&lb, ",node_type=\"%s\",remote_node=\"",
+		  ibtopo_node_type_name(p->node->type));
+	if (r)
+		mb_label_value(&lb, r->node->desc);
+	if (r)
+		mb_printf(&lb,
+			  "\",remote_guid=\"0x%016" PRIx64
+			  "\",remote_port=\"%u\"",
+			  r->node->guid, r->num);
+	else
+		mb_str(&lb, "\",remote_guid=\"\",remote_port=\"\"");
+	if (lb.rc) {
+		free(lb.p);
+		return lb.rc;
+	}
+	lb.p[lb.len] = '\0';
+	mp->labels = lb.p;
+	return 0;
+}
+
+static void series(struct mbuf *b, const char *name, const char *labels,
+		   const char *extra, const char *value)
+{
+	mb_str(b, name);
+	mb_add(b, "{", 1);
+	mb_str(b, labels);
+	if (extra)
+		mb_str(b, extra);
+	mb_add(b, "} ", 2);
+	mb_str(b, value);
+	mb_add(b, "\n", 1);
+}
+
+static void series_u64(struct mbuf *b, const char *name, const char *labels,
+		       uint64_t v)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	series(b, name, labels, NULL, num);
+}
+
+static void series_real(struct mbuf *b, const char *name, const char *labels,
+			double v)
+{
+	char num[40];
+
+	snprintf(num, sizeof(num), "%.15g", v);
+	series(b, name, labels, NULL, num);
+}
+
+/* Prometheus' base unit is the byte: rates in bytes per second. */
+static double gbps_to_bytes(double gbps)
+{
+	return gbps * 1e9 / 8;
+}
+
+/* The fastest rate both ends support, or -1 when a set is not known. */
+static double possible_bps(const struct ibtopo_port *p)
+{
+	const struct ibtopo_port *r = p->remote;
+	unsigned speed, width;
+
+	if (!r || !p->speed_supported || !r->speed_supported ||
+	    !p->width_supported || !r->width_supported)
+		return -1;
+	speed = ibtopo_speed_highest(p->speed_supported & r->speed_supported);
+	width = ibtopo_width_highest(p->width_supported & r->width_supported);
+	if (!speed || !width)
+		return -1;
+	return gbps_to_bytes(ibtopo_link_gbps(speed, width));
+}
+
+static bool port_is_up(const struct ibtopo_port *p)
+{
+	return p->width_active && p->speed_active &&
+	       p->state != IBTOPO_PORT_STATE_DOWN;
+}
+
+static void write_port_gauges(struct mctx *c)
+{
+	struct mbuf *b = &c->b;
+
+	family(b, "ibtopo_port_state", "gauge",
+	       "IBA PortState: 1 down, 2 init, 3 armed, 4 active, "
+	       "0 unknown");
+	for (size_t i = 0; i < c->nports; i++)
+		series_u64(b, "ibtopo_port_state", c->ports[i].labels,
+			   c->ports[i].p->state);
+	family(b, "ibtopo_port_physical_state", "gauge",
+	       "IBA PortPhysicalState: 1 sleep, 2 polling, 3 disabled, "
+	       "4 training, 5 linkup, 6 error recovery, 7 phy test, "
+	       "0 unknown");
+	for (size_t i = 0; i < c->nports; i++)
+		series_u64(b, "ibtopo_port_physical_state", c->ports[i].labels,
+			   c->ports[i].p->phys_state);
+	family(b, "ibtopo_port_width_lanes", "gauge",
+	       "Active link width in lanes; 0 when down");
+	for (size_t i = 0; i < c->nports; i++) {
+		const struct ibtopo_port *p = c->ports[i].p;
+
+		series_u64(b, "ibtopo_port_width_lanes", c->ports[i].labels,
+			   port_is_up(p) ? ibtopo_width_lanes(p->width_active) :
+					   0);
+	}
+	family(b, "ibtopo_port_lane_speed_bytes_per_second", "gauge",
+	       "Active data rate of one lane, after encoding, in bytes; 0 when down");
+	for (size_t i = 0; i < c->nports; i++) {
+		const struct ibtopo_port *p = c->ports[i].p;
+
+		series_real(b, "ibtopo_port_lane_speed_bytes_per_second",
+			    c->ports[i].labels,
+			    port_is_up(p) ?
+				    gbps_to_bytes(ibtopo_speed_lane_gbps(
+					    p->speed_active)) :
+				    0);
+	}
+	family(b, "ibtopo_port_rate_bytes_per_second", "gauge",
+	       "Active data rate of the link in bytes, lanes x lane "
+	       "speed; 0 when down");
+	for (size_t i = 0; i < c->nports; i++) {
+		const struct ibtopo_port *p = c->ports[i].p;
+
+		series_real(b, "ibtopo_port_rate_bytes_per_second",
+			    c->ports[i].labels,
+			    port_is_up(p) ?
+				    gbps_to_bytes(ibtopo_link_gbps(
+					    p->speed_active, p->width_active)) :
+				    0);
+	}
+	family(b, "ibtopo_port_possible_rate_bytes_per_second", "gauge",
+	       "Fastest data rate both ends of the link support; above "
+	       "ibtopo_port_rate_bytes_per_second on a downgraded link");
+	for (size_t i = 0; i < c->nports; i++) {
+		double v = possible_bps(c->ports[i].p);
+
+		if (v >= 0)
+			series_real(
+				b, "ibtopo_port_possible_rate_bytes_per_second",
+				c->ports[i].labels, v);
+	}
+}
+
+static bool counter_saturated(const struct ibtopo_counters *k,
+			      enum ibtopo_counter i)
+{
+	return (k->valid & (1u << i)) &&
+	       ibtopo_counter_is_saturated(i, (k->extended >> i) & 1u,
+					   k->value[i]);
+}
+
+static void write_port_counters(struct mctx *c)
+{
+	struct mbuf *b = &c->b;
+
+	for (unsigned i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		const struct counter_family *cf = &counter_families[i];
+
+		family(b, cf->name, "counter", cf->help);
+		for (size_t j = 0; j < c->nports; j++) {
+			const struct ibtopo_counters *k =
+				c->ports[j].p->counters;
+
+			if (k && (k->valid & (1u << i)))
+				series_u64(b, cf->name, c->ports[j].labels,
+					   k->value[i] * cf->scale);
+		}
+	}
+	family(b, "ibtopo_port_counters_saturated", "gauge",
+	       "Counters of the port that stopped at their largest value "
+	       "(clear them to count again)");
+	for (size_t j = 0; j < c->nports; j++) {
+		const struct ibtopo_counters *k = c->ports[j].p->counters;
+		unsigned n = 0;
+
+		if (!k)
+			continue;
+		for (unsigned i = 0; i < IBTOPO_CTR_COUNT_; i++)
+			n += counter_saturated(k, i);
+		series_u64(b, "ibtopo_port_counters_saturated",
+			   c->ports[j].labels, n);
+	}
+	family(b, "ibtopo_port_saturated", "gauge",
+	       "1 for each counter that stopped at its largest value: its "
+	       "_total series holds that value, not a reset");
+	for (size_t j = 0; j < c->nports; j++) {
+		const struct ibtopo_counters *k = c->ports[j].p->counters;
+		char extra[64];
+
+		for (unsigned i = 0; k && i < IBTOPO_CTR_COUNT_; i++) {
+			if (!counter_saturated(k, i))
+				continue;
+			snprintf(extra, sizeof(extra), ",counter=\"%s\"",
+				 ibtopo_counter_name(i));
+			series(b, "ibtopo_port_saturated", c->ports[j].labels,
+			       extra, "1");
+		}
+	}
+}
+
+static void write_findings(struct mbuf *b, const char *labels,
+			   const struct ibtopo_findings *fl);
+
+static void write_fabric(struct mctx *c, const struct ibtopo_findings *fl)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
+	struct mbuf *b = &c->b;
+	const char *labels;
+	struct {
+		const char *name, *help;
+		size_t v;
+	} counts[] = {
+		{ "ibtopo_fabric_switches", "Switches in the fabric",
+		  ibtopo_fabric_count_type(c->f, IBTOPO_NODE_SWITCH) },
+		{ "ibtopo_fabric_cas", "Channel adapters (hosts) in the fabric",
+		  ibtopo_fabric_count_type(c->f, IBTOPO_NODE_CA) },
+		{ "ibtopo_fabric_routers", "Routers in the fabric",
+		  ibtopo_fabric_count_type(c->f, IBTOPO_NODE_ROUTER) },
+		{ "ibtopo_fabric_links", "Links in the fabric",
+		  ibtopo_fabric_link_count(c->f) },
+	};
+	struct mbuf lb = { NULL, NULL, 0, 0, 0 };
+
+	mb_str(&lb, "fabric=\"");
+	mb_label_value(&lb, c->fabric);
+	mb_add(&lb, "\"", 1);
+	if (lb.rc) {
+		b->rc = lb.rc;
+		return;
+	}
+	lb.p[lb.len] = '\0';
+	labels = lb.p;
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		family(b, counts[i].name, "gauge", counts[i].help);
+		series_u64(b, counts[i].name, labels, counts[i].v);
+	}
+	family(b, "ibtopo_snapshot_timestamp_seconds", "gauge",
+	       "When the fabric was swept, seconds since the epoch");
+	series_u64(b, "ibtopo_snapshot_timestamp_seconds", labels,
+		   m->taken_at > 0 ? (uint64_t)m->taken_at : 0);
+	family(b, "ibtopo_snapshot_partial", "gauge",
+	       "1 when the sweep did not reach every node");
+	series_u64(b, "ibtopo_snapshot_partial", labels, m->partial ? 1 : 0);
+	family(b, "ibtopo_snapshot_id", "gauge",
+	       "Id of the stored snapshot; 0 when not stored");
+	series_u64(b, "ibtopo_snapshot_id", labels,
+		   m->snapshot_id > 0 ? (uint64_t)m->snapshot_id : 0);
+	if (fl)
+		write_findings(b, labels, fl);
+	free(lb.p);
+}
+
+static void write_findings(struct mbuf *b, const char *labels,
+			   const struct ibtopo_findings *fl)
+{
+	size_t n[IBTOPO_FIND_KIND_MAX_][3];
+
+	memset(n, 0, sizeof(n));
+	for (size_t i = 0; i < fl->count; i++) {
+		const struct ibtopo_finding *f = &fl->items[i];
+
+		if (f->kind > 0 && f->kind < IBTOPO_FIND_KIND_MAX_ &&
+		    (unsigned)f->severity < 3)
+			n[f->kind][f->severity]++;
+	}
+	family(b, "ibtopo_fabric_findings", "gauge",
+	       "Findings of the analysis (ibtopo analyze) by kind and "
+	       "severity");
+	for (unsigned k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
+		for (unsigned s = 0; s < 3; s++) {
+			char extra[128];
+			char num[32];
+
+			if (!n[k][s])
+				continue;
+			snprintf(extra, sizeof(extra),
+				 ",kind=\"%s\",severity=\"%s\"",
+				 ibtopo_finding_kind_name(k),
+				 ibtopo_severity_name(s));
+			snprintf(num, sizeof(num), "%zu", n[k][s]);
+			series(b, "ibtopo_fabric_findings", labels, extra, num);
+		}
+	}
+}
+
+int ibtopo_metrics_write(const struct ibtopo_sink *o,
+			 const struct ibtopo_fabric *fabric,
+			 const struct ibtopo_metrics_opts *opts,
+			 struct ibtopo_error *err)
+{
+	struct ibtopo_metrics_opts d = IBTOPO_METRICS_OPTS_INIT;
+	struct ibtopo_analysis *an = NULL;
+	const struct ibtopo_findings *fl = NULL;
+	struct mctx c = { .f = fabric };
+	char name[256];
+	int rc = 0;
+
+	if (!o || !o->write || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "metrics: no sink or fabric");
+	if (opts && opts->version != IBTOPO_METRICS_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "metrics: unknown options version %u",
+					 opts->version);
+	if (opts)
+		d = *opts;
+	c.fabric =
+		d.fabric_name ?
+			d.fabric_name :
+			ibtopo_metrics_fabric_name(name, sizeof(name), fabric);
+	fl = d.findings;
+	if (!fl && !(d.flags & IBTOPO_METRICS_NO_FINDINGS)) {
+		rc = ibtopo_analyze(&an, fabric, NULL, err);
+		if (rc)
+			return rc;
+		fl = an->findings;
+	}
+	if (d.flags & IBTOPO_METRICS_NO_FINDINGS)
+		fl = NULL;
+	c.b = (struct mbuf){ o, malloc(MBUF_FLUSH + 1024), 0, MBUF_FLUSH + 1024,
+			     0 };
+	if (!c.b.p) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_analysis;
+	}
+	rc = collect_ports(&c);
+	for (size_t i = 0; !rc && i < c.nports; i++)
+		rc = port_labels(&c, &c.ports[i]);
+	if (rc) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free_ports;
+	}
+	write_port_gauges(&c);
+	write_port_counters(&c);
+	write_fabric(&c, fl);
+	mb_flush(&c.b);
+	if (c.b.rc)
+		rc = ibtopo__error_set(err, c.b.rc,
+				       "cannot write the metrics output");
+out_free_ports:
+	for (size_t i = 0; i < c.nports; i++)
+		free(c.ports[i].labels);
+	free(c.ports);
+	free(c.b.p);
+out_free_analysis:
+	ibtopo_analysis_free(an);
+	return rc;
+}

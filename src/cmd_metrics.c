@@ -1,0 +1,102 @@
+/* cmd_metrics.c - ibtopo metrics: a snapshot's port health for Prometheus */
+#include "commands.h"
+#include "output_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_FABRIC = CLI_LONG, OPT_NO_FINDINGS };
+
+static const struct cli_opt opts[] = {
+	{ "fabric", 0, 1, "NAME",
+	  "the fabric label's value (default: the snapshot's label, else "
+	  "the lowest switch GUID)" },
+	{ "no-findings", 0, 0, NULL,
+	  "leave out ibtopo_fabric_findings (runs no analysis)" },
+	/* options with a letter last: long-only ones are numbered by place */
+	{ "output", 'o', 1, "FILE",
+	  "write into FILE, replaced whole ('-' = standard output, the "
+	  "default)" },
+	{ NULL },
+};
+
+static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g);
+
+const struct cli_cmd cmd_metrics_entry = {
+	.name = "metrics",
+	.summary = "write port counters and link state for Prometheus",
+	.args = "[REF|FILE] [-o FILE] [--fabric NAME] [--no-findings]",
+	.details =
+		"REF (default: latest) is a snapshot, best taken with discover\n"
+		"--counters or import --counters; an existing FILE is read instead.\n"
+		"The output is the Prometheus text format 0.0.4: per port the\n"
+		"PortCounters error counters (ibtopo_port_*_total), data in bytes\n"
+		"(4 x PortXmitData/PortRcvData words) and packets, PortXmitWait;\n"
+		"saturated counters (ibtopo_port_saturated); the port and\n"
+		"physical state, lanes, lane speed, rate and the rate both ends\n"
+		"could run at (ibtopo_port_possible_rate_bytes_per_second); per\n"
+		"fabric the node and link counts, the snapshot's time and whether\n"
+		"it is partial, and the analysis' findings by kind and severity.\n"
+		"Port series carry fabric, node, node_guid, port, node_type,\n"
+		"remote_node, remote_guid and remote_port. -o FILE is written to a\n"
+		"temporary file beside it and renamed over it, as node_exporter's\n"
+		"textfile collector needs (name it *.prom there).",
+	.opts = opts,
+	.exec = cmd_metrics_exec,
+	.flags = CLI_NEEDS_DB,
+};
+
+static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
+			    const struct cli_global *g)
+{
+	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
+	struct cli_source src = { .what = NULL };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *fabric = NULL;
+	struct cli_state st = { 0 };
+	const char *output = NULL;
+	struct output_file out;
+	struct ibtopo_sink ro;
+	int c, rc;
+
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
+		switch (c) {
+		case 'o':
+			output = st.optarg;
+			break;
+		case OPT_FABRIC:
+			if (!*st.optarg)
+				return cli_usage_error(self,
+						       "empty --fabric name");
+			mo.fabric_name = st.optarg;
+			break;
+		case OPT_NO_FINDINGS:
+			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;
+			break;
+		default:
+			return cli_usage_error(self, "unexpected option");
+		}
+	}
+	if (argc - st.optind > 1)
+		return cli_usage_error(self, "unexpected argument '%s'",
+				       argv[st.optind + 1]);
+	if (st.optind < argc)
+		src.what = argv[st.optind];
+
+	if (cli_load_fabric(&fabric, g, &src, &err))
+		return cli_fail(&err);
+	rc = output_file_open(&out, output, true);
+	if (rc)
+		goto out_free;
+	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
+	if (ibtopo_metrics_write(&ro, fabric, &mo, &err)) {
+		rc = output_file_fail(&out, &err);
+		output_file_abort(&out);
+		goto out_free;
+	}
+	rc = output_file_close(&out);
+out_free:
+	ibtopo_fabric_free(fabric);
+	return rc;
+}

@@ -1,0 +1,715 @@
+/*
+ * cmd_serve.c - ibtopo serve: sweep the fabric at a steady pace and
+ * serve the last sweep's metrics and diagram over HTTP.
+ *
+ * The main thread sweeps and waits for signals (blocked everywhere,
+ * taken with sigtimedwait between sweeps); the server's thread answers
+ * requests from the texts the last good sweep left, under a mutex. So
+ * scrapes never send a MAD, and a signal never lands inside a sweep or
+ * a snapshot being stored.
+ */
+#include "commands.h"
+#include "serve_http.h"
+#include "serve_webconfig.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * The default port: the Prometheus wiki's default port allocations have
+ * filled 9100-9999, so it is above that range (README.md "Prometheus"
+ * says what was checked).
+ */
+#define SERVE_DEFAULT_PORT "10117"
+#define SERVE_DEFAULT_LISTEN "127.0.0.1:" SERVE_DEFAULT_PORT
+
+enum {
+	OPT_LISTEN = CLI_LONG,
+	OPT_INTERVAL,
+	OPT_STORE_EVERY,
+	OPT_KEEP_DAYS,
+	OPT_TIMEOUT,
+	OPT_FABRIC,
+	OPT_WEB_CONFIG,
+};
+
+static const struct cli_opt opts[] = {
+	{ "listen", 0, 1, "ADDR:PORT",
+	  "where to listen (default " SERVE_DEFAULT_LISTEN
+	  ", loopback only; [::]:PORT or 0.0.0.0:PORT for every address)" },
+	{ "interval", 0, 1, "SECONDS",
+	  "sweep at most this often (default 60)" },
+	{ "store-every", 0, 1, "DURATION",
+	  "also store a snapshot this often: 90s, 30m, 1h, 1d" },
+	{ "keep-days", 0, 1, "D",
+	  "with --store-every: delete snapshots older than D days" },
+	{ "timeout", 0, 1, "MS", "per MAD timeout (default: the library's)" },
+	{ "fabric", 0, 1, "NAME",
+	  "the fabric label's value (default: the lowest switch GUID)" },
+	{ "web-config", 0, 1, "FILE",
+	  "TLS and basic auth: an exporter-toolkit web configuration" },
+	{ NULL },
+};
+
+static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
+			  const struct cli_global *g);
+
+const struct cli_cmd cmd_serve_entry = {
+	.name = "serve",
+	.summary =
+		"sweep the fabric at a steady pace and serve it to Prometheus",
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] [-C CA] [-P PORT]",
+	.details =
+		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
+		"only: nothing is reset or set) at start and then once per\n"
+		"--interval, and serves the last good sweep:\n"
+		"  GET /metrics  what `ibtopo metrics` writes, and the sweeps:\n"
+		"                ibtopo_sweeps_total, ibtopo_sweep_errors_total,\n"
+		"                ibtopo_last_sweep_success,\n"
+		"                ibtopo_sweep_duration_seconds\n"
+		"  GET /         the HTML diagram of the last sweep\n"
+		"  GET /healthz  ok, how the last sweep went, the sweeps so far\n"
+		"Anything else is 404, other methods 405, a request with a body\n"
+		"413. Scrapes never send a MAD. A sweep that fails or comes back\n"
+		"partial keeps the last good one served, and counts as an error.\n"
+		"--web-config FILE (the exporter-toolkit format): tls_server_config\n"
+		"with cert_file and key_file serves HTTPS; basic_auth_users maps\n"
+		"names to bcrypt hashes (htpasswd -nB), and every request then\n"
+		"needs one of them (401 otherwise).\n"
+		"--store-every stores the sweep as a snapshot at that pace\n"
+		"(pruned by --keep-days), as `discover --counters` would.\n"
+		"SIGTERM and SIGINT stop it after the sweep under way: a snapshot\n"
+		"is stored whole or not at all.",
+	.opts = opts,
+	.exec = cmd_serve_exec,
+	.flags = CLI_NEEDS_DB,
+};
+
+/*
+ * A text responses share, freed when the last of them and the sweeps
+ * are done with it: a scrape of 100,000 ports does not copy 500 MB.
+ */
+struct shared_text {
+	pthread_mutex_t *lock; /* the serve_state's: guards refs */
+	char *p;
+	size_t len;
+	unsigned refs;
+};
+
+/* Drop a reference; called with the lock held. */
+static void shared_put_locked(struct shared_text *t)
+{
+	if (t && --t->refs == 0) {
+		free(t->p);
+		free(t);
+	}
+}
+
+/* serve_http's release callback: takes the lock itself. */
+static void shared_release(void *arg)
+{
+	struct shared_text *t = arg;
+	pthread_mutex_t *lock = t->lock;
+
+	pthread_mutex_lock(lock);
+	shared_put_locked(t);
+	pthread_mutex_unlock(lock);
+}
+
+/* What the server's thread serves; everything under `lock`. */
+struct serve_state {
+	pthread_mutex_t lock;
+	/* the last good sweep's texts; NULL before one */
+	struct shared_text *metrics;
+	struct shared_text *html;
+	uint64_t sweeps;
+	uint64_t errors;
+	bool last_ok;
+	double last_duration;
+	time_t last_sweep;
+	char last_error[IBTOPO_ERROR_SIZE];
+};
+
+/* A growing string behind an ibtopo_sink. */
+struct membuf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+static int membuf_write(void *arg, const char *buf, size_t len)
+{
+	struct membuf *m = arg;
+
+	if (m->len + len + 1 > m->cap) {
+		size_t cap = (m->cap ? m->cap * 2 : 65536) + len;
+		char *p = realloc(m->p, cap);
+
+		if (!p)
+			return IBTOPO_ENOMEM;
+		m->p = p;
+		m->cap = cap;
+	}
+	memcpy(m->p + m->len, buf, len);
+	m->len += len;
+	m->p[m->len] = '\0';
+	return 0;
+}
+
+static void membuf_printf(struct membuf *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void membuf_printf(struct membuf *m, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		membuf_write(m, tmp,
+			     (size_t)n < sizeof(tmp) ? (size_t)n :
+						       sizeof(tmp) - 1);
+}
+
+/* The sweep's own families, after the fabric's. */
+static void sweep_metrics(struct membuf *m, const struct serve_state *s)
+{
+	membuf_printf(m,
+		      "# HELP ibtopo_sweeps_total Sweeps of the fabric since "
+		      "the server started\n"
+		      "# TYPE ibtopo_sweeps_total counter\n"
+		      "ibtopo_sweeps_total %" PRIu64 "\n",
+		      s->sweeps);
+	membuf_printf(m,
+		      "# HELP ibtopo_sweep_errors_total Sweeps that failed "
+		      "or came back partial (the last good one is served)\n"
+		      "# TYPE ibtopo_sweep_errors_total counter\n"
+		      "ibtopo_sweep_errors_total %" PRIu64 "\n",
+		      s->errors);
+	membuf_printf(m,
+		      "# HELP ibtopo_last_sweep_success 1 when the last "
+		      "sweep reached every node\n"
+		      "# TYPE ibtopo_last_sweep_success gauge\n"
+		      "ibtopo_last_sweep_success %d\n",
+		      s->last_ok ? 1 : 0);
+	membuf_printf(m,
+		      "# HELP ibtopo_sweep_duration_seconds How long the "
+		      "last sweep took\n"
+		      "# TYPE ibtopo_sweep_duration_seconds gauge\n"
+		      "ibtopo_sweep_duration_seconds %.6f\n",
+		      s->last_duration);
+	membuf_printf(m,
+		      "# HELP ibtopo_last_sweep_timestamp_seconds When the "
+		      "last sweep started, seconds since the epoch\n"
+		      "# TYPE ibtopo_last_sweep_timestamp_seconds gauge\n"
+		      "ibtopo_last_sweep_timestamp_seconds %lld\n",
+		      (long long)s->last_sweep);
+}
+
+static const char html_none[] =
+	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	"<title>ibtopo</title></head><body><p>No sweep of the fabric has "
+	"succeeded yet.</p></body></html>\n";
+
+/* `t` first in the reply, a reference taken; with the lock held. */
+static void share(struct serve_http_reply *out, struct shared_text *t)
+{
+	t->refs++;
+	out->shared = t->p;
+	out->shared_len = t->len;
+	out->release = shared_release;
+	out->release_arg = t;
+}
+
+static void on_get(void *arg, const char *path, struct serve_http_reply *out)
+{
+	struct serve_state *s = arg;
+	struct membuf m = { NULL, 0, 0 };
+
+	pthread_mutex_lock(&s->lock);
+	if (strcmp(path, "/metrics") == 0) {
+		if (s->metrics)
+			share(out, s->metrics);
+		sweep_metrics(&m, s);
+		out->content_type = "text/plain; version=0.0.4; charset=utf-8";
+	} else if (strcmp(path, "/") == 0) {
+		if (s->html)
+			share(out, s->html);
+		else
+			membuf_write(&m, html_none, strlen(html_none));
+		out->content_type = "text/html; charset=utf-8";
+	} else if (strcmp(path, "/healthz") == 0) {
+		membuf_printf(&m,
+			      "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
+			      s->sweeps ? (s->last_ok ? "success" : "failed") :
+					  "none yet",
+			      s->last_ok || !s->sweeps ? "" : ": ",
+			      s->last_ok || !s->sweeps ? "" : s->last_error,
+			      s->sweeps);
+	} else {
+		membuf_printf(&m, "not found: GET /metrics, / or /healthz\n");
+		out->status = 404;
+		pthread_mutex_unlock(&s->lock);
+		out->body = m.p;
+		out->len = m.len;
+		return;
+	}
+	pthread_mutex_unlock(&s->lock);
+	out->status = m.p || out->shared ? 200 : 500;
+	out->body = m.p;
+	out->len = m.len;
+}
+
+/* What the command was asked, and what lasts across sweeps. */
+struct serve_run {
+	const struct cli_global *g;
+	struct ibtopo_discover_opts dopts;
+	const char *fabric_name;
+	double store_every; /* seconds; 0 = never */
+	unsigned keep_days;
+	struct ibtopo_store *store;
+	double last_store; /* cli_now() of the last snapshot stored */
+	bool stored_once;
+	struct ibtopo_name_map *names;
+};
+
+/* The diagram as one HTML page, through a temporary file. */
+static int render_html(struct membuf *out, const struct ibtopo_fabric *f,
+		       const struct ibtopo_findings *findings,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	const char *tmpdir = getenv("TMPDIR");
+	char path[4096], buf[65536];
+	ssize_t n;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "%s/ibtopo-serve.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(err->message, sizeof(err->message),
+			 "cannot create a temporary file in '%s': %s",
+			 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+		return IBTOPO_EIO;
+	}
+	d.findings = findings;
+	rc = ibtopo_diagram_image(path, "html", f, &d, err);
+	while (!rc && (n = read(fd, buf, sizeof(buf))) > 0)
+		rc = membuf_write(out, buf, (size_t)n);
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
+static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	double now = cli_now();
+	int64_t id = 0;
+	size_t pruned = 0;
+
+	if (!r->store ||
+	    (r->stored_once && now - r->last_store < r->store_every))
+		return;
+	if (ibtopo_store_save(&id, r->store, f, &err)) {
+		fprintf(stderr, "ibtopo: warning: storing the sweep: %s\n",
+			err.message);
+		return;
+	}
+	r->last_store = now;
+	r->stored_once = true;
+	cli_step(r->g, "store", now, "saved as snapshot %lld", (long long)id);
+	if (r->keep_days &&
+	    ibtopo_store_prune(NULL, &pruned, r->store, 0,
+			       time(NULL) - (time_t)r->keep_days * 86400, &err))
+		fprintf(stderr, "ibtopo: warning: pruning snapshots: %s\n",
+			err.message);
+	else if (pruned)
+		cli_step(r->g, "prune", now, "%zu snapshots deleted", pruned);
+}
+
+/* A shared text of one reference that takes over m's bytes. */
+static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
+		      struct membuf *m, struct ibtopo_error *err)
+{
+	struct shared_text *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		snprintf(err->message, sizeof(err->message), "out of memory");
+		return IBTOPO_ENOMEM;
+	}
+	t->lock = lock;
+	t->p = m->p;
+	t->len = m->len;
+	t->refs = 1;
+	*m = (struct membuf){ NULL, 0, 0 };
+	*out = t;
+	return 0;
+}
+
+/* One sweep: on success the served texts are replaced. */
+static void sweep(struct serve_run *r, struct serve_state *s)
+{
+	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct membuf text = { NULL, 0, 0 }, html = { NULL, 0, 0 };
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    membuf_write, &text, 0 };
+	struct shared_text *old_text = NULL, *old_html = NULL;
+	struct shared_text *new_text = NULL, *new_html = NULL;
+	struct ibtopo_analysis *an = NULL;
+	struct ibtopo_fabric *f = NULL;
+	time_t started = time(NULL);
+	double t0 = cli_now();
+	bool was_failing;
+	int rc;
+
+	rc = ibtopo_fabric_discover(&f, &r->dopts, &err);
+	if (!rc && r->names)
+		rc = ibtopo_name_map_apply(r->names, f, NULL, &err);
+	if (!rc)
+		rc = ibtopo_analyze(&an, f, NULL, &err);
+	if (!rc) {
+		mo.fabric_name = r->fabric_name;
+		mo.findings = an->findings;
+		rc = ibtopo_metrics_write(&sink, f, &mo, &err);
+	}
+	if (!rc && render_html(&html, f, an->findings, &err)) {
+		fprintf(stderr, "ibtopo: warning: no diagram: %s\n",
+			err.message);
+		free(html.p);
+		html = (struct membuf){ NULL, 0, 0 };
+	}
+	if (!rc)
+		store_sweep(r, f);
+	if (!rc)
+		rc = shared_new(&new_text, &s->lock, &text, &err);
+	if (!rc && html.p && shared_new(&new_html, &s->lock, &html, &err))
+		rc = IBTOPO_ENOMEM;
+	pthread_mutex_lock(&s->lock);
+	was_failing = s->sweeps && !s->last_ok;
+	s->sweeps++;
+	s->last_ok = !rc;
+	s->last_duration = cli_now() - t0;
+	s->last_sweep = started;
+	/* the log says when sweeps start failing, why, and when they
+	 * recover; not the same line once per interval */
+	if (rc && (s->sweeps == 1 || !was_failing ||
+		   strcmp(s->last_error, err.message) != 0))
+		fprintf(stderr, "ibtopo: warning: sweep failed: %s\n",
+			err.message);
+	else if (!rc && was_failing)
+		fprintf(stderr,
+			"ibtopo: sweeps succeed again (%" PRIu64
+			" failed so far)\n",
+			s->errors);
+	if (rc) {
+		s->errors++;
+		snprintf(s->last_error, sizeof(s->last_error), "%s",
+			 err.message);
+	} else {
+		old_text = s->metrics;
+		s->metrics = new_text;
+		new_text = NULL;
+		if (new_html) {
+			old_html = s->html;
+			s->html = new_html;
+			new_html = NULL;
+		}
+	}
+	shared_put_locked(old_text);
+	shared_put_locked(old_html);
+	shared_put_locked(new_text);
+	shared_put_locked(new_html);
+	pthread_mutex_unlock(&s->lock);
+	if (!rc)
+		cli_step(r->g, "sweep", t0, "%zu nodes, %zu links",
+			 ibtopo_fabric_node_count(f),
+			 ibtopo_fabric_link_count(f));
+	free(text.p);
+	free(html.p);
+	ibtopo_analysis_free(an);
+	ibtopo_fabric_free(f);
+}
+
+/* "90", "90s", "30m", "1h", "1d" into seconds; false when malformed. */
+static bool parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || !(v > 0))
+		return false;
+	switch (*end) {
+	case '\0':
+	case 's':
+		break;
+	case 'm':
+		v *= 60;
+		break;
+	case 'h':
+		v *= 3600;
+		break;
+	case 'd':
+		v *= 86400;
+		break;
+	default:
+		return false;
+	}
+	if (*end && end[1])
+		return false;
+	*out = v;
+	return v <= 366.0 * 86400;
+}
+
+/* ADDR:PORT or [ADDR6]:PORT into a socket address. */
+static int parse_listen(const char *arg, struct sockaddr_storage *out,
+			socklen_t *outlen, char *msg, size_t msglen)
+{
+	struct addrinfo hints = { 0 }, *res = NULL;
+	const char *colon;
+	char host[256];
+	int rc;
+
+	if (arg[0] == '[') {
+		const char *close = strchr(arg, ']');
+
+		if (!close || close[1] != ':' || close - arg - 1 >= 256) {
+			snprintf(msg, msglen, "bad --listen '%s' ([ADDR]:PORT)",
+				 arg);
+			return -1;
+		}
+		snprintf(host, sizeof(host), "%.*s", (int)(close - arg - 1),
+			 arg + 1);
+		colon = close + 1;
+	} else {
+		colon = strrchr(arg, ':');
+		if (!colon || colon == arg || colon - arg >= 256) {
+			snprintf(msg, msglen, "bad --listen '%s' (ADDR:PORT)",
+				 arg);
+			return -1;
+		}
+		snprintf(host, sizeof(host), "%.*s", (int)(colon - arg), arg);
+	}
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE;
+	rc = getaddrinfo(host, colon + 1, &hints, &res);
+	if (rc || !res) {
+		snprintf(msg, msglen, "bad --listen '%s': %s", arg,
+			 rc ? gai_strerror(rc) : "no address");
+		return -1;
+	}
+	memcpy(out, res->ai_addr, res->ai_addrlen);
+	*outlen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+/*
+ * Sweep at `interval`, until SIGTERM or SIGINT. The signals are looked
+ * at before every sweep, also when sweeps take longer than the interval
+ * and the next one is due at once.
+ */
+static void sweep_loop(struct serve_run *r, struct serve_state *s,
+		       const sigset_t *stop, double interval)
+{
+	double next = cli_now();
+
+	for (;;) {
+		struct timespec ts = { 0, 0 };
+		double now = cli_now(), wait = next - now;
+		int sig;
+
+		if (wait > 0) {
+			ts.tv_sec = (time_t)wait;
+			ts.tv_nsec = (long)((wait - floor(wait)) * 1e9);
+		}
+		sig = sigtimedwait(stop, NULL, &ts);
+		if (sig == SIGTERM || sig == SIGINT) {
+			cli_step(r->g, "stop", now, "signal %d", sig);
+			return;
+		}
+		if (cli_now() < next)
+			continue;
+		sweep(r, s);
+		/* at most once per interval, from a sweep's start */
+		next += interval;
+		if (next < cli_now())
+			next = cli_now();
+	}
+}
+
+/* The options that are not the run's own. */
+struct serve_args {
+	const char *listen;
+	const char *web_path;
+	double interval;
+};
+
+/* A whole decimal number from 1 to max; false when it is not one. */
+static bool parse_count(const char *arg, unsigned long max, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || !v || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* The command line into r and a; 0, or the exit status of a usage error. */
+static int parse_args(const struct cli_cmd *self, int argc, char **argv,
+		      struct serve_run *r, struct serve_args *a)
+{
+	struct cli_state st = { 0 };
+	char *end;
+	int c;
+
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
+		switch (c) {
+		case OPT_LISTEN:
+			a->listen = st.optarg;
+			break;
+		case OPT_INTERVAL:
+			a->interval = strtod(st.optarg, &end);
+			if (end == st.optarg || *end || !(a->interval >= 0.1) ||
+			    a->interval > 86400)
+				return cli_usage_error(
+					self,
+					"bad --interval '%s' (seconds, 0.1 to 86400)",
+					st.optarg);
+			break;
+		case OPT_STORE_EVERY:
+			if (!parse_duration(st.optarg, &r->store_every))
+				return cli_usage_error(
+					self,
+					"bad --store-every '%s' (90s, 30m, 1h, 1d)",
+					st.optarg);
+			break;
+		case OPT_KEEP_DAYS:
+			if (!parse_count(st.optarg, 36500, &r->keep_days))
+				return cli_usage_error(
+					self,
+					"bad --keep-days '%s' (1 or more)",
+					st.optarg);
+			break;
+		case OPT_TIMEOUT:
+			if (!parse_count(st.optarg, 600000,
+					 &r->dopts.timeout_ms))
+				return cli_usage_error(
+					self,
+					"bad timeout '%s' (milliseconds, 1 to 600000)",
+					st.optarg);
+			break;
+		case OPT_FABRIC:
+			if (!*st.optarg)
+				return cli_usage_error(self,
+						       "empty --fabric name");
+			r->fabric_name = st.optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			a->web_path = st.optarg;
+			break;
+		default:
+			return cli_usage_error(self, "unexpected option");
+		}
+	}
+	if (st.optind < argc)
+		return cli_usage_error(self, "unexpected argument '%s'",
+				       argv[st.optind]);
+	if (r->keep_days && !r->store_every)
+		return cli_usage_error(self,
+				       "--keep-days prunes what --store-every "
+				       "stores; none given");
+	return 0;
+}
+
+static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
+			  const struct cli_global *g)
+{
+	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct serve_run r = { .g = g };
+	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60 };
+	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
+	struct sockaddr_storage addr;
+	struct serve_http *http = NULL;
+	const char *names;
+	sigset_t stop, old;
+	socklen_t addrlen = 0;
+	char msg[512];
+	int rc;
+
+	r.dopts = dinit;
+	rc = parse_args(self, argc, argv, &r, &a);
+	if (rc)
+		return rc;
+	rc = EXIT_TROUBLE;
+	if (parse_listen(a.listen, &addr, &addrlen, msg, sizeof(msg)))
+		return cli_usage_error(self, "%s", msg);
+	r.dopts.ca = g->ca;
+	r.dopts.port = g->port;
+	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
+	r.dopts.warn = cli_warn;
+	if (a.web_path &&
+	    serve_webconfig_load(&web, a.web_path, msg, sizeof(msg)))
+		return cli_failf("--web-config: %s", msg);
+	names = cli_node_name_map(g);
+	if (names && ibtopo_name_map_load(&r.names, names, &err)) {
+		rc = cli_fail(&err);
+		goto out_free;
+	}
+	if (r.store_every && cli_open_store(&r.store, g, 0, &err)) {
+		rc = cli_fail(&err);
+		goto out_free;
+	}
+
+	/* blocked before the server's thread starts: it inherits the mask */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	signal(SIGPIPE, SIG_IGN);
+	if (serve_http_start(&http, (const struct sockaddr *)&addr, addrlen,
+			     &web, on_get, &s, msg, sizeof(msg))) {
+		rc = cli_failf("--listen '%s': %s", a.listen, msg);
+		goto out_unblock;
+	}
+	fprintf(stderr, "ibtopo: serving %s://%s/metrics every %g s%s\n",
+		web.cert_pem ? "https" : "http", a.listen, a.interval,
+		web.nusers ? ", basic auth" : "");
+	sweep_loop(&r, &s, &stop, a.interval);
+	rc = EXIT_CLEAN;
+	/* every response released: the texts are ours alone again */
+	serve_http_stop(http);
+	pthread_mutex_lock(&s.lock);
+	shared_put_locked(s.metrics);
+	shared_put_locked(s.html);
+	s.metrics = s.html = NULL;
+	pthread_mutex_unlock(&s.lock);
+out_unblock:
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+out_free:
+	ibtopo_store_free(r.store);
+	ibtopo_name_map_free(r.names);
+	serve_webconfig_release(&web);
+	return rc;
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# metrics-counters.sh - `ibtopo metrics`: every fixture with counters
+# (perfquery, ibqueryerrors, ibdiagnet2.pm and db_csv, the traffic dumps)
+# imported and written in the Prometheus text format passes `promtool
+# check metrics`; bytes are 4 x the stored PortXmitData words; a known
+# counter on a known port carries both ends' labels; ports without
+# counters still have their state; a saturated counter keeps its value
+# and is marked; -o replaces its file whole, leaving no temporary file.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+PROMTOOL=${PROMTOOL:-$(command -v promtool)}
+[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+tmp=$TESTDIR
+LC_ALL=C
+export LC_ALL
+IBTOPO_DB=$tmp/db
+export IBTOPO_DB
+topo=$DATA/ck-cables.topo
+
+# value METRIC LABELS: the value of the one series whose labels hold LABELS
+value() {
+	grep "^$1{" "$tmp/m.prom" | grep -F "$2" | awk '{ print $NF }'
+}
+
+n=0
+for c in hc-perfquery.txt hc-perfquery-later.txt hc-ibqueryerrors.txt \
+	hc-ibdiagnet2.pm hc-ibdiagnet2.db_csv hc-traffic-1.txt hc-traffic-2.txt; do
+	n=$((n + 1))
+	run 0 "$IBTOPO" import "$topo" --counters "$DATA/$c" || continue
+	run 0 "$IBTOPO" metrics latest -o "$tmp/m.prom" || continue
+	"$PROMTOOL" check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 ||
+		flunk "promtool on $c: $(cat "$tmp/lint")"
+	# bytes: 4 x the words the store holds, port by port
+	run 0 "$IBTOPO" health latest --format json
+	json_get '"\n".join("%s %d %d" % (p["node"], p["port"],
+		4 * p["counters"]["PortXmitData"]) for p in j["ports"]
+		if p["counters"].get("PortXmitData") is not None)' \
+		<"$tmp/out" | sort >"$tmp/want-bytes"
+	"$PYTHON3" -c '
+import re, sys
+rows = []
+for line in open(sys.argv[1]):
+    m = re.match(r"ibtopo_port_transmit_bytes_total\{(.*)\} (\d+)$", line)
+    if m:
+        l = dict(re.findall(r"(\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"", m.group(1)))
+        rows.append("%s %s %s" % (l["node"], l["port"], m.group(2)))
+print("\n".join(sorted(rows)))
+' "$tmp/m.prom" >"$tmp/got-bytes"
+	same "$tmp/want-bytes" "$tmp/got-bytes" "bytes of $c" ||
+		sed 's/^/  m.prom: /' "$tmp/m.prom" | grep transmit_bytes >&2
+	[ "$(value ibtopo_snapshot_id 'fabric=')" = "$n" ] ||
+		flunk "snapshot id of $c: $(value ibtopo_snapshot_id 'fabric=')"
+done
+
+# ---- the first perfquery dump: known counters, both ends' labels
+run 0 "$IBTOPO" metrics 1 -o "$tmp/m.prom"
+ends='node="leaf01",node_guid="0x1000000000000200",port="39",node_type="switch",remote_node="spine01",remote_guid="0x1000000000000100",remote_port="1"'
+[ "$(value ibtopo_port_symbol_errors_total "$ends")" = 12 ] ||
+	flunk "leaf01/39 SymbolErrorCounter: '$(value ibtopo_port_symbol_errors_total "$ends")'"
+[ "$(value ibtopo_port_link_downed_total "$ends")" = 3 ] ||
+	flunk "leaf01/39 LinkDownedCounter"
+# no error, still there with a zero
+[ "$(value ibtopo_port_receive_errors_total "$ends")" = 0 ] ||
+	flunk "leaf01/39 PortRcvErrors not 0"
+# 123456789012 words of PortXmitData (64 bits)
+[ "$(value ibtopo_port_transmit_bytes_total "$ends")" = 493827156048 ] ||
+	flunk "leaf01/39 bytes: $(value ibtopo_port_transmit_bytes_total "$ends")"
+# ports without counters keep their state and rate series: every port
+ports=$(grep -c '^ibtopo_port_state{' "$tmp/m.prom")
+withc=$(grep -c '^ibtopo_port_counters_saturated{' "$tmp/m.prom")
+[ "$ports" -gt "$withc" ] && [ "$withc" -ge 1 ] ||
+	flunk "$ports ports with a state, $withc with counters"
+[ "$(grep -c '^ibtopo_port_rate_bytes_per_second{' "$tmp/m.prom")" = "$ports" ] ||
+	flunk "not every port has a rate"
+[ "$(value ibtopo_port_rate_bytes_per_second "$ends")" = 25000000000 ] ||
+	flunk "4x HDR rate: $(value ibtopo_port_rate_bytes_per_second "$ends")"
+[ "$(value ibtopo_fabric_links 'fabric=')" = 8 ] || flunk "links"
+[ "$(value ibtopo_fabric_switches 'fabric=')" = 3 ] || flunk "switches"
+[ "$(value ibtopo_fabric_findings 'kind="port-errors",severity="warning"')" = 3 ] ||
+	flunk "port-errors findings"
+
+# ---- a saturated 16-bit counter: its value, and marked
+sed 's/^SymbolErrorCounter:\.*12$/SymbolErrorCounter:..............65535/' \
+	"$DATA/hc-perfquery.txt" >"$tmp/sat.txt"
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/sat.txt"
+run 0 "$IBTOPO" metrics -o "$tmp/m.prom"
+"$PROMTOOL" check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 ||
+	flunk "promtool, saturated: $(cat "$tmp/lint")"
+[ "$(value ibtopo_port_symbol_errors_total "$ends")" = 65535 ] ||
+	flunk "saturated SymbolErrorCounter exported as $(value ibtopo_port_symbol_errors_total "$ends")"
+[ "$(value ibtopo_port_saturated "$ends,counter=\"SymbolErrorCounter\"")" = 1 ] ||
+	flunk "no ibtopo_port_saturated for SymbolErrorCounter"
+[ "$(value ibtopo_port_counters_saturated "$ends")" = 1 ] ||
+	flunk "ibtopo_port_counters_saturated not 1"
+[ "$(grep -c '^ibtopo_port_saturated{' "$tmp/m.prom")" = 1 ] ||
+	flunk "other counters marked saturated"
+
+# ---- --fabric names it; a node-name map renames both ends
+printf '0x1000000000000100 "core-a"\n' >"$tmp/names.map"
+run 0 "$IBTOPO" --node-name-map "$tmp/names.map" metrics --fabric 'lab "1"' \
+	-o "$tmp/m.prom"
+grep -q '^ibtopo_port_symbol_errors_total{fabric="lab \\"1\\"",node="leaf01",.*,remote_node="core-a",' \
+	"$tmp/m.prom" || flunk "fabric label or node-name map: $(grep symbol_errors "$tmp/m.prom")"
+"$PROMTOOL" check metrics <"$tmp/m.prom" >/dev/null 2>&1 ||
+	flunk "promtool on an escaped label"
+
+# ---- -o: the old file replaced whole, no temporary file left behind
+left=$(find "$tmp" -maxdepth 1 -name '*m.prom?*')
+[ -z "$left" ] || flunk "temporary file left: $left"
+run 0 "$IBTOPO" metrics --no-findings -o "$tmp/m.prom"
+grep -q '^ibtopo_fabric_findings' "$tmp/m.prom" && flunk "--no-findings"
+run 0 "$IBTOPO" metrics --no-findings
+same "$tmp/m.prom" "$tmp/out" "stdout against -o"
+run 2 "$IBTOPO" metrics nosuch.topo
+run 2 "$IBTOPO" metrics --fabric ''
+exit "$failed"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# metrics-examples.sh - examples/ for Prometheus and Grafana: the alert
+# rules pass `promtool check rules`, the dashboard is JSON, and every
+# ibtopo_* metric either names is one `ibtopo metrics` writes (for a
+# fixture with counters and a saturated counter) or one of the sweep's
+# that `ibtopo serve --help` lists.
+set -u
+: "${IBTOPO:?}" "${top_srcdir:?}"
+. "$top_srcdir/tests/lib.sh"
+python_require
+PROMTOOL=${PROMTOOL:-$(command -v promtool)}
+[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+tmp=$TESTDIR
+EX=$top_srcdir/examples
+
+"$PROMTOOL" check rules "$EX/ibtopo-alerts.yml" >"$tmp/out" 2>&1 ||
+	flunk "promtool check rules: $(cat "$tmp/out")"
+"$PYTHON3" -m json.tool "$EX/ibtopo-grafana.json" >/dev/null 2>&1 ||
+	flunk "examples/ibtopo-grafana.json is not JSON"
+
+sed 's/^SymbolErrorCounter:\.*12$/SymbolErrorCounter:..............65535/' \
+	"$DATA/hc-perfquery.txt" >"$tmp/sat.txt"
+"$IBTOPO" --db "$tmp/db" import "$DATA/ck-cables.topo" --counters "$tmp/sat.txt" \
+	>/dev/null 2>&1 || fail "import"
+run 0 "$IBTOPO" --db "$tmp/db" metrics
+sed -n 's/^# TYPE \(ibtopo_[a-z0-9_]*\) .*/\1/p' "$tmp/out" >"$tmp/known"
+"$IBTOPO" serve --help | grep -o 'ibtopo_[a-z0-9_]*' >>"$tmp/known"
+grep -oh 'ibtopo_[a-z0-9_]*' "$EX/ibtopo-alerts.yml" "$EX/ibtopo-grafana.json" |
+	sort -u >"$tmp/used"
+[ -s "$tmp/used" ] || flunk "the examples use no ibtopo metric"
+while read -r m; do
+	grep -qx "$m" "$tmp/known" || flunk "examples use $m, which nothing writes"
+done <"$tmp/used"
+exit "$failed"

@@ -1,0 +1,102 @@
+# tests/serve-lib.sh - helpers of the `ibtopo serve` tests, sourced after
+# tests/lib.sh: a server on a free loopback port under the simulator,
+# stopped by its PID, and scrapes of it.
+#
+#   serve_start [SERVE OPTIONS...]   start it, wait until /healthz answers
+#   scrape PATH [CURL OPTIONS...]    body in $TESTDIR/body, prints the status
+#   mval NAME LABELS                 a value of the last /metrics body
+
+command -v curl >/dev/null 2>&1 || skip "curl not found"
+
+# free_port: a TCP port nothing listens on now
+free_port() {
+	"$PYTHON3" -c '
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+'
+}
+
+SERVE_PID=
+SERVE_PORT=
+SERVE_URL=
+
+# serve_start ARGS...: ibtopo serve through umad2sim (and the MAD spy when
+# SERVE_SPY names a log), --listen on $SERVE_PORT (a free one unless set;
+# SERVE_LISTEN set but empty: no --listen); waits for /healthz, at most
+# 20 s.
+serve_start() {
+	local pre=$UMAD2SIM listen
+	[ -n "$SERVE_PORT" ] || SERVE_PORT=$(free_port)
+	SERVE_URL=http://127.0.0.1:$SERVE_PORT
+	listen=${SERVE_LISTEN---listen 127.0.0.1:$SERVE_PORT}
+	if [ -n "${SERVE_SPY:-}" ]; then
+		pre=${top_builddir:-.}/tests/.libs/rel-madspy.so:$UMAD2SIM
+	fi
+	# shellcheck disable=SC2086 # $listen is two words or none
+	(cd "$TESTDIR/work" && REL_MADSPY_LOG=${SERVE_SPY:-} \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+		LD_PRELOAD="$pre" exec "$IBTOPO" --db "$DB" serve $listen "$@") \
+		>"$TESTDIR/serve.out" 2>"$TESTDIR/serve.err" &
+	SERVE_PID=$!
+	CLEANUP_PIDS="$CLEANUP_PIDS $SERVE_PID"
+	for _ in $(seq 1 200); do
+		[ "$(scrape /healthz)" = 200 ] && return 0
+		kill -0 "$SERVE_PID" 2>/dev/null || {
+			cat "$TESTDIR/serve.err" >&2
+			fail "ibtopo serve exited"
+		}
+		sleep 0.1
+	done
+	cat "$TESTDIR/serve.err" >&2
+	fail "ibtopo serve did not answer within 20 s"
+}
+
+# serve_stop: SIGTERM to the server; its exit status in $SERVE_RC. One
+# still running 30 s later flunks, and is killed (SIGKILL).
+serve_stop() {
+	kill -TERM "$SERVE_PID" 2>/dev/null
+	for _ in $(seq 1 300); do
+		# gone, or a zombie waiting for `wait`
+		case $(cut -d' ' -f3 "/proc/$SERVE_PID/stat" 2>/dev/null) in
+		'' | Z) break ;;
+		esac
+		sleep 0.1
+	done
+	case $(cut -d' ' -f3 "/proc/$SERVE_PID/stat" 2>/dev/null) in
+	'' | Z) ;;
+	*)
+		flunk "ibtopo serve still running 30 s after SIGTERM"
+		kill -KILL "$SERVE_PID"
+		;;
+	esac
+	wait "$SERVE_PID"
+	# shellcheck disable=SC2034 # read by the tests that source this file
+	SERVE_RC=$?
+	SERVE_PID=
+}
+
+scrape() {
+	local path=$1
+	shift
+	curl -s -m 10 -o "$TESTDIR/body" -w '%{http_code}' "$@" \
+		"$SERVE_URL$path" 2>/dev/null || true
+}
+
+mval() {
+	grep "^$1[{ ]" "$TESTDIR/body" | grep -F -- "$2" | awk '{ print $NF }' |
+		head -1
+}
+
+# metrics_until EXPR SECONDS: scrape /metrics until the shell test EXPR
+# holds (it may use mval), at most SECONDS; returns 1 when it never did.
+metrics_until() {
+	local n=$(($2 * 10))
+	while [ "$n" -gt 0 ]; do
+		[ "$(scrape /metrics)" = 200 ] && eval "$1" && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
