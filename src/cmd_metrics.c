@@ -8,15 +8,13 @@
 enum { OPT_FABRIC = CLI_LONG, OPT_NO_FINDINGS };
 
 static const struct cli_opt opts[] = {
-	{ "fabric", 0, 1, "NAME",
-	  "the fabric label's value (default: the snapshot's label, else "
-	  "the lowest switch GUID)" },
-	{ "no-findings", 0, 0, NULL,
-	  "leave out ibtopo_fabric_findings (runs no analysis)" },
+	CLI_OPT("fabric", 0, 1, "NAME",
+		"the fabric label's value (default: the snapshot's label, else "
+		"the lowest switch GUID)"),
+	CLI_OPT("no-findings", 0, 0, NULL,
+		"leave out ibtopo_fabric_findings (runs no analysis)"),
 	/* options with a letter last: long-only ones are numbered by place */
-	{ "output", 'o', 1, "FILE",
-	  "write into FILE, replaced whole ('-' = standard output, the "
-	  "default)" },
+	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
 };
 

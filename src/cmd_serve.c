@@ -46,20 +46,21 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	{ "listen", 0, 1, "ADDR:PORT",
-	  "where to listen (default " SERVE_DEFAULT_LISTEN
-	  ", loopback only; [::]:PORT or 0.0.0.0:PORT for every address)" },
-	{ "interval", 0, 1, "SECONDS",
-	  "sweep at most this often (default 60)" },
-	{ "store-every", 0, 1, "DURATION",
-	  "also store a snapshot this often: 90s, 30m, 1h, 1d" },
-	{ "keep-days", 0, 1, "D",
-	  "with --store-every: delete snapshots older than D days" },
-	{ "timeout", 0, 1, "MS", "per MAD timeout (default: the library's)" },
-	{ "fabric", 0, 1, "NAME",
-	  "the fabric label's value (default: the lowest switch GUID)" },
-	{ "web-config", 0, 1, "FILE",
-	  "TLS and basic auth: an exporter-toolkit web configuration" },
+	CLI_OPT("listen", 0, 1, "ADDR:PORT",
+		"where to listen (default " SERVE_DEFAULT_LISTEN
+		", loopback only; [::]:PORT or 0.0.0.0:PORT for every address)"),
+	CLI_OPT("interval", 0, 1, "SECONDS",
+		"sweep at most this often (default 60)"),
+	CLI_OPT("store-every", 0, 1, "DURATION",
+		"also store a snapshot this often: 90s, 30m, 1h, 1d"),
+	CLI_OPT("keep-days", 0, 1, "D",
+		"with --store-every: delete snapshots older than D days"),
+	CLI_OPT("timeout", 0, 1, "MS",
+		"per MAD timeout (default: the library's)"),
+	CLI_OPT("fabric", 0, 1, "NAME",
+		"the fabric label's value (default: the lowest switch GUID)"),
+	CLI_OPT("web-config", 0, 1, "FILE",
+		"TLS and basic auth: an exporter-toolkit web configuration"),
 	{ NULL },
 };
 
