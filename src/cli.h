@@ -21,6 +21,8 @@ struct cli_global {
 	int port;		   /* -P */
 	int verbose;		   /* -v */
 	const char *node_name_map; /* --node-name-map, or NULL */
+	const char *fabric;	   /* --fabric, or NULL */
+	bool across_fabrics;	   /* --across-fabrics */
 };
 
 /**
@@ -196,6 +198,30 @@ void cli_warn(void *arg, const char *message);
 /** Print the "snapshot N: S switches, C CAs, L links; speeds ...; T s" summary. */
 void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
 		       double seconds);
+
+/* fabric_select.c: several fabrics in one database */
+
+/**
+ * The fabric named by --fabric, else $IBTOPO_FABRIC (when not empty);
+ * NULL for none.
+ */
+const char *cli_fabric(const struct cli_global *g);
+
+/**
+ * ibtopo_store_save_ext() into the fabric cli_fabric() names (else the
+ * one the store chooses); the fabric's meta then names it.
+ */
+int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
+		   struct ibtopo_fabric *fabric, const struct cli_global *g,
+		   unsigned flags, struct ibtopo_error *err);
+
+/**
+ * Two snapshots of two fabrics are not compared: IBTOPO_EINVAL naming
+ * both, unless --across-fabrics, and then how many node GUIDs they share
+ * goes to stderr. Fabrics not from the store (files) always pass.
+ */
+int cli_check_pair(const struct cli_global *g, const struct ibtopo_fabric *a,
+		   const struct ibtopo_fabric *b, struct ibtopo_error *err);
 
 /** Monotonic seconds. */
 double cli_now(void);

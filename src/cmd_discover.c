@@ -121,7 +121,8 @@ static int label_in_use(const struct cli_global *g, const char *label,
 	if (rc == IBTOPO_ENOTFOUND)
 		return 0;
 	if (!rc)
-		rc = ibtopo_store_check_label(store, label, 0, err);
+		rc = ibtopo_store_check_label_in(store, cli_fabric(g), label, 0,
+						 err);
 	ibtopo_store_free(store);
 	return rc;
 }
@@ -272,7 +273,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;
 	t1 = cli_now();
-	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
+	if (cli_store_save(&id, store, fabric, g, save_flags, &err)) {
 		rc = label_fail(&err);
 		goto out_free;
 	}

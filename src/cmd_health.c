@@ -173,6 +173,10 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 		cli_fail(&err);
 		goto out_free;
 	}
+	if (before && cli_check_pair(g, before, now, &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
 	if (counters) {
 		copts.warn = cli_warn;
 		copts.before = since ? NULL : before;

@@ -187,7 +187,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	/* Open the store only now: a bad file leaves it untouched. */
 	if (cli_open_store(&store, g, 0, &err))
 		goto out_fail;
-	if (ibtopo_store_save_ext(&id, store, fabric, save_flags, &err)) {
+	if (cli_store_save(&id, store, fabric, g, save_flags, &err)) {
 		if (err.code == IBTOPO_EEXIST)
 			rc = cli_failf("%s (--force moves it here)",
 				       err.message);

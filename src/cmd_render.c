@@ -315,6 +315,10 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 			goto out_free_fabric;
 		}
 		d.other = other;
+		if (cli_check_pair(g, other, fabric, &err)) {
+			cli_fail(&err);
+			goto out_free_other;
+		}
 	}
 	cab.warn = cli_warn;
 	cab.unmatched = &stale;

@@ -13,6 +13,10 @@
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
+# unrelated fixtures, stored as one fabric: labels and REFs as before
+# fabrics (issue 25); tests/cli/fabrics-*.sh test several
+IBTOPO_FABRIC=fixtures
+export IBTOPO_FABRIC
 tmp=$TESTDIR
 REAL=$top_srcdir/tests/data/real
 LC_ALL=C
