@@ -12,7 +12,7 @@ cd "$top"
 
 formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h"
 formatted="$formatted lib/io/store-int.h lib/io/store_save.c lib/io/store_load.c"
-formatted="$formatted lib/io/store_snapshots.c lib/io/store_fabrics.c lib/io/store_report.c lib/io/cables*.c lib/io/cables-int.h"
+formatted="$formatted lib/io/store_snapshots.c lib/io/store_fabrics.c lib/io/store_report.c lib/io/discover_local.c lib/io/cables*.c lib/io/cables-int.h"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

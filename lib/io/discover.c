@@ -962,6 +962,9 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	}
 	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);
 	rc = set_meta(fabric, source, true, time(NULL), err);
+	if (!rc)
+		rc = ibtopo__discover_local(fabric, ca, portnum, cfg.timeout_ms,
+					    err);
 	if (rc)
 		goto out_free_fabric;
 	if (opts && (opts->flags & IBTOPO_DISCOVER_COUNTERS)) {

@@ -263,6 +263,17 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
+/* io/discover_local.c: where a discovery was made from (see there) */
+/**
+ * Record on `fabric` the local `ca` port `portnum` it was discovered
+ * through, that port's subnet prefix and master SM LID (PortInfo Get),
+ * and the SM's port GUID (SMInfo Get, where the SM answers). What does
+ * not answer stays unknown (0): 0, or IBTOPO_ENOMEM.
+ */
+int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
+			   int portnum, unsigned timeout_ms,
+			   struct ibtopo_error *err);
+
 /* io/pma.c: port counters of a discovered fabric (see there) */
 /**
  * Read PortCounters (and PortCountersExtended where ClassPortInfo says

@@ -413,7 +413,7 @@ static int insert_snapshot(struct save_ctx *x,
 	if (m->subnet_prefix)
 		sqlite3_bind_int64(st, 12, (sqlite3_int64)m->subnet_prefix);
 	bind_text(st, 13, m->local_ca);
-	if (m->local_port)
+	if (m->local_ca) /* port 0: a switch's management port */
 		sqlite3_bind_int(st, 14, (int)m->local_port);
 	if (m->sm_lid)
 		sqlite3_bind_int(st, 15, m->sm_lid);
