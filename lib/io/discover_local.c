@@ -9,8 +9,11 @@
 #include "io/io-int.h"
 
 #include <infiniband/mad.h>
+#include <infiniband/umad.h>
 
 #include <string.h>
+
+#define LOCAL_TIMEOUT_MS 500 /* an SM that answers does so at once */
 
 /* A local SMP Get of `attr`; false when it went unanswered. */
 static bool local_get(struct ibmad_port *mp, ib_portid_t *to, unsigned attr,
@@ -20,6 +23,57 @@ static bool local_get(struct ibmad_port *mp, ib_portid_t *to, unsigned attr,
 	return smp_query_via(buf, to, attr, mod, 0, mp) != NULL;
 }
 
+/*
+ * SMInfo of the SM at `lid`, LID-routed, into buf; false when it went
+ * unanswered. Sent on the port's own umad agent rather than through
+ * smp_query_via(): libibmad writes "ibwarn: _do_madrpc failed" on
+ * stderr for every MAD that times out, and an SM that swept and exited
+ * (opensm -o) answers nothing.
+ */
+static bool sminfo_get(struct ibmad_port *mp, unsigned lid, unsigned timeout_ms,
+		       uint8_t buf[IB_SMP_DATA_SIZE])
+{
+	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
+	int fd = mad_rpc_portid(mp);
+	int agent = mad_rpc_class_agent(mp, IB_SMI_CLASS);
+	ib_portid_t to;
+	ib_rpc_t rpc;
+	uint32_t trid;
+	uint8_t *mad;
+	int len;
+
+	memset(umad, 0, sizeof(umad));
+	memset(&rpc, 0, sizeof(rpc));
+	memset(&to, 0, sizeof(to));
+	to.lid = (int)lid;
+	rpc.mgtclass = IB_SMI_CLASS;
+	rpc.method = IB_MAD_METHOD_GET;
+	rpc.attr.id = IB_ATTR_SMINFO;
+	rpc.timeout = (int)timeout_ms;
+	rpc.datasz = IB_SMP_DATA_SIZE;
+	rpc.dataoffs = IB_SMP_DATA_OFFS;
+	rpc.trid = mad_trid();
+	trid = (uint32_t)rpc.trid;
+	if (fd < 0 || agent < 0 ||
+	    mad_build_pkt(umad, &rpc, &to, NULL, NULL) < 0 ||
+	    umad_send(fd, agent, umad, IB_MAD_SIZE, (int)timeout_ms, 1) < 0)
+		return false;
+	/* the kernel answers a send that timed out with its status set */
+	for (;;) {
+		memset(umad, 0, sizeof(umad));
+		len = IB_MAD_SIZE;
+		if (umad_recv(fd, umad, &len, -1) < 0)
+			return false;
+		mad = umad_get_mad(umad);
+		if ((uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F) == trid)
+			break;
+	}
+	if (umad_status(umad) != 0 || mad_get_field(mad, 0, IB_MAD_STATUS_F))
+		return false;
+	memcpy(buf, mad + IB_SMP_DATA_OFFS, IB_SMP_DATA_SIZE);
+	return true;
+}
+
 int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
 			   int portnum, unsigned timeout_ms,
 			   struct ibtopo_error *err)
@@ -27,7 +81,7 @@ int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
 	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
 	uint8_t buf[IB_SMP_DATA_SIZE];
 	struct ibmad_port *mp;
-	ib_portid_t self, sm;
+	ib_portid_t self;
 	uint64_t prefix = 0, sm_guid = 0;
 	unsigned sm_lid = 0;
 	int rc;
@@ -47,9 +101,9 @@ int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
 		prefix = mad_get_field64(buf, 0, IB_PORT_GID_PREFIX_F);
 		sm_lid = mad_get_field(buf, 0, IB_PORT_SMLID_F);
 	}
-	memset(&sm, 0, sizeof(sm));
-	if (sm_lid && ib_portid_set(&sm, (int)sm_lid, 0, 0) == 0 &&
-	    local_get(mp, &sm, IB_ATTR_SMINFO, 0, buf))
+	if (sm_lid &&
+	    sminfo_get(mp, sm_lid, timeout_ms ? timeout_ms : LOCAL_TIMEOUT_MS,
+		       buf))
 		sm_guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
 	mad_rpc_close_port(mp);
 	ibtopo_fabric_set_subnet(fabric, prefix, (uint16_t)sm_lid, sm_guid);
