@@ -223,6 +223,20 @@ int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
 int cli_check_pair(const struct cli_global *g, const struct ibtopo_fabric *a,
 		   const struct ibtopo_fabric *b, struct ibtopo_error *err);
 
+/**
+ * discover --all-ports: discover through each local active InfiniBand
+ * port that reaches a subnet not covered yet in this run (not the same
+ * master SM, nor at least half the switch GUIDs of one discovered), store
+ * one snapshot per fabric, each in the fabric the store chooses, with
+ * `label` and `engine` (may be NULL), and print one line per fabric.
+ * Returns the exit status.
+ */
+int cli_discover_all_ports(const struct cli_cmd *cmd,
+			   const struct cli_global *g,
+			   const struct ibtopo_discover_opts *dopts,
+			   unsigned save_flags, const char *label,
+			   const char *engine);
+
 /** Monotonic seconds. */
 double cli_now(void);
 

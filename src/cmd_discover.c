@@ -14,7 +14,8 @@ enum {
 	OPT_ROUTES,
 	OPT_ROUTING_ENGINE,
 	OPT_ROUTES_LOG,
-	OPT_CACHE
+	OPT_CACHE,
+	OPT_ALL_PORTS
 };
 
 static const struct cli_opt opts[] = {
@@ -44,6 +45,9 @@ static const struct cli_opt opts[] = {
 	{ "cache", 0, 1, "FILE",
 	  "also write the sweep as an ibnetdiscover "
 	  "cache file (ibnetdiscover --load-cache reads it)" },
+	{ "all-ports", 0, 0, NULL,
+	  "through each local port reaching a subnet not "
+	  "covered yet: a snapshot per fabric" },
 	{ NULL },
 };
 
@@ -53,7 +57,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -163,6 +167,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	const char *label = NULL, *engine_name = NULL, *routes_log = NULL;
 	char *engine = NULL;
 	unsigned save_flags = 0;
+	bool all_ports = false;
 	double t0, t1;
 	int64_t id = 0;
 	int c, rc = EXIT_TROUBLE;
@@ -213,6 +218,9 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_CACHE:
 			dopts.cache_path = st.optarg;
 			break;
+		case OPT_ALL_PORTS:
+			all_ports = true;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -235,6 +243,11 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 				engine_name, routes_log);
 	if (rc)
 		return rc;
+	if (all_ports) {
+		rc = cli_discover_all_ports(self, g, &dopts, save_flags, label,
+					    engine);
+		goto out_free;
+	}
 	rc = EXIT_TROUBLE;
 
 	t0 = cli_now();

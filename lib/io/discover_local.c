@@ -3,7 +3,7 @@
  * its subnet prefix and master SM LID (PortInfo GidPrefix, MasterSMLID)
  * and the master SM's port GUID (SMInfo). They tell subnets apart in the
  * store (several fabrics in one database), so they are asked for once,
- * after the sweep, on a MAD port of their own: Gets only, and nothing
+ * before the sweep, on a MAD port of their own: Gets only, and nothing
  * that fails here fails the discovery.
  */
 #include "io/io-int.h"
@@ -11,6 +11,8 @@
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
+#include <endian.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LOCAL_TIMEOUT_MS 500 /* an SM that answers does so at once */
@@ -74,38 +76,145 @@ static bool sminfo_get(struct ibmad_port *mp, unsigned lid, unsigned timeout_ms,
 	return true;
 }
 
-int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
-			   int portnum, unsigned timeout_ms,
-			   struct ibtopo_error *err)
+void ibtopo__discover_local(struct ibtopo__local *out, const char *ca,
+			    int portnum, unsigned timeout_ms)
 {
 	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
 	uint8_t buf[IB_SMP_DATA_SIZE];
 	struct ibmad_port *mp;
 	ib_portid_t self;
-	uint64_t prefix = 0, sm_guid = 0;
-	unsigned sm_lid = 0;
-	int rc;
 
-	rc = ibtopo_fabric_set_local_port(fabric, ca, (unsigned)portnum, err);
-	if (rc)
-		return rc;
+	memset(out, 0, sizeof(*out));
 	mp = mad_rpc_open_port((char *)ca, portnum, classes, 2);
 	if (!mp)
-		return 0;
+		return;
 	if (timeout_ms)
 		mad_rpc_set_timeout(mp, (int)timeout_ms);
 	mad_rpc_set_retries(mp, 1);
 	/* an empty directed route: the local port itself */
 	memset(&self, 0, sizeof(self));
 	if (local_get(mp, &self, IB_ATTR_PORT_INFO, (unsigned)portnum, buf)) {
-		prefix = mad_get_field64(buf, 0, IB_PORT_GID_PREFIX_F);
-		sm_lid = mad_get_field(buf, 0, IB_PORT_SMLID_F);
+		out->prefix = mad_get_field64(buf, 0, IB_PORT_GID_PREFIX_F);
+		out->sm_lid = (uint16_t)mad_get_field(buf, 0, IB_PORT_SMLID_F);
 	}
-	if (sm_lid &&
-	    sminfo_get(mp, sm_lid, timeout_ms ? timeout_ms : LOCAL_TIMEOUT_MS,
-		       buf))
-		sm_guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
+	if (out->sm_lid &&
+	    sminfo_get(mp, out->sm_lid,
+		       timeout_ms ? timeout_ms : LOCAL_TIMEOUT_MS, buf))
+		out->sm_guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
 	mad_rpc_close_port(mp);
-	ibtopo_fabric_set_subnet(fabric, prefix, (uint16_t)sm_lid, sm_guid);
+}
+
+/* ---- discover --all-ports: the local ports ---- */
+
+/* The SM's port GUID as `ca` port `port` reaches it; 0 when silent. */
+static uint64_t port_sm_guid(const char *ca, unsigned port, unsigned lid,
+			     unsigned timeout_ms)
+{
+	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
+	uint8_t buf[IB_SMP_DATA_SIZE];
+	struct ibmad_port *mp;
+	uint64_t guid = 0;
+
+	mp = mad_rpc_open_port((char *)ca, (int)port, classes, 2);
+	if (!mp)
+		return 0;
+	if (sminfo_get(mp, lid, timeout_ms, buf))
+		guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
+	mad_rpc_close_port(mp);
+	return guid;
+}
+
+/* Append the ports of CA `name` to *list. */
+static int add_ca_ports(struct ibtopo_local_port **list, size_t *n,
+			size_t *alloc, const char *name, unsigned timeout_ms,
+			struct ibtopo_error *err)
+{
+	umad_ca_t ca;
+
+	if (umad_get_ca(name, &ca) < 0)
+		return 0; /* gone meanwhile: nothing to discover through */
+	for (int i = 0; i < UMAD_CA_MAX_PORTS; i++) {
+		const umad_port_t *up = ca.ports[i];
+		struct ibtopo_local_port *p;
+
+		if (!up)
+			continue;
+		if (*n == *alloc) {
+			size_t na = *alloc ? 2 * *alloc : 8;
+			struct ibtopo_local_port *nl =
+				realloc(*list, na * sizeof(*nl));
+
+			if (!nl) {
+				umad_release_ca(&ca);
+				return ibtopo__error_set(err, IBTOPO_ENOMEM,
+							 "out of memory");
+			}
+			*list = nl;
+			*alloc = na;
+		}
+		p = &(*list)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->ca, sizeof(p->ca), "%s", ca.ca_name);
+		p->port = (unsigned)up->portnum;
+		p->infiniband = strcmp(up->link_layer, "Ethernet") != 0;
+		p->active = up->state == 4; /* PortState Active */
+		p->port_guid = be64toh(up->port_guid);
+		p->subnet_prefix = be64toh(up->gid_prefix);
+		p->sm_lid = (uint16_t)up->sm_lid;
+		if (p->infiniband && p->active && p->sm_lid)
+			p->sm_guid = port_sm_guid(p->ca, p->port, p->sm_lid,
+						  timeout_ms);
+	}
+	umad_release_ca(&ca);
 	return 0;
+}
+
+int ibtopo_local_ports(struct ibtopo_local_port **out, size_t *out_count,
+		       unsigned timeout_ms, struct ibtopo_error *err)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	struct ibtopo_local_port *list = NULL;
+	size_t n = 0, alloc = 0;
+	int ncas, rc = 0;
+
+	if (!out || !out_count)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no output pointer");
+	*out = NULL;
+	*out_count = 0;
+	if (!timeout_ms)
+		timeout_ms = LOCAL_TIMEOUT_MS;
+	ncas = umad_init() < 0 ? -1 :
+				 umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	if (ncas <= 0)
+		return ibtopo__error_set(
+			err, IBTOPO_ENODEV,
+			"no InfiniBand device found (is ib_umad loaded? "
+			"can you read /dev/infiniband/umad*?)");
+	for (int i = 0; i < ncas && !rc; i++)
+		rc = add_ca_ports(&list, &n, &alloc, names[i], timeout_ms, err);
+	if (rc) {
+		free(list);
+		return rc;
+	}
+	*out = list;
+	*out_count = n;
+	return 0;
+}
+
+size_t ibtopo_local_ports_next(const struct ibtopo_local_port *list,
+			       size_t count, size_t from,
+			       const uint64_t *seen_sm, size_t nseen)
+{
+	for (size_t i = from; list && i < count; i++) {
+		bool seen = false;
+
+		if (!list[i].infiniband || !list[i].active)
+			continue;
+		for (size_t k = 0; k < nseen && list[i].sm_guid; k++)
+			seen = seen || seen_sm[k] == list[i].sm_guid;
+		if (!seen)
+			return i;
+	}
+	return count;
 }

@@ -264,15 +264,19 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
 /* io/discover_local.c: where a discovery was made from (see there) */
+struct ibtopo__local {
+	uint64_t prefix;  /* PortInfo GidPrefix of the local port */
+	uint16_t sm_lid;  /* its MasterSMLID */
+	uint64_t sm_guid; /* SMInfo GUID of that SM */
+};
 /**
- * Record on `fabric` the local `ca` port `portnum` it was discovered
- * through, that port's subnet prefix and master SM LID (PortInfo Get),
- * and the SM's port GUID (SMInfo Get, where the SM answers). What does
- * not answer stays unknown (0): 0, or IBTOPO_ENOMEM.
+ * Ask the local `ca` port `portnum` for its subnet prefix and master SM
+ * LID (PortInfo Get) and the SM for its port GUID (SMInfo Get): before
+ * the sweep, so that the sweep's SMPs keep their numbers. What does not
+ * answer stays 0.
  */
-int ibtopo__discover_local(struct ibtopo_fabric *fabric, const char *ca,
-			   int portnum, unsigned timeout_ms,
-			   struct ibtopo_error *err);
+void ibtopo__discover_local(struct ibtopo__local *out, const char *ca,
+			    int portnum, unsigned timeout_ms);
 
 /* io/pma.c: port counters of a discovered fabric (see there) */
 /**

@@ -6,8 +6,9 @@
 # shows two fabrics, `--fabric A diff latest~1 latest` finds nothing, a
 # bare `diff latest~1 latest` and `health B --since A` exit 2 naming the
 # fabrics, `--fabric storage discover` names its fabric, each discovery
-# records the local CA and port, and two discovers of the two fabrics
-# started at the same moment both land, each in its own fabric.
+# records the local CA and port, two discovers of the two fabrics
+# started at the same moment both land, each in its own fabric, and
+# discover --all-ports stores one snapshot per subnet reached.
 set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -79,7 +80,7 @@ grep -q "Entering MASTER state" "$T/osm-sm/stdout" || fail "opensm on A: not mas
 disc() {	# disc SOCKNAME [IBTOPO ARGS...]: discover through that simulator
 	s=$1
 	shift
-	IBSIM_SOCKNAME=$s sim_client "$IBTOPO" --db "$DB" "$@" discover
+	IBSIM_SOCKNAME=$s sim_client "$IBTOPO" --db "$DB" discover "$@"
 }
 run 0 disc "$SOCK_A" || cat "$T/err" >&2
 fa=$(sed -n 's/^  fabric: //p' "$T/out")
@@ -135,6 +136,14 @@ grep -qx "  fabric: storage" "$T/c2" || flunk "concurrent B joined: $(cat "$T/c2
 run 0 "$IBTOPO" --db "$DB" fabrics --format csv &&
 	[ "$(tr -d '\r' <"$T/out" | sed 1d | cut -d, -f1,5 | tr '\n' ' ')" = "$fa,3 $fb,1 storage,2 " ] ||
 	flunk "after the concurrent discovers: $(cat "$T/out")"
+
+# discover --all-ports: one line per fabric reached (a simulator has
+# one local port), into the fabric its switches belong to
+run 0 disc "$SOCK_A" --all-ports &&
+	grep -qx "snapshot 7 of fabric '$fa' through ibsim0 port 0: 6 switches, 16 CAs, 32 links" "$T/out" &&
+	[ "$(grep -c . "$T/out")" -eq 1 ] || flunk "--all-ports: $(cat "$T/out" "$T/err")"
+run 2 disc "$SOCK_A" --all-ports --fabric x
+run 2 disc "$SOCK_A" --all-ports -C ibsim0
 
 # the SM of A answered SMInfo: its port GUID is recorded
 run 0 "$IBTOPO" --db "$DB" fabrics --format json &&
