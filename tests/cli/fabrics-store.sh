@@ -67,6 +67,9 @@ run 2 "$IBTOPO" --fabric nope show latest &&
 	flunk "unknown fabric: $(cat "$tmp/err")"
 run 2 "$IBTOPO" --fabric 'no/such' show latest &&
 	grep -q "bad fabric name 'no/such'" "$tmp/err" || flunk "bad name: $(cat "$tmp/err")"
+IBTOPO_FABRIC='a b' run 2 "$IBTOPO" import "$A" &&
+	stderr_is "ibtopo: bad fabric name 'a b' in IBTOPO_FABRIC (1 to 64 letters, digits, '-', '_' or '.')"
+IBTOPO_FABRIC='' run 2 "$IBTOPO" show latest	# empty: none named
 # ids are global: any fabric, or none named
 run 0 "$IBTOPO" --fabric "$X" show --format csv 3 nodes
 
@@ -81,6 +84,9 @@ run 2 "$IBTOPO" render --diff 3 4 -o "$tmp/d.dot" && stderr_is "ibtopo: $msg"
 run 1 "$IBTOPO" --across-fabrics diff 3 4 &&
 	grep -q "^ibtopo: across fabrics: snapshot 3 of '$Y' (12 nodes) and snapshot 4 of '$X' (10 nodes) share 0 node GUIDs$" "$tmp/err" ||
 	flunk "--across-fabrics: $(cat "$tmp/err")"
+run 0 "$IBTOPO" --across-fabrics health 4 --since 3 &&
+	grep -q "^ibtopo: across fabrics: snapshot 3 of '$Y' (12 nodes) and snapshot 4 of '$X' (10 nodes) share 0 node GUIDs$" "$tmp/err" ||
+	flunk "health --across-fabrics: $(cat "$tmp/err")"
 # a file has no fabric: validate a snapshot against a plan file as ever
 run 0 "$IBTOPO" --fabric "$X" validate "$A" latest
 
