@@ -150,3 +150,28 @@ CREATE TABLE lfts (
 	ports BLOB NOT NULL,
 	PRIMARY KEY (snapshot_id, node_guid)
 );
+
+-- @version 5
+-- Several fabrics in one database: every snapshot belongs to a fabric,
+-- named by --fabric or chosen on saving (the fabric whose latest
+-- snapshot shares at least half of its switch GUIDs, else a new one).
+-- Labels and `latest~N` are read within a fabric; ids stay global.
+-- Snapshots stored before version 5 all join the fabric 'default'.
+-- Recorded with a discovered snapshot (NULL when not known): the subnet
+-- prefix (PortInfo GidPrefix) and the local CA and port it was taken
+-- through, the master SM's LID (PortInfo MasterSMLID) and port GUID
+-- (SMInfo, where the SM answers).
+CREATE TABLE fabrics (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	name TEXT NOT NULL UNIQUE
+);
+ALTER TABLE snapshots ADD COLUMN fabric_id INTEGER REFERENCES fabrics(id);
+ALTER TABLE snapshots ADD COLUMN subnet_prefix INTEGER;
+ALTER TABLE snapshots ADD COLUMN local_ca TEXT;
+ALTER TABLE snapshots ADD COLUMN local_port INTEGER;
+ALTER TABLE snapshots ADD COLUMN sm_lid INTEGER;
+ALTER TABLE snapshots ADD COLUMN sm_guid INTEGER;
+INSERT INTO fabrics (name)
+	SELECT 'default' WHERE EXISTS (SELECT 1 FROM snapshots);
+UPDATE snapshots SET fabric_id = (SELECT id FROM fabrics WHERE name = 'default');
+CREATE INDEX snapshots_fabric ON snapshots(fabric_id, id);

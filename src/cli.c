@@ -89,6 +89,8 @@ int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 static const struct option global_longopts[] = {
 	{ "db", required_argument, NULL, CLI_GLOBAL + 0 },
 	{ "node-name-map", required_argument, NULL, CLI_GLOBAL + 1 },
+	{ "fabric", required_argument, NULL, CLI_GLOBAL + 2 },
+	{ "across-fabrics", no_argument, NULL, CLI_GLOBAL + 3 },
 	{ "ca", required_argument, NULL, 'C' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -116,6 +118,18 @@ bool cli_global_option(struct cli_global *g, int c, const char *arg)
 		break;
 	case CLI_GLOBAL + 1:
 		g->node_name_map = cli_path_arg(arg);
+		break;
+	case CLI_GLOBAL + 2:
+		if (!ibtopo_store_fabric_name_is_valid(arg)) {
+			cli_failf("bad fabric name '%s' (1 to 64 letters, "
+				  "digits, '-', '_' or '.')",
+				  arg);
+			return false;
+		}
+		g->fabric = arg;
+		break;
+	case CLI_GLOBAL + 3:
+		g->across_fabrics = true;
 		break;
 	case 'C':
 		g->ca = arg;
@@ -169,6 +183,9 @@ void cli_print_global_help(FILE *f)
 		"                        default: $IBTOPO_NODE_NAME_MAP, else\n"
 		"                        " IBTOPO_NODE_NAME_MAP_DEFAULT "\n"
 		"                        if it exists; '' for none)\n"
+		"  --fabric NAME         the fabric of new snapshots and of REFs\n"
+		"                        (default: $IBTOPO_FABRIC; see 'ibtopo fabrics')\n"
+		"  --across-fabrics      compare snapshots of two fabrics all the same\n"
 		"  -C, --ca CA           local CA to discover through (default: first)\n"
 		"  -P, --port PORT       port of that CA (default: first active)\n"
 		"  -v, --verbose         each step, what it did and its time, on stderr\n");
@@ -746,7 +763,7 @@ static int load_snapshot(struct ibtopo_fabric **out, const struct cli_global *g,
 	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
 	if (rc)
 		goto out;
-	rc = ibtopo_store_resolve(&id, store, ref, err);
+	rc = ibtopo_store_resolve_in(&id, store, cli_fabric(g), ref, err);
 	if (rc)
 		goto out_free_store;
 	rc = ibtopo_store_load(out, store, id, err);
@@ -932,6 +949,8 @@ void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
 	}
 	if (!nmix)
 		fprintf(f, " none");
+	if (id > 0 && m->fabric)
+		fprintf(f, "\n  fabric: %s", m->fabric);
 	fprintf(f, "\n  time: %.3f s\n", seconds);
 }
 

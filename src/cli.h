@@ -21,6 +21,8 @@ struct cli_global {
 	int port;		   /* -P */
 	int verbose;		   /* -v */
 	const char *node_name_map; /* --node-name-map, or NULL */
+	const char *fabric;	   /* --fabric, or NULL */
+	bool across_fabrics;	   /* --across-fabrics */
 };
 
 /**
@@ -313,6 +315,44 @@ void cli_warn(void *arg, const char *message);
 /** Print the "snapshot N: S switches, C CAs, L links; speeds ...; T s" summary. */
 void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
 		       double seconds);
+
+/* fabric_select.c: several fabrics in one database */
+
+/**
+ * The fabric named by --fabric, else $IBTOPO_FABRIC (when not empty);
+ * NULL for none.
+ */
+const char *cli_fabric(const struct cli_global *g);
+
+/**
+ * ibtopo_store_save_ext() into the fabric cli_fabric() names (else the
+ * one the store chooses); the fabric's meta then names it.
+ */
+int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
+		   struct ibtopo_fabric *fabric, const struct cli_global *g,
+		   unsigned flags, struct ibtopo_error *err);
+
+/**
+ * Two snapshots of two fabrics are not compared: IBTOPO_EINVAL naming
+ * both, unless --across-fabrics, and then how many node GUIDs they share
+ * goes to stderr. Fabrics not from the store (files) always pass.
+ */
+int cli_check_pair(const struct cli_global *g, const struct ibtopo_fabric *a,
+		   const struct ibtopo_fabric *b, struct ibtopo_error *err);
+
+/**
+ * discover --all-ports: discover through each local active InfiniBand
+ * port that reaches a subnet not covered yet in this run (not the same
+ * master SM, nor at least half the switch GUIDs of one discovered), store
+ * one snapshot per fabric, each in the fabric the store chooses, with
+ * `label` and `engine` (may be NULL), and print one line per fabric.
+ * Returns the exit status.
+ */
+int cli_discover_all_ports(const struct cli_cmd *cmd,
+			   const struct cli_global *g,
+			   const struct ibtopo_discover_opts *dopts,
+			   unsigned save_flags, const char *label,
+			   const char *engine);
 
 /** Monotonic seconds. */
 double cli_now(void);

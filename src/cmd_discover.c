@@ -16,7 +16,8 @@ enum {
 	OPT_ROUTES,
 	OPT_ROUTING_ENGINE,
 	OPT_ROUTES_LOG,
-	OPT_CACHE
+	OPT_CACHE,
+	OPT_ALL_PORTS
 };
 
 static const struct cli_opt opts[] = {
@@ -42,6 +43,9 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("cache", 0, 1, "FILE",
 		"also write the sweep as an ibnetdiscover "
 		"cache file (ibnetdiscover --load-cache reads it)"),
+	CLI_OPT("all-ports", 0, 0, NULL,
+		"through each local port reaching a subnet not "
+		"covered yet: a snapshot per fabric"),
 	{ NULL },
 };
 
@@ -51,7 +55,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -125,7 +129,8 @@ static int label_in_use(const struct cli_global *g, const char *label,
 	if (rc == IBTOPO_ENOTFOUND)
 		return 0;
 	if (!rc)
-		rc = ibtopo_store_check_label(store, label, 0, err);
+		rc = ibtopo_store_check_label_in(store, cli_fabric(g), label, 0,
+						 err);
 	ibtopo_store_free(store);
 	return rc;
 }
@@ -149,7 +154,8 @@ static void routes_read(void *arg, size_t switches, size_t blocks,
 
 static int parse_args(struct ibtopo_discover_opts *dopts,
 		      struct new_snapshot *ns, struct routes_step *routes,
-		      const struct cli_cmd *self, int argc, char **argv)
+		      bool *all_ports, const struct cli_cmd *self, int argc,
+		      char **argv)
 {
 	struct cli_state st = { 0 };
 	int c;
@@ -197,6 +203,9 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 			break;
 		case OPT_CACHE:
 			dopts->cache_path = st.optarg;
+			break;
+		case OPT_ALL_PORTS:
+			*all_ports = true;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -303,13 +312,14 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct new_snapshot ns = { NULL };
+	bool all_ports = false;
 	double t0;
 	int rc;
 
 	dopts.retries = IBTOPO_DISCOVER_RETRIES;
 	dopts.warn = cli_warn;
 	dopts.stats = &mads;
-	rc = parse_args(&dopts, &ns, &routes, self, argc, argv);
+	rc = parse_args(&dopts, &ns, &routes, &all_ports, self, argc, argv);
 	if (rc)
 		return rc;
 	dopts.ca = g->ca;
@@ -322,6 +332,11 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = new_snapshot_fail(&err);
 	if (rc)
 		goto out_free;
+	if (all_ports) {
+		rc = cli_discover_all_ports(self, g, &dopts, ns.save_flags,
+					    ns.label, ns.engine);
+		goto out_free;
+	}
 
 	t0 = cli_now();
 	rc = sweep(&fabric, &dopts, &routes, g);

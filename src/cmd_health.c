@@ -165,6 +165,8 @@ static int load_fabrics(struct ibtopo_fabric **now,
 		     &(struct cli_source){ .what = a->since ? a->since :
 							      a->what }))
 		return EXIT_TROUBLE;
+	if (*before && cli_check_pair(g, *before, *now, &err))
+		return cli_fail(&err);
 	if (!a->counters)
 		return 0;
 	a->copts.warn = cli_warn;

@@ -5,12 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FABRIC = CLI_LONG, OPT_NO_FINDINGS };
+enum { OPT_NO_FINDINGS = CLI_LONG };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("fabric", 0, 1, "NAME",
-		"the fabric label's value (default: the snapshot's label, else "
-		"the lowest switch GUID)"),
 	CLI_OPT("no-findings", 0, 0, NULL,
 		"leave out ibtopo_fabric_findings (runs no analysis)"),
 	/* options with a letter last: long-only ones are numbered by place */
@@ -24,7 +21,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
 	.summary = "write port counters and link state for Prometheus",
-	.args = "[REF|FILE] [-o FILE] [--fabric NAME] [--no-findings]",
+	.args = "[REF|FILE] [-o FILE] [--no-findings]",
 	.details =
 		"REF (default: latest) is a snapshot, best taken with discover\n"
 		"--counters or import --counters; an existing FILE is read instead.\n"
@@ -63,12 +60,6 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 		case 'o':
 			output = st.optarg;
 			break;
-		case OPT_FABRIC:
-			if (!*st.optarg)
-				return cli_usage_error(self,
-						       "empty --fabric name");
-			mo.fabric_name = st.optarg;
-			break;
 		case OPT_NO_FINDINGS:
 			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;
 			break;
@@ -84,6 +75,9 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
+	/* a file's fabric: the one --fabric names, else the store's rule */
+	if (!ibtopo_fabric_meta(fabric)->fabric)
+		mo.fabric_name = cli_fabric(g);
 	rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;

@@ -308,6 +308,7 @@ static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 static int load(struct render *r, const struct cli_global *g)
 {
 	struct ibtopo_findings stale = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	int rc;
 
 	r->src.what = r->what;
@@ -319,6 +320,8 @@ static int load(struct render *r, const struct cli_global *g)
 		if (cli_load(&r->other, g, &r->src))
 			return EXIT_TROUBLE;
 		r->d.other = r->other;
+		if (cli_check_pair(g, r->other, r->fabric, &err))
+			return cli_fail(&err);
 	}
 	rc = cli_merge_cables(r->fabric, g, r->cables, &stale);
 	/* a stale inventory row draws nothing: say it, draw the rest */

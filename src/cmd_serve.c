@@ -41,7 +41,6 @@ enum {
 	OPT_STORE_EVERY,
 	OPT_KEEP_DAYS,
 	OPT_TIMEOUT,
-	OPT_FABRIC,
 	OPT_WEB_CONFIG,
 };
 
@@ -57,8 +56,6 @@ static const struct cli_opt opts[] = {
 		"with --store-every: delete snapshots older than D days"),
 	CLI_OPT("timeout", 0, 1, "MS",
 		"per MAD timeout (default: the library's)"),
-	CLI_OPT("fabric", 0, 1, "NAME",
-		"the fabric label's value (default: the lowest switch GUID)"),
 	CLI_OPT("web-config", 0, 1, "FILE",
 		"TLS and basic auth: an exporter-toolkit web configuration"),
 	{ NULL },
@@ -279,8 +276,8 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 struct serve_run {
 	const struct cli_global *g;
 	struct ibtopo_discover_opts dopts;
-	const char *fabric_name;
-	double store_every; /* seconds; 0 = never */
+	char fabric_name[72]; /* of the last stored sweep, or --fabric */
+	double store_every;   /* seconds; 0 = never */
 	unsigned keep_days;
 	struct ibtopo_store *store;
 	double last_store; /* cli_now() of the last snapshot stored */
@@ -323,21 +320,27 @@ static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
 	double now = cli_now();
 	int64_t id = 0;
 	size_t pruned = 0;
+	const char *fabric;
 
 	if (!r->store ||
 	    (r->stored_once && now - r->last_store < r->store_every))
 		return;
-	if (ibtopo_store_save(&id, r->store, f, &err)) {
+	if (cli_store_save(&id, r->store, f, r->g, 0, &err)) {
 		fprintf(stderr, "ibtopo: warning: storing the sweep: %s\n",
 			err.message);
 		return;
 	}
 	r->last_store = now;
 	r->stored_once = true;
+	/* the fabric the store chose names the sweeps from now on */
+	fabric = ibtopo_fabric_meta(f)->fabric;
+	if (fabric)
+		snprintf(r->fabric_name, sizeof(r->fabric_name), "%s", fabric);
 	cli_step(r->g, "store", now, "saved as snapshot %lld", (long long)id);
 	if (r->keep_days &&
-	    ibtopo_store_prune(NULL, &pruned, r->store, 0,
-			       time(NULL) - (time_t)r->keep_days * 86400, &err))
+	    ibtopo_store_prune_in(NULL, &pruned, r->store, fabric, 0,
+				  time(NULL) - (time_t)r->keep_days * 86400,
+				  &err))
 		fprintf(stderr, "ibtopo: warning: pruning snapshots: %s\n",
 			err.message);
 	else if (pruned)
@@ -385,8 +388,10 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		rc = ibtopo_name_map_apply(r->names, f, NULL, &err);
 	if (!rc)
 		rc = ibtopo_analyze(&an, f, NULL, &err);
+	if (!rc)
+		store_sweep(r, f);
 	if (!rc) {
-		mo.fabric_name = r->fabric_name;
+		mo.fabric_name = *r->fabric_name ? r->fabric_name : NULL;
 		mo.findings = an->findings;
 		rc = ibtopo_metrics_write(&sink, f, &mo, &err);
 	}
@@ -396,8 +401,6 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		free(html.p);
 		html = (struct membuf){ NULL, 0, 0 };
 	}
-	if (!rc)
-		store_sweep(r, f);
 	if (!rc)
 		rc = shared_new(&new_text, &s->lock, &text, &err);
 	if (!rc && html.p && shared_new(&new_html, &s->lock, &html, &err))
@@ -619,12 +622,6 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 					"bad timeout '%s' (milliseconds, 1 to 600000)",
 					st.optarg);
 			break;
-		case OPT_FABRIC:
-			if (!*st.optarg)
-				return cli_usage_error(self,
-						       "empty --fabric name");
-			r->fabric_name = st.optarg;
-			break;
 		case OPT_WEB_CONFIG:
 			a->web_path = st.optarg;
 			break;
@@ -660,6 +657,9 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	int rc;
 
 	r.dopts = dinit;
+	if (cli_fabric(g))
+		snprintf(r.fabric_name, sizeof(r.fabric_name), "%s",
+			 cli_fabric(g));
 	rc = parse_args(self, argc, argv, &r, &a);
 	if (rc)
 		return rc;

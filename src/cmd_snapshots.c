@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { OPT_FORMAT = CLI_LONG, OPT_DELETE, OPT_KEEP, OPT_KEEP_DAYS };
@@ -28,14 +29,17 @@ const struct cli_cmd cmd_snapshots_entry = {
 	.details =
 		"Each snapshot has an id, an optional label, the UTC time it was\n"
 		"taken, its switch, CA and link counts, whether discovery was\n"
-		"partial, and the host and source it came from. Any of the id,\n"
-		"the label, 'latest' or 'latest~N' names it in other commands.\n"
+		"partial, the host and source it came from, and its fabric. Any of\n"
+		"the id, the label, 'latest' or 'latest~N' names it in other\n"
+		"commands; labels and 'latest' within a fabric ('ibtopo fabrics').\n"
+		"--fabric NAME lists that fabric's snapshots only.\n"
 		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
-		"\"taken_at\",...}]}.\n"
+		"\"taken_at\",...,\"fabric\"}]}.\n"
 		"Housekeeping (for cron): --delete REF deletes one snapshot;\n"
 		"--keep N and --keep-days D (together: a snapshot goes when either\n"
 		"says so) delete old ones but never the newest snapshot nor the\n"
-		"newest of a label. The database file is then compacted (VACUUM).\n"
+		"newest of a label, fabric by fabric (--fabric NAME: in that one).\n"
+		"The database file is then compacted (VACUUM).\n"
 		"They print nothing (-v: what was deleted) and list nothing.\n"
 		"Example, from cron: ibtopo snapshots --keep-days 30",
 	.opts = opts,
@@ -70,7 +74,8 @@ static int housekeep(const struct cli_global *g, const char *ref, long keep,
 		return cli_fail(&err);
 	rc = EXIT_TROUBLE;
 	if (ref) {
-		if (ibtopo_store_resolve(&id, store, ref, &err) ||
+		if (ibtopo_store_resolve_in(&id, store, cli_fabric(g), ref,
+					    &err) ||
 		    ibtopo_store_delete(store, id, &err)) {
 			cli_fail(&err);
 			goto out_free_store;
@@ -82,8 +87,8 @@ static int housekeep(const struct cli_global *g, const char *ref, long keep,
 		time_t before = days ? time(NULL) - (time_t)days * 86400 : 0;
 
 		t0 = cli_now();
-		if (ibtopo_store_prune(&ids, &n, store, (size_t)keep, before,
-				       &err)) {
+		if (ibtopo_store_prune_in(&ids, &n, store, cli_fabric(g),
+					  (size_t)keep, before, &err)) {
 			cli_fail(&err);
 			goto out_free_ids;
 		}
@@ -105,6 +110,29 @@ out_free_ids:
 	free(ids);
 out_free_store:
 	ibtopo_store_free(store);
+	return rc;
+}
+
+/* --fabric NAME lists a fabric the store has; none is fine */
+static int fabric_known(struct ibtopo_store *store, const char *name,
+			struct ibtopo_error *err)
+{
+	struct ibtopo_fabric_info *list = NULL;
+	size_t n = 0;
+	bool found = !name;
+	int rc;
+
+	rc = ibtopo_store_fabrics(&list, &n, store, err);
+	for (size_t i = 0; i < n && !found; i++)
+		found = strcmp(list[i].name, name) == 0;
+	ibtopo_fabric_info_list_free(list, n);
+	if (!rc && !found) {
+		err->code = IBTOPO_ENOTFOUND;
+		snprintf(err->message, sizeof(err->message),
+			 "no fabric '%s' in '%s'", name,
+			 ibtopo_store_path(store));
+		rc = IBTOPO_ENOTFOUND;
+	}
 	return rc;
 }
 
@@ -157,10 +185,13 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))
 		return cli_fail(&err);
-	rc = ibtopo_store_list(&list, &count, store, &err);
+	rc = fabric_known(store, cli_fabric(g), &err);
+	if (rc == 0)
+		rc = ibtopo_store_list(&list, &count, store, &err);
 	if (rc == 0) {
 		ro = cli_stdout_sink(rep.format);
-		rc = ibtopo_report_snapshots(&ro, list, count, &err);
+		rc = ibtopo_store_report_snapshots(&ro, list, count,
+						   cli_fabric(g), &err);
 	}
 	ibtopo_snapshot_list_free(list, count);
 	ibtopo_store_free(store);

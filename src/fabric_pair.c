@@ -39,6 +39,8 @@ int load_fabric_pair(struct ibtopo_fabric **a, struct ibtopo_fabric **b,
 		pthread_join(thread, NULL);
 	else
 		load_job_run(&jb);
+	if (!ja.rc && !jb.rc)
+		ja.rc = cli_check_pair(g, ja.fabric, jb.fabric, &ja.err);
 	if (ja.rc || jb.rc) {
 		if (err)
 			*err = ja.rc ? ja.err : jb.err;

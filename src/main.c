@@ -13,6 +13,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_discover_entry,
 	&cmd_import_entry,
 	&cmd_snapshots_entry,
+	&cmd_fabrics_entry,
 	&cmd_show_entry,
 	&cmd_diff_entry,
 	&cmd_validate_entry,

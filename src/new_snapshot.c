@@ -38,7 +38,7 @@ int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,
 	if (cli_open_store(&store, g, 0, &err))
 		return cli_fail(&err);
 	t1 = cli_now();
-	if (ibtopo_store_save_ext(&id, store, fabric, ns->save_flags, &err)) {
+	if (cli_store_save(&id, store, fabric, g, ns->save_flags, &err)) {
 		rc = new_snapshot_fail(&err);
 		goto out_free_store;
 	}

@@ -102,7 +102,7 @@ static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 }
 
 #define CA_LABELS                                                       \
-	"fabric=\"0x0000000000000020\",node=\"host1 mlx5_0\","          \
+	"fabric=\"fabric-0000000000000020\",node=\"host1 mlx5_0\","     \
 	"node_guid=\"0x0000000000000010\",port=\"1\",node_type=\"ca\"," \
 	"remote_node=\"sw \\\"1\\\"\\\\x\\nnl\","                       \
 	"remote_guid=\"0x0000000000000020\",remote_port=\"1\""
@@ -179,33 +179,43 @@ static void every_family_once_with_help_and_type(void **state)
 	assert_non_null(strstr(t, "# TYPE ibtopo_port_symbol_errors_total "
 				  "counter\n"));
 	assert_non_null(strstr(
-		t, "\nibtopo_fabric_links{fabric=\"0x0000000000000020\"} 1\n"));
+		t,
+		"\nibtopo_fabric_links{fabric=\"fabric-0000000000000020\"} 1\n"));
 	assert_non_null(strstr(
 		t,
-		"\nibtopo_fabric_switches{fabric=\"0x0000000000000020\"} 1\n"));
+		"\nibtopo_fabric_switches{fabric=\"fabric-0000000000000020\"} 1\n"));
 	/* the analysis ran: the EDR link is a speed downgrade */
 	assert_non_null(strstr(
-		t, "ibtopo_fabric_findings{fabric=\"0x0000000000000020\","
+		t, "ibtopo_fabric_findings{fabric=\"fabric-0000000000000020\","
 		   "kind=\"speed-downgrade\","));
 	free(t);
 	ibtopo_fabric_free(f);
 }
 
-static void fabric_name_is_label_else_lowest_switch(void **state)
+static void fabric_name_is_the_stores_else_its_rule(void **state)
 {
 	struct ibtopo_fabric *f = fixture();
 	char name[64];
 
 	(void)state;
+	/* no subnet prefix known: "fabric-" and the lowest switch GUID */
 	assert_string_equal(ibtopo_metrics_fabric_name(name, sizeof(name), f),
-			    "0x0000000000000020");
+			    "fabric-0000000000000020");
+	ibtopo_fabric_set_subnet(f, 0xfe80000000000000ull, 0, 0);
+	assert_string_equal(ibtopo_metrics_fabric_name(name, sizeof(name), f),
+			    "fe80-0000000000000020");
+	/* a label names a snapshot, not its fabric */
 	assert_int_equal(ibtopo_fabric_set_label(f, "prod", NULL), 0);
 	assert_string_equal(ibtopo_metrics_fabric_name(name, sizeof(name), f),
-			    "prod");
+			    "fe80-0000000000000020");
+	assert_int_equal(ibtopo_fabric_set_fabric_name(f, "compute", NULL), 0);
+	assert_string_equal(ibtopo_metrics_fabric_name(name, sizeof(name), f),
+			    "compute");
 	ibtopo_fabric_free(f);
+	/* no nodes: the store's rule gives the prefix part alone */
 	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
 	assert_string_equal(ibtopo_metrics_fabric_name(name, sizeof(name), f),
-			    "empty");
+			    "fabric");
 	ibtopo_fabric_free(f);
 }
 
@@ -246,7 +256,7 @@ int main(void)
 		cmocka_unit_test(ca_port_series_name_both_ends),
 		cmocka_unit_test(down_port_keeps_its_state),
 		cmocka_unit_test(every_family_once_with_help_and_type),
-		cmocka_unit_test(fabric_name_is_label_else_lowest_switch),
+		cmocka_unit_test(fabric_name_is_the_stores_else_its_rule),
 		cmocka_unit_test(failures_are_returned),
 	};
 

@@ -273,6 +273,12 @@ static void assert_fabric_equal(const struct ibtopo_fabric *x,
 	assert_int_equal(mx->partial, my->partial);
 	assert_str_eq_null(mx->partial_reason, my->partial_reason);
 	assert_int_equal(mx->snapshot_id, my->snapshot_id);
+	assert_str_eq_null(mx->fabric, my->fabric);
+	assert_int_equal(mx->subnet_prefix, my->subnet_prefix);
+	assert_str_eq_null(mx->local_ca, my->local_ca);
+	assert_int_equal(mx->local_port, my->local_port);
+	assert_int_equal(mx->sm_lid, my->sm_lid);
+	assert_int_equal(mx->sm_guid, my->sm_guid);
 	assert_str_eq_null(ibtopo_fabric_routing_engine(x),
 			   ibtopo_fabric_routing_engine(y));
 
@@ -922,7 +928,7 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "'%s': schema version 99 is newer than this ibtopo supports (4)",
+		 "'%s': schema version 99 is newer than this ibtopo supports (5)",
 		 c->db);
 	assert_string_equal(err.message, want);
 	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
@@ -965,7 +971,7 @@ static void empty_file_is_upgraded_to_the_latest_schema(void **state)
 	/* and it is now ours, at the latest version */
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 4);
+	assert_int_equal(v, 5);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
 						 &v, &err), 0);
 	assert_int_equal(v, 0x49425450);
@@ -1006,7 +1012,7 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 					   &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 4);
+	assert_int_equal(v, 5);
 	/* version 3's and 4's tables are there, empty */
 	assert_int_equal(ibtopo__store_exec_path(c->db,
 		"SELECT count(*) FROM port_counters", &v, &err), 0);
@@ -1022,6 +1028,9 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	assert_int_equal(list[1].links, 16);
 	assert_int_equal(list[1].cas, 8);
 	assert_null(list[0].partial_reason);
+	/* schema 5: the snapshots there were all join one fabric */
+	assert_string_equal(list[0].fabric, "default");
+	assert_string_equal(list[1].fabric, "default");
 	ibtopo_snapshot_list_free(list, n);
 
 	/* every field of snapshot 1 is the cache it was imported from */
@@ -1032,6 +1041,9 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	assert_int_equal(ibtopo_fabric_set_label(fresh, m->label, NULL), 0);
 	assert_int_equal(ibtopo_fabric_set_source(fresh, m->source, NULL), 0);
 	assert_int_equal(ibtopo_fabric_set_host(fresh, m->host, NULL), 0);
+	assert_string_equal(m->fabric, "default");
+	assert_int_equal(ibtopo_fabric_set_fabric_name(fresh, m->fabric, NULL),
+			 0);
 	ibtopo_fabric_set_taken_at(fresh, m->taken_at);
 	ibtopo_fabric_set_snapshot_id(fresh, 1);
 	assert_fabric_equal(g, fresh);
@@ -1058,6 +1070,16 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(fresh);
 }
 
+/* SQL taking schema version 5's additions (fabrics) out of a database. */
+#define UNDO_V5                                                          \
+	"DROP INDEX snapshots_fabric;"                                   \
+	" ALTER TABLE snapshots DROP COLUMN fabric_id;"                  \
+	" ALTER TABLE snapshots DROP COLUMN subnet_prefix;"              \
+	" ALTER TABLE snapshots DROP COLUMN local_ca;"                   \
+	" ALTER TABLE snapshots DROP COLUMN local_port;"                 \
+	" ALTER TABLE snapshots DROP COLUMN sm_lid;"                     \
+	" ALTER TABLE snapshots DROP COLUMN sm_guid; DROP TABLE fabrics;"
+
 /*
  * A database as schema version 3 left it (port counters, no forwarding
  * tables), made by taking version 4's additions out of a new one: opened
@@ -1078,15 +1100,18 @@ static void version_3_database_gains_tables_and_keeps_counters(void **state)
 	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
 	ibtopo_store_free(s);
 	assert_int_equal(ibtopo__store_exec_path(c->db,
-		"DROP TABLE lfts; ALTER TABLE snapshots DROP COLUMN routing_engine;"
+		UNDO_V5 " DROP TABLE lfts;"
+		" ALTER TABLE snapshots DROP COLUMN routing_engine;"
 		" PRAGMA user_version = 3", NULL, &err), 0);
 
 	s = NULL;
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 4);
+	assert_int_equal(v, 5);
 	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	/* upgraded to version 5, its snapshots joined one fabric */
+	assert_int_equal(ibtopo_fabric_set_fabric_name(f, "default", NULL), 0);
 	assert_fabric_equal(f, g);	/* counters and all, no tables */
 	assert_false(ibtopo_fabric_has_routes(g));
 	assert_null(ibtopo_fabric_routing_engine(g));
@@ -1310,7 +1335,7 @@ static void old_unwritable_body(struct ctx *c)
 	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) ==
 	      IBTOPO_EVERSION);
 	snprintf(want, sizeof(want), "'%s': schema version 1 is older than this "
-		 "ibtopo's (4), and the file is not writable here to upgrade it "
+		 "ibtopo's (5), and the file is not writable here to upgrade it "
 		 "(run ibtopo once as a user who can write it)", c->db);
 	CHECK_MSG(err, want);
 	read_file(c->db, &after, &na);
@@ -1439,6 +1464,328 @@ static void default_path_follows_db_env_xdg_home(void **state)
 	assert_string_equal(err.message, "database path too long");
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Several fabrics (issue 25)                                          */
+/* ------------------------------------------------------------------ */
+
+/* A fabric of switches alone, with these GUIDs, in fabric `name`. */
+static struct ibtopo_fabric *switches_fabric(const uint64_t *guids, size_t n,
+					     const char *name)
+{
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_node *node;
+
+	assert_int_equal(ibtopo_fabric_new(&f, NULL), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ibtopo_fabric_add_node(&node, f,
+				IBTOPO_NODE_SWITCH, guids[i], 8, "sw", NULL), 0);
+	assert_int_equal(ibtopo_fabric_set_fabric_name(f, name, NULL), 0);
+	return f;
+}
+
+/* Save those switches; returns the id, *fabric_out the fabric joined. */
+static int64_t save_switches(struct ibtopo_store *s, const uint64_t *guids,
+			     size_t n, const char *name, const char *label,
+			     char *joined, size_t len)
+{
+	struct ibtopo_fabric *f = switches_fabric(guids, n, name);
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_fabric_set_label(f, label, NULL), 0);
+	if (ibtopo_store_save(&id, s, f, &err))
+		fail_msg("save: %s", err.message);
+	if (joined)
+		snprintf(joined, len, "%s", ibtopo_fabric_meta(f)->fabric);
+	ibtopo_fabric_free(f);
+	return id;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void snapshot_joins_the_fabric_sharing_half_its_switches(void **state)
+{
+	static const uint64_t f1[] = { 4, 3, 2, 1 }, f2[] = { 1, 2, 9, 10 },
+			      f3[] = { 0x20, 0x21, 0x22 },
+			      f4[] = { 1, 0x30, 0x31, 0x32 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f;
+	struct ibtopo_fabric_info *list = NULL;
+	char name[96];
+	size_t n = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_switches(s, f1, N(f1), NULL, NULL, name, sizeof(name));
+	assert_string_equal(name, "fabric-0000000000000001");
+	/* 2 of the latest's 4 switches: half, the same fabric */
+	save_switches(s, f2, N(f2), NULL, NULL, name, sizeof(name));
+	assert_string_equal(name, "fabric-0000000000000001");
+	save_switches(s, f3, N(f3), NULL, NULL, name, sizeof(name));
+	assert_string_equal(name, "fabric-0000000000000020");
+	/* 1 of the latest's 4 (f2, not f1): a new fabric, its name taken */
+	save_switches(s, f4, N(f4), NULL, NULL, name, sizeof(name));
+	assert_string_equal(name, "fabric-0000000000000001-2");
+	/* the subnet prefix, trailing zero groups cut, names it */
+	f = switches_fabric((const uint64_t[]){ 0x41, 0x40 }, 2, NULL);
+	ibtopo_fabric_set_subnet(f, 0xfe80000000000000ull, 1, 0x99);
+	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
+	assert_string_equal(ibtopo_fabric_meta(f)->fabric,
+			    "fe80-0000000000000040");
+	ibtopo_fabric_free(f);
+	/* a name given wins over the GUIDs */
+	save_switches(s, f1, N(f1), "storage", NULL, name, sizeof(name));
+	assert_string_equal(name, "storage");
+	/* a tie goes to the fabric of the newest snapshot */
+	save_switches(s, f1, N(f1), NULL, NULL, name, sizeof(name));
+	assert_string_equal(name, "storage");
+
+	assert_int_equal(ibtopo_store_fabrics(&list, &n, s, &err), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(list[0].name, "fabric-0000000000000001");
+	assert_int_equal(list[0].snapshots, 2);
+	assert_int_equal(list[0].latest_id, 2);
+	assert_int_equal(list[0].switches, 4);
+	assert_string_equal(list[3].name, "fe80-0000000000000040");
+	assert_int_equal(list[3].subnet_prefix, 0xfe80000000000000ull);
+	assert_int_equal(list[3].sm_lid, 1);
+	assert_int_equal(list[3].sm_guid, 0x99);
+	assert_string_equal(list[4].name, "storage");
+	assert_int_equal(list[4].snapshots, 2);
+	ibtopo_fabric_info_list_free(list, n);
+	ibtopo_store_free(s);
+}
+
+static void subnet_and_local_port_round_trip(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	int64_t id = 0;
+
+	ibtopo_fabric_set_subnet(f, 0xfec0000000000001ull, 0xbeef,
+				 0x0002c90300001111ull);
+	assert_int_equal(ibtopo_fabric_set_local_port(f, "mlx5_4", 2, NULL), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_string_equal(ibtopo_fabric_meta(f)->fabric,
+			    "fec0000000000001-0002c90300001111");
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_fabric_equal(f, g);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+static void refs_resolve_within_a_fabric(void **state)
+{
+	static const uint64_t a[] = { 1, 2 }, b[] = { 5, 6 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_switches(s, a, N(a), "a", "mon", NULL, 0);	/* 1 */
+	/* one fabric: as ever */
+	assert_resolves(s, "latest", 1);
+	assert_resolves(s, "mon", 1);
+	save_switches(s, b, N(b), "b", "mon", NULL, 0);	/* 2 */
+	save_switches(s, a, N(a), "a", NULL, NULL, 0);	/* 3 */
+	/* ids are global */
+	assert_resolves(s, "2", 2);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "a", "2", &err), 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "7", &err),
+			 IBTOPO_ENOTFOUND);
+	/* two fabrics and none named: relative REFs and labels */
+	assert_int_equal(ibtopo_store_resolve(&id, s, "latest", &err),
+			 IBTOPO_EAMBIGUOUS);
+	assert_non_null(strstr(err.message,
+			       "'latest' could be in any of 2 fabrics: a "
+			       "(latest: 3, "));
+	assert_non_null(strstr(err.message, "), b (latest: 2, "));
+	assert_int_equal(ibtopo_store_resolve(&id, s, "mon", &err),
+			 IBTOPO_EAMBIGUOUS);
+	/* within one */
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "a", "latest", &err),
+			 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "a", "latest~1", &err),
+			 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "a", "latest~2", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "b", "mon", &err), 0);
+	assert_int_equal(id, 2);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "c", "latest", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_non_null(strstr(err.message, "no fabric 'c' in "));
+	ibtopo_store_free(s);
+}
+
+static void labels_are_unique_within_a_fabric(void **state)
+{
+	static const uint64_t a[] = { 1, 2 }, b[] = { 5, 6 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f;
+	int64_t id = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_switches(s, a, N(a), "a", "x", NULL, 0);	/* 1 */
+	save_switches(s, b, N(b), "b", "x", NULL, 0);	/* 2: another fabric */
+	f = switches_fabric(a, N(a), "a");
+	assert_int_equal(ibtopo_fabric_set_label(f, "x", NULL), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), IBTOPO_EEXIST);
+	assert_string_equal(err.message, "label 'x' names snapshot 1 already");
+	assert_int_equal(ibtopo_store_check_label_in(s, "b", "x", 0, &err),
+			 IBTOPO_EEXIST);
+	assert_int_equal(ibtopo_store_check_label_in(s, "c", "x", 0, &err), 0);
+	/* none named, several fabrics: the save checks in the one it picks */
+	assert_int_equal(ibtopo_store_check_label_in(s, NULL, "x", 0, &err), 0);
+	/* moving takes it from fabric a only */
+	assert_int_equal(ibtopo_store_save_ext(&id, s, f,
+					       IBTOPO_SAVE_MOVE_LABEL, &err), 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "a", "x", &err), 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "b", "x", &err), 0);
+	assert_int_equal(id, 2);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+static void prune_keeps_the_newest_of_each_fabric(void **state)
+{
+	static const uint64_t a[] = { 1, 2 }, b[] = { 5, 6 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_snapshot *list = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	for (int i = 0; i < 3; i++)
+		save_switches(s, a, N(a), "a", NULL, NULL, 0);	/* 1 2 3 */
+	save_switches(s, b, N(b), "b", NULL, NULL, 0);		/* 4 */
+	save_switches(s, b, N(b), "b", NULL, NULL, 0);		/* 5 */
+	save_switches(s, a, N(a), "a", NULL, NULL, 0);		/* 6 */
+	/* one fabric alone */
+	assert_int_equal(ibtopo_store_prune_in(&ids, &n, s, "b", 1, 0, &err),
+			 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], 4);
+	free(ids);
+	assert_int_equal(ibtopo_store_prune_in(&ids, &n, s, "c", 1, 0, &err),
+			 IBTOPO_ENOTFOUND);
+	/* --keep 2 counts per fabric: a keeps 3 and 6, b keeps 5 */
+	assert_int_equal(ibtopo_store_prune(&ids, &n, s, 2, 0, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ids[0], 1);
+	assert_int_equal(ids[1], 2);
+	free(ids);
+	/* and never the newest of a fabric, however old */
+	assert_int_equal(ibtopo_store_prune(&ids, &n, s, 0, time(NULL) + 60,
+					    &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], 3);
+	free(ids);
+	assert_int_equal(ibtopo_store_list(&list, &n, s, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(list[0].id, 5);
+	assert_string_equal(list[0].fabric, "b");
+	assert_int_equal(list[1].id, 6);
+	assert_string_equal(list[1].fabric, "a");
+	ibtopo_snapshot_list_free(list, n);
+	ibtopo_store_free(s);
+}
+
+static void fabric_renames_and_refuses_bad_names(void **state)
+{
+	static const uint64_t a[] = { 1, 2 }, b[] = { 5, 6 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *g = NULL;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_switches(s, a, N(a), "a", NULL, NULL, 0);
+	save_switches(s, b, N(b), "b", NULL, NULL, 0);
+	assert_int_equal(ibtopo_store_rename_fabric(s, "a", "compute", &err),
+			 0);
+	assert_int_equal(ibtopo_store_load(&g, s, 1, &err), 0);
+	assert_string_equal(ibtopo_fabric_meta(g)->fabric, "compute");
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo_store_rename_fabric(s, "compute", "b", &err),
+			 IBTOPO_EEXIST);
+	assert_int_equal(ibtopo_store_rename_fabric(s, "a", "x", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_rename_fabric(s, "b", "-x", &err),
+			 IBTOPO_EINVAL);
+	assert_false(ibtopo_store_fabric_name_is_valid(""));
+	assert_false(ibtopo_store_fabric_name_is_valid("a b"));
+	assert_false(ibtopo_store_fabric_name_is_valid("a/b"));
+	assert_true(ibtopo_store_fabric_name_is_valid("rail-1.ib_0"));
+	g = switches_fabric(a, N(a), "no/slash");
+	assert_int_equal(ibtopo_store_save(NULL, s, g, &err), IBTOPO_EINVAL);
+	ibtopo_fabric_free(g);
+	ibtopo_store_free(s);
+	/* read-only: no renaming */
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY,
+					   &err), 0);
+	assert_int_equal(ibtopo_store_rename_fabric(s, "b", "c", &err),
+			 IBTOPO_EINVAL);
+	ibtopo_store_free(s);
+}
+
+/*
+ * A database as schema version 4 left it (before fabrics): upgraded in
+ * place, its snapshots all join the fabric 'default'.
+ */
+static void version_4_database_joins_one_fabric(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric_info *list = NULL;
+	struct ibtopo_fabric *f;
+	int64_t v = 0, id = 0;
+	size_t n = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_labelled(s, "one");
+	f = switches_fabric((const uint64_t[]){ 7, 8 }, 2, NULL);
+	assert_int_equal(ibtopo_store_save(NULL, s, f, &err), 0);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		UNDO_V5 " PRAGMA user_version = 4", NULL, &err), 0);
+
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY,
+					   &err), 0);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, 5);
+	assert_int_equal(ibtopo_store_fabrics(&list, &n, s, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(list[0].name, "default");
+	assert_int_equal(list[0].snapshots, 2);
+	ibtopo_fabric_info_list_free(list, n);
+	assert_resolves(s, "latest~1", 1);
+	assert_resolves(s, "one", 1);
+	assert_int_equal(ibtopo_store_resolve_in(&id, s, "default", "latest",
+						 &err), 0);
+	assert_int_equal(id, 2);
+	ibtopo_store_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1473,6 +1820,13 @@ int main(void)
 		T(read_only_directory_refuses_writes_but_reads),
 		T(open_failure_is_reported_at_each_step),
 		T(default_path_follows_db_env_xdg_home),
+		T(snapshot_joins_the_fabric_sharing_half_its_switches),
+		T(subnet_and_local_port_round_trip),
+		T(refs_resolve_within_a_fabric),
+		T(labels_are_unique_within_a_fabric),
+		T(prune_keeps_the_newest_of_each_fabric),
+		T(fabric_renames_and_refuses_bad_names),
+		T(version_4_database_joins_one_fabric),
 #undef T
 	};
 

@@ -21,6 +21,7 @@ formatted="$formatted lib/diagram/*.c lib/diagram/diagram-int.h"
 formatted="$formatted lib/report/report_analysis.c"
 formatted="$formatted tests/helpers.c tests/helpers.h"
 formatted="$formatted lib/export/metrics.c"
+formatted="$formatted lib/io/store_fabrics.c lib/io/store_report.c lib/io/discover_local.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -182,8 +182,6 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 				       const struct ibtopo_fabric *fabric)
 {
 	const struct ibtopo_fabric_meta *m;
-	uint64_t low = 0;
-	bool any = false, sw = false;
 
 	if (!buf || !len)
 		return buf;
@@ -192,24 +190,10 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 		return buf;
 	}
 	m = ibtopo_fabric_meta(fabric);
-	if (m && m->label && *m->label) {
-		snprintf(buf, len, "%s", m->label);
-		return buf;
-	}
-	for (size_t i = 0; i < ibtopo_fabric_node_count(fabric); i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
-		bool is_sw = n->type == IBTOPO_NODE_SWITCH;
-
-		if (!any || (is_sw && !sw) || (is_sw == sw && n->guid < low)) {
-			low = n->guid;
-			sw = is_sw;
-			any = true;
-		}
-	}
-	if (any)
-		snprintf(buf, len, "0x%016" PRIx64, low);
+	if (m->fabric && *m->fabric)
+		snprintf(buf, len, "%s", m->fabric);
 	else
-		snprintf(buf, len, "empty");
+		ibtopo_fabric_default_name(buf, len, fabric);
 	return buf;
 }
 

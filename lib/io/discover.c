@@ -937,6 +937,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	ibnd_fabric_t *in;
 	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
 	struct unanswered u = { 0, "" };
+	struct ibtopo__local local;
 	bool routes = opts && (opts->flags & IBTOPO_DISCOVER_ROUTES);
 	size_t lft_switches = 0, lft_gets = 0, pma_lost = 0;
 	double lft_seconds = 0;
@@ -966,6 +967,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 				err);
 	if (rc)
 		return rc;
+	ibtopo__discover_local(&local, ca, portnum, opts ? opts->timeout_ms : 0);
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_smps = 16;
@@ -1046,8 +1048,13 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	}
 	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);
 	rc = set_meta(fabric, source, true, time(NULL), err);
+	if (!rc)
+		rc = ibtopo_fabric_set_local_port(fabric, ca,
+						  (unsigned)portnum, err);
 	if (rc)
 		goto out_free_fabric;
+	ibtopo_fabric_set_subnet(fabric, local.prefix, local.sm_lid,
+				 local.sm_guid);
 	if (opts && (opts->flags & IBTOPO_DISCOVER_COUNTERS)) {
 		rc = read_counters(fabric, ca, portnum, opts, cfg.retries,
 				   &tally, &pma_lost, err);

@@ -342,6 +342,21 @@ struct ibtopo__thresholds {
 int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 			    struct ibtopo_error *err);
 
+/* io/discover_local.c: where a discovery was made from (see there) */
+struct ibtopo__local {
+	uint64_t prefix;  /* PortInfo GidPrefix of the local port */
+	uint16_t sm_lid;  /* its MasterSMLID */
+	uint64_t sm_guid; /* SMInfo GUID of that SM */
+};
+/**
+ * Ask the local `ca` port `portnum` for its subnet prefix and master SM
+ * LID (PortInfo Get) and the SM for its port GUID (SMInfo Get): before
+ * the sweep, so that the sweep's SMPs keep their numbers. What does not
+ * answer stays 0.
+ */
+void ibtopo__discover_local(struct ibtopo__local *out, const char *ca,
+			    int portnum, unsigned timeout_ms);
+
 /* io/pma.c: port counters of a discovered fabric (see there) */
 /**
  * Read PortCounters (and PortCountersExtended where ClassPortInfo says

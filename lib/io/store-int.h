@@ -6,6 +6,8 @@
  *   store_load.c       reading one back into a fabric
  *   store_snapshots.c  labels, references (`latest~N`), listing, deleting
  *                      and keeping (prune, vacuum)
+ *   store_fabrics.c    fabrics: which one a snapshot joins, listing, renaming
+ *   store_report.c     the snapshot and fabric lists as tables
  */
 #ifndef IBTOPO_STORE_INT_H
 #define IBTOPO_STORE_INT_H
@@ -43,5 +45,34 @@ int ibtopo__store_step_reset(sqlite3_stmt *st);
 /** IBTOPO_EINVAL when the store was opened read-only. */
 int ibtopo__store_check_rw(const struct ibtopo_store *s,
 			   struct ibtopo_error *err);
+
+/**
+ * The fabric REFs are read in, into *out: fabric `name` (IBTOPO_ENOTFOUND
+ * naming the fabrics there are), else the only fabric, else 0 (no
+ * fabrics: every snapshot). Several fabrics and no name: IBTOPO_EAMBIGUOUS
+ * naming `ref` and listing the fabrics with their latest snapshots.
+ */
+int ibtopo__store_fabric_scope(struct ibtopo_store *s, const char *name,
+			       const char *ref, int64_t *out,
+			       struct ibtopo_error *err);
+/** The lowest fabric id, 0 for none. */
+int ibtopo__store_fabric_only(struct ibtopo_store *s, int64_t *out,
+			      struct ibtopo_error *err);
+/**
+ * In the open save transaction: attach snapshot `sid`, whose nodes are
+ * stored, to the fabric the fabric's meta names (created when new), else
+ * to the one it shares most switch GUIDs with, else to a new one; the
+ * fabric's meta gets the name. *out_fid: the fabric's id.
+ */
+int ibtopo__store_attach(struct ibtopo_store *s, int64_t sid,
+			 struct ibtopo_fabric *fabric, int64_t *out_fid,
+			 struct ibtopo_error *err);
+/**
+ * The label check of ibtopo_store_check_label() among the snapshots of
+ * fabric `fid` (0: all), leaving snapshot `except` out.
+ */
+int ibtopo__store_check_label(struct ibtopo_store *s, int64_t fid,
+			      int64_t except, const char *label, unsigned flags,
+			      struct ibtopo_error *err);
 
 #endif /* IBTOPO_STORE_INT_H */

@@ -78,8 +78,10 @@ out_finalize:
 }
 
 static const char meta_sql[] =
-	"SELECT label, taken_at, source, host, partial, partial_reason,"
-	" routing_engine FROM snapshots WHERE id = ?";
+	"SELECT s.label, s.taken_at, s.source, s.host, s.partial,"
+	" s.partial_reason, s.routing_engine, f.name, s.subnet_prefix,"
+	" s.local_ca, s.local_port, s.sm_lid, s.sm_guid FROM snapshots s"
+	" LEFT JOIN fabrics f ON f.id = s.fabric_id WHERE s.id = ?";
 
 static int meta_row(struct load_ctx *c, sqlite3_stmt *st,
 		    struct ibtopo_error *err)
@@ -98,6 +100,16 @@ static int meta_row(struct load_ctx *c, sqlite3_stmt *st,
 	if (!rc)
 		rc = ibtopo_fabric_set_routing_engine(c->f, column_text(st, 6),
 						      err);
+	if (!rc)
+		rc = ibtopo_fabric_set_fabric_name(c->f, column_text(st, 7),
+						   err);
+	if (!rc)
+		rc = ibtopo_fabric_set_local_port(
+			c->f, column_text(st, 9),
+			(unsigned)sqlite3_column_int(st, 10), err);
+	ibtopo_fabric_set_subnet(c->f, (uint64_t)sqlite3_column_int64(st, 8),
+				 (uint16_t)sqlite3_column_int(st, 11),
+				 (uint64_t)sqlite3_column_int64(st, 12));
 	ibtopo_fabric_set_taken_at(c->f, (time_t)sqlite3_column_int64(st, 1));
 	ibtopo_fabric_set_partial(c->f, sqlite3_column_int(st, 4) != 0);
 	ibtopo_fabric_set_snapshot_id(c->f, c->sid);

@@ -18,8 +18,9 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 
 static const char snapshot_sql[] =
 	"INSERT INTO snapshots (label, taken_at, source, host, switches, cas,"
-	" routers, links, partial, partial_reason, routing_engine)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" routers, links, partial, partial_reason, routing_engine,"
+	" subnet_prefix, local_ca, local_port, sm_lid, sm_guid)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * A switch's forwarding table: one row, its entries one byte each in a
@@ -390,7 +391,8 @@ static int insert_snapshot(struct save_ctx *x,
 
 	if (rc != SQLITE_OK)
 		goto out_finalize;
-	bind_text(st, 1, m->label);
+	/* the label is set once the fabric is known: see set_label() */
+	sqlite3_bind_null(st, 1);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)m->taken_at);
 	bind_text(st, 3, m->source);
 	bind_text(st, 4, m->host);
@@ -408,6 +410,15 @@ static int insert_snapshot(struct save_ctx *x,
 	sqlite3_bind_int(st, 9, m->partial);
 	bind_text(st, 10, m->partial ? m->partial_reason : NULL);
 	bind_text(st, 11, ibtopo_fabric_routing_engine(fabric));
+	if (m->subnet_prefix)
+		sqlite3_bind_int64(st, 12, (sqlite3_int64)m->subnet_prefix);
+	bind_text(st, 13, m->local_ca);
+	if (m->local_ca) /* port 0: a switch's management port */
+		sqlite3_bind_int(st, 14, (int)m->local_port);
+	if (m->sm_lid)
+		sqlite3_bind_int(st, 15, m->sm_lid);
+	if (m->sm_guid)
+		sqlite3_bind_int64(st, 16, (sqlite3_int64)m->sm_guid);
 	rc = ibtopo__store_step_reset(st);
 	if (rc == SQLITE_OK)
 		x->sid = sqlite3_last_insert_rowid(x->db);
@@ -422,18 +433,36 @@ int ibtopo_store_save(int64_t *out_id, struct ibtopo_store *store,
 	return ibtopo_store_save_ext(out_id, store, fabric, 0, err);
 }
 
-/* Take the label from the snapshots holding it, in the open transaction. */
-static int drop_label(struct ibtopo_store *s, const char *label)
+/*
+ * In the open transaction: take the label from the snapshots of fabric
+ * `fid` holding it (with `move`), and give it to snapshot `sid`.
+ */
+static int set_label(struct ibtopo_store *s, int64_t fid, int64_t sid,
+		     const char *label, bool move)
 {
 	sqlite3_stmt *st = NULL;
-	int rc;
+	int rc = SQLITE_OK;
 
-	rc = sqlite3_prepare_v2(s->db,
-				"UPDATE snapshots SET label = NULL"
-				" WHERE label = ?",
-				-1, &st, NULL);
+	if (move)
+		rc = sqlite3_prepare_v2(s->db,
+					"UPDATE snapshots SET label = NULL"
+					" WHERE label = ?1 AND fabric_id = ?2",
+					-1, &st, NULL);
+	if (rc == SQLITE_OK && st) {
+		sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, fid);
+		rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(s->db,
+					"UPDATE snapshots SET label = ?1"
+					" WHERE id = ?2",
+					-1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, sid);
 		rc = ibtopo__store_step_reset(st);
 	}
 	sqlite3_finalize(st);
@@ -457,7 +486,7 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 	const struct ibtopo_fabric_meta *m;
 	const char *what = "cannot save snapshot";
 	size_t nn, nl;
-	int64_t node_base = 0, link_base = 0;
+	int64_t node_base = 0, link_base = 0, fid = 0;
 	int rc, src = SQLITE_OK;
 
 	if (out_id)
@@ -472,6 +501,16 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 	if (rc)
 		return rc;
 	m = ibtopo_fabric_meta(fabric);
+	if (m->fabric && !ibtopo_store_fabric_name_is_valid(m->fabric))
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "bad fabric name '%s' (1 to 64 "
+					 "letters, digits, '-', '_' or '.')",
+					 m->fabric);
+	if (m->label) {
+		rc = ibtopo_store_check_label(NULL, m->label, flags, err);
+		if (rc)
+			return rc;
+	}
 	nn = ibtopo_fabric_node_count(fabric);
 	nl = ibtopo_fabric_link_count(fabric);
 	x.db = store->db;
@@ -479,14 +518,6 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
 	if (rc)
 		return rc;
-	/* checked under the write lock: a concurrent save cannot slip in */
-	if (m->label) {
-		rc = ibtopo_store_check_label(store, m->label, flags, err);
-		if (rc)
-			goto out_rollback;
-		if (flags & IBTOPO_SAVE_MOVE_LABEL)
-			src = drop_label(store, m->label);
-	}
 	for (int i = 0; i < B_COUNT_ && src == SQLITE_OK; i++)
 		src = batch_init(store->db, &x.b[i]);
 	if (src == SQLITE_OK)
@@ -510,6 +541,18 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		src = batch_flush(store->db, &x.b[i]);
 	if (src == SQLITE_OK)
 		src = save_lfts(store->db, x.sid, fabric);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	/* under the write lock: a concurrent save cannot slip in */
+	rc = ibtopo__store_attach(store, x.sid, fabric, &fid, err);
+	if (!rc && m->label)
+		rc = ibtopo__store_check_label(store, fid, x.sid, m->label,
+					       flags, err);
+	if (rc)
+		goto out_rollback;
+	if (m->label)
+		src = set_label(store, fid, x.sid, m->label,
+				flags & IBTOPO_SAVE_MOVE_LABEL);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);

@@ -44,9 +44,9 @@ static bool reads_as_ref(const char *ref)
  * LABEL_IDS_SHOWN in ids[], and ", "-separated in `list` ("3, 5, 9 and 2
  * more"). The newest is ids[*count - 1] when *count <= LABEL_IDS_SHOWN.
  */
-static int label_ids(struct ibtopo_store *s, const char *label, int64_t *ids,
-		     size_t *count, char *list, size_t len,
-		     struct ibtopo_error *err)
+static int label_ids(struct ibtopo_store *s, int64_t fid, int64_t except,
+		     const char *label, int64_t *ids, size_t *count, char *list,
+		     size_t len, struct ibtopo_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t n = 0, used = 0;
@@ -57,12 +57,15 @@ static int label_ids(struct ibtopo_store *s, const char *label, int64_t *ids,
 	if (!s->version)
 		return 0;
 	rc = sqlite3_prepare_v2(s->db,
-				"SELECT id FROM snapshots WHERE label = ?"
+				"SELECT id FROM snapshots WHERE label = ?1"
+				" AND (?2 = 0 OR fabric_id = ?2) AND id <> ?3"
 				" ORDER BY id",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto out_fail;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, fid);
+	sqlite3_bind_int64(st, 3, except);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 
@@ -93,6 +96,34 @@ out_fail:
 int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
 			     unsigned flags, struct ibtopo_error *err)
 {
+	return ibtopo__store_check_label(store, 0, 0, label, flags, err);
+}
+
+int ibtopo_store_check_label_in(struct ibtopo_store *store, const char *fabric,
+				const char *label, unsigned flags,
+				struct ibtopo_error *err)
+{
+	int64_t fid = 0;
+	int rc;
+
+	if (!store)
+		return ibtopo__store_check_label(NULL, 0, 0, label, flags, err);
+	rc = ibtopo__store_fabric_scope(store, fabric, label, &fid, err);
+	/* several fabrics: the save checks, in the one it chooses */
+	if (rc == IBTOPO_EAMBIGUOUS)
+		return ibtopo__store_check_label(NULL, 0, 0, label, flags, err);
+	/* a fabric not there yet holds no label */
+	if (rc == IBTOPO_ENOTFOUND)
+		return ibtopo__store_check_label(NULL, 0, 0, label, flags, err);
+	if (rc)
+		return rc;
+	return ibtopo__store_check_label(store, fid, 0, label, flags, err);
+}
+
+int ibtopo__store_check_label(struct ibtopo_store *store, int64_t fid,
+			      int64_t except, const char *label, unsigned flags,
+			      struct ibtopo_error *err)
+{
 	int64_t ids[LABEL_IDS_SHOWN];
 	char q[96], list[160];
 	size_t n;
@@ -110,7 +141,8 @@ int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
 			q);
 	if (!store || (flags & IBTOPO_SAVE_MOVE_LABEL))
 		return 0;
-	rc = label_ids(store, label, ids, &n, list, sizeof(list), err);
+	rc = label_ids(store, fid, except, label, ids, &n, list, sizeof(list),
+		       err);
 	if (rc || !n)
 		return rc;
 	return ibtopo__error_set(err, IBTOPO_EEXIST,
@@ -124,7 +156,7 @@ int ibtopo_store_check_label(struct ibtopo_store *store, const char *label,
 
 /* Run a query yielding at most one id; *found tells whether it did. */
 static int query_id(struct ibtopo_store *s, const char *sql, const char *text,
-		    int64_t arg, int64_t *out, bool *found,
+		    int64_t arg, int64_t fid, int64_t *out, bool *found,
 		    struct ibtopo_error *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -138,6 +170,8 @@ static int query_id(struct ibtopo_store *s, const char *sql, const char *text,
 		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_int64(st, 1, arg);
+	if (sqlite3_bind_parameter_count(st) > 1)
+		sqlite3_bind_int64(st, 2, fid);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*out = sqlite3_column_int64(st, 0);
@@ -157,9 +191,16 @@ out_fail:
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 			 const char *ref, struct ibtopo_error *err)
 {
+	return ibtopo_store_resolve_in(out, store, NULL, ref, err);
+}
+
+int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
+			    const char *fabric, const char *ref,
+			    struct ibtopo_error *err)
+{
 	char q[96];
 	bool found = false;
-	int64_t n = 0, any;
+	int64_t n = 0, any, fid = 0;
 	int rc;
 
 	if (!out || !store || !ref || !*ref)
@@ -168,7 +209,7 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 	*out = 0;
 	if (store->version) {
 		rc = query_id(store, "SELECT id FROM snapshots LIMIT ?", NULL,
-			      1, &any, &found, err);
+			      1, 0, &any, &found, err);
 		if (rc)
 			return rc;
 	}
@@ -178,16 +219,23 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 	found = false;
 	if (parse_count(ref, &n)) {
 		rc = query_id(store, "SELECT id FROM snapshots WHERE id = ?",
-			      NULL, n, out, &found, err);
+			      NULL, n, 0, out, &found, err);
 		if (rc || found)
 			return rc;
+		/* ids are global: no fabric holds it */
+		goto out_notfound;
 	}
+	/* the rest is read within a fabric */
+	rc = ibtopo__store_fabric_scope(store, fabric, ref, &fid, err);
+	if (rc)
+		return rc;
 	if (strcmp(ref, "latest") == 0 ||
 	    (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n))) {
 		rc = query_id(store,
-			      "SELECT id FROM snapshots ORDER BY id DESC"
-			      " LIMIT 1 OFFSET ?",
-			      NULL, ref[6] ? n : 0, out, &found, err);
+			      "SELECT id FROM snapshots"
+			      " WHERE (?2 = 0 OR fabric_id = ?2)"
+			      " ORDER BY id DESC LIMIT 1 OFFSET ?1",
+			      NULL, ref[6] ? n : 0, fid, out, &found, err);
 		if (rc || found)
 			return rc;
 	} else {
@@ -195,8 +243,8 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 		char list[160];
 		size_t count;
 
-		rc = label_ids(store, ref, ids, &count, list, sizeof(list),
-			       err);
+		rc = label_ids(store, fid, 0, ref, ids, &count, list,
+			       sizeof(list), err);
 		if (rc)
 			return rc;
 		ibtopo__quote(q, sizeof(q), ref, strlen(ref));
@@ -211,7 +259,13 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 			return 0;
 		}
 	}
+out_notfound:
 	ibtopo__quote(q, sizeof(q), ref, strlen(ref));
+	if (fabric)
+		return ibtopo__error_set(
+			err, IBTOPO_ENOTFOUND,
+			"no snapshot '%s' in fabric '%s' of '%s'", q, fabric,
+			store->path);
 	return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
 				 "no snapshot '%s' in '%s'", q, store->path);
 }
@@ -245,11 +299,14 @@ int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 	*out_count = 0;
 	if (!store->version)
 		return 0;
-	rc = sqlite3_prepare_v2(store->db,
-				"SELECT id, label, taken_at, source,"
-				" host, switches, cas, routers, links, partial,"
-				" partial_reason FROM snapshots ORDER BY id",
-				-1, &st, NULL);
+	rc = sqlite3_prepare_v2(
+		store->db,
+		"SELECT s.id, s.label, s.taken_at, s.source,"
+		" s.host, s.switches, s.cas, s.routers, s.links,"
+		" s.partial, s.partial_reason, f.name"
+		" FROM snapshots s LEFT JOIN fabrics f"
+		" ON f.id = s.fabric_id ORDER BY s.id",
+		-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto out_fail;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -280,6 +337,7 @@ int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		s->links = (size_t)sqlite3_column_int64(st, 8);
 		s->partial = sqlite3_column_int(st, 9) != 0;
 		s->partial_reason = dup_column(st, 10, &oom);
+		s->fabric = dup_column(st, 11, &oom);
 		if (oom)
 			break;
 	}
@@ -310,6 +368,7 @@ void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
 		free(list[i].source);
 		free(list[i].host);
 		free(list[i].partial_reason);
+		free(list[i].fabric);
 	}
 	free(list);
 }
@@ -372,21 +431,60 @@ out_rollback:
 
 /* --------------------------------------------------------- housekeeping */
 
+static bool same_fabric(const struct ibtopo_snapshot *a,
+			const struct ibtopo_snapshot *b)
+{
+	if (!a->fabric || !b->fabric)
+		return !a->fabric && !b->fabric;
+	return strcmp(a->fabric, b->fabric) == 0;
+}
+
 /*
- * Which snapshots ibtopo_store_prune() deletes, from the list (oldest
- * first, by id): those beyond the `keep` newest or taken before
- * `before`, but never the newest snapshot (what 'latest' names) nor the
- * newest of a label.
+ * later[i]: how many snapshots of the fabric of snapshot i come after it
+ * in the list (oldest first, by id). One pass from the newest, counting
+ * per fabric; a database holds a handful of fabrics.
+ */
+static int count_later(const struct ibtopo_snapshot *list, size_t count,
+		       size_t *later)
+{
+	const struct ibtopo_snapshot **seen =
+		calloc(count ? count : 1, sizeof(*seen));
+	size_t *n = calloc(count ? count : 1, sizeof(*n)), nseen = 0;
+
+	if (!seen || !n) {
+		free(seen);
+		free(n);
+		return IBTOPO_ENOMEM;
+	}
+	for (size_t i = count; i-- > 0;) {
+		size_t k = 0;
+
+		while (k < nseen && !same_fabric(seen[k], &list[i]))
+			k++;
+		if (k == nseen)
+			seen[nseen++] = &list[i];
+		later[i] = n[k]++;
+	}
+	free(seen);
+	free(n);
+	return 0;
+}
+
+/*
+ * Whether ibtopo_store_prune() must keep snapshot i: the newest of its
+ * fabric (what 'latest' names there), or the newest of a label in it.
  */
 static bool prune_protected(const struct ibtopo_snapshot *list, size_t count,
-			    size_t i)
+			    size_t i, size_t later)
 {
-	if (i + 1 == count)
+	if (!later)
 		return true;
 	if (!list[i].label)
 		return false;
 	for (size_t j = i + 1; j < count; j++)
-		if (list[j].label && strcmp(list[j].label, list[i].label) == 0)
+		if (list[j].label &&
+		    strcmp(list[j].label, list[i].label) == 0 &&
+		    same_fabric(&list[i], &list[j]))
 			return false;
 	return true;
 }
@@ -395,9 +493,17 @@ int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
 		       struct ibtopo_store *store, size_t keep, time_t before,
 		       struct ibtopo_error *err)
 {
+	return ibtopo_store_prune_in(out_ids, out_count, store, NULL, keep,
+				     before, err);
+}
+
+int ibtopo_store_prune_in(int64_t **out_ids, size_t *out_count,
+			  struct ibtopo_store *store, const char *fabric,
+			  size_t keep, time_t before, struct ibtopo_error *err)
+{
 	struct ibtopo_snapshot *list = NULL;
-	int64_t *ids = NULL;
-	size_t count = 0, n = 0;
+	int64_t *ids = NULL, fid = 0;
+	size_t count = 0, n = 0, *later = NULL;
 	int rc;
 
 	if (out_ids)
@@ -406,19 +512,28 @@ int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
 		*out_count = 0;
 	if (!store)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
+	if (fabric) {
+		rc = ibtopo__store_fabric_scope(store, fabric, NULL, &fid, err);
+		if (rc)
+			return rc;
+	}
 	rc = ibtopo_store_list(&list, &count, store, err);
 	if (rc)
 		return rc;
 	ids = calloc(count ? count : 1, sizeof(*ids));
-	if (!ids) {
+	later = calloc(count ? count : 1, sizeof(*later));
+	if (!ids || !later || count_later(list, count, later)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free_list;
 	}
 	for (size_t i = 0; i < count; i++) {
-		bool beyond = keep && count - i > keep;
 		bool old = before && list[i].taken_at < before;
 
-		if ((beyond || old) && !prune_protected(list, count, i))
+		if (fabric &&
+		    (!list[i].fabric || strcmp(list[i].fabric, fabric) != 0))
+			continue;
+		if (((keep && later[i] >= keep) || old) &&
+		    !prune_protected(list, count, i, later[i]))
 			ids[n++] = list[i].id;
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -432,8 +547,9 @@ int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
 		*out_ids = ids;
 		ids = NULL;
 	}
-	free(ids);
 out_free_list:
+	free(ids);
+	free(later);
 	ibtopo_snapshot_list_free(list, count);
 	return rc;
 }

@@ -90,6 +90,8 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->meta.source);
 	free(fabric->meta.host);
 	free(fabric->meta.partial_reason);
+	free(fabric->meta.fabric);
+	free(fabric->meta.local_ca);
 	free(fabric->routing_engine);
 	free(fabric);
 }
@@ -177,6 +179,56 @@ int ibtopo_fabric_set_routing_engine(struct ibtopo_fabric *fabric,
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id)
 {
 	fabric->meta.snapshot_id = id;
+}
+
+int ibtopo_fabric_set_fabric_name(struct ibtopo_fabric *fabric,
+				  const char *name, struct ibtopo_error *err)
+{
+	return set_string(&fabric->meta.fabric, name, err);
+}
+
+/* the store names a new fabric so (store_fabrics.c) */
+const char *ibtopo_fabric_default_name(char *buf, size_t len,
+				       const struct ibtopo_fabric *fabric)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(fabric);
+	bool sw = ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH) > 0;
+	size_t nn = ibtopo_fabric_node_count(fabric);
+	uint64_t low = UINT64_MAX, prefix = m->subnet_prefix;
+	char pfx[24] = "fabric";
+	int shift = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+
+		if ((!sw || n->type == IBTOPO_NODE_SWITCH) && n->guid < low)
+			low = n->guid;
+	}
+	if (prefix) {
+		while (shift < 48 && !((prefix >> shift) & 0xffff))
+			shift += 16;
+		snprintf(pfx, sizeof(pfx), "%" PRIx64, prefix >> shift);
+	}
+	if (low == UINT64_MAX)
+		snprintf(buf, len, "%s", pfx);
+	else
+		snprintf(buf, len, "%s-%016" PRIx64, pfx, low);
+	return buf;
+}
+
+void ibtopo_fabric_set_subnet(struct ibtopo_fabric *fabric, uint64_t prefix,
+			      uint16_t sm_lid, uint64_t sm_guid)
+{
+	fabric->meta.subnet_prefix = prefix;
+	fabric->meta.sm_lid = sm_lid;
+	fabric->meta.sm_guid = sm_guid;
+}
+
+int ibtopo_fabric_set_local_port(struct ibtopo_fabric *fabric, const char *ca,
+				 unsigned port, struct ibtopo_error *err)
+{
+	fabric->meta.local_port = port;
+	return set_string(&fabric->meta.local_ca, ca, err);
 }
 
 int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabric,

@@ -35,7 +35,7 @@ want "127.0.0.1:10117 " serve --listen 127
 want "15m 1d 1h " serve --store-every 1
 want "show " sh
 want "diff discover " di
-want "--ca --db --down --format --help --node-name-map --port --switch --type --verbose --wide " show --
+want "--across-fabrics --ca --db --down --fabric --format --help --node-name-map --port --switch --type --verbose --wide " show --
 want "--wide " show --w
 want "--keep --keep-days " snapshots --ke
 want "csv json text " analyze --format ""
@@ -51,11 +51,19 @@ want "$readers" export --input-format ""
 want "dragonfly-plus fat-tree rail-optimized " plan ""
 want "dragonfly-plus " plan d
 want "routes " rou
-want "--bisections --ca --db --fail-on --format --help --node-name-map --port --routes --seed --verbose " routes --
+want "--across-fabrics --bisections --ca --db --fabric --fail-on --format --help --node-name-map --port --routes --seed --verbose " routes --
 want "never " analyze --fail-on n
 want "html " render --format h
 want "--db " --d
 want "monday " --db "$tmp/db" diff mon
 want "1 latest monday " --db "$tmp/db" snapshots --delete ""
 want "switches " show sw
+# fabric names, for --fabric and fabrics --rename (issue 25)
+"$IBTOPO" --db "$tmp/db" --fabric storage import "$DATA/rd-small.topo" >/dev/null 2>&1 ||
+	fail "import --fabric storage"
+first=$("$IBTOPO" --db "$tmp/db" fabrics --format csv | tr -d '\r' | sed -n 2p | cut -d, -f1)
+case $first in fabric-*) ;; *) flunk "first fabric: '$first'" ;; esac
+want "$first storage " --db "$tmp/db" --fabric ""
+want "storage " --db "$tmp/db" fabrics --rename st
+want "fabrics " fa
 exit "$failed"

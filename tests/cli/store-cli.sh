@@ -22,7 +22,7 @@ db=$tmp/empty.db
 run 0 "$IBTOPO" --db "$db" snapshots --format json &&
 	stdout_is '{"schema_version":1,"snapshots":[]}'
 run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
-	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source,partial_reason\r')"
+	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source,partial_reason,fabric\r')"
 run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no snapshots in '$db'"
 # a zero-length file is an empty database too
 : >"$tmp/zero.db"
@@ -80,7 +80,7 @@ db=$tmp/newer.db
 	exit 99
 before=$(cksum <"$db")
 touch -d '2001-02-03 04:05:06' "$db"
-msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (4)"
+msg="ibtopo: '$db': schema version 99 is newer than this ibtopo supports (5)"
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "$msg"
 run 2 "$IBTOPO" --db "$db" show --format json latest links && stderr_is "$msg"
 [ "$(cksum <"$db")" = "$before" ] || flunk "newer database was changed"

@@ -6,6 +6,10 @@
 # naming that label fails listing the snapshots it could mean.
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
+# unrelated fixtures, stored as one fabric: labels and REFs as before
+# fabrics (issue 25); tests/cli/fabrics-*.sh test several
+IBTOPO_FABRIC=fixtures
+export IBTOPO_FABRIC
 tmp=$TESTDIR
 TOOL=$top_builddir/tests/store-tool
 test_env
@@ -64,6 +68,8 @@ old=$tmp/old.db
 "$TOOL" fill "$old" 3 week1 && "$TOOL" exec "$old" \
 	"UPDATE snapshots SET label = 'week1' WHERE id IN (2, 3)" >/dev/null || exit 99
 db=$old
+# store-tool's snapshots are a fabric of their own: that one
+IBTOPO_FABRIC=$("$IBTOPO" --db "$old" fabrics --format csv | tr -d '\r' | sed -n 2p | cut -d, -f1)
 run 0 "$IBTOPO" --db "$old" snapshots &&
 	[ "$(listing)" = "1:week1 2:week1 3:week1" ] || flunk "old database: $(listing)"
 run 2 "$IBTOPO" --db "$old" show week1 &&

@@ -4,6 +4,10 @@
 # counts in the file; --format and --node-name-map are honoured.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
+# unrelated fixtures, stored as one fabric: labels and REFs as before
+# fabrics (issue 25); tests/cli/fabrics-*.sh test several
+IBTOPO_FABRIC=fixtures
+export IBTOPO_FABRIC
 tmp=$TESTDIR
 test_env
 [ -d "$REAL" ] || fail "no $REAL (the real dumps are in the repository)"

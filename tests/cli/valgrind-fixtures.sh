@@ -12,6 +12,10 @@
 # runs the ASan build with ASAN_OPTIONS set).
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
+# unrelated fixtures, stored as one fabric: labels and REFs as before
+# fabrics (issue 25); tests/cli/fabrics-*.sh test several
+IBTOPO_FABRIC=fixtures
+export IBTOPO_FABRIC
 tmp=$TESTDIR
 test_env
 

@@ -23,7 +23,10 @@ SIM_HOST=h00001
 export SIM_HOST
 sim_opensm
 
-# an old snapshot, 10 days ago: --keep-days 2 prunes it
+# an old snapshot, 10 days ago: --keep-days 2 prunes it (in the fabric
+# the sweeps are stored in: --keep-days works fabric by fabric)
+IBTOPO_FABRIC=sim
+export IBTOPO_FABRIC
 "$IBTOPO" --db "$DB" import "$DATA/ck-cables.topo" >/dev/null 2>&1 ||
 	fail "import"
 sql "UPDATE snapshots SET taken_at = taken_at - 10 * 86400 WHERE id = 1" >/dev/null

@@ -112,6 +112,38 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err);
 
+/** A local CA port, as libibumad's sysfs view shows it (discover --all-ports). */
+struct ibtopo_local_port {
+	char ca[64];
+	unsigned port;
+	bool infiniband;	/* link layer InfiniBand, not Ethernet (RoCE) */
+	bool active;		/* PortState Active */
+	uint64_t port_guid;
+	uint64_t subnet_prefix;	/* GID prefix; 0 = not known */
+	uint16_t sm_lid;	/* master SM's LID; 0 = no SM */
+	uint64_t sm_guid;	/* its port GUID (SMInfo Get); 0 = not known */
+};
+
+/**
+ * Every port of every local CA, in CA name and port order, into *out
+ * (free() it); the master SM's port GUID is asked for (SMInfo Get) on
+ * the active InfiniBand ports that know an SM LID, waiting at most
+ * `timeout_ms` (0: 500 ms). IBTOPO_ENODEV when libibumad finds no CA.
+ */
+int ibtopo_local_ports(struct ibtopo_local_port **out, size_t *out_count,
+		       unsigned timeout_ms, struct ibtopo_error *err);
+
+/**
+ * discover --all-ports: the index of the next port of list[from..count)
+ * to discover through, `count` for none. A port qualifies when it is an
+ * active InfiniBand port whose master SM is not one of the `nseen` port
+ * GUIDs in `seen_sm` (the subnets covered so far); a port whose SM is
+ * not known always does (the caller then compares switch GUIDs).
+ */
+size_t ibtopo_local_ports_next(const struct ibtopo_local_port *list,
+			       size_t count, size_t from,
+			       const uint64_t *seen_sm, size_t nseen);
+
 /**
  * Load an `ibnetdiscover --cache` file (its layout is checked before
  * libibnetdisc reads it). IBTOPO_EPARSE "'<path>': not an ibnetdiscover

@@ -138,6 +138,15 @@ struct ibtopo_fabric_meta {
 	bool partial;		/* discovery did not reach every node */
 	int64_t snapshot_id;	/* 0 = not stored */
 	char *partial_reason;	/* what did not answer; NULL = not known */
+	/* The fabric (subnet) a snapshot belongs to in the store: set it
+	 * before ibtopo_store_save() to choose one, else the store picks. */
+	char *fabric;		/* NULL = not named */
+	/* Where a discovery was made from; 0 or NULL = not known. */
+	uint64_t subnet_prefix;	/* PortInfo GidPrefix of the local port */
+	char *local_ca;		/* local CA discovered through */
+	unsigned local_port;	/* its port */
+	uint16_t sm_lid;	/* PortInfo MasterSMLID */
+	uint64_t sm_guid;	/* master SM's port GUID (SMInfo) */
 };
 
 struct ibtopo_fabric;
@@ -162,6 +171,27 @@ void ibtopo_fabric_set_partial(struct ibtopo_fabric *fabric, bool partial);
 int ibtopo_fabric_set_partial_reason(struct ibtopo_fabric *fabric,
 				     const char *reason, struct ibtopo_error *err);
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id);
+/** Name the fabric (subnet) the snapshot belongs to (copied; NULL clears). */
+int ibtopo_fabric_set_fabric_name(struct ibtopo_fabric *fabric,
+				  const char *name, struct ibtopo_error *err);
+/**
+ * The name the store gives a new fabric, into buf (len bytes with the
+ * NUL): its subnet prefix's leading group ("fe80", "fabric" when not
+ * known) and the lowest switch node GUID (lowest node GUID without
+ * switches): "fe80-0008f10400411a08". The same fabric always gets the
+ * same name. Returns buf.
+ */
+const char *ibtopo_fabric_default_name(char *buf, size_t len,
+				       const struct ibtopo_fabric *fabric);
+/**
+ * Record the subnet a discovery was made in: the local port's subnet
+ * prefix and master SM LID, and the SM's port GUID (0 = not known).
+ */
+void ibtopo_fabric_set_subnet(struct ibtopo_fabric *fabric, uint64_t prefix,
+			      uint16_t sm_lid, uint64_t sm_guid);
+/** Record the local CA (copied; NULL clears) and port discovered through. */
+int ibtopo_fabric_set_local_port(struct ibtopo_fabric *fabric, const char *ca,
+				 unsigned port, struct ibtopo_error *err);
 
 /**
  * Add a node with `nports` physical ports (no port objects yet).

@@ -40,10 +40,9 @@ struct ibtopo_metrics_opts {
 
 /**
  * The name a fabric goes by in the `fabric` label, into buf (at most
- * len bytes with the NUL): the snapshot's label when it has one, else
- * "0x<GUID>" of its lowest switch node GUID (its lowest node GUID
- * without switches), "empty" for a fabric without nodes. The same
- * fabric always gets the same name. Returns buf.
+ * len bytes with the NUL): the fabric the snapshot belongs to in the
+ * store (meta->fabric), else the name the store would give it
+ * (ibtopo_fabric_default_name()), "empty" for NULL. Returns buf.
  */
 const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 				       const struct ibtopo_fabric *fabric);

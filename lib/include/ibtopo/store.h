@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 struct ibtopo_store;
+struct ibtopo_sink;
 
 enum ibtopo_store_flags {
 	IBTOPO_STORE_READONLY = 1u << 0,	/* never create or write */
@@ -36,6 +37,20 @@ struct ibtopo_snapshot {
 	size_t links;
 	bool partial;
 	char *partial_reason;	/* NULL = complete, or not recorded */
+	char *fabric;		/* the fabric it belongs to; NULL = none */
+};
+
+/** One fabric of a store, as listed. Strings owned by the list. */
+struct ibtopo_fabric_info {
+	char *name;
+	uint64_t subnet_prefix;	/* of its latest snapshot; 0 = not known */
+	uint16_t sm_lid;	/* its master SM's LID; 0 = not known */
+	uint64_t sm_guid;	/* its master SM's port GUID; 0 = not known */
+	size_t snapshots;
+	int64_t latest_id;	/* its latest snapshot */
+	time_t latest_at;
+	size_t switches;	/* in its latest snapshot */
+	size_t cas;
 };
 
 /**
@@ -114,6 +129,62 @@ int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,
  */
 int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store, const char *ref,
 			 struct ibtopo_error *err);
+/**
+ * ibtopo_store_resolve() within fabric `fabric` (NULL: none named). An
+ * id names its snapshot whatever its fabric. `latest`, `latest~N` and
+ * labels are read within `fabric`, or, without one, within the only
+ * fabric of the store; with several fabrics and none named that is
+ * IBTOPO_EAMBIGUOUS, the message listing each fabric and its latest
+ * snapshot. IBTOPO_ENOTFOUND for a fabric the store does not have.
+ */
+int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
+			    const char *fabric, const char *ref,
+			    struct ibtopo_error *err);
+/**
+ * ibtopo_store_check_label() within fabric `fabric`: a label names one
+ * snapshot of a fabric. NULL: the only fabric of the store; with
+ * several and none named, only the text is checked (the save checks
+ * again, in the fabric it chooses).
+ */
+int ibtopo_store_check_label_in(struct ibtopo_store *store, const char *fabric,
+				const char *label, unsigned flags,
+				struct ibtopo_error *err);
+/**
+ * The fabrics of a store, by name. Free with ibtopo_fabric_info_list_free().
+ */
+int ibtopo_store_fabrics(struct ibtopo_fabric_info **out, size_t *out_count,
+			 struct ibtopo_store *store, struct ibtopo_error *err);
+void ibtopo_fabric_info_list_free(struct ibtopo_fabric_info *list,
+				  size_t count);
+/**
+ * Rename fabric `old_name` to `new_name`. IBTOPO_ENOTFOUND when there is
+ * no `old_name`, IBTOPO_EEXIST when `new_name` is taken, IBTOPO_EINVAL
+ * for an empty name or a store opened READONLY.
+ */
+int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
+			       const char *new_name, struct ibtopo_error *err);
+/**
+ * Whether `name` may name a fabric: 1 to 64 letters, digits, '-', '_'
+ * or '.', starting with a letter or digit.
+ */
+bool ibtopo_store_fabric_name_is_valid(const char *name);
+/**
+ * The snapshot list as text, JSON {"schema_version":1,"snapshots":[...]}
+ * or CSV, like ibtopo_report_snapshots() with the fabric of each snapshot
+ * after its label. `fabric` (may be NULL) lists only that fabric's.
+ */
+int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
+				  const struct ibtopo_snapshot *list,
+				  size_t count, const char *fabric,
+				  struct ibtopo_error *err);
+/**
+ * The fabric list as text, JSON {"schema_version":1,"fabrics":[{"name",
+ * "subnet_prefix","sm_lid","sm_guid","snapshots","latest_id",
+ * "latest_at","switches","cas"}]} or CSV with those headers.
+ */
+int ibtopo_store_report_fabrics(const struct ibtopo_sink *opts,
+				const struct ibtopo_fabric_info *list,
+				size_t count, struct ibtopo_error *err);
 /** List snapshots, oldest first. Free with ibtopo_snapshot_list_free(). */
 int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		      struct ibtopo_store *store, struct ibtopo_error *err);
@@ -137,6 +208,15 @@ int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
 int ibtopo_store_prune(int64_t **out_ids, size_t *out_count,
 		       struct ibtopo_store *store, size_t keep, time_t before,
 		       struct ibtopo_error *err);
+/**
+ * ibtopo_store_prune() fabric by fabric: `keep` counts the snapshots of
+ * each fabric, each keeps its newest and the newest of each of its
+ * labels; `fabric` (may be NULL: every one) limits it to that fabric.
+ * ibtopo_store_prune() is this with NULL.
+ */
+int ibtopo_store_prune_in(int64_t **out_ids, size_t *out_count,
+			  struct ibtopo_store *store, const char *fabric,
+			  size_t keep, time_t before, struct ibtopo_error *err);
 /**
  * Rebuild the database file without the pages deleted snapshots left
  * free (SQLite VACUUM), and checkpoint the write-ahead log so that the
