@@ -121,17 +121,26 @@ static int mem_write(void *arg, const char *buf, size_t len)
 	return 0;
 }
 
-static char *write_fabric(const struct ibtopo_fabric *f,
-			  enum ibtopo_export_format fmt)
+/* flags: enum ibtopo_export_flags, for the scheduler formats */
+static char *write_fabric_flags(const struct ibtopo_fabric *f,
+				enum ibtopo_export_format fmt, unsigned flags)
 {
 	struct mem m = { NULL, 0, 0 };
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	if (ibtopo_fabric_write(&o, f, fmt, &err))
+	x.flags = flags;
+	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err))
 		fail_msg("write: %s", err.message);
 	return m.buf ? m.buf : strdup("");
+}
+
+static char *write_fabric(const struct ibtopo_fabric *f,
+			  enum ibtopo_export_format fmt)
+{
+	return write_fabric_flags(f, fmt, 0);
 }
 
 static const struct ibtopo_link *find_link(const struct ibtopo_fabric *f,
@@ -1040,7 +1049,8 @@ static bool slurm_lists(const char *out, const char *name, const char *child)
  * but lists each neighbour of a spine as its child, the top switch
  * S-0008f105001086a2 too while it lists the spine: a cycle, which
  * slurmctld refuses ("not a tree"). Ours lists the same leaves and, for
- * switches, the author's children less the ones that list it.
+ * switches, the author's children less the ones that list it. The
+ * author named the hosts without a name H-<guid>: --host-names guid.
  */
 static void slurm_matches_the_x5_authors_file(void **state)
 {
@@ -1054,7 +1064,8 @@ static void slurm_matches_the_x5_authors_file(void **state)
 	need(REAL "x5-mixed-ddr-qdr.slurm-topology.conf");
 	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
 		      NULL);
-	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
+	out = write_fabric_flags(f, IBTOPO_EXPORT_SLURM,
+				 IBTOPO_EXPORT_HOST_GUIDS);
 	assert_int_equal(ibtopo__read_whole_file(&ref, &len,
 			 REAL "x5-mixed-ddr-qdr.slurm-topology.conf", &err), 0);
 	ref = realloc(ref, len + 1);
@@ -1132,10 +1143,17 @@ static void slurm_names_and_hostlists(void **state)
 	if (!f)
 		fail_msg("%s", err.message);
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
+	/* the firmware-default CA is left out (named by its GUID if asked) */
 	assert_string_equal(out,
 		"# Slurm topology.conf (topology/tree) written by ibtopo\n"
-		"SwitchName=leaf01 Nodes=H-0000000000000015,node[009-011,013]\n"
+		"# 4 hosts, 2 switches; tree: switches by analysis level\n"
+		"SwitchName=leaf01 Nodes=node[009-011,013]\n"
 		"SwitchName=S-0000000000000002 Switches=leaf01\n");
+	free(out);
+	out = write_fabric_flags(f, IBTOPO_EXPORT_SLURM,
+				 IBTOPO_EXPORT_HOST_GUIDS);
+	assert_non_null(strstr(out, "SwitchName=leaf01 Nodes="
+				    "H-0000000000000015,node[009-011,013]\n"));
 	free(out);
 	ibtopo_fabric_free(f);
 }
@@ -1164,6 +1182,7 @@ static void slurm_hosts_leave_out_switch_parts(void **state)
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
 	assert_string_equal(out,
 		"# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		"# 1 hosts, 1 switches; tree: switches by analysis level\n"
 		"SwitchName=leaf01 Nodes=node001\n");
 	free(out);
 	ibtopo_fabric_free(f);
