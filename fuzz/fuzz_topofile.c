@@ -178,6 +178,9 @@ static void check_written(const struct ibtopo_fabric *f)
 		free(other.buf);
 	}
 	write_sched(f, IBTOPO_EXPORT_SLURM);
+	write_sched(f, IBTOPO_EXPORT_SLURM_BLOCK);
+	write_sched(f, IBTOPO_EXPORT_SLURM_YAML);
+	write_sched(f, IBTOPO_EXPORT_K8S);
 	free(t1.buf);
 	free(t2.buf);
 	free(net.buf);

@@ -29,7 +29,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_export_entry = {
 	.name = "export",
 	.summary =
-		"write a fabric as ibnetdiscover, ibsim, Slurm, CSV, JSON or LFTs",
+		"write a fabric as ibnetdiscover, ibsim, Slurm, Kubernetes, CSV, "
+		"JSON or LFTs",
 	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
@@ -51,6 +52,12 @@ const struct cli_cmd cmd_export_entry = {
 		"                 description (give names with --node-name-map);\n"
 		"                 hosts with the firmware's default description\n"
 		"                 are left out with a warning (--host-names guid);\n"
+		"  slurm-block    topology.conf for topology/block (Slurm 23.11+):\n"
+		"                 a block per leaf of that tree, BlockSizes=\n"
+		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree\n"
+		"  k8s            Node objects with topology.ibtopo.io/ labels per\n"
+		"                 tier and a Kueue Topology, for `kubectl apply\n"
+		"                 --server-side --field-manager=ibtopo -f FILE`\n"
 		"                 exit 2 when no host can be listed or names clash\n"
 		"  csv            one row per link, as `show links --format csv`\n"
 		"  json           {\"schema_version\":1,\"nodes\":[...],\"links\":[...]}\n"

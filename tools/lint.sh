@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/export/sched.c lib/export/sched.h lib/export/write_slurm.c"
+formatted="src/*.c src/*.h lib/model/grow.c lib/export/write_csv.c lib/out/out-int.h lib/export/export-int.h lib/export/sched.c lib/export/sched.h lib/export/write_slurm.c lib/export/write_slurm_block.c lib/export/write_slurm_yaml.c lib/export/write_k8s.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -873,15 +873,19 @@ static int build_logical(struct build *b, struct ibtopo__sched *s, size_t *cap,
 		join_groups(b);
 		s->kind = IBTOPO__SCHED_DRAGONFLY;
 	}
-	snprintf(s->rule, sizeof(s->rule),
-		 "%s; %zu directors as one switch each",
+	snprintf(s->rule, sizeof(s->rule), "%s",
 		 s->kind == IBTOPO__SCHED_RAILS ?
 			 "rail-optimized: one leaf per scalable unit, its rail "
 			 "leaves" :
 		 s->kind == IBTOPO__SCHED_DRAGONFLY ?
 			 "Dragonfly+: one leaf per group, a top above" :
-			 "tree: switches by analysis level",
-		 ndirectors);
+			 "tree: switches by analysis level");
+	if (ndirectors) {
+		size_t l = strlen(s->rule);
+
+		snprintf(s->rule + l, sizeof(s->rule) - l,
+			 "; %zu directors, each one switch", ndirectors);
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct ibtopo_node *node = ibtopo_fabric_node(b->f, i);
 		size_t root;

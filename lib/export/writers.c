@@ -17,6 +17,9 @@ extern const struct ibtopo__writer ibtopo__writer_slurm;
 extern const struct ibtopo__writer ibtopo__writer_csv;
 extern const struct ibtopo__writer ibtopo__writer_json;
 extern const struct ibtopo__writer ibtopo__writer_lfts;
+extern const struct ibtopo__writer ibtopo__writer_slurm_block;
+extern const struct ibtopo__writer ibtopo__writer_slurm_yaml;
+extern const struct ibtopo__writer ibtopo__writer_k8s;
 
 static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_ibnetdiscover,
@@ -25,6 +28,9 @@ static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_csv,
 	&ibtopo__writer_json,
 	&ibtopo__writer_lfts,
+	&ibtopo__writer_slurm_block,
+	&ibtopo__writer_slurm_yaml,
+	&ibtopo__writer_k8s,
 };
 
 static const struct ibtopo__writer *writer_find(enum ibtopo_export_format format)

@@ -16,11 +16,11 @@
 # top level reaches as many nodes as `ibtopo analyze --format json`
 # counts servers.
 #
-# The fabrics: every fixture in tests/data/real, every `ibtopo plan` shape
-# (fat tree of 2 and 3 levels, rail-optimized, Dragonfly+), a generated
-# fat tree and director fabric, and star, ring and single-switch fabrics
-# written below. Skips (77) only when slurmctld, scontrol or munged is
-# missing; tools/install-deps.sh installs them.
+# The fabrics are those of tests/sched-fabrics.sh: every fixture in
+# tests/data/real, every `ibtopo plan` shape (fat tree of 2 and 3 levels,
+# rail-optimized, Dragonfly+), a generated fat tree and director fabric,
+# and star, ring and single-switch fabrics. Skips (77) only when slurmctld,
+# scontrol or munged is missing; tools/install-deps.sh installs them.
 . "${top_srcdir:-.}/tests/lib.sh"
 python_require
 PATH=$PATH:/usr/sbin:/sbin
@@ -30,7 +30,6 @@ MUNGED=${MUNGED:-$(command -v munged)}
 [ -n "$SLURMCTLD" ] || skip "slurmctld not found (apt-get install slurmctld)"
 [ -n "$SCONTROL" ] || skip "scontrol not found (apt-get install slurm-client)"
 [ -n "$MUNGED" ] || skip "munged not found (apt-get install munge)"
-REAL="$top_srcdir/tests/data/real"
 T=$TESTDIR
 cd "$T" || fail "cd $T"
 
@@ -154,7 +153,7 @@ EOF
 	SLURM_CONF="$d/slurm.conf"
 	export SLURM_CONF
 	(cd "$d" && exec "$SLURMCTLD" -D -i -f "$d/slurm.conf") \
-		>"$d/slurmctld.out" 2>&1 &
+		</dev/null >"$d/slurmctld.out" 2>&1 &
 	ctld=$!
 	CLEANUP_PIDS="$CLEANUP_PIDS $ctld"
 	up=
@@ -194,81 +193,13 @@ EOF
 	fi
 }
 
-# ---- every fixture in tests/data/real that loads
-for f in "$REAL"/*.topo "$REAL"/*.txt; do
-	"$IBTOPO" show "$f" >/dev/null 2>&1 || continue
-	slurm_try "real-$(basename "$f")" "$f"
-done
-slurm_try real-x5-with-map "$REAL/x5-mixed-ddr-qdr.topo" \
-	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map"
-
-# ---- every plan shape
-"$IBTOPO" plan fat-tree --leaves 4 --spines 2 --hosts-per-leaf 4 \
-	--uplinks 4 -o ft2.topo || fail "plan fat-tree"
-slurm_try plan-fat-tree-2 ft2.topo
-"$IBTOPO" plan fat-tree --levels 3 --pods 4 --leaves 4 --spines 4 \
-	--hosts-per-leaf 8 --radix 16 -o ft3.topo || fail "plan 3 levels"
-slurm_try plan-fat-tree-3 ft3.topo
-"$IBTOPO" plan rail-optimized --servers 24 --rails 8 --spines 8 --unit 8 \
-	-o rails.topo || fail "plan rail-optimized"
-slurm_try plan-rail-optimized rails.topo
-"$IBTOPO" plan rail-optimized --servers 8 --rails 4 --spines 2 \
-	-o rails-small.topo || fail "plan rail-optimized, small"
-slurm_try plan-rail-optimized-small rails-small.topo
-"$IBTOPO" plan dragonfly-plus --groups 5 --leaves 4 --spines 4 \
-	--hosts-per-leaf 4 -o dfp.topo || fail "plan dragonfly-plus"
-slurm_try plan-dragonfly-plus dfp.topo
-
-# ---- generated fabrics
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 3 \
-	-o gen-ft3.net 2>/dev/null || fail "gen-fattree.py"
-slurm_try gen-fat-tree-3 gen-ft3.net
-"$PYTHON3" "$DATA/gen-director.py" -o director.topo || fail "gen-director.py"
-slurm_try gen-director director.topo
-
-# sw NAME PORTS: a switch block, its cables from stdin as "port remote rport"
-sw() {
-	printf '\nSwitch %s "%s"\n' "$2" "$1"
-	while read -r p r rp; do
-		printf '[%s] "%s"[%s]\n' "$p" "$r" "$rp"
-	done
-}
-# ca NAME SWITCH PORT: a one-port server
-ca() {
-	printf '\nCa 1 "%s"\n[1] "%s"[%s]\n' "$1" "$2" "$3"
-}
-# single switch, 6 servers
-{
-	for i in 1 2 3 4 5 6; do echo "$i node0$i 1"; done | sw sw1 8
-	for i in 1 2 3 4 5 6; do ca "node0$i" sw1 "$i"; done
-} >single.topo
-slurm_try gen-single-switch single.topo
-# star: a hub with 4 arms, 2 servers an arm and one on the hub
-{
-	{
-		for a in 1 2 3 4; do echo "$a arm$a 8"; done
-		echo "5 login1 1"
-	} | sw hub 8
-	for a in 1 2 3 4; do
-		printf '1 a%sn1 1\n2 a%sn2 1\n8 hub %s\n' "$a" "$a" "$a" | sw "arm$a" 8
-		ca "a${a}n1" "arm$a" 1
-		ca "a${a}n2" "arm$a" 2
-	done
-	ca login1 hub 5
-} >star.topo
-slurm_try gen-star star.topo
-# ring: 5 switches, each cabled to both neighbours, 2 servers each
-{
-	for r in 1 2 3 4 5; do
-		prev=$(((r + 3) % 5 + 1))
-		next=$((r % 5 + 1))
-		printf '1 r%sn1 1\n2 r%sn2 1\n7 ring%s 8\n8 ring%s 7\n' \
-			"$r" "$r" "$next" "$prev" | sw "ring$r" 8
-		ca "r${r}n1" "ring$r" 1
-		ca "r${r}n2" "ring$r" 2
-	done
-} >ring.topo
-slurm_try gen-ring ring.topo
+# ---- the fabrics
+. "$top_srcdir/tests/sched-fabrics.sh"
+sched_fabrics "$T" >"$T/fabrics" || fail "sched_fabrics"
+# shellcheck disable=SC2086 # the export options are words
+while read -r name fabric opts <&3; do
+	slurm_try "$name" "$fabric" $opts
+done 3<"$T/fabrics"
 
 info "slurmctld refused $refused of $tried fabrics"
 exit "$failed"

@@ -25,6 +25,9 @@ enum ibtopo_export_format {
 	IBTOPO_EXPORT_CSV,		/* the links, as `show links` CSV */
 	IBTOPO_EXPORT_JSON,		/* nodes, ports and links */
 	IBTOPO_EXPORT_LFTS,		/* forwarding tables, opensm-lfts.dump */
+	IBTOPO_EXPORT_SLURM_BLOCK,	/* Slurm topology.conf (block plugin) */
+	IBTOPO_EXPORT_SLURM_YAML,	/* Slurm 25.05 topology.yaml */
+	IBTOPO_EXPORT_K8S,		/* Kubernetes Node labels, Kueue Topology */
 };
 
 enum ibtopo_export_flags {
@@ -44,7 +47,8 @@ struct ibtopo_export_opts {
 #define IBTOPO_EXPORT_OPTS_VERSION 1
 #define IBTOPO_EXPORT_OPTS_INIT { IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL }
 
-/** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts" -> format; -1 if unknown. */
+/** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts", "slurm-block",
+ * "slurm-yaml", "k8s" -> format; -1 if unknown. */
 int ibtopo_export_format_parse(const char *name);
 /** Inverse of ibtopo_export_format_parse(); "?" if unknown. */
 const char *ibtopo_export_format_name(enum ibtopo_export_format format);
@@ -56,7 +60,7 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
  * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
- * slurm: topology.conf for topology/tree, from
+ * slurm, slurm-block, slurm-yaml, k8s: the scheduler formats, all from
  * one tree of logical switches built on ibtopo_topology_analyze():
  * a leaf lists servers, a switch above lists switches of lower levels;
  * the chips of a director are one switch, the leaves of a scalable unit
@@ -70,6 +74,12 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * IBTOPO_EXPORT_HOST_GUIDS names it "H-<guid>"; SHARP aggregation nodes
  * are left out. Names are at most 64 characters of [A-Za-z0-9._-],
  * others mapped deterministically, with one warning.
+ * slurm: topology.conf for topology/tree (SwitchName= Nodes=|Switches=).
+ * slurm-block: topology.conf for topology/block (Slurm 23.11+): a block
+ * per leaf and one BlockSizes= line.
+ * slurm-yaml: Slurm 25.05's topology.yaml, one tree topology.
+ * k8s: a YAML stream of Node objects (metadata.name and labels under
+ * "topology.ibtopo.io/", one per tier) and a Kueue Topology.
  * IBTOPO_EINVAL for a fabric without a server to list, or names that
  * clash once mapped (the message lists them).
  * lfts: the switches' forwarding tables as OpenSM's opensm-lfts.dump,
