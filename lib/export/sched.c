@@ -180,6 +180,8 @@ struct build {
 	size_t words;
 	char (*raw)[IBTOPO__SCHED_NAME + 16]; /* per fabric node */
 	size_t *member_unit; /* rails: per switch its unit, 0 none */
+	size_t *pre, *suf;   /* per logical switch: name parts shared */
+	size_t *members;     /* per logical switch: its switches */
 	unsigned sanitized;
 };
 
@@ -367,73 +369,58 @@ static void join_groups(struct build *b)
 	}
 }
 
-/*
- * The name of a set of switches: the parts all their names share at the
- * start and at the end, cut at '-', '_' or '.' and joined by '-'
- * ("rail1-su01", "rail2-su01" -> "su01"; "g01-leaf01", "g01-spine01" ->
- * "g01"; "A09-P1-IBLEAF-01-03", "A09-P1-IBLEAF-02-03" ->
- * "A09-P1-IBLEAF-03"); else fallback.
- */
-static void common_name(struct build *b, size_t root, const char *fallback,
-			char *out, size_t len)
+/* Shorten *pre and *suf to what nm shares with first (flen long). */
+static void shared_ends(const char *first, size_t flen, const char *nm,
+			size_t *pre, size_t *suf)
 {
-	const char *first = NULL;
-	size_t pre = 0, suf = 0, flen = 0;
+	size_t l = strlen(nm), k;
 
-	for (size_t i = 0; i < b->n; i++) {
-		const char *nm = b->raw[i];
-		size_t l = strlen(nm), k;
+	for (k = 0; k < *pre && k < l && nm[k] == first[k]; k++)
+		;
+	*pre = k;
+	for (k = 0; k < *suf && k < l && nm[l - 1 - k] == first[flen - 1 - k];
+	     k++)
+		;
+	*suf = k;
+}
 
-		if (!is_switch(ibtopo_fabric_node(b->f, i)) ||
-		    uf_find(b->uf, i) != root)
-			continue;
-		if (!first) {
-			first = nm;
-			flen = pre = suf = l;
-			continue;
-		}
-		for (k = 0; k < pre && k < l && nm[k] == first[k]; k++)
-			;
-		pre = k;
-		for (k = 0;
-		     k < suf && k < l && nm[l - 1 - k] == first[flen - 1 - k];
-		     k++)
-			;
-		suf = k;
-	}
-	if (first && pre == flen) {
+/*
+ * The name of a set of switches whose names share pre characters at the
+ * start and suf at the end with first: those parts, cut at '-', '_' or
+ * '.' and joined by '-' ("rail1-su01", "rail2-su01" -> "su01";
+ * "g01-leaf01", "g01-spine01" -> "g01"; "A09-P1-IBLEAF-01-03",
+ * "A09-P1-IBLEAF-02-03" -> "A09-P1-IBLEAF-03"); else fallback.
+ */
+static void common_name(const char *first, size_t pre, size_t suf,
+			const char *fallback, char *out, size_t len)
+{
+	size_t flen = strlen(first);
+
+	if (pre == flen) {
 		snprintf(out, len, "%s", first);
 		return;
 	}
 	/* cut back to a separator, then drop the separators at the cut */
-	while (first && pre && !strchr("-_.", first[pre]))
+	while (pre && !strchr("-_.", first[pre]))
 		pre--;
-	while (first && suf && !strchr("-_.", first[flen - suf - 1]))
+	while (suf && !strchr("-_.", first[flen - suf - 1]))
 		suf--;
-	while (first && pre && strchr("-_.", first[pre - 1]))
+	while (pre && strchr("-_.", first[pre - 1]))
 		pre--;
-	while (first && suf && strchr("-_.", first[flen - suf]))
+	while (suf && strchr("-_.", first[flen - suf]))
 		suf--;
 	if (pre < 2)
 		pre = 0;
 	if (suf < 2)
 		suf = 0;
-	if (first && pre && suf && pre + suf < flen)
+	if (pre && suf && pre + suf < flen)
 		snprintf(out, len, "%.*s-%s", (int)pre, first,
 			 first + flen - suf);
-	else if (first && (pre || suf))
+	else if (pre || suf)
 		snprintf(out, len, "%.*s", (int)(pre ? pre : suf),
 			 pre ? first : first + flen - suf);
 	else
 		snprintf(out, len, "%s", fallback);
-}
-
-static bool name_taken(const struct ibtopo__sched *s, const char *name)
-{
-	for (size_t i = 0; i < s->nsw; i++)
-		if (strcmp(s->sw[i].name, name) == 0)
-			return true;
-	return false;
 }
 
 /* ---- the logical switches */
@@ -855,6 +842,30 @@ static int compact(struct ibtopo__sched *s)
 	return 0;
 }
 
+/* The name of a director, scalable unit or group: what its chips' names
+ * share, else a name of its kind; another switch's name is not taken. */
+static void name_set(struct build *b, struct ibtopo__sched *s, size_t l)
+{
+	const struct ibtopo_node *node = ibtopo_fabric_node(b->f, b->first[l]);
+	char nm[IBTOPO__SCHED_NAME + 16], fb[32];
+	bool taken = false;
+
+	if (s->kind == IBTOPO__SCHED_RAILS && b->member_unit[node->index])
+		snprintf(fb, sizeof(fb), "su%02zu",
+			 b->member_unit[node->index]);
+	else if (node->sysimg_guid && node->sysimg_guid != node->guid)
+		snprintf(fb, sizeof(fb), "S-%016" PRIx64, node->sysimg_guid);
+	else
+		snprintf(fb, sizeof(fb), "group%02zu", l + 1);
+	common_name(b->raw[node->index], b->pre[l], b->suf[l], fb, nm,
+		    sizeof(nm));
+	for (size_t i = 0; i < s->nsw && !taken; i++)
+		taken = i != l && strcmp(s->sw[i].name, nm) == 0;
+	if (taken)
+		snprintf(nm, sizeof(nm), "%s", fb);
+	b->sanitized += sanitize(nm, s->sw[l].name);
+}
+
 static int build_logical(struct build *b, struct ibtopo__sched *s, size_t *cap,
 			 size_t *nlsw)
 {
@@ -888,8 +899,7 @@ static int build_logical(struct build *b, struct ibtopo__sched *s, size_t *cap,
 	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct ibtopo_node *node = ibtopo_fabric_node(b->f, i);
-		size_t root;
-		char nm[IBTOPO__SCHED_NAME + 16], fb[32];
+		size_t root, l;
 		unsigned lv;
 
 		if (!is_switch(node))
@@ -897,34 +907,32 @@ static int build_logical(struct build *b, struct ibtopo__sched *s, size_t *cap,
 		root = uf_find(b->uf, i);
 		lv = b->level[i] > 0 ? (unsigned)b->level[i] : 1;
 		if (root != i) {
-			size_t l = b->lsw[root];
-
+			l = b->lsw[root];
 			b->lsw[i] = l;
 			if (lv < b->lsw_level[l])
 				b->lsw_level[l] = lv;
+			shared_ends(b->raw[root], strlen(b->raw[root]),
+				    b->raw[i], &b->pre[l], &b->suf[l]);
+			b->members[l]++;
 			continue;
 		}
-		if (s->kind == IBTOPO__SCHED_RAILS && b->member_unit[i])
-			snprintf(fb, sizeof(fb), "su%02zu", b->member_unit[i]);
-		else if (node->sysimg_guid && node->sysimg_guid != node->guid)
-			snprintf(fb, sizeof(fb), "S-%016" PRIx64,
-				 node->sysimg_guid);
-		else if (s->kind == IBTOPO__SCHED_DRAGONFLY)
-			snprintf(fb, sizeof(fb), "group%02zu", *nlsw + 1);
-		else
-			snprintf(fb, sizeof(fb), "%s", b->raw[i]);
-		common_name(b, root, fb, nm, sizeof(nm));
-		if (name_taken(s, nm))
-			snprintf(nm, sizeof(nm), "%s", fb);
-		b->sanitized += sanitize(nm, nm);
-		b->lsw[i] = *nlsw;
-		b->lsw_level[*nlsw] = lv;
-		b->first[*nlsw] = i;
-		rc = sched_add(s, cap, nm);
+		l = (*nlsw)++;
+		b->lsw[i] = l;
+		b->lsw_level[l] = lv;
+		b->first[l] = i;
+		b->pre[l] = b->suf[l] = strlen(b->raw[i]);
+		b->members[l] = 1;
+		rc = sched_add(s, cap, b->raw[i]);
 		if (rc)
 			return rc;
-		(*nlsw)++;
 	}
+	for (size_t l = 0; l < *nlsw; l++)
+		if (b->members[l] > 1)
+			name_set(b, s, l);
+	for (size_t l = 0; l < *nlsw; l++)
+		if (b->members[l] == 1)
+			b->sanitized +=
+				sanitize(b->raw[b->first[l]], s->sw[l].name);
 	return 0;
 }
 
@@ -998,8 +1006,11 @@ static int build_alloc(struct build *b)
 	b->first = calloc(a, sizeof(*b->first));
 	b->raw = calloc(a, sizeof(*b->raw));
 	b->member_unit = calloc(a, sizeof(*b->member_unit));
+	b->pre = calloc(a, sizeof(*b->pre));
+	b->suf = calloc(a, sizeof(*b->suf));
+	b->members = calloc(a, sizeof(*b->members));
 	if (!b->uf || !b->level || !b->lsw || !b->lsw_level || !b->first ||
-	    !b->raw || !b->member_unit)
+	    !b->raw || !b->member_unit || !b->pre || !b->suf || !b->members)
 		return IBTOPO_ENOMEM;
 	return 0;
 }
@@ -1007,6 +1018,9 @@ static int build_alloc(struct build *b)
 static void build_release(struct build *b)
 {
 	free(b->bits);
+	free(b->members);
+	free(b->suf);
+	free(b->pre);
 	free(b->member_unit);
 	free(b->raw);
 	free(b->first);
@@ -1025,22 +1039,57 @@ static bool same_chassis(const struct ibtopo_node *a,
 	       a->sysimg_guid == b->sysimg_guid;
 }
 
-/* Switches named like another node get "S-<guid>" (Slurm would merge). */
-static void unique_switch_names(struct build *b)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ibtopo_node *node = ibtopo_fabric_node(b->f, i);
+struct name_ref {
+	const char *name;
+	size_t index;
+};
 
-		if (!is_switch(node))
-			continue;
-		for (size_t j = 0; j < b->n; j++)
-			if (j != i && strcmp(b->raw[i], b->raw[j]) == 0 &&
-			    !same_chassis(node, ibtopo_fabric_node(b->f, j))) {
-				snprintf(b->raw[i], sizeof(b->raw[i]),
+static int cmp_name_ref(const void *x, const void *y)
+{
+	const struct name_ref *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * Switches named like another node get "S-<guid>" (Slurm would merge
+ * them), unless the others are chips of the same director: runs of
+ * equal names, sorted.
+ */
+static int unique_switch_names(struct build *b)
+{
+	struct name_ref *r = calloc(b->n ? b->n : 1, sizeof(*r));
+
+	if (!r)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < b->n; i++)
+		r[i] = (struct name_ref){ b->raw[i], i };
+	if (b->n)
+		qsort(r, b->n, sizeof(*r), cmp_name_ref);
+	for (size_t i = 0; i < b->n;) {
+		size_t j = i + 1;
+		bool one_chassis = true;
+
+		while (j < b->n && !strcmp(r[j].name, r[i].name))
+			j++;
+		for (size_t k = i + 1; k < j; k++)
+			one_chassis &= same_chassis(
+				ibtopo_fabric_node(b->f, r[i].index),
+				ibtopo_fabric_node(b->f, r[k].index));
+		for (size_t k = i; j > i + 1 && !one_chassis && k < j; k++) {
+			const struct ibtopo_node *node =
+				ibtopo_fabric_node(b->f, r[k].index);
+
+			if (is_switch(node))
+				snprintf(b->raw[node->index],
+					 sizeof(b->raw[node->index]),
 					 "S-%016" PRIx64, node->guid);
-				break;
-			}
+		}
+		i = j;
 	}
+	free(r);
+	return 0;
 }
 
 int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
@@ -1076,8 +1125,9 @@ int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
 			ibtopo__ca_host_name(node, b.raw[i], sizeof(b.raw[i]));
 		}
 	}
-	unique_switch_names(&b);
-	rc = build_logical(&b, s, &cap, &nlsw);
+	rc = unique_switch_names(&b);
+	if (!rc)
+		rc = build_logical(&b, s, &cap, &nlsw);
 	if (!rc)
 		rc = place_hosts(&b, s);
 	if (!rc)
