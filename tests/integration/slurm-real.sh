@@ -23,73 +23,31 @@
 # scontrol or munged is missing; tools/install-deps.sh installs them.
 . "${top_srcdir:-.}/tests/lib.sh"
 python_require
-PATH=$PATH:/usr/sbin:/sbin
-SLURMCTLD=${SLURMCTLD:-$(command -v slurmctld)}
-SCONTROL=${SCONTROL:-$(command -v scontrol)}
-MUNGED=${MUNGED:-$(command -v munged)}
-[ -n "$SLURMCTLD" ] || skip "slurmctld not found (apt-get install slurmctld)"
-[ -n "$SCONTROL" ] || skip "scontrol not found (apt-get install slurm-client)"
-[ -n "$MUNGED" ] || skip "munged not found (apt-get install munge)"
+. "$top_srcdir/tests/slurm-lib.sh"
+slurm_require
 T=$TESTDIR
 cd "$T" || fail "cd $T"
+slurm_munge_start "$T/munge"
 
-# ---- a private munged
-M="$T/munge"
-mkdir -m 700 "$M" || fail "mkdir $M"
-dd if=/dev/urandom of="$M/munge.key" bs=1024 count=1 2>/dev/null ||
-	fail "munge key"
-chmod 600 "$M/munge.key"
-"$MUNGED" --socket="$M/munge.sock" --key-file="$M/munge.key" \
-	--pid-file="$M/munged.pid" --log-file="$M/munged.log" \
-	--seed-file="$M/munged.seed" --force >"$M/munged.out" 2>&1 ||
-	fail "munged did not start: $(cat "$M/munged.out" "$M/munged.log" 2>/dev/null)"
-for _ in $(seq 1 100); do
-	[ -s "$M/munged.pid" ] && break
-	sleep 0.05
-done
-MUNGE_PID=$(cat "$M/munged.pid" 2>/dev/null)
-[ -n "$MUNGE_PID" ] || fail "munged wrote no pid file"
-CLEANUP_PIDS="$CLEANUP_PIDS $MUNGE_PID"
-
-# tool.py nodes TOPOLOGY.CONF: the nodes Nodes= lists, once each, in order
-# tool.py top SHOW-TOPOLOGY: nodes below the widest switch of the top level
-cat >"$T/tool.py" <<'EOF'
+# top.py SHOW-TOPOLOGY: nodes below the widest switch of the top level
+cat >"$T/top.py" <<'EOF'
 import importlib.util, re, sys
 spec = importlib.util.spec_from_file_location("chk", sys.argv[1])
 chk = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(chk)
-what, path = sys.argv[2], sys.argv[3]
-text = open(path).read()
-if what == "nodes":
-    seen = {}
-    for line in text.splitlines():
-        for tok in line.split("#", 1)[0].split():
-            if tok.lower().startswith("nodes="):
-                for n in chk.hostlist_expand(tok[6:]):
-                    seen.setdefault(n, 1)
-    print("\n".join(seen))
-else:
-    best, top = 0, -1
-    for line in text.splitlines():
-        lv = re.search(r"\bLevel=(\d+)", line)
-        nodes = re.search(r"\bNodes=(\S+)", line)
-        if not lv:
-            continue
-        n = len(set(chk.hostlist_expand(nodes.group(1)))) if nodes else 0
-        if int(lv.group(1)) > top:
-            best, top = n, int(lv.group(1))
-        elif int(lv.group(1)) == top:
-            best = max(best, n)
-    print(best)
+best, top = 0, -1
+for line in open(sys.argv[2]):
+    lv = re.search(r"\bLevel=(\d+)", line)
+    nodes = re.search(r"\bNodes=(\S+)", line)
+    if not lv:
+        continue
+    n = len(set(chk.hostlist_expand(nodes.group(1)))) if nodes else 0
+    if int(lv.group(1)) > top:
+        best, top = n, int(lv.group(1))
+    elif int(lv.group(1)) == top:
+        best = max(best, n)
+print(best)
 EOF
-TOOL="$PYTHON3 $T/tool.py $top_srcdir/tests/slurm-topology-check.py"
-
-free_port() {
-	"$PYTHON3" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
 
 tried=0
 refused=0
@@ -100,7 +58,7 @@ slurm_try() {
 	shift 2
 	tried=$((tried + 1))
 	d="$T/run/$tried"
-	mkdir -p "$d/state" "$d/spool" || fail "mkdir $d"
+	mkdir -p "$d" || fail "mkdir $d"
 	servers=$("$IBTOPO" analyze --format json "$@" "$fabric" 2>/dev/null |
 		"$PYTHON3" -c 'import json, sys
 print(json.load(sys.stdin)["topology"]["servers"])') ||
@@ -125,51 +83,9 @@ print(json.load(sys.stdin)["topology"]["servers"])') ||
 	unnamed=$(sed -n 's/.*warning: \([0-9]*\) hosts without a name.*/\1/p' \
 		"$d/export.err")
 	servers=$((servers - ${unnamed:-0}))
-	$TOOL nodes "$d/topology.conf" >"$d/nodes" || fail "$name: nodes"
-	cat >"$d/slurm.conf" <<EOF
-ClusterName=ibtopo
-SlurmctldHost=localhost
-SlurmctldPort=$(free_port)
-SlurmUser=root
-AuthType=auth/munge
-AuthInfo=socket=$M/munge.sock
-CredType=cred/munge
-StateSaveLocation=$d/state
-SlurmdSpoolDir=$d/spool
-SlurmctldLogFile=$d/slurmctld.log
-SlurmctldPidFile=$d/slurmctld.pid
-SlurmctldDebug=info
-MailProg=/bin/true
-TopologyPlugin=topology/tree
-SelectType=select/cons_tres
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
-EOF
-	sed 's/^\(.*\)$/NodeName=\1 State=FUTURE/' "$d/nodes" >>"$d/slurm.conf"
-	echo "PartitionName=all Nodes=ALL Default=YES State=UP" >>"$d/slurm.conf"
-	SLURM_CONF="$d/slurm.conf"
-	export SLURM_CONF
-	(cd "$d" && exec "$SLURMCTLD" -D -i -f "$d/slurm.conf") \
-		</dev/null >"$d/slurmctld.out" 2>&1 &
-	ctld=$!
-	CLEANUP_PIDS="$CLEANUP_PIDS $ctld"
+	slurm_nodes "$d/topology.conf" >"$d/nodes" || fail "$name: nodes"
 	up=
-	for _ in $(seq 1 200); do
-		kill -0 "$ctld" 2>/dev/null || break
-		if "$SCONTROL" ping 2>/dev/null | grep -q 'is UP'; then
-			up=1
-			break
-		fi
-		sleep 0.05
-	done
-	if [ -n "$up" ]; then
-		"$SCONTROL" show topology >"$d/show" 2>&1 || up=
-	fi
-	kill "$ctld" 2>/dev/null
-	wait "$ctld" 2>/dev/null
+	slurm_ctld_run "$d" "$d/topology.conf" "$d/nodes" && up=1
 	why=
 	if [ -z "$up" ]; then
 		why="slurmctld did not start"
@@ -181,7 +97,8 @@ EOF
 		grep -i -E 'fatal|error:.*(topolog|switch)' | head -3)
 	[ -z "$bad" ] || why="${why:+$why; }$bad"
 	if [ -z "$why" ]; then
-		top=$($TOOL top "$d/show")
+		top=$("$PYTHON3" "$T/top.py" \
+			"$top_srcdir/tests/slurm-topology-check.py" "$d/show")
 		[ "$top" = "$servers" ] ||
 			why="the top level reaches $top nodes, analyze counts $servers servers"
 	fi
