@@ -77,9 +77,12 @@ for name in $FABRICS; do
 		[ "$fmt" = slurm ] && cp "$TESTDIR/out" "$TESTDIR/$name.conf"
 	done
 	[ -n "$ctld" ] || continue
-	slurm_nodes "$TESTDIR/$name.conf" >"$TESTDIR/$name.nodes"
+	# NodeName= lines of the leaves' hostlists: slurmctld 22.05 reads
+	# 101,306 lines of one node each for many minutes
+	sed -n 's/^SwitchName=.* Nodes=//p' "$TESTDIR/$name.conf" \
+		>"$TESTDIR/$name.nodes"
 	t0=$(now)
-	if SLURM_WAIT=120 slurm_ctld_run "$TESTDIR/ctld-$name" \
+	if SLURM_WAIT=60 slurm_ctld_run "$TESTDIR/ctld-$name" \
 		"$TESTDIR/$name.conf" "$TESTDIR/$name.nodes"; then
 		printf '  %-12s %6.2f s to answer, %s switches shown\n' slurmctld \
 			"$(calc "$(now) - $t0")" \
