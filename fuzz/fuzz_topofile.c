@@ -125,6 +125,24 @@ static struct mem write_as(const struct ibtopo_fabric *f,
 	return m;
 }
 
+/* A scheduler format: a fabric without a host to list, or with names
+ * that clash, is refused (IBTOPO_EINVAL); anything else is a failure. */
+static void write_sched(const struct ibtopo_fabric *f,
+			enum ibtopo_export_format fmt)
+{
+	struct mem m = { NULL, 0, 0 };
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
+		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	x.flags = IBTOPO_EXPORT_HOST_GUIDS;
+	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err) &&
+	    err.code != IBTOPO_EINVAL)
+		die("write", &err);
+	free(m.buf);
+}
+
 static struct ibtopo_fabric *read_as(const struct mem *m,
 				     enum ibtopo_file_format fmt, const char *what)
 {
@@ -155,10 +173,14 @@ static void check_written(const struct ibtopo_fabric *f)
 	if (ibtopo_fabric_link_count(h) != ibtopo_fabric_link_count(f) ||
 	    ibtopo_fabric_node_count(h) != ibtopo_fabric_node_count(f))
 		die("ibsim output does not read back the same links", NULL);
-	for (int k = IBTOPO_EXPORT_SLURM; k <= IBTOPO_EXPORT_JSON; k++) {
+	for (int k = IBTOPO_EXPORT_CSV; k <= IBTOPO_EXPORT_JSON; k++) {
 		other = write_as(f, (enum ibtopo_export_format)k);
 		free(other.buf);
 	}
+	write_sched(f, IBTOPO_EXPORT_SLURM);
+	write_sched(f, IBTOPO_EXPORT_SLURM_BLOCK);
+	write_sched(f, IBTOPO_EXPORT_SLURM_YAML);
+	write_sched(f, IBTOPO_EXPORT_K8S);
 	free(t1.buf);
 	free(t2.buf);
 	free(net.buf);

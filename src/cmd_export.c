@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT };
+enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_HOST_NAMES };
 
 /* the format lists come from the library's tables of writers and readers */
 static const struct cli_opt opts[] = {
@@ -16,6 +16,9 @@ static const struct cli_opt opts[] = {
 	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
 			 "format of an input FILE: %s"),
 	  .list = cli_file_formats },
+	CLI_OPT("host-names", 0, 1, "HOW",
+		"scheduler formats: 'name' (default) leaves out hosts without a "
+		"name, 'guid' lists them as H-<guid>"),
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
@@ -27,7 +30,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_export_entry = {
 	.name = "export",
 	.summary =
-		"write a fabric as ibnetdiscover, ibsim, Slurm, CSV, JSON or LFTs",
+		"write a fabric as ibnetdiscover, ibsim, Slurm, Kubernetes, CSV, "
+		"JSON or LFTs",
 	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
@@ -40,13 +44,22 @@ const struct cli_cmd cmd_export_entry = {
 		"                 trains as this one ran (ibsim 0.10 stops at HDR)\n"
 		"  slurm          topology.conf for Slurm's topology/tree plugin: a\n"
 		"                 leaf lists its hosts (Nodes=), a switch above the\n"
-		"                 leaves its neighbours one level down or lower\n"
-		"                 (Switches=), levels as `analyze` ranks them; each\n"
-		"                 host under one leaf; a logical 'top' switch when\n"
-		"                 no switch reaches every host. A host is the first\n"
-		"                 word of its CA's description (give names with\n"
-		"                 --node-name-map), H-<guid> when the description is\n"
-		"                 the firmware's default\n"
+		"                 leaves switches of lower levels (Switches=),\n"
+		"                 levels as `analyze` ranks them; each host under\n"
+		"                 one leaf; a director is one switch, a scalable\n"
+		"                 unit of rails one leaf, a Dragonfly+ group one\n"
+		"                 leaf; a logical 'top' when no switch reaches\n"
+		"                 every host. A host is the first word of its CA's\n"
+		"                 description (give names with --node-name-map);\n"
+		"                 hosts with the firmware's default description\n"
+		"                 are left out with a warning (--host-names guid);\n"
+		"  slurm-block    topology.conf for topology/block (Slurm 23.11+):\n"
+		"                 a block per leaf of that tree, BlockSizes=\n"
+		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree\n"
+		"  k8s            Node objects with topology.ibtopo.io/ labels per\n"
+		"                 tier and a Kueue Topology, for `kubectl apply\n"
+		"                 --server-side --field-manager=ibtopo -f FILE`\n"
+		"                 exit 2 when no host can be listed or names clash\n"
 		"  csv            one row per link, as `show links --format csv`\n"
 		"  json           {\"schema_version\":1,\"nodes\":[...],\"links\":[...]}\n"
 		"  lfts           the switches' forwarding tables (discover --routes,\n"
@@ -72,8 +85,11 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct output_file out;
 	struct cli_state st = { 0 };
+	struct ibtopo_export_opts xo = IBTOPO_EXPORT_OPTS_INIT;
 	const char *output = NULL;
 	int c, v, rc;
+
+	xo.warn = cli_warn;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
@@ -97,6 +113,16 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 						   st.optarg, &src.format))
 				return EXIT_TROUBLE;
 			break;
+		case OPT_HOST_NAMES:
+			if (strcmp(st.optarg, "guid") == 0)
+				xo.flags |= IBTOPO_EXPORT_HOST_GUIDS;
+			else if (strcmp(st.optarg, "name") != 0)
+				return cli_usage_error(
+					self,
+					"unknown --host-names '%s' "
+					"(name, guid)",
+					st.optarg);
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -110,7 +136,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (rc)
 		goto out_free;
 	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
-	if (ibtopo_fabric_write(&ro, fabric, format, &err)) {
+	if (ibtopo_fabric_write_opts(&ro, fabric, format, &xo, &err)) {
 		rc = output_file_fail(&out, &err);
 		output_file_abort(&out);
 		goto out_free;

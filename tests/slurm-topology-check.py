@@ -14,15 +14,20 @@ not a tree"; a child must name another, defined switch. Names in Nodes=
 and Switches= are hostlist expressions (prefix[1-3,07-09]suffix, several
 bracket groups multiply out, commas outside brackets separate).
 
-Warnings of slurmctld count as failures here: a node under more than one
-leaf ("Multiple leaf switches contain nodes"), no switch whose descendants
-reach every node ("no switch can reach all nodes"), and with --nodes, a
-node no switch reaches ("switches lack access to nodes"). Without
---nodes, the nodes are those that Nodes= lists.
+A line with neither Nodes= nor Switches= is an error, as slurmctld 22.05
+has it ("switch X has neither child switches nor nodes", then fatal).
+These warnings of slurmctld count as failures here: no switch whose
+descendants reach every node ("no switch can reach all nodes"), and with
+--nodes, a node no switch reaches ("switches lack access to nodes").
+Without --nodes, the nodes are those that Nodes= lists. A node under more
+than one leaf is fine for Slurm, which only warns ("WARNING: Multiple leaf
+switches contain nodes"): so here it is a "note:" line that does not fail.
 
-Exit 0 and a one-line summary when the file is fine; 1 and one line per
-problem ("fatal: ...", "error: ...", "warning: ...") otherwise; 2 on a
-usage error or an unreadable file.
+Exit 0 and a one-line summary (after any notes) when the file is fine; 1
+and one line per problem ("fatal: ...", "error: ...", "warning: ...")
+otherwise; 2 on a usage error or an unreadable file.
+The rules were checked against Debian 12's slurmctld 22.05.8
+(tests/integration/slurm-real.sh runs it).
 """
 
 import re
@@ -125,6 +130,9 @@ def parse(text):
         if len(name) > HOST_NAME_MAX:
             raise ConfError("line %d: SwitchName (%s) must be shorter than %d "
                             "chars" % (lineno, name, HOST_NAME_MAX))
+        if "nodes" not in rec and "switches" not in rec:
+            raise ConfError("line %d: switch %s has neither child switches "
+                            "nor nodes" % (lineno, name))
         if "nodes" in rec and "switches" in rec:
             raise ConfError("line %d: switch %s has both child switches and "
                             "nodes" % (lineno, name))
@@ -135,18 +143,18 @@ def parse(text):
 
 
 def check(text, all_nodes=None):
-    """Return (problems, summary)."""
-    problems = []
+    """Return (problems, summary, notes)."""
+    problems, notes = [], []
     try:
         sws = parse(text)
     except ConfError as e:
-        return ["error: %s" % e], None
+        return ["error: %s" % e], None, []
     if not sws:
-        return ["fatal: No switches configured"], None
+        return ["fatal: No switches configured"], None, []
     index = {}
     for i, s in enumerate(sws):
         if s["name"] in index:
-            return ["fatal: Switch (%s) has already been defined" % s["name"]], None
+            return ["fatal: Switch (%s) has already been defined" % s["name"]], None, []
         index[s["name"]] = i
 
     leaf_of = {}			# node -> leaf switches listing it
@@ -168,7 +176,7 @@ def check(text, all_nodes=None):
             else:
                 level[i] = 0
     except ConfError as e:
-        return ["fatal: Invalid switches or nodes: %s" % e], None
+        return ["fatal: Invalid switches or nodes: %s" % e], None, []
 
     # slurmctld's passes: a switch resolves once all its children have
     passes = 0
@@ -184,7 +192,7 @@ def check(text, all_nodes=None):
                 j = index.get(child)
                 if j is None or j == i:
                     return ["fatal: Switch configuration %s has invalid child "
-                            "(%s)" % (s["name"], child)], None
+                            "(%s)" % (s["name"], child)], None, []
                 if level[j] == -1:
                     resolved = False
                     lv = -1
@@ -199,7 +207,7 @@ def check(text, all_nodes=None):
         if passes >= MAX_PASSES:
             stuck = [s["name"] for i, s in enumerate(sws) if level[i] == -1]
             return ["fatal: Switch configuration is not a tree (unresolved: "
-                    "%s)" % ",".join(stuck[:8])], None
+                    "%s)" % ",".join(stuck[:8])], None, []
 
     nodes = set(leaf_of)
     if all_nodes is not None:
@@ -214,7 +222,7 @@ def check(text, all_nodes=None):
         nodes = set(all_nodes)
     multi = sorted(n for n, l in leaf_of.items() if len(l) > 1)
     if multi:
-        problems.append("warning: Multiple leaf switches contain nodes: %s "
+        notes.append("note: Multiple leaf switches contain nodes: %s "
                         "(%s under %s)" % (",".join(multi[:8]), multi[0],
                                            ",".join(leaf_of[multi[0]])))
     roots = [s["name"] for i, s in enumerate(sws) if nodes and below[i] >= nodes]
@@ -224,7 +232,7 @@ def check(text, all_nodes=None):
     summary = ("ok: %d switches, %d nodes, %d levels, top %s" %
                (len(sws), len(nodes), max(level) + 1 if sws else 0,
                 roots[0] if roots else "-"))
-    return problems, summary
+    return problems, summary, notes
 
 
 def main(argv):
@@ -251,7 +259,9 @@ def main(argv):
         print("slurm-topology-check: %s: %s" % (args[0], e.strerror),
               file=sys.stderr)
         return 2
-    problems, summary = check(text, all_nodes)
+    problems, summary, notes = check(text, all_nodes)
+    for n in notes:
+        print(n)
     if problems:
         for p in problems:
             print(p)

@@ -28,8 +28,10 @@ static void collect(void *arg, const char *message)
 	w->n++;
 }
 
-static struct ibtopo_fabric *read_text(const char *text, enum ibtopo_file_format fmt,
-				       struct warnings *w, struct ibtopo_error *err)
+static struct ibtopo_fabric *read_text(const char *text,
+				       enum ibtopo_file_format fmt,
+				       struct warnings *w,
+				       struct ibtopo_error *err)
 {
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_fabric *f = (void *)1;
@@ -41,7 +43,8 @@ static struct ibtopo_fabric *read_text(const char *text, enum ibtopo_file_format
 		o.warn = collect;
 		o.warn_arg = w;
 	}
-	rc = ibtopo_fabric_read_buffer(&f, text, strlen(text), "t.topo", &o, err);
+	rc = ibtopo_fabric_read_buffer(&f, text, strlen(text), "t.topo", &o,
+				       err);
 	if (rc) {
 		assert_null(f);
 		assert_int_equal(err->code, rc);
@@ -61,20 +64,24 @@ static void expect_parse_error(const char *text, size_t len, unsigned line,
 
 	if (len == ALL)
 		len = strlen(text);
-	assert_int_equal(ibtopo_fabric_read_buffer(&f, text, len, "t.topo", NULL,
-						   &err), IBTOPO_EPARSE);
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, text, len, "t.topo",
+						   NULL, &err),
+			 IBTOPO_EPARSE);
 	assert_null(f);
 	snprintf(prefix, sizeof(prefix), "t.topo:%u: ", line);
-	if (strncmp(err.message, prefix, strlen(prefix)) || !strstr(err.message, what))
-		fail_msg("got '%s', wanted '%s...%s'", err.message, prefix, what);
+	if (strncmp(err.message, prefix, strlen(prefix)) ||
+	    !strstr(err.message, what))
+		fail_msg("got '%s', wanted '%s...%s'", err.message, prefix,
+			 what);
 }
 
 /* The real dumps are part of the repository: a missing one fails the test. */
 static void need(const char *path)
 {
 	if (access(path, R_OK) != 0)
-		fail_msg("fixture %s missing (tests/data/real is in the repository)",
-			 path);
+		fail_msg(
+			"fixture %s missing (tests/data/real is in the repository)",
+			path);
 }
 
 static struct ibtopo_fabric *read_path(const char *path, const char *map,
@@ -95,16 +102,25 @@ static struct ibtopo_fabric *read_path(const char *path, const char *map,
 	return f;
 }
 
-static char *write_fabric(const struct ibtopo_fabric *f,
-			  enum ibtopo_export_format fmt)
+/* flags: enum ibtopo_export_flags, for the scheduler formats */
+static char *write_fabric_flags(const struct ibtopo_fabric *f,
+				enum ibtopo_export_format fmt, unsigned flags)
 {
 	struct test_buf m = { 0 };
 	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
+	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	if (ibtopo_fabric_write(&o, f, fmt, &err))
+	x.flags = flags;
+	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err))
 		fail_msg("write: %s", err.message);
 	return m.s ? m.s : strdup("");
+}
+
+static char *write_fabric(const struct ibtopo_fabric *f,
+			  enum ibtopo_export_format fmt)
+{
+	return write_fabric_flags(f, fmt, 0);
 }
 
 static const struct ibtopo_link *find_link(const struct ibtopo_fabric *f,
@@ -117,14 +133,17 @@ static const struct ibtopo_link *find_link(const struct ibtopo_fabric *f,
 }
 
 /* Same nodes, ports as stated, links, speeds and widths; why names a difference. */
-static bool same_fabric(const struct ibtopo_fabric *x, const struct ibtopo_fabric *y,
-			char *why, size_t len)
+static bool same_fabric(const struct ibtopo_fabric *x,
+			const struct ibtopo_fabric *y, char *why, size_t len)
 {
-	size_t nn = ibtopo_fabric_node_count(x), nl = ibtopo_fabric_link_count(x);
+	size_t nn = ibtopo_fabric_node_count(x),
+	       nl = ibtopo_fabric_link_count(x);
 
-	if (nn != ibtopo_fabric_node_count(y) || nl != ibtopo_fabric_link_count(y)) {
+	if (nn != ibtopo_fabric_node_count(y) ||
+	    nl != ibtopo_fabric_link_count(y)) {
 		snprintf(why, len, "%zu/%zu nodes, %zu/%zu links", nn,
-			 ibtopo_fabric_node_count(y), nl, ibtopo_fabric_link_count(y));
+			 ibtopo_fabric_node_count(y), nl,
+			 ibtopo_fabric_link_count(y));
 		return false;
 	}
 	for (size_t i = 0; i < nn; i++) {
@@ -134,20 +153,23 @@ static bool same_fabric(const struct ibtopo_fabric *x, const struct ibtopo_fabri
 		if (a->guid != b->guid || a->type != b->type ||
 		    a->nports != b->nports || strcmp(a->desc, b->desc) ||
 		    a->sysimg_guid != b->sysimg_guid ||
-		    a->vendor_id != b->vendor_id || a->device_id != b->device_id ||
+		    a->vendor_id != b->vendor_id ||
+		    a->device_id != b->device_id ||
 		    a->enhanced_port0 != b->enhanced_port0) {
-			snprintf(why, len, "node 0x%" PRIx64 " '%s' differs", a->guid,
-				 a->desc);
+			snprintf(why, len, "node 0x%" PRIx64 " '%s' differs",
+				 a->guid, a->desc);
 			return false;
 		}
 		for (unsigned p = 0; p <= a->nports; p++) {
-			const struct ibtopo_port *pa = a->ports[p], *pb = b->ports[p];
+			const struct ibtopo_port *pa = a->ports[p],
+						 *pb = b->ports[p];
 
 			if (!pa || (!pa->link && p))
 				continue;
 			if (!pb || pa->lid != pb->lid || pa->guid != pb->guid ||
 			    pa->ext_num != pb->ext_num) {
-				snprintf(why, len, "port %u of '%s' differs", p, a->desc);
+				snprintf(why, len, "port %u of '%s' differs", p,
+					 a->desc);
 				return false;
 			}
 		}
@@ -156,9 +178,11 @@ static bool same_fabric(const struct ibtopo_fabric *x, const struct ibtopo_fabri
 		const struct ibtopo_link *a = ibtopo_fabric_link(x, i);
 		const struct ibtopo_link *b = ibtopo_fabric_link(y, i);
 
-		if (a->a->node->guid != b->a->node->guid || a->a->num != b->a->num ||
-		    a->b->node->guid != b->b->node->guid || a->b->num != b->b->num ||
-		    a->speed != b->speed || a->width != b->width) {
+		if (a->a->node->guid != b->a->node->guid ||
+		    a->a->num != b->a->num ||
+		    a->b->node->guid != b->b->node->guid ||
+		    a->b->num != b->b->num || a->speed != b->speed ||
+		    a->width != b->width) {
 			snprintf(why, len, "link %zu ('%s'[%u]) differs", i,
 				 a->a->node->desc, a->a->num);
 			return false;
@@ -197,15 +221,18 @@ static void real_dumps_have_their_counts(void **state)
 		snprintf(path, sizeof(path), REAL "%s", fixtures[i].file);
 		need(path);
 		f = read_path(path, NULL, &w);
-		if (ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH) != fixtures[i].switches ||
-		    ibtopo_fabric_count_type(f, IBTOPO_NODE_CA) != fixtures[i].cas ||
+		if (ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH) !=
+			    fixtures[i].switches ||
+		    ibtopo_fabric_count_type(f, IBTOPO_NODE_CA) !=
+			    fixtures[i].cas ||
 		    ibtopo_fabric_link_count(f) != fixtures[i].links ||
 		    w.n != fixtures[i].warnings)
-			fail_msg("%s: %zu switches, %zu CAs, %zu links, %zu warnings",
-				 fixtures[i].file,
-				 ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
-				 ibtopo_fabric_count_type(f, IBTOPO_NODE_CA),
-				 ibtopo_fabric_link_count(f), w.n);
+			fail_msg(
+				"%s: %zu switches, %zu CAs, %zu links, %zu warnings",
+				fixtures[i].file,
+				ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
+				ibtopo_fabric_count_type(f, IBTOPO_NODE_CA),
+				ibtopo_fabric_link_count(f), w.n);
 		assert_string_equal(ibtopo_fabric_meta(f)->source + 5, path);
 		ibtopo_fabric_free(f);
 	}
@@ -224,8 +251,10 @@ static void every_dump_round_trips(void **state)
 		need(path);
 		f = read_path(path, NULL, NULL);
 		t1 = write_fabric(f, IBTOPO_EXPORT_IBNETDISCOVER);
-		if (ibtopo_fabric_read_buffer(&g, t1, strlen(t1), "rt", NULL, &err))
-			fail_msg("%s written back: %s", fixtures[i].file, err.message);
+		if (ibtopo_fabric_read_buffer(&g, t1, strlen(t1), "rt", NULL,
+					      &err))
+			fail_msg("%s written back: %s", fixtures[i].file,
+				 err.message);
 		if (!same_fabric(f, g, why, sizeof(why)))
 			fail_msg("%s: %s", fixtures[i].file, why);
 		t2 = write_fabric(g, IBTOPO_EXPORT_IBNETDISCOVER);
@@ -257,10 +286,16 @@ static void speeds_and_lids_are_what_the_dump_states(void **state)
 	assert_int_equal(l->a->width_enabled, 0);
 	assert_int_equal(l->a->state, IBTOPO_PORT_STATE_UNKNOWN);
 	/* the CA's own line: [1](e41d2d03005cf1f8) ... # lid 1 lmc 0 */
-	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f,
-			 0xe41d2d03005cf1f8ull), 1)->lid, 1);
-	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f,
-			 0xe41d2d03005cf1f8ull), 1)->guid, 0xe41d2d03005cf1f8ull);
+	assert_int_equal(
+		ibtopo_node_port(
+			ibtopo_fabric_find_node(f, 0xe41d2d03005cf1f8ull), 1)
+			->lid,
+		1);
+	assert_int_equal(
+		ibtopo_node_port(
+			ibtopo_fabric_find_node(f, 0xe41d2d03005cf1f8ull), 1)
+			->guid,
+		0xe41d2d03005cf1f8ull);
 	sw = ibtopo_fabric_find_node(f, 0xf4521403005764b0ull);
 	assert_string_equal(sw->desc, "MF0;switch-de779e:SX6012/U1");
 	assert_true(sw->enhanced_port0);
@@ -268,7 +303,8 @@ static void speeds_and_lids_are_what_the_dump_states(void **state)
 	assert_int_equal(sw->vendor_id, 0x2c9);
 	assert_int_equal(sw->device_id, 0xc738);
 	assert_int_equal(sw->sysimg_guid, 0xf4521403005764b0ull);
-	assert_false(ibtopo_fabric_find_node(f, 0xe41d2d030003e470ull)->enhanced_port0);
+	assert_false(ibtopo_fabric_find_node(f, 0xe41d2d030003e470ull)
+			     ->enhanced_port0);
 	/* a cable from port 1 to port 2 of the same switch */
 	l = find_link(f, 0xe41d2d030003e470ull, 1);
 	assert_ptr_equal(l->a->node, l->b->node);
@@ -290,7 +326,7 @@ static void fdr10_and_ndr_dumps(void **state)
 	f = read_path(REAL "qdr-hosts-fdr10-isls.topo", NULL, NULL);
 	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++)
 		fdr10 += ibtopo_fabric_link(f, i)->speed == IBTOPO_SPEED_FDR10;
-	assert_int_equal(fdr10, 47);	/* 94 port lines say 4xFDR10 */
+	assert_int_equal(fdr10, 47); /* 94 port lines say 4xFDR10 */
 	ibtopo_fabric_free(f);
 	f = read_path(REAL "ndr-superpod-rails.topo", NULL, NULL);
 	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++)
@@ -352,12 +388,13 @@ static void dump_variants_parse(void **state)
 	assert_int_equal(l->speed, IBTOPO_SPEED_NDR);
 	l = find_link(f, 0x20, 2);
 	assert_int_equal(l->width, IBTOPO_WIDTH_4X);
-	assert_int_equal(l->speed, 0);		/* 4x??? */
+	assert_int_equal(l->speed, 0); /* 4x??? */
 	l = find_link(f, 0x40, 1);
-	assert_int_equal(l->width, 0);		/* ??QDR */
+	assert_int_equal(l->width, 0); /* ??QDR */
 	assert_int_equal(l->speed, IBTOPO_SPEED_QDR);
 	l = find_link(f, 0x30, 1);
-	assert_int_equal(ibtopo_fabric_find_node(f, 0x30)->type, IBTOPO_NODE_ROUTER);
+	assert_int_equal(ibtopo_fabric_find_node(f, 0x30)->type,
+			 IBTOPO_NODE_ROUTER);
 	assert_int_equal(l->width, IBTOPO_WIDTH_12X);
 	assert_int_equal(l->speed, IBTOPO_SPEED_EDR);
 	assert_int_equal(ibtopo_fabric_link_count(f), 4);
@@ -370,11 +407,12 @@ static void records_without_blank_lines(void **state)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 
-	f = read_text("Switch 8 \"S-0000000000000001\" # \"a\" enhanced port 0 lid 1 lmc 0\n"
-		      "[1] \"H-0000000000000002\"[1](3) # \"b\" lid 2 4xHDR\n"
-		      "Ca 1 \"H-0000000000000002\" # \"b\"\n"
-		      "[1](3) \"S-0000000000000001\"[1] # lid 2 lmc 0 \"a\" lid 1 4xHDR\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text(
+		"Switch 8 \"S-0000000000000001\" # \"a\" enhanced port 0 lid 1 lmc 0\n"
+		"[1] \"H-0000000000000002\"[1](3) # \"b\" lid 2 4xHDR\n"
+		"Ca 1 \"H-0000000000000002\" # \"b\"\n"
+		"[1](3) \"S-0000000000000001\"[1] # lid 2 lmc 0 \"a\" lid 1 4xHDR\n",
+		IBTOPO_FILE_AUTO, NULL, &err);
 	assert_non_null(f);
 	assert_int_equal(ibtopo_fabric_link_count(f), 1);
 	assert_true(ibtopo_fabric_find_node(f, 1)->enhanced_port0);
@@ -400,9 +438,11 @@ static void sides_that_disagree_load_with_a_warning(void **state)
 	assert_non_null(f);
 	assert_int_equal(ibtopo_fabric_link_count(f), 1);
 	assert_int_equal(w.n, 2);
-	assert_string_equal(w.text[0],
+	assert_string_equal(
+		w.text[0],
 		"t.topo:2: port 3 of 'A' says 'B'[5], but t.topo:5: port 5 of 'B' says 'C'[7]");
-	assert_string_equal(w.text[1],
+	assert_string_equal(
+		w.text[1],
 		"t.topo:2: port 3 of 'A' says 'B'[5], but t.topo:8: port 7 of 'C' says 'B'[5]");
 	ibtopo_fabric_free(f);
 
@@ -412,7 +452,8 @@ static void sides_that_disagree_load_with_a_warning(void **state)
 		      IBTOPO_FILE_AUTO, &w, &err);
 	assert_non_null(f);
 	assert_int_equal(w.n, 1);
-	assert_string_equal(w.text[0],
+	assert_string_equal(
+		w.text[0],
 		"t.topo:2: port 3 of 'A' says 4xHDR, but t.topo:4: port 5 of 'B' says 4xEDR");
 	assert_int_equal(ibtopo_fabric_link(f, 0)->speed, IBTOPO_SPEED_HDR);
 	ibtopo_fabric_free(f);
@@ -482,8 +523,10 @@ static void lmc_is_kept_when_lid_is_0(void **state)
 	assert_non_null(strstr(out, "base port 0 lid 0 lmc 2"));
 	if (ibtopo_fabric_read_buffer(&g, out, strlen(out), "rt", NULL, &err))
 		fail_msg("written back: %s", err.message);
-	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x2), 1)->lmc, 1);
-	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(g, 0x1), 0)->lmc, 2);
+	assert_int_equal(
+		ibtopo_node_port(ibtopo_fabric_find_node(g, 0x2), 1)->lmc, 1);
+	assert_int_equal(
+		ibtopo_node_port(ibtopo_fabric_find_node(g, 0x1), 0)->lmc, 2);
 	free(out);
 	ibtopo_fabric_free(g);
 	ibtopo_fabric_free(f);
@@ -500,15 +543,16 @@ static void plans_get_guids_from_names(void **state)
 	f = read_text(plan, IBTOPO_FILE_AUTO, &w, &err);
 	if (!f)
 		fail_msg("%s", err.message);
-	assert_int_equal(w.n, 0);	/* plans may state a link once */
+	assert_int_equal(w.n, 0); /* plans may state a link once */
 	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH), 3);
 	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 2);
 	assert_int_equal(ibtopo_fabric_link_count(f), 4);
 	leaf = ibtopo_fabric_find_node(f, ibtopo_name_guid("leaf01"));
 	assert_non_null(leaf);
 	assert_string_equal(leaf->desc, "leaf01");
-	assert_string_equal(ibtopo_fabric_find_node(f, ibtopo_name_guid("leaf02"))->desc,
-			    "leaf02 rack 7");
+	assert_string_equal(
+		ibtopo_fabric_find_node(f, ibtopo_name_guid("leaf02"))->desc,
+		"leaf02 rack 7");
 	host = ibtopo_fabric_find_node(f, ibtopo_name_guid("host002"));
 	assert_non_null(host);
 	assert_int_equal(host->type, IBTOPO_NODE_CA);
@@ -519,7 +563,7 @@ static void plans_get_guids_from_names(void **state)
 	l = find_link(f, ibtopo_name_guid("spine01"), 2);
 	assert_int_equal(l->speed, 0);
 	assert_int_equal(l->width, 0);
-	assert_null(leaf->ports[0]);	/* no LID stated */
+	assert_null(leaf->ports[0]); /* no LID stated */
 	/* stable: the 64-bit FNV-1a of the name with bit 57 set */
 	assert_int_equal(ibtopo_name_guid("leaf01"),
 			 0xb005c77ad200952aull | 0x0200000000000000ull);
@@ -571,18 +615,25 @@ static void ibsim_nets_train_as_ibsim(void **state)
 	l = find_link(f, 0x200, 1);
 	assert_int_equal(l->speed, IBTOPO_SPEED_HDR);
 	assert_int_equal(l->width, IBTOPO_WIDTH_4X);
-	assert_int_equal(l->a->width_enabled, IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X);
+	assert_int_equal(l->a->width_enabled,
+			 IBTOPO_WIDTH_1X | IBTOPO_WIDTH_4X);
 	assert_int_equal(l->a->width_supported, IBTOPO_WIDTH_ALL);
-	assert_int_equal(l->a->speed_supported, IBTOPO_SPEED_SDR | IBTOPO_SPEED_DDR |
-			 IBTOPO_SPEED_QDR | IBTOPO_SPEED_FDR | IBTOPO_SPEED_EDR |
-			 IBTOPO_SPEED_HDR);
-	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f, 0x200), 1)->guid,
-			 0x201);
+	assert_int_equal(l->a->speed_supported,
+			 IBTOPO_SPEED_SDR | IBTOPO_SPEED_DDR |
+				 IBTOPO_SPEED_QDR | IBTOPO_SPEED_FDR |
+				 IBTOPO_SPEED_EDR | IBTOPO_SPEED_HDR);
+	assert_int_equal(
+		ibtopo_node_port(ibtopo_fabric_find_node(f, 0x200), 1)->guid,
+		0x201);
 	/* e=3 on both ends: EDR */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host002"))->ports[1]->link;
+	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host002"))
+		    ->ports[1]
+		    ->link;
 	assert_int_equal(l->speed, IBTOPO_SPEED_EDR);
 	/* no peer port: ibsim's default, port 1 */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host003"))->ports[1]->link;
+	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host003"))
+		    ->ports[1]
+		    ->link;
 	assert_non_null(l);
 	/* w=1 on one end: 1x */
 	assert_int_equal(find_link(f, 0x100, 4)->width, IBTOPO_WIDTH_1X);
@@ -591,11 +642,13 @@ static void ibsim_nets_train_as_ibsim(void **state)
 	ibtopo_fabric_free(f);
 
 	/* ibsim stops on widths with no common bit: so do we */
-	f = read_text("Switch 8 \"a\"\n[1] \"b\"[1] w=1\nHca 1 \"b\"\n[1] \"a\"[1] w=2\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text(
+		"Switch 8 \"a\"\n[1] \"b\"[1] w=1\nHca 1 \"b\"\n[1] \"a\"[1] w=2\n",
+		IBTOPO_FILE_AUTO, NULL, &err);
 	assert_null(f);
 	assert_int_equal(err.code, IBTOPO_EPARSE);
-	assert_non_null(strstr(err.message, "t.topo:2: no enabled width common"));
+	assert_non_null(
+		strstr(err.message, "t.topo:2: no enabled width common"));
 }
 
 /* ---- the -p ports report ---- */
@@ -623,7 +676,7 @@ static void ports_report_with_and_without_dr_paths(void **state)
 	sw = ibtopo_fabric_find_node(f, 0xb00);
 	assert_int_equal(sw->nports, 5);
 	assert_int_equal(sw->ports[0]->lid, 5);
-	assert_non_null(sw->ports[4]);		/* unconnected, but there */
+	assert_non_null(sw->ports[4]); /* unconnected, but there */
 	assert_null(sw->ports[4]->link);
 	assert_int_equal(sw->ports[5]->speed_active, 0);
 	assert_int_equal(find_link(f, 0xb00, 3)->speed, IBTOPO_SPEED_QDR);
@@ -636,8 +689,10 @@ static void ports_report_with_and_without_dr_paths(void **state)
 		fail_msg("%s", err.message);
 	assert_null(ibtopo_fabric_find_node(f, 0xa11));
 	assert_non_null(ibtopo_fabric_find_node(f, 0xa10));
-	assert_string_equal(ibtopo_fabric_find_node(f, 0xa10)->desc, "h1 HCA-1");
-	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[1]->guid, 0xa11);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0xa10)->desc,
+			    "h1 HCA-1");
+	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[1]->guid,
+			 0xa11);
 	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[1]->lid, 2);
 	ibtopo_fabric_free(f);
 }
@@ -667,7 +722,9 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 		fail_msg("%s", err.message);
 	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 3);
 	assert_int_equal(w.n, 1);
-	assert_string_equal(w.text[0], "t.topo: 3 CA ports read as 3 CAs (2 of "
+	assert_string_equal(
+		w.text[0],
+		"t.topo: 3 CA ports read as 3 CAs (2 of "
 		"them share a description with another): without -v an "
 		"ibnetdiscover -p report cannot join the ports of one CA; run "
 		"`ibnetdiscover -p -v` for one node per CA");
@@ -679,7 +736,8 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 	if (!f)
 		fail_msg("%s", err.message);
 	assert_int_equal(ibtopo_fabric_count_type(f, IBTOPO_NODE_CA), 2);
-	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[2]->guid, 0xa12);
+	assert_int_equal(ibtopo_fabric_find_node(f, 0xa10)->ports[2]->guid,
+			 0xa12);
 	assert_int_equal(w.n, 0);
 	ibtopo_fabric_free(f);
 }
@@ -709,16 +767,18 @@ static void bad_input_fails_with_file_and_line(void **state)
 	char *cut;
 	size_t n;
 
-	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"\n", ALL, 2,
-			   "malformed port line (expected '[<port>]' after the peer name)");
-	expect_parse_error("Switch 4 \"a\"\n[x] \"b\"[1]\n", ALL, 2,
-			   "malformed port line (expected '[<port>]' at its start)");
+	expect_parse_error(
+		"Switch 4 \"a\"\n[1] \"b\"\n", ALL, 2,
+		"malformed port line (expected '[<port>]' after the peer name)");
+	expect_parse_error(
+		"Switch 4 \"a\"\n[x] \"b\"[1]\n", ALL, 2,
+		"malformed port line (expected '[<port>]' at its start)");
 	expect_parse_error("Switch 4 \"a\"\n[1] b[1]\n", ALL, 2,
 			   "expected '\"<peer>\"[<port>]' after '[1]'");
 	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1] junk\n", ALL, 2,
 			   "unexpected 'junk' after the peer port");
-	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4xQQR\n", ALL, 2,
-			   "unknown width or speed '4xQQR'");
+	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4xQQR\n",
+			   ALL, 2, "unknown width or speed '4xQQR'");
 	expect_parse_error(garbage, sizeof(garbage) - 1, 2,
 			   "binary data (expected text)");
 	expect_parse_error("\0\0\0\0ELF", 8, 1, "binary data");
@@ -727,29 +787,39 @@ static void bad_input_fails_with_file_and_line(void **state)
 	expect_parse_error("# only comments\n", ALL, 1, "not a fabric file");
 	expect_parse_error("[1] \"b\"[1]\nSwitch 4 \"b\"\n", ALL, 1,
 			   "port line before any node record");
-	expect_parse_error("Switch 0 \"a\"\n", ALL, 1, "port count 0 out of range");
+	expect_parse_error("Switch 0 \"a\"\n", ALL, 1,
+			   "port count 0 out of range");
 	expect_parse_error("Switch 4 \"a\"\n[5] \"a\"[1]\n", ALL, 2,
 			   "port 5 out of range ('a' has ports 1..4)");
 	expect_parse_error("Switch 4 \"a\"\n[1] \"a\"[1]\n", ALL, 2,
 			   "port 1 linked to itself");
 	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1]\n[1] \"c\"[1]\n"
-			   "Switch 4 \"b\"\nSwitch 4 \"c\"\n", ALL, 3,
+			   "Switch 4 \"b\"\nSwitch 4 \"c\"\n",
+			   ALL, 3,
 			   "port 1 of 'a' listed twice (first at line 2)");
 	/* duplicate GUIDs: the same record again must say the same */
-	expect_parse_error("Switch 4 \"S-0000000000000001\" # \"x\"\n"
-			   "Switch 4 \"S-0000000000000001\" # \"y\"\n", ALL, 2,
-			   "node 'S-0000000000000001' again, but not as its record at line 1");
-	expect_parse_error("switchguid=0x7\nSwitch 4 \"a\"\n"
-			   "switchguid=0x7\nSwitch 4 \"b\"\n", ALL, 4,
-			   "node 'b' has GUID 0x0000000000000007, as 'a' at line 2");
-	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1]\nCa 1 \"b\"\n"
-			   "Switch 4 \"a\"\n[1] \"b\"[2]\n", ALL, 5,
-			   "node 'a' again, but port 1 differs from its record at line 1");
+	expect_parse_error(
+		"Switch 4 \"S-0000000000000001\" # \"x\"\n"
+		"Switch 4 \"S-0000000000000001\" # \"y\"\n",
+		ALL, 2,
+		"node 'S-0000000000000001' again, but not as its record at line 1");
+	expect_parse_error(
+		"switchguid=0x7\nSwitch 4 \"a\"\n"
+		"switchguid=0x7\nSwitch 4 \"b\"\n",
+		ALL, 4,
+		"node 'b' has GUID 0x0000000000000007, as 'a' at line 2");
+	expect_parse_error(
+		"Switch 4 \"a\"\n[1] \"b\"[1]\nCa 1 \"b\"\n"
+		"Switch 4 \"a\"\n[1] \"b\"[2]\n",
+		ALL, 5,
+		"node 'a' again, but port 1 differs from its record at line 1");
 	expect_parse_error("Switch 4 \"a\"\n[1] \"b\"[1]\n", ALL, 2,
 			   "'b' has no node record (truncated file?)");
-	expect_parse_error("SW     5  3 0x0000000000000b00 4x QDR - CA 2 1 0x0000 ( 'a' - 'b' )\n",
-			   ALL, 1, "peer port GUID 0 (expected a non-zero GUID)");
-	expect_parse_error("SW     5  3 0x0000000000000b00 4x QDR - CA 2\n", ALL, 1,
+	expect_parse_error(
+		"SW     5  3 0x0000000000000b00 4x QDR - CA 2 1 0x0000 ( 'a' - 'b' )\n",
+		ALL, 1, "peer port GUID 0 (expected a non-zero GUID)");
+	expect_parse_error("SW     5  3 0x0000000000000b00 4x QDR - CA 2\n",
+			   ALL, 1,
 			   "malformed port line (expected '- <CA|SW|RT>");
 
 	longline = malloc(5000);
@@ -766,12 +836,15 @@ static void bad_input_fails_with_file_and_line(void **state)
 		char *buf = NULL;
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-		assert_int_equal(ibtopo__read_whole_file(&buf, &n,
-				 REAL "x5-mixed-ddr-qdr.topo", &err), 0);
+		assert_int_equal(ibtopo__read_whole_file(
+					 &buf, &n, REAL "x5-mixed-ddr-qdr.topo",
+					 &err),
+				 0);
 		cut = strstr(buf, "[7]\t\"S-0008f10500108098\"[34]");
 		assert_non_null(cut);
-		expect_parse_error(buf, (size_t)(cut - buf) + 10, 56,
-				   "malformed port line (unterminated peer name)");
+		expect_parse_error(
+			buf, (size_t)(cut - buf) + 10, 56,
+			"malformed port line (unterminated peer name)");
 		cut = strstr(buf, "\nCa\t1");
 		expect_parse_error(buf, (size_t)(cut - buf) + 1, 14,
 				   "has no node record (truncated file?)");
@@ -785,21 +858,27 @@ static void bad_arguments(void **state)
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_fabric *f = NULL;
 
-	assert_int_equal(ibtopo_fabric_read_buffer(NULL, "x", 1, "t", NULL, &err),
+	assert_int_equal(ibtopo_fabric_read_buffer(NULL, "x", 1, "t", NULL,
+						   &err),
 			 IBTOPO_EINVAL);
 	o.format = IBTOPO_FILE_CACHE;
 	assert_int_equal(ibtopo_fabric_read_buffer(&f, "x", 1, "t", &o, &err),
 			 IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_fabric_read_file(&f, "/nonexistent/x.topo", NULL, &err),
+	assert_int_equal(ibtopo_fabric_read_file(&f, "/nonexistent/x.topo",
+						 NULL, &err),
 			 IBTOPO_EIO);
 	assert_null(f);
 	assert_int_equal(ibtopo_file_format_parse("ports"), IBTOPO_FILE_PORTS);
-	assert_int_equal(ibtopo_file_format_parse("plan"), IBTOPO_FILE_IBNETDISCOVER);
+	assert_int_equal(ibtopo_file_format_parse("plan"),
+			 IBTOPO_FILE_IBNETDISCOVER);
 	assert_int_equal(ibtopo_file_format_parse("nope"), -1);
-	assert_string_equal(ibtopo_file_format_name(IBTOPO_FILE_IBSIM), "ibsim");
-	assert_int_equal(ibtopo_export_format_parse("slurm"), IBTOPO_EXPORT_SLURM);
+	assert_string_equal(ibtopo_file_format_name(IBTOPO_FILE_IBSIM),
+			    "ibsim");
+	assert_int_equal(ibtopo_export_format_parse("slurm"),
+			 IBTOPO_EXPORT_SLURM);
 	assert_int_equal(ibtopo_export_format_parse("dot"), -1);
-	assert_string_equal(ibtopo_export_format_name(IBTOPO_EXPORT_JSON), "json");
+	assert_string_equal(ibtopo_export_format_name(IBTOPO_EXPORT_JSON),
+			    "json");
 }
 
 /* ---- node-name maps ---- */
@@ -818,7 +897,8 @@ static void name_maps_in_both_formats(void **state)
 	struct ibtopo_fabric *f;
 	size_t renamed = 0;
 
-	assert_int_equal(ibtopo_name_map_parse(&m, text, strlen(text), "m", &err), 0);
+	assert_int_equal(
+		ibtopo_name_map_parse(&m, text, strlen(text), "m", &err), 0);
 	assert_int_equal(ibtopo_name_map_count(m), 3);
 	assert_string_equal(ibtopo_name_map_lookup(m, 0x0002c90300080e84ull),
 			    "r510gluster1");
@@ -826,20 +906,25 @@ static void name_maps_in_both_formats(void **state)
 	assert_string_equal(ibtopo_name_map_lookup(m, 0x78e7d10300227744ull),
 			    "sl390lin1");
 	assert_null(ibtopo_name_map_lookup(m, 0x11));
-	f = read_text("Switch 4 \"S-0000000000000010\"\n", IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text("Switch 4 \"S-0000000000000010\"\n", IBTOPO_FILE_AUTO,
+		      NULL, &err);
 	assert_int_equal(ibtopo_name_map_apply(m, f, &renamed, &err), 0);
 	assert_int_equal(renamed, 1);
-	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "two words");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc,
+			    "two words");
 	ibtopo_fabric_free(f);
 	ibtopo_name_map_free(m);
 
 	assert_int_equal(ibtopo_name_map_parse(&m, "x10 \"a\"\n", 8, "m", &err),
 			 IBTOPO_EPARSE);
-	assert_string_equal(err.message,
+	assert_string_equal(
+		err.message,
 		"m:1: expected '0x<guid> \"<name>\"' or 'H-<guid> <name>'");
-	assert_int_equal(ibtopo_name_map_parse(&m, "0x10\n0x11 \"b\n", 12, "m", &err),
+	assert_int_equal(ibtopo_name_map_parse(&m, "0x10\n0x11 \"b\n", 12, "m",
+					       &err),
 			 IBTOPO_EPARSE);
-	assert_string_equal(err.message,
+	assert_string_equal(
+		err.message,
 		"m:1: expected a GUID of up to 16 hex digits, then the name");
 	assert_null(m);
 }
@@ -853,13 +938,17 @@ static void name_map_file_renames_nodes_or_says_why_not(void **state)
 	(void)state;
 	f = read_text("Switch 4 \"S-0000000000000010\"\n", IBTOPO_FILE_AUTO,
 		      NULL, &err);
-	assert_int_equal(ibtopo_name_map_apply_file(TEST_DATADIR "/tf-names.map",
-						    f, &err), 0);
-	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "two words");
+	assert_int_equal(ibtopo_name_map_apply_file(
+				 TEST_DATADIR "/tf-names.map", f, &err),
+			 0);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc,
+			    "two words");
 	assert_int_equal(ibtopo_name_map_apply_file(TEST_DATADIR "/no-such.map",
-						    f, &err), IBTOPO_EIO);
+						    f, &err),
+			 IBTOPO_EIO);
 	assert_non_null(strstr(err.message, "no-such.map"));
-	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc, "two words");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x10)->desc,
+			    "two words");
 	ibtopo_fabric_free(f);
 }
 
@@ -875,7 +964,9 @@ static bool printable_line(const char *m)
 static void errors_quote_input_printably(void **state)
 {
 	static const char name[] = "Switch 4 \"a\"\n[1] \"b\xc3(\tz\"[1]\n";
-	static const char speed[] = "Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4x\xff" "DR\n";
+	static const char speed[] =
+		"Switch 4 \"a\"\n[1] \"b\"[1] # \"b\" lid 0 4x\xff"
+		"DR\n";
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
 	struct warnings w;
@@ -883,19 +974,23 @@ static void errors_quote_input_printably(void **state)
 
 	(void)state;
 	assert_int_equal(ibtopo_fabric_read_buffer(&f, name, strlen(name),
-						   "t.topo", NULL, &err), IBTOPO_EPARSE);
-	assert_string_equal(err.message, "t.topo:2: 'b\\xc3(\\x09z' has no node "
+						   "t.topo", NULL, &err),
+			 IBTOPO_EPARSE);
+	assert_string_equal(err.message,
+			    "t.topo:2: 'b\\xc3(\\x09z' has no node "
 			    "record (truncated file?)");
 	assert_int_equal(ibtopo_fabric_read_buffer(&f, speed, strlen(speed),
-						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+						   "t.topo", NULL, &err),
+			 IBTOPO_EPARSE);
 	assert_string_equal(err.message, "t.topo:2: unknown width or speed "
-			    "'4x\\xffDR' (expected e.g. 4xHDR)");
+					 "'4x\\xffDR' (expected e.g. 4xHDR)");
 	/* well-formed UTF-8 stays as it is */
-	assert_int_equal(ibtopo_fabric_read_buffer(&f,
-		"Switch 4 \"a\"\n[1] \"h\xc3\xa9\"[1]\n", 26, "t.topo", NULL, &err),
-		IBTOPO_EPARSE);
+	assert_int_equal(ibtopo_fabric_read_buffer(
+				 &f, "Switch 4 \"a\"\n[1] \"h\xc3\xa9\"[1]\n",
+				 26, "t.topo", NULL, &err),
+			 IBTOPO_EPARSE);
 	assert_string_equal(err.message, "t.topo:2: 'h\xc3\xa9' has no node "
-			    "record (truncated file?)");
+					 "record (truncated file?)");
 
 	/* a long name is cut to fit, still printable, marked "..." */
 	longname = malloc(1200);
@@ -903,8 +998,10 @@ static void errors_quote_input_printably(void **state)
 	memcpy(longname, "Switch 4 \"a\"\n[1] \"", 18);
 	memset(longname + 18, 0xff, 1000);
 	memcpy(longname + 1018, "\"[1]\n", 6);
-	assert_int_equal(ibtopo_fabric_read_buffer(&f, longname, strlen(longname),
-						   "t.topo", NULL, &err), IBTOPO_EPARSE);
+	assert_int_equal(ibtopo_fabric_read_buffer(&f, longname,
+						   strlen(longname), "t.topo",
+						   NULL, &err),
+			 IBTOPO_EPARSE);
 	assert_true(printable_line(err.message));
 	assert_true(strlen(err.message) > IBTOPO_ERROR_SIZE - 8);
 	assert_true(strlen(err.message) < IBTOPO_ERROR_SIZE);
@@ -914,7 +1011,8 @@ static void errors_quote_input_printably(void **state)
 
 	/* warnings too: two sides that disagree quote both names */
 	f = read_text("Switch 4 \"a\"\n[1] \"b\"[1] # \"b\xff\" lid 0 4xQDR\n"
-		      "Switch 4 \"b\"\n[1] \"a\"[2]\n", IBTOPO_FILE_AUTO, &w, &err);
+		      "Switch 4 \"b\"\n[1] \"a\"[2]\n",
+		      IBTOPO_FILE_AUTO, &w, &err);
 	assert_non_null(f);
 	assert_true(w.n >= 1);
 	for (size_t i = 0; i < w.n && i < 8; i++)
@@ -928,12 +1026,14 @@ static void x5_map_names_its_hosts(void **state)
 
 	need(REAL "x5-mixed-ddr-qdr.topo");
 	need(REAL "x5-mixed-ddr-qdr.guid-map");
-	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
-		      NULL);
-	assert_string_equal(ibtopo_fabric_find_node(f, 0x0002c90300080e84ull)->desc,
-			    "r510gluster1");
-	assert_string_equal(ibtopo_fabric_find_node(f, 0x78e7d1030024535cull)->desc,
-			    "MT25408 ConnectX Mellanox Technologies");
+	f = read_path(REAL "x5-mixed-ddr-qdr.topo",
+		      REAL "x5-mixed-ddr-qdr.guid-map", NULL);
+	assert_string_equal(
+		ibtopo_fabric_find_node(f, 0x0002c90300080e84ull)->desc,
+		"r510gluster1");
+	assert_string_equal(
+		ibtopo_fabric_find_node(f, 0x78e7d1030024535cull)->desc,
+		"MT25408 ConnectX Mellanox Technologies");
 	ibtopo_fabric_free(f);
 }
 
@@ -969,7 +1069,8 @@ static size_t expand_hostlist(const char *s, char names[][64], size_t max)
 				if (*r == '-')
 					b = strtoul(r + 1, &end, 10);
 				r = end;
-				for (unsigned long v = a; v <= b && n < max; v++)
+				for (unsigned long v = a; v <= b && n < max;
+				     v++)
 					snprintf(names[n++], 64, "%.*s%0*lu",
 						 (int)(br - s), s, width, v);
 				if (*r == ',')
@@ -1002,7 +1103,8 @@ static bool slurm_line(const char *line, char *name, char *kind,
 		const char *eq = strchr(q, '=');
 
 		snprintf(kind, 16, "%.*s", (int)(eq - q - 1), q + 1);
-		snprintf(list, sizeof(list), "%.*s", (int)strcspn(eq + 1, "\n"), eq + 1);
+		snprintf(list, sizeof(list), "%.*s", (int)strcspn(eq + 1, "\n"),
+			 eq + 1);
 		*n = expand_hostlist(list, names, 256);
 	}
 	return true;
@@ -1017,7 +1119,8 @@ static bool slurm_lists(const char *out, const char *name, const char *child)
 
 	for (const char *o = out; o && *o;
 	     o = strchr(o, '\n') ? strchr(o, '\n') + 1 : NULL) {
-		if (!slurm_line(o, gname, gkind, kids, &n) || strcmp(gname, name))
+		if (!slurm_line(o, gname, gkind, kids, &n) ||
+		    strcmp(gname, name))
 			continue;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(kids[i], child) == 0)
@@ -1032,7 +1135,8 @@ static bool slurm_lists(const char *out, const char *name, const char *child)
  * but lists each neighbour of a spine as its child, the top switch
  * S-0008f105001086a2 too while it lists the spine: a cycle, which
  * slurmctld refuses ("not a tree"). Ours lists the same leaves and, for
- * switches, the author's children less the ones that list it.
+ * switches, the author's children less the ones that list it. The
+ * author named the hosts without a name H-<guid>: --host-names guid.
  */
 static void slurm_matches_the_x5_authors_file(void **state)
 {
@@ -1044,11 +1148,15 @@ static void slurm_matches_the_x5_authors_file(void **state)
 
 	need(REAL "x5-mixed-ddr-qdr.topo");
 	need(REAL "x5-mixed-ddr-qdr.slurm-topology.conf");
-	f = read_path(REAL "x5-mixed-ddr-qdr.topo", REAL "x5-mixed-ddr-qdr.guid-map",
-		      NULL);
-	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
-	assert_int_equal(ibtopo__read_whole_file(&ref, &len,
-			 REAL "x5-mixed-ddr-qdr.slurm-topology.conf", &err), 0);
+	f = read_path(REAL "x5-mixed-ddr-qdr.topo",
+		      REAL "x5-mixed-ddr-qdr.guid-map", NULL);
+	out = write_fabric_flags(f, IBTOPO_EXPORT_SLURM,
+				 IBTOPO_EXPORT_HOST_GUIDS);
+	assert_int_equal(ibtopo__read_whole_file(
+				 &ref, &len,
+				 REAL "x5-mixed-ddr-qdr.slurm-topology.conf",
+				 &err),
+			 0);
 	ref = realloc(ref, len + 1);
 	ref[len] = '\0';
 	for (char *line = strtok(ref, "\n"); line; line = strtok(NULL, "\n")) {
@@ -1059,8 +1167,10 @@ static void slurm_matches_the_x5_authors_file(void **state)
 
 		if (!slurm_line(line, name, kind, want, &nw))
 			continue;
-		for (o = out; o && *o; o = strchr(o, '\n') ? strchr(o, '\n') + 1 : NULL) {
-			if (!slurm_line(o, gname, gkind, got, &ng) || strcmp(gname, name))
+		for (o = out; o && *o;
+		     o = strchr(o, '\n') ? strchr(o, '\n') + 1 : NULL) {
+			if (!slurm_line(o, gname, gkind, got, &ng) ||
+			    strcmp(gname, name))
 				continue;
 			found = true;
 			assert_string_equal(gkind, kind);
@@ -1069,11 +1179,13 @@ static void slurm_matches_the_x5_authors_file(void **state)
 
 				/* both sorted: ours is theirs less our parents */
 				for (size_t i = 0; i < nw; i++) {
-					if (k < ng && strcmp(got[k], want[i]) == 0)
+					if (k < ng &&
+					    strcmp(got[k], want[i]) == 0)
 						k++;
-					else if (!slurm_lists(out, want[i], name))
-						fail_msg("%s does not list %s", name,
-							 want[i]);
+					else if (!slurm_lists(out, want[i],
+							      name))
+						fail_msg("%s does not list %s",
+							 name, want[i]);
 					else
 						dropped++;
 				}
@@ -1092,9 +1204,11 @@ static void slurm_matches_the_x5_authors_file(void **state)
 	assert_int_equal(matched, 11);
 	/* 1086a2 under 10851e and 108530, which are under it */
 	assert_int_equal(dropped, 2);
-	assert_true(slurm_lists(out, "S-0008f105001086a2", "S-0008f1050010851e"));
-	assert_non_null(strstr(out, "SwitchName=S-0002c90200417670 Nodes="
-				    "sl390lin[1-5,7-11,13-18,20-21,24-27,29,33]\n"));
+	assert_true(
+		slurm_lists(out, "S-0008f105001086a2", "S-0008f1050010851e"));
+	assert_non_null(strstr(out,
+			       "SwitchName=S-0002c90200417670 Nodes="
+			       "sl390lin[1-5,7-11,13-18,20-21,24-27,29,33]\n"));
 	free(ref);
 	free(out);
 	ibtopo_fabric_free(f);
@@ -1106,28 +1220,36 @@ static void slurm_names_and_hostlists(void **state)
 	struct ibtopo_fabric *f;
 	char *out;
 
-	f = read_text("Switch 8 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
-		      "[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
-		      "[3] \"H-0000000000000013\"[1]\n[4] \"H-0000000000000014\"[1]\n"
-		      "[5] \"H-0000000000000015\"[1]\n[6] \"H-0000000000000016\"[1]\n"
-		      "[7] \"H-0000000000000017\"[1]\n[8] \"S-0000000000000002\"[1]\n"
-		      "Switch 8 \"S-0000000000000002\" # \"spine 1\"\n"
-		      "[1] \"S-0000000000000001\"[8]\n"
-		      "Ca 1 \"H-0000000000000011\" # \"node009 mlx5_0\"\n"
-		      "Ca 1 \"H-0000000000000012\" # \"node010 mlx5_0\"\n"
-		      "Ca 1 \"H-0000000000000013\" # \"node011 mlx5_0\"\n"
-		      "Ca 1 \"H-0000000000000014\" # \"node013 mlx5_0\"\n"
-		      "Ca 1 \"H-0000000000000015\" # \"MT4129 ConnectX7   Mellanox Technologies\"\n"
-		      "Ca 1 \"H-0000000000000016\" # \"Mellanox Technologies Aggregation Node\"\n"
-		      "Ca 1 \"H-0000000000000017\" # \"node013 mlx5_1\"\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text(
+		"Switch 8 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
+		"[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
+		"[3] \"H-0000000000000013\"[1]\n[4] \"H-0000000000000014\"[1]\n"
+		"[5] \"H-0000000000000015\"[1]\n[6] \"H-0000000000000016\"[1]\n"
+		"[7] \"H-0000000000000017\"[1]\n[8] \"S-0000000000000002\"[1]\n"
+		"Switch 8 \"S-0000000000000002\" # \"spine 1\"\n"
+		"[1] \"S-0000000000000001\"[8]\n"
+		"Ca 1 \"H-0000000000000011\" # \"node009 mlx5_0\"\n"
+		"Ca 1 \"H-0000000000000012\" # \"node010 mlx5_0\"\n"
+		"Ca 1 \"H-0000000000000013\" # \"node011 mlx5_0\"\n"
+		"Ca 1 \"H-0000000000000014\" # \"node013 mlx5_0\"\n"
+		"Ca 1 \"H-0000000000000015\" # \"MT4129 ConnectX7   Mellanox Technologies\"\n"
+		"Ca 1 \"H-0000000000000016\" # \"Mellanox Technologies Aggregation Node\"\n"
+		"Ca 1 \"H-0000000000000017\" # \"node013 mlx5_1\"\n",
+		IBTOPO_FILE_AUTO, NULL, &err);
 	if (!f)
 		fail_msg("%s", err.message);
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
-	assert_string_equal(out,
-		"# Slurm topology.conf (topology/tree) written by ibtopo\n"
-		"SwitchName=leaf01 Nodes=H-0000000000000015,node[009-011,013]\n"
-		"SwitchName=S-0000000000000002 Switches=leaf01\n");
+	/* the firmware-default CA is left out (named by its GUID if asked) */
+	assert_string_equal(
+		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		     "# 4 hosts, 2 switches; tree: switches by analysis level\n"
+		     "SwitchName=leaf01 Nodes=node[009-011,013]\n"
+		     "SwitchName=S-0000000000000002 Switches=leaf01\n");
+	free(out);
+	out = write_fabric_flags(f, IBTOPO_EXPORT_SLURM,
+				 IBTOPO_EXPORT_HOST_GUIDS);
+	assert_non_null(strstr(out, "SwitchName=leaf01 Nodes="
+				    "H-0000000000000015,node[009-011,013]\n"));
 	free(out);
 	ibtopo_fabric_free(f);
 }
@@ -1143,20 +1265,22 @@ static void slurm_hosts_leave_out_switch_parts(void **state)
 	struct ibtopo_fabric *f;
 	char *out;
 
-	f = read_text("sysimgguid=0x100\n"
-		      "Switch 2 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
-		      "[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
-		      "sysimgguid=0x100\n"
-		      "Ca 1 \"H-0000000000000011\" # \"sharp01\"\n"
-		      "sysimgguid=0x12\n"
-		      "Ca 1 \"H-0000000000000012\" # \"node001 mlx5_0\"\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text(
+		"sysimgguid=0x100\n"
+		"Switch 2 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
+		"[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
+		"sysimgguid=0x100\n"
+		"Ca 1 \"H-0000000000000011\" # \"sharp01\"\n"
+		"sysimgguid=0x12\n"
+		"Ca 1 \"H-0000000000000012\" # \"node001 mlx5_0\"\n",
+		IBTOPO_FILE_AUTO, NULL, &err);
 	if (!f)
 		fail_msg("%s", err.message);
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
-	assert_string_equal(out,
-		"# Slurm topology.conf (topology/tree) written by ibtopo\n"
-		"SwitchName=leaf01 Nodes=node001\n");
+	assert_string_equal(
+		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		     "# 1 hosts, 1 switches; tree: switches by analysis level\n"
+		     "SwitchName=leaf01 Nodes=node001\n");
 	free(out);
 	ibtopo_fabric_free(f);
 }
@@ -1165,8 +1289,10 @@ static void slurm_hosts_leave_out_switch_parts(void **state)
 static void ibsim_output_trains_as_the_fabric_ran(void **state)
 {
 	static const char *const files[] = {
-		"tiny-mixed-speeds.topo", "x5-mixed-ddr-qdr.topo",
-		"qdr-hosts-fdr10-isls.topo", "plafrim2-subnet0.ports-verbose.txt",
+		"tiny-mixed-speeds.topo",
+		"x5-mixed-ddr-qdr.topo",
+		"qdr-hosts-fdr10-isls.topo",
+		"plafrim2-subnet0.ports-verbose.txt",
 	};
 
 	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(files); i++) {
@@ -1181,9 +1307,11 @@ static void ibsim_output_trains_as_the_fabric_ran(void **state)
 		net = write_fabric(f, IBTOPO_EXPORT_IBSIM);
 		assert_int_equal(ibtopo_file_format_detect(net, strlen(net)),
 				 IBTOPO_FILE_IBSIM);
-		if (ibtopo_fabric_read_buffer(&g, net, strlen(net), "net", NULL, &err))
+		if (ibtopo_fabric_read_buffer(&g, net, strlen(net), "net", NULL,
+					      &err))
 			fail_msg("%s: %s", files[i], err.message);
-		assert_int_equal(ibtopo_fabric_link_count(g), ibtopo_fabric_link_count(f));
+		assert_int_equal(ibtopo_fabric_link_count(g),
+				 ibtopo_fabric_link_count(f));
 		for (size_t k = 0; k < ibtopo_fabric_link_count(f); k++) {
 			const struct ibtopo_link *a = ibtopo_fabric_link(f, k);
 			const struct ibtopo_link *b = ibtopo_fabric_link(g, k);
@@ -1191,8 +1319,9 @@ static void ibsim_output_trains_as_the_fabric_ran(void **state)
 			assert_int_equal(a->a->node->guid, b->a->node->guid);
 			assert_int_equal(a->b->num, b->b->num);
 			if (a->speed != b->speed || a->width != b->width)
-				fail_msg("%s: link %zu: %x/%x vs %x/%x", files[i], k,
-					 a->speed, a->width, b->speed, b->width);
+				fail_msg("%s: link %zu: %x/%x vs %x/%x",
+					 files[i], k, a->speed, a->width,
+					 b->speed, b->width);
 		}
 		free(net);
 		ibtopo_fabric_free(f);
@@ -1206,16 +1335,18 @@ static void json_and_csv_exports(void **state)
 	struct ibtopo_fabric *f;
 	char *out;
 
-	f = read_text("Switch 4 \"S-0000000000000001\" # \"sw, one\" base port 0 lid 3 lmc 0\n"
-		      "[1] \"H-0000000000000002\"[1](3) # \"h\" lid 4 4xHDR\n"
-		      "Ca 1 \"H-0000000000000002\" # \"h\"\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
+	f = read_text(
+		"Switch 4 \"S-0000000000000001\" # \"sw, one\" base port 0 lid 3 lmc 0\n"
+		"[1] \"H-0000000000000002\"[1](3) # \"h\" lid 4 4xHDR\n"
+		"Ca 1 \"H-0000000000000002\" # \"h\"\n",
+		IBTOPO_FILE_AUTO, NULL, &err);
 	out = write_fabric(f, IBTOPO_EXPORT_JSON);
 	assert_true(strncmp(out, "{\"schema_version\":1,", 20) == 0);
-	assert_non_null(strstr(out, "\"links\":[{\"a\":{\"node\":\"sw, one\","
-				    "\"guid\":\"0x0000000000000001\",\"port\":1},"
-				    "\"b\":{\"node\":\"h\",\"guid\":\"0x0000000000000002\","
-				    "\"port\":1},\"speed\":\"HDR\",\"width\":\"4x\"}]"));
+	assert_non_null(strstr(
+		out, "\"links\":[{\"a\":{\"node\":\"sw, one\","
+		     "\"guid\":\"0x0000000000000001\",\"port\":1},"
+		     "\"b\":{\"node\":\"h\",\"guid\":\"0x0000000000000002\","
+		     "\"port\":1},\"speed\":\"HDR\",\"width\":\"4x\"}]"));
 	free(out);
 	out = write_fabric(f, IBTOPO_EXPORT_CSV);
 	assert_true(strncmp(out, "a.node,a.guid,a.port,b.node,", 28) == 0);

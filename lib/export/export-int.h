@@ -20,6 +20,11 @@ struct ibtopo__writer {
 	const char *name; /* for --format, ibtopo_export_format_name() */
 	int (*write)(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
+	/* the scheduler formats: write() with export options instead */
+	int (*write_opts)(const struct ibtopo_sink *opts,
+			  const struct ibtopo_fabric *f,
+			  const struct ibtopo_export_opts *xopts,
+			  struct ibtopo_error *err);
 };
 
 /** 0, or the first failure as "out of memory" / "cannot write the <what> output". */

@@ -17,6 +17,9 @@ extern const struct ibtopo__writer ibtopo__writer_slurm;
 extern const struct ibtopo__writer ibtopo__writer_csv;
 extern const struct ibtopo__writer ibtopo__writer_json;
 extern const struct ibtopo__writer ibtopo__writer_lfts;
+extern const struct ibtopo__writer ibtopo__writer_slurm_block;
+extern const struct ibtopo__writer ibtopo__writer_slurm_yaml;
+extern const struct ibtopo__writer ibtopo__writer_k8s;
 
 static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_ibnetdiscover,
@@ -25,6 +28,9 @@ static const struct ibtopo__writer *const writers[] = {
 	&ibtopo__writer_csv,
 	&ibtopo__writer_json,
 	&ibtopo__writer_lfts,
+	&ibtopo__writer_slurm_block,
+	&ibtopo__writer_slurm_yaml,
+	&ibtopo__writer_k8s,
 };
 
 static const struct ibtopo__writer *writer_find(enum ibtopo_export_format format)
@@ -50,19 +56,36 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format)
 	return wr ? wr->name : "?";
 }
 
-int ibtopo_fabric_write(const struct ibtopo_sink *opts,
-			const struct ibtopo_fabric *fabric,
-			enum ibtopo_export_format format,
-			struct ibtopo_error *err)
+int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
+			     const struct ibtopo_fabric *fabric,
+			     enum ibtopo_export_format format,
+			     const struct ibtopo_export_opts *xopts,
+			     struct ibtopo_error *err)
 {
 	const struct ibtopo__writer *wr = writer_find(format);
+	const struct ibtopo_export_opts defaults = IBTOPO_EXPORT_OPTS_INIT;
 
 	if (!opts || !opts->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
 	if (!wr)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export format %d", (int)format);
+	if (xopts && xopts->version != IBTOPO_EXPORT_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown export options version %u",
+					 xopts->version);
+	if (wr->write_opts)
+		return wr->write_opts(opts, fabric, xopts ? xopts : &defaults,
+				      err);
 	return wr->write(opts, fabric, err);
+}
+
+int ibtopo_fabric_write(const struct ibtopo_sink *opts,
+			const struct ibtopo_fabric *fabric,
+			enum ibtopo_export_format format,
+			struct ibtopo_error *err)
+{
+	return ibtopo_fabric_write_opts(opts, fabric, format, NULL, err);
 }
 
 int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,

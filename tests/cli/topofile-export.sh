@@ -44,9 +44,10 @@ golden tf-sim.ibnetdiscover tf-sim.net
 cd "$tmp" || exit 99
 
 # -o: the same bytes, in a file readable as usual
-"$IBTOPO" export --format slurm -o "$tmp/topology.conf" \
-	--node-name-map "$REAL/x5-mixed-ddr-qdr.guid-map" \
-	"$REAL/x5-mixed-ddr-qdr.topo" >"$tmp/out" 2>"$tmp/err" ||
+# (from $REAL, as the golden file: the header names the source file)
+(cd "$REAL" && "$IBTOPO" export --format slurm -o "$tmp/topology.conf" \
+	--node-name-map x5-mixed-ddr-qdr.guid-map x5-mixed-ddr-qdr.topo) \
+	>"$tmp/out" 2>"$tmp/err" ||
 	flunk "export -o: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && flunk "export -o also wrote to stdout"
 cmp -s "$GOLDEN/tf-x5.slurm" "$tmp/topology.conf" || flunk "export -o differs"

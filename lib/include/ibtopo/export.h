@@ -25,9 +25,30 @@ enum ibtopo_export_format {
 	IBTOPO_EXPORT_CSV,		/* the links, as `show links` CSV */
 	IBTOPO_EXPORT_JSON,		/* nodes, ports and links */
 	IBTOPO_EXPORT_LFTS,		/* forwarding tables, opensm-lfts.dump */
+	IBTOPO_EXPORT_SLURM_BLOCK,	/* Slurm topology.conf (block plugin) */
+	IBTOPO_EXPORT_SLURM_YAML,	/* Slurm 25.05 topology.yaml */
+	IBTOPO_EXPORT_K8S,		/* Kubernetes Node labels, Kueue Topology */
 };
 
-/** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts" -> format; -1 if unknown. */
+enum ibtopo_export_flags {
+	/* scheduler formats: name a host without a name "H-<guid>" rather
+	 * than leave it out */
+	IBTOPO_EXPORT_HOST_GUIDS = 1u << 0,
+};
+
+/** What the scheduler formats (slurm, slurm-block, slurm-yaml, k8s) take. */
+struct ibtopo_export_opts {
+	unsigned version;	/* IBTOPO_EXPORT_OPTS_VERSION */
+	unsigned flags;		/* enum ibtopo_export_flags */
+	/* one line per warning (hosts left out, names changed); may be NULL */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+#define IBTOPO_EXPORT_OPTS_VERSION 1
+#define IBTOPO_EXPORT_OPTS_INIT { IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL }
+
+/** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts", "slurm-block",
+ * "slurm-yaml", "k8s" -> format; -1 if unknown. */
 int ibtopo_export_format_parse(const char *name);
 /** Inverse of ibtopo_export_format_parse(); "?" if unknown. */
 const char *ibtopo_export_format_name(enum ibtopo_export_format format);
@@ -39,19 +60,28 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
  * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
- * slurm: a topology.conf for Slurm's topology/tree plugin, one
- * `SwitchName=` line per switch, lowest level first (levels of
- * ibtopo_topology_analyze()): a leaf lists its hosts (Nodes=, hostlist
- * expressions), a switch above the leaves its neighbours on lower levels
- * (Switches=), so no switch is listed below its own descendant. Each host
- * is under one switch: the lowest-level one it is cabled to, then the one
- * with most of its cables, then the first by name (a rail-optimized
- * server goes under its first rail's leaf). Hosts on a switch that also
- * has switches below it get a leaf of their own, "<switch>-hosts"; when
- * no switch reaches every host, a logical switch "top" lists those that
- * no switch lists. A host is the first word of its CA's description, or
- * "H-<guid>" for firmware-default descriptions ("MT4129 ConnectX7
- * Mellanox Technologies"); SHARP aggregation nodes are left out.
+ * slurm, slurm-block, slurm-yaml, k8s: the scheduler formats, all from
+ * one tree of logical switches built on ibtopo_topology_analyze():
+ * a leaf lists servers, a switch above lists switches of lower levels;
+ * the chips of a director are one switch, the leaves of a scalable unit
+ * of a rail-optimized fabric one leaf named after the unit, a Dragonfly+
+ * group one leaf; a switch with nothing below is left out; a logical
+ * "top" joins the roots when no one switch reaches every server. A
+ * server is under one leaf (lowest level, most cables, first by name).
+ * A server is named by the first word of its CA's description (after a
+ * node-name map); one with a firmware-default description ("MT4129
+ * ConnectX7 Mellanox Technologies") is left out with a warning, unless
+ * IBTOPO_EXPORT_HOST_GUIDS names it "H-<guid>"; SHARP aggregation nodes
+ * are left out. Names are at most 64 characters of [A-Za-z0-9._-],
+ * others mapped deterministically, with one warning.
+ * slurm: topology.conf for topology/tree (SwitchName= Nodes=|Switches=).
+ * slurm-block: topology.conf for topology/block (Slurm 23.11+): a block
+ * per leaf and one BlockSizes= line.
+ * slurm-yaml: Slurm 25.05's topology.yaml, one tree topology.
+ * k8s: a YAML stream of Node objects (metadata.name and labels under
+ * "topology.ibtopo.io/", one per tier) and a Kueue Topology.
+ * IBTOPO_EINVAL for a fabric without a server to list, or names that
+ * clash once mapped (the message lists them).
  * lfts: the switches' forwarding tables as OpenSM's opensm-lfts.dump,
  * which `opensm -R file -U FILE` loads; IBTOPO_EINVAL when no switch has
  * one.
@@ -61,6 +91,15 @@ int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err);
+/**
+ * ibtopo_fabric_write() with export options (NULL = the defaults);
+ * IBTOPO_EINVAL for a version it does not know.
+ */
+int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
+			     const struct ibtopo_fabric *fabric,
+			     enum ibtopo_export_format format,
+			     const struct ibtopo_export_opts *xopts,
+			     struct ibtopo_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,274 @@
+#!/bin/sh
+# export-sched.sh - the scheduler formats follow their documented rules
+# (issue 24) on every fabric of tests/sched-fabrics.sh; the suite has no
+# Slurm newer than 22.05 nor a Kubernetes, so the rules are checked here:
+#
+# slurm-block, from topology.conf(5) and slurm.conf(5) of Slurm 23.11
+# (topology/block): BlockName= lines with Nodes=, one BlockSizes= line;
+# each size a power-of-two multiple of the one before; the base (first)
+# size at most the smallest block; a node in one block only.
+# slurm-yaml, from topology.yaml(5) of Slurm 25.05: a list of topologies,
+# each a mapping with topology (a name), cluster_default (a boolean) and
+# tree: {switches: [{switch, children | nodes}]}; every child a defined
+# switch. Parsed with PyYAML.
+# k8s: a YAML stream; a Kueue Topology (kueue.x-k8s.io) whose
+# spec.levels are nodeLabel keys, the ibtopo ones under
+# topology.ibtopo.io/, ending with kubernetes.io/hostname; then Node
+# objects (apiVersion v1) with metadata.name and metadata.labels only;
+# label values of Kubernetes' syntax (at most 63 characters,
+# alphanumeric at both ends, [-_.A-Za-z0-9] inside).
+# All four list the same hosts, each once: the servers `analyze` counts
+# less those the warning leaves out. Then bad input: no server (exit 2),
+# names that clash (exit 2, listed), a name too long (mapped, one
+# warning), a server on no switch (a warning naming it).
+. "$top_srcdir/tests/lib.sh"
+python_require
+"$PYTHON3" -c 'import yaml' 2>/dev/null || skip "python3-yaml not found"
+T=$TESTDIR
+cd "$T" || fail "cd $T"
+RULES="$PYTHON3 $T/rules.py $top_srcdir/tests/slurm-topology-check.py"
+
+cat >"$T/rules.py" <<'EOF'
+import hashlib, importlib.util, re, sys
+import yaml
+
+spec = importlib.util.spec_from_file_location("chk", sys.argv[1])
+chk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(chk)
+what, path = sys.argv[2], sys.argv[3]
+text = open(path).read()
+bad = []
+NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+LABEL = re.compile(r"^[A-Za-z0-9]([-_.A-Za-z0-9]{0,61}[A-Za-z0-9])?$")
+
+
+def hosts_of(nodes):
+    return chk.hostlist_expand(nodes)
+
+
+if what == "tree":
+    # slurmctld's own reading, as tests/slurm-topology-check.py has it
+    problems, summary, notes = chk.check(text)
+    bad += problems
+    hosts = []
+    for line in text.splitlines():
+        m = re.search(r"\bNodes=(\S+)", line.split("#", 1)[0])
+        if m:
+            hosts += hosts_of(m.group(1))
+elif what == "block":
+    hosts, blocks, sizes = [], [], []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        kv = dict(t.split("=", 1) for t in line.split())
+        if "BlockName" in kv:
+            if not NAME.match(kv["BlockName"]):
+                bad.append("bad block name %r" % kv["BlockName"])
+            b = hosts_of(kv.get("Nodes", ""))
+            if not b:
+                bad.append("block %s has no nodes" % kv["BlockName"])
+            blocks.append(b)
+            hosts += b
+        elif "BlockSizes" in kv:
+            sizes.append([int(x) for x in kv["BlockSizes"].split(",")])
+        else:
+            bad.append("unknown line %r" % line)
+    if len(sizes) != 1:
+        bad.append("%d BlockSizes= lines, wanted 1" % len(sizes))
+    else:
+        s = sizes[0]
+        for a, b in zip(s, s[1:]):
+            q = b // a
+            if b % a or q < 2 or q & (q - 1):
+                bad.append("BlockSizes %d after %d: not a power-of-two "
+                           "multiple" % (b, a))
+        if blocks and s[0] > min(len(b) for b in blocks):
+            bad.append("base block size %d above the smallest block (%d)"
+                       % (s[0], min(len(b) for b in blocks)))
+elif what == "yaml":
+    doc = yaml.safe_load(text)
+    hosts = []
+    if not isinstance(doc, list) or len(doc) != 1:
+        bad.append("not a list of one topology: %r" % type(doc))
+        doc = [{}]
+    t = doc[0]
+    if set(t) != {"topology", "cluster_default", "tree"}:
+        bad.append("topology keys %s" % sorted(t))
+    if not isinstance(t.get("topology"), str) or \
+            not isinstance(t.get("cluster_default"), bool):
+        bad.append("topology name or cluster_default of the wrong type")
+    sws = (t.get("tree") or {}).get("switches") or []
+    names = set()
+    for s in sws:
+        if not isinstance(s, dict) or "switch" not in s or \
+                len(set(s) & {"children", "nodes"}) != 1 or len(s) != 2:
+            bad.append("bad switch %r" % (s,))
+            continue
+        if not NAME.match(s["switch"]):
+            bad.append("bad switch name %r" % s["switch"])
+        names.add(s["switch"])
+    for s in sws:
+        if "children" in s:
+            for c in hosts_of(s["children"]):
+                if c not in names:
+                    bad.append("switch %s: child %s is no switch"
+                               % (s["switch"], c))
+        elif "nodes" in s:
+            hosts += hosts_of(s["nodes"])
+elif what == "k8s":
+    docs = [d for d in yaml.safe_load_all(text) if d is not None]
+    hosts = []
+    topo = docs[0] if docs else {}
+    levels = []
+    if topo.get("kind") != "Topology" or \
+            not str(topo.get("apiVersion", "")).startswith("kueue.x-k8s.io/"):
+        bad.append("the first object is no Kueue Topology")
+    else:
+        levels = [lv.get("nodeLabel") for lv in topo["spec"]["levels"]]
+        if not levels or levels[-1] != "kubernetes.io/hostname":
+            bad.append("levels do not end with kubernetes.io/hostname")
+        for k in levels[:-1]:
+            if not k.startswith("topology.ibtopo.io/"):
+                bad.append("label key %s outside topology.ibtopo.io/" % k)
+    for d in docs[1:]:
+        if d.get("apiVersion") != "v1" or d.get("kind") != "Node" or \
+                set(d) != {"apiVersion", "kind", "metadata"} or \
+                set(d["metadata"]) != {"name", "labels"}:
+            bad.append("not a bare Node: %r" % (d,))
+            continue
+        name = d["metadata"]["name"]
+        if not re.match(r"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", name):
+            bad.append("node name %r" % name)
+        hosts.append(name)
+        for k, v in d["metadata"]["labels"].items():
+            if k not in levels[:-1]:
+                bad.append("%s: label %s is no level" % (name, k))
+            if not isinstance(v, str) or not LABEL.match(v):
+                bad.append("%s: label value %r" % (name, v))
+dups = sorted({h for h in hosts if hosts.count(h) > 1})
+if dups:
+    bad.append("hosts listed twice: %s" % ",".join(dups[:5]))
+for b in bad[:10]:
+    print("bad: " + b)
+# Kubernetes names are lowercase, '_' as '-'
+same = sorted({h.lower().replace("_", "-") for h in hosts})
+print("hosts %d %s" % (len(hosts),
+      hashlib.sha1(",".join(same).encode()).hexdigest()[:12]))
+sys.exit(1 if bad else 0)
+EOF
+
+# export_rules NAME FABRIC [OPTIONS]: the four formats follow their
+# rules and list the same hosts, as many as analyze counts servers less
+# the unnamed ones left out
+checked=0
+export_rules() {
+	name=$1
+	fabric=$2
+	shift 2
+	servers=$("$IBTOPO" analyze --format json "$@" "$fabric" 2>/dev/null |
+		"$PYTHON3" -c 'import json, sys
+print(json.load(sys.stdin)["topology"]["servers"])') ||
+		fail "$name: analyze --format json"
+	if ! "$IBTOPO" export --format slurm "$@" "$fabric" >/dev/null \
+		2>"$T/err"; then
+		grep -q 'no server to list' "$T/err" ||
+			fail "$name: $(cat "$T/err")"
+		set -- "$@" --host-names guid
+	fi
+	want=
+	for fmt in slurm slurm-block slurm-yaml k8s; do
+		"$IBTOPO" export --format "$fmt" "$@" "$fabric" >"$T/out" \
+			2>"$T/err" || {
+			flunk "$name: export --format $fmt: $(cat "$T/err")"
+			continue
+		}
+		unnamed=$(sed -n 's/.*warning: \([0-9]*\) hosts without a name.*/\1/p' \
+			"$T/err")
+		case $fmt in
+		slurm) what=tree ;;
+		slurm-block) what=block ;;
+		slurm-yaml) what=yaml ;;
+		k8s) what=k8s ;;
+		esac
+		$RULES "$what" "$T/out" >"$T/rules.out" 2>&1 || {
+			flunk "$name: --format $fmt: $(cat "$T/rules.out")"
+			continue
+		}
+		got=$(sed -n 's/^hosts //p' "$T/rules.out")
+		[ "${got%% *}" = $((servers - ${unnamed:-0})) ] ||
+			flunk "$name: --format $fmt lists ${got%% *} hosts, wanted $servers servers less ${unnamed:-0} unnamed"
+		[ -z "$want" ] || [ "$got" = "$want" ] ||
+			flunk "$name: --format $fmt lists other hosts ($got, $want)"
+		want=$got
+	done
+	checked=$((checked + 1))
+}
+
+. "$top_srcdir/tests/sched-fabrics.sh"
+sched_fabrics "$T" >"$T/fabrics" || fail "sched_fabrics"
+# shellcheck disable=SC2086 # the export options are words
+while read -r name fabric opts <&3; do
+	export_rules "$name" "$fabric" $opts
+done 3<"$T/fabrics"
+[ "$checked" -ge 19 ] || fail "only $checked fabrics checked"
+
+# block sizes of the rails plan: 3 units of 8 servers
+"$IBTOPO" export --format slurm-block "$T/rails.topo" >"$T/block" ||
+	fail "slurm-block of the rails plan"
+grep -q '^BlockName=su01 Nodes=dgx\[001-008\]$' "$T/block" &&
+	grep -q '^BlockSizes=8,16$' "$T/block" ||
+	fail "rails plan blocks: $(cat "$T/block")"
+# Dragonfly+: a label per group, the Kueue levels top first
+"$IBTOPO" export --format k8s "$T/dfp.topo" >"$T/k8s" || fail "k8s dfp"
+grep -q 'topology.ibtopo.io/group: "g01"' "$T/k8s" ||
+	fail "no group label: $(head -30 "$T/k8s")"
+[ "$(grep nodeLabel "$T/k8s" | tr -d ' "' | tr '\n' ' ')" = \
+	"-nodeLabel:topology.ibtopo.io/top -nodeLabel:topology.ibtopo.io/group -nodeLabel:kubernetes.io/hostname " ] ||
+	fail "k8s levels: $(grep nodeLabel "$T/k8s")"
+
+# ---- bad input
+# no server: exit 2 in every format
+printf 'Switch 4 "lonely"\n' >"$T/none.topo"
+for fmt in slurm slurm-block slurm-yaml k8s; do
+	"$IBTOPO" export --format "$fmt" "$T/none.topo" >"$T/out" 2>"$T/err"
+	[ $? -eq 2 ] || fail "$fmt of a fabric without servers: wanted exit 2"
+	grep -q 'no server to list' "$T/err" || fail "$fmt: $(cat "$T/err")"
+	[ -s "$T/out" ] && fail "$fmt wrote output for a fabric without servers"
+done
+# names that clash: a host named like a Dragonfly+ group
+sed 's/"host001"/"g02"/g' "$T/dfp.topo" >"$T/clash.topo"
+"$IBTOPO" export --format slurm "$T/clash.topo" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] || fail "clashing names: wanted exit 2 ($(cat "$T/err"))"
+grep -q "names clash .*'g02'" "$T/err" || fail "clash message: $(cat "$T/err")"
+# a name of 70 characters: at most 64, one warning; a server on no switch
+long=sw-$(printf '%067d' 0)
+cat >"$T/odd.topo" <<EOF
+Switch 8 "$long"
+[1] "node01"[1]
+[2] "node02"[1]
+
+Ca 1 "node01"
+[1] "$long"[1]
+
+Ca 1 "node02"
+[1] "$long"[2]
+
+Ca 1 "island01"
+[1] "island02"[1]
+
+Ca 1 "island02"
+[1] "island01"[1]
+EOF
+"$IBTOPO" export --format slurm "$T/odd.topo" >"$T/out" 2>"$T/err" ||
+	fail "odd.topo: $(cat "$T/err")"
+grep -q '^SwitchName=sw-0\{52\}-[0-9a-f]\{8\} Nodes=node\[01-02\]$' "$T/out" ||
+	fail "the long name, shortened: $(cat "$T/out")"
+[ "$(grep -c 'warning: ' "$T/err")" = 2 ] &&
+	grep -q "warning: 1 names changed to at most 64 characters" "$T/err" &&
+	grep -q "warning: 2 hosts on no switch left out: 'island01'" "$T/err" ||
+	fail "warnings: $(cat "$T/err")"
+"$IBTOPO" export --format slurm --host-names nope "$T/odd.topo" \
+	>/dev/null 2>"$T/err"
+[ $? -eq 2 ] || fail "--host-names nope: wanted exit 2"
+exit "$failed"
