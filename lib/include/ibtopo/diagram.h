@@ -24,7 +24,7 @@ extern "C" {
 /** How hosts (CAs) are drawn. */
 enum ibtopo_diagram_hosts {
 	IBTOPO_HOSTS_AUTO = 0,	/* collapse above IBTOPO_HOSTS_COLLAPSE_ABOVE */
-	IBTOPO_HOSTS_ALL,	/* one node per CA */
+	IBTOPO_HOSTS_ALL,	/* one node per CA; the overview refuses it (EINVAL) */
 	IBTOPO_HOSTS_COLLAPSE,	/* one node per set of switches: "24 hosts" */
 };
 #define IBTOPO_HOSTS_COLLAPSE_ABOVE 200
