@@ -109,6 +109,9 @@ struct dedge {
 	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
 	 * cables, and its busiest cable's (the more of its directions) */
 	uint64_t routes_down, routes_up, heat;
+	/* and its load: the busiest cable's routes against perfect balance
+	 * (1 = its level's routes that way spread evenly over its ports) */
+	double load;
 };
 
 /* The overview: switches that are one node (diagram_groups.c). */
@@ -160,7 +163,10 @@ struct scene {
 	/* heat map: per link, routes a->b at [2i], b->a at [2i+1]; NULL
 	 * without d->heat */
 	uint64_t *lroutes;
-	uint64_t heat_min, heat_max; /* over the drawn links' edges */
+	double *lload; /* per link side as lroutes: routes / balance */
+	/* routes per port under perfect balance, least and most over the
+	 * levels and directions (the legend's 1x) */
+	uint64_t balance_min, balance_max;
 
 	/* drawn: nodes by level (highest first), director, kind, name;
 	 * edges by their ends (u the upper); directors by first member */
@@ -272,8 +278,10 @@ size_t ibtopo__diagram_end_dnode(const struct scene *c,
 int ibtopo__diagram_edges(struct scene *c);
 /** Which edges say their cable count and rate (c->usual_count too). */
 void ibtopo__diagram_label_edges(struct scene *c);
-/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
-unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a load. */
+unsigned ibtopo__diagram_heat_step(double load);
+/** Heat map: the load above which step k + 1 begins (k < STEPS - 1). */
+double ibtopo__diagram_heat_bound(unsigned k);
 
 /* diagram_groups.c: the overview */
 /**

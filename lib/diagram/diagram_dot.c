@@ -266,38 +266,39 @@ static void legend_box(struct litem *it, size_t *n, const char *fill,
 			 width, border);
 }
 
-/* Heat map: the scale, a line per step with the routes it covers. */
+/* Heat map: the scale, a line per step of load against perfect balance,
+ * and what balance is in routes. */
 static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 {
-	uint64_t range = c->heat_max - c->heat_min;
-	char text[128];
+	char text[128], num[48];
 
 	snprintf(text, sizeof(text),
-		 "CA routes per cable, busier way (%s: its busiest)",
+		 "CA routes per cable, busier way (%s: its busiest), "
+		 "against perfect balance",
 		 c->groups ? "a bundle" : "parallel cables");
 	legend_add(it, n, "#555555", "<B>heat</B>", 10, text);
+	if (c->balance_min == c->balance_max)
+		snprintf(num, sizeof(num), "%" PRIu64, c->balance_max);
+	else
+		snprintf(num, sizeof(num), "%" PRIu64 " to %" PRIu64,
+			 c->balance_min, c->balance_max);
+	snprintf(text, sizeof(text),
+		 "perfect balance: %.40s routes a port (a level's routes one "
+		 "way spread evenly over its ports)",
+		 num);
+	legend_add(it, n, "#555555", "<B>1\xc3\x97</B>", 10, text);
 	for (unsigned k = 0; k < IBTOPO_HEAT_STEPS; k++) {
-		/* step k: from min + ceil(k * range / steps) */
-		uint64_t lo = c->heat_min + (k * range + IBTOPO_HEAT_STEPS -
-					     1) / IBTOPO_HEAT_STEPS;
-		uint64_t hi =
-			k + 1 == IBTOPO_HEAT_STEPS ?
-				c->heat_max :
-				c->heat_min +
-					((k + 1) * range + IBTOPO_HEAT_STEPS -
-					 1) / IBTOPO_HEAT_STEPS -
-					1;
+		double lo = k ? ibtopo__diagram_heat_bound(k - 1) : 0;
 
-		if (!range && k)
-			break;
-		if (k && lo > hi)
-			continue;
-		if (!range || lo == hi)
-			snprintf(text, sizeof(text), "%" PRIu64 " route%s", lo,
-				 lo == 1 ? "" : "s");
-		else
+		if (!k)
 			snprintf(text, sizeof(text),
-				 "%" PRIu64 " to %" PRIu64 " routes", lo, hi);
+				 "balanced or under (to %g\xc3\x97)",
+				 ibtopo__diagram_heat_bound(0));
+		else if (k + 1 == IBTOPO_HEAT_STEPS)
+			snprintf(text, sizeof(text), "over %g\xc3\x97", lo);
+		else
+			snprintf(text, sizeof(text), "%g\xc3\x97 to %g\xc3\x97",
+				 lo, ibtopo__diagram_heat_bound(k));
 		legend_line(it, n, heat_colors[k], false, text);
 	}
 }
@@ -640,7 +641,7 @@ static double penwidth(const struct scene *c, const struct dedge *e)
 
 	if (heat_edge(c, e))
 		return (c->sfdp ? 1.0 : 1.5) +
-		       ibtopo__diagram_heat_step(c, e->heat);
+		       ibtopo__diagram_heat_step(e->load);
 	if (e->gbps <= 0)
 		pw = e->cat >= CAT_REMOVED ? 1.5 : 1.0;
 	else
@@ -792,7 +793,7 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c,
 	if (heat_edge(c, e))
 		ibtopo__wr_printf(
 			w, "color=\"%s\", ",
-			heat_colors[ibtopo__diagram_heat_step(c, e->heat)]);
+			heat_colors[ibtopo__diagram_heat_step(e->load)]);
 	else if (e->cat != CAT_OK)
 		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ",
 				  cats[e->cat].color, cats[e->cat].color);

@@ -638,5 +638,6 @@ void ibtopo__diagram_scene_release(struct scene *c)
 	free(c->dn_of);
 	free(c->lcat);
 	free(c->lroutes);
+	free(c->lload);
 	free(c->dir);
 }

@@ -99,8 +99,10 @@ struct ibtopo_diagram_opts {
 	 * borrowed): each link drawn in one of IBTOPO_HEAT_STEPS colours
 	 * (pale yellow to dark red) and widths by the CA-to-CA routes it
 	 * carries, the more of its two directions; a line of parallel
-	 * cables, or an overview's bundle, by its busiest cable; the scale
-	 * min..max in the legend, the routes each way in the tooltips and
+	 * cables, or an overview's bundle, by its busiest cable; colours
+	 * by load against perfect balance (a level's routes one way spread
+	 * evenly over its ports), in the legend, the routes each way in
+	 * the tooltips and
 	 * the HTML details. The link colours of findings give way to it
 	 * (ghost links stay dashed red). A CA's own direction into its
 	 * switch is in no table: host links count the switch's. NULL: none */
