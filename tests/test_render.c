@@ -364,6 +364,34 @@ static void heat_scales_against_perfect_balance(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * The overview's bundle of 16 leaf-spine cables with one downgraded
+ * (issue 23, item 15): the 15 good cables are one grey bundle, the
+ * downgraded one drawn apart in red, not all 16 red for one.
+ */
+static void overview_draws_a_bad_cable_apart_from_its_bundle(void **state)
+{
+	struct ibtopo_fabric *f = small_fabric(16, false);
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_findings fs = IBTOPO_FINDINGS_INIT;
+	char *dot;
+
+	(void)state;
+	add_finding(&fs, IBTOPO_FIND_SPEED_DOWNGRADE, LEAF(3), 251, SPINE(0), 7);
+	d.findings = &fs;
+	d.detail = IBTOPO_DETAIL_GROUPS;
+	dot = dot_of(f, &d);
+	/* "×15 3.0 Tb/s" in the usual grey, "200 Gb/s" (one cable) red */
+	assert_non_null(strstr(dot, "label=\"\xc3\x97" "15 3.0 Tb/s\", "
+				    "penwidth="));
+	assert_non_null(strstr(dot, "label=\"200 Gb/s\", "
+				    "color=\"#d62728\""));
+	assert_null(strstr(dot, "\xc3\x97" "16 "));
+	free(dot);
+	ibtopo_findings_release(&fs);
+	ibtopo_fabric_free(f);
+}
+
 /* Many hosts, not collapsed: a table per leaf, a cell per host. */
 static void hosts_in_blocks_problems_in_their_cell(void **state)
 {
@@ -974,6 +1002,7 @@ int main(void)
 		cmocka_unit_test(hosts_collapse_above_200),
 		cmocka_unit_test(hosts_in_blocks_problems_in_their_cell),
 		cmocka_unit_test(heat_scales_against_perfect_balance),
+		cmocka_unit_test(overview_draws_a_bad_cable_apart_from_its_bundle),
 		cmocka_unit_test(scene_is_data_a_writer_walks),
 		cmocka_unit_test(golden_director_is_a_cluster),
 		cmocka_unit_test(labels_are_the_readable_part),

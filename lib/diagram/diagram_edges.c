@@ -358,12 +358,15 @@ static int build_edges(struct scene *c)
 	if (c->nde)
 		qsort(c->de, c->nde, sizeof(*c->de), cmp_dedge);
 	/* merge parallel cables of one kind into one edge; the overview
-	 * merges all cables between two nodes, in the worst category */
+	 * merges the cables between two nodes of one category, any rate
+	 * (one bad cable of 48 is drawn apart, not the 48 in its colour),
+	 * and on a heat map all of them, in the worst category */
 	for (size_t i = 0; i < c->nde; i++) {
 		struct dedge *last = m ? &c->de[m - 1] : NULL;
 		const struct dedge *e = &c->de[i];
 
-		if (last && c->groups && last->u == e->u && last->v == e->v) {
+		if (last && c->groups && last->u == e->u && last->v == e->v &&
+		    (c->lroutes || last->cat == e->cat)) {
 			last->bundle = true;
 			if (e->cat > last->cat)
 				last->cat = e->cat;
