@@ -119,11 +119,14 @@ struct sgroup {
 	size_t first; /* fabric index of a member */
 	size_t n;     /* switches */
 	int level;
-	uint64_t sysimg;       /* a director: its system image GUID; else 0 */
-	size_t pod;	       /* 1.. when all its switches are in one pod */
-	size_t hosts;	       /* hosts folded into it */
-	size_t ext_ports;      /* a director: ports cabled outside it */
-	size_t ncat[CAT_MAX_]; /* cables with a finding, per category */
+	uint64_t sysimg; /* a director: its system image GUID; else 0 */
+	size_t pod;	 /* 1.. when all its switches are in one pod */
+	/* pods alike drawn as one group: how many, and each one's
+	 * switches per level (each[l - 1], levels 1..4); else 0 */
+	size_t pods, each[4];
+	size_t hosts;		     /* hosts folded into it */
+	size_t ext_ports;	     /* a director: ports cabled outside it */
+	size_t ncat[CAT_MAX_];	     /* cables with a finding, per category */
 	const char *where[CAT_MAX_]; /* the first node of those, by name */
 	unsigned marks;		     /* its switches' and hosts', MARK_FAULT */
 	char *name;		     /* "16 leaves, pod 3", the chassis name */
