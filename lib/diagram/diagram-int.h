@@ -106,6 +106,8 @@ struct dedge {
 	bool show_count; /* label: the cable count says something */
 	bool show_speed; /* label: the rate is not the usual one, or matters */
 	bool bundle;	 /* the overview: cables between groups, any rate */
+	/* a gone or missing node's link: its node's finding counts it */
+	bool node_link;
 	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
 	 * cables, and its busiest cable's (the more of its directions) */
 	uint64_t routes_down, routes_up, heat;
@@ -209,6 +211,7 @@ struct scene {
 	size_t hosts;
 	size_t nsharp;	    /* SHARP aggregation nodes (not drawn) */
 	unsigned used_cats; /* bit per enum cat drawn */
+	unsigned node_cats; /* bit per enum cat of a ghost node's links */
 	unsigned used_marks;
 	unsigned used_kinds;	/* bit per enum dkind drawn */
 	size_t ncats[CAT_MAX_]; /* cables per category (for the legend) */

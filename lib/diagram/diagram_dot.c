@@ -315,10 +315,44 @@ static const struct mark_box {
 	{ MARK_ADDED, "#ffffff", "#2ca02c", 2, "node", "added node" },
 	{ MARK_EXTRA, "#ffffff", "#17becf", 2, "node", "node not in the plan" },
 	{ MARK_REMOVED, "#ffffff", "#d62728", 1, "node",
-	  "removed node (dashed)" },
+	  "removed node, dashed" },
 	{ MARK_MISSING, "#ffffff", "#d62728", 1, "node",
-	  "planned node missing (dashed)" },
+	  "planned node missing, dashed" },
 };
+
+/* Marks that are one finding a node (diff, validate): counted as they
+ * count them. */
+#define NODE_FINDING_MARKS \
+	(MARK_ADDED | MARK_EXTRA | MARK_REMOVED | MARK_MISSING)
+
+static size_t count_marked(const struct scene *c, unsigned mark)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->ndn; i++)
+		n += (c->dn[i].marks & mark) != 0;
+	return n;
+}
+
+/*
+ * A category's legend line and its cables, counted as validate and diff
+ * count them: a gone or missing node's links are its node's finding,
+ * not links of their own.
+ */
+static void cat_legend(const struct scene *c, enum cat k, char *text,
+		       size_t len)
+{
+	const char *whose = k == CAT_REMOVED ? "a removed node's links" :
+					       "a missing node's planned links";
+
+	if (!(c->node_cats & (1u << k)))
+		snprintf(text, len, "%s (%zu)", cats[k].legend, c->ncats[k]);
+	else if (!c->ncats[k])
+		snprintf(text, len, "%s", whose);
+	else
+		snprintf(text, len, "%s (%zu), and %s", cats[k].legend,
+			 c->ncats[k], whose);
+}
 
 static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
@@ -351,8 +385,7 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		}
 		if (!(c->used_cats & (1u << k)))
 			continue;
-		snprintf(text, sizeof(text), "%s (%zu)", cats[k].legend,
-			 c->ncats[k]);
+		cat_legend(c, (enum cat)k, text, sizeof(text));
 		legend_line(it, &n, cats[k].color, cats[k].style != NULL, text);
 	}
 	if (c->used_marks & MARK_LOWPATH)
@@ -368,9 +401,14 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(mark_boxes); k++) {
 		const struct mark_box *b = &mark_boxes[k];
 
-		if (c->used_marks & b->mark)
-			legend_box(it, &n, b->fill, b->border, b->pen, b->word,
-				   b->text);
+		if (!(c->used_marks & b->mark))
+			continue;
+		if (b->mark & NODE_FINDING_MARKS)
+			snprintf(text, sizeof(text), "%s (%zu)", b->text,
+				 count_marked(c, b->mark));
+		else
+			snprintf(text, sizeof(text), "%s", b->text);
+		legend_box(it, &n, b->fill, b->border, b->pen, b->word, text);
 	}
 	if (c->groups)
 		snprintf(text, sizeof(text),

@@ -45,6 +45,7 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 	e->count = 1;
 	e->gbps = ibtopo_link_gbps(speed, width);
 	e->link = l;
+	e->node_link = false;
 	e->routes_down = e->routes_up = e->heat = 0;
 	e->load = 0;
 	if (l && c->lroutes) {
@@ -185,10 +186,14 @@ static int ghost_node_links(struct scene *c)
 			if (j == NONE || (c->dn[j].kind == DN_GHOST &&
 					  c->dn[j].guid < g->guid))
 				continue;
+			size_t before = c->nde;
+
 			rc = add_edge(c, i, j, k, pp->speed_active,
 				      pp->width_active, NULL);
 			if (rc)
 				return rc;
+			if (c->nde > before)
+				c->de[before].node_link = true;
 		}
 	}
 	return 0;
@@ -379,8 +384,9 @@ static int build_edges(struct scene *c)
 			continue;
 		}
 		if (last && last->u == e->u && last->v == e->v &&
-		    last->cat == e->cat && last->speed == e->speed &&
-		    last->width == e->width && last->host == e->host) {
+		    last->cat == e->cat && last->node_link == e->node_link &&
+		    last->speed == e->speed && last->width == e->width &&
+		    last->host == e->host) {
 			last->count++;
 			last->gbps += e->gbps;
 			add_heat(last, e);
@@ -392,7 +398,11 @@ static int build_edges(struct scene *c)
 	c->nde = m;
 	for (size_t i = 0; i < c->nde; i++) {
 		c->used_cats |= 1u << c->de[i].cat;
-		if (!c->groups)
+		/* as validate and diff count: a node's links are in its
+		 * node's finding */
+		if (c->de[i].node_link)
+			c->node_cats |= 1u << c->de[i].cat;
+		else if (!c->groups)
 			c->ncats[c->de[i].cat] += c->de[i].count;
 	}
 	/* the overview: a bundle is in its worst category; count cables */
