@@ -293,8 +293,11 @@ static void pod_shapes(struct scene *c, int top, const size_t *podof,
 			b = t;
 			pa = pb;
 		}
+		/* a host's mark sets its pod apart; a core's is the
+		 * cores' group's */
 		ps[pa - 1].apart |=
-			c->lcat[i] != CAT_OK || (c->mark[b] & ~MARK_FOCUS) != 0;
+			c->lcat[i] != CAT_OK ||
+			(!is_switch(c, b) && (c->mark[b] & ~MARK_FOCUS) != 0);
 		if (is_switch(c, b) && c->level[b] == top)
 			ps[pa - 1].up++;
 		else if (!is_switch(c, b))
@@ -456,12 +459,11 @@ static const char *level_word(int level, int top)
 }
 
 /* "64 pods alike", and its label: what each pod has. */
-static void pods_name(const struct scene *c, const struct sgroup *s, int top,
-		      char *name, size_t nlen, char *label, size_t llen)
+static void pods_name(const struct sgroup *s, int top, char *name, size_t nlen,
+		      char *label, size_t llen)
 {
 	size_t k;
 
-	(void)c;
 	snprintf(name, nlen, "%zu pods alike", s->pods);
 	k = (size_t)snprintf(label, llen, "%s:\n", name);
 	/* the highest level first, as drawn */
@@ -506,7 +508,7 @@ static int name_group(struct scene *c, size_t g, int top)
 		return s->name && s->label ? 0 : IBTOPO_ENOMEM;
 	}
 	if (s->pods) {
-		pods_name(c, s, top, name, sizeof(name), buf, sizeof(buf));
+		pods_name(s, top, name, sizeof(name), buf, sizeof(buf));
 		s->name = strdup(name);
 		s->label = strdup(buf);
 		return s->name && s->label ? 0 : IBTOPO_ENOMEM;
