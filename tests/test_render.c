@@ -265,6 +265,98 @@ static void hosts_collapse_above_200(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * The heat map against perfect balance (issue 23, item 14): small_fabric(16)
+ * routed as evenly as it can be (every host cable 15 routes, each of the
+ * 16 leaf uplinks and 16 spine downlinks 12) is drawn in the coolest
+ * colour throughout, not red hot at its host cables because 15 is the
+ * max; a leaf whose 48 routes up take one cable of four is the hot one.
+ */
+static void heat_scales_against_perfect_balance(void **state)
+{
+	static const char *const hotter[] = { "#feb24c", "#fd8d3c", "#f03b20",
+					      "#bd0026" };
+	struct ibtopo_fabric *f = small_fabric(16, false);
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_routes r = { 0 };
+	struct ibtopo_route_port *rp;
+	char *dot;
+
+	(void)state;
+	rp = calloc(ibtopo_fabric_link_count(f) * 2, sizeof(*rp));
+	assert_non_null(rp);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		if (n->type != IBTOPO_NODE_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= n->nports; p++) {
+			const struct ibtopo_port *pp = n->ports[p];
+
+			if (!pp || !pp->remote)
+				continue;
+			rp[r.nports].port = pp;
+			rp[r.nports].routes =
+				pp->remote->node->type == IBTOPO_NODE_CA ? 15 :
+									   12;
+			r.nports++;
+		}
+	}
+	r.ports = rp;
+	d.heat = &r;
+	dot = dot_of(f, &d);
+	assert_non_null(strstr(dot, "color=\"#fed976\""));
+	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(hotter); k++) {
+		char attr[32];
+
+		snprintf(attr, sizeof(attr), "color=\"%s\"", hotter[k]);
+		if (strstr(dot, attr))
+			fail_msg("balanced routes drawn in %s", hotter[k]);
+	}
+	assert_non_null(strstr(dot, "perfect balance"));
+	free(dot);
+	/* leaf01's four uplinks (ports 251..254): 48, 0, 0, 0 */
+	for (size_t i = 0; i < r.nports; i++) {
+		const struct ibtopo_port *pp = rp[i].port;
+
+		if (pp->node->guid == LEAF(0) && pp->num >= 251)
+			rp[i].routes = pp->num == 251 ? 48 : 0;
+	}
+	dot = dot_of(f, &d);
+	assert_non_null(strstr(dot, "color=\"#bd0026\""));
+	free(dot);
+	free(rp);
+	ibtopo_fabric_free(f);
+}
+
+/*
+ * The overview's bundle of 16 leaf-spine cables with one downgraded
+ * (issue 23, item 15): the 15 good cables are one grey bundle, the
+ * downgraded one drawn apart in red, not all 16 red for one.
+ */
+static void overview_draws_a_bad_cable_apart_from_its_bundle(void **state)
+{
+	struct ibtopo_fabric *f = small_fabric(16, false);
+	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
+	struct ibtopo_findings fs = IBTOPO_FINDINGS_INIT;
+	char *dot;
+
+	(void)state;
+	add_finding(&fs, IBTOPO_FIND_SPEED_DOWNGRADE, LEAF(3), 251, SPINE(0), 7);
+	d.findings = &fs;
+	d.detail = IBTOPO_DETAIL_GROUPS;
+	dot = dot_of(f, &d);
+	/* "×15 3.0 Tb/s" in the usual grey, "200 Gb/s" (one cable) red */
+	assert_non_null(strstr(dot, "label=\"\xc3\x97" "15 3.0 Tb/s\", "
+				    "penwidth="));
+	assert_non_null(strstr(dot, "label=\"200 Gb/s\", "
+				    "color=\"#d62728\""));
+	assert_null(strstr(dot, "\xc3\x97" "16 "));
+	free(dot);
+	ibtopo_findings_release(&fs);
+	ibtopo_fabric_free(f);
+}
+
 /* Many hosts, not collapsed: a table per leaf, a cell per host. */
 static void hosts_in_blocks_problems_in_their_cell(void **state)
 {
@@ -874,6 +966,8 @@ int main(void)
 		cmocka_unit_test(same_fabric_any_order_same_bytes),
 		cmocka_unit_test(hosts_collapse_above_200),
 		cmocka_unit_test(hosts_in_blocks_problems_in_their_cell),
+		cmocka_unit_test(heat_scales_against_perfect_balance),
+		cmocka_unit_test(overview_draws_a_bad_cable_apart_from_its_bundle),
 		cmocka_unit_test(scene_is_data_a_writer_walks),
 		cmocka_unit_test(golden_director_is_a_cluster),
 		cmocka_unit_test(labels_are_the_readable_part),

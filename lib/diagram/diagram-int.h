@@ -106,9 +106,14 @@ struct dedge {
 	bool show_count; /* label: the cable count says something */
 	bool show_speed; /* label: the rate is not the usual one, or matters */
 	bool bundle;	 /* the overview: cables between groups, any rate */
+	/* a gone or missing node's link: its node's finding counts it */
+	bool node_link;
 	/* heat map (d->heat): CA-to-CA routes u->v and v->u over its
 	 * cables, and its busiest cable's (the more of its directions) */
 	uint64_t routes_down, routes_up, heat;
+	/* and its load: the busiest cable's routes against perfect balance
+	 * (1 = its level's routes that way spread evenly over its ports) */
+	double load;
 };
 
 /* The overview: switches that are one node (diagram_groups.c). */
@@ -116,11 +121,14 @@ struct sgroup {
 	size_t first; /* fabric index of a member */
 	size_t n;     /* switches */
 	int level;
-	uint64_t sysimg;       /* a director: its system image GUID; else 0 */
-	size_t pod;	       /* 1.. when all its switches are in one pod */
-	size_t hosts;	       /* hosts folded into it */
-	size_t ext_ports;      /* a director: ports cabled outside it */
-	size_t ncat[CAT_MAX_]; /* cables with a finding, per category */
+	uint64_t sysimg; /* a director: its system image GUID; else 0 */
+	size_t pod;	 /* 1.. when all its switches are in one pod */
+	/* pods alike drawn as one group: how many, and each one's
+	 * switches per level (each[l - 1], levels 1..4); else 0 */
+	size_t pods, each[4];
+	size_t hosts;		     /* hosts folded into it */
+	size_t ext_ports;	     /* a director: ports cabled outside it */
+	size_t ncat[CAT_MAX_];	     /* cables with a finding, per category */
 	const char *where[CAT_MAX_]; /* the first node of those, by name */
 	unsigned marks;		     /* its switches' and hosts', MARK_FAULT */
 	char *name;		     /* "16 leaves, pod 3", the chassis name */
@@ -160,7 +168,10 @@ struct scene {
 	/* heat map: per link, routes a->b at [2i], b->a at [2i+1]; NULL
 	 * without d->heat */
 	uint64_t *lroutes;
-	uint64_t heat_min, heat_max; /* over the drawn links' edges */
+	double *lload; /* per link side as lroutes: routes / balance */
+	/* routes per port under perfect balance, least and most over the
+	 * levels and directions (the legend's 1x) */
+	uint64_t balance_min, balance_max;
 
 	/* drawn: nodes by level (highest first), director, kind, name;
 	 * edges by their ends (u the upper); directors by first member */
@@ -200,6 +211,7 @@ struct scene {
 	size_t hosts;
 	size_t nsharp;	    /* SHARP aggregation nodes (not drawn) */
 	unsigned used_cats; /* bit per enum cat drawn */
+	unsigned node_cats; /* bit per enum cat of a ghost node's links */
 	unsigned used_marks;
 	unsigned used_kinds;	/* bit per enum dkind drawn */
 	size_t ncats[CAT_MAX_]; /* cables per category (for the legend) */
@@ -272,8 +284,10 @@ size_t ibtopo__diagram_end_dnode(const struct scene *c,
 int ibtopo__diagram_edges(struct scene *c);
 /** Which edges say their cable count and rate (c->usual_count too). */
 void ibtopo__diagram_label_edges(struct scene *c);
-/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a count. */
-unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a load. */
+unsigned ibtopo__diagram_heat_step(double load);
+/** Heat map: the load above which step k + 1 begins (k < STEPS - 1). */
+double ibtopo__diagram_heat_bound(unsigned k);
 
 /* diagram_groups.c: the overview */
 /**

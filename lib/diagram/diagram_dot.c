@@ -266,38 +266,39 @@ static void legend_box(struct litem *it, size_t *n, const char *fill,
 			 width, border);
 }
 
-/* Heat map: the scale, a line per step with the routes it covers. */
+/* Heat map: the scale, a line per step of load against perfect balance,
+ * and what balance is in routes. */
 static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 {
-	uint64_t range = c->heat_max - c->heat_min;
-	char text[128];
+	char text[128], num[48];
 
 	snprintf(text, sizeof(text),
-		 "CA routes per cable, busier way (%s: its busiest)",
+		 "CA routes per cable, busier way (%s: its busiest), "
+		 "against perfect balance",
 		 c->groups ? "a bundle" : "parallel cables");
 	legend_add(it, n, "#555555", "<B>heat</B>", 10, text);
+	if (c->balance_min == c->balance_max)
+		snprintf(num, sizeof(num), "%" PRIu64, c->balance_max);
+	else
+		snprintf(num, sizeof(num), "%" PRIu64 " to %" PRIu64,
+			 c->balance_min, c->balance_max);
+	snprintf(text, sizeof(text),
+		 "perfect balance: %.40s routes a port (a level's routes one "
+		 "way spread evenly over its ports)",
+		 num);
+	legend_add(it, n, "#555555", "<B>1\xc3\x97</B>", 10, text);
 	for (unsigned k = 0; k < IBTOPO_HEAT_STEPS; k++) {
-		/* step k: from min + ceil(k * range / steps) */
-		uint64_t lo = c->heat_min + (k * range + IBTOPO_HEAT_STEPS -
-					     1) / IBTOPO_HEAT_STEPS;
-		uint64_t hi =
-			k + 1 == IBTOPO_HEAT_STEPS ?
-				c->heat_max :
-				c->heat_min +
-					((k + 1) * range + IBTOPO_HEAT_STEPS -
-					 1) / IBTOPO_HEAT_STEPS -
-					1;
+		double lo = k ? ibtopo__diagram_heat_bound(k - 1) : 0;
 
-		if (!range && k)
-			break;
-		if (k && lo > hi)
-			continue;
-		if (!range || lo == hi)
-			snprintf(text, sizeof(text), "%" PRIu64 " route%s", lo,
-				 lo == 1 ? "" : "s");
-		else
+		if (!k)
 			snprintf(text, sizeof(text),
-				 "%" PRIu64 " to %" PRIu64 " routes", lo, hi);
+				 "balanced or under (to %g\xc3\x97)",
+				 ibtopo__diagram_heat_bound(0));
+		else if (k + 1 == IBTOPO_HEAT_STEPS)
+			snprintf(text, sizeof(text), "over %g\xc3\x97", lo);
+		else
+			snprintf(text, sizeof(text), "%g\xc3\x97 to %g\xc3\x97",
+				 lo, ibtopo__diagram_heat_bound(k));
 		legend_line(it, n, heat_colors[k], false, text);
 	}
 }
@@ -314,10 +315,44 @@ static const struct mark_box {
 	{ MARK_ADDED, "#ffffff", "#2ca02c", 2, "node", "added node" },
 	{ MARK_EXTRA, "#ffffff", "#17becf", 2, "node", "node not in the plan" },
 	{ MARK_REMOVED, "#ffffff", "#d62728", 1, "node",
-	  "removed node (dashed)" },
+	  "removed node, dashed" },
 	{ MARK_MISSING, "#ffffff", "#d62728", 1, "node",
-	  "planned node missing (dashed)" },
+	  "planned node missing, dashed" },
 };
+
+/* Marks that are one finding a node (diff, validate): counted as they
+ * count them. */
+#define NODE_FINDING_MARKS \
+	(MARK_ADDED | MARK_EXTRA | MARK_REMOVED | MARK_MISSING)
+
+static size_t count_marked(const struct scene *c, unsigned mark)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->ndn; i++)
+		n += (c->dn[i].marks & mark) != 0;
+	return n;
+}
+
+/*
+ * A category's legend line and its cables, counted as validate and diff
+ * count them: a gone or missing node's links are its node's finding,
+ * not links of their own.
+ */
+static void cat_legend(const struct scene *c, enum cat k, char *text,
+		       size_t len)
+{
+	const char *whose = k == CAT_REMOVED ? "a removed node's links" :
+					       "a missing node's planned links";
+
+	if (!(c->node_cats & (1u << k)))
+		snprintf(text, len, "%s (%zu)", cats[k].legend, c->ncats[k]);
+	else if (!c->ncats[k])
+		snprintf(text, len, "%s", whose);
+	else
+		snprintf(text, len, "%s (%zu), and %s", cats[k].legend,
+			 c->ncats[k], whose);
+}
 
 static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 {
@@ -350,8 +385,7 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 		}
 		if (!(c->used_cats & (1u << k)))
 			continue;
-		snprintf(text, sizeof(text), "%s (%zu)", cats[k].legend,
-			 c->ncats[k]);
+		cat_legend(c, (enum cat)k, text, sizeof(text));
 		legend_line(it, &n, cats[k].color, cats[k].style != NULL, text);
 	}
 	if (c->used_marks & MARK_LOWPATH)
@@ -367,9 +401,14 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(mark_boxes); k++) {
 		const struct mark_box *b = &mark_boxes[k];
 
-		if (c->used_marks & b->mark)
-			legend_box(it, &n, b->fill, b->border, b->pen, b->word,
-				   b->text);
+		if (!(c->used_marks & b->mark))
+			continue;
+		if (b->mark & NODE_FINDING_MARKS)
+			snprintf(text, sizeof(text), "%s (%zu)", b->text,
+				 count_marked(c, b->mark));
+		else
+			snprintf(text, sizeof(text), "%s", b->text);
+		legend_box(it, &n, b->fill, b->border, b->pen, b->word, text);
 	}
 	if (c->groups)
 		snprintf(text, sizeof(text),
@@ -640,7 +679,7 @@ static double penwidth(const struct scene *c, const struct dedge *e)
 
 	if (heat_edge(c, e))
 		return (c->sfdp ? 1.0 : 1.5) +
-		       ibtopo__diagram_heat_step(c, e->heat);
+		       ibtopo__diagram_heat_step(e->load);
 	if (e->gbps <= 0)
 		pw = e->cat >= CAT_REMOVED ? 1.5 : 1.0;
 	else
@@ -792,7 +831,7 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c,
 	if (heat_edge(c, e))
 		ibtopo__wr_printf(
 			w, "color=\"%s\", ",
-			heat_colors[ibtopo__diagram_heat_step(c, e->heat)]);
+			heat_colors[ibtopo__diagram_heat_step(e->load)]);
 	else if (e->cat != CAT_OK)
 		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ",
 				  cats[e->cat].color, cats[e->cat].color);

@@ -6,6 +6,7 @@
  */
 #include "diagram/diagram-int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,9 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 	e->count = 1;
 	e->gbps = ibtopo_link_gbps(speed, width);
 	e->link = l;
+	e->node_link = false;
 	e->routes_down = e->routes_up = e->heat = 0;
+	e->load = 0;
 	if (l && c->lroutes) {
 		uint64_t ab = c->lroutes[2 * l->index];
 		uint64_t ba = c->lroutes[2 * l->index + 1];
@@ -53,6 +56,9 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 		e->routes_down = a_up ? ab : ba;
 		e->routes_up = a_up ? ba : ab;
 		e->heat = ab > ba ? ab : ba;
+		e->load = c->lload[2 * l->index] > c->lload[2 * l->index + 1] ?
+				  c->lload[2 * l->index] :
+				  c->lload[2 * l->index + 1];
 	}
 	/* a problem on a host in a block goes to the host's own cell */
 	if (l && k != CAT_OK && c->dn[v].kind == DN_BLOCK)
@@ -180,10 +186,14 @@ static int ghost_node_links(struct scene *c)
 			if (j == NONE || (c->dn[j].kind == DN_GHOST &&
 					  c->dn[j].guid < g->guid))
 				continue;
+			size_t before = c->nde;
+
 			rc = add_edge(c, i, j, k, pp->speed_active,
 				      pp->width_active, NULL);
 			if (rc)
 				return rc;
+			if (c->nde > before)
+				c->de[before].node_link = true;
 		}
 	}
 	return 0;
@@ -196,11 +206,83 @@ static void add_heat(struct dedge *to, const struct dedge *e)
 	to->routes_up += e->routes_up;
 	if (e->heat > to->heat)
 		to->heat = e->heat;
+	if (e->load > to->load)
+		to->load = e->load;
+}
+
+/* A link side's class for perfect balance: its switch's level and
+ * whether the cable goes down, across or up; -1 for a CA's side. */
+static int side_class(const struct scene *c, const struct ibtopo_link *l,
+		      int side)
+{
+	const struct ibtopo_node *n = side ? l->b->node : l->a->node;
+	const struct ibtopo_node *m = side ? l->a->node : l->b->node;
+	int ln = c->level[n->index], lm = c->level[m->index];
+
+	if (n->type != IBTOPO_NODE_SWITCH || ln < 0)
+		return -1;
+	return 3 * ln + (lm < ln ? 0 : lm == ln ? 1 : 2);
+}
+
+/*
+ * Heat map: each link side's load against perfect balance. The routes
+ * leaving a level's ports one way (the leaves' uplinks, say) add up to
+ * the same whatever the tables, for shortest routes; spread evenly,
+ * each port carries their mean, rounded up. A side's load is its routes
+ * over that: 1 is balanced, whatever the fabric's size.
+ */
+static int link_loads(struct scene *c)
+{
+	size_t ncls = 0;
+	uint64_t *sum, *cnt;
+
+	for (size_t i = 0; i < c->nn; i++)
+		if (c->level[i] >= 0 && (size_t)c->level[i] + 1 > ncls)
+			ncls = (size_t)c->level[i] + 1;
+	ncls *= 3;
+	sum = calloc(ncls + 1, sizeof(*sum));
+	cnt = calloc(ncls + 1, sizeof(*cnt));
+	c->lload = calloc(2 * c->nl + 1, sizeof(*c->lload));
+	if (!sum || !cnt || !c->lload) {
+		free(sum);
+		free(cnt);
+		return IBTOPO_ENOMEM;
+	}
+	for (size_t i = 0; i < c->nl; i++)
+		for (int s = 0; s < 2; s++) {
+			int k = side_class(c, ibtopo_fabric_link(c->f, i), s);
+
+			if (k < 0)
+				continue;
+			sum[k] += c->lroutes[2 * i + (size_t)s];
+			cnt[k]++;
+		}
+	for (size_t k = 0; k < ncls; k++) {
+		sum[k] = cnt[k] ? (sum[k] + cnt[k] - 1) / cnt[k] : 0;
+		if (!sum[k])
+			continue;
+		if (!c->balance_max || sum[k] < c->balance_min)
+			c->balance_min = sum[k];
+		if (sum[k] > c->balance_max)
+			c->balance_max = sum[k];
+	}
+	for (size_t i = 0; i < c->nl; i++)
+		for (int s = 0; s < 2; s++) {
+			int k = side_class(c, ibtopo_fabric_link(c->f, i), s);
+			size_t j = 2 * i + (size_t)s;
+
+			if (k >= 0 && sum[k])
+				c->lload[j] =
+					(double)c->lroutes[j] / (double)sum[k];
+		}
+	free(sum);
+	free(cnt);
+	return 0;
 }
 
 /*
  * Heat map: the routes leaving each switch port, on its link's side
- * (lroutes), before the edges are built.
+ * (lroutes), and their load, before the edges are built.
  */
 static int link_routes(struct scene *c)
 {
@@ -220,37 +302,27 @@ static int link_routes(struct scene *c)
 		c->lroutes[2 * l->index + (l->a == p ? 0 : 1)] +=
 			r->ports[i].routes;
 	}
-	return 0;
+	return link_loads(c);
 }
 
-/* Heat map: the scale, over the edges of cables the fabric has. */
-static void heat_scale(struct scene *c)
+/* The loads where the steps change: balanced or under, then 1/4, 1/2
+ * and twice over (a cable twice as busy as it need be is dark red). */
+static const double heat_bounds[IBTOPO_HEAT_STEPS - 1] = { 1.0, 1.25, 1.5,
+							   2.0 };
+
+double ibtopo__diagram_heat_bound(unsigned k)
 {
-	bool any = false;
-
-	for (size_t i = 0; c->lroutes && i < c->nde; i++) {
-		const struct dedge *e = &c->de[i];
-
-		if (ibtopo__diagram_is_ghost_cat(e->cat))
-			continue;
-		if (!any || e->heat < c->heat_min)
-			c->heat_min = e->heat;
-		if (!any || e->heat > c->heat_max)
-			c->heat_max = e->heat;
-		any = true;
-	}
+	return k < IBTOPO_HEAT_STEPS - 1 ? heat_bounds[k] : HUGE_VAL;
 }
 
-unsigned ibtopo__diagram_heat_step(const struct scene *c, uint64_t heat)
+unsigned ibtopo__diagram_heat_step(double load)
 {
-	uint64_t range = c->heat_max - c->heat_min, k;
+	unsigned k = 0;
 
-	if (heat <= c->heat_min || !range)
-		return 0;
-	if (heat >= c->heat_max)
-		return IBTOPO_HEAT_STEPS - 1;
-	k = (heat - c->heat_min) * IBTOPO_HEAT_STEPS / range;
-	return k >= IBTOPO_HEAT_STEPS ? IBTOPO_HEAT_STEPS - 1 : (unsigned)k;
+	/* a hair over 1 from rounding is still balanced */
+	while (k < IBTOPO_HEAT_STEPS - 1 && load > heat_bounds[k] + 1e-9)
+		k++;
+	return k;
 }
 
 static int build_edges(struct scene *c)
@@ -291,12 +363,15 @@ static int build_edges(struct scene *c)
 	if (c->nde)
 		qsort(c->de, c->nde, sizeof(*c->de), cmp_dedge);
 	/* merge parallel cables of one kind into one edge; the overview
-	 * merges all cables between two nodes, in the worst category */
+	 * merges the cables between two nodes of one category, any rate
+	 * (one bad cable of 48 is drawn apart, not the 48 in its colour),
+	 * and on a heat map all of them, in the worst category */
 	for (size_t i = 0; i < c->nde; i++) {
 		struct dedge *last = m ? &c->de[m - 1] : NULL;
 		const struct dedge *e = &c->de[i];
 
-		if (last && c->groups && last->u == e->u && last->v == e->v) {
+		if (last && c->groups && last->u == e->u && last->v == e->v &&
+		    (c->lroutes || last->cat == e->cat)) {
 			last->bundle = true;
 			if (e->cat > last->cat)
 				last->cat = e->cat;
@@ -309,8 +384,9 @@ static int build_edges(struct scene *c)
 			continue;
 		}
 		if (last && last->u == e->u && last->v == e->v &&
-		    last->cat == e->cat && last->speed == e->speed &&
-		    last->width == e->width && last->host == e->host) {
+		    last->cat == e->cat && last->node_link == e->node_link &&
+		    last->speed == e->speed && last->width == e->width &&
+		    last->host == e->host) {
 			last->count++;
 			last->gbps += e->gbps;
 			add_heat(last, e);
@@ -320,10 +396,13 @@ static int build_edges(struct scene *c)
 		c->de[m - 1].bundle = c->groups;
 	}
 	c->nde = m;
-	heat_scale(c);
 	for (size_t i = 0; i < c->nde; i++) {
 		c->used_cats |= 1u << c->de[i].cat;
-		if (!c->groups)
+		/* as validate and diff count: a node's links are in its
+		 * node's finding */
+		if (c->de[i].node_link)
+			c->node_cats |= 1u << c->de[i].cat;
+		else if (!c->groups)
 			c->ncats[c->de[i].cat] += c->de[i].count;
 	}
 	/* the overview: a bundle is in its worst category; count cables */

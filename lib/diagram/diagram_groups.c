@@ -225,12 +225,157 @@ static int cmp_byname(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* ---- pods alike: one group for many pods of one shape ---- */
+
+/* What makes pods alike: their switches per level, hosts, cables. */
+struct podsig {
+	size_t pod;
+	size_t sw[4];		  /* switches per level 1..4 */
+	size_t hosts, inside, up; /* host cables, cables among its
+				   * switches, cables up to the top */
+	bool apart;		  /* a problem, a director, a level over 4 */
+};
+
+static int cmp_podsig(const void *x, const void *y)
+{
+	const struct podsig *a = x, *b = y;
+	int r = memcmp(a->sw, b->sw, sizeof(a->sw));
+
+	if (r)
+		return r;
+	if (a->hosts != b->hosts)
+		return a->hosts < b->hosts ? -1 : 1;
+	if (a->inside != b->inside)
+		return a->inside < b->inside ? -1 : 1;
+	if (a->up != b->up)
+		return a->up < b->up ? -1 : 1;
+	return a->pod < b->pod ? -1 : a->pod > b->pod;
+}
+
+static bool same_podsig(const struct podsig *a, const struct podsig *b)
+{
+	return !memcmp(a->sw, b->sw, sizeof(a->sw)) && a->hosts == b->hosts &&
+	       a->inside == b->inside && a->up == b->up;
+}
+
+/* Each pod's shape, and whether a problem sets it apart. */
+static void pod_shapes(struct scene *c, int top, const size_t *podof,
+		       struct podsig *ps)
+{
+	for (size_t i = 0; i < c->nn; i++) {
+		struct podsig *p;
+
+		if (!podof[i])
+			continue;
+		p = &ps[podof[i] - 1];
+		if (c->level[i] < 1 || c->level[i] > 4 || c->dir[i] ||
+		    (c->mark[i] & ~MARK_FOCUS))
+			p->apart = true;
+		else
+			p->sw[c->level[i] - 1]++;
+	}
+	for (size_t i = 0; i < c->nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(c->f, i);
+		size_t a = l->a->node->index, b = l->b->node->index;
+		size_t pa = podof[a], pb = podof[b];
+
+		if (!pa && !pb)
+			continue;
+		if (pa && pb) {
+			ps[pa - 1].inside++;
+			ps[pa - 1].apart |= pa != pb || c->lcat[i] != CAT_OK;
+			continue;
+		}
+		if (!pa) {
+			size_t t = a;
+
+			a = b;
+			b = t;
+			pa = pb;
+		}
+		/* a host's mark sets its pod apart; a core's is the
+		 * cores' group's */
+		ps[pa - 1].apart |=
+			c->lcat[i] != CAT_OK ||
+			(!is_switch(c, b) && (c->mark[b] & ~MARK_FOCUS) != 0);
+		if (is_switch(c, b) && c->level[b] == top)
+			ps[pa - 1].up++;
+		else if (!is_switch(c, b))
+			ps[pa - 1].hosts++;
+		else
+			ps[pa - 1].apart = true;
+	}
+}
+
+/*
+ * More pods than a level shows in a row (IBTOPO_DETAIL_LEVEL_ABOVE) are
+ * a wall of look-alike nodes: the pods of one shape with no problem are
+ * one group, "64 pods alike", under the top; the others keep their
+ * groups. Not for --focus, which names a pod's groups.
+ */
+static int merge_alike_pods(struct scene *c, int top, const size_t *podof,
+			    size_t npods)
+{
+	struct podsig *ps;
+	size_t *to;
+	int rc = 0;
+
+	if (npods <= IBTOPO_DETAIL_LEVEL_ABOVE || c->d->focus || top < 3)
+		return 0;
+	ps = calloc(npods, sizeof(*ps));
+	to = calloc(npods + 1, sizeof(*to));
+	if (!ps || !to) {
+		rc = IBTOPO_ENOMEM;
+		goto out_free;
+	}
+	for (size_t p = 0; p < npods; p++)
+		ps[p].pod = p + 1;
+	pod_shapes(c, top, podof, ps);
+	qsort(ps, npods, sizeof(*ps), cmp_podsig);
+	for (size_t s = 0, e; !rc && s < npods; s = e) {
+		size_t n = 0, g = NONE;
+
+		for (e = s; e < npods && same_podsig(&ps[s], &ps[e]); e++)
+			n += !ps[e].apart;
+		if (n < 2)
+			continue;
+		for (size_t k = s; !rc && k < e; k++) {
+			if (ps[k].apart)
+				continue;
+			if (g == NONE) {
+				rc = new_group(c, 0, top - 1, 0, &g);
+				if (rc)
+					break;
+				c->sg[g].pods = n;
+				memcpy(c->sg[g].each, ps[k].sw,
+				       sizeof(ps[k].sw));
+			}
+			to[ps[k].pod] = g + 1;
+		}
+	}
+	for (size_t i = 0; !rc && i < c->nn; i++) {
+		if (!podof[i] || !to[podof[i]])
+			continue;
+		if (!c->sg[to[podof[i]] - 1].n++)
+			c->sg[to[podof[i]] - 1].first = i;
+		c->grp[i] = to[podof[i]] - 1;
+	}
+	/* count_groups counts them again */
+	for (size_t g = 0; g < c->nsg; g++)
+		c->sg[g].n = 0;
+out_free:
+	free(to);
+	free(ps);
+	return rc;
+}
+
 static int number_pods(struct scene *c, int top)
 {
 	size_t *up = calloc(c->nn + 1, sizeof(*up));
 	size_t *size = calloc(c->nn + 1, sizeof(*size));
 	size_t *pod = calloc(c->nn + 1, sizeof(*pod));
 	struct byname *v = calloc(c->nn + 1, sizeof(*v));
+	size_t *podof = NULL;
 	size_t nv = 0, npods = 0, big = 0;
 	int rc = 0;
 
@@ -282,7 +427,17 @@ static int number_pods(struct scene *c, int top)
 		}
 		c->sg[g].pod = p == NONE ? 0 : p;
 	}
+	podof = calloc(c->nn + 1, sizeof(*podof));
+	if (!podof) {
+		rc = IBTOPO_ENOMEM;
+		goto out_free;
+	}
+	for (size_t i = 0; i < c->nn; i++)
+		if (is_switch(c, i) && c->level[i] < top)
+			podof[i] = pod[find_root(up, i)];
+	rc = merge_alike_pods(c, top, podof, npods);
 out_free:
+	free(podof);
 	free(v);
 	free(pod);
 	free(size);
@@ -303,6 +458,33 @@ static const char *level_word(int level, int top)
 	return NULL;
 }
 
+/* "64 pods alike", and its label: what each pod has. */
+static void pods_name(const struct sgroup *s, int top, char *name, size_t nlen,
+		      char *label, size_t llen)
+{
+	size_t k;
+
+	snprintf(name, nlen, "%zu pods alike", s->pods);
+	k = (size_t)snprintf(label, llen, "%s:\n", name);
+	/* the highest level first, as drawn */
+	for (int l = top - 1; l >= 1 && k < llen; l--) {
+		const char *w = level_word(l, top);
+
+		if (!s->each[l - 1])
+			continue;
+		if (w)
+			k += (size_t)snprintf(label + k, llen - k, "%zu %s, ",
+					      s->each[l - 1], w);
+		else
+			k += (size_t)snprintf(label + k, llen - k,
+					      "%zu level-%d switches, ",
+					      s->each[l - 1], l);
+	}
+	if (k < llen)
+		snprintf(label + k, llen - k, "%zu hosts each",
+			 s->hosts / s->pods);
+}
+
 /* "16 leaves, pod 3", "director core1", its members and hosts. */
 static int name_group(struct scene *c, size_t g, int top)
 {
@@ -318,6 +500,18 @@ static int name_group(struct scene *c, size_t g, int top)
 			first = c->label[i];
 		if (!last || ibtopo__diagram_natcmp(c->label[i], last) > 0)
 			last = c->label[i];
+	}
+	if (!s->n) {
+		/* its switches went to a group of pods alike: not drawn */
+		s->name = strdup("");
+		s->label = strdup("");
+		return s->name && s->label ? 0 : IBTOPO_ENOMEM;
+	}
+	if (s->pods) {
+		pods_name(s, top, name, sizeof(name), buf, sizeof(buf));
+		s->name = strdup(name);
+		s->label = strdup(buf);
+		return s->name && s->label ? 0 : IBTOPO_ENOMEM;
 	}
 	if (s->sysimg) {
 		ibtopo__diagram_chassis_name(c, s->sysimg, name, sizeof(name));

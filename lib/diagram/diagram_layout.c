@@ -68,19 +68,25 @@ static GVC_t *gv_context(void)
  */
 #define PNG_EDGE_PIXELS 6e8
 #define PNG_DPI 96.0
+/*
+ * And never more than this on either side: viewers and browsers refuse,
+ * or shrink to a blur, a 25,000-pixel PNG (a --focus on 79 leaves). 8,000
+ * less graphviz's margin and rounding.
+ */
+#define PNG_MAX_SIDE 7900.0
 
 /* A size attribute for graph g drawn as `format`, if it needs one. */
 static void limit_bitmap(Agraph_t *g, const char *format)
 {
 	char size[64];
 	int ne = agnedges(g);
-	double side;
+	double side = PNG_MAX_SIDE;
 
-	if (strcmp(format, "png") != 0 || ne <= 0)
+	if (strcmp(format, "png") != 0)
 		return;
-	side = PNG_EDGE_PIXELS / ne;
-	if (side >= 16384)
-		return;
+	/* size only scales a bigger drawing down */
+	if (ne > 0 && PNG_EDGE_PIXELS / ne < side)
+		side = PNG_EDGE_PIXELS / ne;
 	snprintf(size, sizeof(size), "%.1f,%.1f", side / PNG_DPI,
 		 side / PNG_DPI);
 	agsafeset(g, "size", size, "");

@@ -555,11 +555,18 @@ size_t ibtopo__diagram_end_dnode(const struct scene *c,
 				 const struct ibtopo_end *e)
 {
 	const struct ibtopo_node *n = ibtopo_fabric_find_node(c->f, e->guid);
+	uint64_t guid = e->guid;
 
 	if (n)
 		return c->dn_of[n->index];
-	for (size_t i = 0; i < c->ndn; i++)
-		if (c->dn[i].kind == DN_GHOST && c->dn[i].guid == e->guid)
+	/* a plan's node the fabric lacks has a name and no GUID: the
+	 * ghost carries the plan's */
+	if (!guid && e->node && c->d->other) {
+		n = ibtopo_fabric_find_node_desc(c->d->other, e->node);
+		guid = n ? n->guid : 0;
+	}
+	for (size_t i = 0; guid && i < c->ndn; i++)
+		if (c->dn[i].kind == DN_GHOST && c->dn[i].guid == guid)
 			return i;
 	return NONE;
 }
@@ -577,16 +584,22 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 	char buf[300];
 	size_t idx;
 
-	if (!e->guid || ibtopo_fabric_find_node(c->f, e->guid))
+	/* named only (a plan's node validate did not find): the plan's */
+	if (!e->guid && e->node && c->d->other &&
+	    !ibtopo_fabric_find_node_desc(c->f, e->node)) {
+		o = ibtopo_fabric_find_node_desc(c->d->other, e->node);
+		g.guid = o ? o->guid : 0;
+	}
+	if (!g.guid || ibtopo_fabric_find_node(c->f, g.guid))
 		return 0;
 	for (size_t i = 0; i < c->ndn; i++) {
-		if (c->dn[i].kind == DN_GHOST && c->dn[i].guid == e->guid) {
+		if (c->dn[i].kind == DN_GHOST && c->dn[i].guid == g.guid) {
 			c->dn[i].marks |= marks;
 			return 0;
 		}
 	}
-	if (c->d->other)
-		o = ibtopo_fabric_find_node(c->d->other, e->guid);
+	if (c->d->other && !o)
+		o = ibtopo_fabric_find_node(c->d->other, g.guid);
 	if (o) {
 		g.other = o;
 		g.type = o->type;

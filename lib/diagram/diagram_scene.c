@@ -481,6 +481,16 @@ static int choose_detail(struct scene *c)
 					  widest > IBTOPO_DETAIL_LEVEL_ABOVE);
 		break;
 	}
+	/* the overview counts hosts in their switches' groups: asked for
+	 * every host, saying so beats a picture without them */
+	if (c->groups && c->d->hosts == IBTOPO_HOSTS_ALL)
+		return ibtopo__error_set(
+			c->err, IBTOPO_EINVAL,
+			"--hosts all: cannot draw every host in the overview of %zu "
+			"switches, which counts hosts in their switches' "
+			"groups; draw switch by switch (--detail switches) "
+			"or a part (--focus)",
+			nsw);
 	if (!c->groups && nsw > IBTOPO_DETAIL_SWITCHES_MAX)
 		return ibtopo__error_set(
 			c->err, IBTOPO_EINVAL,
@@ -628,5 +638,6 @@ void ibtopo__diagram_scene_release(struct scene *c)
 	free(c->dn_of);
 	free(c->lcat);
 	free(c->lroutes);
+	free(c->lload);
 	free(c->dir);
 }

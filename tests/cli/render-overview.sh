@@ -66,7 +66,10 @@ grep -q 'where the problems are' "$d" || flunk "director: no table"
 grep -qF '>16 leaves</B>' "$d" || flunk "director: leaves not in the table"
 grep -qF 'downgraded link ×1 (at edge001)' "$d" ||
 	flunk "director: the table does not name edge001"
-grep -q '×32 3.1 Tb/s' "$d" || flunk "director: bundle label"
+# the bundle of 32 cables: 31 good ones, the downgraded one drawn apart
+grep -q '×31 3.1 Tb/s", penwidth' "$d" || flunk "director: bundle label"
+grep -q 'label="8 Gb/s", color="#d62728"' "$d" ||
+	flunk "director: the downgraded cable not drawn apart"
 
 # --focus a group: its switches, one by one
 run 0 "$IBTOPO" render --focus "leaves, pod 2" -o "$T/focus.dot" "$T/ft3.topo"

@@ -24,7 +24,7 @@ extern "C" {
 /** How hosts (CAs) are drawn. */
 enum ibtopo_diagram_hosts {
 	IBTOPO_HOSTS_AUTO = 0,	/* collapse above IBTOPO_HOSTS_COLLAPSE_ABOVE */
-	IBTOPO_HOSTS_ALL,	/* one node per CA */
+	IBTOPO_HOSTS_ALL,	/* one node per CA; the overview refuses it (EINVAL) */
 	IBTOPO_HOSTS_COLLAPSE,	/* one node per set of switches: "24 hosts" */
 };
 #define IBTOPO_HOSTS_COLLAPSE_ABOVE 200
@@ -99,8 +99,10 @@ struct ibtopo_diagram_opts {
 	 * borrowed): each link drawn in one of IBTOPO_HEAT_STEPS colours
 	 * (pale yellow to dark red) and widths by the CA-to-CA routes it
 	 * carries, the more of its two directions; a line of parallel
-	 * cables, or an overview's bundle, by its busiest cable; the scale
-	 * min..max in the legend, the routes each way in the tooltips and
+	 * cables, or an overview's bundle, by its busiest cable; colours
+	 * by load against perfect balance (a level's routes one way spread
+	 * evenly over its ports), in the legend, the routes each way in
+	 * the tooltips and
 	 * the HTML details. The link colours of findings give way to it
 	 * (ghost links stay dashed red). A CA's own direction into its
 	 * switch is in no table: host links count the switch's. NULL: none */

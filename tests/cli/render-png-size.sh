@@ -1,0 +1,44 @@
+#!/bin/sh
+# render-png-size.sh - a default render never writes a raster image over
+# 8,000 pixels on either side (issue 23, item 15): `--focus` on a group
+# of 79 leaves wrote a 9,644-pixel-wide PNG here (25,159 on a field
+# fabric). Checked on that group, on the fabric switch by switch and on
+# a 640-switch overview; and the picture is still one (over 1,000 wide).
+. "$top_srcdir/tests/lib.sh"
+python_require
+unset IBTOPO_DB
+T=$TESTDIR
+
+"$IBTOPO" plan fat-tree --leaves 79 --spines 4 --hosts-per-leaf 8 \
+	--uplinks 4 --radix 80 -o "$T/l79.topo" || fail "plan l79"
+"$IBTOPO" plan fat-tree --levels 3 --pods 64 --leaves 4 --spines 4 \
+	--hosts-per-leaf 32 --radix 64 -o "$T/ft64.topo" || fail "plan ft64"
+
+# png_size PNG: "W H" of a PNG, or nothing
+png_size() {
+	"$PYTHON3" - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read(24)
+if b[:8] == b"\x89PNG\r\n\x1a\n" and b[12:16] == b"IHDR":
+    print("%d %d" % struct.unpack(">II", b[16:24]))
+PY
+}
+
+check() {
+	name=$1
+	shift
+	run 0 "$IBTOPO" render "$@" -o "$T/$name.png" || return
+	size=$(png_size "$T/$name.png")
+	[ -n "$size" ] || { flunk "$name: not a PNG"; return; }
+	# shellcheck disable=SC2086 # two numbers
+	set -- $size
+	[ "$1" -le 8000 ] && [ "$2" -le 8000 ] ||
+		flunk "$name: $1 x $2 pixels, over 8,000"
+	[ "$1" -ge 1000 ] || flunk "$name: $1 x $2 pixels, no picture"
+	info "$name: $1 x $2"
+}
+
+check focus-79-leaves --focus leaves "$T/l79.topo"
+check l79-switches --detail switches "$T/l79.topo"
+check ft64-overview "$T/ft64.topo"
+exit "$failed"
