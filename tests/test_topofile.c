@@ -684,6 +684,11 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 		"DR path slid 0; dlid 0; 0,1 -> new Switch {0000000000000b00} portnum 0 lid 0-0 \"\"\n"
 		"DR path slid 0; dlid 0; 0,1,4 -> new Channel Adapter {0000000000000a10} portnum 2 lid 0-0 \"\"\n"
 		"DR path slid 0; dlid 0; 0,1,5 -> new Channel Adapter {0000000000000a20} portnum 1 lid 0-0 \"\"\n";
+	/* a -v report lists every port of every node: the switch's too */
+	static const char sw[] =
+		"SW     5  3 0x0000000000000b00 4x EDR - CA     2 1 0x0000000000000a11 ( 'leaf' - 'h1 HCA-1' )\n"
+		"SW     5  4 0x0000000000000b00 4x EDR - CA     3 2 0x0000000000000a12 ( 'leaf' - 'h1 HCA-1' )\n"
+		"SW     5  5 0x0000000000000b00 4x EDR - CA     4 1 0x0000000000000a21 ( 'leaf' - 'h2 HCA-1' )\n";
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 	struct warnings w;
@@ -701,7 +706,7 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 	ibtopo_fabric_free(f);
 
 	/* with the DR paths: two CAs, nothing to say */
-	snprintf(both, sizeof(both), "%s%s", dr, body);
+	snprintf(both, sizeof(both), "%s%s%s", dr, body, sw);
 	f = read_text(both, IBTOPO_FILE_AUTO, &w, &err);
 	if (!f)
 		fail_msg("%s", err.message);
