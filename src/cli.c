@@ -542,7 +542,7 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 			step_loaded(g, t0, "read", what, *out);
 		return rc;
 	}
-	if (what)
+	if (what && stat(what, &st) != 0)
 		stat_errno = errno;
 	rc = load_snapshot(out, g, what ? what : "latest", err);
 	if (rc == IBTOPO_ENOTFOUND && what && stat_errno &&
@@ -555,8 +555,8 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 		size_t n;
 
 		n = (size_t)snprintf(msg, sizeof(msg),
-				     "'%s' is no fabric file "
-				     "(a directory) and no snapshot: %s",
+				     "'%s' is a directory, not a fabric "
+				     "file, and no snapshot: %s",
 				     what, err->message);
 		/* cut to the error buffer, as the library cuts its own */
 		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;

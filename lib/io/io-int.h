@@ -17,8 +17,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- text.c: whole files ---- */
+
+/**
+ * fopen() for reading, which refuses a directory (errno EISDIR, so the
+ * caller's "cannot open 'x': %s" says "Is a directory").
+ */
+FILE *ibtopo__open_read(const char *path, const char *mode);
 
 /**
  * Read a whole file into a malloc'd buffer of *out_len bytes, with a NUL

@@ -552,7 +552,7 @@ int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
 	if (!fabric || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric or no path");
-	f = fopen(path, "rb");
+	f = ibtopo__open_read(path, "rb");
 	if (!f)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
 					 path, strerror(errno));
