@@ -20,6 +20,8 @@ struct ibtopo__writer {
 	const char *name; /* for --format, ibtopo_export_format_name() */
 	int (*write)(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
+	/* optional: what write() cannot keep, see ibtopo_export_losses() */
+	size_t (*losses)(char *buf, size_t len, const struct ibtopo_fabric *f);
 };
 
 /** 0, or the first failure as "out of memory" / "cannot write the <what> output". */
