@@ -605,16 +605,32 @@ static void ibsim_nets_train_as_ibsim(void **state)
 			 IBTOPO_SPEED_HDR);
 	assert_int_equal(ibtopo_node_port(ibtopo_fabric_find_node(f, 0x200), 1)->guid,
 			 0x201);
+	/* GUIDs as ibsim gives them: per type from the last guid line, in
+	 * file order; a switch takes one, a CA one and one per port */
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x101)->desc, "spine01");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x206)->desc, "host004 mlx5_0");
 	/* e=3 on both ends: EDR */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host002"))->ports[1]->link;
+	l = ibtopo_fabric_find_node(f, 0x202)->ports[1]->link;
 	assert_int_equal(l->speed, IBTOPO_SPEED_EDR);
 	/* no peer port: ibsim's default, port 1 */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host003"))->ports[1]->link;
+	l = ibtopo_fabric_find_node(f, 0x204)->ports[1]->link;
 	assert_non_null(l);
 	/* w=1 on one end: 1x */
 	assert_int_equal(find_link(f, 0x100, 4)->width, IBTOPO_WIDTH_1X);
 	/* the trailer makes FDR10 when no extended speed is common */
 	assert_int_equal(find_link(f, 0x100, 5)->speed, IBTOPO_SPEED_FDR10);
+	ibtopo_fabric_free(f);
+
+	/* no guid line: ibsim's own bases, 0x200000 and 0x100000 */
+	f = read_text("Switch 8 \"a\"\n[1] \"b\"[1]\n[2] \"c\"[1]\n"
+		      "Hca 2 \"b\"\n[1] \"a\"[1]\nHca 1 \"c\"\n[1] \"a\"[2]\n",
+		      IBTOPO_FILE_AUTO, NULL, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x200000)->desc, "a");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x100000)->desc, "b");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x100003)->desc, "c");
+	assert_non_null(ibtopo_fabric_find_port(f, 0x100004));
 	ibtopo_fabric_free(f);
 
 	/* ibsim stops on widths with no common bit: so do we */
