@@ -6,6 +6,7 @@
 /* long-only options are CLI_LONG + their index in opts[] */
 enum {
 	OPT_LABEL = CLI_LONG,
+	OPT_INPUT_FORMAT,
 	OPT_FORMAT,
 	OPT_FORCE,
 	OPT_COUNTERS,
@@ -16,9 +17,10 @@ enum {
 
 static const struct cli_opt opts[] = {
 	{ "label", 0, 1, "TEXT", "label the new snapshot (a REF then)" },
-	{ "format", 0, 1, "FMT",
+	{ "input-format", 0, 1, "FMT",
 	  "auto (default), cache, ibnetdiscover, "
 	  "ports, ibsim or iblinkinfo" },
+	{ "format", 0, 1, "FMT", "deprecated: --input-format" },
 	{ "force", 0, 0, NULL,
 	  "move the --label from the snapshot that has "
 	  "it to the new one" },
@@ -43,14 +45,14 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_import_entry = {
 	.name = "import",
 	.summary = "read a fabric file into a new snapshot",
-	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]"
+	.args = "FILE [--label TEXT [--force]] [--input-format FMT] [--node-name-map FILE]"
 		" [--counters CFILE] [--routes RFILE"
 		" [--routing-engine NAME | --routes-log LOG]]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), an ibsim net file or iblinkinfo output (not\n"
 		"-l); the format is detected\n"
-		"from the content unless --format names it. Nothing is stored\n"
+		"from the content unless --input-format names it. Nothing is stored\n"
 		"when the file cannot be read whole.\n"
 		"A label names one snapshot: one in use is refused (exit 2)\n"
 		"unless --force moves it to the new snapshot; labels a REF\n"
@@ -105,10 +107,15 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 			label = st.optarg;
 			break;
 		case OPT_FORMAT:
+			cli_warn(NULL, "import --format is deprecated: use "
+				       "--input-format");
+			/* fall through */
+		case OPT_INPUT_FORMAT:
 			f = ibtopo_file_format_parse(st.optarg);
 			if (f < 0)
 				return cli_usage_error(
-					self, "unknown format '%s'", st.optarg);
+					self, "unknown input format '%s'",
+					st.optarg);
 			ropts.format = (enum ibtopo_file_format)f;
 			break;
 		case OPT_FORCE:
