@@ -378,9 +378,11 @@ static int ibl_build(struct ibl *r, struct ibtopo_fabric **out)
 	for (size_t i = 0; i < r->nnodes && !rc; i++) {
 		struct ibl_node *nd = &r->nodes[i];
 
-		if (!nd->guid) {
-			rc = ibtopo__src_error(r->s, nd->line,
-					       "CA '%s' lists no port", nd->desc);
+		/* a node with no port: nothing another format could write */
+		if (!nd->guid || !nd->maxport) {
+			rc = ibtopo__src_error(r->s, nd->line, "%s '%s' lists no port",
+					       ibtopo__type_word(nd->type),
+					       nd->desc);
 			break;
 		}
 		rc = ibtopo_fabric_add_node(&nd->node, f, nd->type, nd->guid,
