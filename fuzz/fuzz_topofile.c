@@ -8,9 +8,12 @@
  * `make check` can run the seed corpus and every kept crasher under the
  * sanitizers of the build.
  *
- * Beyond "no crash": whatever a topology reader accepts must write out as
- * ibnetdiscover text that reads back into a fabric writing the same text,
- * and as an ibsim net file that reads back with the same links.
+ * Beyond "no crash": whatever a topology reader accepts must write out in
+ * every export format, each read back: ibnetdiscover text into a fabric
+ * writing the same text, an ibsim net file with the same cables, Slurm's
+ * topology.conf as the tree plugin takes it, CSV with one record per link,
+ * JSON with every node and link, and forwarding tables (after the routes
+ * target loads some) as a dump that loads back the same.
  *
  * The cable readers (inventory CSV, ibdiagnet db_csv), the counters
  * reader (perfquery, ibqueryerrors output), the routes reader (LFT
@@ -31,6 +34,7 @@
 #include <ibtopo.h>
 
 #include <dirent.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,10 +129,13 @@ static struct mem write_as(const struct ibtopo_fabric *f,
 	return m;
 }
 
-/* A scheduler format: a fabric without a host to list, or with names
- * that clash, is refused (IBTOPO_EINVAL); anything else is a failure. */
-static void write_sched(const struct ibtopo_fabric *f,
-			enum ibtopo_export_format fmt)
+/*
+ * A scheduler format: a fabric without a host to list, or with names
+ * that clash, is refused (IBTOPO_EINVAL: *refused and an empty text);
+ * anything else is a failure.
+ */
+static struct mem write_sched(const struct ibtopo_fabric *f,
+			      enum ibtopo_export_format fmt, bool *refused)
 {
 	struct mem m = { NULL, 0, 0 };
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
@@ -137,9 +144,24 @@ static void write_sched(const struct ibtopo_fabric *f,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	x.flags = IBTOPO_EXPORT_HOST_GUIDS;
-	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err) &&
-	    err.code != IBTOPO_EINVAL)
-		die("write", &err);
+	*refused = false;
+	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err)) {
+		if (err.code != IBTOPO_EINVAL)
+			die("write", &err);
+		*refused = true;
+	}
+	return m;
+}
+
+/* The other scheduler formats: written or refused, never a failure. */
+static void check_sched(const struct ibtopo_fabric *f,
+			enum ibtopo_export_format fmt)
+{
+	bool refused;
+	struct mem m = write_sched(f, fmt, &refused);
+
+	if (!refused && !m.len)
+		die("a scheduler format wrote nothing", NULL);
 	free(m.buf);
 }
 
@@ -157,35 +179,331 @@ static struct ibtopo_fabric *read_as(const struct mem *m,
 	return f;
 }
 
-static void check_written(const struct ibtopo_fabric *f)
+/* ibnetdiscover text reads back into a fabric that writes the same text. */
+static void check_ibnetdiscover(const struct ibtopo_fabric *f)
 {
-	struct mem t1 = write_as(f, IBTOPO_EXPORT_IBNETDISCOVER), t2, net, other;
-	struct ibtopo_fabric *g, *h;
+	struct mem t1 = write_as(f, IBTOPO_EXPORT_IBNETDISCOVER), t2;
+	struct ibtopo_fabric *g;
 
-	if (ibtopo_fabric_node_count(f) == 0)
-		die("a fabric without nodes", NULL);
 	g = read_as(&t1, IBTOPO_FILE_IBNETDISCOVER, "ibnetdiscover output");
 	t2 = write_as(g, IBTOPO_EXPORT_IBNETDISCOVER);
 	if (t1.len != t2.len || memcmp(t1.buf, t2.buf, t1.len))
 		die("ibnetdiscover output does not read back the same", NULL);
-	net = write_as(f, IBTOPO_EXPORT_IBSIM);
-	h = read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
+	free(t1.buf);
+	free(t2.buf);
+	ibtopo_fabric_free(g);
+}
+
+/* A net file reads back with the same nodes (by GUID) and cables. */
+static void check_ibsim(const struct ibtopo_fabric *f)
+{
+	struct mem net = write_as(f, IBTOPO_EXPORT_IBSIM);
+	struct ibtopo_fabric *h = read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
+
 	if (ibtopo_fabric_link_count(h) != ibtopo_fabric_link_count(f) ||
 	    ibtopo_fabric_node_count(h) != ibtopo_fabric_node_count(f))
 		die("ibsim output does not read back the same links", NULL);
-	for (int k = IBTOPO_EXPORT_CSV; k <= IBTOPO_EXPORT_JSON; k++) {
-		other = write_as(f, (enum ibtopo_export_format)k);
-		free(other.buf);
+	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+		const struct ibtopo_node *a =
+			ibtopo_fabric_find_node(h, l->a->node->guid);
+		const struct ibtopo_port *p =
+			a && l->a->num <= a->nports ? a->ports[l->a->num] : NULL;
+
+		if (!p || !p->remote || p->remote->num != l->b->num ||
+		    p->remote->node->guid != l->b->node->guid)
+			die("ibsim output does not read back the same cable", NULL);
 	}
-	write_sched(f, IBTOPO_EXPORT_SLURM);
-	write_sched(f, IBTOPO_EXPORT_SLURM_BLOCK);
-	write_sched(f, IBTOPO_EXPORT_SLURM_YAML);
-	write_sched(f, IBTOPO_EXPORT_K8S);
+	free(net.buf);
+	ibtopo_fabric_free(h);
+}
+
+/* RFC 4180: the fields of the record at *pp, which moves past it. */
+static size_t csv_record(const char **pp)
+{
+	const char *p = *pp;
+	size_t fields = 1;
+	bool quoted = false;
+
+	for (; *p && (quoted || *p != '\n'); p++) {
+		if (*p == '"' && quoted && p[1] == '"')
+			p++;
+		else if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			fields++;
+	}
+	if (quoted || *p != '\n')
+		die("csv output: a record without its end", NULL);
+	*pp = p + 1;
+	return fields;
+}
+
+/* `show links` CSV: a header, then one record of as many fields per link. */
+static void check_csv(const struct ibtopo_fabric *f)
+{
+	struct mem m = write_as(f, IBTOPO_EXPORT_CSV);
+	const char *p = m.buf ? m.buf : "";
+	size_t header = csv_record(&p), rows = 0;
+
+	while (*p) {
+		if (csv_record(&p) != header)
+			die("csv output: a record with another field count", NULL);
+		rows++;
+	}
+	if (rows != ibtopo_fabric_link_count(f))
+		die("csv output: not one record per link", NULL);
+	free(m.buf);
+}
+
+/* One JSON object, schema_version 1, with every node and link. */
+static void check_json(const struct ibtopo_fabric *f)
+{
+	struct mem m = write_as(f, IBTOPO_EXPORT_JSON);
+	json_error_t jerr;
+	json_t *doc = json_loadb(m.buf ? m.buf : "", m.len, 0, &jerr);
+
+	if (!doc)
+		die("json output does not parse", NULL);
+	if (json_integer_value(json_object_get(doc, "schema_version")) != 1 ||
+	    json_array_size(json_object_get(doc, "nodes")) !=
+		    ibtopo_fabric_node_count(f) ||
+	    json_array_size(json_object_get(doc, "links")) !=
+		    ibtopo_fabric_link_count(f))
+		die("json output lacks schema_version 1, a node or a link", NULL);
+	json_decref(doc);
+	free(m.buf);
+}
+
+/*
+ * A topology.conf as Slurm's topology/tree plugin reads it: SwitchName=
+ * with Nodes= or Switches= (not both), unique switch names, children that
+ * are switches of the file, no node under two switches. Names are hostlist
+ * expressions ("n[01-04,7]x", groups multiply out).
+ */
+struct slurm_names {
+	char **v;
+	size_t n, a;
+};
+
+static void names_add(struct slurm_names *s, const char *name)
+{
+	if (s->n == s->a) {
+		size_t na = s->a ? s->a * 2 : 64;
+		char **nv = realloc(s->v, na * sizeof(*nv));
+
+		if (!nv)
+			die("out of memory", NULL);
+		s->v = nv;
+		s->a = na;
+	}
+	s->v[s->n] = strdup(name);
+	if (!s->v[s->n++])
+		die("out of memory", NULL);
+}
+
+static bool names_have(const struct slurm_names *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void names_release(struct slurm_names *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+}
+
+/* One hostlist item (no comma outside brackets) into `out`. */
+static void hostlist_expand(const char *item, struct slurm_names *out)
+{
+	const char *open = strchr(item, '['), *close;
+	char buf[512], range[256], *save = NULL, *r;
+
+	if (!open) {
+		if (!*item)
+			die("slurm output: an empty name", NULL);
+		names_add(out, item);
+		return;
+	}
+	close = strchr(open, ']');
+	if (!close || (size_t)(close - open) >= sizeof(range))
+		die("slurm output: an unclosed or long '['", NULL);
+	memcpy(range, open + 1, (size_t)(close - open - 1));
+	range[close - open - 1] = '\0';
+	for (r = strtok_r(range, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(r, '-'), *end;
+		unsigned long lo = strtoul(r, &end, 10), hi = lo;
+
+		if (end == r || (dash ? end != dash : *end))
+			die("slurm output: a bad range in '[]'", NULL);
+		if (dash && ((hi = strtoul(dash + 1, &end, 10)) < lo || *end))
+			die("slurm output: a bad range in '[]'", NULL);
+		if (hi - lo > 100000)
+			die("slurm output: a range too long", NULL);
+		for (unsigned long v = lo; v <= hi; v++) {
+			snprintf(buf, sizeof(buf), "%.*s%0*lu%s", (int)(open - item),
+				 item, (int)(dash ? dash - r : (long)strlen(r)), v,
+				 close + 1);
+			hostlist_expand(buf, out);
+		}
+	}
+}
+
+/* A hostlist expression: items split at commas outside brackets. */
+static void hostlist_split(const char *expr, struct slurm_names *out)
+{
+	char item[512];
+	size_t n = 0;
+	int depth = 0;
+
+	for (const char *p = expr;; p++) {
+		if (*p == '\0' || (*p == ',' && !depth)) {
+			item[n] = '\0';
+			hostlist_expand(item, out);
+			n = 0;
+			if (!*p)
+				break;
+			continue;
+		}
+		depth += (*p == '[') - (*p == ']');
+		if (n + 1 >= sizeof(item))
+			die("slurm output: a name too long", NULL);
+		item[n++] = *p;
+	}
+}
+
+static void check_slurm(const struct ibtopo_fabric *f)
+{
+	bool refused;
+	struct mem m = write_sched(f, IBTOPO_EXPORT_SLURM, &refused);
+	struct slurm_names switches = { 0 }, children = { 0 }, nodes = { 0 };
+	char *save = NULL;
+
+	if (refused) {
+		free(m.buf);
+		return;
+	}
+	for (char *l = strtok_r(m.buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *name, *rest, *list;
+		size_t before = switches.n;
+
+		if (*l == '#')
+			continue;
+		if (strncmp(l, "SwitchName=", 11))
+			die("slurm output: a line that is not SwitchName=", NULL);
+		name = l + 11;
+		rest = strchr(name, ' ');
+		if (rest)
+			*rest++ = '\0';
+		hostlist_split(name, &switches);
+		for (size_t i = before; i < switches.n; i++)
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(switches.v[i], switches.v[j]) == 0)
+					die("slurm output: a switch named twice", NULL);
+		if (!rest)
+			die("slurm output: a switch with neither Nodes= nor "
+			    "Switches=", NULL);
+		list = strchr(rest, '=');
+		if (!list || strchr(list, ' '))
+			die("slurm output: more than one of Nodes=, Switches=", NULL);
+		*list++ = '\0';
+		if (strcmp(rest, "Switches") == 0) {
+			hostlist_split(list, &children);
+		} else if (strcmp(rest, "Nodes") == 0) {
+			before = nodes.n;
+			hostlist_split(list, &nodes);
+			for (size_t i = before; i < nodes.n; i++)
+				for (size_t j = 0; j < i; j++)
+					if (strcmp(nodes.v[i], nodes.v[j]) == 0)
+						die("slurm output: a node under two switches",
+						    NULL);
+		} else {
+			die("slurm output: neither Nodes= nor Switches=", NULL);
+		}
+	}
+	for (size_t i = 0; i < children.n; i++)
+		if (!names_have(&switches, children.v[i]))
+			die("slurm output: a child that is no switch", NULL);
+	names_release(&switches);
+	names_release(&children);
+	names_release(&nodes);
+	free(m.buf);
+}
+
+/*
+ * Forwarding tables as opensm-lfts.dump: none is EINVAL; a fabric that
+ * has them writes a dump that loads onto `onto` (the same nodes, without
+ * tables) and writes the same dump again.
+ */
+static void check_lfts(const struct ibtopo_fabric *f, struct ibtopo_fabric *onto)
+{
+	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct mem t1 = { NULL, 0, 0 }, t2;
+	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+		mem_write, &t1, 0 };
+	size_t unknown = 0;
+	int rc = ibtopo_fabric_write(&so, f, IBTOPO_EXPORT_LFTS, &err);
+
+	if (!ibtopo_fabric_has_routes(f)) {
+		if (rc != IBTOPO_EINVAL)
+			die("lfts output of a fabric without tables", &err);
+		free(t1.buf);
+		return;
+	}
+	if (rc)
+		die("write lfts", &err);
+	if (!onto)
+		die("lfts output with no fabric to read it onto", NULL);
+	if (ibtopo_routes_load_buffer(onto, t1.buf ? t1.buf : "", t1.len,
+				      "lfts output", &o, &unknown, &err) ||
+	    unknown)
+		die("lfts output does not read back", &err);
+	t2 = write_as(onto, IBTOPO_EXPORT_LFTS);
+	if (t1.len != t2.len || memcmp(t1.buf, t2.buf, t1.len))
+		die("lfts output does not read back the same", NULL);
 	free(t1.buf);
 	free(t2.buf);
-	free(net.buf);
-	ibtopo_fabric_free(g);
-	ibtopo_fabric_free(h);
+}
+
+/*
+ * Every writer the library lists, each with its read-back check: a new
+ * export format fails here until it has one.
+ */
+static void check_written(const struct ibtopo_fabric *f,
+			  struct ibtopo_fabric *onto)
+{
+	if (ibtopo_fabric_node_count(f) == 0)
+		die("a fabric without nodes", NULL);
+	for (int k = 0; strcmp(ibtopo_export_format_name(
+				       (enum ibtopo_export_format)k), "?"); k++) {
+		const char *name =
+			ibtopo_export_format_name((enum ibtopo_export_format)k);
+
+		if (strcmp(name, "ibnetdiscover") == 0)
+			check_ibnetdiscover(f);
+		else if (strcmp(name, "ibsim") == 0)
+			check_ibsim(f);
+		else if (strcmp(name, "slurm") == 0)
+			check_slurm(f);
+		else if (strcmp(name, "slurm-block") == 0 ||
+			 strcmp(name, "slurm-yaml") == 0 ||
+			 strcmp(name, "k8s") == 0)
+			check_sched(f, (enum ibtopo_export_format)k);
+		else if (strcmp(name, "csv") == 0)
+			check_csv(f);
+		else if (strcmp(name, "json") == 0)
+			check_json(f);
+		else if (strcmp(name, "lfts") == 0)
+			check_lfts(f, onto);
+		else
+			die(name, NULL);	/* a writer with no read-back check */
+	}
 }
 
 static struct ibtopo_fabric *fixed_fabric(void)
@@ -313,6 +631,7 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 		struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
 		struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
 		struct ibtopo_routes *r = NULL;
+		struct ibtopo_fabric *onto;
 
 		for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
 			const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
@@ -322,6 +641,9 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 				die("a table on a CA or past 0xbfff", NULL);
 		}
 		/* whatever the tables say, the analysis and its reports run */
+		onto = fixed_fabric();
+		check_written(f, onto);
+		ibtopo_fabric_free(onto);
 		ro.bisections = 2;
 		rc = ibtopo_routes_analyze(&r, f, NULL, &ro, &found, &err);
 		if (rc && rc != IBTOPO_EINVAL)
@@ -402,7 +724,7 @@ static void fuzz_path(enum ibtopo_file_format format,
 		return;
 	}
 	if (ibtopo_fabric_node_count(f))
-		check_written(f);
+		check_written(f, NULL);
 	ibtopo_fabric_free(f);
 }
 
@@ -471,7 +793,7 @@ static int fuzz_one(const char *target, const unsigned char *data, size_t size)
 			die("a failed read left a fabric or no message", &err);
 		return 0;
 	}
-	check_written(f);
+	check_written(f, NULL);
 	ibtopo_fabric_free(f);
 	return 0;
 }

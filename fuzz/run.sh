@@ -10,7 +10,8 @@
 # (ibdiagnet db_csv), routes (LFT dumps: opensm-lfts.dump, ibroute,
 # .fdbs), plan (planned topology, validated against itself and
 # tests/data/ck-cables.topo). Every lib/*/*.c is compiled, so a new format
-# needs no edit here.
+# needs no edit here. Whatever a topology target reads is written in every
+# export format and read back (fuzz_topofile.c check_written()).
 # Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
 # copied to fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
 # topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
@@ -70,6 +71,10 @@ seed() {
 		return 0 ;;
 	esac
 	cp "$top"/tests/data/tf-* "$c"/ 2>/dev/null || true
+	# what broke a target once starts its corpus
+	for f in "$here/crashers/$t"-*; do
+		[ -f "$f" ] && cp "$f" "$c"/
+	done
 	for f in "$real"/*.topo "$real"/*.txt "$real"/*.guid-map; do
 		[ -f "$f" ] || continue
 		b=$(basename "$f")

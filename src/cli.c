@@ -820,8 +820,8 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 		size_t n;
 
 		n = (size_t)snprintf(msg, sizeof(msg),
-				     "'%s' is no fabric file "
-				     "(a directory) and no snapshot: %s",
+				     "'%s' is a directory, not a fabric "
+				     "file, and no snapshot: %s",
 				     what, err->message);
 		/* cut to the error buffer, as the library cuts its own */
 		n = n < sizeof(err->message) ? n : sizeof(err->message) - 1;

@@ -41,7 +41,9 @@ const struct cli_cmd cmd_export_entry = {
 		"                 import` read it back into the same fabric\n"
 		"  ibsim          an ibsim net file: each port enables only its link's\n"
 		"                 active width and speed, so the simulated fabric\n"
-		"                 trains as this one ran (ibsim 0.10 stops at HDR)\n"
+		"                 trains as this one ran; NDR and faster links are\n"
+		"                 written as HDR (ibsim 0.10 stops there), with a\n"
+		"                 warning\n"
 		"  slurm          topology.conf for Slurm's topology/tree plugin: a\n"
 		"                 leaf lists its hosts (Nodes=), a switch above the\n"
 		"                 leaves switches of lower levels (Switches=),\n"
@@ -136,6 +138,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (rc)
 		goto out_free;
 	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
+	if (ibtopo_export_losses(names, sizeof(names), fabric, format))
+		cli_warn(NULL, names);
 	if (ibtopo_fabric_write_opts(&ro, fabric, format, &xo, &err)) {
 		rc = output_file_fail(&out, &err);
 		output_file_abort(&out);

@@ -8,6 +8,7 @@
 /* long-only options are CLI_LONG + their index in opts[] */
 enum {
 	OPT_LABEL = CLI_LONG,
+	OPT_INPUT_FORMAT,
 	OPT_FORMAT,
 	OPT_FORCE,
 	OPT_COUNTERS,
@@ -19,8 +20,10 @@ enum {
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_label),
 	/* from the library's table of readers */
-	{ CLI_OPT_FIELDS("format", 0, 1, "FMT", "%s; 'list' prints every one"),
+	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
+			 "%s; 'list' prints every one"),
 	  .list = cli_file_formats },
+	CLI_OPT("format", 0, 1, "FMT", "deprecated: --input-format"),
 	CLI_OPT_SAME(cli_opt_force),
 	CLI_OPT("counters", 0, 1, "CFILE",
 		"attach port counters: perfquery (also -x), "
@@ -41,14 +44,14 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_import_entry = {
 	.name = "import",
 	.summary = "read a fabric file into a new snapshot",
-	.args = "FILE [--label TEXT [--force]] [--format FMT] [--node-name-map FILE]"
+	.args = "FILE [--label TEXT [--force]] [--input-format FMT] [--node-name-map FILE]"
 		" [--counters CFILE] [--routes RFILE"
 		" [--routing-engine NAME | --routes-log LOG]]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), an ibsim net file or iblinkinfo output (not\n"
 		"-l); the format is detected\n"
-		"from the content unless --format names it. Nothing is stored\n"
+		"from the content unless --input-format names it. Nothing is stored\n"
 		"when the file cannot be read whole.\n"
 		"A label names one snapshot: one in use is refused (exit 2)\n"
 		"unless --force moves it to the new snapshot; labels a REF\n"
@@ -96,10 +99,15 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			a->ns.label = st.optarg;
 			break;
 		case OPT_FORMAT:
+			if (strcmp(st.optarg, "list") != 0)
+				cli_warn(NULL, "import --format is deprecated: "
+					       "use --input-format");
+			/* fall through */
+		case OPT_INPUT_FORMAT:
 			if (strcmp(st.optarg, "list") == 0)
 				exit(cli_print_file_formats());
-			if (!cli_parse_file_format(self, "format", st.optarg,
-						   &a->ropts.format))
+			if (!cli_parse_file_format(self, "input format",
+						   st.optarg, &a->ropts.format))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_FORCE:

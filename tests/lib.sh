@@ -353,6 +353,21 @@ sim_opensm() {
 		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
 }
 
+# sim_opensm_dumps: one opensm sweep that also writes its dumps
+# (opensm-lfts.dump, opensm.fdbs, ...) into $TESTDIR/dump, its log in
+# $TESTDIR/osm/osm.log.
+sim_opensm_dumps() {
+	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
+	mkdir -p "$TESTDIR/osm" "$TESTDIR/dump"
+	(cd "$TESTDIR/work" &&
+		OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
+		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o \
+		--dump_files_dir "$TESTDIR/dump" -D 0x43 \
+		-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
+		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+}
+
 # count_lines TEXT: number of lines (0 for empty text).
 count_lines() {
 	if [ -z "$1" ]; then

@@ -625,20 +625,33 @@ static void ibsim_nets_train_as_ibsim(void **state)
 	assert_int_equal(
 		ibtopo_node_port(ibtopo_fabric_find_node(f, 0x200), 1)->guid,
 		0x201);
+	/* GUIDs as ibsim gives them: per type from the last guid line, in
+	 * file order; a switch takes one, a CA one and one per port */
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x101)->desc, "spine01");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x206)->desc,
+			    "host004 mlx5_0");
 	/* e=3 on both ends: EDR */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host002"))
-		    ->ports[1]
-		    ->link;
+	l = ibtopo_fabric_find_node(f, 0x202)->ports[1]->link;
 	assert_int_equal(l->speed, IBTOPO_SPEED_EDR);
 	/* no peer port: ibsim's default, port 1 */
-	l = ibtopo_fabric_find_node(f, ibtopo_name_guid("host003"))
-		    ->ports[1]
-		    ->link;
+	l = ibtopo_fabric_find_node(f, 0x204)->ports[1]->link;
 	assert_non_null(l);
 	/* w=1 on one end: 1x */
 	assert_int_equal(find_link(f, 0x100, 4)->width, IBTOPO_WIDTH_1X);
 	/* the trailer makes FDR10 when no extended speed is common */
 	assert_int_equal(find_link(f, 0x100, 5)->speed, IBTOPO_SPEED_FDR10);
+	ibtopo_fabric_free(f);
+
+	/* no guid line: ibsim's own bases, 0x200000 and 0x100000 */
+	f = read_text("Switch 8 \"a\"\n[1] \"b\"[1]\n[2] \"c\"[1]\n"
+		      "Hca 2 \"b\"\n[1] \"a\"[1]\nHca 1 \"c\"\n[1] \"a\"[2]\n",
+		      IBTOPO_FILE_AUTO, NULL, &err);
+	if (!f)
+		fail_msg("%s", err.message);
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x200000)->desc, "a");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x100000)->desc, "b");
+	assert_string_equal(ibtopo_fabric_find_node(f, 0x100003)->desc, "c");
+	assert_non_null(ibtopo_fabric_find_port(f, 0x100004));
 	ibtopo_fabric_free(f);
 
 	/* ibsim stops on widths with no common bit: so do we */
@@ -712,6 +725,11 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 		"DR path slid 0; dlid 0; 0,1 -> new Switch {0000000000000b00} portnum 0 lid 0-0 \"\"\n"
 		"DR path slid 0; dlid 0; 0,1,4 -> new Channel Adapter {0000000000000a10} portnum 2 lid 0-0 \"\"\n"
 		"DR path slid 0; dlid 0; 0,1,5 -> new Channel Adapter {0000000000000a20} portnum 1 lid 0-0 \"\"\n";
+	/* a -v report lists every port of every node: the switch's too */
+	static const char sw[] =
+		"SW     5  3 0x0000000000000b00 4x EDR - CA     2 1 0x0000000000000a11 ( 'leaf' - 'h1 HCA-1' )\n"
+		"SW     5  4 0x0000000000000b00 4x EDR - CA     3 2 0x0000000000000a12 ( 'leaf' - 'h1 HCA-1' )\n"
+		"SW     5  5 0x0000000000000b00 4x EDR - CA     4 1 0x0000000000000a21 ( 'leaf' - 'h2 HCA-1' )\n";
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 	struct warnings w;
@@ -731,7 +749,7 @@ static void ports_report_without_dr_paths_warns_once(void **state)
 	ibtopo_fabric_free(f);
 
 	/* with the DR paths: two CAs, nothing to say */
-	snprintf(both, sizeof(both), "%s%s", dr, body);
+	snprintf(both, sizeof(both), "%s%s%s", dr, body, sw);
 	f = read_text(both, IBTOPO_FILE_AUTO, &w, &err);
 	if (!f)
 		fail_msg("%s", err.message);

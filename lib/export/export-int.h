@@ -25,6 +25,8 @@ struct ibtopo__writer {
 			  const struct ibtopo_fabric *f,
 			  const struct ibtopo_export_opts *xopts,
 			  struct ibtopo_error *err);
+	/* optional: what write() cannot keep, see ibtopo_export_losses() */
+	size_t (*losses)(char *buf, size_t len, const struct ibtopo_fabric *f);
 };
 
 /** 0, or the first failure as "out of memory" / "cannot write the <what> output". */

@@ -22,11 +22,36 @@ static void sim_options(const struct ibtopo_link *l, char *buf, size_t len,
 	buf[0] = '\0';
 	if (l->width)
 		used += (size_t)snprintf(buf + used, len - used, "w=%u ", l->width);
-	if (!ibtopo__ibsim_speed_masks(&m, l->speed, false) && used < len)
+	if (!ibtopo__ibsim_speed_masks(&m, ibtopo__ibsim_write_speed(l->speed),
+				       false) &&
+	    used < len)
 		used += (size_t)snprintf(buf + used, len - used, "s=%u e=%u ",
 					 m.s, m.e);
 	if (used && used <= len)
 		buf[used - 1] = '\0';
+}
+
+/* Links ibsim 0.10 cannot train at their speed: written as HDR. */
+static size_t sim_slowed(const struct ibtopo_fabric *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++) {
+		unsigned speed = ibtopo_fabric_link(f, i)->speed;
+
+		n += speed && ibtopo__ibsim_write_speed(speed) != speed;
+	}
+	return n;
+}
+
+static size_t sim_losses(char *buf, size_t len, const struct ibtopo_fabric *f)
+{
+	size_t n = sim_slowed(f);
+
+	if (n && len)
+		snprintf(buf, len, "%zu links faster than HDR written as HDR: "
+			 "ibsim 0.10 (Debian 12) simulates no faster speed", n);
+	return n;
 }
 
 static int write_ibsim(const struct ibtopo_sink *opts,
@@ -39,6 +64,10 @@ static int write_ibsim(const struct ibtopo_sink *opts,
 	ibtopo__wr_printf(w, "# ibsim net file written by ibtopo. Each port enables only its\n"
 		     "# link's active width (w=), speed (s=) and extended speed (e=),\n"
 		     "# so ibsim trains every link as it ran; run: ibsim -s -n FILE\n");
+	if (sim_slowed(f))
+		ibtopo__wr_printf(w, "# %zu links ran faster than HDR (NDR, XDR): written as HDR,\n"
+			     "# the fastest extended speed ibsim 0.10 takes (e=0..7)\n",
+			     sim_slowed(f));
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < n; i++) {
 			const struct ibtopo_node *node = ibtopo_fabric_node(f, i);
@@ -92,4 +121,5 @@ const struct ibtopo__writer ibtopo__writer_ibsim = {
 	.format = IBTOPO_EXPORT_IBSIM,
 	.name = "ibsim",
 	.write = write_ibsim,
+	.losses = sim_losses,
 };

@@ -88,6 +88,19 @@ int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 	return ibtopo_fabric_write_opts(opts, fabric, format, NULL, err);
 }
 
+size_t ibtopo_export_losses(char *buf, size_t len,
+			    const struct ibtopo_fabric *fabric,
+			    enum ibtopo_export_format format)
+{
+	const struct ibtopo__writer *wr = writer_find(format);
+
+	if (buf && len)
+		buf[0] = '\0';
+	if (!buf || !len || !fabric || !wr || !wr->losses)
+		return 0;
+	return wr->losses(buf, len, fabric);
+}
+
 int ibtopo__wr_done(const struct ibtopo__wr *w, const char *what,
 		    struct ibtopo_error *err)
 {

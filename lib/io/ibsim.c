@@ -63,6 +63,11 @@ int ibtopo__ibsim_speed_masks(struct ibtopo__ibsim_masks *out, unsigned speed,
 	return 0;
 }
 
+unsigned ibtopo__ibsim_write_speed(unsigned speed)
+{
+	return speed > IBTOPO_SPEED_HDR ? IBTOPO_SPEED_HDR : speed;
+}
+
 bool ibtopo__ibsim_needs_trailer(unsigned speed)
 {
 	/* no port option enables FDR10: only ibnetdiscover's trailer does */

@@ -17,8 +17,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- text.c: whole files ---- */
+
+/**
+ * fopen() for reading, which refuses a directory (errno EISDIR, so the
+ * caller's "cannot open 'x': %s" says "Is a directory").
+ */
+FILE *ibtopo__open_read(const char *path, const char *mode);
 
 /**
  * Read a whole file into a malloc'd buffer of *out_len bytes, with a NUL
@@ -435,6 +442,13 @@ int ibtopo__ibsim_speed_masks(struct ibtopo__ibsim_masks *out, unsigned speed,
 			      bool slower_too);
 /** FDR10 cannot be a port option: only a trailer ("lid 0 4xFDR10") sets it. */
 bool ibtopo__ibsim_needs_trailer(unsigned speed);
+/**
+ * The speed a net file gives a link that ran at `speed`: the speed
+ * itself, or HDR for NDR and faster. Debian 12's ibsim 0.10 takes
+ * extended speeds 0..7 only (FDR, EDR, HDR: "bad extended speed 8");
+ * ibsim 0.12 adds NDR, but no release simulates XDR.
+ */
+unsigned ibtopo__ibsim_write_speed(unsigned speed);
 /** The masks a trailer "<wnum>x<speed>" sets, as ibsim reads it. */
 void ibtopo__ibsim_trailer(struct ibtopo__ibsim_masks *m, unsigned wnum,
 			   const char *speed, size_t n);

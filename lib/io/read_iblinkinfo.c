@@ -274,6 +274,10 @@ static int read_port_line(struct ibl *r, char *line)
 	if (!read_uint(&p, 0xffff, &pt.lid) || !read_port(&p, &pt.num, &pt.ext))
 		return ibtopo__src_error(r->s, r->s->lineno,
 					 "expected a LID and a port number as '1[  ]'");
+	/* iblinkinfo lists physical ports; a switch's port 0 has no cable */
+	if (!pt.num)
+		return ibtopo__src_error(r->s, r->s->lineno,
+					 "port 0 (expected a physical port, 1 or more)");
 	mid = strstr(line, "==(");
 	end = mid ? strstr(mid, ")==>") : NULL;
 	if (!mid || !end)
@@ -293,6 +297,9 @@ static int read_port_line(struct ibl *r, char *line)
 		    !read_port(&q, &pt.peer_num, &peer_ext))
 			return ibtopo__src_error(r->s, r->s->lineno,
 						 "expected the peer's LID and port as '1[  ]'");
+		if (!pt.peer_num)
+			return ibtopo__src_error(r->s, r->s->lineno,
+						 "peer port 0 (expected a physical port, 1 or more)");
 		skip_blanks(&q);
 		d = *q == '"' ? q + 1 : NULL;
 		de = d ? strchr(d, '"') : NULL;
@@ -371,9 +378,11 @@ static int ibl_build(struct ibl *r, struct ibtopo_fabric **out)
 	for (size_t i = 0; i < r->nnodes && !rc; i++) {
 		struct ibl_node *nd = &r->nodes[i];
 
-		if (!nd->guid) {
-			rc = ibtopo__src_error(r->s, nd->line,
-					       "CA '%s' lists no port", nd->desc);
+		/* a node with no port: nothing another format could write */
+		if (!nd->guid || !nd->maxport) {
+			rc = ibtopo__src_error(r->s, nd->line, "%s '%s' lists no port",
+					       ibtopo__type_word(nd->type),
+					       nd->desc);
 			break;
 		}
 		rc = ibtopo_fabric_add_node(&nd->node, f, nd->type, nd->guid,

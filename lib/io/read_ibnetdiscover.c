@@ -68,8 +68,34 @@ struct topo {
 	size_t cur;		/* record port lines go to, SIZE_MAX = none */
 	bool last_is_record;	/* the last line read was a header or port line */
 	uint8_t netw, nets, nete;	/* ibsim globals */
+	/* ibsim: the GUID the next CA, switch, router gets, and the last
+	 * absolute base (switchguid=B; switchguid+N is B + N); 0 = none */
+	uint64_t sim_next[3], sim_base[3];
 	struct ibtopo_fabric *f;
 };
+
+static size_t sim_kind(enum ibtopo_node_type type)
+{
+	return type == IBTOPO_NODE_SWITCH ? 1 : type == IBTOPO_NODE_ROUTER ? 2 : 0;
+}
+
+/*
+ * The GUID ibsim gives the next node of a type (sim_net.c new_node()):
+ * per type a counter from 0x100000 (CAs) and 0x200000 (switches) in file
+ * order, reset by caguid=, switchguid=, rtguid=; a switch takes one GUID
+ * (all its ports share it), a CA or router one for the node and one per
+ * port (port i is the node's + i). ibsim starts routers at 0, which no
+ * port can have: those keep a GUID from their name.
+ */
+static uint64_t sim_take(struct topo *t, enum ibtopo_node_type type,
+			 unsigned nports)
+{
+	uint64_t *next = &t->sim_next[sim_kind(type)], g = *next;
+
+	if (g)
+		*next += type == IBTOPO_NODE_SWITCH ? 1 : nports + 1;
+	return g;
+}
 
 static bool id_eq(const void *ctx, size_t i)
 {
@@ -112,6 +138,7 @@ static int topo_assignment(struct topo *t, const char *p)
 	unsigned long v;
 	uint64_t g;
 	size_t i, n = 0;
+	bool relative;
 
 	for (i = 0; i < IBTOPO__ARRAY_SIZE(keys); i++) {
 		n = strlen(keys[i].key);
@@ -122,7 +149,9 @@ static int topo_assignment(struct topo *t, const char *p)
 	if (i == IBTOPO__ARRAY_SIZE(keys))
 		return 0;
 	p = ibtopo__skip_ws(p + n);
-	if (*p != '=')
+	relative = t->ibsim && *p == '+' && keys[i].what >= 4 &&
+		   keys[i].what <= 6;
+	if (*p != '=' && !relative)
 		return ibtopo__src_error(s, s->lineno, "expected '=' after '%s'",
 				 keys[i].key);
 	p = ibtopo__skip_ws(p + 1);
@@ -154,6 +183,13 @@ static int topo_assignment(struct topo *t, const char *p)
 		t->pend.guid_type = keys[i].what == 4 ? IBTOPO_NODE_SWITCH :
 				    keys[i].what == 5 ? IBTOPO_NODE_CA :
 				    IBTOPO_NODE_ROUTER;
+		if (t->ibsim) {
+			size_t k = sim_kind(t->pend.guid_type);
+
+			if (!relative)
+				t->sim_base[k] = g;
+			t->sim_next[k] = relative ? t->sim_base[k] + g : g;
+		}
 		t->pend.port_guid = 0;
 		p = ibtopo__skip_ws(p);
 		if (*p == '(') {
@@ -290,7 +326,11 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 		if (!t->ibsim)
 			find_lid_lmc(rest, &r.lid, &r.lmc);
 	}
-	if (t->pend.guid && t->pend.guid_type == type) {
+	if (t->ibsim) {
+		/* the GUID comes from ibsim's counters, below */
+		if (t->pend.guid && t->pend.guid_type == type)
+			r.port_guid = t->pend.port_guid;
+	} else if (t->pend.guid && t->pend.guid_type == type) {
 		r.guid = t->pend.guid;
 		r.port_guid = t->pend.port_guid;
 	} else if (t->pend.guid) {
@@ -300,9 +340,8 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 			 t->pend.guid_type == IBTOPO_NODE_ROUTER ? "rtguid" :
 			 "caguid", ibtopo__type_word(t->pend.guid_type));
 	}
-	if (!r.guid)
+	if (!r.guid && !t->ibsim)
 		id_guid(r.id, type, &r.guid);
-	r.guid_stated = r.guid != 0;
 	r.sysimg = t->pend.sysimg;
 	r.vendor = t->pend.vendor;
 	r.device = t->pend.device;
@@ -310,6 +349,10 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 	r.first_pl = t->npls;
 
 	dup = find_id(t, r.id);
+	if (t->ibsim)
+		r.guid = dup != SIZE_MAX ? t->recs[dup].guid :
+					   sim_take(t, type, r.nports);
+	r.guid_stated = r.guid != 0;
 	if (dup != SIZE_MAX) {
 		const struct rec *o = &t->recs[dup];
 
@@ -982,6 +1025,8 @@ static int read_topo(struct ibtopo_fabric **out, struct ibtopo__src *s, bool ibs
 	t.s = s;
 	t.ibsim = ibsim;
 	t.cur = SIZE_MAX;
+	t.sim_next[0] = t.sim_base[0] = 0x100000;
+	t.sim_next[1] = t.sim_base[1] = 0x200000;
 	t.netw = IBTOPO__IBSIM_WIDTH_DEFAULT;
 	t.nets = IBTOPO__IBSIM_SPEED_DEFAULT;
 	rc = topo_parse(&t);

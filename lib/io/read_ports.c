@@ -27,6 +27,7 @@ struct pline {
 	unsigned line;
 	struct pend_end a, b;
 	bool linked;
+	bool mirrored;		/* the peer's line names this link too */
 	unsigned width, speed;
 	char *inner;		/* "a' - 'b" when the split was ambiguous */
 };
@@ -66,7 +67,8 @@ struct ports {
 	char **paths;
 	uint64_t *path_guid;
 	enum ibtopo_node_type *path_type;	/* of the node at the path */
-	size_t npaths, apaths, apath_guid, apath_type;
+	unsigned *path_line;			/* the line that named it */
+	size_t npaths, apaths, apath_guid, apath_type, apath_line;
 	struct ibtopo_fabric *f;
 };
 
@@ -172,12 +174,15 @@ static int ports_dr_line(struct ports *r, const char *p)
 		    ibtopo__grow(&r->path_guid, &r->apath_guid, r->npaths + 1,
 			       sizeof(*r->path_guid)) ||
 		    ibtopo__grow(&r->path_type, &r->apath_type, r->npaths + 1,
-			       sizeof(*r->path_type)))
+			       sizeof(*r->path_type)) ||
+		    ibtopo__grow(&r->path_line, &r->apath_line, r->npaths + 1,
+			       sizeof(*r->path_line)))
 			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
 		r->path_type[r->npaths] =
 			strstr(arrow, " Switch ") ? IBTOPO_NODE_SWITCH :
 			strstr(arrow, " Router ") ? IBTOPO_NODE_ROUTER :
 			IBTOPO_NODE_CA;
+		r->path_line[r->npaths] = s->lineno;
 		r->paths[r->npaths] = ibtopo__arena_strndup(&r->arena, key, plen);
 		if (!r->paths[r->npaths] ||
 		    ibtopo__imap_put(&r->path_idx, ibtopo__str_key(key), r->npaths))
@@ -441,13 +446,11 @@ static void ports_warn_conflict(struct ports *r, const struct pline *x,
 		 s->name, y->line, y->a.port, y->a.desc, y->b.desc, y->b.port);
 }
 
-static int ports_build(struct ports *r)
+/* The nodes: unambiguous lines first, so ambiguous splits can use them. */
+static int ports_collect_nodes(struct ports *r)
 {
-	struct ibtopo__src *s = r->s;
-	struct ibtopo__imap link_line = { 0 };	/* port (guid, num) -> line index */
 	int rc = 0;
 
-	/* nodes: unambiguous lines first, so ambiguous splits can use them */
 	for (int pass = 0; pass < 2 && !rc; pass++) {
 		for (size_t i = 0; i < r->nlines && !rc; i++) {
 			struct pline *l = &r->lines[i];
@@ -468,6 +471,16 @@ static int ports_build(struct ports *r)
 						     &kb);
 		}
 	}
+	return rc;
+}
+
+static int ports_build(struct ports *r)
+{
+	struct ibtopo__src *s = r->s;
+	struct ibtopo__imap link_line = { 0 };	/* port (guid, num) -> line index */
+	int rc = 0;
+
+	rc = ports_collect_nodes(r);
 	if (rc)
 		goto out;
 	rc = ibtopo_fabric_new(&r->f, s->err);
@@ -526,6 +539,7 @@ static int ports_build(struct ports *r)
 			link = ports[0]->link;
 			k = ibtopo__imap_find_u64(&link_line,
 					  edge_key(ports[0]->node->guid, ports[0]->num));
+			r->lines[k].mirrored = l->mirrored = true;
 			if ((l->speed && link->speed && l->speed != link->speed) ||
 			    (l->width && link->width && l->width != link->width)) {
 				char x[16], y[16];
@@ -560,6 +574,75 @@ static int ports_build(struct ports *r)
 	}
 out:
 	ibtopo__imap_release(&link_line);
+	return rc;
+}
+
+/*
+ * The DR-path lines of a -v report name every node the sweep reached and
+ * the port it left each one by. Port lines that do not cover them come
+ * from a cut file (a copy stopped early, a full disk): reading what is
+ * left would present a smaller fabric as this one.
+ */
+static int ports_check_complete(struct ports *r)
+{
+	struct ibtopo__src *s = r->s;
+	struct ibtopo__imap seen = { 0 };
+	size_t nodes = 0, missing = 0, first = SIZE_MAX;
+	int rc = 0;
+
+	if (!r->npaths)
+		return 0;
+	for (size_t i = 0; i < r->npaths; i++) {
+		uint64_t key = ibtopo__mix64(r->path_guid[i]);
+
+		if (ibtopo__imap_find_u64(&seen, key) != SIZE_MAX)
+			continue;
+		if (ibtopo__imap_put(&seen, key, i)) {
+			ibtopo__imap_release(&seen);
+			return ibtopo__error_set(s->err, IBTOPO_ENOMEM, "out of memory");
+		}
+		nodes++;
+		if (ibtopo__imap_find_u64(&r->node_idx, key) == SIZE_MAX &&
+		    !missing++)
+			first = i;
+	}
+	ibtopo__imap_release(&seen);
+	if (missing)
+		return ibtopo__src_error(s, r->path_line[first],
+				 "incomplete report: DR path '%s' reached %s 0x%016" PRIx64
+				 ", which no port line names (%zu of the %zu nodes "
+				 "the DR paths name are missing; truncated file?)",
+				 r->paths[first],
+				 ibtopo__type_word(r->path_type[first]),
+				 r->path_guid[first], missing, nodes);
+	/* a -p report lists every port of every node: each link twice */
+	for (size_t i = 0; i < r->nlines && !rc; i++) {
+		const struct pline *l = &r->lines[i];
+
+		if (l->linked && !l->mirrored)
+			rc = ibtopo__src_error(s, l->line,
+					 "incomplete report: port %u of '%s' links to port "
+					 "%u of '%s', but no line lists that port "
+					 "(truncated file?)",
+					 l->a.port, l->a.desc, l->b.port, l->b.desc);
+	}
+	/* every hop the walk took is a link; up edges name a CA's port */
+	for (size_t i = 0; i < r->nedges && !rc; i++) {
+		const struct dr_edge *e = &r->edges[i];
+		const struct ibtopo_node *n;
+		const struct ibtopo_port *p;
+
+		if (!e->port || e->to_type != IBTOPO_NODE_UNKNOWN || e->from == e->to)
+			continue;
+		n = ibtopo_fabric_find_node(r->f, e->from);
+		p = n && e->port <= n->nports ? n->ports[e->port] : NULL;
+		if (!p || !p->remote || p->remote->node->guid != e->to)
+			rc = ibtopo__src_error(s, s->lineno ? s->lineno : 1,
+					 "incomplete report: the DR paths cross port %u "
+					 "of 0x%016" PRIx64 " to 0x%016" PRIx64 ", which "
+					 "no port line links (truncated file?)",
+					 e->port, e->from, e->to);
+	}
 	return rc;
 }
 
@@ -619,6 +702,8 @@ static int read_ports(struct ibtopo_fabric **out, struct ibtopo__src *s)
 	if (!rc)
 		rc = ports_build(&r);
 	if (!rc)
+		rc = ports_check_complete(&r);
+	if (!rc)
 		rc = ports_warn_unjoined(&r);
 	if (!rc) {
 		ibtopo_fabric_sort(r.f);
@@ -632,6 +717,7 @@ static int read_ports(struct ibtopo_fabric **out, struct ibtopo__src *s)
 	free(r.paths);
 	free(r.path_guid);
 	free(r.path_type);
+	free(r.path_line);
 	ibtopo__imap_release(&r.up_idx);
 	ibtopo__imap_release(&r.node_idx);
 	ibtopo__imap_release(&r.edge_idx);

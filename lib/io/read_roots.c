@@ -72,7 +72,7 @@ int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
 		free(r);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	fp = fopen(path, "r");
+	fp = ibtopo__open_read(path, "r");
 	if (!fp) {
 		ret = ibtopo__error_set(err, IBTOPO_EIO,
 					"cannot read roots file '%s': %s", path,

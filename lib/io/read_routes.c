@@ -67,6 +67,18 @@ struct rt_reader {
 	enum block_kind kind;
 	struct pending *cur;
 	size_t unknown;
+	/*
+	 * A fabric with no LID at all (an ibsim net file) learns them from
+	 * an opensm-lfts.dump: the header's switch LID, each entry's
+	 * "portguid 0x...". Taken only when the whole file reads.
+	 */
+	bool learn_lids;
+	struct lid_seen_port {
+		struct ibtopo_node *sw;	/* a switch's port 0, else NULL */
+		struct ibtopo_port *port;
+		uint16_t lid;
+	} *lids;
+	size_t nlids, alids;
 };
 
 static bool starts(const char *p, const char *w)
@@ -97,6 +109,81 @@ static struct ibtopo_node *switch_of(struct rt_reader *r, uint64_t guid)
 		n = NULL;
 	}
 	return n;
+}
+
+static int learn_lid(struct rt_reader *r, struct ibtopo_node *sw,
+		     struct ibtopo_port *port, unsigned long lid)
+{
+	if (!lid || lid > IBTOPO_LFT_MAX_LID)
+		return 0;
+	if (ibtopo__grow(&r->lids, &r->alids, r->nlids + 1, sizeof(*r->lids)))
+		return nomem(r);
+	r->lids[r->nlids++] = (struct lid_seen_port){ sw, port, (uint16_t)lid };
+	return 0;
+}
+
+/* "... # Channel Adapter portguid 0x...: 'h1'": that port has `lid`. */
+static int learn_entry_lid(struct rt_reader *r, const char *p,
+			   unsigned long lid)
+{
+	const char *g = strstr(p, "portguid ");
+	uint64_t guid;
+	struct ibtopo_port *port;
+	struct ibtopo_node *n;
+
+	if (!g)
+		return 0;
+	g += strlen("portguid ");
+	if (!ibtopo__parse_hex64(&g, &guid))
+		return 0;
+	port = ibtopo_fabric_find_port(r->fabric, guid);
+	n = port ? NULL : ibtopo_fabric_find_node(r->fabric, guid);
+	if (n && n->type != IBTOPO_NODE_SWITCH)
+		n = NULL;
+	if (port && port->node->type == IBTOPO_NODE_SWITCH) {
+		n = port->node;
+		port = NULL;
+	}
+	return port || n ? learn_lid(r, n, port, lid) : 0;
+}
+
+/* The LIDs learnt go to the ports that have none (switches: port 0). */
+static int commit_lids(struct rt_reader *r)
+{
+	for (size_t i = 0; i < r->nlids; i++) {
+		struct lid_seen_port *l = &r->lids[i];
+		struct ibtopo_port *p = l->port;
+		int rc;
+
+		if (l->sw && !l->sw->ports[0]) {
+			rc = ibtopo_node_add_port(&p, r->fabric, l->sw, 0,
+						  r->src.err);
+			if (rc)
+				return rc;
+			/* ibsim gives a switch's port 0 the node GUID */
+			p->guid = l->sw->guid;
+			rc = ibtopo_fabric_index_port(r->fabric, p, r->src.err);
+			if (rc)
+				return rc;
+		} else if (l->sw) {
+			p = l->sw->ports[0];
+		}
+		if (!p->lid)
+			p->lid = l->lid;
+	}
+	return 0;
+}
+
+static bool fabric_has_lids(const struct ibtopo_fabric *f)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned k = 0; k <= n->nports; k++)
+			if (n->ports[k] && n->ports[k]->lid)
+				return true;
+	}
+	return false;
 }
 
 /* Close the current block: forget which LIDs it listed. */
@@ -184,9 +271,10 @@ static int add_entry(struct rt_reader *r, unsigned long lid, unsigned long port)
 static int lft_header(struct rt_reader *r, const char *p)
 {
 	unsigned line = r->src.lineno;
-	unsigned long from, to;
-	const char *g;
+	unsigned long from, to, lid;
+	const char *g, *l, *p0 = p;
 	uint64_t guid;
+	int rc;
 
 	p += strlen("Unicast lids [");
 	if (!ibtopo__parse_cnum(&p, 0xffff, &from) || *p++ != '-' ||
@@ -203,7 +291,14 @@ static int lft_header(struct rt_reader *r, const char *p)
 					 "expected the switch's GUID after 'guid'");
 	if (to > IBTOPO_LFT_MAX_LID)
 		to = IBTOPO_LFT_MAX_LID;
-	return begin_block(r, BLOCK_LFT, guid, (unsigned)to);
+	rc = begin_block(r, BLOCK_LFT, guid, (unsigned)to);
+	l = strstr(p0, " Lid ");
+	if (!rc && r->learn_lids && r->cur && r->cur->node && l && l < g) {
+		l += strlen(" Lid ");
+		if (ibtopo__parse_cnum(&l, 0xffff, &lid))
+			rc = learn_lid(r, r->cur->node, NULL, lid);
+	}
+	return rc;
 }
 
 /* "[osm_ucast_mgr_]dump_ucast_routes: Switch 0x..." */
@@ -268,6 +363,12 @@ static int entry(struct rt_reader *r, const char *p)
 	if (!parse_port(&p, &port))
 		return ibtopo__src_error(&r->src, line,
 			"expected an out-port (0..255) after the LID");
+	if (r->learn_lids && r->cur->node) {
+		int rc = learn_entry_lid(r, p, (unsigned long)lid);
+
+		if (rc)
+			return rc;
+	}
 	return add_entry(r, (unsigned long)lid, port);
 }
 
@@ -386,8 +487,8 @@ static int fast_entry(struct rt_reader *r, const char *p, size_t n)
 	unsigned lid = 0, port = 0, k = 2, d;
 	int rc;
 
-	if (r->kind != BLOCK_LFT || !r->cur || n < 8 || p[0] != '0' ||
-	    p[1] != 'x')
+	if (r->kind != BLOCK_LFT || !r->cur || r->learn_lids || n < 8 ||
+	    p[0] != '0' || p[1] != 'x')
 		return 0;
 	for (; k < 6 && k < n; k++) {
 		char c = p[k];
@@ -462,6 +563,7 @@ static void release(struct rt_reader *r)
 	free(r->lid_seen);
 	free(r->ent);
 	free(r->pend);
+	free(r->lids);
 }
 
 /* After the last chunk: the tables go to the fabric. */
@@ -478,6 +580,8 @@ static int finish(struct rt_reader *r, const struct ibtopo_routes_load_opts *opt
 			"('Unicast lids [A-B] of switch ... guid 0x...:') or "
 			"an .fdbs file ('dump_ucast_routes: Switch 0x...')");
 	rc = commit(r, opts ? opts->engine : NULL);
+	if (!rc)
+		rc = commit_lids(r);
 	if (!rc && out_unknown)
 		*out_unknown = r->unknown;
 	return rc;
@@ -495,6 +599,7 @@ static int begin(struct rt_reader *r, struct ibtopo_fabric *fabric,
 	}
 	ibtopo__src_init(&r->src, "", 0, name, ro, err);
 	r->fabric = fabric;
+	r->learn_lids = !fabric_has_lids(fabric);
 	r->lid_seen = calloc(((size_t)IBTOPO_LFT_MAX_LID + 8) / 8, 1);
 	if (!r->lid_seen)
 		return nomem(r);
@@ -552,7 +657,7 @@ int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
 	if (!fabric || !path)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric or no path");
-	f = fopen(path, "rb");
+	f = ibtopo__open_read(path, "rb");
 	if (!f)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
 					 path, strerror(errno));

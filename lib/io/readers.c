@@ -149,13 +149,66 @@ static int not_a_fabric(struct ibtopo__src *s)
 	return ibtopo__src_error(s, 1, "not a fabric file (expected %s)", list);
 }
 
+/* Counts what a forced reader says, and passes it on. */
+struct forced {
+	const struct ibtopo_read_opts *user;
+	unsigned warnings;
+};
+
+static void forced_warn(void *arg, const char *message)
+{
+	struct forced *fw = arg;
+
+	fw->warnings++;
+	(void)message;
+}
+
+/*
+ * A format forced on a file the content says is in another: a reader that
+ * skips every line it cannot read would say so once a line (799 times) or
+ * load a fabric of what is left. What it reads without a word stands (ibsim
+ * reads ibnetdiscover output); anything else is one error naming both.
+ */
+static int read_forced(struct ibtopo_fabric **out, struct ibtopo__src *s,
+		       const struct ibtopo__reader *reader,
+		       const struct ibtopo__reader *detected)
+{
+	struct ibtopo_read_opts local = *s->opts;
+	struct forced fw = { s->opts, 0 };
+	struct ibtopo_error *err = s->err;
+	char why[sizeof(err->message)];
+	int rc;
+
+	local.warn = forced_warn;
+	local.warn_arg = &fw;
+	s->opts = &local;
+	rc = reader->read(out, s);
+	s->opts = fw.user;
+	if (!rc && !fw.warnings)
+		return 0;
+	ibtopo_fabric_free(*out);
+	*out = NULL;
+	if (fw.warnings)
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+			"'%s' does not read as %s: %u lines not in that format "
+			"(its content is %s; let the format be detected)",
+			s->name, reader->what, fw.warnings, detected->what);
+	if (!err)
+		return rc;
+	memcpy(why, err->message, sizeof(why));
+	return ibtopo__error_set_input(err, rc,
+		"'%s' does not read as %s: %s (its content is %s; let the "
+		"format be detected)", s->name, reader->what, why,
+		detected->what);
+}
+
 int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 			      size_t len, const char *name,
 			      const struct ibtopo_read_opts *opts,
 			      struct ibtopo_error *err)
 {
 	enum ibtopo_file_format format = opts ? opts->format : IBTOPO_FILE_AUTO;
-	const struct ibtopo__reader *reader;
+	const struct ibtopo__reader *reader, *detected;
 	struct ibtopo_fabric *f = NULL;
 	struct ibtopo__src *s;
 	int rc;
@@ -178,9 +231,12 @@ int ibtopo_fabric_read_buffer(struct ibtopo_fabric **out, const char *buf,
 	rc = ibtopo__src_check_text(s);
 	if (rc)
 		goto out_free_src;
+	detected = ibtopo__reader_find(ibtopo_file_format_detect(buf, len));
 	if (format == IBTOPO_FILE_AUTO)
-		reader = ibtopo__reader_find(ibtopo_file_format_detect(buf, len));
-	if (reader)
+		reader = detected;
+	if (reader && opts && detected && detected != reader)
+		rc = read_forced(&f, s, reader, detected);
+	else if (reader)
 		rc = reader->read(&f, s);
 	else
 		rc = not_a_fabric(s);

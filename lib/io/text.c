@@ -11,12 +11,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+FILE *ibtopo__open_read(const char *path, const char *mode)
+{
+	FILE *f = fopen(path, mode);
+	struct stat st;
+
+	/* fopen takes a directory; only the first read would fail */
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	return f;
+}
 
 /* Whole file into memory (the readers want random access and line numbers). */
 int ibtopo__read_whole_file(char **out, size_t *out_len, const char *path,
 			    struct ibtopo_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = ibtopo__open_read(path, "rb");
 	char *buf = NULL, *nb;
 	size_t len = 0, alloc = 0, n;
 	int rc = 0;

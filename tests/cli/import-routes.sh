@@ -45,6 +45,22 @@ run 2 "$IBTOPO" import "$cache" --routes "$tmp/bad.dump" &&
 run 0 "$IBTOPO" snapshots --format csv &&
 	[ "$(grep -c '^[0-9]' "$tmp/out")" = 2 ] || flunk "a bad dump stored something"
 
+# ---- the net file that simulation ran on, without GUIDs, and its dump:
+# the nodes get the GUIDs ibsim gives them (0x200000.. for switches,
+# 0x100000.. for CAs, in file order, as in the cache of that fabric) and
+# the ports the dump's LIDs, so the pair can be analyzed
+net=$DATA/sim-small.net
+run 0 "$IBTOPO" routes "$net" --routes "$dump" || flunk "routes $net"
+[ -s "$tmp/err" ] && flunk "routes $net warned: $(cat "$tmp/err")"
+grep -q '^routing: engine unknown; 4 of 4 switches with tables; 5 CA ports, 20 CA pairs, 0 unreachable$' \
+	"$tmp/out" || flunk "routes $net: $(head -2 "$tmp/out")"
+run 0 "$IBTOPO" show "$net" nodes --format csv
+cut -d, -f1-3 "$tmp/out" >"$tmp/net-nodes"
+run 0 "$IBTOPO" show "$cache" nodes --format csv
+cut -d, -f1-3 "$tmp/out" >"$tmp/cache-nodes"
+cmp -s "$tmp/net-nodes" "$tmp/cache-nodes" ||
+	flunk "net file GUIDs: $(cat "$tmp/out")"
+
 # ---- no tables: export lfts refuses
 run 0 "$IBTOPO" import "$cache" || flunk "plain import"
 run 2 "$IBTOPO" export --format lfts &&

@@ -27,8 +27,27 @@ expect_err() {
 # ---- neither a file nor a snapshot
 expect_err "ibtopo: cannot open 'no/such.topo': No such file or directory" \
 	"$IBTOPO" --db "$DB" show no/such.topo
-expect_err "ibtopo: '$T' is no fabric file (a directory) and no snapshot: no database '$DB'" \
+expect_err "ibtopo: '$T' is a directory, not a fabric file, and no snapshot: no database '$DB'" \
 	"$IBTOPO" --db "$DB" analyze "$T"
+# a directory is never "No such file or directory", whatever errno held
+# before (without --db the default database is looked for first)
+mkdir -p "$T/home" "$T/dir"
+HOME=$T/home XDG_DATA_HOME='' "$IBTOPO" analyze "$T/dir" >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] || fail "analyze of a directory did not exit 2"
+grep -q "^ibtopo: '$T/dir' is a directory, not a fabric file, and no snapshot" \
+	"$T/err" || fail "analyze of a directory said '$(cat "$T/err")'"
+# every fabric, counters, routes, cables or name-map file lib/io opens
+for how in "import --input-format ibsim" "import" "import --input-format cache"; do
+	# shellcheck disable=SC2086 # the options are words
+	expect_err "ibtopo: cannot open '$T/dir': Is a directory" \
+		"$IBTOPO" --db "$DB" $how "$T/dir"
+done
+for opt in --counters --routes --node-name-map; do
+	expect_err "ibtopo: cannot open '$T/dir': Is a directory" \
+		"$IBTOPO" --db "$DB" import "$DATA/rd-small.topo" "$opt" "$T/dir"
+done
+expect_err "ibtopo: cannot open '$T/dir': Is a directory" \
+	"$IBTOPO" analyze "$DATA/rd-small.topo" --cables "$T/dir"
 "$IBTOPO" --db "$DB" import --label tiny "$TINY" >/dev/null ||
 	fail "import $TINY"
 expect_err "ibtopo: cannot open './tiny': No such file or directory" \

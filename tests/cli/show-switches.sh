@@ -26,7 +26,7 @@ linkset() {
 linkset "$DATA/sim-small.cache" >"$tmp/cache.links"
 linkset latest >"$tmp/ibl.links"
 same "$tmp/cache.links" "$tmp/ibl.links" "links of the cache and of iblinkinfo"
-run 0 "$IBTOPO" import --format iblinkinfo "$IBL"
+run 0 "$IBTOPO" import --input-format iblinkinfo "$IBL"
 run 2 "$IBTOPO" import "$DATA/tf-iblinkinfo-l.txt" &&
 	grep -q "tf-iblinkinfo-l.txt:1: iblinkinfo's one-line mode (-l)" "$tmp/err" ||
 	flunk "-l output: $(cat "$tmp/err")"

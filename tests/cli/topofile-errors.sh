@@ -67,6 +67,26 @@ else
 	flunk "fixture $REAL/x5-mixed-ddr-qdr.topo missing"
 fi
 
+# a cut `ibnetdiscover -p -v` report: its DR-path lines name every node
+# the sweep found and each port line has its peer's line; when the port
+# lines do not cover them the file is incomplete, never a smaller fabric
+p1=$REAL/plafrim2-subnet1.ports-verbose.txt
+head -n 63 "$p1" >"$tmp/cut.ports"
+bad "$tmp/cut.ports" 1 "incomplete report: DR path '0' reached CA 0xf4521403001630f0, which no port line names (1 of the 24 nodes the DR paths name are missing; truncated file?)"
+head -n 82 "$p1" >"$tmp/cut.ports"
+bad "$tmp/cut.ports" 74 "incomplete report: port 9 of 'MF0;switchIB-MLX01:IS5030/U1' links to port 1 of 'MT25408 ConnectX Mellanox Technologies', but no line lists that port (truncated file?)"
+p0=$REAL/plafrim2-subnet0.ports-verbose.txt
+n=$(wc -l <"$p0")
+k=1
+while [ "$k" -lt $((n - 209)) ]; do
+	head -n $((n - k)) "$p0" >"$tmp/cut.ports"
+	"$IBTOPO" show "$tmp/cut.ports" nodes >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "^ibtopo: $tmp/cut.ports:[0-9]*: incomplete report: " "$tmp/err" ||
+		flunk "plafrim2-subnet0 without its last $k lines: exit $rc, $(cat "$tmp/err")"
+	k=$((k + 13))
+done
+
 # a mutated dump: the error quotes the input printably (\xNN for bytes
 # that are not printable ASCII or UTF-8), one line, nothing else
 x5=$top_srcdir/tests/data/real/x5-mixed-ddr-qdr.topo

@@ -69,7 +69,7 @@ printf '%s\n%s\n' "$msg" "$msg" | cmp -s - "$tmp/err" || flunk "-p diff: $(cat "
 [ -s "$tmp/err" ] && flunk "-p -v import warned: $(cat "$tmp/err")"
 
 # a forced format that does not fit fails cleanly
-if "$IBTOPO" --db "$tmp/db" import --format ports "$REAL/tiny-mixed-speeds.topo" \
+if "$IBTOPO" --db "$tmp/db" import --input-format ports "$REAL/tiny-mixed-speeds.topo" \
 	>"$tmp/out" 2>"$tmp/err"; then
 	flunk "a dump read as a ports report succeeded"
 fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bad-cache.sh - bad cache files never crash and never touch the
-# database: `ibtopo import` (format detected or --format cache) and `show`
+# database: `ibtopo import` (format detected or --input-format cache) and `show`
 # of an empty file, random bytes, random bytes behind the cache magic,
 # every kind of truncation of a real cache (tests/data/sim-small.cache,
 # from ibnetdiscover --cache under ibsim), trailing bytes, a port number
@@ -34,7 +34,7 @@ expect_fail() {
 
 # check FILE MESSAGE: FILE is refused with MESSAGE when read as a cache.
 check() {
-	expect_fail "$2" "$IBTOPO" --db "$DB" import --format cache "$1"
+	expect_fail "$2" "$IBTOPO" --db "$DB" import --input-format cache "$1"
 }
 
 # check_all FILE MESSAGE: also when its format is detected (then the

@@ -30,14 +30,7 @@ sim_start "$TESTDIR/ft.net"
 SIM_HOST=h00001
 export SIM_HOST
 
-mkdir -p "$TESTDIR/osm" "$TESTDIR/dump"
-(cd "$TESTDIR/work" &&
-	OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o \
-	--dump_files_dir "$TESTDIR/dump" -D 0x43 \
-	-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
-	fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+sim_opensm_dumps
 grep -q 'tables configured on all switches' "$TESTDIR/osm/osm.log" ||
 	fail "opensm configured no tables"
 [ -s "$TESTDIR/dump/opensm-lfts.dump" ] || fail "opensm wrote no opensm-lfts.dump"

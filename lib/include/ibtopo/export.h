@@ -59,7 +59,8 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * ibsim and by ibtopo_fabric_read_buffer() into the same fabric.
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
- * switchguid=/caguid= lines (ibsim cannot simulate NDR and faster).
+ * switchguid=/caguid= lines; NDR and faster are written as HDR (see
+ * ibtopo_export_losses()).
  * slurm, slurm-block, slurm-yaml, k8s: the scheduler formats, all from
  * one tree of logical switches built on ibtopo_topology_analyze():
  * a leaf lists servers, a switch above lists switches of lower levels;
@@ -100,6 +101,17 @@ int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
 			     enum ibtopo_export_format format,
 			     const struct ibtopo_export_opts *xopts,
 			     struct ibtopo_error *err);
+
+/**
+ * What writing `fabric` in `format` cannot keep, as one line for a
+ * warning into buf (len bytes; "" when nothing is lost). Returns the
+ * number of links it concerns, 0 when nothing is lost or an argument is
+ * NULL. ibsim: links faster than HDR (NDR, XDR) are written as HDR, the
+ * fastest extended speed Debian 12's ibsim 0.10 accepts.
+ */
+size_t ibtopo_export_losses(char *buf, size_t len,
+			    const struct ibtopo_fabric *fabric,
+			    enum ibtopo_export_format format);
 
 #ifdef __cplusplus
 }

@@ -83,7 +83,10 @@ struct ibtopo_routes_load_opts {
  *   "[osm_ucast_mgr_]dump_ucast_routes: Switch 0x...", then
  *   "0xLID : PORT ..." or "0xLID : UNREACHABLE" lines.
  * Switches are matched by node GUID; switches the fabric does not have
- * are counted in *out_unknown (may be NULL), not an error. The file is
+ * are counted in *out_unknown (may be NULL), not an error. A fabric with
+ * no LID at all (an ibsim net file) takes the LIDs an opensm-lfts.dump
+ * names: each switch's from its header (on a port 0 it gets when it has
+ * none), each CA port's from the entries' "portguid 0x...". The file is
  * read whole before any table changes: bad input leaves the fabric as it
  * was. IBTOPO_EPARSE "<path>:<line>: <what was expected>", IBTOPO_EIO,
  * IBTOPO_ENOMEM, IBTOPO_EINVAL.
