@@ -327,7 +327,7 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct output_file out;
 	const char *shape;
 	size_t k = 0;
-	int rc, at;
+	int rc, at = 0;
 
 	rc = parse_args(&a, &at, self, argc, argv);
 	if (rc)
