@@ -535,7 +535,7 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
 	assert_false(end_is_set_(&f->c));
 	ibtopo_finding_message(buf, sizeof(buf), f);
-	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; no other adapter of its model"));
+	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; the adapter has no vendor or device ID"));
 	/* an SDR-rated cable explains it: cause cable, and the cable finding */
 	cable(t, l, IBTOPO_MEDIA_PASSIVE_COPPER, 2, IBTOPO_SPEED_SDR);
 	run(t);
@@ -544,6 +544,38 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
 	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_QDR);
+}
+
+/*
+ * A dump without vendor or device IDs (plafrim2-subnet1's -p -v dump)
+ * cannot say what model an adapter is: the sentence must not claim that
+ * no other adapter of its model is in the fabric. With IDs it may.
+ */
+static void slow_adapter_without_ids_claims_no_model(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "IS5030", 36);
+	struct ibtopo_node *h;
+	char buf[512];
+
+	for (unsigned i = 1; i <= 3; i++)
+		tlink(t, s, i, node(t, IBTOPO_NODE_CA, "MT25408 ConnectX", 1), 1,
+		      IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	h = node(t, IBTOPO_NODE_CA, "bright mlx4_0", 1);
+	tlink(t, s, 35, h, 1, IBTOPO_SPEED_SDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_null(strstr(buf, "no other adapter of its model"));
+	assert_non_null(strstr(buf, "no vendor or device ID"));
+	assert_non_null(strstr(buf, "check the adapter's top speed"));
+	/* with the adapter's IDs, a model of one is a fact */
+	h->vendor_id = 0x2c9;
+	h->device_id = 0x673c;
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_non_null(strstr(buf, "no other adapter of its model (0x02c9:0x673c)"));
 }
 
 /* Hosts at QDR and inter-switch links at FDR10 are different classes. */
@@ -897,6 +929,7 @@ int main(void)
 		T(switches_without_device_id_are_not_compared),
 		T(isl_to_a_switch_model_that_never_runs_faster),
 		T(lone_slow_adapter_is_info_of_unknown_cause),
+		T(slow_adapter_without_ids_claims_no_model),
 		T(hosts_and_isls_are_not_compared),
 		T(adapter_model_from_description),
 		T(host_1x_among_4x_peers),

@@ -54,10 +54,15 @@ static int slow_link_sentence(char *buf, size_t len, const struct ibtopo_finding
 		return snprintf(buf, len,
 			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
 			act, peers, exp);
+	/* a model of one is a fact only where the adapter's IDs are known */
+	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT && !f->device_id)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; the adapter has no vendor or device ID in this data, so its model, and whether it is a slower adapter or a bad link, is unknown: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp);
 	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT)
 		return snprintf(buf, len,
-			"link runs at %s while %s %s; no other adapter of its model is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
-			act, peers, exp);
+			"link runs at %s while %s %s; no other adapter of its model (0x%04x:0x%04x) is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp, f->vendor_id, f->device_id);
 	if (f->subkind == IBTOPO_PEER_SWITCHES) {
 		if (f->device_id)
 			snprintf(model, sizeof(model),

@@ -154,7 +154,8 @@ struct ibtopo_finding {
 	enum ibtopo_cause cause;
 	int subkind;		/* per-kind refinement, see the module docs */
 	const char *note;	/* static string or borrowed; may be NULL */
-	/* cause device-limit: the limiting model; 0 = known by description */
+	/* speed-downgrade info: the limiting model (device-limit) or the
+	 * lone adapter's (cause unknown); 0 = no IDs in the data */
 	uint32_t vendor_id;
 	uint32_t device_id;
 	/*
