@@ -727,6 +727,7 @@ static void dragonfly_missing_global_link(void **state)
 	struct fg_params p = DFP(.faults = FG_FAULT_MISSING_GLOBAL);
 	const struct ibtopo_finding *f;
 	struct run r;
+	char buf[512];
 
 	run_gen(&r, &p);
 	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
@@ -736,11 +737,55 @@ static void dragonfly_missing_global_link(void **state)
 	/* the two spines whose global ports are free */
 	assert_string_equal(f->a.node, "g01-spine01");
 	assert_string_equal(f->b.node, "g02-spine01");
-	/* and those two have fewer global links than the others */
+	/* one missing cable is one finding, naming both groups: the two
+	 * spines' missing global links are that cable, not two more */
 	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
-			       IBTOPO_DFP_UNEVEN_GLOBAL), 2);
+			       IBTOPO_DFP_UNEVEN_GLOBAL), 0);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION), 1);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "no global link joins group 1 to group 2"));
+	assert_non_null(strstr(buf, "'g01-spine01' and 'g02-spine01'"));
+	done(&r);
+}
+
+/*
+ * Two global links per pair of groups, one of g01-g02's missing: the
+ * pair is still joined, but by one link where the others have two. That
+ * is one missing-global-link finding naming both free spines and both
+ * groups, not one uneven-global-links finding per spine.
+ */
+static void dragonfly_one_of_two_global_links_missing(void **state)
+{
+	struct fg_params p = DFP(.global = 2, .faults = FG_FAULT_MISSING_GLOBAL);
+	struct ibtopo_fabric *fab = NULL;
+	struct ibtopo_port *x = NULL, *y = NULL;
+	const struct ibtopo_finding *f;
+	struct run r;
+	char buf[512];
+
+	/* the fault drops both g01-g02 cables: put the first one back */
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	assert_int_equal(ibtopo_node_add_port(&x, fab, fg_node(fab, "g01-spine01"),
+					      60, NULL), 0);
+	assert_int_equal(ibtopo_node_add_port(&y, fab, fg_node(fab, "g02-spine01"),
+					      60, NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(NULL, fab, x, y, NULL), 0);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
 	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
-			       IBTOPO_DFP_UNEQUAL_GROUP), 0);
+			       IBTOPO_DFP_UNEVEN_GLOBAL), 0);
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_MISSING_GLOBAL), 1);
+	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_MISSING_GLOBAL);
+	assert_string_equal(f->a.node, "g01-spine02");
+	assert_string_equal(f->b.node, "g02-spine02");
+	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->actual, 1);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "group 1 and group 2 have 1 global link where most pairs of groups have 2"));
+	assert_non_null(strstr(buf, "'g01-spine02' and 'g02-spine02'"));
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION), 1);
 	done(&r);
 }
 
@@ -1099,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(rail_fabric_missing_uplink),
 		cmocka_unit_test(dragonfly_plus_is_recognized),
 		cmocka_unit_test(dragonfly_missing_global_link),
+		cmocka_unit_test(dragonfly_one_of_two_global_links_missing),
 		cmocka_unit_test(dragonfly_missing_uplink_and_odd_group),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),

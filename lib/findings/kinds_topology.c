@@ -211,7 +211,7 @@ const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch = {
 static int dfp_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			const struct ibtopo__shared_names *names)
 {
-	char n1[96];
+	char n1[96], n2[96];
 
 	switch (f->subkind) {
 	case IBTOPO_DFP_UNEQUAL_GROUP:
@@ -221,9 +221,16 @@ static int dfp_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			f->limit == 1 ? "" : "s", f->value, f->value == 1 ? "" : "s",
 			f->expected, f->expected == 1 ? "" : "es");
 	case IBTOPO_DFP_MISSING_GLOBAL:
+		ibtopo__sentence_end(names, &f->a, n1, sizeof(n1));
+		ibtopo__sentence_end(names, &f->b, n2, sizeof(n2));
+		if (!f->actual)
+			return snprintf(buf, len,
+				"no global link joins group %g to group %g, where most pairs of groups have %u: cable a global link between %s and %s",
+				f->value, f->limit, f->expected, n1, n2);
 		return snprintf(buf, len,
-			"no global link joins this spine's group to the group of %s: cable a global link between these two spines",
-			ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+			"group %g and group %g have %u global link%s where most pairs of groups have %u: cable a global link between %s and %s",
+			f->value, f->limit, f->actual, f->actual == 1 ? "" : "s",
+			f->expected, n1, n2);
 	case IBTOPO_DFP_UNEVEN_GLOBAL:
 		return snprintf(buf, len,
 			"spine has %u global link%s where most spines have %u: cable the missing global links",
