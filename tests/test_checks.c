@@ -539,11 +539,13 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	/* an SDR-rated cable explains it: cause cable, and the cable finding */
 	cable(t, l, IBTOPO_MEDIA_PASSIVE_COPPER, 2, IBTOPO_SPEED_SDR);
 	run(t);
-	assert_int_equal(t->out.count, 2);
+	assert_int_equal(t->out.count, 3);
 	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_CABLE);
 	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
 	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_QDR);
+	/* no reach row for SDR copper: said, not skipped */
+	assert_int_equal(nth(t, 2)->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
 }
 
 /*
@@ -680,6 +682,78 @@ static void reach_up_to_the_cables_rating(void **state)
 	assert_true(nth(t, 0)->limit == 2);
 }
 
+/* data/cable-reach.tsv has EDR, FDR and QDR rows for copper and AOC. */
+static void edr_fdr_qdr_cables_are_checked_against_reach(void **state)
+{
+	struct t *t = *state;
+	static const struct {
+		unsigned speed;
+		enum ibtopo_media media;
+		double length, reach;
+	} c[] = {
+		{ IBTOPO_SPEED_EDR, IBTOPO_MEDIA_PASSIVE_COPPER, 6, 5 },
+		{ IBTOPO_SPEED_EDR, IBTOPO_MEDIA_AOC, 120, 100 },
+		{ IBTOPO_SPEED_FDR, IBTOPO_MEDIA_PASSIVE_COPPER, 4, 3 },
+		{ IBTOPO_SPEED_FDR, IBTOPO_MEDIA_AOC, 110, 100 },
+		{ IBTOPO_SPEED_QDR, IBTOPO_MEDIA_PASSIVE_COPPER, 8, 7 },
+		{ IBTOPO_SPEED_QDR, IBTOPO_MEDIA_AOC, 150, 100 },
+	};
+
+	struct ibtopo_node *s1, *s2;
+
+	/* one pair of switches per speed: no peers to compare */
+	for (unsigned i = 0; i < IBTOPO__ARRAY_SIZE(c); i++) {
+		s1 = node(t, IBTOPO_NODE_SWITCH, "leaf", 40);
+		s2 = node(t, IBTOPO_NODE_SWITCH, "spine", 40);
+		cable(t, tlink(t, s1, 1 + i, s2, 1 + i, c[i].speed,
+			       IBTOPO_WIDTH_4X),
+		      c[i].media, c[i].length, c[i].speed);
+	}
+	/* and within reach: nothing */
+	s1 = node(t, IBTOPO_NODE_SWITCH, "leaf", 40);
+	s2 = node(t, IBTOPO_NODE_SWITCH, "spine", 40);
+	cable(t, tlink(t, s1, 10, s2, 10, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 5, IBTOPO_SPEED_EDR);
+	run(t);
+	assert_int_equal(t->out.count, IBTOPO__ARRAY_SIZE(c));
+	for (unsigned i = 0; i < IBTOPO__ARRAY_SIZE(c); i++) {
+		assert_int_equal(nth(t, i)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
+		assert_int_equal(nth(t, i)->a.port, (int)(1 + i));
+		assert_true(nth(t, i)->limit == c[i].reach);
+	}
+}
+
+/* No reach row for the link's speed and media: info, not silence. */
+static void cable_without_reach_row_is_not_checked_info(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 40);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 40);
+	const struct ibtopo_finding *f;
+	char buf[512];
+
+	cable(t, tlink(t, s1, 1, s2, 1, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 12, IBTOPO_SPEED_DDR);
+	/* no length, or no media: nothing to check, nothing said */
+	cable(t, tlink(t, s1, 2, s2, 2, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 0, IBTOPO_SPEED_DDR);
+	cable(t, tlink(t, s1, 3, s2, 3, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_UNKNOWN, 12, IBTOPO_SPEED_DDR);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(f->a.port, 1);
+	assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
+	assert_int_equal(f->subkind, IBTOPO_MEDIA_PASSIVE_COPPER);
+	assert_string_equal(ibtopo_finding_kind_name(f->kind), "cable-not-checked");
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "12 m"));
+	assert_non_null(strstr(buf, "not checked"));
+	assert_non_null(strstr(buf, "DDR"));
+}
+
 static void loopback_on_one_switch(void **state)
 {
 	struct t *t = *state;
@@ -718,7 +792,7 @@ static void custom_reach_table_and_its_errors(void **state)
 	assert_int_equal(t->out.count, 1);
 	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
 	assert_true(nth(t, 0)->limit == 40);
-	/* the built-in table has no EDR row: no check */
+	/* the built-in table: EDR AOCs reach 100 m */
 	ibtopo_findings_release(&t->out);
 	assert_int_equal(ibtopo_check_links(&t->out, t->f, NULL, &err), 0);
 	assert_int_equal(t->out.count, 0);
@@ -935,6 +1009,8 @@ int main(void)
 		T(host_1x_among_4x_peers),
 		T(hdr_aoc_over_30m),
 		T(reach_up_to_the_cables_rating),
+		T(edr_fdr_qdr_cables_are_checked_against_reach),
+		T(cable_without_reach_row_is_not_checked_info),
 		T(loopback_on_one_switch),
 		T(custom_reach_table_and_its_errors),
 		T(every_kind_has_a_sentence),

@@ -288,3 +288,25 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched = {
 	.subkind_name = cable_row_subkind_name,
 	.draw = IBTOPO__DRAW_NONE,
 };
+
+static int cable_not_checked_sentence(char *buf, size_t len,
+				      const struct ibtopo_finding *f,
+				      const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"%s cable of %g m is not checked for length: the reach table has no row for %s at %s; add the figure of its part (analyze --cable-reach FILE) to have it checked",
+		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
+		"the", f->value,
+		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
+		"its media", SPEED(f->actual));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked = {
+	.kind = IBTOPO_FIND_CABLE_NOT_CHECKED,
+	.name = "cable-not-checked",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = cable_not_checked_sentence,
+	/* media and length in the message: no reach_m to give */
+	.actual = { "active", IBTOPO__UNIT_SPEED },
+};

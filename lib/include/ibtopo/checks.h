@@ -78,6 +78,9 @@ extern "C" {
  *   faster speed the cable is rated for), actual = active speed bit,
  *   subkind = the cable's enum ibtopo_media. Only where the reach table
  *   has a row for the link's speed and the cable's media.
+ * - cable-not-checked (info): a cable of known length and media whose
+ *   link's speed has no row for its media: actual = the active speed,
+ *   subkind = the media, value = the length; its reach is unknown.
  * - loopback-cable (warning): both ends on the same switch.
  */
 enum ibtopo_peer_class {

@@ -76,6 +76,8 @@ enum ibtopo_finding_kind {
 	/* diff of forwarding tables */
 	IBTOPO_FIND_ROUTE_CHANGED,
 	IBTOPO_FIND_ROUTE_LOAD_CHANGED,
+	/* link and cable checks, added later */
+	IBTOPO_FIND_CABLE_NOT_CHECKED,	/* no reach figure for its speed */
 	IBTOPO_FIND_KIND_MAX_
 };
 
