@@ -754,6 +754,99 @@ static void cable_without_reach_row_is_not_checked_info(void **state)
 	assert_non_null(strstr(buf, "DDR"));
 }
 
+/* ---- port states ---- */
+
+static void set_state(struct ibtopo_link *l, unsigned sa, unsigned pa,
+		      unsigned sb, unsigned pb)
+{
+	l->a->state = (uint8_t)sa;
+	l->a->phys_state = (uint8_t)pa;
+	l->b->state = (uint8_t)sb;
+	l->b->phys_state = (uint8_t)pb;
+}
+
+#define LINKUP 5
+#define POLLING 2
+
+/* Linked ports Init, Armed, or polling their peer carry no traffic. */
+static void linked_ports_not_active_are_errors(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_link *l[5];
+	char buf[512];
+
+	for (unsigned i = 0; i < 5; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "h%u mlx5_0", i + 1);
+		l[i] = tlink(t, s, 1 + i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+			     IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	}
+	set_state(l[0], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ACTIVE, LINKUP);
+	set_state(l[1], IBTOPO_PORT_STATE_INIT, LINKUP,
+		  IBTOPO_PORT_STATE_INIT, LINKUP);
+	set_state(l[2], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ARMED, LINKUP);
+	set_state(l[3], IBTOPO_PORT_STATE_DOWN, POLLING,
+		  IBTOPO_PORT_STATE_DOWN, POLLING);
+	set_state(l[4], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ACTIVE, LINKUP);
+	run(t);
+	assert_int_equal(t->out.count, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(nth(t, i)->kind, IBTOPO_FIND_PORT_NOT_ACTIVE);
+		assert_int_equal(nth(t, i)->severity, IBTOPO_SEV_ERROR);
+		assert_int_equal(nth(t, i)->subkind, IBTOPO_PORT_LINK_NOT_ACTIVE);
+		assert_int_equal(nth(t, i)->a.port, (int)(2 + i));
+		/* the count: 3 such links in the fabric */
+		assert_int_equal(nth(t, i)->actual, 3);
+	}
+	assert_string_equal(ibtopo_finding_kind_name(IBTOPO_FIND_PORT_NOT_ACTIVE),
+			    "port-not-active");
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_non_null(strstr(buf, "Init"));
+	assert_non_null(strstr(buf, "subnet manager"));
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 1));
+	assert_non_null(strstr(buf, "'h3 mlx5_0' port 1 is Armed"));
+	assert_null(strstr(buf, "'leaf01' port 3 is"));
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 2));
+	assert_non_null(strstr(buf, "Polling"));
+	assert_non_null(strstr(buf, "reseat"));
+}
+
+/* Before a subnet manager runs every port is Init: one finding. */
+static void fabric_without_subnet_manager_is_one_finding(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	const struct ibtopo_finding *f;
+	char buf[512];
+
+	for (unsigned i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "h%u mlx5_0", i + 1);
+		set_state(tlink(t, s, 1 + i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+				IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X),
+			  IBTOPO_PORT_STATE_INIT, LINKUP,
+			  IBTOPO_PORT_STATE_INIT, LINKUP);
+	}
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_PORT_NOT_ACTIVE);
+	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	assert_int_equal(f->subkind, IBTOPO_PORT_NO_SUBNET_MANAGER);
+	assert_int_equal(f->actual, 4);
+	assert_null(f->a.node);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "no subnet manager has configured this fabric"));
+	assert_non_null(strstr(buf, "all 4 links"));
+	assert_non_null(strstr(buf, "start a subnet manager"));
+}
+
 static void loopback_on_one_switch(void **state)
 {
 	struct t *t = *state;
@@ -1011,6 +1104,8 @@ int main(void)
 		T(reach_up_to_the_cables_rating),
 		T(edr_fdr_qdr_cables_are_checked_against_reach),
 		T(cable_without_reach_row_is_not_checked_info),
+		T(linked_ports_not_active_are_errors),
+		T(fabric_without_subnet_manager_is_one_finding),
 		T(loopback_on_one_switch),
 		T(custom_reach_table_and_its_errors),
 		T(every_kind_has_a_sentence),

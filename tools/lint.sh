@@ -17,6 +17,7 @@ formatted="$formatted lib/analysis/routes_net.c lib/analysis/topology_base.c"
 formatted="$formatted lib/io/read_roots.c lib/io/read_thresholds.c lib/analysis/analyze_inputs.c"
 formatted="$formatted lib/analysis/topology_levels.c lib/analysis/topology_ftree.c"
 formatted="$formatted lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
+formatted="$formatted lib/analysis/check_ports.c"
 formatted="$formatted lib/diagram/*.c lib/diagram/diagram-int.h"
 
 status=0

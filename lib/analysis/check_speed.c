@@ -735,6 +735,7 @@ int ibtopo__check_links_run(struct ibtopo_findings *out,
 	rc = peers_build(&peers, fabric, err);
 	if (rc)
 		return rc;
+	rc = ibtopo__check_ports(out, fabric, err);
 	n = ibtopo_fabric_link_count(fabric);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);

@@ -78,6 +78,7 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_ROUTE_LOAD_CHANGED,
 	/* link and cable checks, added later */
 	IBTOPO_FIND_CABLE_NOT_CHECKED,	/* no reach figure for its speed */
+	IBTOPO_FIND_PORT_NOT_ACTIVE,	/* a linked port not Active */
 	IBTOPO_FIND_KIND_MAX_
 };
 
