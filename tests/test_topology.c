@@ -327,6 +327,8 @@ static void dropped_uplink_is_uneven(void **state)
 			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			       IBTOPO_FTV_UPLINKS_PILED), 0);
+	/* 2 hosts on 1 uplink where the usual leaf has 2 on 2: a warning */
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
 	assert_close(level(&r, 1).oversubscription, 8.0 / 7.0);
 	done(&r);
 }
@@ -691,6 +693,73 @@ static void rail_fabric_missing_uplink(void **state)
 	assert_string_equal(first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 				  IBTOPO_FTV_UNEVEN_UPLINKS)->a.node, "rail1-su01");
 	assert_int_equal(count_kind(&r, IBTOPO_FIND_RAIL_MISMATCH), 0);
+	done(&r);
+}
+
+/* Cable n more servers to a switch of the fabric, on ports from 60. */
+static void add_servers(struct ibtopo_fabric *fab, const char *sw, unsigned n,
+			uint64_t guid)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct ibtopo_node *ca = NULL;
+		struct ibtopo_port *x = NULL, *y = NULL;
+		char name[32];
+
+		snprintf(name, sizeof(name), "x%" PRIx64 " mlx5_0", guid + i);
+		assert_int_equal(ibtopo_fabric_add_node(&ca, fab, IBTOPO_NODE_CA,
+							guid + i, 1, name, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&x, fab, ca, 1, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&y, fab, fg_node(fab, sw),
+						      60 + i, NULL), 0);
+		assert_int_equal(ibtopo_fabric_connect(NULL, fab, x, y, NULL), 0);
+	}
+}
+
+/*
+ * Fewer uplinks than the level's usual leaf is a design choice when the
+ * leaf has fewer hosts too: leaf01 has 2 hosts on 1 uplink (2:1) where
+ * the usual leaf has 4 on 2 (2:1). At most info, naming its own ratio;
+ * a warning only where it is more oversubscribed than the usual leaf
+ * (dropped_uplink_is_uneven: 2 hosts on 1 uplink where 2 on 2 is usual).
+ */
+static void fewer_uplinks_for_fewer_hosts_is_info(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_DROP_UPLINK);
+	struct ibtopo_fabric *fab = NULL;
+	const struct ibtopo_finding *f;
+	struct run r;
+	char buf[512];
+
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	add_servers(fab, "leaf02", 2, 0xe00);
+	add_servers(fab, "leaf03", 2, 0xe10);
+	add_servers(fab, "leaf04", 2, 0xe20);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_null(strstr(buf, "cable the missing uplinks"));
+	assert_non_null(strstr(buf, "2 hosts on 1 uplink (2:1)"));
+	assert_non_null(strstr(buf, "4 hosts on 2 uplinks (2:1)"));
+	done(&r);
+	/* more hosts on leaf01 than its one uplink carries like the others */
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	add_servers(fab, "leaf02", 2, 0xe00);
+	add_servers(fab, "leaf03", 2, 0xe10);
+	add_servers(fab, "leaf04", 2, 0xe20);
+	add_servers(fab, "leaf01", 1, 0xe30);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "3 hosts on 1 uplink (3:1)"));
+	assert_non_null(strstr(buf, "cable the missing uplinks"));
 	done(&r);
 }
 
@@ -1129,6 +1198,7 @@ int main(void)
 		cmocka_unit_test(level_skip),
 		cmocka_unit_test(host_on_spine),
 		cmocka_unit_test(dropped_uplink_is_uneven),
+		cmocka_unit_test(fewer_uplinks_for_fewer_hosts_is_info),
 		cmocka_unit_test(piled_uplinks),
 		cmocka_unit_test(missing_spine_stays_fat_tree),
 		cmocka_unit_test(ca_to_ca),

@@ -114,6 +114,41 @@ const struct ibtopo__finding_kind ibtopo__kind_low_path_diversity = {
 	.actual = { "paths", IBTOPO__UNIT_COUNT },
 };
 
+/* "4 hosts on 2 uplinks (2:1)": what a switch carries on what it has */
+static void ratio_text(char *buf, size_t len, double down, unsigned up)
+{
+	char r[32];
+
+	if (up)
+		snprintf(r, sizeof(r), " (%.3g:1)", down / up);
+	else
+		r[0] = '\0';
+	snprintf(buf, len, "%g host%s on %u uplink%s%s", down,
+		 down == 1 ? "" : "s", up, up == 1 ? "" : "s", r);
+}
+
+static int uneven_uplinks_sentence(char *buf, size_t len,
+				   const struct ibtopo_finding *f)
+{
+	char own[96], usual[96];
+
+	/* above the leaves (no host counts): uplinks only */
+	if (f->value <= 0 && f->limit <= 0)
+		return snprintf(buf, len,
+			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
+			f->actual, f->actual == 1 ? "" : "s", f->expected);
+	ratio_text(own, sizeof(own), f->value, f->actual);
+	ratio_text(usual, sizeof(usual), f->limit, f->expected);
+	if (f->severity == IBTOPO_SEV_INFO)
+		return snprintf(buf, len,
+			"switch has %u uplink%s where most of its level have %u, for fewer hosts: %s, no more oversubscribed than the usual leaf's %s; a design choice, nothing to cable unless it gets more hosts",
+			f->actual, f->actual == 1 ? "" : "s", f->expected, own,
+			usual);
+	return snprintf(buf, len,
+		"switch has %u uplink%s where most of its level have %u: %s, more oversubscribed than the usual leaf's %s; cable the missing uplinks",
+		f->actual, f->actual == 1 ? "" : "s", f->expected, own, usual);
+}
+
 static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			const struct ibtopo__shared_names *names)
 {
@@ -133,9 +168,7 @@ static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			"server is cabled to a level-%u switch, not to a leaf: move it to a leaf switch (the subnet manager would rank that switch as a leaf)",
 			f->actual);
 	case IBTOPO_FTV_UNEVEN_UPLINKS:
-		return snprintf(buf, len,
-			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
-			f->actual, f->actual == 1 ? "" : "s", f->expected);
+		return uneven_uplinks_sentence(buf, len, f);
 	case IBTOPO_FTV_UPLINKS_PILED:
 		/* a director counts as one upper switch: name it, not b */
 		if (f->d.node)
