@@ -1151,10 +1151,23 @@ static void fixture_ndr_superpod_rails(void **state)
 		assert_int_equal(u3, 0);
 		assert_int_equal(ibtopo_topology_node_rail(r.t, NULL, NULL), 0);
 	}
-	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 10);
+	/* the unit has no rail-3 leaf: one finding for the unit, naming a
+	 * leaf of it and its 10 servers, not one per server */
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 1);
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
 	assert_int_equal(f->expected, 3);
-	assert_null(f->c.node);		/* the unit has no rail-3 leaf */
+	assert_null(f->c.node);
+	assert_int_equal(f->a.port, -1);
+	assert_non_null(strstr(f->a.node, "IBLEAF-"));
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 ibtopo_fabric_find_node(r.f, f->a.guid)), 1);
+	assert_float_equal(f->value, 10, 0);
+	{
+		char buf[512];
+
+		ibtopo_finding_message(buf, sizeof(buf), f);
+		assert_non_null(strstr(buf, "no leaf of rail 3, so its 10 servers have no HCA on that rail"));
+	}
 	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL), 1);
 	assert_float_equal(first(&r, IBTOPO_FIND_RAIL_MISMATCH,
 				 IBTOPO_RAIL_UNEQUAL)->value, 3, 0);

@@ -213,13 +213,22 @@ static int rail_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			f->expected, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),
 			f->actual, ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)));
 	case IBTOPO_RAIL_MISSING:
+		/* a (a leaf, port -1): the unit lacks the rail's leaf */
+		if (f->a.port < 0)
+			return snprintf(buf, len,
+				"this leaf's scalable unit has no leaf of rail %u, so its %g server%s no HCA on that rail: add the leaf and cable the servers' HCAs of rail %u to it",
+				f->expected, f->value,
+				f->value == 1 ? " has" : "s have", f->expected);
+		snprintf(n2, sizeof(n2), f->value > 1 ? " (and on %g other rail%s)" : "",
+			 f->value - 1, f->value == 2 ? "" : "s");
 		if (!f->c.node && !f->c.guid)
 			return snprintf(buf, len,
-				"server has no HCA on rail %u, nor its scalable unit a leaf of that rail: add the leaf and cable the servers' HCAs of rail %u to it",
-				f->expected, f->expected);
+				"server has no HCA on rail %u%s, nor a scalable unit: cable its HCAs of every rail to the leaves of its unit",
+				f->expected, n2);
 		return snprintf(buf, len,
-			"server has no HCA on rail %u: cable one to %s, so that its traffic on that rail does not cross the spines",
-			f->expected, ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
+			"server has no HCA on rail %u%s: cable one to %s, so that its traffic on that rail does not cross the spines",
+			f->expected, n2,
+			ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
 	case IBTOPO_RAIL_UNEQUAL:
 		return snprintf(buf, len,
 			"rail %g has %u HCAs where the largest has %u: cable the servers' missing HCAs so that every rail carries as much",

@@ -179,7 +179,8 @@ enum ibtopo_path_diversity_kind {
 /** Subkinds of rail-mismatch findings. */
 enum ibtopo_rail_mismatch {
 	IBTOPO_RAIL_WRONG_LEAF = 1,	/* an HCA on another rail's (or unit's) leaf */
-	IBTOPO_RAIL_MISSING,		/* a server without an HCA on a rail */
+	IBTOPO_RAIL_MISSING,		/* a server without HCAs on rails, or a
+				 * unit without a rail's leaf (a = a leaf) */
 	IBTOPO_RAIL_UNEQUAL,		/* a rail with fewer HCAs than the largest */
 };
 
