@@ -72,7 +72,16 @@ static void builtin_reach_table(void **state)
 	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_HDR, IBTOPO_MEDIA_AOC) == 30);
 	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_NDR,
 					 IBTOPO_MEDIA_PASSIVE_COPPER) == 3);
-	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_EDR, IBTOPO_MEDIA_AOC) == 0);
+	/* EDR, FDR and QDR copper and AOC rows (issue 23 item 5) */
+	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_EDR, IBTOPO_MEDIA_AOC) == 100);
+	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_EDR,
+					 IBTOPO_MEDIA_PASSIVE_COPPER) == 5);
+	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_FDR,
+					 IBTOPO_MEDIA_PASSIVE_COPPER) == 3);
+	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_QDR,
+					 IBTOPO_MEDIA_PASSIVE_COPPER) == 7);
+	assert_true(ibtopo__reach_lookup(r, IBTOPO_SPEED_DDR,
+					 IBTOPO_MEDIA_PASSIVE_COPPER) == 0);
 	assert_true(ibtopo__reach_lookup(r, 0, IBTOPO_MEDIA_AOC) == 0);
 	ibtopo__reach_free(r);
 }

@@ -536,15 +536,49 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
 	assert_false(end_is_set_(&f->c));
 	ibtopo_finding_message(buf, sizeof(buf), f);
-	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; no other adapter of its model"));
+	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; the adapter has no vendor or device ID"));
 	/* an SDR-rated cable explains it: cause cable, and the cable finding */
 	cable(t, l, IBTOPO_MEDIA_PASSIVE_COPPER, 2, IBTOPO_SPEED_SDR);
 	run(t);
-	assert_int_equal(t->out.count, 2);
+	assert_int_equal(t->out.count, 3);
 	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_CABLE);
 	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
 	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_QDR);
+	/* no reach row for SDR copper: said, not skipped */
+	assert_int_equal(nth(t, 2)->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
+}
+
+/*
+ * A dump without vendor or device IDs (plafrim2-subnet1's -p -v dump)
+ * cannot say what model an adapter is: the sentence must not claim that
+ * no other adapter of its model is in the fabric. With IDs it may.
+ */
+static void slow_adapter_without_ids_claims_no_model(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "IS5030", 36);
+	struct ibtopo_node *h;
+	char buf[512];
+
+	for (unsigned i = 1; i <= 3; i++)
+		tlink(t, s, i, node(t, IBTOPO_NODE_CA, "MT25408 ConnectX", 1), 1,
+		      IBTOPO_SPEED_QDR, IBTOPO_WIDTH_4X);
+	h = node(t, IBTOPO_NODE_CA, "bright mlx4_0", 1);
+	tlink(t, s, 35, h, 1, IBTOPO_SPEED_SDR, IBTOPO_WIDTH_4X);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_null(strstr(buf, "no other adapter of its model"));
+	assert_non_null(strstr(buf, "no vendor or device ID"));
+	assert_non_null(strstr(buf, "check the adapter's top speed"));
+	/* with the adapter's IDs, a model of one is a fact */
+	h->vendor_id = 0x2c9;
+	h->device_id = 0x673c;
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_non_null(strstr(buf, "no other adapter of its model (0x02c9:0x673c)"));
 }
 
 /* Hosts at QDR and inter-switch links at FDR10 are different classes. */
@@ -649,6 +683,171 @@ static void reach_up_to_the_cables_rating(void **state)
 	assert_true(nth(t, 0)->limit == 2);
 }
 
+/* data/cable-reach.tsv has EDR, FDR and QDR rows for copper and AOC. */
+static void edr_fdr_qdr_cables_are_checked_against_reach(void **state)
+{
+	struct t *t = *state;
+	static const struct {
+		unsigned speed;
+		enum ibtopo_media media;
+		double length, reach;
+	} c[] = {
+		{ IBTOPO_SPEED_EDR, IBTOPO_MEDIA_PASSIVE_COPPER, 6, 5 },
+		{ IBTOPO_SPEED_EDR, IBTOPO_MEDIA_AOC, 120, 100 },
+		{ IBTOPO_SPEED_FDR, IBTOPO_MEDIA_PASSIVE_COPPER, 4, 3 },
+		{ IBTOPO_SPEED_FDR, IBTOPO_MEDIA_AOC, 110, 100 },
+		{ IBTOPO_SPEED_QDR, IBTOPO_MEDIA_PASSIVE_COPPER, 8, 7 },
+		{ IBTOPO_SPEED_QDR, IBTOPO_MEDIA_AOC, 150, 100 },
+	};
+
+	struct ibtopo_node *s1, *s2;
+
+	/* one pair of switches per speed: no peers to compare */
+	for (unsigned i = 0; i < IBTOPO__ARRAY_SIZE(c); i++) {
+		s1 = node(t, IBTOPO_NODE_SWITCH, "leaf", 40);
+		s2 = node(t, IBTOPO_NODE_SWITCH, "spine", 40);
+		cable(t, tlink(t, s1, 1 + i, s2, 1 + i, c[i].speed,
+			       IBTOPO_WIDTH_4X),
+		      c[i].media, c[i].length, c[i].speed);
+	}
+	/* and within reach: nothing */
+	s1 = node(t, IBTOPO_NODE_SWITCH, "leaf", 40);
+	s2 = node(t, IBTOPO_NODE_SWITCH, "spine", 40);
+	cable(t, tlink(t, s1, 10, s2, 10, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 5, IBTOPO_SPEED_EDR);
+	run(t);
+	assert_int_equal(t->out.count, IBTOPO__ARRAY_SIZE(c));
+	for (unsigned i = 0; i < IBTOPO__ARRAY_SIZE(c); i++) {
+		assert_int_equal(nth(t, i)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
+		assert_int_equal(nth(t, i)->a.port, (int)(1 + i));
+		assert_true(nth(t, i)->limit == c[i].reach);
+	}
+}
+
+/* No reach row for the link's speed and media: info, not silence. */
+static void cable_without_reach_row_is_not_checked_info(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s1 = node(t, IBTOPO_NODE_SWITCH, "leaf01", 40);
+	struct ibtopo_node *s2 = node(t, IBTOPO_NODE_SWITCH, "spine01", 40);
+	const struct ibtopo_finding *f;
+	char buf[512];
+
+	cable(t, tlink(t, s1, 1, s2, 1, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 12, IBTOPO_SPEED_DDR);
+	/* no length, or no media: nothing to check, nothing said */
+	cable(t, tlink(t, s1, 2, s2, 2, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_PASSIVE_COPPER, 0, IBTOPO_SPEED_DDR);
+	cable(t, tlink(t, s1, 3, s2, 3, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
+	      IBTOPO_MEDIA_UNKNOWN, 12, IBTOPO_SPEED_DDR);
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	assert_int_equal(f->a.port, 1);
+	assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
+	assert_int_equal(f->subkind, IBTOPO_MEDIA_PASSIVE_COPPER);
+	assert_string_equal(ibtopo_finding_kind_name(f->kind), "cable-not-checked");
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "12 m"));
+	assert_non_null(strstr(buf, "not checked"));
+	assert_non_null(strstr(buf, "DDR"));
+}
+
+/* ---- port states ---- */
+
+static void set_state(struct ibtopo_link *l, unsigned sa, unsigned pa,
+		      unsigned sb, unsigned pb)
+{
+	l->a->state = (uint8_t)sa;
+	l->a->phys_state = (uint8_t)pa;
+	l->b->state = (uint8_t)sb;
+	l->b->phys_state = (uint8_t)pb;
+}
+
+#define LINKUP 5
+#define POLLING 2
+
+/* Linked ports Init, Armed, or polling their peer carry no traffic. */
+static void linked_ports_not_active_are_errors(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_link *l[5];
+	char buf[512];
+
+	for (unsigned i = 0; i < 5; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "h%u mlx5_0", i + 1);
+		l[i] = tlink(t, s, 1 + i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+			     IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	}
+	set_state(l[0], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ACTIVE, LINKUP);
+	set_state(l[1], IBTOPO_PORT_STATE_INIT, LINKUP,
+		  IBTOPO_PORT_STATE_INIT, LINKUP);
+	set_state(l[2], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ARMED, LINKUP);
+	set_state(l[3], IBTOPO_PORT_STATE_DOWN, POLLING,
+		  IBTOPO_PORT_STATE_DOWN, POLLING);
+	set_state(l[4], IBTOPO_PORT_STATE_ACTIVE, LINKUP,
+		  IBTOPO_PORT_STATE_ACTIVE, LINKUP);
+	run(t);
+	assert_int_equal(t->out.count, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(nth(t, i)->kind, IBTOPO_FIND_PORT_NOT_ACTIVE);
+		assert_int_equal(nth(t, i)->severity, IBTOPO_SEV_ERROR);
+		assert_int_equal(nth(t, i)->subkind, IBTOPO_PORT_LINK_NOT_ACTIVE);
+		assert_int_equal(nth(t, i)->a.port, (int)(2 + i));
+		/* the count: 3 such links in the fabric */
+		assert_int_equal(nth(t, i)->actual, 3);
+	}
+	assert_string_equal(ibtopo_finding_kind_name(IBTOPO_FIND_PORT_NOT_ACTIVE),
+			    "port-not-active");
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 0));
+	assert_non_null(strstr(buf, "Init"));
+	assert_non_null(strstr(buf, "subnet manager"));
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 1));
+	assert_non_null(strstr(buf, "'h3 mlx5_0' port 1 is Armed"));
+	assert_null(strstr(buf, "'leaf01' port 3 is"));
+	ibtopo_finding_message(buf, sizeof(buf), nth(t, 2));
+	assert_non_null(strstr(buf, "Polling"));
+	assert_non_null(strstr(buf, "reseat"));
+}
+
+/* Before a subnet manager runs every port is Init: one finding. */
+static void fabric_without_subnet_manager_is_one_finding(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *s = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	const struct ibtopo_finding *f;
+	char buf[512];
+
+	for (unsigned i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "h%u mlx5_0", i + 1);
+		set_state(tlink(t, s, 1 + i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+				IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X),
+			  IBTOPO_PORT_STATE_INIT, LINKUP,
+			  IBTOPO_PORT_STATE_INIT, LINKUP);
+	}
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, IBTOPO_FIND_PORT_NOT_ACTIVE);
+	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	assert_int_equal(f->subkind, IBTOPO_PORT_NO_SUBNET_MANAGER);
+	assert_int_equal(f->actual, 4);
+	assert_null(f->a.node);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "no subnet manager has configured this fabric"));
+	assert_non_null(strstr(buf, "all 4 links"));
+	assert_non_null(strstr(buf, "start a subnet manager"));
+}
+
 static void loopback_on_one_switch(void **state)
 {
 	struct t *t = *state;
@@ -687,7 +886,7 @@ static void custom_reach_table_and_its_errors(void **state)
 	assert_int_equal(t->out.count, 1);
 	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
 	assert_true(nth(t, 0)->limit == 40);
-	/* the built-in table has no EDR row: no check */
+	/* the built-in table: EDR AOCs reach 100 m */
 	ibtopo_findings_release(&t->out);
 	assert_int_equal(ibtopo_check_links(&t->out, t->f, NULL, &err), 0);
 	assert_int_equal(t->out.count, 0);
@@ -881,11 +1080,16 @@ int main(void)
 		T(switches_without_device_id_are_not_compared),
 		T(isl_to_a_switch_model_that_never_runs_faster),
 		T(lone_slow_adapter_is_info_of_unknown_cause),
+		T(slow_adapter_without_ids_claims_no_model),
 		T(hosts_and_isls_are_not_compared),
 		T(adapter_model_from_description),
 		T(host_1x_among_4x_peers),
 		T(hdr_aoc_over_30m),
 		T(reach_up_to_the_cables_rating),
+		T(edr_fdr_qdr_cables_are_checked_against_reach),
+		T(cable_without_reach_row_is_not_checked_info),
+		T(linked_ports_not_active_are_errors),
+		T(fabric_without_subnet_manager_is_one_finding),
 		T(loopback_on_one_switch),
 		T(custom_reach_table_and_its_errors),
 		T(every_kind_has_a_sentence),

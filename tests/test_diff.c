@@ -1,5 +1,6 @@
 /* test_diff.c - snapshot diff: what changed between two fabrics */
-#include <ibtopo.h>
+#include "ibtopo-int.h"
+#include "findings/findings-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -215,6 +216,49 @@ static void host_cable_in_another_leaf_port_is_one_move(void **state)
 	assert_end(&f->c, "host001", 1);
 	assert_end(&f->d, "leaf01", 5);	/* where it is */
 	run_free(&r);
+}
+
+/*
+ * The text shows the moved cable's old ends as END A and END B: its
+ * message names the old and the new ends. And diff's WHAT TO DO column
+ * holds what to do: every diff kind's sentence ends with an action.
+ */
+static void moved_cable_message_names_old_and_new(void **state)
+{
+	static const struct test_cable moved[] = {
+		C("leaf01", 5, "host001", 1), C("leaf01", 2, "host002", 1),
+		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
+		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
+		END,
+	};
+	static const enum ibtopo_finding_kind kinds[] = {
+		IBTOPO_FIND_NODE_ADDED, IBTOPO_FIND_NODE_REMOVED,
+		IBTOPO_FIND_NODE_RENAMED, IBTOPO_FIND_LINK_ADDED,
+		IBTOPO_FIND_LINK_REMOVED, IBTOPO_FIND_LINK_MOVED,
+		IBTOPO_FIND_LINK_SPEED_CHANGED, IBTOPO_FIND_LINK_WIDTH_CHANGED,
+		IBTOPO_FIND_PORT_STATE_CHANGED, IBTOPO_FIND_LID_CHANGED,
+	};
+	struct run r;
+	char buf[512];
+
+	run_diff(&r, base, moved, 0);
+	assert_int_equal(r.list.count, 1);
+	ibtopo_finding_message(buf, sizeof(buf), &r.list.items[0]);
+	assert_non_null(strstr(buf, "from port 1 of 'host001' and port 1 of 'leaf01'"));
+	assert_non_null(strstr(buf, "to port 1 of 'host001' and port 5 of 'leaf01'"));
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct ibtopo_finding f;
+
+		ibtopo__finding_init(&f, kinds[i]);
+		f.expected = 2;
+		f.actual = 1;
+		ibtopo_finding_message(buf, sizeof(buf), &f);
+		/* a description, then ': ' and what to do */
+		if (!strstr(buf, ": "))
+			fail_msg("%s: no action in '%s'",
+				 ibtopo_finding_kind_name(kinds[i]), buf);
+	}
 }
 
 static void host_cable_on_another_leaf_is_one_move(void **state)
@@ -467,6 +511,7 @@ int main(void)
 		cmocka_unit_test(new_description_is_a_rename),
 		cmocka_unit_test(unplugged_cable_is_link_removed),
 		cmocka_unit_test(host_cable_in_another_leaf_port_is_one_move),
+		cmocka_unit_test(moved_cable_message_names_old_and_new),
 		cmocka_unit_test(host_cable_on_another_leaf_is_one_move),
 		cmocka_unit_test(uplink_moved_at_both_ends_is_one_move),
 		cmocka_unit_test(two_swapped_cables_are_one_swap),

@@ -234,7 +234,11 @@ static void black_hole_found_once_at_its_entry(void **state)
 	assert_int_equal(f->a.guid, 0x101);
 	assert_int_equal(f->a.port, IBTOPO_LFT_NONE);
 	assert_int_equal(f->subkind, IBTOPO_HOLE_NO_ENTRY);
-	assert_int_equal(f->b.guid, t.host[3 * NHOST]->guid);
+	/* END B is the far end of END A's cable: port 255 has none; the
+	 * destination is end c and the message */
+	assert_false(f->b.node || f->b.guid);
+	assert_int_equal(f->b.port, -1);
+	assert_int_equal(f->c.guid, t.host[3 * NHOST]->guid);
 	assert_true(f->limit == lid);
 	/* every host off leaf3 */
 	assert_true(f->value == (NLEAF - 1) * NHOST);
@@ -318,6 +322,16 @@ static void loop_found_once_at_the_entry_that_turns_back(void **state)
 	f = first(&x, IBTOPO_FIND_ROUTE_LOOP);
 	assert_int_equal(f->a.guid, 0x100);
 	assert_int_equal(f->a.port, 2);
+	/* END B: the port's peer, leaf1; the destination: end c */
+	assert_int_equal(f->b.guid, t.spine[0]->ports[2]->remote->node->guid);
+	assert_int_equal(f->b.port, (int)t.spine[0]->ports[2]->remote->num);
+	assert_int_equal(f->c.guid, t.host[2 * NHOST + 1]->guid);
+	{
+		char buf[512];
+
+		ibtopo_finding_message(buf, sizeof(buf), f);
+		assert_non_null(strstr(buf, t.host[2 * NHOST + 1]->desc));
+	}
 	assert_true(f->limit == lid);
 	assert_true(f->value == (NLEAF - 1) * NHOST);
 	assert_int_equal(x.r->loops, 1);

@@ -327,6 +327,8 @@ static void dropped_uplink_is_uneven(void **state)
 			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			       IBTOPO_FTV_UPLINKS_PILED), 0);
+	/* 2 hosts on 1 uplink where the usual leaf has 2 on 2: a warning */
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
 	assert_close(level(&r, 1).oversubscription, 8.0 / 7.0);
 	done(&r);
 }
@@ -694,6 +696,73 @@ static void rail_fabric_missing_uplink(void **state)
 	done(&r);
 }
 
+/* Cable n more servers to a switch of the fabric, on ports from 60. */
+static void add_servers(struct ibtopo_fabric *fab, const char *sw, unsigned n,
+			uint64_t guid)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct ibtopo_node *ca = NULL;
+		struct ibtopo_port *x = NULL, *y = NULL;
+		char name[32];
+
+		snprintf(name, sizeof(name), "x%" PRIx64 " mlx5_0", guid + i);
+		assert_int_equal(ibtopo_fabric_add_node(&ca, fab, IBTOPO_NODE_CA,
+							guid + i, 1, name, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&x, fab, ca, 1, NULL), 0);
+		assert_int_equal(ibtopo_node_add_port(&y, fab, fg_node(fab, sw),
+						      60 + i, NULL), 0);
+		assert_int_equal(ibtopo_fabric_connect(NULL, fab, x, y, NULL), 0);
+	}
+}
+
+/*
+ * Fewer uplinks than the level's usual leaf is a design choice when the
+ * leaf has fewer hosts too: leaf01 has 2 hosts on 1 uplink (2:1) where
+ * the usual leaf has 4 on 2 (2:1). At most info, naming its own ratio;
+ * a warning only where it is more oversubscribed than the usual leaf
+ * (dropped_uplink_is_uneven: 2 hosts on 1 uplink where 2 on 2 is usual).
+ */
+static void fewer_uplinks_for_fewer_hosts_is_info(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_DROP_UPLINK);
+	struct ibtopo_fabric *fab = NULL;
+	const struct ibtopo_finding *f;
+	struct run r;
+	char buf[512];
+
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	add_servers(fab, "leaf02", 2, 0xe00);
+	add_servers(fab, "leaf03", 2, 0xe10);
+	add_servers(fab, "leaf04", 2, 0xe20);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
+			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_null(strstr(buf, "cable the missing uplinks"));
+	assert_non_null(strstr(buf, "2 hosts on 1 uplink (2:1)"));
+	assert_non_null(strstr(buf, "4 hosts on 2 uplinks (2:1)"));
+	done(&r);
+	/* more hosts on leaf01 than its one uplink carries like the others */
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	add_servers(fab, "leaf02", 2, 0xe00);
+	add_servers(fab, "leaf03", 2, 0xe10);
+	add_servers(fab, "leaf04", 2, 0xe20);
+	add_servers(fab, "leaf01", 1, 0xe30);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "3 hosts on 1 uplink (3:1)"));
+	assert_non_null(strstr(buf, "cable the missing uplinks"));
+	done(&r);
+}
+
 #define DFP(...) { .shape = FG_DRAGONFLY, .groups = 5, .leaves = 4, \
 		       .spines = 4, .hosts = 4, __VA_ARGS__ }
 
@@ -727,6 +796,7 @@ static void dragonfly_missing_global_link(void **state)
 	struct fg_params p = DFP(.faults = FG_FAULT_MISSING_GLOBAL);
 	const struct ibtopo_finding *f;
 	struct run r;
+	char buf[512];
 
 	run_gen(&r, &p);
 	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
@@ -736,11 +806,55 @@ static void dragonfly_missing_global_link(void **state)
 	/* the two spines whose global ports are free */
 	assert_string_equal(f->a.node, "g01-spine01");
 	assert_string_equal(f->b.node, "g02-spine01");
-	/* and those two have fewer global links than the others */
+	/* one missing cable is one finding, naming both groups: the two
+	 * spines' missing global links are that cable, not two more */
 	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
-			       IBTOPO_DFP_UNEVEN_GLOBAL), 2);
+			       IBTOPO_DFP_UNEVEN_GLOBAL), 0);
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION), 1);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "no global link joins group 1 to group 2"));
+	assert_non_null(strstr(buf, "'g01-spine01' and 'g02-spine01'"));
+	done(&r);
+}
+
+/*
+ * Two global links per pair of groups, one of g01-g02's missing: the
+ * pair is still joined, but by one link where the others have two. That
+ * is one missing-global-link finding naming both free spines and both
+ * groups, not one uneven-global-links finding per spine.
+ */
+static void dragonfly_one_of_two_global_links_missing(void **state)
+{
+	struct fg_params p = DFP(.global = 2, .faults = FG_FAULT_MISSING_GLOBAL);
+	struct ibtopo_fabric *fab = NULL;
+	struct ibtopo_port *x = NULL, *y = NULL;
+	const struct ibtopo_finding *f;
+	struct run r;
+	char buf[512];
+
+	/* the fault drops both g01-g02 cables: put the first one back */
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	assert_int_equal(ibtopo_node_add_port(&x, fab, fg_node(fab, "g01-spine01"),
+					      60, NULL), 0);
+	assert_int_equal(ibtopo_node_add_port(&y, fab, fg_node(fab, "g02-spine01"),
+					      60, NULL), 0);
+	assert_int_equal(ibtopo_fabric_connect(NULL, fab, x, y, NULL), 0);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	assert_int_equal(ibtopo_topology_class(r.t), IBTOPO_TOPOLOGY_DRAGONFLY_PLUS);
 	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
-			       IBTOPO_DFP_UNEQUAL_GROUP), 0);
+			       IBTOPO_DFP_UNEVEN_GLOBAL), 0);
+	assert_int_equal(count(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION,
+			       IBTOPO_DFP_MISSING_GLOBAL), 1);
+	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_MISSING_GLOBAL);
+	assert_string_equal(f->a.node, "g01-spine02");
+	assert_string_equal(f->b.node, "g02-spine02");
+	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->actual, 1);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "group 1 and group 2 have 1 global link where most pairs of groups have 2"));
+	assert_non_null(strstr(buf, "'g01-spine02' and 'g02-spine02'"));
+	assert_int_equal(count_kind(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION), 1);
 	done(&r);
 }
 
@@ -1037,10 +1151,23 @@ static void fixture_ndr_superpod_rails(void **state)
 		assert_int_equal(u3, 0);
 		assert_int_equal(ibtopo_topology_node_rail(r.t, NULL, NULL), 0);
 	}
-	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 10);
+	/* the unit has no rail-3 leaf: one finding for the unit, naming a
+	 * leaf of it and its 10 servers, not one per server */
+	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 1);
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
 	assert_int_equal(f->expected, 3);
-	assert_null(f->c.node);		/* the unit has no rail-3 leaf */
+	assert_null(f->c.node);
+	assert_int_equal(f->a.port, -1);
+	assert_non_null(strstr(f->a.node, "IBLEAF-"));
+	assert_int_equal(ibtopo_topology_node_level(r.t,
+			 ibtopo_fabric_find_node(r.f, f->a.guid)), 1);
+	assert_float_equal(f->value, 10, 0);
+	{
+		char buf[512];
+
+		ibtopo_finding_message(buf, sizeof(buf), f);
+		assert_non_null(strstr(buf, "no leaf of rail 3, so its 10 servers have no HCA on that rail"));
+	}
 	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL), 1);
 	assert_float_equal(first(&r, IBTOPO_FIND_RAIL_MISMATCH,
 				 IBTOPO_RAIL_UNEQUAL)->value, 3, 0);
@@ -1084,6 +1211,7 @@ int main(void)
 		cmocka_unit_test(level_skip),
 		cmocka_unit_test(host_on_spine),
 		cmocka_unit_test(dropped_uplink_is_uneven),
+		cmocka_unit_test(fewer_uplinks_for_fewer_hosts_is_info),
 		cmocka_unit_test(piled_uplinks),
 		cmocka_unit_test(missing_spine_stays_fat_tree),
 		cmocka_unit_test(ca_to_ca),
@@ -1099,6 +1227,7 @@ int main(void)
 		cmocka_unit_test(rail_fabric_missing_uplink),
 		cmocka_unit_test(dragonfly_plus_is_recognized),
 		cmocka_unit_test(dragonfly_missing_global_link),
+		cmocka_unit_test(dragonfly_one_of_two_global_links_missing),
 		cmocka_unit_test(dragonfly_missing_uplink_and_odd_group),
 		cmocka_unit_test(aggregation_nodes_are_not_servers),
 		cmocka_unit_test(dual_homed_servers_are_one_endpoint),

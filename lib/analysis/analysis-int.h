@@ -146,6 +146,11 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 			       const struct ibtopo_link *link,
 			       const struct ibtopo__reach *reach,
 			       struct ibtopo_error *err);
+/* analysis/check_ports.c */
+/** port-not-active findings (see ibtopo_check_links()). */
+int ibtopo__check_ports(struct ibtopo_findings *out,
+			const struct ibtopo_fabric *fabric,
+			struct ibtopo_error *err);
 /** loopback-cable when both ends are on one switch. */
 int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,

@@ -57,7 +57,15 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 	    !link->speed)
 		return 0;
 	limit = reach_for(reach, link);
-	if (limit <= 0 || c->length_m <= limit)
+	if (limit <= 0) {
+		/* said, not skipped: the table has no figure to hold it to */
+		ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_NOT_CHECKED, link);
+		f.value = c->length_m;
+		f.actual = link->speed;
+		f.subkind = (int)c->media;
+		return ibtopo_findings_add(out, &f, err);
+	}
+	if (c->length_m <= limit)
 		return 0;
 	ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_OVER_LENGTH, link);
 	f.value = c->length_m;

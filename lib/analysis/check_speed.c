@@ -523,9 +523,14 @@ static int add_slow_link(struct ibtopo_findings *out, const struct ibtopo_link *
 		}
 	} else {
 		unsigned rated = l->cable ? l->cable->rated_speed : 0;
+		const struct ibtopo_node *ca =
+			is_switch(l->a->node) ? l->b->node : l->a->node;
 
 		f.cause = rated && rated < expected ? IBTOPO_CAUSE_CABLE :
 						      IBTOPO_CAUSE_UNKNOWN;
+		/* the adapter's IDs: without them its model is a guess */
+		f.vendor_id = ca->vendor_id;
+		f.device_id = ca->device_id;
 	}
 	return ibtopo_findings_add(out, &f, err);
 }
@@ -730,6 +735,7 @@ int ibtopo__check_links_run(struct ibtopo_findings *out,
 	rc = peers_build(&peers, fabric, err);
 	if (rc)
 		return rc;
+	rc = ibtopo__check_ports(out, fabric, err);
 	n = ibtopo_fabric_link_count(fabric);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);

@@ -287,6 +287,19 @@ static int emit(struct trace *t, const struct ibtopo__rdest *d,
 	ibtopo_end_from_port(&f.b, d->port);
 	if (!d->ca)
 		f.b.port = -1;
+	if (fl->kind == IBTOPO_FIND_ROUTE_LOOP ||
+	    fl->kind == IBTOPO_FIND_ROUTE_BLACK_HOLE) {
+		/* END A - END B reads as a cable: b is the far end of a's
+		 * (unset when the port has none), the destination is c */
+		const struct ibtopo_port *out =
+			fl->port > 0 && (unsigned)fl->port <= sw->nports ?
+				sw->ports[fl->port] : NULL;
+
+		f.c = f.b;
+		f.b = (struct ibtopo_end){ NULL, 0, -1 };
+		if (out && out->remote)
+			ibtopo_end_from_port(&f.b, out->remote);
+	}
 	f.subkind = fl->subkind;
 	f.limit = d->lid;
 	f.value = (double)routes;

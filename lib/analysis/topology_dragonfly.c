@@ -125,15 +125,23 @@ static void finding(struct ibtopo_finding *f, int subkind)
 	f->subkind = subkind;
 }
 
-/* The spine of group g with the fewest global links (the first). */
-static size_t freest_spine(const struct ibtopo_topology *t, size_t g)
+/*
+ * The spine of group g that lacks the most global links (the first), or,
+ * when none lacks any, the one with the fewest.
+ */
+static size_t freest_spine(const struct ibtopo_topology *t, size_t g,
+			   const size_t *lack)
 {
 	size_t best = IBTOPO__NONE;
 
-	for (size_t u = 0; u < t->nsw; u++)
-		if (t->sw[u].level == 2 && t->sw[u].group == g &&
-		    (best == IBTOPO__NONE || t->sw[u].global < t->sw[best].global))
+	for (size_t u = 0; u < t->nsw; u++) {
+		if (t->sw[u].level != 2 || t->sw[u].group != g)
+			continue;
+		if (best == IBTOPO__NONE || lack[u] > lack[best] ||
+		    (lack[u] == lack[best] &&
+		     t->sw[u].global < t->sw[best].global))
 			best = u;
+	}
 	return best;
 }
 
@@ -157,17 +165,79 @@ static size_t mode(const size_t *v, size_t n)
 	return best;
 }
 
+/*
+ * The number of global links most pairs of groups have (the larger on a
+ * tie). Link counts per pair are small: a count above 255 counts as 255.
+ */
+static size_t pair_mode(const struct ibtopo_topology *t)
+{
+	size_t G = t->ngroups, hist[256] = { 0 }, best = 0;
+
+	for (size_t a = 0; a < G; a++)
+		for (size_t b = a + 1; b < G; b++) {
+			size_t n = t->pair_links[a * G + b];
+
+			hist[n < 255 ? n : 255]++;
+		}
+	for (size_t n = 1; n < 256; n++)
+		if (hist[n] >= hist[best])
+			best = n;
+	return best;
+}
+
+/*
+ * A pair of groups joined by fewer global links than most pairs: one
+ * finding per missing link, between the two spines that lack one (the
+ * free global ports are where it goes). Each spine's lack is spent, so
+ * that a missing cable is not reported again as two uneven spines.
+ */
+static int missing_globals(struct ibtopo_topology *t, size_t *lack,
+			   size_t usual_pair, struct ibtopo_findings *out,
+			   struct ibtopo_error *err)
+{
+	size_t G = t->ngroups;
+	int ret = 0;
+
+	for (size_t a = 0; a < G && !ret; a++)
+		for (size_t b = a + 1; b < G && !ret; b++) {
+			size_t have = t->pair_links[a * G + b];
+
+			for (size_t k = have; k < usual_pair && !ret; k++) {
+				struct ibtopo_finding fd;
+				size_t sa = freest_spine(t, a, lack);
+				size_t sb = freest_spine(t, b, lack);
+
+				finding(&fd, IBTOPO_DFP_MISSING_GLOBAL);
+				ibtopo__topology_end_switch(&fd.a, t, sa);
+				ibtopo__topology_end_switch(&fd.b, t, sb);
+				fd.expected = (unsigned)usual_pair;
+				fd.actual = (unsigned)have;
+				fd.value = (double)(a + 1);
+				fd.limit = (double)(b + 1);
+				if (lack[sa])
+					lack[sa]--;
+				if (lack[sb])
+					lack[sb]--;
+				ret = ibtopo__topology_add(out, &fd, err);
+			}
+		}
+	return ret;
+}
+
 int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 			       struct ibtopo_findings *out,
 			       struct ibtopo_error *err)
 {
-	size_t G = t->ngroups, *v, nv = 0, usual;
+	size_t G = t->ngroups, *v, *lack, nv = 0, usual, usual_pair;
 	size_t ul, us, uh;
 	int ret = 0;
 
 	v = calloc((G > t->nsw ? G : t->nsw) + 1, sizeof(*v));
-	if (!v)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	lack = calloc(t->nsw + 1, sizeof(*lack));
+	if (!v || !lack) {
+		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
 	/* groups of one shape: most groups' leaves, spines and servers */
 	for (size_t k = 0; k < G; k++)
 		v[k] = t->groups[k].leaves;
@@ -192,27 +262,24 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 		fd.limit = (double)g->spines;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
-	/* every pair of groups linked */
-	for (size_t a = 0; a < G && !ret; a++)
-		for (size_t b = a + 1; b < G && !ret; b++) {
-			struct ibtopo_finding fd;
-
-			if (t->pair_links[a * G + b])
-				continue;
-			finding(&fd, IBTOPO_DFP_MISSING_GLOBAL);
-			ibtopo__topology_end_switch(&fd.a, t, freest_spine(t, a));
-			ibtopo__topology_end_switch(&fd.b, t, freest_spine(t, b));
-			ret = ibtopo__topology_add(out, &fd, err);
-		}
-	/* global links evenly over the spines */
+	/* what each spine lacks of the usual number of global links */
 	for (size_t u = 0; u < t->nsw; u++)
 		if (t->sw[u].level == 2)
 			v[nv++] = t->sw[u].global;
 	usual = mode(v, nv);
+	for (size_t u = 0; u < t->nsw; u++)
+		if (t->sw[u].level == 2 && t->sw[u].global < usual)
+			lack[u] = usual - t->sw[u].global;
+	/* every pair of groups linked, by as many links as most pairs */
+	usual_pair = pair_mode(t);
+	if (!ret)
+		ret = missing_globals(t, lack, usual_pair ? usual_pair : 1, out,
+				      err);
+	/* global links evenly over the spines: what no missing link explains */
 	for (size_t u = 0; u < t->nsw && !ret; u++) {
 		struct ibtopo_finding fd;
 
-		if (t->sw[u].level != 2 || t->sw[u].global >= usual)
+		if (!lack[u])
 			continue;
 		finding(&fd, IBTOPO_DFP_UNEVEN_GLOBAL);
 		ibtopo__topology_end_switch(&fd.a, t, u);
@@ -220,6 +287,8 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 		fd.actual = (unsigned)t->sw[u].global;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
+out_free:
+	free(lack);
 	free(v);
 	return ret;
 }

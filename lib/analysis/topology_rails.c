@@ -177,6 +177,76 @@ static void rank_rails(struct rails *r)
 	}
 }
 
+/*
+ * Rails a server has no HCA on. A fact about the server: one finding per
+ * server (value = how many rails, expected and c the first and its
+ * leaf), not per rail. A rail whose leaf its whole scalable unit lacks
+ * is a fact about the unit: one finding per unit and rail (a = a leaf of
+ * the unit, value = its servers without the rail), not one per server.
+ */
+static int missing_rails(struct rails *r, struct ibtopo_topology *t,
+			 const uint64_t *has, struct ibtopo_findings *out,
+			 struct ibtopo_error *err)
+{
+	size_t *lack = calloc(t->nunits * r->R + 1, sizeof(*lack));
+	int ret = 0;
+
+	if (!lack)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t s = 0; s < t->nservers && !ret; s++) {
+		size_t u = r->home[s] == IBTOPO__NONE ? IBTOPO__NONE :
+			   r->unit[r->home[s]];
+		struct ibtopo_finding fd;
+		unsigned n = 0, first = 0;
+
+		if (!r->member[s])
+			continue;
+		for (unsigned k = 0; k < r->R; k++) {
+			if (has[s] & (1ull << k))
+				continue;
+			if (u != IBTOPO__NONE &&
+			    r->unit_leaf[u * r->R + k] == IBTOPO__NONE) {
+				lack[u * r->R + k]++;
+				continue;
+			}
+			if (!n++)
+				first = k;
+		}
+		if (!n)
+			continue;
+		ibtopo__finding_init(&fd, IBTOPO_FIND_RAIL_MISMATCH);
+		fd.subkind = IBTOPO_RAIL_MISSING;
+		ibtopo_end_from_port(&fd.a, t->servers[s].port);
+		ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
+		ibtopo__topology_end_switch(&fd.c, t,
+			u == IBTOPO__NONE ? IBTOPO__NONE :
+			r->unit_leaf[u * r->R + first]);
+		fd.expected = first + 1;
+		fd.value = n;
+		ret = ibtopo__topology_add(out, &fd, err);
+	}
+	for (size_t u = 0; u < t->nunits && !ret; u++)
+		for (unsigned k = 0; k < r->R && !ret; k++) {
+			struct ibtopo_finding fd;
+			size_t leaf = IBTOPO__NONE;
+
+			if (!lack[u * r->R + k])
+				continue;
+			for (unsigned j = 0; j < r->R && leaf == IBTOPO__NONE; j++)
+				leaf = r->unit_leaf[u * r->R + j];
+			ibtopo__finding_init(&fd, IBTOPO_FIND_RAIL_MISMATCH);
+			fd.subkind = IBTOPO_RAIL_MISSING;
+			ibtopo__topology_end_switch(&fd.a, t, leaf);
+			ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
+			ibtopo__topology_end_switch(&fd.c, t, IBTOPO__NONE);
+			fd.expected = k + 1;
+			fd.value = (double)lack[u * r->R + k];
+			ret = ibtopo__topology_add(out, &fd, err);
+		}
+	free(lack);
+	return ret;
+}
+
 static int findings(struct rails *r, struct ibtopo_topology *t,
 		    struct ibtopo_findings *out, struct ibtopo_error *err)
 {
@@ -211,28 +281,7 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 			    (unsigned)r->leaf_rail[h->sw] + 1;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
-	for (size_t s = 0; s < t->nservers && !ret; s++) {
-		size_t u = r->home[s] == IBTOPO__NONE ? IBTOPO__NONE :
-			   r->unit[r->home[s]];
-
-		if (!r->member[s])
-			continue;
-		for (unsigned k = 0; k < r->R && !ret; k++) {
-			struct ibtopo_finding fd;
-
-			if (has[s] & (1ull << k))
-				continue;
-			ibtopo__finding_init(&fd, IBTOPO_FIND_RAIL_MISMATCH);
-			fd.subkind = IBTOPO_RAIL_MISSING;
-			ibtopo_end_from_port(&fd.a, t->servers[s].port);
-			ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
-			ibtopo__topology_end_switch(&fd.c, t,
-				u == IBTOPO__NONE ? IBTOPO__NONE :
-				r->unit_leaf[u * r->R + k]);
-			fd.expected = k + 1;
-			ret = ibtopo__topology_add(out, &fd, err);
-		}
-	}
+	ret = ret ? ret : missing_rails(r, t, has, out, err);
 	for (unsigned k = 0; k < r->R; k++)
 		if (t->rail_hcas[k] > most)
 			most = t->rail_hcas[k];

@@ -176,32 +176,54 @@ static size_t grp_find(size_t *p, size_t i)
 	return i;
 }
 
-/* Uneven: switches of level l with fewer uplinks than most of it. */
+/*
+ * Uneven: switches of level l with fewer uplinks than most of it. On a
+ * leaf, fewer uplinks for fewer hosts is a design choice (info, value and
+ * limit its hosts and the usual leaf's): a warning only when the leaf is
+ * more oversubscribed (hosts:uplinks) than the usual leaf, or has no
+ * uplink at all. Above the leaves a missing uplink is a warning.
+ */
 static int uneven_uplinks(struct ibtopo_topology *t, unsigned l, unsigned *vals,
 			  struct ibtopo_findings *out, struct ibtopo_error *err)
 {
 	size_t n = t->nsw, k = 0;
-	unsigned usual;
+	unsigned usual, usual_down;
 	int ret = 0;
 
 	for (size_t u = 0; u < n; u++)
 		if (t->sw[u].level == (int)l && !t->sw[u].idle)
 			vals[k++] = uplinks_of(t, u);
 	usual = mode_of(vals, k);
+	k = 0;
+	for (size_t u = 0; u < n; u++)
+		if (t->sw[u].level == (int)l && !t->sw[u].idle &&
+		    uplinks_of(t, u) == usual)
+			vals[k++] = (unsigned)t->sw[u].host_links;
+	usual_down = mode_of(vals, k);
 	for (size_t u = 0; u < n && !ret; u++) {
 		struct ibtopo_finding fd;
-		unsigned up;
+		unsigned up, down;
 
 		if (t->sw[u].level != (int)l || t->sw[u].idle)
 			continue;
 		up = uplinks_of(t, u);
 		if (up >= usual)
 			continue;
+		down = (unsigned)t->sw[u].host_links;
 		finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			     IBTOPO_FTV_UNEVEN_UPLINKS);
 		end_node(&fd.a, t->sw[u].node);
 		fd.expected = usual;
 		fd.actual = up;
+		if (l == 1) {
+			fd.value = down;
+			fd.limit = usual_down;
+		}
+		/* down/up <= usual_down/usual, in integers */
+		if (l == 1 && up &&
+		    (unsigned long long)down * usual <=
+			    (unsigned long long)usual_down * up)
+			fd.severity = IBTOPO_SEV_INFO;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	return ret;

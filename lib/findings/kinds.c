@@ -42,6 +42,8 @@ extern const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal;
 extern const struct ibtopo__finding_kind ibtopo__kind_credit_loop;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_load_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked;
+extern const struct ibtopo__finding_kind ibtopo__kind_port_not_active;
 
 static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks: kinds_links.c */
@@ -90,6 +92,9 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
 	[IBTOPO_FIND_ROUTE_CHANGED] = &ibtopo__kind_route_changed,
 	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = &ibtopo__kind_route_load_changed,
+	/* link and cable checks, added later: kinds_links.c */
+	[IBTOPO_FIND_CABLE_NOT_CHECKED] = &ibtopo__kind_cable_not_checked,
+	[IBTOPO_FIND_PORT_NOT_ACTIVE] = &ibtopo__kind_port_not_active,
 };
 
 const struct ibtopo__finding_kind *

@@ -23,8 +23,9 @@ static int node_added_sentence(char *buf, size_t len,
 			       const struct ibtopo__shared_names *names)
 {
 	(void)names;
-	return snprintf(buf, len, "node appeared with %u link%s",
-			f->actual, f->actual == 1 ? "" : "s");
+	return snprintf(buf, len,
+		"node appeared with %u link%s: nothing to do if it was added on purpose; else find who cabled it",
+		f->actual, f->actual == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_node_added = {
@@ -61,8 +62,9 @@ static int node_renamed_sentence(char *buf, size_t len,
 {
 	char n1[96];
 
-	return snprintf(buf, len, "node description changed to %s",
-			ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
+	return snprintf(buf, len,
+		"node description changed to %s: update the node name map and the plan if that is intended",
+		ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_node_renamed = {
@@ -78,7 +80,8 @@ static int link_added_sentence(char *buf, size_t len,
 {
 	(void)f;
 	(void)names;
-	return snprintf(buf, len, "link appeared");
+	return snprintf(buf, len,
+			"link appeared: check that the plan has it (ibtopo validate)");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_link_added = {
@@ -115,15 +118,19 @@ static int link_moved_sentence(char *buf, size_t len,
 
 	if (f->subkind == IBTOPO_MOVE_SWAPPED)
 		return snprintf(buf, len,
-			"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s",
+			"two cables were swapped: port %d of %s now goes to port %d of %s, and port %d of %s to port %d of %s: swap them back, or update the plan",
 			f->a.port, ibtopo__sentence_end(names, &f->a, n1, sizeof(n1)),
 			f->d.port, ibtopo__sentence_end(names, &f->d, n2, sizeof(n2)),
 			f->c.port, ibtopo__sentence_end(names, &f->c, n3, sizeof(n3)),
 			f->b.port, ibtopo__sentence_end(names, &f->b, n4, sizeof(n4)));
+	/* END A - END B are the old ends: say both, old and new */
+	ibtopo__sentence_end(names, &f->a, n1, sizeof(n1));
+	ibtopo__sentence_end(names, &f->b, n2, sizeof(n2));
+	ibtopo__sentence_end(names, &f->c, n3, sizeof(n3));
+	ibtopo__sentence_end(names, &f->d, n4, sizeof(n4));
 	return snprintf(buf, len,
-		"cable moved: it now joins port %d of %s and port %d of %s",
-		f->c.port, ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)),
-		f->d.port, ibtopo__sentence_end(names, &f->d, n2, sizeof(n2)));
+		"cable moved from port %d of %s and port %d of %s to port %d of %s and port %d of %s: move it back, or update the plan",
+		f->a.port, n1, f->b.port, n2, f->c.port, n3, f->d.port, n4);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_link_moved = {
@@ -143,7 +150,8 @@ static int link_speed_changed_sentence(char *buf, size_t len,
 	return snprintf(buf, len, "link speed changed from %s to %s%s",
 		ibtopo__sentence_speed(f->expected),
 		ibtopo__sentence_speed(f->actual),
-		f->actual < f->expected ? ": check the cable and both ports" : "");
+		f->actual < f->expected ? ": check the cable and both ports" :
+		": nothing to do if the link was upgraded");
 }
 
 /* Severity: warning when slower, info when faster (diff.c decides). */
@@ -166,7 +174,8 @@ static int link_width_changed_sentence(char *buf, size_t len,
 		ibtopo__sentence_width(f->expected),
 		ibtopo__sentence_width(f->actual),
 		ibtopo_width_lanes(f->actual) < ibtopo_width_lanes(f->expected) ?
-		": reseat or replace the cable" : "");
+		": reseat or replace the cable" :
+		": nothing to do if the link was upgraded");
 }
 
 /* Severity: warning when narrower, info when wider (diff.c decides). */
@@ -195,10 +204,15 @@ static int port_state_changed_sentence(char *buf, size_t len,
 				       const struct ibtopo_finding *f,
 				       const struct ibtopo__shared_names *names)
 {
+	bool up = f->subkind == IBTOPO_STATE_PHYSICAL ?
+		f->actual == 5 /* LinkUp */ : f->actual == IBTOPO_PORT_STATE_ACTIVE;
+
 	(void)names;
-	return snprintf(buf, len, "port %sstate changed from %s to %s",
+	return snprintf(buf, len, "port %sstate changed from %s to %s: %s",
 		f->subkind == IBTOPO_STATE_PHYSICAL ? "physical " : "",
-		state_text(f, f->expected), state_text(f, f->actual));
+		state_text(f, f->expected), state_text(f, f->actual),
+		up ? "nothing to do, it is up" :
+		"check the port, its cable and the subnet manager");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_port_state_changed = {
@@ -216,8 +230,9 @@ static int lid_changed_sentence(char *buf, size_t len,
 				const struct ibtopo__shared_names *names)
 {
 	(void)names;
-	return snprintf(buf, len, "LID changed from %u to %u",
-			f->expected, f->actual);
+	return snprintf(buf, len,
+		"LID changed from %u to %u: update what addresses it by LID (host files, job scripts, monitoring)",
+		f->expected, f->actual);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_lid_changed = {

@@ -54,10 +54,15 @@ static int slow_link_sentence(char *buf, size_t len, const struct ibtopo_finding
 		return snprintf(buf, len,
 			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
 			act, peers, exp);
+	/* a model of one is a fact only where the adapter's IDs are known */
+	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT && !f->device_id)
+		return snprintf(buf, len,
+			"link runs at %s while %s %s; the adapter has no vendor or device ID in this data, so its model, and whether it is a slower adapter or a bad link, is unknown: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp);
 	if (f->cause != IBTOPO_CAUSE_DEVICE_LIMIT)
 		return snprintf(buf, len,
-			"link runs at %s while %s %s; no other adapter of its model is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
-			act, peers, exp);
+			"link runs at %s while %s %s; no other adapter of its model (0x%04x:0x%04x) is in this fabric to tell a slower adapter from a bad link: check the adapter's top speed, then reseat or replace the cable",
+			act, peers, exp, f->vendor_id, f->device_id);
 	if (f->subkind == IBTOPO_PEER_SWITCHES) {
 		if (f->device_id)
 			snprintf(model, sizeof(model),
@@ -282,4 +287,97 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched = {
 	.sentence = cable_row_unmatched_sentence,
 	.subkind_name = cable_row_subkind_name,
 	.draw = IBTOPO__DRAW_NONE,
+};
+
+static int cable_not_checked_sentence(char *buf, size_t len,
+				      const struct ibtopo_finding *f,
+				      const struct ibtopo__shared_names *names)
+{
+	(void)names;
+	return snprintf(buf, len,
+		"%s cable of %g m is not checked for length: the reach table has no row for %s at %s; add the figure of its part (analyze --cable-reach FILE) to have it checked",
+		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
+		"the", f->value,
+		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
+		"its media", SPEED(f->actual));
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked = {
+	.kind = IBTOPO_FIND_CABLE_NOT_CHECKED,
+	.name = "cable-not-checked",
+	.severity = IBTOPO_SEV_INFO,
+	.sentence = cable_not_checked_sentence,
+	/* media and length in the message: no reach_m to give */
+	.actual = { "active", IBTOPO__UNIT_SPEED },
+};
+
+/* An end of a port-not-active link, as check_ports.c packs it: state,
+ * physical state << 8, bit 16 when it is the end not Active. */
+static int port_word_text(char *buf, size_t len,
+			  const struct ibtopo__shared_names *names,
+			  const struct ibtopo_end *e, unsigned w)
+{
+	static const char *const state[] = { "in an unknown state", "Down",
+					     "Init", "Armed", "Active" };
+	char n[96];
+	unsigned st = w & 0xff, phys = (w >> 8) & 0xff;
+
+	ibtopo__sentence_end(names, e, n, sizeof(n));
+	if (st == IBTOPO_PORT_STATE_DOWN && phys == 2)
+		return snprintf(buf, len, "%s port %d is Down/Polling", n,
+				e->port);
+	return snprintf(buf, len, "%s port %d is %s", n, e->port,
+			st < IBTOPO__ARRAY_SIZE(state) ? state[st] : "unknown");
+}
+
+static int port_not_active_sentence(char *buf, size_t len,
+				    const struct ibtopo_finding *f,
+				    const struct ibtopo__shared_names *names)
+{
+	unsigned wa = f->expected, wb = (unsigned)f->value;
+	unsigned worst = wa & 1u << 16 ? wa : wb;
+	char ea[160], eb[160], ends[330];
+	const char *todo;
+
+	if (f->subkind == IBTOPO_PORT_NO_SUBNET_MANAGER)
+		return snprintf(buf, len,
+			"no subnet manager has configured this fabric: all %u link%s up but none is Active, so no traffic can pass (ports Init, without LIDs): start a subnet manager (opensm, or the one of a managed switch) and sweep again",
+			f->actual, f->actual == 1 ? " is" : "s are");
+	port_word_text(ea, sizeof(ea), names, &f->a, wa);
+	port_word_text(eb, sizeof(eb), names, &f->b, wb);
+	if ((wa & 1u << 16) && (wb & 1u << 16))
+		snprintf(ends, sizeof(ends), "%s and %s", ea, eb);
+	else
+		snprintf(ends, sizeof(ends), "%s", wa & 1u << 16 ? ea : eb);
+	if ((worst & 0xff) == IBTOPO_PORT_STATE_ARMED)
+		todo = "the subnet manager armed it but did not activate it: let its sweep finish, or restart the subnet manager";
+	else if ((worst & 0xff) == IBTOPO_PORT_STATE_INIT)
+		todo = "the subnet manager has not brought it up: check that one runs and sweeps (sminfo) and what its log says of this port";
+	else
+		todo = "the port polls for its peer without training: reseat or replace the cable, and check that the peer port is enabled";
+	return snprintf(buf, len,
+		"link carries no traffic: %s (%u link%s in this fabric not Active); %s",
+		ends, f->actual, f->actual == 1 ? "" : "s", todo);
+}
+
+static const char *port_not_active_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_PORT_LINK_NOT_ACTIVE:
+		return "link-not-active";
+	case IBTOPO_PORT_NO_SUBNET_MANAGER:
+		return "no-subnet-manager";
+	default:
+		return NULL;
+	}
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_port_not_active = {
+	.kind = IBTOPO_FIND_PORT_NOT_ACTIVE,
+	.name = "port-not-active",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = port_not_active_sentence,
+	.subkind_name = port_not_active_subkind_name,
+	.draw = IBTOPO__DRAW_DOWNGRADE,
+	.actual = { "links", IBTOPO__UNIT_COUNT },
 };

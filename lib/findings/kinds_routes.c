@@ -1,8 +1,11 @@
 /*
  * kinds_routes.c - the kinds of the routing analysis (analysis/routes*.c).
- * End a is the switch and out-port where the route goes wrong, end b the
- * destination (a CA port, or a switch for its LID); limit holds the
- * destination LID, value the CA-to-CA routes the fault hits.
+ * End a is the switch and out-port where the route goes wrong. For
+ * route-black-hole and route-loop end b is the far end of a's cable (the
+ * peer; unset for a port without one) and end c the destination (a CA
+ * port, or a switch for its LID); for the others end b is the
+ * destination. limit holds the destination LID, value the CA-to-CA
+ * routes the fault hits.
  * route-black-hole: subkind enum ibtopo_route_hole. route-not-minimal:
  * expected = the cabled minimum of links from a, actual = the links
  * taken. credit-loop: ends a-b the first link of the cycle, actual = the
@@ -53,7 +56,7 @@ static int hole_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 		"the table %s LID %.0f (%s): %.0f CA route%s to it go%s "
 		"nowhere; fix the entry (or the link) and let the subnet "
 		"manager reroute",
-		w, f->limit, ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
+		w, f->limit, ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
 		f->value, plural(f->value), f->value == 1 ? "es" : "");
 }
 
@@ -66,7 +69,7 @@ static int loop_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 		"routes to LID %.0f (%s) come back to this switch: this "
 		"entry sends them away from the destination and %.0f CA "
 		"route%s loop until dropped; fix the entry",
-		f->limit, ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
+		f->limit, ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
 		f->value, plural(f->value));
 }
 

@@ -114,6 +114,41 @@ const struct ibtopo__finding_kind ibtopo__kind_low_path_diversity = {
 	.actual = { "paths", IBTOPO__UNIT_COUNT },
 };
 
+/* "4 hosts on 2 uplinks (2:1)": what a switch carries on what it has */
+static void ratio_text(char *buf, size_t len, double down, unsigned up)
+{
+	char r[32];
+
+	if (up)
+		snprintf(r, sizeof(r), " (%.3g:1)", down / up);
+	else
+		r[0] = '\0';
+	snprintf(buf, len, "%g host%s on %u uplink%s%s", down,
+		 down == 1 ? "" : "s", up, up == 1 ? "" : "s", r);
+}
+
+static int uneven_uplinks_sentence(char *buf, size_t len,
+				   const struct ibtopo_finding *f)
+{
+	char own[96], usual[96];
+
+	/* above the leaves (no host counts): uplinks only */
+	if (f->value <= 0 && f->limit <= 0)
+		return snprintf(buf, len,
+			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
+			f->actual, f->actual == 1 ? "" : "s", f->expected);
+	ratio_text(own, sizeof(own), f->value, f->actual);
+	ratio_text(usual, sizeof(usual), f->limit, f->expected);
+	if (f->severity == IBTOPO_SEV_INFO)
+		return snprintf(buf, len,
+			"switch has %u uplink%s where most of its level have %u, for fewer hosts: %s, no more oversubscribed than the usual leaf's %s; a design choice, nothing to cable unless it gets more hosts",
+			f->actual, f->actual == 1 ? "" : "s", f->expected, own,
+			usual);
+	return snprintf(buf, len,
+		"switch has %u uplink%s where most of its level have %u: %s, more oversubscribed than the usual leaf's %s; cable the missing uplinks",
+		f->actual, f->actual == 1 ? "" : "s", f->expected, own, usual);
+}
+
 static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			const struct ibtopo__shared_names *names)
 {
@@ -133,9 +168,7 @@ static int ftv_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			"server is cabled to a level-%u switch, not to a leaf: move it to a leaf switch (the subnet manager would rank that switch as a leaf)",
 			f->actual);
 	case IBTOPO_FTV_UNEVEN_UPLINKS:
-		return snprintf(buf, len,
-			"switch has %u uplink%s where most of its level have %u: cable the missing uplinks",
-			f->actual, f->actual == 1 ? "" : "s", f->expected);
+		return uneven_uplinks_sentence(buf, len, f);
 	case IBTOPO_FTV_UPLINKS_PILED:
 		/* a director counts as one upper switch: name it, not b */
 		if (f->d.node)
@@ -180,13 +213,22 @@ static int rail_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			f->expected, ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)),
 			f->actual, ibtopo__sentence_end(names, &f->c, n2, sizeof(n2)));
 	case IBTOPO_RAIL_MISSING:
+		/* a (a leaf, port -1): the unit lacks the rail's leaf */
+		if (f->a.port < 0)
+			return snprintf(buf, len,
+				"this leaf's scalable unit has no leaf of rail %u, so its %g server%s no HCA on that rail: add the leaf and cable the servers' HCAs of rail %u to it",
+				f->expected, f->value,
+				f->value == 1 ? " has" : "s have", f->expected);
+		snprintf(n2, sizeof(n2), f->value > 1 ? " (and on %g other rail%s)" : "",
+			 f->value - 1, f->value == 2 ? "" : "s");
 		if (!f->c.node && !f->c.guid)
 			return snprintf(buf, len,
-				"server has no HCA on rail %u, nor its scalable unit a leaf of that rail: add the leaf and cable the servers' HCAs of rail %u to it",
-				f->expected, f->expected);
+				"server has no HCA on rail %u%s, nor a scalable unit: cable its HCAs of every rail to the leaves of its unit",
+				f->expected, n2);
 		return snprintf(buf, len,
-			"server has no HCA on rail %u: cable one to %s, so that its traffic on that rail does not cross the spines",
-			f->expected, ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
+			"server has no HCA on rail %u%s: cable one to %s, so that its traffic on that rail does not cross the spines",
+			f->expected, n2,
+			ibtopo__sentence_end(names, &f->c, n1, sizeof(n1)));
 	case IBTOPO_RAIL_UNEQUAL:
 		return snprintf(buf, len,
 			"rail %g has %u HCAs where the largest has %u: cable the servers' missing HCAs so that every rail carries as much",
@@ -211,7 +253,7 @@ const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch = {
 static int dfp_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			const struct ibtopo__shared_names *names)
 {
-	char n1[96];
+	char n1[96], n2[96];
 
 	switch (f->subkind) {
 	case IBTOPO_DFP_UNEQUAL_GROUP:
@@ -221,9 +263,16 @@ static int dfp_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			f->limit == 1 ? "" : "s", f->value, f->value == 1 ? "" : "s",
 			f->expected, f->expected == 1 ? "" : "es");
 	case IBTOPO_DFP_MISSING_GLOBAL:
+		ibtopo__sentence_end(names, &f->a, n1, sizeof(n1));
+		ibtopo__sentence_end(names, &f->b, n2, sizeof(n2));
+		if (!f->actual)
+			return snprintf(buf, len,
+				"no global link joins group %g to group %g, where most pairs of groups have %u: cable a global link between %s and %s",
+				f->value, f->limit, f->expected, n1, n2);
 		return snprintf(buf, len,
-			"no global link joins this spine's group to the group of %s: cable a global link between these two spines",
-			ibtopo__sentence_end(names, &f->b, n1, sizeof(n1)));
+			"group %g and group %g have %u global link%s where most pairs of groups have %u: cable a global link between %s and %s",
+			f->value, f->limit, f->actual, f->actual == 1 ? "" : "s",
+			f->expected, n1, n2);
 	case IBTOPO_DFP_UNEVEN_GLOBAL:
 		return snprintf(buf, len,
 			"spine has %u global link%s where most spines have %u: cable the missing global links",

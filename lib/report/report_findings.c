@@ -278,6 +278,17 @@ static void g_routes(const void *r, void *x, struct ibtopo__cell *c)
 		ibtopo__cell_int(c, (int64_t)FND(r)->value);
 }
 
+/* route-black-hole, route-loop: the destination (end c) by name */
+static void g_destination(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_finding *f = FND(r);
+
+	(void)x;
+	if ((f->kind == IBTOPO_FIND_ROUTE_BLACK_HOLE ||
+	     f->kind == IBTOPO_FIND_ROUTE_LOOP) && f->c.node)
+		ibtopo__cell_str(c, f->c.node);
+}
+
 VALUE_GETTER(g_hops, "hops")
 VALUE_GETTER(g_min_hops, "min_hops")
 
@@ -333,6 +344,7 @@ static const struct ibtopo__column health_cols[] = {
 	{ "rate_per_hour", "RATE/H", g_rate },
 	{ "interval_h", "INTERVAL H", g_interval },
 	{ "lid", "LID", g_lid },
+	{ "destination", "DESTINATION", g_destination },
 	{ "routes", "ROUTES", g_routes },
 	{ "hops", "HOPS", g_hops },
 	{ "min_hops", "MIN HOPS", g_min_hops },

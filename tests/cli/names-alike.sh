@@ -63,7 +63,7 @@ sed -e '/^\[3\]	"H-0002c90300b00070"/d' \
 	"$F" >"$tmp/moved.topo"
 cmp -s "$F" "$tmp/moved.topo" && flunk "sed left nm-alike.topo as it was"
 run 1 "$IBTOPO" diff "$F" "$tmp/moved.topo" &&
-	grep -q "^link-moved  node07 mlx4_0 \[1\]  $SW (0x0002c90200a00007) \[3\]  cable moved: it now joins port 1 of 'node07 mlx4_0' and port 5 of '$SW' (0x0002c90200a00006)\$" \
+	grep -q "^link-moved  node07 mlx4_0 \[1\]  $SW (0x0002c90200a00007) \[3\]  cable moved from port 1 of 'node07 mlx4_0' and port 3 of '$SW' (0x0002c90200a00007) to port 1 of 'node07 mlx4_0' and port 5 of '$SW' (0x0002c90200a00006): move it back, or update the plan\$" \
 		"$tmp/out" || flunk "diff: $(cat "$tmp/out")"
 run 1 "$IBTOPO" validate "$F" "$tmp/moved.topo" &&
 	grep -q "^miswired-link  node07 mlx4_0 \[1\]  $SW (0x0002c90200a00006) \[5\]  cable goes to the wrong port: the plan connects port 1 of 'node07 mlx4_0' to port 3 of '$SW' (0x0002c90200a00007)\$" \

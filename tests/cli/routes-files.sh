@@ -65,10 +65,12 @@ got=$(json_get '"%s %s" % (j["routes"]["ca_pairs"], "paths" in j)' <"$tmp/out")
 # ---- planted: spine01 drops LID 13 (host03)
 sed 's/^0x000d 003 /0x000d 255 /' "$dump" >"$tmp/hole.dump"
 run 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format json
-got=$(json_get '";".join("%s %s %s %s %s %s %s" % (f["kind"], f["a"]["node"],
-	f["a"]["port"], f["b"]["node"], f["lid"], f["routes"], f["detail"])
-	for f in j["findings"])' <"$tmp/out")
-[ "$got" = "route-black-hole spine01 255 host03 mlx5_0 13 2 no-entry" ] ||
+# END B is the far end of END A's cable (none for port 255), the
+# destination its own key (issue 23 item 11)
+got=$(json_get '";".join("%s %s %s %s %s %s %s %s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["destination"], f["lid"], f["routes"],
+	f["detail"]) for f in j["findings"])' <"$tmp/out")
+[ "$got" = "route-black-hole spine01 255 None host03 mlx5_0 13 2 no-entry" ] ||
 	flunk "black hole: $got"
 got=$(json_get '"%s %s" % (j["routes"]["unreachable_pairs"],
 	j["routes"]["black_holes"])' <"$tmp/out")
@@ -79,9 +81,11 @@ grep -q 'route-black-hole' "$tmp/out" || flunk "analyze: no black hole"
 # ---- planted: spine01 sends LID 13 back to leaf01, which sends it up
 sed 's/^0x000d 003 /0x000d 001 /' "$dump" >"$tmp/loop.dump"
 run 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump" --format json
-got=$(json_get '";".join("%s %s %s %s %s" % (f["kind"], f["a"]["node"],
-	f["a"]["port"], f["lid"], f["routes"]) for f in j["findings"])' <"$tmp/out")
-[ "$got" = "route-loop spine01 1 13 2" ] || flunk "loop: $got"
+got=$(json_get '";".join("%s %s %s %s %s %s %s %s" % (f["kind"], f["a"]["node"],
+	f["a"]["port"], f["b"]["node"], f["b"]["port"], f["destination"],
+	f["lid"], f["routes"]) for f in j["findings"])' <"$tmp/out")
+[ "$got" = "route-loop spine01 1 leaf01 39 host03 mlx5_0 13 2" ] ||
+	flunk "loop: $got"
 
 # ---- text: the summary and the finding
 run 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump"

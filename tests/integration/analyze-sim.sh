@@ -60,6 +60,23 @@ fi
 sed -e '/^#/d' -e 's/	e=3$//' -e 's/	w=1$//' "$DATA/ck-sim.net" >"$TESTDIR/clean.net"
 grep -q 'e=3\|w=1' "$TESTDIR/clean.net" && fail "restrictions left in clean.net"
 sim_start -n "$TESTDIR/clean.net"
+# swept before any subnet manager ran: every port Init, no LIDs. That is
+# one port-not-active finding for the fabric (issue 23 item 1), exit 1.
+SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/nosm.db" discover \
+	>/dev/null 2>"$TESTDIR/discover.err" ||
+	{ cat "$TESTDIR/discover.err" >&2; fail "discover before opensm"; }
+"$IBTOPO" --db "$TESTDIR/nosm.db" analyze --format json \
+	--cables "$DATA/ck-sim-cables-ok.csv" >"$TESTDIR/nosm.json" 2>&1
+[ $? -eq 1 ] || fail "no subnet manager: analyze should exit 1"
+got=$(json_get '[(f["detail"], f["links"], f["a"]["node"]) for f in j["findings"]
+	if f["kind"] == "port-not-active"]' <"$TESTDIR/nosm.json")
+[ "$got" = "[('no-subnet-manager', 8, None)]" ] ||
+	fail "no subnet manager: wanted one finding for the fabric, got $got"
+json_get '[f["message"] for f in j["findings"] if f["kind"] == "port-not-active"][0]' \
+	<"$TESTDIR/nosm.json" | grep -q '^no subnet manager has configured this fabric' ||
+	fail "no subnet manager: message"
+# then opensm brings it up
+sim_opensm
 SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/clean.db" discover \
 	>/dev/null 2>"$TESTDIR/discover.err" ||
 	{ cat "$TESTDIR/discover.err" >&2; fail "discover the clean fabric"; }

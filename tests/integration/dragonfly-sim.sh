@@ -1,9 +1,9 @@
 #!/bin/sh
 # dragonfly-sim.sh - a planned Dragonfly+ fabric under ibsim (issue 17,
 # item 2): as built it is dragonfly-plus with no warnings and validates
-# against its plan; without one global link analyze names the two spines
-# it should join and validate the missing link. Needs ibsim,
-# ibnetdiscover and libumad2sim (else SKIP).
+# against its plan; without two global links analyze names, for each,
+# the two spines it should join, as validate names the missing links.
+# Needs ibsim, ibnetdiscover and libumad2sim (else SKIP).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
@@ -26,7 +26,12 @@ sim_ibnetdiscover "$T/miss.net" "$T/miss.topo"
 "$IBTOPO" analyze --format json "$T/miss.topo" >"$T/miss.json" || fail "analyze"
 got=$(json_get '[(f["a"]["node"], f["b"]["node"]) for f in j["findings"]
 	if f.get("detail") == "missing-global-link"]' <"$T/miss.json")
-[ "$got" = "[('g01-spine01', 'g02-spine01')]" ] || fail "missing global link: $got"
+# one finding per missing cable, as validate lists them (issue 23 item 23)
+[ "$got" = "[('g01-spine01', 'g02-spine01'), ('g01-spine02', 'g02-spine02')]" ] ||
+	fail "missing global link: $got"
+got=$(json_get '[f for f in j["findings"] if f.get("detail") == "uneven-global-links"]' \
+	<"$T/miss.json")
+[ "$got" = "[]" ] || fail "the missing links reported again per spine: $got"
 "$IBTOPO" validate "$T/plan.topo" "$T/miss.topo" --format json >"$T/val.json" 2>&1
 [ $? -eq 1 ] || fail "validate: wanted exit 1"
 got=$(json_get 'sorted((f["kind"], f["a"]["node"], f["b"]["node"]) for f in j["findings"])' <"$T/val.json")

@@ -78,7 +78,17 @@ extern "C" {
  *   faster speed the cable is rated for), actual = active speed bit,
  *   subkind = the cable's enum ibtopo_media. Only where the reach table
  *   has a row for the link's speed and the cable's media.
+ * - cable-not-checked (info): a cable of known length and media whose
+ *   link's speed has no row for its media: actual = the active speed,
+ *   subkind = the media, value = the length; its reach is unknown.
  * - loopback-cable (warning): both ends on the same switch.
+ * - port-not-active (error), first: a link up on a port that is Init,
+ *   Armed, or Down while polling its peer carries no traffic. When no
+ *   linked port of known state is Active anywhere, one finding for the
+ *   fabric (IBTOPO_PORT_NO_SUBNET_MANAGER, no ends: no subnet manager has
+ *   configured it); else one per such link (IBTOPO_PORT_LINK_NOT_ACTIVE,
+ *   a and b its ends). actual = the number of such links in the fabric.
+ *   Text dumps without port states never produce it.
  */
 enum ibtopo_peer_class {
 	IBTOPO_PEER_NONE = 0,
@@ -112,6 +122,12 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 		       const struct ibtopo_fabric *fabric,
 		       const struct ibtopo_check_opts *opts,
 		       struct ibtopo_error *err);
+
+/** Subkinds of port-not-active findings. */
+enum ibtopo_port_not_active {
+	IBTOPO_PORT_LINK_NOT_ACTIVE = 1, /* a link with an end not Active */
+	IBTOPO_PORT_NO_SUBNET_MANAGER,	 /* no linked port Active anywhere */
+};
 
 /** What a cable-row-unmatched finding did not find (its subkind). */
 enum ibtopo_cable_row_miss {

@@ -76,6 +76,9 @@ enum ibtopo_finding_kind {
 	/* diff of forwarding tables */
 	IBTOPO_FIND_ROUTE_CHANGED,
 	IBTOPO_FIND_ROUTE_LOAD_CHANGED,
+	/* link and cable checks, added later */
+	IBTOPO_FIND_CABLE_NOT_CHECKED,	/* no reach figure for its speed */
+	IBTOPO_FIND_PORT_NOT_ACTIVE,	/* a linked port not Active */
 	IBTOPO_FIND_KIND_MAX_
 };
 
@@ -154,7 +157,8 @@ struct ibtopo_finding {
 	enum ibtopo_cause cause;
 	int subkind;		/* per-kind refinement, see the module docs */
 	const char *note;	/* static string or borrowed; may be NULL */
-	/* cause device-limit: the limiting model; 0 = known by description */
+	/* speed-downgrade info: the limiting model (device-limit) or the
+	 * lone adapter's (cause unknown); 0 = no IDs in the data */
 	uint32_t vendor_id;
 	uint32_t device_id;
 	/*

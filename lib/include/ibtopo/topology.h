@@ -130,7 +130,9 @@ extern "C" {
  *   levels of a and b); CA_ON_NON_LEAF (a = the server port, b = the
  *   switch port, actual = the switch's level); UNEVEN_UPLINKS (a = the
  *   switch, port -1; expected = the uplinks most of its level have,
- *   actual = its own); UPLINKS_PILED (a = the switch, b = the upper
+ *   actual = its own; on a leaf value = its hosts, limit = the usual
+ *   leaf's, and severity info when it is no more oversubscribed than
+ *   that leaf); UPLINKS_PILED (a = the switch, b = the upper
  *   switch with most of its uplinks, c = an upper switch of the same
  *   group with none; expected = the usual cables per upper switch,
  *   actual = those to b, or to b's director when b is a director's chip:
@@ -177,7 +179,8 @@ enum ibtopo_path_diversity_kind {
 /** Subkinds of rail-mismatch findings. */
 enum ibtopo_rail_mismatch {
 	IBTOPO_RAIL_WRONG_LEAF = 1,	/* an HCA on another rail's (or unit's) leaf */
-	IBTOPO_RAIL_MISSING,		/* a server without an HCA on a rail */
+	IBTOPO_RAIL_MISSING,		/* a server without HCAs on rails, or a
+				 * unit without a rail's leaf (a = a leaf) */
 	IBTOPO_RAIL_UNEQUAL,		/* a rail with fewer HCAs than the largest */
 };
 
