@@ -1,7 +1,8 @@
 /*
  * discover-int.h - private to discover.c and discover_repair.c, the two
  * files that read libibnetdisc structures (with sweep.c, which fills
- * them): what both use. Nothing else includes it.
+ * them). discover.c calls discover_repair.c, never the other way round.
+ * Nothing else includes it.
  */
 #ifndef IBTOPO_DISCOVER_INT_H
 #define IBTOPO_DISCOVER_INT_H
@@ -19,22 +20,11 @@ static inline unsigned ibtopo__smp_field(const uint8_t *buf, enum MAD_FIELDS f)
 	return mad_get_field((void *)buf, 0, f);
 }
 
-/* io/discover.c */
-
-/* A directed route as ibnetdiscover prints it ("0,1,7"), then `port`. */
-void ibtopo__dr_path(char *buf, size_t len, const ib_portid_t *path, int port);
-/* A port shell libibnetdisc made from NodeInfo whose PortInfo never came. */
-bool ibtopo__no_port_info(const ibnd_port_t *p);
-
 /* What did not answer: a count and the first one, described. */
 struct ibtopo__unanswered {
 	size_t count;
 	char what[256];
 };
-
-/** Count one more; the first one is described by fmt. */
-void ibtopo__unanswered_add(struct ibtopo__unanswered *u, const char *fmt, ...)
-	IBTOPO__PRINTF(2, 3);
 
 /* io/discover_repair.c */
 
@@ -51,5 +41,12 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
 			     struct ibtopo__mad_tally *tally,
 			     struct ibtopo__unanswered *u, char *changed,
 			     size_t changed_len);
+
+/**
+ * Count what did not answer (rules a-c at the top of discover.c) into
+ * `u`, describing the first one.
+ */
+void ibtopo__count_unanswered(const ibnd_fabric_t *in,
+			      struct ibtopo__unanswered *u);
 
 #endif /* IBTOPO_DISCOVER_INT_H */

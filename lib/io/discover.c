@@ -284,88 +284,12 @@ static int copy_links(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 	return 0;
 }
 
-/* A directed route as ibnetdiscover prints it ("0,1,7"), then `port`. */
-void ibtopo__dr_path(char *buf, size_t len, const ib_portid_t *path, int port)
-{
-	size_t at;
-	int cnt = path->drpath.cnt;
-
-	at = (size_t)snprintf(buf, len, "0");
-	for (int i = 1; i <= cnt && i < IB_SUBNET_PATH_HOPS_MAX && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, ",%d",
-				       path->drpath.p[i]);
-	if (port >= 0 && at < len)
-		snprintf(buf + at, len - at, ",%d", port);
-}
-
-/* A port shell libibnetdisc made from NodeInfo whose PortInfo never came. */
-bool ibtopo__no_port_info(const ibnd_port_t *p)
-{
-	return ibtopo__smp_field(p->info, IB_PORT_STATE_F) == 0 &&
-	       ibtopo__smp_field(p->info, IB_PORT_PHYS_STATE_F) == 0;
-}
-
-void ibtopo__unanswered_add(struct ibtopo__unanswered *u, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (u->count++)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(u->what, sizeof(u->what), fmt, ap);
-	va_end(ap);
-}
-
 /*
  * Whole sweeps run again only when the fabric changed under one (a port
  * that was LinkUp is down when asked again) and it is incomplete: what
  * was lost is asked again one MAD at a time (sweep.c, then discover_repair.c).
  */
 #define RESWEEPS_MAX		2
-
-/*
- * Count what did not answer (rules a-c at the top of the file) into `u`,
- * describing the first one.
- */
-static void count_unanswered(const ibnd_fabric_t *in, struct ibtopo__unanswered *u)
-{
-	char path[128];
-
-	for (const ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		const char *desc = nd->nodedesc;
-		int desclen = (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE);
-
-		if (nd->type == IB_NODE_SWITCH && !nd->ports[0]) {
-			ibtopo__dr_path(path, sizeof(path), &nd->path_portid, -1);
-			ibtopo__unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
-				       "path %s did not answer PortInfo",
-				       desclen, desc, nd->guid, path);
-			continue;
-		}
-		for (int i = 0; i <= nd->numports; i++) {
-			const ibnd_port_t *p = nd->ports[i];
-
-			if (!p && i > 0 && nd->type == IB_NODE_SWITCH) {
-				ibtopo__dr_path(path, sizeof(path), &nd->path_portid, -1);
-				ibtopo__unanswered_add(u, "port %d of switch '%.*s' at DR path "
-					       "%s did not answer PortInfo",
-					       i, desclen, desc, path);
-			} else if (p && ibtopo__no_port_info(p)) {
-				ibtopo__dr_path(path, sizeof(path), &nd->path_portid, -1);
-				ibtopo__unanswered_add(u, "port %d of '%.*s' 0x%016" PRIx64
-					       " at DR path %s did not answer "
-					       "PortInfo", i, desclen, desc,
-					       nd->guid, path);
-			} else if (p && i > 0 && !p->remoteport &&
-				   ibtopo__smp_field(p->info, IB_PORT_PHYS_STATE_F) == IBTOPO__PHYS_LINKUP) {
-				ibtopo__dr_path(path, sizeof(path), &nd->path_portid, i);
-				ibtopo__unanswered_add(u, "the peer of '%.*s' port %d at DR "
-					       "path %s did not answer NodeInfo",
-					       desclen, desc, i, path);
-			}
-		}
-	}
-}
 
 /*
  * Copy a libibnetdisc fabric into a new model fabric; what did not answer
@@ -389,7 +313,7 @@ static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
 	rc = copy_links(fabric, in, err);
 	if (rc)
 		goto out_free_fabric;
-	count_unanswered(in, u);
+	ibtopo__count_unanswered(in, u);
 	ibtopo_fabric_set_partial(fabric, u->count > 0);
 	if (u->count) {
 		char why[sizeof(u->what) + 64];

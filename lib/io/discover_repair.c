@@ -1,14 +1,51 @@
 /*
- * discover_repair.c - after a live sweep, ask again what did not answer
- * (the rules are at the top of discover.c): one MAD at a time along the
- * node's directed route, on a MAD port of our own, Gets only. A port
- * that was LinkUp and is down now means the fabric changed under the
- * sweep; discover.c then sweeps again.
+ * discover_repair.c - what a sweep missed (the rules are at the top of
+ * discover.c). After a live sweep, ask again what did not answer: one
+ * MAD at a time along the node's directed route, on a MAD port of our
+ * own, Gets only; a port that was LinkUp and is down now means the
+ * fabric changed under the sweep, and discover.c sweeps again. Then
+ * count what is still missing, live or from a cache file.
  */
 #include "io/discover-int.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static void unanswered_add(struct ibtopo__unanswered *u, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
+
+/* A directed route as ibnetdiscover prints it ("0,1,7"), then `port`. */
+static void dr_path(char *buf, size_t len, const ib_portid_t *path, int port)
+{
+	size_t at;
+	int cnt = path->drpath.cnt;
+
+	at = (size_t)snprintf(buf, len, "0");
+	for (int i = 1; i <= cnt && i < IB_SUBNET_PATH_HOPS_MAX && at < len;
+	     i++)
+		at += (size_t)snprintf(buf + at, len - at, ",%d",
+				       path->drpath.p[i]);
+	if (port >= 0 && at < len)
+		snprintf(buf + at, len - at, ",%d", port);
+}
+
+/* A port shell libibnetdisc made from NodeInfo whose PortInfo never came. */
+static bool no_port_info(const ibnd_port_t *p)
+{
+	return ibtopo__smp_field(p->info, IB_PORT_STATE_F) == 0 &&
+	       ibtopo__smp_field(p->info, IB_PORT_PHYS_STATE_F) == 0;
+}
+
+static void unanswered_add(struct ibtopo__unanswered *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (u->count++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(u->what, sizeof(u->what), fmt, ap);
+	va_end(ap);
+}
 
 static bool all_zero(const void *buf, size_t len)
 {
@@ -158,7 +195,7 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
 	rp = peer->ports[lp];
 	if (rp && rp->remoteport)
 		return; /* cabled elsewhere as far as we know */
-	if (!rp || ibtopo__no_port_info(rp)) {
+	if (!rp || no_port_info(rp)) {
 		/* a CA answers PortInfo for the port the SMP came in on */
 		if (!requery(q, &path, IB_ATTR_PORT_INFO, (unsigned)lp, buf))
 			return;
@@ -202,22 +239,21 @@ static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
 		if (!requery(q, &nd->path_portid, IB_ATTR_SWITCH_INFO, 0,
 			     buf) ||
 		    !ibtopo__smp_field(buf, IB_SW_LINEAR_FDB_CAP_F)) {
-			ibtopo__dr_path(path, sizeof(path), &nd->path_portid,
-					-1);
-			ibtopo__unanswered_add(
-				u,
-				"switch '%.*s' 0x%016" PRIx64 " at DR "
-				"path %s did not answer SwitchInfo",
-				(int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
-				nd->nodedesc, nd->guid, path);
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(u,
+				       "switch '%.*s' 0x%016" PRIx64 " at DR "
+				       "path %s did not answer SwitchInfo",
+				       (int)strnlen(nd->nodedesc,
+						    IB_SMP_DATA_SIZE),
+				       nd->nodedesc, nd->guid, path);
 			continue;
 		}
 		memcpy(nd->switchinfo, buf, sizeof(nd->switchinfo));
 		if (ibtopo__lfts_add(
 			    l, nd,
 			    ibtopo__smp_field(buf, IB_SW_LINEAR_FDB_TOP_F))) {
-			ibtopo__unanswered_add(
-				u, "out of memory for forwarding tables");
+			unanswered_add(u,
+				       "out of memory for forwarding tables");
 			return;
 		}
 	}
@@ -241,9 +277,8 @@ static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
 			r->missing--;
 		}
 		if (r->missing) {
-			ibtopo__dr_path(path, sizeof(path), &nd->path_portid,
-					-1);
-			ibtopo__unanswered_add(
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(
 				u,
 				"switch '%.*s' 0x%016" PRIx64 " at DR "
 				"path %s did not answer LinearForwarding"
@@ -275,9 +310,9 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
 				    buf)) {
 				memcpy(nd->nodedesc, buf, IB_SMP_DATA_SIZE);
 			} else {
-				ibtopo__dr_path(path, sizeof(path),
-						&nd->path_portid, -1);
-				ibtopo__unanswered_add(
+				dr_path(path, sizeof(path), &nd->path_portid,
+					-1);
+				unanswered_add(
 					u,
 					"node 0x%016" PRIx64 " at DR path "
 					"%s did not answer NodeDescription",
@@ -287,8 +322,7 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
 		for (int i = 0; i <= nd->numports; i++) {
 			ibnd_port_t *p = nd->ports[i];
 
-			if (p ? !ibtopo__no_port_info(p) :
-				nd->type != IB_NODE_SWITCH)
+			if (p ? !no_port_info(p) : nd->type != IB_NODE_SWITCH)
 				continue;
 			if (requery(&q, &nd->path_portid, IB_ATTR_PORT_INFO,
 				    (unsigned)i, buf))
@@ -320,4 +354,61 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
 	if (q.mp)
 		mad_rpc_close_port(q.mp);
 	snprintf(changed, changed_len, "%s", q.changed);
+}
+
+/*
+ * Count what did not answer (rules a-c at the top of the file) into `u`,
+ * describing the first one.
+ */
+void ibtopo__count_unanswered(const ibnd_fabric_t *in,
+			      struct ibtopo__unanswered *u)
+{
+	char path[128];
+
+	for (const ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		const char *desc = nd->nodedesc;
+		int desclen = (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE);
+
+		if (nd->type == IB_NODE_SWITCH && !nd->ports[0]) {
+			dr_path(path, sizeof(path), &nd->path_portid, -1);
+			unanswered_add(u,
+				       "switch '%.*s' 0x%016" PRIx64 " at DR "
+				       "path %s did not answer PortInfo",
+				       desclen, desc, nd->guid, path);
+			continue;
+		}
+		for (int i = 0; i <= nd->numports; i++) {
+			const ibnd_port_t *p = nd->ports[i];
+
+			if (!p && i > 0 && nd->type == IB_NODE_SWITCH) {
+				dr_path(path, sizeof(path), &nd->path_portid,
+					-1);
+				unanswered_add(
+					u,
+					"port %d of switch '%.*s' at DR path "
+					"%s did not answer PortInfo",
+					i, desclen, desc, path);
+			} else if (p && no_port_info(p)) {
+				dr_path(path, sizeof(path), &nd->path_portid,
+					-1);
+				unanswered_add(u,
+					       "port %d of '%.*s' 0x%016" PRIx64
+					       " at DR path %s did not answer "
+					       "PortInfo",
+					       i, desclen, desc, nd->guid,
+					       path);
+			} else if (p && i > 0 && !p->remoteport &&
+				   ibtopo__smp_field(p->info,
+						     IB_PORT_PHYS_STATE_F) ==
+					   IBTOPO__PHYS_LINKUP) {
+				dr_path(path, sizeof(path), &nd->path_portid,
+					i);
+				unanswered_add(
+					u,
+					"the peer of '%.*s' port %d at DR "
+					"path %s did not answer NodeInfo",
+					desclen, desc, i, path);
+			}
+		}
+	}
 }
