@@ -1,26 +1,13 @@
 /*
- * ibtopo-int.h - private to libibtopo: helpers shared across lib/ files.
- * Never included by src/ or examples/.
+ * ibtopo-int.h - private to libibtopo: the umbrella for the modules above
+ * the ground floor (findings, io, analysis, report, export, diagram,
+ * compare): the model's and the output plumbing's private headers. lib/model
+ * and lib/out include their own -int.h instead, so nothing on the ground
+ * floor includes this file. Never included by src/ or examples/.
  */
 #ifndef IBTOPO_INT_H
 #define IBTOPO_INT_H
 
-#include "config.h"
-#include "ibtopo.h"
-
-#include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-
-#define IBTOPO__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#if defined(__GNUC__)
-#define IBTOPO__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define IBTOPO__PRINTF(f, a)
-#endif
-
-/* What every module uses; each folder keeps the rest in its own header. */
 #include "model/model-int.h"
 #include "out/out-int.h"
 

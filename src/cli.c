@@ -586,6 +586,15 @@ struct ibtopo_sink cli_stdout_sink(enum ibtopo_format format)
 	return o;
 }
 
+const char *cli_fabric(const struct cli_global *g)
+{
+	const char *env = getenv("IBTOPO_FABRIC");
+
+	if (g && g->fabric)
+		return g->fabric;
+	return env && *env ? env : NULL;
+}
+
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err)
 {

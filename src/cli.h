@@ -238,6 +238,12 @@ int cli_report_exit(const struct ibtopo_findings *findings, int fail_on);
 int cli_merge_cables(struct ibtopo_fabric *fabric, const struct cli_global *g,
 		     const char *path, struct ibtopo_findings *unmatched);
 
+/**
+ * The fabric named by --fabric, else $IBTOPO_FABRIC (when not empty);
+ * NULL for none.
+ */
+const char *cli_fabric(const struct cli_global *g);
+
 /** Open the store named by the global options. */
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err);
@@ -317,12 +323,6 @@ void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
 		       double seconds);
 
 /* fabric_select.c: several fabrics in one database */
-
-/**
- * The fabric named by --fabric, else $IBTOPO_FABRIC (when not empty);
- * NULL for none.
- */
-const char *cli_fabric(const struct cli_global *g);
 
 /**
  * ibtopo_store_save_ext() into the fabric cli_fabric() names (else the

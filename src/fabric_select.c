@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *cli_fabric(const struct cli_global *g)
-{
-	const char *env = getenv("IBTOPO_FABRIC");
-
-	if (g && g->fabric)
-		return g->fabric;
-	return env && *env ? env : NULL;
-}
-
 int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
 		   struct ibtopo_fabric *fabric, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err)

@@ -176,6 +176,19 @@ sim_start() {
 	fail "ibsim did not start listening within ${SIM_WAIT:-10} s"
 }
 
+# sim_fattree RADIX LEVELS: a fat tree of bench/gen-fattree.py in
+# $TESTDIR/ft.net under a private ibsim, with LIDs from one opensm sweep,
+# and the clients on host h00001.
+sim_fattree() {
+	"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix "$1" \
+		--levels "$2" -o "$TESTDIR/ft.net" 2>/dev/null ||
+		fail "gen-fattree.py"
+	sim_start "$TESTDIR/ft.net"
+	SIM_HOST=h00001
+	export SIM_HOST
+	sim_opensm
+}
+
 # sim_stop: stop the simulator sim_start started, by its PID, so that
 # sim_start can start another.
 sim_stop() {

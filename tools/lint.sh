@@ -23,7 +23,8 @@ formatted="$formatted lib/report/report_analysis.c"
 formatted="$formatted tests/helpers.c tests/helpers.h"
 formatted="$formatted lib/export/metrics.c"
 formatted="$formatted lib/io/store_fabrics.c lib/io/store_report.c lib/io/discover_local.c"
-formatted="$formatted lib/export/sched.c lib/export/sched.h lib/export/write_slurm.c"
+formatted="$formatted lib/io/discover_repair.c lib/io/discover-int.h"
+formatted="$formatted lib/export/sched.c lib/export/sched_hostlist.c lib/export/sched.h lib/export/write_slurm.c"
 formatted="$formatted lib/export/write_slurm_block.c lib/export/write_slurm_yaml.c lib/export/write_k8s.c"
 
 status=0

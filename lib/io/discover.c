@@ -1,8 +1,9 @@
 /*
  * discover.c - live discovery, and `ibnetdiscover --cache` files. A live
  * sweep (sweep.c) and a cache file (read by libibnetdisc) both come as
- * libibnetdisc structures; this file checks, repairs and copies them into
- * our model, and they never leave it (or sweep.c).
+ * libibnetdisc structures; this file checks and copies them into our
+ * model (discover_repair.c asks again what a live sweep missed), and they
+ * never leave these files (or sweep.c).
  *
  * What a sweep does not tell us (neither ours nor libibnetdisc's), and the
  * rules used instead:
@@ -14,7 +15,7 @@
  *   zero: a real PortInfo never has PortState 0), a switch port missing,
  *   or a peer never reached. After a live sweep we ask once more,
  *   through libibmad along the node's directed route, for each
- *   NodeDescription and PortInfo that is missing (repair()). We call a discovery
+ *   NodeDescription and PortInfo that is missing (discover_repair.c). We call a discovery
  *   incomplete when, after that, (a) a port whose PortInfo says PhysState
  *   LinkUp has no peer (the peer never answered NodeInfo), (b) a switch
  *   lacks the PortInfo of one of its ports 0..N, (c) a port has no
@@ -26,16 +27,14 @@
  *   path) of what did not answer.
  * - With --routes, a switch whose SwitchInfo or one of whose
  *   LinearForwardingTable blocks is still unanswered after asking again
- *   (repair_lfts()) gets no table at all, never a short one, and counts
+ *   (discover_repair.c) gets no table at all, never a short one, and counts
  *   as (e): the message names the switch and the block.
  * - A cache file is loaded without bounds checks on port numbers; we walk
  *   its structure first so truncated or corrupt files are refused before
  *   ibnd_load_fabric() sees them.
  */
-#include "io/io-int.h"
+#include "io/discover-int.h"
 
-#include <infiniband/ibnetdisc.h>
-#include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
 #include <errno.h>
@@ -60,8 +59,6 @@
 #define EXT_EN_DISABLED		30u	/* LinkSpeedExtEnabled: none */
 #define EXT_EN_SUPPORTED	31u	/* LinkSpeedExtEnabled: = supported */
 
-#define PHYS_LINKUP		5u
-
 /* ---- cache file layout (rdma-core libibnetdisc/ibnetdisc_cache.c) ---- */
 
 #define CACHE_MAGIC		0x8FE7832Bu
@@ -74,11 +71,6 @@
 #define CACHE_PORT_KEY_LEN	9u
 #define CACHE_PORT_LEN		(31u + IB_SMP_DATA_SIZE)
 #define CACHE_PORT_LMC_OFF	12u	/* after GUID, number, ext number, LID */
-
-static unsigned field(const uint8_t *buf, enum MAD_FIELDS f)
-{
-	return mad_get_field((void *)buf, 0, f);
-}
 
 /* IBA base speed bits (1 SDR, 2 DDR, 4 QDR) equal ours. */
 static unsigned base_speeds(unsigned v)
@@ -116,38 +108,38 @@ static unsigned one_bit(unsigned m)
 static void decode_rates(struct ibtopo_port *out, const uint8_t *info,
 			 const uint8_t *cap_info, const uint8_t *ext_info)
 {
-	unsigned cap = cap_info ? field(cap_info, IB_PORT_CAPMASK_F) : 0;
+	unsigned cap = cap_info ? ibtopo__smp_field(cap_info, IB_PORT_CAPMASK_F) : 0;
 	unsigned v, sup, en, act;
 
 	out->cap_mask = cap;
 
-	sup = field(info, IB_PORT_LINK_WIDTH_SUPPORTED_F) & IBTOPO_WIDTH_ALL;
-	v = field(info, IB_PORT_LINK_WIDTH_ENABLED_F);
+	sup = ibtopo__smp_field(info, IB_PORT_LINK_WIDTH_SUPPORTED_F) & IBTOPO_WIDTH_ALL;
+	v = ibtopo__smp_field(info, IB_PORT_LINK_WIDTH_ENABLED_F);
 	en = v == WIDTH_EN_SUPPORTED ? sup : v & IBTOPO_WIDTH_ALL;
 	out->width_supported = (uint8_t)sup;
 	out->width_enabled = (uint8_t)en;
-	out->width_active = (uint8_t)one_bit(field(info,
+	out->width_active = (uint8_t)one_bit(ibtopo__smp_field(info,
 				IB_PORT_LINK_WIDTH_ACTIVE_F) & IBTOPO_WIDTH_ALL);
 
-	sup = base_speeds(field(info, IB_PORT_LINK_SPEED_SUPPORTED_F));
-	v = field(info, IB_PORT_LINK_SPEED_ENABLED_F);
+	sup = base_speeds(ibtopo__smp_field(info, IB_PORT_LINK_SPEED_SUPPORTED_F));
+	v = ibtopo__smp_field(info, IB_PORT_LINK_SPEED_ENABLED_F);
 	en = v == SPEED_EN_SUPPORTED ? sup : base_speeds(v);
-	act = one_bit(base_speeds(field(info, IB_PORT_LINK_SPEED_ACTIVE_F)));
+	act = one_bit(base_speeds(ibtopo__smp_field(info, IB_PORT_LINK_SPEED_ACTIVE_F)));
 
 	/* FDR10 is Mellanox's: it reads as QDR in PortInfo. */
-	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F) & MLNX_SPEED_FDR10)
+	if (ibtopo__smp_field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F) & MLNX_SPEED_FDR10)
 		sup |= IBTOPO_SPEED_FDR10;
-	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F) & MLNX_SPEED_FDR10)
+	if (ibtopo__smp_field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F) & MLNX_SPEED_FDR10)
 		en |= IBTOPO_SPEED_FDR10;
-	if (field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) & MLNX_SPEED_FDR10)
+	if (ibtopo__smp_field(ext_info, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) & MLNX_SPEED_FDR10)
 		act = IBTOPO_SPEED_FDR10;
 
 	/* Extended speed fields are reserved unless the capability says so. */
 	if (cap & CAP_IS_EXT_SPEEDS) {
-		unsigned esup = ext_speeds(field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F));
-		unsigned eact = ext_speeds(field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F));
+		unsigned esup = ext_speeds(ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F));
+		unsigned eact = ext_speeds(ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F));
 
-		v = field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+		v = ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
 		sup |= esup;
 		if (v == EXT_EN_SUPPORTED)
 			en |= esup;
@@ -157,13 +149,13 @@ static void decode_rates(struct ibtopo_port *out, const uint8_t *info,
 			act = eact;
 #if HAVE_DECL_IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F
 		if ((cap & CAP_HAS_CAP_MASK2) &&
-		    (field(cap_info, IB_PORT_CAPMASK2_F) & CAP2_IS_EXT_SPEEDS_2)) {
+		    (ibtopo__smp_field(cap_info, IB_PORT_CAPMASK2_F) & CAP2_IS_EXT_SPEEDS_2)) {
 			/* second extended speed field: bit 0 is XDR */
-			if (field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_2_F) & 1u)
+			if (ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_SUPPORTED_2_F) & 1u)
 				sup |= IBTOPO_SPEED_XDR;
-			if (field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_2_F) & 1u)
+			if (ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_ENABLED_2_F) & 1u)
 				en |= IBTOPO_SPEED_XDR;
-			if (field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F) & 1u)
+			if (ibtopo__smp_field(info, IB_PORT_LINK_SPEED_EXT_ACTIVE_2_F) & 1u)
 				act = IBTOPO_SPEED_XDR;
 		}
 #endif
@@ -212,9 +204,9 @@ static int copy_port(struct ibtopo_fabric *fabric, struct ibtopo_node *node,
 	port->lid = p->base_lid;
 	port->lmc = p->lmc;
 	port->ext_num = p->ext_portnum > 0 ? (unsigned)p->ext_portnum : 0;
-	state = field(p->info, IB_PORT_STATE_F);
+	state = ibtopo__smp_field(p->info, IB_PORT_STATE_F);
 	port->state = state <= IBTOPO_PORT_STATE_ACTIVE ? (uint8_t)state : 0;
-	port->phys_state = (uint8_t)field(p->info, IB_PORT_PHYS_STATE_F);
+	port->phys_state = (uint8_t)ibtopo__smp_field(p->info, IB_PORT_PHYS_STATE_F);
 	decode_rates(port, p->info, cap_info,
 		     in->type == IB_NODE_SWITCH && p->portnum == 0 ?
 		     no_ext_info : p->ext_info);
@@ -241,9 +233,9 @@ static int copy_node(struct ibtopo_fabric *fabric, const ibnd_node_t *in,
 		return rc;
 	node->sysimg_guid = mad_get_field64((void *)in->info, 0,
 					    IB_NODE_SYSTEM_GUID_F);
-	node->vendor_id = field(in->info, IB_NODE_VENDORID_F);
-	node->device_id = field(in->info, IB_NODE_DEVID_F);
-	node->revision = field(in->info, IB_NODE_REVISION_F);
+	node->vendor_id = ibtopo__smp_field(in->info, IB_NODE_VENDORID_F);
+	node->device_id = ibtopo__smp_field(in->info, IB_NODE_DEVID_F);
+	node->revision = ibtopo__smp_field(in->info, IB_NODE_REVISION_F);
 	node->enhanced_port0 = in->smaenhsp0 != 0;
 	for (int i = 0; i <= in->numports; i++) {
 		const ibnd_port_t *p = in->ports[i];
@@ -292,396 +284,19 @@ static int copy_links(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 	return 0;
 }
 
-/* A directed route as ibnetdiscover prints it ("0,1,7"), then `port`. */
-static void dr_path(char *buf, size_t len, const ib_portid_t *path, int port)
-{
-	size_t at;
-	int cnt = path->drpath.cnt;
-
-	at = (size_t)snprintf(buf, len, "0");
-	for (int i = 1; i <= cnt && i < IB_SUBNET_PATH_HOPS_MAX && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, ",%d",
-				       path->drpath.p[i]);
-	if (port >= 0 && at < len)
-		snprintf(buf + at, len - at, ",%d", port);
-}
-
-static bool all_zero(const void *buf, size_t len)
-{
-	const uint8_t *b = buf;
-
-	for (size_t i = 0; i < len; i++)
-		if (b[i])
-			return false;
-	return true;
-}
-
-/* A port shell libibnetdisc made from NodeInfo whose PortInfo never came. */
-static bool no_port_info(const ibnd_port_t *p)
-{
-	return field(p->info, IB_PORT_STATE_F) == 0 &&
-	       field(p->info, IB_PORT_PHYS_STATE_F) == 0;
-}
-
-/* What did not answer: a count and the first one, described. */
-struct unanswered {
-	size_t count;
-	char what[256];
-};
-
-static void unanswered_add(struct unanswered *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void unanswered_add(struct unanswered *u, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (u->count++)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(u->what, sizeof(u->what), fmt, ap);
-	va_end(ap);
-}
-
-/*
- * Asking again stops after this many unanswered queries in a row: each
- * costs the timeout times the retries, and a switch whose management
- * agent hangs with its links up would make repair() wait for every one
- * of its peers' ports. What is left is reported as unanswered.
- */
-#define REQUERY_MAX_MISSES	16
-
 /*
  * Whole sweeps run again only when the fabric changed under one (a port
  * that was LinkUp is down when asked again) and it is incomplete: what
- * was lost is asked again one MAD at a time (sweep.c, then repair()).
+ * was lost is asked again one MAD at a time (sweep.c, then discover_repair.c).
  */
 #define RESWEEPS_MAX		2
-
-/* A MAD port of our own for repair(), opened on first use. */
-struct requery {
-	struct ibmad_port *mp;
-	char *ca;
-	int portnum;
-	unsigned timeout_ms;
-	unsigned misses;	/* unanswered in a row */
-	bool failed;		/* the port could not be opened */
-	struct ibtopo__mad_tally *tally;
-	/* the fabric changed under the sweep: what, or "" */
-	char changed[160];
-};
-
-/* Get `attr` (modifier `mod`) along `path` into buf; false if no answer. */
-static bool requery(struct requery *q, ib_portid_t *path, unsigned attr,
-		    unsigned mod, uint8_t buf[IB_SMP_DATA_SIZE])
-{
-	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
-
-	if (!q->mp && !q->failed) {
-		q->mp = mad_rpc_open_port(q->ca, q->portnum, classes, 2);
-		q->failed = !q->mp;
-		if (q->mp) {
-			if (q->timeout_ms)
-				mad_rpc_set_timeout(q->mp, (int)q->timeout_ms);
-			/* the sweep spent the retries: one last try each */
-			mad_rpc_set_retries(q->mp, 1);
-		}
-	}
-	if (!q->mp || q->misses >= REQUERY_MAX_MISSES)
-		return false;
-	memset(buf, 0, IB_SMP_DATA_SIZE);
-	q->tally->st.sent++;
-	q->tally->st.asked_again++;
-	if (!smp_query_via(buf, path, attr, mod, 0, q->mp)) {
-		q->misses++;
-		return false;
-	}
-	q->misses = 0;
-	return true;
-}
-
-/* Store a PortInfo answer as port `i` of `nd`, creating the port. */
-static ibnd_port_t *set_port_info(ibnd_node_t *nd, int i,
-				  const uint8_t info[IB_SMP_DATA_SIZE])
-{
-	ibnd_port_t *p = nd->ports[i];
-
-	if (!p) {
-		/* freed by ibnd_destroy_fabric() with the node's other ports */
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			return NULL;
-		p->node = nd;
-		p->portnum = i;
-		p->guid = mad_get_field64(nd->info, 0, IB_NODE_PORT_GUID_F);
-		nd->ports[i] = p;
-	}
-	memcpy(p->info, info, sizeof(p->info));
-	if (nd->type == IB_NODE_SWITCH && i > 0 && nd->ports[0]) {
-		p->base_lid = nd->ports[0]->base_lid;
-		p->lmc = nd->ports[0]->lmc;
-	} else {
-		p->base_lid = (uint16_t)field(p->info, IB_PORT_LID_F);
-		p->lmc = (uint8_t)field(p->info, IB_PORT_LMC_F);
-	}
-	return p;
-}
-
-static ibnd_node_t *find_node(ibnd_fabric_t *in, uint64_t guid)
-{
-	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next)
-		if (nd->guid == guid)
-			return nd;
-	return NULL;
-}
-
-/*
- * The peer of LinkUp port `p` did not answer: is the port still up? If
- * it went down since the sweep read it, the fabric changed under the
- * sweep (the port's new PortInfo is kept, and discover sweeps again).
- */
-static void port_went_down(struct requery *q, ibnd_node_t *nd, ibnd_port_t *p)
-{
-	uint8_t buf[IB_SMP_DATA_SIZE];
-
-	if (!requery(q, &nd->path_portid, IB_ATTR_PORT_INFO,
-		     (unsigned)p->portnum, buf) ||
-	    field(buf, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP)
-		return;
-	if (!q->changed[0])
-		snprintf(q->changed, sizeof(q->changed),
-			 "port %d of '%.*s' went down", p->portnum,
-			 (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
-			 nd->nodedesc);
-	set_port_info(nd, p->portnum, buf);
-}
-
-/*
- * A LinkUp port without a peer: ask NodeInfo one hop further. When the
- * node there is one the sweep found (through another route), link the
- * two ports (asking for the peer port's PortInfo if the sweep lost it).
- * A node the sweep never found stays unexplored: libibnetdisc would have
- * to walk on from it.
- */
-static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
-			ibnd_port_t *p)
-{
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	ib_portid_t path = nd->path_portid;
-	ibnd_node_t *peer;
-	ibnd_port_t *rp;
-	int lp;
-
-	if (path.lid || path.drpath.cnt + 1 >= IB_SUBNET_PATH_HOPS_MAX)
-		return;
-	path.drpath.cnt++;
-	path.drpath.p[path.drpath.cnt] = (uint8_t)p->portnum;
-	if (!requery(q, &path, IB_ATTR_NODE_INFO, 0, buf)) {
-		port_went_down(q, nd, p);
-		return;
-	}
-	peer = find_node(in, mad_get_field64(buf, 0, IB_NODE_GUID_F));
-	lp = (int)mad_get_field(buf, 0, IB_NODE_LOCAL_PORT_F);
-	if (!peer || lp < 1 || lp > peer->numports || !peer->ports)
-		return;
-	rp = peer->ports[lp];
-	if (rp && rp->remoteport)
-		return;		/* cabled elsewhere as far as we know */
-	if (!rp || no_port_info(rp)) {
-		/* a CA answers PortInfo for the port the SMP came in on */
-		if (!requery(q, &path, IB_ATTR_PORT_INFO, (unsigned)lp, buf))
-			return;
-		rp = set_port_info(peer, lp, buf);
-		if (!rp)
-			return;
-	}
-	p->remoteport = rp;
-	rp->remoteport = p;
-}
-
-/*
- * Ask again for what the sweep lost, through a MAD port of our own
- * (libibmad retries a lost MAD; libibnetdisc's engine, under a simulator,
- * does not): the NodeDescription of nodes that have none, the PortInfo
- * of port shells and of missing switch ports, and the peer of LinkUp
- * ports that have none (repair_peer()). Nodes still silent about their
- * description are counted in `u` (rule d); the rest that is still
- * missing is counted by count_unanswered() (rules a-c).
- */
-/*
- * The forwarding tables the sweep could not read: SwitchInfo of switches
- * that have none (then all their blocks), and each block missing, asked
- * again; what stays missing is counted in `u`, naming the switch.
- */
-static void repair_lfts(struct requery *q, ibnd_fabric_t *in,
-			struct ibtopo__lfts *l, struct unanswered *u)
-{
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	char path[128];
-	size_t known = l->count, next = 0;
-
-	/* the sweep listed switches in this same order */
-	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		if (nd->type != IB_NODE_SWITCH)
-			continue;
-		if (next < known && l->sw[next].node == nd) {
-			next++;
-			continue;
-		}
-		if (!requery(q, &nd->path_portid, IB_ATTR_SWITCH_INFO, 0, buf) ||
-		    !field(buf, IB_SW_LINEAR_FDB_CAP_F)) {
-			dr_path(path, sizeof(path), &nd->path_portid, -1);
-			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
-				       "path %s did not answer SwitchInfo",
-				       (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
-				       nd->nodedesc, nd->guid, path);
-			continue;
-		}
-		memcpy(nd->switchinfo, buf, sizeof(nd->switchinfo));
-		if (ibtopo__lfts_add(l, nd, field(buf, IB_SW_LINEAR_FDB_TOP_F))) {
-			unanswered_add(u, "out of memory for forwarding tables");
-			return;
-		}
-	}
-	for (size_t i = 0; i < l->count; i++) {
-		struct ibtopo__lft_read *r = &l->sw[i];
-		ibnd_node_t *nd = r->node;
-		unsigned first = 0;
-
-		for (unsigned b = 0; b < r->blocks && r->missing; b++) {
-			if (r->have[b])
-				continue;
-			if (!requery(q, &nd->path_portid, IB_ATTR_LINEARFORWTBL,
-				     b, buf)) {
-				if (!first)
-					first = b + 1;
-				continue;
-			}
-			memcpy(r->port + (size_t)b * IBTOPO__LFT_BLOCK, buf,
-			       IBTOPO__LFT_BLOCK);
-			r->have[b] = 1;
-			r->missing--;
-		}
-		if (r->missing) {
-			dr_path(path, sizeof(path), &nd->path_portid, -1);
-			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
-				       "path %s did not answer LinearForwarding"
-				       "Table block %u (%u of %u blocks missing)",
-				       (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE),
-				       nd->nodedesc, nd->guid, path, first - 1,
-				       r->missing, r->blocks);
-		}
-	}
-}
-
-static void repair(ibnd_fabric_t *in, char *ca, int portnum, unsigned timeout_ms,
-		   struct ibtopo__lfts *lfts, struct ibtopo__mad_tally *tally,
-		   struct unanswered *u, char *changed, size_t changed_len)
-{
-	struct requery q = { NULL, ca, portnum, timeout_ms, 0, false, tally,
-			     "" };
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	char path[128];
-
-	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		if (!nd->ports || nd->numports < 0 || nd->numports > 255)
-			continue;
-		if (all_zero(nd->nodedesc, IB_SMP_DATA_SIZE)) {
-			if (requery(&q, &nd->path_portid, IB_ATTR_NODE_DESC, 0, buf)) {
-				memcpy(nd->nodedesc, buf, IB_SMP_DATA_SIZE);
-			} else {
-				dr_path(path, sizeof(path), &nd->path_portid, -1);
-				unanswered_add(u, "node 0x%016" PRIx64 " at DR path "
-					       "%s did not answer NodeDescription",
-					       nd->guid, path);
-			}
-		}
-		for (int i = 0; i <= nd->numports; i++) {
-			ibnd_port_t *p = nd->ports[i];
-
-			if (p ? !no_port_info(p) : nd->type != IB_NODE_SWITCH)
-				continue;
-			if (requery(&q, &nd->path_portid, IB_ATTR_PORT_INFO,
-				    (unsigned)i, buf))
-				set_port_info(nd, i, buf);
-		}
-	}
-	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		if (!nd->ports || nd->numports < 0 || nd->numports > 255)
-			continue;
-		for (int i = 1; i <= nd->numports; i++) {
-			ibnd_port_t *p = nd->ports[i];
-
-			/* libibnetdisc walks on from switches and our own port */
-			if (!p || p->remoteport ||
-			    field(p->info, IB_PORT_PHYS_STATE_F) != PHYS_LINKUP ||
-			    (nd->type != IB_NODE_SWITCH &&
-			     !(nd == in->from_node && i == in->from_portnum)))
-				continue;
-			repair_peer(&q, in, nd, p);
-		}
-	}
-	if (lfts) {
-		double t0 = ibtopo__mono_now();
-
-		repair_lfts(&q, in, lfts, u);
-		lfts->seconds += ibtopo__mono_now() - t0;
-	}
-	if (q.mp)
-		mad_rpc_close_port(q.mp);
-	snprintf(changed, changed_len, "%s", q.changed);
-}
-
-/*
- * Count what did not answer (rules a-c at the top of the file) into `u`,
- * describing the first one.
- */
-static void count_unanswered(const ibnd_fabric_t *in, struct unanswered *u)
-{
-	char path[128];
-
-	for (const ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
-		const char *desc = nd->nodedesc;
-		int desclen = (int)strnlen(nd->nodedesc, IB_SMP_DATA_SIZE);
-
-		if (nd->type == IB_NODE_SWITCH && !nd->ports[0]) {
-			dr_path(path, sizeof(path), &nd->path_portid, -1);
-			unanswered_add(u, "switch '%.*s' 0x%016" PRIx64 " at DR "
-				       "path %s did not answer PortInfo",
-				       desclen, desc, nd->guid, path);
-			continue;
-		}
-		for (int i = 0; i <= nd->numports; i++) {
-			const ibnd_port_t *p = nd->ports[i];
-
-			if (!p && i > 0 && nd->type == IB_NODE_SWITCH) {
-				dr_path(path, sizeof(path), &nd->path_portid, -1);
-				unanswered_add(u, "port %d of switch '%.*s' at DR path "
-					       "%s did not answer PortInfo",
-					       i, desclen, desc, path);
-			} else if (p && no_port_info(p)) {
-				dr_path(path, sizeof(path), &nd->path_portid, -1);
-				unanswered_add(u, "port %d of '%.*s' 0x%016" PRIx64
-					       " at DR path %s did not answer "
-					       "PortInfo", i, desclen, desc,
-					       nd->guid, path);
-			} else if (p && i > 0 && !p->remoteport &&
-				   field(p->info, IB_PORT_PHYS_STATE_F) == PHYS_LINKUP) {
-				dr_path(path, sizeof(path), &nd->path_portid, i);
-				unanswered_add(u, "the peer of '%.*s' port %d at DR "
-					       "path %s did not answer NodeInfo",
-					       desclen, desc, i, path);
-			}
-		}
-	}
-}
 
 /*
  * Copy a libibnetdisc fabric into a new model fabric; what did not answer
  * is added to `u`, and the fabric is partial when `u` counts any.
  */
 static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
-		       struct unanswered *u, struct ibtopo_error *err)
+		       struct ibtopo__unanswered *u, struct ibtopo_error *err)
 {
 	struct ibtopo_fabric *fabric = NULL;
 	int rc;
@@ -698,7 +313,7 @@ static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
 	rc = copy_links(fabric, in, err);
 	if (rc)
 		goto out_free_fabric;
-	count_unanswered(in, u);
+	ibtopo__count_unanswered(in, u);
 	ibtopo_fabric_set_partial(fabric, u->count > 0);
 	if (u->count) {
 		char why[sizeof(u->what) + 64];
@@ -926,6 +541,115 @@ static void put_stats(const struct ibtopo_discover_opts *opts,
 	ibtopo__tally_release(tally);
 }
 
+/* The options, checked: 0 or IBTOPO_EINVAL. */
+static int check_opts(const struct ibtopo_discover_opts *opts,
+		      struct ibtopo_error *err)
+{
+	if (!opts)
+		return 0;
+	if (opts->version < 1 || opts->version > IBTOPO_DISCOVER_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"unknown discover options version %u", opts->version);
+	if (opts->port < 0 || opts->port > 255)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"bad port number %d", opts->port);
+	if (opts->version >= 2 && opts->retries > 100)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+			"bad retry count %u (0 to 100)", opts->retries);
+	return 0;
+}
+
+/* The sweep kept so far: the one that found most, then missed least. */
+struct kept {
+	struct ibtopo_fabric *fabric;	/* NULL before the first */
+	struct ibtopo__unanswered u;
+	size_t lft_switches, lft_gets;
+	double lft_seconds;
+};
+
+/*
+ * Sweep through `ca` port `portnum`, ask again what did not answer, and
+ * sweep again (up to RESWEEPS_MAX times) while the fabric changed under
+ * a sweep that is incomplete. The best sweep is in `k` (the caller frees
+ * k->fabric, also on failure) and, with `tmp`, cached there.
+ */
+static int sweep_best(struct kept *k, char *ca, int portnum,
+		      const struct ibnd_config *cfg, bool routes,
+		      const char *tmp, const struct ibtopo_discover_opts *opts,
+		      struct ibtopo__mad_tally *tally, struct ibtopo_error *err)
+{
+	char changed[160] = "";
+	ibnd_fabric_t *in;
+	int rc = 0;
+
+	for (unsigned sweep = 1; sweep <= 1 + RESWEEPS_MAX; sweep++) {
+		struct ibtopo_fabric *got = NULL;
+		struct ibtopo__unanswered now = { 0, "" };
+		struct ibtopo__lfts lfts = { 0 };
+		size_t attached = 0;
+
+		tally->st.sweeps++;
+		rc = ibtopo__sweep(&in, ca, portnum, cfg,
+				   routes ? &lfts : NULL, tally, err);
+		if (rc) {
+			ibtopo__lfts_release(&lfts);
+			ibtopo__error_prefix(err, "discovery through '%s' port %d",
+					     ca, portnum);
+			return rc;
+		}
+		ibtopo__discover_repair(in, ca, portnum, cfg->timeout_ms,
+					routes ? &lfts : NULL, tally, &now,
+					changed, sizeof(changed));
+		rc = copy_fabric(&got, in, &now, err);
+		if (!rc && routes) {
+			rc = attach_lfts(got, &lfts, &attached, err);
+			if (rc) {
+				ibtopo_fabric_free(got);
+				got = NULL;
+			}
+		}
+		if (rc) {
+			ibtopo__sweep_free(in);
+			ibtopo__lfts_release(&lfts);
+			ibtopo__error_prefix(err, "discovery through '%s' port %d",
+					     ca, portnum);
+			return rc;
+		}
+		if (!k->fabric || better(got, now.count, k->fabric, k->u.count)) {
+			if (tmp)
+				rc = cache_sweep(in, tmp, err);
+			ibtopo__sweep_free(in);
+			if (rc) {
+				ibtopo_fabric_free(got);
+				ibtopo__lfts_release(&lfts);
+				return rc;
+			}
+			ibtopo_fabric_free(k->fabric);
+			k->fabric = got;
+			k->u = now;
+			k->lft_switches = attached;
+			k->lft_gets = lfts.gets;
+			k->lft_seconds = lfts.seconds;
+		} else {
+			ibtopo__sweep_free(in);
+			ibtopo_fabric_free(got);
+		}
+		ibtopo__lfts_release(&lfts);
+		/* lost MADs were asked again: only a change sweeps again */
+		if (!k->u.count || !changed[0] || sweep > RESWEEPS_MAX)
+			break;
+		if (opts && opts->warn) {
+			char msg[sizeof(changed) + 64];
+
+			snprintf(msg, sizeof(msg), "the fabric changed during "
+				 "sweep %u (%s); sweeping again", sweep,
+				 changed);
+			opts->warn(opts->warn_arg, msg);
+		}
+	}
+	return 0;
+}
+
 int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err)
@@ -933,31 +657,20 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	const char *cache = opts && opts->version >= 3 ? opts->cache_path : NULL;
 	char tmp[PATH_MAX];
 	struct ibnd_config cfg;
-	struct ibtopo_fabric *fabric = NULL;
-	ibnd_fabric_t *in;
+	struct kept k = { NULL, { 0, "" }, 0, 0, 0 };
 	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
-	struct unanswered u = { 0, "" };
 	struct ibtopo__local local;
 	bool routes = opts && (opts->flags & IBTOPO_DISCOVER_ROUTES);
-	size_t lft_switches = 0, lft_gets = 0, pma_lost = 0;
-	double lft_seconds = 0;
+	size_t pma_lost = 0;
 	struct ibtopo__mad_tally tally = { 0 };
-	char changed[160] = "";
 	int portnum = 0, rc;
 
 	if (!out)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
 	*out = NULL;
-	if (opts && (opts->version < 1 || opts->version > IBTOPO_DISCOVER_OPTS_VERSION))
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"unknown discover options version %u", opts->version);
-	if (opts && (opts->port < 0 || opts->port > 255))
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"bad port number %d", opts->port);
-	if (opts && opts->version >= 2 && opts->retries > 100)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"bad retry count %u (0 to 100)", opts->retries);
-
+	rc = check_opts(opts, err);
+	if (rc)
+		return rc;
 	if (cache && (size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", cache,
 				      (long)getpid()) >= sizeof(tmp))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
@@ -975,88 +688,27 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	cfg.flags = IBND_CONFIG_MLX_EPI;	/* FDR10, as ibnetdiscover */
 	cfg.retries = opts && opts->version >= 2 ? opts->retries :
 		      IBTOPO_DISCOVER_RETRIES;
-	for (unsigned sweep = 1; sweep <= 1 + RESWEEPS_MAX; sweep++) {
-		struct ibtopo_fabric *got = NULL;
-		struct unanswered now = { 0, "" };
-		struct ibtopo__lfts lfts = { 0 };
-		size_t attached = 0;
-
-		tally.st.sweeps++;
-		rc = ibtopo__sweep(&in, ca, portnum, &cfg,
-				   routes ? &lfts : NULL, &tally, err);
-		if (rc) {
-			ibtopo__lfts_release(&lfts);
-			ibtopo__error_prefix(err, "discovery through '%s' port %d",
-					     ca, portnum);
-			goto out_free_fabric;
-		}
-		repair(in, ca, portnum, cfg.timeout_ms, routes ? &lfts : NULL,
-		       &tally, &now, changed, sizeof(changed));
-		rc = copy_fabric(&got, in, &now, err);
-		if (!rc && routes) {
-			rc = attach_lfts(got, &lfts, &attached, err);
-			if (rc) {
-				ibtopo_fabric_free(got);
-				got = NULL;
-			}
-		}
-		if (rc) {
-			ibtopo__sweep_free(in);
-			ibtopo__lfts_release(&lfts);
-			ibtopo__error_prefix(err, "discovery through '%s' port %d",
-					     ca, portnum);
-			goto out_free_fabric;
-		}
-		/* keep the sweep that found most, then missed least */
-		if (!fabric || better(got, now.count, fabric, u.count)) {
-			if (cache)
-				rc = cache_sweep(in, tmp, err);
-			ibtopo__sweep_free(in);
-			if (rc) {
-				ibtopo_fabric_free(got);
-				ibtopo__lfts_release(&lfts);
-				goto out_free_fabric;
-			}
-			ibtopo_fabric_free(fabric);
-			fabric = got;
-			u = now;
-			lft_switches = attached;
-			lft_gets = lfts.gets;
-			lft_seconds = lfts.seconds;
-		} else {
-			ibtopo__sweep_free(in);
-			ibtopo_fabric_free(got);
-		}
-		ibtopo__lfts_release(&lfts);
-		/* lost MADs were asked again: only a change sweeps again */
-		if (!u.count || !changed[0] || sweep > RESWEEPS_MAX)
-			break;
-		if (opts && opts->warn) {
-			char msg[sizeof(changed) + 64];
-
-			snprintf(msg, sizeof(msg), "the fabric changed during "
-				 "sweep %u (%s); sweeping again", sweep,
-				 changed);
-			opts->warn(opts->warn_arg, msg);
-		}
-	}
-	if (u.count && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
+	rc = sweep_best(&k, ca, portnum, &cfg, routes, cache ? tmp : NULL,
+			opts, &tally, err);
+	if (rc)
+		goto out_free_fabric;
+	if (k.u.count && !(opts && (opts->flags & IBTOPO_DISCOVER_PARTIAL))) {
 		rc = ibtopo__error_set(err, IBTOPO_EPARTIAL,
 			"discovery incomplete: %s",
-			ibtopo_fabric_meta(fabric)->partial_reason);
+			ibtopo_fabric_meta(k.fabric)->partial_reason);
 		goto out_free_fabric;
 	}
 	snprintf(source, sizeof(source), "discover:%s/%d", ca, portnum);
-	rc = set_meta(fabric, source, true, time(NULL), err);
+	rc = set_meta(k.fabric, source, true, time(NULL), err);
 	if (!rc)
-		rc = ibtopo_fabric_set_local_port(fabric, ca,
+		rc = ibtopo_fabric_set_local_port(k.fabric, ca,
 						  (unsigned)portnum, err);
 	if (rc)
 		goto out_free_fabric;
-	ibtopo_fabric_set_subnet(fabric, local.prefix, local.sm_lid,
+	ibtopo_fabric_set_subnet(k.fabric, local.prefix, local.sm_lid,
 				 local.sm_guid);
 	if (opts && (opts->flags & IBTOPO_DISCOVER_COUNTERS)) {
-		rc = read_counters(fabric, ca, portnum, opts, cfg.retries,
+		rc = read_counters(k.fabric, ca, portnum, opts, cfg.retries,
 				   &tally, &pma_lost, err);
 		if (rc)
 			goto out_free_fabric;
@@ -1068,20 +720,20 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 		goto out_free_fabric;
 	}
 	if (routes && opts->version >= 3 && opts->routes_read)
-		opts->routes_read(opts->routes_arg, lft_switches, lft_gets,
-				  lft_seconds);
+		opts->routes_read(opts->routes_arg, k.lft_switches, k.lft_gets,
+				  k.lft_seconds);
 	if (opts && opts->progress)
 		opts->progress(opts->progress_arg,
-			       ibtopo_fabric_node_count(fabric));
-	*out = fabric;
-	fabric = NULL;
+			       ibtopo_fabric_node_count(k.fabric));
+	*out = k.fabric;
+	k.fabric = NULL;
 	rc = 0;
 
 out_free_fabric:
 	if (rc && cache)
 		unlink(tmp);
-	put_stats(opts, &tally, u.count + pma_lost);
-	ibtopo_fabric_free(fabric);
+	put_stats(opts, &tally, k.u.count + pma_lost);
+	ibtopo_fabric_free(k.fabric);
 	return rc;
 }
 
@@ -1190,7 +842,7 @@ int ibtopo_fabric_load_cache(struct ibtopo_fabric **out, const char *path,
 	ibnd_fabric_t *in;
 	struct stat st;
 	char source[PATH_MAX + 8];
-	struct unanswered u = { 0, "" };
+	struct ibtopo__unanswered u = { 0, "" };
 	int rc;
 
 	if (!out || !path)

@@ -220,6 +220,17 @@ bool ibtopo__line_is_record(const char *p, size_t n);
 int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 			    struct ibtopo_error *err);
 
+/* io/store_report.c */
+/**
+ * The snapshots of `list` as a table, those of `fabric` only (NULL: all),
+ * with the fabric as a last column when `fabric_column`: the one column
+ * list of ibtopo_store_report_snapshots() and ibtopo_report_snapshots().
+ */
+int ibtopo__store_snapshots_write(const struct ibtopo_sink *sink,
+				  const struct ibtopo_snapshot *list,
+				  size_t count, const char *fabric,
+				  bool fabric_column, struct ibtopo_error *err);
+
 /* io/sweep.c: the live sweep, for discover.c (see there) */
 struct ibnd_fabric;
 struct ibnd_config;

@@ -82,10 +82,10 @@ static const struct ibtopo__column snap_cols[] = {
 	{ "fabric", "FABRIC", s_fabric },
 };
 
-int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
+int ibtopo__store_snapshots_write(const struct ibtopo_sink *sink,
 				  const struct ibtopo_snapshot *list,
 				  size_t count, const char *fabric,
-				  struct ibtopo_error *err)
+				  bool fabric_column, struct ibtopo_error *err)
 {
 	const void **rows = calloc(count ? count : 1, sizeof(*rows));
 	size_t n = 0;
@@ -97,11 +97,20 @@ int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
 		if (!fabric ||
 		    (list[i].fabric && strcmp(list[i].fabric, fabric) == 0))
 			rows[n++] = &list[i];
-	rc = ibtopo__table_write(opts, "snapshots", snap_cols,
-				 IBTOPO__ARRAY_SIZE(snap_cols),
+	rc = ibtopo__table_write(sink, "snapshots", snap_cols,
+				 IBTOPO__ARRAY_SIZE(snap_cols) - !fabric_column,
 				 (const void *const *)rows, n, NULL, err);
 	free(rows);
 	return rc;
+}
+
+int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
+				  const struct ibtopo_snapshot *list,
+				  size_t count, const char *fabric,
+				  struct ibtopo_error *err)
+{
+	return ibtopo__store_snapshots_write(opts, list, count, fabric, true,
+					     err);
 }
 
 /* ---- fabrics ---- */

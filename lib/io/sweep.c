@@ -45,7 +45,7 @@
  * the sweep does not itself cause the VL15 drops it suffers from. One
  * that comes back with an error status is an answer, and is not asked
  * again. What never answers is dropped without a word, as libibnetdisc
- * drops it: repair() in discover.c asks once more and counts what stays
+ * drops it: discover_repair.c asks once more and counts what stays
  * missing.
  */
 #include "io/io-int.h"

@@ -1,5 +1,5 @@
 /* counters.c - the PMA port counters: names, widths, attaching them */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <stdlib.h>
 #include <string.h>

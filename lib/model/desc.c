@@ -12,7 +12,7 @@
  * description a person wrote, then "H-<guid>" (ibtopo__ca_host_name);
  * "localhost" and firmware defaults never name a host.
  */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <ctype.h>
 #include <stdio.h>

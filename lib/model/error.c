@@ -1,5 +1,5 @@
 /* error.c - status codes and the caller-provided error buffer */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <stdint.h>
 #include <stdio.h>

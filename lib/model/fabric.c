@@ -4,7 +4,7 @@
  * libosmcomp's cl_qmap (a red-black tree keyed by 64-bit GUIDs) is the
  * index; it enters the project through this file only.
  */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <complib/cl_qmap.h>
 

@@ -1,5 +1,5 @@
 /* grow.c - the array-growing helper every module shares */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,9 +1,26 @@
 /*
- * model-int.h - private to libibtopo: errors, growing arrays, fabric
- * internals and node descriptions; every module includes it.
+ * model-int.h - private to libibtopo: the ground floor. Errors, growing
+ * arrays, fabric internals and node descriptions, with config.h, the
+ * public headers and the base macros; it includes nothing of lib/ above
+ * it, and every module includes it (through ibtopo-int.h above out/).
  */
 #ifndef IBTOPO_MODEL_INT_H
 #define IBTOPO_MODEL_INT_H
+
+#include "config.h"
+#include "ibtopo.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#define IBTOPO__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define IBTOPO__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define IBTOPO__PRINTF(f, a)
+#endif
 
 /* model/error.c */
 /** Record code and message in err (may be NULL); returns code. */

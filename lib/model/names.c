@@ -1,5 +1,5 @@
 /* names.c - enums, their stable names, and link rates */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <stdio.h>
 #include <string.h>

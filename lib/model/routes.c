@@ -1,5 +1,5 @@
 /* routes.c - attaching switch forwarding tables (LFTs) to a fabric */
-#include "ibtopo-int.h"
+#include "model/model-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* json.c - the only file including <jansson.h>: a thin typed wrapper */
-#include "ibtopo-int.h"
+#include "out/out-int.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
 #ifndef IBTOPO_OUT_INT_H
 #define IBTOPO_OUT_INT_H
 
+#include "model/model-int.h"
+
 /* out/output.c: a sink with formatted writes */
 int ibtopo__out_write(const struct ibtopo_sink *sink, const char *buf,
 		      size_t len);

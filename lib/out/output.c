@@ -1,5 +1,5 @@
 /* output.c - writing through the caller's sink */
-#include "ibtopo-int.h"
+#include "out/out-int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

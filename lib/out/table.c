@@ -3,7 +3,7 @@
  * once; the text table, CSV and JSON writers all walk the same array, so
  * the formats cannot drift apart.
  */
-#include "ibtopo-int.h"
+#include "out/out-int.h"
 
 #include <stdlib.h>
 #include <string.h>

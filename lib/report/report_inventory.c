@@ -1,6 +1,6 @@
 /* report_inventory.c - inventory reports (nodes, ports, links, snapshots) */
 #include "report/report-int.h"
-#include "ibtopo-int.h"
+#include "io/io-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +46,6 @@ static void set_named(struct ibtopo__cell *c, unsigned v, const char *name)
 {
 	if (v)
 		ibtopo__cell_str(c, name);
-}
-
-static void set_bool(struct ibtopo__cell *c, bool b)
-{
-	c->type = IBTOPO__BOOL;
-	c->b = b;
 }
 
 /*
@@ -432,55 +426,14 @@ int ibtopo_report_cables(const struct ibtopo_sink *sink,
 			  ibtopo_fabric_link_count(fabric), cable_at, err);
 }
 
-/* ---- snapshots ---- */
-
-#define SNAP(r) ((const struct ibtopo_snapshot *)(r))
-
-GETTER(s_id, struct ibtopo_snapshot, ibtopo__cell_int, r->id)
-GETTER(s_label, struct ibtopo_snapshot, ibtopo__cell_str, r->label)
-static void s_taken(const void *r, void *x, struct ibtopo__cell *c)
-{
-	time_t t = SNAP(r)->taken_at;
-	struct tm tm;
-
-	if (gmtime_r(&t, &tm) &&
-	    strftime(c->buf, sizeof(c->buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		ibtopo__cell_str(c, c->buf);
-}
-GETTER(s_source, struct ibtopo_snapshot, ibtopo__cell_str, r->source)
-GETTER(s_host, struct ibtopo_snapshot, ibtopo__cell_str, r->host)
-GETTER(s_sw, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->switches)
-GETTER(s_ca, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->cas)
-GETTER(s_links, struct ibtopo_snapshot, ibtopo__cell_int, (int64_t)r->links)
-GETTER(s_partial, struct ibtopo_snapshot, set_bool, r->partial)
-
-GETTER(s_why, struct ibtopo_snapshot, ibtopo__cell_str, r->partial_reason)
-
-static const struct ibtopo__column snap_cols[] = {
-	{ "id", "ID", s_id },
-	{ "label", "LABEL", s_label },
-	{ "taken_at", "TAKEN AT (UTC)", s_taken },
-	{ "switches", "SWITCHES", s_sw },
-	{ "cas", "CAS", s_ca },
-	{ "links", "LINKS", s_links },
-	{ "partial", "PARTIAL", s_partial },
-	{ "host", "HOST", s_host },
-	{ "source", "SOURCE", s_source },
-	{ "partial_reason", "WHY PARTIAL", s_why },
-};
-
-static const void *snapshot_at(const void *list, size_t i)
-{
-	return (const struct ibtopo_snapshot *)list + i;
-}
+/* ---- snapshots: the store's list, without the fabric column ---- */
 
 int ibtopo_report_snapshots(const struct ibtopo_sink *sink,
 			    const struct ibtopo_snapshot *list, size_t count,
 			    struct ibtopo_error *err)
 {
-	return write_rows(sink, "snapshots", snap_cols,
-			  IBTOPO__ARRAY_SIZE(snap_cols), list, count,
-			  snapshot_at, err);
+	return ibtopo__store_snapshots_write(sink, list, count, NULL, false,
+					     err);
 }
 
 /* ---- switches: one block per switch (or CA), its ports, as iblinkinfo ---- */

@@ -24,12 +24,7 @@ stored() {
 		AND c.snapshot_id = (SELECT max(id) FROM snapshots)"
 }
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
-sim_opensm
+sim_fattree 8 2
 
 sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=11'
 sim_cmd 'PerformanceSet "leaf003"[1] PortCounters.PortRcvErrors=4'

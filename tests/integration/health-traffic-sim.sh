@@ -16,12 +16,7 @@
 sim_require
 python_require
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
-sim_opensm
+sim_fattree 8 2
 
 sim_client "$IBTOPO" --db "$DB" discover --counters --label before \
 	>/dev/null 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover 1"; }

@@ -21,13 +21,8 @@ counter() {
 	sed -n "s/^$1:\.*\([0-9][0-9]*\)\$/\1/p"
 }
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+sim_fattree 8 2
 nodes=$(grep -c '^Switch\|^Hca' "$TESTDIR/ft.net")
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
-sim_opensm
 
 # counters that a reset would zero, on a switch-to-switch port, a
 # switch-to-host port and a host port that is not the one we attach to

@@ -12,12 +12,7 @@ python_require
 PROMETHEUS=${PROMETHEUS:-$(command -v prometheus)}
 [ -n "$PROMETHEUS" ] && [ -x "$PROMETHEUS" ] || skip "prometheus not found"
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
-sim_opensm
+sim_fattree 8 2
 sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=11'
 serve_start --interval 1
 

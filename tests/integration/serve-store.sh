@@ -16,12 +16,7 @@ sql() {
 	"$TOOL" exec "$DB" "$1" || fail "sql: $1"
 }
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
-sim_opensm
+sim_fattree 8 2
 
 # an old snapshot, 10 days ago: --keep-days 2 prunes it (in the fabric
 # the sweeps are stored in: --keep-days works fabric by fabric)
