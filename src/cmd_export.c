@@ -57,7 +57,9 @@ const struct cli_cmd cmd_export_entry = {
 		"                 are left out with a warning (--host-names guid);\n"
 		"  slurm-block    topology.conf for topology/block (Slurm 23.11+):\n"
 		"                 a block per leaf of that tree, BlockSizes=\n"
-		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree\n"
+		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree, one\n"
+		"                 topology named after the fabric (a file's:\n"
+		"                 --fabric NAME, else the name the store gives it)\n"
 		"  k8s            Node objects with topology.ibtopo.io/ labels per\n"
 		"                 tier and a Kueue Topology, for `kubectl apply\n"
 		"                 --server-side --field-manager=ibtopo -f FILE`\n"
@@ -85,6 +87,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
 	struct ibtopo_sink ro;
 	struct ibtopo_fabric *fabric = NULL;
+	const char *name;
 	struct output_file out;
 	struct cli_state st = { 0 };
 	struct ibtopo_export_opts xo = IBTOPO_EXPORT_OPTS_INIT;
@@ -134,6 +137,21 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_load(&fabric, g, &src))
 		return EXIT_TROUBLE;
+	/* the scheduler formats name a file's fabric --fabric NAME, as
+	 * metrics does; a snapshot's is its fabric in the store */
+	name = cli_fabric(g);
+	if (name && !ibtopo_fabric_meta(fabric)->fabric) {
+		if (!ibtopo_store_fabric_name_is_valid(name)) {
+			rc = cli_failf("bad fabric name '%.64s' in "
+				       "IBTOPO_FABRIC",
+				       name);
+			goto out_free;
+		}
+		if (ibtopo_fabric_set_fabric_name(fabric, name, &err)) {
+			rc = cli_fail(&err);
+			goto out_free;
+		}
+	}
 	rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;

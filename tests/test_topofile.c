@@ -1260,6 +1260,7 @@ static void slurm_names_and_hostlists(void **state)
 	/* the firmware-default CA is left out (named by its GUID if asked) */
 	assert_string_equal(
 		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		     "# fabric: fabric-0000000000000001\n"
 		     "# 4 hosts, 2 switches; tree: switches by analysis level\n"
 		     "SwitchName=leaf01 Nodes=node[009-011,013]\n"
 		     "SwitchName=S-0000000000000002 Switches=leaf01\n");
@@ -1297,6 +1298,7 @@ static void slurm_hosts_leave_out_switch_parts(void **state)
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
 	assert_string_equal(
 		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"
+		     "# fabric: fabric-0000000000000001\n"
 		     "# 1 hosts, 1 switches; tree: switches by analysis level\n"
 		     "SwitchName=leaf01 Nodes=node001\n");
 	free(out);

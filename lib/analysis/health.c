@@ -152,6 +152,7 @@ int ibtopo__health_run(struct ibtopo_health **out,
 	if (!h)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	h->since = since != NULL;
+	h->fabric = now;
 	nn = ibtopo_fabric_node_count(now);
 	for (size_t i = 0; i < nn; i++) {
 		const struct ibtopo_node *node = ibtopo_fabric_node(now, i);

@@ -864,6 +864,7 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 	if (rc)
 		goto out_fail;
 	r->engine = ibtopo_fabric_routing_engine(fabric);
+	r->fabric = fabric;
 	r->switches = t.net.nsw;
 	for (size_t s = 0; s < t.net.nsw; s++)
 		r->switches_with_tables += t.net.sw[s]->lft != NULL;

@@ -714,14 +714,18 @@ static const char *page_title(const struct scene *c, char *buf, size_t len)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
 	const char *s;
+	/* a snapshot's fabric first: "storage: node17" */
+	const char *fab = m->fabric ? m->fabric : "";
+	const char *sep = m->fabric ? ": " : "";
 
 	if (c->d->title)
 		return c->d->title;
 	if (m->source && !strncmp(m->source, "file:", 5)) {
 		s = strrchr(m->source, '/');
-		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
+		snprintf(buf, len, "%s%s%s", fab, sep,
+			 s ? s + 1 : m->source + 5);
 	} else {
-		snprintf(buf, len, "%s",
+		snprintf(buf, len, "%s%s%s", fab, sep,
 			 m->host  ? m->host :
 			 m->label ? m->label :
 				    "InfiniBand fabric");

@@ -22,7 +22,8 @@ static void sched_header(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
 
-	ibtopo__wr_printf(w, "# %s written by ibtopo\n", what);
+	ibtopo__wr_printf(w, "# %s written by ibtopo\n# fabric: %s\n", what,
+			  s->fabric);
 	if (m && m->source)
 		ibtopo__wr_printf(w, "# from: %s%s\n", m->source,
 				  m->partial ? " (partial)" : "");
@@ -983,7 +984,7 @@ int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	s->min_guid = UINT64_MAX;
+	ibtopo_metrics_fabric_name(s->fabric, sizeof(s->fabric), f);
 	topts.flags = IBTOPO_TOPOLOGY_NO_PATHS;
 	rc = ibtopo_topology_analyze(&b.topo, f, &topts, NULL, err);
 	if (rc)
@@ -998,8 +999,6 @@ int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
 		if (is_switch(node)) {
 			switch_name(node, b.raw[i], sizeof(b.raw[i]));
 			b.level[i] = ibtopo_topology_node_level(b.topo, node);
-			if (node->guid < s->min_guid)
-				s->min_guid = node->guid;
 		} else {
 			ibtopo__ca_host_name(node, b.raw[i], sizeof(b.raw[i]));
 		}

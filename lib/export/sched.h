@@ -35,10 +35,12 @@ struct ibtopo__sched {
 	size_t nsw;
 	char (*host)[IBTOPO__SCHED_NAME];
 	size_t nhosts;
-	unsigned ntiers;   /* highest tier + 1 */
-	size_t top;	   /* the switch that reaches every host */
-	uint64_t min_guid; /* lowest switch GUID */
-	char rule[200];	   /* how rails, directors, groups were made */
+	unsigned ntiers; /* highest tier + 1 */
+	size_t top;	 /* the switch that reaches every host */
+	char rule[200];	 /* how rails, directors, groups were made */
+	/* the fabric's name: its fabric in the store, else the name the
+	 * store would give it (ibtopo_metrics_fabric_name()) */
+	char fabric[IBTOPO__SCHED_NAME];
 };
 
 /**

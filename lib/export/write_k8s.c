@@ -97,14 +97,16 @@ static void write_node(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 
 static void k8s_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 {
-	char key[64];
+	char key[64], nm[IBTOPO__SCHED_NAME];
 
+	/* the fabric's topology, named after it as an RFC 1123 name */
+	node_name(s->fabric, nm, sizeof(nm));
 	ibtopo__wr_printf(w,
 			  "---\napiVersion: kueue.x-k8s.io/v1alpha1\n"
 			  "kind: Topology\nmetadata:\n"
-			  "  name: \"ibtopo-%016" PRIx64 "\"\n"
+			  "  name: \"%s\"\n"
 			  "spec:\n  levels:\n",
-			  s->min_guid);
+			  nm);
 	for (unsigned t = s->ntiers; t-- > 0;) {
 		tier_key(s, t, key, sizeof(key));
 		ibtopo__wr_printf(w, "  - nodeLabel: \"%s\"\n", key);

@@ -10,13 +10,14 @@
 
 static void yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 {
-	/* a name of its own until fabrics carry one: the lowest switch GUID */
+	/* one topology per fabric, named after it: the files of two
+	 * fabrics concatenate to one list */
 	ibtopo__wr_printf(w,
-			  "- topology: \"ibtopo-%016" PRIx64 "\"\n"
+			  "- topology: \"%s\"\n"
 			  "  cluster_default: true\n"
 			  "  tree:\n"
 			  "    switches:\n",
-			  s->min_guid);
+			  s->fabric);
 	for (size_t i = 0; i < s->nsw; i++) {
 		const struct ibtopo__sched_sw *sw = &s->sw[i];
 

@@ -158,6 +158,48 @@ void ibtopo__json_free(struct ibtopo__json *value)
 	json_decref(J(value));
 }
 
+int ibtopo__json_set_fabric(struct ibtopo__json *obj, const char *key,
+			    const struct ibtopo_fabric *fabric)
+{
+	const char *name = fabric ? ibtopo_fabric_meta(fabric)->fabric : NULL;
+
+	if (!name)
+		return obj ? 0 : IBTOPO_ENOMEM;
+	return ibtopo__json_set(obj, key, ibtopo__json_string(name));
+}
+
+struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric)
+{
+	struct ibtopo__json *root = ibtopo__json_object();
+
+	if (root && (ibtopo__json_set(root, "schema_version",
+				      ibtopo__json_int(1)) ||
+		     ibtopo__json_set_fabric(root, "fabric", fabric))) {
+		ibtopo__json_free(root);
+		root = NULL;
+	}
+	return root;
+}
+
+int ibtopo__json_report_open(const struct ibtopo_sink *sink,
+			     const struct ibtopo_fabric *fabric,
+			     struct ibtopo_error *err)
+{
+	struct ibtopo__json *root = ibtopo__json_report(fabric);
+	char *text = root ? json_dumps(J(root), JSON_COMPACT |
+						JSON_PRESERVE_ORDER) :
+			    NULL;
+	int rc = 0;
+
+	if (!text)
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	else if (ibtopo__out_write(sink, text, strlen(text) - 1))
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	free(text);
+	ibtopo__json_free(root);
+	return rc;
+}
+
 static struct ibtopo__json *set_array(unsigned mask, bool speed)
 {
 	json_t *arr = json_array();

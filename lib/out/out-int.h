@@ -100,6 +100,13 @@ int ibtopo__table_write(const struct ibtopo_sink *sink, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err);
+/** The same, its JSON a report of `fabric` (ibtopo__json_report()). */
+int ibtopo__table_write_of(const struct ibtopo_sink *sink,
+			   const struct ibtopo_fabric *fabric,
+			   const char *list_name,
+			   const struct ibtopo__column *cols, size_t ncols,
+			   const void *const *rows, size_t nrows, void *ctx,
+			   struct ibtopo_error *err);
 
 /* out/json.c: the only file including <jansson.h>. Values are jansson json_t. */
 struct ibtopo__json;
@@ -127,6 +134,23 @@ int ibtopo__json_write(const struct ibtopo_sink *sink,
 int ibtopo__json_dump(const struct ibtopo_sink *sink,
 		      struct ibtopo__json *value, struct ibtopo_error *err);
 void ibtopo__json_free(struct ibtopo__json *value);
+/**
+ * Set obj[key] to the name of the fabric `fabric` belongs to in the
+ * store (meta->fabric), when it has one: a snapshot, or a file named by
+ * --fabric; else set nothing. 0 or IBTOPO_ENOMEM.
+ */
+int ibtopo__json_set_fabric(struct ibtopo__json *obj, const char *key,
+			    const struct ibtopo_fabric *fabric);
+/**
+ * A report's top-level object: "schema_version":1, then "fabric" as
+ * ibtopo__json_set_fabric() sets it (fabric may be NULL). NULL when out
+ * of memory.
+ */
+struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric);
+/** The same object without its closing brace, for a report that streams. */
+int ibtopo__json_report_open(const struct ibtopo_sink *sink,
+			     const struct ibtopo_fabric *fabric,
+			     struct ibtopo_error *err);
 /** Speed or width set as a JSON array of names. */
 struct ibtopo__json *ibtopo__json_speed_set(unsigned mask);
 struct ibtopo__json *ibtopo__json_width_set(unsigned mask);

@@ -82,7 +82,8 @@ static void get_cell(const struct ibtopo__column *col, const void *row, void *ct
 	col->get(row, ctx, c);
 }
 
-static int write_json(const struct ibtopo_sink *sink, const char *list_name,
+static int write_json(const struct ibtopo_sink *sink,
+		      const struct ibtopo_fabric *fabric, const char *list_name,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *const *rows, size_t nrows, void *ctx,
 		      struct ibtopo_error *err)
@@ -91,7 +92,9 @@ static int write_json(const struct ibtopo_sink *sink, const char *list_name,
 	int rc;
 
 	/* Stream: one jansson object per row keeps memory flat on big fabrics. */
-	rc = ibtopo__out_printf(sink, "{\"schema_version\":1,\"%s\":[", list_name);
+	rc = ibtopo__json_report_open(sink, fabric, err);
+	if (rc == 0)
+		rc = ibtopo__out_printf(sink, ",\"%s\":[", list_name);
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		struct ibtopo__json *obj = ibtopo__json_object();
 
@@ -198,13 +201,25 @@ int ibtopo__table_write(const struct ibtopo_sink *sink, const char *list_name,
 			const void *const *rows, size_t nrows, void *ctx,
 			struct ibtopo_error *err)
 {
+	return ibtopo__table_write_of(sink, NULL, list_name, cols, ncols, rows,
+				      nrows, ctx, err);
+}
+
+int ibtopo__table_write_of(const struct ibtopo_sink *sink,
+			   const struct ibtopo_fabric *fabric,
+			   const char *list_name,
+			   const struct ibtopo__column *cols, size_t ncols,
+			   const void *const *rows, size_t nrows, void *ctx,
+			   struct ibtopo_error *err)
+{
 	int rc;
 
 	if (!sink || !sink->write || !cols)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output sink");
 	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
-		rc = write_json(sink, list_name, cols, ncols, rows, nrows, ctx, err);
+		rc = write_json(sink, fabric, list_name, cols, ncols, rows,
+				nrows, ctx, err);
 		break;
 	case IBTOPO_FORMAT_CSV:
 		rc = write_csv(sink, cols, ncols, rows, nrows, ctx);

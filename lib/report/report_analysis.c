@@ -31,7 +31,9 @@ static struct ibtopo__json *fabric_json(const struct ibtopo_fabric *f)
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
 	struct ibtopo__json *o = ibtopo__json_object();
 
-	if (!o ||
+	/* "fabric" is this object (schema 1): the fabric's name is its
+	 * "name", where the other reports have a top-level "fabric" */
+	if (!o || ibtopo__json_set_fabric(o, "name", f) ||
 	    ibtopo__json_set(o, "source", ibtopo__json_string(m->source)) ||
 	    ibtopo__json_set(o, "label", ibtopo__json_string(m->label)) ||
 	    ibtopo__json_set(o, "snapshot_id",

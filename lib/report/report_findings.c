@@ -751,10 +751,10 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 		return rc;
 	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
-		root = ibtopo__json_object();
-		if (root && (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-			     ibtopo__json_set(root, list_name ? list_name : "findings",
-					      ibtopo__findings_json(list)))) {
+		/* the fabric of NEW (diff) or of the fabric validated */
+		root = ibtopo__json_report(b && ibtopo_fabric_meta(b)->fabric ? b : a);
+		if (root && ibtopo__json_set(root, list_name ? list_name : "findings",
+					     ibtopo__findings_json(list))) {
 			ibtopo__json_free(root);
 			root = NULL;
 		}

@@ -197,14 +197,17 @@ static int write_text_part(const struct ibtopo_sink *sink, const char *s,
 	return 0;
 }
 
-/* {"schema_version":1,"ports":[...],"findings":[...],"traffic":{...}} */
+/* {"schema_version":1,"fabric":NAME (a snapshot's),"ports":[...],
+ * "findings":[...],"traffic":{...}} */
 static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
 		      struct ibtopo_error *err)
 {
-	int rc = write_text_part(sink, "{\"schema_version\":1,\"ports\":[", err);
+	int rc = ibtopo__json_report_open(sink, h->fabric, err);
 
+	if (!rc)
+		rc = write_text_part(sink, ",\"ports\":[", err);
 	for (size_t i = 0; !rc && i < h->count; i++) {
 		if (i)
 			rc = write_text_part(sink, ",", err);

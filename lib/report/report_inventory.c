@@ -132,8 +132,10 @@ static const void **collect_rows(const void *src, size_t n,
 	return rows;
 }
 
-/* A report of the rows collect_rows() picks, in the columns `cols`. */
-static int write_rows(const struct ibtopo_sink *sink, const char *name,
+/* A report (of `fabric`, may be NULL) of the rows collect_rows() picks,
+ * in the columns `cols`. */
+static int write_rows(const struct ibtopo_sink *sink,
+		      const struct ibtopo_fabric *fabric, const char *name,
 		      const struct ibtopo__column *cols, size_t ncols,
 		      const void *src, size_t n,
 		      const void *(*at)(const void *src, size_t i),
@@ -145,8 +147,8 @@ static int write_rows(const struct ibtopo_sink *sink, const char *name,
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = ibtopo__table_write(sink, name, cols, ncols,
-				 (const void *const *)rows, k, NULL, err);
+	rc = ibtopo__table_write_of(sink, fabric, name, cols, ncols,
+				    (const void *const *)rows, k, NULL, err);
 	free(rows);
 	return rc;
 }
@@ -159,7 +161,7 @@ static const void *node_at(const void *fabric, size_t i)
 int ibtopo_report_nodes(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	return write_rows(sink, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
+	return write_rows(sink, fabric, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
 			  fabric, ibtopo_fabric_node_count(fabric), node_at, err);
 }
 
@@ -255,9 +257,9 @@ int ibtopo_report_ports(const struct ibtopo_sink *sink,
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = ibtopo__table_write(sink, "ports", port_cols,
-				 IBTOPO__ARRAY_SIZE(port_cols),
-				 (const void *const *)rows, k, NULL, err);
+	rc = ibtopo__table_write_of(sink, fabric, "ports", port_cols,
+				    IBTOPO__ARRAY_SIZE(port_cols),
+				    (const void *const *)rows, k, NULL, err);
 	free(rows);
 	return rc;
 }
@@ -387,8 +389,8 @@ int ibtopo_report_links(const struct ibtopo_sink *sink,
 	    !(sink->flags & IBTOPO_SINK_WIDE) && n)
 		ncols = columns_with_data(shown, link_cols, ncols,
 					  (const void *const *)rows, n);
-	rc = ibtopo__table_write(sink, "links", shown, ncols,
-				 (const void *const *)rows, n, NULL, err);
+	rc = ibtopo__table_write_of(sink, fabric, "links", shown, ncols,
+				    (const void *const *)rows, n, NULL, err);
 	free(rows);
 	return rc;
 }
@@ -421,7 +423,7 @@ static const void *cable_at(const void *fabric, size_t i)
 int ibtopo_report_cables(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	return write_rows(sink, "cables", cable_cols,
+	return write_rows(sink, fabric, "cables", cable_cols,
 			  IBTOPO__ARRAY_SIZE(cable_cols), fabric,
 			  ibtopo_fabric_link_count(fabric), cable_at, err);
 }
@@ -563,10 +565,11 @@ int ibtopo_report_switches(const struct ibtopo_sink *sink,
 	if (sink->format == IBTOPO_FORMAT_TEXT)
 		rc = switches_text(sink, rows, np, err);
 	else
-		rc = ibtopo__table_write(sink, "ports", switch_port_cols,
-					 IBTOPO__ARRAY_SIZE(switch_port_cols),
-					 (const void *const *)rows, np, NULL,
-					 err);
+		rc = ibtopo__table_write_of(sink, fabric, "ports",
+					    switch_port_cols,
+					    IBTOPO__ARRAY_SIZE(switch_port_cols),
+					    (const void *const *)rows, np,
+					    NULL, err);
 	free(rows);
 	return rc;
 }

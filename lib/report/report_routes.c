@@ -355,10 +355,8 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 						 "cannot write output");
 		return ibtopo__findings_text(sink, NULL, 0, findings, err);
 	}
-	root = ibtopo__json_object();
-	if (!root || ibtopo__json_set(root, "schema_version",
-				      ibtopo__json_int(1)) ||
-	    section_json(root, routes) ||
+	root = ibtopo__json_report(routes->fabric);
+	if (!root || section_json(root, routes) ||
 	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");

@@ -39,6 +39,7 @@ what, path = sys.argv[2], sys.argv[3]
 text = open(path).read()
 bad = []
 NAME = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+DNS = re.compile(r"^[a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?$")
 LABEL = re.compile(r"^[A-Za-z0-9]([-_.A-Za-z0-9]{0,61}[A-Za-z0-9])?$")
 
 
@@ -98,6 +99,8 @@ elif what == "yaml":
     if not isinstance(t.get("topology"), str) or \
             not isinstance(t.get("cluster_default"), bool):
         bad.append("topology name or cluster_default of the wrong type")
+    elif not NAME.match(t["topology"]):
+        bad.append("bad topology name %r" % t["topology"])
     sws = (t.get("tree") or {}).get("switches") or []
     names = set()
     for s in sws:
@@ -124,6 +127,9 @@ elif what == "k8s":
     if topo.get("kind") != "Topology" or \
             not str(topo.get("apiVersion", "")).startswith("kueue.x-k8s.io/"):
         bad.append("the first object is no Kueue Topology")
+    elif not DNS.match(str((topo.get("metadata") or {}).get("name"))):
+        bad.append("Topology name %r no RFC 1123 name"
+                   % (topo.get("metadata") or {}).get("name"))
     else:
         levels = [lv.get("nodeLabel") for lv in topo["spec"]["levels"]]
         if not levels or levels[-1] != "kubernetes.io/hostname":
@@ -271,4 +277,51 @@ grep -q '^SwitchName=sw-0\{52\}-[0-9a-f]\{8\} Nodes=node\[01-02\]$' "$T/out" ||
 "$IBTOPO" export --format slurm --host-names nope "$T/odd.topo" \
 	>/dev/null 2>"$T/err"
 [ $? -eq 2 ] || fail "--host-names nope: wanted exit 2"
+# ---- named after the fabric (issue 25): a stored snapshot's fabric
+# names the topology, the Kueue Topology (as an RFC 1123 name) and every
+# header; a file gets the name the store would give it, so the files of
+# two fabrics concatenate to one topology.yaml of two topologies
+IBTOPO_DB=$T/fabrics.db
+export IBTOPO_DB
+"$IBTOPO" --fabric Storage_A import "$T/dfp.topo" >/dev/null 2>"$T/err" ||
+	fail "import into Storage_A: $(cat "$T/err")"
+"$IBTOPO" import "$T/rails.topo" >/dev/null 2>"$T/err" ||
+	fail "import rails: $(cat "$T/err")"
+rails=$("$IBTOPO" fabrics --format csv | tr -d '\r' | sed 1d | cut -d, -f1 |
+	grep -v '^Storage_A$')
+case $rails in
+fabric-[0-9a-f]*) ;;
+*) fail "the rails plan's fabric: '$rails'" ;;
+esac
+for fmt in slurm slurm-block slurm-yaml k8s; do
+	"$IBTOPO" --fabric Storage_A export --format "$fmt" latest >"$T/a.$fmt" \
+		2>"$T/err" || fail "$fmt of Storage_A: $(cat "$T/err")"
+	grep -q '^# fabric: Storage_A$' "$T/a.$fmt" ||
+		flunk "$fmt header: $(head -3 "$T/a.$fmt")"
+	"$IBTOPO" export --format "$fmt" "$T/rails.topo" >"$T/b.$fmt" \
+		2>"$T/err" || fail "$fmt of the rails file: $(cat "$T/err")"
+	grep -q "^# fabric: $rails\$" "$T/b.$fmt" ||
+		flunk "$fmt header of a file: $(head -3 "$T/b.$fmt")"
+done
+grep -q '^- topology: "Storage_A"$' "$T/a.slurm-yaml" ||
+	flunk "topology name: $(grep topology: "$T/a.slurm-yaml")"
+grep -q '^kind: Topology$' "$T/a.k8s" &&
+	sed -n '/^kind: Topology$/,/^spec:/p' "$T/a.k8s" |
+	grep -q '^  name: "storage-a"$' ||
+	flunk "k8s Topology name: $(sed -n 1,12p "$T/a.k8s")"
+# a file's fabric: --fabric NAME names it, as in metrics
+"$IBTOPO" --fabric lab1 export --format slurm-yaml "$T/rails.topo" \
+	>"$T/out" 2>"$T/err" || fail "--fabric lab1 export: $(cat "$T/err")"
+grep -q '^- topology: "lab1"$' "$T/out" ||
+	flunk "--fabric names a file's topology: $(grep topology: "$T/out")"
+IBTOPO_FABRIC='a b' "$IBTOPO" --db "$T/none.db" export --format slurm-yaml \
+	"$T/rails.topo" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "bad fabric name 'a b'" "$T/err" ||
+	flunk "a bad IBTOPO_FABRIC: $(cat "$T/err")"
+cat "$T/a.slurm-yaml" "$T/b.slurm-yaml" >"$T/both.yaml"
+got=$("$PYTHON3" -c 'import sys, yaml
+print(" ".join(t["topology"] for t in yaml.safe_load(open(sys.argv[1]))))' \
+	"$T/both.yaml") || fail "two fabrics' topology.yaml"
+[ "$got" = "Storage_A $rails" ] || flunk "two fabrics' topologies: $got"
+unset IBTOPO_DB
 exit "$failed"

@@ -86,8 +86,11 @@ for what in links nodes ports; do
 		>"$TESTDIR/cache.json" || fail "show $what of the cache file"
 	"$IBTOPO" --db "$DB" show --format json imported "$what" \
 		>"$TESTDIR/imported.json" || fail "show $what of the import"
-	cmp -s "$TESTDIR/db.json" "$TESTDIR/cache.json" || {
-		diff "$TESTDIR/db.json" "$TESTDIR/cache.json" | head -5
+	# a snapshot names its fabric, a file does not
+	sed 's/^{"schema_version":1,"fabric":"[^"]*",/{"schema_version":1,/' \
+		"$TESTDIR/db.json" >"$TESTDIR/db-file.json"
+	cmp -s "$TESTDIR/db-file.json" "$TESTDIR/cache.json" || {
+		diff "$TESTDIR/db-file.json" "$TESTDIR/cache.json" | head -5
 		fail "$what: stored snapshot differs from the cache file"
 	}
 	cmp -s "$TESTDIR/db.json" "$TESTDIR/imported.json" || {

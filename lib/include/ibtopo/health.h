@@ -95,6 +95,7 @@ struct ibtopo_health {
 	bool since;		/* an earlier snapshot was compared */
 	/* ibtopo_health_traffic(); NULL = not computed. Owned. */
 	struct ibtopo_traffic *traffic;
+	const struct ibtopo_fabric *fabric; /* `now`, borrowed */
 };
 
 struct ibtopo_health_opts {

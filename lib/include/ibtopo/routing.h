@@ -109,6 +109,7 @@ struct ibtopo_routes {
 	/* leaf pairs: the distinct spines the cables reach, as node-disjoint
 	 * paths (parallel cables to one spine count once; n 0 without) */
 	struct ibtopo_route_spread leaf_spines_cabled;
+	const struct ibtopo_fabric *fabric; /* the one analyzed, borrowed */
 };
 
 /**
