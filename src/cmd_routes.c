@@ -51,7 +51,8 @@ const struct cli_cmd cmd_routes_entry = {
 		"bisections of the CA ports into pairs (seeded, reproducible).\n"
 		"JSON: {\"schema_version\":1,\"routes\":{\"engine\",\"ca_pairs\",\n"
 		"\"unreachable_pairs\",\"loops\",\"credit_loops\",\"hops\",\"ports\":[...],\n"
-		"\"ebb\":{...},...},\"findings\":[...]}.",
+		"\"ebb\":{...},...},\"findings\":[...]}. CSV: the port table, an\n"
+		"empty line, then the findings table (analyze --format csv's).",
 	.opts = opts,
 	.exec = cmd_routes_exec,
 	.flags = CLI_NEEDS_DB,
