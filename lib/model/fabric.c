@@ -705,7 +705,9 @@ static void fits_other(struct fits *m, const struct ibtopo_fabric *f,
 	}
 	if (parse_lid(name, &lid))
 		fits_lid(m, f, lid, how);
-	if (!m->count && parse_guid_name(name, true, &guid)) {
+	/* bare hex only as ibtopo prints GUIDs: 16 digits, or S-/H-/R- */
+	if (!m->count && (strlen(name) == 16 || strchr(name, '-')) &&
+	    parse_guid_name(name, true, &guid)) {
 		n = guid_node(f, guid);
 		if (n && type_taken(how, n))
 			fits_add(m, n);
