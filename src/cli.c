@@ -963,6 +963,18 @@ void cli_print_summary(FILE *f, const struct ibtopo_fabric *fabric, int64_t id,
 	fprintf(f, "\n  time: %.3f s\n", seconds);
 }
 
+bool cli_fabric_has_lids(const struct ibtopo_fabric *fabric)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(fabric); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+
+		for (unsigned k = 0; k <= n->nports; k++)
+			if (n->ports[k] && n->ports[k]->lid)
+				return true;
+	}
+	return false;
+}
+
 double cli_now(void)
 {
 	struct timespec ts;

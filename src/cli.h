@@ -354,6 +354,13 @@ int cli_discover_all_ports(const struct cli_cmd *cmd,
 			   unsigned save_flags, const char *label,
 			   const char *engine);
 
+/**
+ * Whether any port of `fabric` has a LID. A fabric swept before a subnet
+ * manager configured it has none: nothing LID-routed (PMA counters) nor
+ * any forwarding table could be read from it.
+ */
+bool cli_fabric_has_lids(const struct ibtopo_fabric *fabric);
+
 /** Monotonic seconds. */
 double cli_now(void);
 

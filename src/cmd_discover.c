@@ -17,7 +17,9 @@ enum {
 	OPT_ROUTING_ENGINE,
 	OPT_ROUTES_LOG,
 	OPT_CACHE,
-	OPT_ALL_PORTS
+	OPT_ALL_PORTS,
+	OPT_QUIET,
+	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
 };
 
 static const struct cli_opt opts[] = {
@@ -46,6 +48,10 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("all-ports", 0, 0, NULL,
 		"through each local port reaching a subnet not "
 		"covered yet: a snapshot per fabric"),
+	CLI_OPT("quiet", 'q', 0, NULL,
+		"print nothing unless something failed or needs "
+		"attention (for cron)"),
+	CLI_OPT_SAME(cli_opt_format),
 	{ NULL },
 };
 
@@ -55,7 +61,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports] [--quiet | --format text|json]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -98,7 +104,14 @@ const struct cli_cmd cmd_discover_entry = {
 		"iblinkinfo, ibqueryerrors --load-cache; ibtopo import); FILE is\n"
 		"replaced whole, and only when discovery succeeds.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
-		"link speeds and widths, and the time taken.",
+		"link speeds and widths, and the time taken; --quiet prints\n"
+		"nothing when all went well (warnings and errors still go to\n"
+		"stderr), so cron mails only what needs a look.\n"
+		"--format json prints one object instead: {\"schema_version\":1,\n"
+		"\"snapshot\",\"label\",\"fabric\",\"source\",\"switches\",\"cas\",\n"
+		"\"routers\",\"links\",\"partial\",\"seconds\",\"mads\":{\"sent\",\n"
+		"\"asked_again\",\"lost\",\"window_max\",\"window_min\",\"sweeps\",\n"
+		"\"worst_guid\",\"worst_timeouts\"}}.",
 	.opts = opts,
 	.exec = cmd_discover_exec,
 	.flags = CLI_NEEDS_DB,
@@ -154,10 +167,10 @@ static void routes_read(void *arg, size_t switches, size_t blocks,
 
 static int parse_args(struct ibtopo_discover_opts *dopts,
 		      struct new_snapshot *ns, struct routes_step *routes,
-		      bool *all_ports, const struct cli_cmd *self, int argc,
-		      char **argv)
+		      bool *all_ports, struct cli_report *rep,
+		      const struct cli_cmd *self, int argc, char **argv)
 {
-	struct cli_state st = { 0 };
+	struct cli_state st = { .report = rep };
 	int c;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -207,10 +220,22 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 		case OPT_ALL_PORTS:
 			*all_ports = true;
 			break;
+		case 'q':
+			ns->quiet = true;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
+	if (rep->format == IBTOPO_FORMAT_CSV)
+		return cli_usage_error(self, "--format: text or json");
+	if (ns->quiet && rep->format_given)
+		return cli_usage_error(self, "--quiet prints nothing; "
+					     "--format says how to print");
+	if (*all_ports && (ns->quiet || rep->format == IBTOPO_FORMAT_JSON))
+		return cli_usage_error(self,
+				       "--quiet and --format json go with one "
+				       "sweep, not --all-ports");
 	return cli_operands(self, &st, argc, argv, 0) < 0 ? EXIT_TROUBLE : 0;
 }
 
@@ -264,12 +289,30 @@ static void report_mads(const struct cli_global *g, double t0,
 		st->window_min, who);
 }
 
+/*
+ * Tables and counters need LIDs (the counters are LID-routed; a table is
+ * empty until a subnet manager programs it): none means no SM yet.
+ */
+static void no_lids_warning(unsigned read)
+{
+	fprintf(stderr,
+		"ibtopo: warning: no LIDs: no subnet manager has configured "
+		"this fabric, so no %s could be read (start one, e.g. "
+		"opensm, then discover again)\n",
+		read == IBTOPO_DISCOVER_COUNTERS ? "counters" :
+		read == IBTOPO_DISCOVER_ROUTES	 ? "forwarding tables" :
+						   "forwarding tables nor "
+						   "counters");
+}
+
 /* The sweep, its -v step lines and its warnings. */
 static int sweep(struct ibtopo_fabric **fabric,
 		 const struct ibtopo_discover_opts *dopts,
 		 const struct routes_step *routes, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	unsigned read = dopts->flags &
+			(IBTOPO_DISCOVER_ROUTES | IBTOPO_DISCOVER_COUNTERS);
 	double t0 = cli_now();
 	int rc;
 
@@ -295,6 +338,8 @@ static int sweep(struct ibtopo_fabric **fabric,
 		cli_step(g, "routes", cli_now() - routes->seconds,
 			 "%zu switch forwarding tables read in %zu LFT blocks",
 			 routes->switches, routes->blocks);
+	if (!cli_fabric_has_lids(*fabric) && read)
+		no_lids_warning(read);
 	if (ibtopo_fabric_meta(*fabric)->partial)
 		fprintf(stderr,
 			"ibtopo: warning: discovery incomplete: %s; "
@@ -312,6 +357,8 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct new_snapshot ns = { NULL };
+	struct cli_report rep = CLI_REPORT_INIT;
+	struct ibtopo_sink so;
 	bool all_ports = false;
 	double t0;
 	int rc;
@@ -319,7 +366,8 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	dopts.retries = IBTOPO_DISCOVER_RETRIES;
 	dopts.warn = cli_warn;
 	dopts.stats = &mads;
-	rc = parse_args(&dopts, &ns, &routes, &all_ports, self, argc, argv);
+	rc = parse_args(&dopts, &ns, &routes, &all_ports, &rep, self, argc,
+			argv);
 	if (rc)
 		return rc;
 	dopts.ca = g->ca;
@@ -347,7 +395,16 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = cli_fail(&err);
 		goto out_free;
 	}
+	if (rep.format == IBTOPO_FORMAT_JSON)
+		ns.quiet = true;
 	rc = new_snapshot_save(&ns, g, fabric, t0);
+	if (rc || rep.format != IBTOPO_FORMAT_JSON)
+		goto out_free;
+	so = cli_stdout_sink(rep.format);
+	if (ibtopo_report_discover(&so, fabric, &mads, cli_now() - t0, &err))
+		rc = cli_fail(&err);
+	else
+		rc = cli_report_exit(NULL, 0);
 out_free:
 	ibtopo_fabric_free(fabric);
 	new_snapshot_release(&ns);

@@ -31,6 +31,27 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
+/* Why no port has counters, and what to do about it: EXIT_TROUBLE. */
+static int nothing_measured(const struct ibtopo_fabric *f, const char *what,
+			    const char *counters)
+{
+	if (counters)
+		return cli_failf("no port counters measured: %s matches no "
+				 "linked port of %s",
+				 counters, what);
+	if (!cli_fabric_has_lids(f))
+		return cli_failf("no port counters in %s: its ports have no "
+				 "LIDs, so no counters could be read (PMA "
+				 "queries are LID-routed); no subnet manager "
+				 "had configured the fabric: start one "
+				 "(opensm), then discover again",
+				 what);
+	return cli_failf("no port counters in %s: nothing measured (take "
+			 "snapshots with discover --counters, or give "
+			 "--counters CFILE)",
+			 what);
+}
+
 static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g);
 
@@ -58,8 +79,13 @@ const struct cli_cmd cmd_health_entry = {
 		"each way (PortXmitData growth), the --top N busiest, and per\n"
 		"level (host links, then switch levels from the topology\n"
 		"analysis) the bytes carried against the links' capacity.\n"
+		"No port with counters is an error (exit 2) that says why: no\n"
+		"LIDs (no subnet manager had configured the fabric), or no\n"
+		"discover --counters.\n"
 		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}\n"
-		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]}.",
+		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]}.\n"
+		"CSV: the port table, an empty line, then the findings table (the\n"
+		"columns of analyze --format csv).",
 	.opts = opts,
 	.exec = cmd_health_exec,
 	.flags = CLI_NEEDS_DB,
@@ -228,11 +254,12 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			goto out_free;
 		}
 	}
-	if (!health->count)
-		fprintf(stderr,
-			"ibtopo: warning: no port counters in %s "
-			"(take snapshots with discover --counters)\n",
-			a.what ? a.what : "latest");
+	if (!health->count) {
+		/* 0 ports measured is no clean bill of health */
+		rc = nothing_measured(now, a.what ? a.what : "latest",
+				      a.counters);
+		goto out_free;
+	}
 	ro = cli_stdout_sink(a.rep.format);
 	if (ibtopo_report_health(&ro, health, &findings, &err)) {
 		cli_fail(&err);

@@ -23,6 +23,25 @@ static const struct cli_opt opts[] = {
 	{ NULL },
 };
 
+/* A fabric without LIDs has nothing to route: why, and what to do. */
+static int no_lids(const struct ibtopo_fabric *fabric, const char *what)
+{
+	const char *source = ibtopo_fabric_meta(fabric)->source;
+
+	if (source && strncmp(source, "discover:", 9) == 0)
+		return cli_failf("no LIDs in %s: no subnet manager had "
+				 "configured the fabric when it was "
+				 "discovered, so no forwarding tables could "
+				 "be read and no route traced (start one, "
+				 "e.g. opensm, then discover --routes)",
+				 what);
+	return cli_failf("no LIDs in %s (an ibsim net file, or a sweep "
+			 "before a subnet manager ran, has none): routes "
+			 "need the LIDs a subnet manager assigned "
+			 "(discover --routes, or ibnetdiscover output)",
+			 what);
+}
+
 static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g);
 
@@ -51,7 +70,8 @@ const struct cli_cmd cmd_routes_entry = {
 		"bisections of the CA ports into pairs (seeded, reproducible).\n"
 		"JSON: {\"schema_version\":1,\"routes\":{\"engine\",\"ca_pairs\",\n"
 		"\"unreachable_pairs\",\"loops\",\"credit_loops\",\"hops\",\"ports\":[...],\n"
-		"\"ebb\":{...},...},\"findings\":[...]}.",
+		"\"ebb\":{...},...},\"findings\":[...]}. CSV: the port table, an\n"
+		"empty line, then the findings table (analyze --format csv's).",
 	.opts = opts,
 	.exec = cmd_routes_exec,
 	.flags = CLI_NEEDS_DB,
@@ -118,6 +138,10 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_load(&fabric, g, &src))
 		return EXIT_TROUBLE;
+	if (!cli_fabric_has_lids(fabric)) {
+		rc = no_lids(fabric, src.what ? src.what : "latest");
+		goto out_free;
+	}
 	t0 = cli_now();
 	/* levels and the cabled paths of leaf pairs; its findings are
 	 * analyze's */

@@ -10,7 +10,7 @@ enum { OPT_FORMAT = CLI_LONG, OPT_WIDE, OPT_SWITCH, OPT_TYPE, OPT_DOWN };
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPT("wide", 0, 0, NULL,
-		"text: every column of links, also those no link has a value in"),
+		"text: every column of nodes, ports and links, also the empty ones"),
 	CLI_OPT("switch", 0, 1, "NAME|GUID",
 		"switches: that node only (a switch or CA)"),
 	CLI_OPT("type", 0, 1, "TYPE",

@@ -32,7 +32,8 @@ const struct cli_cmd cmd_snapshots_entry = {
 		"partial, the host and source it came from, and its fabric. Any of\n"
 		"the id, the label, 'latest' or 'latest~N' names it in other\n"
 		"commands; labels and 'latest' within a fabric ('ibtopo fabrics').\n"
-		"--fabric NAME lists that fabric's snapshots only.\n"
+		"--fabric NAME lists that fabric's snapshots only. A database\n"
+		"not there yet is an empty list (and is not created).\n"
 		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
 		"\"taken_at\",...,\"fabric\"}]}.\n"
 		"Housekeeping (for cron): --delete REF deletes one snapshot;\n"
@@ -40,7 +41,9 @@ const struct cli_cmd cmd_snapshots_entry = {
 		"says so) delete old ones but never the newest snapshot nor the\n"
 		"newest of a label, fabric by fabric (--fabric NAME: in that one).\n"
 		"The database file is then compacted (VACUUM).\n"
-		"They print nothing (-v: what was deleted) and list nothing.\n"
+		"They print nothing (-v: what was deleted) and list nothing,\n"
+		"but one line on stderr counts the labelled snapshots kept that\n"
+		"they would otherwise have deleted.\n"
 		"Example, from cron: ibtopo snapshots --keep-days 30",
 	.opts = opts,
 	.exec = cmd_snapshots_exec,
@@ -59,6 +62,42 @@ static bool parse_count(const char *s, long max, long *out)
 	return true;
 }
 
+static bool same_fabric(const struct ibtopo_snapshot *a,
+			const struct ibtopo_snapshot *b)
+{
+	return a->fabric && b->fabric ? strcmp(a->fabric, b->fabric) == 0 :
+					!a->fabric && !b->fabric;
+}
+
+/*
+ * After --keep N / --keep-days D: how many snapshots they would have
+ * deleted stay, as the newest of a label (not the newest of a fabric).
+ */
+static size_t kept_for_labels(struct ibtopo_store *store, const char *fabric,
+			      long keep, time_t before)
+{
+	struct ibtopo_snapshot *list = NULL;
+	size_t count = 0, n = 0;
+
+	if (ibtopo_store_list(&list, &count, store, NULL))
+		return 0;
+	for (size_t i = 0; i < count; i++) {
+		size_t later = 0;
+
+		if (!list[i].label ||
+		    (fabric &&
+		     (!list[i].fabric || strcmp(list[i].fabric, fabric) != 0)))
+			continue;
+		for (size_t j = i + 1; j < count; j++)
+			later += same_fabric(&list[i], &list[j]);
+		if (later && ((keep && later >= (size_t)keep) ||
+			      (before && list[i].taken_at < before)))
+			n++;
+	}
+	ibtopo_snapshot_list_free(list, count);
+	return n;
+}
+
 /* --delete, --keep, --keep-days: delete, then compact the file */
 static int housekeep(const struct cli_global *g, const char *ref, long keep,
 		     long days)
@@ -66,7 +105,8 @@ static int housekeep(const struct cli_global *g, const char *ref, long keep,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_store *store = NULL;
 	int64_t id, *ids = NULL;
-	size_t n = 0;
+	size_t n = 0, labelled;
+	char beyond[64];
 	double t0 = cli_now();
 	int rc;
 
@@ -98,6 +138,18 @@ static int housekeep(const struct cli_global *g, const char *ref, long keep,
 			fprintf(stderr,
 				"ibtopo: store: deleted snapshot %lld\n",
 				(long long)ids[i]);
+		labelled = kept_for_labels(store, cli_fabric(g), keep, before);
+		if (labelled && keep)
+			snprintf(beyond, sizeof(beyond), "--keep %ld", keep);
+		else
+			snprintf(beyond, sizeof(beyond), "--keep-days %ld",
+				 days);
+		if (labelled)
+			fprintf(stderr,
+				"ibtopo: kept %zu labelled snapshot%s beyond "
+				"%s (the newest of each label; --delete REF "
+				"deletes one)\n",
+				labelled, labelled == 1 ? "" : "s", beyond);
 	}
 	t0 = cli_now();
 	if (ibtopo_store_vacuum(store, &err)) {
@@ -183,7 +235,14 @@ static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
 		return housekeep(g, del, keep, days);
 	}
 
-	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))
+	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err);
+	if (rc == IBTOPO_ENOTFOUND) {
+		/* no database yet: no snapshot yet, and none created */
+		ro = cli_stdout_sink(rep.format);
+		rc = ibtopo_store_report_snapshots(&ro, NULL, 0, NULL, &err);
+		return rc ? cli_fail(&err) : cli_report_exit(NULL, 0);
+	}
+	if (rc)
 		return cli_fail(&err);
 	rc = fabric_known(store, cli_fabric(g), &err);
 	if (rc == 0)

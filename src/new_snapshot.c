@@ -43,7 +43,9 @@ int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,
 		goto out_free_store;
 	}
 	cli_step(g, "store", t1, "saved as snapshot %lld", (long long)id);
-	cli_print_summary(stdout, fabric, id, cli_now() - t0);
+	ns->id = id;
+	if (!ns->quiet)
+		cli_print_summary(stdout, fabric, id, cli_now() - t0);
 	rc = EXIT_CLEAN;
 out_free_store:
 	ibtopo_store_free(store);

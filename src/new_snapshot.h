@@ -11,6 +11,8 @@ struct new_snapshot {
 	const char *engine_name; /* --routing-engine */
 	const char *routes_log;	 /* --routes-log */
 	char *engine;		 /* the engine they name (malloc'd), or NULL */
+	bool quiet;		 /* no summary on stdout (discover --quiet) */
+	int64_t id;		 /* the snapshot stored, once saved */
 };
 
 /**
@@ -24,7 +26,8 @@ int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
 
 /**
  * Label `fabric`, open the store only now (a failure before leaves it
- * untouched), save it and print the summary, the time taken since `t0`.
+ * untouched), save it (ns->id) and print the summary, the time taken
+ * since `t0`, unless ns->quiet.
  * Returns the exit status.
  */
 int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,

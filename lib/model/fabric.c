@@ -619,6 +619,103 @@ static void fits_alias(struct fits *m, const struct ibtopo_fabric *f,
 	}
 }
 
+/* The node a GUID names: a node GUID, else a port GUID's node. */
+static struct ibtopo_node *guid_node(const struct ibtopo_fabric *f,
+				     uint64_t guid)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(f, guid);
+	struct ibtopo_port *p = n ? NULL : ibtopo_fabric_find_port(f, guid);
+
+	return n ? n : p ? p->node : NULL;
+}
+
+/* A LID, 1 to 0xbfff in decimal. */
+static bool parse_lid(const char *s, unsigned *out)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 0xbfff)
+			return false;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	if (!v || v > 0xbfff)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* The nodes a port of which has `lid` in its LID/LMC range. */
+static void fits_lid(struct fits *m, const struct ibtopo_fabric *f,
+		     unsigned lid, const struct ibtopo__node_lookup *how)
+{
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct ibtopo_node *n = f->nodes[i];
+		bool hit = false;
+
+		for (unsigned k = 0; k <= n->nports && !hit; k++) {
+			const struct ibtopo_port *p = n->ports[k];
+
+			hit = p && p->lid && lid >= p->lid &&
+			      lid < p->lid + (1u << (p->lmc & 7));
+		}
+		if (hit && type_taken(how, n))
+			fits_add(m, f->nodes[i]);
+	}
+}
+
+/* The names ibtopo prints besides descriptions: a switch's short name
+ * ("ib1" of "MF0;ib1:SX6036/U1"), a CA's host name ("host01"). */
+static void fits_printed(struct fits *m, const struct ibtopo_fabric *f,
+			 const char *name,
+			 const struct ibtopo__node_lookup *how)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const struct ibtopo_node *n = f->nodes[i];
+		const char *a =
+			n->type == IBTOPO_NODE_CA ?
+				ibtopo__ca_host_name(n, buf, sizeof(buf)) :
+				ibtopo__node_short_name(n, buf, sizeof(buf));
+
+		if (type_taken(how, n) && a && strcmp(a, name) == 0)
+			fits_add(m, f->nodes[i]);
+	}
+}
+
+/*
+ * When no description fits: "lid:N", a plain number as a LID, a GUID
+ * without "0x" or as an ibnetdiscover id (S-/H-/R-<hex>), then the
+ * short and host names ibtopo prints.
+ */
+static void fits_other(struct fits *m, const struct ibtopo_fabric *f,
+		       const char *name, const struct ibtopo__node_lookup *how)
+{
+	unsigned lid;
+	uint64_t guid;
+	struct ibtopo_node *n;
+
+	if (strncmp(name, "lid:", 4) == 0) {
+		if (parse_lid(name + 4, &lid))
+			fits_lid(m, f, lid, how);
+		return;
+	}
+	if (parse_lid(name, &lid))
+		fits_lid(m, f, lid, how);
+	/* bare hex only as ibtopo prints GUIDs: 16 digits, or S-/H-/R- */
+	if (!m->count && (strlen(name) == 16 || strchr(name, '-')) &&
+	    parse_guid_name(name, true, &guid)) {
+		n = guid_node(f, guid);
+		if (n && type_taken(how, n))
+			fits_add(m, n);
+	}
+	if (!m->count)
+		fits_printed(m, f, name, how);
+}
+
 int ibtopo__fabric_lookup(struct ibtopo_node **out,
 			  const struct ibtopo_fabric *fabric, const char *name,
 			  const struct ibtopo__node_lookup *how,
@@ -653,6 +750,8 @@ int ibtopo__fabric_lookup(struct ibtopo_node **out,
 	fits_desc(&m, fabric, name, how);
 	if (!m.count && how->alias)
 		fits_alias(&m, fabric, name, how);
+	if (!m.count)
+		fits_other(&m, fabric, name, how);
 	ibtopo__quote(q, sizeof(q), name, strlen(name));
 	if (!m.count)
 		return ibtopo__error_set(err, IBTOPO_ENOTFOUND,

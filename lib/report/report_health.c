@@ -412,13 +412,22 @@ int ibtopo_report_health(const struct ibtopo_sink *sink,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
 {
+	int rc;
+
 	if (!sink || !sink->write || !health)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or health");
 	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
 		return write_json(sink, health, findings, err);
 	case IBTOPO_FORMAT_CSV:
-		return write_csv(sink, health, err);
+		/* the ports, an empty line, the findings (analyze's columns) */
+		rc = write_csv(sink, health, err);
+		if (rc)
+			return rc;
+		if (ibtopo__out_printf(sink, "\n"))
+			return ibtopo__error_set(err, IBTOPO_EIO,
+						 "cannot write output");
+		return ibtopo_report_findings(sink, NULL, findings, err);
 	default:
 		return write_text(sink, health, findings, err);
 	}

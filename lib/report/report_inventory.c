@@ -158,11 +158,51 @@ static const void *node_at(const void *fabric, size_t i)
 	return ibtopo_fabric_node(fabric, i);
 }
 
+static size_t columns_with_data(struct ibtopo__column *out,
+				const struct ibtopo__column *cols, size_t ncols,
+				const void *const *rows, size_t n);
+
+/*
+ * The rows in the columns `cols`; the text table leaves out the columns
+ * no row has a value in, unless IBTOPO_SINK_WIDE (JSON and CSV keep
+ * every key).
+ */
+static int write_shown(const struct ibtopo_sink *sink,
+		       const struct ibtopo_fabric *fabric, const char *name,
+		       const struct ibtopo__column *cols, size_t ncols,
+		       const void *const *rows, size_t n,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo__column *shown = calloc(ncols, sizeof(*shown));
+	size_t k = ncols;
+	int rc;
+
+	if (!shown)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	memcpy(shown, cols, ncols * sizeof(*shown));
+	if (sink && sink->format == IBTOPO_FORMAT_TEXT &&
+	    !(sink->flags & IBTOPO_SINK_WIDE) && n)
+		k = columns_with_data(shown, cols, ncols, rows, n);
+	rc = ibtopo__table_write_of(sink, fabric, name, shown, k, rows, n, NULL,
+				    err);
+	free(shown);
+	return rc;
+}
+
 int ibtopo_report_nodes(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	return write_rows(sink, fabric, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
-			  fabric, ibtopo_fabric_node_count(fabric), node_at, err);
+	size_t k;
+	const void **rows = collect_rows(fabric, ibtopo_fabric_node_count(fabric),
+					 node_at, &k);
+	int rc;
+
+	if (!rows)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	rc = write_shown(sink, fabric, "nodes", node_cols, IBTOPO__ARRAY_SIZE(node_cols),
+			 (const void *const *)rows, k, err);
+	free(rows);
+	return rc;
 }
 
 /* ---- ports ---- */
@@ -257,9 +297,8 @@ int ibtopo_report_ports(const struct ibtopo_sink *sink,
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = ibtopo__table_write_of(sink, fabric, "ports", port_cols,
-				    IBTOPO__ARRAY_SIZE(port_cols),
-				    (const void *const *)rows, k, NULL, err);
+	rc = write_shown(sink, fabric, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
+			 (const void *const *)rows, k, err);
 	free(rows);
 	return rc;
 }
@@ -375,22 +414,15 @@ static const void *link_at(const void *fabric, size_t i)
 int ibtopo_report_links(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	struct ibtopo__column shown[IBTOPO__ARRAY_SIZE(link_cols)];
-	size_t n, ncols = IBTOPO__ARRAY_SIZE(link_cols);
+	size_t n;
 	const void **rows = collect_rows(fabric, ibtopo_fabric_link_count(fabric),
 					 link_at, &n);
 	int rc;
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	memcpy(shown, link_cols, sizeof(link_cols));
-	/* the machine formats keep every key; text shows what has data */
-	if (sink && sink->format == IBTOPO_FORMAT_TEXT &&
-	    !(sink->flags & IBTOPO_SINK_WIDE) && n)
-		ncols = columns_with_data(shown, link_cols, ncols,
-					  (const void *const *)rows, n);
-	rc = ibtopo__table_write_of(sink, fabric, "links", shown, ncols,
-				    (const void *const *)rows, n, NULL, err);
+	rc = write_shown(sink, fabric, "links", link_cols, IBTOPO__ARRAY_SIZE(link_cols),
+			 (const void *const *)rows, n, err);
 	free(rows);
 	return rc;
 }
@@ -572,4 +604,71 @@ int ibtopo_report_switches(const struct ibtopo_sink *sink,
 					    NULL, err);
 	free(rows);
 	return rc;
+}
+
+/* ---- discover: what one sweep stored and what its MADs cost ---- */
+
+int ibtopo_report_discover(const struct ibtopo_sink *sink,
+			   const struct ibtopo_fabric *fabric,
+			   const struct ibtopo_mad_stats *mads, double seconds,
+			   struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric_meta *m;
+	struct ibtopo__json *root, *cost;
+	int rc = IBTOPO_ENOMEM;
+
+	if (!sink || !sink->write || !fabric || !mads)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no sink, fabric or MAD counts");
+	if (sink->format != IBTOPO_FORMAT_JSON)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "the discover summary is JSON only");
+	m = ibtopo_fabric_meta(fabric);
+	root = ibtopo__json_object();
+	cost = ibtopo__json_object();
+	if (!root || !cost ||
+	    ibtopo__json_set(cost, "sent", ibtopo__json_u64(mads->sent)) ||
+	    ibtopo__json_set(cost, "asked_again",
+			     ibtopo__json_u64(mads->asked_again)) ||
+	    ibtopo__json_set(cost, "lost", ibtopo__json_u64(mads->lost)) ||
+	    ibtopo__json_set(cost, "window_max",
+			     ibtopo__json_int(mads->window_max)) ||
+	    ibtopo__json_set(cost, "window_min",
+			     ibtopo__json_int(mads->window_min)) ||
+	    ibtopo__json_set(cost, "sweeps", ibtopo__json_u64(mads->sweeps)) ||
+	    ibtopo__json_set(cost, "worst_guid",
+			     ibtopo__json_guid(mads->worst_guid)) ||
+	    ibtopo__json_set(cost, "worst_timeouts",
+			     ibtopo__json_u64(mads->worst_timeouts)))
+		goto out_fail;
+	if (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
+	    ibtopo__json_set(root, "snapshot", ibtopo__json_int(m->snapshot_id)) ||
+	    ibtopo__json_set(root, "label", ibtopo__json_string(m->label)) ||
+	    ibtopo__json_set(root, "fabric", ibtopo__json_string(m->fabric)) ||
+	    ibtopo__json_set(root, "source", ibtopo__json_string(m->source)) ||
+	    ibtopo__json_set(root, "switches",
+			     ibtopo__json_u64(ibtopo_fabric_count_type(
+				     fabric, IBTOPO_NODE_SWITCH))) ||
+	    ibtopo__json_set(root, "cas",
+			     ibtopo__json_u64(ibtopo_fabric_count_type(
+				     fabric, IBTOPO_NODE_CA))) ||
+	    ibtopo__json_set(root, "routers",
+			     ibtopo__json_u64(ibtopo_fabric_count_type(
+				     fabric, IBTOPO_NODE_ROUTER))) ||
+	    ibtopo__json_set(root, "links",
+			     ibtopo__json_u64(ibtopo_fabric_link_count(fabric))) ||
+	    ibtopo__json_set(root, "partial", ibtopo__json_bool(m->partial)) ||
+	    ibtopo__json_set(root, "seconds", ibtopo__json_real(seconds)))
+		goto out_fail;
+	rc = ibtopo__json_set(root, "mads", cost);
+	cost = NULL;
+	if (rc)
+		goto out_fail;
+	rc = ibtopo__json_dump(sink, root, err);
+	ibtopo__json_free(root);
+	return rc;
+out_fail:
+	ibtopo__json_free(cost);
+	ibtopo__json_free(root);
+	return ibtopo__error_set(err, rc, "out of memory");
 }

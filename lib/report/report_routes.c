@@ -2,7 +2,7 @@
  * report_routes.c - the routing analysis in reports (`ibtopo routes`, the
  * routing section of `analyze`): JSON {"schema_version":1,"routes":{...},
  * "findings":[...]}, a text summary with the busiest ports, CSV one row
- * per port that carries routes.
+ * per port that carries routes, an empty line, then the findings table.
  */
 #include "report/report-int.h"
 #include "ibtopo-int.h"
@@ -344,8 +344,15 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 	if (!sink || !sink->write || !routes)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no sink or routes");
-	if (sink->format == IBTOPO_FORMAT_CSV)
-		return write_csv(sink, routes, err);
+	if (sink->format == IBTOPO_FORMAT_CSV) {
+		/* the ports, an empty line, the findings (analyze's columns) */
+		rc = write_csv(sink, routes, err);
+		if (!rc && ibtopo__out_printf(sink, "\n"))
+			rc = ibtopo__error_set(err, IBTOPO_EIO,
+					       "cannot write output");
+		return rc ? rc : ibtopo_report_findings(sink, NULL, findings,
+							err);
+	}
 	if (sink->format != IBTOPO_FORMAT_JSON) {
 		rc = routes_text(sink, routes);
 		if (rc == IBTOPO_ENOMEM)

@@ -646,12 +646,13 @@ static int paths_text(const struct ibtopo_sink *sink,
 
 			rc = ibtopo__out_printf(sink, "  worst pair: %s - %s: %llu node-, "
 						"%llu edge-disjoint, %llu route%s\n",
+						/* as the findings name them */
 						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->a]].node,
-							true, na, sizeof(na)),
+							false, na, sizeof(na)),
 						ibtopo__topology_node_text(t,
 							t->sw[t->leaves[p->b]].node,
-							true, nb, sizeof(nb)),
+							false, nb, sizeof(nb)),
 						p->node, p->edge, p->ecmp,
 						p->ecmp == 1 ? "" : "s");
 		}

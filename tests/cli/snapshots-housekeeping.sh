@@ -84,9 +84,9 @@ after=$(wc -c <"$IBTOPO_DB")
 info "fabric.db: $before bytes with 12 snapshots, $after after --keep 1"
 
 # ---- the README's cron line and the examples/ units agree
-grep -q '^0 \* \* \* \* ibtopo discover && ibtopo snapshots --keep-days 30$' "$top_srcdir/README.md" ||
+grep -q '^0 \* \* \* \* ibtopo discover --quiet && ibtopo snapshots --keep-days 30$' "$top_srcdir/README.md" ||
 	flunk "README has no cron example"
-grep -q '^ExecStart=.*/ibtopo discover$' "$top_srcdir/examples/ibtopo-discover.service" &&
+grep -q '^ExecStart=.*/ibtopo discover --quiet$' "$top_srcdir/examples/ibtopo-discover.service" &&
 	grep -q '^ExecStartPost=.*/ibtopo snapshots --keep-days 30$' "$top_srcdir/examples/ibtopo-discover.service" &&
 	grep -q '^OnCalendar=hourly$' "$top_srcdir/examples/ibtopo-discover.timer" ||
 	flunk "examples/ibtopo-discover.{service,timer}"

@@ -95,10 +95,12 @@ db=$tmp/other.db
 "$TOOL" exec "$db" 'CREATE TABLE t (x)' >/dev/null || exit 99
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: '$db': not an ibtopo database"
 db=$tmp/missing.db
-run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: no database '$db'"
+run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no database '$db'"
+# snapshots of a database not there yet: an empty list (issue 23, item 20)
+run 0 "$IBTOPO" --db "$db" snapshots
 [ -e "$db" ] && flunk "a read-only command created $db"
 # the default path: $XDG_DATA_HOME, then ~/.local/share
-run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" snapshots &&
+run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" show &&
 	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'"
 run 2 env -u XDG_DATA_HOME HOME="$tmp/home" "$IBTOPO" show &&
 	stderr_is "ibtopo: no database '$tmp/home/.local/share/ibtopo/fabric.db'"

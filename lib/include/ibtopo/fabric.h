@@ -254,7 +254,10 @@ struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fab
  * '<name>' in the fabric"; IBTOPO_EAMBIGUOUS when several nodes have that
  * description, the message counting them and listing GUIDs to give
  * instead ("'<name>' names 78 nodes: 0x..., 0x..., ... and 73 more; name
- * one by its GUID"); IBTOPO_EINVAL without a fabric or name. *out is
+ * one by its GUID"); IBTOPO_EINVAL without a fabric or name. When no
+ * description fits: "lid:N" or a plain decimal N (a LID in a port's
+ * LID/LMC range), a GUID without "0x" or as an ibnetdiscover id
+ * ("S-<hex>", "H-<hex>"), a switch's short name, a CA's host name. *out is
  * borrowed from the fabric, NULL on failure. Every option taking a node
  * name (render --focus, analyze --roots lines, cable inventories) reads
  * it this way.

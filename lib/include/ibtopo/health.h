@@ -144,8 +144,9 @@ int ibtopo_health_traffic(struct ibtopo_health *health,
  * (and "traffic":{"links":[the top ones],"levels":[...]} when computed)
  * (per port node, guid, port, peer, read_at_ms, counters by IBA name,
  * saturated; with an earlier snapshot interval_h, growth, rate_per_hour,
- * reset); CSV one row per port; text the ports with errors, worst first,
- * then the findings. IBTOPO_EIO if the sink fails.
+ * reset); CSV one row per port, an empty line, then the findings
+ * table (the columns of ibtopo_report_findings()); text the ports with
+ * errors, worst first, then the findings. IBTOPO_EIO if the sink fails.
  */
 int ibtopo_report_health(const struct ibtopo_sink *sink,
 			 const struct ibtopo_health *health,

@@ -146,7 +146,9 @@ void ibtopo_routes_free(struct ibtopo_routes *routes);
  * routes use fewer spines than spines_cabled),
  * "ports":[{"guid","name","port","routes","dlids","level","up"}],"ebb":
  * {"mean","min","bisections","seed"}},"findings":[...]}. Text: a summary,
- * the busiest ports, then the findings. CSV: one row per port. IBTOPO_EIO
+ * the busiest ports, then the findings. CSV: one row per port, an empty
+ * line, then the findings table (the columns of ibtopo_report_findings()).
+ * IBTOPO_EIO
  * if the sink fails, IBTOPO_ENOMEM.
  */
 int ibtopo_report_routes(const struct ibtopo_sink *sink,

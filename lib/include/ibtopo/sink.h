@@ -46,14 +46,31 @@ enum ibtopo_sink_flags {
 /** A ready-made sink: write_arg is a FILE *. */
 int ibtopo_write_file(void *file, const char *buf, size_t len);
 
-/** Inventory reports (show / snapshots). */
+struct ibtopo_mad_stats;
+
+/**
+ * What one discover stored, as one JSON object (JSON only; else
+ * IBTOPO_EINVAL): {"schema_version":1,"snapshot","label","fabric",
+ * "source","switches","cas","routers","links","partial","seconds",
+ * "mads":{"sent","asked_again","lost","window_max","window_min","sweeps",
+ * "worst_guid","worst_timeouts"}}, the fabric's meta as the store set it.
+ */
+int ibtopo_report_discover(const struct ibtopo_sink *sink,
+			   const struct ibtopo_fabric *fabric,
+			   const struct ibtopo_mad_stats *mads, double seconds,
+			   struct ibtopo_error *err);
+
+/**
+ * Inventory reports (show / snapshots). The text tables of nodes, ports
+ * and links leave out the columns no row has a value in, unless
+ * sink->flags has IBTOPO_SINK_WIDE; JSON and CSV carry every key.
+ */
 int ibtopo_report_nodes(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 int ibtopo_report_ports(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links; the text table leaves out the columns no link has a value in
- * (the supported and enabled sets of a text dump, absent cables) unless
- * sink->flags has IBTOPO_SINK_WIDE. JSON and CSV carry every key. */
+ * (the supported and enabled sets of a text dump, absent cables). */
 int ibtopo_report_links(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err);
 /** Links that carry cable data: both ends, media, length, rating, ids. */
