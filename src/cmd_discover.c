@@ -17,7 +17,8 @@ enum {
 	OPT_ROUTING_ENGINE,
 	OPT_ROUTES_LOG,
 	OPT_CACHE,
-	OPT_ALL_PORTS
+	OPT_ALL_PORTS,
+	OPT_CABLES
 };
 
 static const struct cli_opt opts[] = {
@@ -46,6 +47,9 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("all-ports", 0, 0, NULL,
 		"through each local port reaching a subnet not "
 		"covered yet: a snapshot per fabric"),
+	CLI_OPT("cables", 0, 1, "FILE",
+		"store a cable inventory CSV or ibdiagnet2 .db_csv "
+		"with the snapshot"),
 	{ NULL },
 };
 
@@ -55,7 +59,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports] [--cables FILE]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -97,6 +101,10 @@ const struct cli_cmd cmd_discover_entry = {
 		"--cache` file, for the tools that load one (ibnetdiscover,\n"
 		"iblinkinfo, ibqueryerrors --load-cache; ibtopo import); FILE is\n"
 		"replaced whole, and only when discovery succeeds.\n"
+		"--cables FILE stores a cable inventory with the snapshot, read\n"
+		"as analyze --cables reads it, after the sweep (not with\n"
+		"--all-ports: it is one fabric's); rows that match no link are\n"
+		"left out with one warning, a bad file stores nothing.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -207,10 +215,16 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 		case OPT_ALL_PORTS:
 			*all_ports = true;
 			break;
+		case OPT_CABLES:
+			ns->cables = cli_path_arg(st.optarg);
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
+	if (*all_ports && ns->cables)
+		return cli_usage_error(self, "--cables names the cables of one "
+					     "fabric; not with --all-ports");
 	return cli_operands(self, &st, argc, argv, 0) < 0 ? EXIT_TROUBLE : 0;
 }
 

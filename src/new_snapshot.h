@@ -10,6 +10,7 @@ struct new_snapshot {
 	unsigned save_flags;	 /* IBTOPO_SAVE_MOVE_LABEL with --force */
 	const char *engine_name; /* --routing-engine */
 	const char *routes_log;	 /* --routes-log */
+	const char *cables;	 /* --cables FILE: stored with the snapshot */
 	char *engine;		 /* the engine they name (malloc'd), or NULL */
 };
 
@@ -23,7 +24,8 @@ int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
 		       bool routes);
 
 /**
- * Label `fabric`, open the store only now (a failure before leaves it
+ * Merge the --cables inventory into `fabric` (rows that match no link
+ * are left out with one warning), label it, open the store only now (a failure before leaves it
  * untouched), save it and print the summary, the time taken since `t0`.
  * Returns the exit status.
  */
