@@ -244,7 +244,9 @@ static int routes_text(const struct ibtopo_sink *sink,
 		ibtopo__wr_printf(&w, "\n");
 	}
 	if (r->leaf_spines_used.n) {
-		ibtopo__wr_printf(&w, "leaf pairs: %zu;", r->leaf_spines_used.n);
+		ibtopo__wr_printf(&w, "leaf pairs: %zu (each counted once, by "
+				  "the direction that uses fewer spines);",
+				  r->leaf_spines_used.n);
 		if (r->leaf_spines_cabled.n)
 			ibtopo__wr_printf(&w, " %g spine%s reachable by cables "
 					  "(median, min %g; node-disjoint "
