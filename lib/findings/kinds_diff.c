@@ -216,6 +216,12 @@ static int lid_changed_sentence(char *buf, size_t len,
 				const struct ibtopo__shared_names *names)
 {
 	(void)names;
+	if (!f->expected)
+		return snprintf(buf, len, "LID %u assigned (it had none)",
+				f->actual);
+	if (!f->actual)
+		return snprintf(buf, len, "LID %u lost (it has none now)",
+				f->expected);
 	return snprintf(buf, len, "LID changed from %u to %u",
 			f->expected, f->actual);
 }

@@ -16,6 +16,9 @@ struct ctx {
 	char scratch[1024];
 	/* text: descriptions that name more than one node */
 	struct ibtopo__shared_names names;
+	/* text: the rows that stand for several findings (summarize_rows) */
+	struct ibtopo_finding *sums;
+	size_t nsums;
 };
 
 #define FND(r) ((const struct ibtopo_finding *)(r))
@@ -494,12 +497,103 @@ static void t_b(const void *r, void *x, struct ibtopo__cell *c)
 	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
+/* A row summarize_rows() made: f->value findings, no end of its own. */
+static bool is_summary(const struct ctx *x, const void *r)
+{
+	return x->nsums && FND(r) >= x->sums && FND(r) < x->sums + x->nsums;
+}
+
+static void t_a_or_count(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (!is_summary(CTX(x), r)) {
+		t_a(r, x, c);
+		return;
+	}
+	snprintf(CTX(x)->scratch, sizeof(CTX(x)->scratch), "%g ports",
+		 FND(r)->value);
+	ibtopo__cell_str(c, CTX(x)->scratch);
+}
+
+static void t_message(const void *r, void *x, struct ibtopo__cell *c)
+{
+	size_t n;
+
+	g_message(r, x, c);
+	if (!is_summary(CTX(x), r))
+		return;
+	n = strlen(CTX(x)->scratch);
+	snprintf(CTX(x)->scratch + n, sizeof(CTX(x)->scratch) - n, "%s",
+		 FND(r)->subkind == IBTOPO_STATE_LOGICAL ?
+			 ": a subnet manager brought them up" :
+			 " (--format json lists each)");
+	ibtopo__cell_str(c, CTX(x)->scratch);
+}
+
 static const struct ibtopo__column text_cols[] = {
 	{ "kind", "KIND", g_kind },
-	{ "a", "END A", t_a },
+	{ "a", "END A", t_a_or_count },
 	{ "b", "END B", t_b },
-	{ "message", "WHAT TO DO", g_message },
+	{ "message", "WHAT TO DO", t_message },
 };
+
+/*
+ * Ports that came up say one thing together: a subnet manager brought
+ * the fabric (or a part of it) up, Init or Armed to Active, or links
+ * trained, to LinkUp. SUMMARY_PORTS or more port-state-changed findings
+ * of one such change are one row in the text, "N ports", in place of the
+ * first. Ports that went down stay listed: each is a fault to look at.
+ * JSON and CSV keep every finding.
+ */
+#define SUMMARY_PORTS 4
+#define PHYS_LINKUP 5
+
+static bool came_up(const struct ibtopo_finding *f)
+{
+	return f->kind == IBTOPO_FIND_PORT_STATE_CHANGED &&
+	       f->actual == (f->subkind == IBTOPO_STATE_PHYSICAL ?
+				     PHYS_LINKUP :
+				     IBTOPO_PORT_STATE_ACTIVE);
+}
+
+static bool same_change(const struct ibtopo_finding *a,
+			const struct ibtopo_finding *b)
+{
+	return a->subkind == b->subkind && a->expected == b->expected &&
+	       a->actual == b->actual;
+}
+
+/* Rows rows[0..k) with the summaries in place; `x->sums` holds k. */
+static size_t summarize_rows(const void **rows, size_t k, struct ctx *x)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		const struct ibtopo_finding *f = rows[i];
+		size_t same = 0;
+
+		if (!f || !came_up(f))
+			continue;
+		for (size_t j = i; j < k; j++)
+			if (rows[j] && came_up(rows[j]) &&
+			    same_change(f, rows[j]))
+				same++;
+		if (same < SUMMARY_PORTS)
+			continue;
+		for (size_t j = i + 1; j < k; j++)
+			if (rows[j] && came_up(rows[j]) &&
+			    same_change(f, rows[j]))
+				rows[j] = NULL;
+		x->sums[x->nsums] = *f;
+		x->sums[x->nsums].a = (struct ibtopo_end){ .port = -1 };
+		x->sums[x->nsums].b = (struct ibtopo_end){ .port = -1 };
+		x->sums[x->nsums].value = (double)same;
+		rows[i] = &x->sums[x->nsums++];
+	}
+	for (size_t i = 0; i < k; i++)
+		if (rows[i])
+			rows[kept++] = rows[i];
+	return kept;
+}
 
 /*
  * The text table shows at most FOLD_SHOW findings of one kind, subkind
@@ -612,7 +706,8 @@ static int findings_text(const struct ibtopo_sink *sink,
 	}
 	tmp = calloc(n, sizeof(*tmp));
 	folded = calloc(n, sizeof(*folded));
-	if (!tmp || !folded ||
+	x->sums = calloc(n, sizeof(*x->sums));
+	if (!tmp || !folded || !x->sums ||
 	    ibtopo__shared_names_init(&x->names, fabrics, nfabrics, list, NULL,
 				      NULL)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -633,6 +728,7 @@ static int findings_text(const struct ibtopo_sink *sink,
 			break;
 		}
 		total = k;
+		k = summarize_rows(rows, k, x);
 		k = fold_rows(rows, k, tmp, folded, &nfolded);
 		rc = ibtopo__table_write(sink, NULL, text_cols,
 					 IBTOPO__ARRAY_SIZE(text_cols),
@@ -653,8 +749,10 @@ static int findings_text(const struct ibtopo_sink *sink,
 out_free:
 	free(folded);
 	free(tmp);
-	if (x)
+	if (x) {
 		ibtopo__shared_names_release(&x->names);
+		free(x->sums);
+	}
 	free(x);
 	free(rows);
 	return rc;
