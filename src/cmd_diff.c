@@ -41,7 +41,8 @@ const struct cli_cmd cmd_diff_entry = {
 		"                             with counters: growth, per hour)\n"
 		"JSON: {\"schema_version\":1,\"changes\":[...]}; ends a/b are the link\n"
 		"as it was, c/d as it is (link-moved).\n"
-
+		"Two fabrics with no node GUID in common are said, in the text,\n"
+		"to be different fabrics before their changes.\n"
 		"Exit status 1 when anything changed, 0 when nothing did.",
 	.opts = opts,
 	.exec = cmd_diff_exec,

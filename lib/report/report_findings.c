@@ -822,6 +822,20 @@ int ibtopo_report_findings(const struct ibtopo_sink *sink,
 	return ibtopo_report_findings_of(sink, list_name, list, NULL, NULL, err);
 }
 
+/* Two fabrics, each with nodes, and no node GUID in both. */
+static bool share_no_node(const struct ibtopo_fabric *a,
+			  const struct ibtopo_fabric *b)
+{
+	size_t n = a && b ? ibtopo_fabric_node_count(a) : 0;
+
+	if (!n || !ibtopo_fabric_node_count(b))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ibtopo_fabric_find_node(b, ibtopo_fabric_node(a, i)->guid))
+			return false;
+	return true;
+}
+
 int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
@@ -832,6 +846,7 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	const struct ibtopo_fabric *fabrics[] = { a, b };
 	struct ibtopo__json *root;
 	int rc = ibtopo__report_check_sink(sink, err);
+	bool diff;
 
 	if (rc)
 		return rc;
@@ -848,9 +863,18 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	case IBTOPO_FORMAT_CSV:
 		return write_csv(sink, list, err);
 	default:
-		/* a diff's list is its changes: none is "no differences" */
-		return findings_text(sink, fabrics, 2, list,
-				     list_name && strcmp(list_name, "changes") == 0 ?
-				     "no differences" : "no findings", err);
+		break;
 	}
+	/* a diff's list is its changes: none is "no differences"; of two
+	 * fabrics that share nothing, every node changed, which says less
+	 * than that they are not the same fabric: said first */
+	diff = list_name && strcmp(list_name, "changes") == 0;
+	if (diff && share_no_node(a, b) &&
+	    ibtopo__out_printf(sink, "OLD and NEW share no node (no node GUID "
+			       "in common): they are different fabrics; "
+			       "every node of OLD shows as removed and every "
+			       "node of NEW as added\n\n"))
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	return findings_text(sink, fabrics, 2, list,
+			     diff ? "no differences" : "no findings", err);
 }
