@@ -32,12 +32,17 @@ const struct cli_cmd cmd_diff_entry = {
 		"                             both-ports, swapped)\n"
 		"  link-added, link-removed\n"
 		"  link-speed-changed, link-width-changed\n"
-		"  port-state-changed         logical or physical state\n"
-		"  lid-changed                with --lids\n"
+		"  port-state-changed         logical or physical state; in the\n"
+		"                             text, 4 or more ports that came up\n"
+		"                             alike are one line, \"N ports\"\n"
+		"  lid-changed                with --lids: changed, assigned\n"
+		"                             (none before) or lost\n"
 		"  port-error-rate, link-flapping  error counters grown (both\n"
 		"                             with counters: growth, per hour)\n"
 		"JSON: {\"schema_version\":1,\"changes\":[...]}; ends a/b are the link\n"
 		"as it was, c/d as it is (link-moved).\n"
+		"Two fabrics with no node GUID in common are said, in the text,\n"
+		"to be different fabrics before their changes.\n"
 		"Exit status 1 when anything changed, 0 when nothing did.",
 	.opts = opts,
 	.exec = cmd_diff_exec,

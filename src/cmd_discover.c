@@ -18,6 +18,7 @@ enum {
 	OPT_ROUTES_LOG,
 	OPT_CACHE,
 	OPT_ALL_PORTS,
+	OPT_CABLES,
 	OPT_QUIET,
 	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
 };
@@ -48,6 +49,9 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("all-ports", 0, 0, NULL,
 		"through each local port reaching a subnet not "
 		"covered yet: a snapshot per fabric"),
+	CLI_OPT("cables", 0, 1, "FILE",
+		"store a cable inventory CSV or ibdiagnet2 .db_csv "
+		"with the snapshot"),
 	CLI_OPT("quiet", 'q', 0, NULL,
 		"print nothing unless something failed or needs "
 		"attention (for cron)"),
@@ -61,7 +65,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
 	.summary = "discover the live fabric into a new snapshot",
-	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports] [--quiet | --format text|json]",
+	.args = "[-C CA] [-P PORT] [--label TEXT [--force]] [--timeout MS] [--retries N] [--partial] [--counters] [--routes [--routing-engine NAME | --routes-log LOG]] [--cache FILE] [--all-ports] [--cables FILE] [--quiet | --format text|json]",
 	.details =
 		"Needs read and write access to /dev/infiniband/umad* (usually\n"
 		"root). The global -C and -P options work here too.\n"
@@ -103,6 +107,10 @@ const struct cli_cmd cmd_discover_entry = {
 		"--cache` file, for the tools that load one (ibnetdiscover,\n"
 		"iblinkinfo, ibqueryerrors --load-cache; ibtopo import); FILE is\n"
 		"replaced whole, and only when discovery succeeds.\n"
+		"--cables FILE stores a cable inventory with the snapshot, read\n"
+		"as analyze --cables reads it, after the sweep (not with\n"
+		"--all-ports: it is one fabric's); rows that match no link are\n"
+		"left out with one warning, a bad file stores nothing.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken; --quiet prints\n"
 		"nothing when all went well (warnings and errors still go to\n"
@@ -220,6 +228,9 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 		case OPT_ALL_PORTS:
 			*all_ports = true;
 			break;
+		case OPT_CABLES:
+			ns->cables = cli_path_arg(st.optarg);
+			break;
 		case 'q':
 			ns->quiet = true;
 			break;
@@ -236,6 +247,9 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 		return cli_usage_error(self,
 				       "--quiet and --format json go with one "
 				       "sweep, not --all-ports");
+	if (*all_ports && ns->cables)
+		return cli_usage_error(self, "--cables names the cables of one "
+					     "fabric; not with --all-ports");
 	return cli_operands(self, &st, argc, argv, 0) < 0 ? EXIT_TROUBLE : 0;
 }
 

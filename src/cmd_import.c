@@ -14,7 +14,8 @@ enum {
 	OPT_COUNTERS,
 	OPT_ROUTES,
 	OPT_ROUTING_ENGINE,
-	OPT_ROUTES_LOG
+	OPT_ROUTES_LOG,
+	OPT_CABLES
 };
 
 static const struct cli_opt opts[] = {
@@ -35,6 +36,9 @@ static const struct cli_opt opts[] = {
 		"the SM routing engine that computed the "
 		"--routes tables (ftree, updn, ...)"),
 	CLI_OPT_SAME(cli_opt_routes_log),
+	CLI_OPT("cables", 0, 1, "FILE",
+		"store a cable inventory CSV or ibdiagnet2 .db_csv "
+		"with the snapshot"),
 	{ NULL },
 };
 
@@ -46,7 +50,8 @@ const struct cli_cmd cmd_import_entry = {
 	.summary = "read a fabric file into a new snapshot",
 	.args = "FILE [--label TEXT [--force]] [--input-format FMT] [--node-name-map FILE]"
 		" [--counters CFILE] [--routes RFILE"
-		" [--routing-engine NAME | --routes-log LOG]]",
+		" [--routing-engine NAME | --routes-log LOG]]"
+		" [--cables FILE]",
 	.details =
 		"FILE is an `ibnetdiscover --cache` file, `ibnetdiscover` output\n"
 		"(also with -p), an ibsim net file or iblinkinfo output (not\n"
@@ -73,6 +78,10 @@ const struct cli_cmd cmd_import_entry = {
 		"say); --routes-log LOG takes it from an OpenSM log instead:\n"
 		"the last '<engine> tables configured on all switches' line\n"
 		"(opensm -f LOG, /var/log/opensm.log).\n"
+		"--cables FILE stores a cable inventory with the snapshot, read\n"
+		"as analyze --cables reads it; show cables lists it and analyze\n"
+		"checks it without --cables. Rows that match no link are left\n"
+		"out with one warning; a bad file stores nothing.\n"
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken.",
 	.opts = opts,
@@ -124,6 +133,9 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			break;
 		case OPT_ROUTES_LOG:
 			a->ns.routes_log = st.optarg;
+			break;
+		case OPT_CABLES:
+			a->ns.cables = cli_path_arg(st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -1,6 +1,7 @@
 /* new_snapshot.c - a fabric stored as a new snapshot (discover, import) */
 #include "new_snapshot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
@@ -24,6 +25,30 @@ int new_snapshot_fail(const struct ibtopo_error *err)
 	return cli_fail(err);
 }
 
+/* --cables: rows that match no link are left out, as analyze reports
+ * them, but warned about once: nothing is there to report them later. */
+static int merge_cables(const struct new_snapshot *ns,
+			const struct cli_global *g,
+			struct ibtopo_fabric *fabric)
+{
+	struct ibtopo_findings unmatched = IBTOPO_FINDINGS_INIT;
+	int rc;
+
+	if (!ns->cables)
+		return 0;
+	rc = cli_merge_cables(fabric, g, ns->cables, &unmatched);
+	if (!rc && unmatched.count)
+		fprintf(stderr,
+			"ibtopo: warning: %s: %zu cable row%s match%s no link "
+			"in the fabric; %s left out\n",
+			ns->cables, unmatched.count,
+			unmatched.count == 1 ? "" : "s",
+			unmatched.count == 1 ? "es" : "",
+			unmatched.count == 1 ? "it is" : "they are");
+	ibtopo_findings_release(&unmatched);
+	return rc;
+}
+
 int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,
 		      struct ibtopo_fabric *fabric, double t0)
 {
@@ -33,6 +58,8 @@ int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,
 	double t1;
 	int rc = EXIT_TROUBLE;
 
+	if (merge_cables(ns, g, fabric))
+		return EXIT_TROUBLE;
 	if (ns->label && ibtopo_fabric_set_label(fabric, ns->label, &err))
 		return cli_fail(&err);
 	if (cli_open_store(&store, g, 0, &err))

@@ -10,6 +10,7 @@ struct new_snapshot {
 	unsigned save_flags;	 /* IBTOPO_SAVE_MOVE_LABEL with --force */
 	const char *engine_name; /* --routing-engine */
 	const char *routes_log;	 /* --routes-log */
+	const char *cables;	 /* --cables FILE: stored with the snapshot */
 	char *engine;		 /* the engine they name (malloc'd), or NULL */
 	bool quiet;		 /* no summary on stdout (discover --quiet) */
 	int64_t id;		 /* the snapshot stored, once saved */
@@ -25,9 +26,10 @@ int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
 		       bool routes);
 
 /**
- * Label `fabric`, open the store only now (a failure before leaves it
- * untouched), save it (ns->id) and print the summary, the time taken
- * since `t0`, unless ns->quiet.
+ * Merge the --cables inventory into `fabric` (rows that match no link
+ * are left out with one warning), label it, open the store only now (a
+ * failure before leaves it untouched), save it (ns->id) and print the
+ * summary, the time taken since `t0`, unless ns->quiet.
  * Returns the exit status.
  */
 int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,

@@ -419,6 +419,7 @@ struct leafpairs {
 	size_t *nseen;
 	size_t gcap;		/* most destinations of one group */
 	double *used, *cabled, *spines;
+	uint64_t *key;		/* per entry: lesser leaf << 32 | greater */
 	size_t npairs, apairs;
 };
 
@@ -456,6 +457,7 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 			size_t na = lp->apairs ? 2 * lp->apairs : 256;
 			double *nu = realloc(lp->used, na * sizeof(*nu));
 			double *nc;
+			uint64_t *nk;
 
 			if (!nu)
 				return nomem(err);
@@ -468,6 +470,10 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 			if (!nc)
 				return nomem(err);
 			lp->spines = nc;
+			nk = realloc(lp->key, na * sizeof(*nk));
+			if (!nk)
+				return nomem(err);
+			lp->key = nk;
 			lp->apairs = na;
 		}
 		cab = t->net.topo ? ibtopo_topology_leaf_paths(t->net.topo,
@@ -481,6 +487,8 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 		lp->used[lp->npairs] = (double)lp->nseen[a];
 		lp->cabled[lp->npairs] = (double)cab;
 		lp->spines[lp->npairs] = (double)spn;
+		lp->key[lp->npairs] = a < b ? (uint64_t)a << 32 | b :
+					      (uint64_t)b << 32 | a;
 		lp->npairs++;
 		lp->nseen[a] = 0;
 	}
@@ -506,8 +514,60 @@ static void leafpairs_note(struct leafpairs *lp, const struct trace *t)
 	}
 }
 
+struct leafpair_row {
+	uint64_t key;
+	double used, cabled, spines;
+};
+
+static int leafpair_row_cmp(const void *x, const void *y)
+{
+	const struct leafpair_row *a = x, *b = y;
+
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/*
+ * Both directions of a leaf pair are one pair, as the topology's path
+ * diversity counts them: the pair uses the spines of its direction that
+ * uses fewer (the cables reach the same in both).
+ */
+static int leafpairs_merge(struct leafpairs *lp, struct ibtopo_error *err)
+{
+	struct leafpair_row *row;
+	size_t n = 0;
+
+	if (!lp->npairs)
+		return 0;
+	row = malloc(lp->npairs * sizeof(*row));
+	if (!row)
+		return nomem(err);
+	for (size_t i = 0; i < lp->npairs; i++) {
+		row[i].key = lp->key[i];
+		row[i].used = lp->used[i];
+		row[i].cabled = lp->cabled[i];
+		row[i].spines = lp->spines[i];
+	}
+	qsort(row, lp->npairs, sizeof(*row), leafpair_row_cmp);
+	for (size_t i = 0; i < lp->npairs; i++) {
+		if (n && row[i].key == lp->key[n - 1]) {
+			if (row[i].used < lp->used[n - 1])
+				lp->used[n - 1] = row[i].used;
+			continue;
+		}
+		lp->key[n] = row[i].key;
+		lp->used[n] = row[i].used;
+		lp->cabled[n] = row[i].cabled;
+		lp->spines[n] = row[i].spines;
+		n++;
+	}
+	lp->npairs = n;
+	free(row);
+	return 0;
+}
+
 static void leafpairs_release(struct leafpairs *lp)
 {
+	free(lp->key);
 	free(lp->spines);
 	free(lp->cabled);
 	free(lp->used);
@@ -787,7 +847,9 @@ static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
 				goto out_release;
 		}
 	}
-	if (leaf) {
+	if (leaf)
+		rc = leafpairs_merge(&lp, err);
+	if (leaf && !rc) {
 		struct ibtopo_routes *r = &t->res->pub;
 		size_t nc = 0, ns = 0;
 

@@ -570,47 +570,25 @@ static int classify(struct ibtopo_topology *t, struct ibtopo_error *err)
 	return 0;
 }
 
+/* The level table's blocking factor and bisection (topology_levels.c),
+ * kept where they are defined: a fat tree or a star with servers. */
 static void bandwidth(struct ibtopo_topology *t)
 {
-	double narrow = 0;
-	bool counts = false;
-
-	if (!t->nservers)
+	if (!t->nservers) {
+		t->blocking = 0;
+		t->bisection = 0;
 		return;
+	}
 	if (t->cls == IBTOPO_TOPOLOGY_SINGLE_SWITCH && t->nlevels < 2) {
 		t->blocking = 1.0;
 		t->bisection = t->host_gbps / 2;
 		return;
 	}
 	if (t->cls != IBTOPO_TOPOLOGY_FAT_TREE && t->cls != IBTOPO_TOPOLOGY_STAR &&
-	    t->cls != IBTOPO_TOPOLOGY_SINGLE_SWITCH)
-		return;
-	if (t->nlevels < 2)
-		return;
-	for (unsigned l = 0; l + 1 < t->nlevels; l++) {
-		const struct ibtopo_topology_level *v = &t->levels[l];
-		double up = v->up_gbps;
-
-		if (v->up_links && v->up_gbps <= 0)
-			counts = true;
-		if (l == 0 || up < narrow)
-			narrow = up;
+	    t->cls != IBTOPO_TOPOLOGY_SINGLE_SWITCH) {
+		t->blocking = 0;
+		t->bisection = 0;
 	}
-	if (counts) {
-		/* Some speed unknown: ratios of link counts. */
-		size_t n = 0;
-
-		for (unsigned l = 0; l + 1 < t->nlevels; l++)
-			if (l == 0 || t->levels[l].up_links < n)
-				n = t->levels[l].up_links;
-		if (n)
-			t->blocking = (double)t->host_links / (double)n;
-		return;
-	}
-	if (narrow <= 0)
-		return;
-	t->blocking = t->host_gbps / narrow;
-	t->bisection = (t->host_gbps < narrow ? t->host_gbps : narrow) / 2;
 }
 
 /* ------------------------------------------------------------------ */

@@ -266,10 +266,62 @@ static int match_roots(struct ibtopo_topology *t, const char *pattern,
 /* Per level                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The fabric's figures from the level table, so that the headline and
+ * the table cannot disagree: a level's bisection is half its uplinks'
+ * bandwidth, or half that of the servers at and below it where that is
+ * less; the fabric's is the least of them. The blocking factor is the
+ * largest ratio of the servers at and below a level to its uplinks (by
+ * link counts when a speed on the level is unknown, as its OVERSUB): with every server on a
+ * leaf, their bandwidth over the narrowest level's uplinks, and the
+ * leaves' OVERSUB of a two-level tree. Servers cabled to a spine do not
+ * load the leaves' uplinks. A level below the top without uplinks
+ * leaves both undefined (0).
+ */
+static void levels_bandwidth(struct ibtopo_topology *t, const double *host_at,
+			     const bool *counted_unknown)
+{
+	double below = 0, worst = 0, narrow = 0;
+	size_t below_links = 0;
+	double worst_links = 0;
+	bool counts = false, cut = false;
+
+	for (unsigned l = 0; l < t->nlevels; l++) {
+		struct ibtopo_topology_level *v = &t->levels[l];
+
+		below += host_at[l];
+		below_links += v->host_links;
+		v->bisection_gbps =
+			(below > 0 && below < v->up_gbps ? below : v->up_gbps) /
+			2;
+		if (l + 1 == t->nlevels)
+			break;
+		if (!v->up_links) {
+			cut = true;
+			continue;
+		}
+		if (v->up_gbps <= 0 || counted_unknown[l])
+			counts = true;
+		else if (below / v->up_gbps > worst)
+			worst = below / v->up_gbps;
+		if ((double)below_links / (double)v->up_links > worst_links)
+			worst_links = (double)below_links / (double)v->up_links;
+		if (l == 0 || v->bisection_gbps < narrow)
+			narrow = v->bisection_gbps;
+	}
+	t->blocking = 0;
+	t->bisection = 0;
+	if (cut || t->nlevels < 2)
+		return;
+	t->blocking = counts ? worst_links : worst;
+	t->bisection = counts ? 0 : narrow;
+}
+
 int ibtopo__levels_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric *f = t->fabric;
 	size_t nl = ibtopo_fabric_link_count(f);
+	double *host_at;
 	bool *counted_unknown;
 	unsigned L = 0;
 	size_t *seen;
@@ -282,9 +334,11 @@ int ibtopo__levels_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 		return 0;
 	t->levels = calloc(L, sizeof(*t->levels));
 	counted_unknown = calloc(L, sizeof(bool));
+	host_at = calloc(L, sizeof(*host_at));
 	seen = calloc(t->nchassis * L + 1, sizeof(*seen));
-	if (!t->levels || !counted_unknown || !seen) {
+	if (!t->levels || !counted_unknown || !host_at || !seen) {
 		free(seen);
+		free(host_at);
 		free(counted_unknown);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
@@ -350,6 +404,7 @@ int ibtopo__levels_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 		t->levels[la - 1].down_links++;
 		t->levels[la - 1].down_gbps += g;
 		t->host_gbps += g;
+		host_at[la - 1] += g;
 		if (g <= 0)
 			counted_unknown[la - 1] = true;
 	}
@@ -363,9 +418,10 @@ int ibtopo__levels_stats(struct ibtopo_topology *t, struct ibtopo_error *err)
 			else
 				v->oversubscription = v->down_gbps / v->up_gbps;
 		}
-		v->bisection_gbps = v->up_gbps / 2;
 	}
+	levels_bandwidth(t, host_at, counted_unknown);
 	free(seen);
+	free(host_at);
 	free(counted_unknown);
 	return 0;
 }

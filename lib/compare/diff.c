@@ -508,6 +508,20 @@ static int diff_port_states(struct ibtopo_findings *out,
 	return rc;
 }
 
+/*
+ * LID 0 means "none" on a port read before a subnet manager configured
+ * it: its state known and not Active, or a switch's port 0 (Active from
+ * power-on; a subnet manager gives every switch a LID). A LID assigned
+ * since, or lost, is news. Elsewhere (an Active CA port, a dump without
+ * LIDs) 0 means unknown.
+ */
+static bool lid_none(const struct ibtopo_port *p)
+{
+	return !p->lid && p->state &&
+	       (p->state != IBTOPO_PORT_STATE_ACTIVE ||
+		(p->num == 0 && p->node->type == IBTOPO_NODE_SWITCH));
+}
+
 static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *old,
 		     struct ibtopo_node *const *o2n, struct ibtopo_error *err)
 {
@@ -527,7 +541,9 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 			const struct ibtopo_port *op = on->ports[p];
 			const struct ibtopo_port *np = ibtopo_node_port(nn, p);
 
-			if (!op || !np || !op->lid || !np->lid || op->lid == np->lid)
+			if (!op || !np || op->lid == np->lid ||
+			    (!op->lid && !lid_none(op)) ||
+			    (!np->lid && !lid_none(np)))
 				continue;
 			ibtopo__finding_init(&f, IBTOPO_FIND_LID_CHANGED);
 			ibtopo_end_from_port(&f.a, np);

@@ -230,6 +230,14 @@ static int lid_changed_sentence(char *buf, size_t len,
 				const struct ibtopo__shared_names *names)
 {
 	(void)names;
+	if (!f->expected)
+		return snprintf(buf, len,
+			"LID %u assigned (it had none): note it where the port is addressed by LID",
+			f->actual);
+	if (!f->actual)
+		return snprintf(buf, len,
+			"LID %u lost (it has none now): check that a subnet manager runs",
+			f->expected);
 	return snprintf(buf, len,
 		"LID changed from %u to %u: update what addresses it by LID (host files, job scripts, monitoring)",
 		f->expected, f->actual);

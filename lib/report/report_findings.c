@@ -16,6 +16,9 @@ struct ctx {
 	char scratch[1024];
 	/* text: descriptions that name more than one node */
 	struct ibtopo__shared_names names;
+	/* text: the rows that stand for several findings (summarize_rows) */
+	struct ibtopo_finding *sums;
+	size_t nsums;
 };
 
 #define FND(r) ((const struct ibtopo_finding *)(r))
@@ -506,12 +509,103 @@ static void t_b(const void *r, void *x, struct ibtopo__cell *c)
 	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
+/* A row summarize_rows() made: f->value findings, no end of its own. */
+static bool is_summary(const struct ctx *x, const void *r)
+{
+	return x->nsums && FND(r) >= x->sums && FND(r) < x->sums + x->nsums;
+}
+
+static void t_a_or_count(const void *r, void *x, struct ibtopo__cell *c)
+{
+	if (!is_summary(CTX(x), r)) {
+		t_a(r, x, c);
+		return;
+	}
+	snprintf(CTX(x)->scratch, sizeof(CTX(x)->scratch), "%g ports",
+		 FND(r)->value);
+	ibtopo__cell_str(c, CTX(x)->scratch);
+}
+
+static void t_message(const void *r, void *x, struct ibtopo__cell *c)
+{
+	size_t n;
+
+	g_message(r, x, c);
+	if (!is_summary(CTX(x), r))
+		return;
+	n = strlen(CTX(x)->scratch);
+	snprintf(CTX(x)->scratch + n, sizeof(CTX(x)->scratch) - n, "%s",
+		 FND(r)->subkind == IBTOPO_STATE_LOGICAL ?
+			 ": a subnet manager brought them up" :
+			 " (--format json lists each)");
+	ibtopo__cell_str(c, CTX(x)->scratch);
+}
+
 static const struct ibtopo__column text_cols[] = {
 	{ "kind", "KIND", g_kind },
-	{ "a", "END A", t_a },
+	{ "a", "END A", t_a_or_count },
 	{ "b", "END B", t_b },
-	{ "message", "WHAT TO DO", g_message },
+	{ "message", "WHAT TO DO", t_message },
 };
+
+/*
+ * Ports that came up say one thing together: a subnet manager brought
+ * the fabric (or a part of it) up, Init or Armed to Active, or links
+ * trained, to LinkUp. SUMMARY_PORTS or more port-state-changed findings
+ * of one such change are one row in the text, "N ports", in place of the
+ * first. Ports that went down stay listed: each is a fault to look at.
+ * JSON and CSV keep every finding.
+ */
+#define SUMMARY_PORTS 4
+#define PHYS_LINKUP 5
+
+static bool came_up(const struct ibtopo_finding *f)
+{
+	return f->kind == IBTOPO_FIND_PORT_STATE_CHANGED &&
+	       f->actual == (f->subkind == IBTOPO_STATE_PHYSICAL ?
+				     PHYS_LINKUP :
+				     IBTOPO_PORT_STATE_ACTIVE);
+}
+
+static bool same_change(const struct ibtopo_finding *a,
+			const struct ibtopo_finding *b)
+{
+	return a->subkind == b->subkind && a->expected == b->expected &&
+	       a->actual == b->actual;
+}
+
+/* Rows rows[0..k) with the summaries in place; `x->sums` holds k. */
+static size_t summarize_rows(const void **rows, size_t k, struct ctx *x)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		const struct ibtopo_finding *f = rows[i];
+		size_t same = 0;
+
+		if (!f || !came_up(f))
+			continue;
+		for (size_t j = i; j < k; j++)
+			if (rows[j] && came_up(rows[j]) &&
+			    same_change(f, rows[j]))
+				same++;
+		if (same < SUMMARY_PORTS)
+			continue;
+		for (size_t j = i + 1; j < k; j++)
+			if (rows[j] && came_up(rows[j]) &&
+			    same_change(f, rows[j]))
+				rows[j] = NULL;
+		x->sums[x->nsums] = *f;
+		x->sums[x->nsums].a = (struct ibtopo_end){ .port = -1 };
+		x->sums[x->nsums].b = (struct ibtopo_end){ .port = -1 };
+		x->sums[x->nsums].value = (double)same;
+		rows[i] = &x->sums[x->nsums++];
+	}
+	for (size_t i = 0; i < k; i++)
+		if (rows[i])
+			rows[kept++] = rows[i];
+	return kept;
+}
 
 /*
  * The text table shows at most FOLD_SHOW findings of one kind, subkind
@@ -624,7 +718,8 @@ static int findings_text(const struct ibtopo_sink *sink,
 	}
 	tmp = calloc(n, sizeof(*tmp));
 	folded = calloc(n, sizeof(*folded));
-	if (!tmp || !folded ||
+	x->sums = calloc(n, sizeof(*x->sums));
+	if (!tmp || !folded || !x->sums ||
 	    ibtopo__shared_names_init(&x->names, fabrics, nfabrics, list, NULL,
 				      NULL)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -645,6 +740,7 @@ static int findings_text(const struct ibtopo_sink *sink,
 			break;
 		}
 		total = k;
+		k = summarize_rows(rows, k, x);
 		k = fold_rows(rows, k, tmp, folded, &nfolded);
 		rc = ibtopo__table_write(sink, NULL, text_cols,
 					 IBTOPO__ARRAY_SIZE(text_cols),
@@ -665,8 +761,10 @@ static int findings_text(const struct ibtopo_sink *sink,
 out_free:
 	free(folded);
 	free(tmp);
-	if (x)
+	if (x) {
 		ibtopo__shared_names_release(&x->names);
+		free(x->sums);
+	}
 	free(x);
 	free(rows);
 	return rc;
@@ -736,6 +834,20 @@ int ibtopo_report_findings(const struct ibtopo_sink *sink,
 	return ibtopo_report_findings_of(sink, list_name, list, NULL, NULL, err);
 }
 
+/* Two fabrics, each with nodes, and no node GUID in both. */
+static bool share_no_node(const struct ibtopo_fabric *a,
+			  const struct ibtopo_fabric *b)
+{
+	size_t n = a && b ? ibtopo_fabric_node_count(a) : 0;
+
+	if (!n || !ibtopo_fabric_node_count(b))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ibtopo_fabric_find_node(b, ibtopo_fabric_node(a, i)->guid))
+			return false;
+	return true;
+}
+
 int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      const char *list_name,
 			      const struct ibtopo_findings *list,
@@ -746,6 +858,7 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	const struct ibtopo_fabric *fabrics[] = { a, b };
 	struct ibtopo__json *root;
 	int rc = ibtopo__report_check_sink(sink, err);
+	bool diff;
 
 	if (rc)
 		return rc;
@@ -762,9 +875,18 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	case IBTOPO_FORMAT_CSV:
 		return write_csv(sink, list, err);
 	default:
-		/* a diff's list is its changes: none is "no differences" */
-		return findings_text(sink, fabrics, 2, list,
-				     list_name && strcmp(list_name, "changes") == 0 ?
-				     "no differences" : "no findings", err);
+		break;
 	}
+	/* a diff's list is its changes: none is "no differences"; of two
+	 * fabrics that share nothing, every node changed, which says less
+	 * than that they are not the same fabric: said first */
+	diff = list_name && strcmp(list_name, "changes") == 0;
+	if (diff && share_no_node(a, b) &&
+	    ibtopo__out_printf(sink, "OLD and NEW share no node (no node GUID "
+			       "in common): they are different fabrics; "
+			       "every node of OLD shows as removed and every "
+			       "node of NEW as added\n\n"))
+		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	return findings_text(sink, fabrics, 2, list,
+			     diff ? "no differences" : "no findings", err);
 }

@@ -13,8 +13,9 @@
 
 typedef struct ibtopo__json json;
 
-/* the busiest ports the text shows */
+/* the busiest ports the text shows: lines, and ports that tie in one */
 #define TEXT_PORTS 10
+#define TIE_PORTS 3
 
 /* "" for one, "s" for any other count */
 static const char *plural(double n)
@@ -199,13 +200,92 @@ static int busiest_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static bool is_host_port(const struct ibtopo_route_port *p)
+{
+	return p->port->remote && p->port->remote->node->type == IBTOPO_NODE_CA;
+}
+
+/* One line for ports that tie: "32 host ports with 31 routes each". */
+static void ties_text(struct ibtopo__wr *w, size_t n, const char *what,
+		      uint64_t lo, uint64_t hi)
+{
+	ibtopo__wr_printf(w, "  %zu %s port%s with %" PRIu64, n, what,
+			  plural((double)n), lo);
+	if (lo != hi)
+		ibtopo__wr_printf(w, " to %" PRIu64 " routes\n", hi);
+	else
+		ibtopo__wr_printf(w, " route%s%s\n", plural((double)hi),
+				  n == 1 ? "" : " each");
+}
+
+static void port_text(struct ibtopo__wr *w, const struct ibtopo_route_port *p)
+{
+	ibtopo__wr_printf(w, "  %s [%u]: %" PRIu64 " route%s, %u dlid%s\n",
+			  p->port->node->desc, p->port->num, p->routes,
+			  plural((double)p->routes), p->dlids,
+			  plural(p->dlids));
+}
+
+/*
+ * The busiest ports, ties summarized: the host ports (to a CA) are one
+ * line, every CA routing to one LID through it; among the switch ports
+ * those that stand out are named, and a run of TIE_PORTS or more with
+ * the same routes is one line. False when out of memory.
+ */
+static bool busiest_text(struct ibtopo__wr *w, const struct ibtopo_routes *r)
+{
+	const struct ibtopo_route_port **by;
+	uint64_t hlo = 0, hhi = 0;
+	size_t nhost = 0, n = 0, lines = 0;
+
+	if (!r->nports)
+		return true;
+	by = malloc(r->nports * sizeof(*by));
+	if (!by)
+		return false;
+	for (size_t i = 0; i < r->nports; i++) {
+		const struct ibtopo_route_port *p = &r->ports[i];
+
+		if (!p->routes)
+			continue;
+		if (!is_host_port(p)) {
+			by[n++] = p;
+			continue;
+		}
+		if (!nhost || p->routes < hlo)
+			hlo = p->routes;
+		if (!nhost || p->routes > hhi)
+			hhi = p->routes;
+		nhost++;
+	}
+	qsort(by, n, sizeof(*by), busiest_cmp);
+	if (nhost || n)
+		ibtopo__wr_printf(w, "busiest ports (CA routes, destination "
+				     "LIDs):\n");
+	if (nhost)
+		ties_text(w, nhost, "host", hlo, hhi);
+	for (size_t i = 0; i < n && lines < TEXT_PORTS; lines++) {
+		size_t j = i;
+
+		while (j < n && by[j]->routes == by[i]->routes)
+			j++;
+		if (j - i >= TIE_PORTS) {
+			ties_text(w, j - i, "switch", by[i]->routes,
+				  by[i]->routes);
+			i = j;
+		} else {
+			port_text(w, by[i++]);
+		}
+	}
+	free(by);
+	return true;
+}
+
 /* The routing summary and busiest ports; IBTOPO_EIO, IBTOPO_ENOMEM. */
 static int routes_text(const struct ibtopo_sink *sink,
 		       const struct ibtopo_routes *r)
 {
 	struct ibtopo__wr w = { sink, 0 };
-	const struct ibtopo_route_port **by = NULL;
-	size_t shown = 0;
 
 	ibtopo__wr_printf(&w, "routing: engine %s; %zu of %zu switches with "
 			  "tables; %zu CA ports, %" PRIu64 " CA pairs, %" PRIu64
@@ -244,7 +324,9 @@ static int routes_text(const struct ibtopo_sink *sink,
 		ibtopo__wr_printf(&w, "\n");
 	}
 	if (r->leaf_spines_used.n) {
-		ibtopo__wr_printf(&w, "leaf pairs: %zu;", r->leaf_spines_used.n);
+		ibtopo__wr_printf(&w, "leaf pairs: %zu (each counted once, by "
+				  "the direction that uses fewer spines);",
+				  r->leaf_spines_used.n);
 		if (r->leaf_spines_cabled.n)
 			ibtopo__wr_printf(&w, " %g spine%s reachable by cables "
 					  "(median, min %g; node-disjoint "
@@ -273,30 +355,8 @@ static int routes_text(const struct ibtopo_sink *sink,
 				  "min %.3f over %u bisections (seed %" PRIu64
 				  ")\n", r->ebb_mean, r->ebb_min,
 				  r->bisections, r->seed);
-	if (r->nports)
-		by = malloc(r->nports * sizeof(*by));
-	if (by) {
-		for (size_t i = 0; i < r->nports; i++)
-			by[i] = &r->ports[i];
-		qsort(by, r->nports, sizeof(*by), busiest_cmp);
-		for (size_t i = 0; i < r->nports && shown < TEXT_PORTS; i++) {
-			if (!by[i]->routes)
-				break;
-			if (!shown++)
-				ibtopo__wr_printf(&w, "busiest ports (CA routes, "
-						  "destination LIDs):\n");
-			ibtopo__wr_printf(&w, "  %s [%u]: %" PRIu64 " route%s, "
-					  "%u dlid%s\n",
-					  by[i]->port->node->desc,
-					  by[i]->port->num, by[i]->routes,
-					  plural((double)by[i]->routes),
-					  by[i]->dlids,
-					  plural(by[i]->dlids));
-		}
-		free(by);
-	} else if (r->nports) {
+	if (!busiest_text(&w, r))
 		return IBTOPO_ENOMEM;
-	}
 	return w.rc;
 }
 

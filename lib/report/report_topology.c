@@ -660,24 +660,28 @@ static int paths_text(const struct ibtopo_sink *sink,
 	return rc;
 }
 
-/* Servers: how they are homed, and their path diversity. */
+/* Servers: how they are homed, and their path diversity. Single-homed
+ * means all links on one switch, as the low-path-diversity finding says:
+ * with one link or with several. */
 static int servers_text(const struct ibtopo_sink *sink,
 			const struct ibtopo_topology *t)
 {
-	size_t single = 0, one = 0;
+	size_t single = 0, several = 0;
 	int rc = 0;
 
 	for (size_t i = 0; i < t->nservers; i++) {
 		if (t->servers[i].links < 2)
 			single++;
 		else if (t->servers[i].natt < 2)
-			one++;
+			several++;
 	}
 	if (!rc && t->nservers)
-		rc = ibtopo__out_printf(sink, "\nServers: %zu; %zu with one link, "
-					"%zu with all links on one switch; "
-					"policy %s-homed (%s)\n",
-					t->nservers, single, one,
+		rc = ibtopo__out_printf(sink, "\nServers: %zu; %zu single-homed "
+					"(all links on one switch: %zu with "
+					"one link, %zu with several), %zu "
+					"multi-homed; policy %s-homed (%s)\n",
+					t->nservers, single + several, single,
+					several, t->nservers - single - several,
 					policy_name(t->server_policy),
 					t->policy_asked ? "--servers" :
 					"most servers are");

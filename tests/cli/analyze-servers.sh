@@ -28,8 +28,18 @@ got=$(json_get '(j["topology"]["server_policy"]["policy"],
 [ "$got" = "('single', 'majority', 12, 12, 'host0001 mlx5_0', [('info', 'single-homed', '12')])" ] ||
 	fail "single-homed cluster json: $got"
 "$IBTOPO" analyze "$TESTDIR/single.topo" >"$TESTDIR/single.txt" || fail "text"
-grep -q '^Servers: 12; 12 with one link, 0 with all links on one switch; policy single-homed (most servers are)$' \
+grep -q '^Servers: 12; 12 single-homed (all links on one switch: 12 with one link, 0 with several), 0 multi-homed; policy single-homed (most servers are)$' \
 	"$TESTDIR/single.txt" || fail "text servers line: $(grep '^Servers' "$TESTDIR/single.txt")"
+
+# the servers line and the finding count the single-homed alike (issue 23:
+# "0 with all links on one switch" sat next to "144 servers are
+# single-homed (all links on one switch)"): a real QDR dump, 143 servers
+# with one link and one with two links to one switch
+"$IBTOPO" analyze "$REAL/qdr-hosts-fdr10-isls.topo" >"$TESTDIR/qdr.txt" 2>/dev/null
+grep -q '^Servers: 144; 144 single-homed (all links on one switch: 143 with one link, 1 with several), 0 multi-homed;' \
+	"$TESTDIR/qdr.txt" || fail "qdr servers line: $(grep '^Servers' "$TESTDIR/qdr.txt")"
+grep -q ' 144 servers are single-homed (all links on one switch)' \
+	"$TESTDIR/qdr.txt" || fail "qdr finding: $(grep 'single-homed' "$TESTDIR/qdr.txt")"
 
 # the site asks for dual-homed servers: twelve warnings, exit 1
 "$IBTOPO" analyze --servers dual --fail-on warning --format json \

@@ -72,4 +72,15 @@ run 2 "$IBTOPO" diff --lidz "$B" "$A"
 run 0 "$IBTOPO" diff --help
 grep -q 'link-moved' "$tmp/out" || flunk "diff --help does not list the changes"
 
+# Two fabrics with no node in common (issue 23: 117 changes, and not a
+# word that they share nothing): said first, then the changes; a fabric
+# sharing a node says nothing of the kind.
+run 1 "$IBTOPO" diff "$DATA/tf-iblinkinfo.txt" "$DATA/ck-cables.topo"
+head -1 "$tmp/out" >"$tmp/first"
+echo "OLD and NEW share no node (no node GUID in common): they are different fabrics; every node of OLD shows as removed and every node of NEW as added" >"$tmp/want"
+same "$tmp/want" "$tmp/first" "first line of an unrelated diff"
+grep -q '^node-removed' "$tmp/out" || flunk "unrelated: no node-removed"
+run 1 "$IBTOPO" diff "$B" "$A"
+grep -q 'share no node' "$tmp/out" && flunk "related fabrics said to share no node"
+
 exit $failed

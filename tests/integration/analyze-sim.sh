@@ -5,7 +5,9 @@
 # HDR ports, gives exactly those four findings, with their causes; the
 # same fabric without the restrictions, where every port claims 12x,
 # gives none. Only the link and cable kinds count here: the topology
-# analysis (single-homed hosts) has its own tests. Needs ibsim and
+# analysis (single-homed hosts) has its own tests. `discover --cables`
+# stores the file with the snapshot: analyze then finds the same four
+# without --cables, and show cables lists it. Needs ibsim and
 # libumad2sim (else SKIP).
 . "$top_srcdir/tests/lib.sh"
 sim_require
@@ -33,6 +35,10 @@ sim_start -n "$DATA/ck-sim.net"
 SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/faults.db" discover \
 	>/dev/null 2>"$TESTDIR/discover.err" ||
 	{ cat "$TESTDIR/discover.err" >&2; fail "discover under ibsim"; }
+# discover --cables stores the inventory with the snapshot (issue 23)
+SIM_HOST=host01 sim_client "$IBTOPO" --db "$TESTDIR/stored.db" discover \
+	--cables "$DATA/ck-sim-cables.csv" >/dev/null 2>"$TESTDIR/discover.err" ||
+	{ cat "$TESTDIR/discover.err" >&2; fail "discover --cables under ibsim"; }
 sim_stop
 
 "$IBTOPO" --db "$TESTDIR/faults.db" analyze --format json \
@@ -51,6 +57,13 @@ if ! cmp -s "$TESTDIR/want" "$TESTDIR/got"; then
 	diff "$TESTDIR/want" "$TESTDIR/got" >&2
 	fail "findings differ"
 fi
+# The stored inventory, without --cables: the same four findings.
+"$IBTOPO" --db "$TESTDIR/stored.db" analyze --format json >"$TESTDIR/stored.json" 2>&1
+project <"$TESTDIR/stored.json" >"$TESTDIR/got"
+cmp -s "$TESTDIR/want" "$TESTDIR/got" ||
+	fail "discover --cables, then analyze: $(cat "$TESTDIR/got")"
+[ "$("$IBTOPO" --db "$TESTDIR/stored.db" show cables --format csv | wc -l)" -eq 5 ] ||
+	fail "show cables after discover --cables"
 # Without the cable file: the two downgrades only.
 "$IBTOPO" --db "$TESTDIR/faults.db" analyze --format json >"$TESTDIR/out2.json" 2>&1
 [ "$(project <"$TESTDIR/out2.json" | cut -d' ' -f1 | tr '\n' ' ')" = "speed-downgrade width-downgrade " ] ||

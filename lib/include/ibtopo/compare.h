@@ -93,7 +93,9 @@ struct ibtopo_diff_opts {
  *   (enum ibtopo_state_subkind). Only when both are known, and never for
  *   ports of a link that was added, removed or moved.
  * - lid-changed (info; only with IBTOPO_DIFF_LIDS): a = the port (port 0
- *   for a switch); expected/actual = OLD/NEW LID; only when both are known.
+ *   for a switch); expected/actual = OLD/NEW LID. Both known, or 0 for
+ *   none on a port whose state was read, not Active (or a switch's port
+ *   0): a LID a subnet manager assigned, or one that was lost.
  * - port-error-rate, link-flapping (errors): when both carry port
  *   counters, an error counter that grew from OLD to NEW, as
  *   ibtopo_health_analyze(NEW, OLD) gives them (a = the port in NEW whose

@@ -94,8 +94,9 @@ struct ibtopo_routes {
 	size_t nports;
 	struct ibtopo_route_level *levels;
 	size_t nlevels;
-	/* leaf switch pairs (switches with CA ports, both directions): the
-	 * distinct top switches their routes turn at, beside the
+	/* leaf switch pairs (switches with CA ports), each counted once as
+	 * path diversity counts them: the distinct top switches the routes
+	 * of its direction that uses fewer turn at, beside the
 	 * edge-disjoint paths the cables allow (topology; n 0 without) */
 	struct ibtopo_route_spread leaf_spines_used, leaf_paths_cabled;
 	size_t leaf_pairs_underused;	/* pairs using fewer spines than the

@@ -91,8 +91,13 @@ extern "C" {
  * Per level: switches, links down (servers and switches below), up,
  * and to the same level, their bandwidth (active speed x width), the
  * oversubscription down:up, and the bisection bandwidth through the
- * level (half its uplink bandwidth). The blocking factor is the servers'
- * bandwidth over the narrowest level's uplink bandwidth.
+ * level (half its uplink bandwidth, or half that of the servers at and
+ * below it where that is less). The fabric's bisection is the least of
+ * the levels'; the blocking factor the largest ratio of the servers at
+ * and below a level to its uplinks (link counts when a speed on the
+ * level is unknown): with every server on a leaf, the servers' bandwidth
+ * over the narrowest level's uplinks, the leaves' oversubscription of a
+ * two-level tree. Both are computed once, from the level table.
  *
  * Path diversity, over the switch graph (servers do not forward):
  * edge-disjoint paths (cables may not be shared) and node-disjoint paths
@@ -287,7 +292,9 @@ struct ibtopo_topology_level {
 	/* down:up bandwidth (link counts when a speed is unknown); 0 at the
 	 * top or without uplinks */
 	double oversubscription;
-	double bisection_gbps;	/* up_gbps / 2; 0 at the top */
+	/* min(up_gbps, servers' Gb/s at and below the level) / 2; 0 at
+	 * the top */
+	double bisection_gbps;
 };
 
 /** Fill *out for level 1..levels; IBTOPO_EINVAL outside that range. */
@@ -295,12 +302,15 @@ int ibtopo_topology_level(struct ibtopo_topology_level *out,
 			  const struct ibtopo_topology *topo, unsigned level);
 
 /**
- * Servers' bandwidth over the narrowest level's uplink bandwidth (1.0 =
- * non-blocking; 2.0 = 2:1); 1.0 for a single switch; 0 when not defined
- * (irregular fabrics, no servers).
+ * The largest ratio of the servers' bandwidth at and below a level to the
+ * level's uplink bandwidth (1.0 = non-blocking; 2.0 = 2:1); 1.0 for a
+ * single switch; 0 when not defined (irregular fabrics, no servers).
  */
 double ibtopo_topology_blocking_factor(const struct ibtopo_topology *topo);
-/** Bisection bandwidth in Gb/s where the blocking factor is defined, else 0. */
+/**
+ * Bisection bandwidth in Gb/s, the least of the levels' bisection_gbps,
+ * where the blocking factor is defined and every speed known, else 0.
+ */
 double ibtopo_topology_bisection_gbps(const struct ibtopo_topology *topo);
 
 enum ibtopo_path_measure {
