@@ -533,11 +533,19 @@ static void t_message(const void *r, void *x, struct ibtopo__cell *c)
 	g_message(r, x, c);
 	if (!is_summary(CTX(x), r))
 		return;
-	n = strlen(CTX(x)->scratch);
-	snprintf(CTX(x)->scratch + n, sizeof(CTX(x)->scratch) - n, "%s",
-		 FND(r)->subkind == IBTOPO_STATE_LOGICAL ?
-			 ": a subnet manager brought them up" :
-			 " (--format json lists each)");
+	/* the cause goes with the description, before what to do */
+	{
+		char *s = CTX(x)->scratch, *action = strstr(s, ": ");
+		char rest[sizeof(CTX(x)->scratch)];
+		const char *cause = FND(r)->subkind == IBTOPO_STATE_LOGICAL ?
+					    " (a subnet manager brought them up)" :
+					    " (--format json lists each)";
+
+		n = action ? (size_t)(action - s) : strlen(s);
+		snprintf(rest, sizeof(rest), "%s", s + n);
+		snprintf(s + n, sizeof(CTX(x)->scratch) - n, "%s%s", cause,
+			 rest);
+	}
 	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
