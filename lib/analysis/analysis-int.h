@@ -127,6 +127,18 @@ int ibtopo__health_run(struct ibtopo_health **out,
 		       const struct ibtopo_fabric *since,
 		       const struct ibtopo__thresholds *t,
 		       struct ibtopo_error *err);
+/* analysis/health_ber.c: BER and congestion (see there) */
+/** A port's lanes, lane rate, BER and waiting, after its growth. */
+void ibtopo__health_port_rates(struct ibtopo_health_port *x);
+/** With h->since: h->links, h->congested, high-ber, congested-port. */
+int ibtopo__health_rates(struct ibtopo_health *h,
+			 struct ibtopo_findings *findings,
+			 const struct ibtopo_fabric *now,
+			 const struct ibtopo__thresholds *t,
+			 struct ibtopo_error *err);
+/** The port's level and its link's direction in `topo`. */
+void ibtopo__health_port_direction(struct ibtopo_health_port *x,
+				   const struct ibtopo_topology *topo);
 
 /* analysis/check_speed.c: peer evidence for fabrics without supported sets */
 /**

@@ -193,6 +193,7 @@ int ibtopo__health_run(struct ibtopo_health **out,
 					x->errors += x->now->value[c];
 			}
 			compare(x);
+			ibtopo__health_port_rates(x);
 		}
 	}
 	qsort(h->ports, h->count, sizeof(*h->ports), cmp_worst);
@@ -201,6 +202,9 @@ int ibtopo__health_run(struct ibtopo_health **out,
 		if (rc)
 			goto out_free;
 	}
+	rc = ibtopo__health_rates(h, findings, now, t, err);
+	if (rc)
+		goto out_free;
 	*out = h;
 	return 0;
 
@@ -223,6 +227,8 @@ void ibtopo_health_free(struct ibtopo_health *health)
 	if (!health)
 		return;
 	traffic_free(health->traffic);
+	free(health->links);
+	free(health->congested);
 	free(health->ports);
 	free(health);
 }
@@ -307,6 +313,8 @@ int ibtopo_health_traffic(struct ibtopo_health *health,
 	if (!t || !end || !t->links)
 		goto out_nomem;
 	t->top = top ? top : 10;
+	for (size_t i = 0; topo && i < health->count; i++)
+		ibtopo__health_port_direction(&health->ports[i], topo);
 	/* each link's two ends among the ports with counters */
 	for (size_t i = 0; i < health->count; i++) {
 		const struct ibtopo_port *p = health->ports[i].port;

@@ -35,6 +35,8 @@ extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
+extern const struct ibtopo__finding_kind ibtopo__kind_high_ber;
+extern const struct ibtopo__finding_kind ibtopo__kind_congested_port;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -90,6 +92,9 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
 	[IBTOPO_FIND_ROUTE_CHANGED] = &ibtopo__kind_route_changed,
 	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = &ibtopo__kind_route_load_changed,
+	/* port health, BER and congestion: kinds_health.c */
+	[IBTOPO_FIND_HIGH_BER] = &ibtopo__kind_high_ber,
+	[IBTOPO_FIND_CONGESTED_PORT] = &ibtopo__kind_congested_port,
 };
 
 const struct ibtopo__finding_kind *

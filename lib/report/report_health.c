@@ -1,5 +1,6 @@
 /* report_health.c - `ibtopo health`: per-port counters, rates, findings */
 #include "report/report-int.h"
+#include "report/report-health.h"
 #include "ibtopo-int.h"
 
 #include <stdlib.h>
@@ -100,7 +101,8 @@ static json *port_json(const struct ibtopo_health *h,
 	if (!rc && h->since && x->before)
 		rc = ibtopo__json_set(o, "growth", change_json(x, false)) ||
 		     ibtopo__json_set(o, "rate_per_hour", change_json(x, true)) ||
-		     ibtopo__json_set(o, "reset", names_json(x->reset));
+		     ibtopo__json_set(o, "reset", names_json(x->reset)) ||
+		     ibtopo__health_port_ber_json(o, x);
 	if (rc) {
 		ibtopo__json_free(o);
 		return NULL;
@@ -197,7 +199,14 @@ static int write_text_part(const struct ibtopo_sink *sink, const char *s,
 	return 0;
 }
 
-/* {"schema_version":1,"ports":[...],"findings":[...],"traffic":{...}} */
+/* How many ports the congestion lists: as many as the busiest links. */
+static size_t top_of(const struct ibtopo_health *h)
+{
+	return h->traffic && h->traffic->top ? h->traffic->top : 10;
+}
+
+/* {"schema_version":1,"ports":[...],"findings":[...],"traffic":{...},
+ * "links":[...],"congestion":{...}} */
 static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
@@ -220,6 +229,16 @@ static int write_json(const struct ibtopo_sink *sink,
 		if (!rc)
 			rc = write_value(sink, traffic_json(h->traffic), err);
 	}
+	if (!rc && h->since) {
+		rc = write_text_part(sink, ",\"links\":", err);
+		if (!rc)
+			rc = write_value(sink, ibtopo__health_links_json(h), err);
+		if (!rc)
+			rc = write_text_part(sink, ",\"congestion\":", err);
+		if (!rc)
+			rc = write_value(sink, ibtopo__health_congestion_json(
+						 h, top_of(h)), err);
+	}
 	if (!rc)
 		rc = write_text_part(sink, "}\n", err);
 	return rc;
@@ -238,6 +257,8 @@ static int write_csv(const struct ibtopo_sink *sink,
 	for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED; i++)
 		rc = ibtopo__out_printf(sink, ",%s_per_hour",
 					ibtopo_counter_name(i));
+	if (!rc && h->since)
+		rc = ibtopo__health_csv_header(sink);
 	if (!rc)
 		rc = ibtopo__out_printf(sink, "\n");
 	for (size_t k = 0; !rc && k < h->count; k++) {
@@ -273,6 +294,8 @@ static int write_csv(const struct ibtopo_sink *sink,
 					   (1u << i)) ?
 			     ibtopo__out_printf(sink, ",%.3f", x->rate[i]) :
 			     ibtopo__out_printf(sink, ",");
+		if (!rc && h->since)
+			rc = ibtopo__health_csv_cells(sink, x);
 		if (!rc)
 			rc = ibtopo__out_printf(sink, "\n");
 	}
@@ -397,8 +420,12 @@ static int write_text(const struct ibtopo_sink *sink,
 					"counters\n", h->count);
 	if (!rc)
 		rc = ibtopo__out_printf(sink, "\n");
+	if (!rc && h->since)
+		rc = ibtopo__health_ber_text(sink, h);
 	if (!rc && h->traffic)
 		rc = traffic_text(sink, h->traffic);
+	if (!rc && h->since)
+		rc = ibtopo__health_congestion_text(sink, h, top_of(h));
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 	return ibtopo__findings_text(sink, NULL, 0, findings, err);

@@ -76,6 +76,9 @@ enum ibtopo_finding_kind {
 	/* diff of forwarding tables */
 	IBTOPO_FIND_ROUTE_CHANGED,
 	IBTOPO_FIND_ROUTE_LOAD_CHANGED,
+	/* port health: bit error rate, congestion (ibtopo_health_analyze) */
+	IBTOPO_FIND_HIGH_BER,
+	IBTOPO_FIND_CONGESTED_PORT,
 	IBTOPO_FIND_KIND_MAX_
 };
 
