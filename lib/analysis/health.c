@@ -51,7 +51,7 @@ static int add_finding(struct ibtopo_findings *list,
 }
 
 /* Growth and rates of one port against its earlier reading. */
-static void compare(struct ibtopo_health_port *h)
+void ibtopo__health_compare(struct ibtopo_health_port *h)
 {
 	const struct ibtopo_counters *a = h->before, *b = h->now;
 	double ms;
@@ -192,7 +192,7 @@ int ibtopo__health_run(struct ibtopo_health **out,
 				if (ibtopo_counter_is_error(c))
 					x->errors += x->now->value[c];
 			}
-			compare(x);
+			ibtopo__health_compare(x);
 			ibtopo__health_port_rates(x);
 		}
 	}

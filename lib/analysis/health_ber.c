@@ -72,14 +72,19 @@ static unsigned speed_index(unsigned bit)
 
 void ibtopo__health_port_rates(struct ibtopo_health_port *x)
 {
+	ibtopo__health_rates_at(x, port_speed(x->port), port_width(x->port));
+}
+
+void ibtopo__health_rates_at(struct ibtopo_health_port *x, unsigned speed,
+			     unsigned width)
+{
 	const uint32_t sym = 1u << IBTOPO_CTR_SYMBOL_ERRORS;
 	const uint32_t wait = 1u << IBTOPO_CTR_XMIT_WAIT;
 	const uint32_t data = 1u << IBTOPO_CTR_XMIT_DATA;
 	double s = x->hours * 3600, bits;
-	unsigned speed = port_speed(x->port);
 
 	x->level = -1;
-	x->lanes = ibtopo_width_lanes(port_width(x->port));
+	x->lanes = ibtopo_width_lanes(width);
 	x->lane_gbps = ibtopo_health_lane_gbps(speed);
 	if (!x->before || s <= 0)
 		return;
@@ -94,8 +99,7 @@ void ibtopo__health_port_rates(struct ibtopo_health_port *x)
 	if (x->now->valid & x->before->valid & wait) {
 		double lost = (double)x->growth[IBTOPO_CTR_XMIT_WAIT] *
 			      WAIT_BYTES_PER_TICK;
-		double cap = ibtopo_link_gbps(speed, port_width(x->port)) *
-			     1e9 / 8 * s;
+		double cap = ibtopo_link_gbps(speed, width) * 1e9 / 8 * s;
 
 		x->wait_valid = true;
 		x->wait_per_s = (double)x->growth[IBTOPO_CTR_XMIT_WAIT] / s;

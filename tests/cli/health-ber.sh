@@ -101,4 +101,26 @@ printf 'BER.HDR=much\n' >"$tmp/thr"
 run 2 "$IBTOPO" health 2 --since 1 --thresholds "$tmp/thr"
 grep -q 'thr:1: bad value for BER.HDR (a number from 0 to 1)' "$tmp/err" ||
 	flunk "bad BER: $(cat "$tmp/err")"
+
+# ---- --history: the cable leaf01 39 <-> spine01 1 in both snapshots
+copy_at "$DATA/hc-ber-2.txt" "$tmp/t3.txt" '2026-01-01 10:00:20 UTC'
+run 0 "$IBTOPO" import "$topo" --counters "$tmp/t3.txt"
+run 0 "$IBTOPO" health --history leaf01:39 --format json
+got=$(json_get '" ".join("%s/%d:" % (p["node"], p["port"]) + ",".join(
+	"%d:%s:%s:%s" % (s["snapshot"], s["counters"]["SymbolErrorCounter"],
+	s.get("growth", {}).get("SymbolErrorCounter"),
+	"%.2g" % s["ber"] if s.get("ber") else s.get("ber_upper_bound") and "<")
+	for s in p["snapshots"]) for p in j["ports"])' <"$tmp/out")
+[ "$got" = "leaf01/39:1:0:None:None,2:85:85:4e-11,3:85:0:< spine01/1:1:0:None:None,2:0:0:<,3:0:0:<" ] ||
+	flunk "--history JSON: $got"
+run 0 "$IBTOPO" health --history leaf01:39
+grep -q '^  2 .*SymbolErrorCounter=85 (+85)  30600.0 errors/h  BER 4e-11$' "$tmp/out" ||
+	flunk "--history text: $(cat "$tmp/out")"
+run 0 "$IBTOPO" health --history 'host01 mlx5_0' --format csv
+got=$(cut -d, -f1,3,4 "$tmp/out" | tr '\n' ' ')
+[ "$got" = "node,port,snapshot host01 mlx5_0,1,1 host01 mlx5_0,1,2 host01 mlx5_0,1,3 leaf01,1,1 leaf01,1,2 leaf01,1,3 " ] ||
+	flunk "--history CSV: $got"
+run 2 "$IBTOPO" health --history leaf01
+grep -q "'leaf01' has 4 linked ports" "$tmp/err" || flunk "--history NODE of a switch: $(cat "$tmp/err")"
+run 2 "$IBTOPO" health --history leaf01:39 --since 1
 exit "$failed"

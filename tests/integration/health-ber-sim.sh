@@ -6,7 +6,7 @@
 # (its peer spine001 port 1), spine002 port 3 waits 4,000,000,000 ticks
 # (32e9 bytes lost: far above 5% of 200 Gb/s over a few seconds). The
 # BER is 40 / (the stored interval x 4 x 53.125e9) within rounding; no
-# other port has high-ber or congested-port.
+# other port has high-ber or congested-port; --history shows the growth.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -56,4 +56,13 @@ print("ok")
 PY
 out=$("$PYTHON3" "$TESTDIR/check.py" "$TESTDIR/h.json" 2>&1) ||
 	{ echo "$out" >&2; fail "health BER and congestion"; }
+
+# --history: the growth of leaf001 port 5 between the snapshots
+sim_client "$IBTOPO" --db "$DB" health --history leaf001:5 --format json \
+	>"$TESTDIR/hist.json" || fail "health --history"
+got=$(json_get '[(s["label"], s["state"], s["counters"]["SymbolErrorCounter"],
+	s.get("growth", {}).get("SymbolErrorCounter"), s.get("ber") is not None)
+	for s in j["ports"][0]["snapshots"]] + [j["ports"][1]["node"]]' <"$TESTDIR/hist.json")
+[ "$got" = "[('before', 'active', 0, None, False), ('after', 'active', 40, 40, True), 'spine001']" ] ||
+	fail "--history: $got"
 exit 0

@@ -16,6 +16,7 @@
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
 #include <ibtopo/topology.h>
+#include <ibtopo/store.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -204,6 +205,47 @@ int ibtopo_health_traffic(struct ibtopo_health *health,
 			  const struct ibtopo_fabric *now,
 			  const struct ibtopo_topology *topo, size_t top,
 			  struct ibtopo_error *err);
+/** One snapshot of a port's history: its reading, and the change since
+ * the reading before it that has counters. */
+struct ibtopo_history_row {
+	const struct ibtopo_port_reading *reading;	/* borrowed */
+	/* growth, rate per hour, reset, BER (ber/ber_bound), XmitWait:
+	 * as in ibtopo_health_port; port NULL; before NULL for the first
+	 * reading with counters; now NULL without counters */
+	struct ibtopo_health_port change;
+};
+
+/** One port across the snapshots of its fabric, oldest first. */
+struct ibtopo_port_history {
+	const char *node;	/* description; borrowed */
+	uint64_t guid;		/* node GUID */
+	unsigned port;
+	struct ibtopo_history_row *rows;
+	size_t count;
+};
+
+/**
+ * The history of a port from its readings (ibtopo_store_port_history()),
+ * which *out borrows, as `node` (borrowed too). IBTOPO_EINVAL,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_health_history(struct ibtopo_port_history **out, const char *node,
+			  uint64_t guid, unsigned port,
+			  const struct ibtopo_port_reading *readings,
+			  size_t count, struct ibtopo_error *err);
+void ibtopo_port_history_free(struct ibtopo_port_history *history);
+/**
+ * Write the histories of `n` ports (a port, or a cable's two ends):
+ * JSON {"schema_version":1,"ports":[{"node","guid","port","snapshots":
+ * [{"snapshot","label","taken_at","present","state","phys_state",
+ * "speed","width","read_at_ms","counters","growth","rate_per_hour",
+ * "interval_s","reset","ber","ber_upper_bound"}]}]}; CSV one row per port
+ * and snapshot; text one table per port. IBTOPO_EIO if the sink fails.
+ */
+int ibtopo_report_port_history(const struct ibtopo_sink *sink,
+			       const struct ibtopo_port_history *const *h,
+			       size_t n, struct ibtopo_error *err);
+
 /**
  * Write health: JSON {"schema_version":1,"ports":[...],"findings":[...]}
  * (and "traffic":{"links":[the top ones],"levels":[...]} when computed)
