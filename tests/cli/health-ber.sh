@@ -102,6 +102,29 @@ run 2 "$IBTOPO" health 2 --since 1 --thresholds "$tmp/thr"
 grep -q 'thr:1: bad value for BER.HDR (a number from 0 to 1)' "$tmp/err" ||
 	flunk "bad BER: $(cat "$tmp/err")"
 
+# ---- render --heat: that link alone is hot, on each scale
+for k in errors ber congestion; do
+	run 0 "$IBTOPO" render 2 --since 1 --heat "$k" -o "$tmp/$k.dot"
+	got=$(grep -- ' -> ' "$tmp/$k.dot" | grep -v 'color="#fed976"' |
+		sed -n 's/.*tooltip="\([^:]*\):.*/\1/p' | tr '\n' ' ')
+	case $k in
+	congestion) want='spine01 -- leaf02 ' ;; # two cables, one line
+	*) want='spine01 [1] -- leaf01 [39] ' ;;
+	esac
+	[ "$got" = "$want" ] || flunk "--heat $k: hot links '$got'"
+done
+grep -q 'color="#fd8d3c".*errors 85' "$tmp/errors.dot" || flunk "--heat errors: 85 not 10-99"
+grep -q '1000 or more' "$tmp/errors.dot" || flunk "--heat errors: no scale in the legend"
+grep -q 'color="#bd0026".*BER 40 of its threshold' "$tmp/ber.dot" || flunk "--heat ber: not above"
+# the problems: health's findings are drawn (and tabled) with the heat
+grep -q 'high-ber\|cable problem' "$tmp/ber.dot" || flunk "--heat ber: no finding drawn"
+run 0 "$IBTOPO" render 2 --since 1 --heat traffic -o "$tmp/t.dot"
+got=$(grep -- ' -> ' "$tmp/t.dot" | grep -vc 'color="#fed976"')
+[ "$got" = 0 ] || flunk "--heat traffic: $got links above 10%"
+run 2 "$IBTOPO" render 2 --heat ber -o "$tmp/x.dot"
+grep -q 'needs --since REF' "$tmp/err" || flunk "--heat ber without --since"
+run 2 "$IBTOPO" render 2 --since 1 -o "$tmp/x.dot"
+
 # ---- --history: the cable leaf01 39 <-> spine01 1 in both snapshots
 copy_at "$DATA/hc-ber-2.txt" "$tmp/t3.txt" '2026-01-01 10:00:20 UTC'
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t3.txt"

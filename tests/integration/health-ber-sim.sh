@@ -6,7 +6,8 @@
 # (its peer spine001 port 1), spine002 port 3 waits 4,000,000,000 ticks
 # (32e9 bytes lost: far above 5% of 200 Gb/s over a few seconds). The
 # BER is 40 / (the stored interval x 4 x 53.125e9) within rounding; no
-# other port has high-ber or congested-port; --history shows the growth.
+# other port has high-ber or congested-port; --heat errors colours that
+# link alone; --history shows the growth.
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -56,6 +57,13 @@ print("ok")
 PY
 out=$("$PYTHON3" "$TESTDIR/check.py" "$TESTDIR/h.json" 2>&1) ||
 	{ echo "$out" >&2; fail "health BER and congestion"; }
+
+# --heat errors: that link alone is coloured
+sim_client "$IBTOPO" --db "$DB" render after --since before --heat errors \
+	-o "$TESTDIR/heat.dot" 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "render --heat errors"; }
+got=$(grep -- ' -> ' "$TESTDIR/heat.dot" | grep -v 'color="#fed976"' |
+	sed -n 's/.*tooltip="\([^:]*\):.*/\1/p' | tr '\n' ' ')
+[ "$got" = "spine001 [1] -- leaf001 [5] " ] || fail "--heat errors colours '$got'"
 
 # --history: the growth of leaf001 port 5 between the snapshots
 sim_client "$IBTOPO" --db "$DB" health --history leaf001:5 --format json \
