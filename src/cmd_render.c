@@ -28,6 +28,7 @@ enum {
 	OPT_ROUTES,
 	OPT_SINCE,
 	OPT_THRESHOLDS,
+	OPT_HISTORY,
 };
 
 static const struct cli_opt opts[] = {
@@ -72,6 +73,8 @@ static const struct cli_opt opts[] = {
 		"with --heat errors|ber|traffic|congestion: the earlier snapshot (needed but for errors)"),
 	CLI_OPT("thresholds", 0, 1, "FILE",
 		"with a counters --heat: the thresholds file (as health reads it)"),
+	CLI_OPT("history", 0, 0, NULL,
+		"with a counters --heat, to HTML: the history of the ports health finds, charted in a clicked link's details"),
 	{ NULL },
 };
 
@@ -85,7 +88,7 @@ const struct cli_cmd cmd_render_entry = {
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot,html} [--hosts all|collapse] "
 		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       [--detail switches|groups|auto] [--heat routes [--routes DUMP]]\n"
-		"       [--heat errors|ber|traffic|congestion [--since REF] [--thresholds FILE]]\n"
+		"       [--heat errors|ber|traffic|congestion [--since REF] [--thresholds FILE] [--history]]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
 	.details =
@@ -125,7 +128,9 @@ const struct cli_cmd cmd_render_entry = {
 		"above; congestion (capacity lost to PortXmitWait) to 1/100, 1/10,\n"
 		"1/2, the XmitWaitShare threshold, above: a healthy fabric is all\n"
 		"pale. A bundle takes its worst cable's colour; health's findings\n"
-		"(high-ber, ...) are in the problems table.\n"
+		"(high-ber, ...) are in the problems table. With --history the HTML\n"
+		"page charts each finding's ports across the stored snapshots of\n"
+		"their fabric (errors, BER, traffic) in the link's details.\n"
 		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
@@ -201,6 +206,12 @@ struct render {
 	struct ibtopo_health_opts ho;
 	struct ibtopo_fabric *before; /* --since */
 	struct ibtopo_health *health; /* a counters --heat */
+	bool history;		      /* --history */
+	/* --history: the findings' ports, their readings and histories */
+	struct ibtopo_port_reading **readings;
+	size_t *nreadings;
+	struct ibtopo_port_history **hist;
+	size_t nhist;
 	bool diff, checks, min_paths;
 	int heat;
 	char title[512];
@@ -291,6 +302,9 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 	case OPT_THRESHOLDS:
 		r->ho.thresholds_path = cli_path_arg(arg);
 		break;
+	case OPT_HISTORY:
+		r->history = true;
+		break;
 	default:
 		return cli_usage_error(self, "unexpected option");
 	}
@@ -321,12 +335,14 @@ static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 		return cli_usage_error(self, "--match needs --plan");
 	if (r->src.routes && r->heat != HEAT_ROUTES)
 		return cli_usage_error(self, "--routes needs --heat routes");
-	if ((r->since || r->ho.thresholds_path) &&
+	if ((r->since || r->ho.thresholds_path || r->history) &&
 	    (!r->heat || r->heat == HEAT_ROUTES))
 		return cli_usage_error(self,
 				       "--%s needs --heat errors, ber, "
 				       "traffic or congestion",
-				       r->since ? "since" : "thresholds");
+				       r->since	  ? "since" :
+				       r->history ? "history" :
+						    "thresholds");
 	if (!r->since && r->heat && r->heat != HEAT_ROUTES &&
 	    r->heat != IBTOPO_HEAT_ERRORS)
 		return cli_usage_error(
@@ -453,6 +469,69 @@ static int add_health_findings(struct render *r,
 	return 0;
 }
 
+/* At most this many ports get a history (the HTML page holds them). */
+#define HISTORY_PORTS_MAX 256
+
+static bool has_hist(const struct render *r, uint64_t guid, int port)
+{
+	for (size_t i = 0; i < r->nhist; i++)
+		if (r->hist[i]->guid == guid && (int)r->hist[i]->port == port)
+			return true;
+	return false;
+}
+
+/* --history: both ends of each finding health made, across REF's fabric. */
+static int load_history(struct render *r, const struct cli_global *g,
+			const struct ibtopo_findings *hf)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *store = NULL;
+	size_t max = 2 * hf->count;
+	int64_t id;
+	int rc = EXIT_TROUBLE;
+
+	if (max > HISTORY_PORTS_MAX)
+		max = HISTORY_PORTS_MAX;
+	r->readings = calloc(max + 1, sizeof(*r->readings));
+	r->nreadings = calloc(max + 1, sizeof(*r->nreadings));
+	r->hist = calloc(max + 1, sizeof(*r->hist));
+	if (!r->readings || !r->nreadings || !r->hist)
+		return cli_failf("out of memory");
+	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err) ||
+	    ibtopo_store_resolve_in(&id, store, cli_fabric(g),
+				    r->what ? r->what : "latest", &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	for (size_t i = 0; i < 2 * hf->count && r->nhist < max; i++) {
+		const struct ibtopo_end *e =
+			i % 2 ? &hf->items[i / 2].b : &hf->items[i / 2].a;
+		const struct ibtopo_node *n =
+			e->guid ? ibtopo_fabric_find_node(r->fabric, e->guid) :
+				  NULL;
+		size_t k = r->nhist;
+
+		if (!n || e->port < 0 || has_hist(r, e->guid, e->port))
+			continue;
+		if (ibtopo_store_port_history(&r->readings[k], &r->nreadings[k],
+					      store, id, e->guid,
+					      (unsigned)e->port, &err) ||
+		    ibtopo_health_history(&r->hist[k], n->desc, e->guid,
+					  (unsigned)e->port, r->readings[k],
+					  r->nreadings[k], &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+		r->nhist++;
+	}
+	r->d.history = (const struct ibtopo_port_history *const *)r->hist;
+	r->d.nhistory = r->nhist;
+	rc = 0;
+out_free:
+	ibtopo_store_free(store);
+	return rc;
+}
+
 /* --heat errors|ber|traffic|congestion: the counters as health reads
  * them, against --since REF. */
 static int heat_counters(struct render *r, const struct cli_global *g)
@@ -478,6 +557,8 @@ static int heat_counters(struct render *r, const struct cli_global *g)
 		goto out_free;
 	}
 	rc = add_health_findings(r, &hf);
+	if (!rc && r->history)
+		rc = load_history(r, g, &hf);
 	r->d.heat_kind = (enum ibtopo_heat_kind)r->heat;
 	r->d.health = r->health;
 out_free:
@@ -573,6 +654,13 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = heat(&r, g);
 	if (!rc)
 		rc = draw(&r, g);
+	for (size_t i = 0; r.hist && i <= r.nhist; i++) {
+		ibtopo_port_history_free(r.hist[i]);
+		ibtopo_port_readings_free(r.readings[i], r.nreadings[i]);
+	}
+	free(r.hist);
+	free(r.readings);
+	free(r.nreadings);
 	ibtopo_health_free(r.health);
 	ibtopo_fabric_free(r.before);
 	ibtopo_routes_free(r.routes);

@@ -135,12 +135,19 @@ struct ibtopo_diagram_opts {
 	 */
 	enum ibtopo_heat_kind heat_kind;
 	const struct ibtopo_health *health;
+	/*
+	 * The HTML page: port histories (ibtopo_health_history(), borrowed):
+	 * a clicked link whose end has one shows it as small SVG charts,
+	 * errors (growth), BER and traffic over the snapshots. NULL: none.
+	 */
+	const struct ibtopo_port_history *const *history;
+	size_t nhistory;
 };
 #define IBTOPO_HEAT_STEPS 5
 #define IBTOPO_DIAGRAM_OPTS_VERSION 1
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
 	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, \
-	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL }
+	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0 }
 
 /**
  * Write the fabric as a graphviz DOT graph through the sink (o->format is
