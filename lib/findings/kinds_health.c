@@ -169,9 +169,11 @@ static int congested_sentence(char *buf, size_t len,
 
 	(void)names;
 	interval(t, sizeof(t), f->expected / 3600000.0);
-	return snprintf(buf, len, "waited to send for %.1f%% of the link's "
-			"capacity over %s (PortXmitWait grew by %u), above "
-			"the %.1f%% threshold: the port is congested",
+	/* "percent": a sentence holds no '%' (test_checks) */
+	return snprintf(buf, len, "lost %.1f percent of the link's capacity "
+			"waiting to send over %s (PortXmitWait grew by %u), "
+			"above the %.1f percent threshold: the port is "
+			"congested",
 			f->value * 100, t, f->actual, f->limit * 100);
 }
 
