@@ -16,7 +16,7 @@ typedef struct ibtopo__json json;
  */
 
 /* {"node","guid","port"} of a port; NULL is null. */
-static json *end_json(const struct ibtopo_port *p)
+json *ibtopo__health_end_json(const struct ibtopo_port *p)
 {
 	json *o;
 
@@ -90,7 +90,7 @@ static json *port_json(const struct ibtopo_health *h,
 	rc = ibtopo__json_set(o, "node", ibtopo__json_string(x->port->node->desc)) ||
 	     ibtopo__json_set(o, "guid", ibtopo__json_guid(x->port->node->guid)) ||
 	     ibtopo__json_set(o, "port", ibtopo__json_int(x->port->num)) ||
-	     ibtopo__json_set(o, "peer", end_json(x->port->remote)) ||
+	     ibtopo__json_set(o, "peer", ibtopo__health_end_json(x->port->remote)) ||
 	     ibtopo__json_set(o, "read_at_ms", ibtopo__json_int(x->now->read_at_ms)) ||
 	     ibtopo__json_set(o, "counters", counters_json(x->now)) ||
 	     ibtopo__json_set(o, "saturated", names_json(x->saturated));
@@ -114,8 +114,8 @@ static json *traffic_link_json(const struct ibtopo_traffic_link *x)
 {
 	json *o = ibtopo__json_object();
 
-	if (ibtopo__json_set(o, "a", end_json(x->link->a)) ||
-	    ibtopo__json_set(o, "b", end_json(x->link->b)) ||
+	if (ibtopo__json_set(o, "a", ibtopo__health_end_json(x->link->a)) ||
+	    ibtopo__json_set(o, "b", ibtopo__health_end_json(x->link->b)) ||
 	    ibtopo__json_set(o, "level", ibtopo__json_int(x->level)) ||
 	    ibtopo__json_set(o, "bytes_ab", ibtopo__json_u64(x->bytes_ab)) ||
 	    ibtopo__json_set(o, "bytes_ba", ibtopo__json_u64(x->bytes_ba)) ||

@@ -17,22 +17,6 @@ static json *real_or_null(double v, bool set)
 	return set ? ibtopo__json_real(v) : ibtopo__json_null();
 }
 
-static json *end_json(const struct ibtopo_port *p)
-{
-	json *o;
-
-	if (!p)
-		return ibtopo__json_null();
-	o = ibtopo__json_object();
-	if (ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc)) ||
-	    ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid)) ||
-	    ibtopo__json_set(o, "port", ibtopo__json_int(p->num))) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
-}
-
 int ibtopo__health_port_ber_json(json *o, const struct ibtopo_health_port *x)
 {
 	return ibtopo__json_set(o, "lanes", ibtopo__json_int(x->lanes)) ||
@@ -61,8 +45,9 @@ static json *link_json(const struct ibtopo_health_link *l)
 	const struct ibtopo_health_port *w = l->worst;
 	json *o = ibtopo__json_object();
 
-	if (ibtopo__json_set(o, "a", end_json(w->port)) ||
-	    ibtopo__json_set(o, "b", end_json(w->port->remote)) ||
+	if (ibtopo__json_set(o, "a", ibtopo__health_end_json(w->port)) ||
+	    ibtopo__json_set(o, "b",
+			     ibtopo__health_end_json(w->port->remote)) ||
 	    ibtopo__json_set(
 		    o, "speed",
 		    ibtopo__json_string(ibtopo_speed_name(l->link->speed))) ||
@@ -105,7 +90,8 @@ static json *congested_json(const struct ibtopo_health_port *x)
 	    ibtopo__json_set(o, "guid",
 			     ibtopo__json_guid(x->port->node->guid)) ||
 	    ibtopo__json_set(o, "port", ibtopo__json_int(x->port->num)) ||
-	    ibtopo__json_set(o, "peer", end_json(x->port->remote)) ||
+	    ibtopo__json_set(o, "peer",
+			     ibtopo__health_end_json(x->port->remote)) ||
 	    ibtopo__json_set(
 		    o, "xmit_wait",
 		    ibtopo__json_u64(x->growth[IBTOPO_CTR_XMIT_WAIT])) ||
