@@ -12,6 +12,7 @@ enum {
 	OPT_COUNTERS,
 	OPT_PM_PAUSE,
 	OPT_TOP,
+	OPT_HISTORY,
 };
 
 static const struct cli_opt opts[] = {
@@ -27,7 +28,11 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("pm-pause", 0, 1, "SECONDS",
 		"ibdiagnet's --pm_pause_time for PM_DELTA (default 1)"),
 	CLI_OPT("top", 0, 1, "N",
-		"with --since: list the N busiest links (default 10)"),
+		"with --since: list the N busiest links and most congested "
+		"ports (default 10)"),
+	CLI_OPT("history", 0, 1, "NODE[:PORT]",
+		"the port's (and its peer's) counters across every stored "
+		"snapshot of its fabric"),
 	{ NULL },
 };
 
@@ -58,7 +63,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_health_entry = {
 	.name = "health",
 	.summary = "report port error counters and their growth",
-	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--top N] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--top N] [--thresholds FILE] [--history NODE[:PORT]] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF (default: latest) is a snapshot taken with discover --counters\n"
 		"(or a FILE). Findings: port-errors (warning) for an error counter\n"
@@ -79,11 +84,23 @@ const struct cli_cmd cmd_health_entry = {
 		"each way (PortXmitData growth), the --top N busiest, and per\n"
 		"level (host links, then switch levels from the topology\n"
 		"analysis) the bytes carried against the links' capacity.\n"
+		"With --since, the bit error rate of each link (SymbolErrorCounter\n"
+		"growth / (seconds x lanes x lane signalling rate), the worse\n"
+		"direction; without growth below 1/bits, never 0) and high-ber\n"
+		"(error) above the thresholds file's BER[.SPEED]= (default 1e-12);\n"
+		"PortXmitWait per second, the capacity lost to it (8 bytes a tick,\n"
+		"as ibdiagnet counts) and congested-port (warning) above\n"
+		"XmitWaitShare= (default 0.05), with each port's level and direction.\n"
+		"--history NODE[:PORT] (PORT may be left out for a node with one\n"
+		"connected port): that port and its peer, the cable, in every\n"
+		"snapshot of REF's fabric: time, state, each error counter and its\n"
+		"growth, the error rate, the BER.\n"
 		"No port with counters is an error (exit 2) that says why: no\n"
 		"LIDs (no subnet manager had configured the fabric), or no\n"
 		"discover --counters.\n"
 		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}\n"
-		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]}.\n"
+		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]},\n"
+		"\"links\":[...] (BER) and \"congestion\":{...}.\n"
 		"CSV: the port table, an empty line, then the findings table (the\n"
 		"columns of analyze --format csv).",
 	.opts = opts,
@@ -121,7 +138,7 @@ struct health_args {
 	struct cli_report rep;
 	struct ibtopo_health_opts ho;
 	struct ibtopo_counters_load_opts copts;
-	const char *what, *since, *counters;
+	const char *what, *since, *counters, *history;
 	size_t top;
 };
 
@@ -144,6 +161,9 @@ static int parse_args(struct health_args *a, const struct cli_cmd *self,
 			break;
 		case OPT_COUNTERS:
 			a->counters = cli_path_arg(st.optarg);
+			break;
+		case OPT_HISTORY:
+			a->history = st.optarg;
 			break;
 		case OPT_TOP:
 			n = strtoul(st.optarg, &end, 10);
@@ -214,6 +234,118 @@ static int load_fabrics(struct ibtopo_fabric **now,
 	return 0;
 }
 
+/* NODE[:PORT]: the node, and the port number after the last ':' (-1). */
+static int split_port(char *name, long *port)
+{
+	char *colon = strrchr(name, ':'), *end;
+
+	*port = -1;
+	if (!colon || !colon[1])
+		return 0;
+	*port = strtol(colon + 1, &end, 10);
+	if (*end || *port < 0 || *port > 255) {
+		*port = -1;
+		return 0; /* a ':' of the name itself */
+	}
+	*colon = '\0';
+	return 0;
+}
+
+/* The port NODE[:PORT] names in `f`: PORT, else the node's only linked one. */
+static int history_port(const struct ibtopo_port **out,
+			const struct cli_cmd *self,
+			const struct ibtopo_fabric *f, const char *arg)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_node *node;
+	char *name = strdup(arg);
+	long num;
+	unsigned linked = 0;
+
+	*out = NULL;
+	if (!name)
+		return cli_failf("out of memory");
+	split_port(name, &num);
+	if (ibtopo_fabric_find_node_name(&node, f, name, &err)) {
+		free(name);
+		return cli_fail(&err);
+	}
+	free(name);
+	if (num >= 0) {
+		*out = ibtopo_node_port(node, (unsigned)num);
+		if (!*out)
+			return cli_usage_error(self, "'%s' has no port %ld",
+					       node->desc, num);
+		return 0;
+	}
+	for (unsigned k = 1; k <= node->nports; k++)
+		if (node->ports[k] && node->ports[k]->remote) {
+			*out = node->ports[k];
+			linked++;
+		}
+	if (linked != 1)
+		return cli_usage_error(self,
+				       "'%s' has %u linked ports: name "
+				       "one, --history '%s:PORT'",
+				       node->desc, linked, arg);
+	return 0;
+}
+
+/* --history: the port and its peer across the snapshots of REF's fabric. */
+static int cmd_health_history(const struct cli_cmd *self,
+			      const struct cli_global *g,
+			      const struct health_args *a)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *store = NULL;
+	struct ibtopo_fabric *f = NULL;
+	struct ibtopo_port_reading *r[2] = { NULL, NULL };
+	size_t nr[2] = { 0, 0 };
+	struct ibtopo_port_history *h[2] = { NULL, NULL };
+	const struct ibtopo_port *ends[2];
+	struct ibtopo_sink ro;
+	size_t n = 0;
+	int64_t id;
+	int rc = EXIT_TROUBLE;
+
+	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err) ||
+	    ibtopo_store_resolve_in(&id, store, cli_fabric(g),
+				    a->what ? a->what : "latest", &err) ||
+	    ibtopo_store_load(&f, store, id, &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	if (history_port(&ends[0], self, f, a->history))
+		goto out_free;
+	ends[1] = ends[0]->remote;
+	for (n = 0; n < 2 && ends[n]; n++)
+		if (ibtopo_store_port_history(&r[n], &nr[n], store, id,
+					      ends[n]->node->guid, ends[n]->num,
+					      &err) ||
+		    ibtopo_health_history(&h[n], ends[n]->node->desc,
+					  ends[n]->node->guid, ends[n]->num,
+					  r[n], nr[n], &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+	ro = cli_stdout_sink(a->rep.format);
+	if (ibtopo_report_port_history(
+		    &ro, (const struct ibtopo_port_history *const *)h, n,
+		    &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	rc = 0;
+out_free:
+	for (size_t i = 0; i < 2; i++) {
+		ibtopo_port_history_free(h[i]);
+		ibtopo_port_readings_free(r[i], nr[i]);
+	}
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(store);
+	return rc;
+}
+
 static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -235,6 +367,13 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	rc = parse_args(&a, self, argc, argv);
 	if (rc)
 		return rc;
+	if (a.history) {
+		if (a.since || a.counters)
+			return cli_usage_error(self,
+					       "--history reads the store "
+					       "alone: no --since, --counters");
+		return cmd_health_history(self, g, &a);
+	}
 	rc = load_fabrics(&now, &before, g, &a);
 	if (rc)
 		goto out_free;

@@ -26,6 +26,9 @@ enum {
 	OPT_DETAIL,
 	OPT_HEAT,
 	OPT_ROUTES,
+	OPT_SINCE,
+	OPT_THRESHOLDS,
+	OPT_HISTORY,
 };
 
 static const struct cli_opt opts[] = {
@@ -63,9 +66,15 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("detail", 0, 1, "LEVEL",
 		"switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)"),
 	CLI_OPT("heat", 0, 1, "WHAT",
-		"routes: colour links by the CA-to-CA routes they carry (needs forwarding tables)"),
+		"routes: colour links by the CA-to-CA routes they carry (needs forwarding tables); errors, ber, traffic or congestion: by their port counters"),
 	CLI_OPT("routes", 0, 1, "DUMP",
 		"with --heat routes: forwarding tables from a file for this run (as routes takes it)"),
+	CLI_OPT("since", 0, 1, "REF",
+		"with --heat errors|ber|traffic|congestion: the earlier snapshot (needed but for errors)"),
+	CLI_OPT("thresholds", 0, 1, "FILE",
+		"with a counters --heat: the thresholds file (as health reads it)"),
+	CLI_OPT("history", 0, 0, NULL,
+		"with a counters --heat, to HTML: the history of the ports health finds, charted in a clicked link's details"),
 	{ NULL },
 };
 
@@ -79,6 +88,7 @@ const struct cli_cmd cmd_render_entry = {
 	.args = "[REF|FILE] -o OUT.{svg,png,pdf,dot,html} [--hosts all|collapse] "
 		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       [--detail switches|groups|auto] [--heat routes [--routes DUMP]]\n"
+		"       [--heat errors|ber|traffic|congestion [--since REF] [--thresholds FILE] [--history]]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
 	.details =
@@ -110,6 +120,17 @@ const struct cli_cmd cmd_render_entry = {
 		"legend, the routes each way in tooltips and the HTML details; it\n"
 		"takes the place of the findings' link colours. A host's direction\n"
 		"into its switch is in no table: host links count the switch's.\n"
+		"--heat errors|ber|traffic|congestion colours links on a fixed scale\n"
+		"by their ports' counters (as health finds them; ber, traffic and\n"
+		"congestion against --since REF): errors 0, 1-9, 10-99, 100-999,\n"
+		"1000+ (growth since REF, else the count); BER none, to 1/100, 1/10,\n"
+		"the threshold for its speed, above; traffic to 10, 25, 50, 75%,\n"
+		"above; congestion (capacity lost to PortXmitWait) to 1/100, 1/10,\n"
+		"1/2, the XmitWaitShare threshold, above: a healthy fabric is all\n"
+		"pale. A bundle takes its worst cable's colour; health's findings\n"
+		"(high-ber, ...) are in the problems table. With --history the HTML\n"
+		"page charts each finding's ports across the stored snapshots of\n"
+		"their fabric (errors, BER, traffic) in the link's details.\n"
 		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
@@ -164,8 +185,13 @@ static const struct cli_keyword detail_words[] = {
 	{ "auto", IBTOPO_DETAIL_AUTO },
 	{ NULL, 0 },
 };
+enum { HEAT_ROUTES = 100 };
 static const struct cli_keyword heat_words[] = {
-	{ "routes", 1 },
+	{ "routes", HEAT_ROUTES },
+	{ "errors", IBTOPO_HEAT_ERRORS },
+	{ "ber", IBTOPO_HEAT_BER },
+	{ "traffic", IBTOPO_HEAT_TRAFFIC },
+	{ "congestion", IBTOPO_HEAT_CONGESTION },
 	{ NULL, 0 },
 };
 /* clang-format on */
@@ -176,7 +202,16 @@ struct render {
 	struct ibtopo_analyze_opts ao;
 	struct ibtopo_validate_opts vo;
 	struct cli_source src;
-	const char *output, *format, *plan, *cables, *what, *old_ref;
+	const char *output, *format, *plan, *cables, *what, *old_ref, *since;
+	struct ibtopo_health_opts ho;
+	struct ibtopo_fabric *before; /* --since */
+	struct ibtopo_health *health; /* a counters --heat */
+	bool history;		      /* --history */
+	/* --history: the findings' ports, their readings and histories */
+	struct ibtopo_port_reading **readings;
+	size_t *nreadings;
+	struct ibtopo_port_history **hist;
+	size_t nhist;
 	bool diff, checks, min_paths;
 	int heat;
 	char title[512];
@@ -261,6 +296,15 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 	case OPT_ROUTES:
 		r->src.routes = arg;
 		break;
+	case OPT_SINCE:
+		r->since = arg;
+		break;
+	case OPT_THRESHOLDS:
+		r->ho.thresholds_path = cli_path_arg(arg);
+		break;
+	case OPT_HISTORY:
+		r->history = true;
+		break;
 	default:
 		return cli_usage_error(self, "unexpected option");
 	}
@@ -289,8 +333,23 @@ static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 		return cli_usage_error(self, "--depth needs --focus");
 	if (r->vo.match && !r->plan)
 		return cli_usage_error(self, "--match needs --plan");
-	if (r->src.routes && !r->heat)
+	if (r->src.routes && r->heat != HEAT_ROUTES)
 		return cli_usage_error(self, "--routes needs --heat routes");
+	if ((r->since || r->ho.thresholds_path || r->history) &&
+	    (!r->heat || r->heat == HEAT_ROUTES))
+		return cli_usage_error(self,
+				       "--%s needs --heat errors, ber, "
+				       "traffic or congestion",
+				       r->since	  ? "since" :
+				       r->history ? "history" :
+						    "thresholds");
+	if (!r->since && r->heat && r->heat != HEAT_ROUTES &&
+	    r->heat != IBTOPO_HEAT_ERRORS)
+		return cli_usage_error(
+			self, "--heat %s needs --since REF",
+			r->heat == IBTOPO_HEAT_BER     ? "ber" :
+			r->heat == IBTOPO_HEAT_TRAFFIC ? "traffic" :
+							 "congestion");
 	if (r->heat && (r->diff || r->plan))
 		return cli_usage_error(self, "--heat does not go with --%s",
 				       r->diff ? "diff" : "plan");
@@ -388,6 +447,125 @@ static int analyze(struct render *r, const struct cli_global *g)
 	return 0;
 }
 
+/* The findings drawn: the analysis' (or --diff's, --plan's), then
+ * health's between the snapshots (high-ber, port-error-rate, ...). */
+static int add_health_findings(struct render *r,
+			       const struct ibtopo_findings *h)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_findings *an = r->an ? r->an->findings : NULL;
+
+	for (size_t i = 0; an && i < an->count; i++)
+		if (ibtopo_findings_add(&r->findings, &an->items[i], &err))
+			return cli_fail(&err);
+	for (size_t i = 0; i < h->count; i++) {
+		/* the analysis found the counts above thresholds already */
+		if (r->an && h->items[i].kind == IBTOPO_FIND_PORT_ERRORS)
+			continue;
+		if (ibtopo_findings_add(&r->findings, &h->items[i], &err))
+			return cli_fail(&err);
+	}
+	r->d.findings = &r->findings;
+	return 0;
+}
+
+/* At most this many ports get a history (the HTML page holds them). */
+#define HISTORY_PORTS_MAX 256
+
+static bool has_hist(const struct render *r, uint64_t guid, int port)
+{
+	for (size_t i = 0; i < r->nhist; i++)
+		if (r->hist[i]->guid == guid && (int)r->hist[i]->port == port)
+			return true;
+	return false;
+}
+
+/* --history: both ends of each finding health made, across REF's fabric. */
+static int load_history(struct render *r, const struct cli_global *g,
+			const struct ibtopo_findings *hf)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *store = NULL;
+	size_t max = 2 * hf->count;
+	int64_t id;
+	int rc = EXIT_TROUBLE;
+
+	if (max > HISTORY_PORTS_MAX)
+		max = HISTORY_PORTS_MAX;
+	r->readings = calloc(max + 1, sizeof(*r->readings));
+	r->nreadings = calloc(max + 1, sizeof(*r->nreadings));
+	r->hist = calloc(max + 1, sizeof(*r->hist));
+	if (!r->readings || !r->nreadings || !r->hist)
+		return cli_failf("out of memory");
+	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err) ||
+	    ibtopo_store_resolve_in(&id, store, cli_fabric(g),
+				    r->what ? r->what : "latest", &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	for (size_t i = 0; i < 2 * hf->count && r->nhist < max; i++) {
+		const struct ibtopo_end *e =
+			i % 2 ? &hf->items[i / 2].b : &hf->items[i / 2].a;
+		const struct ibtopo_node *n =
+			e->guid ? ibtopo_fabric_find_node(r->fabric, e->guid) :
+				  NULL;
+		size_t k = r->nhist;
+
+		if (!n || e->port < 0 || has_hist(r, e->guid, e->port))
+			continue;
+		if (ibtopo_store_port_history(&r->readings[k], &r->nreadings[k],
+					      store, id, e->guid,
+					      (unsigned)e->port, &err) ||
+		    ibtopo_health_history(&r->hist[k], n->desc, e->guid,
+					  (unsigned)e->port, r->readings[k],
+					  r->nreadings[k], &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+		r->nhist++;
+	}
+	r->d.history = (const struct ibtopo_port_history *const *)r->hist;
+	r->d.nhistory = r->nhist;
+	rc = 0;
+out_free:
+	ibtopo_store_free(store);
+	return rc;
+}
+
+/* --heat errors|ber|traffic|congestion: the counters as health reads
+ * them, against --since REF. */
+static int heat_counters(struct render *r, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_findings hf = IBTOPO_FINDINGS_INIT;
+	int rc = EXIT_TROUBLE;
+
+	if (r->since) {
+		r->src.what = r->since;
+		r->src.routes = NULL;
+		if (cli_load(&r->before, g, &r->src))
+			return EXIT_TROUBLE;
+		if (cli_check_pair(g, r->before, r->fabric, &err))
+			return cli_fail(&err);
+	}
+	if (ibtopo_health_analyze(&r->health, &hf, r->fabric, r->before, &r->ho,
+				  &err) ||
+	    (r->before &&
+	     ibtopo_health_traffic(r->health, r->fabric,
+				   r->an ? r->an->topology : NULL, 0, &err))) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	rc = add_health_findings(r, &hf);
+	if (!rc && r->history)
+		rc = load_history(r, g, &hf);
+	r->d.heat_kind = (enum ibtopo_heat_kind)r->heat;
+	r->d.health = r->health;
+out_free:
+	ibtopo_findings_release(&hf);
+	return rc;
+}
+
 /* --heat routes: the routes each link carries, traced unless the
  * analysis traced them already. */
 static int heat(struct render *r, const struct cli_global *g)
@@ -399,6 +577,8 @@ static int heat(struct render *r, const struct cli_global *g)
 
 	if (!r->heat)
 		return 0;
+	if (r->heat != HEAT_ROUTES)
+		return heat_counters(r, g);
 	if (!fabric_has_tables(r->fabric))
 		return cli_failf("render --heat routes: the fabric has no "
 				 "forwarding tables (take a snapshot with "
@@ -457,6 +637,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		.vo = IBTOPO_VALIDATE_OPTS_INIT,
 		.checks = true,
 		.findings = IBTOPO_FINDINGS_INIT,
+		.ho = IBTOPO_HEALTH_OPTS_INIT,
 	};
 	int rc;
 
@@ -473,6 +654,15 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = heat(&r, g);
 	if (!rc)
 		rc = draw(&r, g);
+	for (size_t i = 0; r.hist && i <= r.nhist; i++) {
+		ibtopo_port_history_free(r.hist[i]);
+		ibtopo_port_readings_free(r.readings[i], r.nreadings[i]);
+	}
+	free(r.hist);
+	free(r.readings);
+	free(r.nreadings);
+	ibtopo_health_free(r.health);
+	ibtopo_fabric_free(r.before);
 	ibtopo_routes_free(r.routes);
 	ibtopo_topology_free(r.topo);
 	ibtopo_analysis_free(r.an);

@@ -59,6 +59,8 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = "route-load-changed",
 	[IBTOPO_FIND_CABLE_NOT_CHECKED] = "cable-not-checked",
 	[IBTOPO_FIND_PORT_NOT_ACTIVE] = "port-not-active",
+	[IBTOPO_FIND_HIGH_BER] = "high-ber",
+	[IBTOPO_FIND_CONGESTED_PORT] = "congested-port",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

@@ -26,6 +26,8 @@ formatted="$formatted lib/io/store_fabrics.c lib/io/store_report.c lib/io/discov
 formatted="$formatted lib/io/discover_repair.c lib/io/discover-int.h"
 formatted="$formatted lib/export/sched.c lib/export/sched_hostlist.c lib/export/sched.h lib/export/write_slurm.c"
 formatted="$formatted lib/export/write_slurm_block.c lib/export/write_slurm_yaml.c lib/export/write_k8s.c"
+formatted="$formatted lib/analysis/health_ber.c lib/report/report_health_ber.c lib/report/report-health.h"
+formatted="$formatted lib/analysis/health_history.c lib/report/report_health_history.c lib/io/store_history.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

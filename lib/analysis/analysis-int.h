@@ -127,6 +127,23 @@ int ibtopo__health_run(struct ibtopo_health **out,
 		       const struct ibtopo_fabric *since,
 		       const struct ibtopo__thresholds *t,
 		       struct ibtopo_error *err);
+/* analysis/health_ber.c: BER and congestion (see there) */
+/** Growth and rates of x->now against x->before (both set). */
+void ibtopo__health_compare(struct ibtopo_health_port *x);
+/** A port's lanes, lane rate, BER and waiting, after its growth. */
+void ibtopo__health_port_rates(struct ibtopo_health_port *x);
+/** The same at a given speed and width (x->port may be NULL). */
+void ibtopo__health_rates_at(struct ibtopo_health_port *x, unsigned speed,
+			     unsigned width);
+/** With h->since: h->links, h->congested, high-ber, congested-port. */
+int ibtopo__health_rates(struct ibtopo_health *h,
+			 struct ibtopo_findings *findings,
+			 const struct ibtopo_fabric *now,
+			 const struct ibtopo__thresholds *t,
+			 struct ibtopo_error *err);
+/** The port's level and its link's direction in `topo`. */
+void ibtopo__health_port_direction(struct ibtopo_health_port *x,
+				   const struct ibtopo_topology *topo);
 
 /* analysis/check_speed.c: peer evidence for fabrics without supported sets */
 /**

@@ -51,7 +51,7 @@ static int add_finding(struct ibtopo_findings *list,
 }
 
 /* Growth and rates of one port against its earlier reading. */
-static void compare(struct ibtopo_health_port *h)
+void ibtopo__health_compare(struct ibtopo_health_port *h)
 {
 	const struct ibtopo_counters *a = h->before, *b = h->now;
 	double ms;
@@ -193,7 +193,8 @@ int ibtopo__health_run(struct ibtopo_health **out,
 				if (ibtopo_counter_is_error(c))
 					x->errors += x->now->value[c];
 			}
-			compare(x);
+			ibtopo__health_compare(x);
+			ibtopo__health_port_rates(x);
 		}
 	}
 	qsort(h->ports, h->count, sizeof(*h->ports), cmp_worst);
@@ -202,6 +203,9 @@ int ibtopo__health_run(struct ibtopo_health **out,
 		if (rc)
 			goto out_free;
 	}
+	rc = ibtopo__health_rates(h, findings, now, t, err);
+	if (rc)
+		goto out_free;
 	*out = h;
 	return 0;
 
@@ -224,6 +228,8 @@ void ibtopo_health_free(struct ibtopo_health *health)
 	if (!health)
 		return;
 	traffic_free(health->traffic);
+	free(health->links);
+	free(health->congested);
 	free(health->ports);
 	free(health);
 }
@@ -308,6 +314,8 @@ int ibtopo_health_traffic(struct ibtopo_health *health,
 	if (!t || !end || !t->links)
 		goto out_nomem;
 	t->top = top ? top : 10;
+	for (size_t i = 0; topo && i < health->count; i++)
+		ibtopo__health_port_direction(&health->ports[i], topo);
 	/* each link's two ends among the ports with counters */
 	for (size_t i = 0; i < health->count; i++) {
 		const struct ibtopo_port *p = health->ports[i].port;

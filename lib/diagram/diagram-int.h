@@ -169,6 +169,9 @@ struct scene {
 	 * without d->heat */
 	uint64_t *lroutes;
 	double *lload; /* per link side as lroutes: routes / balance */
+	/* a heat map, of routes or counters (d->heat_kind): every drawn
+	 * cable in a colour of its load (lload, with or without lroutes) */
+	bool heat;
 	/* routes per port under perfect balance, least and most over the
 	 * levels and directions (the legend's 1x) */
 	uint64_t balance_min, balance_max;
@@ -284,10 +287,11 @@ size_t ibtopo__diagram_end_dnode(const struct scene *c,
 int ibtopo__diagram_edges(struct scene *c);
 /** Which edges say their cable count and rate (c->usual_count too). */
 void ibtopo__diagram_label_edges(struct scene *c);
-/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a load. */
-unsigned ibtopo__diagram_heat_step(double load);
+/** Heat map: the step (0 coolest .. IBTOPO_HEAT_STEPS-1) of a load, on
+ * the scale of the scene's heat map. */
+unsigned ibtopo__diagram_heat_step(const struct scene *c, double load);
 /** Heat map: the load above which step k + 1 begins (k < STEPS - 1). */
-double ibtopo__diagram_heat_bound(unsigned k);
+double ibtopo__diagram_heat_bound(const struct scene *c, unsigned k);
 
 /* diagram_groups.c: the overview */
 /**

@@ -48,7 +48,7 @@ static const char *const heat_colors[IBTOPO_HEAT_STEPS] = {
 /* Is e drawn in the colour of its routes? Ghosts are not cables. */
 static bool heat_edge(const struct scene *c, const struct dedge *e)
 {
-	return c->lroutes && !ibtopo__diagram_is_ghost_cat(e->cat);
+	return c->heat && !ibtopo__diagram_is_ghost_cat(e->cat);
 }
 
 const char *ibtopo__diagram_cat_name(enum cat k)
@@ -266,11 +266,75 @@ static void legend_box(struct litem *it, size_t *n, const char *fill,
 			 width, border);
 }
 
+/* Counters heat map: a cable's measure as its tooltip says it. */
+static const char *heat_text(const struct scene *c, double load, char *buf,
+			     size_t len)
+{
+	switch (c->d->heat_kind) {
+	case IBTOPO_HEAT_ERRORS:
+		snprintf(buf, len, "errors %.0f", load);
+		break;
+	case IBTOPO_HEAT_BER:
+		snprintf(buf, len, "BER %.2g of its threshold", load);
+		break;
+	case IBTOPO_HEAT_TRAFFIC:
+		snprintf(buf, len, "%.1f%% of its capacity", load * 100);
+		break;
+	default:
+		snprintf(buf, len, "waiting %.2g of the threshold", load);
+		break;
+	}
+	return buf;
+}
+
+/* Counters heat map: what is measured, then a line per step. */
+static void legend_counters(struct litem *it, size_t *n, const struct scene *c)
+{
+	static const char *const what[] = {
+		[IBTOPO_HEAT_ERRORS] = "error counters per cable, the worse "
+				       "end: growth since the earlier "
+				       "snapshot, else the count",
+		[IBTOPO_HEAT_BER] = "bit error rate per cable, the worse "
+				    "direction, against the threshold for "
+				    "its speed",
+		[IBTOPO_HEAT_TRAFFIC] = "traffic per cable, the busier "
+					"direction, against its capacity",
+		[IBTOPO_HEAT_CONGESTION] = "capacity lost to PortXmitWait, the "
+					   "worse end, against the threshold",
+	};
+	static const char *const steps[][IBTOPO_HEAT_STEPS] = {
+		[IBTOPO_HEAT_ERRORS] = { "clean", "1 to 9", "10 to 99",
+					 "100 to 999", "1000 or more" },
+		[IBTOPO_HEAT_BER] = { "no symbol errors", "to 1/100",
+				      "1/100 to 1/10", "1/10 to the threshold",
+				      "above the threshold" },
+		[IBTOPO_HEAT_TRAFFIC] = { "to 10%", "10 to 25%", "25 to 50%",
+					  "50 to 75%", "above 75%" },
+		[IBTOPO_HEAT_CONGESTION] = { "to 1/100", "1/100 to 1/10",
+					     "1/10 to 1/2",
+					     "1/2 to the threshold",
+					     "above the threshold" },
+	};
+	unsigned k = c->d->heat_kind;
+	char text[160];
+
+	snprintf(text, sizeof(text), "%s (%s: its worst)", what[k],
+		 c->groups ? "a bundle" : "parallel cables");
+	legend_add(it, n, "#555555", "<B>heat</B>", 10, text);
+	for (unsigned s = 0; s < IBTOPO_HEAT_STEPS; s++)
+		legend_line(it, n, heat_colors[s], false, steps[k][s]);
+}
+
 /* Heat map: the scale, a line per step of load against perfect balance,
  * and what balance is in routes. */
 static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 {
 	char text[128], num[48];
+
+	if (!c->lroutes) {
+		legend_counters(it, n, c);
+		return;
+	}
 
 	snprintf(text, sizeof(text),
 		 "CA routes per cable, busier way (%s: its busiest), "
@@ -288,17 +352,17 @@ static void legend_heat(struct litem *it, size_t *n, const struct scene *c)
 		 num);
 	legend_add(it, n, "#555555", "<B>1\xc3\x97</B>", 10, text);
 	for (unsigned k = 0; k < IBTOPO_HEAT_STEPS; k++) {
-		double lo = k ? ibtopo__diagram_heat_bound(k - 1) : 0;
+		double lo = k ? ibtopo__diagram_heat_bound(c, k - 1) : 0;
 
 		if (!k)
 			snprintf(text, sizeof(text),
 				 "balanced or under (to %g\xc3\x97)",
-				 ibtopo__diagram_heat_bound(0));
+				 ibtopo__diagram_heat_bound(c, 0));
 		else if (k + 1 == IBTOPO_HEAT_STEPS)
 			snprintf(text, sizeof(text), "over %g\xc3\x97", lo);
 		else
 			snprintf(text, sizeof(text), "%g\xc3\x97 to %g\xc3\x97",
-				 lo, ibtopo__diagram_heat_bound(k));
+				 lo, ibtopo__diagram_heat_bound(c, k));
 		legend_line(it, n, heat_colors[k], false, text);
 	}
 }
@@ -373,7 +437,7 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	if (c->used_kinds & (1u << DN_HOST | 1u << DN_BLOCK))
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host",
 			   "host (CA)");
-	if (c->lroutes)
+	if (c->heat)
 		legend_heat(it, &n, c);
 	for (int k = 0; k < CAT_MAX_; k++) {
 		if (c->lroutes && !ibtopo__diagram_is_ghost_cat((enum cat)k))
@@ -679,7 +743,7 @@ static double penwidth(const struct scene *c, const struct dedge *e)
 
 	if (heat_edge(c, e))
 		return (c->sfdp ? 1.0 : 1.5) +
-		       ibtopo__diagram_heat_step(e->load);
+		       ibtopo__diagram_heat_step(c, e->load);
 	if (e->gbps <= 0)
 		pw = e->cat >= CAT_REMOVED ? 1.5 : 1.0;
 	else
@@ -707,7 +771,7 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e,
 			 char *tip, size_t len)
 {
 	const struct dnode *u = &c->dn[e->u], *v = &c->dn[e->v];
-	char rate[32] = "";
+	char rate[32] = "", num[48];
 	size_t k;
 
 	if (e->speed)
@@ -730,7 +794,10 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e,
 		snprintf(tip + k, len - k, " (%s)", cats[e->cat].legend);
 	k = strlen(tip);
 	/* routes each way, the first end named to the second and back */
-	if (heat_edge(c, e) && e->link && e->count == 1) {
+	if (heat_edge(c, e) && !c->lroutes) {
+		snprintf(tip + k, len - k, "; %s",
+			 heat_text(c, e->load, num, sizeof(num)));
+	} else if (heat_edge(c, e) && e->link && e->count == 1) {
 		char ab[24], ba[24];
 
 		route_count(e->link->a, c->lroutes[2 * e->link->index], ab,
@@ -739,7 +806,7 @@ static void edge_tooltip(const struct scene *c, const struct dedge *e,
 			    sizeof(ba));
 		snprintf(tip + k, len - k,
 			 "; routes \xe2\x86\x92 %s, \xe2\x86\x90 %s", ab, ba);
-	} else if (heat_edge(c, e))
+	} else if (heat_edge(c, e) && c->lroutes)
 		snprintf(tip + k, len - k,
 			 "; routes \xe2\x86\x92 %" PRIu64
 			 ", \xe2\x86\x90 %" PRIu64 ", busiest cable %" PRIu64,
@@ -831,7 +898,7 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c,
 	if (heat_edge(c, e))
 		ibtopo__wr_printf(
 			w, "color=\"%s\", ",
-			heat_colors[ibtopo__diagram_heat_step(e->load)]);
+			heat_colors[ibtopo__diagram_heat_step(c, e->load)]);
 	else if (e->cat != CAT_OK)
 		ibtopo__wr_printf(w, "color=\"%s\", fontcolor=\"%s\", ",
 				  cats[e->cat].color, cats[e->cat].color);

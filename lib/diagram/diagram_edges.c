@@ -56,6 +56,8 @@ static int add_edge(struct scene *c, size_t u, size_t v, enum cat k,
 		e->routes_down = a_up ? ab : ba;
 		e->routes_up = a_up ? ba : ab;
 		e->heat = ab > ba ? ab : ba;
+	}
+	if (l && c->lload) {
 		e->load = c->lload[2 * l->index] > c->lload[2 * l->index + 1] ?
 				  c->lload[2 * l->index] :
 				  c->lload[2 * l->index + 1];
@@ -290,6 +292,7 @@ static int link_routes(struct scene *c)
 
 	if (!r)
 		return 0;
+	c->heat = true;
 	c->lroutes = calloc(2 * c->nl + 1, sizeof(*c->lroutes));
 	if (!c->lroutes)
 		return IBTOPO_ENOMEM;
@@ -305,24 +308,104 @@ static int link_routes(struct scene *c)
 	return link_loads(c);
 }
 
-/* The loads where the steps change: balanced or under, then 1/4, 1/2
- * and twice over (a cable twice as busy as it need be is dark red). */
-static const double heat_bounds[IBTOPO_HEAT_STEPS - 1] = { 1.0, 1.25, 1.5,
-							   2.0 };
+/*
+ * The loads where the steps change, per heat map (a load above bound k
+ * is step k + 1). Routes: balanced or under, then 1/4, 1/2 and twice
+ * over (a cable twice as busy as it need be is dark red). Counters: see
+ * <ibtopo/diagram.h>; a clean cable's 0 is the coolest step.
+ */
+static const double heat_bounds[][IBTOPO_HEAT_STEPS - 1] = {
+	[IBTOPO_HEAT_NONE] = { 1.0, 1.25, 1.5, 2.0 },
+	[IBTOPO_HEAT_ERRORS] = { 0, 9, 99, 999 },
+	[IBTOPO_HEAT_BER] = { 0, 0.01, 0.1, 1 },
+	[IBTOPO_HEAT_TRAFFIC] = { 0.1, 0.25, 0.5, 0.75 },
+	[IBTOPO_HEAT_CONGESTION] = { 0.01, 0.1, 0.5, 1 },
+};
 
-double ibtopo__diagram_heat_bound(unsigned k)
+static const double *bounds_of(const struct scene *c)
 {
-	return k < IBTOPO_HEAT_STEPS - 1 ? heat_bounds[k] : HUGE_VAL;
+	unsigned k = c->d->heat_kind;
+
+	return heat_bounds[k < IBTOPO__ARRAY_SIZE(heat_bounds) ? k : 0];
 }
 
-unsigned ibtopo__diagram_heat_step(double load)
+double ibtopo__diagram_heat_bound(const struct scene *c, unsigned k)
 {
+	return k < IBTOPO_HEAT_STEPS - 1 ? bounds_of(c)[k] : HUGE_VAL;
+}
+
+unsigned ibtopo__diagram_heat_step(const struct scene *c, double load)
+{
+	const double *b = bounds_of(c);
 	unsigned k = 0;
 
-	/* a hair over 1 from rounding is still balanced */
-	while (k < IBTOPO_HEAT_STEPS - 1 && load > heat_bounds[k] + 1e-9)
+	/* a hair over a bound from rounding is still under it */
+	while (k < IBTOPO_HEAT_STEPS - 1 && load > b[k] + 1e-9)
 		k++;
 	return k;
+}
+
+/* The heat of a port's side of its link: its measure on the scale. */
+static double port_load(const struct scene *c,
+			const struct ibtopo_health_port *x)
+{
+	const struct ibtopo_health *h = c->d->health;
+	double sum = 0;
+
+	switch (c->d->heat_kind) {
+	case IBTOPO_HEAT_ERRORS:
+		if (!h->since)
+			return (double)x->errors;
+		for (int i = 0; x->before && i <= IBTOPO_CTR_VL15_DROPPED; i++)
+			sum += (double)x->growth[i];
+		return sum;
+	case IBTOPO_HEAT_CONGESTION:
+		return h->wait_threshold > 0 ?
+			       x->wait_share / h->wait_threshold :
+			       0;
+	default:
+		return 0;
+	}
+}
+
+static void side_max(struct scene *c, const struct ibtopo_link *l, int side,
+		     double v)
+{
+	if (l && l->index < c->nl && v > c->lload[2 * l->index + side])
+		c->lload[2 * l->index + side] = v;
+}
+
+/* Heat map of the counters (d->health): each link side's load. */
+static int link_measures(struct scene *c)
+{
+	const struct ibtopo_health *h = c->d->health;
+
+	if (!h || c->d->heat_kind == IBTOPO_HEAT_NONE)
+		return 0;
+	c->heat = true;
+	c->lload = calloc(2 * c->nl + 1, sizeof(*c->lload));
+	if (!c->lload)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < h->count; i++) {
+		const struct ibtopo_port *p = h->ports[i].port;
+
+		if (p->link)
+			side_max(c, p->link, p->link->a == p ? 0 : 1,
+				 port_load(c, &h->ports[i]));
+	}
+	for (size_t i = 0; c->d->heat_kind == IBTOPO_HEAT_BER && i < h->nlinks;
+	     i++) {
+		const struct ibtopo_health_link *l = &h->links[i];
+
+		if (l->threshold > 0)
+			side_max(c, l->link, 0, l->ber / l->threshold);
+	}
+	for (size_t i = 0; c->d->heat_kind == IBTOPO_HEAT_TRAFFIC &&
+			   h->traffic && i < h->traffic->count;
+	     i++)
+		side_max(c, h->traffic->links[i].link, 0,
+			 h->traffic->links[i].utilisation);
+	return 0;
 }
 
 static int build_edges(struct scene *c)
@@ -371,7 +454,7 @@ static int build_edges(struct scene *c)
 		const struct dedge *e = &c->de[i];
 
 		if (last && c->groups && last->u == e->u && last->v == e->v &&
-		    (c->lroutes || last->cat == e->cat)) {
+		    (c->heat || last->cat == e->cat)) {
 			last->bundle = true;
 			if (e->cat > last->cat)
 				last->cat = e->cat;
@@ -497,6 +580,8 @@ int ibtopo__diagram_edges(struct scene *c)
 
 	common_rates(c);
 	rc = link_routes(c);
+	if (!rc && !c->lroutes)
+		rc = link_measures(c);
 	if (!rc)
 		rc = build_edges(c);
 	return rc;

@@ -256,6 +256,13 @@ static size_t *table_findings(const struct ibtopo_findings *fs, size_t *n)
 	return v;
 }
 
+/* Port histories by (node GUID, port), for the links' "hist". */
+struct hist_key {
+	uint64_t guid;
+	unsigned port;
+	size_t i;
+};
+
 struct ctx {
 	struct ibtopo__wr *w;
 	const struct scene *c;
@@ -266,6 +273,7 @@ struct ctx {
 	const struct dedge **fedge; /* per table row: its edge or NULL */
 	size_t *grp_dn;		    /* the overview: each group's drawn node */
 	const char *names[GROUP_MEMBERS_MAX];
+	struct hist_key *hk; /* d->history by port, sorted; NULL: none */
 };
 
 static int cmp_name(const void *x, const void *y)
@@ -394,6 +402,130 @@ static void put_routes(struct ibtopo__wr *w, const struct ibtopo_port *p,
 		ibtopo__wr_puts(w, ",\"?\"");
 }
 
+static int cmp_hist_key(const void *p, const void *q)
+{
+	const struct hist_key *a = p, *b = q;
+
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return a->port < b->port ? -1 : a->port > b->port;
+}
+
+/* The history of a link's end, its index in d->history; NONE. */
+static size_t hist_of(const struct ctx *x, const struct ibtopo_port *p)
+{
+	struct hist_key k = { p->node->guid, p->num, 0 }, *hit;
+
+	if (!x->hk)
+		return NONE;
+	hit = bsearch(&k, x->hk, x->c->d->nhistory, sizeof(k), cmp_hist_key);
+	return hit ? hit->i : NONE;
+}
+
+/* "hist":[i, ...]: the histories of the shown links' ends. */
+static void put_hists(struct ctx *x, size_t s, size_t shown)
+{
+	bool any = false;
+
+	for (size_t k = 0; x->hk && k < shown; k++) {
+		const struct ibtopo_link *l =
+			ibtopo_fabric_link(x->c->f, x->lk.link[s + k]);
+		size_t h[2] = { hist_of(x, l->a), hist_of(x, l->b) };
+
+		for (int j = 0; j < 2; j++) {
+			if (h[j] == NONE)
+				continue;
+			ibtopo__wr_printf(x->w, "%s%zu",
+					  any ? "," : ",\"hist\":[", h[j]);
+			any = true;
+		}
+	}
+	if (any)
+		ibtopo__wr_puts(x->w, "]");
+}
+
+/* A number of a chart, or null. */
+static void put_point(struct ibtopo__wr *w, bool set, double v, bool first)
+{
+	if (!first)
+		ibtopo__wr_puts(w, ",");
+	if (set)
+		ibtopo__wr_printf(w, "%.6g", v);
+	else
+		ibtopo__wr_puts(w, "null");
+}
+
+/*
+ * "history":[{"name","t":[s],"err":[error counters' growth],"ber":[],
+ * "bnd":[BER bound when none grew],"gbps":[sent]}]: the charts' data.
+ */
+static void write_history(struct ctx *x)
+{
+	const struct ibtopo_diagram_opts *d = x->c->d;
+	char name[300];
+
+	ibtopo__wr_puts(x->w, ",\n\"history\":[");
+	for (size_t i = 0; i < d->nhistory; i++) {
+		const struct ibtopo_port_history *h = d->history[i];
+
+		snprintf(name, sizeof(name), "%s [%u]", h->node, h->port);
+		ibtopo__wr_puts(x->w, i ? ",\n{\"name\":" : "\n{\"name\":");
+		put_js(x->w, name);
+		for (int series = 0; series < 5; series++) {
+			static const char *const key[] = { "t", "err", "ber",
+							   "bnd", "gbps" };
+
+			ibtopo__wr_printf(x->w, ",\"%s\":[", key[series]);
+			for (size_t k = 0; k < h->count; k++) {
+				const struct ibtopo_health_port *c =
+					&h->rows[k].change;
+				bool grew = c->now && c->before;
+				double err = 0, s = c->hours * 3600;
+
+				for (int j = 0;
+				     grew && j <= IBTOPO_CTR_VL15_DROPPED; j++)
+					err += (double)c->growth[j];
+				switch (series) {
+				case 0: /* the reading's time, else the snapshot's */
+					ibtopo__wr_printf(
+						x->w, "%s%lld", k ? "," : "",
+						c->now && c->now->read_at_ms ?
+							(long long)(c->now->read_at_ms /
+								    1000) :
+							(long long)h->rows[k]
+								.reading
+								->taken_at);
+					break;
+				case 1:
+					put_point(x->w, grew, err, !k);
+					break;
+				case 2:
+					put_point(x->w, c->ber > 0, c->ber, !k);
+					break;
+				case 3:
+					put_point(x->w, c->ber_bound > 0,
+						  c->ber_bound, !k);
+					break;
+				default:
+					put_point(
+						x->w,
+						grew && s > 0 &&
+							(c->now->valid &
+							 c->before->valid &
+							 (1u
+							  << IBTOPO_CTR_XMIT_DATA)),
+						(double)c->growth[IBTOPO_CTR_XMIT_DATA] *
+							32 / s / 1e9,
+						!k);
+				}
+			}
+			ibtopo__wr_puts(x->w, "]");
+		}
+		ibtopo__wr_puts(x->w, "}");
+	}
+	ibtopo__wr_puts(x->w, "]");
+}
+
 static void write_edges(struct ctx *x)
 {
 	const struct scene *c = x->c;
@@ -473,6 +605,7 @@ static void write_edges(struct ctx *x)
 		}
 		if (n > shown)
 			ibtopo__wr_printf(x->w, ",\"more\":%zu", n - shown);
+		put_hists(x, s, shown);
 		write_findings_of(x, NONE, e);
 		ibtopo__wr_puts(x->w, "}");
 	}
@@ -593,7 +726,10 @@ static void finding_text(const struct scene *c, const struct ibtopo_finding *f,
 	const char *name = n ? c->label[n->index] : f->a.node;
 	size_t k = 0;
 
-	if (name && *name)
+	/* the port too: the row names where to go */
+	if (name && *name && f->a.port >= 0)
+		k = (size_t)snprintf(buf, len, "%s [%d]: ", name, f->a.port);
+	else if (name && *name)
 		k = (size_t)snprintf(buf, len, "%s: ", name);
 	if (k >= len || ibtopo__finding_sentence(buf + k, len - k, f, NULL) < 0)
 		buf[k < len ? k : 0] = '\0';
@@ -608,6 +744,8 @@ static void write_data(struct ctx *x)
 	write_nodes(x);
 	write_edges(x);
 	write_index(x);
+	if (x->c->d->nhistory)
+		write_history(x);
 	ibtopo__wr_puts(x->w, ",\n\"findings\":[");
 	for (size_t r = 0; r < x->ntab; r++) {
 		const struct ibtopo_finding *f = &fs->items[x->tab[r]];
@@ -754,8 +892,19 @@ int ibtopo__diagram_html(const char *path, const struct scene *c,
 			if (c->grp[i] != NONE)
 				x.grp_dn[c->grp[i]] = c->dn_of[i];
 	}
+	if (c->d->nhistory) {
+		x.hk = calloc(c->d->nhistory, sizeof(*x.hk));
+		for (size_t i = 0; x.hk && i < c->d->nhistory; i++) {
+			x.hk[i].guid = c->d->history[i]->guid;
+			x.hk[i].port = c->d->history[i]->port;
+			x.hk[i].i = i;
+		}
+		if (x.hk)
+			qsort(x.hk, c->d->nhistory, sizeof(*x.hk),
+			      cmp_hist_key);
+	}
 	if (!x.tab || (c->groups && !x.grp_dn) || edge_links(c, &x.lk) ||
-	    place_findings(&x)) {
+	    place_findings(&x) || (c->d->nhistory && !x.hk)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
@@ -776,6 +925,7 @@ int ibtopo__diagram_html(const char *path, const struct scene *c,
 				       rc == IBTOPO_EIO ? strerror(errno) :
 							  ibtopo_strerror(rc));
 out_free:
+	free(x.hk);
 	free(x.grp_dn);
 	free(x.fnode);
 	free(x.fedge);

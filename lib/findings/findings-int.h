@@ -77,6 +77,9 @@ enum ibtopo__kind_flags {
 	IBTOPO__KIND_ROUTE = 1u << 3,
 	/* JSON only: "lid" (limit) without "routes" */
 	IBTOPO__KIND_LID = 1u << 4,
+	/* JSON only: "measure" (value), "limit" (limit) and "interval_s"
+	 * (expected, in ms) */
+	IBTOPO__KIND_MEASURE = 1u << 5,
 };
 
 struct ibtopo__finding_kind {

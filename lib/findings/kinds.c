@@ -35,6 +35,8 @@ extern const struct ibtopo__finding_kind ibtopo__kind_link_flapping;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched;
 extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
+extern const struct ibtopo__finding_kind ibtopo__kind_high_ber;
+extern const struct ibtopo__finding_kind ibtopo__kind_congested_port;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -95,6 +97,9 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* link and cable checks, added later: kinds_links.c */
 	[IBTOPO_FIND_CABLE_NOT_CHECKED] = &ibtopo__kind_cable_not_checked,
 	[IBTOPO_FIND_PORT_NOT_ACTIVE] = &ibtopo__kind_port_not_active,
+	/* port health, BER and congestion: kinds_health.c */
+	[IBTOPO_FIND_HIGH_BER] = &ibtopo__kind_high_ber,
+	[IBTOPO_FIND_CONGESTED_PORT] = &ibtopo__kind_congested_port,
 };
 
 const struct ibtopo__finding_kind *

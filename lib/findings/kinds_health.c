@@ -143,3 +143,54 @@ const struct ibtopo__finding_kind ibtopo__kind_failing_cable = {
 	.draw = IBTOPO__DRAW_CABLE,
 	.flags = IBTOPO__KIND_PORT_COUNTER,
 };
+
+/* The BER with two significant digits; the interval as above. */
+static int high_ber_sentence(char *buf, size_t len,
+			     const struct ibtopo_finding *f,
+			     const struct ibtopo__shared_names *names)
+{
+	char t[32];
+
+	(void)names;
+	interval(t, sizeof(t), f->expected / 3600000.0);
+	return snprintf(buf, len, "bit error rate %.2g over %s (%u symbol "
+			"error%s at %s), above the %.2g threshold for %s: "
+			"check or replace the cable",
+			f->value, t, f->actual, f->actual == 1 ? "" : "s",
+			ibtopo__sentence_speed((unsigned)f->subkind), f->limit,
+			ibtopo__sentence_speed((unsigned)f->subkind));
+}
+
+static int congested_sentence(char *buf, size_t len,
+			      const struct ibtopo_finding *f,
+			      const struct ibtopo__shared_names *names)
+{
+	char t[32];
+
+	(void)names;
+	interval(t, sizeof(t), f->expected / 3600000.0);
+	/* "percent": a sentence holds no '%' (test_checks) */
+	return snprintf(buf, len, "lost %.1f percent of the link's capacity "
+			"waiting to send over %s (PortXmitWait grew by %u), "
+			"above the %.1f percent threshold: the port is "
+			"congested",
+			f->value * 100, t, f->actual, f->limit * 100);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_high_ber = {
+	.kind = IBTOPO_FIND_HIGH_BER,
+	.name = "high-ber",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = high_ber_sentence,
+	.draw = IBTOPO__DRAW_CABLE,
+	.flags = IBTOPO__KIND_MEASURE,
+};
+
+const struct ibtopo__finding_kind ibtopo__kind_congested_port = {
+	.kind = IBTOPO_FIND_CONGESTED_PORT,
+	.name = "congested-port",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = congested_sentence,
+	.draw = IBTOPO__DRAW_NONE,	/* not a cable fault: --heat congestion */
+	.flags = IBTOPO__KIND_MEASURE,
+};

@@ -349,13 +349,23 @@ int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
 void ibtopo__roots_free(struct ibtopo__roots *roots);
 
 /* io/read_thresholds.c: the health analysis' thresholds file */
+#define IBTOPO__SPEED_BITS 16
 struct ibtopo__thresholds {
 	uint64_t v[IBTOPO_CTR_COUNT_];	/* 0: the counter has no threshold */
+	/* high-ber above ber[i] for the speed 1u << i ("BER.EDR=1e-12";
+	 * "BER=" sets them all); default IBTOPO__BER_DEFAULT */
+	double ber[IBTOPO__SPEED_BITS];
+	/* congested-port above this share of the link's capacity lost to
+	 * waiting ("XmitWaitShare="); default IBTOPO__XMIT_WAIT_DEFAULT */
+	double xmit_wait_share;
 };
+/* IBTA link BER requirement, ibdiagnet's --ber_thresh default 10^-12 */
+#define IBTOPO__BER_DEFAULT 1e-12
+#define IBTOPO__XMIT_WAIT_DEFAULT 0.05
 
 /**
- * Read thresholds from `path` into *t (all 0 first; a NULL path leaves
- * them so). IBTOPO_EIO, IBTOPO_EPARSE ("<path>:<line>: ..."), ENOMEM.
+ * Read thresholds from `path` into *t (counts 0 and the BER and
+ * XmitWait defaults first; a NULL path leaves them so). IBTOPO_EIO, IBTOPO_EPARSE ("<path>:<line>: ..."), ENOMEM.
  */
 int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 			    struct ibtopo_error *err);

@@ -1,13 +1,72 @@
 /*
  * read_thresholds.c - the health thresholds file: one "Name=value" a line
  * (a counter's name and a count), blank lines and "#" comments skipped.
- * Errors name the file and the line ("<path>:<line>: ...").
+ * Besides the counters, real-valued limits: "BER=1e-12" (every speed),
+ * "BER.<SPEED>=1e-12" (one speed: SDR .. XDR) and "XmitWaitShare=0.05"
+ * (congested-port). Errors name the file and the line
+ * ("<path>:<line>: ...").
  */
 #include "io/io-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+static void set_defaults(struct ibtopo__thresholds *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < IBTOPO__SPEED_BITS; i++)
+		t->ber[i] = IBTOPO__BER_DEFAULT;
+	t->xmit_wait_share = IBTOPO__XMIT_WAIT_DEFAULT;
+}
+
+/* The speed bit's index of "BER.<SPEED>"; -1 for "BER"; -2 otherwise. */
+static int ber_speed(const char *name)
+{
+	unsigned bit;
+	int i = 0;
+
+	if (strcasecmp(name, "BER") == 0)
+		return -1;
+	if (strncasecmp(name, "BER.", 4) != 0)
+		return -2;
+	bit = ibtopo_speed_parse(name + 4);
+	if (!bit)
+		return -2;
+	while (!(bit & 1u)) {
+		bit >>= 1;
+		i++;
+	}
+	return i < IBTOPO__SPEED_BITS ? i : -2;
+}
+
+/* A real limit (BER, XmitWaitShare): 1 = done, 0 = not one, < 0 bad. */
+static int real_value(struct ibtopo__thresholds *t, const char *name,
+		      const char *p, const char *end)
+{
+	int speed = ber_speed(name);
+	char num[64], *stop;
+	double v;
+
+	if (speed == -2 && strcasecmp(name, "XmitWaitShare") != 0)
+		return 0;
+	if ((size_t)(end - p) >= sizeof(num) || end == p)
+		return -1;
+	memcpy(num, p, (size_t)(end - p));
+	num[end - p] = '\0';
+	v = strtod(num, &stop);
+	if (*stop || !(v >= 0) || v > 1)
+		return -1;
+	if (speed == -2)
+		t->xmit_wait_share = v;
+	else if (speed == -1)
+		for (int i = 0; i < IBTOPO__SPEED_BITS; i++)
+			t->ber[i] = v;
+	else
+		t->ber[speed] = v;
+	return 1;
+}
 
 int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 			    struct ibtopo_error *err)
@@ -17,7 +76,7 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 	unsigned lineno = 0;
 	int rc;
 
-	memset(t, 0, sizeof(*t));
+	set_defaults(t);
 	if (!path)
 		return 0;
 	rc = ibtopo__read_whole_file(&buf, &len, path, err);
@@ -53,6 +112,19 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 		for (p = name + strlen(name);
 		     p > name && isspace((unsigned char)p[-1]);)
 			*--p = '\0';
+		p = eq + 1;
+		while (p < line + n && isspace((unsigned char)*p))
+			p++;
+		c = real_value(t, name, p, line + n);
+		if (c < 0) {
+			rc = ibtopo__error_set_input(
+				err, IBTOPO_EPARSE,
+				"%s:%u: bad value for %s (a number from 0 to 1)",
+				path, lineno, name);
+			goto out_free;
+		}
+		if (c)
+			continue;
 		c = ibtopo_counter_parse(name);
 		if (c < 0) {
 			rc = ibtopo__error_set_input(
@@ -62,9 +134,6 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 					      strlen(name)));
 			goto out_free;
 		}
-		p = eq + 1;
-		while (p < line + n && isspace((unsigned char)*p))
-			p++;
 		v = 0;
 		vend = p;
 		while (vend < line + n && isdigit((unsigned char)*vend) &&

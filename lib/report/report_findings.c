@@ -292,6 +292,28 @@ static void g_destination(const void *r, void *x, struct ibtopo__cell *c)
 		ibtopo__cell_str(c, f->c.node);
 }
 
+/* a measure against its limit over an interval (high-ber, ...) */
+static void g_measure(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
+		ibtopo__cell_real(c, FND(r)->value);
+}
+
+static void g_limit(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
+		ibtopo__cell_real(c, FND(r)->limit);
+}
+
+static void g_interval_s(const void *r, void *x, struct ibtopo__cell *c)
+{
+	(void)x;
+	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
+		ibtopo__cell_real(c, FND(r)->expected / 1000.0);
+}
+
 VALUE_GETTER(g_hops, "hops")
 VALUE_GETTER(g_min_hops, "min_hops")
 
@@ -351,6 +373,9 @@ static const struct ibtopo__column health_cols[] = {
 	{ "routes", "ROUTES", g_routes },
 	{ "hops", "HOPS", g_hops },
 	{ "min_hops", "MIN HOPS", g_min_hops },
+	{ "measure", "MEASURE", g_measure },
+	{ "limit", "LIMIT", g_limit },
+	{ "interval_s", "INTERVAL S", g_interval_s },
 };
 
 /* ----------------------------------------------------------------- JSON */

@@ -1,5 +1,6 @@
 /* report_health.c - `ibtopo health`: per-port counters, rates, findings */
 #include "report/report-int.h"
+#include "report/report-health.h"
 #include "ibtopo-int.h"
 
 #include <stdlib.h>
@@ -15,7 +16,7 @@ typedef struct ibtopo__json json;
  */
 
 /* {"node","guid","port"} of a port; NULL is null. */
-static json *end_json(const struct ibtopo_port *p)
+json *ibtopo__health_end_json(const struct ibtopo_port *p)
 {
 	json *o;
 
@@ -89,7 +90,7 @@ static json *port_json(const struct ibtopo_health *h,
 	rc = ibtopo__json_set(o, "node", ibtopo__json_string(x->port->node->desc)) ||
 	     ibtopo__json_set(o, "guid", ibtopo__json_guid(x->port->node->guid)) ||
 	     ibtopo__json_set(o, "port", ibtopo__json_int(x->port->num)) ||
-	     ibtopo__json_set(o, "peer", end_json(x->port->remote)) ||
+	     ibtopo__json_set(o, "peer", ibtopo__health_end_json(x->port->remote)) ||
 	     ibtopo__json_set(o, "read_at_ms", ibtopo__json_int(x->now->read_at_ms)) ||
 	     ibtopo__json_set(o, "counters", counters_json(x->now)) ||
 	     ibtopo__json_set(o, "saturated", names_json(x->saturated));
@@ -100,7 +101,8 @@ static json *port_json(const struct ibtopo_health *h,
 	if (!rc && h->since && x->before)
 		rc = ibtopo__json_set(o, "growth", change_json(x, false)) ||
 		     ibtopo__json_set(o, "rate_per_hour", change_json(x, true)) ||
-		     ibtopo__json_set(o, "reset", names_json(x->reset));
+		     ibtopo__json_set(o, "reset", names_json(x->reset)) ||
+		     ibtopo__health_port_ber_json(o, x);
 	if (rc) {
 		ibtopo__json_free(o);
 		return NULL;
@@ -112,8 +114,8 @@ static json *traffic_link_json(const struct ibtopo_traffic_link *x)
 {
 	json *o = ibtopo__json_object();
 
-	if (ibtopo__json_set(o, "a", end_json(x->link->a)) ||
-	    ibtopo__json_set(o, "b", end_json(x->link->b)) ||
+	if (ibtopo__json_set(o, "a", ibtopo__health_end_json(x->link->a)) ||
+	    ibtopo__json_set(o, "b", ibtopo__health_end_json(x->link->b)) ||
 	    ibtopo__json_set(o, "level", ibtopo__json_int(x->level)) ||
 	    ibtopo__json_set(o, "bytes_ab", ibtopo__json_u64(x->bytes_ab)) ||
 	    ibtopo__json_set(o, "bytes_ba", ibtopo__json_u64(x->bytes_ba)) ||
@@ -197,8 +199,14 @@ static int write_text_part(const struct ibtopo_sink *sink, const char *s,
 	return 0;
 }
 
+/* How many ports the congestion lists: as many as the busiest links. */
+static size_t top_of(const struct ibtopo_health *h)
+{
+	return h->traffic && h->traffic->top ? h->traffic->top : 10;
+}
+
 /* {"schema_version":1,"fabric":NAME (a snapshot's),"ports":[...],
- * "findings":[...],"traffic":{...}} */
+ * "findings":[...],"traffic":{...},"links":[...],"congestion":{...}} */
 static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
 		      const struct ibtopo_findings *findings,
@@ -223,6 +231,16 @@ static int write_json(const struct ibtopo_sink *sink,
 		if (!rc)
 			rc = write_value(sink, traffic_json(h->traffic), err);
 	}
+	if (!rc && h->since) {
+		rc = write_text_part(sink, ",\"links\":", err);
+		if (!rc)
+			rc = write_value(sink, ibtopo__health_links_json(h), err);
+		if (!rc)
+			rc = write_text_part(sink, ",\"congestion\":", err);
+		if (!rc)
+			rc = write_value(sink, ibtopo__health_congestion_json(
+						 h, top_of(h)), err);
+	}
 	if (!rc)
 		rc = write_text_part(sink, "}\n", err);
 	return rc;
@@ -241,6 +259,8 @@ static int write_csv(const struct ibtopo_sink *sink,
 	for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED; i++)
 		rc = ibtopo__out_printf(sink, ",%s_per_hour",
 					ibtopo_counter_name(i));
+	if (!rc && h->since)
+		rc = ibtopo__health_csv_header(sink);
 	if (!rc)
 		rc = ibtopo__out_printf(sink, "\n");
 	for (size_t k = 0; !rc && k < h->count; k++) {
@@ -276,6 +296,8 @@ static int write_csv(const struct ibtopo_sink *sink,
 					   (1u << i)) ?
 			     ibtopo__out_printf(sink, ",%.3f", x->rate[i]) :
 			     ibtopo__out_printf(sink, ",");
+		if (!rc && h->since)
+			rc = ibtopo__health_csv_cells(sink, x);
 		if (!rc)
 			rc = ibtopo__out_printf(sink, "\n");
 	}
@@ -400,8 +422,12 @@ static int write_text(const struct ibtopo_sink *sink,
 					"counters\n", h->count);
 	if (!rc)
 		rc = ibtopo__out_printf(sink, "\n");
+	if (!rc && h->since)
+		rc = ibtopo__health_ber_text(sink, h);
 	if (!rc && h->traffic)
 		rc = traffic_text(sink, h->traffic);
+	if (!rc && h->since)
+		rc = ibtopo__health_congestion_text(sink, h, top_of(h));
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 	return ibtopo__findings_text(sink, NULL, 0, findings, err);

@@ -16,6 +16,7 @@
 #include <ibtopo/findings.h>
 #include <ibtopo/topology.h>
 #include <ibtopo/routing.h>
+#include <ibtopo/health.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +64,15 @@ enum ibtopo_diagram_flags {
 	IBTOPO_DIAGRAM_NO_LEGEND = 1u << 0,	/* title lines only */
 };
 
+/** What a heat map colours links by (ibtopo_diagram_opts). */
+enum ibtopo_heat_kind {
+	IBTOPO_HEAT_NONE = 0,
+	IBTOPO_HEAT_ERRORS,
+	IBTOPO_HEAT_BER,
+	IBTOPO_HEAT_TRAFFIC,
+	IBTOPO_HEAT_CONGESTION,
+};
+
 /**
  * What a diagram shows. Zeroed fields are the defaults.
  * `findings` are drawn on the picture (borrowed): link findings colour
@@ -107,12 +117,37 @@ struct ibtopo_diagram_opts {
 	 * (ghost links stay dashed red). A CA's own direction into its
 	 * switch is in no table: host links count the switch's. NULL: none */
 	const struct ibtopo_routes *heat;
+	/*
+	 * A heat map of the port counters instead (with `health`, borrowed:
+	 * ibtopo_health_analyze() of this fabric, and against an earlier
+	 * snapshot for all but errors): each link in the same 5 colours on a
+	 * fixed scale of the worse end's measure, a bundle or line of
+	 * parallel cables in its worst cable's, the scale in the legend:
+	 * - errors: the error counters' growth (else their count): 0, 1-9,
+	 *   10-99, 100-999, 1000 or more;
+	 * - ber: the link's BER against the threshold for its speed: none
+	 *   grew, to 1/100, to 1/10, to the threshold, above it;
+	 * - traffic: the busier direction's share of the capacity: to 10%,
+	 *   25%, 50%, 75%, above;
+	 * - congestion: the capacity lost to PortXmitWait against the
+	 *   XmitWaitShare threshold: to 1/100, to 1/10, to 1/2, to it, above.
+	 * So a healthy fabric is all the palest colour. 0: none.
+	 */
+	enum ibtopo_heat_kind heat_kind;
+	const struct ibtopo_health *health;
+	/*
+	 * The HTML page: port histories (ibtopo_health_history(), borrowed):
+	 * a clicked link whose end has one shows it as small SVG charts,
+	 * errors (growth), BER and traffic over the snapshots. NULL: none.
+	 */
+	const struct ibtopo_port_history *const *history;
+	size_t nhistory;
 };
 #define IBTOPO_HEAT_STEPS 5
 #define IBTOPO_DIAGRAM_OPTS_VERSION 1
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
 	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, \
-	IBTOPO_DETAIL_AUTO, NULL }
+	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0 }
 
 /**
  * Write the fabric as a graphviz DOT graph through the sink (o->format is

@@ -79,6 +79,9 @@ enum ibtopo_finding_kind {
 	/* link and cable checks, added later */
 	IBTOPO_FIND_CABLE_NOT_CHECKED,	/* no reach figure for its speed */
 	IBTOPO_FIND_PORT_NOT_ACTIVE,	/* a linked port not Active */
+	/* port health: bit error rate, congestion (ibtopo_health_analyze) */
+	IBTOPO_FIND_HIGH_BER,
+	IBTOPO_FIND_CONGESTED_PORT,
 	IBTOPO_FIND_KIND_MAX_
 };
 

@@ -16,6 +16,7 @@
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
 #include <ibtopo/topology.h>
+#include <ibtopo/store.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,6 +44,16 @@ extern "C" {
  *   cable = the evidence (struct ibtopo_cable_evidence: which check,
  *   media, length, reach, rated speed, the ports' speed, and every
  *   error counter above its threshold on either port).
+ * - high-ber (error): a link's BER (the worse direction) is above the
+ *   thresholds file's BER for its speed (default 1e-12); a = the
+ *   receiving port, b = its peer; value = the BER, limit = the
+ *   threshold, actual = the symbol errors, expected = the interval in
+ *   ms, subkind = the speed bit.
+ * - congested-port (warning): a port lost more than the thresholds
+ *   file's XmitWaitShare (default 0.05) of its link's capacity waiting to
+ *   send; a = the port, b = its peer; value = wait_share, limit = the
+ *   threshold, actual = the PortXmitWait growth, expected = the interval
+ *   in ms.
  */
 struct ibtopo_health_port {
 	const struct ibtopo_port *port;		/* in the newer fabric */
@@ -55,6 +66,46 @@ struct ibtopo_health_port {
 	uint32_t reset;		/* 1u << counter: lower than before */
 	uint64_t errors;	/* sum of the error counters now */
 	double error_rate;	/* sum of the error counters' rates */
+	/*
+	 * Bit error rate of what this port received (its SymbolErrorCounter
+	 * counts the symbols it received in error), with an earlier reading
+	 * and a known speed and width: growth / (seconds x lanes x lane
+	 * signalling rate). ber 0 when none grew: then ber_bound = 1 / the
+	 * bits received, the BER is below it (never said to be 0).
+	 */
+	unsigned lanes;		/* active lanes; 0 = not known */
+	double lane_gbps;	/* signalling rate per lane; 0 = not known */
+	double ber;		/* at least, when saturated; 0: see above */
+	double ber_bound;	/* 0 unless no symbol error grew */
+	/*
+	 * Congestion: PortXmitWait growth per second; the bytes lost to
+	 * waiting as ibdiagnet counts them on Quantum switches (XmitWait x
+	 * 8) against the link's capacity over the interval (wait_share) and
+	 * against the bytes sent (PortXmitData x 4: wait_ratio; 0 when none
+	 * were sent). wait_valid: PortXmitWait was read both times.
+	 */
+	bool wait_valid;
+	double wait_per_s;
+	double wait_share;
+	double wait_ratio;
+	/* ibtopo_health_traffic() with a topology: the port's node's level
+	 * (0 = a CA) and where its link goes: "up" (to a higher level),
+	 * "down" (lower, or to a CA), "host" (a CA's port), "across"; NULL =
+	 * not known */
+	int level;
+	const char *direction;
+};
+
+/** A link's bit error rate: the worse of its two directions. */
+struct ibtopo_health_link {
+	const struct ibtopo_link *link;		/* in the newer fabric */
+	const struct ibtopo_health_port *worst;	/* the receiving end */
+	const struct ibtopo_health_port *other;	/* NULL: no counters */
+	uint64_t symbol_errors;	/* growth, both ends */
+	double seconds;		/* the interval */
+	double ber;		/* worst->ber; 0: none grew */
+	double ber_bound;	/* none grew: BER below this (1 / bits) */
+	double threshold;	/* for the link's speed (thresholds file) */
 };
 
 /** The bytes one link carried between the two snapshots. */
@@ -93,6 +144,15 @@ struct ibtopo_health {
 	struct ibtopo_health_port *ports;
 	size_t count;
 	bool since;		/* an earlier snapshot was compared */
+	/* with since: every link with counters at one end at least and a
+	 * known speed and width, worst BER first */
+	struct ibtopo_health_link *links;
+	size_t nlinks;
+	/* with since: ports whose PortXmitWait grew, most waiting (per
+	 * second) first; borrowed from `ports` */
+	const struct ibtopo_health_port **congested;
+	size_t ncongested;
+	double wait_threshold;	/* congested-port above this wait_share */
 	/* ibtopo_health_traffic(); NULL = not computed. Owned. */
 	struct ibtopo_traffic *traffic;
 	const struct ibtopo_fabric *fabric; /* `now`, borrowed */
@@ -127,18 +187,66 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 			  struct ibtopo_error *err);
 void ibtopo_health_free(struct ibtopo_health *health);
 /**
+ * The signalling rate of one lane at `speed` (a speed bit), in Gb/s, as
+ * BER counts bits: SDR 2.5, DDR 5, QDR 10, FDR10 10.3125, FDR 14.0625,
+ * EDR 25.78125, HDR 53.125, NDR 106.25, XDR 212.5; 0 if unknown.
+ */
+double ibtopo_health_lane_gbps(unsigned speed);
+/**
  * Traffic between the two snapshots of `health` (made with `since`):
  * the bytes each link of `now` carried each way, busiest first (`top`
  * of them listed by reports; 0 = 10), and per level the bytes carried
  * against the links' capacity (active speed x width, each direction) over
  * the interval. Levels are `topo`'s (the lower switch end's level; 0 for
  * links to CAs and routers); without `topo` every switch-to-switch link
- * is level 1. Sets health->traffic. IBTOPO_EINVAL, IBTOPO_ENOMEM.
+ * is level 1. Sets health->traffic, and with `topo` each port's level
+ * and direction. IBTOPO_EINVAL, IBTOPO_ENOMEM.
  */
 int ibtopo_health_traffic(struct ibtopo_health *health,
 			  const struct ibtopo_fabric *now,
 			  const struct ibtopo_topology *topo, size_t top,
 			  struct ibtopo_error *err);
+/** One snapshot of a port's history: its reading, and the change since
+ * the reading before it that has counters. */
+struct ibtopo_history_row {
+	const struct ibtopo_port_reading *reading;	/* borrowed */
+	/* growth, rate per hour, reset, BER (ber/ber_bound), XmitWait:
+	 * as in ibtopo_health_port; port NULL; before NULL for the first
+	 * reading with counters; now NULL without counters */
+	struct ibtopo_health_port change;
+};
+
+/** One port across the snapshots of its fabric, oldest first. */
+struct ibtopo_port_history {
+	const char *node;	/* description; borrowed */
+	uint64_t guid;		/* node GUID */
+	unsigned port;
+	struct ibtopo_history_row *rows;
+	size_t count;
+};
+
+/**
+ * The history of a port from its readings (ibtopo_store_port_history()),
+ * which *out borrows, as `node` (borrowed too). IBTOPO_EINVAL,
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_health_history(struct ibtopo_port_history **out, const char *node,
+			  uint64_t guid, unsigned port,
+			  const struct ibtopo_port_reading *readings,
+			  size_t count, struct ibtopo_error *err);
+void ibtopo_port_history_free(struct ibtopo_port_history *history);
+/**
+ * Write the histories of `n` ports (a port, or a cable's two ends):
+ * JSON {"schema_version":1,"ports":[{"node","guid","port","snapshots":
+ * [{"snapshot","label","taken_at","present","state","phys_state",
+ * "speed","width","read_at_ms","counters","growth","rate_per_hour",
+ * "interval_s","reset","ber","ber_upper_bound"}]}]}; CSV one row per port
+ * and snapshot; text one table per port. IBTOPO_EIO if the sink fails.
+ */
+int ibtopo_report_port_history(const struct ibtopo_sink *sink,
+			       const struct ibtopo_port_history *const *h,
+			       size_t n, struct ibtopo_error *err);
+
 /**
  * Write health: JSON {"schema_version":1,"ports":[...],"findings":[...]}
  * (and "traffic":{"links":[the top ones],"levels":[...]} when computed)

@@ -12,6 +12,7 @@
 
 #include <ibtopo/error.h>
 #include <ibtopo/fabric.h>
+#include <ibtopo/counters.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -185,6 +186,31 @@ int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
 int ibtopo_store_report_fabrics(const struct ibtopo_sink *opts,
 				const struct ibtopo_fabric_info *list,
 				size_t count, struct ibtopo_error *err);
+/** One port in one snapshot, as ibtopo_store_port_history() reads it. */
+struct ibtopo_port_reading {
+	int64_t snapshot_id;
+	time_t taken_at;
+	char *label;		/* NULL = none; owned by the list */
+	bool present;		/* the snapshot has the port */
+	unsigned state, phys_state;	/* IBA PortState, PortPhysicalState */
+	unsigned speed_active, width_active;	/* bits; 0 = not known */
+	bool has_counters;	/* counters were read: `counters` */
+	struct ibtopo_counters counters;
+};
+
+/**
+ * Port `port` of the node with GUID `node_guid` in every snapshot of the
+ * fabric snapshot `snapshot_id` belongs to, oldest first, one reading per
+ * snapshot (present false where the snapshot lacks the port), without
+ * loading the snapshots. Free with ibtopo_port_readings_free().
+ * IBTOPO_ENOTFOUND without that snapshot, IBTOPO_EIO, IBTOPO_ENOMEM.
+ */
+int ibtopo_store_port_history(struct ibtopo_port_reading **out,
+			      size_t *out_count, struct ibtopo_store *store,
+			      int64_t snapshot_id, uint64_t node_guid,
+			      unsigned port, struct ibtopo_error *err);
+void ibtopo_port_readings_free(struct ibtopo_port_reading *list, size_t count);
+
 /** List snapshots, oldest first. Free with ibtopo_snapshot_list_free(). */
 int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		      struct ibtopo_store *store, struct ibtopo_error *err);

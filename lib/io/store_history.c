@@ -1,0 +1,112 @@
+/*
+ * store_history.c - one port across every stored snapshot of its fabric,
+ * without loading the snapshots: one query, the port's counters by the
+ * port_counters key and its state through the nodes and ports indexes,
+ * a row per snapshot (`health --history`).
+ */
+#include "io/store-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char history_sql[] =
+	"SELECT s.id, s.taken_at, s.label, p.id IS NOT NULL, p.state,"
+	" p.phys_state, p.speed_active, p.width_active, c.snapshot_id IS NOT"
+	" NULL, c.read_at_ms, c.extended," IBTOPO__STORE_COUNTER_COLUMNS
+	" FROM snapshots s"
+	" LEFT JOIN port_counters c ON c.snapshot_id = s.id"
+	"  AND c.node_guid = ?1 AND c.port = ?2"
+	" LEFT JOIN nodes n ON n.snapshot_id = s.id AND n.guid = ?1"
+	" LEFT JOIN ports p ON p.node_id = n.id AND p.num = ?2"
+	" WHERE s.fabric_id IS (SELECT fabric_id FROM snapshots WHERE id = ?3)"
+	" ORDER BY s.id";
+
+static void reading_row(struct ibtopo_port_reading *r, sqlite3_stmt *st)
+{
+	const char *label = (const char *)sqlite3_column_text(st, 2);
+
+	memset(r, 0, sizeof(*r));
+	r->snapshot_id = sqlite3_column_int64(st, 0);
+	r->taken_at = (time_t)sqlite3_column_int64(st, 1);
+	r->label = label ? strdup(label) : NULL;
+	r->present = sqlite3_column_int(st, 3) != 0;
+	r->state = (unsigned)sqlite3_column_int(st, 4);
+	r->phys_state = (unsigned)sqlite3_column_int(st, 5);
+	r->speed_active = (unsigned)sqlite3_column_int(st, 6);
+	r->width_active = (unsigned)sqlite3_column_int(st, 7);
+	r->has_counters = sqlite3_column_int(st, 8) != 0;
+	if (!r->has_counters)
+		return;
+	r->counters.read_at_ms = sqlite3_column_int64(st, 9);
+	r->counters.extended = (uint32_t)sqlite3_column_int64(st, 10);
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		if (sqlite3_column_type(st, 11 + i) == SQLITE_NULL)
+			continue;
+		r->counters.value[i] =
+			(uint64_t)sqlite3_column_int64(st, 11 + i);
+		r->counters.valid |= 1u << i;
+	}
+}
+
+int ibtopo_store_port_history(struct ibtopo_port_reading **out,
+			      size_t *out_count, struct ibtopo_store *store,
+			      int64_t snapshot_id, uint64_t node_guid,
+			      unsigned port, struct ibtopo_error *err)
+{
+	struct ibtopo_port_reading *list = NULL, *grown;
+	size_t n = 0, alloc = 0;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!out || !out_count || !store)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no output or store");
+	*out = NULL;
+	*out_count = 0;
+	rc = sqlite3_prepare_v2(store->db, history_sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)node_guid);
+	sqlite3_bind_int64(st, 2, port);
+	sqlite3_bind_int64(st, 3, snapshot_id);
+	for (rc = sqlite3_step(st); rc == SQLITE_ROW; rc = sqlite3_step(st)) {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 32;
+			grown = realloc(list, alloc * sizeof(*list));
+			if (!grown) {
+				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+						       "out of memory");
+				goto out_free;
+			}
+			list = grown;
+		}
+		reading_row(&list[n++], st);
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	if (!n) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				       "no snapshot %lld in '%s'",
+				       (long long)snapshot_id, store->path);
+		goto out_free;
+	}
+	sqlite3_finalize(st);
+	*out = list;
+	*out_count = n;
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(store, store->db, rc,
+				"cannot read the port's history", err);
+out_free:
+	sqlite3_finalize(st);
+	ibtopo_port_readings_free(list, n);
+	return rc;
+}
+
+void ibtopo_port_readings_free(struct ibtopo_port_reading *list, size_t count)
+{
+	for (size_t i = 0; list && i < count; i++)
+		free(list[i].label);
+	free(list);
+}
