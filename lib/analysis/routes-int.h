@@ -18,7 +18,7 @@
 #include "analysis/analysis-int.h"
 #include "findings/findings-int.h"
 
-#include <ibtopo/routing.h>
+#include <ibtopo/routes_analysis.h>
 
 /* Findings kept per kind; the totals in struct ibtopo_routes count all. */
 #define IBTOPO__ROUTES_MAX_FINDINGS 10000

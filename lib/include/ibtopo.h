@@ -25,7 +25,7 @@
 #include <ibtopo/names.h>
 #include <ibtopo/fabric.h>
 #include <ibtopo/counters.h>
-#include <ibtopo/routes.h>
+#include <ibtopo/lfts.h>
 #include <ibtopo/discover.h>
 #include <ibtopo/read.h>
 #include <ibtopo/namemap.h>
@@ -36,7 +36,7 @@
 #include <ibtopo/health.h>
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
-#include <ibtopo/routing.h>
+#include <ibtopo/routes_analysis.h>
 #include <ibtopo/analyze.h>
 #include <ibtopo/report.h>
 #include <ibtopo/compare.h>

@@ -12,7 +12,7 @@
 #include <ibtopo/findings.h>
 #include <ibtopo/checks.h>
 #include <ibtopo/topology.h>
-#include <ibtopo/routing.h>
+#include <ibtopo/routes_analysis.h>
 #include <ibtopo/health.h>
 
 #ifdef __cplusplus

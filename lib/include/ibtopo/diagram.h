@@ -15,7 +15,7 @@
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
 #include <ibtopo/topology.h>
-#include <ibtopo/routing.h>
+#include <ibtopo/routes_analysis.h>
 #include <ibtopo/health.h>
 
 #ifdef __cplusplus

@@ -43,7 +43,7 @@ const char *ibtopo_phys_state_name(unsigned phys_state);
 struct ibtopo_node;
 struct ibtopo_link;
 struct ibtopo_counters;	/* port counters, <ibtopo/counters.h> */
-struct ibtopo_lft;	/* a switch's forwarding table, <ibtopo/routes.h> */
+struct ibtopo_lft;	/* a switch's forwarding table, <ibtopo/lfts.h> */
 
 /** Cable media, as far as it is known. */
 enum ibtopo_media {

@@ -1,10 +1,10 @@
 /*
- * ibtopo/routes.h - switch routing tables (linear forwarding tables, LFTs)
+ * ibtopo/lfts.h - switch routing tables (linear forwarding tables, LFTs)
  * as the subnet manager programmed them. Part of the public interface;
  * programs include <ibtopo.h>, which includes every part.
  */
-#ifndef IBTOPO_ROUTES_H
-#define IBTOPO_ROUTES_H
+#ifndef IBTOPO_LFTS_H
+#define IBTOPO_LFTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -134,4 +134,4 @@ int ibtopo_routes_log_engine_buffer(char **out, const char *data, size_t len,
 }
 #endif
 
-#endif /* IBTOPO_ROUTES_H */
+#endif /* IBTOPO_LFTS_H */

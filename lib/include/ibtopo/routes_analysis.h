@@ -1,7 +1,7 @@
 /*
- * ibtopo/routing.h - what the switches' forwarding tables do with the
- * traffic: reachability, balance, credit loops and effective bisection
- * bandwidth (`ibtopo routes`, a section of `analyze`). Part of the public
+ * ibtopo/routes_analysis.h - what the switches' forwarding tables do
+ * with the traffic: reachability, balance, credit loops and effective
+ * bisection bandwidth (`ibtopo routes`, a section of `analyze`). Part of the public
  * interface; programs include <ibtopo.h>, which includes every part.
  *
  * Routes are traced by destination: for each destination LID (every LID
@@ -12,8 +12,8 @@
  * routes are the ordered pairs of such ports, each to the other's base
  * LID.
  */
-#ifndef IBTOPO_ROUTING_H
-#define IBTOPO_ROUTING_H
+#ifndef IBTOPO_ROUTES_ANALYSIS_H
+#define IBTOPO_ROUTES_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -161,4 +161,4 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 }
 #endif
 
-#endif /* IBTOPO_ROUTING_H */
+#endif /* IBTOPO_ROUTES_ANALYSIS_H */
