@@ -3,11 +3,13 @@
  *
  * Every kind of finding is described once, by a struct ibtopo__finding_kind
  * in the file of its area (kinds_links.c, kinds_topology.c,
- * kinds_validate.c, kinds_diff.c), and registered by one line in kinds.c.
- * Analyses only fill in findings; the report layer asks the table for the
- * name and the sentence, the diagram for how to draw it. A new kind: its
- * enumerator in ibtopo.h, its descriptor in its area's file, and its
- * registration in kinds.c.
+ * kinds_validate.c, kinds_diff.c, kinds_health.c, kinds_routes.c), and
+ * registered by one line in kinds.c. Analyses only fill in findings; the
+ * report layer asks the table for the name and the sentence, the diagram
+ * for how to draw it. A new kind: its enumerator in
+ * <ibtopo/findings.h> (at the end: the numbers are kept), its descriptor
+ * in its area's file, its registration in kinds.c, and its stable name in
+ * tests/test_findings.c (HACKING.md walks through it).
  */
 #ifndef IBTOPO_FINDINGS_INT_H
 #define IBTOPO_FINDINGS_INT_H
