@@ -10,8 +10,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
-PROMTOOL=${PROMTOOL:-$(command -v promtool)}
-[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+promtool_require
 tmp=$TESTDIR
 LC_ALL=C
 export LC_ALL

@@ -8,8 +8,7 @@ set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
-PROMTOOL=${PROMTOOL:-$(command -v promtool)}
-[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+promtool_require
 tmp=$TESTDIR
 EX=$top_srcdir/examples
 

@@ -11,9 +11,7 @@ sim_require
 python_require
 [ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 sim_opensm
 
 sim_client "$IBTOPO" --db "$DB" discover --label first --timeout 500 \
