@@ -525,11 +525,9 @@ wait_pids() {
 projected() {
 	what=$1
 	shift
-	"$@" >"$TESTDIR/out" 2>"$TESTDIR/err"
-	rc=$?
-	[ $rc -eq 1 ] || { cat "$TESTDIR/err"; fail "$what: exit $rc, expected 1"; }
+	run 1 "$@" || fail "$what"
 	project <"$TESTDIR/out" >"$TESTDIR/got" || fail "$what: JSON unreadable"
-	diff -u "$TESTDIR/want" "$TESTDIR/got" || fail "$what: differ"
+	same "$TESTDIR/want" "$TESTDIR/got" "$what" || fail "$what"
 }
 
 # plan_pods64 FILE: a 3-level fat tree of 64 pods of 4 spines and 4

@@ -6,7 +6,6 @@
 # counter on a known port carries both ends' labels; ports without
 # counters still have their state; a saturated counter keeps its value
 # and is marked; -o replaces its file whole, leaving no temporary file.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require

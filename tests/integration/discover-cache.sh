@@ -6,9 +6,8 @@
 # same links as the snapshot); a failed discovery leaves an old FILE as
 # it was and no temporary file beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
-sim_require
+ibnetdiscover_require
 python_require
-[ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
 sim_start_as "$DATA/sim-small.net" host02
 sim_opensm

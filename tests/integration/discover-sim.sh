@@ -7,9 +7,8 @@
 # metadata; then the snapshot read back from the store equals what the
 # same discovery wrote to an ibnetdiscover cache file.
 . "${top_srcdir:-.}/tests/lib.sh"
-sim_require
+ibnetdiscover_require
 python_require
-[ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
 sim_start_as "$DATA/sim-small.net" host02
 sim_opensm
