@@ -30,19 +30,14 @@
 # read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
+: "${top_srcdir:?}" "${top_builddir:?}" # set by lib.sh
 DOT=${DOT:-$(command -v dot)}
 REPEAT=${REPEAT:-3}
 FABRICS=${FABRICS:-ft640 ft8k ft11k ft101k real}
 FORMATS=${FORMATS:-svg html png}
 DETAIL=${DETAIL:-auto}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 PYTHON3=${PYTHON3:-python3}
-
-. "$here/lib.sh"
 
 # best CMD...: run REPEAT times; print the shortest wall time in seconds
 # and, where /usr/bin/time exists, the CPU seconds (user + system) and
