@@ -536,3 +536,10 @@ plan_pods64() {
 	"$IBTOPO" plan fat-tree --levels 3 --pods 64 --leaves 4 --spines 4 \
 		--hosts-per-leaf 32 --radix 64 -o "$1" || fail "plan"
 }
+
+# sim_counters LABEL: `discover --counters --label LABEL` into $DB under
+# the simulator, failing (with its stderr) unless it succeeds.
+sim_counters() {
+	sim_client "$IBTOPO" --db "$DB" discover --counters --label "$1" \
+		>/dev/null 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover $1"; }
+}
