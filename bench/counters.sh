@@ -24,22 +24,14 @@
 # time, best of REPEAT too. Not a test: nothing here asserts.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
+. "$here/lib.sh"
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
 OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 REPEAT=${REPEAT:-3}
 PARTS=${PARTS:-sim health}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
 sim_require
 [ -n "$IBQUERYERRORS" ] || fail "ibqueryerrors not found"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-
-. "$here/lib.sh"
 SIM_HOST=h00001
 export SIM_HOST
 

@@ -21,21 +21,12 @@
 # Not a test: nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
+: "${top_srcdir:?}" "${top_builddir:?}" # set by lib.sh
 REPEAT=${REPEAT:-3}
 RADIX=${RADIX:-36}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
-sim_require
-[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-
-. "$here/lib.sh"
+bench_ibnetdiscover
 
 # cpu: user + system seconds of this shell's finished children so far
 # (`times` runs here, not in a subshell, which has no children of its own)

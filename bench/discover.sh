@@ -20,21 +20,11 @@
 # Not a test: nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
 SIZES=${SIZES:-1944 11664}
 REPEAT=${REPEAT:-3}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
-sim_require
-[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-
-. "$here/lib.sh"
+bench_ibnetdiscover
 SIM_HOST=h00001
 export SIM_HOST
 

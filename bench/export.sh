@@ -16,15 +16,11 @@
 # asserts; read the figures. SLURMCTLD=no leaves slurmctld out.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
+: "${top_srcdir:?}" "${top_builddir:?}" # set by lib.sh
 REPEAT=${REPEAT:-3}
 FABRICS=${FABRICS:-ft11k ft101k}
 FORMATS="slurm slurm-block slurm-yaml k8s"
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-. "$here/lib.sh"
 
 # best CMD...: REPEAT runs (stdout in $TESTDIR/out); the shortest wall
 # time, with that run's CPU seconds and peak memory

@@ -21,22 +21,13 @@
 # Not a test: nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+. "$here/lib.sh"
 PYTHON3=${PYTHON3:-python3}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 REPEAT=${REPEAT:-3}
 RADIX=${RADIX:-36}
 TIME=${TIME:-/usr/bin/time}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 [ -x "$TIME" ] || fail "no $TIME (Debian: apt-get install time)"
 "$PYTHON3" -c 'import argparse' 2>/dev/null || fail "python3 needed for gen-fattree.py"
-
-. "$here/lib.sh"
 
 net=$TESTDIR/ft.net
 dump=$TESTDIR/ft.topo

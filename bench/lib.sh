@@ -1,14 +1,28 @@
-# bench/lib.sh - what the benchmarks share, sourced after tests/lib.sh.
+# bench/lib.sh - what the benchmarks share. A benchmark sets `here` (its
+# folder), sources this first, then sets its own defaults:
+#   here=$(cd "$(dirname "$0")" && pwd)
+#   . "$here/lib.sh"
 # shellcheck shell=sh
-# The sourcing script sets top_builddir and IBTOPO.
-: "${top_builddir:?}" "${IBTOPO:?}"
+: "${here:?}"
+# The programs' defaults: run from a build directory
+top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+IBSIM=${IBSIM:-$(command -v ibsim)}
+IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
+IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$top_srcdir/tests/lib.sh"
+[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 
 # Time the real program, not libtool's wrapper script around it.
-if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] && head -c 2 "$IBTOPO" | grep -q '#!'; then
-	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-	IBTOPO="$(dirname "$IBTOPO")/.libs/ibtopo"
-fi
+real_ibtopo
+IBTOPO=$IBTOPO_REAL
+
+# bench_ibnetdiscover: ibsim, its client shim and ibnetdiscover, or fail.
+bench_ibnetdiscover() {
+	sim_require
+	[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
+}
 
 # now: seconds with nanoseconds
 now() {

@@ -25,25 +25,16 @@
 # Not a test: nothing here asserts.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
+. "$here/lib.sh"
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
 OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 HOSTS=${HOSTS:-1944}
 LOSS=${LOSS:-0 1 5}
 RUNS=${RUNS:-3}
 COUNTERS=${COUNTERS:-0}
 RETRIES=${RETRIES:-}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
-sim_require
-[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-. "$here/lib.sh"
+bench_ibnetdiscover
 SIM_HOST=h00001
 export SIM_HOST
 

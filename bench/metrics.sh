@@ -24,20 +24,14 @@
 # REPEAT too. Not a test: nothing here asserts.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
+: "${top_srcdir:?}" "${top_builddir:?}" # set by lib.sh
 REPEAT=${REPEAT:-3}
 HOSTS=${HOSTS:-large}
 PARTS=${PARTS:-text serve}
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBSIM=${IBSIM:-$(command -v ibsim)}
 OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-. "$here/lib.sh"
 
 serve_part() {
 	sim_require

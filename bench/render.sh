@@ -30,19 +30,14 @@
 # read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+. "$here/lib.sh"
+: "${top_srcdir:?}" "${top_builddir:?}" # set by lib.sh
 DOT=${DOT:-$(command -v dot)}
 REPEAT=${REPEAT:-3}
 FABRICS=${FABRICS:-ft640 ft8k ft11k ft101k real}
 FORMATS=${FORMATS:-svg html png}
 DETAIL=${DETAIL:-auto}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 PYTHON3=${PYTHON3:-python3}
-
-. "$here/lib.sh"
 
 # best CMD...: run REPEAT times; print the shortest wall time in seconds
 # and, where /usr/bin/time exists, the CPU seconds (user + system) and
@@ -91,6 +86,14 @@ drawn() {
 		"$(sed -n 's/.*graph \[layout=\([a-z]*\).*/\1/p' "$1")"
 }
 
+# fattree RADIX NAME WHAT: `one` on the 3-level fat tree of RADIX-port
+# switches of bench/gen-fattree.py ($TESTDIR/NAME.net), WHAT its size
+fattree() {
+	"$PYTHON3" "$here/gen-fattree.py" --radix "$1" --levels 3 \
+		-o "$TESTDIR/$2.net" 2>/dev/null || fail "gen-fattree.py"
+	one "$3" "$TESTDIR/$2.net"
+}
+
 # one NAME FILE: render FILE to DOT (for the counts), then to each of
 # FORMATS: time, memory, size
 one() {
@@ -128,10 +131,7 @@ for fab in $FABRICS; do
 		one "8,192 hosts, 640 switches" "$ft"
 		;;
 	ft8k)
-		ft=$TESTDIR/ft8k.net
-		"$PYTHON3" "$here/gen-fattree.py" --radix 32 --levels 3 \
-			-o "$ft" 2>/dev/null || fail "gen-fattree.py"
-		one "8,192 hosts, 1,280 switches" "$ft"
+		fattree 32 ft8k "8,192 hosts, 1,280 switches"
 		;;
 	ft11k)
 		ft=$TESTDIR/ft11k.topo
@@ -148,10 +148,7 @@ for fab in $FABRICS; do
 		fi
 		;;
 	ft101k)
-		ft=$TESTDIR/ft101k.net
-		"$PYTHON3" "$here/gen-fattree.py" --radix 74 --levels 3 \
-			-o "$ft" 2>/dev/null || fail "gen-fattree.py"
-		one "101,306 hosts, 6,845 switches" "$ft"
+		fattree 74 ft101k "101,306 hosts, 6,845 switches"
 		;;
 	real)
 		for f in "$top_srcdir"/tests/data/real/*.topo \

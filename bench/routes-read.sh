@@ -26,22 +26,14 @@
 # least as fast as dump_fts). Not a test.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
+. "$here/lib.sh"
 DUMP_FTS=${DUMP_FTS:-$(PATH=$PATH:/usr/sbin command -v dump_fts)}
 OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 REPEAT=${REPEAT:-5}
 FABRICS=${FABRICS:-108 540}
 SIM_WAIT=${SIM_WAIT:-120}
-. "$top_srcdir/tests/lib.sh"
 sim_require
 [ -n "$DUMP_FTS" ] || fail "dump_fts not found (infiniband-diags)"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-
-. "$here/lib.sh"
 SIM_HOST=h00001
 export SIM_HOST
 

@@ -25,18 +25,10 @@
 # 0.499, min 0.491.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
-IBSIM=${IBSIM:-$(command -v ibsim)}
+. "$here/lib.sh"
 OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
-IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
-UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 REPEAT=${REPEAT:-3}
 SIM_WAIT=${SIM_WAIT:-300}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
-. "$here/lib.sh"
 dir=${ROUTES_DIR:-$TESTDIR/ft11664}
 mkdir -p "$dir"
 fabric=$dir/fabric.topo

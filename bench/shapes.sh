@@ -13,19 +13,14 @@
 # Not a test: nothing here asserts; read the figures.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top_srcdir=${top_srcdir:-$(cd "$here/.." && pwd)}
-top_builddir=${top_builddir:-$(pwd)}
+. "$here/lib.sh"
 PYTHON3=${PYTHON3:-python3}
-IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 GEN=${GEN:-$top_builddir/tests/gen/gen-fabric}
 REPEAT=${REPEAT:-3}
 SCALE=${SCALE:-1}
 TIME=${TIME:-/usr/bin/time}
-. "$top_srcdir/tests/lib.sh"
-[ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 [ -x "$GEN" ] || fail "no $GEN: make tests/gen/gen-fabric"
 [ -x "$TIME" ] || fail "no $TIME (Debian: apt-get install time)"
-. "$here/lib.sh"
 
 # name, gen-fabric arguments (about 100,000 CAs at SCALE 1)
 shapes() {

@@ -433,3 +433,113 @@ j = json.load(sys.stdin)
 print(eval(sys.argv[1]))
 ' "$1"
 }
+
+# ck_cables [db]: the setup of the tests on tests/data/ck-cables.topo
+# ($topo) and its hand-written routing dump ($dump): python3 required,
+# $tmp the test directory; with "db", test_env db.
+ck_cables() {
+	python_require
+	# shellcheck disable=SC2034 # for the tests that source this file
+	tmp=$TESTDIR topo=$DATA/ck-cables.topo dump=$DATA/rt-ck-lfts.dump
+	if [ "${1:-}" = db ]; then
+		test_env db
+	fi
+}
+
+# hour_apart SRC1 DST1 SRC2 DST2: copy_at of two counter dumps, read at
+# 10:00 and 11:00 UTC on 2026-01-01.
+hour_apart() {
+	copy_at "$1" "$2" '2026-01-01 10:00:00 UTC'
+	copy_at "$3" "$4" '2026-01-01 11:00:00 UTC'
+}
+
+# fixtures_env: unrelated fixtures, stored as one fabric (labels and REFs
+# as before fabrics, issue 25; tests/cli/fabrics-*.sh test several),
+# $tmp the test directory, $TOOL tests/store-tool, then test_env.
+fixtures_env() {
+	IBTOPO_FABRIC=fixtures
+	export IBTOPO_FABRIC
+	# shellcheck disable=SC2034 # for the tests that source this file
+	tmp=$TESTDIR TOOL=${top_builddir:?}/tests/store-tool
+	test_env
+}
+
+# promtool_require: $PROMTOOL (else promtool in PATH), or skip.
+promtool_require() {
+	PROMTOOL=${PROMTOOL:-$(command -v promtool)}
+	[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+}
+
+# opensm_gen_require: opensm and tests/gen/gen-fabric ($GEN), or skip.
+opensm_gen_require() {
+	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
+	GEN="${top_builddir:-.}/tests/gen/gen-fabric"
+	[ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
+}
+
+# sim_start_as NET HOST: sim_start NET, its clients running as HOST.
+sim_start_as() {
+	sim_start "$1"
+	SIM_HOST=$2
+	export SIM_HOST
+}
+
+# real_ibtopo: $IBTOPO_REAL, the program $IBTOPO runs, not the libtool
+# wrapper script around it (LD_LIBRARY_PATH then exported for its
+# libraries): to time it, kill it, or run it under valgrind.
+real_ibtopo() {
+	IBTOPO_REAL=$IBTOPO
+	if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] &&
+		head -c 2 "$IBTOPO" | grep -q '#!'; then
+		LD_LIBRARY_PATH="${top_builddir:-.}/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+		export LD_LIBRARY_PATH
+		# shellcheck disable=SC2034 # for the tests that source this file
+		IBTOPO_REAL="$(dirname "$IBTOPO")/.libs/ibtopo"
+	fi
+}
+
+# render ARGS...: `ibtopo render ARGS`, failing the test (with its
+# stderr) unless it succeeds.
+render() {
+	"$IBTOPO" render "$@" 2>"$TESTDIR/err" || {
+		cat "$TESTDIR/err" >&2
+		fail "render $*"
+	}
+}
+
+# wait_pids WHAT ERR PID...: wait for each PID, flunking "WHAT N" with
+# the file ERR followed by N for the Nth that failed.
+wait_pids() {
+	what=$1 err=$2
+	shift 2
+	w=0
+	for p in "$@"; do
+		w=$((w + 1))
+		wait "$p" || flunk "$what $w: $(cat "$err$w")"
+	done
+}
+
+# projected WHAT COMMAND...: COMMAND (JSON on stdout) exits 1 and its
+# output through the test's `project` is $TESTDIR/want; else fail, the
+# message naming WHAT.
+projected() {
+	what=$1
+	shift
+	run 1 "$@" || fail "$what"
+	project <"$TESTDIR/out" >"$TESTDIR/got" || fail "$what: JSON unreadable"
+	same "$TESTDIR/want" "$TESTDIR/got" "$what" || fail "$what"
+}
+
+# plan_pods64 FILE: a 3-level fat tree of 64 pods of 4 spines and 4
+# leaves, 32 hosts a leaf, 64-port switches (640 switches).
+plan_pods64() {
+	"$IBTOPO" plan fat-tree --levels 3 --pods 64 --leaves 4 --spines 4 \
+		--hosts-per-leaf 32 --radix 64 -o "$1" || fail "plan"
+}
+
+# sim_counters LABEL: `discover --counters --label LABEL` into $DB under
+# the simulator, failing (with its stderr) unless it succeeds.
+sim_counters() {
+	sim_client "$IBTOPO" --db "$DB" discover --counters --label "$1" \
+		>/dev/null 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover $1"; }
+}

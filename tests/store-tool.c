@@ -199,6 +199,37 @@ static int fill(const char *db, long n, const char *label, unsigned k)
 	return rc ? fail(&err) : 0;
 }
 
+/*
+ * Close *s, open db read-only again and load snapshot id into *g; the
+ * wall and CPU seconds the open and the load took in *wall and *cpus.
+ */
+static int reload(struct ibtopo_store **s, const char *db, int64_t id,
+		  struct ibtopo_fabric **g, double *wall, double *cpus,
+		  struct ibtopo_error *err)
+{
+	double t0, c0;
+
+	ibtopo_store_free(*s);
+	*s = NULL;
+	t0 = now();
+	c0 = cpu();
+	if (ibtopo_store_open(s, db, IBTOPO_STORE_READONLY, err) ||
+	    ibtopo_store_load(g, *s, id, err))
+		return -1;
+	*wall = now() - t0;
+	*cpus = cpu() - c0;
+	return 0;
+}
+
+/* The size of the database file, when it can be read. */
+static void print_db_size(const char *db)
+{
+	struct stat st;
+
+	if (stat(db, &st) == 0)
+		printf("database: %.1f MB\n", (double)st.st_size / 1e6);
+}
+
 static int bench(const char *db, unsigned k)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -207,7 +238,6 @@ static int bench(const char *db, unsigned k)
 	size_t nports = 0;
 	double t0, t1, t2, t3, c0, c1;
 	int64_t id = 0;
-	struct stat st;
 
 	t0 = now();
 	if (fat_tree(&f, k, &err))
@@ -234,20 +264,11 @@ static int bench(const char *db, unsigned k)
 	       ibtopo_fabric_link_count(f), t1 - t0);
 	printf("save: %.3f s (cpu %.3f s; snapshot %lld)\n", t3 - t2, c1 - c0,
 	       (long long)id);
-	ibtopo_store_free(s);
-	s = NULL;
-
-	t0 = now();
-	c0 = cpu();
-	if (ibtopo_store_open(&s, db, IBTOPO_STORE_READONLY, &err) ||
-	    ibtopo_store_load(&g, s, id, &err))
+	if (reload(&s, db, id, &g, &t1, &c1, &err))
 		return fail(&err);
-	t1 = now();
-	c1 = cpu();
-	printf("load: %.3f s (cpu %.3f s; %zu nodes, %zu links)\n", t1 - t0, c1 - c0,
+	printf("load: %.3f s (cpu %.3f s; %zu nodes, %zu links)\n", t1, c1,
 	       ibtopo_fabric_node_count(g), ibtopo_fabric_link_count(g));
-	if (stat(db, &st) == 0)
-		printf("database: %.1f MB\n", (double)st.st_size / 1e6);
+	print_db_size(db);
 	if (ibtopo_fabric_node_count(g) != ibtopo_fabric_node_count(f) ||
 	    ibtopo_fabric_link_count(g) != ibtopo_fabric_link_count(f)) {
 		fprintf(stderr, "store-tool: loaded fabric differs\n");
@@ -319,7 +340,6 @@ static int bench_routes(const char *db, unsigned k)
 	size_t entries = 0;
 	double t0, t1, c0, c1;
 	int64_t id = 0;
-	struct stat st;
 
 	if (fat_tree(&f, k, &err) || add_routes(f, &entries, &err))
 		return fail(&err);
@@ -338,18 +358,10 @@ static int bench_routes(const char *db, unsigned k)
 	c1 = cpu();
 	printf("save with tables: %.3f s (cpu %.3f s; snapshot %lld)\n",
 	       t1 - t0, c1 - c0, (long long)id);
-	ibtopo_store_free(s);
-	s = NULL;
-	t0 = now();
-	c0 = cpu();
-	if (ibtopo_store_open(&s, db, IBTOPO_STORE_READONLY, &err) ||
-	    ibtopo_store_load(&g, s, id, &err))
+	if (reload(&s, db, id, &g, &t1, &c1, &err))
 		return fail(&err);
-	t1 = now();
-	c1 = cpu();
-	printf("load with tables: %.3f s (cpu %.3f s)\n", t1 - t0, c1 - c0);
-	if (stat(db, &st) == 0)
-		printf("database: %.1f MB\n", (double)st.st_size / 1e6);
+	printf("load with tables: %.3f s (cpu %.3f s)\n", t1, c1);
+	print_db_size(db);
 	if (!same_routes(f, g)) {
 		fprintf(stderr, "store-tool: loaded tables differ\n");
 		return 1;

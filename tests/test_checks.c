@@ -119,6 +119,21 @@ static const struct ibtopo_finding *nth(struct t *t, size_t i)
 	return &t->out.items[i];
 }
 
+/* Run the checks: exactly one finding, of kind and severity; it. */
+static const struct ibtopo_finding *only(struct t *t,
+					 enum ibtopo_finding_kind kind,
+					 enum ibtopo_severity sev)
+{
+	const struct ibtopo_finding *f;
+
+	run(t);
+	assert_int_equal(t->out.count, 1);
+	f = nth(t, 0);
+	assert_int_equal(f->kind, kind);
+	assert_int_equal(f->severity, sev);
+	return f;
+}
+
 /* The i-th finding of a severity. */
 static const struct ibtopo_finding *find(struct t *t, enum ibtopo_severity sev,
 					 size_t i)
@@ -168,11 +183,7 @@ static void speed_edr_link_between_hdr_ports_port_config(void **state)
 	const struct ibtopo_finding *f;
 
 	plink(t, s, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X, no_hdr, ALL_WIDTHS);
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
-	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	f = only(t, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PORT_INFO);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
 	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
@@ -223,11 +234,7 @@ static void width_1x_link_with_4x_disabled(void **state)
 
 	plink(t, s, 1, h, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_1X, IBSIM_SPEEDS,
 	      IBTOPO_WIDTH_1X);
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
-	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	f = only(t, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
 	assert_int_equal(f->expected, IBTOPO_WIDTH_4X);
 	assert_int_equal(f->actual, IBTOPO_WIDTH_1X);
@@ -246,11 +253,7 @@ static void width_12x_only_where_both_nodes_use_it(void **state)
 	plink(t, a, 2, b, 2, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
 	/* c never runs 12x: its 4x link to a is fine */
 	plink(t, a, 3, c, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
-	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	f = only(t, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_WARNING);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
 	assert_int_equal(f->expected, IBTOPO_WIDTH_12X);
 	assert_int_equal(f->a.port, 2);
@@ -270,11 +273,7 @@ static void isl_slower_than_both_switches_other_isls(void **state)
 	tlink(t, l1, 20, sp, 2, IBTOPO_SPEED_FDR, IBTOPO_WIDTH_4X);
 	tlink(t, l2, 19, sp, 3, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
 	tlink(t, l2, 20, sp, 4, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
-	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	f = only(t, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_WARNING);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
 	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCHES);
 	assert_int_equal(f->expected, IBTOPO_SPEED_EDR);
@@ -740,11 +739,7 @@ static void cable_without_reach_row_is_not_checked_info(void **state)
 	      IBTOPO_MEDIA_PASSIVE_COPPER, 0, IBTOPO_SPEED_DDR);
 	cable(t, tlink(t, s1, 3, s2, 3, IBTOPO_SPEED_DDR, IBTOPO_WIDTH_4X),
 	      IBTOPO_MEDIA_UNKNOWN, 12, IBTOPO_SPEED_DDR);
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
-	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
+	f = only(t, IBTOPO_FIND_CABLE_NOT_CHECKED, IBTOPO_SEV_INFO);
 	assert_int_equal(f->a.port, 1);
 	assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
 	assert_int_equal(f->subkind, IBTOPO_MEDIA_PASSIVE_COPPER);
@@ -834,11 +829,7 @@ static void fabric_without_subnet_manager_is_one_finding(void **state)
 			  IBTOPO_PORT_STATE_INIT, LINKUP,
 			  IBTOPO_PORT_STATE_INIT, LINKUP);
 	}
-	run(t);
-	assert_int_equal(t->out.count, 1);
-	f = nth(t, 0);
-	assert_int_equal(f->kind, IBTOPO_FIND_PORT_NOT_ACTIVE);
-	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
+	f = only(t, IBTOPO_FIND_PORT_NOT_ACTIVE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->subkind, IBTOPO_PORT_NO_SUBNET_MANAGER);
 	assert_int_equal(f->actual, 4);
 	assert_null(f->a.node);

@@ -200,23 +200,47 @@ static const struct ibtopo_finding *one_move(struct run *r,
 	return &r->list.items[0];
 }
 
-static void host_cable_in_another_leaf_port_is_one_move(void **state)
+/*
+ * A table-driven case: the diff from base to the row's cables is one
+ * link-moved finding of the row's kind whose ends a, b, c, d are the
+ * row's (a NULL node: that end not checked). The row's name is the
+ * test's.
+ */
+struct move_case {
+	const struct test_cable *to;
+	int subkind;
+	struct {
+		const char *node;
+		int port;
+	} end[4];
+};
+
+static void one_move_case(void **state)
 {
-	static const struct test_cable moved[] = {
+	const struct move_case *m = *state;
+	struct run r;
+	const struct ibtopo_finding *f = one_move(&r, m->to, m->subkind);
+	const struct ibtopo_end *ends[4] = { &f->a, &f->b, &f->c, &f->d };
+
+	for (int i = 0; i < 4; i++)
+		if (m->end[i].node)
+			assert_end(ends[i], m->end[i].node, m->end[i].port);
+	run_free(&r);
+}
+
+#define MOVE_TEST(row) { #row, one_move_case, NULL, NULL, &row }
+
+/* a: the end that stayed; b: where it was; d: where it is */
+static struct move_case host_cable_in_another_leaf_port_is_one_move = {
+	(const struct test_cable[]){
 		C("leaf01", 5, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
-	};
-	struct run r;
-	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_ONE_END);
-
-	assert_end(&f->a, "host001", 1);	/* the end that stayed */
-	assert_end(&f->b, "leaf01", 1);	/* where it was */
-	assert_end(&f->c, "host001", 1);
-	assert_end(&f->d, "leaf01", 5);	/* where it is */
-	run_free(&r);
-}
+	},
+	IBTOPO_MOVE_ONE_END,
+	{ { "host001", 1 }, { "leaf01", 1 }, { "host001", 1 }, { "leaf01", 5 } },
+};
 
 /*
  * The text shows the moved cable's old ends as END A and END B: its
@@ -261,78 +285,51 @@ static void moved_cable_message_names_old_and_new(void **state)
 	}
 }
 
-static void host_cable_on_another_leaf_is_one_move(void **state)
-{
-	static const struct test_cable moved[] = {
+static struct move_case host_cable_on_another_leaf_is_one_move = {
+	(const struct test_cable[]){
 		C("leaf02", 3, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
-	};
-	struct run r;
-	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_ONE_END);
+	},
+	IBTOPO_MOVE_ONE_END,
+	{ { "host001", 1 }, { "leaf01", 1 }, { NULL, 0 }, { "leaf02", 3 } },
+};
 
-	assert_end(&f->a, "host001", 1);
-	assert_end(&f->b, "leaf01", 1);
-	assert_end(&f->d, "leaf02", 3);
-	run_free(&r);
-}
-
-static void uplink_moved_at_both_ends_is_one_move(void **state)
-{
-	static const struct test_cable moved[] = {
+static struct move_case uplink_moved_at_both_ends_is_one_move = {
+	(const struct test_cable[]){
 		C("leaf01", 1, "host001", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 10, "spine01", 5), C("leaf02", 9, "spine01", 2),
 		END,
-	};
-	struct run r;
-	const struct ibtopo_finding *f = one_move(&r, moved, IBTOPO_MOVE_BOTH_PORTS);
+	},
+	IBTOPO_MOVE_BOTH_PORTS,
+	{ { "leaf01", 9 }, { "spine01", 1 }, { "leaf01", 10 }, { "spine01", 5 } },
+};
 
-	assert_end(&f->a, "leaf01", 9);
-	assert_end(&f->b, "spine01", 1);
-	assert_end(&f->c, "leaf01", 10);
-	assert_end(&f->d, "spine01", 5);
-	run_free(&r);
-}
-
-static void two_swapped_cables_are_one_swap(void **state)
-{
-	static const struct test_cable swapped[] = {
+/* the two switch ports, lower first; the old peers; new is a-d, c-b */
+static struct move_case two_swapped_cables_are_one_swap = {
+	(const struct test_cable[]){
 		C("leaf01", 1, "host002", 1), C("leaf01", 2, "host001", 1),
 		C("leaf02", 1, "host003", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
-	};
-	struct run r;
-	const struct ibtopo_finding *f = one_move(&r, swapped, IBTOPO_MOVE_SWAPPED);
+	},
+	IBTOPO_MOVE_SWAPPED,
+	{ { "leaf01", 1 }, { "host001", 1 }, { "leaf01", 2 }, { "host002", 1 } },
+};
 
-	/* the two switch ports, lower first; the old peers; new is a-d, c-b */
-	assert_end(&f->a, "leaf01", 1);
-	assert_end(&f->b, "host001", 1);
-	assert_end(&f->c, "leaf01", 2);
-	assert_end(&f->d, "host002", 1);
-	run_free(&r);
-}
-
-static void hosts_swapped_between_leaves_are_one_swap(void **state)
-{
-	static const struct test_cable swapped[] = {
+/* leaf ends differ and host ends differ: the switch ends lead */
+static struct move_case hosts_swapped_between_leaves_are_one_swap = {
+	(const struct test_cable[]){
 		C("leaf01", 1, "host003", 1), C("leaf01", 2, "host002", 1),
 		C("leaf02", 1, "host001", 1), C("leaf02", 2, "host004", 1),
 		C("leaf01", 9, "spine01", 1), C("leaf02", 9, "spine01", 2),
 		END,
-	};
-	struct run r;
-	const struct ibtopo_finding *f = one_move(&r, swapped, IBTOPO_MOVE_SWAPPED);
-
-	/* leaf ends differ and host ends differ: the switch ends lead */
-	assert_end(&f->a, "leaf01", 1);
-	assert_end(&f->b, "host001", 1);
-	assert_end(&f->c, "leaf02", 1);
-	assert_end(&f->d, "host003", 1);
-	run_free(&r);
-}
+	},
+	IBTOPO_MOVE_SWAPPED,
+	{ { "leaf01", 1 }, { "host001", 1 }, { "leaf02", 1 }, { "host003", 1 } },
+};
 
 static void slower_link_is_speed_change(void **state)
 {
@@ -510,12 +507,12 @@ int main(void)
 		cmocka_unit_test(added_host_is_one_node_added),
 		cmocka_unit_test(new_description_is_a_rename),
 		cmocka_unit_test(unplugged_cable_is_link_removed),
-		cmocka_unit_test(host_cable_in_another_leaf_port_is_one_move),
+		MOVE_TEST(host_cable_in_another_leaf_port_is_one_move),
 		cmocka_unit_test(moved_cable_message_names_old_and_new),
-		cmocka_unit_test(host_cable_on_another_leaf_is_one_move),
-		cmocka_unit_test(uplink_moved_at_both_ends_is_one_move),
-		cmocka_unit_test(two_swapped_cables_are_one_swap),
-		cmocka_unit_test(hosts_swapped_between_leaves_are_one_swap),
+		MOVE_TEST(host_cable_on_another_leaf_is_one_move),
+		MOVE_TEST(uplink_moved_at_both_ends_is_one_move),
+		MOVE_TEST(two_swapped_cables_are_one_swap),
+		MOVE_TEST(hosts_swapped_between_leaves_are_one_swap),
 		cmocka_unit_test(slower_link_is_speed_change),
 		cmocka_unit_test(port_leaving_active_is_state_change),
 		cmocka_unit_test(lid_changes_only_when_asked),

@@ -71,6 +71,18 @@ static long long paths(const struct run *r, const char *a, const char *b,
 	return ibtopo_topology_leaf_paths(r->t, fg_node(r->f, a), fg_node(r->f, b), m);
 }
 
+/* Between leaves a and b: `edge` edge-disjoint and `node` node-disjoint paths. */
+static void assert_disjoint(const struct run *r, const char *a, const char *b,
+			    long long edge, long long node)
+{
+	long long e = paths(r, a, b, IBTOPO_PATHS_EDGE_DISJOINT);
+	long long n = paths(r, a, b, IBTOPO_PATHS_NODE_DISJOINT);
+
+	if (e != edge || n != node)
+		fail_msg("%s to %s: %lld edge-, %lld node-disjoint paths, wanted %lld, %lld",
+			 a, b, e, n, edge, node);
+}
+
 static struct ibtopo_path_stats stats(const struct run *r, bool servers,
 				      enum ibtopo_path_measure m)
 {
@@ -101,8 +113,7 @@ static void two_level_counts(void **state)
 	struct run r;
 
 	run_gen(&r, &p, 0);
-	assert_int_equal(paths(&r, "leaf01", "leaf04", IBTOPO_PATHS_EDGE_DISJOINT), 6);
-	assert_int_equal(paths(&r, "leaf01", "leaf04", IBTOPO_PATHS_NODE_DISJOINT), 3);
+	assert_disjoint(&r, "leaf01", "leaf04", 6, 3);
 	assert_int_equal(paths(&r, "leaf02", "leaf03", IBTOPO_PATHS_ECMP), 3);
 	assert_int_equal(paths(&r, "leaf01", "spine01", IBTOPO_PATHS_EDGE_DISJOINT), -1);
 	s = stats(&r, false, IBTOPO_PATHS_EDGE_DISJOINT);
@@ -123,12 +134,10 @@ static void three_level_counts(void **state)
 
 	run_gen(&r, &p, 0);
 	/* same pod: up to either agg and down */
-	assert_int_equal(paths(&r, "leaf01-01", "leaf01-02", IBTOPO_PATHS_EDGE_DISJOINT), 2);
-	assert_int_equal(paths(&r, "leaf01-01", "leaf01-02", IBTOPO_PATHS_NODE_DISJOINT), 2);
+	assert_disjoint(&r, "leaf01-01", "leaf01-02", 2, 2);
 	assert_int_equal(paths(&r, "leaf01-01", "leaf01-02", IBTOPO_PATHS_ECMP), 2);
 	/* across pods: 2 aggs x 2 cores each */
-	assert_int_equal(paths(&r, "leaf01-01", "leaf02-02", IBTOPO_PATHS_EDGE_DISJOINT), 2);
-	assert_int_equal(paths(&r, "leaf01-01", "leaf02-02", IBTOPO_PATHS_NODE_DISJOINT), 2);
+	assert_disjoint(&r, "leaf01-01", "leaf02-02", 2, 2);
 	assert_int_equal(paths(&r, "leaf01-01", "leaf02-02", IBTOPO_PATHS_ECMP), 4);
 	s = stats(&r, false, IBTOPO_PATHS_ECMP);
 	assert_int_equal(s.pairs, 6);
@@ -146,10 +155,8 @@ static void dropped_uplink_lowers_its_leaf_only(void **state)
 	struct run r;
 
 	run_gen(&r, &p, 0);
-	assert_int_equal(paths(&r, "leaf01", "leaf03", IBTOPO_PATHS_EDGE_DISJOINT), 1);
-	assert_int_equal(paths(&r, "leaf01", "leaf03", IBTOPO_PATHS_NODE_DISJOINT), 1);
-	assert_int_equal(paths(&r, "leaf02", "leaf03", IBTOPO_PATHS_EDGE_DISJOINT), 2);
-	assert_int_equal(paths(&r, "leaf02", "leaf03", IBTOPO_PATHS_NODE_DISJOINT), 2);
+	assert_disjoint(&r, "leaf01", "leaf03", 1, 1);
+	assert_disjoint(&r, "leaf02", "leaf03", 2, 2);
 	/* one finding, on the leaf that lost the cable, not one per peer */
 	assert_int_equal(count(&r, IBTOPO_LPD_LEAF_PAIR), 1);
 	for (size_t i = 0; i < r.list.count; i++)
@@ -174,8 +181,7 @@ static void same_level_link_adds_a_path(void **state)
 	struct run r;
 
 	run_gen(&r, &p, 0);
-	assert_int_equal(paths(&r, "leaf01", "leaf02", IBTOPO_PATHS_EDGE_DISJOINT), 3);
-	assert_int_equal(paths(&r, "leaf01", "leaf02", IBTOPO_PATHS_NODE_DISJOINT), 3);
+	assert_disjoint(&r, "leaf01", "leaf02", 3, 3);
 	assert_int_equal(paths(&r, "leaf01", "leaf02", IBTOPO_PATHS_ECMP), 1);
 	assert_int_equal(paths(&r, "leaf01", "leaf03", IBTOPO_PATHS_ECMP), 2);
 	done(&r);

@@ -170,6 +170,19 @@ static const struct ibtopo_finding *first(const struct run *x,
 	return NULL;
 }
 
+/*
+ * Program t's tables, analyze its fabric into x, and return the one
+ * finding of kind k there (failing unless there is exactly one).
+ */
+static const struct ibtopo_finding *
+only_one(struct run *x, struct net *t, enum ibtopo_finding_kind k)
+{
+	program(t);
+	analyze(x, t->f);
+	assert_int_equal(count_kind(x, k), 1);
+	return first(x, k);
+}
+
 static void balanced_tree_is_clean_and_even(void **state)
 {
 	const unsigned ncas = NLEAF * NHOST;
@@ -226,11 +239,8 @@ static void black_hole_found_once_at_its_entry(void **state)
 	/* spine1 carries the D-mod-k routes to odd LIDs */
 	assert_int_equal(lid % NSPINE, 1);
 	t.spine_lft[1][lid] = IBTOPO_LFT_NONE;
-	program(&t);
-	analyze(&x, t.f);
-	assert_int_equal(count_kind(&x, IBTOPO_FIND_ROUTE_BLACK_HOLE), 1);
+	f = only_one(&x, &t, IBTOPO_FIND_ROUTE_BLACK_HOLE);
 	assert_int_equal(x.found.count, 1);
-	f = first(&x, IBTOPO_FIND_ROUTE_BLACK_HOLE);
 	assert_int_equal(f->a.guid, 0x101);
 	assert_int_equal(f->a.port, IBTOPO_LFT_NONE);
 	assert_int_equal(f->subkind, IBTOPO_HOLE_NO_ENTRY);
@@ -315,11 +325,8 @@ static void loop_found_once_at_the_entry_that_turns_back(void **state)
 	assert_int_equal(lid % NSPINE, 0);
 	/* spine0 sends LID back down to leaf1, which sends it up again */
 	t.spine_lft[0][lid] = 2;
-	program(&t);
-	analyze(&x, t.f);
-	assert_int_equal(count_kind(&x, IBTOPO_FIND_ROUTE_LOOP), 1);
+	f = only_one(&x, &t, IBTOPO_FIND_ROUTE_LOOP);
 	assert_int_equal(x.found.count, 1);
-	f = first(&x, IBTOPO_FIND_ROUTE_LOOP);
 	assert_int_equal(f->a.guid, 0x100);
 	assert_int_equal(f->a.port, 2);
 	/* END B: the port's peer, leaf1; the destination: end c */
@@ -352,10 +359,7 @@ static void detour_is_not_minimal_where_it_turns(void **state)
 	t.spine_lft[0][lid] = 3;
 	t.leaf_lft[2][lid] = 11;
 	t.spine_lft[1][lid] = 4;
-	program(&t);
-	analyze(&x, t.f);
-	assert_int_equal(count_kind(&x, IBTOPO_FIND_ROUTE_NOT_MINIMAL), 1);
-	f = first(&x, IBTOPO_FIND_ROUTE_NOT_MINIMAL);
+	f = only_one(&x, &t, IBTOPO_FIND_ROUTE_NOT_MINIMAL);
 	assert_int_equal(f->a.guid, 0x100);
 	assert_int_equal(f->a.port, 3);
 	assert_int_equal(f->actual, 4);

@@ -52,6 +52,17 @@ static struct ibtopo_fabric *read_text(const char *text,
 	return f;
 }
 
+/* read_text of an auto-detected text that must read: the fabric. */
+static struct ibtopo_fabric *read_ok(const char *text)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = read_text(text, IBTOPO_FILE_AUTO, NULL, &err);
+
+	if (!f)
+		fail_msg("%s", err.message);
+	return f;
+}
+
 #define ALL ((size_t)-1)
 
 /* Reading must fail with EPARSE and a message starting "t.topo:<line>: ". */
@@ -502,9 +513,7 @@ static void lmc_is_kept_when_lid_is_0(void **state)
 	const struct ibtopo_port *p;
 	char *out;
 
-	f = read_text(text, IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+	f = read_ok(text);
 	p = ibtopo_node_port(ibtopo_fabric_find_node(f, 0x2), 1);
 	assert_int_equal(p->lid, 0);
 	assert_int_equal(p->lmc, 1);
@@ -579,7 +588,7 @@ static void ibsim_nets_train_as_ibsim(void **state)
 	const struct ibtopo_link *l;
 	const struct ibtopo_node *sw;
 
-	f = read_text("width=3\n"
+	f = read_ok("width=3\n"
 		      "speed=7\n"
 		      "extspeed=7\n"
 		      "\n"
@@ -604,10 +613,7 @@ static void ibsim_nets_train_as_ibsim(void **state)
 		      "Hca\t1 \"host003\"\n"
 		      "[1]\t\"leaf01\"[3]\n"
 		      "Hca\t1 \"host004\"\t# \"host004 mlx5_0\"\n"
-		      "[1]\t\"leaf01\"[5]\te=0 # lid 0 4xFDR10\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+		      "[1]\t\"leaf01\"[5]\te=0 # lid 0 4xFDR10\n");
 	sw = ibtopo_fabric_find_node(f, 0x100);
 	assert_non_null(sw);
 	assert_string_equal(sw->desc, "leaf01");
@@ -643,11 +649,8 @@ static void ibsim_nets_train_as_ibsim(void **state)
 	ibtopo_fabric_free(f);
 
 	/* no guid line: ibsim's own bases, 0x200000 and 0x100000 */
-	f = read_text("Switch 8 \"a\"\n[1] \"b\"[1]\n[2] \"c\"[1]\n"
-		      "Hca 2 \"b\"\n[1] \"a\"[1]\nHca 1 \"c\"\n[1] \"a\"[2]\n",
-		      IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+	f = read_ok("Switch 8 \"a\"\n[1] \"b\"[1]\n[2] \"c\"[1]\n"
+		      "Hca 2 \"b\"\n[1] \"a\"[1]\nHca 1 \"c\"\n[1] \"a\"[2]\n");
 	assert_string_equal(ibtopo_fabric_find_node(f, 0x200000)->desc, "a");
 	assert_string_equal(ibtopo_fabric_find_node(f, 0x100000)->desc, "b");
 	assert_string_equal(ibtopo_fabric_find_node(f, 0x100003)->desc, "c");
@@ -676,14 +679,11 @@ static void ports_report_with_and_without_dr_paths(void **state)
 	static const char dr[] =
 		"DR path slid 0; dlid 0; 0 -> new Channel Adapter {0000000000000a10} portnum 1 lid 0-0 \"\"\n"
 		"DR path slid 0; dlid 0; 0,1 -> new Switch {0000000000000b00} portnum 0 lid 0-0 \"\"\n";
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 	char both[1024];
 	const struct ibtopo_node *sw;
 
-	f = read_text(body, IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+	f = read_ok(body);
 	/* without DR paths the port GUID stands for the CA */
 	assert_non_null(ibtopo_fabric_find_node(f, 0xa11));
 	sw = ibtopo_fabric_find_node(f, 0xb00);
@@ -697,9 +697,7 @@ static void ports_report_with_and_without_dr_paths(void **state)
 	ibtopo_fabric_free(f);
 
 	snprintf(both, sizeof(both), "%s%s", dr, body);
-	f = read_text(both, IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+	f = read_ok(both);
 	assert_null(ibtopo_fabric_find_node(f, 0xa11));
 	assert_non_null(ibtopo_fabric_find_node(f, 0xa10));
 	assert_string_equal(ibtopo_fabric_find_node(f, 0xa10)->desc,
@@ -1234,11 +1232,10 @@ static void slurm_matches_the_x5_authors_file(void **state)
 
 static void slurm_names_and_hostlists(void **state)
 {
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 	char *out;
 
-	f = read_text(
+	f = read_ok(
 		"Switch 8 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
 		"[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
 		"[3] \"H-0000000000000013\"[1]\n[4] \"H-0000000000000014\"[1]\n"
@@ -1252,10 +1249,7 @@ static void slurm_names_and_hostlists(void **state)
 		"Ca 1 \"H-0000000000000014\" # \"node013 mlx5_0\"\n"
 		"Ca 1 \"H-0000000000000015\" # \"MT4129 ConnectX7   Mellanox Technologies\"\n"
 		"Ca 1 \"H-0000000000000016\" # \"Mellanox Technologies Aggregation Node\"\n"
-		"Ca 1 \"H-0000000000000017\" # \"node013 mlx5_1\"\n",
-		IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+		"Ca 1 \"H-0000000000000017\" # \"node013 mlx5_1\"\n");
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
 	/* the firmware-default CA is left out (named by its GUID if asked) */
 	assert_string_equal(
@@ -1280,21 +1274,17 @@ static void slurm_names_and_hostlists(void **state)
  */
 static void slurm_hosts_leave_out_switch_parts(void **state)
 {
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f;
 	char *out;
 
-	f = read_text(
+	f = read_ok(
 		"sysimgguid=0x100\n"
 		"Switch 2 \"S-0000000000000001\" # \"MF0;leaf01:MQM8790/U1\"\n"
 		"[1] \"H-0000000000000011\"[1]\n[2] \"H-0000000000000012\"[1]\n"
 		"sysimgguid=0x100\n"
 		"Ca 1 \"H-0000000000000011\" # \"sharp01\"\n"
 		"sysimgguid=0x12\n"
-		"Ca 1 \"H-0000000000000012\" # \"node001 mlx5_0\"\n",
-		IBTOPO_FILE_AUTO, NULL, &err);
-	if (!f)
-		fail_msg("%s", err.message);
+		"Ca 1 \"H-0000000000000012\" # \"node001 mlx5_0\"\n");
 	out = write_fabric(f, IBTOPO_EXPORT_SLURM);
 	assert_string_equal(
 		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"

@@ -8,10 +8,7 @@
 # ports have errors is ONE failing-cable finding with both causes.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-test_env db
-topo=$DATA/ck-cables.topo
+ck_cables db
 
 run 0 "$IBTOPO" import "$topo"
 run 0 "$IBTOPO" import "$topo" --counters "$DATA/hc-perfquery.txt"

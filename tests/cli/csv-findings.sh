@@ -7,10 +7,7 @@
 # tests/data/hc-perfquery.txt are rows there.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-topo=$DATA/ck-cables.topo
-dump=$DATA/rt-ck-lfts.dump
+ck_cables
 findings_header=$("$IBTOPO" analyze "$topo" --format csv | head -1 | tr -d '\r')
 case $findings_header in
 kind,severity,*) ;;

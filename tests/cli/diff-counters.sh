@@ -5,13 +5,10 @@
 # counts that did not grow, and snapshots without counters, show nothing.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-test_env db
-topo=$DATA/ck-cables.topo
+ck_cables db
 
-copy_at "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" '2026-01-01 10:00:00 UTC'
-copy_at "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt" '2026-01-01 11:00:00 UTC'
+hour_apart "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" \
+	"$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt"
 run 0 "$IBTOPO" import "$topo"
 run 0 "$IBTOPO" import "$topo"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/pq1.txt"

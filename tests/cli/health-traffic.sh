@@ -11,13 +11,10 @@
 # host links 3.6e12 of 1.8e14 (2%), level 1 2.88e13 of 3.6e14 (8%).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-test_env db
-topo=$DATA/ck-cables.topo
+ck_cables db
 
-copy_at "$DATA/hc-traffic-1.txt" "$tmp/t1.txt" '2026-01-01 10:00:00 UTC'
-copy_at "$DATA/hc-traffic-2.txt" "$tmp/t2.txt" '2026-01-01 11:00:00 UTC'
+hour_apart "$DATA/hc-traffic-1.txt" "$tmp/t1.txt" \
+	"$DATA/hc-traffic-2.txt" "$tmp/t2.txt"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t1.txt"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t2.txt"
 

@@ -9,14 +9,11 @@
 # --counters ibdiagnet2.db_csv --pm-pause 60` turns PM_DELTA into rates.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-test_env db
-topo=$DATA/ck-cables.topo
+ck_cables db
 
 # copies with known mtimes: the read time of the counters
-copy_at "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" '2026-01-01 10:00:00 UTC'
-copy_at "$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt" '2026-01-01 11:00:00 UTC'
+hour_apart "$DATA/hc-perfquery.txt" "$tmp/pq1.txt" \
+	"$DATA/hc-perfquery-later.txt" "$tmp/pq2.txt"
 copy_at "$DATA/hc-ibqueryerrors.txt" "$tmp/iqe.txt" '2026-01-01 10:00:00 UTC'
 
 # ---- perfquery: one unknown LID, one warning

@@ -35,13 +35,8 @@ sql() {
 }
 
 # Kill the program itself, not the libtool wrapper script that runs it.
-bin=$IBTOPO
-if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] &&
-	head -c 2 "$IBTOPO" | grep -q '#!'; then
-	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-	bin="$(dirname "$IBTOPO")/.libs/ibtopo"
-fi
+real_ibtopo
+bin=$IBTOPO_REAL
 
 # AddressSanitizer makes an import 4 times slower: a smaller fabric keeps
 # the test near a minute there (1,024 hosts, 320 switches, 3,072 links)

@@ -6,12 +6,10 @@
 # counter on a known port carries both ends' labels; ports without
 # counters still have their state; a saturated counter keeps its value
 # and is marked; -o replaces its file whole, leaving no temporary file.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
-PROMTOOL=${PROMTOOL:-$(command -v promtool)}
-[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+promtool_require
 tmp=$TESTDIR
 LC_ALL=C
 export LC_ALL

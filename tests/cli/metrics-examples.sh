@@ -4,12 +4,10 @@
 # ibtopo_* metric either names is one `ibtopo metrics` writes (for a
 # fixture with counters and a saturated counter) or one of the sweep's
 # that `ibtopo serve --help` lists.
-set -u
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
-PROMTOOL=${PROMTOOL:-$(command -v promtool)}
-[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+promtool_require
 tmp=$TESTDIR
 EX=$top_srcdir/examples
 

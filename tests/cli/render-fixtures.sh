@@ -24,13 +24,6 @@ python_require
 unset IBTOPO_DB
 T=$TESTDIR
 
-render() {
-	"$IBTOPO" render "$@" 2>"$T/err" || {
-		cat "$T/err" >&2
-		fail "render $*"
-	}
-}
-
 magic() {
 	od -An -tx1 -N"$2" "$1" | tr -d ' \n'
 }

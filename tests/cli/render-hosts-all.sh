@@ -10,8 +10,7 @@ unset IBTOPO_DB
 T=$TESTDIR
 ft=$T/ft.topo
 
-"$IBTOPO" plan fat-tree --levels 3 --pods 64 --leaves 4 --spines 4 \
-	--hosts-per-leaf 32 --radix 64 -o "$ft" || fail "plan"
+plan_pods64 "$ft"
 
 for detail in "" "--detail groups"; do
 	# shellcheck disable=SC2086 # $detail is zero or two words

@@ -11,8 +11,7 @@ unset IBTOPO_DB
 T=$TESTDIR
 ft=$T/ft64.topo
 
-"$IBTOPO" plan fat-tree --levels 3 --pods 64 --leaves 4 --spines 4 \
-	--hosts-per-leaf 32 --radix 64 -o "$ft" || fail "plan"
+plan_pods64 "$ft"
 
 run 0 "$IBTOPO" render "$ft" -o "$T/ft.dot"
 d=$T/ft.dot

@@ -19,13 +19,6 @@ small=$DATA/rd-small.topo
 cables=$DATA/rd-small-cables.csv
 T=$TESTDIR
 
-render() {
-	"$IBTOPO" render "$@" 2>"$T/err" || {
-		cat "$T/err" >&2
-		fail "render $*"
-	}
-}
-
 # svg_edges FILE: "TAIL HEAD STROKE DASHED" per edge, sorted.
 svg_edges() {
 	"$PYTHON3" - "$1" <<'EOF'

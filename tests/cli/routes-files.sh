@@ -8,10 +8,7 @@
 # the cables reach (one spine, two cables a leaf), bad dumps and missing tables (exit 2).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
-python_require
-tmp=$TESTDIR
-topo=$DATA/ck-cables.topo
-dump=$DATA/rt-ck-lfts.dump
+ck_cables
 
 # ---- a clean dump: the contract's keys and the counts
 run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format json

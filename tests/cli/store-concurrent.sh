@@ -35,11 +35,8 @@ while :; do
 		fi
 	fi
 done
-w=0
-for p in $pids; do
-	w=$((w + 1))
-	wait "$p" || flunk "writer $w: $(cat "$tmp/err$w")"
-done
+# shellcheck disable=SC2086 # one PID a word
+wait_pids writer "$tmp/err" $pids
 [ "$bad_reads" -eq 0 ] || flunk "$bad_reads of $reads reads failed"
 
 "$IBTOPO" --db "$db" snapshots --format csv >"$tmp/list" || failed=1

@@ -5,13 +5,7 @@
 # with one line and leaves the database as it was.
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-# unrelated fixtures, stored as one fabric: labels and REFs as before
-# fabrics (issue 25); tests/cli/fabrics-*.sh test several
-IBTOPO_FABRIC=fixtures
-export IBTOPO_FABRIC
-tmp=$TESTDIR
-TOOL=$top_builddir/tests/store-tool
-test_env
+fixtures_env
 
 [ -f "$REAL/qdr-hosts-fdr10-isls.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 
@@ -69,11 +63,8 @@ for w in 1 2 3 4; do
 	) &
 	pids="$pids $!"
 done
-w=0
-for p in $pids; do
-	w=$((w + 1))
-	wait "$p" || flunk "importer $w: $(cat "$tmp/cerr$w")"
-done
+# shellcheck disable=SC2086 # one PID a word
+wait_pids importer "$tmp/cerr" $pids
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(grep -Ec ',w[1-4]\.([1-9]|10),' "$tmp/out")" -eq 40 ] ||
 	flunk "concurrent imports: $(($(wc -l <"$tmp/out") - 1)) snapshots"

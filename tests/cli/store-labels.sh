@@ -6,13 +6,7 @@
 # naming that label fails listing the snapshots it could mean.
 : "${IBTOPO:?}" "${top_srcdir:?}" "${top_builddir:?}"
 . "$top_srcdir/tests/lib.sh"
-# unrelated fixtures, stored as one fabric: labels and REFs as before
-# fabrics (issue 25); tests/cli/fabrics-*.sh test several
-IBTOPO_FABRIC=fixtures
-export IBTOPO_FABRIC
-tmp=$TESTDIR
-TOOL=$top_builddir/tests/store-tool
-test_env
+fixtures_env
 
 db=$tmp/fabric.db
 x5=$REAL/x5-mixed-ddr-qdr.topo

@@ -24,13 +24,8 @@ command -v "$VALGRIND" >/dev/null 2>&1 || skip "no valgrind"
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL (the real dumps are in the repository)"
 
 # Run the program itself, not the libtool wrapper script that runs it.
-bin=$IBTOPO
-if [ -x "$(dirname "$IBTOPO")/.libs/ibtopo" ] &&
-	head -c 2 "$IBTOPO" | grep -q '#!'; then
-	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export LD_LIBRARY_PATH
-	bin="$(dirname "$IBTOPO")/.libs/ibtopo"
-fi
+real_ibtopo
+bin=$IBTOPO_REAL
 if [ -n "${ASAN_OPTIONS:-}" ] ||
 	{ command -v ldd >/dev/null 2>&1 && ldd "$bin" 2>/dev/null |
 		grep -q 'libasan'; } ||

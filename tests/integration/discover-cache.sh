@@ -6,13 +6,10 @@
 # same links as the snapshot); a failed discovery leaves an old FILE as
 # it was and no temporary file beside it.
 . "${top_srcdir:-.}/tests/lib.sh"
-sim_require
+ibnetdiscover_require
 python_require
-[ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 sim_opensm
 C=$TESTDIR/fabric.cache
 

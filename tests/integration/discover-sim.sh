@@ -7,13 +7,10 @@
 # metadata; then the snapshot read back from the store equals what the
 # same discovery wrote to an ibnetdiscover cache file.
 . "${top_srcdir:-.}/tests/lib.sh"
-sim_require
+ibnetdiscover_require
 python_require
-[ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 sim_opensm
 
 sim_client "$IBTOPO" --db "$DB" discover --label first --timeout 500 \

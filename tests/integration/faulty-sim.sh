@@ -35,9 +35,7 @@ python_require
 SPY=${top_builddir:-.}/tests/.libs/rel-madspy.so
 [ -f "$SPY" ] || fail "no $SPY (make check builds it)"
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 
 # brief REF: links and node descriptions of snapshot REF, one per line
 brief() {

@@ -10,9 +10,7 @@
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
-GEN="$top_builddir/tests/gen/gen-fabric"
-[ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
+opensm_gen_require
 FIXTURES="$top_srcdir/tests/data/real"
 
 # engine NET: the routing engine opensm used after one sweep of NET.

@@ -33,9 +33,7 @@ TOOL=${top_builddir:-.}/tests/store-tool
 
 "$IBTOPO" plan fat-tree --leaves 8 --spines 4 --hosts-per-leaf 8 \
 	--format ibsim -o "$TESTDIR/ft.net" || fail "plan fat-tree"
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=host001
-export SIM_HOST
+sim_start_as "$TESTDIR/ft.net" host001
 sim_opensm
 SWITCHES=$(sed -n 's/^Switch[^"]*"\([^"]*\)".*/\1/p' "$TESTDIR/ft.net")
 [ "$(count_lines "$SWITCHES")" -eq 12 ] || fail "switches: $SWITCHES"

@@ -18,9 +18,7 @@
 sim_require
 python_require
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 
 # ---- no subnet manager yet
 sim_client "$IBTOPO" --db "$DB" discover --routes --counters --timeout 200 \

@@ -9,9 +9,7 @@
 sim_require
 python_require
 
-sim_start "$DATA/sim-small.net"
-SIM_HOST=host02
-export SIM_HOST
+sim_start_as "$DATA/sim-small.net" host02
 
 sim_client "$IBTOPO" --db "$DB" discover >/dev/null 2>"$TESTDIR/err" ||
 	{ cat "$TESTDIR/err"; fail "discover of the whole fabric failed"; }

@@ -12,11 +12,9 @@
 # Needs ibsim, libumad2sim, opensm, ibnetdiscover, dump_fts (else SKIP).
 . "$top_srcdir/tests/lib.sh"
 python_require
-[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
+opensm_gen_require
 ibnetdiscover_require
 DUMP_FTS=$(command -v dump_fts) || skip "dump_fts not found (infiniband-diags)"
-GEN="$top_builddir/tests/gen/gen-fabric"
-[ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
 T=$TESTDIR
 
 # client COMMAND...: a simulator client, killed if it hangs (a client of

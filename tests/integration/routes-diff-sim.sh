@@ -12,9 +12,7 @@
 . "$top_srcdir/tests/lib.sh"
 sim_require
 python_require
-[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
-GEN="$top_builddir/tests/gen/gen-fabric"
-[ -x "$GEN" ] || skip "tests/gen/gen-fabric not built"
+opensm_gen_require
 T=$TESTDIR
 
 # osm ARGS...: one opensm sweep, its dumps and cache in $T/osm

@@ -14,9 +14,7 @@ python_require
 	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
 grep -q 'guid' "$TESTDIR/ft.net" && fail "the generated net file states GUIDs"
 switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
+sim_start_as "$TESTDIR/ft.net" h00001
 sim_opensm_dumps
 dump=$TESTDIR/dump/opensm-lfts.dump
 [ -s "$dump" ] || fail "opensm wrote no opensm-lfts.dump"

@@ -26,9 +26,7 @@ diag_require DUMP_FTS dump_fts
 	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
 switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
 nodes=$(grep -c '^Switch\|^Hca' "$TESTDIR/ft.net")
-sim_start "$TESTDIR/ft.net"
-SIM_HOST=h00001
-export SIM_HOST
+sim_start_as "$TESTDIR/ft.net" h00001
 
 sim_opensm_dumps
 grep -q 'tables configured on all switches' "$TESTDIR/osm/osm.log" ||

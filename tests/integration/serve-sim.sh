@@ -16,8 +16,7 @@
 sim_require
 python_require
 . "$top_srcdir/tests/serve-lib.sh"
-PROMTOOL=${PROMTOOL:-$(command -v promtool)}
-[ -n "$PROMTOOL" ] && [ -x "$PROMTOOL" ] || skip "promtool not found (prometheus)"
+promtool_require
 spy=${top_builddir:-.}/tests/.libs/rel-madspy.so
 [ -f "$spy" ] || fail "no $spy (make check builds it)"
 

@@ -8,9 +8,7 @@ sim_require
 python_require
 [ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
 
-sim_start "$DATA/sim-speeds.net"
-SIM_HOST=qdr
-export SIM_HOST
+sim_start_as "$DATA/sim-speeds.net" qdr
 sim_client "$IBTOPO" --db "$DB" discover >/dev/null 2>"$TESTDIR/err" ||
 	{ cat "$TESTDIR/err"; fail "discover"; }
 "$IBTOPO" --db "$DB" show --format json links | links_brief >"$TESTDIR/got" ||
