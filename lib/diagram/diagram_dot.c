@@ -235,6 +235,7 @@ static struct litem *legend_add(struct litem *it, size_t *n, const char *color,
 				const char *sample, int size, const char *text)
 {
 	struct litem *x;
+	size_t len;
 
 	if (*n == LEGEND_MAX)
 		return NULL;
@@ -243,7 +244,10 @@ static struct litem *legend_add(struct litem *it, size_t *n, const char *color,
 	x->color = color;
 	x->sample = sample;
 	x->size = size;
-	snprintf(x->text, sizeof(x->text), "%s", text);
+	/* cut to fit, as a legend line may be (not a -Wformat-truncation) */
+	len = strnlen(text, sizeof(x->text) - 1);
+	memcpy(x->text, text, len);
+	x->text[len] = '\0';
 	return x;
 }
 
