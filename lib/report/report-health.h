@@ -7,7 +7,7 @@
 
 #include "report/report-int.h"
 
-/** {"node","guid","port"} of a port; NULL is null (report_health.c). */
+/** {"node","guid","port"} of a port; NULL is null. */
 struct ibtopo__json *ibtopo__health_end_json(const struct ibtopo_port *p);
 /** A port's BER, lanes and waiting into its JSON object; nonzero: ENOMEM. */
 int ibtopo__health_port_ber_json(struct ibtopo__json *o,

@@ -15,23 +15,6 @@ typedef struct ibtopo__json json;
  * shared findings writer.
  */
 
-/* {"node","guid","port"} of a port; NULL is null. */
-json *ibtopo__health_end_json(const struct ibtopo_port *p)
-{
-	json *o;
-
-	if (!p)
-		return ibtopo__json_null();
-	o = ibtopo__json_object();
-	if (ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc)) ||
-	    ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid)) ||
-	    ibtopo__json_set(o, "port", ibtopo__json_int(p->num))) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
-}
-
 /* Names of the counters whose bit is set in `mask`, as a JSON array. */
 static json *names_json(uint32_t mask)
 {

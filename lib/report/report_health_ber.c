@@ -12,6 +12,23 @@
 
 typedef struct ibtopo__json json;
 
+/* {"node","guid","port"} of a port; NULL is null (report_health.c too) */
+json *ibtopo__health_end_json(const struct ibtopo_port *p)
+{
+	json *o;
+
+	if (!p)
+		return ibtopo__json_null();
+	o = ibtopo__json_object();
+	if (ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc)) ||
+	    ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid)) ||
+	    ibtopo__json_set(o, "port", ibtopo__json_int(p->num))) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json *real_or_null(double v, bool set)
 {
 	return set ? ibtopo__json_real(v) : ibtopo__json_null();
