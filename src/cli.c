@@ -557,6 +557,15 @@ int cli_load(struct ibtopo_fabric **out, const struct cli_global *g,
 	return 0;
 }
 
+int cli_load_operand(struct ibtopo_fabric **out, const struct cli_cmd *cmd,
+		     const struct cli_state *st, int argc, char **argv,
+		     const struct cli_global *g, struct cli_source *src)
+{
+	if (cli_source_operand(cmd, st, argc, argv, &src->what))
+		return EXIT_TROUBLE;
+	return cli_load(out, g, src);
+}
+
 int cli_merge_cables(struct ibtopo_fabric *fabric, const struct cli_global *g,
 		     const char *path, struct ibtopo_findings *unmatched)
 {

@@ -274,6 +274,15 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 int cli_load(struct ibtopo_fabric **out, const struct cli_global *g,
 	     const struct cli_source *src);
 
+/**
+ * The fabric the command's one optional operand (REF|FILE, into
+ * src->what) names, after its options: cli_source_operand(), then
+ * cli_load(). 0 or EXIT_TROUBLE, the failure printed.
+ */
+int cli_load_operand(struct ibtopo_fabric **out, const struct cli_cmd *cmd,
+		     const struct cli_state *st, int argc, char **argv,
+		     const struct cli_global *g, struct cli_source *src);
+
 /* The name standard input goes by in messages, for a FILE given as "-". */
 #define CLI_STDIN_NAME "<stdin>"
 

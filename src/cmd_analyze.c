@@ -154,10 +154,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (cli_source_operand(self, &st, argc, argv, &src.what))
-		return EXIT_TROUBLE;
-
-	if (cli_load(&fabric, g, &src))
+	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
 	rc = EXIT_TROUBLE;
 	if (cli_merge_cables(fabric, g, cables, &shown_findings))

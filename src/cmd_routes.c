@@ -134,10 +134,7 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
-	if (cli_source_operand(self, &st, argc, argv, &src.what))
-		return EXIT_TROUBLE;
-
-	if (cli_load(&fabric, g, &src))
+	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
 	if (!cli_fabric_has_lids(fabric)) {
 		rc = no_lids(fabric, src.what ? src.what : "latest");
