@@ -88,7 +88,14 @@ static int cmd_fabrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_operands(self, &st, argc, argv, 0) < 0)
 		return EXIT_TROUBLE;
 
-	if (cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err))
+	rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, &err);
+	if (rc == IBTOPO_ENOTFOUND) {
+		/* no database yet: no fabric yet, and none created */
+		ro = cli_stdout_sink(rep.format);
+		rc = ibtopo_store_report_fabrics(&ro, NULL, 0, &err);
+		return rc ? cli_fail(&err) : cli_report_exit(NULL, 0);
+	}
+	if (rc)
 		return cli_fail(&err);
 	rc = ibtopo_store_fabrics(&list, &count, store, &err);
 	if (rc == 0) {

@@ -4,7 +4,7 @@
 # empty for every row (tests/data/tf-sim.net has no LIDs, port GUIDs,
 # states, vendor or device ids); --wide and JSON/CSV keep them.
 # `snapshots` on a database that does not exist yet is an empty list
-# (exit 0, no file created); `snapshots --keep 1` says on stderr how
+# (exit 0, no file created), and so is `fabrics`; `snapshots --keep 1` says on stderr how
 # many labelled snapshots it kept.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -51,6 +51,13 @@ run 0 "$IBTOPO" --db "$db" snapshots --format json
 	flunk "snapshots json, no db: $(cat "$tmp/out")"
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(wc -l <"$tmp/out")" -eq 1 ] || flunk "snapshots csv, no db: $(cat "$tmp/out")"
+# fabrics likewise: none yet, and no file made
+run 0 "$IBTOPO" --db "$db" fabrics && [ ! -s "$tmp/err" ] ||
+	flunk "fabrics, no db: $(cat "$tmp/err")"
+[ -e "$db" ] && flunk "fabrics created $db"
+run 0 "$IBTOPO" --db "$db" fabrics --format json
+[ "$(tr -d ' \n' <"$tmp/out")" = '{"schema_version":1,"fabrics":[]}' ] ||
+	flunk "fabrics json, no db: $(cat "$tmp/out")"
 [ -e "$db" ] && flunk "snapshots --format created $db"
 # a directory that does not exist either: still an empty list
 run 0 "$IBTOPO" --db "$tmp/nodir/fabric.db" snapshots
