@@ -92,6 +92,9 @@ struct ibtopo__column {
 	void (*get)(const void *row, void *ctx, struct ibtopo__cell *out);
 };
 
+/** One cell as a JSON value (a new reference; NULL when out of memory). */
+struct ibtopo__json *ibtopo__cell_json(const struct ibtopo__cell *c);
+
 /**
  * Write rows as a text table, CSV, or JSON
  * {"schema_version":1,"<list_name>":[...]}.

@@ -47,7 +47,7 @@ static const char *cell_text(struct ibtopo__cell *c, bool csv, char *buf,
 	}
 }
 
-static struct ibtopo__json *cell_json(const struct ibtopo__cell *c)
+struct ibtopo__json *ibtopo__cell_json(const struct ibtopo__cell *c)
 {
 	struct ibtopo__json *arr;
 
@@ -102,7 +102,7 @@ static int write_json(const struct ibtopo_sink *sink,
 			return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		for (size_t i = 0; rc == 0 && i < ncols; i++) {
 			get_cell(&cols[i], rows[r], ctx, &cell);
-			rc = ibtopo__json_set_path(obj, cols[i].name, cell_json(&cell));
+			rc = ibtopo__json_set_path(obj, cols[i].name, ibtopo__cell_json(&cell));
 		}
 		if (rc == 0 && r)
 			rc = ibtopo__out_write(sink, ",", 1);

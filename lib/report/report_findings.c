@@ -380,24 +380,6 @@ static const struct ibtopo__column health_cols[] = {
 
 /* ----------------------------------------------------------------- JSON */
 
-static struct ibtopo__json *cell_json(const struct ibtopo__cell *c)
-{
-	switch (c->type) {
-	case IBTOPO__STR:
-		return ibtopo__json_string(c->s);
-	case IBTOPO__INT:
-		return ibtopo__json_int(c->i);
-	case IBTOPO__GUID:
-		return ibtopo__json_guid(c->g);
-	case IBTOPO__REAL:
-		return ibtopo__json_real(c->d);
-	case IBTOPO__BOOL:
-		return ibtopo__json_bool(c->b);
-	default:
-		return ibtopo__json_null();
-	}
-}
-
 /*
  * JSON only: a failing cable's "check" (the cable finding it was) and
  * "counters", every error counter above its threshold on either port:
@@ -472,7 +454,7 @@ struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list)
 			cols[k].get(f, x, &cell);
 			if (cell.type == IBTOPO__NULL && !always_key(cols[k].name, f))
 				continue;
-			if (ibtopo__json_set_path(obj, cols[k].name, cell_json(&cell)))
+			if (ibtopo__json_set_path(obj, cols[k].name, ibtopo__cell_json(&cell)))
 				goto out_fail;
 		}
 		for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(health_cols); k++) {
@@ -483,7 +465,7 @@ struct ibtopo__json *ibtopo__findings_json(const struct ibtopo_findings *list)
 			health_cols[k].get(f, x, &cell);
 			if (cell.type != IBTOPO__NULL &&
 			    ibtopo__json_set_path(obj, health_cols[k].name,
-						  cell_json(&cell)))
+						  ibtopo__cell_json(&cell)))
 				goto out_fail;
 		}
 		if (f->cable && cable_json(obj, f->cable))
