@@ -78,37 +78,7 @@ static bool needs_fabric(const char *target)
 }
 
 /* The fixed fabric of the cable and plan targets, as text. */
-static struct {
-	char *text;
-	size_t len;
-} fixed;
-
-struct mem {
-	char *buf;
-	size_t len, alloc;
-};
-
-static int mem_write(void *arg, const char *buf, size_t len)
-{
-	struct mem *m = arg;
-
-	if (m->len + len + 1 > m->alloc) {
-		size_t n = m->alloc ? m->alloc : 4096;
-		char *nb;
-
-		while (n < m->len + len + 1)
-			n *= 2;
-		nb = realloc(m->buf, n);
-		if (!nb)
-			return IBTOPO_ENOMEM;
-		m->buf = nb;
-		m->alloc = n;
-	}
-	memcpy(m->buf + m->len, buf, len);
-	m->len += len;
-	m->buf[m->len] = '\0';
-	return 0;
-}
+static struct ibtopo_buffer fixed;
 
 static void die(const char *what, const struct ibtopo_error *err)
 {
@@ -116,12 +86,12 @@ static void die(const char *what, const struct ibtopo_error *err)
 	abort();
 }
 
-static struct mem write_as(const struct ibtopo_fabric *f,
+static struct ibtopo_buffer write_as(const struct ibtopo_fabric *f,
 			   enum ibtopo_export_format fmt)
 {
-	struct mem m = { NULL, 0, 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
-		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+		IBTOPO_FORMAT_TEXT, ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_fabric_write(&o, f, fmt, &err))
@@ -134,12 +104,12 @@ static struct mem write_as(const struct ibtopo_fabric *f,
  * that clash, is refused (IBTOPO_EINVAL: *refused and an empty text);
  * anything else is a failure.
  */
-static struct mem write_sched(const struct ibtopo_fabric *f,
+static struct ibtopo_buffer write_sched(const struct ibtopo_fabric *f,
 			      enum ibtopo_export_format fmt, bool *refused)
 {
-	struct mem m = { NULL, 0, 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
-		IBTOPO_FORMAT_TEXT, mem_write, &m, 0 };
+		IBTOPO_FORMAT_TEXT, ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
@@ -158,14 +128,14 @@ static void check_sched(const struct ibtopo_fabric *f,
 			enum ibtopo_export_format fmt)
 {
 	bool refused;
-	struct mem m = write_sched(f, fmt, &refused);
+	struct ibtopo_buffer m = write_sched(f, fmt, &refused);
 
 	if (!refused && !m.len)
 		die("a scheduler format wrote nothing", NULL);
-	free(m.buf);
+	free(m.text);
 }
 
-static struct ibtopo_fabric *read_as(const struct mem *m,
+static struct ibtopo_fabric *read_as(const struct ibtopo_buffer *m,
 				     enum ibtopo_file_format fmt, const char *what)
 {
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
@@ -173,7 +143,7 @@ static struct ibtopo_fabric *read_as(const struct mem *m,
 	struct ibtopo_fabric *f = NULL;
 
 	o.format = fmt;
-	if (ibtopo_fabric_read_buffer(&f, m->buf ? m->buf : "", m->len, what,
+	if (ibtopo_fabric_read_buffer(&f, m->text ? m->text : "", m->len, what,
 				      &o, &err))
 		die(what, &err);
 	return f;
@@ -182,22 +152,22 @@ static struct ibtopo_fabric *read_as(const struct mem *m,
 /* ibnetdiscover text reads back into a fabric that writes the same text. */
 static void check_ibnetdiscover(const struct ibtopo_fabric *f)
 {
-	struct mem t1 = write_as(f, IBTOPO_EXPORT_IBNETDISCOVER), t2;
+	struct ibtopo_buffer t1 = write_as(f, IBTOPO_EXPORT_IBNETDISCOVER), t2;
 	struct ibtopo_fabric *g;
 
 	g = read_as(&t1, IBTOPO_FILE_IBNETDISCOVER, "ibnetdiscover output");
 	t2 = write_as(g, IBTOPO_EXPORT_IBNETDISCOVER);
-	if (t1.len != t2.len || memcmp(t1.buf, t2.buf, t1.len))
+	if (t1.len != t2.len || memcmp(t1.text, t2.text, t1.len))
 		die("ibnetdiscover output does not read back the same", NULL);
-	free(t1.buf);
-	free(t2.buf);
+	free(t1.text);
+	free(t2.text);
 	ibtopo_fabric_free(g);
 }
 
 /* A net file reads back with the same nodes (by GUID) and cables. */
 static void check_ibsim(const struct ibtopo_fabric *f)
 {
-	struct mem net = write_as(f, IBTOPO_EXPORT_IBSIM);
+	struct ibtopo_buffer net = write_as(f, IBTOPO_EXPORT_IBSIM);
 	struct ibtopo_fabric *h = read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
 
 	if (ibtopo_fabric_link_count(h) != ibtopo_fabric_link_count(f) ||
@@ -214,7 +184,7 @@ static void check_ibsim(const struct ibtopo_fabric *f)
 		    p->remote->node->guid != l->b->node->guid)
 			die("ibsim output does not read back the same cable", NULL);
 	}
-	free(net.buf);
+	free(net.text);
 	ibtopo_fabric_free(h);
 }
 
@@ -242,8 +212,8 @@ static size_t csv_record(const char **pp)
 /* `show links` CSV: a header, then one record of as many fields per link. */
 static void check_csv(const struct ibtopo_fabric *f)
 {
-	struct mem m = write_as(f, IBTOPO_EXPORT_CSV);
-	const char *p = m.buf ? m.buf : "";
+	struct ibtopo_buffer m = write_as(f, IBTOPO_EXPORT_CSV);
+	const char *p = m.text ? m.text : "";
 	size_t header = csv_record(&p), rows = 0;
 
 	while (*p) {
@@ -253,15 +223,15 @@ static void check_csv(const struct ibtopo_fabric *f)
 	}
 	if (rows != ibtopo_fabric_link_count(f))
 		die("csv output: not one record per link", NULL);
-	free(m.buf);
+	free(m.text);
 }
 
 /* One JSON object, schema_version 1, with every node and link. */
 static void check_json(const struct ibtopo_fabric *f)
 {
-	struct mem m = write_as(f, IBTOPO_EXPORT_JSON);
+	struct ibtopo_buffer m = write_as(f, IBTOPO_EXPORT_JSON);
 	json_error_t jerr;
-	json_t *doc = json_loadb(m.buf ? m.buf : "", m.len, 0, &jerr);
+	json_t *doc = json_loadb(m.text ? m.text : "", m.len, 0, &jerr);
 
 	if (!doc)
 		die("json output does not parse", NULL);
@@ -272,7 +242,7 @@ static void check_json(const struct ibtopo_fabric *f)
 		    ibtopo_fabric_link_count(f))
 		die("json output lacks schema_version 1, a node or a link", NULL);
 	json_decref(doc);
-	free(m.buf);
+	free(m.text);
 }
 
 /*
@@ -379,15 +349,15 @@ static void hostlist_split(const char *expr, struct slurm_names *out)
 static void check_slurm(const struct ibtopo_fabric *f)
 {
 	bool refused;
-	struct mem m = write_sched(f, IBTOPO_EXPORT_SLURM, &refused);
+	struct ibtopo_buffer m = write_sched(f, IBTOPO_EXPORT_SLURM, &refused);
 	struct slurm_names switches = { 0 }, children = { 0 }, nodes = { 0 };
 	char *save = NULL;
 
 	if (refused) {
-		free(m.buf);
+		free(m.text);
 		return;
 	}
-	for (char *l = strtok_r(m.buf, "\n", &save); l;
+	for (char *l = strtok_r(m.text, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		char *name, *rest, *list;
 		size_t before = switches.n;
@@ -432,7 +402,7 @@ static void check_slurm(const struct ibtopo_fabric *f)
 	names_release(&switches);
 	names_release(&children);
 	names_release(&nodes);
-	free(m.buf);
+	free(m.text);
 }
 
 /*
@@ -444,31 +414,31 @@ static void check_lfts(const struct ibtopo_fabric *f, struct ibtopo_fabric *onto
 {
 	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct mem t1 = { NULL, 0, 0 }, t2;
+	struct ibtopo_buffer t1 = { 0 }, t2;
 	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-		mem_write, &t1, 0 };
+		ibtopo_write_buffer, &t1, 0 };
 	size_t unknown = 0;
 	int rc = ibtopo_fabric_write(&so, f, IBTOPO_EXPORT_LFTS, &err);
 
 	if (!ibtopo_fabric_has_routes(f)) {
 		if (rc != IBTOPO_EINVAL)
 			die("lfts output of a fabric without tables", &err);
-		free(t1.buf);
+		free(t1.text);
 		return;
 	}
 	if (rc)
 		die("write lfts", &err);
 	if (!onto)
 		die("lfts output with no fabric to read it onto", NULL);
-	if (ibtopo_routes_load_buffer(onto, t1.buf ? t1.buf : "", t1.len,
+	if (ibtopo_routes_load_buffer(onto, t1.text ? t1.text : "", t1.len,
 				      "lfts output", &o, &unknown, &err) ||
 	    unknown)
 		die("lfts output does not read back", &err);
 	t2 = write_as(onto, IBTOPO_EXPORT_LFTS);
-	if (t1.len != t2.len || memcmp(t1.buf, t2.buf, t1.len))
+	if (t1.len != t2.len || memcmp(t1.text, t2.text, t1.len))
 		die("lfts output does not read back the same", NULL);
-	free(t1.buf);
-	free(t2.buf);
+	free(t1.text);
+	free(t2.text);
 }
 
 /*
@@ -508,19 +478,17 @@ static void check_written(const struct ibtopo_fabric *f,
 
 static struct ibtopo_fabric *fixed_fabric(void)
 {
-	struct mem m = { fixed.text, fixed.len, fixed.len };
-
 	if (!fixed.text)
 		die("no fixed fabric (IBTOPO_FUZZ_FABRIC, --fabric)", NULL);
-	return read_as(&m, IBTOPO_FILE_AUTO, "fixed fabric");
+	return read_as(&fixed, IBTOPO_FILE_AUTO, "fixed fabric");
 }
 
-static struct mem cables_of(const struct ibtopo_fabric *f,
+static struct ibtopo_buffer cables_of(const struct ibtopo_fabric *f,
 			    enum ibtopo_format fmt)
 {
-	struct mem m = { NULL, 0, 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, fmt,
-		mem_write, &m, 0 };
+		ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_report_cables(&o, f, &err))
@@ -535,7 +503,7 @@ static void fuzz_cables(const unsigned char *data, size_t size)
 	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = fixed_fabric();
-	struct mem before = cables_of(f, IBTOPO_FORMAT_TEXT), after, json;
+	struct ibtopo_buffer before = cables_of(f, IBTOPO_FORMAT_TEXT), after, json;
 	int rc;
 
 	rc = ibtopo_cables_load_buffer(f, (const char *)data, size, "fuzz", &o,
@@ -545,17 +513,17 @@ static void fuzz_cables(const unsigned char *data, size_t size)
 		if (rc != err.code || !err.message[0])
 			die("a failed cable load gave no message", &err);
 		if (before.len != after.len ||
-		    memcmp(before.buf, after.buf, before.len))
+		    memcmp(before.text, after.text, before.len))
 			die("a failed cable load changed the fabric", NULL);
 	} else {
 		json = cables_of(f, IBTOPO_FORMAT_JSON);
-		free(json.buf);
+		free(json.text);
 		if (ibtopo_check_links(&found, f, &co, &err))
 			die("checks", &err);
 		ibtopo_findings_release(&found);
 	}
-	free(before.buf);
-	free(after.buf);
+	free(before.text);
+	free(after.text);
 	ibtopo_fabric_free(f);
 }
 
@@ -593,13 +561,13 @@ static void fuzz_counters(const unsigned char *data, size_t size)
 		if (ibtopo_health_analyze(&h, &found, f, f, NULL, &err))
 			die("health", &err);
 		for (int k = IBTOPO_FORMAT_TEXT; k <= IBTOPO_FORMAT_CSV; k++) {
-			struct mem m = { NULL, 0, 0 };
+			struct ibtopo_buffer m = { 0 };
 			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
-				(enum ibtopo_format)k, mem_write, &m, 0 };
+				(enum ibtopo_format)k, ibtopo_write_buffer, &m, 0 };
 
 			if (ibtopo_report_health(&so, h, &found, &err))
 				die("health report", &err);
-			free(m.buf);
+			free(m.text);
 		}
 		ibtopo_health_free(h);
 		ibtopo_findings_release(&found);
@@ -650,13 +618,13 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 			die("routes analysis", &err);
 		for (int k = IBTOPO_FORMAT_TEXT; r && k <= IBTOPO_FORMAT_CSV;
 		     k++) {
-			struct mem m = { NULL, 0, 0 };
+			struct ibtopo_buffer m = { 0 };
 			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
-				(enum ibtopo_format)k, mem_write, &m, 0 };
+				(enum ibtopo_format)k, ibtopo_write_buffer, &m, 0 };
 
 			if (ibtopo_report_routes(&so, r, &found, &err))
 				die("routes report", &err);
-			free(m.buf);
+			free(m.text);
 		}
 		ibtopo_findings_release(&found);
 		ibtopo_routes_free(r);
@@ -801,7 +769,6 @@ static int fuzz_one(const char *target, const unsigned char *data, size_t size)
 static void load_fixed(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	struct mem m = { NULL, 0, 0 };
 	char buf[65536];
 	size_t n;
 
@@ -810,11 +777,9 @@ static void load_fixed(const char *path)
 		exit(2);
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (mem_write(&m, buf, n))
+		if (ibtopo_write_buffer(&fixed, buf, n))
 			exit(2);
 	fclose(f);
-	fixed.text = m.buf;
-	fixed.len = m.len;
 }
 
 #ifdef FUZZ_TARGET

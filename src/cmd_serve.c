@@ -140,35 +140,9 @@ struct serve_state {
 	char last_error[IBTOPO_ERROR_SIZE];
 };
 
-/* A growing string behind an ibtopo_sink. */
-struct membuf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-static int membuf_write(void *arg, const char *buf, size_t len)
-{
-	struct membuf *m = arg;
-
-	if (m->len + len + 1 > m->cap) {
-		size_t cap = (m->cap ? m->cap * 2 : 65536) + len;
-		char *p = realloc(m->p, cap);
-
-		if (!p)
-			return IBTOPO_ENOMEM;
-		m->p = p;
-		m->cap = cap;
-	}
-	memcpy(m->p + m->len, buf, len);
-	m->len += len;
-	m->p[m->len] = '\0';
-	return 0;
-}
-
-static void membuf_printf(struct membuf *m, const char *fmt, ...)
+static void membuf_printf(struct ibtopo_buffer *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void membuf_printf(struct membuf *m, const char *fmt, ...)
+static void membuf_printf(struct ibtopo_buffer *m, const char *fmt, ...)
 {
 	char tmp[512];
 	va_list ap;
@@ -178,13 +152,13 @@ static void membuf_printf(struct membuf *m, const char *fmt, ...)
 	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		membuf_write(m, tmp,
+		ibtopo_write_buffer(m, tmp,
 			     (size_t)n < sizeof(tmp) ? (size_t)n :
 						       sizeof(tmp) - 1);
 }
 
 /* The sweep's own families, after the fabric's. */
-static void sweep_metrics(struct membuf *m, const struct serve_state *s)
+static void sweep_metrics(struct ibtopo_buffer *m, const struct serve_state *s)
 {
 	membuf_printf(m,
 		      "# HELP ibtopo_sweeps_total Sweeps of the fabric since "
@@ -236,7 +210,7 @@ static void share(struct serve_http_reply *out, struct shared_text *t)
 static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 {
 	struct serve_state *s = arg;
-	struct membuf m = { NULL, 0, 0 };
+	struct ibtopo_buffer m = { 0 };
 
 	pthread_mutex_lock(&s->lock);
 	if (strcmp(path, "/metrics") == 0) {
@@ -248,7 +222,7 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 		if (s->html)
 			share(out, s->html);
 		else
-			membuf_write(&m, html_none, strlen(html_none));
+			ibtopo_write_buffer(&m, html_none, strlen(html_none));
 		out->content_type = "text/html; charset=utf-8";
 	} else if (strcmp(path, "/healthz") == 0) {
 		membuf_printf(&m,
@@ -262,13 +236,13 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 		membuf_printf(&m, "not found: GET /metrics, / or /healthz\n");
 		out->status = 404;
 		pthread_mutex_unlock(&s->lock);
-		out->body = m.p;
+		out->body = m.text;
 		out->len = m.len;
 		return;
 	}
 	pthread_mutex_unlock(&s->lock);
-	out->status = m.p || out->shared ? 200 : 500;
-	out->body = m.p;
+	out->status = m.text || out->shared ? 200 : 500;
+	out->body = m.text;
 	out->len = m.len;
 }
 
@@ -286,7 +260,7 @@ struct serve_run {
 };
 
 /* The diagram as one HTML page, through a temporary file. */
-static int render_html(struct membuf *out, const struct ibtopo_fabric *f,
+static int render_html(struct ibtopo_buffer *out, const struct ibtopo_fabric *f,
 		       const struct ibtopo_findings *findings,
 		       struct ibtopo_error *err)
 {
@@ -308,7 +282,7 @@ static int render_html(struct membuf *out, const struct ibtopo_fabric *f,
 	d.findings = findings;
 	rc = ibtopo_diagram_image(path, "html", f, &d, err);
 	while (!rc && (n = read(fd, buf, sizeof(buf))) > 0)
-		rc = membuf_write(out, buf, (size_t)n);
+		rc = ibtopo_write_buffer(out, buf, (size_t)n);
 	close(fd);
 	unlink(path);
 	return rc;
@@ -349,7 +323,7 @@ static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
 
 /* A shared text of one reference that takes over m's bytes. */
 static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
-		      struct membuf *m, struct ibtopo_error *err)
+		      struct ibtopo_buffer *m, struct ibtopo_error *err)
 {
 	struct shared_text *t = calloc(1, sizeof(*t));
 
@@ -358,10 +332,10 @@ static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
 		return IBTOPO_ENOMEM;
 	}
 	t->lock = lock;
-	t->p = m->p;
+	t->p = m->text;
 	t->len = m->len;
 	t->refs = 1;
-	*m = (struct membuf){ NULL, 0, 0 };
+	*m = (struct ibtopo_buffer){ 0 };
 	*out = t;
 	return 0;
 }
@@ -371,9 +345,9 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct membuf text = { NULL, 0, 0 }, html = { NULL, 0, 0 };
+	struct ibtopo_buffer text = { 0 }, html = { 0 };
 	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				    membuf_write, &text, 0 };
+				    ibtopo_write_buffer, &text, 0 };
 	struct shared_text *old_text = NULL, *old_html = NULL;
 	struct shared_text *new_text = NULL, *new_html = NULL;
 	struct ibtopo_analysis *an = NULL;
@@ -398,12 +372,12 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	if (!rc && render_html(&html, f, an->findings, &err)) {
 		fprintf(stderr, "ibtopo: warning: no diagram: %s\n",
 			err.message);
-		free(html.p);
-		html = (struct membuf){ NULL, 0, 0 };
+		free(html.text);
+		html = (struct ibtopo_buffer){ 0 };
 	}
 	if (!rc)
 		rc = shared_new(&new_text, &s->lock, &text, &err);
-	if (!rc && html.p && shared_new(&new_html, &s->lock, &html, &err))
+	if (!rc && html.text && shared_new(&new_html, &s->lock, &html, &err))
 		rc = IBTOPO_ENOMEM;
 	pthread_mutex_lock(&s->lock);
 	was_failing = s->sweeps && !s->last_ok;
@@ -445,8 +419,8 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		cli_step(r->g, "sweep", t0, "%zu nodes, %zu links",
 			 ibtopo_fabric_node_count(f),
 			 ibtopo_fabric_link_count(f));
-	free(text.p);
-	free(html.p);
+	free(text.text);
+	free(html.text);
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(f);
 }

@@ -8,44 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int test_buf_write(void *arg, const char *s, size_t n)
-{
-	struct test_buf *b = arg;
-	char *ns;
-
-	if (b->fail_after > 0 && --b->fail_after == 0)
-		return IBTOPO_EIO;
-	if (b->len + n + 1 > b->alloc) {
-		size_t alloc = (b->len + n + 1) * 2;
-
-		ns = realloc(b->s, alloc);
-		if (!ns)
-			return IBTOPO_ENOMEM;
-		b->s = ns;
-		b->alloc = alloc;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-struct ibtopo_sink test_sink(struct test_buf *b, enum ibtopo_format format)
+struct ibtopo_sink test_sink(struct ibtopo_buffer *b, enum ibtopo_format format)
 {
 	struct ibtopo_sink o = {
 		.version = IBTOPO_SINK_VERSION,
 		.format = format,
-		.write = test_buf_write,
+		.write = ibtopo_write_buffer,
 		.write_arg = b,
 	};
 
 	return o;
-}
-
-void test_buf_release(struct test_buf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
 }
 
 struct ibtopo_fabric *test_fabric_read(const char *path,

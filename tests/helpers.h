@@ -7,21 +7,8 @@
 
 #define TEST_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Output written into memory: s is NUL-terminated (NULL before a write). */
-struct test_buf {
-	char *s;
-	size_t len, alloc;
-	int fail_after; /* > 0: the n-th write fails with IBTOPO_EIO */
-};
-
-/** The write callback of a sink into a struct test_buf. */
-int test_buf_write(void *arg, const char *s, size_t n);
-
-/** A sink of `format` into *b. */
-struct ibtopo_sink test_sink(struct test_buf *b, enum ibtopo_format format);
-
-/** Free what *b holds; it is empty and reusable afterwards. */
-void test_buf_release(struct test_buf *b);
+/** A sink of `format` into *b (struct ibtopo_buffer: text, len). */
+struct ibtopo_sink test_sink(struct ibtopo_buffer *b, enum ibtopo_format format);
 
 /**
  * A fabric file read (opts may be NULL), the test failed with the

@@ -935,12 +935,12 @@ static void every_kind_has_a_sentence(void **state)
 		}
 }
 
-static void render(struct t *t, enum ibtopo_format fmt, struct test_buf *s)
+static void render(struct t *t, enum ibtopo_format fmt, struct ibtopo_buffer *s)
 {
 	struct ibtopo_sink o = test_sink(s, fmt);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	test_buf_release(s);
+	ibtopo_buffer_release(s);
 	assert_int_equal(ibtopo_report_findings(&o, NULL, &t->out, &err), 0);
 }
 
@@ -950,7 +950,7 @@ static void findings_in_three_formats(void **state)
 	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
 	struct ibtopo_node *h = node(t, IBTOPO_NODE_CA, "host001 mlx5_0", 1);
 	struct ibtopo_link *l;
-	struct test_buf s = { 0 };
+	struct ibtopo_buffer s = { 0 };
 
 	l = plink(t, sw, 1, h, 1, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X,
 		  IBSIM_SPEEDS, ALL_WIDTHS);
@@ -960,28 +960,28 @@ static void findings_in_three_formats(void **state)
 	assert_int_equal(t->out.count, 3);
 
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_non_null(strstr(s.s, "{\"schema_version\":1,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
-	assert_non_null(strstr(s.s, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
-	assert_non_null(strstr(s.s, "\"kind\":\"cable-underrated\""));
-	assert_non_null(strstr(s.s, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
-	assert_null(strstr(s.s, "\"c\":"));
+	assert_non_null(strstr(s.text, "{\"schema_version\":1,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
+	assert_non_null(strstr(s.text, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
+	assert_non_null(strstr(s.text, "\"kind\":\"cable-underrated\""));
+	assert_non_null(strstr(s.text, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
+	assert_null(strstr(s.text, "\"c\":"));
 
 	render(t, IBTOPO_FORMAT_CSV, &s);
-	assert_true(strncmp(s.s, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
-	assert_non_null(strstr(s.s, "\r\nspeed-downgrade,error,leaf01,0x0000000000001000,1,"));
+	assert_true(strncmp(s.text, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
+	assert_non_null(strstr(s.text, "\r\nspeed-downgrade,error,leaf01,0x0000000000001000,1,"));
 
 	render(t, IBTOPO_FORMAT_TEXT, &s);
-	assert_non_null(strstr(s.s, "errors (1)\n"));
-	assert_non_null(strstr(s.s, "\nwarnings (2)\n"));
-	assert_true(strstr(s.s, "errors (1)") < strstr(s.s, "warnings (2)"));
-	assert_non_null(strstr(s.s, "leaf01 [1]"));
+	assert_non_null(strstr(s.text, "errors (1)\n"));
+	assert_non_null(strstr(s.text, "\nwarnings (2)\n"));
+	assert_true(strstr(s.text, "errors (1)") < strstr(s.text, "warnings (2)"));
+	assert_non_null(strstr(s.text, "leaf01 [1]"));
 
 	ibtopo_findings_release(&t->out);
 	render(t, IBTOPO_FORMAT_TEXT, &s);
-	assert_string_equal(s.s, "no findings\n");
+	assert_string_equal(s.text, "no findings\n");
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_string_equal(s.s, "{\"schema_version\":1,\"findings\":[]}\n");
-	test_buf_release(&s);
+	assert_string_equal(s.text, "{\"schema_version\":1,\"findings\":[]}\n");
+	ibtopo_buffer_release(&s);
 }
 
 static size_t count_str(const char *hay, const char *needle)
@@ -1001,7 +1001,7 @@ static void text_tells_alike_nodes_apart_and_folds_many(void **state)
 {
 	struct t *t = *state;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct test_buf s = { 0 };
+	struct ibtopo_buffer s = { 0 };
 
 	for (unsigned i = 1; i <= 12; i++) {
 		struct ibtopo_finding f = { .kind = IBTOPO_FIND_LINK_ADDED,
@@ -1013,25 +1013,25 @@ static void text_tells_alike_nodes_apart_and_folds_many(void **state)
 		assert_int_equal(ibtopo_findings_add(&t->out, &f, &err), 0);
 		if (i == 10) {
 			render(t, IBTOPO_FORMAT_TEXT, &s);
-			assert_int_equal(count_str(s.s, "\nlink-added "), 10);
-			assert_null(strstr(s.s, "more"));
+			assert_int_equal(count_str(s.text, "\nlink-added "), 10);
+			assert_null(strstr(s.text, "more"));
 		}
 	}
 	render(t, IBTOPO_FORMAT_TEXT, &s);
-	assert_non_null(strstr(s.s, "info (12)\n"));
-	assert_non_null(strstr(s.s, "MT25408 ConnectX (0x0000000000000001) [1]"));
-	assert_non_null(strstr(s.s, "MT25408 ConnectX (0x0000000000000005) [1]"));
-	assert_null(strstr(s.s, "(0x0000000000000006)"));
+	assert_non_null(strstr(s.text, "info (12)\n"));
+	assert_non_null(strstr(s.text, "MT25408 ConnectX (0x0000000000000001) [1]"));
+	assert_non_null(strstr(s.text, "MT25408 ConnectX (0x0000000000000005) [1]"));
+	assert_null(strstr(s.text, "(0x0000000000000006)"));
 	/* one leaf01: no GUID */
-	assert_non_null(strstr(s.s, "  leaf01 [1] "));
-	assert_null(strstr(s.s, "0x0000000000000099"));
-	assert_int_equal(count_str(s.s, "\nlink-added "), 5);
-	assert_non_null(strstr(s.s, "\n... and 7 more link-added findings (see --format json)\n"));
+	assert_non_null(strstr(s.text, "  leaf01 [1] "));
+	assert_null(strstr(s.text, "0x0000000000000099"));
+	assert_int_equal(count_str(s.text, "\nlink-added "), 5);
+	assert_non_null(strstr(s.text, "\n... and 7 more link-added findings (see --format json)\n"));
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_int_equal(count_str(s.s, "\"kind\":\"link-added\""), 12);
+	assert_int_equal(count_str(s.text, "\"kind\":\"link-added\""), 12);
 	render(t, IBTOPO_FORMAT_CSV, &s);
-	assert_int_equal(count_str(s.s, "\nlink-added,"), 12);
-	test_buf_release(&s);
+	assert_int_equal(count_str(s.text, "\nlink-added,"), 12);
+	ibtopo_buffer_release(&s);
 }
 
 static void analysis_is_one_json_object(void **state)
@@ -1040,16 +1040,16 @@ static void analysis_is_one_json_object(void **state)
 	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
 	struct ibtopo_analysis an = { .version = IBTOPO_ANALYSIS_VERSION,
 				       .fabric = t->f, .findings = &t->out };
-	struct test_buf s = { 0 };
+	struct ibtopo_buffer s = { 0 };
 	struct ibtopo_sink o = test_sink(&s, IBTOPO_FORMAT_JSON);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	tlink(t, sw, 1, sw, 2, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
 	run(t);
 	assert_int_equal(ibtopo_report_analysis(&o, &an, &err), 0);
-	assert_non_null(strstr(s.s, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
-	assert_int_equal(s.s[s.len - 1], '\n');
-	test_buf_release(&s);
+	assert_non_null(strstr(s.text, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
+	assert_int_equal(s.text[s.len - 1], '\n');
+	ibtopo_buffer_release(&s);
 }
 
 int main(void)

@@ -50,7 +50,7 @@ static void written_as_jansson_writes_it(void **state)
 {
 	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_fabric *now = fabric(), *before = fabric();
-	struct test_buf m = { 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink so = test_sink(&m, IBTOPO_FORMAT_JSON);
 	struct ibtopo_health *h = NULL;
 	json_error_t jerr;
@@ -68,23 +68,23 @@ static void written_as_jansson_writes_it(void **state)
 	assert_int_equal(ibtopo_health_analyze(&h, &found, now, before, NULL,
 					       NULL), 0);
 	assert_int_equal(ibtopo_report_health(&so, h, &found, NULL), 0);
-	assert_non_null(m.s);
-	j = json_loads(m.s, 0, &jerr);
+	assert_non_null(m.text);
+	j = json_loads(m.text, 0, &jerr);
 	if (!j)
-		fail_msg("not JSON: %s: %s", jerr.text, m.s);
+		fail_msg("not JSON: %s: %s", jerr.text, m.text);
 	again = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER |
 			      JSON_REAL_PRECISION(6));
 	assert_non_null(again);
 	assert_int_equal(m.len, strlen(again) + 1);
-	assert_memory_equal(m.s, again, strlen(again));
-	assert_string_equal(m.s + m.len - 1, "\n");
+	assert_memory_equal(m.text, again, strlen(again));
+	assert_string_equal(m.text + m.len - 1, "\n");
 	/* the numbers that are hard to format are there */
-	assert_non_null(strstr(m.s, "\"PortXmitData\":1.84467e19"));
-	assert_non_null(strstr(m.s, "\"SymbolErrorCounter\":6171.43"));
-	assert_non_null(strstr(m.s, "\"interval_h\":null"));
+	assert_non_null(strstr(m.text, "\"PortXmitData\":1.84467e19"));
+	assert_non_null(strstr(m.text, "\"SymbolErrorCounter\":6171.43"));
+	assert_non_null(strstr(m.text, "\"interval_h\":null"));
 	free(again);
 	json_decref(j);
-	test_buf_release(&m);
+	ibtopo_buffer_release(&m);
 	ibtopo_health_free(h);
 	ibtopo_findings_release(&found);
 	ibtopo_fabric_free(now);
@@ -153,7 +153,7 @@ static void failing_cable_evidence_is_json_keys(void **state)
 {
 	struct ibtopo_findings copy = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_fabric *f = fabric();
-	struct test_buf m = { 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink so = test_sink(&m, IBTOPO_FORMAT_JSON);
 	struct ibtopo_analysis *an = NULL;
 	json_t *j, *x, *cs;
@@ -172,9 +172,9 @@ static void failing_cable_evidence_is_json_keys(void **state)
 		   IBTOPO_CTR_SYMBOL_ERRORS, 0);
 	assert_int_equal(ibtopo_analyze(&an, f, NULL, NULL), 0);
 	assert_int_equal(ibtopo_report_analysis(&so, an, NULL), 0);
-	j = json_loads(m.s, 0, &jerr);
+	j = json_loads(m.text, 0, &jerr);
 	if (!j)
-		fail_msg("not JSON: %s: %s", jerr.text, m.s);
+		fail_msg("not JSON: %s: %s", jerr.text, m.text);
 
 	x = finding_of(j, "failing-cable", "leaf01");
 	assert_string_equal(key_str(x, "check"),
@@ -218,7 +218,7 @@ static void failing_cable_evidence_is_json_keys(void **state)
 					    sizeof(*copy.items[i].cable));
 		}
 	json_decref(j);
-	test_buf_release(&m);
+	ibtopo_buffer_release(&m);
 	ibtopo_analysis_free(an);
 	ibtopo_findings_release(&copy);
 	ibtopo_fabric_free(f);

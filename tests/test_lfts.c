@@ -33,7 +33,7 @@ static void writes_opensm_dump_layout(void **state)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
 	struct ibtopo_node *a, *b, *h;
-	struct test_buf out = { 0 };
+	struct ibtopo_buffer out = { 0 };
 	struct ibtopo_sink sink = test_sink(&out, IBTOPO_FORMAT_TEXT);
 	/* LID 0: 255; 1: a; 2: b; 3-4: h (LMC 1); 5: nobody; 6: port 9 > 4 */
 	const uint8_t la[] = { 255, 0, 1, 2, 2, 3, 9 };
@@ -76,8 +76,8 @@ static void writes_opensm_dump_layout(void **state)
 	assert_int_equal(ibtopo_node_set_lft(b, lb, 4, NULL), 0);
 	assert_int_equal(ibtopo_export_format_parse("lfts"), IBTOPO_EXPORT_LFTS);
 	assert_int_equal(ibtopo_fabric_write(&sink, f, IBTOPO_EXPORT_LFTS, &err), 0);
-	assert_string_equal(out.s, want);
-	test_buf_release(&out);
+	assert_string_equal(out.text, want);
+	ibtopo_buffer_release(&out);
 	ibtopo_fabric_free(f);
 }
 

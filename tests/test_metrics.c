@@ -14,29 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct buf {
-	char *s;
-	size_t len;
-	size_t fail_after; /* fail the write that would pass this; 0: never */
-};
-
-static int to_buf(void *arg, const char *data, size_t len)
-{
-	struct buf *b = arg;
-	char *grown;
-
-	if (b->fail_after && b->len + len > b->fail_after)
-		return IBTOPO_EIO;
-	grown = realloc(b->s, b->len + len + 1);
-	if (!grown)
-		return IBTOPO_ENOMEM;
-	memcpy(grown + b->len, data, len);
-	b->s = grown;
-	b->len += len;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
 static struct ibtopo_port *port(struct ibtopo_fabric *f, struct ibtopo_node *n,
 				unsigned num, unsigned speed, unsigned width)
 {
@@ -91,14 +68,14 @@ static struct ibtopo_fabric *fixture(void)
 static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
-	struct buf out = { NULL, 0, 0 };
+	struct ibtopo_buffer out = { 0 };
 	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				    to_buf, &out, 0 };
+				    ibtopo_write_buffer, &out, 0 };
 
 	mo.flags = flags;
 	assert_int_equal(ibtopo_metrics_write(&sink, f, &mo, NULL), 0);
-	assert_non_null(out.s);
-	return out.s;
+	assert_non_null(out.text);
+	return out.text;
 }
 
 #define CA_LABELS                                                       \
@@ -224,9 +201,9 @@ static void failures_are_returned(void **state)
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = fixture();
-	struct buf out = { NULL, 0, 0 };
+	struct ibtopo_buffer out = { 0 };
 	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				    to_buf, &out, 0 };
+				    ibtopo_write_buffer, &out, 0 };
 	size_t full;
 
 	(void)state;
@@ -240,13 +217,13 @@ static void failures_are_returned(void **state)
 	assert_string_equal(err.message, "metrics: unknown options version 99");
 	assert_int_equal(ibtopo_metrics_write(&sink, f, NULL, &err), 0);
 	full = out.len;
-	free(out.s);
+	free(out.text);
 	/* a sink that fails half-way: its error, the message */
-	out = (struct buf){ NULL, 0, full / 2 };
+	out = (struct ibtopo_buffer){ .limit = full / 2 };
 	assert_int_equal(ibtopo_metrics_write(&sink, f, NULL, &err),
 			 IBTOPO_EIO);
 	assert_string_equal(err.message, "cannot write the metrics output");
-	free(out.s);
+	free(out.text);
 	ibtopo_fabric_free(f);
 }
 

@@ -16,13 +16,13 @@
 static char *dot_of(const struct ibtopo_fabric *f,
 		    const struct ibtopo_diagram_opts *d)
 {
-	struct test_buf b = { 0 };
+	struct ibtopo_buffer b = { 0 };
 	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_diagram_dot(&o, f, d, &err))
 		fail_msg("render_dot: %s", err.message);
-	return b.s;
+	return b.text;
 }
 
 /* ---- fabric builders ---- */
@@ -695,7 +695,7 @@ static void focus_draws_the_neighbourhood(void **state)
 	struct ibtopo_fabric *f = small_fabric(8, false);
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct test_buf b = { 0 };
+	struct ibtopo_buffer b = { 0 };
 	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 	char *dot;
 
@@ -725,7 +725,7 @@ static void focus_draws_the_neighbourhood(void **state)
 	d.focus = "nosuchnode";
 	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_ENOTFOUND);
 	assert_string_equal(err.message, "no node 'nosuchnode' in the fabric");
-	free(b.s);
+	free(b.text);
 	ibtopo_fabric_free(f);
 }
 
@@ -734,7 +734,7 @@ static void bad_arguments_and_sink_errors(void **state)
 	struct ibtopo_fabric *f = small_fabric(2, false);
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct test_buf b = { .fail_after = 3 };
+	struct ibtopo_buffer b = { .limit = 16 };
 	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 
 	(void)state;
@@ -746,7 +746,7 @@ static void bad_arguments_and_sink_errors(void **state)
 	d.version = IBTOPO_DIAGRAM_OPTS_VERSION;
 	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_EIO);
 	assert_non_null(strstr(err.message, "writing the diagram"));
-	free(b.s);
+	free(b.text);
 	ibtopo_fabric_free(f);
 }
 

@@ -117,7 +117,7 @@ static struct ibtopo_fabric *read_path(const char *path, const char *map,
 static char *write_fabric_flags(const struct ibtopo_fabric *f,
 				enum ibtopo_export_format fmt, unsigned flags)
 {
-	struct test_buf m = { 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -125,7 +125,7 @@ static char *write_fabric_flags(const struct ibtopo_fabric *f,
 	x.flags = flags;
 	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err))
 		fail_msg("write: %s", err.message);
-	return m.s ? m.s : strdup("");
+	return m.text ? m.text : strdup("");
 }
 
 static char *write_fabric(const struct ibtopo_fabric *f,

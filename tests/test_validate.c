@@ -295,7 +295,7 @@ static void plan_shape_errors_name_the_parameter(void **state)
 static void plan_write_states_links_that_differ(void **state)
 {
 	struct ibtopo_plan_params p = IBTOPO_PLAN_PARAMS_INIT;
-	struct test_buf m = { 0 };
+	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
@@ -310,19 +310,19 @@ static void plan_write_states_links_that_differ(void **state)
 	l->width = IBTOPO_WIDTH_1X;
 
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBNETDISCOVER, &err), 0);
-	assert_non_null(strstr(m.s, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
+	assert_non_null(strstr(m.text, "Switch\t40 \"leaf01\"\t\t# \"leaf01\"\n"
 				  "[1]\t\"host001\"[1]\t\t# \"host001\" lid 0 4xHDR\n"
 				  "[2]\t\"host002\"[1]\t\t# \"host002\" lid 0 1xEDR\n"));
-	assert_non_null(strstr(m.s, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
+	assert_non_null(strstr(m.text, "Ca\t1 \"host002\"\t\t# \"host002\"\n"
 				  "[1]\t\"leaf01\"[2]\t\t# \"leaf01\" lid 0 1xEDR\n"));
 
 	/* ibsim: global masks for 4xHDR, both ends of the odd link restricted */
 	m.len = 0;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), 0);
-	assert_non_null(strstr(m.s, "width=3\nspeed=7\nextspeed=7\n"));
-	assert_non_null(strstr(m.s, "[1]\t\"host001\"[1]\n"));
-	assert_non_null(strstr(m.s, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
-	assert_non_null(strstr(m.s, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.text, "width=3\nspeed=7\nextspeed=7\n"));
+	assert_non_null(strstr(m.text, "[1]\t\"host001\"[1]\n"));
+	assert_non_null(strstr(m.text, "[2]\t\"host002\"[1]\te=3\tw=1\n"));
+	assert_non_null(strstr(m.text, "Hca\t1 \"host002\"\n[1]\t\"leaf01\"[2]\te=3\tw=1\n"));
 
 	l->speed = IBTOPO_SPEED_FDR10;
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_IBSIM, &err), IBTOPO_EINVAL);
@@ -334,7 +334,7 @@ static void plan_write_states_links_that_differ(void **state)
 	assert_non_null(strstr(err.message, "cannot be named in a plan file"));
 	assert_int_equal(ibtopo_plan_write(&o, f, IBTOPO_FILE_PORTS, &err), IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
-	test_buf_release(&m);
+	ibtopo_buffer_release(&m);
 }
 
 /* ---- validate ---- */

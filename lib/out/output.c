@@ -12,6 +12,39 @@ int ibtopo_write_file(void *file, const char *buf, size_t len)
 	return 0;
 }
 
+int ibtopo_write_buffer(void *buffer, const char *buf, size_t len)
+{
+	struct ibtopo_buffer *b = buffer;
+
+	if (b->limit && len > b->limit - b->len)
+		return IBTOPO_EIO;
+	if (b->len + len + 1 > b->alloc) {
+		size_t alloc = b->alloc ? b->alloc : 4096;
+		char *grown;
+
+		while (alloc < b->len + len + 1)
+			alloc *= 2;
+		grown = realloc(b->text, alloc);
+		if (!grown)
+			return IBTOPO_ENOMEM;
+		b->text = grown;
+		b->alloc = alloc;
+	}
+	memcpy(b->text + b->len, buf, len);
+	b->len += len;
+	b->text[b->len] = '\0';
+	return 0;
+}
+
+void ibtopo_buffer_release(struct ibtopo_buffer *buffer)
+{
+	size_t limit = buffer->limit;
+
+	free(buffer->text);
+	memset(buffer, 0, sizeof(*buffer));
+	buffer->limit = limit;
+}
+
 int ibtopo__out_write(const struct ibtopo_sink *sink, const char *buf,
 		      size_t len)
 {

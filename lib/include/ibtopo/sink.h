@@ -46,6 +46,24 @@ enum ibtopo_sink_flags {
 /** A ready-made sink: write_arg is a FILE *. */
 int ibtopo_write_file(void *file, const char *buf, size_t len);
 
+/**
+ * Output kept in memory. Start from all zeros; text is NUL-terminated
+ * (NULL before the first write). limit > 0 caps len: a write that would
+ * pass it fails with IBTOPO_EIO and adds nothing.
+ */
+struct ibtopo_buffer {
+	char *text;
+	size_t len;
+	size_t alloc;
+	size_t limit;
+};
+
+/** A ready-made sink: write_arg is a struct ibtopo_buffer *. */
+int ibtopo_write_buffer(void *buffer, const char *buf, size_t len);
+
+/** Free what *buffer holds; it is all zeros (limit kept) and reusable. */
+void ibtopo_buffer_release(struct ibtopo_buffer *buffer);
+
 struct ibtopo_mad_stats;
 
 /**
