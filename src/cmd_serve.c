@@ -153,8 +153,8 @@ static void membuf_printf(struct ibtopo_buffer *m, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		ibtopo_write_buffer(m, tmp,
-			     (size_t)n < sizeof(tmp) ? (size_t)n :
-						       sizeof(tmp) - 1);
+				    (size_t)n < sizeof(tmp) ? (size_t)n :
+							      sizeof(tmp) - 1);
 }
 
 /* The sweep's own families, after the fabric's. */

@@ -8,7 +8,8 @@
 #define TEST_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /** A sink of `format` into *b (struct ibtopo_buffer: text, len). */
-struct ibtopo_sink test_sink(struct ibtopo_buffer *b, enum ibtopo_format format);
+struct ibtopo_sink test_sink(struct ibtopo_buffer *b,
+			     enum ibtopo_format format);
 
 /**
  * A fabric file read (opts may be NULL), the test failed with the
