@@ -30,7 +30,7 @@
  * our structural check must stop whatever libibnetdisc's loader would
  * trip on.
  */
-#define _GNU_SOURCE /* memfd_create */
+#define _GNU_SOURCE	/* memfd_create */
 #include <ibtopo.h>
 
 #include <dirent.h>
@@ -60,17 +60,14 @@ static const char *target_name(int n)
 
 	/* the formats are the enumerators after IBTOPO_FILE_AUTO */
 	while (strcmp(ibtopo_file_format_name(
-			      (enum ibtopo_file_format)(nformats + 1)),
-		      "?") != 0)
+			(enum ibtopo_file_format)(nformats + 1)), "?") != 0)
 		nformats++;
 	if (n <= nformats)
 		return n == 0 ? "auto" :
-				ibtopo_file_format_name(
-					(enum ibtopo_file_format)n);
+		       ibtopo_file_format_name((enum ibtopo_file_format)n);
 	n -= nformats + 1;
 	return (size_t)n < sizeof(other_targets) / sizeof(other_targets[0]) ?
-		       other_targets[n] :
-		       NULL;
+	       other_targets[n] : NULL;
 }
 
 static bool needs_fabric(const char *target)
@@ -90,11 +87,11 @@ static void die(const char *what, const struct ibtopo_error *err)
 }
 
 static struct ibtopo_buffer write_as(const struct ibtopo_fabric *f,
-				     enum ibtopo_export_format fmt)
+			   enum ibtopo_export_format fmt)
 {
 	struct ibtopo_buffer m = { 0 };
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				 ibtopo_write_buffer, &m, 0 };
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
+		IBTOPO_FORMAT_TEXT, ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_fabric_write(&o, f, fmt, &err))
@@ -108,12 +105,11 @@ static struct ibtopo_buffer write_as(const struct ibtopo_fabric *f,
  * anything else is a failure.
  */
 static struct ibtopo_buffer write_sched(const struct ibtopo_fabric *f,
-					enum ibtopo_export_format fmt,
-					bool *refused)
+			      enum ibtopo_export_format fmt, bool *refused)
 {
 	struct ibtopo_buffer m = { 0 };
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				 ibtopo_write_buffer, &m, 0 };
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
+		IBTOPO_FORMAT_TEXT, ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
@@ -140,8 +136,7 @@ static void check_sched(const struct ibtopo_fabric *f,
 }
 
 static struct ibtopo_fabric *read_as(const struct ibtopo_buffer *m,
-				     enum ibtopo_file_format fmt,
-				     const char *what)
+				     enum ibtopo_file_format fmt, const char *what)
 {
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -173,8 +168,7 @@ static void check_ibnetdiscover(const struct ibtopo_fabric *f)
 static void check_ibsim(const struct ibtopo_fabric *f)
 {
 	struct ibtopo_buffer net = write_as(f, IBTOPO_EXPORT_IBSIM);
-	struct ibtopo_fabric *h =
-		read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
+	struct ibtopo_fabric *h = read_as(&net, IBTOPO_FILE_IBSIM, "ibsim output");
 
 	if (ibtopo_fabric_link_count(h) != ibtopo_fabric_link_count(f) ||
 	    ibtopo_fabric_node_count(h) != ibtopo_fabric_node_count(f))
@@ -183,14 +177,12 @@ static void check_ibsim(const struct ibtopo_fabric *f)
 		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
 		const struct ibtopo_node *a =
 			ibtopo_fabric_find_node(h, l->a->node->guid);
-		const struct ibtopo_port *p = a && l->a->num <= a->nports ?
-						      a->ports[l->a->num] :
-						      NULL;
+		const struct ibtopo_port *p =
+			a && l->a->num <= a->nports ? a->ports[l->a->num] : NULL;
 
 		if (!p || !p->remote || p->remote->num != l->b->num ||
 		    p->remote->node->guid != l->b->node->guid)
-			die("ibsim output does not read back the same cable",
-			    NULL);
+			die("ibsim output does not read back the same cable", NULL);
 	}
 	free(net.text);
 	ibtopo_fabric_free(h);
@@ -226,8 +218,7 @@ static void check_csv(const struct ibtopo_fabric *f)
 
 	while (*p) {
 		if (csv_record(&p) != header)
-			die("csv output: a record with another field count",
-			    NULL);
+			die("csv output: a record with another field count", NULL);
 		rows++;
 	}
 	if (rows != ibtopo_fabric_link_count(f))
@@ -249,8 +240,7 @@ static void check_json(const struct ibtopo_fabric *f)
 		    ibtopo_fabric_node_count(f) ||
 	    json_array_size(json_object_get(doc, "links")) !=
 		    ibtopo_fabric_link_count(f))
-		die("json output lacks schema_version 1, a node or a link",
-		    NULL);
+		die("json output lacks schema_version 1, a node or a link", NULL);
 	json_decref(doc);
 	free(m.text);
 }
@@ -314,8 +304,7 @@ static void hostlist_expand(const char *item, struct slurm_names *out)
 		die("slurm output: an unclosed or long '['", NULL);
 	memcpy(range, open + 1, (size_t)(close - open - 1));
 	range[close - open - 1] = '\0';
-	for (r = strtok_r(range, ",", &save); r;
-	     r = strtok_r(NULL, ",", &save)) {
+	for (r = strtok_r(range, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
 		char *dash = strchr(r, '-'), *end;
 		unsigned long lo = strtoul(r, &end, 10), hi = lo;
 
@@ -326,9 +315,8 @@ static void hostlist_expand(const char *item, struct slurm_names *out)
 		if (hi - lo > 100000)
 			die("slurm output: a range too long", NULL);
 		for (unsigned long v = lo; v <= hi; v++) {
-			snprintf(buf, sizeof(buf), "%.*s%0*lu%s",
-				 (int)(open - item), item,
-				 (int)(dash ? dash - r : (long)strlen(r)), v,
+			snprintf(buf, sizeof(buf), "%.*s%0*lu%s", (int)(open - item),
+				 item, (int)(dash ? dash - r : (long)strlen(r)), v,
 				 close + 1);
 			hostlist_expand(buf, out);
 		}
@@ -377,8 +365,7 @@ static void check_slurm(const struct ibtopo_fabric *f)
 		if (*l == '#')
 			continue;
 		if (strncmp(l, "SwitchName=", 11))
-			die("slurm output: a line that is not SwitchName=",
-			    NULL);
+			die("slurm output: a line that is not SwitchName=", NULL);
 		name = l + 11;
 		rest = strchr(name, ' ');
 		if (rest)
@@ -387,16 +374,13 @@ static void check_slurm(const struct ibtopo_fabric *f)
 		for (size_t i = before; i < switches.n; i++)
 			for (size_t j = 0; j < i; j++)
 				if (strcmp(switches.v[i], switches.v[j]) == 0)
-					die("slurm output: a switch named twice",
-					    NULL);
+					die("slurm output: a switch named twice", NULL);
 		if (!rest)
 			die("slurm output: a switch with neither Nodes= nor "
-			    "Switches=",
-			    NULL);
+			    "Switches=", NULL);
 		list = strchr(rest, '=');
 		if (!list || strchr(list, ' '))
-			die("slurm output: more than one of Nodes=, Switches=",
-			    NULL);
+			die("slurm output: more than one of Nodes=, Switches=", NULL);
 		*list++ = '\0';
 		if (strcmp(rest, "Switches") == 0) {
 			hostlist_split(list, &children);
@@ -426,14 +410,13 @@ static void check_slurm(const struct ibtopo_fabric *f)
  * has them writes a dump that loads onto `onto` (the same nodes, without
  * tables) and writes the same dump again.
  */
-static void check_lfts(const struct ibtopo_fabric *f,
-		       struct ibtopo_fabric *onto)
+static void check_lfts(const struct ibtopo_fabric *f, struct ibtopo_fabric *onto)
 {
 	struct ibtopo_routes_load_opts o = IBTOPO_ROUTES_LOAD_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_buffer t1 = { 0 }, t2;
 	struct ibtopo_sink so = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
-				  ibtopo_write_buffer, &t1, 0 };
+		ibtopo_write_buffer, &t1, 0 };
 	size_t unknown = 0;
 	int rc = ibtopo_fabric_write(&so, f, IBTOPO_EXPORT_LFTS, &err);
 
@@ -467,10 +450,8 @@ static void check_written(const struct ibtopo_fabric *f,
 {
 	if (ibtopo_fabric_node_count(f) == 0)
 		die("a fabric without nodes", NULL);
-	for (int k = 0;
-	     strcmp(ibtopo_export_format_name((enum ibtopo_export_format)k),
-		    "?");
-	     k++) {
+	for (int k = 0; strcmp(ibtopo_export_format_name(
+				       (enum ibtopo_export_format)k), "?"); k++) {
 		const char *name =
 			ibtopo_export_format_name((enum ibtopo_export_format)k);
 
@@ -491,7 +472,7 @@ static void check_written(const struct ibtopo_fabric *f,
 		else if (strcmp(name, "lfts") == 0)
 			check_lfts(f, onto);
 		else
-			die(name, NULL); /* a writer with no read-back check */
+			die(name, NULL);	/* a writer with no read-back check */
 	}
 }
 
@@ -503,11 +484,11 @@ static struct ibtopo_fabric *fixed_fabric(void)
 }
 
 static struct ibtopo_buffer cables_of(const struct ibtopo_fabric *f,
-				      enum ibtopo_format fmt)
+			    enum ibtopo_format fmt)
 {
 	struct ibtopo_buffer m = { 0 };
-	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, fmt, ibtopo_write_buffer,
-				 &m, 0 };
+	struct ibtopo_sink o = { IBTOPO_SINK_VERSION, fmt,
+		ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (ibtopo_report_cables(&o, f, &err))
@@ -522,8 +503,7 @@ static void fuzz_cables(const unsigned char *data, size_t size)
 	struct ibtopo_findings found = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = fixed_fabric();
-	struct ibtopo_buffer before = cables_of(f, IBTOPO_FORMAT_TEXT), after,
-			     json;
+	struct ibtopo_buffer before = cables_of(f, IBTOPO_FORMAT_TEXT), after, json;
 	int rc;
 
 	rc = ibtopo_cables_load_buffer(f, (const char *)data, size, "fuzz", &o,
@@ -583,8 +563,7 @@ static void fuzz_counters(const unsigned char *data, size_t size)
 		for (int k = IBTOPO_FORMAT_TEXT; k <= IBTOPO_FORMAT_CSV; k++) {
 			struct ibtopo_buffer m = { 0 };
 			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
-						  (enum ibtopo_format)k,
-						  ibtopo_write_buffer, &m, 0 };
+				(enum ibtopo_format)k, ibtopo_write_buffer, &m, 0 };
 
 			if (ibtopo_report_health(&so, h, &found, &err))
 				die("health report", &err);
@@ -641,8 +620,7 @@ static void fuzz_routes(const unsigned char *data, size_t size)
 		     k++) {
 			struct ibtopo_buffer m = { 0 };
 			struct ibtopo_sink so = { IBTOPO_SINK_VERSION,
-						  (enum ibtopo_format)k,
-						  ibtopo_write_buffer, &m, 0 };
+				(enum ibtopo_format)k, ibtopo_write_buffer, &m, 0 };
 
 			if (ibtopo_report_routes(&so, r, &found, &err))
 				die("routes report", &err);
@@ -678,8 +656,7 @@ static void fuzz_plan(const unsigned char *data, size_t size)
 				       &o, &err);
 	if (rc) {
 		if (plan || rc != err.code || !err.message[0])
-			die("a failed plan read left a fabric or no message",
-			    &err);
+			die("a failed plan read left a fabric or no message", &err);
 		return;
 	}
 	actual = fixed_fabric();
@@ -694,8 +671,8 @@ static void fuzz_plan(const unsigned char *data, size_t size)
  * A format read from a path (an `ibnetdiscover --cache` file is binary and
  * libibnetdisc opens it itself): the input goes through a memfd.
  */
-static void fuzz_path(enum ibtopo_file_format format, const unsigned char *data,
-		      size_t size)
+static void fuzz_path(enum ibtopo_file_format format,
+		      const unsigned char *data, size_t size)
 {
 	struct ibtopo_read_opts o = IBTOPO_READ_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -711,8 +688,7 @@ static void fuzz_path(enum ibtopo_file_format format, const unsigned char *data,
 	close(fd);
 	if (rc) {
 		if (f || rc != err.code || !err.message[0])
-			die("a failed path read left a fabric or no message",
-			    &err);
+			die("a failed path read left a fabric or no message", &err);
 		return;
 	}
 	if (ibtopo_fabric_node_count(f))
@@ -760,14 +736,12 @@ static int fuzz_one(const char *target, const unsigned char *data, size_t size)
 		return 0;
 	}
 	if (strcmp(target, "namemap") == 0) {
-		rc = ibtopo_name_map_parse(&map, (const char *)data, size,
-					   "fuzz", &err);
+		rc = ibtopo_name_map_parse(&map, (const char *)data, size, "fuzz",
+					   &err);
 		if (rc && (map || rc != err.code || !err.message[0]))
-			die("a failed map parse left a map or no message",
-			    &err);
+			die("a failed map parse left a map or no message", &err);
 		if (!rc && ibtopo_name_map_count(map))
-			(void)ibtopo_name_map_lookup(map,
-						     0x0002c90300080e84ull);
+			(void)ibtopo_name_map_lookup(map, 0x0002c90300080e84ull);
 		ibtopo_name_map_free(map);
 		return 0;
 	}
