@@ -42,6 +42,19 @@ int ibtopo__store_exec(struct ibtopo_store *s, const char *sql,
 		       const char *what, struct ibtopo_error *err);
 /** Step once, reset. Returns an SQLite code (SQLITE_OK for DONE). */
 int ibtopo__store_step_reset(sqlite3_stmt *st);
+/**
+ * The rows of `sql` as a new array in *list (elements of `size` bytes),
+ * *count of them; each element is zeroed, then filled by row(), which
+ * returns 0 or IBTOPO_ENOMEM. The statement's ?1, ?2, ?3 are bound to
+ * params[0..nparams-1]. A store without a schema yet has no rows. On
+ * failure (`what` names it) release() frees each row read and *list is
+ * NULL.
+ */
+int ibtopo__store_rows(struct ibtopo_store *s, const char *sql,
+		       const int64_t *params, int nparams, size_t size,
+		       int (*row)(void *elem, sqlite3_stmt *st),
+		       void (*release)(void *elem), void *list, size_t *count,
+		       const char *what, struct ibtopo_error *err);
 /** IBTOPO_EINVAL when the store was opened read-only. */
 int ibtopo__store_check_rw(const struct ibtopo_store *s,
 			   struct ibtopo_error *err);

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_APP_ID 0x49425450		/* "IBTP" */
+#define STORE_APP_ID 0x49425450 /* "IBTP" */
 #define STORE_BUSY_TIMEOUT_MS 10000
 
 static const char schema_sql[] =
@@ -104,9 +104,69 @@ int ibtopo__store_fail(const struct ibtopo_store *s, sqlite3 *db, int rc,
 {
 	if ((rc & 0xff) == SQLITE_NOTADB)
 		return ibtopo__error_set(err, IBTOPO_EPARSE,
-					 "'%s': not an ibtopo database", s->path);
+					 "'%s': not an ibtopo database",
+					 s->path);
 	return ibtopo__error_set(err, sql_status(rc), "'%s': %s: %s", s->path,
-				 what, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+				 what,
+				 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+}
+
+static int store_rows(sqlite3_stmt *st, size_t size,
+		      int (*row)(void *elem, sqlite3_stmt *st), char **out,
+		      size_t *count, struct ibtopo_error *err)
+{
+	size_t alloc = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *elem;
+
+		if (ibtopo__grow(out, &alloc, *count + 1, size))
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+		elem = *out + *count * size;
+		memset(elem, 0, size);
+		++*count;
+		if (row(elem, st))
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+	}
+	return rc == SQLITE_DONE ? 0 : rc;
+}
+
+int ibtopo__store_rows(struct ibtopo_store *s, const char *sql,
+		       const int64_t *params, int nparams, size_t size,
+		       int (*row)(void *elem, sqlite3_stmt *st),
+		       void (*release)(void *elem), void *list, size_t *count,
+		       const char *what, struct ibtopo_error *err)
+{
+	char **out = list;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!s || !out || !count)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no store to list");
+	*out = NULL;
+	*count = 0;
+	if (!s->version)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	for (int i = 0; rc == SQLITE_OK && i < nparams; i++)
+		rc = sqlite3_bind_int64(st, i + 1, params[i]);
+	if (rc == SQLITE_OK)
+		rc = store_rows(st, size, row, out, count, err);
+	if (rc > 0)
+		rc = ibtopo__store_fail(s, s->db, rc, what, err);
+	sqlite3_finalize(st);
+	if (rc) {
+		for (size_t i = 0; i < *count; i++)
+			release(*out + i * size);
+		free(*out);
+		*out = NULL;
+		*count = 0;
+	}
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -139,9 +199,11 @@ int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
 				home = pw->pw_dir;
 		}
 		if (!home)
-			return ibtopo__error_set(err, IBTOPO_EINVAL,
+			return ibtopo__error_set(
+				err, IBTOPO_EINVAL,
 				"no database path: give --db or set IBTOPO_DB or HOME");
-		n = snprintf(buf, len, "%s/.local/share/ibtopo/fabric.db", home);
+		n = snprintf(buf, len, "%s/.local/share/ibtopo/fabric.db",
+			     home);
 	}
 	if (n < 0 || (size_t)n >= len)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
@@ -161,11 +223,11 @@ static int make_parents(const char *path, struct ibtopo_error *err)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	slash = strrchr(dir, '/');
 	if (!slash || slash == dir)
-		goto out_free_dir;	/* cwd or root */
+		goto out_free_dir; /* cwd or root */
 	*slash = '\0';
 	if (stat(dir, &st) == 0)
 		goto out_free_dir;
-	for (char *p = dir + 1; ; p++) {
+	for (char *p = dir + 1;; p++) {
 		char c = *p;
 
 		if (c != '/' && c != '\0')
@@ -173,7 +235,8 @@ static int make_parents(const char *path, struct ibtopo_error *err)
 		*p = '\0';
 		if (stat(dir, &st) != 0 && mkdir(dir, 0700) != 0 &&
 		    errno != EEXIST) {
-			rc = ibtopo__error_set(err, IBTOPO_EIO,
+			rc = ibtopo__error_set(
+				err, IBTOPO_EIO,
 				"cannot create directory '%s': %s", dir,
 				strerror(errno));
 			goto out_free_dir;
@@ -199,17 +262,20 @@ static int create_file(const char *path, struct ibtopo_error *err)
 
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return ibtopo__error_set(err, IBTOPO_EIO,
-				"cannot open database '%s': is a directory", path);
+			return ibtopo__error_set(
+				err, IBTOPO_EIO,
+				"cannot open database '%s': is a directory",
+				path);
 		return 0;
 	}
 	rc = make_parents(path, err);
 	if (rc)
 		return rc;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 && errno != EEXIST)	/* EEXIST: another writer won */
+	if (fd < 0 && errno != EEXIST) /* EEXIST: another writer won */
 		return ibtopo__error_set(err, IBTOPO_EIO,
-			"cannot create database '%s': %s", path, strerror(errno));
+					 "cannot create database '%s': %s",
+					 path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return 0;
@@ -244,14 +310,17 @@ static int check_writable(const char *path, struct ibtopo_error *err)
 	if (!can_write(path)) {
 		if (errno == EACCES || errno == EPERM)
 			return ibtopo__error_set(err, IBTOPO_EIO,
-				"database '%s' is read-only", path);
+						 "database '%s' is read-only",
+						 path);
 		return ibtopo__error_set(err, IBTOPO_EIO,
-			"cannot write database '%s': %s", path, strerror(errno));
+					 "cannot write database '%s': %s", path,
+					 strerror(errno));
 	}
 	dir_of(path, dir, sizeof(dir));
 	/* SQLite creates the -wal and -shm files beside the database */
 	if (!can_write(dir))
-		return ibtopo__error_set(err, IBTOPO_EIO,
+		return ibtopo__error_set(
+			err, IBTOPO_EIO,
 			"cannot write database '%s': directory '%s': %s", path,
 			dir, strerror(errno));
 	return 0;
@@ -284,8 +353,8 @@ static char *file_uri(const char *path, const char *query)
 /* Opening and migrating                                               */
 /* ------------------------------------------------------------------ */
 
-static int db_open_name(struct ibtopo_store *s, sqlite3 **out,
-			const char *name, int flags, struct ibtopo_error *err)
+static int db_open_name(struct ibtopo_store *s, sqlite3 **out, const char *name,
+			int flags, struct ibtopo_error *err)
 {
 	sqlite3 *db = NULL;
 	int rc;
@@ -346,12 +415,14 @@ static int exec_wal(struct ibtopo_store *s, struct ibtopo_error *err)
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
 	for (int waited = 0; (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) &&
-			     waited < STORE_BUSY_TIMEOUT_MS; waited += 10) {
+			     waited < STORE_BUSY_TIMEOUT_MS;
+	     waited += 10) {
 		sqlite3_sleep(10);
 		rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 	}
 	if (rc != SQLITE_OK)
-		return ibtopo__store_fail(s, s->db, rc, "cannot write database", err);
+		return ibtopo__store_fail(s, s->db, rc, "cannot write database",
+					  err);
 	return 0;
 }
 
@@ -382,7 +453,8 @@ static int check_header(struct ibtopo_store *s, sqlite3 *db, int *version,
 	nobj = sqlite3_column_int(st, 2);
 	rc = 0;
 	if (app == STORE_APP_ID && ver > latest)
-		rc = ibtopo__error_set(err, IBTOPO_EVERSION,
+		rc = ibtopo__error_set(
+			err, IBTOPO_EVERSION,
 			"'%s': schema version %d is newer than this ibtopo supports (%d)",
 			s->path, ver, latest);
 	else if (app == STORE_APP_ID && ver >= 1)
@@ -403,7 +475,8 @@ static int migrate(struct ibtopo_store *s, struct ibtopo_error *err)
 	int rc, version = 0, latest = schema_latest();
 	char pragma[96];
 
-	rc = ibtopo__store_exec(s, "BEGIN IMMEDIATE", "cannot upgrade schema", err);
+	rc = ibtopo__store_exec(s, "BEGIN IMMEDIATE", "cannot upgrade schema",
+				err);
 	if (rc)
 		return rc;
 	/* again under the write lock: another process may have done it */
@@ -418,12 +491,14 @@ static int migrate(struct ibtopo_store *s, struct ibtopo_error *err)
 		schema_scan(v, &sql, &len);
 		if (!sql) {
 			rc = ibtopo__error_set(err, IBTOPO_ERROR,
-					       "schema migration %d missing", v);
+					       "schema migration %d missing",
+					       v);
 			goto out_rollback;
 		}
 		text = strndup(sql, len);
 		if (!text) {
-			rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+					       "out of memory");
 			goto out_rollback;
 		}
 		rc = ibtopo__store_exec(s, text, "cannot upgrade schema", err);
@@ -435,7 +510,8 @@ static int migrate(struct ibtopo_store *s, struct ibtopo_error *err)
 		snprintf(pragma, sizeof(pragma),
 			 "PRAGMA application_id = %d; PRAGMA user_version = %d",
 			 STORE_APP_ID, latest);
-		rc = ibtopo__store_exec(s, pragma, "cannot upgrade schema", err);
+		rc = ibtopo__store_exec(s, pragma, "cannot upgrade schema",
+					err);
 		if (rc)
 			goto out_rollback;
 	}
@@ -537,11 +613,12 @@ static int upgrade(struct ibtopo_store *s, struct ibtopo_error *err)
 	int rc;
 
 	if (check_writable(s->path, NULL))
-		return ibtopo__error_set(err, IBTOPO_EVERSION,
+		return ibtopo__error_set(
+			err, IBTOPO_EVERSION,
 			"'%s': schema version %d is older than this ibtopo's (%d), "
 			"and the file is not writable here to upgrade it (run "
-			"ibtopo once as a user who can write it)", s->path,
-			s->version, schema_latest());
+			"ibtopo once as a user who can write it)",
+			s->path, s->version, schema_latest());
 	rc = db_open(s, &s->db, SQLITE_OPEN_READWRITE, err);
 	if (!rc)
 		rc = migrate(s, err);
@@ -550,15 +627,16 @@ static int upgrade(struct ibtopo_store *s, struct ibtopo_error *err)
 	return rc;
 }
 
-int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
-		      struct ibtopo_error *err)
+int ibtopo_store_open(struct ibtopo_store **out, const char *path,
+		      unsigned flags, struct ibtopo_error *err)
 {
 	struct ibtopo_store *s;
 	struct stat st;
 	int rc;
 
 	if (!out || !path || !*path)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no database path");
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no database path");
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -574,16 +652,20 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 		if (stat(path, &st) != 0) {
 			if (errno == ENOENT)
 				rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
-						       "no database '%s'", path);
+						       "no database '%s'",
+						       path);
 			else
-				rc = ibtopo__error_set(err, IBTOPO_EIO,
+				rc = ibtopo__error_set(
+					err, IBTOPO_EIO,
 					"cannot open database '%s': %s", path,
 					strerror(errno));
 			goto out_free_store;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			rc = ibtopo__error_set(err, IBTOPO_EIO,
-				"cannot open database '%s': is a directory", path);
+			rc = ibtopo__error_set(
+				err, IBTOPO_EIO,
+				"cannot open database '%s': is a directory",
+				path);
 			goto out_free_store;
 		}
 		rc = probe(s, err);
@@ -605,7 +687,8 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flag
 			goto out_close_db;
 		if (s->version && s->version < schema_latest()) {
 			/* another process rolled the upgrade back meanwhile */
-			rc = ibtopo__error_set(err, IBTOPO_EVERSION,
+			rc = ibtopo__error_set(
+				err, IBTOPO_EVERSION,
 				"'%s': schema version %d is older than this ibtopo's (%d)",
 				path, s->version, schema_latest());
 			goto out_close_db;

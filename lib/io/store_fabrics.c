@@ -304,75 +304,39 @@ static const char fabrics_sql[] =
 	" LEFT JOIN snapshots s ON s.id = (SELECT max(id) FROM snapshots"
 	" WHERE fabric_id = f.id) ORDER BY f.name";
 
+static int fabric_row(void *elem, sqlite3_stmt *st)
+{
+	struct ibtopo_fabric_info *f = elem;
+
+	f->name = strdup((const char *)sqlite3_column_text(st, 0));
+	f->subnet_prefix = (uint64_t)sqlite3_column_int64(st, 1);
+	f->sm_lid = (uint16_t)sqlite3_column_int(st, 2);
+	f->sm_guid = (uint64_t)sqlite3_column_int64(st, 3);
+	f->snapshots = (size_t)sqlite3_column_int64(st, 4);
+	f->latest_id = sqlite3_column_int64(st, 5);
+	f->latest_at = (time_t)sqlite3_column_int64(st, 6);
+	f->switches = (size_t)sqlite3_column_int64(st, 7);
+	f->cas = (size_t)sqlite3_column_int64(st, 8);
+	return f->name ? 0 : IBTOPO_ENOMEM;
+}
+
+static void fabric_release(void *elem)
+{
+	free(((struct ibtopo_fabric_info *)elem)->name);
+}
+
 int ibtopo_store_fabrics(struct ibtopo_fabric_info **out, size_t *out_count,
 			 struct ibtopo_store *store, struct ibtopo_error *err)
 {
-	struct ibtopo_fabric_info *list = NULL;
-	size_t n = 0, alloc = 0;
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (!out || !out_count || !store)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no store to list");
-	*out = NULL;
-	*out_count = 0;
-	if (!store->version)
-		return 0;
-	rc = sqlite3_prepare_v2(store->db, fabrics_sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		goto out_fail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ibtopo_fabric_info *f;
-
-		if (n == alloc) {
-			size_t na = alloc ? 2 * alloc : 8;
-			struct ibtopo_fabric_info *nl =
-				realloc(list, na * sizeof(*nl));
-
-			if (!nl)
-				goto out_nomem;
-			list = nl;
-			alloc = na;
-		}
-		f = &list[n];
-		memset(f, 0, sizeof(*f));
-		f->name = strdup((const char *)sqlite3_column_text(st, 0));
-		if (!f->name)
-			goto out_nomem;
-		n++;
-		f->subnet_prefix = (uint64_t)sqlite3_column_int64(st, 1);
-		f->sm_lid = (uint16_t)sqlite3_column_int(st, 2);
-		f->sm_guid = (uint64_t)sqlite3_column_int64(st, 3);
-		f->snapshots = (size_t)sqlite3_column_int64(st, 4);
-		f->latest_id = sqlite3_column_int64(st, 5);
-		f->latest_at = (time_t)sqlite3_column_int64(st, 6);
-		f->switches = (size_t)sqlite3_column_int64(st, 7);
-		f->cas = (size_t)sqlite3_column_int64(st, 8);
-	}
-	if (rc != SQLITE_DONE)
-		goto out_fail;
-	sqlite3_finalize(st);
-	*out = list;
-	*out_count = n;
-	return 0;
-
-out_nomem:
-	rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	goto out_free_list;
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, rc, "cannot list fabrics",
-				err);
-out_free_list:
-	sqlite3_finalize(st);
-	ibtopo_fabric_info_list_free(list, n);
-	return rc;
+	return ibtopo__store_rows(store, fabrics_sql, NULL, 0, sizeof(**out),
+				  fabric_row, fabric_release, out, out_count,
+				  "cannot list fabrics", err);
 }
 
 void ibtopo_fabric_info_list_free(struct ibtopo_fabric_info *list, size_t count)
 {
 	for (size_t i = 0; list && i < count; i++)
-		free(list[i].name);
+		fabric_release(&list[i]);
 	free(list);
 }
 

@@ -21,14 +21,16 @@ static const char history_sql[] =
 	" WHERE s.fabric_id IS (SELECT fabric_id FROM snapshots WHERE id = ?3)"
 	" ORDER BY s.id";
 
-static void reading_row(struct ibtopo_port_reading *r, sqlite3_stmt *st)
+static int reading_row(void *elem, sqlite3_stmt *st)
 {
+	struct ibtopo_port_reading *r = elem;
 	const char *label = (const char *)sqlite3_column_text(st, 2);
 
-	memset(r, 0, sizeof(*r));
 	r->snapshot_id = sqlite3_column_int64(st, 0);
 	r->taken_at = (time_t)sqlite3_column_int64(st, 1);
 	r->label = label ? strdup(label) : NULL;
+	if (label && !r->label)
+		return IBTOPO_ENOMEM;
 	r->present = sqlite3_column_int(st, 3) != 0;
 	r->state = (unsigned)sqlite3_column_int(st, 4);
 	r->phys_state = (unsigned)sqlite3_column_int(st, 5);
@@ -36,7 +38,7 @@ static void reading_row(struct ibtopo_port_reading *r, sqlite3_stmt *st)
 	r->width_active = (unsigned)sqlite3_column_int(st, 7);
 	r->has_counters = sqlite3_column_int(st, 8) != 0;
 	if (!r->has_counters)
-		return;
+		return 0;
 	r->counters.read_at_ms = sqlite3_column_int64(st, 9);
 	r->counters.extended = (uint32_t)sqlite3_column_int64(st, 10);
 	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
@@ -46,6 +48,12 @@ static void reading_row(struct ibtopo_port_reading *r, sqlite3_stmt *st)
 			(uint64_t)sqlite3_column_int64(st, 11 + i);
 		r->counters.valid |= 1u << i;
 	}
+	return 0;
+}
+
+static void reading_release(void *elem)
+{
+	free(((struct ibtopo_port_reading *)elem)->label);
 }
 
 int ibtopo_store_port_history(struct ibtopo_port_reading **out,
@@ -53,60 +61,22 @@ int ibtopo_store_port_history(struct ibtopo_port_reading **out,
 			      int64_t snapshot_id, uint64_t node_guid,
 			      unsigned port, struct ibtopo_error *err)
 {
-	struct ibtopo_port_reading *list = NULL, *grown;
-	size_t n = 0, alloc = 0;
-	sqlite3_stmt *st = NULL;
-	int rc;
+	const int64_t params[] = { (int64_t)node_guid, port, snapshot_id };
+	int rc =
+		ibtopo__store_rows(store, history_sql, params, 3, sizeof(**out),
+				   reading_row, reading_release, out, out_count,
+				   "cannot read the port's history", err);
 
-	if (!out || !out_count || !store)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no output or store");
-	*out = NULL;
-	*out_count = 0;
-	rc = sqlite3_prepare_v2(store->db, history_sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		goto out_fail;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)node_guid);
-	sqlite3_bind_int64(st, 2, port);
-	sqlite3_bind_int64(st, 3, snapshot_id);
-	for (rc = sqlite3_step(st); rc == SQLITE_ROW; rc = sqlite3_step(st)) {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 32;
-			grown = realloc(list, alloc * sizeof(*list));
-			if (!grown) {
-				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
-						       "out of memory");
-				goto out_free;
-			}
-			list = grown;
-		}
-		reading_row(&list[n++], st);
-	}
-	if (rc != SQLITE_DONE)
-		goto out_fail;
-	if (!n) {
+	if (!rc && !*out_count)
 		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
 				       "no snapshot %lld in '%s'",
 				       (long long)snapshot_id, store->path);
-		goto out_free;
-	}
-	sqlite3_finalize(st);
-	*out = list;
-	*out_count = n;
-	return 0;
-
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, rc,
-				"cannot read the port's history", err);
-out_free:
-	sqlite3_finalize(st);
-	ibtopo_port_readings_free(list, n);
 	return rc;
 }
 
 void ibtopo_port_readings_free(struct ibtopo_port_reading *list, size_t count)
 {
 	for (size_t i = 0; list && i < count; i++)
-		free(list[i].label);
+		reading_release(&list[i]);
 	free(list);
 }

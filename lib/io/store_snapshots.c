@@ -283,93 +283,55 @@ static char *dup_column(sqlite3_stmt *st, int i, bool *oom)
 	return copy;
 }
 
+static const char list_sql[] = "SELECT s.id, s.label, s.taken_at, s.source,"
+			       " s.host, s.switches, s.cas, s.routers, s.links,"
+			       " s.partial, s.partial_reason, f.name"
+			       " FROM snapshots s LEFT JOIN fabrics f"
+			       " ON f.id = s.fabric_id ORDER BY s.id";
+
+static int snapshot_row(void *elem, sqlite3_stmt *st)
+{
+	struct ibtopo_snapshot *s = elem;
+	bool oom = false;
+
+	s->id = sqlite3_column_int64(st, 0);
+	s->label = dup_column(st, 1, &oom);
+	s->taken_at = (time_t)sqlite3_column_int64(st, 2);
+	s->source = dup_column(st, 3, &oom);
+	s->host = dup_column(st, 4, &oom);
+	s->switches = (size_t)sqlite3_column_int64(st, 5);
+	s->cas = (size_t)sqlite3_column_int64(st, 6);
+	s->routers = (size_t)sqlite3_column_int64(st, 7);
+	s->links = (size_t)sqlite3_column_int64(st, 8);
+	s->partial = sqlite3_column_int(st, 9) != 0;
+	s->partial_reason = dup_column(st, 10, &oom);
+	s->fabric = dup_column(st, 11, &oom);
+	return oom ? IBTOPO_ENOMEM : 0;
+}
+
+static void snapshot_release(void *elem)
+{
+	struct ibtopo_snapshot *s = elem;
+
+	free(s->label);
+	free(s->source);
+	free(s->host);
+	free(s->partial_reason);
+	free(s->fabric);
+}
+
 int ibtopo_store_list(struct ibtopo_snapshot **out, size_t *out_count,
 		      struct ibtopo_store *store, struct ibtopo_error *err)
 {
-	struct ibtopo_snapshot *list = NULL;
-	size_t n = 0, alloc = 0;
-	sqlite3_stmt *st = NULL;
-	bool oom = false;
-	int rc;
-
-	if (!out || !out_count || !store)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no store to list");
-	*out = NULL;
-	*out_count = 0;
-	if (!store->version)
-		return 0;
-	rc = sqlite3_prepare_v2(
-		store->db,
-		"SELECT s.id, s.label, s.taken_at, s.source,"
-		" s.host, s.switches, s.cas, s.routers, s.links,"
-		" s.partial, s.partial_reason, f.name"
-		" FROM snapshots s LEFT JOIN fabrics f"
-		" ON f.id = s.fabric_id ORDER BY s.id",
-		-1, &st, NULL);
-	if (rc != SQLITE_OK)
-		goto out_fail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ibtopo_snapshot *s;
-
-		if (n == alloc) {
-			size_t na = alloc ? 2 * alloc : 16;
-			struct ibtopo_snapshot *nl =
-				realloc(list, na * sizeof(*nl));
-
-			if (!nl) {
-				oom = true;
-				break;
-			}
-			list = nl;
-			alloc = na;
-		}
-		s = &list[n++];
-		memset(s, 0, sizeof(*s));
-		s->id = sqlite3_column_int64(st, 0);
-		s->label = dup_column(st, 1, &oom);
-		s->taken_at = (time_t)sqlite3_column_int64(st, 2);
-		s->source = dup_column(st, 3, &oom);
-		s->host = dup_column(st, 4, &oom);
-		s->switches = (size_t)sqlite3_column_int64(st, 5);
-		s->cas = (size_t)sqlite3_column_int64(st, 6);
-		s->routers = (size_t)sqlite3_column_int64(st, 7);
-		s->links = (size_t)sqlite3_column_int64(st, 8);
-		s->partial = sqlite3_column_int(st, 9) != 0;
-		s->partial_reason = dup_column(st, 10, &oom);
-		s->fabric = dup_column(st, 11, &oom);
-		if (oom)
-			break;
-	}
-	if (oom) {
-		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free_list;
-	}
-	if (rc != SQLITE_DONE)
-		goto out_fail;
-	sqlite3_finalize(st);
-	*out = list;
-	*out_count = n;
-	return 0;
-
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, rc, "cannot list snapshots",
-				err);
-out_free_list:
-	sqlite3_finalize(st);
-	ibtopo_snapshot_list_free(list, n);
-	return rc;
+	return ibtopo__store_rows(store, list_sql, NULL, 0, sizeof(**out),
+				  snapshot_row, snapshot_release, out,
+				  out_count, "cannot list snapshots", err);
 }
 
 void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
 {
-	for (size_t i = 0; list && i < count; i++) {
-		free(list[i].label);
-		free(list[i].source);
-		free(list[i].host);
-		free(list[i].partial_reason);
-		free(list[i].fabric);
-	}
+	for (size_t i = 0; list && i < count; i++)
+		snapshot_release(&list[i]);
 	free(list);
 }
 
