@@ -1065,15 +1065,13 @@ void ibtopo__sched_release(struct ibtopo__sched *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int ibtopo__sched_write(const struct ibtopo_sink *opts,
+int ibtopo__sched_write(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *f,
 			const struct ibtopo_export_opts *xopts,
 			const char *format, const char *title,
-			void (*body)(struct ibtopo__wr *w,
-				     const struct ibtopo__sched *s),
-			struct ibtopo_error *err)
+			ibtopo__sched_body *body, struct ibtopo_error *err)
 {
-	struct ibtopo__wr wr = { opts, 0 };
+	struct ibtopo__wr wr = { sink, 0 };
 	struct ibtopo__sched s;
 	int rc = ibtopo__sched_build(&s, f, xopts, err);
 

@@ -60,17 +60,18 @@ void ibtopo__sched_list(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 			const struct ibtopo__sched_sw *sw, bool hosts);
 /** FNV-1a of a name, for the suffix of a shortened one. */
 uint32_t ibtopo__sched_hash(const char *s);
+/** What a scheduler writer writes from the tree. */
+typedef void ibtopo__sched_body(struct ibtopo__wr *w,
+				const struct ibtopo__sched *s);
 /**
  * What each scheduler writer does: build the tree, write "# " lines
  * saying what it was written from (title first) and how, then body(),
  * then release the tree. format names the output in a write error.
  */
-int ibtopo__sched_write(const struct ibtopo_sink *opts,
+int ibtopo__sched_write(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *f,
 			const struct ibtopo_export_opts *xopts,
 			const char *format, const char *title,
-			void (*body)(struct ibtopo__wr *w,
-				     const struct ibtopo__sched *s),
-			struct ibtopo_error *err);
+			ibtopo__sched_body *body, struct ibtopo_error *err);
 
 #endif /* IBTOPO_EXPORT_SCHED_H */
