@@ -464,6 +464,24 @@ fixtures_env() {
 	test_env
 }
 
+# chrome_require: $CHROMIUM (headless chromium) runs here, or skip; then
+# chrome ARGS... runs it with its own profile in $TESTDIR, stopped by the
+# PID timeout(1) gives it after $LIMIT s (default 120)
+chrome_require() {
+	CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
+	[ -n "$CHROMIUM" ] || skip "no chromium (tools/install-deps.sh installs it)"
+	command -v timeout >/dev/null || skip "no timeout(1)"
+	LIMIT=${LIMIT:-120}
+	chrome --dump-dom about:blank >"$TESTDIR/blank.html" ||
+		skip "chromium cannot run here: $(tail -1 "$TESTDIR/chrome.err")"
+	grep -q '<body' "$TESTDIR/blank.html" || skip "chromium dumped no DOM"
+}
+chrome() {
+	timeout -s KILL "$LIMIT" "$CHROMIUM" --headless --no-sandbox \
+		--disable-gpu --no-first-run --user-data-dir="$TESTDIR/profile" \
+		--hide-scrollbars "$@" 2>>"$TESTDIR/chrome.err"
+}
+
 # promtool_require: $PROMTOOL (else promtool in PATH), or skip.
 promtool_require() {
 	PROMTOOL=${PROMTOOL:-$(command -v promtool)}

@@ -11,18 +11,7 @@
 python_require
 T=$TESTDIR
 test_env db
-CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
-[ -n "$CHROMIUM" ] || skip "no chromium (tools/install-deps.sh installs it)"
-command -v timeout >/dev/null || skip "no timeout(1)"
-LIMIT=${LIMIT:-120}
-chrome() {
-	timeout -s KILL "$LIMIT" "$CHROMIUM" --headless --no-sandbox \
-		--disable-gpu --no-first-run --user-data-dir="$T/profile" \
-		--hide-scrollbars "$@" 2>>"$T/chrome.err"
-}
-chrome --dump-dom about:blank >"$T/blank.html" ||
-	skip "chromium cannot run here: $(tail -1 "$T/chrome.err")"
-grep -q '<body' "$T/blank.html" || skip "chromium dumped no DOM"
+chrome_require
 
 topo=$DATA/ck-cables.topo
 copy_at "$DATA/hc-ber-1.txt" "$T/t1.txt" '2026-01-01 10:00:00 UTC'

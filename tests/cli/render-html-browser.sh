@@ -16,20 +16,7 @@
 python_require
 unset IBTOPO_DB
 T=$TESTDIR
-CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
-[ -n "$CHROMIUM" ] || skip "no chromium (tools/install-deps.sh installs it)"
-command -v timeout >/dev/null || skip "no timeout(1)"
-LIMIT=${LIMIT:-120}
-
-# chrome ARGS...: headless chromium with its own profile in $T
-chrome() {
-	timeout -s KILL "$LIMIT" "$CHROMIUM" --headless --no-sandbox \
-		--disable-gpu --no-first-run --user-data-dir="$T/profile" \
-		--hide-scrollbars "$@" 2>>"$T/chrome.err"
-}
-chrome --dump-dom about:blank >"$T/blank.html" ||
-	skip "chromium cannot run here: $(tail -1 "$T/chrome.err")"
-grep -q '<body' "$T/blank.html" || skip "chromium dumped no DOM"
+chrome_require
 
 "$IBTOPO" render -o "$T/fabric.html" "$DATA/rd-small.topo" 2>"$T/err" || {
 	cat "$T/err" >&2
