@@ -35,27 +35,9 @@ sim_require
 SIM_HOST=h00001
 export SIM_HOST
 
-# best WANT_RC CMD...: run REPEAT times, print the shortest wall time and
-# the least CPU time in seconds. A fresh database for every run.
-best() {
-	want=$1
-	shift
-	b='' bc=''
-	for _ in $(seq 1 "$REPEAT"); do
-		rm -f "$TESTDIR"/bench.db*
-		t0=$(now)
-		"$@"
-		rc=$?
-		t=$(calc "$(now) - $t0")
-		[ "$rc" -eq "$want" ] || {
-			cat "$TESTDIR/err" >&2
-			fail "$* exited $rc"
-		}
-		c=$(cat "$TESTDIR/cpu")
-		if [ -z "$b" ] || lt "$t" "$b"; then b=$t; fi
-		if [ -z "$bc" ] || lt "$c" "$bc"; then bc=$c; fi
-	done
-	echo "$b $bc"
+# every timed run starts from a fresh database (bench/lib.sh best)
+best_setup() {
+	rm -f "$TESTDIR"/bench.db*
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)

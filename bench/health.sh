@@ -31,27 +31,6 @@ python_require
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 . "$here/lib.sh"
 
-# best WANT_RC CMD...: the shortest wall time and least CPU of REPEAT runs
-best() {
-	want=$1
-	shift
-	b='' bc=''
-	for _ in $(seq 1 "$REPEAT"); do
-		t0=$(now)
-		"$@"
-		rc=$?
-		t=$(calc "$(now) - $t0")
-		[ "$rc" -eq "$want" ] || {
-			cat "$TESTDIR/err" >&2
-			fail "$* exited $rc"
-		}
-		c=$(cat "$TESTDIR/cpu")
-		if [ -z "$b" ] || lt "$t" "$b"; then b=$t; fi
-		if [ -z "$bc" ] || lt "$c" "$bc"; then bc=$c; fi
-	done
-	echo "$b $bc"
-}
-
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 shape="--levels 3 --radix 36 --pods 36 --leaves 18 --spines 18 --hosts-per-leaf 18"
 # shellcheck disable=SC2086
