@@ -26,14 +26,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
-OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 REPEAT=${REPEAT:-3}
 PARTS=${PARTS:-sim health}
-SIM_WAIT=${SIM_WAIT:-120}
-sim_require
+bench_sim
 [ -n "$IBQUERYERRORS" ] || fail "ibqueryerrors not found"
-SIM_HOST=h00001
-export SIM_HOST
 
 # every timed run starts from a fresh database (bench/lib.sh best)
 best_setup() {
@@ -83,13 +79,8 @@ case " $PARTS " in
 *" health "*) ;;
 *) exit 0 ;;
 esac
-shape="--levels 3 --radix 36 --pods 36 --leaves 18 --spines 18 --hosts-per-leaf 18"
-# shellcheck disable=SC2086
-"$IBTOPO" plan fat-tree $shape -o "$TESTDIR/plan.topo" || fail "plan"
 # as ibnetdiscover text: GUIDs, which ibqueryerrors lines name
-"$IBTOPO" --db "$TESTDIR/plan.db" import "$TESTDIR/plan.topo" >/dev/null &&
-	"$IBTOPO" --db "$TESTDIR/plan.db" export --format ibnetdiscover \
-		-o "$TESTDIR/big.topo" || fail "export"
+bench_big_topo
 "$PYTHON3" - "$TESTDIR/big.topo" "$TESTDIR/c1.txt" "$TESTDIR/c2.txt" <<'PY' || fail "counter files"
 import re, sys
 # every linked port of the plan, by node GUID and port number

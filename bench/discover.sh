@@ -23,10 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SIZES=${SIZES:-1944 11664}
 REPEAT=${REPEAT:-3}
-SIM_WAIT=${SIM_WAIT:-120}
 bench_ibnetdiscover
-SIM_HOST=h00001
-export SIM_HOST
 
 # best CMD...: run REPEAT times (CMD: sim_timed ...), print the shortest
 # wall time and the least CPU time in seconds.

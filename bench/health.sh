@@ -32,12 +32,7 @@ python_require
 . "$here/lib.sh"
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
-shape="--levels 3 --radix 36 --pods 36 --leaves 18 --spines 18 --hosts-per-leaf 18"
-# shellcheck disable=SC2086
-"$IBTOPO" plan fat-tree $shape -o "$TESTDIR/plan.topo" || fail "plan"
-"$IBTOPO" --db "$TESTDIR/plan.db" import "$TESTDIR/plan.topo" >/dev/null &&
-	"$IBTOPO" --db "$TESTDIR/plan.db" export --format ibnetdiscover \
-		-o "$TESTDIR/big.topo" || fail "export"
+bench_big_topo
 "$PYTHON3" - "$TESTDIR/big.topo" "$TESTDIR" "$SNAPSHOTS" <<'PY' || fail "counter files"
 import re, sys
 ports, guid, kind = [], None, None

@@ -11,6 +11,7 @@ IBSIM=${IBSIM:-$(command -v ibsim)}
 IBNETDISCOVER=${IBNETDISCOVER:-$(PATH=$PATH:/usr/sbin command -v ibnetdiscover)}
 UMAD2SIM=${UMAD2SIM:-/usr/lib/$(uname -m)-linux-gnu/umad2sim/libumad2sim.so}
 IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
+OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 . "$top_srcdir/tests/lib.sh"
 [ -x "$IBTOPO" ] || fail "no $IBTOPO: build first, or set IBTOPO"
 
@@ -18,10 +19,31 @@ IBTOPO=${IBTOPO:-$top_builddir/src/ibtopo}
 real_ibtopo
 IBTOPO=$IBTOPO_REAL
 
-# bench_ibnetdiscover: ibsim, its client shim and ibnetdiscover, or fail.
-bench_ibnetdiscover() {
+# bench_sim: ibsim and its client shim, or fail; a simulator waits
+# $SIM_WAIT s (default 120) to listen, its clients run as host h00001.
+bench_sim() {
+	SIM_WAIT=${SIM_WAIT:-120}
 	sim_require
+	SIM_HOST=h00001
+	export SIM_HOST
+}
+
+# bench_ibnetdiscover: bench_sim, and ibnetdiscover, or fail.
+bench_ibnetdiscover() {
+	bench_sim
 	[ -n "$IBNETDISCOVER" ] || fail "ibnetdiscover not found"
+}
+
+# bench_big_topo: the 11,664-host fat tree (3 levels of radix-36
+# switches) as ibnetdiscover text, GUIDs and all, in $TESTDIR/big.topo.
+bench_big_topo() {
+	"$IBTOPO" plan fat-tree --levels 3 --radix 36 --pods 36 --leaves 18 \
+		--spines 18 --hosts-per-leaf 18 -o "$TESTDIR/plan.topo" ||
+		fail "plan"
+	"$IBTOPO" --db "$TESTDIR/plan.db" import "$TESTDIR/plan.topo" \
+		>/dev/null &&
+		"$IBTOPO" --db "$TESTDIR/plan.db" export --format ibnetdiscover \
+			-o "$TESTDIR/big.topo" || fail "export"
 }
 
 # now: seconds with nanoseconds

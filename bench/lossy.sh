@@ -27,16 +27,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
-OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 HOSTS=${HOSTS:-1944}
 LOSS=${LOSS:-0 1 5}
 RUNS=${RUNS:-3}
 COUNTERS=${COUNTERS:-0}
 RETRIES=${RETRIES:-}
-SIM_WAIT=${SIM_WAIT:-120}
 bench_ibnetdiscover
-SIM_HOST=h00001
-export SIM_HOST
 
 case $HOSTS in
 324) gen="--radix 36 --levels 2" ;;

@@ -30,19 +30,15 @@ REPEAT=${REPEAT:-3}
 HOSTS=${HOSTS:-large}
 PARTS=${PARTS:-text serve}
 IBQUERYERRORS=${IBQUERYERRORS:-$(PATH=$PATH:/usr/sbin command -v ibqueryerrors)}
-OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
-SIM_WAIT=${SIM_WAIT:-120}
 
 serve_part() {
-	sim_require
+	bench_sim
 	. "$top_srcdir/tests/serve-lib.sh"
 	net="$TESTDIR/ft1944.net"
 	limits=$("$PYTHON3" "$here/gen-fattree.py" --radix 36 --levels 3 --pods 6 \
 		-o "$net" 2>&1 >/dev/null | sed -n 's/^ibsim-limits: //p')
 	# shellcheck disable=SC2086
 	sim_start "$net" -n $limits
-	SIM_HOST=h00001
-	export SIM_HOST
 	sim_opensm
 	t0=$(now)
 	sim_client "$IBQUERYERRORS" --skip-sl >/dev/null 2>&1

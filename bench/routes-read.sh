@@ -28,14 +28,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 DUMP_FTS=${DUMP_FTS:-$(PATH=$PATH:/usr/sbin command -v dump_fts)}
-OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 REPEAT=${REPEAT:-5}
 FABRICS=${FABRICS:-108 540}
-SIM_WAIT=${SIM_WAIT:-120}
-sim_require
+bench_sim
 [ -n "$DUMP_FTS" ] || fail "dump_fts not found (infiniband-diags)"
-SIM_HOST=h00001
-export SIM_HOST
 
 # run1 KEY CMD...: run CMD once; append its wall and CPU time and its
 # "routes" step time (discover -v; 0 when there is none) to $TESTDIR/KEY

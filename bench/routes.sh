@@ -26,7 +26,6 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-OPENSM=${OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
 REPEAT=${REPEAT:-3}
 SIM_WAIT=${SIM_WAIT:-300}
 dir=${ROUTES_DIR:-$TESTDIR/ft11664}
