@@ -65,9 +65,12 @@ seed() {
 	cache)
 		cp "$top"/tests/data/*.cache "$c"/
 		return 0 ;;
-	cables|dbcsv|plan|routes)
+	cables|counters|dbcsv|plan|routes)
 		cp "$here/seeds/$t"/* "$c"/
 		[ "$t" = plan ] && cp "$top"/tests/data/*plan* "$c"/
+		# the counter dumps of the tests (ibqueryerrors, perfquery,
+		# ibdiagnet2 .pm and db_csv)
+		[ "$t" = counters ] && cp "$top"/tests/data/hc-* "$c"/
 		return 0 ;;
 	esac
 	cp "$top"/tests/data/tf-* "$c"/ 2>/dev/null || true

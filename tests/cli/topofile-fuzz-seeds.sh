@@ -1,6 +1,6 @@
 #!/bin/sh
 # topofile-fuzz-seeds.sh - the fuzz targets' seed corpus (the real dumps,
-# tests/data/tf-*) and every crasher the fuzzers found (fuzz/crashers)
+# tests/data/tf-*, the counter dumps tests/data/hc-*) and every crasher the fuzzers found (fuzz/crashers)
 # through all readers, with the checks of the fuzz targets: under the
 # sanitizers of the build (CI builds with ASan/UBSan), nothing may crash,
 # leak or break the write/read round trip.
@@ -10,6 +10,7 @@ set -u
 drv=$top_builddir/fuzz/fuzz-seeds
 [ -x "$drv" ] || skip "no $drv"
 set -- "$top_srcdir"/tests/data/tf-* "$top_srcdir"/tests/data/*.cache \
+	"$top_srcdir"/tests/data/hc-* \
 	"$top_srcdir/fuzz/seeds" \
 	"$top_srcdir/fuzz/crashers"
 # the real dumps are in the repository: without them this test fails
