@@ -1,7 +1,7 @@
 #!/bin/sh
 # topofile-fuzz-seeds.sh - the fuzz targets' seed corpus (the real dumps,
-# tests/data/tf-*, the counter dumps tests/data/hc-*) and every crasher the fuzzers found (fuzz/crashers)
-# through all readers, with the checks of the fuzz targets: under the
+# tests/data/tf-*, the counter dumps tests/data/hc-*) and every crasher
+# the fuzzers found (fuzz/crashers) through all readers, with the checks of the fuzz targets: under the
 # sanitizers of the build (CI builds with ASan/UBSan), nothing may crash,
 # leak or break the write/read round trip.
 set -u
