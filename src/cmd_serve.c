@@ -140,56 +140,53 @@ struct serve_state {
 	char last_error[IBTOPO_ERROR_SIZE];
 };
 
-static void membuf_printf(struct ibtopo_buffer *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void membuf_printf(struct ibtopo_buffer *m, const char *fmt, ...)
+/* A sink into *m. */
+static struct ibtopo_sink buffer_sink(struct ibtopo_buffer *m)
 {
-	char tmp[512];
-	va_list ap;
-	int n;
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    ibtopo_write_buffer, m, 0 };
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		ibtopo_write_buffer(m, tmp,
-				    (size_t)n < sizeof(tmp) ? (size_t)n :
-							      sizeof(tmp) - 1);
+	return sink;
 }
 
 /* The sweep's own families, after the fabric's. */
 static void sweep_metrics(struct ibtopo_buffer *m, const struct serve_state *s)
 {
-	membuf_printf(m,
-		      "# HELP ibtopo_sweeps_total Sweeps of the fabric since "
-		      "the server started\n"
-		      "# TYPE ibtopo_sweeps_total counter\n"
-		      "ibtopo_sweeps_total %" PRIu64 "\n",
-		      s->sweeps);
-	membuf_printf(m,
-		      "# HELP ibtopo_sweep_errors_total Sweeps that failed "
-		      "or came back partial (the last good one is served)\n"
-		      "# TYPE ibtopo_sweep_errors_total counter\n"
-		      "ibtopo_sweep_errors_total %" PRIu64 "\n",
-		      s->errors);
-	membuf_printf(m,
-		      "# HELP ibtopo_last_sweep_success 1 when the last "
-		      "sweep reached every node\n"
-		      "# TYPE ibtopo_last_sweep_success gauge\n"
-		      "ibtopo_last_sweep_success %d\n",
-		      s->last_ok ? 1 : 0);
-	membuf_printf(m,
-		      "# HELP ibtopo_sweep_duration_seconds How long the "
-		      "last sweep took\n"
-		      "# TYPE ibtopo_sweep_duration_seconds gauge\n"
-		      "ibtopo_sweep_duration_seconds %.6f\n",
-		      s->last_duration);
-	membuf_printf(m,
-		      "# HELP ibtopo_last_sweep_timestamp_seconds When the "
-		      "last sweep started, seconds since the epoch\n"
-		      "# TYPE ibtopo_last_sweep_timestamp_seconds gauge\n"
-		      "ibtopo_last_sweep_timestamp_seconds %lld\n",
-		      (long long)s->last_sweep);
+	struct ibtopo_sink sink = buffer_sink(m);
+
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_sweeps_total Sweeps of the fabric since "
+		"the server started\n"
+		"# TYPE ibtopo_sweeps_total counter\n"
+		"ibtopo_sweeps_total %" PRIu64 "\n",
+		s->sweeps);
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_sweep_errors_total Sweeps that failed "
+		"or came back partial (the last good one is served)\n"
+		"# TYPE ibtopo_sweep_errors_total counter\n"
+		"ibtopo_sweep_errors_total %" PRIu64 "\n",
+		s->errors);
+	ibtopo_sink_printf(&sink,
+			   "# HELP ibtopo_last_sweep_success 1 when the last "
+			   "sweep reached every node\n"
+			   "# TYPE ibtopo_last_sweep_success gauge\n"
+			   "ibtopo_last_sweep_success %d\n",
+			   s->last_ok ? 1 : 0);
+	ibtopo_sink_printf(&sink,
+			   "# HELP ibtopo_sweep_duration_seconds How long the "
+			   "last sweep took\n"
+			   "# TYPE ibtopo_sweep_duration_seconds gauge\n"
+			   "ibtopo_sweep_duration_seconds %.6f\n",
+			   s->last_duration);
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_last_sweep_timestamp_seconds When the "
+		"last sweep started, seconds since the epoch\n"
+		"# TYPE ibtopo_last_sweep_timestamp_seconds gauge\n"
+		"ibtopo_last_sweep_timestamp_seconds %lld\n",
+		(long long)s->last_sweep);
 }
 
 static const char html_none[] =
@@ -211,6 +208,7 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 {
 	struct serve_state *s = arg;
 	struct ibtopo_buffer m = { 0 };
+	struct ibtopo_sink sink = buffer_sink(&m);
 
 	pthread_mutex_lock(&s->lock);
 	if (strcmp(path, "/metrics") == 0) {
@@ -225,15 +223,16 @@ static void on_get(void *arg, const char *path, struct serve_http_reply *out)
 			ibtopo_write_buffer(&m, html_none, strlen(html_none));
 		out->content_type = "text/html; charset=utf-8";
 	} else if (strcmp(path, "/healthz") == 0) {
-		membuf_printf(&m,
-			      "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
-			      s->sweeps ? (s->last_ok ? "success" : "failed") :
-					  "none yet",
-			      s->last_ok || !s->sweeps ? "" : ": ",
-			      s->last_ok || !s->sweeps ? "" : s->last_error,
-			      s->sweeps);
+		ibtopo_sink_printf(
+			&sink, "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
+			s->sweeps ? (s->last_ok ? "success" : "failed") :
+				    "none yet",
+			s->last_ok || !s->sweeps ? "" : ": ",
+			s->last_ok || !s->sweeps ? "" : s->last_error,
+			s->sweeps);
 	} else {
-		membuf_printf(&m, "not found: GET /metrics, / or /healthz\n");
+		ibtopo_sink_printf(&sink,
+				   "not found: GET /metrics, / or /healthz\n");
 		out->status = 404;
 		pthread_mutex_unlock(&s->lock);
 		out->body = m.text;

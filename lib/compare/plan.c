@@ -568,10 +568,10 @@ static int write_node(const struct ibtopo_sink *o,
 	int rc;
 
 	if (format == IBTOPO_FILE_IBSIM)
-		rc = ibtopo__out_printf(o, "%s\t%u \"%s\"\n", type, n->nports,
+		rc = ibtopo_sink_printf(o, "%s\t%u \"%s\"\n", type, n->nports,
 					n->desc);
 	else
-		rc = ibtopo__out_printf(o, "%s\t%u \"%s\"\t\t# \"%s\"\n", type,
+		rc = ibtopo_sink_printf(o, "%s\t%u \"%s\"\t\t# \"%s\"\n", type,
 					n->nports, n->desc, n->desc);
 	for (unsigned p = 1; p <= n->nports && !rc; p++) {
 		const struct ibtopo_port *port = n->ports[p];
@@ -581,7 +581,7 @@ static int write_node(const struct ibtopo_sink *o,
 
 		if (!r)
 			continue;
-		rc = ibtopo__out_printf(o, "[%u]\t\"%s\"[%u]", p, r->node->desc,
+		rc = ibtopo_sink_printf(o, "[%u]\t\"%s\"[%u]", p, r->node->desc,
 					r->num);
 		if (rc)
 			break;
@@ -592,23 +592,23 @@ static int write_node(const struct ibtopo_sink *o,
 					"ibsim cannot simulate %s links (port %u of '%s')",
 					ibtopo_speed_name(l->speed), p, n->desc);
 			if (base != gbase)
-				rc = ibtopo__out_printf(o, "\ts=%u", base);
+				rc = ibtopo_sink_printf(o, "\ts=%u", base);
 			if (!rc && ext != gext)
-				rc = ibtopo__out_printf(o, "\te=%u", ext);
+				rc = ibtopo_sink_printf(o, "\te=%u", ext);
 			/* both ends restricted: one-sided, ibsim retrains */
 			if (!rc && ibtopo__ibsim_width_mask(l->width) !=
 				   ibtopo__ibsim_width_mask(global->width))
-				rc = ibtopo__out_printf(o, "\tw=%u", l->width ?
+				rc = ibtopo_sink_printf(o, "\tw=%u", l->width ?
 							l->width : IBTOPO_WIDTH_4X);
 			if (!rc)
 				rc = ibtopo__out_write(o, "\n", 1);
 		} else if (l->speed && l->width) {
-			rc = ibtopo__out_printf(o, "\t\t# \"%s\" lid 0 %s%s\n",
+			rc = ibtopo_sink_printf(o, "\t\t# \"%s\" lid 0 %s%s\n",
 						r->node->desc,
 						ibtopo_width_name(l->width),
 						ibtopo_speed_name(l->speed));
 		} else {
-			rc = ibtopo__out_printf(o, "\t\t# \"%s\"\n", r->node->desc);
+			rc = ibtopo_sink_printf(o, "\t\t# \"%s\"\n", r->node->desc);
 		}
 	}
 	if (!rc)
@@ -643,7 +643,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 			return ibtopo__error_set(err, IBTOPO_EINVAL,
 				"ibsim cannot simulate %s links",
 				ibtopo_speed_name(global->speed));
-		rc = ibtopo__out_printf(opts,
+		rc = ibtopo_sink_printf(opts,
 			"# ibsim net file written by ibtopo: %zu switches, %zu CAs, "
 			"%zu links\n"
 			"# run: ibsim -s -n <this file>\n"
@@ -653,7 +653,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 			ibtopo_fabric_link_count(plan),
 			ibtopo__ibsim_width_mask(global->width), base, ext);
 	} else {
-		rc = ibtopo__out_printf(opts,
+		rc = ibtopo_sink_printf(opts,
 			"#\n# Planned topology written by ibtopo: %zu switches, "
 			"%zu CAs, %zu links.\n"
 			"# Node names stand where ibnetdiscover prints GUIDs; each "

@@ -11,8 +11,7 @@
 /* out/output.c: a sink with formatted writes */
 int ibtopo__out_write(const struct ibtopo_sink *sink, const char *buf,
 		      size_t len);
-int ibtopo__out_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
-	IBTOPO__PRINTF(2, 3);
+/* printf through a sink: ibtopo_sink_printf() (<ibtopo/sink.h>) */
 int ibtopo__out_vprintf(const struct ibtopo_sink *sink, const char *fmt,
 			va_list ap) IBTOPO__PRINTF(2, 0);
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */

@@ -83,17 +83,6 @@ out:
 	return rc;
 }
 
-int ibtopo__out_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = ibtopo__out_vprintf(sink, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int ibtopo__out_csv_field(const struct ibtopo_sink *sink, const char *s)
 {
 	int rc;
@@ -136,4 +125,15 @@ void ibtopo__wr_printf(struct ibtopo__wr *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	w->rc = ibtopo__out_vprintf(w->o, fmt, ap);
 	va_end(ap);
+}
+
+int ibtopo_sink_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = ibtopo__out_vprintf(sink, fmt, ap);
+	va_end(ap);
+	return rc;
 }

@@ -94,7 +94,7 @@ static int write_json(const struct ibtopo_sink *sink,
 	/* Stream: one jansson object per row keeps memory flat on big fabrics. */
 	rc = ibtopo__json_report_open(sink, fabric, err);
 	if (rc == 0)
-		rc = ibtopo__out_printf(sink, ",\"%s\":[", list_name);
+		rc = ibtopo_sink_printf(sink, ",\"%s\":[", list_name);
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		struct ibtopo__json *obj = ibtopo__json_object();
 
@@ -177,18 +177,18 @@ static int write_text(const struct ibtopo_sink *sink,
 		const char *t = cols[i].title ? cols[i].title : cols[i].name;
 
 		if (i + 1 < ncols)
-			rc = ibtopo__out_printf(sink, "%-*s  ", (int)width[i], t);
+			rc = ibtopo_sink_printf(sink, "%-*s  ", (int)width[i], t);
 		else
-			rc = ibtopo__out_printf(sink, "%s\n", t);
+			rc = ibtopo_sink_printf(sink, "%s\n", t);
 	}
 	for (size_t r = 0; rc == 0 && r < nrows; r++) {
 		for (size_t i = 0; rc == 0 && i < ncols; i++) {
 			get_cell(&cols[i], rows[r], ctx, &cell);
 			if (i + 1 < ncols)
-				rc = ibtopo__out_printf(sink, "%-*s  ", (int)width[i],
+				rc = ibtopo_sink_printf(sink, "%-*s  ", (int)width[i],
 					cell_text(&cell, false, buf, sizeof(buf)));
 			else
-				rc = ibtopo__out_printf(sink, "%s\n",
+				rc = ibtopo_sink_printf(sink, "%s\n",
 					cell_text(&cell, false, buf, sizeof(buf)));
 		}
 	}

@@ -129,7 +129,7 @@ static int analysis_text(const struct ibtopo_sink *sink,
 			continue;
 		rc = sections[i]->text(sink, data);
 		if (!rc)
-			rc = ibtopo__out_printf(sink, "\n");
+			rc = ibtopo_sink_printf(sink, "\n");
 	}
 	if (rc)
 		return ibtopo__error_set(err, rc, "cannot write output");

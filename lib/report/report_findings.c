@@ -723,7 +723,7 @@ static int findings_text(const struct ibtopo_sink *sink,
 	int rc = 0;
 
 	if (!n)
-		return ibtopo__out_printf(sink, "%s\n", none) ?
+		return ibtopo_sink_printf(sink, "%s\n", none) ?
 			ibtopo__error_set(err, IBTOPO_EIO, "cannot write output") : 0;
 	rows = calloc(n, sizeof(*rows));
 	x = calloc(1, sizeof(*x));
@@ -748,7 +748,7 @@ static int findings_text(const struct ibtopo_sink *sink,
 				rows[k++] = &list->items[i];
 		if (!k)
 			continue;
-		rc = ibtopo__out_printf(sink, "%s%s (%zu)\n", shown ? "\n" : "",
+		rc = ibtopo_sink_printf(sink, "%s%s (%zu)\n", shown ? "\n" : "",
 					groups[g].title, k);
 		if (rc) {
 			rc = ibtopo__error_set(err, rc, "cannot write output");
@@ -763,7 +763,7 @@ static int findings_text(const struct ibtopo_sink *sink,
 		for (size_t i = 0; rc == 0 && i < nfolded; i++) {
 			const char *sub = ibtopo__finding_subkind_name(folded[i].f);
 
-			rc = ibtopo__out_printf(sink,
+			rc = ibtopo_sink_printf(sink,
 				"... and %zu more %s findings (%s%ssee --format json)\n",
 				folded[i].hidden,
 				ibtopo_finding_kind_name(folded[i].f->kind),
@@ -897,7 +897,7 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	 * than that they are not the same fabric: said first */
 	diff = list_name && strcmp(list_name, "changes") == 0;
 	if (diff && share_no_node(a, b) &&
-	    ibtopo__out_printf(sink, "OLD and NEW share no node (no node GUID "
+	    ibtopo_sink_printf(sink, "OLD and NEW share no node (no node GUID "
 			       "in common): they are different fabrics; "
 			       "every node of OLD shows as removed and every "
 			       "node of NEW as added\n\n"))

@@ -232,57 +232,57 @@ static int write_json(const struct ibtopo_sink *sink,
 static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_health *h, struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(sink, "node,guid,port,peer_node,peer_guid,"
+	int rc = ibtopo_sink_printf(sink, "node,guid,port,peer_node,peer_guid,"
 				    "peer_port,read_at_ms");
 
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
-		rc = ibtopo__out_printf(sink, ",%s", ibtopo_counter_name(i));
+		rc = ibtopo_sink_printf(sink, ",%s", ibtopo_counter_name(i));
 	if (!rc && h->since)
-		rc = ibtopo__out_printf(sink, ",interval_h");
+		rc = ibtopo_sink_printf(sink, ",interval_h");
 	for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED; i++)
-		rc = ibtopo__out_printf(sink, ",%s_per_hour",
+		rc = ibtopo_sink_printf(sink, ",%s_per_hour",
 					ibtopo_counter_name(i));
 	if (!rc && h->since)
 		rc = ibtopo__health_csv_header(sink);
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	for (size_t k = 0; !rc && k < h->count; k++) {
 		const struct ibtopo_health_port *x = &h->ports[k];
 		const struct ibtopo_port *peer = x->port->remote;
 
 		rc = ibtopo__out_csv_field(sink, x->port->node->desc);
 		if (!rc)
-			rc = ibtopo__out_printf(sink, ",0x%016" PRIx64 ",%u,",
+			rc = ibtopo_sink_printf(sink, ",0x%016" PRIx64 ",%u,",
 						x->port->node->guid,
 						x->port->num);
 		if (!rc && peer)
 			rc = ibtopo__out_csv_field(sink, peer->node->desc) ||
-			     ibtopo__out_printf(sink, ",0x%016" PRIx64 ",%u",
+			     ibtopo_sink_printf(sink, ",0x%016" PRIx64 ",%u",
 						peer->node->guid, peer->num);
 		else if (!rc)
-			rc = ibtopo__out_printf(sink, ",,");
+			rc = ibtopo_sink_printf(sink, ",,");
 		if (!rc)
-			rc = ibtopo__out_printf(sink, ",%" PRId64,
+			rc = ibtopo_sink_printf(sink, ",%" PRId64,
 						x->now->read_at_ms);
 		for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
 			rc = (x->now->valid & (1u << i)) ?
-			     ibtopo__out_printf(sink, ",%" PRIu64,
+			     ibtopo_sink_printf(sink, ",%" PRIu64,
 						x->now->value[i]) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",");
 		if (!rc && h->since)
-			rc = x->before ? ibtopo__out_printf(sink, ",%.6f",
+			rc = x->before ? ibtopo_sink_printf(sink, ",%.6f",
 							    x->hours) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",");
 		for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED;
 		     i++)
 			rc = x->before && (x->now->valid & x->before->valid &
 					   (1u << i)) ?
-			     ibtopo__out_printf(sink, ",%.3f", x->rate[i]) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",%.3f", x->rate[i]) :
+			     ibtopo_sink_printf(sink, ",");
 		if (!rc && h->since)
 			rc = ibtopo__health_csv_cells(sink, x);
 		if (!rc)
-			rc = ibtopo__out_printf(sink, "\n");
+			rc = ibtopo_sink_printf(sink, "\n");
 	}
 	if (rc)
 		return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
@@ -321,16 +321,16 @@ static int traffic_text(const struct ibtopo_sink *sink,
 	int rc;
 
 	if (!t->count)
-		return ibtopo__out_printf(sink, "no traffic data (PortXmitData "
+		return ibtopo_sink_printf(sink, "no traffic data (PortXmitData "
 					  "in both snapshots)\n\n");
-	rc = ibtopo__out_printf(sink, "busiest links (%zu of %zu; bytes a->b, "
+	rc = ibtopo_sink_printf(sink, "busiest links (%zu of %zu; bytes a->b, "
 				"b->a; busier direction against the link):\n",
 				t->count < t->top ? t->count : t->top,
 				t->count);
 	for (size_t i = 0; !rc && i < t->count && i < t->top; i++) {
 		const struct ibtopo_traffic_link *x = &t->links[i];
 
-		rc = ibtopo__out_printf(sink,
+		rc = ibtopo_sink_printf(sink,
 			"  %s port %u <-> %s port %u  %s, %s%s  %.1f%% of "
 			"%.0f Gb/s (%s)\n",
 			x->link->a->node->desc, x->link->a->num,
@@ -342,7 +342,7 @@ static int traffic_text(const struct ibtopo_sink *sink,
 			level_text(b3, sizeof(b3), x->level));
 	}
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\nutilisation per level "
+		rc = ibtopo_sink_printf(sink, "\nutilisation per level "
 					"(carried / capacity over the "
 					"interval):\n");
 	for (size_t k = 0; !rc && k < t->nlevels; k++) {
@@ -350,13 +350,13 @@ static int traffic_text(const struct ibtopo_sink *sink,
 
 		if (!v->links)
 			continue;
-		rc = ibtopo__out_printf(sink, "  %-12s %6zu links  %s  %.2f%%\n",
+		rc = ibtopo_sink_printf(sink, "  %-12s %6zu links  %s  %.2f%%\n",
 			level_text(b3, sizeof(b3), v->level), v->links,
 			bytes_text(b1, sizeof(b1), (double)v->bytes),
 			v->utilisation * 100);
 	}
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	return rc;
 }
 
@@ -376,35 +376,35 @@ static int write_text(const struct ibtopo_sink *sink,
 		if (!x->errors && x->error_rate <= 0)
 			continue;
 		if (!shown++)
-			rc = ibtopo__out_printf(sink, "ports with errors%s:\n",
+			rc = ibtopo_sink_printf(sink, "ports with errors%s:\n",
 				h->since ? " (count, and growth per hour)" : "");
 		if (!rc)
-			rc = ibtopo__out_printf(sink, "  %s port %u", 
+			rc = ibtopo_sink_printf(sink, "  %s port %u", 
 						x->port->node->desc,
 						x->port->num);
 		if (!rc && peer)
-			rc = ibtopo__out_printf(sink, " <-> %s port %u",
+			rc = ibtopo_sink_printf(sink, " <-> %s port %u",
 						peer->node->desc, peer->num);
 		for (int i = 0; !rc && i <= IBTOPO_CTR_VL15_DROPPED; i++) {
 			if (!(x->now->valid & (1u << i)) ||
 			    (!x->now->value[i] && !x->growth[i]))
 				continue;
-			rc = ibtopo__out_printf(sink, "  %s=%" PRIu64 "%s",
+			rc = ibtopo_sink_printf(sink, "  %s=%" PRIu64 "%s",
 				ibtopo_counter_name(i), x->now->value[i],
 				(x->saturated & (1u << i)) ? "(saturated)" : "");
 			if (!rc && x->before && x->hours > 0)
-				rc = ibtopo__out_printf(sink, " (+%" PRIu64
+				rc = ibtopo_sink_printf(sink, " (+%" PRIu64
 					" %.1f/h%s)", x->growth[i], x->rate[i],
 					(x->reset & (1u << i)) ? ", reset" : "");
 		}
 		if (!rc)
-			rc = ibtopo__out_printf(sink, "\n");
+			rc = ibtopo_sink_printf(sink, "\n");
 	}
 	if (!rc && !shown)
-		rc = ibtopo__out_printf(sink, "no port errors on %zu ports with "
+		rc = ibtopo_sink_printf(sink, "no port errors on %zu ports with "
 					"counters\n", h->count);
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	if (!rc && h->since)
 		rc = ibtopo__health_ber_text(sink, h);
 	if (!rc && h->traffic)
@@ -433,7 +433,7 @@ int ibtopo_report_health(const struct ibtopo_sink *sink,
 		rc = write_csv(sink, health, err);
 		if (rc)
 			return rc;
-		if (ibtopo__out_printf(sink, "\n"))
+		if (ibtopo_sink_printf(sink, "\n"))
 			return ibtopo__error_set(err, IBTOPO_EIO,
 						 "cannot write output");
 		return ibtopo_report_findings(sink, NULL, findings, err);

@@ -146,25 +146,25 @@ json *ibtopo__health_congestion_json(const struct ibtopo_health *h, size_t top)
 
 int ibtopo__health_csv_header(const struct ibtopo_sink *sink)
 {
-	return ibtopo__out_printf(sink, ",ber,ber_upper_bound,xmit_wait_per_s,"
+	return ibtopo_sink_printf(sink, ",ber,ber_upper_bound,xmit_wait_per_s,"
 					"xmit_wait_share,xmit_wait_ratio");
 }
 
 int ibtopo__health_csv_cells(const struct ibtopo_sink *sink,
 			     const struct ibtopo_health_port *x)
 {
-	int rc = x->ber > 0 ? ibtopo__out_printf(sink, ",%.6g", x->ber) :
-			      ibtopo__out_printf(sink, ",");
+	int rc = x->ber > 0 ? ibtopo_sink_printf(sink, ",%.6g", x->ber) :
+			      ibtopo_sink_printf(sink, ",");
 
 	if (!rc)
 		rc = x->ber_bound > 0 ?
-			     ibtopo__out_printf(sink, ",%.6g", x->ber_bound) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",%.6g", x->ber_bound) :
+			     ibtopo_sink_printf(sink, ",");
 	if (!rc && x->wait_valid)
-		rc = ibtopo__out_printf(sink, ",%.6g,%.6g,%.6g", x->wait_per_s,
+		rc = ibtopo_sink_printf(sink, ",%.6g,%.6g,%.6g", x->wait_per_s,
 					x->wait_share, x->wait_ratio);
 	else if (!rc)
-		rc = ibtopo__out_printf(sink, ",,,");
+		rc = ibtopo_sink_printf(sink, ",,,");
 	return rc;
 }
 
@@ -201,12 +201,12 @@ int ibtopo__health_ber_text(const struct ibtopo_sink *sink,
 			continue;
 		}
 		if (!shown++)
-			rc = ibtopo__out_printf(
+			rc = ibtopo_sink_printf(
 				sink, "bit error rate (symbol "
 				      "errors / bits received, the worse "
 				      "direction):\n");
 		if (!rc)
-			rc = ibtopo__out_printf(
+			rc = ibtopo_sink_printf(
 				sink,
 				"  %s port %u <- %s port %u  BER %.2g%s  (%" PRIu64
 				" symbol errors in %.0f s, %s %s at "
@@ -221,7 +221,7 @@ int ibtopo__health_ber_text(const struct ibtopo_sink *sink,
 				l->worst->lane_gbps, l->threshold);
 	}
 	if (!rc && clean)
-		rc = ibtopo__out_printf(
+		rc = ibtopo_sink_printf(
 			sink,
 			"%s%zu link%s without symbol "
 			"errors: BER below 1/(bits in the interval), %.2g or "
@@ -229,7 +229,7 @@ int ibtopo__health_ber_text(const struct ibtopo_sink *sink,
 			shown ? "  " : "bit error rate: ", clean,
 			clean == 1 ? "" : "s", bound);
 	if (!rc && (shown || clean))
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	return rc;
 }
 
@@ -279,7 +279,7 @@ static int congested_where(const struct ibtopo_sink *sink,
 			snprintf(b, sizeof(b), "%s links", dirs[bd]);
 		else
 			snprintf(b, sizeof(b), "links of unknown level");
-		rc = ibtopo__out_printf(sink, "  congested: %s, %zu port%s\n",
+		rc = ibtopo_sink_printf(sink, "  congested: %s, %zu port%s\n",
 					b, best, best == 1 ? "" : "s");
 		n[bl][bd] = 0;
 	}
@@ -294,9 +294,9 @@ int ibtopo__health_congestion_text(const struct ibtopo_sink *sink,
 	int rc;
 
 	if (!h->ncongested)
-		return ibtopo__out_printf(sink, "congestion: no PortXmitWait "
+		return ibtopo_sink_printf(sink, "congestion: no PortXmitWait "
 						"growth\n\n");
-	rc = ibtopo__out_printf(
+	rc = ibtopo_sink_printf(
 		sink,
 		"most congested ports (%zu of %zu "
 		"waiting; PortXmitWait/s, capacity lost at 8 bytes a tick as "
@@ -306,7 +306,7 @@ int ibtopo__health_congestion_text(const struct ibtopo_sink *sink,
 		const struct ibtopo_health_port *x = h->congested[i];
 		const struct ibtopo_port *p = x->port;
 
-		rc = ibtopo__out_printf(
+		rc = ibtopo_sink_printf(
 			sink,
 			"  %s port %u -> %s port %u  %.3g/s  %.1f%%%s  "
 			"%.3g  (%s)\n",
@@ -320,6 +320,6 @@ int ibtopo__health_congestion_text(const struct ibtopo_sink *sink,
 	if (!rc)
 		rc = congested_where(sink, h);
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	return rc;
 }

@@ -181,10 +181,10 @@ static int csv_row(const struct ibtopo_sink *sink,
 	char t[32];
 	int rc =
 		ibtopo__out_csv_field(sink, h->node) ||
-		ibtopo__out_printf(sink, ",0x%016" PRIx64 ",%u,%" PRId64 ",",
+		ibtopo_sink_printf(sink, ",0x%016" PRIx64 ",%u,%" PRId64 ",",
 				   h->guid, h->port, g->snapshot_id) ||
 		ibtopo__out_csv_field(sink, g->label ? g->label : "") ||
-		ibtopo__out_printf(
+		ibtopo_sink_printf(
 			sink, ",%s,%s,%s,%s,%s,%s",
 			when(t, sizeof(t), g->taken_at),
 			g->present ? "true" : "false",
@@ -196,31 +196,31 @@ static int csv_row(const struct ibtopo_sink *sink,
 					  "");
 
 	if (!rc)
-		rc = has_change(r) ? ibtopo__out_printf(sink, ",%.3f",
+		rc = has_change(r) ? ibtopo_sink_printf(sink, ",%.3f",
 							x->hours * 3600) :
-				     ibtopo__out_printf(sink, ",");
+				     ibtopo_sink_printf(sink, ",");
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
 		rc = x->now && (x->now->valid & (1u << i)) ?
-			     ibtopo__out_printf(sink, ",%" PRIu64,
+			     ibtopo_sink_printf(sink, ",%" PRIu64,
 						x->now->value[i]) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",");
 	for (int i = 0; !rc && i <= IBTOPO_CTR_VL15_DROPPED; i++)
 		rc = has_change(r) && (x->now->valid & x->before->valid &
 				       (1u << i)) ?
-			     ibtopo__out_printf(sink, ",%" PRIu64,
+			     ibtopo_sink_printf(sink, ",%" PRIu64,
 						x->growth[i]) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",");
 	if (!rc)
 		rc = has_change(r) ?
-			     ibtopo__out_printf(sink, ",%.3f", x->error_rate) :
-			     ibtopo__out_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",%.3f", x->error_rate) :
+			     ibtopo_sink_printf(sink, ",");
 	if (!rc)
-		rc = x->ber > 0 ? ibtopo__out_printf(sink, ",%.6g", x->ber) :
-				  ibtopo__out_printf(sink, ",");
+		rc = x->ber > 0 ? ibtopo_sink_printf(sink, ",%.6g", x->ber) :
+				  ibtopo_sink_printf(sink, ",");
 	if (!rc)
 		rc = x->ber_bound > 0 ?
-			     ibtopo__out_printf(sink, ",%.6g\n", x->ber_bound) :
-			     ibtopo__out_printf(sink, ",\n");
+			     ibtopo_sink_printf(sink, ",%.6g\n", x->ber_bound) :
+			     ibtopo_sink_printf(sink, ",\n");
 	return rc;
 }
 
@@ -228,18 +228,18 @@ static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_port_history *const *h, size_t n,
 		     struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(sink,
+	int rc = ibtopo_sink_printf(sink,
 				    "node,guid,port,snapshot,label,"
 				    "taken_at,present,state,phys_state,speed,"
 				    "width,interval_s");
 
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
-		rc = ibtopo__out_printf(sink, ",%s", ibtopo_counter_name(i));
+		rc = ibtopo_sink_printf(sink, ",%s", ibtopo_counter_name(i));
 	for (int i = 0; !rc && i <= IBTOPO_CTR_VL15_DROPPED; i++)
-		rc = ibtopo__out_printf(sink, ",%s_growth",
+		rc = ibtopo_sink_printf(sink, ",%s_growth",
 					ibtopo_counter_name(i));
 	if (!rc)
-		rc = ibtopo__out_printf(sink, ",error_rate_per_hour,ber,"
+		rc = ibtopo_sink_printf(sink, ",error_rate_per_hour,ber,"
 					      "ber_upper_bound\n");
 	for (size_t k = 0; !rc && k < n; k++)
 		for (size_t i = 0; !rc && i < h[k]->count; i++)
@@ -276,7 +276,7 @@ static int text_row(const struct ibtopo_sink *sink,
 	snprintf(name, sizeof(name), "%" PRId64 "%s%s", g->snapshot_id,
 		 g->label ? " " : "", g->label ? g->label : "");
 	/* the time of the reading, else of the snapshot */
-	rc = ibtopo__out_printf(
+	rc = ibtopo_sink_printf(
 		sink, "  %-16s %-20s %-7s", name,
 		when(t, sizeof(t),
 		     x->now && x->now->read_at_ms ?
@@ -284,26 +284,26 @@ static int text_row(const struct ibtopo_sink *sink,
 			     g->taken_at),
 		g->present ? ibtopo_port_state_name(g->state) : "absent");
 	if (!rc && !x->now)
-		return ibtopo__out_printf(sink, "  no counters\n");
+		return ibtopo_sink_printf(sink, "  no counters\n");
 	for (int c = 0; !rc && c <= IBTOPO_CTR_VL15_DROPPED; c++) {
 		if (!(mask & (1u << c)))
 			continue;
-		rc = ibtopo__out_printf(
+		rc = ibtopo_sink_printf(
 			sink, "  %s=%" PRIu64, ibtopo_counter_name(c),
 			(x->now->valid & (1u << c)) ? x->now->value[c] : 0);
 		if (!rc && has_change(r) && x->growth[c])
-			rc = ibtopo__out_printf(
+			rc = ibtopo_sink_printf(
 				sink, " (+%" PRIu64 "%s)", x->growth[c],
 				(x->reset & (1u << c)) ? ", reset" : "");
 	}
 	if (!rc && has_change(r))
-		rc = ibtopo__out_printf(sink, "  %.1f errors/h", x->error_rate);
+		rc = ibtopo_sink_printf(sink, "  %.1f errors/h", x->error_rate);
 	if (!rc && x->ber > 0)
-		rc = ibtopo__out_printf(sink, "  BER %.2g", x->ber);
+		rc = ibtopo_sink_printf(sink, "  BER %.2g", x->ber);
 	else if (!rc && x->ber_bound > 0)
-		rc = ibtopo__out_printf(sink, "  BER < %.2g", x->ber_bound);
+		rc = ibtopo_sink_printf(sink, "  BER < %.2g", x->ber_bound);
 	if (!rc)
-		rc = ibtopo__out_printf(sink, "\n");
+		rc = ibtopo_sink_printf(sink, "\n");
 	return rc;
 }
 
@@ -316,7 +316,7 @@ static int write_text(const struct ibtopo_sink *sink,
 	for (size_t k = 0; !rc && k < n; k++) {
 		uint32_t mask = shown_counters(h[k]);
 
-		rc = ibtopo__out_printf(sink,
+		rc = ibtopo_sink_printf(sink,
 					"%s%s port %u (0x%016" PRIx64
 					"): %zu snapshot%s%s\n",
 					k ? "\n" : "", h[k]->node, h[k]->port,

@@ -373,19 +373,19 @@ const struct ibtopo__report_section ibtopo__report_section_routes = {
 static int write_csv(const struct ibtopo_sink *sink, const struct ibtopo_routes *r,
 		     struct ibtopo_error *err)
 {
-	int rc = ibtopo__out_printf(sink, "guid,name,port,routes,dlids,level,up\n");
+	int rc = ibtopo_sink_printf(sink, "guid,name,port,routes,dlids,level,up\n");
 
 	for (size_t i = 0; !rc && i < r->nports; i++) {
 		const struct ibtopo_route_port *p = &r->ports[i];
 
-		rc = ibtopo__out_printf(sink, "0x%016" PRIx64 ",", p->port->node->guid) ||
+		rc = ibtopo_sink_printf(sink, "0x%016" PRIx64 ",", p->port->node->guid) ||
 		     ibtopo__out_csv_field(sink, p->port->node->desc) ||
-		     ibtopo__out_printf(sink, ",%u,%" PRIu64 ",%u,", p->port->num,
+		     ibtopo_sink_printf(sink, ",%u,%" PRIu64 ",%u,", p->port->num,
 					p->routes, p->dlids);
 		if (!rc && p->level)
-			rc = ibtopo__out_printf(sink, "%d", p->level);
+			rc = ibtopo_sink_printf(sink, "%d", p->level);
 		if (!rc)
-			rc = ibtopo__out_printf(sink, ",%s\n",
+			rc = ibtopo_sink_printf(sink, ",%s\n",
 						p->up ? "true" : "false");
 	}
 	if (rc)
@@ -407,7 +407,7 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 	if (sink->format == IBTOPO_FORMAT_CSV) {
 		/* the ports, an empty line, the findings (analyze's columns) */
 		rc = write_csv(sink, routes, err);
-		if (!rc && ibtopo__out_printf(sink, "\n"))
+		if (!rc && ibtopo_sink_printf(sink, "\n"))
 			rc = ibtopo__error_set(err, IBTOPO_EIO,
 					       "cannot write output");
 		return rc ? rc : ibtopo_report_findings(sink, NULL, findings,
@@ -417,7 +417,7 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 		rc = routes_text(sink, routes);
 		if (rc == IBTOPO_ENOMEM)
 			return ibtopo__error_set(err, rc, "out of memory");
-		if (rc || ibtopo__out_printf(sink, "\n"))
+		if (rc || ibtopo_sink_printf(sink, "\n"))
 			return ibtopo__error_set(err, IBTOPO_EIO,
 						 "cannot write output");
 		return ibtopo__findings_text(sink, NULL, 0, findings, err);

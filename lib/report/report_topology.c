@@ -469,8 +469,8 @@ static int dist_line(const struct ibtopo_sink *sink, const char *what,
 		     const struct ibtopo__dist *d)
 {
 	if (!d->computed || !d->nbins)
-		return ibtopo__out_printf(sink, "  %-15s not computed\n", what);
-	return ibtopo__out_printf(sink, "  %-15s min %llu  median %g  max %llu\n",
+		return ibtopo_sink_printf(sink, "  %-15s not computed\n", what);
+	return ibtopo_sink_printf(sink, "  %-15s min %llu  median %g  max %llu\n",
 				  what, d->bins[0].value, ibtopo__dist_median(d),
 				  d->bins[d->nbins - 1].value);
 }
@@ -502,7 +502,7 @@ static int shape_text(const struct ibtopo_sink *sink,
 	char na[256];
 	int rc;
 
-	rc = ibtopo__out_printf(sink, "Topology: %s%s%s%s, %u switch level%s, "
+	rc = ibtopo_sink_printf(sink, "Topology: %s%s%s%s, %u switch level%s, "
 				"%zu switch%s, %zu server%s\n",
 				class_words(t), t->shape ? " (" : "",
 				t->shape ? t->shape : "", t->shape ? ")" : "",
@@ -511,18 +511,18 @@ static int shape_text(const struct ibtopo_sink *sink,
 				t->nservers == 1 ? "" : "s");
 	if (!rc && t->cls != IBTOPO_TOPOLOGY_FAT_TREE &&
 	    t->cls != IBTOPO_TOPOLOGY_RAIL_OPTIMIZED && t->reason)
-		rc = ibtopo__out_printf(sink, "  why: %s\n", t->reason);
+		rc = ibtopo_sink_printf(sink, "  why: %s\n", t->reason);
 	if (!rc && t->cls == IBTOPO_TOPOLOGY_DRAGONFLY_PLUS) {
 		size_t lo, hi;
 
 		global_range(t, &lo, &hi);
-		rc = ibtopo__out_printf(sink, "  %zu groups; %zu global links, %zu to %zu between two groups\n",
+		rc = ibtopo_sink_printf(sink, "  %zu groups; %zu global links, %zu to %zu between two groups\n",
 					t->ngroups, t->global_links, lo, hi);
 		/* a line per group when they are few */
 		for (size_t k = 0; k < t->ngroups && t->ngroups <= 16 && !rc; k++) {
 			const struct ibtopo__group *g = &t->groups[k];
 
-			rc = ibtopo__out_printf(sink, "  group %zu (%s): %zu leaves, %zu spines, %zu server links, %zu global links\n",
+			rc = ibtopo_sink_printf(sink, "  group %zu (%s): %zu leaves, %zu spines, %zu server links, %zu global links\n",
 						k + 1,
 						ibtopo__topology_node_text(t, t->sw[g->first].node,
 									   true, na, sizeof(na)),
@@ -538,13 +538,13 @@ static int shape_text(const struct ibtopo_sink *sink,
 			if (t->unit_servers[u] > hi)
 				hi = t->unit_servers[u];
 		}
-		rc = ibtopo__out_printf(sink, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
+		rc = ibtopo_sink_printf(sink, "  %u rails, %zu scalable unit%s of %zu to %zu servers; %zu servers on the rails\n",
 					t->nrails, t->nunits,
 					t->nunits == 1 ? "" : "s", lo, hi,
 					t->rail_servers);
 	}
 	if (!rc && t->from_roots)
-		rc = ibtopo__out_printf(sink, "  levels ranked down from %zu root%s\n",
+		rc = ibtopo_sink_printf(sink, "  levels ranked down from %zu root%s\n",
 					t->nroots, t->nroots == 1 ? "" : "s");
 	return rc;
 }
@@ -561,21 +561,21 @@ static int directors_text(const struct ibtopo_sink *sink,
 			continue;
 		const struct ibtopo__chassis *ch = &t->chassis[c];
 
-		rc = ibtopo__out_printf(sink, "  director %s: %zu switch chips",
+		rc = ibtopo_sink_printf(sink, "  director %s: %zu switch chips",
 					ibtopo__topology_chassis_text(t, c, na,
 								      sizeof(na)),
 					ch->chips);
 		if (!rc && ch->line_level)
-			rc = ibtopo__out_printf(sink, ", %zu line at level %d",
+			rc = ibtopo_sink_printf(sink, ", %zu line at level %d",
 						ch->line_chips, ch->line_level);
 		if (!rc && ch->idle_chips)
-			rc = ibtopo__out_printf(sink, " (%zu without external links)",
+			rc = ibtopo_sink_printf(sink, " (%zu without external links)",
 						ch->idle_chips);
 		if (!rc && ch->fabric_chips)
-			rc = ibtopo__out_printf(sink, ", %zu fabric at level %d",
+			rc = ibtopo_sink_printf(sink, ", %zu fabric at level %d",
 						ch->fabric_chips, ch->line_level + 1);
 		if (!rc)
-			rc = ibtopo__out_printf(sink, "; %zu external links\n",
+			rc = ibtopo_sink_printf(sink, "; %zu external links\n",
 						ch->external_links);
 	}
 	return rc;
@@ -590,14 +590,14 @@ static int levels_text(const struct ibtopo_sink *sink,
 
 	if (!rc && t->nlevels)
 		/* links, not servers: a dual-homed server counts twice */
-		rc = ibtopo__out_printf(sink, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
+		rc = ibtopo_sink_printf(sink, "\n  %-5s %8s %7s %10s %6s %6s %6s %11s %11s %9s %11s\n",
 					"LEVEL", "SWITCHES", "CHASSIS", "HOST LINKS", "DOWN",
 					"UP", "SAME", "DOWN BW", "UP BW",
 					"OVERSUB", "BISECTION");
 	for (unsigned l = t->nlevels; l >= 1 && !rc; l--) {
 		const struct ibtopo_topology_level *v = &t->levels[l - 1];
 
-		rc = ibtopo__out_printf(sink, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
+		rc = ibtopo_sink_printf(sink, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
 					v->level, v->switches, v->chassis, v->host_links,
 					v->down_links, v->up_links, v->same_links,
 					gbps(v->down_gbps, b1, sizeof(b1)),
@@ -606,12 +606,12 @@ static int levels_text(const struct ibtopo_sink *sink,
 					v->up_links ? gbps(v->bisection_gbps, b4, sizeof(b4)) : "-");
 	}
 	if (!rc && t->blocking > 0)
-		rc = ibtopo__out_printf(sink, "\nBlocking factor %s; bisection bandwidth %s\n",
+		rc = ibtopo_sink_printf(sink, "\nBlocking factor %s; bisection bandwidth %s\n",
 					ratio(t->blocking, b1, sizeof(b1)),
 					t->bisection > 0 ?
 					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
 	if (!rc && t->nsw)
-		rc = ibtopo__out_printf(sink, "OpenSM's ftree routing %s%s\n",
+		rc = ibtopo_sink_printf(sink, "OpenSM's ftree routing %s%s\n",
 					t->ftree_ok ? "would route this fabric" :
 					"would not route it (minhop would): ",
 					t->ftree_ok ? "" : t->ftree_reason);
@@ -626,12 +626,12 @@ static int paths_text(const struct ibtopo_sink *sink,
 	int rc = 0;
 
 	if (t->nleaves >= 2 && t->leaf_note) {
-		rc = ibtopo__out_printf(sink, "\nPath diversity between %zu leaf switches: %s\n",
+		rc = ibtopo_sink_printf(sink, "\nPath diversity between %zu leaf switches: %s\n",
 					t->nleaves, t->leaf_note);
 	} else if (t->nleaves >= 2) {
 		size_t npairs = t->nleaves * (t->nleaves - 1) / 2;
 
-		rc = ibtopo__out_printf(sink, "\nPath diversity between %zu leaf switches "
+		rc = ibtopo_sink_printf(sink, "\nPath diversity between %zu leaf switches "
 					"(%zu pair%s; %u wanted):\n", t->nleaves,
 					npairs, npairs == 1 ? "" : "s",
 					t->min_paths);
@@ -644,7 +644,7 @@ static int paths_text(const struct ibtopo_sink *sink,
 		if (!rc && t->nworst) {
 			const struct ibtopo__pair *p = &t->worst[0];
 
-			rc = ibtopo__out_printf(sink, "  worst pair: %s - %s: %llu node-, "
+			rc = ibtopo_sink_printf(sink, "  worst pair: %s - %s: %llu node-, "
 						"%llu edge-disjoint, %llu route%s\n",
 						/* as the findings name them */
 						ibtopo__topology_node_text(t,
@@ -676,7 +676,7 @@ static int servers_text(const struct ibtopo_sink *sink,
 			several++;
 	}
 	if (!rc && t->nservers)
-		rc = ibtopo__out_printf(sink, "\nServers: %zu; %zu single-homed "
+		rc = ibtopo_sink_printf(sink, "\nServers: %zu; %zu single-homed "
 					"(all links on one switch: %zu with "
 					"one link, %zu with several), %zu "
 					"multi-homed; policy %s-homed (%s)\n",
@@ -690,7 +690,7 @@ static int servers_text(const struct ibtopo_sink *sink,
 		if (!rc)
 			rc = dist_line(sink, "node-disjoint", &t->server_dist[1]);
 	} else if (!rc && t->nservers >= 2 && t->server_note) {
-		rc = ibtopo__out_printf(sink, "  server pairs: %s\n", t->server_note);
+		rc = ibtopo_sink_printf(sink, "  server pairs: %s\n", t->server_note);
 	}
 	return rc;
 }
@@ -710,7 +710,7 @@ static int section_text(const struct ibtopo_sink *sink, const void *data)
 	if (rc)
 		return rc;
 	if (!t->paths_done)
-		return ibtopo__out_printf(sink, "\nPath diversity: not computed\n");
+		return ibtopo_sink_printf(sink, "\nPath diversity: not computed\n");
 	rc = paths_text(sink, t);
 	if (!rc)
 		rc = servers_text(sink, t);

@@ -46,6 +46,13 @@ enum ibtopo_sink_flags {
 /** A ready-made sink: write_arg is a FILE *. */
 int ibtopo_write_file(void *file, const char *buf, size_t len);
 
+/** printf() through a sink: 0 or the sink's negative status. */
+int ibtopo_sink_printf(const struct ibtopo_sink *sink, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 /**
  * Output kept in memory. Start from all zeros; text is NUL-terminated
  * (NULL before the first write). limit > 0 caps len: a write that would
