@@ -80,13 +80,12 @@ static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	struct ibtopo__json *doc = ibtopo__json_object();
+	struct ibtopo__json *doc = ibtopo__json_report(NULL);
 	struct ibtopo__json *nodes = ibtopo__json_array();
 	struct ibtopo__json *links = ibtopo__json_array();
 	size_t n = ibtopo_fabric_node_count(f), nl = ibtopo_fabric_link_count(f);
 	int rc = 0;
 
-	rc |= ibtopo__json_set(doc, "schema_version", ibtopo__json_int(1));
 	rc |= ibtopo__json_set(doc, "source", ibtopo__json_string(m->source));
 	rc |= ibtopo__json_set(doc, "label", ibtopo__json_string(m->label));
 	for (size_t i = 0; i < n && !rc; i++) {

@@ -173,7 +173,8 @@ struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric)
 	struct ibtopo__json *root = ibtopo__json_object();
 
 	if (root && (ibtopo__json_set(root, "schema_version",
-				      ibtopo__json_int(1)) ||
+				      ibtopo__json_int(
+					      IBTOPO_JSON_SCHEMA_VERSION)) ||
 		     ibtopo__json_set_fabric(root, "fabric", fabric))) {
 		ibtopo__json_free(root);
 		root = NULL;

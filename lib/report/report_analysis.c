@@ -66,11 +66,9 @@ static int analysis_json(const struct ibtopo_sink *sink,
 			 struct ibtopo_error *err)
 {
 	/* One object: the sections go between "fabric" and "findings". */
-	struct ibtopo__json *root = ibtopo__json_object();
-	int rc =
-		!root ||
-		ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-		ibtopo__json_set(root, "fabric", fabric_json(an->fabric));
+	struct ibtopo__json *root = ibtopo__json_report(NULL);
+	int rc = !root ||
+		 ibtopo__json_set(root, "fabric", fabric_json(an->fabric));
 
 	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
 		const void *data =

@@ -154,8 +154,8 @@ static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_port_history *const *h, size_t n,
 		      struct ibtopo_error *err)
 {
-	json *o = ibtopo__json_object(), *a = ibtopo__json_array();
-	int rc = ibtopo__json_set(o, "schema_version", ibtopo__json_int(1));
+	json *o = ibtopo__json_report(NULL), *a = ibtopo__json_array();
+	int rc = o ? 0 : IBTOPO_ENOMEM;
 
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = ibtopo__json_append(a, history_json(h[i]));

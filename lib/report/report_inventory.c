@@ -624,7 +624,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "the discover summary is JSON only");
 	m = ibtopo_fabric_meta(fabric);
-	root = ibtopo__json_object();
+	root = ibtopo__json_report(NULL);
 	cost = ibtopo__json_object();
 	if (!root || !cost ||
 	    ibtopo__json_set(cost, "sent", ibtopo__json_u64(mads->sent)) ||
@@ -641,8 +641,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 	    ibtopo__json_set(cost, "worst_timeouts",
 			     ibtopo__json_u64(mads->worst_timeouts)))
 		goto out_fail;
-	if (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-	    ibtopo__json_set(root, "snapshot", ibtopo__json_int(m->snapshot_id)) ||
+	if (ibtopo__json_set(root, "snapshot", ibtopo__json_int(m->snapshot_id)) ||
 	    ibtopo__json_set(root, "label", ibtopo__json_string(m->label)) ||
 	    ibtopo__json_set(root, "fabric", ibtopo__json_string(m->fabric)) ||
 	    ibtopo__json_set(root, "source", ibtopo__json_string(m->source)) ||

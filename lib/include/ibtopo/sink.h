@@ -18,6 +18,14 @@
 extern "C" {
 #endif
 
+/**
+ * The version of every JSON document ibtopo writes: the "schema_version"
+ * key that opens each one. It changes when a key is renamed, removed or
+ * changes its type (doc/json.md lists each version's changes); keys are
+ * added without a change.
+ */
+#define IBTOPO_JSON_SCHEMA_VERSION 1
+
 enum ibtopo_format {
 	IBTOPO_FORMAT_TEXT = 0,
 	IBTOPO_FORMAT_JSON,
