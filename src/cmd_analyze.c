@@ -83,7 +83,7 @@ const struct cli_cmd cmd_analyze_entry = {
 		"them (topology.server_policy).\n"
 		"With forwarding tables (discover --routes, or --routes DUMP) the\n"
 		"routing section of `ibtopo routes` and its findings.\n"
-		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
+		"JSON: " CLI_JSON ",\"fabric\":{...},\"topology\":{...},\n"
 		"\"paths\":{...},\"routes\":{...} (with tables),\"findings\":[...]}.",
 	.opts = opts,
 	.exec = cmd_analyze_exec,

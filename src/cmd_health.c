@@ -98,7 +98,7 @@ const struct cli_cmd cmd_health_entry = {
 		"No port with counters is an error (exit 2) that says why: no\n"
 		"LIDs (no subnet manager had configured the fabric), or no\n"
 		"discover --counters.\n"
-		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}\n"
+		"JSON: " CLI_JSON ",\"ports\":[...],\"findings\":[...]}\n"
 		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]},\n"
 		"\"links\":[...] (BER) and \"congestion\":{...}.\n"
 		"CSV: the port table, an empty line, then the findings table (the\n"

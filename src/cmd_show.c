@@ -46,7 +46,7 @@ const struct cli_cmd cmd_show_entry = {
 		"           JSON: {\"schema_version\":1,\"ports\":[...]}\n"
 		"Given one word that names a list, it is the list; to show a\n"
 		"snapshot labelled 'links', give both: show links nodes.\n"
-		"JSON: {\"schema_version\":1,\"<list>\":[...]}.",
+		"JSON: " CLI_JSON ",\"<list>\":[...]}.",
 	.opts = opts,
 	.exec = cmd_show_exec,
 	.flags = CLI_NEEDS_DB,

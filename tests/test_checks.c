@@ -960,7 +960,7 @@ static void findings_in_three_formats(void **state)
 	assert_int_equal(t->out.count, 3);
 
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_non_null(strstr(s.s, "{\"schema_version\":1,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
+	assert_non_null(strstr(s.s, "{\"schema_version\":2,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
 	assert_non_null(strstr(s.s, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
 	assert_non_null(strstr(s.s, "\"kind\":\"cable-underrated\""));
 	assert_non_null(strstr(s.s, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
@@ -980,7 +980,7 @@ static void findings_in_three_formats(void **state)
 	render(t, IBTOPO_FORMAT_TEXT, &s);
 	assert_string_equal(s.s, "no findings\n");
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_string_equal(s.s, "{\"schema_version\":1,\"findings\":[]}\n");
+	assert_string_equal(s.s, "{\"schema_version\":2,\"findings\":[]}\n");
 	test_buf_release(&s);
 }
 
@@ -1047,7 +1047,7 @@ static void analysis_is_one_json_object(void **state)
 	tlink(t, sw, 1, sw, 2, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
 	run(t);
 	assert_int_equal(ibtopo_report_analysis(&o, &an, &err), 0);
-	assert_non_null(strstr(s.s, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
+	assert_non_null(strstr(s.s, "{\"schema_version\":2,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
 	assert_int_equal(s.s[s.len - 1], '\n');
 	test_buf_release(&s);
 }

@@ -188,7 +188,7 @@ static size_t top_of(const struct ibtopo_health *h)
 	return h->traffic && h->traffic->top ? h->traffic->top : 10;
 }
 
-/* {"schema_version":1,"fabric":NAME (a snapshot's),"ports":[...],
+/* {"schema_version","fabric":NAME (a snapshot's),"ports":[...],
  * "findings":[...],"traffic":{...},"links":[...],"congestion":{...}} */
 static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,

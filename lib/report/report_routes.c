@@ -1,6 +1,6 @@
 /*
  * report_routes.c - the routing analysis in reports (`ibtopo routes`, the
- * routing section of `analyze`): JSON {"schema_version":1,"routes":{...},
+ * routing section of `analyze`): JSON {"schema_version","routes":{...},
  * "findings":[...]}, a text summary with the busiest ports, CSV one row
  * per port that carries routes, an empty line, then the findings table.
  */

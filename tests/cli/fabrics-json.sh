@@ -53,7 +53,7 @@ routes latest|routes $cache --routes $dump
 EOT
 [ "$n" -eq 9 ] || fail "only $n commands checked"
 # key order: "fabric" right after "schema_version"
-"$IBTOPO" show latest nodes --format json | grep -q "^{\"schema_version\":1,\"fabric\":\"$X\",\"nodes\":\[" ||
+"$IBTOPO" show latest nodes --format json | grep -q "^{\"schema_version\":2,\"fabric\":\"$X\",\"nodes\":\[" ||
 	flunk "show nodes: not schema_version, fabric, nodes"
 # health measures counters: a fabric of snapshots that have them
 H=lab.H_2
@@ -67,7 +67,7 @@ for args in "health latest" "health latest --since latest~1"; do
 	[ "$got" = "$H" ] || flunk "$args: fabric '$got', wanted '$H'"
 done
 "$IBTOPO" --fabric "$H" health latest --format json 2>/dev/null |
-	grep -q "^{\"schema_version\":1,\"fabric\":\"$H\",\"ports\":\[" ||
+	grep -q "^{\"schema_version\":2,\"fabric\":\"$H\",\"ports\":\[" ||
 	flunk "health: not schema_version, fabric, ports"
 
 # across fabrics: the fabric of NEW

@@ -18,7 +18,7 @@ got=$(json_get '"%s %s %s %s %s %s %s %s %s %s" % (j["schema_version"],
 	j["routes"]["credit_loops"], sorted(j["routes"]["hops"].items()),
 	j["routes"]["ebb"]["mean"], j["routes"]["ebb"]["bisections"],
 	len(j["findings"]))' <"$tmp/out")
-[ "$got" = "1 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
+[ "$got" = "2 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
 	flunk "clean dump: $got"
 # leaf pairs, like with like: one spine, two cables from each leaf; the
 # routes use the one spine the cables reach (none underused), beside 2

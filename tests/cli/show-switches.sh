@@ -72,6 +72,6 @@ printf '%s\n' "node,guid,type,port,state,physical,width,speed,gbps,peer.node,pee
 	"leaf02,0x0000000000200003,switch,8,init,linkup,4x,EDR,100,spine02,0x0000000000200001,2" >"$tmp/want"
 same "$tmp/want" "$tmp/csv" "--down CSV"
 run 0 "$IBTOPO" show "$IBL" switches --switch host01 --format json
-grep -q '^{"schema_version":1,"ports":\[{"node":"host01","guid":"0x0000000000100001","type":"ca","port":1,"state":"active","physical":"linkup","width":"4x","speed":"HDR","gbps":200' "$tmp/out" ||
+grep -q '^{"schema_version":2,"ports":\[{"node":"host01","guid":"0x0000000000100001","type":"ca","port":1,"state":"active","physical":"linkup","width":"4x","speed":"HDR","gbps":200' "$tmp/out" ||
 	flunk "JSON: $(head -c 300 "$tmp/out")"
 exit "$failed"

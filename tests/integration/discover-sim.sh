@@ -84,7 +84,7 @@ for what in links nodes ports; do
 	"$IBTOPO" --db "$DB" show --format json imported "$what" \
 		>"$TESTDIR/imported.json" || fail "show $what of the import"
 	# a snapshot names its fabric, a file does not
-	sed 's/^{"schema_version":1,"fabric":"[^"]*",/{"schema_version":1,/' \
+	sed 's/^{"schema_version":2,"fabric":"[^"]*",/{"schema_version":2,/' \
 		"$TESTDIR/db.json" >"$TESTDIR/db-file.json"
 	cmp -s "$TESTDIR/db-file.json" "$TESTDIR/cache.json" || {
 		diff "$TESTDIR/db-file.json" "$TESTDIR/cache.json" | head -5

@@ -63,7 +63,7 @@ rc=$?
 cat >"$TESTDIR/check.py" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["schema_version"] == 1, "schema_version"
+assert j["schema_version"] == 2, "schema_version"
 grew = {}
 for f in j["findings"]:
     if f["kind"] in ("port-errors", "high-ber", "congested-port"):

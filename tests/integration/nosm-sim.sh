@@ -64,7 +64,7 @@ got=$(json_get '"%s %s %s %s %s %s %s" % (j["schema_version"], j["snapshot"],
 	j["switches"], j["cas"], j["links"], j["partial"],
 	sorted(j["mads"].keys()))' <"$TESTDIR/out") ||
 	fail "discover --format json: $(cat "$TESTDIR/out")"
-[ "$got" = "1 4 4 4 9 False ['asked_again', 'lost', 'sent', 'sweeps', 'window_max', 'window_min', 'worst_guid', 'worst_timeouts']" ] ||
+[ "$got" = "2 4 4 4 9 False ['asked_again', 'lost', 'sent', 'sweeps', 'window_max', 'window_min', 'worst_guid', 'worst_timeouts']" ] ||
 	flunk "discover json: $got"
 got=$(json_get '"%s %s %s" % (j["fabric"] is not None, j["mads"]["sent"] > 0,
 	j["mads"]["window_max"] >= j["mads"]["window_min"] >= 1)' <"$TESTDIR/out")

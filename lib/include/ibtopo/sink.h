@@ -24,7 +24,7 @@ extern "C" {
  * changes its type (doc/json.md lists each version's changes); keys are
  * added without a change.
  */
-#define IBTOPO_JSON_SCHEMA_VERSION 1
+#define IBTOPO_JSON_SCHEMA_VERSION 2
 
 enum ibtopo_format {
 	IBTOPO_FORMAT_TEXT = 0,
