@@ -47,12 +47,12 @@ static struct ibtopo__json *json_port(const struct ibtopo_port *p)
 	rc |= ibtopo__json_set(o, "speed_supported", json_mask(p->speed_supported, true));
 	rc |= ibtopo__json_set(o, "speed_enabled", json_mask(p->speed_enabled, true));
 	if (p->remote) {
-		rc |= ibtopo__json_set_path(o, "remote.guid",
+		rc |= ibtopo__json_set_path(o, "peer.guid",
 					    ibtopo__json_guid(p->remote->node->guid));
-		rc |= ibtopo__json_set_path(o, "remote.port",
+		rc |= ibtopo__json_set_path(o, "peer.port",
 					    ibtopo__json_int(p->remote->num));
 	} else {
-		rc |= ibtopo__json_set(o, "remote", ibtopo__json_null());
+		rc |= ibtopo__json_set(o, "peer", ibtopo__json_null());
 	}
 	if (rc) {
 		ibtopo__json_free(o);

@@ -60,7 +60,7 @@ got=$(json_get '" ".join(sorted("%s:%s:%d" % (n["type"], n["description"], n["po
 	fail "nodes: $got"
 "$IBTOPO" --db "$DB" show --format json first ports >"$TESTDIR/ports.json" ||
 	fail "show ports"
-got=$(json_get 'sorted(set((p["state"], p["lid"] is not None) for p in j["ports"] if p["remote"]["node"]))' <"$TESTDIR/ports.json")
+got=$(json_get 'sorted(set((p["state"], p["lid"] is not None) for p in j["ports"] if p["peer"]["node"]))' <"$TESTDIR/ports.json")
 [ "$got" = "[('active', True)]" ] || fail "linked ports not all active with a LID: $got"
 
 "$IBTOPO" --db "$DB" snapshots --format json >"$TESTDIR/snaps.json" ||

@@ -92,9 +92,11 @@ enum ibtopo_switches_flags {
  * The ports of each switch (with IBTOPO_SWITCHES_CAS each CA), as
  * iblinkinfo lists them: text, one block per node ("Switch: 0x<guid>
  * <desc> (LID n):") and a line per port: number, width, speed and Gb/s,
- * port and physical state, and the peer; JSON {"schema_version":1,
- * "ports":[{"node","guid","type","port","state","physical","width",
- * "speed","gbps","peer":{"node","guid","port"}}]} and CSV the same rows.
+ * port and physical state, and the peer; JSON and CSV the rows of
+ * ibtopo_report_ports(): {"schema_version","fabric","ports":[{"node",
+ * "guid","type","port","port_guid","lid","state","phys_state","width",
+ * "speed","gbps","width_supported","width_enabled","speed_supported",
+ * "speed_enabled","peer":{"node","guid","port"}}]}.
  * `only` (may be NULL): that node alone, whatever its type. Returns 0,
  * IBTOPO_EINVAL, IBTOPO_ENOMEM or the sink's error.
  */
