@@ -881,7 +881,7 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	case IBTOPO_FORMAT_JSON:
 		/* the fabric of NEW (diff) or of the fabric validated */
 		root = ibtopo__json_report(b && ibtopo_fabric_meta(b)->fabric ? b : a);
-		if (root && ibtopo__json_set(root, list_name ? list_name : "findings",
+		if (root && ibtopo__json_set(root, "findings",
 					     ibtopo__findings_json(list))) {
 			ibtopo__json_free(root);
 			root = NULL;

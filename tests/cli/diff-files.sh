@@ -14,7 +14,7 @@ A=$DATA/dv-after.topo
 
 # Nothing changed: exit 0, an empty list.
 run 0 "$IBTOPO" diff "$B" "$B" --lids --format json &&
-	printf '{"schema_version":2,"changes":[]}\n' >"$tmp/want" &&
+	printf '{"schema_version":2,"findings":[]}\n' >"$tmp/want" &&
 	same "$tmp/want" "$tmp/out"
 run 0 "$IBTOPO" diff "$B" "$B"
 
