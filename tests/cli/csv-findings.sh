@@ -23,7 +23,7 @@ section() {
 sed 's/^0x000d 003 /0x000d 255 /' "$dump" >"$tmp/hole.dump"
 run 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format csv
 cp "$tmp/out" "$tmp/routes.csv"
-[ "$(section 1 "$tmp/routes.csv" | head -1)" = "guid,name,port,routes,dlids,level,up" ] ||
+[ "$(section 1 "$tmp/routes.csv" | head -1)" = "guid,node,port,routes,dlids,level,up" ] ||
 	flunk "routes csv: port table header: $(head -1 "$tmp/routes.csv")"
 [ "$(section 2 "$tmp/routes.csv" | head -1)" = "$findings_header" ] ||
 	flunk "routes csv: no findings table: $(section 2 "$tmp/routes.csv" | head -1)"
