@@ -151,6 +151,12 @@ int ibtopo__json_set_fabric(struct ibtopo__json *obj, const char *key,
  * of memory.
  */
 struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric);
+/**
+ * What was read, the "snapshot" of analyze and discover: {"id" (null for
+ * a file),"label","source","switches","cas","routers","links","cables"
+ * (links with cable data),"partial"}. NULL when out of memory.
+ */
+struct ibtopo__json *ibtopo__json_snapshot(const struct ibtopo_fabric *fabric);
 /** The same object without its closing brace, for a report that streams. */
 int ibtopo__json_report_open(const struct ibtopo_sink *sink,
 			     const struct ibtopo_fabric *fabric,

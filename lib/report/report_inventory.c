@@ -613,7 +613,6 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 			   const struct ibtopo_mad_stats *mads, double seconds,
 			   struct ibtopo_error *err)
 {
-	const struct ibtopo_fabric_meta *m;
 	struct ibtopo__json *root, *cost;
 	int rc = IBTOPO_ENOMEM;
 
@@ -623,8 +622,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 	if (sink->format != IBTOPO_FORMAT_JSON)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "the discover summary is JSON only");
-	m = ibtopo_fabric_meta(fabric);
-	root = ibtopo__json_report(NULL);
+	root = ibtopo__json_report(fabric);
 	cost = ibtopo__json_object();
 	if (!root || !cost ||
 	    ibtopo__json_set(cost, "sent", ibtopo__json_u64(mads->sent)) ||
@@ -641,22 +639,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 	    ibtopo__json_set(cost, "worst_timeouts",
 			     ibtopo__json_u64(mads->worst_timeouts)))
 		goto out_fail;
-	if (ibtopo__json_set(root, "snapshot", ibtopo__json_int(m->snapshot_id)) ||
-	    ibtopo__json_set(root, "label", ibtopo__json_string(m->label)) ||
-	    ibtopo__json_set(root, "fabric", ibtopo__json_string(m->fabric)) ||
-	    ibtopo__json_set(root, "source", ibtopo__json_string(m->source)) ||
-	    ibtopo__json_set(root, "switches",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_SWITCH))) ||
-	    ibtopo__json_set(root, "cas",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_CA))) ||
-	    ibtopo__json_set(root, "routers",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_ROUTER))) ||
-	    ibtopo__json_set(root, "links",
-			     ibtopo__json_u64(ibtopo_fabric_link_count(fabric))) ||
-	    ibtopo__json_set(root, "partial", ibtopo__json_bool(m->partial)) ||
+	if (ibtopo__json_set(root, "snapshot", ibtopo__json_snapshot(fabric)) ||
 	    ibtopo__json_set(root, "seconds", ibtopo__json_real(seconds)))
 		goto out_fail;
 	rc = ibtopo__json_set(root, "mads", cost);

@@ -99,6 +99,6 @@ sim_stop
 	{ cat "$TESTDIR/clean.json" >&2; fail "clean fabric: errors"; }
 [ -z "$(project <"$TESTDIR/clean.json")" ] ||
 	fail "clean fabric: $(project <"$TESTDIR/clean.json")"
-[ "$(json_get '(j["fabric"]["links"], j["fabric"]["cables"])' <"$TESTDIR/clean.json")" = "(8, 3)" ] ||
+[ "$(json_get '(j["snapshot"]["links"], j["snapshot"]["cables"])' <"$TESTDIR/clean.json")" = "(8, 3)" ] ||
 	fail "clean fabric: $(head -c 300 "$TESTDIR/clean.json")"
 exit 0

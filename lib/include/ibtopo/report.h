@@ -81,9 +81,11 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      struct ibtopo_error *err);
 
 /**
- * Write an analysis. JSON: ONE object {"schema_version":1,
- * "fabric":{"source","label","snapshot_id","switches","cas","routers",
- * "links","cables","partial"}, then the keys of each section the
+ * Write an analysis. JSON: ONE object {"schema_version","fabric" (the
+ * fabric's name, for a snapshot or a file named by --fabric; as every
+ * report has it),"snapshot":{"id" (null for a file),"label","source",
+ * "switches","cas","routers","links","cables","partial"}, then the keys
+ * of each section the
  * analysis has (a topology: "topology":{...} and "paths":{...}; a
  * routing analysis: "routes":{...}), then "findings":[...]} (findings
  * as in ibtopo_report_findings()). Text: a summary line of the fabric,

@@ -58,10 +58,11 @@ struct ibtopo_mad_stats;
 
 /**
  * What one discover stored, as one JSON object (JSON only; else
- * IBTOPO_EINVAL): {"schema_version":1,"snapshot","label","fabric",
- * "source","switches","cas","routers","links","partial","seconds",
- * "mads":{"sent","asked_again","lost","window_max","window_min","sweeps",
- * "worst_guid","worst_timeouts"}}, the fabric's meta as the store set it.
+ * IBTOPO_EINVAL): {"schema_version","fabric","snapshot":{"id","label",
+ * "source","switches","cas","routers","links","cables","partial"},
+ * "seconds","mads":{"sent","asked_again","lost","window_max",
+ * "window_min","sweeps","worst_guid","worst_timeouts"}}, the fabric's
+ * meta as the store set it (the snapshot object is analyze's).
  */
 int ibtopo_report_discover(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
