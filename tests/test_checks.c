@@ -963,11 +963,11 @@ static void findings_in_three_formats(void **state)
 	assert_non_null(strstr(s.s, "{\"schema_version\":2,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
 	assert_non_null(strstr(s.s, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
 	assert_non_null(strstr(s.s, "\"kind\":\"cable-underrated\""));
-	assert_non_null(strstr(s.s, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
+	assert_non_null(strstr(s.s, "\"expected\":\"HDR\",\"rated_speed\":\"EDR\""));
 	assert_null(strstr(s.s, "\"c\":"));
 
 	render(t, IBTOPO_FORMAT_CSV, &s);
-	assert_true(strncmp(s.s, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
+	assert_true(strncmp(s.s, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated_speed,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
 	assert_non_null(strstr(s.s, "\r\nspeed-downgrade,error,leaf01,0x0000000000001000,1,"));
 
 	render(t, IBTOPO_FORMAT_TEXT, &s);

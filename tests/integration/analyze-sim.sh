@@ -24,7 +24,7 @@ for f in json.load(sys.stdin)["findings"]:
         continue
     ends = sorted("%s:%s" % (f[k]["node"], f[k]["port"]) for k in ("a", "b"))
     print(f["kind"], f["severity"], ends[0], ends[1],
-          f.get("expected", "-"), f.get("active", "-"), f.get("rated", "-"),
+          f.get("expected", "-"), f.get("active", "-"), f.get("rated_speed", "-"),
           f.get("evidence", "-"), f.get("cause", "-"), f.get("length_m", "-"),
           f.get("reach_m", "-"))
 ' | sort

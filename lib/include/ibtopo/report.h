@@ -41,8 +41,8 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  * documented with the kind), "message", and the details of its kind
  * when known:
  *   "active","expected" speed or width names (speed/width downgrades,
- *     speed/width below plan); "rated" (cable-underrated: the cable's
- *     rating; "expected" the ports' speed);
+ *     speed/width below plan); "rated_speed" (cable-underrated: the
+ *     cable's rating; "expected" the ports' speed);
  *   "old","new" (diff: speed/width names, port state names, LIDs);
  *   "links" (node added/removed, missing/extra node: link count);
  *   "paths","min_paths" (low-path-diversity);
