@@ -99,7 +99,7 @@ const struct cli_cmd cmd_health_entry = {
 		"LIDs (no subnet manager had configured the fabric), or no\n"
 		"discover --counters.\n"
 		"JSON: " CLI_JSON ",\"ports\":[...],\"findings\":[...]}\n"
-		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]},\n"
+		"and, with traffic, \"traffic\":{\"links\":[...],\"by_level\":[...]},\n"
 		"\"links\":[...] (BER) and \"congestion\":{...}.\n"
 		"CSV: the port table, an empty line, then the findings table (the\n"
 		"columns of analyze --format csv).",

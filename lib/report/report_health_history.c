@@ -71,8 +71,7 @@ static json *row_json(const struct ibtopo_history_row *r)
 	char t[32];
 	int rc;
 
-	rc = ibtopo__json_set(o, "snapshot",
-			      ibtopo__json_int(g->snapshot_id)) ||
+	rc = ibtopo__json_set(o, "id", ibtopo__json_int(g->snapshot_id)) ||
 	     ibtopo__json_set(o, "label",
 			      g->label ? ibtopo__json_string(g->label) :
 					 ibtopo__json_null()) ||

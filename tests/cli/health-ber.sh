@@ -130,7 +130,7 @@ copy_at "$DATA/hc-ber-2.txt" "$tmp/t3.txt" '2026-01-01 10:00:20 UTC'
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t3.txt"
 run 0 "$IBTOPO" health --history leaf01:39 --format json
 got=$(json_get '" ".join("%s/%d:" % (p["node"], p["port"]) + ",".join(
-	"%d:%s:%s:%s" % (s["snapshot"], s["counters"]["SymbolErrorCounter"],
+	"%d:%s:%s:%s" % (s["id"], s["counters"]["SymbolErrorCounter"],
 	s.get("growth", {}).get("SymbolErrorCounter"),
 	"%.2g" % s["ber"] if s.get("ber") else s.get("ber_upper_bound") and "<")
 	for s in p["snapshots"]) for p in j["ports"])' <"$tmp/out")
