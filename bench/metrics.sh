@@ -109,7 +109,7 @@ names = ["LinkDownedCounter", "LinkErrorRecoveryCounter", "SymbolErrorCounter",
          "PortXmitDataExtended", "PortRcvDataExtended",
          "PortXmitPktsExtended", "PortRcvPktsExtended"]
 ports = [p for p in json.load(open(sys.argv[1]))["ports"]
-         if p["remote"]["guid"] and p["port"]]
+         if p["peer"]["guid"] and p["port"]]
 with open(sys.argv[2], "w") as f:
     f.write("START_PM_INFO\nNodeGUID,PortGUID,PortNumber,%s\n" % ",".join(names))
     for i, p in enumerate(ports):

@@ -86,7 +86,7 @@ for _ in $(seq 1 "$REPEAT"); do
 	if [ -z "$best_m" ] || lt "$3" "$best_m"; then best_m=$3; fi
 done
 summary=$(json_get '"%d switches, %d CA ports, %d destination LIDs, %d CA pairs, %d unreachable, %d loops, %d credit loops, %d ports with routes; EBB mean %.3f min %.3f over %d bisections" % (
-	j["routes"]["switches"], j["routes"]["ca_ports"], j["routes"]["dest_lids"],
+	j["routes"]["switches"], j["routes"]["ca_ports"], j["routes"]["dlids"],
 	j["routes"]["ca_pairs"], j["routes"]["unreachable_pairs"],
 	j["routes"]["loops"], j["routes"]["credit_loops"],
 	len(j["routes"]["ports"]), j["routes"]["ebb"]["mean"],

@@ -54,7 +54,7 @@ shapes | while read -r name args; do
 	set -- $("$PYTHON3" -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
-f = j["fabric"]
+f = j["snapshot"]
 print(f.get("switches"), f.get("cas"), f.get("links"))' "$TESTDIR/out")
 	printf '%-15s %8s %7s %9s %-15s %8.2f %8.0f\n' "$name" "$1" "$2" "$3" \
 		"$class" "$best" "$(calc "$mem / 1024")"

@@ -226,7 +226,7 @@ static void check_csv(const struct ibtopo_fabric *f)
 	free(m.text);
 }
 
-/* One JSON object, schema_version 1, with every node and link. */
+/* One JSON object, of IBTOPO_JSON_SCHEMA_VERSION, with every node and link. */
 static void check_json(const struct ibtopo_fabric *f)
 {
 	struct ibtopo_buffer m = write_as(f, IBTOPO_EXPORT_JSON);
@@ -235,12 +235,14 @@ static void check_json(const struct ibtopo_fabric *f)
 
 	if (!doc)
 		die("json output does not parse", NULL);
-	if (json_integer_value(json_object_get(doc, "schema_version")) != 1 ||
+	if (json_integer_value(json_object_get(doc, "schema_version")) !=
+		    IBTOPO_JSON_SCHEMA_VERSION ||
 	    json_array_size(json_object_get(doc, "nodes")) !=
 		    ibtopo_fabric_node_count(f) ||
 	    json_array_size(json_object_get(doc, "links")) !=
 		    ibtopo_fabric_link_count(f))
-		die("json output lacks schema_version 1, a node or a link", NULL);
+		die("json output lacks the schema_version, a node or a link",
+		    NULL);
 	json_decref(doc);
 	free(m.text);
 }

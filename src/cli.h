@@ -8,6 +8,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The opening of every JSON document, for the --help texts that show one:
+ * {"schema_version":N (IBTOPO_JSON_SCHEMA_VERSION; doc/json.md). */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_JSON "{\"schema_version\":" CLI_STR(IBTOPO_JSON_SCHEMA_VERSION)
+
 enum {
 	EXIT_CLEAN = 0,	   /* nothing found */
 	EXIT_FINDINGS = 1, /* findings at or above --fail-on, or differences */

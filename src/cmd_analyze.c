@@ -83,8 +83,11 @@ const struct cli_cmd cmd_analyze_entry = {
 		"them (topology.server_policy).\n"
 		"With forwarding tables (discover --routes, or --routes DUMP) the\n"
 		"routing section of `ibtopo routes` and its findings.\n"
-		"JSON: {\"schema_version\":1,\"fabric\":{...},\"topology\":{...},\n"
-		"\"paths\":{...},\"routes\":{...} (with tables),\"findings\":[...]}.",
+		"JSON: " CLI_JSON
+		",\"fabric\":NAME (a snapshot's),\"snapshot\":\n"
+		"{\"id\",\"label\",\"source\",\"switches\",\"cas\",\"routers\",\"links\",\n"
+		"\"cables\",\"partial\"},\"topology\":{...},\"paths\":{...},\"routes\":\n"
+		"{...} (with tables),\"findings\":[...]} (doc/json.md).",
 	.opts = opts,
 	.exec = cmd_analyze_exec,
 	.flags = CLI_NEEDS_DB,

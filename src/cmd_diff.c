@@ -39,8 +39,9 @@ const struct cli_cmd cmd_diff_entry = {
 		"                             (none before) or lost\n"
 		"  port-error-rate, link-flapping  error counters grown (both\n"
 		"                             with counters: growth, per hour)\n"
-		"JSON: {\"schema_version\":1,\"changes\":[...]}; ends a/b are the link\n"
-		"as it was, c/d as it is (link-moved).\n"
+		"JSON: " CLI_JSON
+		",\"findings\":[...]}, a change each; ends a/b\n"
+		"are the link as it was, c/d as it is (link-moved).\n"
 		"Two fabrics with no node GUID in common are said, in the text,\n"
 		"to be different fabrics before their changes.\n"
 		"Exit status 1 when anything changed, 0 when nothing did.",

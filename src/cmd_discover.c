@@ -115,11 +115,11 @@ const struct cli_cmd cmd_discover_entry = {
 		"link speeds and widths, and the time taken; --quiet prints\n"
 		"nothing when all went well (warnings and errors still go to\n"
 		"stderr), so cron mails only what needs a look.\n"
-		"--format json prints one object instead: {\"schema_version\":1,\n"
-		"\"snapshot\",\"label\",\"fabric\",\"source\",\"switches\",\"cas\",\n"
-		"\"routers\",\"links\",\"partial\",\"seconds\",\"mads\":{\"sent\",\n"
-		"\"asked_again\",\"lost\",\"window_max\",\"window_min\",\"sweeps\",\n"
-		"\"worst_guid\",\"worst_timeouts\"}}.",
+		"--format json prints one object instead: " CLI_JSON ",\n"
+		"\"fabric\",\"snapshot\":{\"id\",\"label\",\"source\",\"switches\",\n"
+		"\"cas\",\"routers\",\"links\",\"cables\",\"partial\"},\"seconds\",\n"
+		"\"mads\":{\"sent\",\"asked_again\",\"lost\",\"window_max\",\n"
+		"\"window_min\",\"sweeps\",\"worst_guid\",\"worst_timeouts\"}}.",
 	.opts = opts,
 	.exec = cmd_discover_exec,
 	.flags = CLI_NEEDS_DB,

@@ -65,7 +65,8 @@ const struct cli_cmd cmd_export_entry = {
 		"                 --server-side --field-manager=ibtopo -f FILE`\n"
 		"                 exit 2 when no host can be listed or names clash\n"
 		"  csv            one row per link, as `show links --format csv`\n"
-		"  json           {\"schema_version\":1,\"nodes\":[...],\"links\":[...]}\n"
+		"  json           " CLI_JSON
+		",\"nodes\":[...],\"links\":[...]}\n"
 		"  lfts           the switches' forwarding tables (discover --routes,\n"
 		"                 import --routes) as OpenSM's opensm-lfts.dump, which\n"
 		"                 `opensm -R file -U FILE` loads; exit 2 without tables\n"

@@ -30,7 +30,7 @@ const struct cli_cmd cmd_fabrics_entry = {
 		"Each line: the name, the subnet prefix and master SM (LID, port\n"
 		"GUID) of its latest snapshot, its number of snapshots, the latest\n"
 		"one's id and time, and its switches and CAs.\n"
-		"JSON: {\"schema_version\":1,\"fabrics\":[{\"name\","
+		"JSON: " CLI_JSON ",\"fabrics\":[{\"name\","
 		"\"subnet_prefix\",\"sm_lid\",\"sm_guid\",\"snapshots\",\n"
 		"\"latest_id\",\"latest_at\",\"switches\",\"cas\"}]}.\n"
 		"--rename OLD NEW renames a fabric (its snapshots follow it) and\n"

@@ -98,8 +98,8 @@ const struct cli_cmd cmd_health_entry = {
 		"No port with counters is an error (exit 2) that says why: no\n"
 		"LIDs (no subnet manager had configured the fabric), or no\n"
 		"discover --counters.\n"
-		"JSON: {\"schema_version\":1,\"ports\":[...],\"findings\":[...]}\n"
-		"and, with traffic, \"traffic\":{\"links\":[...],\"levels\":[...]},\n"
+		"JSON: " CLI_JSON ",\"ports\":[...],\"findings\":[...]}\n"
+		"and, with traffic, \"traffic\":{\"links\":[...],\"by_level\":[...]},\n"
 		"\"links\":[...] (BER) and \"congestion\":{...}.\n"
 		"CSV: the port table, an empty line, then the findings table (the\n"
 		"columns of analyze --format csv).",

@@ -69,7 +69,7 @@ const struct cli_cmd cmd_routes_entry = {
 		"diversity counts them, by its direction that uses fewer spines.\n"
 		"Effective bisection bandwidth: mean and min over N random\n"
 		"bisections of the CA ports into pairs (seeded, reproducible).\n"
-		"JSON: {\"schema_version\":1,\"routes\":{\"engine\",\"ca_pairs\",\n"
+		"JSON: " CLI_JSON ",\"routes\":{\"engine\",\"ca_pairs\",\n"
 		"\"unreachable_pairs\",\"loops\",\"credit_loops\",\"hops\",\"ports\":[...],\n"
 		"\"ebb\":{...},...},\"findings\":[...]}. CSV: the port table, an\n"
 		"empty line, then the findings table (analyze --format csv's).",

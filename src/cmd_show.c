@@ -43,10 +43,10 @@ const struct cli_cmd cmd_show_entry = {
 		"           a line per port: width, speed, Gb/s, port and physical\n"
 		"           state, peer; --switch NAME|GUID one node, --down only\n"
 		"           the ports physically linked but not active (Init, Armed)\n"
-		"           JSON: {\"schema_version\":1,\"ports\":[...]}\n"
+		"           JSON and CSV: the ports, as show ports has them\n"
 		"Given one word that names a list, it is the list; to show a\n"
 		"snapshot labelled 'links', give both: show links nodes.\n"
-		"JSON: {\"schema_version\":1,\"<list>\":[...]}.",
+		"JSON: " CLI_JSON ",\"<list>\":[...]}.",
 	.opts = opts,
 	.exec = cmd_show_exec,
 	.flags = CLI_NEEDS_DB,

@@ -34,7 +34,7 @@ const struct cli_cmd cmd_snapshots_entry = {
 		"commands; labels and 'latest' within a fabric ('ibtopo fabrics').\n"
 		"--fabric NAME lists that fabric's snapshots only. A database\n"
 		"not there yet is an empty list (and is not created).\n"
-		"JSON: {\"schema_version\":1,\"snapshots\":[{\"id\",\"label\","
+		"JSON: " CLI_JSON ",\"snapshots\":[{\"id\",\"label\","
 		"\"taken_at\",...,\"fabric\"}]}.\n"
 		"Housekeeping (for cron): --delete REF deletes one snapshot;\n"
 		"--keep N and --keep-days D (together: a snapshot goes when either\n"

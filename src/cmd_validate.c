@@ -37,7 +37,7 @@ const struct cli_cmd cmd_validate_entry = {
 		"swapped), missing-link, extra-link, speed-below-plan,\n"
 		"width-below-plan. A node's links are counted in its missing-node\n"
 		"or extra-node finding, not listed.\n"
-		"JSON: {\"schema_version\":1,\"findings\":[...]}.\n"
+		"JSON: " CLI_JSON ",\"findings\":[...]}.\n"
 		"Exit status 1 on any deviation, 0 when the fabric matches.",
 	.opts = opts,
 	.exec = cmd_validate_exec,

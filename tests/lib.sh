@@ -269,9 +269,9 @@ print("\n".join(sorted(rows)))
 '
 }
 
-# findings_lines LIST X Y: of the JSON report on stdin, one line per item
-# of LIST ("findings", "changes"): kind detail a b c d X Y links, ends as
-# node:port, "-" for what an item lacks.
+# findings_lines X Y: of the JSON report on stdin, one line per item of
+# its "findings" (a diff's changes too): kind detail a b c d X Y links,
+# ends as node:port, "-" for what an item lacks.
 findings_lines() {
 	"$PYTHON3" -c '
 import json, sys
@@ -280,8 +280,8 @@ def end(f, k):
     if not e or e.get("node") is None:
         return "-"
     return "%s:%s" % (e["node"], "" if e.get("port") is None else e["port"])
-x, y = sys.argv[2], sys.argv[3]
-for f in json.load(sys.stdin)[sys.argv[1]]:
+x, y = sys.argv[1], sys.argv[2]
+for f in json.load(sys.stdin)["findings"]:
     print(f["kind"], f.get("detail") or "-", end(f, "a"), end(f, "b"),
           end(f, "c"), end(f, "d"), f.get(x) or "-", f.get(y) or "-",
           f.get("links", "-"))

@@ -960,14 +960,14 @@ static void findings_in_three_formats(void **state)
 	assert_int_equal(t->out.count, 3);
 
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_non_null(strstr(s.text, "{\"schema_version\":1,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
+	assert_non_null(strstr(s.text, "{\"schema_version\":2,\"findings\":[{\"kind\":\"speed-downgrade\",\"severity\":\"error\",\"a\":{\"node\":\"leaf01\",\"guid\":\"0x0000000000001000\",\"port\":1},\"b\":{\"node\":\"host001 mlx5_0\",\"guid\":\"0x0000000000001001\",\"port\":1},\"message\":"));
 	assert_non_null(strstr(s.text, "\"active\":\"EDR\",\"expected\":\"HDR\",\"evidence\":\"port-info\",\"cause\":\"cable\"}"));
 	assert_non_null(strstr(s.text, "\"kind\":\"cable-underrated\""));
-	assert_non_null(strstr(s.text, "\"expected\":\"HDR\",\"rated\":\"EDR\""));
+	assert_non_null(strstr(s.text, "\"expected\":\"HDR\",\"rated_speed\":\"EDR\""));
 	assert_null(strstr(s.text, "\"c\":"));
 
 	render(t, IBTOPO_FORMAT_CSV, &s);
-	assert_true(strncmp(s.text, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
+	assert_true(strncmp(s.text, "kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated_speed,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail\r\n", 200) == 0);
 	assert_non_null(strstr(s.text, "\r\nspeed-downgrade,error,leaf01,0x0000000000001000,1,"));
 
 	render(t, IBTOPO_FORMAT_TEXT, &s);
@@ -980,7 +980,7 @@ static void findings_in_three_formats(void **state)
 	render(t, IBTOPO_FORMAT_TEXT, &s);
 	assert_string_equal(s.text, "no findings\n");
 	render(t, IBTOPO_FORMAT_JSON, &s);
-	assert_string_equal(s.text, "{\"schema_version\":1,\"findings\":[]}\n");
+	assert_string_equal(s.text, "{\"schema_version\":2,\"findings\":[]}\n");
 	ibtopo_buffer_release(&s);
 }
 
@@ -1047,7 +1047,7 @@ static void analysis_is_one_json_object(void **state)
 	tlink(t, sw, 1, sw, 2, IBTOPO_SPEED_EDR, IBTOPO_WIDTH_4X);
 	run(t);
 	assert_int_equal(ibtopo_report_analysis(&o, &an, &err), 0);
-	assert_non_null(strstr(s.text, "{\"schema_version\":1,\"fabric\":{\"source\":null,\"label\":null,\"snapshot_id\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
+	assert_non_null(strstr(s.text, "{\"schema_version\":2,\"snapshot\":{\"id\":null,\"label\":null,\"source\":null,\"switches\":1,\"cas\":0,\"routers\":0,\"links\":1,\"cables\":0,\"partial\":false},\"findings\":[{\"kind\":\"loopback-cable\""));
 	assert_int_equal(s.text[s.len - 1], '\n');
 	ibtopo_buffer_release(&s);
 }

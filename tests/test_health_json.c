@@ -183,7 +183,7 @@ static void failing_cable_evidence_is_json_keys(void **state)
 			    "aoc");
 	assert_true(json_real_value(json_object_get(x, "length_m")) == 45);
 	assert_true(json_real_value(json_object_get(x, "reach_m")) == 30);
-	assert_string_equal(key_str(x, "rated"),
+	assert_string_equal(key_str(x, "rated_speed"),
 			    "HDR");
 	cs = json_object_get(x, "counters");
 	assert_int_equal(json_array_size(cs), 3);
@@ -194,7 +194,7 @@ static void failing_cable_evidence_is_json_keys(void **state)
 	x = finding_of(j, "failing-cable", "host01 mlx5_0");
 	assert_string_equal(key_str(x, "check"),
 			    "cable-underrated");
-	assert_string_equal(key_str(x, "rated"),
+	assert_string_equal(key_str(x, "rated_speed"),
 			    "EDR");
 	assert_string_equal(key_str(x, "expected"),
 			    "HDR");

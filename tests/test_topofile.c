@@ -1351,7 +1351,7 @@ static void json_and_csv_exports(void **state)
 		"Ca 1 \"H-0000000000000002\" # \"h\"\n",
 		IBTOPO_FILE_AUTO, NULL, &err);
 	out = write_fabric(f, IBTOPO_EXPORT_JSON);
-	assert_true(strncmp(out, "{\"schema_version\":1,", 20) == 0);
+	assert_true(strncmp(out, "{\"schema_version\":2,", 20) == 0);
 	assert_non_null(strstr(
 		out, "\"links\":[{\"a\":{\"node\":\"sw, one\","
 		     "\"guid\":\"0x0000000000000001\",\"port\":1},"

@@ -47,12 +47,12 @@ static struct ibtopo__json *json_port(const struct ibtopo_port *p)
 	rc |= ibtopo__json_set(o, "speed_supported", json_mask(p->speed_supported, true));
 	rc |= ibtopo__json_set(o, "speed_enabled", json_mask(p->speed_enabled, true));
 	if (p->remote) {
-		rc |= ibtopo__json_set_path(o, "remote.guid",
+		rc |= ibtopo__json_set_path(o, "peer.guid",
 					    ibtopo__json_guid(p->remote->node->guid));
-		rc |= ibtopo__json_set_path(o, "remote.port",
+		rc |= ibtopo__json_set_path(o, "peer.port",
 					    ibtopo__json_int(p->remote->num));
 	} else {
-		rc |= ibtopo__json_set(o, "remote", ibtopo__json_null());
+		rc |= ibtopo__json_set(o, "peer", ibtopo__json_null());
 	}
 	if (rc) {
 		ibtopo__json_free(o);
@@ -80,13 +80,12 @@ static int write_json(const struct ibtopo_sink *opts,
 		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	struct ibtopo__json *doc = ibtopo__json_object();
+	struct ibtopo__json *doc = ibtopo__json_report(NULL);
 	struct ibtopo__json *nodes = ibtopo__json_array();
 	struct ibtopo__json *links = ibtopo__json_array();
 	size_t n = ibtopo_fabric_node_count(f), nl = ibtopo_fabric_link_count(f);
 	int rc = 0;
 
-	rc |= ibtopo__json_set(doc, "schema_version", ibtopo__json_int(1));
 	rc |= ibtopo__json_set(doc, "source", ibtopo__json_string(m->source));
 	rc |= ibtopo__json_set(doc, "label", ibtopo__json_string(m->label));
 	for (size_t i = 0; i < n && !rc; i++) {

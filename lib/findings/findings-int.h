@@ -52,7 +52,7 @@ enum ibtopo__unit {
 
 /* A JSON/CSV key and what goes into it. */
 struct ibtopo__field {
-	const char *key;	/* "active", "expected", "rated", "old", ... */
+	const char *key;	/* "active", "expected", "rated_speed", "old", ... */
 	enum ibtopo__unit unit;
 };
 
@@ -79,7 +79,7 @@ enum ibtopo__kind_flags {
 	IBTOPO__KIND_ROUTE = 1u << 3,
 	/* JSON only: "lid" (limit) without "routes" */
 	IBTOPO__KIND_LID = 1u << 4,
-	/* JSON only: "measure" (value), "limit" (limit) and "interval_s"
+	/* JSON only: "measure" (value), "threshold" (limit) and "interval_s"
 	 * (expected, in ms) */
 	IBTOPO__KIND_MEASURE = 1u << 5,
 };

@@ -210,7 +210,7 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_underrated = {
 	.sentence = cable_underrated_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
 	.expected = { "expected", IBTOPO__UNIT_SPEED },
-	.actual = { "rated", IBTOPO__UNIT_SPEED },
+	.actual = { "rated_speed", IBTOPO__UNIT_SPEED },
 };
 
 static int loopback_cable_sentence(char *buf, size_t len,

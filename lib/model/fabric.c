@@ -96,6 +96,16 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric);
 }
 
+size_t ibtopo__fabric_cable_count(const struct ibtopo_fabric *fabric)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fabric->nlinks; i++)
+		if (fabric->links[i]->cable)
+			n++;
+	return n;
+}
+
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s)
 {
 	char *copy;

@@ -59,6 +59,8 @@ int ibtopo__grow(void *pptr, size_t *alloc, size_t need, size_t size);
 /* model/fabric.c */
 /** strdup into fabric-owned memory (freed with the fabric); NULL -> NULL. */
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
+/** The links that carry cable data. */
+size_t ibtopo__fabric_cable_count(const struct ibtopo_fabric *fabric);
 
 /** A name a node goes by besides its description (into buf, or static). */
 typedef const char *ibtopo__node_namer(void *arg, const struct ibtopo_node *node,

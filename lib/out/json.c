@@ -173,12 +173,42 @@ struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric)
 	struct ibtopo__json *root = ibtopo__json_object();
 
 	if (root && (ibtopo__json_set(root, "schema_version",
-				      ibtopo__json_int(1)) ||
+				      ibtopo__json_int(
+					      IBTOPO_JSON_SCHEMA_VERSION)) ||
 		     ibtopo__json_set_fabric(root, "fabric", fabric))) {
 		ibtopo__json_free(root);
 		root = NULL;
 	}
 	return root;
+}
+
+static struct ibtopo__json *json_count(const struct ibtopo_fabric *f,
+				       enum ibtopo_node_type type)
+{
+	return ibtopo__json_u64(ibtopo_fabric_count_type(f, type));
+}
+
+struct ibtopo__json *ibtopo__json_snapshot(const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	struct ibtopo__json *o = ibtopo__json_object();
+
+	if (!o || ibtopo__json_set(o, "id", m->snapshot_id > 0 ?
+				   ibtopo__json_int(m->snapshot_id) :
+				   ibtopo__json_null()) ||
+	    ibtopo__json_set(o, "label", ibtopo__json_string(m->label)) ||
+	    ibtopo__json_set(o, "source", ibtopo__json_string(m->source)) ||
+	    ibtopo__json_set(o, "switches", json_count(f, IBTOPO_NODE_SWITCH)) ||
+	    ibtopo__json_set(o, "cas", json_count(f, IBTOPO_NODE_CA)) ||
+	    ibtopo__json_set(o, "routers", json_count(f, IBTOPO_NODE_ROUTER)) ||
+	    ibtopo__json_set(o, "links",
+			     ibtopo__json_u64(ibtopo_fabric_link_count(f))) ||
+	    ibtopo__json_set(o, "cables", ibtopo__json_u64(ibtopo__fabric_cable_count(f))) ||
+	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial))) {
+		ibtopo__json_free(o);
+		return NULL;
+	}
+	return o;
 }
 
 int ibtopo__json_report_open(const struct ibtopo_sink *sink,

@@ -96,7 +96,7 @@ struct ibtopo__json *ibtopo__cell_json(const struct ibtopo__cell *c);
 
 /**
  * Write rows as a text table, CSV, or JSON
- * {"schema_version":1,"<list_name>":[...]}.
+ * {"schema_version","<list_name>":[...]}.
  */
 int ibtopo__table_write(const struct ibtopo_sink *sink, const char *list_name,
 			const struct ibtopo__column *cols, size_t ncols,
@@ -144,11 +144,18 @@ void ibtopo__json_free(struct ibtopo__json *value);
 int ibtopo__json_set_fabric(struct ibtopo__json *obj, const char *key,
 			    const struct ibtopo_fabric *fabric);
 /**
- * A report's top-level object: "schema_version":1, then "fabric" as
+ * A report's top-level object: "schema_version" (the public
+ * IBTOPO_JSON_SCHEMA_VERSION; no other code writes it), then "fabric" as
  * ibtopo__json_set_fabric() sets it (fabric may be NULL). NULL when out
  * of memory.
  */
 struct ibtopo__json *ibtopo__json_report(const struct ibtopo_fabric *fabric);
+/**
+ * What was read, the "snapshot" of analyze and discover: {"id" (null for
+ * a file),"label","source","switches","cas","routers","links","cables"
+ * (links with cable data),"partial"}. NULL when out of memory.
+ */
+struct ibtopo__json *ibtopo__json_snapshot(const struct ibtopo_fabric *fabric);
 /** The same object without its closing brace, for a report that streams. */
 int ibtopo__json_report_open(const struct ibtopo_sink *sink,
 			     const struct ibtopo_fabric *fabric,

@@ -16,61 +16,15 @@ static const struct ibtopo__report_section *const sections[] = {
 	&ibtopo__report_section_routes,	  /* report_routes.c */
 };
 
-static size_t count_cables(const struct ibtopo_fabric *f)
-{
-	size_t n = 0, nl = ibtopo_fabric_link_count(f);
-
-	for (size_t i = 0; i < nl; i++)
-		if (ibtopo_fabric_link(f, i)->cable)
-			n++;
-	return n;
-}
-
-static struct ibtopo__json *fabric_json(const struct ibtopo_fabric *f)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	struct ibtopo__json *o = ibtopo__json_object();
-
-	/* "fabric" is this object (schema 1): the fabric's name is its
-	 * "name", where the other reports have a top-level "fabric" */
-	if (!o || ibtopo__json_set_fabric(o, "name", f) ||
-	    ibtopo__json_set(o, "source", ibtopo__json_string(m->source)) ||
-	    ibtopo__json_set(o, "label", ibtopo__json_string(m->label)) ||
-	    ibtopo__json_set(o, "snapshot_id",
-			     m->snapshot_id > 0 ?
-				     ibtopo__json_int(m->snapshot_id) :
-				     ibtopo__json_null()) ||
-	    ibtopo__json_set(o, "switches",
-			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
-				     f, IBTOPO_NODE_SWITCH))) ||
-	    ibtopo__json_set(o, "cas",
-			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
-				     f, IBTOPO_NODE_CA))) ||
-	    ibtopo__json_set(o, "routers",
-			     ibtopo__json_int((int64_t)ibtopo_fabric_count_type(
-				     f, IBTOPO_NODE_ROUTER))) ||
-	    ibtopo__json_set(
-		    o, "links",
-		    ibtopo__json_int((int64_t)ibtopo_fabric_link_count(f))) ||
-	    ibtopo__json_set(o, "cables",
-			     ibtopo__json_int((int64_t)count_cables(f))) ||
-	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial))) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
-}
-
 static int analysis_json(const struct ibtopo_sink *sink,
 			 const struct ibtopo_analysis *an,
 			 struct ibtopo_error *err)
 {
-	/* One object: the sections go between "fabric" and "findings". */
-	struct ibtopo__json *root = ibtopo__json_object();
-	int rc =
-		!root ||
-		ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-		ibtopo__json_set(root, "fabric", fabric_json(an->fabric));
+	/* One object: the fabric's name (a snapshot's, as every report
+	 * has it) and what was read, the sections, then the findings. */
+	struct ibtopo__json *root = ibtopo__json_report(an->fabric);
+	int rc = !root || ibtopo__json_set(root, "snapshot",
+					   ibtopo__json_snapshot(an->fabric));
 
 	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
 		const void *data =
@@ -110,7 +64,7 @@ static int fabric_text(const struct ibtopo_sink *sink,
 		ibtopo_fabric_count_type(f, IBTOPO_NODE_SWITCH),
 		ibtopo_fabric_count_type(f, IBTOPO_NODE_CA),
 		ibtopo_fabric_count_type(f, IBTOPO_NODE_ROUTER),
-		ibtopo_fabric_link_count(f), count_cables(f),
+		ibtopo_fabric_link_count(f), ibtopo__fabric_cable_count(f),
 		m->partial ? " (PARTIAL)" : "");
 	return w.rc;
 }

@@ -138,7 +138,7 @@ static void g_rated(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
 	if (!FND(r)->cable)
-		value_column(r, "rated", c);
+		value_column(r, "rated_speed", c);
 	else if (FND(r)->cable->rated_speed)
 		ibtopo__cell_str(c, ibtopo_speed_name(FND(r)->cable->rated_speed));
 }
@@ -240,12 +240,16 @@ static void g_count(const void *r, void *x, struct ibtopo__cell *c)
 		ibtopo__cell_int(c, (int64_t)FND(r)->value);
 }
 
+/* a count's threshold, or a measure's (high-ber, congested-port) */
 static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
 {
-	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
-				   IBTOPO__KIND_GROWTH)) ==
+	unsigned flags = kind_flags(FND(r));
+
+	if ((flags & (IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH)) ==
 	    IBTOPO__KIND_PORT_COUNTER)
 		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
+	else if (flags & IBTOPO__KIND_MEASURE)
+		ibtopo__cell_real(c, FND(r)->limit);
 }
 
 static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
@@ -292,19 +296,12 @@ static void g_destination(const void *r, void *x, struct ibtopo__cell *c)
 		ibtopo__cell_str(c, f->c.node);
 }
 
-/* a measure against its limit over an interval (high-ber, ...) */
+/* a measure against its threshold over an interval (high-ber, ...) */
 static void g_measure(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
 		ibtopo__cell_real(c, FND(r)->value);
-}
-
-static void g_limit(const void *r, void *x, struct ibtopo__cell *c)
-{
-	(void)x;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
-		ibtopo__cell_real(c, FND(r)->limit);
 }
 
 static void g_interval_s(const void *r, void *x, struct ibtopo__cell *c)
@@ -345,7 +342,7 @@ static const struct ibtopo__column cols[] = {
 	{ "message", "MESSAGE", g_message },
 	{ "active", "ACTIVE", g_active },
 	{ "expected", "EXPECTED", g_expected },
-	{ "rated", "RATED", g_rated },
+	{ "rated_speed", "RATED", g_rated },
 	{ "old", "OLD", g_old },
 	{ "new", "NEW", g_new },
 	{ "links", "LINKS", g_links },
@@ -374,7 +371,6 @@ static const struct ibtopo__column health_cols[] = {
 	{ "hops", "HOPS", g_hops },
 	{ "min_hops", "MIN HOPS", g_min_hops },
 	{ "measure", "MEASURE", g_measure },
-	{ "limit", "LIMIT", g_limit },
 	{ "interval_s", "INTERVAL S", g_interval_s },
 };
 
@@ -881,7 +877,7 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 	case IBTOPO_FORMAT_JSON:
 		/* the fabric of NEW (diff) or of the fabric validated */
 		root = ibtopo__json_report(b && ibtopo_fabric_meta(b)->fabric ? b : a);
-		if (root && ibtopo__json_set(root, list_name ? list_name : "findings",
+		if (root && ibtopo__json_set(root, "findings",
 					     ibtopo__findings_json(list))) {
 			ibtopo__json_free(root);
 			root = NULL;

@@ -104,8 +104,7 @@ static json *traffic_link_json(const struct ibtopo_traffic_link *x)
 	    ibtopo__json_set(o, "bytes_ba", ibtopo__json_u64(x->bytes_ba)) ||
 	    ibtopo__json_set(o, "gbps_ab", ibtopo__json_real(x->gbps_ab)) ||
 	    ibtopo__json_set(o, "gbps_ba", ibtopo__json_real(x->gbps_ba)) ||
-	    ibtopo__json_set(o, "capacity_gbps",
-			     ibtopo__json_real(x->capacity_gbps)) ||
+	    ibtopo__json_set(o, "gbps", ibtopo__json_real(x->capacity_gbps)) ||
 	    ibtopo__json_set(o, "utilisation",
 			     ibtopo__json_real(x->utilisation)) ||
 	    ibtopo__json_set(o, "interval_h", ibtopo__json_real(x->hours)) ||
@@ -133,7 +132,7 @@ static json *traffic_level_json(const struct ibtopo_traffic_level *v)
 	return o;
 }
 
-/* {"top":N,"links_with_data":N,"links":[the top N],"levels":[...]} */
+/* {"top":N,"links_with_data":N,"links":[the top N],"by_level":[...]} */
 static json *traffic_json(const struct ibtopo_traffic *t)
 {
 	json *o = ibtopo__json_object(), *links = ibtopo__json_array();
@@ -152,7 +151,7 @@ static json *traffic_json(const struct ibtopo_traffic *t)
 		ibtopo__json_free(levels);
 	} else {
 		rc = ibtopo__json_set(o, "links", links) ||
-		     ibtopo__json_set(o, "levels", levels);
+		     ibtopo__json_set(o, "by_level", levels);
 	}
 	if (rc) {
 		ibtopo__json_free(o);
@@ -188,7 +187,7 @@ static size_t top_of(const struct ibtopo_health *h)
 	return h->traffic && h->traffic->top ? h->traffic->top : 10;
 }
 
-/* {"schema_version":1,"fabric":NAME (a snapshot's),"ports":[...],
+/* {"schema_version","fabric":NAME (a snapshot's),"ports":[...],
  * "findings":[...],"traffic":{...},"links":[...],"congestion":{...}} */
 static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
@@ -232,8 +231,8 @@ static int write_json(const struct ibtopo_sink *sink,
 static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_health *h, struct ibtopo_error *err)
 {
-	int rc = ibtopo_sink_printf(sink, "node,guid,port,peer_node,peer_guid,"
-				    "peer_port,read_at_ms");
+	int rc = ibtopo_sink_printf(sink, "node,guid,port,peer.node,peer.guid,"
+				    "peer.port,read_at_ms");
 
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
 		rc = ibtopo_sink_printf(sink, ",%s", ibtopo_counter_name(i));

@@ -71,8 +71,7 @@ static json *row_json(const struct ibtopo_history_row *r)
 	char t[32];
 	int rc;
 
-	rc = ibtopo__json_set(o, "snapshot",
-			      ibtopo__json_int(g->snapshot_id)) ||
+	rc = ibtopo__json_set(o, "id", ibtopo__json_int(g->snapshot_id)) ||
 	     ibtopo__json_set(o, "label",
 			      g->label ? ibtopo__json_string(g->label) :
 					 ibtopo__json_null()) ||
@@ -154,8 +153,8 @@ static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_port_history *const *h, size_t n,
 		      struct ibtopo_error *err)
 {
-	json *o = ibtopo__json_object(), *a = ibtopo__json_array();
-	int rc = ibtopo__json_set(o, "schema_version", ibtopo__json_int(1));
+	json *o = ibtopo__json_report(NULL), *a = ibtopo__json_array();
+	int rc = o ? 0 : IBTOPO_ENOMEM;
 
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = ibtopo__json_append(a, history_json(h[i]));

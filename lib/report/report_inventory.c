@@ -235,10 +235,17 @@ static void p_rport(const void *r, void *x, struct ibtopo__cell *c)
 	if (PORT(r)->remote)
 		ibtopo__cell_int(c, PORT(r)->remote->num);
 }
+GETTER(p_type, struct ibtopo_port, ibtopo__cell_str, ibtopo_node_type_name(r->node->type))
+GETTER(p_gbps, struct ibtopo_port, set_gbps, r->speed_active, r->width_active)
 
+/*
+ * A port, in the JSON and CSV of both `show ports` and `show switches`
+ * (one schema for the one key "ports"); the far end is its "peer".
+ */
 static const struct ibtopo__column port_cols[] = {
 	{ "node", "NODE", p_node },
 	{ "guid", "GUID", p_guid },
+	{ "type", "TYPE", p_type },
 	{ "port", "PORT", p_num },
 	{ "port_guid", "PORT GUID", p_pguid },
 	{ "lid", "LID", p_lid },
@@ -246,14 +253,22 @@ static const struct ibtopo__column port_cols[] = {
 	{ "phys_state", "PHYS", p_phys },
 	{ "width", "WIDTH", p_width },
 	{ "speed", "SPEED", p_speed },
+	{ "gbps", "Gb/s", p_gbps },
 	{ "width_supported", "WIDTH SUP", p_wsup },
 	{ "width_enabled", "WIDTH EN", p_wen },
 	{ "speed_supported", "SPEED SUP", p_ssup },
 	{ "speed_enabled", "SPEED EN", p_sen },
-	{ "remote.node", "PEER", p_rnode },
-	{ "remote.guid", "PEER GUID", p_rguid },
-	{ "remote.port", "PEER PORT", p_rport },
+	{ "peer.node", "PEER", p_rnode },
+	{ "peer.guid", "PEER GUID", p_rguid },
+	{ "peer.port", "PEER PORT", p_rport },
 };
+
+/* The text table of `show ports` leaves out the node's type and the
+ * rate, as it did before they joined the machine formats. */
+static bool port_text_column(const struct ibtopo__column *c)
+{
+	return strcmp(c->name, "type") != 0 && strcmp(c->name, "gbps") != 0;
+}
 
 /*
  * The ports of the fabric, node by node, that keep(port, arg) lists,
@@ -291,13 +306,18 @@ static bool any_port(const struct ibtopo_port *p, const void *arg)
 int ibtopo_report_ports(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
 {
-	size_t k;
+	struct ibtopo__column cols[IBTOPO__ARRAY_SIZE(port_cols)];
+	size_t k, ncols = 0;
 	const void **rows = port_rows(fabric, any_port, NULL, &k);
 	int rc;
 
 	if (!rows)
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	rc = write_shown(sink, fabric, "ports", port_cols, IBTOPO__ARRAY_SIZE(port_cols),
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(port_cols); i++)
+		if (!sink || sink->format != IBTOPO_FORMAT_TEXT ||
+		    port_text_column(&port_cols[i]))
+			cols[ncols++] = port_cols[i];
+	rc = write_shown(sink, fabric, "ports", cols, ncols,
 			 (const void *const *)rows, k, err);
 	free(rows);
 	return rc;
@@ -472,25 +492,6 @@ int ibtopo_report_snapshots(const struct ibtopo_sink *sink,
 
 /* ---- switches: one block per switch (or CA), its ports, as iblinkinfo ---- */
 
-/* The rows are ports, as in the ports report: its getters, and these. */
-GETTER(p_type, struct ibtopo_port, ibtopo__cell_str, ibtopo_node_type_name(r->node->type))
-GETTER(p_gbps, struct ibtopo_port, set_gbps, r->speed_active, r->width_active)
-
-static const struct ibtopo__column switch_port_cols[] = {
-	{ "node", "NODE", p_node },
-	{ "guid", "GUID", p_guid },
-	{ "type", "TYPE", p_type },
-	{ "port", "PORT", p_num },
-	{ "state", "STATE", p_state },
-	{ "physical", "PHYSICAL", p_phys },
-	{ "width", "WIDTH", p_width },
-	{ "speed", "SPEED", p_speed },
-	{ "gbps", "Gb/s", p_gbps },
-	{ "peer.node", "PEER", p_rnode },
-	{ "peer.guid", "PEER GUID", p_rguid },
-	{ "peer.port", "PEER PORT", p_rport },
-};
-
 /* Physically linked, not active: what `--down` lists. */
 static bool port_is_stuck(const struct ibtopo_port *p)
 {
@@ -597,9 +598,8 @@ int ibtopo_report_switches(const struct ibtopo_sink *sink,
 	if (sink->format == IBTOPO_FORMAT_TEXT)
 		rc = switches_text(sink, rows, np, err);
 	else
-		rc = ibtopo__table_write_of(sink, fabric, "ports",
-					    switch_port_cols,
-					    IBTOPO__ARRAY_SIZE(switch_port_cols),
+		rc = ibtopo__table_write_of(sink, fabric, "ports", port_cols,
+					    IBTOPO__ARRAY_SIZE(port_cols),
 					    (const void *const *)rows, np,
 					    NULL, err);
 	free(rows);
@@ -613,7 +613,6 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 			   const struct ibtopo_mad_stats *mads, double seconds,
 			   struct ibtopo_error *err)
 {
-	const struct ibtopo_fabric_meta *m;
 	struct ibtopo__json *root, *cost;
 	int rc = IBTOPO_ENOMEM;
 
@@ -623,8 +622,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 	if (sink->format != IBTOPO_FORMAT_JSON)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "the discover summary is JSON only");
-	m = ibtopo_fabric_meta(fabric);
-	root = ibtopo__json_object();
+	root = ibtopo__json_report(fabric);
 	cost = ibtopo__json_object();
 	if (!root || !cost ||
 	    ibtopo__json_set(cost, "sent", ibtopo__json_u64(mads->sent)) ||
@@ -641,23 +639,7 @@ int ibtopo_report_discover(const struct ibtopo_sink *sink,
 	    ibtopo__json_set(cost, "worst_timeouts",
 			     ibtopo__json_u64(mads->worst_timeouts)))
 		goto out_fail;
-	if (ibtopo__json_set(root, "schema_version", ibtopo__json_int(1)) ||
-	    ibtopo__json_set(root, "snapshot", ibtopo__json_int(m->snapshot_id)) ||
-	    ibtopo__json_set(root, "label", ibtopo__json_string(m->label)) ||
-	    ibtopo__json_set(root, "fabric", ibtopo__json_string(m->fabric)) ||
-	    ibtopo__json_set(root, "source", ibtopo__json_string(m->source)) ||
-	    ibtopo__json_set(root, "switches",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_SWITCH))) ||
-	    ibtopo__json_set(root, "cas",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_CA))) ||
-	    ibtopo__json_set(root, "routers",
-			     ibtopo__json_u64(ibtopo_fabric_count_type(
-				     fabric, IBTOPO_NODE_ROUTER))) ||
-	    ibtopo__json_set(root, "links",
-			     ibtopo__json_u64(ibtopo_fabric_link_count(fabric))) ||
-	    ibtopo__json_set(root, "partial", ibtopo__json_bool(m->partial)) ||
+	if (ibtopo__json_set(root, "snapshot", ibtopo__json_snapshot(fabric)) ||
 	    ibtopo__json_set(root, "seconds", ibtopo__json_real(seconds)))
 		goto out_fail;
 	rc = ibtopo__json_set(root, "mads", cost);

@@ -1,6 +1,6 @@
 /*
  * report_routes.c - the routing analysis in reports (`ibtopo routes`, the
- * routing section of `analyze`): JSON {"schema_version":1,"routes":{...},
+ * routing section of `analyze`): JSON {"schema_version","routes":{...},
  * "findings":[...]}, a text summary with the busiest ports, CSV one row
  * per port that carries routes, an empty line, then the findings table.
  */
@@ -64,7 +64,7 @@ static json *port_json(const struct ibtopo_route_port *p)
 	if (!o)
 		return NULL;
 	if (ibtopo__json_set(o, "guid", ibtopo__json_guid(p->port->node->guid)) ||
-	    ibtopo__json_set(o, "name", ibtopo__json_string(p->port->node->desc)) ||
+	    ibtopo__json_set(o, "node", ibtopo__json_string(p->port->node->desc)) ||
 	    ibtopo__json_set(o, "port", ibtopo__json_int(p->port->num)) ||
 	    ibtopo__json_set(o, "routes", ibtopo__json_u64(p->routes)) ||
 	    ibtopo__json_set(o, "dlids", ibtopo__json_int(p->dlids)) ||
@@ -115,9 +115,9 @@ static json *routes_json(const struct ibtopo_routes *r)
 					      (int64_t)r->leaf_spines_used.n)) ||
 		     ibtopo__json_set(lp, "spines_used",
 				      spread_json(&r->leaf_spines_used)) ||
-		     ibtopo__json_set(lp, "spines_cabled",
+		     ibtopo__json_set(lp, "node_disjoint",
 				      spread_json(&r->leaf_spines_cabled)) ||
-		     ibtopo__json_set(lp, "paths_cabled",
+		     ibtopo__json_set(lp, "edge_disjoint",
 				      spread_json(&r->leaf_paths_cabled)) ||
 		     ibtopo__json_set(lp, "underused", ibtopo__json_int(
 					      (int64_t)r->leaf_pairs_underused));
@@ -140,7 +140,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 						       r->switches_with_tables)) ||
 		     ibtopo__json_set(o, "ca_ports",
 				      ibtopo__json_int((int64_t)r->ca_ports)) ||
-		     ibtopo__json_set(o, "dest_lids",
+		     ibtopo__json_set(o, "dlids",
 				      ibtopo__json_int((int64_t)r->dest_lids)) ||
 		     ibtopo__json_set(o, "ca_pairs", ibtopo__json_u64(r->ca_pairs)) ||
 		     ibtopo__json_set(o, "unreachable_pairs",
@@ -154,7 +154,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 		     ibtopo__json_set(o, "credit_loops",
 				      ibtopo__json_int((int64_t)r->credit_loops)) ||
 		     ibtopo__json_set(o, "hops", hops) ||
-		     ibtopo__json_set(o, "levels", levels) ||
+		     ibtopo__json_set(o, "by_level", levels) ||
 		     ibtopo__json_set(o, "leaf_pairs", lp) ||
 		     ibtopo__json_set(o, "ports", ports) ||
 		     ibtopo__json_set(o, "ebb", ebb);
@@ -373,7 +373,7 @@ const struct ibtopo__report_section ibtopo__report_section_routes = {
 static int write_csv(const struct ibtopo_sink *sink, const struct ibtopo_routes *r,
 		     struct ibtopo_error *err)
 {
-	int rc = ibtopo_sink_printf(sink, "guid,name,port,routes,dlids,level,up\n");
+	int rc = ibtopo_sink_printf(sink, "guid,node,port,routes,dlids,level,up\n");
 
 	for (size_t i = 0; !rc && i < r->nports; i++) {
 		const struct ibtopo_route_port *p = &r->ports[i];

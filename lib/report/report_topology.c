@@ -106,7 +106,7 @@ static J *level_json(struct jb *b, const struct ibtopo_topology_level *l)
 	jset(b, o, "level", ibtopo__json_int(l->level));
 	jset(b, o, "switches", ibtopo__json_int((int64_t)l->switches));
 	jset(b, o, "chassis", ibtopo__json_int((int64_t)l->chassis));
-	jset(b, o, "host_links", ibtopo__json_int((int64_t)l->host_links));
+	jset(b, o, "server_links", ibtopo__json_int((int64_t)l->host_links));
 	jset(b, o, "down_links", ibtopo__json_int((int64_t)l->down_links));
 	jset(b, o, "up_links", ibtopo__json_int((int64_t)l->up_links));
 	jset(b, o, "same_links", ibtopo__json_int((int64_t)l->same_links));
@@ -294,7 +294,7 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 						      "leaves"));
 	jset(b, o, "switches", ibtopo__json_int((int64_t)t->nsw));
 	jset(b, o, "chassis", ibtopo__json_int((int64_t)t->nchassis));
-	jset(b, o, "leaf_switches", ibtopo__json_int((int64_t)t->nleaves));
+	jset(b, o, "leaves", ibtopo__json_int((int64_t)t->nleaves));
 	jset(b, o, "servers", ibtopo__json_int((int64_t)t->nservers));
 	jset(b, o, "server_links", ibtopo__json_int((int64_t)t->host_links));
 	jset(b, o, "switch_links", ibtopo__json_int((int64_t)t->isl_links));

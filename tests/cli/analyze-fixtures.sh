@@ -34,7 +34,7 @@ test_env
 [ -f "$REAL/tiny-mixed-speeds.topo" ] || fail "no $REAL"
 
 KINDS='speed-downgrade|width-downgrade|cable-over-length|cable-underrated|loopback-cable'
-HEADER='kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail'
+HEADER='kind,severity,a.node,a.guid,a.port,b.node,b.guid,b.port,c.node,c.guid,c.port,d.node,d.guid,d.port,message,active,expected,rated_speed,old,new,links,paths,min_paths,evidence,cause,media,length_m,reach_m,detail'
 
 # count PATTERN FILE: lines matching
 count() {

@@ -23,7 +23,7 @@ section() {
 sed 's/^0x000d 003 /0x000d 255 /' "$dump" >"$tmp/hole.dump"
 run 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format csv
 cp "$tmp/out" "$tmp/routes.csv"
-[ "$(section 1 "$tmp/routes.csv" | head -1)" = "guid,name,port,routes,dlids,level,up" ] ||
+[ "$(section 1 "$tmp/routes.csv" | head -1)" = "guid,node,port,routes,dlids,level,up" ] ||
 	flunk "routes csv: port table header: $(head -1 "$tmp/routes.csv")"
 [ "$(section 2 "$tmp/routes.csv" | head -1)" = "$findings_header" ] ||
 	flunk "routes csv: no findings table: $(section 2 "$tmp/routes.csv" | head -1)"
@@ -38,7 +38,7 @@ run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format csv
 # ---- health: port-errors rows, as JSON has them
 run 0 "$IBTOPO" health "$topo" --counters "$DATA/hc-perfquery.txt" --format csv
 cp "$tmp/out" "$tmp/health.csv"
-section 1 "$tmp/health.csv" | head -1 | grep -q '^node,guid,port,peer_node,' ||
+section 1 "$tmp/health.csv" | head -1 | grep -q '^node,guid,port,peer\.node,' ||
 	flunk "health csv: port table header: $(head -1 "$tmp/health.csv")"
 [ "$(section 2 "$tmp/health.csv" | head -1)" = "$findings_header" ] ||
 	flunk "health csv: no findings table"

@@ -23,7 +23,7 @@ run 1 "$IBTOPO" diff 3 4 --format json
 got=$(json_get '" ".join("%s:%s/%d-%s/%d:%s:%s:%s:%s" % (f["kind"],
 	f["a"]["node"], f["a"]["port"], f["b"]["node"], f["b"]["port"],
 	f["counter"], f["growth"], f["rate_per_hour"], f["interval_h"])
-	for f in j["changes"])' <"$tmp/out")
+	for f in j["findings"])' <"$tmp/out")
 [ "$got" = "port-error-rate:leaf01/39-spine01/1:SymbolErrorCounter:12:12.0:1.0 link-flapping:leaf01/39-spine01/1:LinkDownedCounter:1:1.0:1.0" ] ||
 	flunk "diff counters: $got"
 run 1 "$IBTOPO" diff 3 4

@@ -14,7 +14,7 @@ A=$DATA/dv-after.topo
 
 # Nothing changed: exit 0, an empty list.
 run 0 "$IBTOPO" diff "$B" "$B" --lids --format json &&
-	printf '{"schema_version":1,"changes":[]}\n' >"$tmp/want" &&
+	printf '{"schema_version":2,"findings":[]}\n' >"$tmp/want" &&
 	same "$tmp/want" "$tmp/out"
 run 0 "$IBTOPO" diff "$B" "$B"
 
@@ -50,9 +50,9 @@ run 0 "$IBTOPO" --db "$tmp/f.db" import "$B"
 run 0 "$IBTOPO" --db "$tmp/f.db" import "$A"
 # the JSON of a snapshot's diff names its fabric; that aside, the same
 nofabric() {
-	grep -q '^{"schema_version":1,"fabric":"fabric-0000000000200000",' \
+	grep -q '^{"schema_version":2,"fabric":"fabric-0000000000200000",' \
 		"$tmp/out" || flunk "diff names no fabric: $(head -c 80 "$tmp/out")"
-	sed -i 's/^{"schema_version":1,"fabric":"[^"]*",/{"schema_version":1,/' \
+	sed -i 's/^{"schema_version":2,"fabric":"[^"]*",/{"schema_version":2,/' \
 		"$tmp/out"
 }
 run 1 "$IBTOPO" --db "$tmp/f.db" diff latest~1 latest --format json &&

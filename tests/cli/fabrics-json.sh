@@ -2,7 +2,8 @@
 # fabrics-json.sh - JSON everywhere carries the fabric name (issue 25):
 # each report of a stored snapshot (show's lists, analyze, diff,
 # validate, health, routes) has "fabric":"NAME" next to "schema_version"
-# (analyze: its "fabric" object's "name"); the same report of a file,
+# (analyze too, since schema 2: its snapshot is "snapshot"); the same
+# report of a file,
 # which belongs to no fabric, has no such key. A diff across fabrics
 # names NEW's. The HTML view names the fabric in its title.
 set -u
@@ -19,14 +20,14 @@ X=lab.X_1
 run 0 "$IBTOPO" --fabric "$X" import "$cache" --routes "$dump" || fail "import 1"
 run 0 "$IBTOPO" --fabric "$X" import "$cache" --routes "$dump" || fail "import 2"
 
-# fabric_of ARGS...: the top-level "fabric" of the command's JSON
-# (analyze: fabric.name), "-" when it has none
+# fabric_of ARGS...: the top-level "fabric" of the command's JSON, a
+# string, "-" when it has none
 fabric_of() {
 	"$IBTOPO" "$@" --format json >"$tmp/j" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -le 1 ] || { echo "exit $rc: $(cat "$tmp/err")"; return; }
-	json_get '(j["fabric"].get("name", "-") if isinstance(j["fabric"], dict)
-	else j["fabric"]) if "fabric" in j else "-"' <"$tmp/j" ||
+	json_get '(j["fabric"] if isinstance(j["fabric"], str) else
+	"not a string: %r" % j["fabric"]) if "fabric" in j else "-"' <"$tmp/j" ||
 		echo "bad JSON: $(head -c 100 "$tmp/j")"
 }
 
@@ -53,7 +54,7 @@ routes latest|routes $cache --routes $dump
 EOT
 [ "$n" -eq 9 ] || fail "only $n commands checked"
 # key order: "fabric" right after "schema_version"
-"$IBTOPO" show latest nodes --format json | grep -q "^{\"schema_version\":1,\"fabric\":\"$X\",\"nodes\":\[" ||
+"$IBTOPO" show latest nodes --format json | grep -q "^{\"schema_version\":2,\"fabric\":\"$X\",\"nodes\":\[" ||
 	flunk "show nodes: not schema_version, fabric, nodes"
 # health measures counters: a fabric of snapshots that have them
 H=lab.H_2
@@ -67,7 +68,7 @@ for args in "health latest" "health latest --since latest~1"; do
 	[ "$got" = "$H" ] || flunk "$args: fabric '$got', wanted '$H'"
 done
 "$IBTOPO" --fabric "$H" health latest --format json 2>/dev/null |
-	grep -q "^{\"schema_version\":1,\"fabric\":\"$H\",\"ports\":\[" ||
+	grep -q "^{\"schema_version\":2,\"fabric\":\"$H\",\"ports\":\[" ||
 	flunk "health: not schema_version, fabric, ports"
 
 # across fabrics: the fabric of NEW

@@ -45,7 +45,7 @@ run 0 "$IBTOPO" fabrics --format csv &&
 run 0 "$IBTOPO" fabrics &&
 	grep -q "^FABRIC .*SNAPSHOTS" "$tmp/out" || flunk "fabrics text: $(cat "$tmp/out")"
 run 0 "$IBTOPO" fabrics --format json &&
-	grep -q "^{\"schema_version\":1,\"fabrics\":\[{\"name\":\"$X\",.*\"snapshots\":3,\"latest_id\":4," "$tmp/out" ||
+	grep -q "^{\"schema_version\":2,\"fabrics\":\[{\"name\":\"$X\",.*\"snapshots\":3,\"latest_id\":4," "$tmp/out" ||
 	flunk "fabrics json: $(cat "$tmp/out")"
 run 0 "$IBTOPO" snapshots --format json &&
 	grep -q "\"id\":3,.*\"fabric\":\"$Y\"}" "$tmp/out" || flunk "snapshots json: $(cat "$tmp/out")"

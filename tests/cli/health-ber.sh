@@ -39,10 +39,10 @@ assert got == [("congested-port", "spine01:3", "leaf02:39"),
                ("high-ber", "leaf01:39", "spine01:1")], got
 f = [f for f in j["findings"] if f["kind"] == "high-ber"][0]
 assert near(f["measure"], 85 / (10 * 4 * 53.125e9)), f
-assert f["limit"] == 1e-12 and f["interval_s"] == 10, f
+assert f["threshold"] == 1e-12 and f["interval_s"] == 10, f
 assert "4e-11" in f["message"] and "10 s" in f["message"], f["message"]
 f = [f for f in j["findings"] if f["kind"] == "congested-port"][0]
-assert near(f["measure"], 0.1) and f["limit"] == 0.05, f
+assert near(f["measure"], 0.1) and f["threshold"] == 0.05, f
 links = {end(l["a"]): l for l in j["links"]}
 assert sorted(links) == ["leaf01:39", "spine01:3"], sorted(links)
 l = links["leaf01:39"]
@@ -130,7 +130,7 @@ copy_at "$DATA/hc-ber-2.txt" "$tmp/t3.txt" '2026-01-01 10:00:20 UTC'
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t3.txt"
 run 0 "$IBTOPO" health --history leaf01:39 --format json
 got=$(json_get '" ".join("%s/%d:" % (p["node"], p["port"]) + ",".join(
-	"%d:%s:%s:%s" % (s["snapshot"], s["counters"]["SymbolErrorCounter"],
+	"%d:%s:%s:%s" % (s["id"], s["counters"]["SymbolErrorCounter"],
 	s.get("growth", {}).get("SymbolErrorCounter"),
 	"%.2g" % s["ber"] if s.get("ber") else s.get("ber_upper_bound") and "<")
 	for s in p["snapshots"]) for p in j["ports"])' <"$tmp/out")

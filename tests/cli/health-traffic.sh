@@ -26,7 +26,7 @@ got=$(json_get '(sorted(j.keys()) == ["congestion", "fabric", "findings", "links
 [ "$got" = "spine01/1-leaf01/39:1:9000000000000:18000000000000:20 leaf01/1-host01 mlx5_0/1:0:0:3600000000000:4 spine01/3-leaf02/39:1:1800000000000:0:2" ] ||
 	flunk "busiest links: $got"
 got=$(json_get '" ".join("%d:%d:%d:%.0f:%.2f" % (v["level"], v["links"], v["bytes"],
-	v["capacity_bytes"], v["utilisation"]) for v in j["traffic"]["levels"])' <"$tmp/out")
+	v["capacity_bytes"], v["utilisation"]) for v in j["traffic"]["by_level"])' <"$tmp/out")
 [ "$got" = "0:1:3600000000000:180000000000000:0.02 1:2:28800000000000:360000000000000:0.08" ] ||
 	flunk "levels: $got"
 

@@ -72,7 +72,7 @@ LIBTOOL=$top_builddir/libtool
 # warnings only: exit 0, as ibtopo analyze
 run 0 "$tmp/example" "$DATA/ck-cables.topo" ||
 	fail "the example's exit status"
-grep -q '^{"schema_version":1,"fabric":' "$tmp/out" || flunk "example output: $(head -c 200 "$tmp/out")"
+grep -q '^{"schema_version":2,"snapshot":{' "$tmp/out" || flunk "example output: $(head -c 200 "$tmp/out")"
 "$IBTOPO" analyze --format json "$DATA/ck-cables.topo" >"$tmp/cli.json"
 cmp -s "$tmp/out" "$tmp/cli.json" || flunk "the example and ibtopo analyze differ"
 run 2 "$tmp/example" "$tmp/none.topo" && grep -q '^example: ' "$tmp/err" || flunk "example error: $(cat "$tmp/err")"

@@ -27,8 +27,8 @@ run 0 "$IBTOPO" render "$fab" --routes "$dump" --heat routes -o "$T/heat.html"
 got=$(python3 - "$T/routes.json" "$T/heat.dot" "$T/heat.html" <<'PY'
 import json, re, sys
 rp = json.load(open(sys.argv[1]))["routes"]["ports"]
-ports = {(p["name"], p["port"]): p["routes"] for p in rp}
-cls = {(p["name"], p["port"]): (p["level"], p["up"]) for p in rp}
+ports = {(p["node"], p["port"]): p["routes"] for p in rp}
+cls = {(p["node"], p["port"]): (p["level"], p["up"]) for p in rp}
 # perfect balance: a level's routes one way spread evenly, rounded up
 tot, cnt = {}, {}
 for p in rp:

@@ -18,7 +18,7 @@ got=$(json_get '"%s %s %s %s %s %s %s %s %s %s" % (j["schema_version"],
 	j["routes"]["credit_loops"], sorted(j["routes"]["hops"].items()),
 	j["routes"]["ebb"]["mean"], j["routes"]["ebb"]["bisections"],
 	len(j["findings"]))' <"$tmp/out")
-[ "$got" = "1 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
+[ "$got" = "2 None 12 0 0 0 [('2', 4), ('4', 8)] 1.0 100 0" ] ||
 	flunk "clean dump: $got"
 # leaf pairs, like with like: one spine, two cables from each leaf; the
 # routes use the one spine the cables reach (none underused), beside 2
@@ -26,8 +26,8 @@ got=$(json_get '"%s %s %s %s %s %s %s %s %s %s" % (j["schema_version"],
 # were underused)
 got=$(json_get '"%s %s %s %s %s" % (j["routes"]["leaf_pairs"]["pairs"],
 	j["routes"]["leaf_pairs"]["spines_used"]["max"],
-	j["routes"]["leaf_pairs"]["spines_cabled"]["min"],
-	j["routes"]["leaf_pairs"]["paths_cabled"]["min"],
+	j["routes"]["leaf_pairs"]["node_disjoint"]["min"],
+	j["routes"]["leaf_pairs"]["edge_disjoint"]["min"],
 	j["routes"]["leaf_pairs"]["underused"])' <"$tmp/out" 2>&1)
 [ "$got" = "1 1.0 1.0 2.0 0" ] || flunk "leaf pairs: $got"
 # one convention (issue 23): a pair of leaves counts once, in routes as
@@ -62,7 +62,7 @@ grep -qxF '  4 host ports with 3 routes each' "$tmp/busiest" ||
 run 0 "$IBTOPO" routes "$topo" --routes "$dump" --format json
 # CA routes per port, counted by hand: a host port carries the 3 routes
 # to its host, a leaf uplink the 2 routes of its hosts to one remote host
-json_get '"\n".join("%s %d %d %d" % (p["name"], p["port"], p["routes"],
+json_get '"\n".join("%s %d %d %d" % (p["node"], p["port"], p["routes"],
 	p["dlids"]) for p in j["routes"]["ports"])' <"$tmp/out" >"$tmp/ports"
 grep -qx 'leaf01 39 2 3' "$tmp/ports" || flunk "leaf01[39]: $(cat "$tmp/ports")"
 grep -qx 'leaf02 2 3 1' "$tmp/ports" || flunk "leaf02[2]: $(cat "$tmp/ports")"

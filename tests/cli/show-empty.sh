@@ -47,7 +47,7 @@ run 0 "$IBTOPO" --db "$db" snapshots && [ ! -s "$tmp/err" ] ||
 	flunk "snapshots, no db: $(cat "$tmp/err")"
 [ -e "$db" ] && flunk "snapshots created $db"
 run 0 "$IBTOPO" --db "$db" snapshots --format json
-[ "$(tr -d ' \n' <"$tmp/out")" = '{"schema_version":1,"snapshots":[]}' ] ||
+[ "$(tr -d ' \n' <"$tmp/out")" = '{"schema_version":2,"snapshots":[]}' ] ||
 	flunk "snapshots json, no db: $(cat "$tmp/out")"
 run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(wc -l <"$tmp/out")" -eq 1 ] || flunk "snapshots csv, no db: $(cat "$tmp/out")"
@@ -56,7 +56,7 @@ run 0 "$IBTOPO" --db "$db" fabrics && [ ! -s "$tmp/err" ] ||
 	flunk "fabrics, no db: $(cat "$tmp/err")"
 [ -e "$db" ] && flunk "fabrics created $db"
 run 0 "$IBTOPO" --db "$db" fabrics --format json
-[ "$(tr -d ' \n' <"$tmp/out")" = '{"schema_version":1,"fabrics":[]}' ] ||
+[ "$(tr -d ' \n' <"$tmp/out")" = '{"schema_version":2,"fabrics":[]}' ] ||
 	flunk "fabrics json, no db: $(cat "$tmp/out")"
 [ -e "$db" ] && flunk "snapshots --format created $db"
 # a directory that does not exist either: still an empty list

@@ -8,6 +8,7 @@
 # Init; tf-iblinkinfo-l.txt the first lines of `iblinkinfo -l`.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
+python_require
 tmp=$TESTDIR
 IBL=$DATA/tf-iblinkinfo.txt
 INIT=$DATA/tf-iblinkinfo-init.txt
@@ -67,11 +68,17 @@ run 2 "$IBTOPO" show "$IBL" links --down
 # ---- machine formats: one row per port
 run 0 "$IBTOPO" show "$INIT" switches --down --format csv
 tr -d '\r' <"$tmp/out" >"$tmp/csv"
-printf '%s\n' "node,guid,type,port,state,physical,width,speed,gbps,peer.node,peer.guid,peer.port" \
-	"spine02,0x0000000000200001,switch,2,init,linkup,4x,EDR,100,leaf02,0x0000000000200003,8" \
-	"leaf02,0x0000000000200003,switch,8,init,linkup,4x,EDR,100,spine02,0x0000000000200001,2" >"$tmp/want"
+printf '%s\n' "node,guid,type,port,port_guid,lid,state,phys_state,width,speed,gbps,width_supported,width_enabled,speed_supported,speed_enabled,peer.node,peer.guid,peer.port" \
+	"spine02,0x0000000000200001,switch,2,,,init,linkup,4x,EDR,100,,,,,leaf02,0x0000000000200003,8" \
+	"leaf02,0x0000000000200003,switch,8,,,init,linkup,4x,EDR,100,,,,,spine02,0x0000000000200001,2" >"$tmp/want"
 same "$tmp/want" "$tmp/csv" "--down CSV"
 run 0 "$IBTOPO" show "$IBL" switches --switch host01 --format json
-grep -q '^{"schema_version":1,"ports":\[{"node":"host01","guid":"0x0000000000100001","type":"ca","port":1,"state":"active","physical":"linkup","width":"4x","speed":"HDR","gbps":200' "$tmp/out" ||
+grep -q '^{"schema_version":2,"ports":\[{"node":"host01","guid":"0x0000000000100001","type":"ca","port":1,"port_guid":"0x0000000000100001","lid":2,"state":"active","phys_state":"linkup","width":"4x","speed":"HDR","gbps":200' "$tmp/out" ||
 	flunk "JSON: $(head -c 300 "$tmp/out")"
+# one schema under one key (issue 23, item 16): each port of `show
+# switches` is the same object as in `show ports`
+cp "$tmp/out" "$tmp/sw.json"
+run 0 "$IBTOPO" show "$IBL" ports --format json
+got=$(json_get '[p for p in j["ports"] if p["node"] == "host01" and p["port"] > 0] == __import__("json").load(open("'"$tmp/sw.json"'"))["ports"]' <"$tmp/out")
+[ "$got" = True ] || flunk "show switches and show ports differ on host01's ports"
 exit "$failed"

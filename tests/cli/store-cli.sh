@@ -20,14 +20,14 @@ golden() {
 db=$tmp/empty.db
 "$TOOL" fill "$db" 0 || exit 99
 run 0 "$IBTOPO" --db "$db" snapshots --format json &&
-	stdout_is '{"schema_version":1,"snapshots":[]}'
+	stdout_is '{"schema_version":2,"snapshots":[]}'
 run 0 "$IBTOPO" --db "$db" snapshots --format csv &&
 	stdout_is "$(printf 'id,label,taken_at,switches,cas,links,partial,host,source,partial_reason,fabric\r')"
 run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no snapshots in '$db'"
 # a zero-length file is an empty database too
 : >"$tmp/zero.db"
 run 0 "$IBTOPO" --db "$tmp/zero.db" snapshots --format json &&
-	stdout_is '{"schema_version":1,"snapshots":[]}'
+	stdout_is '{"schema_version":2,"snapshots":[]}'
 
 # ---- a database with four snapshots of a 4-ary fat tree
 db=$tmp/fabric.db
@@ -35,7 +35,7 @@ db=$tmp/fabric.db
 run 0 "$IBTOPO" --db "$db" snapshots --format json
 ids=$(grep -o '"id":[0-9]*' "$tmp/out" | tr '\n' ' ')
 [ "$ids" = '"id":1 "id":2 "id":3 "id":4 ' ] || flunk "snapshot ids: $ids"
-grep -q '^{"schema_version":1,"snapshots":\[{"id":1,"label":"week1","taken_at":"[0-9-]*T[0-9:]*Z","switches":20,"cas":16,"links":48,"partial":false,' "$tmp/out" ||
+grep -q '^{"schema_version":2,"snapshots":\[{"id":1,"label":"week1","taken_at":"[0-9-]*T[0-9:]*Z","switches":20,"cas":16,"links":48,"partial":false,' "$tmp/out" ||
 	flunk "snapshots JSON: $(head -c 300 "$tmp/out")"
 run 0 "$IBTOPO" --db "$db" snapshots
 [ "$(wc -l <"$tmp/out")" -eq 5 ] || flunk "snapshots text: $(cat "$tmp/out")"

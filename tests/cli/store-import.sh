@@ -37,9 +37,9 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 			>"$tmp/snap" 2>"$tmp/err" ||
 			flunk "show snapshot $n $what: $(cat "$tmp/err")"
 		# a snapshot's JSON names its fabric, a file's has no fabric
-		grep -q '^{"schema_version":1,"fabric":"[^"]*",' "$tmp/snap" ||
+		grep -q '^{"schema_version":2,"fabric":"[^"]*",' "$tmp/snap" ||
 			flunk "$name: $what names no fabric: $(head -c 80 "$tmp/snap")"
-		sed 's/^{"schema_version":1,"fabric":"[^"]*",/{"schema_version":1,/' \
+		sed 's/^{"schema_version":2,"fabric":"[^"]*",/{"schema_version":2,/' \
 			"$tmp/snap" | cmp -s "$tmp/file" - ||
 			flunk "$name: $what differs after the store"
 	done

@@ -18,7 +18,7 @@ M='^([^ ]+)'
 # --match; without it every host is missing and another is extra.
 run 0 "$IBTOPO" validate --match "$M" "$PLAN" "$DATA/dv-before.topo"
 run 0 "$IBTOPO" validate --match "$M" "$PLAN" "$DATA/dv-before.topo" --format json &&
-	printf '{"schema_version":1,"findings":[]}\n' >"$tmp/want" &&
+	printf '{"schema_version":2,"findings":[]}\n' >"$tmp/want" &&
 	same "$tmp/want" "$tmp/out"
 run 1 "$IBTOPO" validate "$PLAN" "$DATA/dv-before.topo" --format csv &&
 	[ "$(grep -c '^missing-node,' "$tmp/out")" -eq 6 ] &&

@@ -24,7 +24,7 @@ for f in json.load(sys.stdin)["findings"]:
         continue
     ends = sorted("%s:%s" % (f[k]["node"], f[k]["port"]) for k in ("a", "b"))
     print(f["kind"], f["severity"], ends[0], ends[1],
-          f.get("expected", "-"), f.get("active", "-"), f.get("rated", "-"),
+          f.get("expected", "-"), f.get("active", "-"), f.get("rated_speed", "-"),
           f.get("evidence", "-"), f.get("cause", "-"), f.get("length_m", "-"),
           f.get("reach_m", "-"))
 ' | sort
@@ -99,6 +99,6 @@ sim_stop
 	{ cat "$TESTDIR/clean.json" >&2; fail "clean fabric: errors"; }
 [ -z "$(project <"$TESTDIR/clean.json")" ] ||
 	fail "clean fabric: $(project <"$TESTDIR/clean.json")"
-[ "$(json_get '(j["fabric"]["links"], j["fabric"]["cables"])' <"$TESTDIR/clean.json")" = "(8, 3)" ] ||
+[ "$(json_get '(j["snapshot"]["links"], j["snapshot"]["cables"])' <"$TESTDIR/clean.json")" = "(8, 3)" ] ||
 	fail "clean fabric: $(head -c 300 "$TESTDIR/clean.json")"
 exit 0

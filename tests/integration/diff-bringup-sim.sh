@@ -21,7 +21,7 @@ sim_stop
 # the JSON: every port that came up, Init to Active
 run 1 "$IBTOPO" --db "$DB" diff before after --format json
 n=$(json_get 'sum(f["kind"] == "port-state-changed" and f["old"] == "init"
-	and f["new"] == "active" for f in j["changes"])' <"$TESTDIR/out")
+	and f["new"] == "active" for f in j["findings"])' <"$TESTDIR/out")
 [ "$n" -ge 8 ] || flunk "json: $n ports Init to Active, wanted 8 or more"
 
 # the text: one line for them all
@@ -35,7 +35,7 @@ grep -q "^port-state-changed  $n ports  -  *port state changed from init to acti
 # --lids: every LID the subnet manager assigned, one finding each
 run 1 "$IBTOPO" --db "$DB" diff --lids before after --format json
 got=$(json_get 'sum(f["kind"] == "lid-changed" and f["old"] == 0 and
-	f["new"] > 0 for f in j["changes"])' <"$TESTDIR/out")
+	f["new"] > 0 for f in j["findings"])' <"$TESTDIR/out")
 # sim-small.net: 4 switches (one LID each) and 5 CA ports
 [ "$got" = 9 ] || flunk "--lids: $got LIDs assigned, wanted 9"
 run 1 "$IBTOPO" --db "$DB" diff --lids before after

@@ -11,7 +11,7 @@ T=$TESTDIR
 
 # One line per change: kind detail a b c d old new links.
 project() {
-	findings_lines changes old new
+	findings_lines old new
 }
 
 "$IBTOPO" plan fat-tree --leaves 4 --spines 4 --hosts-per-leaf 8 \

@@ -60,7 +60,7 @@ got=$(json_get '" ".join(sorted("%s:%s:%d" % (n["type"], n["description"], n["po
 	fail "nodes: $got"
 "$IBTOPO" --db "$DB" show --format json first ports >"$TESTDIR/ports.json" ||
 	fail "show ports"
-got=$(json_get 'sorted(set((p["state"], p["lid"] is not None) for p in j["ports"] if p["remote"]["node"]))' <"$TESTDIR/ports.json")
+got=$(json_get 'sorted(set((p["state"], p["lid"] is not None) for p in j["ports"] if p["peer"]["node"]))' <"$TESTDIR/ports.json")
 [ "$got" = "[('active', True)]" ] || fail "linked ports not all active with a LID: $got"
 
 "$IBTOPO" --db "$DB" snapshots --format json >"$TESTDIR/snaps.json" ||
@@ -84,7 +84,7 @@ for what in links nodes ports; do
 	"$IBTOPO" --db "$DB" show --format json imported "$what" \
 		>"$TESTDIR/imported.json" || fail "show $what of the import"
 	# a snapshot names its fabric, a file does not
-	sed 's/^{"schema_version":1,"fabric":"[^"]*",/{"schema_version":1,/' \
+	sed 's/^{"schema_version":2,"fabric":"[^"]*",/{"schema_version":2,/' \
 		"$TESTDIR/db.json" >"$TESTDIR/db-file.json"
 	cmp -s "$TESTDIR/db-file.json" "$TESTDIR/cache.json" || {
 		diff "$TESTDIR/db-file.json" "$TESTDIR/cache.json" | head -5

@@ -63,7 +63,7 @@ rc=$?
 cat >"$TESTDIR/check.py" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["schema_version"] == 1, "schema_version"
+assert j["schema_version"] == 2, "schema_version"
 grew = {}
 for f in j["findings"]:
     if f["kind"] in ("port-errors", "high-ber", "congested-port"):
@@ -123,7 +123,7 @@ got=$(json_get "sorted('%s:%s %s' % (f['a']['node'], f['a']['port'], f['counter'
 [ $? = 1 ] || fail "diff with grown counters did not exit 1"
 got=$(json_get "[(f['b']['node'], f['b']['port'], f['growth'],
 	abs(f['rate_per_hour'] - f['growth'] / f['interval_h']) < 1e-3 * f['rate_per_hour'])
-	for f in j['changes'] if f['kind'] == 'port-error-rate' and
+	for f in j['findings'] if f['kind'] == 'port-error-rate' and
 	f['a']['node'] == 'leaf001' and f['a']['port'] == 5]" <"$TESTDIR/d.json")
 [ "$got" = "[('spine001', 1, 20, True)]" ] || fail "diff growth: $got"
 # the diagram of the diff: that cable is a cable problem

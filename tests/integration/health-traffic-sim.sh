@@ -55,15 +55,15 @@ assert want <= sent <= want + 4 * 72 * 1000, ("bytes", sent, want)
 h = top["interval_h"]
 assert 1.5 / 3600 < h < 60 / 3600, ("interval", h)
 assert abs(gbps - sent * 8 / (h * 3600) / 1e9) < 1e-3 * gbps, ("gbps", gbps)
-assert top["capacity_gbps"] == 200, ("capacity (HDR 4x)", top["capacity_gbps"])
+assert top["gbps"] == 200, ("capacity (HDR 4x)", top["gbps"])
 busier = max(top["gbps_ab"], top["gbps_ba"])
 assert abs(top["utilisation"] - busier / 200) < 1e-3 * busier / 200, top
 assert 0.01 < top["utilisation"] < 1, ("utilisation", top["utilisation"])
 # every other link carried only MADs
 for o in t["links"][1:]:
     assert o["bytes_ab"] + o["bytes_ba"] < sent / 1000, ("quiet link", o)
-lv = [l for l in t["levels"] if l["level"] == top["level"]]
-assert len(lv) == 1, t["levels"]
+lv = [l for l in t["by_level"] if l["level"] == top["level"]]
+assert len(lv) == 1, t["by_level"]
 lv = lv[0]
 assert lv["bytes"] >= top["bytes_ab"] + top["bytes_ba"], lv
 assert abs(lv["utilisation"] - lv["bytes"] / lv["capacity_bytes"]) < 1e-6, lv

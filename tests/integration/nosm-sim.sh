@@ -60,16 +60,16 @@ grep -q "^ibtopo: .*'a'" "$TESTDIR/err" || flunk "--quiet failure silent"
 # ---- --format json: one object with the counts and the MAD costs
 sim_client "$IBTOPO" --db "$DB" discover --format json --routes --timeout 500 \
 	>"$TESTDIR/out" 2>"$TESTDIR/err" || fail "discover --format json: $(cat "$TESTDIR/err")"
-got=$(json_get '"%s %s %s %s %s %s %s" % (j["schema_version"], j["snapshot"],
-	j["switches"], j["cas"], j["links"], j["partial"],
-	sorted(j["mads"].keys()))' <"$TESTDIR/out") ||
+got=$(json_get '"%s %s %s %s %s %s %s" % (j["schema_version"], j["snapshot"]["id"],
+	j["snapshot"]["switches"], j["snapshot"]["cas"], j["snapshot"]["links"],
+	j["snapshot"]["partial"], sorted(j["mads"].keys()))' <"$TESTDIR/out") ||
 	fail "discover --format json: $(cat "$TESTDIR/out")"
-[ "$got" = "1 4 4 4 9 False ['asked_again', 'lost', 'sent', 'sweeps', 'window_max', 'window_min', 'worst_guid', 'worst_timeouts']" ] ||
+[ "$got" = "2 4 4 4 9 False ['asked_again', 'lost', 'sent', 'sweeps', 'window_max', 'window_min', 'worst_guid', 'worst_timeouts']" ] ||
 	flunk "discover json: $got"
 got=$(json_get '"%s %s %s" % (j["fabric"] is not None, j["mads"]["sent"] > 0,
 	j["mads"]["window_max"] >= j["mads"]["window_min"] >= 1)' <"$TESTDIR/out")
 [ "$got" = "True True True" ] || flunk "discover json values: $got ($(cat "$TESTDIR/out"))"
-got=$(json_get 'j["snapshot"]' <"$TESTDIR/out")
+got=$(json_get 'j["snapshot"]["id"]' <"$TESTDIR/out")
 [ "$("$IBTOPO" --db "$DB" snapshots --format csv | tail -1 | cut -d, -f1)" = "$got" ] ||
 	flunk "discover json snapshot id $got is not the latest"
 run 2 "$IBTOPO" --db "$DB" discover --format json --quiet

@@ -60,7 +60,7 @@ run 1 "$IBTOPO" --db "$DB" diff old new --format json
 cp "$T/out" "$T/diff.json"
 leaf=$(awk '/^Unicast/ && /\(.leaf01.\)/ { print $9; exit }' "$T/old.dump")
 json_get '"\n".join(sorted("%s %s %s" % (f["kind"], f["a"]["node"],
-	f.get("lid", f["a"].get("port"))) for f in j["changes"]
+	f.get("lid", f["a"].get("port"))) for f in j["findings"]
 	if f["kind"].startswith("route")))' <"$T/diff.json" >"$T/got"
 # the spines' ports down to LID 14's leaf carry one route more or less
 down=$(awk '/^Unicast/ { sw = $0; sub(/.*\(./, "", sw); sub(/.\).*/, "", sw) }

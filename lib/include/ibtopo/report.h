@@ -34,14 +34,15 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  * in the list with different GUIDs) reads "desc (0x<guid>) [port]"; of
  * more than 10 findings sharing kind, subkind and severity the table
  * shows the first 5 and a line "... and N more <kind> findings".
- * JSON: {"schema_version":1,"<list_name>":[finding...]} where a finding
+ * JSON (doc/json.md): {"schema_version","findings":[finding...]} (a
+ * diff's changes too) where a finding
  * is {"kind","severity","a":{"node","guid","port"}, "b":{...}, then
  * when set "c","d" (the struct's c/d ends; their meaning per kind is
  * documented with the kind), "message", and the details of its kind
  * when known:
  *   "active","expected" speed or width names (speed/width downgrades,
- *     speed/width below plan); "rated" (cable-underrated: the cable's
- *     rating; "expected" the ports' speed);
+ *     speed/width below plan); "rated_speed" (cable-underrated: the
+ *     cable's rating; "expected" the ports' speed);
  *   "old","new" (diff: speed/width names, port state names, LIDs);
  *   "links" (node added/removed, missing/extra node: link count);
  *   "paths","min_paths" (low-path-diversity);
@@ -54,8 +55,10 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  *     "physical").
  * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
  * columns every key above (dotted: a.node, a.guid, ...), empty when not
- * set. `list_name` NULL means "findings". An empty list's text is "no
- * findings", or "no differences" when `list_name` is "changes". Returns 0, IBTOPO_EINVAL (no
+ * set. `list_name` says what the list is: NULL or "findings", or
+ * "changes" for a diff, whose empty list's text is "no differences"
+ * (else "no findings"); the JSON key is "findings" either way (it was
+ * `list_name` up to schema_version 1). Returns 0, IBTOPO_EINVAL (no
  * sink, unknown format), IBTOPO_ENOMEM or the sink's error.
  */
 int ibtopo_report_findings(const struct ibtopo_sink *sink,
@@ -78,9 +81,11 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      struct ibtopo_error *err);
 
 /**
- * Write an analysis. JSON: ONE object {"schema_version":1,
- * "fabric":{"source","label","snapshot_id","switches","cas","routers",
- * "links","cables","partial"}, then the keys of each section the
+ * Write an analysis. JSON: ONE object {"schema_version","fabric" (the
+ * fabric's name, for a snapshot or a file named by --fabric; as every
+ * report has it),"snapshot":{"id" (null for a file),"label","source",
+ * "switches","cas","routers","links","cables","partial"}, then the keys
+ * of each section the
  * analysis has (a topology: "topology":{...} and "paths":{...}; a
  * routing analysis: "routes":{...}), then "findings":[...]} (findings
  * as in ibtopo_report_findings()). Text: a summary line of the fabric,

@@ -135,17 +135,19 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 void ibtopo_routes_free(struct ibtopo_routes *routes);
 
 /**
- * Write a routing analysis. JSON: {"schema_version":1,"routes":{"engine",
- * "switches","switches_with_tables","ca_ports","dest_lids","ca_pairs",
+ * Write a routing analysis. JSON (doc/json.md): {"schema_version",
+ * "fabric" (a snapshot's),"routes":{"engine","switches",
+ * "switches_with_tables","ca_ports","dlids","ca_pairs",
  * "unreachable_pairs","black_holes","loops","not_minimal","credit_loops",
- * "hops":{"<links>":pairs},"levels":[{"level","up":{"ports","routes":
+ * "hops":{"<links>":pairs},"by_level":[{"level","up":{"ports","routes":
  * {"min","median","max"},"dlids":{...}},"down":{...}}],"leaf_pairs":
- * {"pairs","spines_used":{...},"spines_cabled":{...},"paths_cabled":
- * {...},"underused"} (spines_cabled: node-disjoint paths, the distinct
- * spines cables reach, to compare with spines_used; paths_cabled:
- * edge-disjoint paths, parallel cables counted; underused: pairs whose
- * routes use fewer spines than spines_cabled),
- * "ports":[{"guid","name","port","routes","dlids","level","up"}],"ebb":
+ * {"pairs","spines_used":{...},"node_disjoint":{...},"edge_disjoint":
+ * {...},"underused"} (pairs: unordered pairs of leaf switches, each
+ * counted once, as paths.leaf_pairs.pairs counts them; node_disjoint:
+ * the distinct spines cables reach, to compare with spines_used;
+ * edge_disjoint: parallel cables counted; underused: pairs whose routes
+ * use fewer spines than node_disjoint),
+ * "ports":[{"guid","node","port","routes","dlids","level","up"}],"ebb":
  * {"mean","min","bisections","seed"}},"findings":[...]}. Text: a summary,
  * the busiest ports, then the findings. CSV: one row per port, an empty
  * line, then the findings table (the columns of ibtopo_report_findings()).

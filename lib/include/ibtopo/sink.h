@@ -18,6 +18,14 @@
 extern "C" {
 #endif
 
+/**
+ * The version of every JSON document ibtopo writes: the "schema_version"
+ * key that opens each one. It changes when a key is renamed, removed or
+ * changes its type (doc/json.md lists each version's changes); keys are
+ * added without a change.
+ */
+#define IBTOPO_JSON_SCHEMA_VERSION 2
+
 enum ibtopo_format {
 	IBTOPO_FORMAT_TEXT = 0,
 	IBTOPO_FORMAT_JSON,
@@ -75,10 +83,11 @@ struct ibtopo_mad_stats;
 
 /**
  * What one discover stored, as one JSON object (JSON only; else
- * IBTOPO_EINVAL): {"schema_version":1,"snapshot","label","fabric",
- * "source","switches","cas","routers","links","partial","seconds",
- * "mads":{"sent","asked_again","lost","window_max","window_min","sweeps",
- * "worst_guid","worst_timeouts"}}, the fabric's meta as the store set it.
+ * IBTOPO_EINVAL): {"schema_version","fabric","snapshot":{"id","label",
+ * "source","switches","cas","routers","links","cables","partial"},
+ * "seconds","mads":{"sent","asked_again","lost","window_max",
+ * "window_min","sweeps","worst_guid","worst_timeouts"}}, the fabric's
+ * meta as the store set it (the snapshot object is analyze's).
  */
 int ibtopo_report_discover(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
@@ -109,9 +118,11 @@ enum ibtopo_switches_flags {
  * The ports of each switch (with IBTOPO_SWITCHES_CAS each CA), as
  * iblinkinfo lists them: text, one block per node ("Switch: 0x<guid>
  * <desc> (LID n):") and a line per port: number, width, speed and Gb/s,
- * port and physical state, and the peer; JSON {"schema_version":1,
- * "ports":[{"node","guid","type","port","state","physical","width",
- * "speed","gbps","peer":{"node","guid","port"}}]} and CSV the same rows.
+ * port and physical state, and the peer; JSON and CSV the rows of
+ * ibtopo_report_ports(): {"schema_version","fabric","ports":[{"node",
+ * "guid","type","port","port_guid","lid","state","phys_state","width",
+ * "speed","gbps","width_supported","width_enabled","speed_supported",
+ * "speed_enabled","peer":{"node","guid","port"}}]}.
  * `only` (may be NULL): that node alone, whatever its type. Returns 0,
  * IBTOPO_EINVAL, IBTOPO_ENOMEM or the sink's error.
  */

@@ -170,7 +170,7 @@ int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
  */
 bool ibtopo_store_fabric_name_is_valid(const char *name);
 /**
- * The snapshot list as text, JSON {"schema_version":1,"snapshots":[...]}
+ * The snapshot list as text, JSON {"schema_version","snapshots":[...]}
  * or CSV, like ibtopo_report_snapshots() with the fabric of each snapshot
  * after its label. `fabric` (may be NULL) lists only that fabric's.
  */
@@ -179,7 +179,7 @@ int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
 				  size_t count, const char *fabric,
 				  struct ibtopo_error *err);
 /**
- * The fabric list as text, JSON {"schema_version":1,"fabrics":[{"name",
+ * The fabric list as text, JSON {"schema_version","fabrics":[{"name",
  * "subnet_prefix","sm_lid","sm_guid","snapshots","latest_id",
  * "latest_at","switches","cas"}]} or CSV with those headers.
  */
