@@ -166,7 +166,7 @@ static int write_json(const struct ibtopo_sink *sink,
 		ibtopo__json_free(o);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	rc = ibtopo__json_write(sink, o, err);
+	rc = ibtopo__json_dump(sink, o, err);
 	ibtopo__json_free(o);
 	return rc;
 }

@@ -248,6 +248,10 @@ for line in open(os.path.join(jdir, "manifest")):
     if not isinstance(d, dict):
         fail("%s: not a JSON object" % where)
         continue
+    # "one JSON object on one line" (doc/json.md): a line ends in \n
+    if text.count("\n") != 1 or not text.endswith("\n"):
+        fail("%s: not one line ending in a newline (%d newlines)" %
+             (where, text.count("\n")))
     docs += 1
     if d.get("schema_version") != version:
         fail("%s: schema_version %r, doc/json.md says %d" %
