@@ -318,7 +318,7 @@ static int cmd_health_history(const struct cli_cmd *self,
 	if (history_port(&ends[0], self, f, a->history))
 		goto out_free;
 	ends[1] = ends[0]->remote;
-	for (n = 0; n < 2 && ends[n]; n++)
+	for (n = 0; n < 2 && ends[n]; n++) {
 		if (ibtopo_store_port_history(&r[n], &nr[n], store, id,
 					      ends[n]->node->guid, ends[n]->num,
 					      &err) ||
@@ -328,6 +328,8 @@ static int cmd_health_history(const struct cli_cmd *self,
 			cli_fail(&err);
 			goto out_free;
 		}
+		h[n]->fabric = ibtopo_fabric_meta(f)->fabric;
+	}
 	ro = cli_stdout_sink(a->rep.format);
 	if (ibtopo_report_port_history(
 		    &ro, (const struct ibtopo_port_history *const *)h, n,

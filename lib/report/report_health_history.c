@@ -156,6 +156,9 @@ static int write_json(const struct ibtopo_sink *sink,
 	json *o = ibtopo__json_report(NULL), *a = ibtopo__json_array();
 	int rc = o ? 0 : IBTOPO_ENOMEM;
 
+	if (!rc && n && h[0]->fabric)
+		rc = ibtopo__json_set(o, "fabric",
+				      ibtopo__json_string(h[0]->fabric));
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = ibtopo__json_append(a, history_json(h[i]));
 	if (!rc)

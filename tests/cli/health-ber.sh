@@ -136,6 +136,10 @@ got=$(json_get '" ".join("%s/%d:" % (p["node"], p["port"]) + ",".join(
 	for s in p["snapshots"]) for p in j["ports"])' <"$tmp/out")
 [ "$got" = "leaf01/39:1:0:None:None,2:85:85:4e-11,3:85:0:< spine01/1:1:0:None:None,2:0:0:<,3:0:0:<" ] ||
 	flunk "--history JSON: $got"
+# the fabric the snapshots belong to, named as in `ibtopo fabrics`
+fab=$("$IBTOPO" fabrics --format json | json_get 'j["fabrics"][0]["name"]')
+got=$(json_get 'j.get("fabric")' <"$tmp/out")
+[ -n "$fab" ] && [ "$got" = "$fab" ] || flunk "--history JSON fabric: '$got', not '$fab'"
 run 0 "$IBTOPO" health --history leaf01:39
 grep -q '^  2 .*SymbolErrorCounter=85 (+85)  30600.0 errors/h  BER 4e-11$' "$tmp/out" ||
 	flunk "--history text: $(cat "$tmp/out")"

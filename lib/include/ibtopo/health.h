@@ -223,6 +223,7 @@ struct ibtopo_port_history {
 	unsigned port;
 	struct ibtopo_history_row *rows;
 	size_t count;
+	const char *fabric;	/* the fabric's name, borrowed; NULL: none */
 };
 
 /**
@@ -237,7 +238,8 @@ int ibtopo_health_history(struct ibtopo_port_history **out, const char *node,
 void ibtopo_port_history_free(struct ibtopo_port_history *history);
 /**
  * Write the histories of `n` ports (a port, or a cable's two ends):
- * JSON {"schema_version","ports":[{"node","guid","port","snapshots":
+ * JSON {"schema_version","fabric" (h[0]'s, when it has one),
+ * "ports":[{"node","guid","port","snapshots":
  * [{"id","label","taken_at","present","state","phys_state",
  * "speed","width","read_at_ms","counters","growth","rate_per_hour",
  * "interval_s","reset","ber","ber_upper_bound"}]}]}; CSV one row per port
