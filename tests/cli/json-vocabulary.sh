@@ -87,6 +87,16 @@ if [ -x "$GEN" ]; then
 		>"$tmp/dir.topo" || fail "gen-fabric director"
 	walk analyze 0 "$IBTOPO" analyze "$tmp/dir.topo" --format json
 fi
+# every real dump (each a key the fixtures may not reach: rails, chassis,
+# DDR and QDR levels, iblinkinfo states), analyzed, listed and exported
+for f in "$REAL"/*.topo "$REAL"/*.txt; do
+	walk analyze 0 "$IBTOPO" analyze "$f" --format json
+	walk "show ports" 0 "$IBTOPO" show "$f" ports --format json
+	walk "show switches" 0 "$IBTOPO" show "$f" switches --format json
+	walk "export --format json" 0 "$IBTOPO" export "$f" --format json
+done
+walk diff 1 "$IBTOPO" diff "$REAL/small-ports-1.ports.txt" \
+	"$REAL/small-ports-2.ports.txt" --format json
 walk health 1 "$IBTOPO" health s2 --since s1 --format json
 walk health 0 "$IBTOPO" health s2 --format json
 walk "health --history" 0 "$IBTOPO" health --history leaf01:39 --format json
