@@ -174,8 +174,8 @@ static int mark_visible(struct scene *c)
  * into rows puts the edges from above into the rows before theirs: when
  * its switches have more such edges than this fits in their width (the
  * leaves of a full mesh of spines), one row is narrower than several
- * (the 79 leaves under 18 spines of a --focus: 461 inches in two rows,
- * 79 in one).
+ * (the 79 leaves under 18 spines of a --focus: 328 inches in two rows,
+ * 76 in one).
  */
 #define ROW_PASSING_WIDTH 0.25
 

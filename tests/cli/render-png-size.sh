@@ -49,8 +49,8 @@ check ft64-overview "$T/ft64.topo"
 
 # full_size NAME ARGS...: the PNG is drawn at the size of the layout (the
 # SVG's, 96 px per inch), not shrunk to fit: under 18 spines meshed to
-# 79 leaves, splitting the leaves into two rows made the layout 461
-# inches wide, and its PNG a 7,901 x 320 sliver at 18 % of it
+# 79 leaves, splitting the leaves into two rows made the layout 328
+# inches wide, and its PNG a 7,901-pixel-wide sliver at 25 % of it
 full_size() {
 	name=$1
 	shift
