@@ -604,6 +604,10 @@ const char *cli_fabric(const struct cli_global *g)
 	return env && *env ? env : NULL;
 }
 
+#define NO_DB_HINT                                                         \
+	" (nothing stored yet: `ibtopo discover` or `ibtopo import FILE` " \
+	"stores a snapshot; or name a fabric file)"
+
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err)
 {
@@ -613,7 +617,12 @@ int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 	rc = ibtopo_store_default_path(path, sizeof(path), g->db, err);
 	if (rc)
 		return rc;
-	return ibtopo_store_open(out, path, flags, err);
+	rc = ibtopo_store_open(out, path, flags, err);
+	/* nothing stored yet: say how something gets there */
+	if (rc == IBTOPO_ENOTFOUND && err &&
+	    strlen(err->message) + sizeof(NO_DB_HINT) <= sizeof(err->message))
+		strcat(err->message, NO_DB_HINT);
+	return rc;
 }
 
 void cli_warn(void *arg, const char *message)

@@ -27,7 +27,7 @@ expect_err() {
 # ---- neither a file nor a snapshot
 expect_err "ibtopo: cannot open 'no/such.topo': No such file or directory" \
 	"$IBTOPO" --db "$DB" show no/such.topo
-expect_err "ibtopo: '$T' is a directory, not a fabric file, and no snapshot: no database '$DB'" \
+expect_err "ibtopo: '$T' is a directory, not a fabric file, and no snapshot: no database '$DB' (nothing stored yet: \`ibtopo discover\` or \`ibtopo import FILE\` stores a snapshot; or name a fabric file)" \
 	"$IBTOPO" --db "$DB" analyze "$T"
 # a directory is never "No such file or directory", whatever errno held
 # before (without --db the default database is looked for first)

@@ -95,15 +95,17 @@ db=$tmp/other.db
 "$TOOL" exec "$db" 'CREATE TABLE t (x)' >/dev/null || exit 99
 run 2 "$IBTOPO" --db "$db" snapshots && stderr_is "ibtopo: '$db': not an ibtopo database"
 db=$tmp/missing.db
-run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no database '$db'"
+# a read-only command on a database not there yet says how one gets there
+NO_DB=" (nothing stored yet: \`ibtopo discover\` or \`ibtopo import FILE\` stores a snapshot; or name a fabric file)"
+run 2 "$IBTOPO" --db "$db" show && stderr_is "ibtopo: no database '$db'$NO_DB"
 # snapshots of a database not there yet: an empty list (issue 23, item 20)
 run 0 "$IBTOPO" --db "$db" snapshots
 [ -e "$db" ] && flunk "a read-only command created $db"
 # the default path: $XDG_DATA_HOME, then ~/.local/share
 run 2 env XDG_DATA_HOME="$tmp/xdg" "$IBTOPO" show &&
-	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'"
+	stderr_is "ibtopo: no database '$tmp/xdg/ibtopo/fabric.db'$NO_DB"
 run 2 env -u XDG_DATA_HOME HOME="$tmp/home" "$IBTOPO" show &&
-	stderr_is "ibtopo: no database '$tmp/home/.local/share/ibtopo/fabric.db'"
+	stderr_is "ibtopo: no database '$tmp/home/.local/share/ibtopo/fabric.db'$NO_DB"
 
 # ---- a database written by schema version 1 (tests/data/store-v1.db:
 # sim-small.cache imported as week1, then rd-small.topo) is upgraded by
