@@ -1,12 +1,17 @@
 /*
  * report-health.h - private to lib/report: the BER and congestion parts
- * of `ibtopo health` (report_health_ber.c) that report_health.c writes.
+ * of `ibtopo health` (report_health_ber.c) that report_health.c writes,
+ * and the counter-name list the port history (report_health_history.c)
+ * shares with it.
  */
 #ifndef IBTOPO_REPORT_HEALTH_H
 #define IBTOPO_REPORT_HEALTH_H
 
 #include "report/report-int.h"
 
+/** Names of the counters whose bit is set in `mask`, as a JSON array;
+ * NULL: out of memory. */
+struct ibtopo__json *ibtopo__health_names_json(uint32_t mask);
 /** {"node","guid","port"} of a port; NULL is null. */
 struct ibtopo__json *ibtopo__health_end_json(const struct ibtopo_port *p);
 /** A port's BER, lanes and waiting into its JSON object; nonzero: ENOMEM. */

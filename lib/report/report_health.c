@@ -15,8 +15,7 @@ typedef struct ibtopo__json json;
  * shared findings writer.
  */
 
-/* Names of the counters whose bit is set in `mask`, as a JSON array. */
-static json *names_json(uint32_t mask)
+json *ibtopo__health_names_json(uint32_t mask)
 {
 	json *a = ibtopo__json_array();
 
@@ -76,7 +75,7 @@ static json *port_json(const struct ibtopo_health *h,
 	     ibtopo__json_set(o, "peer", ibtopo__health_end_json(x->port->remote)) ||
 	     ibtopo__json_set(o, "read_at_ms", ibtopo__json_int(x->now->read_at_ms)) ||
 	     ibtopo__json_set(o, "counters", counters_json(x->now)) ||
-	     ibtopo__json_set(o, "saturated", names_json(x->saturated));
+	     ibtopo__json_set(o, "saturated", ibtopo__health_names_json(x->saturated));
 	if (!rc && h->since)
 		rc = ibtopo__json_set(o, "interval_h", x->before ?
 				      ibtopo__json_real(x->hours) :
@@ -84,7 +83,7 @@ static json *port_json(const struct ibtopo_health *h,
 	if (!rc && h->since && x->before)
 		rc = ibtopo__json_set(o, "growth", change_json(x, false)) ||
 		     ibtopo__json_set(o, "rate_per_hour", change_json(x, true)) ||
-		     ibtopo__json_set(o, "reset", names_json(x->reset)) ||
+		     ibtopo__json_set(o, "reset", ibtopo__health_names_json(x->reset)) ||
 		     ibtopo__health_port_ber_json(o, x);
 	if (rc) {
 		ibtopo__json_free(o);

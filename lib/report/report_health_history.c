@@ -4,7 +4,7 @@
  * fabric: per snapshot the time, the state, each error counter's value
  * and growth, the error rate, the BER.
  */
-#include "report/report-int.h"
+#include "report/report-health.h"
 #include "ibtopo-int.h"
 
 #include <stdlib.h>
@@ -47,20 +47,6 @@ static json *counters_json(const struct ibtopo_history_row *r, int what)
 		}
 	}
 	return o;
-}
-
-static json *reset_json(uint32_t mask)
-{
-	json *a = ibtopo__json_array();
-
-	for (int i = 0; a && i < IBTOPO_CTR_COUNT_; i++)
-		if ((mask & (1u << i)) &&
-		    ibtopo__json_append(
-			    a, ibtopo__json_string(ibtopo_counter_name(i)))) {
-			ibtopo__json_free(a);
-			return NULL;
-		}
-	return a;
 }
 
 static json *row_json(const struct ibtopo_history_row *r)
@@ -110,7 +96,8 @@ static json *row_json(const struct ibtopo_history_row *r)
 		     ibtopo__json_set(o, "growth", counters_json(r, 1)) ||
 		     ibtopo__json_set(o, "rate_per_hour",
 				      counters_json(r, 2)) ||
-		     ibtopo__json_set(o, "reset", reset_json(x->reset)) ||
+		     ibtopo__json_set(o, "reset",
+				      ibtopo__health_names_json(x->reset)) ||
 		     ibtopo__json_set(o, "ber",
 				      x->ber > 0 ? ibtopo__json_real(x->ber) :
 						   ibtopo__json_null()) ||
