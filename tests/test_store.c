@@ -1624,6 +1624,13 @@ static void refs_resolve_within_a_fabric(void **state)
 	assert_int_equal(ibtopo_store_resolve_in(&id, s, "c", "latest", &err),
 			 IBTOPO_ENOTFOUND);
 	assert_non_null(strstr(err.message, "no fabric 'c' in "));
+	/* a label only one fabric has needs no fabric named; one that no
+	 * snapshot has is not found, not ambiguous */
+	save_switches(s, b, N(b), "b", "tue", NULL, 0);	/* 4 */
+	assert_resolves(s, "tue", 4);
+	assert_int_equal(ibtopo_store_resolve(&id, s, "wed", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_non_null(strstr(err.message, "no snapshot 'wed' in "));
 	ibtopo_store_free(s);
 }
 

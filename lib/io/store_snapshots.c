@@ -194,6 +194,32 @@ int ibtopo_store_resolve(int64_t *out, struct ibtopo_store *store,
 	return ibtopo_store_resolve_in(out, store, NULL, ref, err);
 }
 
+/*
+ * The snapshot of fabric fid (0: any) labelled `label` into *out when
+ * *count is 1. Several: an error when `several_fail` (an older ibtopo let
+ * a label name several snapshots of a fabric), else only *count.
+ */
+static int label_id(struct ibtopo_store *s, int64_t fid, const char *label,
+		    bool several_fail, int64_t *out, size_t *count,
+		    struct ibtopo_error *err)
+{
+	int64_t ids[LABEL_IDS_SHOWN];
+	char list[160], q[96];
+	int rc = label_ids(s, fid, 0, label, ids, count, list, sizeof(list),
+			   err);
+
+	if (rc)
+		return rc;
+	if (*count == 1)
+		*out = ids[0];
+	if (*count <= 1 || !several_fail)
+		return 0;
+	ibtopo__quote(q, sizeof(q), label, strlen(label));
+	return ibtopo__error_set(err, IBTOPO_EAMBIGUOUS,
+				 "label '%s' names snapshots %s: give an id", q,
+				 list);
+}
+
 int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
 			    const char *fabric, const char *ref,
 			    struct ibtopo_error *err)
@@ -201,6 +227,8 @@ int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
 	char q[96];
 	bool found = false;
 	int64_t n = 0, any, fid = 0;
+	bool is_latest;
+	size_t count;
 	int rc;
 
 	if (!out || !store || !ref || !*ref)
@@ -225,12 +253,23 @@ int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
 		/* ids are global: no fabric holds it */
 		goto out_notfound;
 	}
+	is_latest =
+		strcmp(ref, "latest") == 0 ||
+		(strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n));
+	/* a label with no fabric named: the one snapshot that has it, in
+	 * whichever fabric; held in several, the fabrics are named below */
+	if (!fabric && !is_latest) {
+		rc = label_id(store, 0, ref, false, out, &count, err);
+		if (rc || count == 1)
+			return rc;
+		if (!count)
+			goto out_notfound;
+	}
 	/* the rest is read within a fabric */
 	rc = ibtopo__store_fabric_scope(store, fabric, ref, &fid, err);
 	if (rc)
 		return rc;
-	if (strcmp(ref, "latest") == 0 ||
-	    (strncmp(ref, "latest~", 7) == 0 && parse_count(ref + 7, &n))) {
+	if (is_latest) {
 		rc = query_id(store,
 			      "SELECT id FROM snapshots"
 			      " WHERE (?2 = 0 OR fabric_id = ?2)"
@@ -239,25 +278,9 @@ int ibtopo_store_resolve_in(int64_t *out, struct ibtopo_store *store,
 		if (rc || found)
 			return rc;
 	} else {
-		int64_t ids[LABEL_IDS_SHOWN];
-		char list[160];
-		size_t count;
-
-		rc = label_ids(store, fid, 0, ref, ids, &count, list,
-			       sizeof(list), err);
-		if (rc)
+		rc = label_id(store, fid, ref, true, out, &count, err);
+		if (rc || count == 1)
 			return rc;
-		ibtopo__quote(q, sizeof(q), ref, strlen(ref));
-		if (count > 1)
-			/* an older ibtopo let a label name several snapshots */
-			return ibtopo__error_set(
-				err, IBTOPO_EAMBIGUOUS,
-				"label '%s' names snapshots %s: give an id", q,
-				list);
-		if (count == 1) {
-			*out = ids[0];
-			return 0;
-		}
 	}
 out_notfound:
 	ibtopo__quote(q, sizeof(q), ref, strlen(ref));

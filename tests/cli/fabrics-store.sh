@@ -137,4 +137,12 @@ run 2 "$IBTOPO" fabrics --rename store2
 run 2 "$IBTOPO" fabrics --rename store2 x --format csv
 run 0 "$IBTOPO" --fabric store2 show --format csv latest nodes
 
+# ---- a label only one fabric has needs no --fabric; one no snapshot
+# has is not found (not "could be in any of 3 fabrics")
+imp "$B" --label tuesday --fabric "$Y"
+run 0 "$IBTOPO" show tuesday nodes || flunk "a label of one fabric"
+run 2 "$IBTOPO" show wednesday &&
+	grep -q "^ibtopo: no snapshot 'wednesday' in " "$tmp/err" ||
+	flunk "no such label: $(cat "$tmp/err")"
+
 exit "$failed"
