@@ -1624,10 +1624,25 @@ static void refs_resolve_within_a_fabric(void **state)
 	assert_int_equal(ibtopo_store_resolve_in(&id, s, "c", "latest", &err),
 			 IBTOPO_ENOTFOUND);
 	assert_non_null(strstr(err.message, "no fabric 'c' in "));
+	/* many fabrics: the message names whole fabrics, counts the rest */
+	{
+		static const uint64_t g[][2] = { { 11, 12 }, { 21, 22 } };
+		const char *names[] = { "compute-fabric-of-building-one",
+					"storage-fabric-of-building-two" };
+
+		for (size_t i = 0; i < 2; i++)
+			save_switches(s, g[i], 2, names[i], NULL, NULL, 0);
+		assert_int_equal(ibtopo_store_resolve(&id, s, "latest", &err),
+				 IBTOPO_EAMBIGUOUS);
+		assert_non_null(strstr(err.message, " and 2 more (ibtopo "
+						    "fabrics); name one "
+						    "(--fabric NAME)"));
+		assert_non_null(strstr(err.message, "a (latest: 3, "));
+	}
 	/* a label only one fabric has needs no fabric named; one that no
 	 * snapshot has is not found, not ambiguous */
-	save_switches(s, b, N(b), "b", "tue", NULL, 0);	/* 4 */
-	assert_resolves(s, "tue", 4);
+	save_switches(s, b, N(b), "b", "tue", NULL, 0);	/* 6 */
+	assert_resolves(s, "tue", 6);
 	assert_int_equal(ibtopo_store_resolve(&id, s, "wed", &err),
 			 IBTOPO_ENOTFOUND);
 	assert_non_null(strstr(err.message, "no snapshot 'wed' in "));

@@ -61,8 +61,11 @@ static int fabric_lookup(sqlite3 *db, const char *name, int64_t *out)
 
 /*
  * "a (latest: 3, 2026-12-01T10:00:00Z), b (latest: 5, ...)" into buf:
- * each fabric with its latest snapshot, by name.
+ * each fabric with its latest snapshot, by name. Only whole entries: the
+ * ones that do not fit are counted ("and 2 more (ibtopo fabrics)"), so
+ * that every name shown can be given back to --fabric.
  */
+#define SUMMARY_MORE_ROOM 32
 static int fabric_summary(struct ibtopo_store *s, char *buf, size_t len,
 			  size_t *count, struct ibtopo_error *err)
 {
@@ -73,17 +76,30 @@ static int fabric_summary(struct ibtopo_store *s, char *buf, size_t len,
 	buf[0] = '\0';
 	rc = ibtopo_store_fabrics(&list, &n, s, err);
 	for (size_t i = 0; i < n && !rc; i++) {
-		char when[32] = "?";
+		char when[32] = "?", entry[160];
 		time_t t = list[i].latest_at;
 		struct tm tm;
+		size_t room;
 
 		if (gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		used += (size_t)snprintf(buf + used,
-					 used < len ? len - used : 0,
-					 "%s%s (latest: %lld, %s)",
-					 i ? ", " : "", list[i].name,
-					 (long long)list[i].latest_id, when);
+		snprintf(entry, sizeof(entry), "%s%s (latest: %lld, %s)",
+			 i ? ", " : "", list[i].name,
+			 (long long)list[i].latest_id, when);
+		/* the last entry may take the room kept for "and N more" */
+		room = len - used;
+		if (i + 1 < n)
+			room = room > SUMMARY_MORE_ROOM ?
+				       room - SUMMARY_MORE_ROOM :
+				       0;
+		if (strlen(entry) >= room) {
+			snprintf(buf + used, len - used,
+				 "%s%zu more (ibtopo fabrics)",
+				 i ? " and " : "", n - i);
+			break;
+		}
+		memcpy(buf + used, entry, strlen(entry) + 1);
+		used += strlen(entry);
 	}
 	*count = n;
 	ibtopo_fabric_info_list_free(list, n);
@@ -94,7 +110,7 @@ int ibtopo__store_fabric_scope(struct ibtopo_store *s, const char *name,
 			       const char *ref, int64_t *out,
 			       struct ibtopo_error *err)
 {
-	char list[200], q[96];
+	char list[160], q[96];
 	int64_t only = 0;
 	size_t n = 0;
 	int rc;
