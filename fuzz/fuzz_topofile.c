@@ -112,10 +112,16 @@ static struct ibtopo_buffer write_sched(const struct ibtopo_fabric *f,
 		IBTOPO_FORMAT_TEXT, ibtopo_write_buffer, &m, 0 };
 	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_analysis *an = NULL;
+	int rc;
 
 	x.flags = IBTOPO_EXPORT_HOST_GUIDS;
 	*refused = false;
-	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err)) {
+	rc = ibtopo_analysis_new(&an, f, NULL, &err);
+	if (!rc)
+		rc = ibtopo_analysis_write(&o, an, fmt, &x, &err);
+	ibtopo_analysis_free(an);
+	if (rc) {
 		if (err.code != IBTOPO_EINVAL)
 			die("write", &err);
 		*refused = true;

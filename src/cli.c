@@ -285,8 +285,8 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 			if (longopts[i].val == c)
 				row = rows[i];
 		if (row && row->parse) {
-			/* a table with a shared report row gives it a place */
-			assert(st->report);
+			/* a table with a shared row gives it a place */
+			assert(st->report || st->analyze);
 			if (!row->parse(cmd, st, optarg))
 				exit(EXIT_TROUBLE);
 			continue;

@@ -125,6 +125,34 @@ extern const struct cli_opt cli_opt_label;	 /* --label TEXT */
 extern const struct cli_opt cli_opt_force;	 /* --force, with --label */
 extern const struct cli_opt cli_opt_routes_log;	 /* --routes-log LOG */
 
+/*
+ * The options of the analysis every command that ranks levels shares
+ * (cli_analysis.c), parsed by cli_getopt into cli_state.analyze.
+ */
+extern const struct cli_opt cli_opt_roots;	  /* --roots FILE */
+extern const struct cli_opt cli_opt_root_pattern; /* --root-pattern REGEX */
+extern const struct cli_opt cli_opt_servers;	  /* --servers single|dual */
+/* The three of them, in a command's table: CLI_OPTS_ANALYSIS, */
+#define CLI_OPTS_ANALYSIS                                                \
+	CLI_OPT_SAME(cli_opt_roots), CLI_OPT_SAME(cli_opt_root_pattern), \
+		CLI_OPT_SAME(cli_opt_servers)
+/* Their synopsis, for a command's args line. */
+#define CLI_ARGS_ANALYSIS \
+	"[--roots FILE] [--root-pattern REGEX] [--servers single|dual]"
+
+/**
+ * The analysis of `fabric` with `opts` (NULL: the defaults) that a
+ * command's outputs all read; with -v each section it computes says so
+ * on stderr, once, with its time. On failure says why on stderr and
+ * returns EXIT_TROUBLE; else 0.
+ */
+/** With -v: "ibtopo: analysis: LINE" on stderr (ibtopo_analysis_set_log()). */
+void cli_analysis_log(void *ctx, const char *line);
+int cli_analysis(struct ibtopo_analysis **out,
+		 const struct ibtopo_fabric *fabric,
+		 const struct ibtopo_analyze_opts *opts,
+		 const struct cli_global *g);
+
 /**
  * The fabric file formats, from the library's table of readers: "auto
  * (default), cache, ..., or iblinkinfo" into buf.
@@ -176,6 +204,9 @@ struct cli_state {
 	/* where cli_opt_format and cli_opt_fail_on go; NULL when the
 	 * command's table has neither */
 	struct cli_report *report;
+	/* where cli_opt_roots, cli_opt_root_pattern and cli_opt_servers
+	 * go (cli_analysis.c); NULL when the table has none of them */
+	struct ibtopo_analyze_opts *analyze;
 };
 
 /**

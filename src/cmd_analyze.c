@@ -11,7 +11,7 @@ enum {
 	OPT_FAIL_ON, /* cli_opt_fail_on and cli_opt_format: cli_getopt's */
 	OPT_FORMAT,
 	OPT_MIN_PATHS,
-	OPT_ROOTS,
+	OPT_ROOTS, /* cli_opt_roots, root_pattern, servers: cli_getopt's */
 	OPT_ROOT_PATTERN,
 	OPT_SERVERS,
 	OPT_ROUTES,
@@ -27,12 +27,7 @@ static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPT("min-paths", 0, 1, "N",
 		"independent paths wanted between leaf switches (default 2)"),
-	CLI_OPT("roots", 0, 1, "FILE",
-		"rank levels down from these switches (GUIDs or names, one a line)"),
-	CLI_OPT("root-pattern", 0, 1, "REGEX",
-		"rank levels down from switches whose description matches"),
-	CLI_OPT("servers", 0, 1, "POLICY",
-		"servers are single- or dual-homed (default: what most are)"),
+	CLI_OPTS_ANALYSIS,
 	CLI_OPT_SAME(cli_opt_routes_dump),
 	CLI_OPT("thresholds", 0, 1, "FILE",
 		"port health: error thresholds, Name=value lines (as health)"),
@@ -46,7 +41,8 @@ const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
 	.summary =
 		"report the layout and the link, cable and topology findings",
-	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] [--roots FILE] [--root-pattern REGEX] [--servers single|dual] [--routes DUMP] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--cables FILE] [--cable-reach FILE] [--min-paths N] " CLI_ARGS_ANALYSIS
+		" [--routes DUMP] [--thresholds FILE] [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -93,26 +89,21 @@ const struct cli_cmd cmd_analyze_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-static const struct cli_keyword server_words[] = {
-	{ "single", IBTOPO_SERVERS_SINGLE },
-	{ "dual", IBTOPO_SERVERS_DUAL },
-	{ NULL, 0 },
-};
-
 static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			    const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
-	struct ibtopo_analysis *an = NULL, shown;
-	struct ibtopo_findings shown_findings = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_analysis *an = NULL;
+	const struct ibtopo_findings *findings;
+	struct ibtopo_findings unmatched = IBTOPO_FINDINGS_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .analyze = &ao };
 	struct cli_source src = { .what = NULL };
 	const char *cables = NULL;
-	int c, rc, servers;
+	int c, rc;
 	double t0;
 	char *end;
 	long n;
@@ -134,19 +125,6 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 					st.optarg);
 			ao.topology.min_paths = (unsigned)n;
 			break;
-		case OPT_ROOTS:
-			ao.topology.roots_file = cli_path_arg(st.optarg);
-			break;
-		case OPT_ROOT_PATTERN:
-			ao.topology.root_pattern = st.optarg;
-			break;
-		case OPT_SERVERS:
-			if (!cli_parse_keyword(self, "servers", st.optarg,
-					       server_words, &servers))
-				return EXIT_TROUBLE;
-			ao.topology.servers =
-				(enum ibtopo_server_policy)servers;
-			break;
 		case OPT_ROUTES:
 			src.routes = st.optarg;
 			break;
@@ -160,26 +138,20 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
 	rc = EXIT_TROUBLE;
-	if (cli_merge_cables(fabric, g, cables, &shown_findings))
+	if (cli_merge_cables(fabric, g, cables, &unmatched) ||
+	    cli_analysis(&an, fabric, &ao, g))
 		goto out_free_fabric;
-	t0 = cli_now();
-	if (ibtopo_analyze(&an, fabric, &ao, &err)) {
-		cli_fail(&err);
-		goto out_free_fabric;
-	}
-	cli_step(g, "analyze", t0, "%zu findings", an->findings->count);
 	/* the cable rows that matched nothing come first: they are input */
-	for (size_t i = 0; i < an->findings->count; i++)
-		if (ibtopo_findings_add(&shown_findings,
-					&an->findings->items[i], &err)) {
-			cli_fail(&err);
-			goto out_free_analysis;
-		}
-	shown = *an;
-	shown.findings = &shown_findings;
+	t0 = cli_now();
+	if (ibtopo_analysis_note(an, &unmatched, &err) ||
+	    ibtopo_analysis_findings(an, &findings, &err)) {
+		cli_fail(&err);
+		goto out_free_analysis;
+	}
+	cli_step(g, "analyze", t0, "%zu findings", findings->count);
 	t0 = cli_now();
 	ro = cli_stdout_sink(rep.format);
-	if (ibtopo_report_analysis(&ro, &shown, &err)) {
+	if (ibtopo_report_analysis(&ro, an, &err)) {
 		cli_fail(&err);
 		goto out_free_analysis;
 	}
@@ -187,11 +159,11 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 		 rep.format == IBTOPO_FORMAT_JSON ? "json" :
 		 rep.format == IBTOPO_FORMAT_CSV  ? "csv" :
 						    "text");
-	rc = cli_report_exit(&shown_findings, rep.fail_on);
+	rc = cli_report_exit(findings, rep.fail_on);
 out_free_analysis:
 	ibtopo_analysis_free(an);
 out_free_fabric:
-	ibtopo_findings_release(&shown_findings);
+	ibtopo_findings_release(&unmatched);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

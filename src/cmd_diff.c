@@ -58,6 +58,8 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *old = NULL, *new_ = NULL;
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_analysis *old_an = NULL, *new_an = NULL;
 	struct ibtopo_sink ro;
 	struct cli_state st = { .report = &rep };
 	double t1;
@@ -91,7 +93,15 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 			"ibtopo: warning: %s is a partial discovery: nodes "
 			"it did not reach show as removed or added\n",
 			ibtopo_fabric_meta(old)->partial ? "OLD" : "NEW");
-	if (ibtopo_fabric_diff(&list, old, new_, &dopts, &err)) {
+	/* NEW's health against OLD: the counters' growth */
+	ao.since = old;
+	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;
+	if (cli_analysis(&old_an, old, NULL, g) ||
+	    cli_analysis(&new_an, new_, &ao, g)) {
+		rc = EXIT_TROUBLE;
+		goto out_free_list;
+	}
+	if (ibtopo_fabric_diff(&list, old_an, new_an, &dopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;
 	}
@@ -104,6 +114,8 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	/* any change or deviation is one, whatever its severity */
 	rc = cli_report_exit(&list, IBTOPO_SEV_INFO);
 out_free_list:
+	ibtopo_analysis_free(new_an);
+	ibtopo_analysis_free(old_an);
 	ibtopo_findings_release(&list);
 	ibtopo_fabric_free(new_);
 	ibtopo_fabric_free(old);

@@ -19,6 +19,7 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("host-names", 0, 1, "HOW",
 		"scheduler formats: 'name' (default) leaves out hosts without a "
 		"name, 'guid' lists them as H-<guid>"),
+	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
@@ -32,7 +33,7 @@ const struct cli_cmd cmd_export_entry = {
 	.summary =
 		"write a fabric as ibnetdiscover, ibsim, Slurm, Kubernetes, CSV, "
 		"JSON or LFTs",
-	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE]",
+	.args = "[REF|FILE] [--format FMT] [-o FILE] [--node-name-map FILE] " CLI_ARGS_ANALYSIS,
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
@@ -90,7 +91,9 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	const char *name;
 	struct output_file out;
-	struct cli_state st = { 0 };
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct cli_state st = { .analyze = &ao };
+	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_export_opts xo = IBTOPO_EXPORT_OPTS_INIT;
 	const char *output = NULL;
 	int c, v, rc;
@@ -150,19 +153,26 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			goto out_free;
 		}
 	}
-	rc = output_file_open(&out, output, true);
+	/* the scheduler formats rank switches by the analysis' levels:
+	 * the levels alone, as analyze ranks them with the same options */
+	ao.topology.flags |=
+		IBTOPO_TOPOLOGY_NO_PATHS | IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	rc = cli_analysis(&an, fabric, &ao, g);
+	if (!rc)
+		rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;
 	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
 	if (ibtopo_export_losses(names, sizeof(names), fabric, format))
 		cli_warn(NULL, names);
-	if (ibtopo_fabric_write_opts(&ro, fabric, format, &xo, &err)) {
+	if (ibtopo_analysis_write(&ro, an, format, &xo, &err)) {
 		rc = output_file_fail(&out, &err);
 		output_file_abort(&out);
 		goto out_free;
 	}
 	rc = output_file_close(&out);
 out_free:
+	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

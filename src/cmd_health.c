@@ -33,6 +33,7 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("history", 0, 1, "NODE[:PORT]",
 		"the port's (and its peer's) counters across every stored "
 		"snapshot of its fabric"),
+	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
@@ -63,7 +64,8 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_health_entry = {
 	.name = "health",
 	.summary = "report port error counters and their growth",
-	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--top N] [--thresholds FILE] [--history NODE[:PORT]] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF] [--since REF] [--counters CFILE [--pm-pause SECONDS]] [--top N] [--thresholds FILE] [--history NODE[:PORT]] " CLI_ARGS_ANALYSIS
+		" [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF (default: latest) is a snapshot taken with discover --counters\n"
 		"(or a FILE). Findings: port-errors (warning) for an error counter\n"
@@ -136,7 +138,7 @@ static void clear_counters(struct ibtopo_fabric *f)
 /* What health reads: REF, --since, --counters and how to weigh them. */
 struct health_args {
 	struct cli_report rep;
-	struct ibtopo_health_opts ho;
+	struct ibtopo_analyze_opts ao; /* thresholds, top, --roots, ... */
 	struct ibtopo_counters_load_opts copts;
 	const char *what, *since, *counters, *history;
 	size_t top;
@@ -145,7 +147,7 @@ struct health_args {
 static int parse_args(struct health_args *a, const struct cli_cmd *self,
 		      int argc, char **argv)
 {
-	struct cli_state st = { .report = &a->rep };
+	struct cli_state st = { .report = &a->rep, .analyze = &a->ao };
 	unsigned long n;
 	double pause;
 	char *end;
@@ -157,7 +159,7 @@ static int parse_args(struct health_args *a, const struct cli_cmd *self,
 			a->since = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
-			a->ho.thresholds_path = cli_path_arg(st.optarg);
+			a->ao.health.thresholds_path = cli_path_arg(st.optarg);
 			break;
 		case OPT_COUNTERS:
 			a->counters = cli_path_arg(st.optarg);
@@ -171,7 +173,7 @@ static int parse_args(struct health_args *a, const struct cli_cmd *self,
 				return cli_usage_error(
 					self, "bad --top '%s' (1 or more)",
 					st.optarg);
-			a->top = n;
+			a->ao.traffic_top = n;
 			break;
 		case OPT_PM_PAUSE:
 			pause = strtod(st.optarg, &end);
@@ -353,18 +355,16 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 {
 	struct health_args a = {
 		.rep = CLI_REPORT_INIT,
-		.ho = IBTOPO_HEALTH_OPTS_INIT,
+		.ao = IBTOPO_ANALYZE_OPTS_INIT,
 		.copts = IBTOPO_COUNTERS_LOAD_OPTS_INIT,
-		.top = 10,
 	};
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
+	const struct ibtopo_findings *findings;
 	struct ibtopo_fabric *now = NULL, *before = NULL;
-	struct ibtopo_health *health = NULL;
+	const struct ibtopo_health *health;
+	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_sink ro;
 	int rc = EXIT_TROUBLE;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_topology *topo = NULL;
 
 	rc = parse_args(&a, self, argc, argv);
 	if (rc)
@@ -379,38 +379,36 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	rc = load_fabrics(&now, &before, g, &a);
 	if (rc)
 		goto out_free;
+	/* port health alone (with --since, the levels too, for the
+	 * traffic per level: no path diversity) */
+	a.ao.since = before;
+	a.ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_ROUTES;
+	a.ao.topology.flags |=
+		IBTOPO_TOPOLOGY_NO_PATHS | IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	rc = cli_analysis(&an, now, &a.ao, g);
+	if (rc)
+		goto out_free;
 	rc = EXIT_TROUBLE;
-	if (ibtopo_health_analyze(&health, &findings, now, before, &a.ho,
-				  &err)) {
+	if (ibtopo_analysis_health(an, &health, &err) ||
+	    ibtopo_analysis_section_findings(an, IBTOPO_SECTION_HEALTH,
+					     &findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	if (before) {
-		/* levels for the traffic per level; no path diversity */
-		to.flags |= IBTOPO_TOPOLOGY_NO_PATHS |
-			    IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
-		if (ibtopo_topology_analyze(&topo, now, &to, NULL, &err) ||
-		    ibtopo_health_traffic(health, now, topo, a.top, &err)) {
-			cli_fail(&err);
-			goto out_free;
-		}
-	}
-	if (!health->count) {
+	if (!health) {
 		/* 0 ports measured is no clean bill of health */
 		rc = nothing_measured(now, a.what ? a.what : "latest",
 				      a.counters);
 		goto out_free;
 	}
 	ro = cli_stdout_sink(a.rep.format);
-	if (ibtopo_report_health(&ro, health, &findings, &err)) {
+	if (ibtopo_report_health(&ro, health, findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	rc = cli_report_exit(&findings, a.rep.fail_on);
+	rc = cli_report_exit(findings, a.rep.fail_on);
 out_free:
-	ibtopo_topology_free(topo);
-	ibtopo_health_free(health);
-	ibtopo_findings_release(&findings);
+	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(before);
 	ibtopo_fabric_free(now);
 	return rc;

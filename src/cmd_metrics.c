@@ -9,7 +9,8 @@ enum { OPT_NO_FINDINGS = CLI_LONG };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT("no-findings", 0, 0, NULL,
-		"leave out ibtopo_fabric_findings (runs no analysis)"),
+		"leave out ibtopo_fabric_findings (runs the link checks only)"),
+	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
@@ -21,7 +22,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
 	.summary = "write port counters and link state for Prometheus",
-	.args = "[REF|FILE] [-o FILE] [--no-findings]",
+	.args = "[REF|FILE] [-o FILE] [--no-findings] " CLI_ARGS_ANALYSIS,
 	.details =
 		"REF (default: latest) is a snapshot, best taken with discover\n"
 		"--counters or import --counters; an existing FILE is read instead.\n"
@@ -29,8 +30,10 @@ const struct cli_cmd cmd_metrics_entry = {
 		"PortCounters error counters (ibtopo_port_*_total), data in bytes\n"
 		"(4 x PortXmitData/PortRcvData words) and packets, PortXmitWait;\n"
 		"saturated counters (ibtopo_port_saturated); the port and\n"
-		"physical state, lanes, lane speed, rate and the rate both ends\n"
-		"could run at (ibtopo_port_possible_rate_bytes_per_second); per\n"
+		"physical state, lanes, lane speed, rate and the rate its link\n"
+		"could run at as analyze judges it, so rate < possible exactly on\n"
+		"the links analyze calls downgraded\n"
+		"(ibtopo_port_possible_rate_bytes_per_second); per\n"
 		"fabric the node and link counts, the snapshot's time and whether\n"
 		"it is partial, and the analysis' findings by kind and severity.\n"
 		"Port series carry fabric, node, node_guid, port, node_type,\n"
@@ -46,10 +49,12 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			    const struct cli_global *g)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
-	struct cli_state st = { 0 };
+	struct cli_state st = { .analyze = &ao };
 	const char *output = NULL;
 	struct output_file out;
 	struct ibtopo_sink ro;
@@ -62,6 +67,9 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_NO_FINDINGS:
 			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;
+			ao.flags |= IBTOPO_ANALYZE_NO_TOPOLOGY |
+				    IBTOPO_ANALYZE_NO_HEALTH |
+				    IBTOPO_ANALYZE_NO_ROUTES;
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -78,17 +86,20 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	/* a file's fabric: the one --fabric names, else the store's rule */
 	if (!ibtopo_fabric_meta(fabric)->fabric)
 		mo.fabric_name = cli_fabric(g);
-	rc = output_file_open(&out, output, true);
+	rc = cli_analysis(&an, fabric, &ao, g);
+	if (!rc)
+		rc = output_file_open(&out, output, true);
 	if (rc)
 		goto out_free;
 	ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
-	if (ibtopo_metrics_write(&ro, fabric, &mo, &err)) {
+	if (ibtopo_metrics_write(&ro, an, &mo, &err)) {
 		rc = output_file_fail(&out, &err);
 		output_file_abort(&out);
 		goto out_free;
 	}
 	rc = output_file_close(&out);
 out_free:
+	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

@@ -75,6 +75,7 @@ static const struct cli_opt opts[] = {
 		"with a counters --heat: the thresholds file (as health reads it)"),
 	CLI_OPT("history", 0, 0, NULL,
 		"with a counters --heat, to HTML: the history of the ports health finds, charted in a clicked link's details"),
+	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
@@ -203,9 +204,7 @@ struct render {
 	struct ibtopo_validate_opts vo;
 	struct cli_source src;
 	const char *output, *format, *plan, *cables, *what, *old_ref, *since;
-	struct ibtopo_health_opts ho;
 	struct ibtopo_fabric *before; /* --since */
-	struct ibtopo_health *health; /* a counters --heat */
 	bool history;		      /* --history */
 	/* --history: the findings' ports, their readings and histories */
 	struct ibtopo_port_reading **readings;
@@ -217,9 +216,9 @@ struct render {
 	char title[512];
 	struct ibtopo_fabric *fabric, *other;
 	struct ibtopo_findings findings; /* of --diff or --plan */
-	struct ibtopo_analysis *an;
-	struct ibtopo_topology *topo; /* --heat without the analysis */
-	struct ibtopo_routes *routes; /* --heat without the analysis */
+	/* the one analysis every part of the picture reads, and --diff's
+	 * OLD's or the plan's */
+	struct ibtopo_analysis *an, *old_an;
 };
 
 static int parse_option(struct render *r, const struct cli_cmd *self, int c,
@@ -300,7 +299,7 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 		r->since = arg;
 		break;
 	case OPT_THRESHOLDS:
-		r->ho.thresholds_path = cli_path_arg(arg);
+		r->ao.health.thresholds_path = cli_path_arg(arg);
 		break;
 	case OPT_HISTORY:
 		r->history = true;
@@ -315,7 +314,7 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 		      char **argv)
 {
-	struct cli_state st = { 0 };
+	struct cli_state st = { .analyze = &r->ao };
 	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -335,7 +334,7 @@ static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 		return cli_usage_error(self, "--match needs --plan");
 	if (r->src.routes && r->heat != HEAT_ROUTES)
 		return cli_usage_error(self, "--routes needs --heat routes");
-	if ((r->since || r->ho.thresholds_path || r->history) &&
+	if ((r->since || r->ao.health.thresholds_path || r->history) &&
 	    (!r->heat || r->heat == HEAT_ROUTES))
 		return cli_usage_error(self,
 				       "--%s needs --heat errors, ber, "
@@ -378,8 +377,15 @@ static int load(struct render *r, const struct cli_global *g)
 		r->src.routes = NULL;
 		if (cli_load(&r->other, g, &r->src))
 			return EXIT_TROUBLE;
-		r->d.other = r->other;
 		if (cli_check_pair(g, r->other, r->fabric, &err))
+			return cli_fail(&err);
+	}
+	if (r->since) {
+		r->src.what = r->since;
+		r->src.routes = NULL;
+		if (cli_load(&r->before, g, &r->src))
+			return EXIT_TROUBLE;
+		if (cli_check_pair(g, r->before, r->fabric, &err))
 			return cli_fail(&err);
 	}
 	rc = cli_merge_cables(r->fabric, g, r->cables, &stale);
@@ -400,7 +406,7 @@ static int compare(struct render *r)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	if (r->diff) {
-		if (ibtopo_fabric_diff(&r->findings, r->other, r->fabric, NULL,
+		if (ibtopo_fabric_diff(&r->findings, r->old_an, r->an, NULL,
 				       &err))
 			return cli_fail(&err);
 		snprintf(r->title, sizeof(r->title), "changes from %s to %s",
@@ -418,54 +424,74 @@ static int compare(struct render *r)
 	return 0;
 }
 
-/* Levels for the ranks; with checks also the findings to mark. */
+/*
+ * The analysis: levels for the ranks, with checks the findings to mark,
+ * the port health a counters --heat colours, the routes of --heat
+ * routes; each computed once, whoever reads it. --diff's OLD gets one
+ * too, for its routes.
+ */
 static int analyze(struct render *r, const struct cli_global *g)
 {
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts *ao = &r->ao;
-	double t0;
+	bool counters = r->heat && r->heat != HEAT_ROUTES;
 
-	if (!r->checks && !r->diff && !r->plan)
-		return 0;
-	if (r->diff || r->plan)
+	if (r->diff || r->plan || !r->checks)
 		ao->flags |= IBTOPO_ANALYZE_NO_CHECKS;
+	if (!counters && (!r->checks || r->plan))
+		ao->flags |= IBTOPO_ANALYZE_NO_HEALTH;
+	if (r->heat != HEAT_ROUTES && (!r->checks || r->plan))
+		ao->flags |= IBTOPO_ANALYZE_NO_ROUTES;
+	if (!r->checks)
+		ao->routes.flags |= IBTOPO_ROUTES_NO_CREDIT_LOOPS;
 	ao->topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
 	/* a routing section's findings are marked; its bisection bandwidth
 	 * is drawn nowhere */
 	ao->routes.bisections = 0;
 	/* path diversity on 6,845 switches takes 15 s: a big fabric's
-	 * picture does not wait for it unless asked */
-	if (!r->min_paths &&
-	    ibtopo_fabric_count_type(r->fabric, IBTOPO_NODE_SWITCH) >
-		    IBTOPO_DETAIL_SWITCHES_MAX)
+	 * picture does not wait for it unless asked; without checks it
+	 * marks nothing */
+	if (!r->checks ||
+	    (!r->min_paths &&
+	     ibtopo_fabric_count_type(r->fabric, IBTOPO_NODE_SWITCH) >
+		     IBTOPO_DETAIL_SWITCHES_MAX))
 		ao->topology.flags |= IBTOPO_TOPOLOGY_NO_PATHS;
-	t0 = cli_now();
-	if (ibtopo_analyze(&r->an, r->fabric, ao, &err))
-		return cli_fail(&err);
-	cli_step(g, "analyze", t0, "levels%s", r->checks ? " and checks" : "");
-	r->d.topology = r->an->topology;
+	/* --diff: the counters' growth from OLD is NEW's health */
+	ao->since = r->diff ? r->other : r->before;
+	if (cli_analysis(&r->an, r->fabric, ao, g))
+		return EXIT_TROUBLE;
+	if (r->other) {
+		/* OLD's routes for --diff, and both its and a plan's levels
+		 * for where ghosts go */
+		struct ibtopo_analyze_opts old = *ao;
+
+		old.since = NULL;
+		old.flags |=
+			IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_HEALTH;
+		if (r->plan)
+			old.flags |= IBTOPO_ANALYZE_NO_ROUTES;
+		if (cli_analysis(&r->old_an, r->other, &old, g))
+			return EXIT_TROUBLE;
+		r->d.other = r->old_an;
+	}
 	return 0;
 }
 
-/* The findings drawn: the analysis' (or --diff's, --plan's), then
- * health's between the snapshots (high-ber, port-error-rate, ...). */
-static int add_health_findings(struct render *r,
-			       const struct ibtopo_findings *h)
+/* The findings drawn: --diff's or --plan's; else the analysis' (without
+ * checks, port health's alone). */
+static int findings_drawn(struct render *r)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	const struct ibtopo_findings *an = r->an ? r->an->findings : NULL;
+	const struct ibtopo_findings *f;
 
-	for (size_t i = 0; an && i < an->count; i++)
-		if (ibtopo_findings_add(&r->findings, &an->items[i], &err))
-			return cli_fail(&err);
-	for (size_t i = 0; i < h->count; i++) {
-		/* the analysis found the counts above thresholds already */
-		if (r->an && h->items[i].kind == IBTOPO_FIND_PORT_ERRORS)
-			continue;
-		if (ibtopo_findings_add(&r->findings, &h->items[i], &err))
-			return cli_fail(&err);
+	if (r->diff || r->plan) {
+		r->d.findings = &r->findings;
+		return 0;
 	}
-	r->d.findings = &r->findings;
+	if (r->checks ? ibtopo_analysis_findings(r->an, &f, &err) :
+			ibtopo_analysis_section_findings(
+				r->an, IBTOPO_SECTION_HEALTH, &f, &err))
+		return cli_fail(&err);
+	r->d.findings = f;
 	return 0;
 }
 
@@ -532,79 +558,34 @@ out_free:
 	return rc;
 }
 
-/* --heat errors|ber|traffic|congestion: the counters as health reads
- * them, against --since REF. */
-static int heat_counters(struct render *r, const struct cli_global *g)
-{
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_findings hf = IBTOPO_FINDINGS_INIT;
-	int rc = EXIT_TROUBLE;
-
-	if (r->since) {
-		r->src.what = r->since;
-		r->src.routes = NULL;
-		if (cli_load(&r->before, g, &r->src))
-			return EXIT_TROUBLE;
-		if (cli_check_pair(g, r->before, r->fabric, &err))
-			return cli_fail(&err);
-	}
-	if (ibtopo_health_analyze(&r->health, &hf, r->fabric, r->before, &r->ho,
-				  &err) ||
-	    (r->before &&
-	     ibtopo_health_traffic(r->health, r->fabric,
-				   r->an ? r->an->topology : NULL, 0, &err))) {
-		cli_fail(&err);
-		goto out_free;
-	}
-	rc = add_health_findings(r, &hf);
-	if (!rc && r->history)
-		rc = load_history(r, g, &hf);
-	r->d.heat_kind = (enum ibtopo_heat_kind)r->heat;
-	r->d.health = r->health;
-out_free:
-	ibtopo_findings_release(&hf);
-	return rc;
-}
-
-/* --heat routes: the routes each link carries, traced unless the
- * analysis traced them already. */
+/* --heat errors|ber|traffic|congestion: the counters as the analysis'
+ * health reads them, against --since REF; routes: the routes each link
+ * carries, as its routing section traced them. */
 static int heat(struct render *r, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
-	double t0;
+	const struct ibtopo_findings *hf;
 
 	if (!r->heat)
 		return 0;
-	if (r->heat != HEAT_ROUTES)
-		return heat_counters(r, g);
-	if (!fabric_has_tables(r->fabric))
-		return cli_failf("render --heat routes: the fabric has no "
-				 "forwarding tables (take a snapshot with "
-				 "discover --routes, or give --routes DUMP)");
-	if (r->an && r->an->routes) {
-		r->d.heat = r->an->routes;
+	if (r->heat == HEAT_ROUTES) {
+		if (!fabric_has_tables(r->fabric))
+			return cli_failf(
+				"render --heat routes: the fabric has "
+				"no forwarding tables (take a snapshot "
+				"with discover --routes, or give "
+				"--routes DUMP)");
+		if (ibtopo_analysis_routes(r->an, &r->d.heat, &err))
+			return cli_fail(&err);
 		return 0;
 	}
-	t0 = cli_now();
-	/* levels tell which ports go up; without the analysis, a topology
-	 * of its own */
-	if (!r->an) {
-		to.flags = IBTOPO_TOPOLOGY_NO_SERVER_PAIRS |
-			   IBTOPO_TOPOLOGY_NO_PATHS;
-		if (ibtopo_topology_analyze(&r->topo, r->fabric, &to, NULL,
-					    &err))
-			return cli_fail(&err);
-	}
-	ro.bisections = 0;
-	ro.flags |= IBTOPO_ROUTES_NO_CREDIT_LOOPS;
-	if (ibtopo_routes_analyze(&r->routes, r->fabric,
-				  r->an ? r->an->topology : r->topo, &ro, NULL,
-				  &err))
+	if (ibtopo_analysis_health(r->an, &r->d.health, &err) ||
+	    ibtopo_analysis_section_findings(r->an, IBTOPO_SECTION_HEALTH, &hf,
+					     &err))
 		return cli_fail(&err);
-	cli_step(g, "routes", t0, "%zu LIDs traced", r->routes->dest_lids);
-	r->d.heat = r->routes;
+	r->d.heat_kind = (enum ibtopo_heat_kind)r->heat;
+	if (r->history)
+		return load_history(r, g, hf);
 	return 0;
 }
 
@@ -617,7 +598,7 @@ static int draw(struct render *r, const struct cli_global *g)
 
 	if (output_file_open(&out, r->output, false))
 		return EXIT_TROUBLE;
-	if (ibtopo_diagram_image(out.path, r->format, r->fabric, &r->d, &err)) {
+	if (ibtopo_diagram_image(out.path, r->format, r->an, &r->d, &err)) {
 		output_file_fail(&out, &err);
 		output_file_abort(&out);
 		return EXIT_TROUBLE;
@@ -637,7 +618,6 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		.vo = IBTOPO_VALIDATE_OPTS_INIT,
 		.checks = true,
 		.findings = IBTOPO_FINDINGS_INIT,
-		.ho = IBTOPO_HEALTH_OPTS_INIT,
 	};
 	int rc;
 
@@ -646,10 +626,11 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 		return rc;
 	rc = load(&r, g);
 	if (!rc)
+		rc = analyze(&r, g);
+	if (!rc)
 		rc = compare(&r);
 	if (!rc)
-		rc = analyze(&r, g);
-	r.d.findings = r.diff || r.plan || !r.an ? &r.findings : r.an->findings;
+		rc = findings_drawn(&r);
 	if (!rc)
 		rc = heat(&r, g);
 	if (!rc)
@@ -661,11 +642,9 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	free(r.hist);
 	free(r.readings);
 	free(r.nreadings);
-	ibtopo_health_free(r.health);
-	ibtopo_fabric_free(r.before);
-	ibtopo_routes_free(r.routes);
-	ibtopo_topology_free(r.topo);
+	ibtopo_analysis_free(r.old_an);
 	ibtopo_analysis_free(r.an);
+	ibtopo_fabric_free(r.before);
 	ibtopo_findings_release(&r.findings);
 	ibtopo_fabric_free(r.other);
 	ibtopo_fabric_free(r.fabric);

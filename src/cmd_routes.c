@@ -20,6 +20,7 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("seed", 0, 1, "N", "seed of the bisections (default 1)"),
 	CLI_OPT_SAME(cli_opt_fail_on),
 	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
@@ -49,7 +50,8 @@ const struct cli_cmd cmd_routes_entry = {
 	.name = "routes",
 	.summary =
 		"check the switches' routing: reachability, balance, credit loops",
-	.args = "[REF|FILE] [--routes DUMP] [--bisections N] [--seed N] [--fail-on error|warning|never] [--format text|json|csv]",
+	.args = "[REF|FILE] [--routes DUMP] [--bisections N] [--seed N] " CLI_ARGS_ANALYSIS
+		" [--fail-on error|warning|never] [--format text|json|csv]",
 	.details =
 		"REF (default: latest) is a snapshot taken with discover --routes,\n"
 		"or any REF or FILE with --routes DUMP (the fabric must have LIDs:\n"
@@ -97,16 +99,16 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_findings findings = IBTOPO_FINDINGS_INIT;
-	struct ibtopo_topology_opts to = IBTOPO_TOPOLOGY_OPTS_INIT;
-	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_routes_opts *ro = &ao.routes;
+	const struct ibtopo_findings *findings;
+	const struct ibtopo_routes *routes;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct cli_source src = { .what = NULL };
-	struct ibtopo_topology *topo = NULL;
+	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
-	struct ibtopo_routes *routes = NULL;
 	struct ibtopo_sink so;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .analyze = &ao };
 	int c, rc = EXIT_TROUBLE;
 	uint64_t v;
 	double t0;
@@ -122,10 +124,10 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 					self,
 					"bad --bisections '%s' (a number from 0 to 100000)",
 					st.optarg);
-			ro.bisections = (unsigned)v;
+			ro->bisections = (unsigned)v;
 			break;
 		case OPT_SEED:
-			if (!parse_u64(st.optarg, UINT64_MAX, &ro.seed))
+			if (!parse_u64(st.optarg, UINT64_MAX, &ro->seed))
 				return cli_usage_error(
 					self, "bad --seed '%s' (a number)",
 					st.optarg);
@@ -140,33 +142,34 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = no_lids(fabric, src.what ? src.what : "latest");
 		goto out_free;
 	}
+	/* the routing, on the levels and the cabled paths of leaf pairs
+	 * (the topology's own findings are analyze's) */
+	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_HEALTH;
+	ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	if (cli_analysis(&an, fabric, &ao, g))
+		goto out_free;
 	t0 = cli_now();
-	/* levels and the cabled paths of leaf pairs; its findings are
-	 * analyze's */
-	to.flags = IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
-	if (ibtopo_topology_analyze(&topo, fabric, &to, NULL, &err)) {
+	if (ibtopo_analysis_routes(an, &routes, &err) ||
+	    ibtopo_analysis_section_findings(an, IBTOPO_SECTION_ROUTES,
+					     &findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	cli_step(g, "topology", t0, "%u levels", ibtopo_topology_levels(topo));
-	t0 = cli_now();
-	if (ibtopo_routes_analyze(&routes, fabric, topo, &ro, &findings,
-				  &err)) {
-		cli_fail(&err);
+	if (!routes) {
+		cli_failf("no forwarding tables (discover --routes, or "
+			  "--routes DUMP)");
 		goto out_free;
 	}
 	cli_step(g, "routes", t0, "%zu LIDs traced, %zu findings",
-		 routes->dest_lids, findings.count);
+		 routes->dest_lids, findings->count);
 	so = cli_stdout_sink(rep.format);
-	if (ibtopo_report_routes(&so, routes, &findings, &err)) {
+	if (ibtopo_report_routes(&so, routes, findings, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	rc = cli_report_exit(&findings, rep.fail_on);
+	rc = cli_report_exit(findings, rep.fail_on);
 out_free:
-	ibtopo_findings_release(&findings);
-	ibtopo_routes_free(routes);
-	ibtopo_topology_free(topo);
+	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

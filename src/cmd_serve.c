@@ -58,6 +58,7 @@ static const struct cli_opt opts[] = {
 		"per MAD timeout (default: the library's)"),
 	CLI_OPT("web-config", 0, 1, "FILE",
 		"TLS and basic auth: an exporter-toolkit web configuration"),
+	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
@@ -68,7 +69,8 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] [-C CA] [-P PORT]",
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] " CLI_ARGS_ANALYSIS
+		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
 		"only: nothing is reset or set) at start and then once per\n"
@@ -256,35 +258,19 @@ struct serve_run {
 	double last_store; /* cli_now() of the last snapshot stored */
 	bool stored_once;
 	struct ibtopo_name_map *names;
+	struct ibtopo_analyze_opts ao; /* --roots, ...: every sweep's */
 };
 
-/* The diagram as one HTML page, through a temporary file. */
-static int render_html(struct ibtopo_buffer *out, const struct ibtopo_fabric *f,
-		       const struct ibtopo_findings *findings,
+/* The diagram of the sweep's analysis as one HTML page, in memory. */
+static int render_html(struct ibtopo_buffer *out, struct ibtopo_analysis *an,
 		       struct ibtopo_error *err)
 {
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
-	const char *tmpdir = getenv("TMPDIR");
-	char path[4096], buf[65536];
-	ssize_t n;
-	int fd, rc;
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    ibtopo_write_buffer, out, 0 };
+	int rc = ibtopo_analysis_findings(an, &d.findings, err);
 
-	snprintf(path, sizeof(path), "%s/ibtopo-serve.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		snprintf(err->message, sizeof(err->message),
-			 "cannot create a temporary file in '%s': %s",
-			 tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
-		return IBTOPO_EIO;
-	}
-	d.findings = findings;
-	rc = ibtopo_diagram_image(path, "html", f, &d, err);
-	while (!rc && (n = read(fd, buf, sizeof(buf))) > 0)
-		rc = ibtopo_write_buffer(out, buf, (size_t)n);
-	close(fd);
-	unlink(path);
-	return rc;
+	return rc ? rc : ibtopo_diagram_write(&sink, "html", an, &d, err);
 }
 
 static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
@@ -360,15 +346,16 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	if (!rc && r->names)
 		rc = ibtopo_name_map_apply(r->names, f, NULL, &err);
 	if (!rc)
-		rc = ibtopo_analyze(&an, f, NULL, &err);
+		rc = ibtopo_analysis_new(&an, f, &r->ao, &err);
+	if (!rc && r->g->verbose)
+		ibtopo_analysis_set_log(an, cli_analysis_log, NULL);
 	if (!rc)
 		store_sweep(r, f);
 	if (!rc) {
 		mo.fabric_name = *r->fabric_name ? r->fabric_name : NULL;
-		mo.findings = an->findings;
-		rc = ibtopo_metrics_write(&sink, f, &mo, &err);
+		rc = ibtopo_metrics_write(&sink, an, &mo, &err);
 	}
-	if (!rc && render_html(&html, f, an->findings, &err)) {
+	if (!rc && render_html(&html, an, &err)) {
 		fprintf(stderr, "ibtopo: warning: no diagram: %s\n",
 			err.message);
 		free(html.text);
@@ -555,7 +542,7 @@ static bool parse_count(const char *arg, unsigned long max, unsigned *out)
 static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 		      struct serve_run *r, struct serve_args *a)
 {
-	struct cli_state st = { 0 };
+	struct cli_state st = { .analyze = &r->ao };
 	char *end;
 	int c;
 
@@ -618,7 +605,7 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct serve_run r = { .g = g };
+	struct serve_run r = { .g = g, .ao = IBTOPO_ANALYZE_OPTS_INIT };
 	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60 };
 	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
 	struct sockaddr_storage addr;

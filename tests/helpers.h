@@ -36,6 +36,31 @@ uint64_t test_guid_of(const char *name, uint64_t base);
 /** Is the node of that name a host (a CA)? */
 bool test_is_host(const char *name);
 
+/*
+ * The library's consumers take an analysis: these make one of `f` with
+ * the default options, use it, and free it, for tests about one consumer
+ * alone. Same returns as the call they stand for.
+ */
+int test_diff(struct ibtopo_findings *out, const struct ibtopo_fabric *old,
+	      const struct ibtopo_fabric *new_,
+	      const struct ibtopo_diff_opts *opts, struct ibtopo_error *err);
+int test_diagram_dot(const struct ibtopo_sink *o, const struct ibtopo_fabric *f,
+		     const struct ibtopo_diagram_opts *d,
+		     struct ibtopo_error *err);
+int test_diagram_image(const char *path, const char *format,
+		       const struct ibtopo_fabric *f,
+		       const struct ibtopo_diagram_opts *d,
+		       struct ibtopo_error *err);
+int test_metrics_write(const struct ibtopo_sink *o,
+		       const struct ibtopo_fabric *f,
+		       const struct ibtopo_metrics_opts *mo,
+		       struct ibtopo_error *err);
+int test_fabric_write_opts(const struct ibtopo_sink *o,
+			   const struct ibtopo_fabric *f,
+			   enum ibtopo_export_format format,
+			   const struct ibtopo_export_opts *xo,
+			   struct ibtopo_error *err);
+
 /* tests/data/ck-cables.topo, the small fabric most checks run on. */
 #define TEST_CK_CABLES TEST_DATADIR "/ck-cables.topo"
 

@@ -92,7 +92,7 @@ static void run_diff(struct run *r, const struct test_cable *old, const struct t
 	r->new_ = mk(new_, NULL);
 	memset(&r->list, 0, sizeof(r->list));
 	opts.flags = flags;
-	assert_int_equal(ibtopo_fabric_diff(&r->list, r->old, r->new_, &opts, &err), 0);
+	assert_int_equal(test_diff(&r->list, r->old, r->new_, &opts, &err), 0);
 }
 
 static void run_free(struct run *r)
@@ -155,7 +155,7 @@ static void new_description_is_a_rename(void **state)
 	ibtopo_findings_release(&r.list);
 	assert_int_equal(ibtopo_node_set_desc(ibtopo_fabric_find_node(r.new_, 0x1002),
 					      "host002 mlx5_0", NULL), 0);
-	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(test_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
 	assert_int_equal(r.list.count, 1);
 	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_RENAMED);
 	assert_end(&r.list.items[0].a, "host002", -1);
@@ -374,7 +374,7 @@ static void port_leaving_active_is_state_change(void **state)
 	/* an unconnected port disabled: physical state only */
 	port_of(r.old, "leaf02", 20)->phys_state = 2;	/* polling */
 	port_of(r.new_, "leaf02", 20)->phys_state = 3;	/* disabled */
-	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(test_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
 	assert_int_equal(r.list.count, 2);
 	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_PORT_STATE_CHANGED);
 	assert_int_equal(r.list.items[0].subkind, IBTOPO_STATE_LOGICAL);
@@ -407,13 +407,13 @@ static void lid_changes_only_when_asked(void **state)
 	port_of(r.new_, "host001", 1)->lid = 4;
 	/* unknown on one side: not a change */
 	port_of(r.new_, "host002", 1)->lid = 9;
-	assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
+	assert_int_equal(test_diff(&r.list, r.old, r.new_, NULL, NULL), 0);
 	assert_int_equal(r.list.count, 0);
 	{
 		struct ibtopo_diff_opts o = IBTOPO_DIFF_OPTS_INIT;
 
 		o.flags = IBTOPO_DIFF_LIDS;
-		assert_int_equal(ibtopo_fabric_diff(&r.list, r.old, r.new_, &o, NULL), 0);
+		assert_int_equal(test_diff(&r.list, r.old, r.new_, &o, NULL), 0);
 	}
 	assert_int_equal(r.list.count, 2);
 	for (size_t i = 0; i < 2; i++)
@@ -494,9 +494,9 @@ static void missing_fabric_is_einval(void **state)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = mk(base, NULL);
 
-	assert_int_equal(ibtopo_fabric_diff(&list, f, NULL, NULL, &err), IBTOPO_EINVAL);
+	assert_int_equal(test_diff(&list, f, NULL, NULL, &err), IBTOPO_EINVAL);
 	assert_string_equal(err.message, "no fabric to diff");
-	assert_int_equal(ibtopo_fabric_diff(NULL, f, f, NULL, NULL), IBTOPO_EINVAL);
+	assert_int_equal(test_diff(NULL, f, f, NULL, NULL), IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
 }
 

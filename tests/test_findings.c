@@ -204,7 +204,9 @@ static void analyze_equals_checks_then_topology(void **state)
 		struct ibtopo_error err = IBTOPO_ERROR_INIT;
 		struct ibtopo_fabric *f = load(files[i]);
 		struct ibtopo_findings want = IBTOPO_FINDINGS_INIT;
+		const struct ibtopo_findings *all;
 		struct ibtopo_topology *topo = NULL;
+		const struct ibtopo_topology *t;
 		struct ibtopo_analysis *an = NULL;
 
 		assert_int_equal(ibtopo_check_links(&want, f, NULL, &err), 0);
@@ -212,20 +214,37 @@ static void analyze_equals_checks_then_topology(void **state)
 							 &err), 0);
 		assert_int_equal(ibtopo_analyze(&an, f, NULL, &err), 0);
 		assert_non_null(an);
-		assert_int_equal(an->version, IBTOPO_ANALYSIS_VERSION);
-		assert_ptr_equal(an->fabric, f);
-		assert_non_null(an->topology);
-		assert_int_equal(ibtopo_topology_class(an->topology),
+		assert_ptr_equal(ibtopo_analysis_fabric(an), f);
+		assert_int_equal(ibtopo_analysis_topology(an, &t, &err), 0);
+		assert_non_null(t);
+		assert_int_equal(ibtopo_topology_class(t),
 				 ibtopo_topology_class(topo));
-		assert_int_equal(ibtopo_topology_levels(an->topology),
+		assert_int_equal(ibtopo_topology_levels(t),
 				 ibtopo_topology_levels(topo));
 		assert_true(want.count > 0);
-		assert_same_findings(an->findings, &want);
+		assert_int_equal(ibtopo_analysis_findings(an, &all, &err), 0);
+		assert_same_findings(all, &want);
 		ibtopo_analysis_free(an);
 		ibtopo_topology_free(topo);
 		ibtopo_findings_release(&want);
 		ibtopo_fabric_free(f);
 	}
+}
+
+static const struct ibtopo_findings *findings_of(struct ibtopo_analysis *an)
+{
+	const struct ibtopo_findings *all = NULL;
+
+	assert_int_equal(ibtopo_analysis_findings(an, &all, NULL), 0);
+	return all;
+}
+
+static const struct ibtopo_topology *topology_of(struct ibtopo_analysis *an)
+{
+	const struct ibtopo_topology *t = (void *)1;
+
+	assert_int_equal(ibtopo_analysis_topology(an, &t, NULL), 0);
+	return t;
 }
 
 static void analyze_flags_skip_analyses(void **state)
@@ -234,27 +253,29 @@ static void analyze_flags_skip_analyses(void **state)
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = load(DATA "ck-ddr-info.topo");
 	struct ibtopo_findings want = IBTOPO_FINDINGS_INIT;
+	const struct ibtopo_findings *all;
 	struct ibtopo_analysis *an = NULL;
 
 	(void)state;
 	assert_int_equal(ibtopo_check_links(&want, f, NULL, &err), 0);
 	o.flags = IBTOPO_ANALYZE_NO_TOPOLOGY;
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_null(an->topology);
-	assert_same_findings(an->findings, &want);
+	assert_null(topology_of(an));
+	assert_same_findings(findings_of(an), &want);
 	ibtopo_analysis_free(an);
 
 	o.flags = IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_TOPOLOGY;
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_null(an->topology);
-	assert_int_equal(an->findings->count, 0);
+	assert_null(topology_of(an));
+	assert_int_equal(findings_of(an)->count, 0);
 	ibtopo_analysis_free(an);
 
 	o.flags = IBTOPO_ANALYZE_NO_CHECKS;
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_non_null(an->topology);
-	for (size_t i = 0; i < an->findings->count; i++) {
-		enum ibtopo_finding_kind k = an->findings->items[i].kind;
+	assert_non_null(topology_of(an));
+	all = findings_of(an);
+	for (size_t i = 0; i < all->count; i++) {
+		enum ibtopo_finding_kind k = all->items[i].kind;
 
 		assert_true(k == IBTOPO_FIND_LOW_PATH_DIVERSITY ||
 			    k == IBTOPO_FIND_FAT_TREE_VIOLATION);
@@ -264,37 +285,101 @@ static void analyze_flags_skip_analyses(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* -v's lines: each section once, however often it is asked for */
+static void count_line(void *ctx, const char *line)
+{
+	char **log = ctx;
+	size_t n = *log ? strlen(*log) : 0;
+	char *p = realloc(*log, n + strlen(line) + 2);
+
+	assert_non_null(p);
+	sprintf(p + n, "%s\n", line);
+	*log = p;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; p && (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
 /*
- * The analysis holds its results as sections by name; the topology and
- * routes fields borrow them. One a caller fills in has no sections: its
- * fields are its sections.
+ * Each section is computed on first use and kept: asked for twice, or
+ * by a section that needs it (routes and health need the levels), it is
+ * computed once and handed out as the same result; a section the flags
+ * skip is NULL; nothing runs before it is asked for.
  */
-static void analyze_keeps_results_as_sections(void **state)
+static void analysis_computes_each_section_once(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = load(DATA "ck-ddr-info.topo");
+	const struct ibtopo_topology *t1, *t2;
+	const struct ibtopo_routes *r = (void *)1;
+	const struct ibtopo_health *h = (void *)1;
+	const struct ibtopo_findings *l1, *l2, *all;
+	struct ibtopo_analysis *an = NULL;
+	char *log = NULL;
+
+	(void)state;
+	assert_int_equal(ibtopo_analysis_new(&an, f, NULL, &err), 0);
+	ibtopo_analysis_set_log(an, count_line, &log);
+	assert_null(log);	/* nothing computed yet */
+	assert_int_equal(ibtopo_analysis_topology(an, &t1, &err), 0);
+	assert_int_equal(ibtopo_analysis_topology(an, &t2, &err), 0);
+	assert_non_null(t1);
+	assert_ptr_equal(t1, t2);
+	assert_int_equal(count_of(log, "topology: "), 1);
+	assert_int_equal(count_of(log, "links: "), 0);
+	assert_int_equal(ibtopo_analysis_links(an, &l1, &err), 0);
+	assert_int_equal(ibtopo_analysis_links(an, &l2, &err), 0);
+	assert_ptr_equal(l1, l2);
+	/* no counters, no tables: no results, and no error */
+	assert_int_equal(ibtopo_analysis_routes(an, &r, &err), 0);
+	assert_null(r);
+	assert_int_equal(ibtopo_analysis_health(an, &h, &err), 0);
+	assert_null(h);
+	assert_int_equal(ibtopo_analysis_findings(an, &all, &err), 0);
+	assert_int_equal(ibtopo_analysis_findings(an, &l2, &err), 0);
+	assert_ptr_equal(all, l2);
+	assert_int_equal(count_of(log, "topology: "), 1);
+	assert_int_equal(count_of(log, "links: "), 1);
+	assert_int_equal(count_of(log, "routes: "), 1);
+	assert_int_equal(count_of(log, "port health: "), 1);
+	assert_non_null(strstr(log, " s\n"));
+	assert_non_null(strstr(log, "links: "));
+	/* input findings come after the collection: refused */
+	assert_int_equal(ibtopo_analysis_note(an, l1, &err), IBTOPO_EINVAL);
+	ibtopo_analysis_free(an);
+	free(log);
+	ibtopo_fabric_free(f);
+}
+
+/* A section that failed fails again with the same message, and the
+ * findings too; the others still answer. */
+static void analysis_keeps_a_failure(void **state)
 {
 	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = load(DATA "ck-ddr-info.topo");
-	struct ibtopo_analysis *an = NULL, filled = { 0 };
+	const struct ibtopo_findings *l;
+	const struct ibtopo_topology *t;
+	struct ibtopo_analysis *an = NULL;
+	char first[IBTOPO_ERROR_SIZE];
 
 	(void)state;
-	assert_int_equal(ibtopo_analyze(&an, f, NULL, &err), 0);
-	assert_non_null(an->sections);
-	assert_non_null(an->topology);
-	assert_ptr_equal(ibtopo__analysis_section(an, "topology"), an->topology);
-	assert_null(ibtopo__analysis_section(an, "routes"));
-	assert_null(an->routes);
-	assert_null(ibtopo__analysis_section(an, "no-such-section"));
-	filled.version = IBTOPO_ANALYSIS_VERSION;
-	filled.fabric = f;
-	filled.topology = an->topology;
-	assert_ptr_equal(ibtopo__analysis_section(&filled, "topology"),
-			 an->topology);
-	assert_null(ibtopo__analysis_section(&filled, "routes"));
-	ibtopo_analysis_free(an);
-
-	o.flags = IBTOPO_ANALYZE_NO_TOPOLOGY;
-	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_null(ibtopo__analysis_section(an, "topology"));
+	o.topology.roots_file = "/nonexistent/roots";
+	assert_int_equal(ibtopo_analysis_new(&an, f, &o, &err), 0);
+	assert_int_equal(ibtopo_analysis_topology(an, &t, &err), IBTOPO_EIO);
+	snprintf(first, sizeof(first), "%s", err.message);
+	err = (struct ibtopo_error)IBTOPO_ERROR_INIT;
+	assert_int_equal(ibtopo_analysis_topology(an, &t, &err), IBTOPO_EIO);
+	assert_string_equal(err.message, first);
+	assert_int_equal(ibtopo_analysis_findings(an, &l, &err), IBTOPO_EIO);
+	assert_int_equal(ibtopo_analysis_links(an, &l, &err), 0);
+	assert_non_null(l);
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(f);
 }
@@ -342,18 +427,21 @@ static void analyze_passes_routing_options(void **state)
 	struct ibtopo_analyze_opts o = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = load(DATA "ck-cables.topo");
+	const struct ibtopo_routes *r;
 	struct ibtopo_analysis *an = NULL;
 
 	(void)state;
 	assert_int_equal(ibtopo_routes_load(f, DATA "rt-ck-lfts.dump", NULL,
 					    NULL, &err), 0);
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_non_null(an->routes);
-	assert_int_equal(an->routes->bisections, 100);
+	assert_int_equal(ibtopo_analysis_routes(an, &r, &err), 0);
+	assert_non_null(r);
+	assert_int_equal(r->bisections, 100);
 	ibtopo_analysis_free(an);
 	o.routes.bisections = 0;
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_int_equal(an->routes->bisections, 0);
+	assert_int_equal(ibtopo_analysis_routes(an, &r, &err), 0);
+	assert_int_equal(r->bisections, 0);
 	ibtopo_analysis_free(an);
 	o.routes.version = 99;
 	an = (void *)&o;
@@ -361,7 +449,8 @@ static void analyze_passes_routing_options(void **state)
 	assert_null(an);
 	o.version = 2;
 	assert_int_equal(ibtopo_analyze(&an, f, &o, &err), 0);
-	assert_int_equal(an->routes->bisections, 100);
+	assert_int_equal(ibtopo_analysis_routes(an, &r, &err), 0);
+	assert_int_equal(r->bisections, 100);
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(f);
 }
@@ -377,7 +466,8 @@ int main(void)
 		cmocka_unit_test(init_sets_default_severity_and_no_ends),
 		cmocka_unit_test(analyze_equals_checks_then_topology),
 		cmocka_unit_test(analyze_flags_skip_analyses),
-		cmocka_unit_test(analyze_keeps_results_as_sections),
+		cmocka_unit_test(analysis_computes_each_section_once),
+		cmocka_unit_test(analysis_keeps_a_failure),
 		cmocka_unit_test(analyze_refuses_bad_arguments),
 		cmocka_unit_test(analyze_passes_routing_options),
 	};

@@ -152,6 +152,7 @@ static void counter_is(json_t *c, const char *end, const char *name,
 static void failing_cable_evidence_is_json_keys(void **state)
 {
 	struct ibtopo_findings copy = IBTOPO_FINDINGS_INIT;
+	const struct ibtopo_findings *all;
 	struct ibtopo_fabric *f = fabric();
 	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink so = test_sink(&m, IBTOPO_FORMAT_JSON);
@@ -205,16 +206,16 @@ static void failing_cable_evidence_is_json_keys(void **state)
 	counter_is(json_array_get(cs, 0), "a", "PortRcvErrors", 5);
 
 	/* a copy of the list owns a copy of the evidence */
-	for (size_t i = 0; i < an->findings->count; i++)
-		assert_int_equal(ibtopo_findings_add(&copy,
-						     &an->findings->items[i],
+	assert_int_equal(ibtopo_analysis_findings(an, &all, NULL), 0);
+	for (size_t i = 0; i < all->count; i++)
+		assert_int_equal(ibtopo_findings_add(&copy, &all->items[i],
 						     NULL), 0);
 	for (size_t i = 0; i < copy.count; i++)
 		if (copy.items[i].cable) {
 			assert_ptr_not_equal(copy.items[i].cable,
-					     an->findings->items[i].cable);
+					     all->items[i].cable);
 			assert_memory_equal(copy.items[i].cable,
-					    an->findings->items[i].cable,
+					    all->items[i].cable,
 					    sizeof(*copy.items[i].cable));
 		}
 	json_decref(j);

@@ -1,5 +1,5 @@
 /*
- * test_metrics.c - ibtopo_metrics_write() on a hand-built fabric: label
+ * test_metrics.c - test_metrics_write() on a hand-built fabric: label
  * values escaped as the text format wants, bytes as 4 x the words, a
  * saturated counter kept and marked, a downgraded link's possible rate
  * above its rate, a down port still there, the fabric's name, and every
@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +74,7 @@ static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 				    ibtopo_write_buffer, &out, 0 };
 
 	mo.flags = flags;
-	assert_int_equal(ibtopo_metrics_write(&sink, f, &mo, NULL), 0);
+	assert_int_equal(test_metrics_write(&sink, f, &mo, NULL), 0);
 	assert_non_null(out.text);
 	return out.text;
 }
@@ -207,20 +208,20 @@ static void failures_are_returned(void **state)
 	size_t full;
 
 	(void)state;
-	assert_int_equal(ibtopo_metrics_write(NULL, f, NULL, &err),
+	assert_int_equal(test_metrics_write(NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_metrics_write(&sink, NULL, NULL, &err),
+	assert_int_equal(test_metrics_write(&sink, NULL, NULL, &err),
 			 IBTOPO_EINVAL);
 	mo.version = 99;
-	assert_int_equal(ibtopo_metrics_write(&sink, f, &mo, &err),
+	assert_int_equal(test_metrics_write(&sink, f, &mo, &err),
 			 IBTOPO_EINVAL);
 	assert_string_equal(err.message, "metrics: unknown options version 99");
-	assert_int_equal(ibtopo_metrics_write(&sink, f, NULL, &err), 0);
+	assert_int_equal(test_metrics_write(&sink, f, NULL, &err), 0);
 	full = out.len;
 	free(out.text);
 	/* a sink that fails half-way: its error, the message */
 	out = (struct ibtopo_buffer){ .limit = full / 2 };
-	assert_int_equal(ibtopo_metrics_write(&sink, f, NULL, &err),
+	assert_int_equal(test_metrics_write(&sink, f, NULL, &err),
 			 IBTOPO_EIO);
 	assert_string_equal(err.message, "cannot write the metrics output");
 	free(out.text);

@@ -20,7 +20,7 @@ static char *dot_of(const struct ibtopo_fabric *f,
 	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
-	if (ibtopo_diagram_dot(&o, f, d, &err))
+	if (test_diagram_dot(&o, f, d, &err))
 		fail_msg("render_dot: %s", err.message);
 	return b.text;
 }
@@ -398,12 +398,16 @@ static void scene_is_data_a_writer_walks(void **state)
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct scene c = { 0 };
+	struct ibtopo_analysis *an = NULL;
 	const struct dnode *b = NULL;
 	size_t leaf3 = NONE, good = 0, bad = 0;
 
 	(void)state;
 	add_finding(&fs, IBTOPO_FIND_SPEED_DOWNGRADE, HOST(2), 1, LEAF(2), 1);
 	d.findings = &fs;
+	/* the levels are an analysis' */
+	assert_int_equal(ibtopo_analysis_new(&an, f, NULL, &err), 0);
+	assert_int_equal(ibtopo_analysis_topology(an, &c.topo, &err), 0);
 	assert_int_equal(ibtopo__diagram_scene_build(&c, f, &d, &err), 0);
 	/* spines, then leaves, then a block of hosts per leaf */
 	assert_int_equal(c.ndn, 10);
@@ -456,6 +460,7 @@ static void scene_is_data_a_writer_walks(void **state)
 	assert_int_equal(good, 1);
 	assert_int_equal(bad, 1);
 	ibtopo__diagram_scene_release(&c);
+	ibtopo_analysis_free(an);
 	ibtopo_findings_release(&fs);
 	ibtopo_fabric_free(f);
 }
@@ -622,6 +627,7 @@ static void diff_draws_removed_links_and_nodes_dashed(void **state)
 	struct ibtopo_findings fs = IBTOPO_FINDINGS_INIT;
 	struct ibtopo_diagram_opts d = IBTOPO_DIAGRAM_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_analysis *oa = NULL;
 	char *dot;
 
 	(void)state;
@@ -630,11 +636,13 @@ static void diff_draws_removed_links_and_nodes_dashed(void **state)
 		ibtopo_fabric_find_node(cur, SPINE(1)), 30, IBTOPO_SPEED_HDR);
 	ibtopo_fabric_sort(old);
 	ibtopo_fabric_sort(cur);
-	assert_int_equal(ibtopo_fabric_diff(&fs, old, cur, NULL, &err), 0);
+	assert_int_equal(test_diff(&fs, old, cur, NULL, &err), 0);
+	assert_int_equal(ibtopo_analysis_new(&oa, old, NULL, &err), 0);
 	d.findings = &fs;
-	d.other = old;
+	d.other = oa;
 	d.subtitle = "old -> new";
 	dot = dot_of(cur, &d);
+	ibtopo_analysis_free(oa);
 	check_golden("rd-diff.dot", dot);
 	assert_non_null(strstr(dot, "x0000000000001007 [label=\"host008\", "
 				    "shape=ellipse, style=dashed"));
@@ -723,7 +731,7 @@ static void focus_draws_the_neighbourhood(void **state)
 	assert_non_null(strstr(dot, "[label=\"host008\""));
 	free(dot);
 	d.focus = "nosuchnode";
-	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_ENOTFOUND);
+	assert_int_equal(test_diagram_dot(&o, f, &d, &err), IBTOPO_ENOTFOUND);
 	assert_string_equal(err.message, "no node 'nosuchnode' in the fabric");
 	free(b.text);
 	ibtopo_fabric_free(f);
@@ -738,13 +746,13 @@ static void bad_arguments_and_sink_errors(void **state)
 	struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_TEXT);
 
 	(void)state;
-	assert_int_equal(ibtopo_diagram_dot(NULL, f, &d, &err), IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_diagram_dot(&o, NULL, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(test_diagram_dot(NULL, f, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(test_diagram_dot(&o, NULL, &d, &err), IBTOPO_EINVAL);
 	d.version = 99;
-	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_EINVAL);
+	assert_int_equal(test_diagram_dot(&o, f, &d, &err), IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "version 99"));
 	d.version = IBTOPO_DIAGRAM_OPTS_VERSION;
-	assert_int_equal(ibtopo_diagram_dot(&o, f, &d, &err), IBTOPO_EIO);
+	assert_int_equal(test_diagram_dot(&o, f, &d, &err), IBTOPO_EIO);
 	assert_non_null(strstr(err.message, "writing the diagram"));
 	free(b.text);
 	ibtopo_fabric_free(f);
@@ -856,7 +864,7 @@ static void images_in_every_format(void **state)
 	(void)state;
 	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(cases); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmpdir, cases[i].name);
-		if (ibtopo_diagram_image(path, cases[i].format, f, NULL, &err))
+		if (test_diagram_image(path, cases[i].format, f, NULL, &err))
 			fail_msg("%s: %s", cases[i].name, err.message);
 		s = slurp(path, &len);
 		assert_true(len > 1000);
@@ -872,9 +880,9 @@ static void images_in_every_format(void **state)
 		}
 		free(s);
 	}
-	/* .dot is ibtopo_diagram_dot()'s text */
+	/* .dot is test_diagram_dot()'s text */
 	snprintf(path, sizeof(path), "%s/a.dot", tmpdir);
-	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err), 0);
+	assert_int_equal(test_diagram_image(path, NULL, f, NULL, &err), 0);
 	s = slurp(path, &len);
 	dot = dot_of(f, NULL);
 	assert_string_equal(s, dot);
@@ -912,7 +920,7 @@ static void odd_characters_are_escaped(void **state)
 	assert_non_null(strstr(dot, "\xe2\x80\x9c" "a &lt;b&gt; &amp; &quot;c&quot;"));
 	free(dot);
 	snprintf(path, sizeof(path), "%s/a.svg", tmpdir);
-	if (ibtopo_diagram_image(path, NULL, f, &d, &err))
+	if (test_diagram_image(path, NULL, f, &d, &err))
 		fail_msg("%s", err.message);
 	s = slurp(path, &len);
 	assert_non_null(strstr(s, "s&quot;w\\1&lt;&amp;&gt;"));
@@ -921,7 +929,7 @@ static void odd_characters_are_escaped(void **state)
 	assert_int_equal(ibtopo_fabric_set_label(f, "</script><b>", NULL), 0);
 	node(f, IBTOPO_NODE_CA, 0x999, 1, "</script><i>x mlx5_0");
 	snprintf(path, sizeof(path), "%s/a.html", tmpdir);
-	if (ibtopo_diagram_image(path, NULL, f, &d, &err))
+	if (test_diagram_image(path, NULL, f, &d, &err))
 		fail_msg("%s", err.message);
 	s = slurp(path, &len);
 	assert_null(strstr(s, "</script><i>"));
@@ -938,22 +946,22 @@ static void image_errors_name_the_file(void **state)
 	char path[128];
 
 	(void)state;
-	assert_int_equal(ibtopo_diagram_image("x.jpg", NULL, f, NULL, &err),
+	assert_int_equal(test_diagram_image("x.jpg", NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "'x.jpg'"));
-	assert_int_equal(ibtopo_diagram_image("x", NULL, f, NULL, &err),
+	assert_int_equal(test_diagram_image("x", NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
-	assert_int_equal(ibtopo_diagram_image("x.svg", "gif", f, NULL, &err),
+	assert_int_equal(test_diagram_image("x.svg", "gif", f, NULL, &err),
 			 IBTOPO_EINVAL);
 	assert_non_null(strstr(err.message, "'gif'"));
 	snprintf(path, sizeof(path), "%s/no/such/dir/a.svg", tmpdir);
-	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err),
+	assert_int_equal(test_diagram_image(path, NULL, f, NULL, &err),
 			 IBTOPO_EIO);
 	assert_non_null(strstr(err.message, path));
 	snprintf(path, sizeof(path), "%s/no/such/dir/a.dot", tmpdir);
-	assert_int_equal(ibtopo_diagram_image(path, NULL, f, NULL, &err),
+	assert_int_equal(test_diagram_image(path, NULL, f, NULL, &err),
 			 IBTOPO_EIO);
-	assert_int_equal(ibtopo_diagram_image(NULL, NULL, f, NULL, &err),
+	assert_int_equal(test_diagram_image(NULL, NULL, f, NULL, &err),
 			 IBTOPO_EINVAL);
 	ibtopo_fabric_free(f);
 }

@@ -123,7 +123,7 @@ static char *write_fabric_flags(const struct ibtopo_fabric *f,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 
 	x.flags = flags;
-	if (ibtopo_fabric_write_opts(&o, f, fmt, &x, &err))
+	if (test_fabric_write_opts(&o, f, fmt, &x, &err))
 		fail_msg("write: %s", err.message);
 	return m.text ? m.text : strdup("");
 }

@@ -1,15 +1,15 @@
 /*
  * analysis-int.h - private to libibtopo: the table of analyses
- * ibtopo_analyze() runs (analysis/analyze.c), and the sections their
- * results make. An analysis is one file that defines a struct
- * ibtopo__analysis and one line in analyze.c; a result it keeps with
- * ibtopo__run_keep() is written by the report section of that name
- * (report/report_analysis.c).
+ * an analysis computes (analysis/analyze.c), the analysis itself, and
+ * the analyses over parsed inputs behind the public entry points. The
+ * report (report/report_analysis.c) reads the sections' fields.
  */
 #ifndef IBTOPO_ANALYSIS_INT_H
 #define IBTOPO_ANALYSIS_INT_H
 
 #include "io/io-int.h"
+
+#include <stdbool.h>
 
 /*
  * The files an analysis takes, as io parsed them: ibtopo_analyze() has
@@ -35,58 +35,71 @@ int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
 void ibtopo__inputs_release(struct ibtopo__inputs *in);
 
 /*
- * A result an analysis keeps for the report, besides its findings: one
- * section of ibtopo_report_analysis(), found by name (the section's JSON
- * key). The analysis result owns it and frees it with `free`.
+ * The sections of an analysis, in the order they run and their findings
+ * come. A new section is one value here, its field in struct
+ * ibtopo_analysis, its file defining a struct ibtopo__analysis, one line
+ * in analyze.c's analyses[], and its public accessor.
  */
-struct ibtopo__section {
-	const char *name;
-	void *data;
-	void (*free)(void *data);
+enum ibtopo__section_id {
+	IBTOPO__SECTION_LINKS = IBTOPO_SECTION_LINKS,	/* check_speed.c */
+	IBTOPO__SECTION_TOPOLOGY = IBTOPO_SECTION_TOPOLOGY, /* topology.c */
+	IBTOPO__SECTION_HEALTH = IBTOPO_SECTION_HEALTH,	/* health.c */
+	IBTOPO__SECTION_ROUTES = IBTOPO_SECTION_ROUTES,	/* routes_trace.c */
+	IBTOPO__SECTIONS
 };
 
-/* The sections of an analysis, in the order the analyses kept them. */
-struct ibtopo_analysis_sections {
-	struct ibtopo__section *items;
-	size_t count;
+/* One section's state in an analysis. */
+struct ibtopo__slot {
+	unsigned char state;		/* 0 not run, 1 running, 2 done */
+	int rc;				/* what it returned */
+	char message[IBTOPO_ERROR_SIZE]; /* its error, when rc */
+	struct ibtopo_findings findings; /* what it found */
 };
 
-/* What every analysis sees, and where it leaves its results. */
-struct ibtopo__analysis_run {
+struct ibtopo_analysis {
 	const struct ibtopo_fabric *fabric;
-	const struct ibtopo_analyze_opts *opts;
+	struct ibtopo_analyze_opts opts;	/* the newest version, copied */
 	struct ibtopo__inputs inputs;		/* what io read for them */
-	struct ibtopo_findings *findings;	/* append here */
-	struct ibtopo_analysis_sections *sections; /* ibtopo__run_keep() */
-	/* results later analyses read (the routing analysis reads the
-	 * topology); ibtopo_analyze() keeps them as sections */
-	struct ibtopo_topology *topology;	/* the topology analysis' */
-	struct ibtopo_routes *routes;		/* the routing analysis' */
+	unsigned loaded;			/* enum ibtopo__input */
+	struct ibtopo__slot slots[IBTOPO__SECTIONS];
+	struct ibtopo_findings input;		/* ibtopo_analysis_note() */
+	struct ibtopo_findings all;		/* ibtopo_analysis_findings() */
+	bool collected;
+	void (*log)(void *ctx, const char *line);
+	void *log_ctx;
+	/* the sections' results, each set by its run() */
+	unsigned *possible;	/* links: per link its speed and width bits
+				 * as it could run (check_speed.c) */
+	struct ibtopo_topology *topology;
+	struct ibtopo_health *health;
+	struct ibtopo_routes *routes;
 };
 
-/**
- * Keep `data` as the section `name` of the analysis being made; it is
- * freed with `free` (NULL: not at all) with the analysis, and at once
- * when this fails. NULL data keeps nothing. Returns 0 or IBTOPO_ENOMEM.
- */
-int ibtopo__run_keep(struct ibtopo__analysis_run *run, const char *name,
-		     void *data, void (*free)(void *data),
-		     struct ibtopo_error *err);
-
-/**
- * The section `name` of an analysis, borrowed; NULL when it has none.
- * In an analysis the caller filled in (no sections) "topology" and
- * "routes" are its public fields.
- */
-const void *ibtopo__analysis_section(const struct ibtopo_analysis *an,
-				     const char *name);
-
+/* One section: how it is computed, skipped, logged and freed. */
 struct ibtopo__analysis {
 	const char *name;
 	unsigned skip;		/* enum ibtopo_analyze_flags that skips it */
 	unsigned inputs;	/* enum ibtopo__input: read before it runs */
-	int (*run)(struct ibtopo__analysis_run *run, struct ibtopo_error *err);
+	/* compute the section: its field of `an`, its findings into `found`;
+	 * it may ask for an earlier section with ibtopo__analysis_need() */
+	int (*run)(struct ibtopo_analysis *an, struct ibtopo_findings *found,
+		   struct ibtopo_error *err);
+	/* what it found, for the -v line, into buf; NULL: its findings */
+	void (*summary)(char *buf, size_t len, const struct ibtopo_analysis *an);
+	/* once its findings joined `all` (at `first`): merge them with the
+	 * earlier ones; NULL: nothing to merge */
+	void (*collect)(struct ibtopo_findings *all, size_t first,
+			const struct ibtopo_analysis *an);
+	void (*release)(struct ibtopo_analysis *an);	/* its field */
 };
+
+/**
+ * Compute section `id` of `an` unless done or skipped; returns what it
+ * returned (the same error again for a section that failed).
+ */
+int ibtopo__analysis_need(struct ibtopo_analysis *an,
+			  enum ibtopo__section_id id,
+			  struct ibtopo_error *err);
 
 /*
  * The analyses over parsed inputs; the public entry points that take

@@ -1,81 +1,215 @@
 /*
- * analyze.c - ibtopo_analyze(): every registered analysis over one
- * fabric, in order. A new analysis is one file defining its struct
- * ibtopo__analysis, and one line in analyses[]; what it keeps with
- * ibtopo__run_keep() the analysis result holds as a section.
+ * analyze.c - the analysis of one fabric: its sections, each computed on
+ * first use and kept (ibtopo__analysis_need()), and their findings
+ * collected in the order of analyses[]. A new section is one file
+ * defining its struct ibtopo__analysis and one line in analyses[] (with
+ * its value of enum ibtopo__section_id).
  */
 #include "analysis/analysis-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* The analyses, in the files of their modules. */
+/* The sections, in the files of their modules. */
 extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
 extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
 extern const struct ibtopo__analysis ibtopo__analysis_health;	/* health.c */
 extern const struct ibtopo__analysis ibtopo__analysis_routes;	/* routes_trace.c */
 
-static const struct ibtopo__analysis *const analyses[] = {
-	&ibtopo__analysis_links,
-	&ibtopo__analysis_topology,
-	&ibtopo__analysis_health,
-	&ibtopo__analysis_routes,
+static const struct ibtopo__analysis *const analyses[IBTOPO__SECTIONS] = {
+	[IBTOPO__SECTION_LINKS] = &ibtopo__analysis_links,
+	[IBTOPO__SECTION_TOPOLOGY] = &ibtopo__analysis_topology,
+	[IBTOPO__SECTION_HEALTH] = &ibtopo__analysis_health,
+	[IBTOPO__SECTION_ROUTES] = &ibtopo__analysis_routes,
 };
 
-/* The analysis ibtopo_analyze() hands out owns what it points to. */
-struct owned_analysis {
-	struct ibtopo_analysis pub;	/* first: ibtopo_analysis_free() */
-	struct ibtopo_findings findings;
-	/* freed after the findings: the routes hold their notes */
-	struct ibtopo_analysis_sections sections;
-};
-
-int ibtopo__run_keep(struct ibtopo__analysis_run *run, const char *name,
-		     void *data, void (*free_data)(void *data),
+/* The caller's options as the newest version: what an older caller's
+ * struct lacks keeps its default. */
+static int copy_opts(struct ibtopo_analyze_opts *to,
+		     const struct ibtopo_analyze_opts *from,
 		     struct ibtopo_error *err)
 {
-	struct ibtopo_analysis_sections *s = run->sections;
-	struct ibtopo__section *items;
+	static const struct ibtopo_analyze_opts defaults = IBTOPO_ANALYZE_OPTS_INIT;
 
-	if (!data)
+	*to = defaults;
+	if (!from)
 		return 0;
-	items = realloc(s->items, (s->count + 1) * sizeof(*items));
-	if (!items) {
-		if (free_data)
-			free_data(data);
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	if (from->version < 1 || from->version > IBTOPO_ANALYZE_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "analyze options version %u unknown",
+					 from->version);
+	to->checks = from->checks;
+	to->topology = from->topology;
+	to->flags = from->flags;
+	if (from->version >= 2)
+		to->health = from->health;
+	if (from->version >= 3)
+		to->routes = from->routes;
+	if (from->version >= 4) {
+		to->since = from->since;
+		to->traffic_top = from->traffic_top;
 	}
-	items[s->count++] = (struct ibtopo__section){ name, data, free_data };
-	s->items = items;
 	return 0;
 }
 
-const void *ibtopo__analysis_section(const struct ibtopo_analysis *an,
-				     const char *name)
+int ibtopo_analysis_new(struct ibtopo_analysis **out,
+			const struct ibtopo_fabric *fabric,
+			const struct ibtopo_analyze_opts *opts,
+			struct ibtopo_error *err)
 {
-	const struct ibtopo_analysis_sections *s = an->sections;
+	struct ibtopo_analysis *an;
+	int rc;
 
-	if (!s) {
-		if (strcmp(name, "topology") == 0)
-			return an->topology;
-		if (strcmp(name, "routes") == 0)
-			return an->routes;
-		return NULL;
+	if (out)
+		*out = NULL;
+	if (!out || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or analysis");
+	an = calloc(1, sizeof(*an));
+	if (!an)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	rc = copy_opts(&an->opts, opts, err);
+	if (rc) {
+		free(an);
+		return rc;
 	}
-	for (size_t i = 0; i < s->count; i++)
-		if (strcmp(s->items[i].name, name) == 0)
-			return s->items[i].data;
-	return NULL;
+	an->fabric = fabric;
+	*out = an;
+	return 0;
 }
 
-static void free_topology(void *t)
+static double now_seconds(void)
 {
-	ibtopo_topology_free(t);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void free_routes(void *r)
+/* "<name>: <what>: <T> s" for the log, once the section is done. */
+static void log_section(const struct ibtopo_analysis *an,
+			const struct ibtopo__analysis *a,
+			const struct ibtopo__slot *s, double t0)
 {
-	ibtopo_routes_free(r);
+	char what[160], line[256];
+
+	if (!an->log)
+		return;
+	if (a->summary)
+		a->summary(what, sizeof(what), an);
+	else
+		snprintf(what, sizeof(what), "%zu findings", s->findings.count);
+	snprintf(line, sizeof(line), "%s: %s in %.3f s", a->name, what,
+		 now_seconds() - t0);
+	an->log(an->log_ctx, line);
+}
+
+int ibtopo__analysis_need(struct ibtopo_analysis *an,
+			  enum ibtopo__section_id id,
+			  struct ibtopo_error *err)
+{
+	const struct ibtopo__analysis *a = analyses[id];
+	struct ibtopo__slot *s = &an->slots[id];
+	unsigned want;
+	double t0;
+
+	if (s->state == 2) {
+		if (s->rc)
+			ibtopo__error_set(err, s->rc, "%s", s->message);
+		return s->rc;
+	}
+	if (s->state == 1)	/* a section needing itself: a bug */
+		return ibtopo__error_set(err, IBTOPO_ERROR,
+					 "analysis %s needs itself", a->name);
+	if (an->opts.flags & a->skip) {
+		s->state = 2;
+		return 0;
+	}
+	s->state = 1;
+	t0 = now_seconds();
+	want = a->inputs & ~an->loaded;
+	s->rc = ibtopo__inputs_load(&an->inputs, want, &an->opts, err);
+	if (!s->rc) {
+		an->loaded |= want;
+		s->rc = a->run(an, &s->findings, err);
+	}
+	s->state = 2;
+	if (s->rc)
+		snprintf(s->message, sizeof(s->message), "%s",
+			 err ? err->message : ibtopo_strerror(s->rc));
+	else
+		log_section(an, a, s, t0);
+	return s->rc;
+}
+
+int ibtopo_analysis_findings(struct ibtopo_analysis *an,
+			     const struct ibtopo_findings **out,
+			     struct ibtopo_error *err)
+{
+	int rc = 0;
+
+	if (!an || !out)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no analysis");
+	*out = NULL;
+	for (unsigned i = 0; !rc && i < IBTOPO__SECTIONS; i++)
+		rc = ibtopo__analysis_need(an, (enum ibtopo__section_id)i, err);
+	if (rc)
+		return rc;
+	if (!an->collected) {
+		struct ibtopo_findings *all = &an->all;
+
+		for (size_t k = 0; !rc && k < an->input.count; k++)
+			rc = ibtopo_findings_add(all, &an->input.items[k], err);
+		for (unsigned i = 0; !rc && i < IBTOPO__SECTIONS; i++) {
+			const struct ibtopo_findings *f = &an->slots[i].findings;
+			size_t first = all->count;
+
+			for (size_t k = 0; !rc && k < f->count; k++)
+				rc = ibtopo_findings_add(all, &f->items[k], err);
+			if (!rc && analyses[i]->collect)
+				analyses[i]->collect(all, first, an);
+		}
+		if (rc) {
+			ibtopo_findings_release(all);
+			return rc;
+		}
+		an->collected = true;
+	}
+	*out = &an->all;
+	return 0;
+}
+
+int ibtopo_analysis_section_findings(struct ibtopo_analysis *an,
+				     enum ibtopo_analysis_section section,
+				     const struct ibtopo_findings **out,
+				     struct ibtopo_error *err)
+{
+	int rc;
+
+	if (!an || !out || (unsigned)section >= IBTOPO__SECTIONS)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no analysis, or no such section");
+	*out = NULL;
+	rc = ibtopo__analysis_need(an, (enum ibtopo__section_id)section, err);
+	if (!rc)
+		*out = &an->slots[section].findings;
+	return rc;
+}
+
+int ibtopo_analysis_note(struct ibtopo_analysis *an,
+			 const struct ibtopo_findings *input,
+			 struct ibtopo_error *err)
+{
+	int rc = 0;
+
+	if (!an || an->collected)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no analysis, or its findings are "
+					 "collected already");
+	for (size_t k = 0; !rc && input && k < input->count; k++)
+		rc = ibtopo_findings_add(&an->input, &input->items[k], err);
+	return rc;
 }
 
 int ibtopo_analyze(struct ibtopo_analysis **out,
@@ -83,68 +217,75 @@ int ibtopo_analyze(struct ibtopo_analysis **out,
 		   const struct ibtopo_analyze_opts *opts,
 		   struct ibtopo_error *err)
 {
-	static const struct ibtopo_analyze_opts defaults = IBTOPO_ANALYZE_OPTS_INIT;
-	struct ibtopo__analysis_run run = { 0 };
-	struct owned_analysis *an;
-	int rc = 0;
+	const struct ibtopo_findings *all;
+	int rc = ibtopo_analysis_new(out, fabric, opts, err);
 
-	if (!out || !fabric)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or analysis");
-	*out = NULL;
-	if (!opts)
-		opts = &defaults;
-	if (opts->version < 1 || opts->version > IBTOPO_ANALYZE_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "analyze options version %u unknown",
-					 opts->version);
-	an = calloc(1, sizeof(*an));
-	if (!an)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	run.fabric = fabric;
-	run.opts = opts;
-	run.findings = &an->findings;
-	run.sections = &an->sections;
-	for (size_t i = 0; rc == 0 && i < IBTOPO__ARRAY_SIZE(analyses); i++) {
-		if (opts->flags & analyses[i]->skip)
-			continue;
-		rc = ibtopo__inputs_load(&run.inputs, analyses[i]->inputs, opts,
-					 err);
-		if (!rc)
-			rc = analyses[i]->run(&run, err);
+	if (!rc)
+		rc = ibtopo_analysis_findings(*out, &all, err);
+	if (rc && out) {
+		ibtopo_analysis_free(*out);
+		*out = NULL;
 	}
-	ibtopo__inputs_release(&run.inputs);
-	/* the results later analyses read are sections too (kept even on
-	 * failure, to be freed) */
-	if (ibtopo__run_keep(&run, "topology", run.topology, free_topology,
-			     rc ? NULL : err) && !rc)
-		rc = IBTOPO_ENOMEM;
-	if (ibtopo__run_keep(&run, "routes", run.routes, free_routes,
-			     rc ? NULL : err) && !rc)
-		rc = IBTOPO_ENOMEM;
-	an->pub.version = IBTOPO_ANALYSIS_VERSION;
-	an->pub.fabric = fabric;
-	an->pub.findings = &an->findings;
-	an->pub.sections = &an->sections;
-	an->pub.topology = ibtopo__analysis_section(&an->pub, "topology");
-	an->pub.routes = ibtopo__analysis_section(&an->pub, "routes");
-	if (rc) {
-		ibtopo_analysis_free(&an->pub);
-		return rc;
-	}
-	*out = &an->pub;
-	return 0;
+	return rc;
 }
 
-void ibtopo_analysis_free(struct ibtopo_analysis *analysis)
+void ibtopo_analysis_free(struct ibtopo_analysis *an)
 {
-	struct owned_analysis *an = (struct owned_analysis *)analysis;
-
 	if (!an)
 		return;
-	ibtopo_findings_release(&an->findings);
-	for (size_t i = an->sections.count; i-- > 0;)
-		if (an->sections.items[i].free)
-			an->sections.items[i].free(an->sections.items[i].data);
-	free(an->sections.items);
+	/* the findings first: the routes hold their notes */
+	ibtopo_findings_release(&an->all);
+	ibtopo_findings_release(&an->input);
+	for (unsigned i = IBTOPO__SECTIONS; i-- > 0;) {
+		ibtopo_findings_release(&an->slots[i].findings);
+		if (analyses[i]->release)
+			analyses[i]->release(an);
+	}
+	ibtopo__inputs_release(&an->inputs);
 	free(an);
 }
+
+const struct ibtopo_fabric *ibtopo_analysis_fabric(const struct ibtopo_analysis *an)
+{
+	return an ? an->fabric : NULL;
+}
+
+const struct ibtopo_analyze_opts *ibtopo_analysis_opts(const struct ibtopo_analysis *an)
+{
+	return an ? &an->opts : NULL;
+}
+
+void ibtopo_analysis_set_log(struct ibtopo_analysis *an,
+			     void (*log)(void *ctx, const char *line),
+			     void *ctx)
+{
+	if (!an)
+		return;
+	an->log = log;
+	an->log_ctx = ctx;
+}
+
+/* The typed accessors: compute the section, hand out its field. */
+#define ACCESSOR(fn, id, type, expr)                                     \
+	int fn(struct ibtopo_analysis *an, type **out,                   \
+	       struct ibtopo_error *err)                                 \
+	{                                                                \
+		int rc;                                                  \
+		if (!an || !out)                                         \
+			return ibtopo__error_set(err, IBTOPO_EINVAL,     \
+						 "no analysis");         \
+		*out = NULL;                                             \
+		rc = ibtopo__analysis_need(an, id, err);                 \
+		if (!rc && !(an->opts.flags & analyses[id]->skip))       \
+			*out = (expr);                                   \
+		return rc;                                               \
+	}
+
+ACCESSOR(ibtopo_analysis_links, IBTOPO__SECTION_LINKS,
+	 const struct ibtopo_findings, &an->slots[IBTOPO__SECTION_LINKS].findings)
+ACCESSOR(ibtopo_analysis_topology, IBTOPO__SECTION_TOPOLOGY,
+	 const struct ibtopo_topology, an->topology)
+ACCESSOR(ibtopo_analysis_health, IBTOPO__SECTION_HEALTH,
+	 const struct ibtopo_health, an->health)
+ACCESSOR(ibtopo_analysis_routes, IBTOPO__SECTION_ROUTES,
+	 const struct ibtopo_routes, an->routes)

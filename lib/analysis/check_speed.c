@@ -755,11 +755,82 @@ int ibtopo__check_links_run(struct ibtopo_findings *out,
 	return rc;
 }
 
-static int run_links(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+/*
+ * The rate each link could run at, the one rule every output follows:
+ * its active speed and width, unless a speed- or width-downgrade finding
+ * says what it should run at (a device-limit one does not: the slower
+ * end runs no faster anywhere). So `rate < possible` is exactly a link
+ * the checks call downgraded. Two entries a link: speed bit, width bit.
+ */
+static int possible_build(struct ibtopo_analysis *an,
+			  const struct ibtopo_findings *found,
+			  struct ibtopo_error *err)
 {
-	return ibtopo__check_links_run(run->findings, run->fabric,
-				       &run->opts->checks, run->inputs.reach,
-				       err);
+	size_t nl = ibtopo_fabric_link_count(an->fabric);
+	unsigned *p = calloc(2 * (nl ? nl : 1), sizeof(*p));
+
+	if (!p)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(an->fabric, i);
+
+		p[2 * i] = l->speed;
+		p[2 * i + 1] = l->width;
+	}
+	for (size_t i = 0; i < found->count; i++) {
+		const struct ibtopo_finding *f = &found->items[i];
+		bool speed = f->kind == IBTOPO_FIND_SPEED_DOWNGRADE;
+		const struct ibtopo_node *n;
+		const struct ibtopo_port *port = NULL;
+
+		if ((!speed && f->kind != IBTOPO_FIND_WIDTH_DOWNGRADE) ||
+		    f->cause == IBTOPO_CAUSE_DEVICE_LIMIT || f->a.port < 0)
+			continue;
+		n = ibtopo_fabric_find_node(an->fabric, f->a.guid);
+		if (n && (unsigned)f->a.port <= n->nports)
+			port = n->ports[f->a.port];
+		if (port && port->link && port->link->index < nl)
+			p[2 * port->link->index + !speed] = f->expected;
+	}
+	an->possible = p;
+	return 0;
+}
+
+static int run_links(struct ibtopo_analysis *an, struct ibtopo_findings *found,
+		     struct ibtopo_error *err)
+{
+	int rc = ibtopo__check_links_run(found, an->fabric, &an->opts.checks,
+					 an->inputs.reach, err);
+
+	return rc ? rc : possible_build(an, found, err);
+}
+
+static void release_links(struct ibtopo_analysis *an)
+{
+	free(an->possible);
+	an->possible = NULL;
+}
+
+int ibtopo_analysis_link_possible(struct ibtopo_analysis *an,
+				  const struct ibtopo_link *link,
+				  unsigned *speed, unsigned *width,
+				  struct ibtopo_error *err)
+{
+	int rc;
+
+	if (!an || !link || !speed || !width)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no analysis or link");
+	*speed = link->speed;
+	*width = link->width;
+	rc = ibtopo__analysis_need(an, IBTOPO__SECTION_LINKS, err);
+	if (!rc && an->possible &&
+	    link->index < ibtopo_fabric_link_count(an->fabric) &&
+	    ibtopo_fabric_link(an->fabric, link->index) == link) {
+		*speed = an->possible[2 * link->index];
+		*width = an->possible[2 * link->index + 1];
+	}
+	return rc;
 }
 
 const struct ibtopo__analysis ibtopo__analysis_links = {
@@ -767,4 +838,5 @@ const struct ibtopo__analysis ibtopo__analysis_links = {
 	.skip = IBTOPO_ANALYZE_NO_CHECKS,
 	.inputs = IBTOPO__INPUT_REACH,
 	.run = run_links,
+	.release = release_links,
 };

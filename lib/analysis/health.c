@@ -546,19 +546,53 @@ out_free:
  * file in the analyze options as io read it, else 0),
  * merged with the cable checks' findings of the same cables.
  */
-static int run_health(struct ibtopo__analysis_run *run,
+static int run_health(struct ibtopo_analysis *an, struct ibtopo_findings *found,
 		      struct ibtopo_error *err)
 {
 	struct ibtopo_health *h = NULL;
-	size_t first = run->findings->count;
 	int rc;
 
-	rc = ibtopo__health_run(&h, run->findings, run->fabric, NULL,
-				&run->inputs.thresholds, err);
-	ibtopo_health_free(h);
-	if (!rc)
-		merge_cables(run->findings, first, run->fabric);
-	return rc;
+	rc = ibtopo__health_run(&h, found, an->fabric, an->opts.since,
+				&an->inputs.thresholds, err);
+	if (!rc && h && !h->count) {
+		/* no port carries counters: no section */
+		ibtopo_health_free(h);
+		return 0;
+	}
+	if (!rc && an->opts.since) {
+		/* the traffic per level reads the levels */
+		rc = ibtopo__analysis_need(an, IBTOPO__SECTION_TOPOLOGY, err);
+		if (!rc)
+			rc = ibtopo_health_traffic(h, an->fabric, an->topology,
+						   an->opts.traffic_top, err);
+	}
+	if (rc) {
+		ibtopo_health_free(h);
+		return rc;
+	}
+	an->health = h;
+	return 0;
+}
+
+static void health_summary(char *buf, size_t len,
+			   const struct ibtopo_analysis *an)
+{
+	snprintf(buf, len, "%zu ports with counters%s, %zu findings",
+		 an->health ? an->health->count : 0,
+		 an->opts.since ? " against an earlier snapshot" : "",
+		 an->slots[IBTOPO__SECTION_HEALTH].findings.count);
+}
+
+static void collect_health(struct ibtopo_findings *all, size_t first,
+			   const struct ibtopo_analysis *an)
+{
+	merge_cables(all, first, an->fabric);
+}
+
+static void release_health(struct ibtopo_analysis *an)
+{
+	ibtopo_health_free(an->health);
+	an->health = NULL;
 }
 
 const struct ibtopo__analysis ibtopo__analysis_health = {
@@ -566,4 +600,7 @@ const struct ibtopo__analysis ibtopo__analysis_health = {
 	.skip = IBTOPO_ANALYZE_NO_HEALTH,
 	.inputs = IBTOPO__INPUT_THRESHOLDS,
 	.run = run_health,
+	.summary = health_summary,
+	.collect = collect_health,
+	.release = release_health,
 };

@@ -983,18 +983,41 @@ void ibtopo_routes_free(struct ibtopo_routes *routes)
 }
 
 /* In `analyze`: when switches have tables, with the topology's levels. */
-static int run_routes(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+static int run_routes(struct ibtopo_analysis *an, struct ibtopo_findings *found,
+		      struct ibtopo_error *err)
 {
-	if (!ibtopo_fabric_has_routes(run->fabric))
+	int rc;
+
+	if (!ibtopo_fabric_has_routes(an->fabric))
 		return 0;
-	return ibtopo_routes_analyze(&run->routes, run->fabric, run->topology,
-				     run->opts->version >= 3 ?
-					     &run->opts->routes : NULL,
-				     run->findings, err);
+	rc = ibtopo__analysis_need(an, IBTOPO__SECTION_TOPOLOGY, err);
+	if (!rc)
+		rc = ibtopo_routes_analyze(&an->routes, an->fabric,
+					   an->topology, &an->opts.routes,
+					   found, err);
+	return rc;
+}
+
+static void routes_summary(char *buf, size_t len,
+			   const struct ibtopo_analysis *an)
+{
+	if (!an->routes)
+		snprintf(buf, len, "no forwarding tables");
+	else
+		snprintf(buf, len, "%zu findings",
+			 an->slots[IBTOPO__SECTION_ROUTES].findings.count);
+}
+
+static void release_routes(struct ibtopo_analysis *an)
+{
+	ibtopo_routes_free(an->routes);
+	an->routes = NULL;
 }
 
 const struct ibtopo__analysis ibtopo__analysis_routes = {
 	.name = "routes",
 	.skip = IBTOPO_ANALYZE_NO_ROUTES,
 	.run = run_routes,
+	.summary = routes_summary,
+	.release = release_routes,
 };

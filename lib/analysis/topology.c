@@ -953,11 +953,31 @@ size_t ibtopo_topology_chassis_count(const struct ibtopo_topology *topo)
 	return topo ? topo->nchassis : 0;
 }
 
-static int run_topology(struct ibtopo__analysis_run *run, struct ibtopo_error *err)
+static int run_topology(struct ibtopo_analysis *an,
+			struct ibtopo_findings *found, struct ibtopo_error *err)
 {
-	return ibtopo__topology_run(&run->topology, run->fabric,
-				    &run->opts->topology, run->inputs.roots,
-				    run->findings, err);
+	return ibtopo__topology_run(&an->topology, an->fabric,
+				    &an->opts.topology, an->inputs.roots, found,
+				    err);
+}
+
+/* "fat-tree, 3 levels, 2 findings" */
+static void topology_summary(char *buf, size_t len,
+			     const struct ibtopo_analysis *an)
+{
+	const struct ibtopo_topology *t = an->topology;
+
+	snprintf(buf, len, "%s, %u levels, %zu findings",
+		 t ? ibtopo_topology_class_name(ibtopo_topology_class(t)) :
+		     "none",
+		 t ? ibtopo_topology_levels(t) : 0,
+		 an->slots[IBTOPO__SECTION_TOPOLOGY].findings.count);
+}
+
+static void release_topology(struct ibtopo_analysis *an)
+{
+	ibtopo_topology_free(an->topology);
+	an->topology = NULL;
 }
 
 const struct ibtopo__analysis ibtopo__analysis_topology = {
@@ -965,4 +985,6 @@ const struct ibtopo__analysis ibtopo__analysis_topology = {
 	.skip = IBTOPO_ANALYZE_NO_TOPOLOGY,
 	.inputs = IBTOPO__INPUT_ROOTS,
 	.run = run_topology,
+	.summary = topology_summary,
+	.release = release_topology,
 };

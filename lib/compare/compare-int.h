@@ -54,13 +54,12 @@ bool ibtopo__peers_all_unmatched(const struct ibtopo_node *node,
 /* compare/diff_counters.c: error counters grown between OLD and NEW */
 int ibtopo__diff_counters(struct ibtopo_findings *out,
 			  const struct ibtopo_fabric *old,
-			  const struct ibtopo_fabric *new_,
+			  struct ibtopo_analysis *new_,
 			  struct ibtopo_error *err);
 /* compare/diff_routes.c: route-changed and route-load-changed findings
  * when both fabrics carry forwarding tables (ibtopo_fabric_diff()). */
 int ibtopo__diff_routes(struct ibtopo_findings *out,
-			const struct ibtopo_fabric *old,
-			const struct ibtopo_fabric *new_,
+			struct ibtopo_analysis *old, struct ibtopo_analysis *new_,
 			struct ibtopo_error *err);
 
 #endif /* IBTOPO_COMPARE_INT_H */

@@ -556,11 +556,13 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 }
 
 int ibtopo_fabric_diff(struct ibtopo_findings *out,
-		       const struct ibtopo_fabric *old,
-		       const struct ibtopo_fabric *new_,
+		       struct ibtopo_analysis *old_an,
+		       struct ibtopo_analysis *new_an,
 		       const struct ibtopo_diff_opts *opts,
 		       struct ibtopo_error *err)
 {
+	const struct ibtopo_fabric *old = ibtopo_analysis_fabric(old_an);
+	const struct ibtopo_fabric *new_ = ibtopo_analysis_fabric(new_an);
 	size_t no = ibtopo_fabric_node_count(old), nn = ibtopo_fabric_node_count(new_);
 	struct ibtopo__link_pairing lp;
 	struct ibtopo_node **o2n, **n2o;
@@ -596,9 +598,9 @@ int ibtopo_fabric_diff(struct ibtopo_findings *out,
 	if (!rc && (flags & IBTOPO_DIFF_LIDS))
 		rc = diff_lids(out, old, o2n, err);
 	if (!rc)
-		rc = ibtopo__diff_counters(out, old, new_, err);
+		rc = ibtopo__diff_counters(out, old, new_an, err);
 	if (!rc)
-		rc = ibtopo__diff_routes(out, old, new_, err);
+		rc = ibtopo__diff_routes(out, old_an, new_an, err);
 	ibtopo__link_pairing_release(&lp);
 out_free_maps:
 	free(n2o);

@@ -9,24 +9,36 @@
 #include "compare/compare-int.h"
 #include "findings/findings-int.h"
 
+/*
+ * The growth is NEW's health section when its analysis measures it
+ * against OLD (since = OLD's fabric: computed once, for the report too),
+ * else a health analysis of its own.
+ */
 int ibtopo__diff_counters(struct ibtopo_findings *out,
 			  const struct ibtopo_fabric *old,
-			  const struct ibtopo_fabric *new_,
+			  struct ibtopo_analysis *new_,
 			  struct ibtopo_error *err)
 {
-	struct ibtopo_findings all = IBTOPO_FINDINGS_INIT;
+	struct ibtopo_findings own = IBTOPO_FINDINGS_INIT;
+	const struct ibtopo_findings *all = &own;
 	struct ibtopo_health *h = NULL;
 	int rc;
 
-	rc = ibtopo_health_analyze(&h, &all, new_, old, NULL, err);
-	for (size_t i = 0; !rc && i < all.count; i++) {
-		const struct ibtopo_finding *f = &all.items[i];
+	if (ibtopo_analysis_opts(new_)->since == old)
+		rc = ibtopo_analysis_section_findings(new_, IBTOPO_SECTION_HEALTH,
+						      &all, err);
+	else
+		rc = ibtopo_health_analyze(&h, &own,
+					   ibtopo_analysis_fabric(new_), old,
+					   NULL, err);
+	for (size_t i = 0; !rc && i < all->count; i++) {
+		const struct ibtopo_finding *f = &all->items[i];
 
 		if (f->kind == IBTOPO_FIND_PORT_ERROR_RATE ||
 		    f->kind == IBTOPO_FIND_LINK_FLAPPING)
 			rc = ibtopo_findings_add(out, f, err);
 	}
 	ibtopo_health_free(h);
-	ibtopo_findings_release(&all);
+	ibtopo_findings_release(&own);
 	return rc;
 }

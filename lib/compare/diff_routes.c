@@ -167,28 +167,29 @@ static unsigned clamp(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 }
 
+/* The routes of both analyses, traced once each (they are theirs). */
 static int diff_loads(struct ibtopo_findings *out,
-		      const struct ibtopo_fabric *old,
-		      const struct ibtopo_fabric *new_,
+		      struct ibtopo_analysis *old, struct ibtopo_analysis *new_,
 		      struct ibtopo_error *err)
 {
-	struct ibtopo_routes_opts ro = IBTOPO_ROUTES_OPTS_INIT;
-	struct ibtopo_routes *ra = NULL, *rb = NULL;
+	const struct ibtopo_routes *ra = NULL, *rb = NULL;
+	struct ibtopo_error quiet = IBTOPO_ERROR_INIT;
 	struct load *va = NULL, *vb = NULL;
 	size_t nb;
 	int rc;
 
-	ro.bisections = 0;
-	ro.flags = IBTOPO_ROUTES_NO_CREDIT_LOOPS | IBTOPO_ROUTES_NO_LEAF_PAIRS;
-	rc = ibtopo_routes_analyze(&ra, old, NULL, &ro, NULL, err);
+	rc = ibtopo_analysis_routes(old, &ra, &quiet);
 	if (!rc)
-		rc = ibtopo_routes_analyze(&rb, new_, NULL, &ro, NULL, err);
-	if (rc == IBTOPO_EINVAL) {	/* no LIDs: entries only */
+		rc = ibtopo_analysis_routes(new_, &rb, &quiet);
+	if (rc == IBTOPO_EINVAL || (!rc && (!ra || !rb))) {
+		/* no LIDs, or the routing skipped: entries only */
 		rc = 0;
 		goto out_free;
 	}
-	if (rc)
+	if (rc) {
+		*err = quiet;
 		goto out_free;
+	}
 	va = rows_of(ra, 0);
 	vb = rows_of(rb, ra->nports);
 	if (!va || !vb) {
@@ -232,21 +233,20 @@ static int diff_loads(struct ibtopo_findings *out,
 out_free:
 	free(vb);
 	free(va);
-	ibtopo_routes_free(rb);
-	ibtopo_routes_free(ra);
 	return rc;
 }
 
 int ibtopo__diff_routes(struct ibtopo_findings *out,
-			const struct ibtopo_fabric *old,
-			const struct ibtopo_fabric *new_,
+			struct ibtopo_analysis *old, struct ibtopo_analysis *new_,
 			struct ibtopo_error *err)
 {
 	int rc;
 
-	if (!ibtopo_fabric_has_routes(old) || !ibtopo_fabric_has_routes(new_))
+	if (!ibtopo_fabric_has_routes(ibtopo_analysis_fabric(old)) ||
+	    !ibtopo_fabric_has_routes(ibtopo_analysis_fabric(new_)))
 		return 0;
-	rc = diff_entries(out, old, new_, err);
+	rc = diff_entries(out, ibtopo_analysis_fabric(old),
+			  ibtopo_analysis_fabric(new_), err);
 	if (!rc)
 		rc = diff_loads(out, old, new_, err);
 	return rc;

@@ -159,9 +159,8 @@ struct scene {
 	bool *visible; /* per fabric node */
 	bool *hidden;  /* SHARP aggregation nodes: folded into their switch */
 	uint64_t *dir; /* per fabric node: director sysimg GUID or 0 */
-	/* levels and directors: the caller's analysis, or topo_own */
+	/* levels and directors: the analysis' (NULL when it skips them) */
 	const struct ibtopo_topology *topo;
-	struct ibtopo_topology *topo_own;
 	unsigned *mark;	     /* per fabric node */
 	size_t *dn_of;	     /* fabric node -> dnode */
 	unsigned char *lcat; /* per link */
@@ -341,12 +340,11 @@ void ibtopo__diagram_free_render(char *data);
 
 /* diagram_html.c */
 /**
- * Write scene c as one self-contained HTML page to `path` ("-" =
- * stdout): svg (svg_len bytes, graphviz's drawing of c's DOT with edge
+ * Write scene c as one self-contained HTML page through the sink: svg (svg_len bytes, graphviz's drawing of c's DOT with edge
  * ids) inline, a script for pan, zoom, search and details, the scene's
  * data as JSON, the findings table. IBTOPO_ENOMEM, IBTOPO_EIO.
  */
-int ibtopo__diagram_html(const char *path, const struct scene *c,
+int ibtopo__diagram_html(const struct ibtopo_sink *o, const struct scene *c,
 			 const char *svg, size_t svg_len,
 			 struct ibtopo_error *err);
 

@@ -34,12 +34,13 @@ static int membuf_write(void *arg, const char *s, size_t n)
 /* ---- the scene and its DOT ---- */
 
 /* Check the options (NULL: the defaults) and build the scene of f. */
-static int scene_open(struct scene *c, const struct ibtopo_fabric *f,
+static int scene_open(struct scene *c, struct ibtopo_analysis *an,
 		      const struct ibtopo_diagram_opts *d,
 		      struct ibtopo_error *err)
 {
 	static const struct ibtopo_diagram_opts defaults =
 		IBTOPO_DIAGRAM_OPTS_INIT;
+	int rc;
 
 	if (!d)
 		d = &defaults;
@@ -47,7 +48,12 @@ static int scene_open(struct scene *c, const struct ibtopo_fabric *f,
 		return ibtopo__error_set(
 			err, IBTOPO_EINVAL,
 			"diagram options version %u not supported", d->version);
-	return ibtopo__diagram_scene_build(c, f, d, err);
+	/* the levels are the analysis' (none when it skips them) */
+	rc = ibtopo_analysis_topology(an, &c->topo, err);
+	if (rc)
+		return rc;
+	return ibtopo__diagram_scene_build(c, ibtopo_analysis_fabric(an), d,
+					   err);
 }
 
 /* The DOT text of scene c through sink o; a failed write named in err. */
@@ -61,24 +67,6 @@ static int scene_dot(const struct ibtopo_sink *o, const struct scene *c,
 		return ibtopo__error_set(err, w.rc, "writing the diagram: %s",
 					 ibtopo_strerror(w.rc));
 	return 0;
-}
-
-int ibtopo_diagram_dot(const struct ibtopo_sink *o,
-		       const struct ibtopo_fabric *f,
-		       const struct ibtopo_diagram_opts *d,
-		       struct ibtopo_error *err)
-{
-	struct scene c = { 0 };
-	int rc;
-
-	if (!o || !o->write || !f)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or output for the diagram");
-	rc = scene_open(&c, f, d, err);
-	if (!rc)
-		rc = scene_dot(o, &c, err);
-	ibtopo__diagram_scene_release(&c);
-	return rc;
 }
 
 /* ---- formats and files ---- */
@@ -105,148 +93,112 @@ static const char *format_of(const char *fname, const char *format)
 	return NULL;
 }
 
-static int open_out(FILE **out, const char *fname, struct ibtopo_error *err)
-{
-	if (strcmp(fname, "-") == 0) {
-		*out = stdout;
-		return 0;
-	}
-	*out = fopen(fname, "wb");
-	if (!*out)
-		return ibtopo__error_set(err, IBTOPO_EIO,
-					 "cannot write '%s': %s", fname,
-					 strerror(errno));
-	return 0;
-}
+/* ---- the three ways out, each through a sink ---- */
 
-static int close_out(FILE *f, const char *fname, int rc,
-		     struct ibtopo_error *err)
-{
-	int bad = ferror(f);
-
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad && !rc)
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-				       fname, strerror(errno));
-	return rc;
-}
-
-/* ---- the three ways out ---- */
-
-/* DOT text straight into the file. */
-static int write_dot_file(const char *fname, const struct ibtopo_fabric *f,
-			  const struct ibtopo_diagram_opts *d,
-			  struct ibtopo_error *err)
-{
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = ibtopo_write_file };
-	FILE *file;
-	int rc;
-
-	rc = open_out(&file, fname, err);
-	if (rc)
-		return rc;
-	o.write_arg = file;
-	rc = ibtopo_diagram_dot(&o, f, d, err);
-	return close_out(file, fname, rc, err);
-}
-
-/* Lay out DOT text and write the picture in `format` to `fname`. */
-static int draw(const char *dot, const char *fname, const char *format,
-		struct ibtopo_error *err)
-{
-	char *data;
-	size_t len;
-	FILE *f;
-	int rc;
-
-	rc = ibtopo__diagram_render(dot, format, &data, &len, err);
-	if (rc)
-		return rc;
-	rc = open_out(&f, fname, err);
-	if (rc)
-		goto out_free_data;
-	if (len && fwrite(data, 1, len, f) != len)
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-				       fname, strerror(errno));
-	rc = close_out(f, fname, rc, err);
-out_free_data:
-	ibtopo__diagram_free_render(data);
-	return rc;
-}
-
-/* The scene of f drawn with d into *c, and its DOT text into m. */
-static int dot_in_memory(struct membuf *m, struct scene *c,
-			 const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d, bool edge_ids,
+/* The scene's DOT text into m. */
+static int dot_in_memory(struct membuf *m, const struct scene *c,
 			 struct ibtopo_error *err)
 {
 	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
 				 .write = membuf_write,
 				 .write_arg = m };
-	int rc;
 
-	rc = scene_open(c, f, d, err);
-	if (rc)
-		return rc;
-	c->edge_ids = edge_ids;
 	return scene_dot(&o, c, err);
 }
 
 /* SVG, PNG or PDF: the DOT text laid out by graphviz. */
-static int write_picture(const char *fname, const char *format,
-			 const struct ibtopo_fabric *f,
-			 const struct ibtopo_diagram_opts *d,
-			 struct ibtopo_error *err)
+static int write_picture(const struct ibtopo_sink *o, const char *format,
+			 const struct scene *c, struct ibtopo_error *err)
 {
 	struct membuf m = { NULL, 0, 0 };
-	struct scene c = { 0 };
+	char *data = NULL;
+	size_t len = 0;
 	int rc;
 
-	rc = dot_in_memory(&m, &c, f, d, false, err);
-	ibtopo__diagram_scene_release(&c);
+	rc = dot_in_memory(&m, c, err);
 	if (!rc)
-		rc = draw(m.buf, fname, format, err);
+		rc = ibtopo__diagram_render(m.buf, format, &data, &len, err);
+	if (!rc && len && o->write(o->write_arg, data, len))
+		rc = ibtopo__error_set(err, IBTOPO_EIO,
+				       "cannot write the diagram");
+	ibtopo__diagram_free_render(data);
 	free(m.buf);
 	return rc;
 }
 
 /* The page: the scene drawn as SVG with edge ids, and its data. */
-static int write_page(const char *fname, const struct ibtopo_fabric *f,
-		      const struct ibtopo_diagram_opts *d,
+static int write_page(const struct ibtopo_sink *o, const struct scene *c,
 		      struct ibtopo_error *err)
 {
 	struct membuf m = { NULL, 0, 0 };
-	struct scene c = { 0 };
 	char *svg = NULL;
 	size_t len = 0;
 	int rc;
 
-	rc = dot_in_memory(&m, &c, f, d, true, err);
+	rc = dot_in_memory(&m, c, err);
 	if (!rc)
 		rc = ibtopo__diagram_render(m.buf, "svg", &svg, &len, err);
 	if (!rc)
-		rc = ibtopo__diagram_html(fname, &c, svg, len, err);
+		rc = ibtopo__diagram_html(o, c, svg, len, err);
 	ibtopo__diagram_free_render(svg);
 	free(m.buf);
+	return rc;
+}
+
+int ibtopo_diagram_write(const struct ibtopo_sink *o, const char *format,
+			 struct ibtopo_analysis *an,
+			 const struct ibtopo_diagram_opts *d,
+			 struct ibtopo_error *err)
+{
+	const char *fmt = format ? format_of(NULL, format) : NULL;
+	struct scene c = { 0 };
+	int rc;
+
+	if (!o || !o->write || !ibtopo_analysis_fabric(an))
+		return ibtopo__error_set(
+			err, IBTOPO_EINVAL,
+			"no analysis or output for the diagram");
+	if (!fmt)
+		return ibtopo__error_set(
+			err, IBTOPO_EINVAL,
+			"unknown image format '%s' (svg, png, pdf, dot or html)",
+			format ? format : "");
+	rc = scene_open(&c, an, d, err);
+	if (!rc) {
+		c.edge_ids = strcmp(fmt, "html") == 0;
+		if (c.edge_ids)
+			rc = write_page(o, &c, err);
+		else if (strcmp(fmt, "dot") == 0)
+			rc = scene_dot(o, &c, err);
+		else
+			rc = write_picture(o, fmt, &c, err);
+	}
 	ibtopo__diagram_scene_release(&c);
 	return rc;
 }
 
+int ibtopo_diagram_dot(const struct ibtopo_sink *o, struct ibtopo_analysis *an,
+		       const struct ibtopo_diagram_opts *d,
+		       struct ibtopo_error *err)
+{
+	return ibtopo_diagram_write(o, "dot", an, d, err);
+}
+
 int ibtopo_diagram_image(const char *out_path, const char *format,
-			 const struct ibtopo_fabric *f,
+			 struct ibtopo_analysis *an,
 			 const struct ibtopo_diagram_opts *d,
 			 struct ibtopo_error *err)
 {
+	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
+				 .write = ibtopo_write_file };
 	const char *fmt;
+	FILE *f;
+	int rc, bad;
 
-	if (!out_path || !f)
+	if (!out_path || !ibtopo_analysis_fabric(an))
 		return ibtopo__error_set(
 			err, IBTOPO_EINVAL,
-			"no fabric or output fname for the diagram");
+			"no analysis or output fname for the diagram");
 	fmt = format_of(out_path, format);
 	if (!fmt) {
 		if (format)
@@ -260,9 +212,16 @@ int ibtopo_diagram_image(const char *out_path, const char *format,
 			"(name it .svg, .png, .pdf, .dot or .html)",
 			out_path);
 	}
-	if (strcmp(fmt, "html") == 0)
-		return write_page(out_path, f, d, err);
-	if (strcmp(fmt, "dot") == 0)
-		return write_dot_file(out_path, f, d, err);
-	return write_picture(out_path, fmt, f, d, err);
+	f = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
+	if (!f)
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "cannot write '%s': %s", out_path,
+					 strerror(errno));
+	o.write_arg = f;
+	rc = ibtopo_diagram_write(&o, fmt, an, d, err);
+	bad = ferror(f) | (f == stdout ? fflush(f) : fclose(f));
+	if (!rc && bad)
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
+				       out_path, strerror(errno));
+	return rc;
 }

@@ -871,17 +871,14 @@ static const char *page_title(const struct scene *c, char *buf, size_t len)
 	return buf;
 }
 
-int ibtopo__diagram_html(const char *path, const struct scene *c,
+int ibtopo__diagram_html(const struct ibtopo_sink *o, const struct scene *c,
 			 const char *svg, size_t svg_len,
 			 struct ibtopo_error *err)
 {
-	struct ibtopo_sink o = { .version = IBTOPO_SINK_VERSION,
-				 .write = ibtopo_write_file };
-	struct ibtopo__wr w = { .o = &o };
+	struct ibtopo__wr w = { .o = o };
 	struct ctx x = { .w = &w, .c = c };
 	char title[256];
-	FILE *f;
-	int rc, bad;
+	int rc;
 
 	x.tab = table_findings(c->d->findings, &x.ntab);
 	if (c->groups) {
@@ -908,22 +905,11 @@ int ibtopo__diagram_html(const char *path, const struct scene *c,
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
-	f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
-	if (!f) {
-		rc = ibtopo__error_set(err, IBTOPO_EIO, "cannot write '%s': %s",
-				       path, strerror(errno));
-		goto out_free;
-	}
-	o.write_arg = f;
 	write_page(&x, svg, svg_len, page_title(c, title, sizeof(title)));
 	rc = w.rc;
-	bad = ferror(f) | (f == stdout ? fflush(f) : fclose(f));
-	if (!rc && bad)
-		rc = IBTOPO_EIO;
 	if (rc)
-		rc = ibtopo__error_set(err, rc, "cannot write '%s': %s", path,
-				       rc == IBTOPO_EIO ? strerror(errno) :
-							  ibtopo_strerror(rc));
+		rc = ibtopo__error_set(err, rc, "cannot write the page: %s",
+				       ibtopo_strerror(rc));
 out_free:
 	free(x.hk);
 	free(x.grp_dn);

@@ -39,28 +39,6 @@ static size_t block_columns(size_t n)
 /* ------------------------------------------------------------------ */
 
 /*
- * The levels of the topology analysis: the one the caller made, or one
- * of our own without path diversity (*own, to free).
- */
-static int levels_analysis(const struct ibtopo_topology **out,
-			   struct ibtopo_topology **own,
-			   const struct ibtopo_fabric *f,
-			   const struct ibtopo_topology *given)
-{
-	struct ibtopo_topology_opts o = IBTOPO_TOPOLOGY_OPTS_INIT;
-	int rc;
-
-	*own = NULL;
-	*out = given;
-	if (given)
-		return 0;
-	o.flags = IBTOPO_TOPOLOGY_NO_PATHS | IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
-	rc = ibtopo_topology_analyze(own, f, &o, NULL, NULL);
-	*out = *own;
-	return rc;
-}
-
-/*
  * Ranks: hosts are 0, switches their level in the topology analysis;
  * a switch it leaves unranked (cut off from every server) is a leaf.
  */
@@ -79,11 +57,8 @@ static void compute_levels(const struct ibtopo_fabric *f,
 
 int ibtopo__diagram_levels(struct scene *c)
 {
-	int rc = levels_analysis(&c->topo, &c->topo_own, c->f, c->d->topology);
-
-	if (!rc)
-		compute_levels(c->f, c->topo, c->level);
-	return rc;
+	compute_levels(c->f, c->topo, c->level);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -562,7 +537,8 @@ size_t ibtopo__diagram_end_dnode(const struct scene *c,
 	/* a plan's node the fabric lacks has a name and no GUID: the
 	 * ghost carries the plan's */
 	if (!guid && e->node && c->d->other) {
-		n = ibtopo_fabric_find_node_desc(c->d->other, e->node);
+		n = ibtopo_fabric_find_node_desc(
+			ibtopo_analysis_fabric(c->d->other), e->node);
 		guid = n ? n->guid : 0;
 	}
 	for (size_t i = 0; guid && i < c->ndn; i++)
@@ -587,7 +563,8 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 	/* named only (a plan's node validate did not find): the plan's */
 	if (!e->guid && e->node && c->d->other &&
 	    !ibtopo_fabric_find_node_desc(c->f, e->node)) {
-		o = ibtopo_fabric_find_node_desc(c->d->other, e->node);
+		o = ibtopo_fabric_find_node_desc(
+			ibtopo_analysis_fabric(c->d->other), e->node);
 		g.guid = o ? o->guid : 0;
 	}
 	if (!g.guid || ibtopo_fabric_find_node(c->f, g.guid))
@@ -599,7 +576,8 @@ static int add_ghost(struct scene *c, const struct ibtopo_end *e,
 		}
 	}
 	if (c->d->other && !o)
-		o = ibtopo_fabric_find_node(c->d->other, g.guid);
+		o = ibtopo_fabric_find_node(ibtopo_analysis_fabric(c->d->other),
+					    g.guid);
 	if (o) {
 		g.other = o;
 		g.type = o->type;
@@ -628,22 +606,23 @@ static int build_ghosts(struct scene *c)
 {
 	const struct ibtopo_findings *fs = c->d->findings;
 	const struct ibtopo_topology *ot;
-	struct ibtopo_topology *own = NULL;
 	int *olevel = NULL;
 	int rc = 0;
 
 	if (!fs || !fs->count)
 		return 0;
 	if (c->d->other) {
-		size_t on = ibtopo_fabric_node_count(c->d->other);
+		const struct ibtopo_fabric *of =
+			ibtopo_analysis_fabric(c->d->other);
+		size_t on = ibtopo_fabric_node_count(of);
 
 		olevel = calloc(on ? on : 1, sizeof(*olevel));
 		if (!olevel)
 			return IBTOPO_ENOMEM;
-		rc = levels_analysis(&ot, &own, c->d->other, NULL);
+		rc = ibtopo_analysis_topology(c->d->other, &ot, c->err);
 		if (rc)
 			goto out_free;
-		compute_levels(c->d->other, ot, olevel);
+		compute_levels(of, ot, olevel);
 	}
 	for (size_t i = 0; !rc && i < fs->count; i++) {
 		const struct ibtopo_finding *f = &fs->items[i];
@@ -678,7 +657,6 @@ static int build_ghosts(struct scene *c)
 		}
 	}
 out_free:
-	ibtopo_topology_free(own);
 	free(olevel);
 	return rc;
 }

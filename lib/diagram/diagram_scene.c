@@ -632,7 +632,6 @@ void ibtopo__diagram_scene_release(struct scene *c)
 {
 	ibtopo__diagram_groups_release(c);
 	free(c->seed);
-	ibtopo_topology_free(c->topo_own);
 	for (size_t i = 0; c->label && i < c->nn; i++)
 		free(c->label[i]);
 	for (size_t i = 0; i < c->ndn; i++) {

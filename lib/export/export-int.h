@@ -20,9 +20,10 @@ struct ibtopo__writer {
 	const char *name; /* for --format, ibtopo_export_format_name() */
 	int (*write)(const struct ibtopo_sink *opts,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
-	/* the scheduler formats: write() with export options instead */
+	/* the scheduler formats: write() from the analysis (its levels),
+	 * with export options, instead */
 	int (*write_opts)(const struct ibtopo_sink *opts,
-			  const struct ibtopo_fabric *f,
+			  struct ibtopo_analysis *an,
 			  const struct ibtopo_export_opts *xopts,
 			  struct ibtopo_error *err);
 	/* optional: what write() cannot keep, see ibtopo_export_losses() */

@@ -205,6 +205,7 @@ struct mport {
 
 struct mctx {
 	struct mbuf b;
+	struct ibtopo_analysis *an; /* the rule of possible rates */
 	const struct ibtopo_fabric *f;
 	const char *fabric;
 	struct mport *ports;
@@ -302,17 +303,18 @@ static double gbps_to_bytes(double gbps)
 	return gbps * 1e9 / 8;
 }
 
-/* The fastest rate both ends support, or -1 when a set is not known. */
-static double possible_bps(const struct ibtopo_port *p)
+/*
+ * The rate the port's link could run at, as analyze judges it
+ * (ibtopo_analysis_link_possible()), or -1 for a port without a link or
+ * whose link runs at no known rate.
+ */
+static double possible_bps(struct mctx *c, const struct ibtopo_port *p)
 {
-	const struct ibtopo_port *r = p->remote;
 	unsigned speed, width;
 
-	if (!r || !p->speed_supported || !r->speed_supported ||
-	    !p->width_supported || !r->width_supported)
+	if (!p->link ||
+	    ibtopo_analysis_link_possible(c->an, p->link, &speed, &width, NULL))
 		return -1;
-	speed = ibtopo_speed_highest(p->speed_supported & r->speed_supported);
-	width = ibtopo_width_highest(p->width_supported & r->width_supported);
 	if (!speed || !width)
 		return -1;
 	return gbps_to_bytes(ibtopo_link_gbps(speed, width));
@@ -379,7 +381,7 @@ static void write_port_gauges(struct mctx *c)
 	       "Fastest data rate both ends of the link support; above "
 	       "ibtopo_port_rate_bytes_per_second on a downgraded link");
 	for (size_t i = 0; i < c->nports; i++) {
-		double v = possible_bps(c->ports[i].p);
+		double v = possible_bps(c, c->ports[i].p);
 
 		if (v >= 0)
 			series_real(
@@ -531,20 +533,20 @@ static void write_findings(struct mbuf *b, const char *labels,
 }
 
 int ibtopo_metrics_write(const struct ibtopo_sink *o,
-			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_analysis *an,
 			 const struct ibtopo_metrics_opts *opts,
 			 struct ibtopo_error *err)
 {
 	struct ibtopo_metrics_opts d = IBTOPO_METRICS_OPTS_INIT;
-	struct ibtopo_analysis *an = NULL;
+	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 	const struct ibtopo_findings *fl = NULL;
-	struct mctx c = { .f = fabric };
+	struct mctx c = { .an = an, .f = fabric };
 	char name[256];
 	int rc = 0;
 
 	if (!o || !o->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "metrics: no sink or fabric");
+					 "metrics: no sink or analysis");
 	if (opts && opts->version != IBTOPO_METRICS_OPTS_VERSION)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "metrics: unknown options version %u",
@@ -555,21 +557,15 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 		d.fabric_name ?
 			d.fabric_name :
 			ibtopo_metrics_fabric_name(name, sizeof(name), fabric);
-	fl = d.findings;
-	if (!fl && !(d.flags & IBTOPO_METRICS_NO_FINDINGS)) {
-		rc = ibtopo_analyze(&an, fabric, NULL, err);
+	if (!(d.flags & IBTOPO_METRICS_NO_FINDINGS)) {
+		rc = ibtopo_analysis_findings(an, &fl, err);
 		if (rc)
 			return rc;
-		fl = an->findings;
 	}
-	if (d.flags & IBTOPO_METRICS_NO_FINDINGS)
-		fl = NULL;
 	c.b = (struct mbuf){ o, malloc(MBUF_FLUSH + 1024), 0, MBUF_FLUSH + 1024,
 			     0 };
-	if (!c.b.p) {
-		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free_analysis;
-	}
+	if (!c.b.p)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	rc = collect_ports(&c);
 	for (size_t i = 0; !rc && i < c.nports; i++)
 		rc = port_labels(&c, &c.ports[i]);
@@ -589,7 +585,5 @@ out_free_ports:
 		free(c.ports[i].labels);
 	free(c.ports);
 	free(c.b.p);
-out_free_analysis:
-	ibtopo_analysis_free(an);
 	return rc;
 }

@@ -49,11 +49,11 @@ static void sched_header(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 struct build {
 	const struct ibtopo_fabric *f;
 	const struct ibtopo_export_opts *x;
-	struct ibtopo_topology *topo;
-	size_t n;	     /* fabric nodes */
-	size_t *uf;	     /* union-find over fabric nodes */
-	int *level;	     /* per fabric node (switches) */
-	size_t *lsw;	     /* fabric node -> logical switch */
+	const struct ibtopo_topology *topo; /* the analysis' */
+	size_t n;			    /* fabric nodes */
+	size_t *uf;			    /* union-find over fabric nodes */
+	int *level;			    /* per fabric node (switches) */
+	size_t *lsw;			    /* fabric node -> logical switch */
 	unsigned *lsw_level; /* per logical switch: analysis level */
 	size_t *first;	     /* per logical switch: first member */
 	uint64_t *bits;	     /* per logical switch: hosts below */
@@ -908,7 +908,6 @@ static void build_release(struct build *b)
 	free(b->lsw);
 	free(b->level);
 	free(b->uf);
-	ibtopo_topology_free(b->topo);
 }
 
 /* Chips of one director: they may share a name */
@@ -972,11 +971,11 @@ static int unique_switch_names(struct build *b)
 	return 0;
 }
 
-int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
+int ibtopo__sched_build(struct ibtopo__sched *s, struct ibtopo_analysis *an,
 			const struct ibtopo_export_opts *xopts,
 			struct ibtopo_error *err)
 {
-	struct ibtopo_topology_opts topts = IBTOPO_TOPOLOGY_OPTS_INIT;
+	const struct ibtopo_fabric *f = ibtopo_analysis_fabric(an);
 	struct build b = { .f = f,
 			   .x = xopts,
 			   .n = ibtopo_fabric_node_count(f) };
@@ -985,8 +984,11 @@ int ibtopo__sched_build(struct ibtopo__sched *s, const struct ibtopo_fabric *f,
 
 	memset(s, 0, sizeof(*s));
 	ibtopo_metrics_fabric_name(s->fabric, sizeof(s->fabric), f);
-	topts.flags = IBTOPO_TOPOLOGY_NO_PATHS;
-	rc = ibtopo_topology_analyze(&b.topo, f, &topts, NULL, err);
+	rc = ibtopo_analysis_topology(an, &b.topo, err);
+	if (!rc && !b.topo)
+		rc = ibtopo__error_set(err, IBTOPO_EINVAL,
+				       "the scheduler formats need the "
+				       "topology analysis (its levels)");
 	if (rc)
 		goto out_release;
 	rc = build_alloc(&b);
@@ -1066,14 +1068,15 @@ void ibtopo__sched_release(struct ibtopo__sched *s)
 }
 
 int ibtopo__sched_write(const struct ibtopo_sink *sink,
-			const struct ibtopo_fabric *f,
+			struct ibtopo_analysis *an,
 			const struct ibtopo_export_opts *xopts,
 			const char *format, const char *title,
 			ibtopo__sched_body *body, struct ibtopo_error *err)
 {
+	const struct ibtopo_fabric *f = ibtopo_analysis_fabric(an);
 	struct ibtopo__wr wr = { sink, 0 };
 	struct ibtopo__sched s;
-	int rc = ibtopo__sched_build(&s, f, xopts, err);
+	int rc = ibtopo__sched_build(&s, an, xopts, err);
 
 	if (!rc) {
 		sched_header(&wr, &s, f, title);

@@ -44,12 +44,11 @@ struct ibtopo__sched {
 };
 
 /**
- * Build the tree of a fabric into *out (released by
+ * Build the tree of the analysed fabric, on the analysis' levels, into *out (released by
  * ibtopo__sched_release() also on failure); warnings through xopts.
  * IBTOPO_EINVAL when no server can be listed or names clash.
  */
-int ibtopo__sched_build(struct ibtopo__sched *out,
-			const struct ibtopo_fabric *f,
+int ibtopo__sched_build(struct ibtopo__sched *out, struct ibtopo_analysis *an,
 			const struct ibtopo_export_opts *xopts,
 			struct ibtopo_error *err);
 void ibtopo__sched_release(struct ibtopo__sched *s);
@@ -69,7 +68,7 @@ typedef void ibtopo__sched_body(struct ibtopo__wr *w,
  * then release the tree. format names the output in a write error.
  */
 int ibtopo__sched_write(const struct ibtopo_sink *sink,
-			const struct ibtopo_fabric *f,
+			struct ibtopo_analysis *an,
 			const struct ibtopo_export_opts *xopts,
 			const char *format, const char *title,
 			ibtopo__sched_body *body, struct ibtopo_error *err);

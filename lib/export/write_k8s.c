@@ -117,12 +117,11 @@ static void k8s_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 			write_node(w, s, i, s->sw[i].hosts[h]);
 }
 
-static int write_k8s(const struct ibtopo_sink *opts,
-		     const struct ibtopo_fabric *f,
+static int write_k8s(const struct ibtopo_sink *opts, struct ibtopo_analysis *an,
 		     const struct ibtopo_export_opts *xopts,
 		     struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, f, xopts, "k8s",
+	return ibtopo__sched_write(opts, an, xopts, "k8s",
 				   "Kubernetes node labels", k8s_body, err);
 }
 

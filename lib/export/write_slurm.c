@@ -24,11 +24,11 @@ static void slurm_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 }
 
 static int write_slurm(const struct ibtopo_sink *opts,
-		       const struct ibtopo_fabric *f,
+		       struct ibtopo_analysis *an,
 		       const struct ibtopo_export_opts *xopts,
 		       struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, f, xopts, "slurm",
+	return ibtopo__sched_write(opts, an, xopts, "slurm",
 				   "Slurm topology.conf (topology/tree)",
 				   slurm_body, err);
 }

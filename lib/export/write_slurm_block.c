@@ -38,11 +38,11 @@ static void block_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 }
 
 static int write_block(const struct ibtopo_sink *opts,
-		       const struct ibtopo_fabric *f,
+		       struct ibtopo_analysis *an,
 		       const struct ibtopo_export_opts *xopts,
 		       struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, f, xopts, "slurm-block",
+	return ibtopo__sched_write(opts, an, xopts, "slurm-block",
 				   "Slurm topology.conf (topology/block)",
 				   block_body, err);
 }

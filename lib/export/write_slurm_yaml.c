@@ -29,11 +29,11 @@ static void yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 }
 
 static int write_yaml(const struct ibtopo_sink *opts,
-		      const struct ibtopo_fabric *f,
+		      struct ibtopo_analysis *an,
 		      const struct ibtopo_export_opts *xopts,
 		      struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, f, xopts, "slurm-yaml",
+	return ibtopo__sched_write(opts, an, xopts, "slurm-yaml",
 				   "Slurm topology.yaml", yaml_body, err);
 }
 

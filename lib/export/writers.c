@@ -56,17 +56,19 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format)
 	return wr ? wr->name : "?";
 }
 
-int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
-			     const struct ibtopo_fabric *fabric,
-			     enum ibtopo_export_format format,
-			     const struct ibtopo_export_opts *xopts,
-			     struct ibtopo_error *err)
+int ibtopo_analysis_write(const struct ibtopo_sink *opts,
+			  struct ibtopo_analysis *an,
+			  enum ibtopo_export_format format,
+			  const struct ibtopo_export_opts *xopts,
+			  struct ibtopo_error *err)
 {
 	const struct ibtopo__writer *wr = writer_find(format);
 	const struct ibtopo_export_opts defaults = IBTOPO_EXPORT_OPTS_INIT;
+	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 
 	if (!opts || !opts->write || !fabric)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no sink or fabric");
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no sink or analysis");
 	if (!wr)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export format %d", (int)format);
@@ -75,8 +77,7 @@ int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
 					 "unknown export options version %u",
 					 xopts->version);
 	if (wr->write_opts)
-		return wr->write_opts(opts, fabric, xopts ? xopts : &defaults,
-				      err);
+		return wr->write_opts(opts, an, xopts ? xopts : &defaults, err);
 	return wr->write(opts, fabric, err);
 }
 
@@ -85,7 +86,18 @@ int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err)
 {
-	return ibtopo_fabric_write_opts(opts, fabric, format, NULL, err);
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_analysis *an = NULL;
+	int rc;
+
+	/* the levels alone: what the scheduler formats read */
+	ao.topology.flags |= IBTOPO_TOPOLOGY_NO_PATHS |
+			     IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	rc = ibtopo_analysis_new(&an, fabric, &ao, err);
+	if (!rc)
+		rc = ibtopo_analysis_write(opts, an, format, NULL, err);
+	ibtopo_analysis_free(an);
+	return rc;
 }
 
 size_t ibtopo_export_losses(char *buf, size_t len,

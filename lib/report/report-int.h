@@ -28,16 +28,19 @@ int ibtopo__report_json_doc(const struct ibtopo_sink *sink,
 			    struct ibtopo_error *err);
 
 /*
- * A section of ibtopo_report_analysis(): how the analysis section of the
- * same name (ibtopo__run_keep()) reads in JSON and in text. One
+ * A section of ibtopo_report_analysis(): how one section of the analysis
+ * (its field of struct ibtopo_analysis, computed) reads in JSON and in
+ * text; both write nothing when the analysis has no such result. One
  * descriptor in the section's file, one line in report_analysis.c.
  */
+struct ibtopo_analysis;
 struct ibtopo__report_section {
 	const char *name;
 	/** Add its keys to the document's object; IBTOPO_ENOMEM. */
-	int (*json)(struct ibtopo__json *root, const void *data);
-	/** Its text block; IBTOPO_EIO or IBTOPO_ENOMEM. */
-	int (*text)(const struct ibtopo_sink *sink, const void *data);
+	int (*json)(struct ibtopo__json *root, const struct ibtopo_analysis *an);
+	/** Its text block, then a blank line; IBTOPO_EIO or IBTOPO_ENOMEM. */
+	int (*text)(const struct ibtopo_sink *sink,
+		    const struct ibtopo_analysis *an);
 };
 
 #endif /* IBTOPO_REPORT_INT_H */

@@ -1,7 +1,7 @@
 /*
  * report_analysis.c - ibtopo_report_analysis(): the fabric, every
- * section an analysis has, in the order of sections[], then the
- * findings. A new section is one file defining its struct
+ * section of the analysis (computed first), in the order of sections[],
+ * then the findings. A new section is one file defining its struct
  * ibtopo__report_section, and one line in sections[].
  */
 #include "report/report-int.h"
@@ -18,6 +18,7 @@ static const struct ibtopo__report_section *const sections[] = {
 
 static int analysis_json(const struct ibtopo_sink *sink,
 			 const struct ibtopo_analysis *an,
+			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
 {
 	/* One object: the fabric's name (a snapshot's, as every report
@@ -26,16 +27,11 @@ static int analysis_json(const struct ibtopo_sink *sink,
 	int rc = !root || ibtopo__json_set(root, "snapshot",
 					   ibtopo__json_snapshot(an->fabric));
 
-	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
-		const void *data =
-			ibtopo__analysis_section(an, sections[i]->name);
-
-		if (data)
-			rc = sections[i]->json(root, data);
-	}
+	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++)
+		rc = sections[i]->json(root, an);
 	if (!rc)
 		rc = ibtopo__json_set(root, "findings",
-				      ibtopo__findings_json(an->findings));
+				      ibtopo__findings_json(findings));
 	if (rc) {
 		ibtopo__json_free(root);
 		root = NULL;
@@ -71,43 +67,40 @@ static int fabric_text(const struct ibtopo_sink *sink,
 
 static int analysis_text(const struct ibtopo_sink *sink,
 			 const struct ibtopo_analysis *an,
+			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
 {
 	int rc = fabric_text(sink, an->fabric);
 
-	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++) {
-		const void *data =
-			ibtopo__analysis_section(an, sections[i]->name);
-
-		if (!data)
-			continue;
-		rc = sections[i]->text(sink, data);
-		if (!rc)
-			rc = ibtopo_sink_printf(sink, "\n");
-	}
+	for (size_t i = 0; !rc && i < IBTOPO__ARRAY_SIZE(sections); i++)
+		rc = sections[i]->text(sink, an);
 	if (rc)
 		return ibtopo__error_set(err, rc, "cannot write output");
-	return ibtopo__findings_text(sink, &an->fabric, 1, an->findings, err);
+	return ibtopo__findings_text(sink, &an->fabric, 1, findings, err);
 }
 
 int ibtopo_report_analysis(const struct ibtopo_sink *sink,
-			   const struct ibtopo_analysis *an,
-			   struct ibtopo_error *err)
+			   struct ibtopo_analysis *an, struct ibtopo_error *err)
 {
+	const struct ibtopo_findings *findings;
 	int rc = ibtopo__report_check_sink(sink, err);
 
 	if (rc)
 		return rc;
-	if (!an || !an->fabric)
+	if (!an)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no analysis to render");
+	/* every section computed, its findings collected */
+	rc = ibtopo_analysis_findings(an, &findings, err);
+	if (rc)
+		return rc;
 	switch (sink->format) {
 	case IBTOPO_FORMAT_JSON:
-		return analysis_json(sink, an, err);
+		return analysis_json(sink, an, findings, err);
 	case IBTOPO_FORMAT_CSV:
 		/* the findings only */
-		return ibtopo_report_findings(sink, NULL, an->findings, err);
+		return ibtopo_report_findings(sink, NULL, findings, err);
 	default:
-		return analysis_text(sink, an, err);
+		return analysis_text(sink, an, findings, err);
 	}
 }

@@ -5,6 +5,7 @@
  * per port that carries routes, an empty line, then the findings table.
  */
 #include "report/report-int.h"
+#include "analysis/analysis-int.h"
 #include "ibtopo-int.h"
 
 #include <inttypes.h>
@@ -172,9 +173,10 @@ static json *routes_json(const struct ibtopo_routes *r)
 	return o;
 }
 
-static int section_json(struct ibtopo__json *root, const void *data)
+static int routes_section_json(struct ibtopo__json *root,
+			       const struct ibtopo_routes *routes)
 {
-	json *o = routes_json(data);
+	json *o = routes_json(routes);
 
 	if (!o)
 		return IBTOPO_ENOMEM;
@@ -360,9 +362,21 @@ static int routes_text(const struct ibtopo_sink *sink,
 	return w.rc;
 }
 
-static int section_text(const struct ibtopo_sink *sink, const void *data)
+static int section_json(struct ibtopo__json *root,
+			const struct ibtopo_analysis *an)
 {
-	return routes_text(sink, data);
+	return an->routes ? routes_section_json(root, an->routes) : 0;
+}
+
+static int section_text(const struct ibtopo_sink *sink,
+			const struct ibtopo_analysis *an)
+{
+	int rc;
+
+	if (!an->routes)
+		return 0;
+	rc = routes_text(sink, an->routes);
+	return rc ? rc : ibtopo_sink_printf(sink, "\n");
 }
 
 /* ibtopo_report_analysis(): "routes" beside "fabric"; the summary */
@@ -423,7 +437,7 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 		return ibtopo__findings_text(sink, NULL, 0, findings, err);
 	}
 	root = ibtopo__json_report(routes->fabric);
-	if (!root || section_json(root, routes) ||
+	if (!root || routes_section_json(root, routes) ||
 	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");

@@ -3,6 +3,7 @@
  * "paths" objects) and as the architect's text summary.
  */
 #include "report/report-int.h"
+#include "analysis/analysis-int.h"
 #include "analysis/topology-result.h"
 
 #include <stdlib.h>
@@ -430,12 +431,15 @@ static J *paths_json(struct jb *b, const struct ibtopo_topology *t)
 	return o;
 }
 
-static int section_json(struct ibtopo__json *root, const void *data)
+static int section_json(struct ibtopo__json *root,
+			const struct ibtopo_analysis *an)
 {
-	const struct ibtopo_topology *t = data;
+	const struct ibtopo_topology *t = an->topology;
 	struct jb b = { 0 };
 
-	if (!root || !t)
+	if (!t)
+		return 0;
+	if (!root)
 		return IBTOPO_EINVAL;
 	jset(&b, root, "topology", topology_json(&b, t));
 	jset(&b, root, "paths", paths_json(&b, t));
@@ -695,14 +699,11 @@ static int servers_text(const struct ibtopo_sink *sink,
 	return rc;
 }
 
-static int section_text(const struct ibtopo_sink *sink, const void *data)
+static int topology_text(const struct ibtopo_sink *sink,
+			 const struct ibtopo_topology *t)
 {
-	const struct ibtopo_topology *t = data;
-	int rc;
+	int rc = shape_text(sink, t);
 
-	if (!sink || !t)
-		return IBTOPO_EINVAL;
-	rc = shape_text(sink, t);
 	if (!rc)
 		rc = directors_text(sink, t);
 	if (!rc)
@@ -715,6 +716,17 @@ static int section_text(const struct ibtopo_sink *sink, const void *data)
 	if (!rc)
 		rc = servers_text(sink, t);
 	return rc;
+}
+
+static int section_text(const struct ibtopo_sink *sink,
+			const struct ibtopo_analysis *an)
+{
+	int rc;
+
+	if (!an->topology)
+		return 0;
+	rc = topology_text(sink, an->topology);
+	return rc ? rc : ibtopo_sink_printf(sink, "\n");
 }
 
 /* ibtopo_report_analysis(): "topology" and "paths" beside "fabric"; the

@@ -51,7 +51,7 @@ want "$readers" export --input-format ""
 want "dragonfly-plus fat-tree rail-optimized " plan ""
 want "dragonfly-plus " plan d
 want "routes " rou
-want "--across-fabrics --bisections --ca --db --fabric --fail-on --format --help --node-name-map --port --routes --seed --verbose " routes --
+want "--across-fabrics --bisections --ca --db --fabric --fail-on --format --help --node-name-map --port --root-pattern --roots --routes --seed --servers --verbose " routes --
 want "never " analyze --fail-on n
 want "html " render --format h
 want "--db " --d

@@ -48,18 +48,30 @@ for args in "-P 999 discover" "discover -P 999"; do
 		fail "'$args' said '$(cat "$T/err")'"
 done
 
-# ---- -v: one line per step, before or after the subcommand
+# ---- -v: one line per step, before or after the subcommand, and one
+# per analysis section the command computes ("ibtopo: analysis: ...")
 # step_lines FILE STEP...: the stderr lines are exactly these steps
 step_lines() {
 	f=$1
 	shift
+	grep -v '^ibtopo: analysis: ' "$f" >"$T/steps-only"
 	sed -n 's/^ibtopo: \([a-z]*\): .* in [0-9]*\.[0-9][0-9][0-9] s$/\1/p' \
-		"$f" | tr '\n' ' ' >"$T/steps"
+		"$T/steps-only" | tr '\n' ' ' >"$T/steps"
 	[ "$(cat "$T/steps")" = "$* " ] ||
 		fail "steps '$(cat "$T/steps")', wanted '$*': $(cat "$f")"
 	# the file's own warnings aside, no other lines
-	[ "$(grep -vc '^ibtopo: warning: ' "$f")" -eq $# ] ||
+	[ "$(grep -vc '^ibtopo: warning: ' "$T/steps-only")" -eq $# ] ||
 		fail "other lines: $(cat "$f")"
+}
+# sections FILE NAME...: each of these sections once, and no other
+sections() {
+	f=$1
+	shift
+	sed -n 's/^ibtopo: analysis: \([a-z ]*\): .* in [0-9]*\.[0-9][0-9][0-9] s$/\1/p' \
+		"$f" | sort | tr '\n' ',' >"$T/sections"
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ',')
+	[ "$(cat "$T/sections")" = "$want" ] ||
+		fail "sections '$(cat "$T/sections")', wanted '$want': $(cat "$f")"
 }
 for v in before after; do
 	if [ $v = before ]; then
@@ -80,14 +92,22 @@ for v in before after; do
 	fi
 	"$IBTOPO" "$@" >/dev/null 2>"$T/err" || fail "'$*' exited $?"
 	step_lines "$T/err" load analyze render
+	sections "$T/err" links topology "port health" routes
 	grep -q "^ibtopo: load: snapshot 'tiny': " "$T/err" ||
 		fail "load line: $(cat "$T/err")"
 done
 "$IBTOPO" --db "$DB" -v render tiny -o "$T/t.dot" 2>"$T/err" ||
 	fail "render -v exited $?"
-step_lines "$T/err" load analyze render
+step_lines "$T/err" load render
+sections "$T/err" links topology "port health" routes
 "$IBTOPO" --db "$DB" diff tiny m -v >/dev/null 2>"$T/err"
 step_lines "$T/err" load load compare
+# NEW's health against OLD; no tables, so no routes asked for
+sections "$T/err" "port health"
+# export: the levels alone, once
+"$IBTOPO" --db "$DB" -v export tiny --format slurm >/dev/null 2>"$T/err" ||
+	fail "export -v exited $?"
+sections "$T/err" topology
 # without -v, nothing on stderr
 "$IBTOPO" --db "$DB" analyze tiny --fail-on never >/dev/null 2>"$T/err"
 grep -v '^ibtopo: warning: ' "$T/err" >"$T/other"

@@ -86,7 +86,8 @@ int main(void)
 		"Ca 1 \"host02\"\n[1] \"leaf01\"[2]\n";
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *f = NULL;
-	struct ibtopo_topology *t = NULL;
+	struct ibtopo_analysis *an = NULL;
+	const struct ibtopo_topology *t = NULL;
 	size_t bytes = 0;
 	struct ibtopo_sink o = { IBTOPO_SINK_VERSION,
 		IBTOPO_FORMAT_JSON, sink, &bytes, 0 };
@@ -96,15 +97,16 @@ int main(void)
 
 	(void)linked;
 	if (ibtopo_fabric_read_buffer(&f, topo, strlen(topo), "prog", NULL, &err) ||
-	    ibtopo_topology_analyze(&t, f, NULL, NULL, &err) ||
-	    ibtopo_fabric_write(&o, f, IBTOPO_EXPORT_JSON, &err) ||
-	    ibtopo_diagram_dot(&o, f, NULL, &err)) {
+	    ibtopo_analysis_new(&an, f, NULL, &err) ||
+	    ibtopo_analysis_topology(an, &t, &err) ||
+	    ibtopo_analysis_write(&o, an, IBTOPO_EXPORT_JSON, NULL, &err) ||
+	    ibtopo_diagram_dot(&o, an, NULL, &err)) {
 		fprintf(stderr, "prog: %s\n", err.message);
 		return 1;
 	}
 	printf("%s %zu\n", ibtopo_topology_class_name(ibtopo_topology_class(t)),
 	       bytes > 0 ? ibtopo_fabric_node_count(f) : 0);
-	ibtopo_topology_free(t);
+	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(f);
 	return 0;
 }

@@ -283,20 +283,20 @@ int main(int argc, char **argv)
 		printf("peak_rss_kb %ld\n", ru.ru_maxrss);
 		rc = write_pairs(bench, f, t);
 	} else {
-		rc = ibtopo_topology_analyze(&t, f, &to, &findings, &err);
-		if (rc) {
-			fprintf(stderr, "gen-fabric: %s\n", err.message);
-			return 2;
-		}
-		{
-			struct ibtopo_analysis an = { IBTOPO_ANALYSIS_VERSION, f,
-						      &findings, t, NULL, NULL };
+		struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+		struct ibtopo_analysis *an = NULL;
 
-			ro.format = json ? IBTOPO_FORMAT_JSON : IBTOPO_FORMAT_TEXT;
-			rc = ibtopo_report_analysis(&ro, &an, &err);
-			if (rc)
-				fprintf(stderr, "gen-fabric: %s\n", err.message);
-		}
+		/* the topology section alone */
+		ao.topology = to;
+		ao.flags = IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_HEALTH |
+			   IBTOPO_ANALYZE_NO_ROUTES;
+		ro.format = json ? IBTOPO_FORMAT_JSON : IBTOPO_FORMAT_TEXT;
+		rc = ibtopo_analysis_new(&an, f, &ao, &err);
+		if (!rc)
+			rc = ibtopo_report_analysis(&ro, an, &err);
+		if (rc)
+			fprintf(stderr, "gen-fabric: %s\n", err.message);
+		ibtopo_analysis_free(an);
 	}
 	ibtopo_topology_free(t);
 	ibtopo_findings_release(&findings);

@@ -19,22 +19,15 @@
 extern "C" {
 #endif
 
-/* Every result of ibtopo_analyze(), by section; opaque. */
-struct ibtopo_analysis_sections;
-
-/** What `ibtopo analyze` reports; everything borrowed. */
-struct ibtopo_analysis {
-	unsigned version;	/* IBTOPO_ANALYSIS_VERSION */
-	const struct ibtopo_fabric *fabric;
-	const struct ibtopo_findings *findings;	/* may be NULL: none */
-	const struct ibtopo_topology *topology;	/* may be NULL: not analyzed */
-	const struct ibtopo_routes *routes;	/* may be NULL: no tables */
-	/* set by ibtopo_analyze(): every section the report writes (the
-	 * topology and routes above among them); NULL in an analysis the
-	 * caller fills in, which reports its topology and routes */
-	const struct ibtopo_analysis_sections *sections;
-};
-#define IBTOPO_ANALYSIS_VERSION 1
+/*
+ * The analysis of one fabric: the fabric, the options, and each section's
+ * result, computed on first use and kept. It is what every output reads
+ * (the report, the writers, the metrics, the diagram), so they all say
+ * what one set of options found. Opaque; made by ibtopo_analysis_new()
+ * or ibtopo_analyze(), freed by ibtopo_analysis_free(). Not thread-safe:
+ * one thread uses an analysis at a time.
+ */
+struct ibtopo_analysis;
 
 enum ibtopo_analyze_flags {
 	IBTOPO_ANALYZE_NO_CHECKS = 1u << 0,	/* no link and cable checks */
@@ -43,7 +36,7 @@ enum ibtopo_analyze_flags {
 	IBTOPO_ANALYZE_NO_ROUTES = 1u << 3,	/* no routing analysis */
 };
 
-/** Options of every analysis ibtopo_analyze() runs. */
+/** Options of every analysis of an analysis. */
 struct ibtopo_analyze_opts {
 	unsigned version;			/* IBTOPO_ANALYZE_OPTS_VERSION */
 	struct ibtopo_check_opts checks;	/* ibtopo_check_links() */
@@ -55,37 +48,132 @@ struct ibtopo_analyze_opts {
 	/* version 3: the routing section's options (ibtopo_routes_analyze():
 	 * bisections, seed, flags); earlier versions get the defaults */
 	struct ibtopo_routes_opts routes;
+	/* version 4: the port health section against an earlier snapshot of
+	 * the same fabric (borrowed; NULL: this snapshot alone), and then
+	 * the traffic per level with its `top` busiest links (0: 10) */
+	const struct ibtopo_fabric *since;
+	size_t traffic_top;
 };
-#define IBTOPO_ANALYZE_OPTS_VERSION 3
+#define IBTOPO_ANALYZE_OPTS_VERSION 4
 #define IBTOPO_ANALYZE_OPTS_INIT { IBTOPO_ANALYZE_OPTS_VERSION, \
 	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0, \
-	IBTOPO_HEALTH_OPTS_INIT, IBTOPO_ROUTES_OPTS_INIT }
+	IBTOPO_HEALTH_OPTS_INIT, IBTOPO_ROUTES_OPTS_INIT, NULL, 0 }
 
 /**
- * Run every analysis the library has, in order: the link and cable checks
- * (ibtopo_check_links()), then the topology (ibtopo_topology_analyze()),
- * then port health when ports carry counters (ibtopo_health_analyze() on
- * this one snapshot, opts->health's thresholds: port-errors findings),
- * then, when switches have forwarding tables, the routing
- * (ibtopo_routes_analyze(), opts->routes), each unless a flag skips
- * it. *out is a new analysis whose findings are
- * the findings of all of them, in that order, and whose topology is the
- * topology analysis (NULL when skipped); it borrows the fabric: free it
- * with ibtopo_analysis_free() before the fabric. `opts` may be NULL
- * (defaults). Returns 0, IBTOPO_EINVAL (no fabric or out, unknown opts
- * version), or what the failing analysis returns (see there); on
- * failure *out is NULL.
+ * A new analysis of `fabric` (borrowed: free the analysis first) with a
+ * copy of `opts` (NULL: the defaults; the paths and the `since` fabric
+ * it names are borrowed too). Nothing is computed yet. Returns 0,
+ * IBTOPO_EINVAL (no fabric or out, an unknown options version) or
+ * IBTOPO_ENOMEM.
+ */
+int ibtopo_analysis_new(struct ibtopo_analysis **out,
+			const struct ibtopo_fabric *fabric,
+			const struct ibtopo_analyze_opts *opts,
+			struct ibtopo_error *err);
+
+/**
+ * ibtopo_analysis_new(), then every section the flags leave, in order,
+ * and their findings collected (ibtopo_analysis_findings()). On failure
+ * *out is NULL and the error is the failing section's.
  */
 int ibtopo_analyze(struct ibtopo_analysis **out,
 		   const struct ibtopo_fabric *fabric,
 		   const struct ibtopo_analyze_opts *opts,
 		   struct ibtopo_error *err);
 
-/**
- * Free an analysis made by ibtopo_analyze() (never one the caller filled
- * in), its findings and topology; NULL is fine.
- */
+/** Free an analysis and every result it keeps; NULL is fine. */
 void ibtopo_analysis_free(struct ibtopo_analysis *analysis);
+
+/** The fabric and the options of an analysis (borrowed). */
+const struct ibtopo_fabric *
+ibtopo_analysis_fabric(const struct ibtopo_analysis *analysis);
+const struct ibtopo_analyze_opts *
+ibtopo_analysis_opts(const struct ibtopo_analysis *analysis);
+
+/*
+ * The sections. Each computes on its first call and keeps its result
+ * (and its error: a failed section fails the same way again); *out is
+ * borrowed from the analysis. A section its flag skips gives NULL and 0.
+ * Their errors are those of the functions named.
+ */
+/** The link and cable checks' findings (ibtopo_check_links()). */
+int ibtopo_analysis_links(struct ibtopo_analysis *analysis,
+			  const struct ibtopo_findings **out,
+			  struct ibtopo_error *err);
+/**
+ * The speed and width bits `link` (of the analysis' fabric) could run
+ * at, the one rule of every output: its active ones, unless the link
+ * checks found it downgraded (a speed- or width-downgrade finding, not
+ * one whose cause is device-limit), then what they expect. So a link runs
+ * below this exactly when analyze calls it downgraded. Without the
+ * checks (IBTOPO_ANALYZE_NO_CHECKS) its active ones.
+ */
+int ibtopo_analysis_link_possible(struct ibtopo_analysis *analysis,
+				  const struct ibtopo_link *link,
+				  unsigned *speed, unsigned *width,
+				  struct ibtopo_error *err);
+/** The topology (ibtopo_topology_analyze()). */
+int ibtopo_analysis_topology(struct ibtopo_analysis *analysis,
+			     const struct ibtopo_topology **out,
+			     struct ibtopo_error *err);
+/**
+ * Port health (ibtopo_health_analyze() against opts->since; with it, the
+ * traffic per level of ibtopo_health_traffic() too); NULL when no port
+ * carries counters.
+ */
+int ibtopo_analysis_health(struct ibtopo_analysis *analysis,
+			   const struct ibtopo_health **out,
+			   struct ibtopo_error *err);
+/** The routing (ibtopo_routes_analyze()); NULL without tables. */
+int ibtopo_analysis_routes(struct ibtopo_analysis *analysis,
+			   const struct ibtopo_routes **out,
+			   struct ibtopo_error *err);
+/**
+ * Every section's findings, in the order of the sections (links,
+ * topology, health, routes), after the findings about the input added
+ * with ibtopo_analysis_note(); computes every section not yet computed.
+ * A cable the checks find over length or under-rated whose ports have
+ * errors is one failing-cable finding.
+ */
+int ibtopo_analysis_findings(struct ibtopo_analysis *analysis,
+			     const struct ibtopo_findings **out,
+			     struct ibtopo_error *err);
+/* The sections, in the order they run and their findings come. */
+enum ibtopo_analysis_section {
+	IBTOPO_SECTION_LINKS,		/* the link and cable checks */
+	IBTOPO_SECTION_TOPOLOGY,
+	IBTOPO_SECTION_HEALTH,
+	IBTOPO_SECTION_ROUTES,
+};
+
+/**
+ * One section's own findings (computing it first), for a command that
+ * reports that section alone (health, routes); IBTOPO_EINVAL for a
+ * section it does not know. The failing-cable merge of
+ * ibtopo_analysis_findings() is not applied.
+ */
+int ibtopo_analysis_section_findings(struct ibtopo_analysis *analysis,
+				     enum ibtopo_analysis_section section,
+				     const struct ibtopo_findings **out,
+				     struct ibtopo_error *err);
+
+/**
+ * Findings about the input (a cable row that matched nothing, say),
+ * copied: they come first in ibtopo_analysis_findings(). Before it only
+ * (IBTOPO_EINVAL after).
+ */
+int ibtopo_analysis_note(struct ibtopo_analysis *analysis,
+			 const struct ibtopo_findings *input,
+			 struct ibtopo_error *err);
+
+/**
+ * Where an analysis says what it computes: one line per section, once,
+ * "<section>: <what it found> in <seconds> s" (no newline), as it
+ * finishes. NULL stops it.
+ */
+void ibtopo_analysis_set_log(struct ibtopo_analysis *analysis,
+			     void (*log)(void *ctx, const char *line),
+			     void *ctx);
 
 #ifdef __cplusplus
 }

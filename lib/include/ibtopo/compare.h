@@ -15,6 +15,7 @@
 #include <ibtopo/read.h>
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
+#include <ibtopo/analyze.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,19 +100,20 @@ struct ibtopo_diff_opts {
  * - port-error-rate, link-flapping (errors): when both carry port
  *   counters, an error counter that grew from OLD to NEW, as
  *   ibtopo_health_analyze(NEW, OLD) gives them (a = the port in NEW whose
- *   counter grew, b = its peer; actual = growth, value = per hour).
+ *   counter grew, b = its peer; actual = growth, value = per hour): NEW's
+ *   health section when NEW's analysis has since = OLD's fabric.
  * - when both fabrics carry forwarding tables: route-changed (info), one
  *   per destination LID (limit; b = the port with it) whose entry changed
  *   on a switch with a table on both sides: a = the first such switch in
  *   NEW, port = its new entry; expected/actual = OLD/NEW entry; value =
  *   the switches that changed it. route-load-changed (info), the (up to
  *   10) switch ports whose CA-to-CA routes changed most: a = the port;
- *   expected/actual = OLD/NEW routes (ibtopo_routes_analyze()).
+ *   expected/actual = OLD/NEW routes (each analysis' routing section).
  * Returns 0, IBTOPO_EINVAL (no fabric) or IBTOPO_ENOMEM.
  */
 int ibtopo_fabric_diff(struct ibtopo_findings *out,
-		       const struct ibtopo_fabric *old,
-		       const struct ibtopo_fabric *new_,
+		       struct ibtopo_analysis *old,
+		       struct ibtopo_analysis *new_,
 		       const struct ibtopo_diff_opts *opts,
 		       struct ibtopo_error *err);
 

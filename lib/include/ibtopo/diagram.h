@@ -17,6 +17,7 @@
 #include <ibtopo/topology.h>
 #include <ibtopo/routes_analysis.h>
 #include <ibtopo/health.h>
+#include <ibtopo/analyze.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,13 +100,12 @@ struct ibtopo_diagram_opts {
 	/* NULL: snapshot id and label, date, counts */
 	const char *subtitle;
 	const struct ibtopo_findings *findings;	/* NULL: none */
-	const struct ibtopo_fabric *other;	/* NULL: none */
-	/* levels for the ranks (ibtopo_topology_node_level()); NULL: leaves
-	 * are the switches with hosts, the others ranked by BFS upward */
-	const struct ibtopo_topology *topology;
+	/* the fabric compared with (--diff's OLD, a plan): its analysis,
+	 * for where a node it lacks was (borrowed); NULL: none */
+	struct ibtopo_analysis *other;
 	unsigned flags;			/* enum ibtopo_diagram_flags */
 	enum ibtopo_diagram_detail detail;
-	/* a heat map of the routes (ibtopo_routes_analyze() of this fabric,
+	/* a heat map of the routes (ibtopo_analysis_routes() of the analysis,
 	 * borrowed): each link drawn in one of IBTOPO_HEAT_STEPS colours
 	 * (pale yellow to dark red) and widths by the CA-to-CA routes it
 	 * carries, the more of its two directions; a line of parallel
@@ -119,7 +119,7 @@ struct ibtopo_diagram_opts {
 	const struct ibtopo_routes *heat;
 	/*
 	 * A heat map of the port counters instead (with `health`, borrowed:
-	 * ibtopo_health_analyze() of this fabric, and against an earlier
+	 * ibtopo_analysis_health() of the analysis, with `since` an earlier
 	 * snapshot for all but errors): each link in the same 5 colours on a
 	 * fixed scale of the worse end's measure, a bundle or line of
 	 * parallel cables in its worst cable's, the scale in the legend:
@@ -144,14 +144,16 @@ struct ibtopo_diagram_opts {
 	size_t nhistory;
 };
 #define IBTOPO_HEAT_STEPS 5
-#define IBTOPO_DIAGRAM_OPTS_VERSION 1
+#define IBTOPO_DIAGRAM_OPTS_VERSION 2
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
-	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, \
+	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, 0, \
 	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0 }
 
 /**
- * Write the fabric as a graphviz DOT graph through the sink (o->format is
- * ignored). Levels are ranks (top switches first, hosts last); labels are
+ * Write the analysed fabric as a graphviz DOT graph through the sink
+ * (o->format is ignored). Levels are ranks (top switches first, hosts
+ * last), the analysis' levels (ibtopo_analysis_topology(); when it skips
+ * the topology, every switch a leaf); labels are
  * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
  * "sw-01", "host001 mlx5_0" -> "host001"); descriptions sharing a long
  * start keep what tells them apart ("QLogic 12800-180 GUID=0x... L116"
@@ -171,18 +173,28 @@ struct ibtopo_diagram_opts {
  * error.
  */
 int ibtopo_diagram_dot(const struct ibtopo_sink *o,
-		      const struct ibtopo_fabric *f,
-		      const struct ibtopo_diagram_opts *d,
-		      struct ibtopo_error *err);
+		       struct ibtopo_analysis *analysis,
+		       const struct ibtopo_diagram_opts *d,
+		       struct ibtopo_error *err);
 
 /**
- * Draw the fabric into `out_path` ("-" = stdout) through libgvc in
- * process: `format` "svg", "png", "pdf", "dot" (the DOT text of
- * ibtopo_diagram_dot()) or "html" (one self-contained page: the SVG
- * inline with a script of its own for pan, zoom, search by name, GUID
- * or LID, details of nodes and links from a JSON copy of the diagram's
- * data, and the findings table; nothing loaded from the network); NULL
- * takes it from the path's extension (.htm is html). The
+ * Draw the analysed fabric through the sink (o->format is ignored),
+ * through libgvc in process: `format` "svg", "png", "pdf", "dot" (the
+ * DOT text of ibtopo_diagram_dot()) or "html" (one self-contained page:
+ * the SVG inline with a script of its own for pan, zoom, search by name,
+ * GUID or LID, details of nodes and links from a JSON copy of the
+ * diagram's data, and the findings table; nothing loaded from the
+ * network). IBTOPO_EINVAL for another format; else as
+ * ibtopo_diagram_image().
+ */
+int ibtopo_diagram_write(const struct ibtopo_sink *o, const char *format,
+			 struct ibtopo_analysis *analysis,
+			 const struct ibtopo_diagram_opts *d,
+			 struct ibtopo_error *err);
+
+/**
+ * ibtopo_diagram_write() into `out_path` ("-" = stdout); `format` NULL
+ * takes it from the path's extension (.htm is html, .gv dot). The
  * layout engine is the one ibtopo_diagram_dot() chose. Graphviz messages
  * never reach stderr: an error carries the last one. Not thread-safe
  * (graphviz keeps global state). Returns 0; IBTOPO_EINVAL (unknown
@@ -191,9 +203,9 @@ int ibtopo_diagram_dot(const struct ibtopo_sink *o,
  * graphviz install, see `dot -c`); or as ibtopo_diagram_dot().
  */
 int ibtopo_diagram_image(const char *out_path, const char *format,
-			const struct ibtopo_fabric *f,
-			const struct ibtopo_diagram_opts *d,
-			struct ibtopo_error *err);
+			 struct ibtopo_analysis *analysis,
+			 const struct ibtopo_diagram_opts *d,
+			 struct ibtopo_error *err);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <ibtopo/error.h>
 #include <ibtopo/fabric.h>
 #include <ibtopo/sink.h>
+#include <ibtopo/analyze.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,15 +55,18 @@ int ibtopo_export_format_parse(const char *name);
 const char *ibtopo_export_format_name(enum ibtopo_export_format format);
 
 /**
- * Write a fabric in an export format through opts' sink (opts->format is
- * ignored). ibnetdiscover: as `ibnetdiscover` prints it, readable by
+ * Write the analysed fabric in an export format through opts' sink
+ * (opts->format is ignored), with export options (NULL = the defaults;
+ * IBTOPO_EINVAL for a version it does not know). The scheduler formats
+ * read the analysis' levels (ibtopo_analysis_topology()), so they rank
+ * switches as analyze does with the same options. ibnetdiscover: as `ibnetdiscover` prints it, readable by
  * ibsim and by ibtopo_fabric_read_buffer() into the same fabric.
  * ibsim: a net file whose ports' enabled masks (w= s= e=) make ibsim
  * train every link at its active speed and width; GUIDs kept through
  * switchguid=/caguid= lines; NDR and faster are written as HDR (see
  * ibtopo_export_losses()).
  * slurm, slurm-block, slurm-yaml, k8s: the scheduler formats, all from
- * one tree of logical switches built on ibtopo_topology_analyze():
+ * one tree of logical switches built on the analysis' topology:
  * a leaf lists servers, a switch above lists switches of lower levels;
  * the chips of a director are one switch, the leaves of a scalable unit
  * of a rail-optimized fabric one leaf named after the unit, a Dragonfly+
@@ -88,19 +92,20 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * one.
  * IBTOPO_EIO if the sink fails.
  */
+int ibtopo_analysis_write(const struct ibtopo_sink *opts,
+			  struct ibtopo_analysis *analysis,
+			  enum ibtopo_export_format format,
+			  const struct ibtopo_export_opts *xopts,
+			  struct ibtopo_error *err);
+/**
+ * ibtopo_analysis_write() of an analysis of its own with the default
+ * options (the levels alone) and the default export options; a program
+ * that reports the fabric too shares one analysis instead.
+ */
 int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 			const struct ibtopo_fabric *fabric,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err);
-/**
- * ibtopo_fabric_write() with export options (NULL = the defaults);
- * IBTOPO_EINVAL for a version it does not know.
- */
-int ibtopo_fabric_write_opts(const struct ibtopo_sink *opts,
-			     const struct ibtopo_fabric *fabric,
-			     enum ibtopo_export_format format,
-			     const struct ibtopo_export_opts *xopts,
-			     struct ibtopo_error *err);
 
 /**
  * What writing `fabric` in `format` cannot keep, as one line for a

@@ -15,6 +15,7 @@
 #include <ibtopo/fabric.h>
 #include <ibtopo/sink.h>
 #include <ibtopo/findings.h>
+#include <ibtopo/analyze.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,13 +31,10 @@ struct ibtopo_metrics_opts {
 	unsigned version;	/* IBTOPO_METRICS_OPTS_VERSION */
 	/* the `fabric` label; NULL: ibtopo_metrics_fabric_name() */
 	const char *fabric_name;
-	/* the findings counted by kind and severity (borrowed); NULL:
-	 * those of ibtopo_analyze() with its defaults */
-	const struct ibtopo_findings *findings;
 	unsigned flags;		/* enum ibtopo_metrics_flags */
 };
-#define IBTOPO_METRICS_OPTS_VERSION 1
-#define IBTOPO_METRICS_OPTS_INIT { IBTOPO_METRICS_OPTS_VERSION, NULL, NULL, 0 }
+#define IBTOPO_METRICS_OPTS_VERSION 2
+#define IBTOPO_METRICS_OPTS_INIT { IBTOPO_METRICS_OPTS_VERSION, NULL, 0 }
 
 /**
  * The name a fabric goes by in the `fabric` label, into buf (at most
@@ -48,16 +46,17 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 				       const struct ibtopo_fabric *fabric);
 
 /**
- * Write the fabric's port health through the sink (o->format is
+ * Write the analysed fabric's port health through the sink (o->format is
  * ignored) in the Prometheus text exposition format 0.0.4, each metric
  * family once with its HELP and TYPE:
  * - per port of a switch or CA (port 0 left out), linked or not:
  *   ibtopo_port_state and ibtopo_port_physical_state (the IBA values,
  *   0 unknown), ibtopo_port_width_lanes, ibtopo_port_lane_speed_bytes_per_second
  *   and ibtopo_port_rate_bytes_per_second (active; 0 when down), and for
- *   a link whose two ends' supported sets are known
- *   ibtopo_port_possible_rate_bytes_per_second, the fastest both ends
- *   support: `rate < possible` is a downgraded link;
+ *   a linked port ibtopo_port_possible_rate_bytes_per_second, the rate
+ *   the analysis says its link could run at
+ *   (ibtopo_analysis_link_possible()): `rate < possible` is exactly a
+ *   link analyze calls downgraded;
  * - per port with counters: every error counter of PortCounters as
  *   ibtopo_port_<name>_total, ibtopo_port_{transmit,receive}_bytes_total
  *   (4 x the PortXmitData/PortRcvData words), ..._packets_total and
@@ -67,15 +66,15 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  *   a saturated counter keeps its largest value, never drops to zero;
  * - per fabric: switches, CAs, routers and links, the snapshot's time
  *   and id, whether it is partial, and the findings by kind and
- *   severity (opts->findings, else ibtopo_analyze()'s).
+ *   severity (the analysis' findings, ibtopo_analysis_findings()).
  * Port series carry the labels fabric, node (the description after any
  * node-name map), node_guid, port, node_type, remote_node, remote_guid
  * and remote_port (empty when unlinked). `opts` may be NULL (defaults).
- * Returns 0, IBTOPO_EINVAL (no sink or fabric, unknown opts version),
- * IBTOPO_ENOMEM, what ibtopo_analyze() returns, or the sink's error.
+ * Returns 0, IBTOPO_EINVAL (no sink or analysis, unknown opts version),
+ * IBTOPO_ENOMEM, what the analysis returns, or the sink's error.
  */
 int ibtopo_metrics_write(const struct ibtopo_sink *o,
-			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_analysis *analysis,
 			 const struct ibtopo_metrics_opts *opts,
 			 struct ibtopo_error *err);
 

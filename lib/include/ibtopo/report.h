@@ -91,11 +91,13 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
  * as in ibtopo_report_findings()). Text: a summary line of the fabric,
  * each section's block (the topology summary, the routing summary), then
  * the findings tables (a description is ambiguous when two nodes of the
- * fabric share it). CSV: the findings only. Same returns as
+ * fabric share it). CSV: the findings only. Every section the options
+ * leave is computed first (ibtopo_analysis_findings()); its error is
+ * returned as it is. Otherwise the same returns as
  * ibtopo_report_findings().
  */
 int ibtopo_report_analysis(const struct ibtopo_sink *sink,
-			   const struct ibtopo_analysis *analysis,
+			   struct ibtopo_analysis *analysis,
 			   struct ibtopo_error *err);
 
 #ifdef __cplusplus
