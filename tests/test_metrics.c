@@ -80,9 +80,9 @@ static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 }
 
 #define CA_LABELS                                                       \
-	"fabric=\"fabric-0000000000000020\",node=\"host1 mlx5_0\","     \
+	"fabric=\"fabric-0000000000000020\",node=\"host1\","             \
 	"node_guid=\"0x0000000000000010\",port=\"1\",node_type=\"ca\"," \
-	"remote_node=\"sw \\\"1\\\"\\\\x\\nnl\","                       \
+	"remote_node=\"S-0000000000000020\","                            \
 	"remote_guid=\"0x0000000000000020\",remote_port=\"1\""
 
 static void ca_port_series_name_both_ends(void **state)

@@ -758,9 +758,10 @@ int ibtopo__check_links_run(struct ibtopo_findings *out,
 /*
  * The rate each link could run at, the one rule every output follows:
  * its active speed and width, unless a speed- or width-downgrade finding
- * says what it should run at (a device-limit one does not: the slower
- * end runs no faster anywhere). So `rate < possible` is exactly a link
- * the checks call downgraded. Two entries a link: speed bit, width bit.
+ * of warning or error says what it should run at (an info one does not:
+ * a device-limit end runs no faster anywhere, a lone slow adapter proves
+ * nothing). So `rate < possible` is exactly a link the checks call
+ * downgraded. Two entries a link: speed bit, width bit.
  */
 static int possible_build(struct ibtopo_analysis *an,
 			  const struct ibtopo_findings *found,
@@ -784,7 +785,7 @@ static int possible_build(struct ibtopo_analysis *an,
 		const struct ibtopo_port *port = NULL;
 
 		if ((!speed && f->kind != IBTOPO_FIND_WIDTH_DOWNGRADE) ||
-		    f->cause == IBTOPO_CAUSE_DEVICE_LIMIT || f->a.port < 0)
+		    f->severity < IBTOPO_SEV_WARNING || f->a.port < 0)
 			continue;
 		n = ibtopo_fabric_find_node(an->fabric, f->a.guid);
 		if (n && (unsigned)f->a.port <= n->nports)

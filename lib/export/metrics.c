@@ -239,17 +239,19 @@ static int port_labels(struct mctx *c, struct mport *mp)
 {
 	const struct ibtopo_port *p = mp->p, *r = p->remote;
 	struct mbuf lb = { NULL, NULL, 0, 0, 0 };
+	char name[IBTOPO_NODE_NAME_MAX];
 
 	mb_str(&lb, "fabric=\"");
 	mb_label_value(&lb, c->fabric);
 	mb_str(&lb, "\",node=\"");
-	mb_label_value(&lb, p->node->desc);
+	mb_label_value(&lb, ibtopo_node_name(name, sizeof(name), p->node));
 	mb_printf(&lb, "\",node_guid=\"0x%016" PRIx64 "\",port=\"%u\"",
 		  p->node->guid, p->num);
 	mb_printf(&lb, ",node_type=\"%s\",remote_node=\"",
 		  ibtopo_node_type_name(p->node->type));
 	if (r)
-		mb_label_value(&lb, r->node->desc);
+		mb_label_value(&lb,
+			       ibtopo_node_name(name, sizeof(name), r->node));
 	if (r)
 		mb_printf(&lb,
 			  "\",remote_guid=\"0x%016" PRIx64

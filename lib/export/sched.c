@@ -108,20 +108,6 @@ static bool is_switch(const struct ibtopo_node *n)
 
 /* "MF0;<name>:<model>/U1" gives <name>, a one-word description the word,
  * else "S-<guid>" as ibnetdiscover names the switch. */
-static void switch_name(const struct ibtopo_node *n, char *buf, size_t len)
-{
-	const char *s = n->desc;
-	size_t k = ibtopo__desc_switch_name(n->desc, &s);
-
-	if (!k) {
-		s = n->desc;
-		k = strlen(s);
-	}
-	if (ibtopo__is_name_word(s, k) && k < len)
-		snprintf(buf, len, "%.*s", (int)k, s);
-	else
-		snprintf(buf, len, "S-%016" PRIx64, n->guid);
-}
 
 static bool name_char(char c)
 {
@@ -999,10 +985,10 @@ int ibtopo__sched_build(struct ibtopo__sched *s, struct ibtopo_analysis *an,
 
 		b.uf[i] = i;
 		if (is_switch(node)) {
-			switch_name(node, b.raw[i], sizeof(b.raw[i]));
+			ibtopo_node_name(b.raw[i], sizeof(b.raw[i]), node);
 			b.level[i] = ibtopo_topology_node_level(b.topo, node);
 		} else {
-			ibtopo__ca_host_name(node, b.raw[i], sizeof(b.raw[i]));
+			ibtopo_node_name(b.raw[i], sizeof(b.raw[i]), node);
 		}
 	}
 	rc = unique_switch_names(&b);

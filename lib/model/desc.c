@@ -157,3 +157,26 @@ const char *ibtopo__ca_host_name(const struct ibtopo_node *ca, char *buf,
 		snprintf(buf, len, "H-%016" PRIx64, ca->guid);
 	return buf;
 }
+
+const char *ibtopo_node_name(char *buf, size_t len, const struct ibtopo_node *n)
+{
+	const char *s;
+	size_t k;
+
+	if (!buf || !len)
+		return buf;
+	if (n->type == IBTOPO_NODE_CA)
+		return ibtopo__ca_host_name(n, buf, len);
+	s = n->desc ? n->desc : "";
+	k = ibtopo__desc_switch_name(s, &s);
+	if (!k) {
+		s = n->desc ? n->desc : "";
+		k = strlen(s);
+	}
+	if (ibtopo__is_name_word(s, k) && k < len)
+		snprintf(buf, len, "%.*s", (int)k, s);
+	else
+		snprintf(buf, len, "%c-%016" PRIx64,
+			 n->type == IBTOPO_NODE_ROUTER ? 'R' : 'S', n->guid);
+	return buf;
+}

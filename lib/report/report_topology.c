@@ -281,6 +281,24 @@ static J *opensm_json(struct jb *b, const struct ibtopo_topology *t)
 	return osm;
 }
 
+/* The node GUIDs of a level's switches, in fabric order: what every
+ * output that ranks switches must agree with. */
+static J *level_guids(struct jb *b, const struct ibtopo_topology *t, int level)
+{
+	J *a = ibtopo__json_array();
+	char g[24];
+
+	for (size_t i = 0; a && i < t->nsw; i++) {
+		if (t->sw[i].level != level)
+			continue;
+		snprintf(g, sizeof(g), "0x%016" PRIx64, t->sw[i].node->guid);
+		jappend(b, a, ibtopo__json_string(g));
+	}
+	if (!a)
+		b->rc = IBTOPO_ENOMEM;
+	return a;
+}
+
 static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 {
 	J *o = ibtopo__json_object(), *lv = ibtopo__json_array();
@@ -301,8 +319,13 @@ static J *topology_json(struct jb *b, const struct ibtopo_topology *t)
 	jset(b, o, "switch_links", ibtopo__json_int((int64_t)t->isl_links));
 	jset(b, o, "switch_internal_cas", ibtopo__json_int((int64_t)t->internal_cas));
 	jset(b, o, "violating_links", ibtopo__json_int((int64_t)t->violations));
-	for (unsigned l = t->nlevels; l >= 1; l--)
-		jappend(b, lv, level_json(b, &t->levels[l - 1]));
+	for (unsigned l = t->nlevels; l >= 1; l--) {
+		J *lo = level_json(b, &t->levels[l - 1]);
+
+		if (lo)
+			jset(b, lo, "switch_guids", level_guids(b, t, (int)l));
+		jappend(b, lv, lo);
+	}
 	jset(b, o, "by_level", lv);
 	jset(b, o, "opensm_ftree", opensm_json(b, t));
 	jset(b, o, "blocking_factor", jreal_or_null(t->blocking));

@@ -30,9 +30,9 @@ for c in hc-perfquery.txt hc-perfquery-later.txt hc-ibqueryerrors.txt \
 	run 0 "$IBTOPO" metrics latest -o "$tmp/m.prom" || continue
 	"$PROMTOOL" check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 ||
 		flunk "promtool on $c: $(cat "$tmp/lint")"
-	# bytes: 4 x the words the store holds, port by port
+	# bytes: 4 x the words the store holds, port by port (by GUID)
 	run 0 "$IBTOPO" health latest --format json
-	json_get '"\n".join("%s %d %d" % (p["node"], p["port"],
+	json_get '"\n".join("%s %d %d" % (p["guid"], p["port"],
 		4 * p["counters"]["PortXmitData"]) for p in j["ports"]
 		if p["counters"].get("PortXmitData") is not None)' \
 		<"$tmp/out" | sort >"$tmp/want-bytes"
@@ -43,7 +43,7 @@ for line in open(sys.argv[1]):
     m = re.match(r"ibtopo_port_transmit_bytes_total\{(.*)\} (\d+)$", line)
     if m:
         l = dict(re.findall(r"(\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"", m.group(1)))
-        rows.append("%s %s %s" % (l["node"], l["port"], m.group(2)))
+        rows.append("%s %s %s" % (l["node_guid"], l["port"], m.group(2)))
 print("\n".join(sorted(rows)))
 ' "$tmp/m.prom" >"$tmp/got-bytes"
 	same "$tmp/want-bytes" "$tmp/got-bytes" "bytes of $c" ||

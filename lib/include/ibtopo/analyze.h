@@ -103,10 +103,11 @@ int ibtopo_analysis_links(struct ibtopo_analysis *analysis,
 /**
  * The speed and width bits `link` (of the analysis' fabric) could run
  * at, the one rule of every output: its active ones, unless the link
- * checks found it downgraded (a speed- or width-downgrade finding, not
- * one whose cause is device-limit), then what they expect. So a link runs
- * below this exactly when analyze calls it downgraded. Without the
- * checks (IBTOPO_ANALYZE_NO_CHECKS) its active ones.
+ * checks found it downgraded (a speed- or width-downgrade finding of
+ * warning or error; an info one, such as a device-limit end, is a fact,
+ * not a fault), then what they expect. So a link runs below this exactly
+ * when analyze warns that it is downgraded. Without the checks
+ * (IBTOPO_ANALYZE_NO_CHECKS) its active ones.
  */
 int ibtopo_analysis_link_possible(struct ibtopo_analysis *analysis,
 				  const struct ibtopo_link *link,

@@ -175,6 +175,21 @@ void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id);
 int ibtopo_fabric_set_fabric_name(struct ibtopo_fabric *fabric,
 				  const char *name, struct ibtopo_error *err);
 /**
+ * A node's name, the one rule every output names it by (the Slurm and
+ * Kubernetes files, the metrics' node label, the diagram where nothing
+ * else tells two nodes apart), into buf (len bytes with the NUL): a
+ * switch's <name> of "MF0;<name>:<model>/<unit>", or its description
+ * when that is one name word ("spine01"); a CA's host name (the first
+ * word of "<host> <adapter>", or a description a person wrote,
+ * "compute-01"); else "S-<guid>", "H-<guid>" or "R-<guid>", as
+ * ibnetdiscover calls a switch, CA or router. Only letters, digits,
+ * '-', '_' and '.'. Returns buf.
+ */
+const char *ibtopo_node_name(char *buf, size_t len,
+			     const struct ibtopo_node *node);
+/* A buffer that holds every name ibtopo_node_name() makes. */
+#define IBTOPO_NODE_NAME_MAX 256
+/**
  * The name the store gives a new fabric, into buf (len bytes with the
  * NUL): its subnet prefix's leading group ("fe80", "fabric" when not
  * known) and the lowest switch node GUID (lowest node GUID without

@@ -67,8 +67,8 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  * - per fabric: switches, CAs, routers and links, the snapshot's time
  *   and id, whether it is partial, and the findings by kind and
  *   severity (the analysis' findings, ibtopo_analysis_findings()).
- * Port series carry the labels fabric, node (the description after any
- * node-name map), node_guid, port, node_type, remote_node, remote_guid
+ * Port series carry the labels fabric, node (ibtopo_node_name(), after
+ * any node-name map), node_guid, port, node_type, remote_node, remote_guid
  * and remote_port (empty when unlinked). `opts` may be NULL (defaults).
  * Returns 0, IBTOPO_EINVAL (no sink or analysis, unknown opts version),
  * IBTOPO_ENOMEM, what the analysis returns, or the sink's error.
