@@ -65,10 +65,11 @@ sys.exit(rc)
 render_diff() {
 	bin=$1 bt='' bc=''
 	for _ in $(seq 1 "$REPEAT"); do
-		set -- $(measure "$bin" -v --db "$db" render --diff a b \
+		m=$(measure "$bin" -v --db "$db" render --diff a b \
 			-o "$TESTDIR/d.dot") || fail "render --diff: $(tail -2 "$TESTDIR/err")"
-		if [ -z "$bt" ] || lt "$1" "$bt"; then bt=$1; fi
-		if [ -z "$bc" ] || lt "$2" "$bc"; then bc=$2; fi
+		t=${m% *} c=${m#* }
+		if [ -z "$bt" ] || lt "$t" "$bt"; then bt=$t; fi
+		if [ -z "$bc" ] || lt "$c" "$bc"; then bc=$c; fi
 	done
 	tr=$(grep -c '^ibtopo: analysis: routes: ' "$TESTDIR/err")
 	[ "$tr" -gt 0 ] || tr=-
@@ -101,12 +102,14 @@ sweep() {
 
 hosts=$(grep -c "^Hca" "$dir/ft.net")
 echo "fabric: radix $RADIX, 3 levels, $hosts hosts, OpenSM ftree tables (load $(cut -d' ' -f1-3 /proc/loadavg))"
-set -- $(render_diff "$IBTOPO")
-new_t=$1 new_c=$2 new_r=$3
+read -r new_t new_c new_r <<EOF
+$(render_diff "$IBTOPO")
+EOF
 new_s=$(sweep "$IBTOPO")
 if [ -n "$PEER" ]; then
-	set -- $(render_diff "$PEER")
-	old_t=$1 old_c=$2
+	read -r old_t old_c _ <<EOF
+$(render_diff "$PEER")
+EOF
 	old_s=$(sweep "$PEER")
 	printf '%-22s %10s %10s %8s\n' job ibtopo peer ratio
 	printf '%-22s %9ss %9ss %8s\n' "render --diff (wall)" "$new_t" "$old_t" \

@@ -1,5 +1,6 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
+#include "fabric_pair.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -906,6 +907,8 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 {
 	int rc = load_source(out, g, src, err);
 
+	if (!rc)
+		cli_note_partial(*out);
 	if (rc || !src->routes)
 		return rc;
 	rc = attach_routes(*out, g, src->routes, err);

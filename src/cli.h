@@ -18,6 +18,8 @@ enum {
 	EXIT_CLEAN = 0,	   /* nothing found */
 	EXIT_FINDINGS = 1, /* findings at or above --fail-on, or differences */
 	EXIT_TROUBLE = 2,  /* usage error or failure */
+	/* stored, but incomplete: counters of some ports not read */
+	EXIT_INCOMPLETE = 3,
 };
 
 /* Global options, given before or after the subcommand. */

@@ -23,7 +23,9 @@ const struct cli_cmd cmd_diff_entry = {
 	.args = "OLD NEW [--lids] [--format text|json|csv]",
 	.details =
 		"OLD and NEW are each a snapshot REF (id, label, 'latest',\n"
-		"'latest~N') or a fabric file. Nodes are the same when their GUIDs\n"
+		"'latest~N') or a fabric file; a stored OLD later than a stored\n"
+		"NEW (counters read after it, or discovered after it) is refused.\n"
+		"Nodes are the same when their GUIDs\n"
 		"are; links when both ends (node GUID, port) are. Changes:\n"
 		"  node-added, node-removed   (a node's links are counted there)\n"
 		"  node-renamed               description changed\n"
@@ -82,17 +84,17 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	rc = load_fabric_pair(&old, &new_, g, argv[st.optind],
 			      argv[st.optind + 1], &err);
+	if (!rc && cli_check_order(old, new_, "OLD", "NEW", true, &err)) {
+		ibtopo_fabric_free(old);
+		ibtopo_fabric_free(new_);
+		old = new_ = NULL;
+		rc = EXIT_TROUBLE;
+	}
 	if (rc) {
 		rc = cli_fail(&err);
 		goto out;
 	}
 	t1 = cli_now();
-	if (ibtopo_fabric_meta(old)->partial ||
-	    ibtopo_fabric_meta(new_)->partial)
-		fprintf(stderr,
-			"ibtopo: warning: %s is a partial discovery: nodes "
-			"it did not reach show as removed or added\n",
-			ibtopo_fabric_meta(old)->partial ? "OLD" : "NEW");
 	/* NEW's health against OLD: the counters' growth */
 	ao.since = old;
 	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS;

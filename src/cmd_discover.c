@@ -91,6 +91,11 @@ const struct cli_cmd cmd_discover_entry = {
 		"are read after the sweep, LID-routed (a subnet manager must\n"
 		"have assigned LIDs), and stored with the snapshot and the time\n"
 		"they were read; only Gets are sent: no counter is reset.\n"
+		"A port whose PMA does not answer (asked again) is stored as\n"
+		"'not read', never as zeros, the others as read: the summary\n"
+		"names those ports (--quiet, --format json: on stderr) and\n"
+		"discover exits 3, stored but incomplete (--partial is about\n"
+		"the sweep: it is not needed, and does not mark this).\n"
 		"With --routes, after the sweep every switch's SwitchInfo and\n"
 		"linear forwarding table (LFT blocks 0..LinearFDBTop/64) are\n"
 		"read with SMP Gets along directed routes, 16 in flight, and\n"
@@ -117,7 +122,8 @@ const struct cli_cmd cmd_discover_entry = {
 		"stderr), so cron mails only what needs a look.\n"
 		"--format json prints one object instead: " CLI_JSON ",\n"
 		"\"fabric\",\"snapshot\":{\"id\",\"label\",\"source\",\"switches\",\n"
-		"\"cas\",\"routers\",\"links\",\"cables\",\"partial\"},\"seconds\",\n"
+		"\"cas\",\"routers\",\"links\",\"cables\",\"partial\",\"partial_reason\",\n"
+		"\"counters_unread\"},\"seconds\",\n"
 		"\"mads\":{\"sent\",\"asked_again\",\"lost\",\"window_max\",\n"
 		"\"window_min\",\"sweeps\",\"worst_guid\",\"worst_timeouts\"}}.",
 	.opts = opts,
@@ -412,13 +418,13 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (rep.format == IBTOPO_FORMAT_JSON)
 		ns.quiet = true;
 	rc = new_snapshot_save(&ns, g, fabric, t0);
-	if (rc || rep.format != IBTOPO_FORMAT_JSON)
+	if ((rc && rc != EXIT_INCOMPLETE) || rep.format != IBTOPO_FORMAT_JSON)
 		goto out_free;
 	so = cli_stdout_sink(rep.format);
 	if (ibtopo_report_discover(&so, fabric, &mads, cli_now() - t0, &err))
 		rc = cli_fail(&err);
-	else
-		rc = cli_report_exit(NULL, 0);
+	else if (cli_report_exit(NULL, 0) != EXIT_CLEAN)
+		rc = EXIT_TROUBLE;
 out_free:
 	ibtopo_fabric_free(fabric);
 	new_snapshot_release(&ns);

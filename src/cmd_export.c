@@ -37,6 +37,8 @@ const struct cli_cmd cmd_export_entry = {
 	.details =
 		"REF is a snapshot id, a label, 'latest' or 'latest~N' (default:\n"
 		"latest); an existing FILE is read instead of the database.\n"
+		"A partial snapshot is written as far as it goes, said on stderr,\n"
+		"and export exits 3 (incomplete).\n"
 		"Formats:\n"
 		"  ibnetdiscover  as `ibnetdiscover` prints it; ibsim and `ibtopo\n"
 		"                 import` read it back into the same fabric\n"
@@ -171,6 +173,9 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free;
 	}
 	rc = output_file_close(&out);
+	/* written, from a snapshot that lacks part of the fabric */
+	if (!rc && ibtopo_fabric_meta(fabric)->partial)
+		rc = EXIT_INCOMPLETE;
 out_free:
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);

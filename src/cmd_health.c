@@ -1,5 +1,6 @@
 /* cmd_health.c - ibtopo health: port counters, their growth, findings */
 #include "commands.h"
+#include "fabric_pair.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ enum {
 
 static const struct cli_opt opts[] = {
 	CLI_OPT("since", 0, 1, "REF",
-		"compare with this earlier snapshot: growth and rates per hour"),
+		"compare with this earlier snapshot: growth and rates per hour (a later one, or REF itself, is refused)"),
 	CLI_OPT("thresholds", 0, 1, "FILE",
 		"error thresholds, Name=value lines as ibqueryerrors reads them (default 0)"),
 	CLI_OPT_SAME(cli_opt_fail_on),
@@ -213,7 +214,9 @@ static int load_fabrics(struct ibtopo_fabric **now,
 		     &(struct cli_source){ .what = a->since ? a->since :
 							      a->what }))
 		return EXIT_TROUBLE;
-	if (*before && cli_check_pair(g, *before, *now, &err))
+	if (*before && (cli_check_pair(g, *before, *now, &err) ||
+			(a->since && cli_check_order(*before, *now, "--since",
+						     "REF", false, &err))))
 		return cli_fail(&err);
 	if (!a->counters)
 		return 0;

@@ -79,10 +79,6 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out;
 	}
 	t1 = cli_now();
-	if (ibtopo_fabric_meta(actual)->partial)
-		fprintf(stderr,
-			"ibtopo: warning: the fabric is a partial discovery: "
-			"nodes it did not reach show as missing\n");
 	if (ibtopo_fabric_validate(&list, plan, actual, &vopts, &err)) {
 		rc = cli_fail(&err);
 		goto out_free_list;

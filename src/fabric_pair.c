@@ -2,6 +2,9 @@
 #include "fabric_pair.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 struct load_job {
 	const struct cli_global *g;
@@ -51,4 +54,113 @@ int load_fabric_pair(struct ibtopo_fabric **a, struct ibtopo_fabric **b,
 	*a = ja.fabric;
 	*b = jb.fabric;
 	return 0;
+}
+
+/* "snapshot 2 ('day2', 2026-01-02 10:00 UTC)" into buf */
+static const char *snapshot_name(char *buf, size_t len,
+				 const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	char when[32] = "?";
+	struct tm tm;
+
+	if (gmtime_r(&m->taken_at, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (m->label)
+		snprintf(buf, len, "snapshot %lld ('%s', %s)",
+			 (long long)m->snapshot_id, m->label, when);
+	else
+		snprintf(buf, len, "snapshot %lld (%s)",
+			 (long long)m->snapshot_id, when);
+	return buf;
+}
+
+/* When its counters were read (the latest port, UTC ms); 0: none. */
+static int64_t counters_read_at(const struct ibtopo_fabric *f)
+{
+	size_t nn = ibtopo_fabric_node_count(f);
+	int64_t at = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned k = 0; k <= n->nports; k++)
+			if (n->ports[k] && n->ports[k]->counters &&
+			    n->ports[k]->counters->read_at_ms > at)
+				at = n->ports[k]->counters->read_at_ms;
+	}
+	return at;
+}
+
+/*
+ * Is x later than y? By their counter readings when both have some (what
+ * an interval measures; an import is stored when it is run, whatever
+ * the age of its file), else by when they were discovered.
+ */
+static bool later(const struct ibtopo_fabric *x, const struct ibtopo_fabric *y)
+{
+	const struct ibtopo_fabric_meta *mx = ibtopo_fabric_meta(x);
+	const struct ibtopo_fabric_meta *my = ibtopo_fabric_meta(y);
+	int64_t cx = counters_read_at(x), cy = counters_read_at(y);
+
+	if (cx && cy)
+		return cx > cy;
+	if (!mx->source || !my->source ||
+	    strncmp(mx->source, "discover:", 9) != 0 ||
+	    strncmp(my->source, "discover:", 9) != 0)
+		return false;
+	return mx->taken_at > my->taken_at;
+}
+
+int cli_check_order(const struct ibtopo_fabric *before,
+		    const struct ibtopo_fabric *after, const char *before_what,
+		    const char *after_what, bool same_ok,
+		    struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric_meta *b = ibtopo_fabric_meta(before);
+	const struct ibtopo_fabric_meta *a = ibtopo_fabric_meta(after);
+	char nb[320], na[320];
+
+	/* a file's time is its mtime: no order to trust */
+	if (b->snapshot_id <= 0 || a->snapshot_id <= 0)
+		return 0;
+	if (b->snapshot_id == a->snapshot_id) {
+		if (same_ok)
+			return 0;
+		err->code = IBTOPO_EINVAL;
+		snprintf(err->message, sizeof(err->message),
+			 "%s and %s are the same %s: no interval to measure "
+			 "(name an earlier snapshot)",
+			 before_what, after_what,
+			 snapshot_name(nb, sizeof(nb), before));
+		return IBTOPO_EINVAL;
+	}
+	if (!later(before, after))
+		return 0;
+	err->code = IBTOPO_EINVAL;
+	snprintf(err->message, sizeof(err->message),
+		 "%s, %s, is later than %s, %s: the interval runs "
+		 "backwards (swap them)",
+		 before_what, snapshot_name(nb, sizeof(nb), before), after_what,
+		 snapshot_name(na, sizeof(na), after));
+	return IBTOPO_EINVAL;
+}
+
+void cli_note_partial(const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	char who[320];
+
+	if (!m->partial)
+		return;
+	if (m->snapshot_id > 0)
+		snapshot_name(who, sizeof(who), f);
+	else
+		snprintf(who, sizeof(who), "'%s'",
+			 m->source ? m->source : "the fabric");
+	fprintf(stderr,
+		"ibtopo: warning: %s is a partial discovery (%s): what it did "
+		"not reach is missing from what follows\n",
+		who,
+		m->partial_reason ? m->partial_reason : "reason not known");
 }

@@ -14,4 +14,23 @@ int load_fabric_pair(struct ibtopo_fabric **a, struct ibtopo_fabric **b,
 		     const struct cli_global *g, const char *a_what,
 		     const char *b_what, struct ibtopo_error *err);
 
+/**
+ * Two stored snapshots taken in the wrong order: `before` (named
+ * `before_what` in the message, "--since", "OLD") taken after `after`,
+ * or, unless `same_ok`, both the same snapshot. IBTOPO_EINVAL naming
+ * both with their ids, labels and times; 0 otherwise, and always for a
+ * file (its time is only its mtime).
+ */
+int cli_check_order(const struct ibtopo_fabric *before,
+		    const struct ibtopo_fabric *after, const char *before_what,
+		    const char *after_what, bool same_ok,
+		    struct ibtopo_error *err);
+
+/**
+ * A partial snapshot (or file) says so, once, on stderr: which, and what
+ * did not answer. Nothing for a whole one. Every fabric loaded for a
+ * command passes here (cli_load_fabric()).
+ */
+void cli_note_partial(const struct ibtopo_fabric *f);
+
 #endif

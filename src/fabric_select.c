@@ -4,6 +4,7 @@
  * snapshots of two fabrics.
  */
 #include "cli.h"
+#include "new_snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,7 @@ static int discover_one(const struct cli_global *g, struct ibtopo_store **store,
 	       ibtopo_fabric_count_type(fabric, IBTOPO_NODE_CA),
 	       ibtopo_fabric_link_count(fabric),
 	       m->partial ? " (PARTIAL)" : "");
-	return EXIT_CLEAN;
+	return new_snapshot_unread(fabric, stdout);
 }
 
 /* Has a fabric of this run, done[0..ndone), the switches of `f`? */
@@ -199,7 +200,7 @@ int cli_discover_all_ports(const struct cli_cmd *cmd,
 		one = discover_one(g, &store, f, save_flags, label, engine,
 				   &ports[i]);
 		done[ndone++] = f;
-		if (one != EXIT_CLEAN)
+		if (one != EXIT_CLEAN && rc != EXIT_TROUBLE)
 			rc = one;
 	}
 	if (!tried)

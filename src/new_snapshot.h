@@ -35,6 +35,14 @@ int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
 int new_snapshot_save(struct new_snapshot *ns, const struct cli_global *g,
 		      struct ibtopo_fabric *fabric, double t0);
 
+/**
+ * The ports of a stored `fabric` whose counters were asked for and not
+ * read, named once: a line on stdout (`out`), or with out NULL (--quiet,
+ * --format json) a warning on stderr. Returns EXIT_INCOMPLETE when there
+ * are any, else EXIT_CLEAN.
+ */
+int new_snapshot_unread(const struct ibtopo_fabric *fabric, FILE *out);
+
 /** The message of a failed label check or save: EXIT_TROUBLE. */
 int new_snapshot_fail(const struct ibtopo_error *err);
 

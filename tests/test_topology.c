@@ -763,6 +763,38 @@ static void fewer_uplinks_for_fewer_hosts_is_info(void **state)
 	done(&r);
 }
 
+/*
+ * The same leaf in a partial snapshot: the sweep may just not have
+ * reached its other uplink, so it is no design choice but a warning
+ * (issue 33: analyze called missing uplinks "a design choice").
+ */
+static void fewer_uplinks_in_partial_snapshot_warn(void **state)
+{
+	struct fg_params p = FT2(.leaves = 4, .spines = 2, .hosts = 2,
+				 .faults = FG_FAULT_DROP_UPLINK);
+	struct ibtopo_fabric *fab = NULL;
+	const struct ibtopo_finding *f;
+	struct run r;
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(fg_build(&fab, &p, NULL), 0);
+	add_servers(fab, "leaf02", 2, 0xe00);
+	add_servers(fab, "leaf03", 2, 0xe10);
+	add_servers(fab, "leaf04", 2, 0xe20);
+	ibtopo_fabric_set_partial(fab, true);
+	ibtopo_fabric_sort(fab);
+	run_fabric(&r, fab, NULL);
+	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
+	assert_non_null(f);
+	assert_string_equal(f->a.node, "leaf01");
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_null(strstr(buf, "design choice"));
+	assert_non_null(strstr(buf, "cable the missing uplinks"));
+	done(&r);
+}
+
 #define DFP(...) { .shape = FG_DRAGONFLY, .groups = 5, .leaves = 4, \
 		       .spines = 4, .hosts = 4, __VA_ARGS__ }
 
@@ -1212,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(host_on_spine),
 		cmocka_unit_test(dropped_uplink_is_uneven),
 		cmocka_unit_test(fewer_uplinks_for_fewer_hosts_is_info),
+		cmocka_unit_test(fewer_uplinks_in_partial_snapshot_warn),
 		cmocka_unit_test(piled_uplinks),
 		cmocka_unit_test(missing_spine_stays_fat_tree),
 		cmocka_unit_test(ca_to_ca),

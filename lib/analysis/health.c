@@ -161,6 +161,8 @@ int ibtopo__health_run(struct ibtopo_health **out,
 			if (node->ports[k] && node->ports[k]->counters)
 				n++;
 	}
+	/* asked and not answered: not read, never a port of zeros */
+	h->unread = ibtopo_fabric_counters_unread(now, NULL, 0);
 	h->ports = calloc(n ? n : 1, sizeof(*h->ports));
 	if (!h->ports) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -175,7 +177,8 @@ int ibtopo__health_run(struct ibtopo_health **out,
 			const struct ibtopo_port *p = node->ports[k];
 			struct ibtopo_health_port *x;
 
-			if (!p || !p->counters)
+			if (!p || !p->counters ||
+			    ibtopo_port_counters_unread(p))
 				continue;
 			x = &h->ports[h->count++];
 			x->port = p;

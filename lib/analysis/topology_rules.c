@@ -181,7 +181,8 @@ static size_t grp_find(size_t *p, size_t i)
  * leaf, fewer uplinks for fewer hosts is a design choice (info, value and
  * limit its hosts and the usual leaf's): a warning only when the leaf is
  * more oversubscribed (hosts:uplinks) than the usual leaf, or has no
- * uplink at all. Above the leaves a missing uplink is a warning.
+ * uplink at all. Above the leaves, and in a partial snapshot (which may
+ * just not have reached them), a missing uplink is a warning.
  */
 static int uneven_uplinks(struct ibtopo_topology *t, unsigned l, unsigned *vals,
 			  struct ibtopo_findings *out, struct ibtopo_error *err)
@@ -215,12 +216,14 @@ static int uneven_uplinks(struct ibtopo_topology *t, unsigned l, unsigned *vals,
 		end_node(&fd.a, t->sw[u].node);
 		fd.expected = usual;
 		fd.actual = up;
-		if (l == 1) {
+		/* a partial sweep may just not have reached them: no design
+		 * choice is inferred, they are missing uplinks */
+		if (l == 1 && !ibtopo_fabric_meta(t->fabric)->partial) {
 			fd.value = down;
 			fd.limit = usual_down;
 		}
 		/* down/up <= usual_down/usual, in integers */
-		if (l == 1 && up &&
+		if (l == 1 && up && !ibtopo_fabric_meta(t->fabric)->partial &&
 		    (unsigned long long)down * usual <=
 			    (unsigned long long)usual_down * up)
 			fd.severity = IBTOPO_SEV_INFO;

@@ -366,7 +366,7 @@ static bool is_unnamed(const struct ibtopo_node *ca, const char *name)
 static int place_hosts(struct build *b, struct ibtopo__sched *s)
 {
 	struct hlink *all = NULL;
-	size_t nall = 0, cap = 0, unnamed = 0, orphans = 0;
+	size_t nall = 0, cap = 0, unnamed = 0, unread = 0, orphans = 0;
 	char first_orphan[IBTOPO__SCHED_NAME + 16] = "";
 	int rc = 0;
 
@@ -378,7 +378,11 @@ static int place_hosts(struct build *b, struct ibtopo__sched *s)
 			continue;
 		if (!(b->x->flags & IBTOPO_EXPORT_HOST_GUIDS) &&
 		    is_unnamed(ca, b->raw[i])) {
-			unnamed++;
+			/* no description at all: a sweep that lost it */
+			if (!ca->desc[0] && ibtopo_fabric_meta(b->f)->partial)
+				unread++;
+			else
+				unnamed++;
 			continue;
 		}
 		for (unsigned p = 1; p <= ca->nports; p++) {
@@ -413,6 +417,13 @@ static int place_hosts(struct build *b, struct ibtopo__sched *s)
 		      "description) left out; name them with --node-name-map "
 		      "or list them by GUID with --host-names guid",
 		      unnamed);
+	if (unread)
+		warnf(b,
+		      "%zu host%s whose NodeDescription the partial discovery "
+		      "did not read left out; discover again, or list %s by "
+		      "GUID with --host-names guid",
+		      unread, unread == 1 ? "" : "s",
+		      unread == 1 ? "it" : "them");
 	if (orphans)
 		warnf(b, "%zu hosts on no switch left out: '%s'%s", orphans,
 		      first_orphan, orphans > 1 ? " and others" : "");

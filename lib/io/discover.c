@@ -443,17 +443,18 @@ static bool better(const struct ibtopo_fabric *a, size_t na,
 
 /*
  * The PMA counters of the linked ports; a warning for those that lack
- * them (no LID, an error status). Counters that never answered, after
- * their retries, are missing: without IBTOPO_DISCOVER_PARTIAL that is
- * IBTOPO_EPARTIAL naming the first; with it the fabric is marked partial.
- * *lost counts those queries.
+ * them (no LID, an error status). A port whose PortCounters never
+ * answered, after their retries, keeps counters with nothing valid (not
+ * read, ibtopo_fabric_counters_unread() names them): the topology is
+ * whole and stays unmarked, for --partial keeps its meaning for a sweep
+ * that lost part of the fabric. *lost counts the queries lost.
  */
 static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
 			 int portnum, const struct ibtopo_discover_opts *opts,
 			 unsigned retries, struct ibtopo__mad_tally *tally,
 			 size_t *lost, struct ibtopo_error *err)
 {
-	char what[256] = "", why[sizeof(what) + 64];
+	char what[256] = "";
 	size_t missed = 0;
 	int rc;
 
@@ -462,20 +463,6 @@ static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
 	if (rc)
 		return ibtopo__error_prefix(err, "port counters through '%s' "
 					    "port %d", ca, portnum);
-	if (*lost) {
-		snprintf(why, sizeof(why), "%zu PMA quer%s went unanswered "
-			 "(first: %s)", *lost, *lost == 1 ? "y" : "ies", what);
-		if (!(opts->flags & IBTOPO_DISCOVER_PARTIAL))
-			return ibtopo__error_set(err, IBTOPO_EPARTIAL,
-						 "discovery incomplete: %s",
-						 why);
-		if (!ibtopo_fabric_meta(fabric)->partial) {
-			ibtopo_fabric_set_partial(fabric, true);
-			rc = ibtopo_fabric_set_partial_reason(fabric, why, err);
-			if (rc)
-				return rc;
-		}
-	}
 	if (missed && opts->version >= 2 && opts->warn) {
 		char msg[128];
 

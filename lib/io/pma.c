@@ -15,8 +15,9 @@
  * site's monitoring) and nothing is written. A MAD that times out is
  * sent again (queued last), up to `retries` times, each time with twice
  * the timeout, and halves the window (AIMD, as sweep.c); one that never
- * answers is lost, counted and the first named, for the caller to call
- * the discovery incomplete. One that comes back with an error status
+ * answers is lost, counted and the first named; a port whose PortCounters
+ * are lost gets counters with nothing valid ("not read", never zeros),
+ * for the caller to name. One that comes back with an error status
  * leaves its port without counters; the caller is told how many ports
  * that is.
  */
@@ -46,6 +47,7 @@ struct target {
 	struct ibtopo_port *port;
 	struct ibtopo_counters c;
 	bool answered;
+	bool lost;	/* its PortCounters never answered: "not read" */
 };
 
 /* One MAD to send: to dest d, about target t (CPI: none), attribute. */
@@ -71,7 +73,6 @@ struct pma {
 	struct ibtopo__window win;
 	struct ibtopo__mad_tally *tally;
 	size_t lost;		/* queries that never answered */
-	size_t lost_pc;		/* of them PortCounters: ports without */
 	char *lost_what;	/* the first of them, described */
 	size_t lost_len;
 	int failed;		/* errno of a send or receive */
@@ -314,7 +315,7 @@ static int timed_out(struct pma *m, const struct req *q)
 			 p->node->desc, p->node->guid, m->dests[q->d].lid,
 			 attr_name(q->attr));
 	if (q->attr == IB_GSI_PORT_COUNTERS)
-		m->lost_pc++;
+		m->targets[q->t].lost = true;
 	if (q->attr == CLASS_PORT_INFO) {
 		int rc = ask_counters(m, q->d);
 
@@ -439,15 +440,19 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 	}
 	ibtopo__tally_window(tally, &m.win);
 	for (size_t i = 0; i < m.ntargets && !rc; i++) {
-		if (!m.targets[i].answered) {
+		struct target *t = &m.targets[i];
+
+		if (!t->answered && !t->lost) {
 			missed++;
 			continue;
 		}
-		rc = ibtopo_port_set_counters(m.targets[i].port,
-					      &m.targets[i].c, err);
+		/* a lost one is kept as asked and not read: valid 0, never 0s */
+		if (!t->answered)
+			memset(&t->c, 0, sizeof(t->c));
+		rc = ibtopo_port_set_counters(t->port, &t->c, err);
 	}
-	/* the ports whose PortCounters were lost are counted as lost */
-	*out_missed = missed + no_lid - m.lost_pc;
+	/* the ports whose PortCounters were lost are "not read", not missed */
+	*out_missed = missed + no_lid;
 	*out_lost = m.lost;
 
 out_unregister:

@@ -85,3 +85,65 @@ int ibtopo_port_set_counters(struct ibtopo_port *port,
 	port->counters = copy;
 	return 0;
 }
+
+bool ibtopo_port_counters_unread(const struct ibtopo_port *port)
+{
+	return port && port->counters && !port->counters->valid;
+}
+
+/* Append to buf (NUL-terminated, len bytes) unless it would not fit. */
+static bool append(char *buf, size_t len, size_t *at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (*at + n + 1 > len)
+		return false;
+	memcpy(buf + *at, s, n + 1);
+	*at += n;
+	return true;
+}
+
+size_t ibtopo_fabric_counters_unread(const struct ibtopo_fabric *fabric,
+				     char *buf, size_t len)
+{
+	size_t nn = fabric ? ibtopo_fabric_node_count(fabric) : 0;
+	size_t count = 0, named = 0, at = 0;
+	bool full = !buf || len < 16;
+
+	if (buf && len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+		bool first = true;
+
+		for (unsigned k = 0; k <= n->nports; k++) {
+			char one[320];
+
+			if (!ibtopo_port_counters_unread(n->ports[k]))
+				continue;
+			count++;
+			if (full)
+				continue;
+			if (first)
+				snprintf(one, sizeof(one), "%s'%s' port %u",
+					 named ? ", " : "", n->desc, k);
+			else
+				snprintf(one, sizeof(one), " %u", k);
+			/* room kept for " and N more" */
+			if (at + strlen(one) + 24 > len ||
+			    !append(buf, len, &at, one)) {
+				full = true;
+				continue;
+			}
+			first = false;
+			named++;
+		}
+	}
+	if (buf && count > named && named) {
+		char more[32];
+
+		snprintf(more, sizeof(more), " and %zu more", count - named);
+		append(buf, len, &at, more);
+	}
+	return count;
+}

@@ -204,7 +204,13 @@ struct ibtopo__json *ibtopo__json_snapshot(const struct ibtopo_fabric *f)
 	    ibtopo__json_set(o, "links",
 			     ibtopo__json_u64(ibtopo_fabric_link_count(f))) ||
 	    ibtopo__json_set(o, "cables", ibtopo__json_u64(ibtopo__fabric_cable_count(f))) ||
-	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial))) {
+	    ibtopo__json_set(o, "partial", ibtopo__json_bool(m->partial)) ||
+	    ibtopo__json_set(o, "partial_reason",
+			     ibtopo__json_string(m->partial ? m->partial_reason :
+							      NULL)) ||
+	    ibtopo__json_set(o, "counters_unread",
+			     ibtopo__json_u64(ibtopo_fabric_counters_unread(
+				     f, NULL, 0)))) {
 		ibtopo__json_free(o);
 		return NULL;
 	}

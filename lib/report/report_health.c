@@ -203,8 +203,13 @@ static int write_json(const struct ibtopo_sink *sink,
 		if (!rc)
 			rc = write_value(sink, port_json(h, &h->ports[i]), err);
 	}
-	if (!rc)
-		rc = write_text_part(sink, "],\"findings\":", err);
+	if (!rc) {
+		char tail[64];
+
+		snprintf(tail, sizeof(tail), "],\"counters_unread\":%zu,"
+			 "\"findings\":", h->unread);
+		rc = write_text_part(sink, tail, err);
+	}
 	if (!rc)
 		rc = write_value(sink, ibtopo__findings_json(findings), err);
 	if (!rc && h->traffic) {
@@ -358,6 +363,18 @@ static int traffic_text(const struct ibtopo_sink *sink,
 	return rc;
 }
 
+/* The ports asked for and not read: named, never counted as clean. */
+static int unread_text(const struct ibtopo_sink *sink,
+		       const struct ibtopo_health *h)
+{
+	char which[512];
+
+	ibtopo_fabric_counters_unread(h->fabric, which, sizeof(which));
+	return ibtopo_sink_printf(sink, "counters of %zu port%s not read "
+				  "(their PMA did not answer): %s\n",
+				  h->unread, h->unread == 1 ? "" : "s", which);
+}
+
 /* Ports with errors (or growth), worst first; then the findings. */
 static int write_text(const struct ibtopo_sink *sink,
 		      const struct ibtopo_health *h,
@@ -401,6 +418,8 @@ static int write_text(const struct ibtopo_sink *sink,
 	if (!rc && !shown)
 		rc = ibtopo_sink_printf(sink, "no port errors on %zu ports with "
 					"counters\n", h->count);
+	if (!rc && h->unread)
+		rc = unread_text(sink, h);
 	if (!rc)
 		rc = ibtopo_sink_printf(sink, "\n");
 	if (!rc && h->since)

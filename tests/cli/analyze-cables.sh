@@ -47,7 +47,7 @@ PY
 
 # ---- JSON: one object, the fabric counts its cables
 run 1 "$IBTOPO" analyze --format json --cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
-grep -q '^{"schema_version":2,"snapshot":{"id":null,"label":null,"source":"file:[^"]*ck-cables.topo","switches":3,"cas":4,"routers":0,"links":8,"cables":5,"partial":false},' "$tmp/out" ||
+grep -q '^{"schema_version":2,"snapshot":{"id":null,"label":null,"source":"file:[^"]*ck-cables.topo","switches":3,"cas":4,"routers":0,"links":8,"cables":5,"partial":false,"partial_reason":null,"counters_unread":0},' "$tmp/out" ||
 	flunk "JSON head: $(head -c 300 "$tmp/out")"
 grep -q '"findings":\[{"kind":"cable-over-length","severity":"error","a":{"node":"spine01","guid":"0x1000000000000100","port":1}' "$tmp/out" ||
 	flunk "JSON first finding: $(head -c 300 "$tmp/out")"

@@ -19,7 +19,7 @@ run 0 "$IBTOPO" import "$topo" --counters "$tmp/t1.txt"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/t2.txt"
 
 run 0 "$IBTOPO" health 2 --since 1 --format json
-got=$(json_get '(sorted(j.keys()) == ["congestion", "fabric", "findings", "links", "ports", "schema_version", "traffic"] and
+got=$(json_get '(sorted(j.keys()) == ["congestion", "counters_unread", "fabric", "findings", "links", "ports", "schema_version", "traffic"] and
 	" ".join("%s/%d-%s/%d:%d:%d:%d:%.0f" % (l["a"]["node"], l["a"]["port"],
 	l["b"]["node"], l["b"]["port"], l["level"], l["bytes_ab"], l["bytes_ba"],
 	l["utilisation"] * 100) for l in j["traffic"]["links"]))' <"$tmp/out")

@@ -100,8 +100,17 @@ sim_client "$IBTOPO" --db "$DB" health after --since before >"$TESTDIR/h2.txt"
 grep -q 'SymbolErrorCounter grew by 20 in [0-9]* s ([0-9.]*/h)' "$TESTDIR/h2.txt" ||
 	{ cat "$TESTDIR/h2.txt"; fail "text health"; }
 
-# a reset is said, not a negative rate: before is newer than after here
-sim_client "$IBTOPO" --db "$DB" health before --since after --format json \
+# the two the wrong way round: refused, both named (issue 33)
+sim_client "$IBTOPO" --db "$DB" health before --since after \
+	>"$TESTDIR/out" 2>"$TESTDIR/err"
+[ $? = 2 ] && grep -q "^ibtopo: --since, snapshot 2 ('after', .*), is later than REF, snapshot 1 ('before', .*): the interval runs backwards (swap them)$" \
+	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "backwards health"; }
+
+# a reset is said, not a negative rate: the counter cleared on the
+# fabric, lower than it was
+sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=4'
+sim_counters cleared
+sim_client "$IBTOPO" --db "$DB" health cleared --since after --format json \
 	>"$TESTDIR/h3.json"
 json_get "[p['reset'] for p in j['ports'] if p['node'] == 'leaf001' and p['port'] == 5][0]" \
 	<"$TESTDIR/h3.json" >"$TESTDIR/reset" || fail "reversed health"

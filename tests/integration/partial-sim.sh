@@ -43,6 +43,39 @@ got=$("$IBTOPO" --db "$DB" show --format json 2 links | links_brief | tr '\n' ' 
 [ "$got" = "host01:1 leaf01:1 HDR 4x host02:1 leaf01:2 HDR 4x host03:1 leaf01:3 HDR 1x leaf01:7 spine01:1 HDR 4x leaf01:8 spine02:1 HDR 4x " ] ||
 	fail "partial links: $got"
 
+# Every command that reads a partial snapshot says so, once, naming
+# what did not answer (issue 33, item 5).
+for cmd in "health 2" "analyze 2" "show 2 nodes" "export 2 --format json" \
+	"diff 1 2"; do
+	# shellcheck disable=SC2086 # the words of the command
+	"$IBTOPO" --db "$DB" $cmd >/dev/null 2>"$TESTDIR/err"
+	n=$(grep -c 'partial' "$TESTDIR/err")
+	[ "$n" = 1 ] || { cat "$TESTDIR/err"; fail "$cmd: $n partial lines"; }
+	grep -q "^ibtopo: warning: snapshot 2 (.*) is a partial discovery (2 SMPs went unanswered (first: the peer of .* did not answer NodeInfo)): what it did not reach is missing from what follows$" \
+		"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "$cmd: partial line"; }
+done
+"$IBTOPO" --db "$DB" analyze 1 >/dev/null 2>"$TESTDIR/err"
+grep -q partial "$TESTDIR/err" && fail "analyze of a whole snapshot: $(cat "$TESTDIR/err")"
+
+# A host whose NodeDescription was not read: export --format slurm says
+# so (not "a firmware-default CA description") and exits 3, incomplete.
+sim_cmd 'Error "leaf02" 0 17'
+sim_cmd 'Error "host04" 100 16'
+sim_client "$IBTOPO" --db "$DB" discover --partial --retries 0 \
+	>"$TESTDIR/out" 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "discover --partial, host04 silent"; }
+sim_cmd 'Error "host04" 0 16'
+grep -q "(PARTIAL)" "$TESTDIR/out" || fail "host04: not partial: $(cat "$TESTDIR/out")"
+"$IBTOPO" --db "$DB" export 3 --format slurm >"$TESTDIR/out" 2>"$TESTDIR/err"
+rc=$?
+[ "$rc" = 3 ] || { cat "$TESTDIR/err"; fail "export slurm of a partial snapshot: exit $rc, wanted 3"; }
+grep -q "^ibtopo: warning: 1 host whose NodeDescription the partial discovery did not read left out; discover again, or list it by GUID with --host-names guid$" \
+	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "export slurm: the lost host"; }
+grep -q "firmware-default" "$TESTDIR/err" && fail "blamed on the firmware"
+[ "$(grep -c partial "$TESTDIR/err")" = 2 ] || { cat "$TESTDIR/err"; fail "export: partial said more than once"; }
+grep -q "^SwitchName=leaf01 Nodes=host\[01-03\]$" "$TESTDIR/out" ||
+	fail "export slurm: $(cat "$TESTDIR/out")"
+sim_cmd 'Error "leaf02" 100 17'
+
 # A cache written by an equally incomplete ibnetdiscover imports as a
 # partial snapshot (import refuses nothing that the file holds).
 [ -n "$IBNETDISCOVER" ] || skip "ibnetdiscover not found (infiniband-diags)"
@@ -52,7 +85,7 @@ sim_client "$IBNETDISCOVER" --cache "$TESTDIR/partial.cache" >/dev/null 2>&1 ||
 	2>"$TESTDIR/err" || fail "import of the partial cache"
 grep -q "^ibtopo: warning: '$TESTDIR/partial.cache' holds an incomplete discovery; the snapshot is marked partial$" \
 	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "partial cache warning"; }
-grep -q '^snapshot 3: 3 switches, 3 CAs, 0 routers, 5 links (PARTIAL)$' \
+grep -q '^snapshot 4: 3 switches, 3 CAs, 0 routers, 5 links (PARTIAL)$' \
 	"$TESTDIR/out" || { cat "$TESTDIR/out"; fail "partial cache summary"; }
 
 # No device: the same command without the shim sees no InfiniBand device

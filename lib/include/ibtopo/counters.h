@@ -42,7 +42,8 @@ enum ibtopo_counter {
 /** One port's counters as read at one moment. */
 struct ibtopo_counters {
 	uint64_t value[IBTOPO_CTR_COUNT_];
-	uint32_t valid;		/* 1u << counter: the value was read */
+	uint32_t valid;		/* 1u << counter: the value was read; 0: the
+			 * port was asked and did not answer (not read) */
 	uint32_t extended;	/* 1u << counter: 64 bits (PortCountersExtended) */
 	int64_t read_at_ms;	/* UTC milliseconds since the epoch; 0 = unknown */
 };
@@ -70,6 +71,22 @@ bool ibtopo_counter_is_saturated(enum ibtopo_counter counter, bool extended,
 int ibtopo_port_set_counters(struct ibtopo_port *port,
 			     const struct ibtopo_counters *counters,
 			     struct ibtopo_error *err);
+
+/**
+ * True when the port's counters were asked for and not read (its PMA did
+ * not answer, discover --counters): it carries counters with no value
+ * valid. Such a port is "not read", never a port of zeros.
+ */
+bool ibtopo_port_counters_unread(const struct ibtopo_port *port);
+/**
+ * How many ports of `fabric` have counters not read (as
+ * ibtopo_port_counters_unread()); with `buf` (len bytes), which they are,
+ * in node order: "'spine02' port 1 2 3, 'leaf01' port 4", cut at a whole
+ * port with " and N more". Returns the count (0: every port asked was
+ * read, or none was asked).
+ */
+size_t ibtopo_fabric_counters_unread(const struct ibtopo_fabric *fabric,
+				     char *buf, size_t len);
 
 /** How ibtopo_counters_load() reads counters from a file. */
 struct ibtopo_counters_load_opts {

@@ -96,9 +96,12 @@ struct ibtopo_discover_opts {
  * The whole sweep is run again (at most twice) only when the fabric
  * changed under it and it is incomplete: a port that was LinkUp without
  * an answering peer is down when asked again.
- * With IBTOPO_DISCOVER_COUNTERS, a port whose PMA never answered after
- * its retries makes the discovery incomplete too (by the same rule; a
- * port without a LID, or whose PMA answers with an error, only warns).
+ * With IBTOPO_DISCOVER_COUNTERS, a port whose PMA never answered
+ * PortCounters after its retries gets counters with nothing valid (not
+ * read: ibtopo_port_counters_unread(), ibtopo_fabric_counters_unread());
+ * the fabric is not partial for it, and the counters that answered are
+ * kept. A port without a LID, or whose PMA answers with an error, gets
+ * none and only warns.
  * The fabric's source is
  * "discover:<ca>/<port>", host and taken_at are set, and it is sorted.
  * With IBTOPO_DISCOVER_ROUTES (version 3), every switch's SwitchInfo and

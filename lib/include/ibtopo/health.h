@@ -156,6 +156,9 @@ struct ibtopo_health {
 	/* ibtopo_health_traffic(); NULL = not computed. Owned. */
 	struct ibtopo_traffic *traffic;
 	const struct ibtopo_fabric *fabric; /* `now`, borrowed */
+	/* ports of `now` whose counters were asked for and not read
+	 * (ibtopo_port_counters_unread()): not in `ports` */
+	size_t unread;
 };
 
 struct ibtopo_health_opts {
