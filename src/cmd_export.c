@@ -2,10 +2,85 @@
 #include "commands.h"
 #include "output_file.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FORMAT = CLI_LONG, OPT_INPUT_FORMAT, OPT_HOST_NAMES };
+enum {
+	OPT_FORMAT = CLI_LONG,
+	OPT_INPUT_FORMAT,
+	OPT_HOST_NAMES,
+	OPT_KUEUE_API,
+	OPT_LABEL_PREFIX,
+	OPT_HOSTS,
+};
+
+/* --hosts FILE: the cluster's members, one a line */
+struct cli_lines {
+	char **line;
+	size_t n;
+};
+
+static void cli_lines_free(struct cli_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->line[i]);
+	free(l->line);
+	memset(l, 0, sizeof(*l));
+}
+
+/* A member of a line: the first word, '#' starts a comment, "node/"
+ * (kubectl get nodes -o name) dropped; NULL for none. */
+static char *member_of(char *buf)
+{
+	char *w = buf + strspn(buf, " \t\r\n"), *e;
+
+	if (*w == '#' || !*w)
+		return NULL;
+	e = w + strcspn(w, " \t\r\n#");
+	*e = '\0';
+	if (strncmp(w, "node/", 5) == 0)
+		w += 5;
+	return *w ? w : NULL;
+}
+
+static int cli_lines_read(struct cli_lines *l, const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char buf[512], *m, **grown;
+	size_t cap = 0;
+	int rc = 0;
+
+	if (!f)
+		return cli_failf("--hosts %s: %s", path, strerror(errno));
+	while (!rc && fgets(buf, sizeof(buf), f)) {
+		m = member_of(buf);
+		if (!m)
+			continue;
+		if (l->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			grown = realloc(l->line, cap * sizeof(*grown));
+			if (!grown) {
+				rc = cli_failf("out of memory");
+				break;
+			}
+			l->line = grown;
+		}
+		l->line[l->n] = strdup(m);
+		if (!l->line[l->n])
+			rc = cli_failf("out of memory");
+		else
+			l->n++;
+	}
+	if (!rc && ferror(f))
+		rc = cli_failf("--hosts %s: read error", path);
+	if (f != stdin)
+		fclose(f);
+	if (rc)
+		cli_lines_free(l);
+	return rc;
+}
 
 /* the format lists come from the library's tables of writers and readers */
 static const struct cli_opt opts[] = {
@@ -19,6 +94,16 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("host-names", 0, 1, "HOW",
 		"scheduler formats: 'name' (default) leaves out hosts without a "
 		"name, 'guid' lists them as H-<guid>"),
+	CLI_OPT("kueue-api", 0, 1, "VER",
+		"k8s: the Kueue Topology's API version, v1beta2 (default, "
+		"Kueue 0.15+) or v1beta1 (Kueue 0.14)"),
+	CLI_OPT("label-prefix", 0, 1, "PREFIX",
+		"k8s: label keys PREFIX<tier> (a DNS subdomain and '/'; "
+		"default topology.ibtopo.io/), or 'topograph' for "
+		"network.topology.nvidia.com/{leaf,spine,core}"),
+	CLI_OPT("hosts", 0, 1, "FILE",
+		"k8s: Nodes only for the cluster members FILE lists, one a "
+		"line ('kubectl get nodes -o name' output too; '-' for stdin)"),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -63,9 +148,15 @@ const struct cli_cmd cmd_export_entry = {
 		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree, one\n"
 		"                 topology named after the fabric (a file's:\n"
 		"                 --fabric NAME, else the name the store gives it)\n"
-		"  k8s            Node objects with topology.ibtopo.io/ labels per\n"
-		"                 tier and a Kueue Topology, for `kubectl apply\n"
-		"                 --server-side --field-manager=ibtopo -f FILE`\n"
+		"  k8s            a Kueue Topology (kueue.x-k8s.io/v1beta2; see\n"
+		"                 --kueue-api) and Node objects with a label per\n"
+		"                 tier (topology.ibtopo.io/leaf, spine, core; see\n"
+		"                 --label-prefix), for `kubectl apply\n"
+		"                 --server-side --field-manager=ibtopo -f FILE`;\n"
+		"                 every Node carries every level's label, a tier\n"
+		"                 its path skips naming the switch above it, as\n"
+		"                 Kueue ignores a Node that lacks one; --hosts\n"
+		"                 FILE keeps only the cluster's members\n"
 		"                 exit 2 when no host can be listed or names clash\n"
 		"  csv            one row per link, as `show links --format csv`\n"
 		"  json           " CLI_JSON
@@ -82,6 +173,25 @@ const struct cli_cmd cmd_export_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
+/* --hosts and --label-prefix are k8s'; the members into xo */
+static int k8s_members(const struct cli_cmd *self,
+		       enum ibtopo_export_format format, const char *hosts,
+		       struct cli_lines *members, struct ibtopo_export_opts *xo)
+{
+	if ((hosts || xo->label_prefix) && format != IBTOPO_EXPORT_K8S)
+		return cli_usage_error(self, "--%s is for --format k8s",
+				       hosts ? "hosts" : "label-prefix");
+	if (!hosts)
+		return 0;
+	if (cli_lines_read(members, hosts))
+		return EXIT_TROUBLE;
+	if (!members->n)
+		return cli_failf("--hosts %s lists no host", hosts);
+	xo->hosts = (const char *const *)members->line;
+	xo->nhosts = members->n;
+	return 0;
+}
+
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -97,7 +207,8 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_state st = { .analyze = &ao };
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_export_opts xo = IBTOPO_EXPORT_OPTS_INIT;
-	const char *output = NULL;
+	const char *output = NULL, *hosts = NULL;
+	struct cli_lines members = { 0 };
 	int c, v, rc;
 
 	xo.warn = cli_warn;
@@ -134,10 +245,29 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 					"(name, guid)",
 					st.optarg);
 			break;
+		case OPT_KUEUE_API:
+			if (strcmp(st.optarg, "v1beta1") == 0)
+				xo.kueue_api = IBTOPO_KUEUE_V1BETA1;
+			else if (strcmp(st.optarg, "v1beta2") != 0)
+				return cli_usage_error(
+					self,
+					"unknown --kueue-api '%s' "
+					"(v1beta2, v1beta1)",
+					st.optarg);
+			break;
+		case OPT_LABEL_PREFIX:
+			xo.label_prefix = st.optarg;
+			break;
+		case OPT_HOSTS:
+			hosts = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
 	}
+	rc = k8s_members(self, format, hosts, &members, &xo);
+	if (rc)
+		return rc;
 	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
 	/* the scheduler formats name a file's fabric --fabric NAME, as
@@ -179,5 +309,6 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 out_free:
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
+	cli_lines_free(&members);
 	return rc;
 }

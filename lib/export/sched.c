@@ -65,20 +65,39 @@ struct build {
 	unsigned sanitized;
 };
 
+static void vwarn(const struct ibtopo_export_opts *x, const char *fmt,
+		  va_list ap) IBTOPO__PRINTF(2, 0);
+
+static void vwarn(const struct ibtopo_export_opts *x, const char *fmt,
+		  va_list ap)
+{
+	char msg[512];
+
+	if (!x->warn)
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	x->warn(x->warn_arg, msg);
+}
+
 static void warnf(const struct build *b, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
 
 static void warnf(const struct build *b, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
-	if (!b->x->warn)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vwarn(b->x, fmt, ap);
 	va_end(ap);
-	b->x->warn(b->x->warn_arg, msg);
+}
+
+void ibtopo__sched_warn(const struct ibtopo__sched *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(s->x, fmt, ap);
+	va_end(ap);
 }
 
 static size_t uf_find(size_t *uf, size_t i)
@@ -980,6 +999,7 @@ int ibtopo__sched_build(struct ibtopo__sched *s, struct ibtopo_analysis *an,
 	int rc;
 
 	memset(s, 0, sizeof(*s));
+	s->x = xopts;
 	ibtopo_metrics_fabric_name(s->fabric, sizeof(s->fabric), f);
 	rc = ibtopo_analysis_topology(an, &b.topo, err);
 	if (!rc && !b.topo)
@@ -1077,8 +1097,9 @@ int ibtopo__sched_write(const struct ibtopo_sink *sink,
 
 	if (!rc) {
 		sched_header(&wr, &s, f, title);
-		body(&wr, &s);
-		rc = ibtopo__wr_done(&wr, format, err);
+		rc = body(&wr, &s, err);
+		if (!rc)
+			rc = ibtopo__wr_done(&wr, format, err);
 	}
 	ibtopo__sched_release(&s);
 	return rc;

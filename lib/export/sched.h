@@ -41,6 +41,7 @@ struct ibtopo__sched {
 	/* the fabric's name: its fabric in the store, else the name the
 	 * store would give it (ibtopo_metrics_fabric_name()) */
 	char fabric[IBTOPO__SCHED_NAME];
+	const struct ibtopo_export_opts *x; /* what it was built with */
 };
 
 /**
@@ -52,6 +53,9 @@ int ibtopo__sched_build(struct ibtopo__sched *out, struct ibtopo_analysis *an,
 			const struct ibtopo_export_opts *xopts,
 			struct ibtopo_error *err);
 void ibtopo__sched_release(struct ibtopo__sched *s);
+/** A warning through s->x (one line). */
+void ibtopo__sched_warn(const struct ibtopo__sched *s, const char *fmt, ...)
+	IBTOPO__PRINTF(2, 3);
 /** Names as a Slurm hostlist expression: node[001-016],other. */
 void ibtopo__sched_hostlist(struct ibtopo__wr *w, const char **names, size_t n);
 /** Hosts of a leaf, or kids of a switch, as one hostlist. */
@@ -59,9 +63,11 @@ void ibtopo__sched_list(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 			const struct ibtopo__sched_sw *sw, bool hosts);
 /** FNV-1a of a name, for the suffix of a shortened one. */
 uint32_t ibtopo__sched_hash(const char *s);
-/** What a scheduler writer writes from the tree. */
-typedef void ibtopo__sched_body(struct ibtopo__wr *w,
-				const struct ibtopo__sched *s);
+/** What a scheduler writer writes from the tree: 0, or an error
+ * (IBTOPO_EINVAL for options it cannot follow) set in err. */
+typedef int ibtopo__sched_body(struct ibtopo__wr *w,
+			       const struct ibtopo__sched *s,
+			       struct ibtopo_error *err);
 /**
  * What each scheduler writer does: build the tree, write "# " lines
  * saying what it was written from (title first) and how, then body(),

@@ -8,8 +8,10 @@
  * Leaves first, then each tier: Slurm accepts children defined before or
  * after their parent, and this order resolves in one pass.
  */
-static void slurm_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
+static int slurm_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
+		      struct ibtopo_error *err)
 {
+	(void)err;
 	if (s->kind == IBTOPO__SCHED_DRAGONFLY)
 		ibtopo__wr_printf(w, "# a Dragonfly+ fabric: consider "
 				     "TopologyParam=dragonfly in slurm.conf\n");
@@ -21,6 +23,7 @@ static void slurm_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 		ibtopo__sched_list(w, s, sw, sw->nhosts);
 		ibtopo__wr_printf(w, "\n");
 	}
+	return 0;
 }
 
 static int write_slurm(const struct ibtopo_sink *opts,

@@ -6,26 +6,68 @@
  */
 #include "export/sched.h"
 
-/*
- * topology.conf(5) of Slurm 23.11: BlockSizes= lists the planning base
- * block size first, then aggregations, each a power-of-two multiple of
- * the one before; the base is at most the smallest block. Here: the
- * smallest block, doubled while the aggregation fits in the fabric.
- */
-static void write_sizes(struct ibtopo__wr *w, const struct ibtopo__sched *s)
-{
-	size_t base = SIZE_MAX;
+#include <stdlib.h>
 
-	for (size_t i = 0; i < s->nsw; i++)
-		if (!s->sw[i].tier && s->sw[i].nhosts < base)
-			base = s->sw[i].nhosts;
-	ibtopo__wr_printf(w, "BlockSizes=%zu", base);
-	for (size_t b = base * 2; b <= s->nhosts; b *= 2)
-		ibtopo__wr_printf(w, ",%zu", b);
-	ibtopo__wr_printf(w, "\n");
+/* the sizes of the blocks, for qsort */
+static int cmp_size(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return a < b ? -1 : a > b;
 }
 
-static void block_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
+/*
+ * BlockSizes= lists the base block size first, then aggregations, each
+ * twice the one before (topology.conf(5)). Slurm forms an aggregation
+ * of 2^k by counting base blocks, so the base is what at least half
+ * the blocks hold (the lower median of their sizes), never a leaf far
+ * smaller than the rest (janus: one 2-host leaf among 52 of 18 made
+ * aggregations of 512 and 1024 hosts that never form), and the sizes
+ * stop at base * 2^floor(log2(blocks that hold the base)), as NVIDIA
+ * topograph does: every size written can form.
+ */
+static int write_sizes(struct ibtopo__wr *w, const struct ibtopo__sched *s,
+		       struct ibtopo_error *err)
+{
+	size_t n = 0, base, full = 0, small = 0, *sz;
+	const char *first = NULL;
+
+	sz = calloc(s->nsw + 1, sizeof(*sz));
+	if (!sz)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->nsw; i++)
+		if (!s->sw[i].tier)
+			sz[n++] = s->sw[i].nhosts;
+	qsort(sz, n, sizeof(*sz), cmp_size);
+	base = n ? sz[(n - 1) / 2] : 0;
+	free(sz);
+	for (size_t i = 0; i < s->nsw; i++) {
+		if (s->sw[i].tier)
+			continue;
+		if (s->sw[i].nhosts >= base) {
+			full++;
+		} else if (!small++) {
+			first = s->sw[i].name;
+			n = s->sw[i].nhosts;
+		}
+	}
+	if (small)
+		ibtopo__sched_warn(
+			s,
+			"slurm-block: base block of %zu hosts (%zu of "
+			"%zu blocks hold as many or more); %zu "
+			"smaller blocks (%s: %zu hosts) count as "
+			"whole base blocks in Slurm's aggregations",
+			base, full, full + small, small, first, n);
+	ibtopo__wr_printf(w, "BlockSizes=%zu", base);
+	for (size_t k = 2; k <= full; k *= 2)
+		ibtopo__wr_printf(w, ",%zu", base * k);
+	ibtopo__wr_printf(w, "\n");
+	return 0;
+}
+
+static int block_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
+		      struct ibtopo_error *err)
 {
 	for (size_t i = 0; i < s->nsw; i++) {
 		if (s->sw[i].tier)
@@ -34,7 +76,7 @@ static void block_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 		ibtopo__sched_list(w, s, &s->sw[i], true);
 		ibtopo__wr_printf(w, "\n");
 	}
-	write_sizes(w, s);
+	return write_sizes(w, s, err);
 }
 
 static int write_block(const struct ibtopo_sink *opts,

@@ -8,8 +8,10 @@
  */
 #include "export/sched.h"
 
-static void yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
+static int yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
+		     struct ibtopo_error *err)
 {
+	(void)err;
 	/* one topology per fabric, named after it: the files of two
 	 * fabrics concatenate to one list */
 	ibtopo__wr_printf(w,
@@ -26,6 +28,7 @@ static void yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s)
 		ibtopo__sched_list(w, s, sw, sw->nhosts);
 		ibtopo__wr_printf(w, "\"\n");
 	}
+	return 0;
 }
 
 static int write_yaml(const struct ibtopo_sink *opts,

@@ -65,6 +65,7 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
 	const struct ibtopo__writer *wr = writer_find(format);
 	const struct ibtopo_export_opts defaults = IBTOPO_EXPORT_OPTS_INIT;
 	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
+	struct ibtopo_export_opts x = defaults;
 
 	if (!opts || !opts->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
@@ -72,12 +73,22 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
 	if (!wr)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export format %d", (int)format);
-	if (xopts && xopts->version != IBTOPO_EXPORT_OPTS_VERSION)
+
+	if (xopts && xopts->version != IBTOPO_EXPORT_OPTS_VERSION &&
+	    xopts->version != 1)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export options version %u",
 					 xopts->version);
+	/* version 1 ends after warn_arg: the rest keeps its defaults */
+	if (xopts && xopts->version == 1) {
+		x.flags = xopts->flags;
+		x.warn = xopts->warn;
+		x.warn_arg = xopts->warn_arg;
+	} else if (xopts) {
+		x = *xopts;
+	}
 	if (wr->write_opts)
-		return wr->write_opts(opts, an, xopts ? xopts : &defaults, err);
+		return wr->write_opts(opts, an, &x, err);
 	return wr->write(opts, fabric, err);
 }
 

@@ -5,18 +5,22 @@
 #
 # slurm-block, from topology.conf(5) and slurm.conf(5) of Slurm 23.11
 # (topology/block): BlockName= lines with Nodes=, one BlockSizes= line;
-# each size a power-of-two multiple of the one before; the base (first)
-# size at most the smallest block; a node in one block only.
+# each size twice the one before; the base (first) size what at least
+# half the blocks hold (the lower median; issue 35: one small leaf no
+# longer sets it), and no size Slurm cannot form: base * 2^k needs 2^k
+# blocks that hold the base; a node in one block only.
 # slurm-yaml, from topology.yaml(5) of Slurm 25.05: a list of topologies,
 # each a mapping with topology (a name), cluster_default (a boolean) and
 # tree: {switches: [{switch, children | nodes}]}; every child a defined
 # switch. Parsed with PyYAML.
-# k8s: a YAML stream; a Kueue Topology (kueue.x-k8s.io) whose
+# k8s: a YAML stream; a Kueue Topology (kueue.x-k8s.io/v1beta2) whose
 # spec.levels are nodeLabel keys, the ibtopo ones under
 # topology.ibtopo.io/, ending with kubernetes.io/hostname; then Node
 # objects (apiVersion v1) with metadata.name and metadata.labels only;
 # label values of Kubernetes' syntax (at most 63 characters,
-# alphanumeric at both ends, [-_.A-Za-z0-9] inside).
+# alphanumeric at both ends, [-_.A-Za-z0-9] inside). tests/kueue-check.py
+# then validates it against Kueue's own CRD (tests/data/kueue) and checks
+# that every Node carries every level label, nested.
 # All four list the same hosts, each once: the servers `analyze` counts
 # less those the warning leaves out. Then bad input: no server (exit 2),
 # names that clash (exit 2, listed), a name too long (mapped, one
@@ -26,7 +30,10 @@ python_require
 "$PYTHON3" -c 'import yaml' 2>/dev/null || skip "python3-yaml not found"
 T=$TESTDIR
 cd "$T" || fail "cd $T"
+"$PYTHON3" -c 'import jsonschema' 2>/dev/null ||
+	skip "python3-jsonschema not found"
 RULES="$PYTHON3 $T/rules.py $top_srcdir/tests/slurm-topology-check.py"
+CRD=$top_srcdir/tests/data/kueue/kueue.x-k8s.io_topologies.yaml
 
 cat >"$T/rules.py" <<'EOF'
 import hashlib, importlib.util, re, sys
@@ -80,13 +87,16 @@ elif what == "block":
     else:
         s = sizes[0]
         for a, b in zip(s, s[1:]):
-            q = b // a
-            if b % a or q < 2 or q & (q - 1):
-                bad.append("BlockSizes %d after %d: not a power-of-two "
-                           "multiple" % (b, a))
-        if blocks and s[0] > min(len(b) for b in blocks):
-            bad.append("base block size %d above the smallest block (%d)"
-                       % (s[0], min(len(b) for b in blocks)))
+            if b != 2 * a:
+                bad.append("BlockSizes %d after %d: not twice" % (b, a))
+        held = sorted(len(b) for b in blocks)
+        if held and s[0] != held[(len(held) - 1) // 2]:
+            bad.append("base block size %d, not the lower median of the "
+                       "blocks' sizes %s" % (s[0], held))
+        full = sum(1 for n in held if n >= s[0])
+        if held and 2 ** (len(s) - 1) > full:
+            bad.append("BlockSizes %s: %d cannot form from %d blocks of "
+                       "%d or more" % (s, s[-1], full, s[0]))
 elif what == "yaml":
     doc = yaml.safe_load(text)
     hosts = []
@@ -125,8 +135,8 @@ elif what == "k8s":
     topo = docs[0] if docs else {}
     levels = []
     if topo.get("kind") != "Topology" or \
-            not str(topo.get("apiVersion", "")).startswith("kueue.x-k8s.io/"):
-        bad.append("the first object is no Kueue Topology")
+            topo.get("apiVersion") != "kueue.x-k8s.io/v1beta2":
+        bad.append("the first object is no Kueue v1beta2 Topology")
     elif not DNS.match(str((topo.get("metadata") or {}).get("name"))):
         bad.append("Topology name %r no RFC 1123 name"
                    % (topo.get("metadata") or {}).get("name"))
@@ -201,6 +211,11 @@ print(json.load(sys.stdin)["topology"]["servers"])') ||
 			flunk "$name: --format $fmt: $(cat "$T/rules.out")"
 			continue
 		}
+		if [ "$fmt" = k8s ] && ! "$PYTHON3" "$top_srcdir/tests/kueue-check.py" \
+			"$CRD" "$T/out" >"$T/kueue.out" 2>&1; then
+			flunk "$name: Kueue: $(cat "$T/kueue.out")"
+			continue
+		fi
 		got=$(sed -n 's/^hosts //p' "$T/rules.out")
 		[ "${got%% *}" = $((servers - ${unnamed:-0})) ] ||
 			flunk "$name: --format $fmt lists ${got%% *} hosts, wanted $servers servers less ${unnamed:-0} unnamed"
@@ -232,6 +247,63 @@ grep -q 'topology.ibtopo.io/group: "g01"' "$T/k8s" ||
 [ "$(grep nodeLabel "$T/k8s" | tr -d ' "' | tr '\n' ' ')" = \
 	"-nodeLabel:topology.ibtopo.io/top -nodeLabel:topology.ibtopo.io/group -nodeLabel:kubernetes.io/hostname " ] ||
 	fail "k8s levels: $(grep nodeLabel "$T/k8s")"
+
+# a leaf far smaller than the rest does not set the base block (issue
+# 35): qdr-hosts-fdr10-isls has 5 leaves of 24 hosts, one of 22 and a
+# switch with 2; slurmctld 26.05 forms 24, 48 and 96 from it
+"$IBTOPO" export --format slurm-block "$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" \
+	>"$T/block" 2>"$T/err" || fail "slurm-block of qdr: $(cat "$T/err")"
+grep -q '^BlockSizes=24,48,96$' "$T/block" ||
+	fail "qdr block sizes: $(grep BlockSizes "$T/block")"
+grep -q 'base block of 24 hosts (5 of 7 blocks hold as many or more); 2 smaller blocks' "$T/err" ||
+	fail "no warning about the small blocks: $(cat "$T/err")"
+
+# k8s: --kueue-api v1beta1, --label-prefix (topograph's keys, a prefix of
+# one's own, a bad one refused), --hosts (members only, the absent named)
+Q=$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo
+"$IBTOPO" export --format k8s --kueue-api v1beta1 "$Q" >"$T/k1" ||
+	fail "--kueue-api v1beta1"
+grep -q '^apiVersion: kueue.x-k8s.io/v1beta1$' "$T/k1" &&
+	"$PYTHON3" "$top_srcdir/tests/kueue-check.py" "$CRD" "$T/k1" >/dev/null ||
+	fail "v1beta1 Topology: $(sed -n 1,12p "$T/k1")"
+"$IBTOPO" export --format k8s --kueue-api v1alpha1 "$Q" >/dev/null 2>"$T/err" &&
+	fail "--kueue-api v1alpha1 accepted"
+grep -q "unknown --kueue-api 'v1alpha1' (v1beta2, v1beta1)" "$T/err" ||
+	fail "--kueue-api v1alpha1: $(cat "$T/err")"
+"$IBTOPO" export --format k8s --label-prefix topograph "$Q" >"$T/kt" ||
+	fail "--label-prefix topograph"
+[ "$(grep nodeLabel "$T/kt" | tr -d ' "' | tr '\n' ' ')" = \
+	"-nodeLabel:network.topology.nvidia.com/spine -nodeLabel:network.topology.nvidia.com/leaf -nodeLabel:kubernetes.io/hostname " ] ||
+	fail "topograph levels: $(grep nodeLabel "$T/kt")"
+"$PYTHON3" "$top_srcdir/tests/kueue-check.py" "$CRD" "$T/kt" >"$T/kueue.out" ||
+	fail "topograph labels: $(cat "$T/kueue.out")"
+"$IBTOPO" export --format k8s --label-prefix fabric.example.org/ "$Q" |
+	grep -q '^    fabric.example.org/leaf: ' || fail "--label-prefix of one's own"
+for p in Bad/ example.org -x.org/ a..b/; do
+	"$IBTOPO" export --format k8s --label-prefix "$p" "$Q" >/dev/null \
+		2>"$T/err" && fail "--label-prefix '$p' accepted"
+	grep -q "bad label prefix" "$T/err" || fail "--label-prefix '$p': $(cat "$T/err")"
+done
+"$IBTOPO" export --format slurm --label-prefix topograph "$Q" >/dev/null 2>&1 &&
+	fail "--label-prefix accepted for slurm"
+printf 'node/stage1\nnode/Stage2\n# a comment\n\nnode/ghost01\ntank1\n' >"$T/members"
+"$IBTOPO" export --format k8s --hosts "$T/members" "$Q" >"$T/km" 2>"$T/err" ||
+	fail "--hosts: $(cat "$T/err")"
+[ "$(sed -n '/^kind: Node$/,+2s/^  name: "\(.*\)"$/\1/p' "$T/km" | sort | tr '\n' ' ')" = \
+	"stage1 stage2 tank1 " ] ||
+	fail "--hosts Nodes: $(grep '  name:' "$T/km")"
+grep -q '1 of 4 --hosts members are not on the fabric: ghost01' "$T/err" &&
+	grep -q '141 hosts of the fabric are not --hosts members: left out' "$T/err" ||
+	fail "--hosts warnings: $(cat "$T/err")"
+"$PYTHON3" "$top_srcdir/tests/kueue-check.py" "$CRD" "$T/km" >/dev/null ||
+	fail "--hosts output no longer valid"
+printf 'ghost01\n' >"$T/ghosts"
+"$IBTOPO" export --format k8s --hosts "$T/ghosts" "$Q" >/dev/null 2>"$T/err" &&
+	fail "--hosts with no member on the fabric exits 0"
+grep -q 'no --hosts member is on the fabric' "$T/err" || fail "no member: $(cat "$T/err")"
+"$IBTOPO" export --format k8s --hosts "$T/nonexistent" "$Q" >/dev/null 2>"$T/err" &&
+	fail "--hosts of a missing file exits 0"
+grep -q -- "--hosts $T/nonexistent: No such file" "$T/err" || fail "missing file: $(cat "$T/err")"
 
 # ---- bad input
 # no server: exit 2 in every format

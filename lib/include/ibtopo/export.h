@@ -37,16 +37,35 @@ enum ibtopo_export_flags {
 	IBTOPO_EXPORT_HOST_GUIDS = 1u << 0,
 };
 
+/* the Kueue API version of k8s' Topology object */
+enum ibtopo_kueue_api {
+	IBTOPO_KUEUE_V1BETA2 = 0, /* Kueue 0.15 and later (the default) */
+	IBTOPO_KUEUE_V1BETA1,	  /* Kueue 0.14 and later */
+};
+
 /** What the scheduler formats (slurm, slurm-block, slurm-yaml, k8s) take. */
 struct ibtopo_export_opts {
-	unsigned version;	/* IBTOPO_EXPORT_OPTS_VERSION */
+	unsigned version;	/* IBTOPO_EXPORT_OPTS_VERSION (1 or 2) */
 	unsigned flags;		/* enum ibtopo_export_flags */
 	/* one line per warning (hosts left out, names changed); may be NULL */
 	void (*warn)(void *arg, const char *message);
 	void *warn_arg;
+	/* version 2: k8s */
+	enum ibtopo_kueue_api kueue_api;
+	/* label keys "<prefix><tier>": NULL for "topology.ibtopo.io/" with
+	 * tiers leaf|su|group, spine|top, core, tier<N>; "topograph" for
+	 * NVIDIA topograph's network.topology.nvidia.com/ with leaf, spine,
+	 * core, tier<N>; else a DNS subdomain and "/" (IBTOPO_EINVAL if not) */
+	const char *label_prefix;
+	/* the cluster's members (Kubernetes Node names, any case; "node/"
+	 * before a name is dropped): NULL for every host; a host not listed
+	 * is left out, and a member the fabric lacks is warned about */
+	const char *const *hosts;
+	size_t nhosts;
 };
-#define IBTOPO_EXPORT_OPTS_VERSION 1
-#define IBTOPO_EXPORT_OPTS_INIT { IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL }
+#define IBTOPO_EXPORT_OPTS_VERSION 2
+#define IBTOPO_EXPORT_OPTS_INIT \
+	{ IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL, IBTOPO_KUEUE_V1BETA2, NULL, NULL, 0 }
 
 /** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts", "slurm-block",
  * "slurm-yaml", "k8s" -> format; -1 if unknown. */
@@ -57,7 +76,8 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
 /**
  * Write the analysed fabric in an export format through opts' sink
  * (opts->format is ignored), with export options (NULL = the defaults;
- * IBTOPO_EINVAL for a version it does not know). The scheduler formats
+ * IBTOPO_EINVAL for a version it does not know; version 1 takes the
+ * defaults of version 2's fields). The scheduler formats
  * read the analysis' levels (ibtopo_analysis_topology()), so they rank
  * switches as analyze does with the same options. ibnetdiscover: as `ibnetdiscover` prints it, readable by
  * ibsim and by ibtopo_fabric_read_buffer() into the same fabric.
@@ -83,8 +103,12 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * slurm-block: topology.conf for topology/block (Slurm 23.11+): a block
  * per leaf and one BlockSizes= line.
  * slurm-yaml: Slurm 25.05's topology.yaml, one tree topology.
- * k8s: a YAML stream of Node objects (metadata.name and labels under
- * "topology.ibtopo.io/", one per tier) and a Kueue Topology.
+ * k8s: a YAML stream of a Kueue Topology (kueue.x-k8s.io/v1beta2, or
+ * v1beta1) whose levels are the label keys, top first, then
+ * kubernetes.io/hostname, and one Node object per host (metadata.name
+ * and labels only) that carries every level's label: a tier its path
+ * skips takes the value of the switch above it on that path, so the
+ * levels nest as Kueue requires (see xopts->label_prefix, ->hosts).
  * IBTOPO_EINVAL for a fabric without a server to list, or names that
  * clash once mapped (the message lists them).
  * lfts: the switches' forwarding tables as OpenSM's opensm-lfts.dump,
