@@ -182,8 +182,15 @@ static int parse_args(struct plan_args *a, int *shape,
 			if (!parse_count(self, opts[c - CLI_LONG].long_name,
 					 st.optarg, count))
 				return EXIT_TROUBLE;
-			if (!*count && zero)
-				return cli_usage_error(self, "%s", zero);
+			/* 0 would read as "not given" */
+			if (!*count)
+				return zero ? cli_usage_error(self, "%s",
+							      zero) :
+					      cli_usage_error(
+						      self,
+						      "'--%s 0': at least 1",
+						      opts[c - CLI_LONG]
+							      .long_name);
 			continue;
 		}
 		switch (c) {

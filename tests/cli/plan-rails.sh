@@ -61,4 +61,16 @@ grep -q 'rail-optimized needs --servers' "$T/err" || fail "message: $(cat "$T/er
 [ $? -eq 2 ] || fail "too many leaves for the spines: wanted exit 2"
 grep -q 'spines need 64 ports (32 leaves x 2 cables) but the radix is 40' "$T/err" ||
 	fail "message: $(cat "$T/err")"
+# a count of 0 is refused by its name, never read as "not given" (issue
+# 33, item 11: '--leaves 0' said "needs --leaves")
+for args in "fat-tree --leaves 0 --spines 2 --hosts-per-leaf 2:--leaves 0" \
+	"fat-tree --leaves 2 --spines 0 --hosts-per-leaf 2:--spines 0" \
+	"rail-optimized --servers 0 --rails 2 --spines 2:--servers 0" \
+	"dragonfly-plus --groups 0 --leaves 2 --spines 2 --hosts-per-leaf 2:--groups 0"; do
+	# shellcheck disable=SC2086 # the plan's words
+	"$IBTOPO" plan ${args%%:*} >/dev/null 2>"$T/err"
+	[ $? -eq 2 ] || fail "plan ${args%%:*}: wanted exit 2"
+	grep -q "'${args#*:}': at least 1" "$T/err" ||
+		fail "plan ${args%%:*}: $(cat "$T/err")"
+done
 exit 0
