@@ -14,6 +14,20 @@ int new_snapshot_check(struct new_snapshot *ns, const struct cli_cmd *cmd,
 				       "--force moves a --label; none given");
 	if (ns->label && ibtopo_store_check_label(NULL, ns->label, 0, &err))
 		return cli_usage_error(cmd, "%s", err.message);
+	/* a label the command line could not pass back as a REF */
+	if (ns->label && ns->label[0] == '-')
+		return cli_usage_error(
+			cmd,
+			"label '%.64s' starts with '-': a "
+			"command line would read it as an option",
+			ns->label);
+	for (const char *c = ns->label; c && *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return cli_usage_error(
+				cmd,
+				"label '%.64s' holds a space or control "
+				"character: a label is one word",
+				ns->label);
 	return cli_routing_engine(cmd, &ns->engine, routes, ns->engine_name,
 				  ns->routes_log);
 }

@@ -48,6 +48,13 @@ for label in 3 0042 latest latest~1 latest~0; do
 done
 run 2 "$IBTOPO" --db "$db" import --label '' "$tiny" &&
 	grep -qx "ibtopo: empty snapshot label" "$tmp/err" || flunk "empty label"
+# labels a command line cannot pass back (issue 33, item 6)
+run 2 "$IBTOPO" --db "$db" import --label -1 "$tiny" &&
+	grep -qx "ibtopo: label '-1' starts with '-': a command line would read it as an option" \
+		"$tmp/err" || flunk "label '-1': $(head -1 "$tmp/err")"
+run 2 "$IBTOPO" --db "$db" import --label 'a b' "$tiny" &&
+	grep -qx "ibtopo: label 'a b' holds a space or control character: a label is one word" \
+		"$tmp/err" || flunk "label 'a b': $(head -1 "$tmp/err")"
 [ "$(listing)" = "1:x5-before 2:- 3:x5-after" ] || flunk "after refused labels: $(listing)"
 # discover checks the label before it sweeps (no fabric here to sweep)
 run 2 "$IBTOPO" --db "$db" discover --label x5-before &&
