@@ -3,6 +3,7 @@
 #include "fabric_pair.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -465,6 +466,20 @@ int cli_print_file_formats(void)
 int cli_print_export_formats(void)
 {
 	return print_formats(export_format_name);
+}
+
+bool cli_parse_slurm_version(const char *arg, unsigned *out)
+{
+	unsigned x, y, z;
+	int end = 0;
+
+	if ((sscanf(arg, "%2u.%2u%n", &x, &y, &end) != 2 || arg[end]) &&
+	    (sscanf(arg, "%2u.%2u.%u%n", &x, &y, &z, &end) != 3 || arg[end]))
+		return false;
+	if (!x || y > 12 || !isdigit((unsigned char)arg[0]))
+		return false;
+	*out = x * 100 + y;
+	return true;
 }
 
 bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,

@@ -175,6 +175,10 @@ int cli_print_export_formats(void);
 bool cli_parse_file_format(const struct cli_cmd *cmd, const char *what,
 			   const char *arg, enum ibtopo_file_format *out);
 
+/** A Slurm release "X.Y" or "X.Y.Z" (24.11, 26.05.5) as YYMM into *out
+ * (2411); false when it is none. */
+bool cli_parse_slurm_version(const char *arg, unsigned *out);
+
 enum cli_cmd_flags {
 	CLI_NEEDS_DB = 1u << 0, /* reads or writes the snapshot database */
 };

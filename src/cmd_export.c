@@ -14,6 +14,7 @@ enum {
 	OPT_KUEUE_API,
 	OPT_LABEL_PREFIX,
 	OPT_HOSTS,
+	OPT_SLURM_VERSION,
 };
 
 /* --hosts FILE: the cluster's members, one a line */
@@ -104,6 +105,10 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("hosts", 0, 1, "FILE",
 		"k8s: Nodes only for the cluster members FILE lists, one a "
 		"line ('kubectl get nodes -o name' output too; '-' for stdin)"),
+	CLI_OPT("slurm-version", 0, 1, "X.Y",
+		"slurm-block: the Slurm the file is for (default 26.05); before "
+		"26.05 the base block is the smallest, as 24.11 refuses a "
+		"smaller block"),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -145,6 +150,9 @@ const struct cli_cmd cmd_export_entry = {
 		"                 are left out with a warning (--host-names guid);\n"
 		"  slurm-block    topology.conf for topology/block (Slurm 23.11+):\n"
 		"                 a block per leaf of that tree, BlockSizes=\n"
+		"                 from the base block (what at least half the\n"
+		"                 blocks hold; the smallest with --slurm-version\n"
+		"                 before 26.05) up to what enough blocks form\n"
 		"  slurm-yaml     Slurm 25.05 topology.yaml with that tree, one\n"
 		"                 topology named after the fabric (a file's:\n"
 		"                 --fabric NAME, else the name the store gives it)\n"
@@ -260,6 +268,15 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_HOSTS:
 			hosts = st.optarg;
+			break;
+		case OPT_SLURM_VERSION:
+			if (!cli_parse_slurm_version(st.optarg,
+						     &xo.slurm_release))
+				return cli_usage_error(
+					self,
+					"bad --slurm-version '%s' (X.Y, as "
+					"24.11)",
+					st.optarg);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

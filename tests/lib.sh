@@ -79,17 +79,21 @@ mkdir -p "$TESTDIR/work"
 DB="$TESTDIR/fabric.db"
 SIM_PID=
 CLEANUP_PIDS=
+# a command run once the PIDs are stopped (tests/slurm-lib.sh: mounts)
+CLEANUP_HOOK=:
 
 lib_cleanup() {
 	local pid
 	for pid in $CLEANUP_PIDS $SIM_PID; do
 		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
+	$CLEANUP_HOOK
 	exec 9>&-
 	if [ -n "${KEEP_TESTDIR:-}" ]; then
 		echo "# kept $TESTDIR" >&2
 	else
-		rm -rf "$TESTDIR"
+		# never into a mount left behind (a chroot's /dev)
+		rm -rf --one-file-system "$TESTDIR"
 	fi
 }
 trap lib_cleanup EXIT

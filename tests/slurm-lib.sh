@@ -3,13 +3,34 @@
 # tests/lib.sh (fail, CLEANUP_PIDS, PYTHON3).
 #
 #   slurm_require                  # exit 77 without slurmctld/scontrol/munged
+#   slurm_require_chroot SUITE     # the same, of a Debian SUITE chroot
+#                                  # (tools/debian-chroot.sh, kept in
+#                                  # $IBTOPO_CHROOT_CACHE, by default
+#                                  # /var/cache/ibtopo-tests), mounted
+#                                  # until the test exits
+#   slurm_tmp                      # a folder the daemons can see
 #   slurm_munge_start DIR          # own key, socket, pid and log in DIR
 #   slurm_nodes CONF > NODES       # the nodes of a topology.conf
 #   slurm_ctld_run DIR CONF NODES  # slurmctld on topology.conf CONF whose
 #                                  # nodes are listed in file NODES; 0 when
 #                                  # it answered: `scontrol show topology`
 #                                  # in DIR/show, its log DIR/slurmctld.log
+#   SLURM_TOPO=tree|block|yaml     # what slurm_ctld_run configures: the
+#                                  # topology/tree or topology/block
+#                                  # plugin with CONF as topology.conf,
+#                                  # or none with CONF as topology.yaml
+# In a chroot the daemons see paths below $SLURM_ROOT only: slurm_in
+# PATH is PATH as they see it.
 # shellcheck shell=sh
+
+SLURM_ROOT=
+SLURM_RUN=
+SLURM_MOUNTS=
+SLURM_TOPO=${SLURM_TOPO:-tree}
+
+slurm_in() {
+	echo "${1#"$SLURM_ROOT"}"
+}
 
 slurm_require() {
 	PATH=$PATH:/usr/sbin:/sbin
@@ -23,15 +44,70 @@ slurm_require() {
 	[ -n "$MUNGED" ] || skip "munged not found (apt-get install munge)"
 }
 
+# slurm_require_chroot SUITE: slurmctld, scontrol and munged of Debian
+# SUITE, run through chroot; skips (77) where it cannot be built here
+slurm_require_chroot() {
+	local suite=$1 cache=${IBTOPO_CHROOT_CACHE:-/var/cache/ibtopo-tests} rc
+
+	PATH=$PATH:/usr/sbin:/sbin
+	{ mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; } ||
+		cache=$TESTDIR/chroots
+	sh "${top_srcdir:-.}/tools/debian-chroot.sh" "$suite" "$cache/$suite" \
+		slurmctld slurm-client munge
+	rc=$?
+	[ $rc -eq 77 ] && skip "no Debian $suite chroot here (said above)"
+	[ $rc -eq 0 ] || fail "tools/debian-chroot.sh $suite failed"
+	SLURM_ROOT=$cache/$suite
+	# shellcheck disable=SC2034 # lib_cleanup runs it
+	CLEANUP_HOOK=slurm_cleanup
+	mount -t proc proc "$SLURM_ROOT/proc" || fail "mount proc in $SLURM_ROOT"
+	SLURM_MOUNTS=$SLURM_ROOT/proc
+	mount --bind /dev "$SLURM_ROOT/dev" || fail "mount /dev in $SLURM_ROOT"
+	SLURM_MOUNTS="$SLURM_ROOT/dev $SLURM_MOUNTS"
+	SLURM_RUN="chroot $SLURM_ROOT"
+	SLURMCTLD=/usr/sbin/slurmctld
+	SCONTROL=/usr/bin/scontrol
+	MUNGED=/usr/sbin/munged
+	# shellcheck disable=SC2034 # for the tests that source this file
+	SLURM_VERSION=$($SLURM_RUN "$SLURMCTLD" -V 2>/dev/null)
+}
+
+# slurm_tmp: a new folder the daemons see, in the chroot when there is one
+slurm_tmp() {
+	local d
+
+	if [ -n "$SLURM_ROOT" ]; then
+		d=$(mktemp -d "$SLURM_ROOT/tmp/ibtopo-test.XXXXXX") ||
+			fail "mktemp in $SLURM_ROOT"
+		SLURM_TMPS="$d ${SLURM_TMPS:-}"
+	else
+		d=$(mktemp -d "$TESTDIR/slurm.XXXXXX") || fail "mktemp"
+	fi
+	echo "$d"
+}
+
+# lib_cleanup's hook, the daemons stopped: the mounts and the folders in
+# the chroot go
+slurm_cleanup() {
+	local m
+
+	for m in $SLURM_MOUNTS; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	# shellcheck disable=SC2086 # mktemp's names hold no space
+	[ -z "${SLURM_TMPS:-}" ] || rm -rf --one-file-system ${SLURM_TMPS}
+}
+
 slurm_munge_start() {
 	M=$1
 	mkdir -m 700 "$M" || fail "mkdir $M"
 	dd if=/dev/urandom of="$M/munge.key" bs=1024 count=1 2>/dev/null ||
 		fail "munge key"
 	chmod 600 "$M/munge.key"
-	"$MUNGED" --socket="$M/munge.sock" --key-file="$M/munge.key" \
-		--pid-file="$M/munged.pid" --log-file="$M/munged.log" \
-		--seed-file="$M/munged.seed" --force >"$M/munged.out" 2>&1 ||
+	m=$(slurm_in "$M")
+	$SLURM_RUN "$MUNGED" --socket="$m/munge.sock" --key-file="$m/munge.key" \
+		--pid-file="$m/munged.pid" --log-file="$m/munged.log" \
+		--seed-file="$m/munged.seed" --force >"$M/munged.out" 2>&1 ||
 		fail "munged did not start: $(cat "$M/munged.out" "$M/munged.log" 2>/dev/null)"
 	for _ in $(seq 1 100); do
 		[ -s "$M/munged.pid" ] && break
@@ -50,37 +126,45 @@ print(s.getsockname()[1])'
 }
 
 slurm_ctld_run() {
-	local d=$1 conf=$2 nodes=$3 ctld end up=''
+	local d=$1 conf=$2 nodes=$3 ctld end up='' i file=topology.conf
 
 	mkdir -p "$d/state" "$d/spool" || fail "mkdir $d"
-	[ "$conf" = "$d/topology.conf" ] || cp "$conf" "$d/topology.conf"
+	[ "$SLURM_TOPO" = yaml ] && file=topology.yaml
+	[ "$conf" = "$d/$file" ] || cp "$conf" "$d/$file"
+	i=$(slurm_in "$d")
 	cat >"$d/slurm.conf" <<EOF
 ClusterName=ibtopo
 SlurmctldHost=localhost
 SlurmctldPort=$(slurm_free_port)
 SlurmUser=root
 AuthType=auth/munge
-AuthInfo=socket=$M/munge.sock
+AuthInfo=socket=$(slurm_in "$M")/munge.sock
 CredType=cred/munge
-StateSaveLocation=$d/state
-SlurmdSpoolDir=$d/spool
-SlurmctldLogFile=$d/slurmctld.log
-SlurmctldPidFile=$d/slurmctld.pid
+StateSaveLocation=$i/state
+SlurmdSpoolDir=$i/spool
+SlurmctldLogFile=$i/slurmctld.log
+SlurmctldPidFile=$i/slurmctld.pid
 SlurmctldDebug=info
 MailProg=/bin/true
-TopologyPlugin=topology/tree
 SelectType=select/cons_tres
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 EOF
+	case $SLURM_TOPO in
+	tree | block) echo "TopologyPlugin=topology/$SLURM_TOPO" >>"$d/slurm.conf" ;;
+	esac
+	# Slurm 26.05 has no task/none: its default task plugin then
+	if ls "$SLURM_ROOT"/usr/lib/*/slurm-wlm/task_none.so >/dev/null 2>&1; then
+		echo "TaskPlugin=task/none" >>"$d/slurm.conf"
+	fi
 	sed 's/^\(.*\)$/NodeName=\1 State=FUTURE/' "$nodes" >>"$d/slurm.conf"
 	echo "PartitionName=all Nodes=ALL Default=YES State=UP" >>"$d/slurm.conf"
-	SLURM_CONF="$d/slurm.conf"
+	SLURM_CONF="$i/slurm.conf"
 	export SLURM_CONF
-	(cd "$d" && exec "$SLURMCTLD" -D -i -f "$d/slurm.conf") \
+	# shellcheck disable=SC2086 # $SLURM_RUN is two words or none
+	(cd "$d" && exec $SLURM_RUN "$SLURMCTLD" -D -i -f "$i/slurm.conf") \
 		</dev/null >"$d/slurmctld.out" 2>&1 &
 	ctld=$!
 	CLEANUP_PIDS="$CLEANUP_PIDS $ctld"
@@ -88,14 +172,15 @@ EOF
 	end=$(($(date +%s) + ${SLURM_WAIT:-10}))
 	while [ "$(date +%s)" -lt "$end" ]; do
 		kill -0 "$ctld" 2>/dev/null || break
-		if timeout 2 "$SCONTROL" ping 2>/dev/null | grep -q 'is UP'; then
+		if timeout 2 $SLURM_RUN "$SCONTROL" ping 2>/dev/null |
+			grep -q 'is UP'; then
 			up=1
 			break
 		fi
 		sleep 0.05
 	done
 	if [ -n "$up" ]; then
-		"$SCONTROL" show topology >"$d/show" 2>&1 || up=
+		$SLURM_RUN "$SCONTROL" show topology >"$d/show" 2>&1 || up=
 	fi
 	kill "$ctld" 2>/dev/null
 	wait "$ctld" 2>/dev/null

@@ -1365,6 +1365,48 @@ static void json_and_csv_exports(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* The Slurm release (export options version 3) sets slurm-block's base:
+ * the smallest block before 26.05, what half the blocks hold from 26.05;
+ * version 2 callers get 26.05's rule, an unknown version is refused. */
+static void slurm_block_base_follows_the_release(void **state)
+{
+	struct ibtopo_buffer m = { 0 };
+	struct ibtopo_sink o = test_sink(&m, IBTOPO_FORMAT_TEXT);
+	struct ibtopo_export_opts x = IBTOPO_EXPORT_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f;
+	static const struct {
+		unsigned version, release;
+		const char *sizes;
+	} cases[] = {
+		{ 3, 0, "BlockSizes=24,48,96\n" },
+		{ 3, 2605, "BlockSizes=24,48,96\n" },
+		{ 3, 2411, "BlockSizes=2,4,8\n" },
+		{ 2, 2411, "BlockSizes=24,48,96\n" },
+	};
+
+	(void)state;
+	need(REAL "qdr-hosts-fdr10-isls.topo");
+	f = read_path(REAL "qdr-hosts-fdr10-isls.topo", NULL, NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		x.version = cases[i].version;
+		x.slurm_release = cases[i].release;
+		m.len = 0;
+		assert_int_equal(test_fabric_write_opts(&o, f,
+							IBTOPO_EXPORT_SLURM_BLOCK,
+							&x, &err),
+				 0);
+		assert_non_null(m.text);
+		assert_non_null(strstr(m.text, cases[i].sizes));
+	}
+	x.version = 4;
+	assert_int_equal(test_fabric_write_opts(&o, f, IBTOPO_EXPORT_SLURM_BLOCK,
+						&x, &err),
+			 IBTOPO_EINVAL);
+	free(m.text);
+	ibtopo_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1392,6 +1434,7 @@ int main(void)
 		cmocka_unit_test(slurm_hosts_leave_out_switch_parts),
 		cmocka_unit_test(ibsim_output_trains_as_the_fabric_ran),
 		cmocka_unit_test(json_and_csv_exports),
+		cmocka_unit_test(slurm_block_base_follows_the_release),
 	};
 
 	return cmocka_run_group_tests_name("topofile", tests, NULL, NULL);

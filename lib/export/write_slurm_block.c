@@ -24,7 +24,10 @@ static int cmp_size(const void *x, const void *y)
  * smaller than the rest (janus: one 2-host leaf among 52 of 18 made
  * aggregations of 512 and 1024 hosts that never form), and the sizes
  * stop at base * 2^floor(log2(blocks that hold the base)), as NVIDIA
- * topograph does: every size written can form.
+ * topograph does: every size written can form. For a Slurm before
+ * 26.05 (xopts->slurm_release) the base is the smallest block instead:
+ * slurmctld 24.11 refuses a block that holds fewer nodes than the base
+ * ("children count lower than bblock_node_cnt"); 26.05 takes it.
  */
 static int write_sizes(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 		       struct ibtopo_error *err)
@@ -39,7 +42,10 @@ static int write_sizes(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 		if (!s->sw[i].tier)
 			sz[n++] = s->sw[i].nhosts;
 	qsort(sz, n, sizeof(*sz), cmp_size);
-	base = n ? sz[(n - 1) / 2] : 0;
+	if (s->x->slurm_release && s->x->slurm_release < 2605)
+		base = n ? sz[0] : 0;
+	else
+		base = n ? sz[(n - 1) / 2] : 0;
 	free(sz);
 	for (size_t i = 0; i < s->nsw; i++) {
 		if (s->sw[i].tier)

@@ -9,6 +9,8 @@
  */
 #include "export/export-int.h"
 
+#include <stddef.h>
+
 #include <string.h>
 
 extern const struct ibtopo__writer ibtopo__writer_ibnetdiscover;
@@ -74,16 +76,21 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export format %d", (int)format);
 
-	if (xopts && xopts->version != IBTOPO_EXPORT_OPTS_VERSION &&
-	    xopts->version != 1)
+	if (xopts && (xopts->version < 1 ||
+		      xopts->version > IBTOPO_EXPORT_OPTS_VERSION))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "unknown export options version %u",
 					 xopts->version);
-	/* version 1 ends after warn_arg: the rest keeps its defaults */
+	/* an older version ends sooner: the fields after its end keep
+	 * their defaults (1 ends after warn_arg, 2 after nhosts) */
 	if (xopts && xopts->version == 1) {
 		x.flags = xopts->flags;
 		x.warn = xopts->warn;
 		x.warn_arg = xopts->warn_arg;
+	} else if (xopts && xopts->version == 2) {
+		memcpy(&x, xopts, offsetof(struct ibtopo_export_opts,
+					   slurm_release));
+		x.version = IBTOPO_EXPORT_OPTS_VERSION;
 	} else if (xopts) {
 		x = *xopts;
 	}

@@ -257,6 +257,23 @@ grep -q '^BlockSizes=24,48,96$' "$T/block" ||
 	fail "qdr block sizes: $(grep BlockSizes "$T/block")"
 grep -q 'base block of 24 hosts (5 of 7 blocks hold as many or more); 2 smaller blocks' "$T/err" ||
 	fail "no warning about the small blocks: $(cat "$T/err")"
+# for a Slurm before 26.05 the base is the smallest block: slurmctld
+# 24.11 refuses a smaller one (tests/integration/slurm-24.11.sh)
+"$IBTOPO" export --format slurm-block --slurm-version 24.11 \
+	"$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" >"$T/block" ||
+	fail "slurm-block --slurm-version 24.11"
+grep -q '^BlockSizes=2,4,8$' "$T/block" ||
+	fail "qdr block sizes for 24.11: $(grep BlockSizes "$T/block")"
+"$IBTOPO" export --format slurm-block --slurm-version 26.05.5 \
+	"$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" 2>/dev/null |
+	grep -q '^BlockSizes=24,48,96$' || fail "--slurm-version 26.05.5"
+for v in 24 24.13 x.y 24.11a -1.05; do
+	"$IBTOPO" export --format slurm-block --slurm-version "$v" \
+		"$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" \
+		>/dev/null 2>"$T/err" && fail "--slurm-version $v accepted"
+	grep -q "bad --slurm-version '$v' (X.Y, as 24.11)" "$T/err" ||
+		fail "--slurm-version $v: $(cat "$T/err")"
+done
 
 # k8s: --kueue-api v1beta1, --label-prefix (topograph's keys, a prefix of
 # one's own, a bad one refused), --hosts (members only, the absent named)

@@ -45,7 +45,7 @@ enum ibtopo_kueue_api {
 
 /** What the scheduler formats (slurm, slurm-block, slurm-yaml, k8s) take. */
 struct ibtopo_export_opts {
-	unsigned version;	/* IBTOPO_EXPORT_OPTS_VERSION (1 or 2) */
+	unsigned version;	/* IBTOPO_EXPORT_OPTS_VERSION (1, 2 or 3) */
 	unsigned flags;		/* enum ibtopo_export_flags */
 	/* one line per warning (hosts left out, names changed); may be NULL */
 	void (*warn)(void *arg, const char *message);
@@ -62,10 +62,15 @@ struct ibtopo_export_opts {
 	 * is left out, and a member the fabric lacks is warned about */
 	const char *const *hosts;
 	size_t nhosts;
+	/* version 3: the Slurm release the files are for, as YYMM (2411
+	 * for 24.11); 0 for the newest ibtopo was tried with (26.05).
+	 * slurm-block before 2605: the base block is the smallest, as
+	 * slurmctld 24.11 refuses a block of fewer nodes than the base */
+	unsigned slurm_release;
 };
-#define IBTOPO_EXPORT_OPTS_VERSION 2
+#define IBTOPO_EXPORT_OPTS_VERSION 3
 #define IBTOPO_EXPORT_OPTS_INIT \
-	{ IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL, IBTOPO_KUEUE_V1BETA2, NULL, NULL, 0 }
+	{ IBTOPO_EXPORT_OPTS_VERSION, 0, NULL, NULL, IBTOPO_KUEUE_V1BETA2, NULL, NULL, 0, 0 }
 
 /** "ibnetdiscover", "ibsim", "slurm", "csv", "json", "lfts", "slurm-block",
  * "slurm-yaml", "k8s" -> format; -1 if unknown. */
