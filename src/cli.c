@@ -468,15 +468,28 @@ int cli_print_export_formats(void)
 	return print_formats(export_format_name);
 }
 
+/* At most max digits at *p into *v; how many were read. */
+static int read_digits(const char **p, int max, unsigned *v)
+{
+	int n = 0;
+
+	for (*v = 0; n <= max && isdigit((unsigned char)**p); n++, (*p)++)
+		*v = *v * 10 + (unsigned)(**p - '0');
+	return n;
+}
+
 bool cli_parse_slurm_version(const char *arg, unsigned *out)
 {
+	const char *p = arg;
 	unsigned x, y, z;
-	int end = 0;
+	int nx = read_digits(&p, 2, &x);
 
-	if ((sscanf(arg, "%2u.%2u%n", &x, &y, &end) != 2 || arg[end]) &&
-	    (sscanf(arg, "%2u.%2u.%u%n", &x, &y, &z, &end) != 3 || arg[end]))
+	if (nx < 1 || nx > 2 || *p++ != '.' || read_digits(&p, 2, &y) != 2)
 		return false;
-	if (!x || y > 12 || !isdigit((unsigned char)arg[0]))
+	/* a patch level (26.05.5) says nothing more */
+	if (*p == '.' && (p++, read_digits(&p, 6, &z) < 1))
+		return false;
+	if (*p || !x || !y || y > 12)
 		return false;
 	*out = x * 100 + y;
 	return true;

@@ -267,7 +267,7 @@ grep -q '^BlockSizes=2,4,8$' "$T/block" ||
 "$IBTOPO" export --format slurm-block --slurm-version 26.05.5 \
 	"$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" 2>/dev/null |
 	grep -q '^BlockSizes=24,48,96$' || fail "--slurm-version 26.05.5"
-for v in 24 24.13 x.y 24.11a -1.05; do
+for v in 24 24.13 x.y 24.11a -1.05 "24. 11" 24.1 24.11. 123.05; do
 	"$IBTOPO" export --format slurm-block --slurm-version "$v" \
 		"$top_srcdir/tests/data/real/qdr-hosts-fdr10-isls.topo" \
 		>/dev/null 2>"$T/err" && fail "--slurm-version $v accepted"
