@@ -1,15 +1,19 @@
 /* cmd_metrics.c - ibtopo metrics: a snapshot's port health for Prometheus */
 #include "commands.h"
+#include "fabric_pair.h"
 #include "output_file.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_NO_FINDINGS = CLI_LONG };
+enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT("no-findings", 0, 0, NULL,
 		"leave out ibtopo_fabric_findings (runs the link checks only)"),
+	CLI_OPT("since", 0, 1, "REF",
+		"an earlier snapshot of the fabric: BER, wait share and "
+		"findings over the interval"),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -22,7 +26,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
 	.summary = "write port counters and link state for Prometheus",
-	.args = "[REF|FILE] [-o FILE] [--no-findings] " CLI_ARGS_ANALYSIS,
+	.args = "[REF|FILE] [-o FILE] [--since REF] [--no-findings] " CLI_ARGS_ANALYSIS,
 	.details =
 		"REF (default: latest) is a snapshot, best taken with discover\n"
 		"--counters or import --counters; an existing FILE is read instead.\n"
@@ -36,10 +40,21 @@ const struct cli_cmd cmd_metrics_entry = {
 		"(ibtopo_port_possible_rate_bytes_per_second); per\n"
 		"fabric the node and link counts, the snapshot's time and whether\n"
 		"it is partial, and the analysis' findings by kind and severity.\n"
-		"Port series carry fabric, node, node_guid, port, node_type,\n"
-		"remote_node, remote_guid and remote_port. -o FILE is written to a\n"
-		"temporary file beside it and renamed over it, as node_exporter's\n"
-		"textfile collector needs (name it *.prom there).",
+		"Port series carry fabric, node_guid and port only, so a pulled\n"
+		"cable changes a value (ibtopo_port_state, ibtopo_port_linked), never\n"
+		"a series; ibtopo_port_info adds the node's name and type, its LID\n"
+		"and the far end (remote_guid, remote_node, remote_port,\n"
+		"remote_type), ibtopo_node_info the model: join with\n"
+		"  * on(fabric,node_guid,port) group_left(node) ibtopo_port_info\n"
+		"With --since REF (latest~1 after a discover --counters: the sweep\n"
+		"before) the bit error rate per receiving port and its threshold\n"
+		"(ibtopo_port_bit_error_rate{,_threshold}), the PortXmitWait share\n"
+		"(ibtopo_port_transmit_wait_share{,_threshold}) and the port-error\n"
+		"findings are those of the interval, as health --since has them;\n"
+		"serve always measures against its previous sweep.\n"
+		"-o FILE is written to a temporary file beside it (not named *.prom)\n"
+		"and renamed over it, as node_exporter's textfile collector needs\n"
+		"(name it *.prom there).",
 	.opts = opts,
 	.exec = cmd_metrics_exec,
 	.flags = CLI_NEEDS_DB,
@@ -53,9 +68,9 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analysis *an = NULL;
-	struct ibtopo_fabric *fabric = NULL;
+	struct ibtopo_fabric *fabric = NULL, *since = NULL;
 	struct cli_state st = { .analyze = &ao };
-	const char *output = NULL;
+	const char *output = NULL, *since_ref = NULL;
 	struct output_file out;
 	struct ibtopo_sink ro;
 	int c, rc;
@@ -64,6 +79,9 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 		switch (c) {
 		case 'o':
 			output = st.optarg;
+			break;
+		case OPT_SINCE:
+			since_ref = st.optarg;
 			break;
 		case OPT_NO_FINDINGS:
 			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;
@@ -83,6 +101,21 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
+	if (since_ref) {
+		rc = cli_load_fabric(&since, g,
+				     &(struct cli_source){ .what = since_ref },
+				     &err);
+		if (!rc)
+			rc = cli_check_pair(g, since, fabric, &err);
+		if (!rc)
+			rc = cli_check_order(since, fabric, "--since", "REF",
+					     false, &err);
+		if (rc) {
+			rc = cli_fail(&err);
+			goto out_free;
+		}
+		ao.since = since;
+	}
 	/* a file's fabric: the one --fabric names, else the store's rule */
 	if (!ibtopo_fabric_meta(fabric)->fabric)
 		mo.fabric_name = cli_fabric(g);
@@ -100,6 +133,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	rc = output_file_close(&out);
 out_free:
 	ibtopo_analysis_free(an);
+	ibtopo_fabric_free(since);
 	ibtopo_fabric_free(fabric);
 	return rc;
 }

@@ -259,6 +259,9 @@ struct serve_run {
 	bool stored_once;
 	struct ibtopo_name_map *names;
 	struct ibtopo_analyze_opts ao; /* --roots, ...: every sweep's */
+	/* the last good sweep: port health and the findings are what grew
+	 * since it, never lifetime totals; NULL before one */
+	struct ibtopo_fabric *prev;
 };
 
 /* The diagram of the sweep's analysis as one HTML page, in memory. */
@@ -345,6 +348,7 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	rc = ibtopo_fabric_discover(&f, &r->dopts, &err);
 	if (!rc && r->names)
 		rc = ibtopo_name_map_apply(r->names, f, NULL, &err);
+	r->ao.since = r->prev;
 	if (!rc)
 		rc = ibtopo_analysis_new(&an, f, &r->ao, &err);
 	if (!rc && r->g->verbose)
@@ -408,7 +412,12 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	free(text.text);
 	free(html.text);
 	ibtopo_analysis_free(an);
-	ibtopo_fabric_free(f);
+	if (!rc) {
+		ibtopo_fabric_free(r->prev);
+		r->prev = f;
+	} else {
+		ibtopo_fabric_free(f);
+	}
 }
 
 /* "90", "90s", "30m", "1h", "1d" into seconds; false when malformed. */
@@ -671,6 +680,7 @@ out_unblock:
 out_free:
 	ibtopo_store_free(r.store);
 	ibtopo_name_map_free(r.names);
+	ibtopo_fabric_free(r.prev);
 	serve_webconfig_release(&web);
 	return rc;
 }

@@ -39,9 +39,12 @@ static void release(struct output_file *o)
  * Create a temporary file: "<target>.tmpXXXXXX<.ext>" beside the target
  * (rename stays in one file system), or with `elsewhere` "ibtopo-XXXXXX
  * <.ext>" in $TMPDIR; the same extension, so a writer that picks its
- * format from the name picks the same one. Returns 0 or an errno value.
+ * format from the name picks the same one. A stream (written through
+ * o->f, its name never read) gets no extension: node_exporter's textfile
+ * collector reads every *.prom, a half-written one too. Returns 0 or an
+ * errno value.
  */
-static int make_tmp(struct output_file *o, bool elsewhere)
+static int make_tmp(struct output_file *o, bool elsewhere, bool stream)
 {
 	const char *base = strrchr(o->target, '/');
 	const char *dir = getenv("TMPDIR");
@@ -51,7 +54,7 @@ static int make_tmp(struct output_file *o, bool elsewhere)
 
 	base = base ? base + 1 : o->target;
 	ext = strrchr(base, '.');
-	if (!ext || ext == base)
+	if (!ext || ext == base || stream)
 		ext = "";
 	if (!dir || !*dir)
 		dir = "/tmp";
@@ -154,7 +157,7 @@ int output_file_open(struct output_file *o, const char *name, bool stream)
 	if (e)
 		goto out_fail;
 	if (atomic) {
-		e = make_tmp(o, false);
+		e = make_tmp(o, false, stream);
 		/* a writable file in a folder we may not create files in */
 		if ((e == EACCES || e == EPERM) && stat(o->target, &st) == 0)
 			atomic = 0;
@@ -164,7 +167,7 @@ int output_file_open(struct output_file *o, const char *name, bool stream)
 	if (!atomic && !stream) {
 		/* the writer gets a file; its bytes go to the target at the
 		 * end, so a write error is ours to see and to name */
-		e = make_tmp(o, true);
+		e = make_tmp(o, true, stream);
 		if (e)
 			goto out_fail;
 	}

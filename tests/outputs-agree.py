@@ -115,7 +115,8 @@ def main():
 
     # ---- names per GUID (metrics' node label is ibtopo's name rule)
     name = {}
-    for labels, _ in m.get("ibtopo_port_state", []):
+    for labels, _ in (m.get("ibtopo_port_info", []) +
+                      m.get("ibtopo_node_info", [])):
         g = guid_of(labels["node_guid"])
         if name.setdefault(g, labels["node"]) != labels["node"]:
             fail(fabric, "two names for 0x%016x in metrics" % g)

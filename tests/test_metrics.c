@@ -79,11 +79,12 @@ static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 	return out.text;
 }
 
-#define CA_LABELS                                                       \
-	"fabric=\"fabric-0000000000000020\",node=\"host1\","             \
-	"node_guid=\"0x0000000000000010\",port=\"1\",node_type=\"ca\"," \
-	"remote_node=\"S-0000000000000020\","                            \
-	"remote_guid=\"0x0000000000000020\",remote_port=\"1\""
+#define CA_LABELS                                                              \
+	"fabric=\"fabric-0000000000000020\",node_guid=\"0x0000000000000010\"," \
+	"port=\"1\""
+#define SW_LABELS(port)                                                        \
+	"fabric=\"fabric-0000000000000020\",node_guid=\"0x0000000000000020\"," \
+	"port=\"" port "\""
 
 static void ca_port_series_name_both_ends(void **state)
 {
@@ -91,6 +92,19 @@ static void ca_port_series_name_both_ends(void **state)
 	char *t = write_it(f, IBTOPO_METRICS_NO_FINDINGS);
 
 	(void)state;
+	/* the names and the far end: in the info series alone, escaped */
+	assert_non_null(strstr(
+		t,
+		"\nibtopo_port_info{" CA_LABELS ",node=\"host1\","
+		"node_type=\"ca\",lid=\"0\",remote_guid=\"0x0000000000000020\","
+		"remote_node=\"S-0000000000000020\",remote_port=\"1\","
+		"remote_type=\"switch\"} 1\n"));
+	assert_non_null(strstr(
+		t,
+		"\nibtopo_node_info{fabric=\"fabric-0000000000000020\","
+		"node_guid=\"0x0000000000000020\",node=\"S-0000000000000020\","
+		"node_type=\"switch\",description=\"sw \\\"1\\\"\\\\x\\nnl\","));
+	assert_non_null(strstr(t, "\nibtopo_port_linked{" CA_LABELS "} 1\n"));
 	/* bytes: 4 x the words; a saturated counter keeps its value */
 	assert_non_null(strstr(
 		t, "\nibtopo_port_transmit_bytes_total{" CA_LABELS "} 4000\n"));
@@ -120,18 +134,28 @@ static void down_port_keeps_its_state(void **state)
 {
 	struct ibtopo_fabric *f = fixture();
 	char *t = write_it(f, IBTOPO_METRICS_NO_FINDINGS);
-	const char *down = ",port=\"2\",node_type=\"switch\",remote_node=\"\","
-			   "remote_guid=\"\",remote_port=\"\"} ";
+	const char *down = SW_LABELS("2") "} ";
 	char want[512];
 	size_t n = 0;
 
 	(void)state;
-	snprintf(want, sizeof(want), "%s1\nibtopo_port_state", down);
+	snprintf(want, sizeof(want), "\nibtopo_port_state{%s1\n", down);
 	assert_non_null(strstr(t, want)); /* state 1: down */
-	snprintf(want, sizeof(want), "%s2\n", down);
+	snprintf(want, sizeof(want), "\nibtopo_port_physical_state{%s2\n",
+		 down);
 	assert_non_null(strstr(t, want)); /* physical: polling */
-	snprintf(want, sizeof(want), "%s0\n", down);
+	snprintf(want, sizeof(want), "\nibtopo_port_width_lanes{%s0\n", down);
 	assert_non_null(strstr(t, want)); /* no lanes */
+	snprintf(want, sizeof(want), "\nibtopo_port_linked{%s0\n", down);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want),
+		 "\nibtopo_port_possible_rate_bytes_per_second{%s0\n", down);
+	assert_non_null(strstr(t, want));
+	/* unlinked: no remote_* labels in its info */
+	assert_non_null(
+		strstr(t, "\nibtopo_port_info{" SW_LABELS(
+				  "2") ",node=\"S-0000000000000020\","
+				       "node_type=\"switch\",lid=\"0\"} 1\n"));
 	/* no counters on it: of the three ports, only the CA's has them */
 	for (const char *p = t;
 	     (p = strstr(p, "\nibtopo_port_counters_saturated{")); p++)
@@ -139,6 +163,134 @@ static void down_port_keeps_its_state(void **state)
 	assert_int_equal(n, 1);
 	free(t);
 	ibtopo_fabric_free(f);
+}
+
+/* Every "name{labels}" of t but the info series, one a line, sorted. */
+static char *series_keys(const char *t)
+{
+	struct ibtopo_buffer out = { 0 };
+	const char *p = t;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		const char *sp;
+
+		if (!e)
+			e = p + strlen(p);
+		sp = memchr(p, '}', (size_t)(e - p));
+		if (*p != '#' && sp && strncmp(p, "ibtopo_port_info{", 17) &&
+		    strncmp(p, "ibtopo_fabric_", 14)) {
+			assert_int_equal(ibtopo_write_buffer(
+						 &out, p, (size_t)(sp - p) + 1),
+					 0);
+			assert_int_equal(ibtopo_write_buffer(&out, "\n", 1), 0);
+		}
+		p = *e ? e + 1 : e;
+	}
+	return out.text;
+}
+
+/*
+ * A pulled cable (the same fabric, the switch's port 1 and the CA not
+ * linked): every series of the switch's port is still there under the
+ * same name and labels, with other values.
+ */
+static void pulled_cable_keeps_every_series(void **state)
+{
+	struct ibtopo_fabric *f = fixture(), *g = NULL;
+	struct ibtopo_node *sw = NULL, *ca = NULL;
+	struct ibtopo_port *a;
+	char *t, *u, *kt, *ku;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_new(&g, NULL), 0);
+	assert_int_equal(ibtopo_fabric_add_node(&sw, g, IBTOPO_NODE_SWITCH,
+						0x20, 2, "sw \"1\"\\x\nnl",
+						NULL),
+			 0);
+	assert_int_equal(ibtopo_fabric_add_node(&ca, g, IBTOPO_NODE_CA, 0x10, 1,
+						"host1 mlx5_0", NULL),
+			 0);
+	a = port(g, sw, 1, 0, 0);
+	a->state = IBTOPO_PORT_STATE_DOWN;
+	port(g, ca, 1, 0, 0)->state = IBTOPO_PORT_STATE_DOWN;
+	port(g, sw, 2, 0, 0)->state = IBTOPO_PORT_STATE_DOWN;
+	ibtopo_fabric_sort(g);
+	t = write_it(f, IBTOPO_METRICS_NO_FINDINGS);
+	u = write_it(g, IBTOPO_METRICS_NO_FINDINGS);
+	kt = series_keys(t);
+	ku = series_keys(u);
+	/* the counters were on the CA's port alone: the rest is equal */
+	for (const char *p = kt; *p;) {
+		const char *e = strchr(p, '\n');
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s\n", (int)(e - p + 1) - 1, p);
+		if (!strstr(line, "_total{") && !strstr(line, "saturated{"))
+			assert_non_null(strstr(ku, line));
+		p = e + 1;
+	}
+	assert_non_null(
+		strstr(u, "\nibtopo_port_linked{" SW_LABELS("1") "} 0\n"));
+	assert_non_null(
+		strstr(u, "\nibtopo_port_state{" SW_LABELS("1") "} 1\n"));
+	free(kt);
+	free(ku);
+	free(t);
+	free(u);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+}
+
+/* The CA's port of the fixture. */
+static struct ibtopo_counters *ca_counters(struct ibtopo_fabric *f)
+{
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		if (n->type == IBTOPO_NODE_CA)
+			return (struct ibtopo_counters *)n->ports[1]->counters;
+	}
+	fail();
+	return NULL;
+}
+
+/*
+ * With an earlier reading an hour before, the BER of what the CA
+ * received and the threshold it is held to; without one, neither.
+ */
+static void since_gives_ber_and_wait_share(void **state)
+{
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct ibtopo_fabric *before = fixture(), *now = fixture();
+	struct ibtopo_analysis *an = NULL;
+	struct ibtopo_buffer out = { 0 };
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    ibtopo_write_buffer, &out, 0 };
+	struct ibtopo_counters *k = ca_counters(now);
+	char *t;
+
+	(void)state;
+	ca_counters(before)->value[IBTOPO_CTR_SYMBOL_ERRORS] = 100;
+	k->value[IBTOPO_CTR_SYMBOL_ERRORS] = 1000;
+	k->read_at_ms = 3600 * 1000 + 1;
+	ao.since = before;
+	assert_int_equal(ibtopo_analysis_new(&an, now, &ao, NULL), 0);
+	assert_int_equal(ibtopo_metrics_write(&sink, an, NULL, NULL), 0);
+	assert_non_null(strstr(out.text,
+			       "\nibtopo_port_bit_error_rate{" CA_LABELS "} "));
+	assert_non_null(strstr(
+		out.text, "\nibtopo_port_bit_error_rate_threshold{" CA_LABELS
+			  "} 1e-12\n"));
+	assert_non_null(strstr(out.text,
+			       "\nibtopo_port_transmit_wait_share_threshold{"));
+	ibtopo_analysis_free(an);
+	free(out.text);
+	t = write_it(now, 0);
+	assert_null(strstr(t, "ibtopo_port_bit_error_rate"));
+	free(t);
+	ibtopo_fabric_free(now);
+	ibtopo_fabric_free(before);
 }
 
 static void every_family_once_with_help_and_type(void **state)
@@ -221,8 +373,7 @@ static void failures_are_returned(void **state)
 	free(out.text);
 	/* a sink that fails half-way: its error, the message */
 	out = (struct ibtopo_buffer){ .limit = full / 2 };
-	assert_int_equal(test_metrics_write(&sink, f, NULL, &err),
-			 IBTOPO_EIO);
+	assert_int_equal(test_metrics_write(&sink, f, NULL, &err), IBTOPO_EIO);
 	assert_string_equal(err.message, "cannot write the metrics output");
 	free(out.text);
 	ibtopo_fabric_free(f);
@@ -233,6 +384,8 @@ int main(void)
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test(ca_port_series_name_both_ends),
 		cmocka_unit_test(down_port_keeps_its_state),
+		cmocka_unit_test(pulled_cable_keeps_every_series),
+		cmocka_unit_test(since_gives_ber_and_wait_share),
 		cmocka_unit_test(every_family_once_with_help_and_type),
 		cmocka_unit_test(fabric_name_is_the_stores_else_its_rule),
 		cmocka_unit_test(failures_are_returned),

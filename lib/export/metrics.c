@@ -234,31 +234,16 @@ static int collect_ports(struct mctx *c)
 	return 0;
 }
 
-/* The label set of one port, escaped once for all its series. */
+/* The identity of one port, escaped once for all its series. */
 static int port_labels(struct mctx *c, struct mport *mp)
 {
-	const struct ibtopo_port *p = mp->p, *r = p->remote;
+	const struct ibtopo_port *p = mp->p;
 	struct mbuf lb = { NULL, NULL, 0, 0, 0 };
-	char name[IBTOPO_NODE_NAME_MAX];
 
 	mb_str(&lb, "fabric=\"");
 	mb_label_value(&lb, c->fabric);
-	mb_str(&lb, "\",node=\"");
-	mb_label_value(&lb, ibtopo_node_name(name, sizeof(name), p->node));
 	mb_printf(&lb, "\",node_guid=\"0x%016" PRIx64 "\",port=\"%u\"",
 		  p->node->guid, p->num);
-	mb_printf(&lb, ",node_type=\"%s\",remote_node=\"",
-		  ibtopo_node_type_name(p->node->type));
-	if (r)
-		mb_label_value(&lb,
-			       ibtopo_node_name(name, sizeof(name), r->node));
-	if (r)
-		mb_printf(&lb,
-			  "\",remote_guid=\"0x%016" PRIx64
-			  "\",remote_port=\"%u\"",
-			  r->node->guid, r->num);
-	else
-		mb_str(&lb, "\",remote_guid=\"\",remote_port=\"\"");
 	if (lb.rc) {
 		free(lb.p);
 		return lb.rc;
@@ -297,6 +282,93 @@ static void series_real(struct mbuf *b, const char *name, const char *labels,
 
 	snprintf(num, sizeof(num), "%.15g", v);
 	series(b, name, labels, NULL, num);
+}
+
+/* name="<the node's name>", escaped. */
+static void name_label(struct mbuf *b, const char *label,
+		       const struct ibtopo_node *n)
+{
+	char name[IBTOPO_NODE_NAME_MAX];
+
+	mb_printf(b, ",%s=\"", label);
+	mb_label_value(b, ibtopo_node_name(name, sizeof(name), n));
+	mb_add(b, "\"", 1);
+}
+
+/* A switch port's LID is its port 0's. */
+static unsigned port_lid(const struct ibtopo_port *p)
+{
+	const struct ibtopo_node *n = p->node;
+
+	if (n->type == IBTOPO_NODE_SWITCH && n->ports[0])
+		return n->ports[0]->lid;
+	return p->lid;
+}
+
+/*
+ * What a port series does not carry, in one series per port: the names,
+ * the LID and the far end. A pulled cable changes this series (and the
+ * value of ibtopo_port_linked), never the identity of the others.
+ */
+static void write_port_info(struct mctx *c)
+{
+	struct mbuf *b = &c->b;
+
+	family(b, "ibtopo_port_info", "gauge",
+	       "1 per port: its node's name and type, LID and the far end "
+	       "(remote_*, absent when unlinked); join on "
+	       "fabric,node_guid,port");
+	for (size_t i = 0; i < c->nports; i++) {
+		const struct ibtopo_port *p = c->ports[i].p, *r = p->remote;
+
+		mb_printf(b, "ibtopo_port_info{%s", c->ports[i].labels);
+		name_label(b, "node", p->node);
+		mb_printf(b, ",node_type=\"%s\",lid=\"%u\"",
+			  ibtopo_node_type_name(p->node->type), port_lid(p));
+		if (r) {
+			mb_printf(b, ",remote_guid=\"0x%016" PRIx64 "\"",
+				  r->node->guid);
+			name_label(b, "remote_node", r->node);
+			mb_printf(b, ",remote_port=\"%u\",remote_type=\"%s\"",
+				  r->num, ibtopo_node_type_name(r->node->type));
+		}
+		mb_str(b, "} 1\n");
+	}
+	family(b, "ibtopo_port_linked", "gauge",
+	       "1 when the port has a link to another port, 0 when not");
+	for (size_t i = 0; i < c->nports; i++)
+		series(b, "ibtopo_port_linked", c->ports[i].labels, NULL,
+		       c->ports[i].p->remote ? "1" : "0");
+}
+
+/* One series per switch and CA: what the node is. */
+static void write_node_info(struct mctx *c)
+{
+	struct mbuf *b = &c->b;
+
+	family(b, "ibtopo_node_info", "gauge",
+	       "1 per switch and CA: name, type, NodeDescription, vendor, "
+	       "device, revision, system image GUID (0x0 unknown)");
+	for (size_t i = 0; i < ibtopo_fabric_node_count(c->f); i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
+
+		if (n->type != IBTOPO_NODE_SWITCH && n->type != IBTOPO_NODE_CA)
+			continue;
+		mb_str(b, "ibtopo_node_info{fabric=\"");
+		mb_label_value(b, c->fabric);
+		mb_printf(b, "\",node_guid=\"0x%016" PRIx64 "\"", n->guid);
+		name_label(b, "node", n);
+		mb_printf(b, ",node_type=\"%s\",description=\"",
+			  ibtopo_node_type_name(n->type));
+		mb_label_value(b, n->desc);
+		mb_printf(b,
+			  "\",vendor_id=\"0x%06" PRIx32
+			  "\",device_id=\"0x%04" PRIx32
+			  "\",revision=\"0x%" PRIx32
+			  "\",system_image_guid=\"0x%016" PRIx64 "\"} 1\n",
+			  n->vendor_id, n->device_id, n->revision,
+			  n->sysimg_guid);
+	}
 }
 
 /* Prometheus' base unit is the byte: rates in bytes per second. */
@@ -380,15 +452,14 @@ static void write_port_gauges(struct mctx *c)
 				    0);
 	}
 	family(b, "ibtopo_port_possible_rate_bytes_per_second", "gauge",
-	       "Fastest data rate both ends of the link support; above "
-	       "ibtopo_port_rate_bytes_per_second on a downgraded link");
+	       "The rate the link could run at as analyze judges it; above "
+	       "ibtopo_port_rate_bytes_per_second exactly on a downgraded "
+	       "link; 0 when unlinked or unknown");
 	for (size_t i = 0; i < c->nports; i++) {
 		double v = possible_bps(c, c->ports[i].p);
 
-		if (v >= 0)
-			series_real(
-				b, "ibtopo_port_possible_rate_bytes_per_second",
-				c->ports[i].labels, v);
+		series_real(b, "ibtopo_port_possible_rate_bytes_per_second",
+			    c->ports[i].labels, v >= 0 ? v : 0);
 	}
 }
 
@@ -447,6 +518,86 @@ static void write_port_counters(struct mctx *c)
 			       extra, "1");
 		}
 	}
+}
+
+/* name{fabric=..,node_guid=..,port=..} value, for a port of no mport */
+static void port_series_real(struct mctx *c, const char *name,
+			     const struct ibtopo_port *p, double v)
+{
+	mb_printf(&c->b, "%s{fabric=\"", name);
+	mb_label_value(&c->b, c->fabric);
+	mb_printf(&c->b,
+		  "\",node_guid=\"0x%016" PRIx64 "\",port=\"%u\"} %.6g\n",
+		  p->node->guid, p->num, v);
+}
+
+/* A port's BER is known: an earlier reading, its lanes and their rate. */
+static bool ber_known(const struct ibtopo_health_port *x)
+{
+	return x && x->before && x->lanes && x->lane_gbps > 0;
+}
+
+/* One gauge per receiving end whose BER is known: its BER or its
+ * link's threshold. */
+static void ber_family(struct mctx *c, const struct ibtopo_health *h,
+		       const char *name, const char *help, bool threshold)
+{
+	family(&c->b, name, "gauge", help);
+	for (size_t i = 0; i < h->nlinks; i++) {
+		const struct ibtopo_health_link *l = &h->links[i];
+		const struct ibtopo_health_port *end[2] = { l->worst,
+							    l->other };
+
+		for (unsigned k = 0; k < 2; k++)
+			if (ber_known(end[k]))
+				port_series_real(c, name, end[k]->port,
+						 threshold ? l->threshold :
+							     end[k]->ber);
+	}
+}
+
+/*
+ * What port health found between two readings (the previous sweep, or
+ * --since): BER per receiving port with its link's threshold, and the
+ * share of the link's capacity lost waiting to send.
+ */
+static void write_health(struct mctx *c, const struct ibtopo_health *h)
+{
+	struct mbuf *b = &c->b;
+
+	if (!h || !h->since)
+		return;
+	ber_family(c, h, "ibtopo_port_bit_error_rate",
+		   "Bit error rate of what the port received over the last "
+		   "interval (SymbolErrorCounter growth / bits); 0 when none "
+		   "grew",
+		   false);
+	ber_family(c, h, "ibtopo_port_bit_error_rate_threshold",
+		   "The BER above which health calls the port's link "
+		   "high-ber (its speed's, from the thresholds file; "
+		   "default 1e-12)",
+		   true);
+	family(b, "ibtopo_port_transmit_wait_share", "gauge",
+	       "Share of the link's capacity the port lost waiting for "
+	       "credits over the last interval (PortXmitWait x 8 bytes)");
+	for (size_t i = 0; i < h->count; i++)
+		if (h->ports[i].wait_valid)
+			port_series_real(c, "ibtopo_port_transmit_wait_share",
+					 h->ports[i].port,
+					 h->ports[i].wait_share);
+	family(b, "ibtopo_port_transmit_wait_share_threshold", "gauge",
+	       "The share above which health calls a port congested "
+	       "(XmitWaitShare of the thresholds file; default 0.05)");
+	mb_str(b, "ibtopo_port_transmit_wait_share_threshold{fabric=\"");
+	mb_label_value(b, c->fabric);
+	mb_printf(b, "\"} %.6g\n", h->wait_threshold);
+}
+
+static void write_build_info(struct mbuf *b)
+{
+	family(b, "ibtopo_build_info", "gauge",
+	       "1, with the version of ibtopo that wrote these metrics");
+	mb_str(b, "ibtopo_build_info{version=\"" PACKAGE_VERSION "\"} 1\n");
 }
 
 static void write_findings(struct mbuf *b, const char *labels,
@@ -542,6 +693,7 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 	struct ibtopo_metrics_opts d = IBTOPO_METRICS_OPTS_INIT;
 	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 	const struct ibtopo_findings *fl = NULL;
+	const struct ibtopo_health *h = NULL;
 	struct mctx c = { .an = an, .f = fabric };
 	char name[256];
 	int rc = 0;
@@ -564,6 +716,9 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 		if (rc)
 			return rc;
 	}
+	rc = ibtopo_analysis_health(an, &h, err);
+	if (rc)
+		return rc;
 	c.b = (struct mbuf){ o, malloc(MBUF_FLUSH + 1024), 0, MBUF_FLUSH + 1024,
 			     0 };
 	if (!c.b.p)
@@ -575,9 +730,13 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free_ports;
 	}
+	write_port_info(&c);
+	write_node_info(&c);
 	write_port_gauges(&c);
 	write_port_counters(&c);
+	write_health(&c, h);
 	write_fabric(&c, fl);
+	write_build_info(&c.b);
 	mb_flush(&c.b);
 	if (c.b.rc)
 		rc = ibtopo__error_set(err, c.b.rc,

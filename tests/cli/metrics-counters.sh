@@ -3,7 +3,8 @@
 # (perfquery, ibqueryerrors, ibdiagnet2.pm and db_csv, the traffic dumps)
 # imported and written in the Prometheus text format passes `promtool
 # check metrics`; bytes are 4 x the stored PortXmitData words; a known
-# counter on a known port carries both ends' labels; ports without
+# counter on a known port carries its identity, its info series both
+# ends' names; ports without
 # counters still have their state; a saturated counter keeps its value
 # and is marked; -o replaces its file whole, leaving no temporary file.
 : "${IBTOPO:?}" "${top_srcdir:?}"
@@ -54,7 +55,12 @@ done
 
 # ---- the first perfquery dump: known counters, both ends' labels
 run 0 "$IBTOPO" metrics 1 -o "$tmp/m.prom"
-ends='node="leaf01",node_guid="0x1000000000000200",port="39",node_type="switch",remote_node="spine01",remote_guid="0x1000000000000100",remote_port="1"'
+ends='node_guid="0x1000000000000200",port="39"'
+# the names and the far end: on the info series, not on the counters
+[ "$(value ibtopo_port_info "$ends,node=\"leaf01\",node_type=\"switch\",lid=\"2\",remote_guid=\"0x1000000000000100\",remote_node=\"spine01\",remote_port=\"1\",remote_type=\"switch\"")" = 1 ] ||
+	flunk "leaf01/39 info: $(grep "^ibtopo_port_info{.*$ends" "$tmp/m.prom")"
+grep '^ibtopo_port_symbol_errors_total{' "$tmp/m.prom" | grep -q 'node=' &&
+	flunk "a counter series carries a name"
 [ "$(value ibtopo_port_symbol_errors_total "$ends")" = 12 ] ||
 	flunk "leaf01/39 SymbolErrorCounter: '$(value ibtopo_port_symbol_errors_total "$ends")'"
 [ "$(value ibtopo_port_link_downed_total "$ends")" = 3 ] ||
@@ -100,14 +106,28 @@ run 0 "$IBTOPO" metrics -o "$tmp/m.prom"
 printf '0x1000000000000100 "core-a"\n' >"$tmp/names.map"
 run 0 "$IBTOPO" --fabric lab1 --node-name-map "$tmp/names.map" metrics \
 	"$topo" -o "$tmp/m.prom"
-grep -q '^ibtopo_port_state{fabric="lab1",node="leaf01",.*,remote_node="core-a",' \
-	"$tmp/m.prom" || flunk "fabric label or node-name map: $(grep "^ibtopo_port_state{" "$tmp/m.prom" | head -3)"
+grep -q '^ibtopo_port_info{fabric="lab1",node_guid="0x1000000000000200",port="39",node="leaf01",.*,remote_node="core-a",' \
+	"$tmp/m.prom" || flunk "fabric label or node-name map: $(grep "^ibtopo_port_info{" "$tmp/m.prom" | head -3)"
+grep -q '^ibtopo_port_state{fabric="lab1",node_guid="0x1000000000000200",port="39"} ' \
+	"$tmp/m.prom" || flunk "fabric label on the port series"
 "$PROMTOOL" check metrics <"$tmp/m.prom" >/dev/null 2>&1 ||
 	flunk "promtool on an escaped label"
 
 # ---- -o: the old file replaced whole, no temporary file left behind
 left=$(find "$tmp" -maxdepth 1 -name '*m.prom?*')
 [ -z "$left" ] || flunk "temporary file left: $left"
+# the temporary file's name does not end in .prom: node_exporter's
+# textfile collector would read it half-written
+if command -v strace >/dev/null 2>&1; then
+	strace -f -e trace=openat,rename -o "$tmp/strace" \
+		"$IBTOPO" metrics -o "$tmp/m.prom" >/dev/null 2>&1 ||
+		flunk "metrics -o under strace"
+	t=$(sed -n 's/.*rename("\([^"]*\)", "[^"]*m\.prom").*/\1/p' "$tmp/strace")
+	[ -n "$t" ] || flunk "no rename onto m.prom: $(grep rename "$tmp/strace")"
+	case $t in *.prom) flunk "temporary file named $t" ;; esac
+else
+	info "strace not found: the temporary file's name is not checked"
+fi
 run 0 "$IBTOPO" metrics --no-findings -o "$tmp/m.prom"
 grep -q '^ibtopo_fabric_findings' "$tmp/m.prom" && flunk "--no-findings"
 run 0 "$IBTOPO" metrics --no-findings

@@ -18,10 +18,22 @@ EX=$top_srcdir/examples
 
 sed 's/^SymbolErrorCounter:\.*12$/SymbolErrorCounter:..............65535/' \
 	"$DATA/hc-perfquery.txt" >"$tmp/sat.txt"
+now=$(date +%s)
+touch -d "@$((now - 3600))" "$tmp/sat.txt"
 "$IBTOPO" --db "$tmp/db" import "$DATA/ck-cables.topo" --counters "$tmp/sat.txt" \
 	>/dev/null 2>&1 || fail "import"
 run 0 "$IBTOPO" --db "$tmp/db" metrics
 sed -n 's/^# TYPE \(ibtopo_[a-z0-9_]*\) .*/\1/p' "$tmp/out" >"$tmp/known"
+# an hour later: the interval's BER and wait share
+# (a perfquery dump is read at its file's time: an hour apart)
+cp "$DATA/hc-perfquery-later.txt" "$tmp/later.txt"
+touch -d "@$now" "$tmp/later.txt"
+"$IBTOPO" --db "$tmp/db" import "$DATA/ck-cables.topo" --counters \
+	"$tmp/later.txt" >/dev/null 2>&1 || fail "import later"
+run 0 "$IBTOPO" --db "$tmp/db" metrics --since latest~1
+sed -n 's/^# TYPE \(ibtopo_[a-z0-9_]*\) .*/\1/p' "$tmp/out" >>"$tmp/known"
+grep -q '^ibtopo_port_bit_error_rate{' "$tmp/out" ||
+	flunk "metrics --since: no ibtopo_port_bit_error_rate series"
 "$IBTOPO" serve --help | grep -o 'ibtopo_[a-z0-9_]*' >>"$tmp/known"
 grep -oh 'ibtopo_[a-z0-9_]*' "$EX/ibtopo-alerts.yml" "$EX/ibtopo-grafana.json" |
 	sort -u >"$tmp/used"

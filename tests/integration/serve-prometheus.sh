@@ -3,8 +3,11 @@
 # loopback, its own configuration and storage folder, a 1 s scrape
 # interval) scrapes `ibtopo serve` on a simulated fabric: up == 1, and a
 # counter set through the ibsim console is read back through its HTTP
-# query API with both ends' labels; the alert rules of examples/ load
-# in it.
+# query API, joined with ibtopo_port_info for both ends' names; every
+# query of the Grafana dashboard of examples/ runs, and those that do
+# not filter return data; the alert rules of examples/ load in it. A
+# pulled cable (ibsim's Unlink, then ReLink) keeps the port's series one
+# series throughout, and fires InfinibandLinkDown (its `for` shortened).
 . "${top_srcdir:-.}/tests/lib.sh"
 sim_require
 python_require
@@ -18,7 +21,10 @@ serve_start --interval 1
 
 pport=$(free_port)
 mkdir -p "$TESTDIR/prom"
-cp "$top_srcdir/examples/ibtopo-alerts.yml" "$TESTDIR/rules.yml"
+# the rules as shipped, but for InfinibandLinkDown's 2 minutes
+sed 's/^        for: 2m$/        for: 1s/' "$top_srcdir/examples/ibtopo-alerts.yml" \
+	>"$TESTDIR/rules.yml"
+grep -q 'for: 1s' "$TESTDIR/rules.yml" || fail "no 'for: 2m' in the rules"
 cat >"$TESTDIR/prometheus.yml" <<EOC
 global:
   scrape_interval: 1s
@@ -68,9 +74,57 @@ wait_query() {
 }
 
 wait_query 'up{job="ibtopo"}' 1 30
-wait_query 'ibtopo_port_symbol_errors_total{node="leaf001",port="5",remote_node=~"spine.*"}' 11 30
+JOIN='* on(fabric, node_guid, port) group_left(node, remote_node) ibtopo_port_info'
+wait_query "ibtopo_port_symbol_errors_total $JOIN{node=\"leaf001\",port=\"5\",remote_node=~\"spine.*\"}" 11 30
 wait_query 'ibtopo_last_sweep_success' 1 10
 wait_query 'count(ibtopo_port_receive_errors_total == 0)' 128 10
+# a second sweep: the interval's BER and wait share
+wait_query 'count(ibtopo_port_bit_error_rate) > bool 0' 1 30
+
+# every query of the dashboard runs; those without a filter return data
+"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["panels"]:
+    for t in p.get("targets", []):
+        e = t["expr"].replace("$fabric", ".*").replace("$__rate_interval", "30s")
+        print("%s\t%s" % (p["title"], e))
+' "$top_srcdir/examples/ibtopo-grafana.json" >"$TESTDIR/panels"
+while IFS='	' read -r title expr; do
+	curl -s -m 5 --get --data-urlencode "query=$expr" \
+		"http://127.0.0.1:$pport/api/v1/query" >"$TESTDIR/q.json"
+	n=$("$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(len(r["data"]["result"]) if r.get("status") == "success" else "error")
+' "$TESTDIR/q.json" 2>/dev/null)
+	case $n in
+	error | "") flunk "dashboard '$title': $(cat "$TESTDIR/q.json")" ;;
+	0) case $expr in
+		*" > 0"* | *" and "* | *ibtopo_port_saturated*) ;; # nothing wrong here
+		*) flunk "dashboard '$title' returns nothing: $expr" ;;
+		esac ;;
+	esac
+done <"$TESTDIR/panels"
+
+# ---- a pulled cable: leaf002 port 1 (to a host other than the one
+# serve sweeps from), then put back
+L1="ibtopo_port_linked $JOIN{node=\"leaf002\",port=\"1\"}"
+wait_query "$L1" 1 10
+sim_cmd 'Unlink "leaf002"[1]'
+wait_query "$L1" 0 30
+wait_query "count(ALERTS{alertname=\"InfinibandLinkDown\",alertstate=\"firing\",node=\"leaf002\",port=\"1\"})" 1 30
+sim_cmd 'ReLink "leaf002"[1]'
+wait_query "$L1" 1 30
+# one series of state for the port throughout, which went 4 -> 1 -> 4
+guid=$(curl -s -m 5 --get --data-urlencode 'query=ibtopo_port_info{node="leaf002",port="1"}' \
+		"http://127.0.0.1:$pport/api/v1/query" | "$PYTHON3" -c '
+import json, sys
+print(json.load(sys.stdin)["data"]["result"][0]["metric"]["node_guid"])')
+[ -n "$guid" ] || flunk "no node_guid for leaf002"
+wait_query "count(count_over_time(ibtopo_port_state{node_guid=\"$guid\",port=\"1\"}[10m]))" 1 5
+wait_query "count(changes(ibtopo_port_state{node_guid=\"$guid\",port=\"1\"}[10m]) >= 2)" 1 5
+
 # the rules loaded, without errors
 curl -s -m 5 "http://127.0.0.1:$pport/api/v1/rules" >"$TESTDIR/rules.json"
 got=$("$PYTHON3" -c '

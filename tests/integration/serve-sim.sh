@@ -3,7 +3,8 @@
 # a 44-node fat tree under ibsim, LIDs from opensm, error counters set on
 # chosen ports through the console (PerformanceSet).
 #  - discover --counters, then metrics -o: promtool passes, the set
-#    counter is on the series of its port with both ends' labels, bytes
+#    counter is on the series of its port (fabric, node_guid, port), the
+#    names and the far end on ibtopo_port_info, bytes
 #    are 4 x the words stored;
 #  - serve answers /metrics (promtool passes), / (HTML) and /healthz;
 #    a counter grown on the fabric shows on a later sweep; scrapes cause
@@ -26,11 +27,11 @@ sim_fattree 8 2
 sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=11'
 sim_cmd 'PerformanceSet "h00032"[1] PortCounters.LocalLinkIntegrityErrors=3'
 
-# the labels of leaf001 port 5 and of its far end, as discovered
-ends() {
+# the identity labels of leaf001 port 5, and its far end's name
+end_field() {
 	"$IBTOPO" --db "$DB" show links --format json | json_get '
-[ "node=\"%s\",node_guid=\"%s\",port=\"%d\",node_type=\"switch\",remote_node=\"%s\",remote_guid=\"%s\",remote_port=\"%d\"" % (
-    a["node"], a["guid"], a["port"], b["node"], b["guid"], b["port"])
+[ {"lab": "node_guid=\"%s\",port=\"%d\"" % (a["guid"], a["port"]),
+   "far": b["node"], "guid": a["guid"]}["'"$1"'"]
   for l in j["links"] for a, b in ((l["a"], l["b"]), (l["b"], l["a"]))
   if a["node"] == "leaf001" and a["port"] == 5][0]'
 }
@@ -38,16 +39,24 @@ ends() {
 # ---- metrics -o from a stored sweep
 sim_client "$IBTOPO" --db "$DB" discover --counters >"$TESTDIR/out" 2>&1 ||
 	{ cat "$TESTDIR/out"; fail "discover --counters"; }
-lab=$(ends) || fail "no link on leaf001 port 5"
-case $lab in *remote_node=\"spine*) ;; *) fail "leaf001/5 not to a spine: $lab" ;; esac
+lab=$(end_field lab) || fail "no link on leaf001 port 5"
+far=$(end_field far)
+case $far in spine*) ;; *) fail "leaf001/5 not to a spine: $far" ;; esac
 run 0 "$IBTOPO" --db "$DB" metrics -o "$TESTDIR/m.prom"
 "$PROMTOOL" check metrics <"$TESTDIR/m.prom" >"$TESTDIR/lint" 2>&1 ||
 	flunk "promtool: $(cat "$TESTDIR/lint")"
 cp "$TESTDIR/m.prom" "$TESTDIR/body"
 [ "$(mval ibtopo_port_symbol_errors_total "$lab")" = 11 ] ||
 	flunk "metrics: leaf001/5 SymbolErrorCounter '$(mval ibtopo_port_symbol_errors_total "$lab")'"
-[ "$(mval ibtopo_port_local_link_integrity_errors_total '",node="h00032"')" = 3 ] ||
-	flunk "metrics: h00032 LocalLinkIntegrityErrors"
+# the names and the far end are in ibtopo_port_info, once per port
+[ "$(mval ibtopo_port_info "$lab,node=\"leaf001\",node_type=\"switch\",")" = 1 ] ||
+	flunk "metrics: no ibtopo_port_info for leaf001/5"
+grep "^ibtopo_port_info{.*$lab," "$TESTDIR/m.prom" | grep -q "remote_node=\"$far\"" ||
+	flunk "metrics: ibtopo_port_info of leaf001/5 lacks remote_node=$far"
+h32=$(grep '^ibtopo_port_info{.*node="h00032"' "$TESTDIR/m.prom" |
+	sed 's/.*\(node_guid="[^"]*",port="1"\).*/\1/')
+[ "$(mval ibtopo_port_local_link_integrity_errors_total "$h32")" = 3 ] ||
+	flunk "metrics: h00032 LocalLinkIntegrityErrors ($h32)"
 words=$("${top_builddir:-.}/tests/store-tool" exec "$DB" "SELECT c.xmit_data
 	FROM port_counters c JOIN nodes n ON n.guid = c.node_guid AND
 	n.snapshot_id = c.snapshot_id WHERE n.description = 'leaf001' AND c.port = 5")

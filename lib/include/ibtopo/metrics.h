@@ -48,15 +48,24 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 /**
  * Write the analysed fabric's port health through the sink (o->format is
  * ignored) in the Prometheus text exposition format 0.0.4, each metric
- * family once with its HELP and TYPE:
+ * family once with its HELP and TYPE. Every per-port series carries the
+ * port's identity only, `fabric`, `node_guid` and `port`, so that a
+ * pulled cable changes values, never a series; names and the far end
+ * are in the info series, joined with
+ * `* on(fabric,node_guid,port) group_left(node,remote_node) ibtopo_port_info`:
  * - per port of a switch or CA (port 0 left out), linked or not:
- *   ibtopo_port_state and ibtopo_port_physical_state (the IBA values,
- *   0 unknown), ibtopo_port_width_lanes, ibtopo_port_lane_speed_bytes_per_second
- *   and ibtopo_port_rate_bytes_per_second (active; 0 when down), and for
- *   a linked port ibtopo_port_possible_rate_bytes_per_second, the rate
- *   the analysis says its link could run at
- *   (ibtopo_analysis_link_possible()): `rate < possible` is exactly a
- *   link analyze calls downgraded;
+ *   ibtopo_port_info (1, with node, node_type, lid and, when linked,
+ *   remote_guid, remote_node, remote_port, remote_type),
+ *   ibtopo_port_linked (1 or 0), ibtopo_port_state and
+ *   ibtopo_port_physical_state (the IBA values, 0 unknown),
+ *   ibtopo_port_width_lanes, ibtopo_port_lane_speed_bytes_per_second
+ *   and ibtopo_port_rate_bytes_per_second (active; 0 when down), and
+ *   ibtopo_port_possible_rate_bytes_per_second, the rate the analysis
+ *   says its link could run at (ibtopo_analysis_link_possible(); 0 when
+ *   unlinked): `rate < possible` is exactly a link analyze calls
+ *   downgraded;
+ * - per switch and CA: ibtopo_node_info (node, node_type, description,
+ *   vendor_id, device_id, revision, system_image_guid);
  * - per port with counters: every error counter of PortCounters as
  *   ibtopo_port_<name>_total, ibtopo_port_{transmit,receive}_bytes_total
  *   (4 x the PortXmitData/PortRcvData words), ..._packets_total and
@@ -64,12 +73,15 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  *   ibtopo_port_counters_saturated (how many stopped at their largest
  *   value) and, for each, ibtopo_port_saturated{counter=NAME} 1;
  *   a saturated counter keeps its largest value, never drops to zero;
+ * - with an earlier reading (the analysis' `since`): per receiving port
+ *   ibtopo_port_bit_error_rate and ibtopo_port_bit_error_rate_threshold,
+ *   per port ibtopo_port_transmit_wait_share, and the fabric's
+ *   ibtopo_port_transmit_wait_share_threshold, over that interval;
  * - per fabric: switches, CAs, routers and links, the snapshot's time
- *   and id, whether it is partial, and the findings by kind and
- *   severity (the analysis' findings, ibtopo_analysis_findings()).
- * Port series carry the labels fabric, node (ibtopo_node_name(), after
- * any node-name map), node_guid, port, node_type, remote_node, remote_guid
- * and remote_port (empty when unlinked). `opts` may be NULL (defaults).
+ *   and id, whether it is partial, the findings by kind and severity
+ *   (the analysis' findings, ibtopo_analysis_findings(): with `since`,
+ *   port errors are what grew in the interval), and ibtopo_build_info.
+ * `opts` may be NULL (defaults).
  * Returns 0, IBTOPO_EINVAL (no sink or analysis, unknown opts version),
  * IBTOPO_ENOMEM, what the analysis returns, or the sink's error.
  */
