@@ -10,6 +10,7 @@
  */
 #include "commands.h"
 #include "serve_http.h"
+#include "serve_sched.h"
 #include "serve_webconfig.h"
 
 #include <errno.h>
@@ -42,6 +43,8 @@ enum {
 	OPT_KEEP_DAYS,
 	OPT_TIMEOUT,
 	OPT_WEB_CONFIG,
+	OPT_SCHEDULER_OUT,
+	OPT_SCHEDULER_CMD,
 };
 
 static const struct cli_opt opts[] = {
@@ -58,6 +61,11 @@ static const struct cli_opt opts[] = {
 		"per MAD timeout (default: the library's)"),
 	CLI_OPT("web-config", 0, 1, "FILE",
 		"TLS and basic auth: an exporter-toolkit web configuration"),
+	CLI_OPT("scheduler-out", 0, 1, "FORMAT=FILE",
+		"keep FILE current: rewritten (slurm, slurm-block, slurm-yaml "
+		"or k8s) when the sweep's tree changes; repeatable"),
+	CLI_OPT("scheduler-cmd", 0, 1, "CMD",
+		"run `sh -c CMD` after a --scheduler-out file was rewritten"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -69,7 +77,7 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] " CLI_ARGS_ANALYSIS
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
 		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
@@ -88,6 +96,14 @@ const struct cli_cmd cmd_serve_entry = {
 		"with cert_file and key_file serves HTTPS; basic_auth_users maps\n"
 		"names to bcrypt hashes (htpasswd -nB), and every request then\n"
 		"needs one of them (401 otherwise).\n"
+		"--scheduler-out FORMAT=FILE (repeatable) keeps a scheduler's\n"
+		"file current, as `ibtopo export --format FORMAT` writes it: after\n"
+		"each good sweep it is rewritten (a temporary file renamed over it)\n"
+		"when its content changed, and never otherwise; what FILE holds at\n"
+		"start counts as written. Each rewrite is logged with the lines\n"
+		"added and removed; then --scheduler-cmd CMD runs (`sh -c`, with\n"
+		"IBTOPO_SCHEDULER_FILES naming the files rewritten), for example\n"
+		"'scontrol reconfigure' or 'kubectl apply -f FILE'.\n"
 		"--store-every stores the sweep as a snapshot at that pace\n"
 		"(pruned by --keep-days), as `discover --counters` would.\n"
 		"SIGTERM and SIGINT stop it after the sweep under way: a snapshot\n"
@@ -262,6 +278,7 @@ struct serve_run {
 	/* the last good sweep: port health and the findings are what grew
 	 * since it, never lifetime totals; NULL before one */
 	struct ibtopo_fabric *prev;
+	struct serve_sched sched; /* --scheduler-out */
 };
 
 /* The diagram of the sweep's analysis as one HTML page, in memory. */
@@ -359,6 +376,8 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		mo.fabric_name = *r->fabric_name ? r->fabric_name : NULL;
 		rc = ibtopo_metrics_write(&sink, an, &mo, &err);
 	}
+	if (!rc)
+		serve_sched_update(&r->sched, an);
 	if (!rc && render_html(&html, an, &err)) {
 		fprintf(stderr, "ibtopo: warning: no diagram: %s\n",
 			err.message);
@@ -552,6 +571,7 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 		      struct serve_run *r, struct serve_args *a)
 {
 	struct cli_state st = { .analyze = &r->ao };
+	char msg[512];
 	char *end;
 	int c;
 
@@ -594,6 +614,14 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_WEB_CONFIG:
 			a->web_path = st.optarg;
 			break;
+		case OPT_SCHEDULER_OUT:
+			if (serve_sched_add(&r->sched, st.optarg, msg,
+					    sizeof(msg)))
+				return cli_usage_error(self, "%s", msg);
+			break;
+		case OPT_SCHEDULER_CMD:
+			r->sched.cmd = st.optarg;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -601,6 +629,10 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 	if (st.optind < argc)
 		return cli_usage_error(self, "unexpected argument '%s'",
 				       argv[st.optind]);
+	if (r->sched.cmd && !r->sched.n)
+		return cli_usage_error(self,
+				       "--scheduler-cmd runs after a "
+				       "--scheduler-out rewrite; none given");
 	if (r->keep_days && !r->store_every)
 		return cli_usage_error(self,
 				       "--keep-days prunes what --store-every "
@@ -629,19 +661,20 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_fabric(g))
 		snprintf(r.fabric_name, sizeof(r.fabric_name), "%s",
 			 cli_fabric(g));
+	r.sched.xo = (struct ibtopo_export_opts)IBTOPO_EXPORT_OPTS_INIT;
 	rc = parse_args(self, argc, argv, &r, &a);
+	if (!rc && parse_listen(a.listen, &addr, &addrlen, msg, sizeof(msg)))
+		rc = cli_usage_error(self, "%s", msg);
+	if (!rc && a.web_path &&
+	    serve_webconfig_load(&web, a.web_path, msg, sizeof(msg)))
+		rc = cli_failf("--web-config: %s", msg);
 	if (rc)
-		return rc;
+		goto out_free;
 	rc = EXIT_TROUBLE;
-	if (parse_listen(a.listen, &addr, &addrlen, msg, sizeof(msg)))
-		return cli_usage_error(self, "%s", msg);
 	r.dopts.ca = g->ca;
 	r.dopts.port = g->port;
 	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
 	r.dopts.warn = cli_warn;
-	if (a.web_path &&
-	    serve_webconfig_load(&web, a.web_path, msg, sizeof(msg)))
-		return cli_failf("--web-config: %s", msg);
 	names = cli_node_name_map(g);
 	if (names && ibtopo_name_map_load(&r.names, names, &err)) {
 		rc = cli_fail(&err);
@@ -681,6 +714,7 @@ out_free:
 	ibtopo_store_free(r.store);
 	ibtopo_name_map_free(r.names);
 	ibtopo_fabric_free(r.prev);
+	serve_sched_release(&r.sched);
 	serve_webconfig_release(&web);
 	return rc;
 }
