@@ -58,6 +58,11 @@ struct build {
 	size_t *first;	     /* per logical switch: first member */
 	uint64_t *bits;	     /* per logical switch: hosts below */
 	size_t words;
+	/* per logical switch: its words [lo, hi) that may be non-zero;
+	 * hosts are numbered leaf by leaf, so a switch's span is short and
+	 * a switch ORs its children's spans only, not whole rows (101,306
+	 * hosts: 1,583 words a row) */
+	size_t *lo, *hi;
 	char (*raw)[IBTOPO__SCHED_NAME + 16]; /* per fabric node */
 	size_t *member_unit; /* rails: per switch its unit, 0 none */
 	size_t *pre, *suf;   /* per logical switch: name parts shared */
@@ -572,13 +577,40 @@ static void free_name(const struct ibtopo__sched *s, const char *base,
 	} while (taken);
 }
 
-static unsigned popcount(const struct build *b, const uint64_t *row)
+static unsigned popcount(const struct build *b, size_t i)
 {
+	const uint64_t *row = b->bits + i * b->words;
 	unsigned c = 0;
 
-	for (size_t k = 0; k < b->words; k++)
+	for (size_t k = b->lo[i]; k < b->hi[i]; k++)
 		c += (unsigned)__builtin_popcountll(row[k]);
 	return c;
+}
+
+/* Host `id` below logical switch i. */
+static void set_host(struct build *b, size_t i, size_t id)
+{
+	size_t w = id / 64;
+
+	b->bits[i * b->words + w] |= UINT64_C(1) << (id % 64);
+	if (w < b->lo[i])
+		b->lo[i] = w;
+	if (w + 1 > b->hi[i])
+		b->hi[i] = w + 1;
+}
+
+/* Everything below logical switch k is below i too. */
+static void or_row(struct build *b, size_t i, size_t k)
+{
+	uint64_t *row = b->bits + i * b->words;
+	const uint64_t *kr = b->bits + k * b->words;
+
+	for (size_t w = b->lo[k]; w < b->hi[k]; w++)
+		row[w] |= kr[w];
+	if (b->lo[k] < b->lo[i])
+		b->lo[i] = b->lo[k];
+	if (b->hi[k] > b->hi[i])
+		b->hi[i] = b->hi[k];
 }
 
 /*
@@ -593,22 +625,17 @@ static int settle(struct build *b, struct ibtopo__sched *s, size_t *order,
 	for (size_t r = 0; r < nlsw; r++) {
 		size_t i = order[r], keep = 0;
 		struct ibtopo__sched_sw *sw = &s->sw[i];
-		uint64_t *row = b->bits + i * b->words;
 
 		for (size_t h = 0; h < sw->nhosts; h++)
-			row[sw->hosts[h] / 64] |= UINT64_C(1)
-						  << (sw->hosts[h] % 64);
+			set_host(b, i, sw->hosts[h]);
 		for (size_t k = 0; k < sw->nkids; k++) {
-			const uint64_t *kr = b->bits + sw->kids[k] * b->words;
-
 			if (!s->sw[sw->kids[k]].nbelow)
 				continue;
-			for (size_t w = 0; w < b->words; w++)
-				row[w] |= kr[w];
+			or_row(b, i, sw->kids[k]);
 			sw->kids[keep++] = sw->kids[k];
 		}
 		sw->nkids = keep;
-		sw->nbelow = popcount(b, row);
+		sw->nbelow = popcount(b, i);
 		if (sw->nhosts && sw->nkids) {
 			char base[IBTOPO__SCHED_NAME + 8],
 				nm[IBTOPO__SCHED_NAME];
@@ -624,12 +651,8 @@ static int settle(struct build *b, struct ibtopo__sched *s, size_t *order,
 			s->sw[v].nbelow = sw->nhosts;
 			sw->hosts = NULL;
 			sw->nhosts = 0;
-			for (size_t h = 0; h < s->sw[v].nhosts; h++) {
-				size_t id = s->sw[v].hosts[h];
-				uint64_t *vr = b->bits + v * b->words;
-
-				vr[id / 64] |= UINT64_C(1) << (id % 64);
-			}
+			for (size_t h = 0; h < s->sw[v].nhosts; h++)
+				set_host(b, v, s->sw[v].hosts[h]);
 		}
 	}
 	return 0;
@@ -913,6 +936,8 @@ static int build_alloc(struct build *b)
 
 static void build_release(struct build *b)
 {
+	free(b->hi);
+	free(b->lo);
 	free(b->bits);
 	free(b->members);
 	free(b->suf);
@@ -1040,9 +1065,13 @@ int ibtopo__sched_build(struct ibtopo__sched *s, struct ibtopo_analysis *an,
 	/* room for a "-hosts" leaf per switch */
 	b.words = (s->nhosts + 63) / 64;
 	b.bits = calloc((2 * nlsw + 2) * b.words, sizeof(*b.bits));
+	b.lo = calloc(2 * nlsw + 2, sizeof(*b.lo));
+	b.hi = calloc(2 * nlsw + 2, sizeof(*b.hi));
 	order = calloc(2 * nlsw + 2, sizeof(*order));
-	if (!b.bits || !order)
+	if (!b.bits || !b.lo || !b.hi || !order)
 		goto out_nomem;
+	for (size_t i = 0; i < 2 * nlsw + 2; i++)
+		b.lo[i] = b.words; /* empty: lo >= hi */
 	rc = sort_levels(&b, order, nlsw);
 	if (!rc)
 		rc = settle(&b, s, order, nlsw, &cap);
