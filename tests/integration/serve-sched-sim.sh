@@ -75,5 +75,7 @@ wait_sweeps 2
 [ "$(grep -c . "$out/cmd.log")" = 3 ] || flunk "a restart rewrote: $(cat "$out/cmd.log")"
 grep -q rewritten "$TESTDIR/serve.err" && flunk "a restart logged a rewrite"
 serve_stop
-ls "$out" | grep -q tmp && flunk "temporary files left: $(ls "$out")"
+for f in "$out"/*.tmp*; do
+	[ -e "$f" ] && flunk "temporary file left: $f"
+done
 exit "$failed"
