@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Long-only options come back as CLI_LONG + their index in opts[]. */
 enum {
@@ -310,6 +311,20 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 	return 0;
 }
 
+/* Is the picture the HTML page: --format html, else -o's extension? */
+static bool html_output(const struct render *r)
+{
+	const char *ext = r->format;
+
+	if (!ext) {
+		ext = strrchr(r->output, '.');
+		if (!ext || strchr(ext, '/'))
+			return false;
+		ext++;
+	}
+	return strcasecmp(ext, "html") == 0 || strcasecmp(ext, "htm") == 0;
+}
+
 /* The options, and the operands and combinations they allow. */
 static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 		      char **argv)
@@ -342,6 +357,11 @@ static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
 				       r->since	  ? "since" :
 				       r->history ? "history" :
 						    "thresholds");
+	/* the charts are the page's: an image would silently lack them */
+	if (r->history && !html_output(r))
+		return cli_usage_error(self,
+				       "--history charts the ports in the HTML "
+				       "page only: write -o OUT.html");
 	if (!r->since && r->heat && r->heat != HEAT_ROUTES &&
 	    r->heat != IBTOPO_HEAT_ERRORS)
 		return cli_usage_error(

@@ -256,6 +256,11 @@ char *ibtopo__diagram_group_label(size_t n, const char *first,
 /** The name of the director with system image GUID sys, into out. */
 void ibtopo__diagram_chassis_name(const struct scene *c, uint64_t sys,
 				  char *out, size_t len);
+/**
+ * The title of the picture and the page, into buf (or --title): a stored
+ * snapshot's fabric name and the snapshot, a file's name.
+ */
+const char *ibtopo__diagram_title(const struct scene *c, char *buf, size_t len);
 /** The DOT (and SVG title) name of drawn node i: "n<GUID>", "s<GUID>"... */
 void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
 			      size_t len);

@@ -151,24 +151,6 @@ static void put_label(struct ibtopo__wr *w, const char *s)
 	ibtopo__diagram_put_html(w, s, true);
 }
 
-static const char *fabric_name(const struct scene *c, char *buf, size_t len)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
-
-	if (m->source && strncmp(m->source, "file:", 5) == 0) {
-		const char *s = strrchr(m->source, '/');
-
-		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
-	} else if (m->host) {
-		snprintf(buf, len, "%s", m->host);
-	} else if (m->label) {
-		snprintf(buf, len, "%s", m->label);
-	} else {
-		snprintf(buf, len, "%s", "InfiniBand fabric");
-	}
-	return buf;
-}
-
 static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
@@ -176,13 +158,15 @@ static void write_subtitle(struct ibtopo__wr *w, const struct scene *c)
 	size_t nsw, nhost;
 	char date[64];
 	struct tm tm;
+	/* the title names the snapshot unless --title took its place */
+	bool titled = c->d->title != NULL;
 
-	if (m->snapshot_id > 0) {
+	if (titled && m->snapshot_id > 0) {
 		ibtopo__wr_printf(w, "snapshot %lld",
 				  (long long)m->snapshot_id);
 		sep = " \xc2\xb7 ";
 	}
-	if (m->label) {
+	if (titled && m->label) {
 		ibtopo__wr_puts(w, m->snapshot_id > 0 ? " " : "");
 		ibtopo__wr_puts(w, "\xe2\x80\x9c");
 		put_label(w, m->label);
@@ -444,7 +428,10 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	if (c->heat)
 		legend_heat(it, &n, c);
 	for (int k = 0; k < CAT_MAX_; k++) {
-		if (c->lroutes && !ibtopo__diagram_is_ghost_cat((enum cat)k))
+		/* a heat map's colours take the place of the findings' (a
+		 * finding stays in its link's tooltip): only ghosts keep
+		 * theirs, and the legend lists what is drawn */
+		if (c->heat && !ibtopo__diagram_is_ghost_cat((enum cat)k))
 			continue;
 		if (k == CAT_OK) {
 			legend_line(it, &n, cats[k].color, false,
@@ -596,12 +583,12 @@ static void write_faults(struct ibtopo__wr *w, const struct scene *c)
 static void write_label(struct ibtopo__wr *w, const struct scene *c)
 {
 	const struct ibtopo_diagram_opts *d = c->d;
-	char name[256];
+	char title[512];
 
 	ibtopo__wr_puts(w, "\tlabel=<<TABLE BORDER=\"0\" CELLSPACING=\"2\">\n");
 	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\"><B>",
 			  22 * c->scale);
-	put_label(w, d->title ? d->title : fabric_name(c, name, sizeof(name)));
+	put_label(w, ibtopo__diagram_title(c, title, sizeof(title)));
 	ibtopo__wr_puts(w, "</B></FONT></TD></TR>\n");
 	ibtopo__wr_printf(w, "\t\t<TR><TD><FONT POINT-SIZE=\"%.0f\">",
 			  13 * c->scale);
@@ -627,8 +614,8 @@ static const char *switch_fill(int level, int top)
 }
 
 /* Hosts as the cells of a table; problems colour their cell. */
-static void write_block(struct ibtopo__wr *w, const struct dnode *d,
-			const char *id)
+static void write_block(struct ibtopo__wr *w, const struct scene *c,
+			const struct dnode *d, const char *id)
 {
 	size_t cols = d->cols;
 
@@ -645,7 +632,8 @@ static void write_block(struct ibtopo__wr *w, const struct dnode *d,
 	for (size_t i = 0; i < d->nhosts; i++) {
 		const struct ibtopo_node *n = d->cells[i].node;
 		unsigned m = d->cells[i].marks;
-		enum cat k = d->cells[i].cat;
+		/* a heat map colours the links, not the findings' cells */
+		enum cat k = c->heat ? CAT_OK : d->cells[i].cat;
 
 		if (i % cols == 0)
 			ibtopo__wr_puts(w, "<TR>");
@@ -683,7 +671,7 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 
 	ibtopo__diagram_dnode_id(c, i, id, sizeof(id));
 	if (d->kind == DN_BLOCK) {
-		write_block(w, d, id);
+		write_block(w, c, d, id);
 		return;
 	}
 	ibtopo__wr_printf(w, "\t%s [label=", id);

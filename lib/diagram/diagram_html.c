@@ -848,36 +848,13 @@ static void write_page(struct ctx *x, const char *svg, size_t svg_len,
 	ibtopo__wr_puts(x->w, "</script>\n</body>\n</html>\n");
 }
 
-static const char *page_title(const struct scene *c, char *buf, size_t len)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
-	const char *s;
-	/* a snapshot's fabric first: "storage: node17" */
-	const char *fab = m->fabric ? m->fabric : "";
-	const char *sep = m->fabric ? ": " : "";
-
-	if (c->d->title)
-		return c->d->title;
-	if (m->source && !strncmp(m->source, "file:", 5)) {
-		s = strrchr(m->source, '/');
-		snprintf(buf, len, "%s%s%s", fab, sep,
-			 s ? s + 1 : m->source + 5);
-	} else {
-		snprintf(buf, len, "%s%s%s", fab, sep,
-			 m->host  ? m->host :
-			 m->label ? m->label :
-				    "InfiniBand fabric");
-	}
-	return buf;
-}
-
 int ibtopo__diagram_html(const struct ibtopo_sink *o, const struct scene *c,
 			 const char *svg, size_t svg_len,
 			 struct ibtopo_error *err)
 {
 	struct ibtopo__wr w = { .o = o };
 	struct ctx x = { .w = &w, .c = c };
-	char title[256];
+	char title[512];
 	int rc;
 
 	x.tab = table_findings(c->d->findings, &x.ntab);
@@ -905,7 +882,8 @@ int ibtopo__diagram_html(const struct ibtopo_sink *o, const struct scene *c,
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
-	write_page(&x, svg, svg_len, page_title(c, title, sizeof(title)));
+	write_page(&x, svg, svg_len,
+		   ibtopo__diagram_title(c, title, sizeof(title)));
 	rc = w.rc;
 	if (rc)
 		rc = ibtopo__error_set(err, rc, "cannot write the page: %s",

@@ -578,3 +578,39 @@ void ibtopo__diagram_dnode_id(const struct scene *c, size_t i, char *buf,
 	else
 		snprintf(buf, len, "n%016" PRIx64, d->guid);
 }
+
+/*
+ * The title of a picture and of its page, into buf: --title as given; a
+ * stored snapshot's fabric, by the one rule of a fabric's name
+ * (ibtopo_metrics_fabric_name(): what metrics, export and serve call
+ * it), and the snapshot: "fe80-0008f104...  ·  snapshot 3 “week1”"; a
+ * file read directly, its name; else the fabric's name. Never the host
+ * the snapshot was taken on.
+ */
+const char *ibtopo__diagram_title(const struct scene *c, char *buf, size_t len)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(c->f);
+	char name[256];
+	size_t k;
+
+	if (c->d->title)
+		return c->d->title;
+	if (m->snapshot_id <= 0 && m->source &&
+	    strncmp(m->source, "file:", 5) == 0) {
+		const char *s = strrchr(m->source, '/');
+
+		snprintf(buf, len, "%s", s ? s + 1 : m->source + 5);
+		return buf;
+	}
+	ibtopo_metrics_fabric_name(name, sizeof(name), c->f);
+	if (m->snapshot_id > 0)
+		snprintf(buf, len, "%s \xc2\xb7 snapshot %lld", name,
+			 (long long)m->snapshot_id);
+	else
+		snprintf(buf, len, "%s", name);
+	k = strlen(buf);
+	if (m->label)
+		snprintf(buf + k, len - k, " \xe2\x80\x9c%s\xe2\x80\x9d",
+			 m->label);
+	return buf;
+}

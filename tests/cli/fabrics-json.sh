@@ -78,7 +78,7 @@ got=$(fabric_of --across-fabrics diff 1 5)
 
 # ---- the HTML view names the fabric in its title; a file's keeps its name
 run 0 "$IBTOPO" --fabric "$X" render -o "$tmp/x.html" latest || fail "render html"
-grep -q "<title>$X: " "$tmp/x.html" ||
+grep -q "<title>$X · snapshot [0-9]*</title>" "$tmp/x.html" ||
 	flunk "HTML title: $(grep -o '<title>[^<]*</title>' "$tmp/x.html")"
 run 0 "$IBTOPO" render -o "$tmp/f.html" "$cache" || fail "render file html"
 grep -q '<title>sim-small.cache</title>' "$tmp/f.html" ||

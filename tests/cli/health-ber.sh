@@ -123,6 +123,17 @@ got=$(grep -- ' -> ' "$tmp/t.dot" | grep -vc 'color="#fed976"')
 [ "$got" = 0 ] || flunk "--heat traffic: $got links above 10%"
 run 2 "$IBTOPO" render 2 --heat ber -o "$tmp/x.dot"
 grep -q 'needs --since REF' "$tmp/err" || flunk "--heat ber without --since"
+# --history charts in the HTML page: any other picture is refused, not
+# drawn without them (issue 33)
+for o in x.png x.svg x.pdf x.dot; do
+	run 2 "$IBTOPO" render 2 --heat errors --history -o "$tmp/$o"
+	grep -q -- '--history charts the ports in the HTML page only' "$tmp/err" ||
+		flunk "--history -o $o: $(cat "$tmp/err")"
+	[ ! -e "$tmp/$o" ] || flunk "--history -o $o: wrote it"
+done
+run 2 "$IBTOPO" render 2 --heat errors --history --format png -o "$tmp/x.html"
+run 0 "$IBTOPO" render 2 --heat errors --history --format html -o "$tmp/h.page"
+grep -q '^"history":\[$' "$tmp/h.page" || flunk "--history --format html: no history"
 run 2 "$IBTOPO" render 2 --since 1 -o "$tmp/x.dot"
 
 # ---- --history: the cable leaf01 39 <-> spine01 1 in both snapshots

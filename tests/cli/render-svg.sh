@@ -129,7 +129,10 @@ grep -q 'label="4 hosts\\nhost001..host004"' "$T/c.dot" || fail "--hosts collaps
 "$IBTOPO" --db "$DB" import --label week1 "$small" >/dev/null 2>&1 ||
 	fail "import"
 "$IBTOPO" --db "$DB" render -o "$T/s.dot" week1 || fail "render week1"
-grep -q 'snapshot 1 “week1” · 20' "$T/s.dot" || fail "snapshot subtitle"
+# the title: the snapshot's fabric (as metrics names it) and the snapshot
+fab=$("$IBTOPO" --db "$DB" metrics week1 | sed -n 's/^ibtopo_port_state{fabric="\([^"]*\)".*/\1/p' | sed -n 1p)
+grep -q "<B>$fab · snapshot 1 "'“week1”</B>' "$T/s.dot" || fail "snapshot title"
+grep -q '"13">20[0-9-]* [0-9:]* UTC · ' "$T/s.dot" || fail "snapshot subtitle"
 
 # ---- errors: one line, exit 2
 "$IBTOPO" render "$small" 2>"$T/err"
