@@ -202,8 +202,12 @@ struct scene {
 	size_t nunits;	 /* unit rows */
 	/* arrangement */
 	bool sfdp;
-	double scale;  /* title and legend font scale for big drawings */
-	size_t nrows;  /* dot ranks (see assign_rows) */
+	double scale; /* title and legend font scale for big drawings */
+	size_t nrows; /* dot ranks (see assign_rows) */
+	/* dot: drawn nodes left to right, rank by rank (see order_ranks):
+	 * consecutive entries of one rank are kept in this order; NULL when
+	 * dot chooses (sfdp, rails, directors) */
+	size_t *chain, nchain;
 	size_t work;   /* dot: its graph's size (see dot_work) */
 	bool xlabels;  /* edge labels placed after layout */
 	bool edge_ids; /* DOT edges say id="e<index in de>" (HTML) */

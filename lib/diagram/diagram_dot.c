@@ -908,6 +908,26 @@ static void write_edge(struct ibtopo__wr *w, const struct scene *c,
 	ibtopo__wr_puts(w, "];\n");
 }
 
+/* Each rank left to right as the scene ordered it: a chain of invisible
+ * links, which dot keeps pointing right, one statement a rank. */
+static void write_chain(struct ibtopo__wr *w, const struct scene *c)
+{
+	for (size_t k = 0; k < c->nchain; k++) {
+		bool first = !k || c->dn[c->chain[k - 1]].pos !=
+					   c->dn[c->chain[k]].pos;
+		bool last =
+			k + 1 == c->nchain ||
+			c->dn[c->chain[k + 1]].pos != c->dn[c->chain[k]].pos;
+		char id[40];
+
+		if (first && last)
+			continue;
+		ibtopo__diagram_dnode_id(c, c->chain[k], id, sizeof(id));
+		ibtopo__wr_printf(w, "%s%s%s", first ? "\t" : " -> ", id,
+				  last ? " [style=invis];\n" : "");
+	}
+}
+
 void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 {
 	ibtopo__wr_puts(w, "// ibtopo fabric diagram\n");
@@ -962,6 +982,7 @@ void ibtopo__diagram_write_dot(struct ibtopo__wr *w, const struct scene *c)
 			ibtopo__wr_puts(w, " }\n");
 		}
 	}
+	write_chain(w, c);
 	ibtopo__diagram_rails_dot(w, c);
 	/* directors: switch chips sharing a system image GUID */
 	for (size_t k = 0; k < c->ncl; k++) {

@@ -205,7 +205,7 @@ static double node_width(const struct scene *c, const struct dnode *d)
 	}
 	/* dot draws an ellipse about 1.4 times as wide as its text */
 	if (d->kind == DN_HOST)
-		return 0.3 + 0.105 * (double)longest + 0.5;
+		return 0.3 + 0.105 * (double)longest + 0.2;
 	return 0.3 + 0.075 * (double)longest +
 	       (d->type != IBTOPO_NODE_SWITCH ? 0.3 : 0) + 0.2;
 }
@@ -351,6 +351,90 @@ static int assign_rows(struct scene *c)
 	free(nth);
 	free(row);
 	return 0;
+}
+
+/*
+ * Left to right in each dot rank, decided here rather than by dot's
+ * crossing reduction, which draws a tie as it comes (the README demo's
+ * leaves as leaf01, leaf02, leaf04, leaf03, their hosts scattered):
+ * level by level from the top, each node at the mean place of the nodes
+ * above it that it is linked to (a host under its switches, a leaf under
+ * its spines), ties and the top level in name order (the drawn
+ * nodes' order). So the hosts of a group of leaves sit under them in
+ * name order, and the leaves in name order. Not for rail-optimized
+ * fabrics (their columns are their own), directors (dot keeps a
+ * director's box whole), nor from a rank holding a link between two of
+ * its nodes down (dot orders those by the link, and the ranks below
+ * follow).
+ */
+static int order_ranks(struct scene *c)
+{
+	double *place = calloc(c->ndn + 1, sizeof(*place));
+	double *sum = calloc(c->ndn + 1, sizeof(*sum));
+	size_t *up = calloc(c->ndn + 1, sizeof(*up));
+	bool *flat = calloc(c->nrows + 1, sizeof(*flat));
+	size_t *idx = calloc(c->ndn + 1, sizeof(*idx));
+	int rc = IBTOPO_ENOMEM;
+
+	if (!place || !sum || !up || !flat || !idx)
+		goto out_free;
+	for (size_t i = 0; i < c->nde; i++) {
+		const struct dedge *e = &c->de[i];
+
+		if (e->u != e->v && c->dn[e->u].pos == c->dn[e->v].pos)
+			flat[c->dn[e->u].pos] = true;
+	}
+	for (size_t s = 0, e; s < c->ndn; s = e) {
+		for (e = s; e < c->ndn && c->dn[e].level == c->dn[s].level; e++)
+			;
+		/* the mean place of the nodes above, set by the levels before */
+		for (size_t i = 0; i < c->nde; i++) {
+			const struct dedge *d = &c->de[i];
+
+			/* each node above once: the edges of a pair (a
+			 * bundle and its cable with a finding) are adjacent */
+			bool again = i && d[-1].u == d->u && d[-1].v == d->v;
+
+			if (d->v >= s && d->v < e && d->u < s && !again) {
+				sum[d->v] += place[d->u];
+				up[d->v]++;
+			}
+		}
+		for (size_t i = s; i < e; i++) {
+			place[i] = up[i] ? sum[i] / (double)up[i] : HUGE_VAL;
+			if (s == 0)
+				place[i] = (double)i;
+		}
+		/* insertion sort by (place, name order): stable, and the
+		 * levels are short next to the edges already read */
+		for (size_t i = s; i < e; i++) {
+			size_t k = i;
+
+			while (k > s && place[idx[k - 1]] > place[i])
+				k--;
+			memmove(&idx[k + 1], &idx[k], (i - k) * sizeof(*idx));
+			idx[k] = i;
+		}
+		for (size_t i = s; i < e; i++)
+			sum[idx[i]] = (double)(i - s) / (double)(e - s);
+		for (size_t i = s; i < e; i++)
+			place[i] = sum[i];
+	}
+	/* idx holds each level left to right: its rows in that order, down
+	 * to the first row dot orders (the places below follow from it) */
+	c->nchain = 0;
+	for (size_t r = 0; r < c->nrows && !flat[r]; r++)
+		for (size_t k = 0; k < c->ndn; k++)
+			if (c->dn[idx[k]].pos == r)
+				c->chain[c->nchain++] = idx[k];
+	rc = 0;
+out_free:
+	free(place);
+	free(sum);
+	free(up);
+	free(flat);
+	free(idx);
+	return rc;
 }
 
 /*
@@ -558,6 +642,15 @@ static int mark_findings(struct scene *c)
 	return choose_detail(c);
 }
 
+/* Are switches boxed as directors (dot clusters)? */
+static bool has_directors(const struct scene *c)
+{
+	for (size_t i = 0; i < c->ndn; i++)
+		if (c->dn[i].cluster)
+			return true;
+	return false;
+}
+
 /* Ranks and the layout engine: dot unless asked or too big for it. */
 static int arrange(struct scene *c)
 {
@@ -584,6 +677,14 @@ static int arrange(struct scene *c)
 	}
 	if (!c->sfdp)
 		c->work = dot_work(c);
+	if (!c->sfdp && !c->nrails && !has_directors(c)) {
+		c->chain = calloc(c->ndn + 1, sizeof(*c->chain));
+		if (!c->chain)
+			return IBTOPO_ENOMEM;
+		rc = order_ranks(c);
+		if (rc)
+			return rc;
+	}
 	c->xlabels = c->sfdp || c->nde > XLABELS_ABOVE;
 	return 0;
 }
@@ -642,6 +743,7 @@ void ibtopo__diagram_scene_release(struct scene *c)
 	for (size_t i = 0; i < c->ncl; i++)
 		free(c->cl[i].label);
 	free(c->cl);
+	free(c->chain);
 	free(c->dn);
 	free(c->de);
 	free(c->label);

@@ -46,6 +46,8 @@ edges = re.findall(r'\n\t\S+ -> \S+ \[(.*)\];', dot)
 out = []
 seen = []
 for attrs in edges:
+    if "style=invis" in attrs:  # the order of a rank
+        continue
     tip = re.search(r'tooltip="([^"]*)"', attrs).group(1)
     m = re.match(r'(\S+)(?: mlx\S*)? \[(\d+)\] -- (\S+)(?: mlx\S*)? \[(\d+)\]', tip)
     a, b = (m.group(1), int(m.group(2))), (m.group(3), int(m.group(4)))
