@@ -46,7 +46,7 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("layout", 0, 1, "ENGINE",
 		"auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp"),
 	CLI_OPT("title", 0, 1, "TEXT",
-		"title line (default: the fabric's file or host name)"),
+		"title line (default: the snapshot's fabric and the snapshot, or the file's name)"),
 	CLI_OPT("diff", 0, 0, NULL,
 		"take OLD NEW: draw NEW with added links green, removed dashed red"),
 	CLI_OPT("plan", 0, 1, "PLAN",
