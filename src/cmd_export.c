@@ -200,6 +200,26 @@ static int k8s_members(const struct cli_cmd *self,
 	return 0;
 }
 
+/*
+ * The scheduler formats name a file's fabric --fabric NAME, as metrics
+ * does; a snapshot's is its fabric in the store. 0 or the exit status.
+ */
+static int name_file_fabric(struct ibtopo_fabric *fabric,
+			    const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const char *name = cli_fabric(g);
+
+	if (!name || ibtopo_fabric_meta(fabric)->fabric)
+		return 0;
+	if (!ibtopo_store_fabric_name_is_valid(name))
+		return cli_failf("bad fabric name '%.64s' in IBTOPO_FABRIC",
+				 name);
+	if (ibtopo_fabric_set_fabric_name(fabric, name, &err))
+		return cli_fail(&err);
+	return 0;
+}
+
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 			   const struct cli_global *g)
 {
@@ -209,7 +229,6 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	enum ibtopo_export_format format = IBTOPO_EXPORT_IBNETDISCOVER;
 	struct ibtopo_sink ro;
 	struct ibtopo_fabric *fabric = NULL;
-	const char *name;
 	struct output_file out;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct cli_state st = { .analyze = &ao };
@@ -287,21 +306,9 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 		return rc;
 	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
-	/* the scheduler formats name a file's fabric --fabric NAME, as
-	 * metrics does; a snapshot's is its fabric in the store */
-	name = cli_fabric(g);
-	if (name && !ibtopo_fabric_meta(fabric)->fabric) {
-		if (!ibtopo_store_fabric_name_is_valid(name)) {
-			rc = cli_failf("bad fabric name '%.64s' in "
-				       "IBTOPO_FABRIC",
-				       name);
-			goto out_free;
-		}
-		if (ibtopo_fabric_set_fabric_name(fabric, name, &err)) {
-			rc = cli_fail(&err);
-			goto out_free;
-		}
-	}
+	rc = name_file_fabric(fabric, g);
+	if (rc)
+		goto out_free;
 	/* the scheduler formats rank switches by the analysis' levels:
 	 * the levels alone, as analyze ranks them with the same options */
 	ao.topology.flags |=
