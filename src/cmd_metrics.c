@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE };
 
@@ -38,8 +39,9 @@ const struct cli_cmd cmd_metrics_entry = {
 		"could run at as analyze judges it, so rate < possible exactly on\n"
 		"the links analyze calls downgraded\n"
 		"(ibtopo_port_possible_rate_bytes_per_second); per\n"
-		"fabric the node and link counts, the snapshot's time and whether\n"
-		"it is partial, and the analysis' findings by kind and severity.\n"
+		"fabric the node and link counts, the snapshot's time (a text\n"
+		"dump's: its file's mtime) and whether it is partial, and the\n"
+		"analysis' findings by kind and severity.\n"
 		"Port series carry fabric, node_guid and port only, so a pulled\n"
 		"cable changes a value (ibtopo_port_state, ibtopo_port_linked), never\n"
 		"a series; ibtopo_port_info adds the node's name and type, its LID\n"
@@ -59,6 +61,22 @@ const struct cli_cmd cmd_metrics_entry = {
 	.exec = cmd_metrics_exec,
 	.flags = CLI_NEEDS_DB,
 };
+
+/*
+ * A file's fabric without a time of its own (a text dump) is as old as
+ * the file: ibtopo_snapshot_timestamp_seconds then says when it was
+ * written, not 0 (which every staleness alert takes for 1970).
+ */
+static void file_time(struct ibtopo_fabric *fabric, const char *what)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(fabric);
+	struct stat st;
+
+	if (m->snapshot_id > 0 || m->taken_at || !what ||
+	    strcmp(what, "-") == 0 || stat(what, &st) || !S_ISREG(st.st_mode))
+		return;
+	ibtopo_fabric_set_taken_at(fabric, st.st_mtime);
+}
 
 static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			    const struct cli_global *g)
@@ -101,6 +119,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 
 	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);
+	file_time(fabric, src.what);
 	if (since_ref) {
 		rc = cli_load_fabric(&since, g,
 				     &(struct cli_source){ .what = since_ref },

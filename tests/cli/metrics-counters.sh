@@ -112,6 +112,12 @@ grep -q '^ibtopo_port_state{fabric="lab1",node_guid="0x1000000000000200",port="3
 	"$tmp/m.prom" || flunk "fabric label on the port series"
 "$PROMTOOL" check metrics <"$tmp/m.prom" >/dev/null 2>&1 ||
 	flunk "promtool on an escaped label"
+# a text dump's time is its file's, not 0 (1970 to every staleness rule)
+cp "$topo" "$tmp/dated.topo"
+touch -d @1700000000 "$tmp/dated.topo"
+run 0 "$IBTOPO" metrics "$tmp/dated.topo" -o "$tmp/m.prom"
+[ "$(value ibtopo_snapshot_timestamp_seconds 'fabric=')" = 1700000000 ] ||
+	flunk "a file's time: $(value ibtopo_snapshot_timestamp_seconds 'fabric=')"
 
 # ---- -o: the old file replaced whole, no temporary file left behind
 left=$(find "$tmp" -maxdepth 1 -name '*m.prom?*')
