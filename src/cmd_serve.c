@@ -9,6 +9,7 @@
  * a snapshot being stored.
  */
 #include "commands.h"
+#include "serve_gzip.h"
 #include "serve_http.h"
 #include "serve_sched.h"
 #include "serve_webconfig.h"
@@ -45,7 +46,11 @@ enum {
 	OPT_WEB_CONFIG,
 	OPT_SCHEDULER_OUT,
 	OPT_SCHEDULER_CMD,
+	OPT_STALE_AFTER,
 };
+
+/* /healthz says 503 after this many failed sweeps in a row. */
+#define SERVE_FAILS_UNHEALTHY 3
 
 static const struct cli_opt opts[] = {
 	CLI_OPT("listen", 0, 1, "ADDR:PORT",
@@ -54,7 +59,8 @@ static const struct cli_opt opts[] = {
 	CLI_OPT("interval", 0, 1, "SECONDS",
 		"sweep at most this often (default 60)"),
 	CLI_OPT("store-every", 0, 1, "DURATION",
-		"also store a snapshot this often: 90s, 30m, 1h, 1d"),
+		"also store a snapshot this often, not more often than "
+		"--interval: 90s, 30m, 1h, 1d"),
 	CLI_OPT("keep-days", 0, 1, "D",
 		"with --store-every: delete snapshots older than D days"),
 	CLI_OPT("timeout", 0, 1, "MS",
@@ -66,6 +72,9 @@ static const struct cli_opt opts[] = {
 		"or k8s) when the sweep's tree changes; repeatable"),
 	CLI_OPT("scheduler-cmd", 0, 1, "CMD",
 		"run `sh -c CMD` after a --scheduler-out file was rewritten"),
+	CLI_OPT("stale-after", 0, 1, "DURATION",
+		"/healthz says 503 when the served sweep is older "
+		"(default 3 x --interval)"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -77,7 +86,7 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
 		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
@@ -88,14 +97,22 @@ const struct cli_cmd cmd_serve_entry = {
 		"                ibtopo_last_sweep_success,\n"
 		"                ibtopo_sweep_duration_seconds\n"
 		"  GET /         the HTML diagram of the last sweep\n"
-		"  GET /healthz  ok, how the last sweep went, the sweeps so far\n"
+		"  GET /healthz  ok, how the last sweep went, the sweeps so far;\n"
+		"                503 and why, in one line, when the served\n"
+		"                sweep is older than --stale-after (or none\n"
+		"                succeeded within it), or the last 3 failed\n"
 		"Anything else is 404, other methods 405, a request with a body\n"
-		"413. Scrapes never send a MAD. A sweep that fails or comes back\n"
+		"413. Responses are gzip when the request's Accept-Encoding takes\n"
+		"it. Scrapes never send a MAD. A sweep that fails or comes back\n"
 		"partial keeps the last good one served, and counts as an error.\n"
+		"--listen 127.0.0.1:0 takes a free port; the port bound is\n"
+		"printed at start (ibtopo: serve: listening on ADDR:PORT).\n"
 		"--web-config FILE (the exporter-toolkit format): tls_server_config\n"
 		"with cert_file and key_file serves HTTPS; basic_auth_users maps\n"
 		"names to bcrypt hashes (htpasswd -nB), and every request then\n"
-		"needs one of them (401 otherwise).\n"
+		"needs one of them (401 otherwise); a password that passed is\n"
+		"remembered (a salted digest of it), so bcrypt runs once per\n"
+		"user and password, not on every scrape.\n"
 		"--scheduler-out FORMAT=FILE (repeatable) keeps a scheduler's\n"
 		"file current, as `ibtopo export --format FORMAT` writes it: after\n"
 		"each good sweep it is rewritten (a temporary file renamed over it)\n"
@@ -121,6 +138,8 @@ struct shared_text {
 	pthread_mutex_t *lock; /* the serve_state's: guards refs */
 	char *p;
 	size_t len;
+	struct serve_gzip_part gz; /* p deflated, for gzip responses */
+	bool has_gz;
 	unsigned refs;
 };
 
@@ -128,6 +147,7 @@ struct shared_text {
 static void shared_put_locked(struct shared_text *t)
 {
 	if (t && --t->refs == 0) {
+		serve_gzip_part_release(&t->gz);
 		free(t->p);
 		free(t);
 	}
@@ -144,7 +164,11 @@ static void shared_release(void *arg)
 	pthread_mutex_unlock(lock);
 }
 
-/* What the server's thread serves; everything under `lock`. */
+/*
+ * What the server's threads serve; everything under `lock`, which the
+ * sweeping thread takes to swap in a sweep's texts and the request
+ * threads to take a reference to them (and to read the counts).
+ */
 struct serve_state {
 	pthread_mutex_t lock;
 	/* the last good sweep's texts; NULL before one */
@@ -156,6 +180,10 @@ struct serve_state {
 	double last_duration;
 	time_t last_sweep;
 	char last_error[IBTOPO_ERROR_SIZE];
+	double started;	    /* cli_now() at start */
+	double last_good;   /* cli_now() at the last good sweep's start */
+	unsigned fails;	    /* failed sweeps in a row */
+	double stale_after; /* seconds */
 };
 
 /* A sink into *m. */
@@ -218,47 +246,87 @@ static void share(struct serve_http_reply *out, struct shared_text *t)
 	t->refs++;
 	out->shared = t->p;
 	out->shared_len = t->len;
+	out->shared_gz = t->has_gz ? &t->gz : NULL;
 	out->release = shared_release;
 	out->release_arg = t;
 }
 
-static void on_get(void *arg, const char *path, struct serve_http_reply *out)
+/* Why /healthz says 503, in one line into `sink`; false when healthy. */
+static bool unhealthy(struct ibtopo_sink *sink, const struct serve_state *s)
+{
+	double now = cli_now();
+
+	if (s->fails >= SERVE_FAILS_UNHEALTHY) {
+		ibtopo_sink_printf(sink, "the last %u sweeps failed: %s\n",
+				   s->fails, s->last_error);
+		return true;
+	}
+	if (s->last_good > 0 && now - s->last_good > s->stale_after) {
+		ibtopo_sink_printf(sink,
+				   "stale: the served sweep is %.0f s old "
+				   "(--stale-after %g s)\n",
+				   now - s->last_good, s->stale_after);
+		return true;
+	}
+	if (s->last_good <= 0 && now - s->started > s->stale_after) {
+		ibtopo_sink_printf(sink,
+				   "no sweep has succeeded in %.0f s "
+				   "(--stale-after %g s)\n",
+				   now - s->started, s->stale_after);
+		return true;
+	}
+	return false;
+}
+
+static void healthz(struct ibtopo_sink *sink, const struct serve_state *s,
+		    struct serve_http_reply *out)
+{
+	if (unhealthy(sink, s)) {
+		out->status = 503;
+		return;
+	}
+	ibtopo_sink_printf(
+		sink, "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
+		s->sweeps ? (s->last_ok ? "success" : "failed") : "none yet",
+		s->last_ok || !s->sweeps ? "" : ": ",
+		s->last_ok || !s->sweeps ? "" : s->last_error, s->sweeps);
+}
+
+static void on_get(void *arg, enum serve_route route,
+		   struct serve_http_reply *out)
 {
 	struct serve_state *s = arg;
 	struct ibtopo_buffer m = { 0 };
 	struct ibtopo_sink sink = buffer_sink(&m);
 
+	out->status = 200;
 	pthread_mutex_lock(&s->lock);
-	if (strcmp(path, "/metrics") == 0) {
+	switch (route) {
+	case SERVE_ROUTE_METRICS:
 		if (s->metrics)
 			share(out, s->metrics);
 		sweep_metrics(&m, s);
 		out->content_type = "text/plain; version=0.0.4; charset=utf-8";
-	} else if (strcmp(path, "/") == 0) {
+		break;
+	case SERVE_ROUTE_ROOT:
 		if (s->html)
 			share(out, s->html);
 		else
 			ibtopo_write_buffer(&m, html_none, strlen(html_none));
 		out->content_type = "text/html; charset=utf-8";
-	} else if (strcmp(path, "/healthz") == 0) {
-		ibtopo_sink_printf(
-			&sink, "ok\nlast sweep: %s%s%s\nsweeps: %" PRIu64 "\n",
-			s->sweeps ? (s->last_ok ? "success" : "failed") :
-				    "none yet",
-			s->last_ok || !s->sweeps ? "" : ": ",
-			s->last_ok || !s->sweeps ? "" : s->last_error,
-			s->sweeps);
-	} else {
+		break;
+	case SERVE_ROUTE_HEALTHZ:
+		healthz(&sink, s, out);
+		break;
+	case SERVE_ROUTE_NONE:
 		ibtopo_sink_printf(&sink,
 				   "not found: GET /metrics, / or /healthz\n");
 		out->status = 404;
-		pthread_mutex_unlock(&s->lock);
-		out->body = m.text;
-		out->len = m.len;
-		return;
+		break;
 	}
 	pthread_mutex_unlock(&s->lock);
-	out->status = m.text || out->shared ? 200 : 500;
+	if (!m.text && !out->shared)
+		out->status = 500;
 	out->body = m.text;
 	out->len = m.len;
 }
@@ -340,6 +408,9 @@ static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
 	t->p = m->text;
 	t->len = m->len;
 	t->refs = 1;
+	/* deflated once here, in the sweeping thread, for every gzip
+	 * scrape until the next sweep; without it they get plain text */
+	t->has_gz = serve_gzip_part_init(&t->gz, t->p, t->len) == 0;
 	*m = (struct ibtopo_buffer){ 0 };
 	*out = t;
 	return 0;
@@ -394,6 +465,9 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	s->last_ok = !rc;
 	s->last_duration = cli_now() - t0;
 	s->last_sweep = started;
+	s->fails = rc ? s->fails + 1 : 0;
+	if (!rc)
+		s->last_good = t0;
 	/* the log says when sweeps start failing, why, and when they
 	 * recover; not the same line once per interval */
 	if (rc && (s->sweeps == 1 || !was_failing ||
@@ -469,34 +543,53 @@ static bool parse_duration(const char *s, double *out)
 	return v <= 366.0 * 86400;
 }
 
-/* ADDR:PORT or [ADDR6]:PORT into a socket address. */
+/* A port: 1 to 5 digits, 0 to 65535. */
+static bool port_ok(const char *p)
+{
+	size_t n = strspn(p, "0123456789");
+
+	return n > 0 && n <= 5 && p[n] == '\0' && strtoul(p, NULL, 10) <= 65535;
+}
+
+/*
+ * ADDR:PORT or [ADDR6]:PORT into a socket address, and the host part as
+ * written into host (for the line that says where serve listens).
+ */
 static int parse_listen(const char *arg, struct sockaddr_storage *out,
-			socklen_t *outlen, char *msg, size_t msglen)
+			socklen_t *outlen, char host[256], char *msg,
+			size_t msglen)
 {
 	struct addrinfo hints = { 0 }, *res = NULL;
 	const char *colon;
-	char host[256];
 	int rc;
 
 	if (arg[0] == '[') {
 		const char *close = strchr(arg, ']');
 
-		if (!close || close[1] != ':' || close - arg - 1 >= 256) {
+		if (!close || close == arg + 1 || close[1] != ':' ||
+		    close - arg - 1 >= 256) {
 			snprintf(msg, msglen, "bad --listen '%s' ([ADDR]:PORT)",
 				 arg);
 			return -1;
 		}
-		snprintf(host, sizeof(host), "%.*s", (int)(close - arg - 1),
-			 arg + 1);
+		snprintf(host, 256, "%.*s", (int)(close - arg - 1), arg + 1);
 		colon = close + 1;
 	} else {
 		colon = strrchr(arg, ':');
 		if (!colon || colon == arg || colon - arg >= 256) {
-			snprintf(msg, msglen, "bad --listen '%s' (ADDR:PORT)",
+			snprintf(msg, msglen,
+				 "bad --listen '%s' (ADDR:PORT, e.g. "
+				 "127.0.0.1:" SERVE_DEFAULT_PORT ")",
 				 arg);
 			return -1;
 		}
-		snprintf(host, sizeof(host), "%.*s", (int)(colon - arg), arg);
+		snprintf(host, 256, "%.*s", (int)(colon - arg), arg);
+	}
+	if (!port_ok(colon + 1)) {
+		snprintf(msg, msglen,
+			 "bad --listen '%s': port '%s' is not 0 to 65535", arg,
+			 colon + 1);
+		return -1;
 	}
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -552,6 +645,7 @@ struct serve_args {
 	const char *listen;
 	const char *web_path;
 	double interval;
+	double stale_after; /* 0: 3 x interval */
 };
 
 /* A whole decimal number from 1 to max; false when it is not one. */
@@ -622,6 +716,13 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 		case OPT_SCHEDULER_CMD:
 			r->sched.cmd = st.optarg;
 			break;
+		case OPT_STALE_AFTER:
+			if (!parse_duration(st.optarg, &a->stale_after))
+				return cli_usage_error(
+					self,
+					"bad --stale-after '%s' (90s, 30m, 1h, 1d)",
+					st.optarg);
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -637,6 +738,19 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 		return cli_usage_error(self,
 				       "--keep-days prunes what --store-every "
 				       "stores; none given");
+	/* a snapshot is a sweep: none can be stored more often */
+	if (r->store_every && r->store_every < a->interval)
+		return cli_usage_error(
+			self,
+			"--store-every %g s is shorter than --interval %g s",
+			r->store_every, a->interval);
+	if (!a->stale_after)
+		a->stale_after = 3 * a->interval;
+	if (a->stale_after < a->interval)
+		return cli_usage_error(
+			self,
+			"--stale-after %g s is shorter than --interval %g s",
+			a->stale_after, a->interval);
 	return 0;
 }
 
@@ -645,16 +759,17 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 {
 	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				 .started = cli_now() };
 	struct serve_run r = { .g = g, .ao = IBTOPO_ANALYZE_OPTS_INIT };
-	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60 };
+	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60, 0 };
 	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
 	struct sockaddr_storage addr;
 	struct serve_http *http = NULL;
 	const char *names;
 	sigset_t stop, old;
 	socklen_t addrlen = 0;
-	char msg[512];
+	char msg[512], host[256];
 	int rc;
 
 	r.dopts = dinit;
@@ -663,13 +778,15 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 			 cli_fabric(g));
 	r.sched.xo = (struct ibtopo_export_opts)IBTOPO_EXPORT_OPTS_INIT;
 	rc = parse_args(self, argc, argv, &r, &a);
-	if (!rc && parse_listen(a.listen, &addr, &addrlen, msg, sizeof(msg)))
+	if (!rc &&
+	    parse_listen(a.listen, &addr, &addrlen, host, msg, sizeof(msg)))
 		rc = cli_usage_error(self, "%s", msg);
 	if (!rc && a.web_path &&
 	    serve_webconfig_load(&web, a.web_path, msg, sizeof(msg)))
 		rc = cli_failf("--web-config: %s", msg);
 	if (rc)
 		goto out_free;
+	s.stale_after = a.stale_after;
 	rc = EXIT_TROUBLE;
 	r.dopts.ca = g->ca;
 	r.dopts.port = g->port;
@@ -696,8 +813,11 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 		rc = cli_failf("--listen '%s': %s", a.listen, msg);
 		goto out_unblock;
 	}
+	snprintf(msg, sizeof(msg), strchr(host, ':') ? "[%s]:%u" : "%s:%u",
+		 host, serve_http_port(http));
+	fprintf(stderr, "ibtopo: serve: listening on %s\n", msg);
 	fprintf(stderr, "ibtopo: serving %s://%s/metrics every %g s%s\n",
-		web.cert_pem ? "https" : "http", a.listen, a.interval,
+		web.cert_pem ? "https" : "http", msg, a.interval,
 		web.nusers ? ", basic auth" : "");
 	sweep_loop(&r, &s, &stop, a.interval);
 	rc = EXIT_CLEAN;

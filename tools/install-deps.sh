@@ -5,7 +5,7 @@ set -eu
 pkgs="autoconf automake libtool pkg-config make gcc
 libibnetdisc-dev libibmad-dev libibumad-dev libopensm-dev
 libsqlite3-dev libgraphviz-dev libigraph-dev libjansson-dev libcmocka-dev
-libmicrohttpd-dev libyaml-dev libcrypt-dev prometheus curl
+libmicrohttpd-dev libyaml-dev libcrypt-dev zlib1g-dev prometheus curl
 ibsim-utils infiniband-diags opensm graphviz fonts-dejavu-core sqlite3 python3
 valgrind shellcheck clang-format chromium python3-docutils bash-completion
 slurmctld slurm-client munge python3-yaml python3-jsonschema debootstrap strace"
