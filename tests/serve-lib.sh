@@ -1,5 +1,5 @@
 # tests/serve-lib.sh - helpers of the `ibtopo serve` tests, sourced after
-# tests/lib.sh: a server on a free loopback port under the simulator,
+# tests/lib.sh: a server on a loopback port it picks, under the simulator,
 # stopped by its PID, and scrapes of it.
 #
 #   serve_start [SERVE OPTIONS...]   start it, wait until /healthz answers
@@ -8,7 +8,8 @@
 
 command -v curl >/dev/null 2>&1 || skip "curl not found"
 
-# free_port: a TCP port nothing listens on now
+# free_port: a TCP port nothing listens on now (for other servers: serve
+# picks its own)
 free_port() {
 	"$PYTHON3" -c '
 import socket
@@ -23,14 +24,14 @@ SERVE_PORT=
 SERVE_URL=
 
 # serve_start ARGS...: ibtopo serve through umad2sim (and the MAD spy when
-# SERVE_SPY names a log), --listen on $SERVE_PORT (a free one unless set;
-# SERVE_LISTEN set but empty: no --listen); waits for /healthz, at most
-# 20 s.
+# SERVE_SPY names a log), --listen 127.0.0.1:0 unless SERVE_PORT is set
+# (SERVE_LISTEN set but empty: no --listen); the port it bound is read
+# from its start line into SERVE_PORT (no port picked here that another
+# process could take first); waits for /healthz, at most 20 s.
 serve_start() {
 	local pre=$UMAD2SIM listen
-	[ -n "$SERVE_PORT" ] || SERVE_PORT=$(free_port)
-	SERVE_URL=http://127.0.0.1:$SERVE_PORT
-	listen=${SERVE_LISTEN---listen 127.0.0.1:$SERVE_PORT}
+	listen=${SERVE_LISTEN---listen 127.0.0.1:${SERVE_PORT:-0}}
+	SERVE_URL=
 	if [ -n "${SERVE_SPY:-}" ]; then
 		pre=${top_builddir:-.}/tests/.libs/rel-madspy.so:$UMAD2SIM
 	fi
@@ -42,7 +43,12 @@ serve_start() {
 	SERVE_PID=$!
 	CLEANUP_PIDS="$CLEANUP_PIDS $SERVE_PID"
 	for _ in $(seq 1 200); do
-		[ "$(scrape /healthz)" = 200 ] && return 0
+		if [ -z "$SERVE_URL" ]; then
+			SERVE_PORT=$(sed -n 's/^ibtopo: serve: listening on .*:\([0-9]*\)$/\1/p' \
+				"$TESTDIR/serve.err")
+			[ -n "$SERVE_PORT" ] && SERVE_URL=http://127.0.0.1:$SERVE_PORT
+		fi
+		[ -n "$SERVE_URL" ] && [ "$(scrape /healthz)" = 200 ] && return 0
 		kill -0 "$SERVE_PID" 2>/dev/null || {
 			cat "$TESTDIR/serve.err" >&2
 			fail "ibtopo serve exited"
@@ -75,6 +81,7 @@ serve_stop() {
 	# shellcheck disable=SC2034 # read by the tests that source this file
 	SERVE_RC=$?
 	SERVE_PID=
+	SERVE_PORT=
 }
 
 scrape() {
