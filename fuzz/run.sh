@@ -9,13 +9,17 @@
 # --cache` file, binary, ...), namemap, cables (inventory CSV), dbcsv
 # (ibdiagnet db_csv), routes (LFT dumps: opensm-lfts.dump, ibroute,
 # .fdbs), plan (planned topology, validated against itself and
-# tests/data/ck-cables.topo). Every lib/*/*.c is compiled, so a new format
+# tests/data/ck-cables.topo); and serve's parsing (fuzz_serve.c):
+# webconfig (the --web-config YAML), request (path, Accept-Encoding,
+# Content-Length, Transfer-Encoding, Authorization, and the gzip of a
+# body inflated back). Every lib/*/*.c is compiled, so a new format
 # needs no edit here. Whatever a topology target reads is written in every
 # export format and read back (fuzz_topofile.c check_written()).
 # Corpora grow in $FUZZ_DIR (default /tmp/ibtopo-fuzz); crashes found are
 # copied to fuzz/crashers/<target>-<name>, where `make check` (tests/cli/
 # topofile-fuzz-seeds.sh) replays them. Needs clang with libFuzzer
-# (Debian: clang, libclang-rt-14-dev), jansson and libopensm-dev.
+# (Debian: clang, libclang-rt-14-dev), jansson, libopensm-dev, libyaml-dev
+# and zlib1g-dev.
 # Runs under `nice -n 10`: the fuzzers share the machine. Per target the
 # last lines of its log (executions, peak RSS) are printed at the end.
 set -eu
@@ -52,9 +56,17 @@ for s in "$top"/lib/*/*.c; do
 done
 lib="$dir/build/libibtopo-fuzz.a"
 
-# The target names come from the driver (the library's table of formats).
+# The target names come from the drivers (the library's table of formats,
+# and serve's two).
 $CC $flags "$here/fuzz_topofile.c" "$lib" $libs -o "$dir/fuzz-seeds"
-[ -n "$targets" ] || targets=$("$dir/fuzz-seeds" --targets)
+serve_src="$top/src/serve_webconfig.c $top/src/serve_request.c $top/src/serve_gzip.c"
+serve_flags="-I$top/src $(pkg-config --cflags yaml-0.1 zlib)"
+serve_libs=$(pkg-config --libs yaml-0.1 zlib)
+# shellcheck disable=SC2086
+$CC $flags $serve_flags "$here/fuzz_serve.c" $serve_src $serve_libs \
+	-o "$dir/fuzz-serve-seeds"
+all_targets="$("$dir/fuzz-seeds" --targets) $("$dir/fuzz-serve-seeds" --targets)"
+[ -n "$targets" ] || targets=$all_targets
 
 # Seeds: small files of each kind, and the real dumps cut into pieces of
 # about 60 lines (whole files are too big to mutate quickly).
@@ -64,6 +76,12 @@ seed() {
 	case $t in
 	cache)
 		cp "$top"/tests/data/*.cache "$c"/
+		return 0 ;;
+	webconfig|request)
+		cp "$here/seeds/$t"/* "$c"/
+		for f in "$here/crashers/$t"-*; do
+			[ -f "$f" ] && cp "$f" "$c"/
+		done
 		return 0 ;;
 	cables|counters|dbcsv|plan|routes)
 		cp "$here/seeds/$t"/* "$c"/
@@ -89,10 +107,18 @@ IBTOPO_FUZZ_FABRIC="$top/tests/data/ck-cables.topo"
 export IBTOPO_FUZZ_FABRIC
 
 for t in $targets; do
-	"$dir/fuzz-seeds" --targets | grep -qx "$t" ||
+	echo "$all_targets" | tr ' ' '\n' | grep -qx "$t" ||
 		{ echo "fuzz/run.sh: unknown target $t" >&2; exit 2; }
-	$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="\"$t\"" \
-		"$here/fuzz_topofile.c" "$lib" $libs -o "$dir/fuzz-$t"
+	case $t in
+	webconfig|request)
+		# shellcheck disable=SC2086
+		$CC $flags $serve_flags -fsanitize=fuzzer \
+			-DFUZZ_TARGET="\"$t\"" "$here/fuzz_serve.c" $serve_src \
+			$serve_libs -o "$dir/fuzz-$t" ;;
+	*)
+		$CC $flags -fsanitize=fuzzer -DFUZZ_TARGET="\"$t\"" \
+			"$here/fuzz_topofile.c" "$lib" $libs -o "$dir/fuzz-$t" ;;
+	esac
 	[ -d "$dir/corpus-$t" ] || seed "$t"
 	mkdir -p "$dir/crash-$t"
 done

@@ -90,6 +90,22 @@ static int mapping(struct wc_parse *w,
 	return rc;
 }
 
+/* A key as a message shows it: 40 bytes at most, a control character
+ * as '?', so that the message stays one line. */
+static const char *shown(const char *key, char buf[48])
+{
+	size_t n = 0;
+
+	for (; key[n] && n < 40; n++)
+		buf[n] = (unsigned char)key[n] < 0x20 || key[n] == 0x7f ?
+				 '?' :
+				 key[n];
+	if (key[n])
+		buf[n++] = '~';
+	buf[n] = '\0';
+	return buf;
+}
+
 static int set_str(struct wc_parse *w, char **dst, const yaml_event_t *v)
 {
 	free(*dst);
@@ -102,6 +118,8 @@ static int set_str(struct wc_parse *w, char **dst, const yaml_event_t *v)
 static int tls_pair(struct wc_parse *w, const yaml_event_t *k,
 		    const yaml_event_t *v)
 {
+	char buf[48];
+
 	if (strcmp(scalar(k), "cert_file") == 0)
 		return set_str(w, &w->cert_file, v);
 	if (strcmp(scalar(k), "key_file") == 0)
@@ -109,7 +127,7 @@ static int tls_pair(struct wc_parse *w, const yaml_event_t *k,
 	snprintf(w->msg, w->msglen,
 		 "%s:%zu: tls_server_config: '%s' is not supported "
 		 "(cert_file and key_file are)",
-		 w->path, k->start_mark.line + 1, scalar(k));
+		 w->path, k->start_mark.line + 1, shown(scalar(k), buf));
 	return -1;
 }
 
@@ -139,6 +157,8 @@ static int user_pair(struct wc_parse *w, const yaml_event_t *k,
 
 static int top_pair_value(struct wc_parse *w, const yaml_event_t *k)
 {
+	char buf[48];
+
 	if (strcmp(scalar(k), "tls_server_config") == 0)
 		return mapping(w, tls_pair);
 	if (strcmp(scalar(k), "basic_auth_users") == 0)
@@ -146,7 +166,7 @@ static int top_pair_value(struct wc_parse *w, const yaml_event_t *k)
 	snprintf(w->msg, w->msglen,
 		 "%s:%zu: '%s' is not supported (tls_server_config and "
 		 "basic_auth_users are)",
-		 w->path, k->start_mark.line + 1, scalar(k));
+		 w->path, k->start_mark.line + 1, shown(scalar(k), buf));
 	return -1;
 }
 
@@ -222,6 +242,46 @@ static char *slurp(struct wc_parse *w, const char *name)
 	return buf;
 }
 
+/* The document in w->p, and both files or none; the caller frees the
+ * names. */
+static int parse(struct wc_parse *w)
+{
+	int rc = document(w);
+
+	if (!rc && (!w->cert_file) != (!w->key_file)) {
+		snprintf(w->msg, w->msglen,
+			 "%s: tls_server_config needs both cert_file and "
+			 "key_file",
+			 w->path);
+		rc = -1;
+	}
+	return rc;
+}
+
+int serve_webconfig_parse(struct serve_webconfig *out, const char *name,
+			  const char *text, size_t len, char *msg,
+			  size_t msglen)
+{
+	struct wc_parse w = {
+		.path = name, .msg = msg, .msglen = msglen, .out = out
+	};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!yaml_parser_initialize(&w.p)) {
+		snprintf(msg, msglen, "out of memory");
+		return -1;
+	}
+	yaml_parser_set_input_string(&w.p, (const unsigned char *)text, len);
+	rc = parse(&w);
+	yaml_parser_delete(&w.p);
+	free(w.cert_file);
+	free(w.key_file);
+	if (rc)
+		serve_webconfig_release(out);
+	return rc;
+}
+
 int serve_webconfig_load(struct serve_webconfig *out, const char *path,
 			 char *msg, size_t msglen)
 {
@@ -242,14 +302,7 @@ int serve_webconfig_load(struct serve_webconfig *out, const char *path,
 		goto out_close;
 	}
 	yaml_parser_set_input_file(&w.p, f);
-	rc = document(&w);
-	if (!rc && (!w.cert_file) != (!w.key_file)) {
-		snprintf(msg, msglen,
-			 "%s: tls_server_config needs both cert_file and "
-			 "key_file",
-			 path);
-		rc = -1;
-	}
+	rc = parse(&w);
 	if (!rc && w.cert_file) {
 		out->cert_pem = slurp(&w, w.cert_file);
 		out->key_pem = out->cert_pem ? slurp(&w, w.key_file) : NULL;

@@ -27,7 +27,17 @@ struct serve_webconfig {
 int serve_webconfig_load(struct serve_webconfig *out, const char *path,
 			 char *msg, size_t msglen);
 
-/** Free what serve_webconfig_load() filled in; zeroes *c. */
+/**
+ * The configuration in `text` (len bytes), `name` in messages: its
+ * users, and whether it is valid; the certificate and key files it
+ * names are not read (cert_pem and key_pem stay NULL). For the fuzz
+ * target (fuzz/fuzz_serve.c). 0, or -1 with "<name>:<line>: why".
+ */
+int serve_webconfig_parse(struct serve_webconfig *out, const char *name,
+			  const char *text, size_t len, char *msg,
+			  size_t msglen);
+
+/** Free what serve_webconfig_load() or _parse() filled in; zeroes *c. */
 void serve_webconfig_release(struct serve_webconfig *c);
 
 #endif
