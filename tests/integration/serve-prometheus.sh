@@ -81,6 +81,9 @@ wait_query 'count(ibtopo_port_receive_errors_total == 0)' 128 10
 # a second sweep: the interval's BER and wait share
 wait_query 'count(ibtopo_port_bit_error_rate) > bool 0' 1 30
 
+# increase() and rate() need two samples: at least two scrapes first (the
+# waits above can all pass on the first one)
+wait_query 'count_over_time(up{job="ibtopo"}[1h]) > bool 1' 1 30
 # every query of the dashboard runs; those without a filter return data
 "$PYTHON3" -c '
 import json, sys
