@@ -219,8 +219,10 @@ static int rail_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 				"this leaf's scalable unit has no leaf of rail %u, so its %g server%s no HCA on that rail: add the leaf and cable the servers' HCAs of rail %u to it",
 				f->expected, f->value,
 				f->value == 1 ? " has" : "s have", f->expected);
-		snprintf(n2, sizeof(n2), f->value > 1 ? " (and on %g other rail%s)" : "",
-			 f->value - 1, f->value == 2 ? "" : "s");
+		n2[0] = '\0';
+		if (f->value > 1)
+			snprintf(n2, sizeof(n2), " (and on %g other rail%s)",
+				 f->value - 1, f->value == 2 ? "" : "s");
 		if (!f->c.node && !f->c.guid)
 			return snprintf(buf, len,
 				"server has no HCA on rail %u%s, nor a scalable unit: cable its HCAs of every rail to the leaves of its unit",
