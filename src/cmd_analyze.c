@@ -78,7 +78,8 @@ const struct cli_cmd cmd_analyze_entry = {
 		"--servers single one info finding counts them and the JSON lists\n"
 		"them (topology.server_policy).\n"
 		"With forwarding tables (discover --routes, or --routes DUMP) the\n"
-		"routing section of `ibtopo routes` and its findings.\n"
+		"routing section of `ibtopo routes` and its findings; tables without\n"
+		"LIDs (no subnet manager had run) are left out with a warning.\n"
 		"JSON: " CLI_JSON
 		",\"fabric\":NAME (a snapshot's),\"snapshot\":\n"
 		"{\"id\",\"label\",\"source\",\"switches\",\"cas\",\"routers\",\"links\",\n"
@@ -138,6 +139,13 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
 	rc = EXIT_TROUBLE;
+	/* tables without LIDs (discover --routes before a subnet manager
+	 * ran) route nothing: the rest of the report still stands */
+	if (ibtopo_fabric_has_routes(fabric) && !cli_fabric_has_lids(fabric)) {
+		cli_warn(NULL, "routes not analyzed: the fabric has no LIDs "
+			       "(no subnet manager had configured it)");
+		ao.flags |= IBTOPO_ANALYZE_NO_ROUTES;
+	}
 	if (cli_merge_cables(fabric, g, cables, &unmatched) ||
 	    cli_analysis(&an, fabric, &ao, g))
 		goto out_free_fabric;

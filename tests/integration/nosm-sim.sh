@@ -8,7 +8,9 @@
 #   stores the sweep;
 # - `routes` on that snapshot says why it has no tables (no subnet
 #   manager), not "an ibsim net file";
-# - `health` on it is an error (exit 2) naming the missing LIDs.
+# - `health` on it is an error (exit 2) naming the missing LIDs;
+# - `analyze` on it reports the fabric with its no-subnet-manager finding
+#   (exit 1) and says the routes were not analyzed (issue 33, item 2).
 # After one opensm sweep:
 # - `discover --quiet` prints nothing at all on success (cron mails only
 #   failures), and still fails loudly;
@@ -41,6 +43,16 @@ grep -q '^ibtopo: .*no LIDs' "$TESTDIR/err" ||
 	flunk "health on a snapshot without LIDs: $(cat "$TESTDIR/err")"
 grep -q 'take snapshots with discover --counters' "$TESTDIR/err" &&
 	flunk "health advises what was just done: $(cat "$TESTDIR/err")"
+
+run 1 "$IBTOPO" --db "$DB" analyze
+grep -q 'no-subnet-manager\|no subnet manager' "$TESTDIR/out" ||
+	flunk "analyze without LIDs: no finding: $(cat "$TESTDIR/out" "$TESTDIR/err")"
+grep -q '^ibtopo: .*routes not analyzed' "$TESTDIR/err" ||
+	flunk "analyze without LIDs: routes not said: $(cat "$TESTDIR/err")"
+run 1 "$IBTOPO" --db "$DB" analyze --format json
+json_get '"routes" not in j and any(f.get("detail") == "no-subnet-manager" for f in j["findings"])' \
+	<"$TESTDIR/out" | grep -q True ||
+	flunk "analyze json without LIDs: $(head -c 400 "$TESTDIR/out")"
 
 # ---- a subnet manager: --quiet prints nothing
 sim_opensm
