@@ -9,10 +9,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A --fabric NAME the switch GUIDs contradict, said once the snapshot is
+ * stored (a warning, not a refusal: a fabric whose switches were all
+ * replaced keeps its name, and a cron job keeps its snapshot).
+ */
+static void warn_contradiction(const struct ibtopo_fabric_match *m,
+			       const struct ibtopo_fabric *fabric,
+			       const char *name, int64_t id)
+{
+	const char *what =
+		ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH) ?
+			"switch" :
+			"node";
+
+	if (m->named[0] &&
+	    !(m->named_shared && 2 * m->named_shared >= m->named_total)) {
+		fprintf(stderr,
+			"ibtopo: warning: snapshot %lld was stored in fabric "
+			"'%s' as --fabric says, but shares only %zu of the "
+			"%zu %s GUIDs of its latest snapshot %lld",
+			(long long)id, name, m->named_shared, m->named_total,
+			what, (long long)m->named_latest);
+		if (m->other[0])
+			fprintf(stderr, " (fabric '%s' has them)", m->other);
+		fprintf(stderr,
+			": if it is another fabric, `ibtopo snapshots "
+			"--delete %lld` and store it under %s; if the "
+			"switches were replaced, nothing to do\n",
+			(long long)id,
+			m->other[0] ? "that --fabric, or none" :
+				      "another --fabric, or none");
+		return;
+	}
+	if (!m->named[0] && m->other[0])
+		fprintf(stderr,
+			"ibtopo: warning: snapshot %lld starts fabric '%s' as "
+			"--fabric says, but fabric '%s' has its switches "
+			"(%zu of the %zu %s GUIDs of its latest snapshot "
+			"%lld): one fabric, two histories; `ibtopo fabrics "
+			"--merge %s %s` joins them (or, next time, `fabrics "
+			"--rename %s %s` first, or no --fabric)\n",
+			(long long)id, name, m->other, m->other_shared,
+			m->other_total, what, (long long)m->other_latest, name,
+			m->other, m->other, name);
+}
+
 int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
 		   struct ibtopo_fabric *fabric, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err)
 {
+	struct ibtopo_fabric_match match;
 	const char *name = cli_fabric(g);
 	int rc;
 
@@ -28,8 +75,13 @@ int cli_store_save(int64_t *out_id, struct ibtopo_store *store,
 		return IBTOPO_EINVAL;
 	}
 	rc = ibtopo_fabric_set_fabric_name(fabric, name, err);
+	if (!rc && name)
+		rc = ibtopo_store_fabric_match(&match, store, fabric, name,
+					       err);
 	if (!rc)
 		rc = ibtopo_store_save_ext(out_id, store, fabric, flags, err);
+	if (!rc && name)
+		warn_contradiction(&match, fabric, name, *out_id);
 	return rc;
 }
 

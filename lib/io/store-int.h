@@ -60,6 +60,14 @@ int ibtopo__store_check_rw(const struct ibtopo_store *s,
 			   struct ibtopo_error *err);
 
 /**
+ * Delete snapshot `id` (`fabric`: every snapshot of fabric `id`) and its
+ * rows, in the caller's transaction; *deleted: snapshots deleted. An
+ * SQLite code.
+ */
+int ibtopo__store_delete_rows(sqlite3 *db, bool fabric, int64_t id,
+			      int *deleted);
+
+/**
  * The fabric REFs are read in, into *out: fabric `name` (IBTOPO_ENOTFOUND
  * naming the fabrics there are), else the only fabric, else 0 (no
  * fabrics: every snapshot). Several fabrics and no name: IBTOPO_EAMBIGUOUS
@@ -68,7 +76,7 @@ int ibtopo__store_check_rw(const struct ibtopo_store *s,
 int ibtopo__store_fabric_scope(struct ibtopo_store *s, const char *name,
 			       const char *ref, int64_t *out,
 			       struct ibtopo_error *err);
-/** The lowest fabric id, 0 for none. */
+/** The lowest id of a fabric with snapshots, 0 for none. */
 int ibtopo__store_fabric_only(struct ibtopo_store *s, int64_t *out,
 			      struct ibtopo_error *err);
 /**

@@ -778,3 +778,44 @@ int ibtopo__store_exec_path(const char *path, const char *sql, int64_t *out,
 	sqlite3_close(db);
 	return rc;
 }
+
+/* The rows of a snapshot, or of a fabric's snapshots: store_snapshots.c
+ * and store_fabrics.c both delete them. */
+int ibtopo__store_delete_rows(sqlite3 *db, bool fabric, int64_t id,
+			      int *deleted)
+{
+	static const char *const tables[] = {
+		"port_counters", "lfts", "cables", "links", "ports", "nodes",
+	};
+	char sql[160];
+	sqlite3_stmt *st = NULL;
+	int src = SQLITE_OK;
+
+	*deleted = 0;
+	for (size_t i = 0; i <= IBTOPO__ARRAY_SIZE(tables) && src == SQLITE_OK;
+	     i++) {
+		if (i == IBTOPO__ARRAY_SIZE(tables))
+			snprintf(sql, sizeof(sql),
+				 "DELETE FROM snapshots WHERE %s = ?",
+				 fabric ? "fabric_id" : "id");
+		else if (fabric)
+			snprintf(sql, sizeof(sql),
+				 "DELETE FROM %s WHERE snapshot_id IN (SELECT "
+				 "id FROM snapshots WHERE fabric_id = ?)",
+				 tables[i]);
+		else
+			snprintf(sql, sizeof(sql),
+				 "DELETE FROM %s WHERE snapshot_id = ?",
+				 tables[i]);
+		src = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		if (src == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			src = ibtopo__store_step_reset(st);
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (src == SQLITE_OK)
+		*deleted = sqlite3_changes(db);
+	return src;
+}

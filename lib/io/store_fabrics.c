@@ -66,6 +66,21 @@ static int fabric_lookup(sqlite3 *db, const char *name, int64_t *out)
  * that every name shown can be given back to --fabric.
  */
 #define SUMMARY_MORE_ROOM 32
+
+/* Keep the fabrics of `list` that have snapshots; how many. */
+static size_t drop_empty(struct ibtopo_fabric_info *list, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (list[i].snapshots)
+			list[k++] = list[i];
+		else
+			free(list[i].name);
+	}
+	return k;
+}
+
 static int fabric_summary(struct ibtopo_store *s, char *buf, size_t len,
 			  size_t *count, struct ibtopo_error *err)
 {
@@ -75,6 +90,9 @@ static int fabric_summary(struct ibtopo_store *s, char *buf, size_t len,
 
 	buf[0] = '\0';
 	rc = ibtopo_store_fabrics(&list, &n, s, err);
+	/* an empty fabric holds no snapshot a REF could name */
+	if (!rc)
+		n = drop_empty(list, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char when[32] = "?", entry[160];
 		time_t t = list[i].latest_at;
@@ -157,8 +175,10 @@ int ibtopo__store_fabric_only(struct ibtopo_store *s, int64_t *out,
 	int rc;
 
 	*out = 0;
-	rc = sqlite3_prepare_v2(s->db, "SELECT min(id) FROM fabrics", -1, &st,
-				NULL);
+	rc = sqlite3_prepare_v2(s->db,
+				"SELECT min(fabric_id) FROM snapshots"
+				" WHERE fabric_id IS NOT NULL",
+				-1, &st, NULL);
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -418,4 +438,286 @@ out_fail:
 out_rollback:
 	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Deleting and merging                                                */
+/* ------------------------------------------------------------------ */
+
+/* The id of fabric `name` into *out (0: none) and its snapshots. */
+static int fabric_count(sqlite3 *db, const char *name, int64_t *out,
+			int64_t *snapshots)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*snapshots = 0;
+	rc = fabric_lookup(db, name, out);
+	if (rc != SQLITE_OK || !*out)
+		return rc;
+	rc = sqlite3_prepare_v2(db,
+				"SELECT count(*) FROM snapshots"
+				" WHERE fabric_id = ?",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, *out);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*snapshots = sqlite3_column_int64(st, 0);
+		rc = rc == SQLITE_ROW ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int no_fabric(struct ibtopo_store *s, const char *name,
+		     struct ibtopo_error *err)
+{
+	char q[96];
+
+	ibtopo__quote(q, sizeof(q), name, strlen(name));
+	return ibtopo__error_set(err, IBTOPO_ENOTFOUND,
+				 "no fabric '%s' in '%s'", q, s->path);
+}
+
+/* One statement with ?1 and ?2 bound to a and b. An SQLite code. */
+static int exec_ids(sqlite3 *db, const char *sql, int64_t a, int64_t b)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, a);
+		sqlite3_bind_int64(st, 2, b);
+		rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_delete_fabric(struct ibtopo_store *store, const char *name,
+			       unsigned flags, int64_t *out_deleted,
+			       struct ibtopo_error *err)
+{
+	const char *what = "cannot delete fabric";
+	int64_t fid = 0, n = 0;
+	int rc, src, deleted = 0;
+
+	if (out_deleted)
+		*out_deleted = 0;
+	if (!store || !name)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric name");
+	rc = ibtopo__store_check_rw(store, err);
+	if (rc)
+		return rc;
+	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	if (rc)
+		return rc;
+	src = fabric_count(store->db, name, &fid, &n);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	if (!fid) {
+		rc = no_fabric(store, name, err);
+		goto out_rollback;
+	}
+	if (n && !(flags & IBTOPO_FABRIC_DELETE_SNAPSHOTS)) {
+		rc = ibtopo__error_set(err, IBTOPO_EEXIST,
+				       "fabric '%s' has %lld snapshot%s", name,
+				       (long long)n, n == 1 ? "" : "s");
+		goto out_rollback;
+	}
+	src = ibtopo__store_delete_rows(store->db, true, fid, &deleted);
+	if (src == SQLITE_OK)
+		src = exec_ids(store->db, "DELETE FROM fabrics WHERE id = ?1",
+			       fid, 0);
+	if (src == SQLITE_OK)
+		src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	if (out_deleted)
+		*out_deleted = deleted;
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(store, store->db, src, what, err);
+out_rollback:
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* A label both fabrics use, into *label (NULL: none): a merge would make
+ * it name two snapshots. */
+static int label_clash(sqlite3 *db, int64_t a, int64_t b, char *label,
+		       size_t len, int64_t ids[2])
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	label[0] = '\0';
+	rc = sqlite3_prepare_v2(db,
+				"SELECT x.label, x.id, y.id FROM snapshots x"
+				" JOIN snapshots y ON x.label = y.label"
+				" WHERE x.fabric_id = ?1 AND y.fabric_id = ?2"
+				" ORDER BY x.id LIMIT 1",
+				-1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, a);
+		sqlite3_bind_int64(st, 2, b);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			snprintf(label, len, "%s", sqlite3_column_text(st, 0));
+			ids[0] = sqlite3_column_int64(st, 1);
+			ids[1] = sqlite3_column_int64(st, 2);
+		}
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
+			      const char *into, struct ibtopo_error *err)
+{
+	const char *what = "cannot merge fabrics";
+	int64_t fid = 0, tid = 0, n, ids[2] = { 0, 0 };
+	char label[96];
+	int rc, src;
+
+	if (!store || !from || !into)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric name");
+	rc = ibtopo__store_check_rw(store, err);
+	if (rc)
+		return rc;
+	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	if (rc)
+		return rc;
+	src = fabric_count(store->db, from, &fid, &n);
+	if (src == SQLITE_OK)
+		src = fabric_count(store->db, into, &tid, &n);
+	if (src == SQLITE_OK && fid && tid)
+		src = label_clash(store->db, fid, tid, label, sizeof(label),
+				  ids);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	if (!fid || !tid) {
+		rc = no_fabric(store, fid ? into : from, err);
+		goto out_rollback;
+	}
+	if (fid == tid) {
+		rc = ibtopo__error_set(err, IBTOPO_EINVAL,
+				       "fabric '%s' merged into itself", from);
+		goto out_rollback;
+	}
+	if (label[0]) {
+		rc = ibtopo__error_set(
+			err, IBTOPO_EEXIST,
+			"label '%s' names snapshot %lld of '%s' and snapshot "
+			"%lld of '%s'",
+			label, (long long)ids[0], from, (long long)ids[1],
+			into);
+		goto out_rollback;
+	}
+	src = exec_ids(
+		store->db,
+		"UPDATE snapshots SET fabric_id = ?2 WHERE fabric_id = ?1", fid,
+		tid);
+	if (src == SQLITE_OK)
+		src = exec_ids(store->db, "DELETE FROM fabrics WHERE id = ?1",
+			       fid, 0);
+	if (src == SQLITE_OK)
+		src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+	if (src != SQLITE_OK)
+		goto out_fail;
+	return 0;
+
+out_fail:
+	rc = ibtopo__store_fail(store, store->db, src, what, err);
+out_rollback:
+	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* A name against the switches                                         */
+/* ------------------------------------------------------------------ */
+
+/* Per fabric with snapshots, newest first: its latest snapshot's switch
+ * GUIDs (?1 = 0: all its node GUIDs). */
+static const char latest_guids_sql[] =
+	"SELECT l.fid, f.name, l.sid, n.guid FROM (SELECT fabric_id AS fid,"
+	" max(id) AS sid FROM snapshots WHERE fabric_id IS NOT NULL"
+	" GROUP BY fabric_id) l JOIN fabrics f ON f.id = l.fid"
+	" JOIN nodes n ON n.snapshot_id = l.sid AND (?1 = 0 OR n.type = 2)"
+	" ORDER BY l.sid DESC, n.guid";
+
+/* One fabric's count, into the named slot or the best other one. */
+static void match_take(struct ibtopo_fabric_match *m, const char *name,
+		       const char *fname, int64_t sid, size_t total,
+		       size_t shared)
+{
+	if (strcmp(fname, name) == 0) {
+		snprintf(m->named, sizeof(m->named), "%s", fname);
+		m->named_latest = sid;
+		m->named_total = total;
+		m->named_shared = shared;
+		return;
+	}
+	if (shared && 2 * shared >= total && shared > m->other_shared) {
+		snprintf(m->other, sizeof(m->other), "%s", fname);
+		m->other_latest = sid;
+		m->other_total = total;
+		m->other_shared = shared;
+	}
+}
+
+int ibtopo_store_fabric_match(struct ibtopo_fabric_match *out,
+			      struct ibtopo_store *store,
+			      const struct ibtopo_fabric *fabric,
+			      const char *name, struct ibtopo_error *err)
+{
+	bool sw = ibtopo_fabric_count_type(fabric, IBTOPO_NODE_SWITCH) > 0;
+	sqlite3_stmt *st = NULL;
+	char fname[FABRIC_NAME_MAX + 16] = "";
+	size_t total = 0, shared = 0;
+	int64_t fid = 0, sid = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!store || !fabric || !name)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
+	if (!store->version)
+		return 0;
+	rc = sqlite3_prepare_v2(store->db, latest_guids_sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out_fail;
+	sqlite3_bind_int(st, 1, sw);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const struct ibtopo_node *node = ibtopo_fabric_find_node(
+			fabric, (uint64_t)sqlite3_column_int64(st, 3));
+
+		if (sqlite3_column_int64(st, 0) != fid) {
+			if (fid)
+				match_take(out, name, fname, sid, total,
+					   shared);
+			fid = sqlite3_column_int64(st, 0);
+			snprintf(fname, sizeof(fname), "%s",
+				 sqlite3_column_text(st, 1));
+			sid = sqlite3_column_int64(st, 2);
+			total = shared = 0;
+		}
+		total++;
+		shared += node && (!sw || node->type == IBTOPO_NODE_SWITCH);
+	}
+	if (rc != SQLITE_DONE)
+		goto out_fail;
+	if (fid)
+		match_take(out, name, fname, sid, total, shared);
+	sqlite3_finalize(st);
+	return 0;
+
+out_fail:
+	sqlite3_finalize(st);
+	return ibtopo__store_fail(store, store->db, rc, "cannot read fabrics",
+				  err);
 }

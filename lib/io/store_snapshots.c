@@ -361,18 +361,8 @@ void ibtopo_snapshot_list_free(struct ibtopo_snapshot *list, size_t count)
 int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
 			struct ibtopo_error *err)
 {
-	static const char *const sql[] = {
-		"DELETE FROM port_counters WHERE snapshot_id = ?",
-		"DELETE FROM lfts WHERE snapshot_id = ?",
-		"DELETE FROM cables WHERE snapshot_id = ?",
-		"DELETE FROM links WHERE snapshot_id = ?",
-		"DELETE FROM ports WHERE snapshot_id = ?",
-		"DELETE FROM nodes WHERE snapshot_id = ?",
-		"DELETE FROM snapshots WHERE id = ?",
-	};
 	const char *what = "cannot delete snapshot";
-	sqlite3_stmt *st = NULL;
-	int rc, src = SQLITE_OK;
+	int rc, src, deleted;
 
 	if (!store)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no store");
@@ -382,21 +372,12 @@ int ibtopo_store_delete(struct ibtopo_store *store, int64_t id,
 	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(sql) && src == SQLITE_OK;
-	     i++) {
-		src = sqlite3_prepare_v2(store->db, sql[i], -1, &st, NULL);
-		if (src == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			src = ibtopo__store_step_reset(st);
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-	}
+	src = ibtopo__store_delete_rows(store->db, false, id, &deleted);
 	if (src != SQLITE_OK) {
 		rc = ibtopo__store_fail(store, store->db, src, what, err);
 		goto out_rollback;
 	}
-	if (sqlite3_changes(store->db) == 0) {
+	if (deleted == 0) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
 				       "no snapshot '%lld' in '%s'",
 				       (long long)id, store->path);

@@ -164,6 +164,55 @@ void ibtopo_fabric_info_list_free(struct ibtopo_fabric_info *list,
  */
 int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
 			       const char *new_name, struct ibtopo_error *err);
+enum ibtopo_fabric_delete_flags {
+	/* delete its snapshots too, instead of refusing a fabric with any */
+	IBTOPO_FABRIC_DELETE_SNAPSHOTS = 1u << 0,
+};
+/**
+ * Delete fabric `name`. A fabric with snapshots is IBTOPO_EEXIST (the
+ * message counts them) unless `flags` holds
+ * IBTOPO_FABRIC_DELETE_SNAPSHOTS; *out_deleted (may be NULL): the
+ * snapshots deleted with it. IBTOPO_ENOTFOUND when there is no `name`,
+ * IBTOPO_EINVAL for a store opened READONLY.
+ */
+int ibtopo_store_delete_fabric(struct ibtopo_store *store, const char *name,
+			       unsigned flags, int64_t *out_deleted,
+			       struct ibtopo_error *err);
+/**
+ * Move every snapshot of fabric `from` into fabric `into` and delete
+ * `from`: two names of one fabric become one history. IBTOPO_ENOTFOUND
+ * when either is missing, IBTOPO_EEXIST when a label names a snapshot in
+ * each (the message names both), IBTOPO_EINVAL when they are the same
+ * fabric or the store was opened READONLY.
+ */
+int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
+			      const char *into, struct ibtopo_error *err);
+
+/* How a new snapshot's switches compare with the fabrics of a store. */
+struct ibtopo_fabric_match {
+	/* the fabric named, when it has snapshots ("" otherwise): its
+	 * latest snapshot, its switch GUIDs and how many the new one has */
+	char named[80];
+	int64_t named_latest;
+	size_t named_total, named_shared;
+	/* the other fabric sharing the most (at least half) of its latest
+	 * snapshot's switch GUIDs with the new one; "" for none */
+	char other[80];
+	int64_t other_latest;
+	size_t other_total, other_shared;
+};
+/**
+ * Compare `fabric` (not stored yet) with the latest snapshot of each
+ * fabric of `store`, by switch GUIDs (node GUIDs when it has no switch),
+ * for a snapshot about to be stored under fabric `name`: the name
+ * contradicts the switches when `named` has fewer than half of its
+ * GUIDs in `fabric`, or when `named` is empty and `other` is not.
+ * A store without a schema yet matches nothing.
+ */
+int ibtopo_store_fabric_match(struct ibtopo_fabric_match *out,
+			      struct ibtopo_store *store,
+			      const struct ibtopo_fabric *fabric,
+			      const char *name, struct ibtopo_error *err);
 /**
  * Whether `name` may name a fabric: 1 to 64 letters, digits, '-', '_'
  * or '.', starting with a letter or digit.
