@@ -95,9 +95,11 @@ const struct cli_cmd cmd_health_entry = {
 		"as ibdiagnet counts) and congested-port (warning) above\n"
 		"XmitWaitShare= (default 0.05), with each port's level and direction.\n"
 		"--history NODE[:PORT] (PORT may be left out for a node with one\n"
-		"connected port): that port and its peer, the cable, in every\n"
-		"snapshot of REF's fabric: time, state, each error counter and its\n"
-		"growth, the error rate, the BER.\n"
+		"port ever linked in the fabric's history): that port and its peer,\n"
+		"the cable, in every snapshot of REF's fabric: time, state, each\n"
+		"error counter and its growth, the error rate, the BER. A port REF\n"
+		"has no link on (a pulled cable) is shown as the last snapshot that\n"
+		"has it linked saw it, with the peer it had there (stderr says so).\n"
 		"No port with counters is an error (exit 2) that says why: no\n"
 		"LIDs (no subnet manager had configured the fabric), or no\n"
 		"discover --counters.\n"
@@ -256,43 +258,142 @@ static int split_port(char *name, long *port)
 	return 0;
 }
 
-/* The port NODE[:PORT] names in `f`: PORT, else the node's only linked one. */
-static int history_port(const struct ibtopo_port **out,
-			const struct cli_cmd *self,
-			const struct ibtopo_fabric *f, const char *arg)
+/* A port in a snapshot: linked (an import lists linked ports only, with
+ * no state: present is linked there). */
+static bool reading_linked(const struct ibtopo_port_reading *r)
+{
+	return r->present && r->state != 1; /* 1: Down */
+}
+
+/* The newest snapshot of the fabric of snapshot `id` in which port `num`
+ * of `node` was linked, into *out (0: none). An ibtopo status. */
+static int last_linked(int64_t *out, struct ibtopo_store *store, int64_t id,
+		       const struct ibtopo_node *node, unsigned num,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_port_reading *r = NULL;
+	size_t n = 0;
+	int rc;
+
+	*out = 0;
+	rc = ibtopo_store_port_history(&r, &n, store, id, node->guid, num, err);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (reading_linked(&r[i]))
+			*out = r[i].snapshot_id;
+	ibtopo_port_readings_free(r, n);
+	return rc;
+}
+
+/* The history to show: the port, and the snapshot it was read in (not
+ * REF's when REF lacks its link: a pulled cable). */
+struct history_pick {
+	const struct ibtopo_port *port;
+	struct ibtopo_fabric *then; /* the snapshot it was linked in, or NULL */
+};
+
+/* NODE alone: the one port of `node` that has been linked in the
+ * fabric's history (a port linked once and pulled since counts: another
+ * port is never picked quietly), into *num. An exit status, or -1. */
+static int history_only_port(long *num, const struct cli_cmd *self,
+			     struct ibtopo_store *store, int64_t id,
+			     const struct ibtopo_node *node, const char *arg)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	struct ibtopo_node *node;
-	char *name = strdup(arg);
-	long num;
-	unsigned linked = 0;
+	char list[96] = "";
+	unsigned linked = 0, had = 0;
+	size_t used = 0;
+	int64_t last;
 
-	*out = NULL;
-	if (!name)
-		return cli_failf("out of memory");
-	split_port(name, &num);
-	if (ibtopo_fabric_find_node_name(&node, f, name, &err)) {
-		free(name);
-		return cli_fail(&err);
-	}
-	free(name);
-	if (num >= 0) {
-		*out = ibtopo_node_port(node, (unsigned)num);
-		if (!*out)
-			return cli_usage_error(self, "'%s' has no port %ld",
-					       node->desc, num);
-		return 0;
-	}
 	for (unsigned k = 1; k <= node->nports; k++)
-		if (node->ports[k] && node->ports[k]->remote) {
-			*out = node->ports[k];
-			linked++;
-		}
-	if (linked != 1)
+		linked += node->ports[k] && node->ports[k]->remote;
+	if (linked > 1)
 		return cli_usage_error(self,
 				       "'%s' has %u linked ports: name "
 				       "one, --history '%s:PORT'",
 				       node->desc, linked, arg);
+	for (unsigned k = 1; k <= node->nports; k++) {
+		if (node->ports[k] && node->ports[k]->remote)
+			last = id;
+		else if (last_linked(&last, store, id, node, k, &err))
+			return cli_fail(&err);
+		if (!last)
+			continue;
+		*num = k;
+		had++;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used, "%s%u",
+						 had > 1 ? ", " : "", k);
+	}
+	if (had == 1)
+		return -1;
+	if (!had)
+		return cli_usage_error(
+			self,
+			"'%s' has no linked port in any "
+			"snapshot: name one, --history '%s:PORT'",
+			node->desc, arg);
+	return cli_usage_error(self,
+			       "'%s' has had %u linked ports (%s; %u linked "
+			       "now): name one, --history '%s:PORT'",
+			       node->desc, had, list, linked, arg);
+}
+
+/* The port NODE[:PORT] names: in REF's snapshot `f` when linked there,
+ * else in the last snapshot that had it linked; NODE alone: its one port
+ * ever linked. An exit status, 0 when found. */
+static int history_port(struct history_pick *out, const struct cli_cmd *self,
+			struct ibtopo_store *store, int64_t id,
+			const struct ibtopo_fabric *f, const char *arg)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_port *port;
+	struct ibtopo_node *node;
+	char *name = strdup(arg);
+	int64_t last = 0;
+	long num;
+	int rc;
+
+	if (!name)
+		return cli_failf("out of memory");
+	split_port(name, &num);
+	rc = ibtopo_fabric_find_node_name(&node, f, name, &err);
+	free(name);
+	if (rc)
+		return cli_fail(&err);
+	if (num < 0) {
+		rc = history_only_port(&num, self, store, id, node, arg);
+		if (rc >= 0)
+			return rc;
+	}
+	port = num <= node->nports ? ibtopo_node_port(node, (unsigned)num) :
+				     NULL;
+	out->port = port;
+	if (port && port->remote)
+		return 0;
+	if (num <= node->nports &&
+	    last_linked(&last, store, id, node, (unsigned)num, &err))
+		return cli_fail(&err);
+	if (!last) {
+		if (port)
+			return 0; /* never linked: its history all the same */
+		return cli_usage_error(self,
+				       "'%s' has no port %ld in any snapshot "
+				       "of its fabric",
+				       node->desc, num);
+	}
+	if (ibtopo_store_load(&out->then, store, last, &err))
+		return cli_fail(&err);
+	node = ibtopo_fabric_find_node(out->then, node->guid);
+	out->port = node ? ibtopo_node_port(node, (unsigned)num) : NULL;
+	if (!out->port)
+		return cli_failf("snapshot %lld lost port %ld of '%s'",
+				 (long long)last, num, arg);
+	fprintf(stderr,
+		"ibtopo: snapshot %lld has no link on port %ld of '%s'; "
+		"snapshot %lld is the last that has it: its history, with the "
+		"peer it had there\n",
+		(long long)id, num, node->desc, (long long)last);
 	return 0;
 }
 
@@ -308,6 +409,7 @@ static int cmd_health_history(const struct cli_cmd *self,
 	size_t nr[2] = { 0, 0 };
 	struct ibtopo_port_history *h[2] = { NULL, NULL };
 	const struct ibtopo_port *ends[2];
+	struct history_pick pick = { NULL, NULL };
 	struct ibtopo_sink ro;
 	size_t n = 0;
 	int64_t id;
@@ -320,8 +422,9 @@ static int cmd_health_history(const struct cli_cmd *self,
 		cli_fail(&err);
 		goto out_free;
 	}
-	if (history_port(&ends[0], self, f, a->history))
+	if (history_port(&pick, self, store, id, f, a->history))
 		goto out_free;
+	ends[0] = pick.port;
 	ends[1] = ends[0]->remote;
 	for (n = 0; n < 2 && ends[n]; n++) {
 		if (ibtopo_store_port_history(&r[n], &nr[n], store, id,
@@ -348,6 +451,7 @@ out_free:
 		ibtopo_port_history_free(h[i]);
 		ibtopo_port_readings_free(r[i], nr[i]);
 	}
+	ibtopo_fabric_free(pick.then);
 	ibtopo_fabric_free(f);
 	ibtopo_store_free(store);
 	return rc;
