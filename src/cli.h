@@ -397,14 +397,15 @@ int cli_check_pair(const struct cli_global *g, const struct ibtopo_fabric *a,
  * port that reaches a subnet not covered yet in this run (not the same
  * master SM, nor at least half the switch GUIDs of one discovered), store
  * one snapshot per fabric, each in the fabric the store chooses, with
- * `label` and `engine` (may be NULL), and print one line per fabric.
+ * `label` and `engine` (may be NULL), and print one line per fabric
+ * (`quiet`: none; warnings and failures on stderr all the same).
  * Returns the exit status.
  */
 int cli_discover_all_ports(const struct cli_cmd *cmd,
 			   const struct cli_global *g,
 			   const struct ibtopo_discover_opts *dopts,
 			   unsigned save_flags, const char *label,
-			   const char *engine);
+			   const char *engine, bool quiet);
 
 /**
  * Whether any port of `fabric` has a LID. A fabric swept before a subnet

@@ -119,7 +119,9 @@ const struct cli_cmd cmd_discover_entry = {
 		"Prints the snapshot id, the node and link counts, the mix of\n"
 		"link speeds and widths, and the time taken; --quiet prints\n"
 		"nothing when all went well (warnings and errors still go to\n"
-		"stderr), so cron mails only what needs a look.\n"
+		"stderr), so cron mails only what needs a look; with --all-ports\n"
+		"too. A failed sweep still says what its MADs cost, before its\n"
+		"error.\n"
 		"--format json prints one object instead: " CLI_JSON ",\n"
 		"\"fabric\",\"snapshot\":{\"id\",\"label\",\"source\",\"switches\",\n"
 		"\"cas\",\"routers\",\"links\",\"cables\",\"partial\",\"partial_reason\",\n"
@@ -249,10 +251,9 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 	if (ns->quiet && rep->format_given)
 		return cli_usage_error(self, "--quiet prints nothing; "
 					     "--format says how to print");
-	if (*all_ports && (ns->quiet || rep->format == IBTOPO_FORMAT_JSON))
-		return cli_usage_error(self,
-				       "--quiet and --format json go with one "
-				       "sweep, not --all-ports");
+	if (*all_ports && rep->format == IBTOPO_FORMAT_JSON)
+		return cli_usage_error(self, "--format json goes with one "
+					     "sweep, not --all-ports");
 	if (*all_ports && ns->cables)
 		return cli_usage_error(self, "--cables names the cables of one "
 					     "fabric; not with --all-ports");
@@ -276,8 +277,9 @@ static const char *grouped(char *buf, size_t len, size_t n)
 
 /*
  * What the MADs cost: a -v step line always, and one stderr line when
- * some were asked again (naming a node that lost far more than others)
- * and the discovery succeeded; a failure has its one message.
+ * some were asked again or lost (naming a node that lost far more than
+ * others, by name when the fabric is there); a failure says it before
+ * its message, which is when it is needed most.
  */
 static void report_mads(const struct cli_global *g, double t0,
 			const struct ibtopo_mad_stats *st,
@@ -291,16 +293,20 @@ static void report_mads(const struct cli_global *g, double t0,
 		 "window %u -> %u, %zu sweep%s",
 		 st->sent, st->asked_again, st->lost, st->window_max,
 		 st->window_min, st->sweeps, st->sweeps == 1 ? "" : "s");
-	if (!st->asked_again || !fabric)
+	if (!st->asked_again && !st->lost)
 		return;
-	if (st->worst_guid)
+	if (st->worst_guid && fabric)
 		worst = ibtopo_fabric_find_node(fabric, st->worst_guid);
-	if (st->worst_guid)
+	if (worst)
 		snprintf(who, sizeof(who),
 			 "; '%s' 0x%016" PRIx64 " timed out "
 			 "%zu times, far more than any other node",
-			 worst ? worst->desc : "?", st->worst_guid,
-			 st->worst_timeouts);
+			 worst->desc, st->worst_guid, st->worst_timeouts);
+	else if (st->worst_guid)
+		snprintf(who, sizeof(who),
+			 "; node 0x%016" PRIx64 " timed out "
+			 "%zu times, far more than any other node",
+			 st->worst_guid, st->worst_timeouts);
 	fprintf(stderr,
 		"ibtopo: %s of %s MADs asked again, %zu lost, "
 		"window %u \u2192 %u%s\n",
@@ -402,7 +408,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 		goto out_free;
 	if (all_ports) {
 		rc = cli_discover_all_ports(self, g, &dopts, ns.save_flags,
-					    ns.label, ns.engine);
+					    ns.label, ns.engine, ns.quiet);
 		goto out_free;
 	}
 

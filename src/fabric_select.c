@@ -148,7 +148,7 @@ static bool same_switches(const struct ibtopo_fabric *f,
 /* One port's discovery, stored; its line printed. An exit status. */
 static int discover_one(const struct cli_global *g, struct ibtopo_store **store,
 			struct ibtopo_fabric *fabric, unsigned save_flags,
-			const char *label, const char *engine,
+			const char *label, const char *engine, bool quiet,
 			const struct ibtopo_local_port *p)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -171,6 +171,8 @@ static int discover_one(const struct cli_global *g, struct ibtopo_store **store,
 					 err.message);
 		return cli_fail(&err);
 	}
+	if (quiet)
+		return new_snapshot_unread(fabric, NULL);
 	printf("snapshot %lld of fabric '%s' through %s port %u: %zu switches, "
 	       "%zu CAs, %zu links%s\n",
 	       (long long)id, m->fabric, p->ca, p->port,
@@ -196,7 +198,7 @@ int cli_discover_all_ports(const struct cli_cmd *cmd,
 			   const struct cli_global *g,
 			   const struct ibtopo_discover_opts *dopts,
 			   unsigned save_flags, const char *label,
-			   const char *engine)
+			   const char *engine, bool quiet)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_local_port *ports = NULL;
@@ -250,7 +252,7 @@ int cli_discover_all_ports(const struct cli_cmd *cmd,
 						ibtopo_fabric_meta(f)->sm_guid :
 						ports[i].sm_guid;
 		one = discover_one(g, &store, f, save_flags, label, engine,
-				   &ports[i]);
+				   quiet, &ports[i]);
 		done[ndone++] = f;
 		if (one != EXIT_CLEAN && rc != EXIT_TROUBLE)
 			rc = one;

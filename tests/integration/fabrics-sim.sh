@@ -142,6 +142,14 @@ run 0 "$IBTOPO" --db "$DB" fabrics --format csv &&
 run 0 disc "$SOCK_A" --all-ports &&
 	grep -qx "snapshot 7 of fabric '$fa' through ibsim0 port 0: 6 switches, 16 CAs, 32 links" "$T/out" &&
 	[ "$(grep -c . "$T/out")" -eq 1 ] || flunk "--all-ports: $(cat "$T/out" "$T/err")"
+# --quiet too: the README's cron line on a multi-rail cluster (issue 33,
+# item 9): nothing printed, one more snapshot
+run 0 disc "$SOCK_A" --all-ports --quiet &&
+	[ ! -s "$T/out" ] && ! grep -q '^ibtopo:' "$T/err" ||
+	flunk "--all-ports --quiet: $(cat "$T/out" "$T/err")"
+[ "$("$IBTOPO" --db "$DB" snapshots --format csv | sed 1d | wc -l)" -eq 8 ] ||
+	flunk "--all-ports --quiet stored no snapshot"
+run 2 disc "$SOCK_A" --all-ports --format json
 run 2 disc "$SOCK_A" --all-ports --fabric x
 run 2 disc "$SOCK_A" --all-ports -C ibsim0
 
