@@ -640,12 +640,17 @@ const char *cli_fabric(const struct cli_global *g)
 int cli_open_store(struct ibtopo_store **out, const struct cli_global *g,
 		   unsigned flags, struct ibtopo_error *err)
 {
+	const char *env = getenv("IBTOPO_DB");
 	char path[4096];
 	int rc;
 
 	rc = ibtopo_store_default_path(path, sizeof(path), g->db, err);
 	if (rc)
 		return rc;
+	/* the folders of the default database are made; a path typed
+	 * (--db, $IBTOPO_DB) names one that exists, else it is a typo */
+	if ((g->db && *g->db) || (env && *env))
+		flags |= IBTOPO_STORE_NO_MKDIR;
 	rc = ibtopo_store_open(out, path, flags, err);
 	/* nothing stored yet: say how something gets there */
 	if (rc == IBTOPO_ENOTFOUND && err &&

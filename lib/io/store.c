@@ -250,12 +250,52 @@ out_free_dir:
 	return rc;
 }
 
+/* Without NO_MKDIR's folders made for it: a missing folder is named. */
+static int need_parent(const char *path, struct ibtopo_error *err)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!slash || slash == path)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) == 0)
+		return 0;
+	return ibtopo__error_set(err, IBTOPO_EIO,
+				 "cannot create database '%s': no folder "
+				 "'%s' (%s)",
+				 path, dir, strerror(errno));
+}
+
+/* Root creating the database in a folder someone else owns (a service's
+ * /var/lib/ibtopo): the file is theirs, so the service can open it. */
+static void give_to_folder_owner(int fd, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (geteuid() != 0)
+		return;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st) == 0 && st.st_uid != 0 &&
+	    fchown(fd, st.st_uid, st.st_gid) != 0) {
+		/* then it stays root's: root can open it all the same */
+	}
+}
+
 /*
  * Create the database file ourselves so that it is born 0600 whatever
  * the umask: SQLite would create it 0644. SQLite gives the -wal and -shm
- * files the database's permissions.
+ * files the database's permissions (and, as root, its owner).
  */
-static int create_file(const char *path, struct ibtopo_error *err)
+static int create_file(const char *path, unsigned flags,
+		       struct ibtopo_error *err)
 {
 	struct stat st;
 	int fd, rc;
@@ -268,7 +308,8 @@ static int create_file(const char *path, struct ibtopo_error *err)
 				path);
 		return 0;
 	}
-	rc = make_parents(path, err);
+	rc = flags & IBTOPO_STORE_NO_MKDIR ? need_parent(path, err) :
+					     make_parents(path, err);
 	if (rc)
 		return rc;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -276,8 +317,10 @@ static int create_file(const char *path, struct ibtopo_error *err)
 		return ibtopo__error_set(err, IBTOPO_EIO,
 					 "cannot create database '%s': %s",
 					 path, strerror(errno));
-	if (fd >= 0)
+	if (fd >= 0) {
+		give_to_folder_owner(fd, path);
 		close(fd);
+	}
 	return 0;
 }
 
@@ -697,7 +740,7 @@ int ibtopo_store_open(struct ibtopo_store **out, const char *path,
 		return 0;
 	}
 
-	rc = create_file(path, err);
+	rc = create_file(path, flags, err);
 	if (!rc)
 		rc = check_writable(path, err);
 	if (!rc)

@@ -49,7 +49,9 @@ run 0 "$IBTOPO" --db "$db" snapshots --format csv
 [ "$(wc -l <"$tmp/out")" -eq $((n + 1)) ] || flunk "$(cat "$tmp/out")"
 
 # ---- four importers at once, ten imports each, into a new database
+# (in a folder that exists: --db makes none, issue 33 item 10)
 db=$tmp/concurrent/fabric.db
+mkdir "$tmp/concurrent" || fail "mkdir"
 pids=
 for w in 1 2 3 4; do
 	(

@@ -23,6 +23,9 @@ struct ibtopo_sink;
 
 enum ibtopo_store_flags {
 	IBTOPO_STORE_READONLY = 1u << 0,	/* never create or write */
+	/* a missing parent folder is an error (IBTOPO_EIO naming it), not
+	 * created: for a path a person typed */
+	IBTOPO_STORE_NO_MKDIR = 1u << 1,
 };
 
 /** One stored snapshot, as listed. Strings owned by the list. */
@@ -65,13 +68,18 @@ int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
 
 /**
  * Open (and unless READONLY, create with mode 0600, missing parent
- * directories 0700, and migrate) a database. A database of an older
+ * directories 0700 unless NO_MKDIR, and migrate) a database. A new file
+ * belongs to its creator, except that root creating it in a folder
+ * another user owns gives it to that user and the folder's group (as
+ * SQLite gives root's journal files to the database's owner): a service
+ * running as that user can then open it, and root can open any file. A database of an older
  * schema version is migrated even with READONLY when this process can
  * write the file (once, in one transaction); if it cannot, that is
  * IBTOPO_EVERSION naming both versions. IBTOPO_EVERSION for a newer
  * schema (the file is untouched), IBTOPO_ENOTFOUND for a missing file
  * with READONLY, IBTOPO_EPARSE for a file that is not an ibtopo
- * database, IBTOPO_EIO when it cannot be created or written.
+ * database, IBTOPO_EIO when it cannot be created or written (a missing
+ * folder with NO_MKDIR).
  */
 int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
 		      struct ibtopo_error *err);
