@@ -1289,7 +1289,7 @@ static void slurm_hosts_leave_out_switch_parts(void **state)
 	assert_string_equal(
 		out, "# Slurm topology.conf (topology/tree) written by ibtopo\n"
 		     "# fabric: fabric-0000000000000001\n"
-		     "# 1 hosts, 1 switches; tree: switches by analysis level\n"
+		     "# 1 host, 1 switch; tree: switches by analysis level\n"
 		     "SwitchName=leaf01 Nodes=node001\n");
 	free(out);
 	ibtopo_fabric_free(f);

@@ -263,7 +263,7 @@ static void plan_shape_errors_name_the_parameter(void **state)
 		{ 2, 0, 4, 3, 8, 8, 40, "'--uplinks 8' is not a multiple of '--spines 3': "
 		  "every leaf needs the same number of cables to each spine" },
 		{ 2, 0, 41, 20, 20, 20, 40,
-		  "spines need 41 ports (41 leaves x 1 cables) but the radix is 40" },
+		  "spines need 41 ports (41 leaves x 1 cable) but the radix is 40" },
 		{ 3, 10, 4, 4, 4, 4, 8,
 		  "core switches need 10 ports (one per pod) but the radix is 8" },
 		{ 3, 2, 8, 4, 4, 4, 8, "pod spines need 16 ports (8 down to leaves, "

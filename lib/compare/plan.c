@@ -80,9 +80,10 @@ static int check_params(struct ibtopo_plan_params *q, struct ibtopo_error *err)
 			"'--radix %u' out of range (2-255 ports)", q->radix);
 	if (q->hosts_per_leaf + q->uplinks > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"leaves need %u ports (%u hosts + %u uplinks) but the radix is %u",
+			"leaves need %u ports (%u host%s + %u uplink%s) but the radix is %u",
 			q->hosts_per_leaf + q->uplinks, q->hosts_per_leaf,
-			q->uplinks, q->radix);
+			q->hosts_per_leaf == 1 ? "" : "s", q->uplinks,
+			q->uplinks == 1 ? "" : "s", q->radix);
 	if (q->uplinks % q->spines)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"'--uplinks %u' is not a multiple of '--spines %u': every leaf "
@@ -92,8 +93,9 @@ static int check_params(struct ibtopo_plan_params *q, struct ibtopo_error *err)
 	down = q->leaves * per_spine;
 	if (down > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"spines need %u ports (%u leaves x %u cables) but the radix is %u",
-			down, q->leaves, per_spine, q->radix);
+			"spines need %u ports (%u lea%s x %u cable%s) but the radix is %u",
+			down, q->leaves, q->leaves == 1 ? "f" : "ves", per_spine,
+			per_spine == 1 ? "" : "s", q->radix);
 	if (q->levels == 3) {
 		if (2 * down > q->radix)
 			return ibtopo__error_set(err, IBTOPO_EINVAL,
@@ -198,8 +200,9 @@ static int check_rails(const struct ibtopo_plan_rail_params *q,
 			"'--radix %u' out of range (2-255 ports)", q->radix);
 	if (q->unit + q->uplinks > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"leaves need %u ports (%u servers + %u uplinks) but the radix is %u",
-			q->unit + q->uplinks, q->unit, q->uplinks, q->radix);
+			"leaves need %u ports (%u server%s + %u uplink%s) but the radix is %u",
+			q->unit + q->uplinks, q->unit, q->unit == 1 ? "" : "s",
+			q->uplinks, q->uplinks == 1 ? "" : "s", q->radix);
 	if (q->uplinks % q->spines)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"'--uplinks %u' is not a multiple of '--spines %u': every leaf "
@@ -209,9 +212,10 @@ static int check_rails(const struct ibtopo_plan_rail_params *q,
 	per_spine = q->uplinks / q->spines;
 	if ((unsigned long)units * q->rails * per_spine > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"spines need %lu ports (%u leaves x %u cables) but the radix is %u",
+			"spines need %lu ports (%u lea%s x %u cable%s) but the radix is %u",
 			(unsigned long)units * q->rails * per_spine,
-			units * q->rails, per_spine, q->radix);
+			units * q->rails, units * q->rails == 1 ? "f" : "ves",
+			per_spine, per_spine == 1 ? "" : "s", q->radix);
 	if (ibtopo_speed_lane_gbps(q->speed) <= 0)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "bad planned speed");
 	if (!ibtopo_width_lanes(q->width))
@@ -350,17 +354,31 @@ static int check_dragonfly(const struct ibtopo_plan_dragonfly_params *q,
 			"needs the same number of cables to each spine",
 			q->uplinks, q->spines);
 	slots = (q->groups - 1) * q->global;
-	if (slots % q->spines)
+	if (slots % q->spines) {
+		/* the smallest --global that spreads: spines / gcd */
+		unsigned a = q->groups - 1, b = q->spines, k;
+
+		while (b) {
+			unsigned t = a % b;
+
+			a = b;
+			b = t;
+		}
+		k = q->spines / a;
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"%u global links per group (%u other groups x %u) do not "
-			"spread evenly over %u spines", slots, q->groups - 1,
-			q->global, q->spines);
+			"spread evenly over %u spines: --global %u (or a multiple) "
+			"gives each spine %u global link%s", slots, q->groups - 1,
+			q->global, q->spines, k, (q->groups - 1) * k / q->spines,
+			(q->groups - 1) * k / q->spines == 1 ? "" : "s");
+	}
 	leaf_ports = q->hosts_per_leaf + q->uplinks;
 	spine_ports = q->leaves * (q->uplinks / q->spines) + slots / q->spines;
 	if (leaf_ports > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"leaves need %u ports (%u hosts + %u uplinks) but the radix is %u",
-			leaf_ports, q->hosts_per_leaf, q->uplinks, q->radix);
+			"leaves need %u ports (%u host%s + %u uplink%s) but the radix is %u",
+			leaf_ports, q->hosts_per_leaf, q->hosts_per_leaf == 1 ? "" : "s",
+			q->uplinks, q->uplinks == 1 ? "" : "s", q->radix);
 	if (spine_ports > q->radix)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 			"spines need %u ports (%u down, %u global) but the radix is %u",

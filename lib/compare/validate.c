@@ -23,9 +23,9 @@ struct keyed {
 struct vctx {
 	const struct ibtopo_fabric *plan;
 	const struct ibtopo_fabric *actual;
-	struct ibtopo_node **p2a;	/* by plan node index */
-	struct ibtopo_node **a2p;	/* by actual node index */
-	char **pkeys;			/* name compared, by node index */
+	struct ibtopo_node **p2a; /* by plan node index */
+	struct ibtopo_node **a2p; /* by actual node index */
+	char **pkeys;		  /* name compared, by node index */
 	char **akeys;
 	regex_t re;
 	bool have_re;
@@ -74,7 +74,9 @@ static int cmp_keyed(const void *x, const void *y)
 
 	if (d)
 		return d;
-	return a->node->index < b->node->index ? -1 : a->node->index > b->node->index;
+	return a->node->index < b->node->index ?
+		       -1 :
+		       a->node->index > b->node->index;
 }
 
 static bool types_fit(enum ibtopo_node_type x, enum ibtopo_node_type y)
@@ -82,7 +84,8 @@ static bool types_fit(enum ibtopo_node_type x, enum ibtopo_node_type y)
 	return x == y || x == IBTOPO_NODE_UNKNOWN || y == IBTOPO_NODE_UNKNOWN;
 }
 
-static void link_nodes(struct vctx *c, struct ibtopo_node *p, struct ibtopo_node *a)
+static void link_nodes(struct vctx *c, struct ibtopo_node *p,
+		       struct ibtopo_node *a)
 {
 	c->p2a[p->index] = a;
 	c->a2p[a->index] = p;
@@ -97,7 +100,8 @@ static int match_nodes(struct vctx *c)
 	/* the plan knows the real GUIDs: nothing is more certain */
 	for (size_t i = 0; i < np; i++) {
 		struct ibtopo_node *p = ibtopo_fabric_node(c->plan, i);
-		struct ibtopo_node *a = ibtopo_fabric_find_node(c->actual, p->guid);
+		struct ibtopo_node *a =
+			ibtopo_fabric_find_node(c->actual, p->guid);
 
 		if (a && !c->a2p[a->index] && types_fit(p->type, a->type))
 			link_nodes(c, p, a);
@@ -117,7 +121,7 @@ static int match_nodes(struct vctx *c)
 
 		if (c->p2a[i])
 			continue;
-		while (lo < hi) {	/* first entry with key >= ours */
+		while (lo < hi) { /* first entry with key >= ours */
 			size_t mid = lo + (hi - lo) / 2;
 
 			if (strcmp(idx[mid].key, c->pkeys[i]) < 0)
@@ -125,7 +129,8 @@ static int match_nodes(struct vctx *c)
 			else
 				hi = mid;
 		}
-		for (size_t k = lo; k < na && strcmp(idx[k].key, c->pkeys[i]) == 0; k++) {
+		for (size_t k = lo;
+		     k < na && strcmp(idx[k].key, c->pkeys[i]) == 0; k++) {
 			struct ibtopo_node *a = idx[k].node;
 
 			if (c->a2p[a->index] || !types_fit(p->type, a->type))
@@ -145,7 +150,8 @@ static int match_nodes(struct vctx *c)
 }
 
 /* A plan port named as the operator sees it: the actual node when known. */
-static void plan_end(struct vctx *c, struct ibtopo_end *e, const struct ibtopo_port *p)
+static void plan_end(struct vctx *c, struct ibtopo_end *e,
+		     const struct ibtopo_port *p)
 {
 	const struct ibtopo_node *a = c->p2a[p->node->index];
 
@@ -163,19 +169,55 @@ static void node_end(struct ibtopo_end *e, const struct ibtopo_node *n)
 	e->port = -1;
 }
 
+static int by_name(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(const struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(const struct ibtopo_node *const *)y;
+	bool sa = a->type == IBTOPO_NODE_SWITCH;
+	bool sb = b->type == IBTOPO_NODE_SWITCH;
+
+	if (sa != sb)
+		return sa ? -1 : 1;
+	return ibtopo__natcmp(a->desc ? a->desc : "", b->desc ? b->desc : "");
+}
+
+/* The nodes of `f` that `match` leaves unmatched, switches first (a
+ * missing leaf before the hosts behind it), each in natural name order
+ * (spine02 before spine10): *out, *n of them. */
+static int unmatched(const struct ibtopo_node ***out, size_t *n,
+		     const struct ibtopo_fabric *f,
+		     const struct ibtopo_node *const *match,
+		     struct ibtopo_error *err)
+{
+	size_t count = ibtopo_fabric_node_count(f);
+
+	*n = 0;
+	*out = calloc(count ? count : 1, sizeof(**out));
+	if (!*out)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < count; i++)
+		if (!match[i])
+			(*out)[(*n)++] = ibtopo_fabric_node(f, i);
+	qsort(*out, *n, sizeof(**out), by_name);
+	return 0;
+}
+
 static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 			struct ibtopo_error *err)
 {
-	size_t np = ibtopo_fabric_node_count(c->plan);
-	size_t na = ibtopo_fabric_node_count(c->actual);
+	const struct ibtopo_node **miss = NULL, **extra = NULL;
+	size_t nmiss = 0, nextra = 0;
 	struct ibtopo_finding f;
-	int rc = 0;
+	int rc;
 
-	for (size_t i = 0; i < np && !rc; i++) {
-		const struct ibtopo_node *p = ibtopo_fabric_node(c->plan, i);
+	rc = unmatched(&miss, &nmiss, c->plan,
+		       (const struct ibtopo_node *const *)c->p2a, err);
+	if (!rc)
+		rc = unmatched(&extra, &nextra, c->actual,
+			       (const struct ibtopo_node *const *)c->a2p, err);
+	for (size_t i = 0; i < nmiss && !rc; i++) {
+		const struct ibtopo_node *p = miss[i];
 
-		if (c->p2a[i])
-			continue;
 		ibtopo__finding_init(&f, IBTOPO_FIND_MISSING_NODE);
 		node_end(&f.a, p);
 		/* a GUID made from the name (locally administered bit) means
@@ -189,17 +231,15 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
-	for (size_t i = 0; i < na && !rc; i++) {
-		const struct ibtopo_node *a = ibtopo_fabric_node(c->actual, i);
-
-		if (c->a2p[i])
-			continue;
+	for (size_t i = 0; i < nextra && !rc; i++) {
 		ibtopo__finding_init(&f, IBTOPO_FIND_EXTRA_NODE);
-		node_end(&f.a, a);
-		f.actual = ibtopo__node_link_count(a);
+		node_end(&f.a, extra[i]);
+		f.actual = ibtopo__node_link_count(extra[i]);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
+	free(miss);
+	free(extra);
 	return rc;
 }
 
@@ -285,7 +325,8 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 		if (!rc && pl->width && al->width &&
-		    ibtopo_width_lanes(al->width) < ibtopo_width_lanes(pl->width)) {
+		    ibtopo_width_lanes(al->width) <
+			    ibtopo_width_lanes(pl->width)) {
 			ibtopo__finding_init(&f, IBTOPO_FIND_WIDTH_BELOW_PLAN);
 			f.evidence = IBTOPO_EVIDENCE_PLAN;
 			ibtopo_end_from_port(&f.a, al->a);
@@ -311,7 +352,8 @@ int ibtopo_fabric_validate(struct ibtopo_findings *out,
 	int rc;
 
 	if (!out || !plan || !actual)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric to validate");
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric to validate");
 	if (opts && opts->match) {
 		int r = regcomp(&c.re, opts->match, REG_EXTENDED);
 

@@ -12,38 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Natural order: "leaf2" before "leaf10". */
+/* Natural order: "leaf2" before "leaf10" (the model's, one rule). */
 int ibtopo__diagram_natcmp(const char *a, const char *b)
 {
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			const char *sa = a, *sb = b;
-			size_t la, lb;
-
-			while (*sa == '0' && isdigit((unsigned char)sa[1]))
-				sa++;
-			while (*sb == '0' && isdigit((unsigned char)sb[1]))
-				sb++;
-			a = sa;
-			b = sb;
-			while (isdigit((unsigned char)*a))
-				a++;
-			while (isdigit((unsigned char)*b))
-				b++;
-			la = (size_t)(a - sa);
-			lb = (size_t)(b - sb);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			if (memcmp(sa, sb, la))
-				return memcmp(sa, sb, la) < 0 ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
+	return ibtopo__natcmp(a, b);
 }
 
 int ibtopo__diagram_cmp_size(const void *x, const void *y)

@@ -40,8 +40,9 @@ static void sched_header(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 		strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm);
 		ibtopo__wr_printf(w, "# taken: %s\n", t);
 	}
-	ibtopo__wr_printf(w, "# %zu hosts, %zu switches; %s\n", s->nhosts,
-			  s->nsw, s->rule);
+	ibtopo__wr_printf(w, "# %zu host%s, %zu switch%s; %s\n", s->nhosts,
+			  s->nhosts == 1 ? "" : "s", s->nsw,
+			  s->nsw == 1 ? "" : "es", s->rule);
 }
 
 /* ---- building the tree */
@@ -437,10 +438,12 @@ static int place_hosts(struct build *b, struct ibtopo__sched *s)
 	}
 	if (unnamed)
 		warnf(b,
-		      "%zu hosts without a name (a firmware-default CA "
-		      "description) left out; name them with --node-name-map "
-		      "or list them by GUID with --host-names guid",
-		      unnamed);
+		      "%zu host%s without a name (a firmware-default CA "
+		      "description) left out; name %s with --node-name-map "
+		      "or list %s by GUID with --host-names guid",
+		      unnamed, unnamed == 1 ? "" : "s",
+		      unnamed == 1 ? "it" : "them",
+		      unnamed == 1 ? "it" : "them");
 	if (unread)
 		warnf(b,
 		      "%zu host%s whose NodeDescription the partial discovery "
@@ -449,8 +452,9 @@ static int place_hosts(struct build *b, struct ibtopo__sched *s)
 		      unread, unread == 1 ? "" : "s",
 		      unread == 1 ? "it" : "them");
 	if (orphans)
-		warnf(b, "%zu hosts on no switch left out: '%s'%s", orphans,
-		      first_orphan, orphans > 1 ? " and others" : "");
+		warnf(b, "%zu host%s on no switch left out: '%s'%s", orphans,
+		      orphans == 1 ? "" : "s", first_orphan,
+		      orphans > 1 ? " and others" : "");
 	if (nall)
 		qsort(all, nall, sizeof(*all), cmp_hlink);
 	s->host = calloc(nall ? nall : 1, sizeof(*s->host));

@@ -231,9 +231,10 @@ static int write_nodes(struct ibtopo__wr *w, const struct k8s *k,
 		warn_missing(s, found);
 		if (left)
 			ibtopo__sched_warn(s,
-					   "%zu hosts of the fabric are not "
+					   "%zu host%s of the fabric %s not "
 					   "--hosts members: left out",
-					   left);
+					   left, left == 1 ? "" : "s",
+					   left == 1 ? "is" : "are");
 	}
 	free(found);
 	if (!kept)

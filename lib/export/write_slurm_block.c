@@ -60,11 +60,13 @@ static int write_sizes(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 	if (small)
 		ibtopo__sched_warn(
 			s,
-			"slurm-block: base block of %zu hosts (%zu of "
+			"slurm-block: base block of %zu host%s (%zu of "
 			"%zu blocks hold as many or more); %zu "
-			"smaller blocks (%s: %zu hosts) count as "
+			"smaller block%s (%s: %zu host%s) count%s as "
 			"whole base blocks in Slurm's aggregations",
-			base, full, full + small, small, first, n);
+			base, base == 1 ? "" : "s", full, full + small, small,
+			small == 1 ? "" : "s", first, n, n == 1 ? "" : "s",
+			small == 1 ? "s" : "");
 	ibtopo__wr_printf(w, "BlockSizes=%zu", base);
 	for (size_t k = 2; k <= full; k *= 2)
 		ibtopo__wr_printf(w, ",%zu", base * k);

@@ -46,6 +46,8 @@ int ibtopo__error_prefix(struct ibtopo_error *err, const char *fmt, ...)
  * NUL-terminated (len > 0).
  */
 const char *ibtopo__quote(char *buf, size_t len, const char *s, size_t n);
+/** Natural order of two names: "leaf2" before "leaf10" (strcmp-like). */
+int ibtopo__natcmp(const char *a, const char *b);
 #define IBTOPO__QUOTE_MAX 80	/* a buffer for one quoted name or token */
 
 /* model/grow.c */

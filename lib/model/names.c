@@ -1,6 +1,7 @@
 /* names.c - enums, their stable names, and link rates */
 #include "model/model-int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -198,4 +199,38 @@ int ibtopo_format_parse(const char *name)
 	if (strcmp(name, "csv") == 0)
 		return IBTOPO_FORMAT_CSV;
 	return -1;
+}
+
+/* Natural order: "leaf2" before "leaf10"; leading zeros do not count. */
+int ibtopo__natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *sa = a, *sb = b;
+			size_t la, lb;
+
+			while (*sa == '0' && isdigit((unsigned char)sa[1]))
+				sa++;
+			while (*sb == '0' && isdigit((unsigned char)sb[1]))
+				sb++;
+			a = sa;
+			b = sb;
+			while (isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*b))
+				b++;
+			la = (size_t)(a - sa);
+			lb = (size_t)(b - sb);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			if (memcmp(sa, sb, la))
+				return memcmp(sa, sb, la) < 0 ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
 }

@@ -60,7 +60,7 @@ refused "leaves need 42 ports (30 hosts + 12 uplinks) but the radix is 40" \
 	--leaves 4 --spines 2 --hosts-per-leaf 30 --uplinks 12
 refused "'--uplinks 8' is not a multiple of '--spines 3': every leaf needs the same number of cables to each spine" \
 	--leaves 4 --spines 3 --hosts-per-leaf 8 --uplinks 8
-refused "spines need 41 ports (41 leaves x 1 cables) but the radix is 40" \
+refused "spines need 41 ports (41 leaves x 1 cable) but the radix is 40" \
 	--leaves 41 --spines 20 --hosts-per-leaf 20
 refused "leaves need 40 ports (20 hosts + 20 uplinks) but the radix is 36" \
 	--leaves 2 --spines 2 --hosts-per-leaf 20 --radix 36
