@@ -76,8 +76,13 @@ static json *port_json(const struct ibtopo_health *h,
 	     ibtopo__json_set(o, "read_at_ms", ibtopo__json_int(x->now->read_at_ms)) ||
 	     ibtopo__json_set(o, "counters", counters_json(x->now)) ||
 	     ibtopo__json_set(o, "saturated", ibtopo__health_names_json(x->saturated));
+	/* interval_s as every port and link of health has it; interval_h
+	 * the unit of rate_per_hour */
 	if (!rc && h->since)
-		rc = ibtopo__json_set(o, "interval_h", x->before ?
+		rc = ibtopo__json_set(o, "interval_s", x->before ?
+				      ibtopo__json_real(x->hours * 3600) :
+				      ibtopo__json_null()) ||
+		     ibtopo__json_set(o, "interval_h", x->before ?
 				      ibtopo__json_real(x->hours) :
 				      ibtopo__json_null());
 	if (!rc && h->since && x->before)
@@ -106,6 +111,8 @@ static json *traffic_link_json(const struct ibtopo_traffic_link *x)
 	    ibtopo__json_set(o, "gbps", ibtopo__json_real(x->capacity_gbps)) ||
 	    ibtopo__json_set(o, "utilisation",
 			     ibtopo__json_real(x->utilisation)) ||
+	    ibtopo__json_set(o, "interval_s",
+			     ibtopo__json_real(x->hours * 3600)) ||
 	    ibtopo__json_set(o, "interval_h", ibtopo__json_real(x->hours)) ||
 	    ibtopo__json_set(o, "saturated", ibtopo__json_bool(x->saturated))) {
 		ibtopo__json_free(o);
@@ -241,7 +248,7 @@ static int write_csv(const struct ibtopo_sink *sink,
 	for (int i = 0; !rc && i < IBTOPO_CTR_COUNT_; i++)
 		rc = ibtopo_sink_printf(sink, ",%s", ibtopo_counter_name(i));
 	if (!rc && h->since)
-		rc = ibtopo_sink_printf(sink, ",interval_h");
+		rc = ibtopo_sink_printf(sink, ",interval_s,interval_h");
 	for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED; i++)
 		rc = ibtopo_sink_printf(sink, ",%s_per_hour",
 					ibtopo_counter_name(i));
@@ -273,9 +280,10 @@ static int write_csv(const struct ibtopo_sink *sink,
 						x->now->value[i]) :
 			     ibtopo_sink_printf(sink, ",");
 		if (!rc && h->since)
-			rc = x->before ? ibtopo_sink_printf(sink, ",%.6f",
+			rc = x->before ? ibtopo_sink_printf(sink, ",%.3f,%.6f",
+							    x->hours * 3600,
 							    x->hours) :
-			     ibtopo_sink_printf(sink, ",");
+			     ibtopo_sink_printf(sink, ",,");
 		for (int i = 0; !rc && h->since && i <= IBTOPO_CTR_VL15_DROPPED;
 		     i++)
 			rc = x->before && (x->now->valid & x->before->valid &

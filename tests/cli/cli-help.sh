@@ -55,4 +55,22 @@ while read -r name line; do
 			fail "README.md shows '$name $opt'; '$name --help' does not"
 	done
 done <"$T/synopses"
+# ... and the other way: every option of a command's usage line is in its
+# README synopsis (issue 33, item 12), but for --db and --help, --format
+# (every report has it; discover's is shown), the shared analysis rows
+# (shown under analyze) and the global --node-name-map
+for name in $(awk '{ print $1 }' "$T/synopses" | sort -u); do
+	"$IBTOPO" "$name" --help | sed -n 1p >"$T/usage"
+	for opt in $(grep -o -- '--[a-z][a-z-]*' "$T/usage" | sort -u); do
+		case $name:$opt in
+		*:--db | *:--help | *:--node-name-map) continue ;;
+		discover:--format) ;;
+		*:--format) continue ;;
+		analyze:*) ;;
+		*:--roots | *:--root-pattern | *:--servers) continue ;;
+		esac
+		awk -v c="$name" '$1 == c' "$T/synopses" | grep -q -- "$opt\b" ||
+			fail "'$name --help' has '$opt'; README.md's usage block does not"
+	done
+done
 exit 0

@@ -43,6 +43,11 @@ assert f["threshold"] == 1e-12 and f["interval_s"] == 10, f
 assert "4e-11" in f["message"] and "10 s" in f["message"], f["message"]
 f = [f for f in j["findings"] if f["kind"] == "congested-port"][0]
 assert near(f["measure"], 0.1) and f["threshold"] == 0.05, f
+# one interval unit for every port and link (issue 33, item 12)
+for p in j["ports"]:
+    assert p["interval_s"] == 10 and near(p["interval_h"], 10 / 3600), p
+for l in j["traffic"]["links"] + j["links"]:
+    assert l["interval_s"] == 10, l
 links = {end(l["a"]): l for l in j["links"]}
 assert sorted(links) == ["leaf01:39", "spine01:3"], sorted(links)
 l = links["leaf01:39"]
@@ -83,9 +88,10 @@ got=$("$PYTHON3" -c '
 import csv, sys
 r = {(x["node"], x["port"]): x for x in csv.DictReader(open(sys.argv[1]))}
 a, b = r[("leaf01", "39")], r[("spine01", "3")]
-print(a["ber"], a["ber_upper_bound"], b["ber"] == "", b["xmit_wait_share"])
+print(a["ber"], a["ber_upper_bound"], b["ber"] == "", b["xmit_wait_share"],
+      a["interval_s"])
 ' "$tmp/out")
-[ "$got" = "4e-11  True 0.1" ] || flunk "CSV: $got"
+[ "$got" = "4e-11  True 0.1 10.000" ] || flunk "CSV: $got"
 
 # thresholds: BER.HDR and XmitWaitShare above the measures
 printf 'BER.HDR=1e-10\nXmitWaitShare=0.2\n' >"$tmp/thr"

@@ -41,6 +41,12 @@ while read -r cmd; do
 			flunk "'$cmd $o' (in its --help) is not in its section of ibtopo.1.rst"
 	done <"$tmp/opts"
 	grep -q '^Example' "$tmp/sec" || flunk "'$cmd' has no example in ibtopo.1.rst"
+	# the files an option reads, as its --help names them (import
+	# --counters: the ibdiagnet ones too; issue 33, item 12)
+	for f in $(grep -o 'ibdiagnet2\.[a-z_]*' "$tmp/help" | sort -u); do
+		grep -q -- "\.${f#ibdiagnet2.}" "$tmp/sec" ||
+			flunk "'$cmd --help' names $f; its section of ibtopo.1.rst does not"
+	done
 done <"$tmp/cmds"
 for s in SYNOPSIS "EXIT STATUS" ENVIRONMENT FILES; do
 	grep -qx "$s" "$RST" || flunk "ibtopo.1.rst has no $s"
