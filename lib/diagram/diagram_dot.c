@@ -449,8 +449,8 @@ static void write_legend(struct ibtopo__wr *w, const struct scene *c)
 	if (c->lowpath_hosts) {
 		snprintf(
 			text, sizeof(text),
-			"%zu of %zu hosts: one link or one switch (not marked)",
-			c->lowpath_hosts, c->hosts);
+			"%zu of %zu host%s: one link or one switch (not marked)",
+			c->lowpath_hosts, c->hosts, c->hosts == 1 ? "" : "s");
 		legend_box(it, &n, "#f2f2f2", "#000000", 1, "host", text);
 	}
 	for (size_t k = 0; k < IBTOPO__ARRAY_SIZE(mark_boxes); k++) {
@@ -627,8 +627,8 @@ static void write_block(struct ibtopo__wr *w, const struct scene *c,
 		id);
 	ibtopo__wr_printf(w,
 			  "<TR><TD COLSPAN=\"%zu\"><FONT POINT-SIZE=\"8\" "
-			  "COLOR=\"#666666\">%zu hosts</FONT></TD></TR>",
-			  cols, d->nhosts);
+			  "COLOR=\"#666666\">%zu host%s</FONT></TD></TR>",
+			  cols, d->nhosts, d->nhosts == 1 ? "" : "s");
 	for (size_t i = 0; i < d->nhosts; i++) {
 		const struct ibtopo_node *n = d->cells[i].node;
 		unsigned m = d->cells[i].marks;

@@ -481,8 +481,9 @@ static void pods_name(const struct sgroup *s, int top, char *name, size_t nlen,
 					      s->each[l - 1], l);
 	}
 	if (k < llen)
-		snprintf(label + k, llen - k, "%zu hosts each",
-			 s->hosts / s->pods);
+		snprintf(label + k, llen - k, "%zu host%s each",
+			 s->hosts / s->pods,
+			 s->hosts / s->pods == 1 ? "" : "s");
 }
 
 /* "16 leaves, pod 3", "director core1", its members and hosts. */
@@ -893,8 +894,9 @@ void ibtopo__diagram_rails_dot(struct ibtopo__wr *w, const struct scene *c)
 				if (last_in_row)
 					ibtopo__wr_printf(w, "unit %zu", k);
 				if (last_in_row && hosts)
-					ibtopo__wr_printf(w, "\\n%zu hosts",
-							  hosts);
+					ibtopo__wr_printf(
+						w, "\\n%zu host%s", hosts,
+						hosts == 1 ? "" : "s");
 				ibtopo__wr_printf(w, "\"];\n");
 			}
 			memcpy(a, b, sizeof(a));

@@ -479,14 +479,14 @@ char *ibtopo__diagram_group_label(size_t n, const char *first, const char *last)
 	char buf[200];
 
 	if (cp == ll && cp == lf) /* one name, or the same host */
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s", n, (int)lf,
-			 first);
+		snprintf(buf, sizeof(buf), "%zu host%s\n%.*s", n,
+			 n == 1 ? "" : "s", (int)lf, first);
 	else if (all_digits(first + cp, lf - cp) &&
 		 all_digits(last + cp, ll - cp) && lf + ll + 2 <= 40)
-		snprintf(buf, sizeof(buf), "%zu hosts\n%.*s..%.*s", n, (int)lf,
-			 first, (int)ll, last);
+		snprintf(buf, sizeof(buf), "%zu host%s\n%.*s..%.*s", n,
+			 n == 1 ? "" : "s", (int)lf, first, (int)ll, last);
 	else
-		snprintf(buf, sizeof(buf), "%zu hosts", n);
+		snprintf(buf, sizeof(buf), "%zu host%s", n, n == 1 ? "" : "s");
 	return strdup(buf);
 }
 

@@ -222,7 +222,8 @@ static char *group_tooltip(size_t n, const struct sv *names)
 	char buf[1024];
 	size_t k;
 
-	k = (size_t)snprintf(buf, sizeof(buf), "%zu hosts:", n);
+	k = (size_t)snprintf(buf, sizeof(buf), "%zu host%s:", n,
+			     n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && k < sizeof(buf); i++) {
 		if (k + strlen(names[i].s) + 8 >= sizeof(buf)) {
 			snprintf(buf + k, sizeof(buf) - k, " \xe2\x80\xa6");
@@ -330,7 +331,7 @@ static int add_block(struct scene *c, const struct hostkey *k, size_t n)
 			b.guid = h->guid;
 	}
 	qsort(b.cells, n, sizeof(*b.cells), cmp_cell);
-	snprintf(buf, sizeof(buf), "%zu hosts", n);
+	snprintf(buf, sizeof(buf), "%zu host%s", n, n == 1 ? "" : "s");
 	b.label = strdup(buf);
 	b.tooltip = strdup(buf);
 	rc = add_dnode(c, &b, &idx);

@@ -5,7 +5,8 @@
 #   spines names the --global that does;
 # - validate lists missing and extra nodes in natural name order
 #   (spine02 before spine10), not in the plan's GUID order;
-# - one host is "1 host", one cable "1 cable", everywhere.
+# - one host is "1 host", one cable "1 cable", everywhere (plan, export,
+#   the diagram).
 . "$top_srcdir/tests/lib.sh"
 test_env
 T=$TESTDIR
@@ -45,4 +46,8 @@ run 2 "$IBTOPO" plan rail-optimized --servers 1 --rails 1 --spines 1 --unit 1 --
 run 0 "$IBTOPO" plan fat-tree --leaves 1 --spines 1 --hosts-per-leaf 1 -o "$T/one.topo"
 run 0 "$IBTOPO" export "$T/one.topo" --format slurm
 grep -q '^# 1 host, 2 switches; ' "$T/out" || flunk "slurm header: $(sed -n 4p "$T/out")"
+# the diagram's legend of a single-homed host
+run 0 "$IBTOPO" render "$T/one.topo" --servers dual -o "$T/one.dot"
+grep -q '1 of 1 host: one link or one switch' "$T/one.dot" ||
+	flunk "diagram legend: $(grep -o '[0-9]* of [0-9]* host[^"]*' "$T/one.dot")"
 exit "$failed"
