@@ -1766,6 +1766,67 @@ static void fabric_renames_and_refuses_bad_names(void **state)
 	ibtopo_store_free(s);
 }
 
+/* issue 33, items 3 and 6: a name against the switches; delete, merge */
+static void fabric_match_delete_and_merge(void **state)
+{
+	static const uint64_t a[] = { 1, 2, 3, 4 }, b[] = { 5, 6 };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric_match m;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f;
+	int64_t deleted = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	save_switches(s, a, N(a), "a", "x", NULL, 0);
+	save_switches(s, b, N(b), "b", "x", NULL, 0);
+	/* a's switches under the name 'compute': a has them */
+	f = switches_fabric(a, 3, "compute");
+	assert_int_equal(ibtopo_store_fabric_match(&m, s, f, "compute", &err),
+			 0);
+	assert_string_equal(m.named, "");
+	assert_string_equal(m.other, "a");
+	assert_int_equal(m.other_total, 4);
+	assert_int_equal(m.other_shared, 3);
+	/* ... under the name 'b': b's latest has none of them */
+	assert_int_equal(ibtopo_store_fabric_match(&m, s, f, "b", &err), 0);
+	assert_string_equal(m.named, "b");
+	assert_int_equal(m.named_latest, 2);
+	assert_int_equal(m.named_total, 2);
+	assert_int_equal(m.named_shared, 0);
+	assert_string_equal(m.other, "a");
+	ibtopo_fabric_free(f);
+	/* merge: a label both have is refused, then moved */
+	assert_int_equal(ibtopo_store_merge_fabric(s, "b", "a", &err),
+			 IBTOPO_EEXIST);
+	assert_string_equal(err.message, "label 'x' names snapshot 2 of 'b' "
+					 "and snapshot 1 of 'a'");
+	assert_int_equal(ibtopo_store_delete(s, 1, &err), 0);
+	assert_int_equal(ibtopo_store_merge_fabric(s, "b", "a", &err), 0);
+	assert_int_equal(ibtopo_store_merge_fabric(s, "b", "a", &err),
+			 IBTOPO_ENOTFOUND);
+	assert_int_equal(ibtopo_store_merge_fabric(s, "a", "a", &err),
+			 IBTOPO_EINVAL);
+	/* delete: refused with snapshots, unless told */
+	assert_int_equal(ibtopo_store_delete_fabric(s, "a", 0, &deleted, &err),
+			 IBTOPO_EEXIST);
+	assert_string_equal(err.message, "fabric 'a' has 1 snapshot");
+	assert_int_equal(ibtopo_store_delete_fabric(
+				 s, "a", IBTOPO_FABRIC_DELETE_SNAPSHOTS,
+				 &deleted, &err),
+			 0);
+	assert_int_equal(deleted, 1);
+	assert_int_equal(ibtopo_store_delete_fabric(s, "a", 0, NULL, &err),
+			 IBTOPO_ENOTFOUND);
+	ibtopo_store_free(s);
+	/* read-only: neither */
+	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY,
+					   &err), 0);
+	assert_int_equal(ibtopo_store_delete_fabric(s, "a", 0, NULL, &err),
+			 IBTOPO_EINVAL);
+	ibtopo_store_free(s);
+}
+
 /*
  * A database as schema version 4 left it (before fabrics): upgraded in
  * place, its snapshots all join the fabric 'default'.
@@ -1848,6 +1909,7 @@ int main(void)
 		T(labels_are_unique_within_a_fabric),
 		T(prune_keeps_the_newest_of_each_fabric),
 		T(fabric_renames_and_refuses_bad_names),
+		T(fabric_match_delete_and_merge),
 		T(version_4_database_joins_one_fabric),
 #undef T
 	};
