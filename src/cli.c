@@ -935,6 +935,27 @@ static int attach_routes(struct ibtopo_fabric *fabric,
 	return 0;
 }
 
+const char *cli_stored_fabric_name(char *buf, size_t len,
+				   const struct ibtopo_fabric *f,
+				   const struct cli_global *g)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	struct ibtopo_fabric_match match;
+	struct ibtopo_store *store = NULL;
+	const char *name = NULL;
+
+	if (m->snapshot_id > 0 || m->fabric || cli_fabric(g) ||
+	    cli_open_store(&store, g, IBTOPO_STORE_READONLY, NULL))
+		return NULL;
+	if (!ibtopo_store_fabric_match(&match, store, f, "", NULL) &&
+	    match.other[0]) {
+		snprintf(buf, len, "%s", match.other);
+		name = buf;
+	}
+	ibtopo_store_free(store);
+	return name;
+}
+
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err)
 {

@@ -313,6 +313,19 @@ struct cli_source {
 int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 		    const struct cli_source *src, struct ibtopo_error *err);
 
+/**
+ * The name a file's fabric goes by in metrics and the scheduler files:
+ * the stored fabric that has its switches (at least half of those of
+ * that fabric's latest snapshot), into buf, so a dump of the fabric
+ * renamed `janus` is `janus` there as its snapshots are. NULL for a
+ * snapshot, a fabric named already, under --fabric, or when no stored
+ * fabric matches (the store's rule of names then applies). The
+ * database is only read, never created.
+ */
+const char *cli_stored_fabric_name(char *buf, size_t len,
+				   const struct ibtopo_fabric *f,
+				   const struct cli_global *g);
+
 /** cli_load_fabric(), the failure printed: 0 or EXIT_TROUBLE. */
 int cli_load(struct ibtopo_fabric **out, const struct cli_global *g,
 	     const struct cli_source *src);

@@ -201,16 +201,23 @@ static int k8s_members(const struct cli_cmd *self,
 }
 
 /*
- * The scheduler formats name a file's fabric --fabric NAME, as metrics
- * does; a snapshot's is its fabric in the store. 0 or the exit status.
+ * The scheduler formats name a file's fabric --fabric NAME, else the
+ * stored fabric that has its switches, as metrics does; a snapshot's is
+ * its fabric in the store. 0 or the exit status.
  */
 static int name_file_fabric(struct ibtopo_fabric *fabric,
 			    const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	const char *name = cli_fabric(g);
+	char stored[80];
 
-	if (!name || ibtopo_fabric_meta(fabric)->fabric)
+	if (ibtopo_fabric_meta(fabric)->fabric)
+		return 0;
+	if (!name)
+		name = cli_stored_fabric_name(stored, sizeof(stored), fabric,
+					      g);
+	if (!name)
 		return 0;
 	if (!ibtopo_store_fabric_name_is_valid(name))
 		return cli_failf("bad fabric name '%.64s' in IBTOPO_FABRIC",

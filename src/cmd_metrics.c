@@ -89,6 +89,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL, *since = NULL;
 	struct cli_state st = { .analyze = &ao };
 	const char *output = NULL, *since_ref = NULL;
+	char stored[80];
 	struct output_file out;
 	struct ibtopo_sink ro;
 	int c, rc;
@@ -135,9 +136,14 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 		}
 		ao.since = since;
 	}
-	/* a file's fabric: the one --fabric names, else the store's rule */
+	/* a file's fabric: the one --fabric names, else the stored fabric
+	 * that has its switches, else the store's rule */
 	if (!ibtopo_fabric_meta(fabric)->fabric)
-		mo.fabric_name = cli_fabric(g);
+		mo.fabric_name =
+			cli_fabric(g) ?
+				cli_fabric(g) :
+				cli_stored_fabric_name(stored, sizeof(stored),
+						       fabric, g);
 	rc = cli_analysis(&an, fabric, &ao, g);
 	if (!rc)
 		rc = output_file_open(&out, output, true);

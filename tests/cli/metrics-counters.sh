@@ -140,4 +140,18 @@ run 0 "$IBTOPO" metrics --no-findings
 same "$tmp/m.prom" "$tmp/out" "stdout against -o"
 run 2 "$IBTOPO" metrics nosuch.topo
 run 2 "$IBTOPO" metrics --fabric lab1
+
+# ---- a file of a stored fabric goes by that fabric's name, renamed too
+old=$("$IBTOPO" fabrics --format json | json_get 'j["fabrics"][0]["name"]')
+run 0 "$IBTOPO" fabrics --rename "$old" janus
+run 0 "$IBTOPO" metrics "$topo" -o "$tmp/m.prom"
+[ "$(value ibtopo_fabric_links 'fabric="janus"')" = 8 ] ||
+	flunk "a stored fabric's file: $(grep '^ibtopo_fabric_links' "$tmp/m.prom")"
+run 0 "$IBTOPO" export "$topo" --format slurm-yaml
+grep -q 'janus' "$tmp/out" || flunk "slurm-yaml of the file: $(head -5 "$tmp/out")"
+# no database: the store's rule
+run 0 "$IBTOPO" --db "$tmp/none.db" metrics "$topo" -o "$tmp/m.prom"
+[ "$(value ibtopo_fabric_links 'fabric="fabric-1000000000000100"')" = 8 ] ||
+	flunk "no database: $(grep '^ibtopo_fabric_links' "$tmp/m.prom")"
+[ -e "$tmp/none.db" ] && flunk "metrics FILE created a database"
 exit "$failed"
