@@ -42,5 +42,6 @@
 #include <ibtopo/compare.h>
 #include <ibtopo/diagram.h>
 #include <ibtopo/metrics.h>
+#include <ibtopo/whatif.h>
 
 #endif /* IBTOPO_H */

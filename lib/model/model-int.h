@@ -64,6 +64,18 @@ char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
 /** The links that carry cable data. */
 size_t ibtopo__fabric_cable_count(const struct ibtopo_fabric *fabric);
 
+/* model/fabric_copy.c */
+/**
+ * A copy of `src` without the nodes drop_node[node index] and the links
+ * drop_link[link index] mark (either NULL: none), nor the links of a
+ * node left out: the fabric as it is when they fail. Nodes keep their
+ * order; counters and forwarding tables are not copied. *out belongs to
+ * the caller (ibtopo_fabric_free()); NULL on failure. 0 or IBTOPO_ENOMEM.
+ */
+int ibtopo__fabric_copy(struct ibtopo_fabric **out,
+			const struct ibtopo_fabric *src, const bool *drop_node,
+			const bool *drop_link, struct ibtopo_error *err);
+
 /** A name a node goes by besides its description (into buf, or static). */
 typedef const char *ibtopo__node_namer(void *arg, const struct ibtopo_node *node,
 				       char *buf, size_t len);

@@ -1,0 +1,115 @@
+/*
+ * fabric_copy.c - a copy of a fabric without some of its nodes and links:
+ * the fabric as it would be if they failed (whatif). Nodes, ports and
+ * links are copied with what the analyses read (types, GUIDs, names,
+ * rates, cables); counters and forwarding tables are not.
+ */
+#include "model/model-int.h"
+
+#include <stdlib.h>
+
+static int copy_meta(struct ibtopo_fabric *dst, const struct ibtopo_fabric *src,
+		     struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(src);
+
+	if (ibtopo_fabric_set_label(dst, m->label, err) ||
+	    ibtopo_fabric_set_source(dst, m->source, err) ||
+	    ibtopo_fabric_set_fabric_name(dst, m->fabric, err))
+		return err ? err->code : IBTOPO_ERROR;
+	ibtopo_fabric_set_taken_at(dst, m->taken_at);
+	ibtopo_fabric_set_subnet(dst, m->subnet_prefix, m->sm_lid, m->sm_guid);
+	return 0;
+}
+
+static int copy_node(struct ibtopo_fabric *dst, const struct ibtopo_node *n,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_node *c;
+	struct ibtopo_port *p;
+	int rc;
+
+	rc = ibtopo_fabric_add_node(&c, dst, n->type, n->guid, n->nports,
+				    n->desc, err);
+	if (rc)
+		return rc;
+	c->sysimg_guid = n->sysimg_guid;
+	c->vendor_id = n->vendor_id;
+	c->device_id = n->device_id;
+	c->revision = n->revision;
+	c->enhanced_port0 = n->enhanced_port0;
+	for (unsigned i = 0; i <= n->nports; i++) {
+		const struct ibtopo_port *o = n->ports[i];
+
+		if (!o)
+			continue;
+		rc = ibtopo_node_add_port(&p, dst, c, i, err);
+		if (rc)
+			return rc;
+		*p = *o;
+		p->node = c;
+		p->remote = NULL;
+		p->link = NULL;
+		p->counters = NULL;
+		rc = ibtopo_fabric_index_port(dst, p, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static struct ibtopo_port *peer_port(const struct ibtopo_fabric *dst,
+				     const struct ibtopo_port *o)
+{
+	struct ibtopo_node *n = ibtopo_fabric_find_node(dst, o->node->guid);
+
+	return n ? ibtopo_node_port(n, o->num) : NULL;
+}
+
+static int copy_link(struct ibtopo_fabric *dst, const struct ibtopo_link *l,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_port *a = peer_port(dst, l->a);
+	struct ibtopo_port *b = peer_port(dst, l->b);
+	struct ibtopo_link *c;
+	int rc;
+
+	if (!a || !b)
+		return 0; /* an end's node was left out */
+	rc = ibtopo_fabric_connect(&c, dst, a, b, err);
+	if (rc)
+		return rc;
+	c->speed = l->speed;
+	c->width = l->width;
+	if (l->cable)
+		rc = ibtopo_link_set_cable(dst, c, l->cable, err);
+	return rc;
+}
+
+int ibtopo__fabric_copy(struct ibtopo_fabric **out,
+			const struct ibtopo_fabric *src, const bool *drop_node,
+			const bool *drop_link, struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *f = NULL;
+	size_t n = ibtopo_fabric_node_count(src);
+	size_t m = ibtopo_fabric_link_count(src);
+	int rc;
+
+	*out = NULL;
+	rc = ibtopo_fabric_new(&f, err);
+	if (rc)
+		return rc;
+	rc = copy_meta(f, src, err);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!drop_node || !drop_node[i])
+			rc = copy_node(f, ibtopo_fabric_node(src, i), err);
+	for (size_t i = 0; !rc && i < m; i++)
+		if (!drop_link || !drop_link[i])
+			rc = copy_link(f, ibtopo_fabric_link(src, i), err);
+	if (rc) {
+		ibtopo_fabric_free(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}

@@ -1,0 +1,360 @@
+/* cmd_whatif.c - ibtopo whatif: what the fabric loses when switches, CAs
+ * or cables fail, or each one of a kind in turn (N-1) */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_FAIL = CLI_LONG,
+	OPT_FAIL_ANY,
+	OPT_EACH,
+	OPT_TOP,
+	OPT_EXACT,
+	OPT_ROUTES,
+	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
+};
+
+static const struct cli_opt opts[] = {
+	CLI_OPT("fail", 0, 1, "SPEC",
+		"fail a switch or CA (name, GUID, S-<guid>), a cable "
+		"(NODE:PORT) or level:N with --fail-any K (repeatable)"),
+	CLI_OPT("fail-any", 0, 1, "K",
+		"with --fail level:N: the K switches of level N whose failure "
+		"alone does most harm"),
+	CLI_OPT("each", 0, 1, "KIND",
+		"fail each switch, spine, leaf or cable in turn and rank them"),
+	CLI_OPT("top", 0, 1, "N",
+		"with --each: the N worst (default 10; 0 = all)"),
+	CLI_OPT("exact", 0, 0, NULL,
+		"with --each: share an analysis between twins only, not "
+		"between switches of one colour"),
+	CLI_OPT_SAME(cli_opt_routes_dump),
+	CLI_OPT_SAME(cli_opt_format),
+	CLI_OPTS_ANALYSIS,
+	{ NULL },
+};
+
+static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g);
+
+const struct cli_cmd cmd_whatif_entry = {
+	.name = "whatif",
+	.summary = "what the fabric loses when switches or cables fail",
+	.args = "[REF|FILE] (--fail SPEC... [--fail-any K] | --each "
+		"switch|spine|leaf|cable [--top N] [--exact]) [--routes DUMP] " CLI_ARGS_ANALYSIS
+		" [--format text|json|csv]",
+	.details =
+		"--fail fails what SPEC names: a switch or CA by name, GUID or\n"
+		"S-<guid>/H-<guid>; a cable by one end, NODE:PORT; or level:N with\n"
+		"--fail-any K, the K switches of level N (1 = leaves) that do most\n"
+		"harm alone. The report sets the fabric before and after side by\n"
+		"side: servers isolated (none of their links reaches the largest\n"
+		"part of the fabric left), servers single-homed (what reaches it\n"
+		"ends on one switch), leaf pairs and their node-disjoint paths (min,\n"
+		"median), oversubscription and uplinks per level, bisection\n"
+		"bandwidth; then the leaf pairs whose node-disjoint paths fell.\n"
+		"With forwarding tables (discover --routes, or --routes DUMP), the\n"
+		"CA pairs whose routes cross the failure as the tables stand,\n"
+		"before the subnet manager reacts, per destination.\n"
+		"--each fails each switch, spine (above level 1), leaf or cable\n"
+		"alone and ranks them: servers isolated, then leaf pairs losing a\n"
+		"node-disjoint path, then bisection lost; a first line says\n"
+		"whether the fabric survives any one such failure. The servers\n"
+		"each one cuts off are counted for it; the topology after it is\n"
+		"analysed once per class: switches of one colour under colour\n"
+		"refinement (the switches a fat tree's, rails' or Dragonfly+'s\n"
+		"symmetries exchange), with --exact only twins (the same\n"
+		"neighbours by the same cables), exact on any fabric.\n"
+		"JSON: " CLI_JSON
+		",\"whatif\":{\"failed\":[...],\"before\":{...},\n"
+		"\"after\":{...},\"pairs_dropped\",\"pairs_cut\",\n"
+		"\"became_single_homed\",\"routes\":{...}}}; with --each\n"
+		"\"whatif\":{\"each\",\"tried\",\"analyses\",\"survives\",\n"
+		"\"leaf_pairs\",\"bisection_gbps\",\"ranking\":[...]}.\n"
+		"CSV: metric,before,after rows; with --each one row per element.",
+	.opts = opts,
+	.exec = cmd_whatif_exec,
+	.flags = CLI_NEEDS_DB,
+};
+
+static const struct cli_keyword each_words[] = {
+	{ "switch", IBTOPO_WHATIF_EACH_SWITCH },
+	{ "spine", IBTOPO_WHATIF_EACH_SPINE },
+	{ "leaf", IBTOPO_WHATIF_EACH_LEAF },
+	{ "cable", IBTOPO_WHATIF_EACH_CABLE },
+	{ NULL, 0 },
+};
+
+/* What the command line asks for. */
+struct whatif_args {
+	const char **specs;
+	size_t nspecs;
+	unsigned level; /* level:N, 0 = none */
+	unsigned any;	/* --fail-any K, 0 = not given */
+	int each;	/* --each, -1 = not given */
+	unsigned top;
+	unsigned flags; /* enum ibtopo_whatif_flags */
+};
+
+static bool parse_count(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* The failed elements, growing. */
+struct failed {
+	const struct ibtopo_node **nodes;
+	const struct ibtopo_link **links;
+	size_t nnodes, nlinks;
+};
+
+/* A cable as NODE:PORT, after no node took the whole SPEC. */
+static int cable_spec(struct failed *f, const struct ibtopo_fabric *fabric,
+		      const char *spec, const struct ibtopo_error *first)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const char *colon = strrchr(spec, ':');
+	struct ibtopo_node *node;
+	struct ibtopo_port *port;
+	unsigned num;
+	char *name;
+
+	if (!colon || !parse_count(colon + 1, 255, &num))
+		return cli_failf("bad --fail '%s': %s", spec, first->message);
+	name = strndup(spec, (size_t)(colon - spec));
+	if (!name)
+		return cli_failf("out of memory");
+	if (ibtopo_fabric_find_node_name(&node, fabric, name, &err)) {
+		free(name);
+		return cli_failf("bad --fail '%s': %s", spec, err.message);
+	}
+	free(name);
+	port = ibtopo_node_port(node, num);
+	if (!port || !port->link)
+		return cli_failf(
+			"bad --fail '%s': port %u of '%s' has no cable", spec,
+			num, node->desc);
+	f->links[f->nlinks++] = port->link;
+	return 0;
+}
+
+static int resolve(struct failed *f, const struct ibtopo_fabric *fabric,
+		   const struct whatif_args *a)
+{
+	for (size_t i = 0; i < a->nspecs; i++) {
+		struct ibtopo_error err = IBTOPO_ERROR_INIT;
+		struct ibtopo_node *node;
+
+		if (strncmp(a->specs[i], "level:", 6) == 0)
+			continue;
+		if (!ibtopo_fabric_find_node_name(&node, fabric, a->specs[i],
+						  &err)) {
+			f->nodes[f->nnodes++] = node;
+			continue;
+		}
+		if (err.code != IBTOPO_ENOTFOUND)
+			return cli_failf("bad --fail '%s': %s", a->specs[i],
+					 err.message);
+		if (cable_spec(f, fabric, a->specs[i], &err))
+			return EXIT_TROUBLE;
+	}
+	return 0;
+}
+
+/* level:N --fail-any K: the K worst switches of level N alone. */
+static int resolve_level(struct failed *f, struct ibtopo_analysis *an,
+			 const struct whatif_args *a)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_whatif_ranking *r = NULL;
+	const struct ibtopo_topology *t;
+
+	if (ibtopo_analysis_topology(an, &t, &err))
+		return cli_fail(&err);
+	if (!t || a->level > ibtopo_topology_levels(t))
+		return cli_failf("bad --fail 'level:%u': the fabric has %u "
+				 "switch levels",
+				 a->level, t ? ibtopo_topology_levels(t) : 0);
+	if (ibtopo_whatif_each(&r, an, IBTOPO_WHATIF_EACH_SWITCH, a->level,
+			       a->flags, &err))
+		return cli_fail(&err);
+	if (r->count < a->any) {
+		ibtopo_whatif_ranking_free(r);
+		return cli_failf("--fail-any %u: level %u has %u switches",
+				 a->any, a->level, (unsigned)r->count);
+	}
+	for (size_t i = 0; i < a->any; i++)
+		f->nodes[f->nnodes++] = r->ranks[i].node;
+	ibtopo_whatif_ranking_free(r);
+	return 0;
+}
+
+static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
+		    enum ibtopo_format format)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
+	struct ibtopo_whatif *w = NULL;
+	struct failed f = { 0 };
+	struct ibtopo_sink so;
+	int rc = EXIT_TROUBLE;
+
+	f.nodes = calloc(a->nspecs + a->any + 1, sizeof(*f.nodes));
+	f.links = calloc(a->nspecs + 1, sizeof(*f.links));
+	if (!f.nodes || !f.links) {
+		cli_failf("out of memory");
+		goto out_free;
+	}
+	if (resolve(&f, fabric, a) || (a->level && resolve_level(&f, an, a)))
+		goto out_free;
+	if (ibtopo_whatif_run(&w, an, f.nodes, f.nnodes, f.links, f.nlinks,
+			      &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	so = cli_stdout_sink(format);
+	if (ibtopo_report_whatif(&so, w, &err)) {
+		cli_fail(&err);
+		goto out_free;
+	}
+	rc = cli_report_exit(NULL, 0);
+out_free:
+	ibtopo_whatif_free(w);
+	free(f.nodes);
+	free(f.links);
+	return rc;
+}
+
+static int run_each(struct ibtopo_analysis *an, const struct whatif_args *a,
+		    enum ibtopo_format format, const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_whatif_ranking *r = NULL;
+	struct ibtopo_sink so;
+	double t0 = cli_now();
+	int rc = EXIT_TROUBLE;
+
+	if (ibtopo_whatif_each(&r, an, (enum ibtopo_whatif_each)a->each, 0,
+			       a->flags, &err))
+		return cli_fail(&err);
+	cli_step(g, "whatif", t0, "%zu %s failures, %zu topology analyses",
+		 r->count, ibtopo_whatif_each_name(r->what), r->analyses);
+	so = cli_stdout_sink(format);
+	if (ibtopo_report_whatif_each(&so, r, a->top, &err))
+		cli_fail(&err);
+	else
+		rc = cli_report_exit(NULL, 0);
+	ibtopo_whatif_ranking_free(r);
+	return rc;
+}
+
+/* The options into `a`; 0 or EXIT_TROUBLE after the usage error. */
+static int parse_option(const struct cli_cmd *self, struct cli_state *st, int c,
+			struct whatif_args *a)
+{
+	switch (c) {
+	case OPT_FAIL:
+		if (strncmp(st->optarg, "level:", 6) == 0) {
+			if (!parse_count(st->optarg + 6, 64, &a->level) ||
+			    !a->level)
+				return cli_usage_error(
+					self,
+					"bad --fail '%s' (level:N, N from 1, "
+					"the leaves)",
+					st->optarg);
+		} else if (!*st->optarg) {
+			return cli_usage_error(self, "empty --fail");
+		}
+		a->specs[a->nspecs++] = st->optarg;
+		return 0;
+	case OPT_FAIL_ANY:
+		if (!parse_count(st->optarg, 100000, &a->any) || !a->any)
+			return cli_usage_error(
+				self, "bad --fail-any '%s' (a count from 1)",
+				st->optarg);
+		return 0;
+	case OPT_EACH:
+		if (!cli_parse_keyword(self, "each", st->optarg, each_words,
+				       &a->each))
+			return EXIT_TROUBLE;
+		return 0;
+	case OPT_EXACT:
+		a->flags |= IBTOPO_WHATIF_EXACT;
+		return 0;
+	case OPT_TOP:
+		if (!parse_count(st->optarg, 1000000, &a->top))
+			return cli_usage_error(
+				self, "bad --top '%s' (a number)", st->optarg);
+		return 0;
+	default:
+		return cli_usage_error(self, "unexpected option");
+	}
+}
+
+static int check_args(const struct cli_cmd *self, const struct whatif_args *a)
+{
+	if (a->each >= 0 && a->nspecs)
+		return cli_usage_error(self,
+				       "--each and --fail exclude each other");
+	if (a->each < 0 && !a->nspecs)
+		return cli_usage_error(self, "nothing to fail: --fail SPEC or "
+					     "--each KIND");
+	if (a->level && !a->any)
+		return cli_usage_error(
+			self, "--fail level:%u needs --fail-any K", a->level);
+	if (a->any && !a->level)
+		return cli_usage_error(self, "--fail-any needs --fail level:N");
+	return 0;
+}
+
+static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
+			   const struct cli_global *g)
+{
+	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
+	struct cli_report rep = CLI_REPORT_INIT;
+	struct cli_source src = { .what = NULL };
+	struct whatif_args a = { .each = -1, .top = 10 };
+	struct ibtopo_analysis *an = NULL;
+	struct ibtopo_fabric *fabric = NULL;
+	struct cli_state st = { .report = &rep, .analyze = &ao };
+	int c, rc = EXIT_TROUBLE;
+
+	a.specs = calloc((size_t)argc + 1, sizeof(*a.specs));
+	if (!a.specs)
+		return cli_failf("out of memory");
+	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
+		if (c == OPT_ROUTES)
+			src.routes = st.optarg;
+		else if (parse_option(self, &st, c, &a))
+			goto out_free;
+	}
+	if (check_args(self, &a) ||
+	    cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
+		goto out_free;
+	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_HEALTH |
+		    IBTOPO_ANALYZE_NO_ROUTES;
+	ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
+	if (cli_analysis(&an, fabric, &ao, g))
+		goto out_free;
+	if (a.each >= 0)
+		rc = run_each(an, &a, rep.format, g);
+	else
+		rc = run_fail(an, &a, rep.format);
+out_free:
+	ibtopo_analysis_free(an);
+	ibtopo_fabric_free(fabric);
+	free(a.specs);
+	return rc;
+}
