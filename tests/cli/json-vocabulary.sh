@@ -103,6 +103,11 @@ walk "health --history" 0 "$IBTOPO" health --history leaf01:39 --format json
 walk routes 0 "$IBTOPO" routes s2 --format json
 walk routes 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format json
 walk routes 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump" --format json
+walk whatif 0 "$IBTOPO" whatif "$topo" --fail spine01 --routes "$dump" \
+	--format json
+walk whatif 0 "$IBTOPO" whatif s2 --fail leaf01:39 --fail host01 --format json
+walk whatif 0 "$IBTOPO" whatif "$topo" --each switch --format json
+walk whatif 0 "$IBTOPO" whatif "$topo" --each cable --format json
 walk "export --format json" 0 "$IBTOPO" export s2 --format json
 walk "export --format json" 0 "$IBTOPO" export "$DATA/tf-iblinkinfo.txt" --format json
 
