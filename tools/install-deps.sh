@@ -8,7 +8,8 @@ libsqlite3-dev libgraphviz-dev libigraph-dev libjansson-dev libcmocka-dev
 libmicrohttpd-dev libyaml-dev libcrypt-dev zlib1g-dev prometheus curl
 ibsim-utils infiniband-diags opensm graphviz fonts-dejavu-core sqlite3 python3
 valgrind shellcheck clang-format chromium python3-docutils bash-completion
-slurmctld slurm-client munge python3-yaml python3-jsonschema debootstrap strace"
+slurmctld slurm-client munge python3-yaml python3-jsonschema debootstrap strace
+python3-networkx"
 if [ "$(id -u)" -eq 0 ]; then sudo=; else sudo=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq

@@ -14,13 +14,23 @@
 #include "analysis/analysis-int.h"
 #include "analysis/topology-result.h"
 
+/* A cable by its ends' node indexes and its link index. */
+struct ibtopo__wcable {
+	size_t a, b, link; /* of server cables: a the CA, b the switch */
+};
+
 /* The analysis of the fabric as it is, and scratch for the evaluations. */
 struct ibtopo__whatif_ctx {
 	struct ibtopo_analysis *an;
 	const struct ibtopo_fabric *fabric;
 	const struct ibtopo_topology *topo; /* before */
-	size_t *up, *weight;  /* per node: union-find, server links */
-	size_t *first;	      /* per server: a live switch */
+	size_t *up, *weight;	    /* per node: union-find, server links */
+	size_t *fill;		    /* per server: scratch */
+	struct ibtopo__wcable *swl; /* cables between switches */
+	size_t nswl;
+	struct ibtopo__wcable *att; /* server cables, by server */
+	size_t *att_off;	    /* server s: att[att_off[s]..[s + 1]] */
+	size_t *switches;	    /* the switches' node indexes */
 	unsigned char *state; /* per server: 0 isolated, 1 single, 2 more */
 	unsigned char *base;  /* the same before the failure */
 	bool *dnode, *dlink;  /* the failed elements */

@@ -29,101 +29,123 @@ static size_t uf_find(size_t *up, size_t x)
 	return x;
 }
 
-/* The switch a live port of a CA is cabled to, or NULL. */
-static const struct ibtopo_node *
-live_switch(const struct ibtopo_port *p, const bool *dnode, const bool *dlink)
+/*
+ * What the servers' state reads, gathered once so that each failure
+ * costs a pass over arrays: the cables between switches, and each
+ * server's cables to switches (its CA, the cable, the switch).
+ */
+static int gather(struct ibtopo__whatif_ctx *c, struct ibtopo_error *err)
 {
-	const struct ibtopo_node *sw;
+	const struct ibtopo_fabric *f = c->fabric;
+	size_t nl = ibtopo_fabric_link_count(f), ns = c->topo->nservers;
 
-	if (!p || !p->link || !p->remote || (dlink && dlink[p->link->index]))
-		return NULL;
-	sw = p->remote->node;
-	if (sw->type != IBTOPO_NODE_SWITCH || (dnode && dnode[sw->index]))
-		return NULL;
-	return sw;
+	c->swl = calloc(nl + 1, sizeof(*c->swl));
+	c->att = calloc(nl + 1, sizeof(*c->att));
+	c->att_off = calloc(ns + 2, sizeof(*c->att_off));
+	c->switches = calloc(c->topo->nsw + 1, sizeof(*c->switches));
+	if (!c->swl || !c->att || !c->att_off || !c->switches)
+		return nomem(err);
+	for (size_t i = 0; i < c->topo->nsw; i++)
+		c->switches[i] = c->topo->sw[i].node->index;
+	/* count each server's cables, then place them */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nl; i++) {
+			const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
+			const struct ibtopo_node *a = l->a->node,
+						 *b = l->b->node;
+			size_t s;
+
+			if (a->type == IBTOPO_NODE_SWITCH &&
+			    b->type == IBTOPO_NODE_SWITCH) {
+				if (pass)
+					c->swl[c->nswl++] =
+						(struct ibtopo__wcable){
+							a->index, b->index, i
+						};
+				continue;
+			}
+			if (b->type == IBTOPO_NODE_CA)
+				a = b, b = l->a->node;
+			s = a->type == IBTOPO_NODE_CA ?
+				    c->topo->ca_server[a->index] :
+				    IBTOPO__NONE;
+			if (s == IBTOPO__NONE || b->type != IBTOPO_NODE_SWITCH)
+				continue;
+			if (!pass)
+				c->att_off[s + 1]++;
+			else
+				c->att[c->att_off[s] + c->fill[s]++] =
+					(struct ibtopo__wcable){ a->index,
+								 b->index, i };
+		}
+		for (size_t s = 0; !pass && s < ns; s++)
+			c->att_off[s + 1] += c->att_off[s];
+	}
+	return 0;
+}
+
+static bool cable_live(const struct ibtopo__wcable *w, const bool *dnode,
+		       const bool *dlink)
+{
+	return !(dlink && dlink[w->link]) &&
+	       !(dnode && (dnode[w->a] || dnode[w->b]));
 }
 
 /* Components of the live switch graph (up[] over fabric node indexes)
- * and the one most live server links reach. */
+ * and the one most live server cables reach. */
 static size_t main_component(struct ibtopo__whatif_ctx *c, const bool *dnode,
 			     const bool *dlink)
 {
-	const struct ibtopo_fabric *f = c->fabric;
-	size_t nn = ibtopo_fabric_node_count(f), best = IBTOPO__NONE;
+	size_t best = IBTOPO__NONE, ns = c->topo->nservers;
 
-	for (size_t i = 0; i < nn; i++) {
-		c->up[i] = i;
-		c->weight[i] = 0;
+	for (size_t i = 0; i < c->topo->nsw; i++) {
+		c->up[c->switches[i]] = c->switches[i];
+		c->weight[c->switches[i]] = 0;
 	}
-	for (size_t i = 0; i < ibtopo_fabric_link_count(f); i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(f, i);
-		size_t a = l->a->node->index, b = l->b->node->index;
+	for (size_t i = 0; i < c->nswl; i++) {
+		size_t a, b;
 
-		if ((dlink && dlink[i]) || (dnode && (dnode[a] || dnode[b])) ||
-		    l->a->node->type != IBTOPO_NODE_SWITCH ||
-		    l->b->node->type != IBTOPO_NODE_SWITCH)
+		if (!cable_live(&c->swl[i], dnode, dlink))
 			continue;
-		a = uf_find(c->up, a);
-		b = uf_find(c->up, b);
+		a = uf_find(c->up, c->swl[i].a);
+		b = uf_find(c->up, c->swl[i].b);
 		if (a != b)
 			c->up[a] = b;
 	}
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+	for (size_t i = 0; i < c->att_off[ns]; i++)
+		if (cable_live(&c->att[i], dnode, dlink))
+			c->weight[uf_find(c->up, c->att[i].b)]++;
+	for (size_t i = 0; i < c->topo->nsw; i++) {
+		size_t n = c->switches[i];
 
-		if (n->type != IBTOPO_NODE_CA || (dnode && dnode[i]) ||
-		    c->topo->ca_server[i] == IBTOPO__NONE)
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_node *sw =
-				live_switch(n->ports[p], dnode, dlink);
-
-			if (sw)
-				c->weight[uf_find(c->up, sw->index)]++;
-		}
+		if (c->weight[n] &&
+		    (best == IBTOPO__NONE || c->weight[n] > c->weight[best]))
+			best = n;
 	}
-	for (size_t i = 0; i < nn; i++)
-		if (c->weight[i] &&
-		    (best == IBTOPO__NONE || c->weight[i] > c->weight[best]))
-			best = i;
 	return best;
 }
 
 void ibtopo__whatif_servers(struct ibtopo__whatif_ctx *c, const bool *dnode,
 			    const bool *dlink, struct ibtopo__whatif_count *out)
 {
-	const struct ibtopo_fabric *f = c->fabric;
-	size_t nn = ibtopo_fabric_node_count(f);
 	size_t main = main_component(c, dnode, dlink);
 
 	memset(out, 0, sizeof(*out));
-	for (size_t s = 0; s < c->topo->nservers; s++)
-		c->first[s] = IBTOPO__NONE;
-	memset(c->state, 0, c->topo->nservers);
-	for (size_t i = 0; i < nn; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
-		size_t s = c->topo->ca_server[i];
-
-		if (n->type != IBTOPO_NODE_CA || s == IBTOPO__NONE ||
-		    (dnode && dnode[i]))
-			continue;
-		for (unsigned p = 1; p <= n->nports; p++) {
-			const struct ibtopo_node *sw =
-				live_switch(n->ports[p], dnode, dlink);
-
-			if (!sw || uf_find(c->up, sw->index) != main)
-				continue;
-			if (c->first[s] == IBTOPO__NONE)
-				c->first[s] = sw->index;
-			else if (c->first[s] != sw->index)
-				c->state[s] = 2; /* two switches or more */
-		}
-	}
 	for (size_t s = 0; s < c->topo->nservers; s++) {
-		unsigned char st = c->first[s] == IBTOPO__NONE ? 0 :
-				   c->state[s] == 2	       ? 2 :
-								 1;
+		size_t first = IBTOPO__NONE;
+		unsigned char st = 0;
 
+		for (size_t i = c->att_off[s]; i < c->att_off[s + 1]; i++) {
+			const struct ibtopo__wcable *w = &c->att[i];
+
+			if (!cable_live(w, dnode, dlink) ||
+			    uf_find(c->up, w->b) != main)
+				continue;
+			if (first == IBTOPO__NONE)
+				first = w->b, st = 1;
+			else if (first != w->b)
+				st = 2;
+		}
 		if (st == 0)
 			out->isolated++;
 		else if (st == 1)
@@ -266,15 +288,18 @@ int ibtopo__whatif_ctx_init(struct ibtopo__whatif_ctx *c,
 	nn = ibtopo_fabric_node_count(c->fabric);
 	c->up = calloc(nn + 1, sizeof(*c->up));
 	c->weight = calloc(nn + 1, sizeof(*c->weight));
-	c->first = calloc(t->nservers + 1, sizeof(*c->first));
+	c->fill = calloc(t->nservers + 1, sizeof(*c->fill));
 	c->state = calloc(t->nservers + 1, 1);
 	c->base = calloc(t->nservers + 1, 1);
 	c->dnode = calloc(nn + 1, sizeof(*c->dnode));
 	c->dlink = calloc(ibtopo_fabric_link_count(c->fabric) + 1,
 			  sizeof(*c->dlink));
-	if (!c->up || !c->weight || !c->first || !c->state || !c->base ||
+	if (!c->up || !c->weight || !c->fill || !c->state || !c->base ||
 	    !c->dnode || !c->dlink)
 		return nomem(err);
+	rc = gather(c, err);
+	if (rc)
+		return rc;
 	{
 		unsigned char *base = c->base;
 
@@ -291,7 +316,11 @@ void ibtopo__whatif_ctx_release(struct ibtopo__whatif_ctx *c)
 {
 	free(c->up);
 	free(c->weight);
-	free(c->first);
+	free(c->fill);
+	free(c->swl);
+	free(c->att);
+	free(c->att_off);
+	free(c->switches);
 	free(c->state);
 	free(c->base);
 	free(c->dnode);
