@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2046 # `set -- $(...)` splits on purpose
 # bench/whatif.sh - N-1 (issue 37): `ibtopo whatif --each switch` on the
 # 8,192-host, 640-switch fat tree of bench/paths.sh and on the
 # 11,664-host, 1,620-switch one (3 levels of radix-36 switches, as

@@ -9,6 +9,7 @@ extern const struct cli_cmd cmd_import_entry;
 extern const struct cli_cmd cmd_snapshots_entry;
 extern const struct cli_cmd cmd_fabrics_entry;
 extern const struct cli_cmd cmd_whatif_entry;
+extern const struct cli_cmd cmd_job_entry;
 extern const struct cli_cmd cmd_show_entry;
 extern const struct cli_cmd cmd_diff_entry;
 extern const struct cli_cmd cmd_validate_entry;

@@ -22,6 +22,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_health_entry,
 	&cmd_routes_entry,
 	&cmd_whatif_entry,
+	&cmd_job_entry,
 	&cmd_render_entry,
 	&cmd_export_entry,
 	&cmd_metrics_entry,

@@ -19,6 +19,7 @@ formatted="$formatted lib/analysis/topology_levels.c lib/analysis/topology_ftree
 formatted="$formatted lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
 formatted="$formatted lib/analysis/check_ports.c"
 formatted="$formatted lib/model/fabric_copy.c lib/analysis/whatif*.c lib/analysis/whatif-int.h lib/report/report_whatif.c"
+formatted="$formatted lib/model/hostlist.c lib/analysis/job.c lib/report/report_job.c"
 formatted="$formatted lib/diagram/*.c lib/diagram/diagram-int.h"
 formatted="$formatted lib/report/report_analysis.c"
 formatted="$formatted tests/helpers.c tests/helpers.h"

@@ -43,5 +43,6 @@
 #include <ibtopo/diagram.h>
 #include <ibtopo/metrics.h>
 #include <ibtopo/whatif.h>
+#include <ibtopo/job.h>
 
 #endif /* IBTOPO_H */

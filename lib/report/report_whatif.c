@@ -461,10 +461,12 @@ static void verdict(struct ibtopo__wr *w, const struct ibtopo_whatif_ranking *r)
 	else
 		ibtopo__wr_printf(w,
 				  "Does not survive every single %s failure: "
-				  "the worst isolates %zu servers and cuts %zu "
-				  "leaf pairs off.\n",
+				  "the worst isolates %zu server%s and cuts "
+				  "%zu leaf pair%s off.\n",
 				  what, r->ranks[0].isolated,
-				  r->ranks[0].pairs_cut);
+				  r->ranks[0].isolated == 1 ? "" : "s",
+				  r->ranks[0].pairs_cut,
+				  r->ranks[0].pairs_cut == 1 ? "" : "s");
 }
 
 static void each_text(struct ibtopo__wr *w,

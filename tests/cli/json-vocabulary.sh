@@ -108,6 +108,9 @@ walk whatif 0 "$IBTOPO" whatif "$topo" --fail spine01 --routes "$dump" \
 walk whatif 0 "$IBTOPO" whatif s2 --fail leaf01:39 --fail host01 --format json
 walk whatif 0 "$IBTOPO" whatif "$topo" --each switch --format json
 walk whatif 0 "$IBTOPO" whatif "$topo" --each cable --format json
+walk job 0 "$IBTOPO" job 'host[01-03],nosuch' "$topo" --routes "$dump" \
+	--format json
+walk job 0 "$IBTOPO" job 'host[01-02]' s2 --format json
 walk "export --format json" 0 "$IBTOPO" export s2 --format json
 walk "export --format json" 0 "$IBTOPO" export "$DATA/tf-iblinkinfo.txt" --format json
 
