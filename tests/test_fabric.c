@@ -244,6 +244,53 @@ static void lft_attaches_to_switches_only_and_is_copied(void **state)
 	assert_false(ibtopo_fabric_has_routes(f));
 }
 
+/* Slurm's hostlist syntax: ranges padded as their first number,
+ * brackets that multiply, commas inside brackets kept apart. */
+static void hostlist_expands_ranges_padding_and_products(void **state)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	static const char *const want[] = { "gpu008", "gpu009", "gpu010",
+					    "gpu020", "r1n1",	"r1n2",
+					    "r2n1",   "r2n2",	"login" };
+	char **v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(ibtopo_hostlist_expand(
+				 &v, &n, "gpu[008-010,020],r[1-2]n[1-2],login",
+				 &err),
+			 0);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(v[i], want[i]);
+	ibtopo_hostlist_free(v, n);
+	assert_int_equal(ibtopo_hostlist_expand(&v, &n, "node[9-10]", &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "node9");
+	assert_string_equal(v[1], "node10");
+	ibtopo_hostlist_free(v, n);
+}
+
+static void hostlist_refuses_bad_expressions(void **state)
+{
+	static const char *const bad[] = { "",	      "a,,b",	   "a,",
+					   "n[",      "n[]",	   "n[2-1]",
+					   "n[x]",    "n]",	   "n[1[2]]",
+					   "a b",     "n[1-2,]x" };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	char **v = NULL;
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ibtopo_hostlist_expand(&v, &n, bad[i], &err),
+				 IBTOPO_EINVAL);
+		assert_null(v);
+		assert_int_equal(n, 0);
+		assert_non_null(strstr(err.message, "bad hostlist"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +303,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(find_node_name_takes_guids_and_unique_descriptions, setup, teardown),
 		cmocka_unit_test_setup_teardown(lft_attaches_to_switches_only_and_is_copied, setup, teardown),
 		cmocka_unit_test(speed_and_width_names_round_trip),
+		cmocka_unit_test(hostlist_expands_ranges_padding_and_products),
+		cmocka_unit_test(hostlist_refuses_bad_expressions),
 	};
 
 	return cmocka_run_group_tests_name("fabric", tests, NULL, NULL);

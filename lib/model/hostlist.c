@@ -97,7 +97,7 @@ static int bracket(struct names *out, const char *item, size_t len,
 				break;
 			}
 		}
-		if (p < close && *p++ != ',') {
+		if (p < close && (*p++ != ',' || p == close)) {
 			rc = bad(err, expr,
 				 "a bracket holds numbers and ranges");
 			break;
