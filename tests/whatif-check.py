@@ -6,6 +6,8 @@
   whatif-check.py each TOPO           per switch failed alone:
                                       name,isolated,became_single_homed,
                                       pairs_dropped,pairs_cut (by name)
+  whatif-check.py each-cable TOPO     the same per cable, named
+                                      A:PORT-B:PORT (A the lower GUID)
 
 TOPO is ibnetdiscover text. SPEC is a node's name (a switch's
 description, a CA's host word) or NAME:PORT, a cable by one end. The
@@ -185,6 +187,16 @@ def main():
               (dropped, cut, became))
         return
     rows = []
+    if mode == "each-cable":
+        for link in f.links:
+            after = f.figures((), {link})
+            dropped, cut, became, new_iso = compare(before, after)
+            (a, pa), (b, pb) = link
+            rows.append("%s:%d-%s:%d,%d,%d,%d,%d" % (
+                f.nodes[a]["name"], pa, f.nodes[b]["name"], pb, new_iso,
+                became, dropped, cut))
+        print("\n".join(sorted(rows)))
+        return
     for g, n in f.nodes.items():
         if not n["switch"]:
             continue

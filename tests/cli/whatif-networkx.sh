@@ -9,8 +9,8 @@
 # once, a whole group's spines) give the same servers isolated and
 # single-homed, leaf pairs, node-disjoint minimum and median, uplinks per
 # level, leaf pairs losing paths and cut off, servers left single-homed;
-# and --each switch (colour classes, then --exact: twins only) the same
-# figures for every switch.
+# and --each switch (colour classes, then --exact: twins only) and
+# --each cable the same figures for every switch and every cable.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 python_require
@@ -82,6 +82,22 @@ for f in ft2 ft3 rails dfp; do
 		same "$tmp/want" "$tmp/got" "$f --each switch $exact"
 	done
 done
+# every cable alone (switch to switch, and server cables), named by its
+# ends as the CSV names it
+for f in ft2 ft3 rails dfp; do
+	"$PYTHON3" "$CHECK" each-cable "$tmp/$f.topo" >"$tmp/want" ||
+		flunk "whatif-check.py each-cable $f"
+	run 0 "$IBTOPO" whatif "$tmp/$f.topo" --each cable --top 0 \
+		--format csv || continue
+	sed 1d "$tmp/out" | awk -F, '{ print $2 "," $4 "," $5 "," $6 "," $7 }' |
+		sort >"$tmp/got"
+	same "$tmp/want" "$tmp/got" "$f --each cable"
+done
+# the numbers differ from cable to cable: the test can tell
+[ "$(cut -d, -f2- "$tmp/want" | sort -u | wc -l)" -ge 2 ] ||
+	flunk "dfp: every cable does the same"
+run 0 "$IBTOPO" whatif "$tmp/dfp.topo" --each switch --top 0 --format csv
+sed 1d "$tmp/out" | cut -d, -f4- >"$tmp/want"
 # the numbers differ from switch to switch: the test can tell
 [ "$(cut -d, -f2- "$tmp/want" | sort -u | wc -l)" -ge 2 ] ||
 	flunk "dfp: every switch does the same"
