@@ -11,6 +11,10 @@
 #   REPEAT=1 EXACT=1 sh bench/whatif.sh
 #
 # Not a test: nothing asserts; read the figures.
+# Measured (-O2, 2 cores shared with other jobs, load average 8): 8,192
+# hosts 0.36 s CPU, 1.8 s wall, 3 analyses, 40 MB; 11,664 hosts 1.5 s
+# CPU, 7.4 s wall, 3 analyses, 52 MB; --exact on 8,192 hosts 17 s CPU
+# (288 analyses); --each cable on 8,192 hosts (24,576 cables) 3.0 s CPU.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
