@@ -36,13 +36,17 @@ const struct cli_cmd cmd_job_entry = {
 		"or --routes DUMP) its all-to-all traced pair by pair: the spines\n"
 		"crossed, the hops, every switch port crossed with its routes and\n"
 		"its ideal (the routes its switch sends up, or to the same node,\n"
-		"spread evenly over those ports), busiest first; then a verdict\n"
-		"line. Without tables it says what it could not judge.\n"
+		"spread evenly over those ports), busiest first. With port\n"
+		"counters (a snapshot taken with discover --counters), the port\n"
+		"health findings (as health reports them) on the job's cables and\n"
+		"on the links its routes cross. Then a verdict line. Without\n"
+		"tables or counters it says what it could not judge.\n"
 		"JSON: " CLI_JSON
 		",\"job\":{\"hosts\",\"found\",\"missing\":[...],\n"
 		"\"ca_ports\",\"leaves\":[...],\"common_level\",\"common_switch\",\n"
 		"\"routes\":{\"ca_pairs\",\"unreachable_pairs\",\"spines\",\n"
-		"\"hops_min\",\"hops_mean\",\"hops_max\",\"links\":[...]}}}.\n"
+		"\"hops_min\",\"hops_mean\",\"hops_max\",\"links\":[...]},\n"
+		"\"findings\":[...]}}.\n"
 		"CSV: the ports crossed (node,guid,port,peer.node,routes,ideal,up).\n"
 		"Exit status: 0 done, 2 a bad hostlist, no host of it in the\n"
 		"fabric, bad input or a usage error.",
@@ -107,8 +111,7 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 		src.what = argv[st.optind + 1];
 	if (cli_load(&fabric, g, &src))
 		goto out_free;
-	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_HEALTH |
-		    IBTOPO_ANALYZE_NO_ROUTES;
+	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_ROUTES;
 	ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
 	if (cli_analysis(&an, fabric, &ao, g))
 		goto out_free;

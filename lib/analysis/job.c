@@ -318,6 +318,50 @@ static int missing(struct ibtopo_job *j, const char **sorted, size_t n,
 	return 0;
 }
 
+/* Whether a finding's end is one of the job's ports or links. */
+static bool end_is_mine(const struct ibtopo_job *j, const struct ibtopo_end *e)
+{
+	for (size_t i = 0; e->guid && e->port >= 0 && i < j->nports; i++) {
+		const struct ibtopo_port *p = j->ports[i];
+
+		if ((p->node->guid == e->guid && (int)p->num == e->port) ||
+		    (p->remote && p->remote->node->guid == e->guid &&
+		     (int)p->remote->num == e->port))
+			return true;
+	}
+	for (size_t i = 0; e->guid && e->port >= 0 && i < j->nlinks; i++) {
+		const struct ibtopo_port *p = j->links[i].port;
+
+		if ((p->node->guid == e->guid && (int)p->num == e->port) ||
+		    (p->remote && p->remote->node->guid == e->guid &&
+		     (int)p->remote->num == e->port))
+			return true;
+	}
+	return false;
+}
+
+/* The port health findings on the job's cables and links. */
+static int job_health(struct ibtopo_job *j, struct ibtopo_analysis *an,
+		      struct ibtopo_error *err)
+{
+	const struct ibtopo_findings *all;
+	const struct ibtopo_health *h;
+	int rc;
+
+	rc = ibtopo_analysis_health(an, &h, err);
+	if (rc || !h)
+		return rc;
+	rc = ibtopo_analysis_section_findings(an, IBTOPO_SECTION_HEALTH, &all,
+					      err);
+	j->counters = true;
+	for (size_t i = 0; !rc && all && i < all->count; i++)
+		if (end_is_mine(j, &all->items[i].a) ||
+		    end_is_mine(j, &all->items[i].b))
+			rc = ibtopo_findings_add(&j->health, &all->items[i],
+						 err);
+	return rc;
+}
+
 int ibtopo_job_run(struct ibtopo_job **out, struct ibtopo_analysis *analysis,
 		   const char *const *names, size_t count,
 		   struct ibtopo_error *err)
@@ -358,6 +402,8 @@ int ibtopo_job_run(struct ibtopo_job **out, struct ibtopo_analysis *analysis,
 		rc = common_level(j, t, err);
 	if (!rc)
 		rc = job_routes(j, t, err);
+	if (!rc)
+		rc = job_health(j, analysis, err);
 out_free:
 	free(sorted);
 	free(found);
@@ -380,5 +426,6 @@ void ibtopo_job_free(struct ibtopo_job *job)
 	free(job->leaves);
 	free(job->spines);
 	free(job->links);
+	ibtopo_findings_release(&job->health);
 	free(job);
 }

@@ -60,10 +60,35 @@ static void verdict(struct ibtopo__wr *w, const struct ibtopo_job *j)
 				  l, j->links[0].routes, j->pairs,
 				  j->links[0].ideal);
 	}
+	if (j->health.count)
+		ibtopo__wr_printf(
+			w, "; %s port %d: %s", j->health.items[0].a.node,
+			j->health.items[0].a.port,
+			ibtopo_finding_kind_name(j->health.items[0].kind));
 	if (j->nmissing)
 		ibtopo__wr_printf(w, "; %zu host%s not in the fabric",
 				  j->nmissing, j->nmissing == 1 ? "" : "s");
 	ibtopo__wr_puts(w, "\n");
+}
+
+/* The health findings on the job's links, one line each. */
+static void health_text(struct ibtopo__wr *w, const struct ibtopo_job *j)
+{
+	if (!j->counters) {
+		ibtopo__wr_puts(w, "Health: no port counters, so the health "
+				   "of its links could not be judged (discover "
+				   "--counters)\n");
+		return;
+	}
+	ibtopo__wr_printf(w, "Health of its links: %zu finding%s\n",
+			  j->health.count, j->health.count == 1 ? "" : "s");
+	for (size_t i = 0; i < j->health.count; i++) {
+		const struct ibtopo_finding *f = &j->health.items[i];
+
+		ibtopo__wr_printf(w, "  %s port %d: %s\n",
+				  f->a.node ? f->a.node : "?", f->a.port,
+				  ibtopo_finding_kind_name(f->kind));
+	}
 }
 
 static void job_text(struct ibtopo__wr *w, const struct ibtopo_job *j)
@@ -90,6 +115,7 @@ static void job_text(struct ibtopo__wr *w, const struct ibtopo_job *j)
 				"the job's traffic crosses and its contention "
 				"could not be judged (discover --routes, or "
 				"--routes DUMP)\n");
+		health_text(w, j);
 		verdict(w, j);
 		return;
 	}
@@ -107,6 +133,7 @@ static void job_text(struct ibtopo__wr *w, const struct ibtopo_job *j)
 				  j->links[i].routes, j->links[i].ideal);
 	}
 	ibtopo__wr_puts(w, "\n");
+	health_text(w, j);
 	verdict(w, j);
 }
 
@@ -241,7 +268,10 @@ static struct ibtopo__json *job_json(const struct ibtopo_job *j)
 	     ibtopo__json_set(o, "common_switch",
 			      j->common ? node_ref(j->common) :
 					  ibtopo__json_null()) ||
-	     ibtopo__json_set(o, "routes", routes_json(j));
+	     ibtopo__json_set(o, "routes", routes_json(j)) ||
+	     ibtopo__json_set(o, "findings",
+			      j->counters ? ibtopo__findings_json(&j->health) :
+					    ibtopo__json_null());
 	if (rc) {
 		ibtopo__json_free(o);
 		return NULL;

@@ -7,7 +7,9 @@
 # hosts found and missing, the leaves, the lowest common switch; the
 # job's all-to-all traced through the tables: the pairs, the hops, the
 # busiest port against its ideal (spine01 sends both routes to host03
-# by port 3, none by port 4: 2 against 1), and the verdict line.
+# by port 3, none by port 4: 2 against 1), and the verdict line; with
+# counters, the port health findings on its links (a planted bad link
+# named, nothing on a clean placement).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
 ck_cables
@@ -56,6 +58,25 @@ grep -q '^Routes: no forwarding tables, so the links' "$tmp/out" ||
 	flunk "no tables: not said"
 run 0 "$IBTOPO" job 'host01,host03' "$topo" --format json
 [ "$(json_get 'j["job"]["routes"]' <"$tmp/out")" = None ] || flunk "routes not null"
+
+# ---- port health on the job's links: the counters of
+# tests/data/hc-ber-2.txt plant SymbolErrorCounter 85 on leaf01 port 39
+# (its cable to spine01), which host01 -> host03 crosses and a job on
+# leaf01 alone does not
+run 0 "$IBTOPO" --db "$tmp/j.db" import "$topo" --label s \
+	--counters "$DATA/hc-ber-2.txt" --routes "$dump" || fail "import"
+run 0 "$IBTOPO" --db "$tmp/j.db" job 'host01,host03' s --format json
+got=$(json_get '" ".join("%s:%s:%s" % (f["kind"], f["a"]["node"], f["a"]["port"])
+	for f in j["job"]["findings"])' <"$tmp/out")
+[ "$got" = "port-errors:leaf01:39" ] || flunk "bad link: $got"
+run 0 "$IBTOPO" --db "$tmp/j.db" job 'host01,host03' s
+grep -q "^Verdict: .*; leaf01 port 39: port-errors$" "$tmp/out" ||
+	flunk "verdict: $(grep Verdict "$tmp/out")"
+run 0 "$IBTOPO" --db "$tmp/j.db" job 'host01,host02' s --format json
+[ "$(json_get 'j["job"]["findings"]' <"$tmp/out")" = "[]" ] ||
+	flunk "clean placement: $(json_get 'j["job"]["findings"]' <"$tmp/out")"
+run 0 "$IBTOPO" job host01 "$topo"
+grep -q '^Health: no port counters' "$tmp/out" || flunk "no counters: not said"
 
 # ---- the hostlist syntax: the names the fabric lacks, as written
 missing() {

@@ -10,6 +10,7 @@
 
 #include <ibtopo/error.h>
 #include <ibtopo/fabric.h>
+#include <ibtopo/findings.h>
 #include <ibtopo/sink.h>
 
 #ifdef __cplusplus
@@ -67,6 +68,11 @@ struct ibtopo_job {
 	size_t nlinks;
 	unsigned hops_min, hops_max;
 	double hops_mean;
+	/* with port counters (a snapshot taken with them): the port health
+	 * findings (ibtopo_health_analyze()) on the job's own cables and,
+	 * with tables, on the links its routes cross; owned by the job */
+	bool counters;
+	struct ibtopo_findings health;
 };
 
 /**
@@ -83,7 +89,7 @@ void ibtopo_job_free(struct ibtopo_job *job);
 /**
  * The report: text, JSON {"schema_version","fabric","job":{"hosts",
  * "found","missing":[...],"ports","leaves":[...],"common_level",
- * "common_switch","routes":{...}|null}}, or CSV (the links: node,guid,
+ * "common_switch","routes":{...}|null,"findings":[...]}}, or CSV (the links: node,guid,
  * port,routes,ideal,up).
  */
 int ibtopo_report_job(const struct ibtopo_sink *sink,
