@@ -43,7 +43,10 @@ serve_start() {
 		>"$TESTDIR/serve.out" 2>"$TESTDIR/serve.err" &
 	SERVE_PID=$!
 	CLEANUP_PIDS="$CLEANUP_PIDS $SERVE_PID"
-	for _ in $(seq 1 200); do
+	# up to 60 s by the clock (a loaded machine under ASan is slow)
+	local end code=none
+	end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt "$end" ]; do
 		if [ -z "$SERVE_URL" ]; then
 			SERVE_PORT=$(sed -n 's/^ibtopo: serve: listening on .*:\([0-9]*\)$/\1/p' \
 				"$TESTDIR/serve.err")
@@ -51,16 +54,19 @@ serve_start() {
 		fi
 		# answered: 200, or 503 when the sweeps fail or lag
 		if [ -n "$SERVE_URL" ]; then
-			case $(scrape /healthz) in 200 | 503) return 0 ;; esac
+			code=$(scrape /healthz)
+			case $code in 200 | 503) return 0 ;; esac
 		fi
-		kill -0 "$SERVE_PID" 2>/dev/null || {
+		case $(cut -d' ' -f3 "/proc/$SERVE_PID/stat" 2>/dev/null) in
+		'' | Z)
 			cat "$TESTDIR/serve.err" >&2
 			fail "ibtopo serve exited"
-		}
+			;;
+		esac
 		sleep 0.1
 	done
 	cat "$TESTDIR/serve.err" >&2
-	fail "ibtopo serve did not answer within 20 s"
+	fail "ibtopo serve did not answer within 60 s (${SERVE_URL:-no port yet}, last answer $code)"
 }
 
 # serve_stop: SIGTERM to the server; its exit status in $SERVE_RC. One
