@@ -93,6 +93,7 @@ static const struct option global_longopts[] = {
 	{ "node-name-map", required_argument, NULL, CLI_GLOBAL + 1 },
 	{ "fabric", required_argument, NULL, CLI_GLOBAL + 2 },
 	{ "across-fabrics", no_argument, NULL, CLI_GLOBAL + 3 },
+	{ "threads", required_argument, NULL, CLI_GLOBAL + 4 },
 	{ "ca", required_argument, NULL, 'C' },
 	{ "port", required_argument, NULL, 'P' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -107,6 +108,23 @@ static struct cli_global *cli_g;
 void cli_set_global(struct cli_global *g)
 {
 	cli_g = g;
+}
+
+bool cli_set_threads(const char *arg, const char *what)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (*end || end == arg || *arg == '-' || *arg == '+' || errno ||
+	    n > IBTOPO_THREADS_MAX) {
+		cli_failf("bad %s '%s' (0 for every CPU, or 1 to %d)", what,
+			  arg, IBTOPO_THREADS_MAX);
+		return false;
+	}
+	ibtopo_set_threads((unsigned)n);
+	return true;
 }
 
 bool cli_global_option(struct cli_global *g, int c, const char *arg)
@@ -133,6 +151,8 @@ bool cli_global_option(struct cli_global *g, int c, const char *arg)
 	case CLI_GLOBAL + 3:
 		g->across_fabrics = true;
 		break;
+	case CLI_GLOBAL + 4:
+		return cli_set_threads(arg, "--threads");
 	case 'C':
 		g->ca = arg;
 		break;
@@ -188,6 +208,9 @@ void cli_print_global_help(FILE *f)
 		"  --fabric NAME         the fabric of new snapshots and of REFs\n"
 		"                        (default: $IBTOPO_FABRIC; see 'ibtopo fabrics')\n"
 		"  --across-fabrics      compare snapshots of two fabrics all the same\n"
+		"  --threads N           threads of route tracing and path diversity\n"
+		"                        (default: $IBTOPO_THREADS, else the CPUs\n"
+		"                        this process may use; 0 for that too)\n"
 		"  -C, --ca CA           local CA to discover through (default: first)\n"
 		"  -P, --port PORT       port of that CA (default: first active)\n"
 		"  -v, --verbose         each step, what it did and its time, on stderr\n");

@@ -55,6 +55,9 @@ void cli_set_global(struct cli_global *g);
  * Returns false (after `ibtopo: <why>` on stderr) for a bad value.
  */
 bool cli_global_option(struct cli_global *g, int c, const char *arg);
+/** The thread count from --threads or $IBTOPO_THREADS (`what`); false
+ * (said on stderr) when `arg` is no count. */
+bool cli_set_threads(const char *arg, const char *what);
 
 /** The global options as a getopt_long table, terminated by zeros. */
 extern const struct option *const cli_global_longopts;

@@ -245,6 +245,63 @@ static void set_cell(struct ibtopo_topology *t, int m, size_t i, size_t j,
 	*ibtopo__paths_cell(t, m, j, i) = v;
 }
 
+/*
+ * Edge-disjoint counts of one leaf class against the classes after it:
+ * the lightest edge on the tree path from its leaf, by one walk of the
+ * Gomory-Hu tree. On the threads: a class writes its own cells, with its
+ * worker's scratch.
+ */
+struct edge_par {
+	struct ctx *c;
+	const size_t *toff;
+	const struct ibtopo__adj *tadj;
+	const struct ibtopo__edge *tree;
+	double *minw;		/* per worker, nq + 1 each */
+	size_t *stack;
+};
+
+static int edge_class(void *arg, unsigned worker, size_t ci,
+		      struct ibtopo_error *err)
+{
+	struct edge_par *p = arg;
+	struct ctx *c = p->c;
+	struct ibtopo_topology *t = c->t;
+	double *minw = p->minw + (size_t)worker * (c->nq + 1);
+	size_t *stack = p->stack + (size_t)worker * (c->nq + 1);
+	size_t src = c->q_of[c->cls_rep[ci]], sp = 0;
+
+	(void)err;
+	/* minimum weight on the tree path from src; -1 = unvisited */
+	for (size_t v = 0; v < c->nq; v++)
+		minw[v] = -1;
+	minw[src] = DBL_MAX;
+	stack[sp++] = src;
+	while (sp) {
+		size_t u = stack[--sp];
+
+		for (size_t j = p->toff[u]; j < p->toff[u + 1]; j++) {
+			size_t v = p->tadj[j].v;
+			double w = p->tree[p->tadj[j].mult].cap;
+
+			if (minw[v] >= 0)
+				continue;
+			minw[v] = w < minw[u] ? w : minw[u];
+			stack[sp++] = v;
+		}
+	}
+	for (size_t cj = ci; cj < t->nclass; cj++) {
+		size_t other = cj == ci ? c->cls_second[ci] : c->cls_rep[cj];
+		double w;
+
+		if (other == IBTOPO__NONE)
+			continue;
+		w = minw[c->q_of[other]];
+		set_cell(t, M_EDGE, ci, cj,
+			 w < 0 ? 0 : (unsigned long long)(w + 0.5));
+	}
+	return 0;
+}
+
 static int edge_counts(struct ctx *c, struct ibtopo_error *err)
 {
 	struct ibtopo_topology *t = c->t;
@@ -252,6 +309,7 @@ static int edge_counts(struct ctx *c, struct ibtopo_error *err)
 	size_t ntree = 0, *toff = NULL, *stack = NULL;
 	struct ibtopo__adj *tadj = NULL;
 	double *minw = NULL;
+	unsigned nw = ibtopo_threads();
 	int ret;
 
 	if (!tree)
@@ -263,8 +321,10 @@ static int edge_counts(struct ctx *c, struct ibtopo_error *err)
 	/* tree adjacency, weights kept in mult's place as indexes */
 	toff = calloc(c->nq + 2, sizeof(*toff));
 	tadj = calloc(2 * ntree + 1, sizeof(*tadj));
-	minw = calloc(c->nq + 1, sizeof(*minw));
-	stack = calloc(c->nq + 1, sizeof(*stack));
+	if (nw > t->nclass)
+		nw = t->nclass ? (unsigned)t->nclass : 1;
+	minw = calloc(nw * (c->nq + 1), sizeof(*minw));
+	stack = calloc(nw * (c->nq + 1), sizeof(*stack));
 	if (!toff || !tadj || !minw || !stack) {
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
@@ -291,36 +351,10 @@ static int edge_counts(struct ctx *c, struct ibtopo_error *err)
 		}
 		free(fill);
 	}
-	for (size_t ci = 0; ci < t->nclass; ci++) {
-		size_t src = c->q_of[c->cls_rep[ci]], sp = 0;
+	{
+		struct edge_par p = { c, toff, tadj, tree, minw, stack };
 
-		/* minimum weight on the tree path from src; -1 = unvisited */
-		for (size_t v = 0; v < c->nq; v++)
-			minw[v] = -1;
-		minw[src] = DBL_MAX;
-		stack[sp++] = src;
-		while (sp) {
-			size_t u = stack[--sp];
-
-			for (size_t j = toff[u]; j < toff[u + 1]; j++) {
-				size_t v = tadj[j].v;
-				double w = tree[tadj[j].mult].cap;
-
-				if (minw[v] >= 0)
-					continue;
-				minw[v] = w < minw[u] ? w : minw[u];
-				stack[sp++] = v;
-			}
-		}
-		for (size_t cj = ci; cj < t->nclass; cj++) {
-			size_t other = cj == ci ? c->cls_second[ci] : c->cls_rep[cj];
-			double w;
-
-			if (other == IBTOPO__NONE)
-				continue;
-			w = minw[c->q_of[other]];
-			set_cell(t, M_EDGE, ci, cj, w < 0 ? 0 : (unsigned long long)(w + 0.5));
-		}
+		ret = ibtopo__parallel(t->nclass, nw, edge_class, &p, err);
 	}
 out_free:
 	free(stack);
@@ -389,40 +423,72 @@ static int node_counts(struct ctx *c, bool *computed, struct ibtopo_error *err)
 	return ret;
 }
 
+/*
+ * ECMP: one BFS per leaf class, on the threads. A class's BFS writes its
+ * row of cells (and their mirror), no other class's, and each worker has
+ * its own scratch, so the table is the same whatever ran where.
+ */
+struct ecmp_par {
+	struct ctx *c;
+	const size_t *nbr;
+	unsigned *dist;		/* per worker, n + 1 each */
+	double *count;
+	size_t *queue;
+};
+
+static int ecmp_class(void *arg, unsigned worker, size_t ci,
+		      struct ibtopo_error *err)
+{
+	struct ecmp_par *p = arg;
+	struct ibtopo_topology *t = p->c->t;
+	size_t n = t->nsw, w = (size_t)worker * (n + 1);
+	unsigned *dist = p->dist + w;
+	double *count = p->count + w;
+
+	(void)err;
+	ibtopo__graph_count_shortest(dist, count, p->queue + w, n, t->off,
+				     p->nbr, p->c->cls_rep[ci]);
+	for (size_t cj = ci; cj < t->nclass; cj++) {
+		size_t b = cj == ci ? p->c->cls_second[ci] : p->c->cls_rep[cj];
+		double v;
+
+		if (b == IBTOPO__NONE)
+			continue;
+		v = dist[b] == UINT_MAX ? 0 : count[b];
+		set_cell(t, M_ECMP, ci, cj,
+			 v >= 1.8e19 ? ULLONG_MAX : (unsigned long long)v);
+	}
+	return 0;
+}
+
 static int ecmp_counts(struct ctx *c, struct ibtopo_error *err)
 {
 	struct ibtopo_topology *t = c->t;
 	size_t n = t->nsw;
-	size_t *nbr = calloc(t->off[n] + 1, sizeof(*nbr));
-	unsigned *dist = calloc(n + 1, sizeof(*dist));
-	double *count = calloc(n + 1, sizeof(*count));
-	size_t *queue = calloc(n + 1, sizeof(*queue));
+	unsigned nw = ibtopo_threads();
+	size_t *nbr;
+	struct ecmp_par p;
 	int ret = 0;
 
-	if (!nbr || !dist || !count || !queue) {
+	if (nw > t->nclass)
+		nw = t->nclass ? (unsigned)t->nclass : 1;
+	nbr = calloc(t->off[n] + 1, sizeof(*nbr));
+	p.c = c;
+	p.nbr = nbr;
+	p.dist = calloc(nw * (n + 1), sizeof(*p.dist));
+	p.count = calloc(nw * (n + 1), sizeof(*p.count));
+	p.queue = calloc(nw * (n + 1), sizeof(*p.queue));
+	if (!nbr || !p.dist || !p.count || !p.queue) {
 		ret = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
 	for (size_t j = 0; j < t->off[n]; j++)
 		nbr[j] = t->adj[j].v;
-	for (size_t ci = 0; ci < t->nclass; ci++) {
-		ibtopo__graph_count_shortest(dist, count, queue, n, t->off, nbr,
-					     c->cls_rep[ci]);
-		for (size_t cj = ci; cj < t->nclass; cj++) {
-			size_t b = cj == ci ? c->cls_second[ci] : c->cls_rep[cj];
-			double v;
-
-			if (b == IBTOPO__NONE)
-				continue;
-			v = dist[b] == UINT_MAX ? 0 : count[b];
-			set_cell(t, M_ECMP, ci, cj,
-				 v >= 1.8e19 ? ULLONG_MAX : (unsigned long long)v);
-		}
-	}
+	ret = ibtopo__parallel(t->nclass, nw, ecmp_class, &p, err);
 out_free:
-	free(queue);
-	free(count);
-	free(dist);
+	free(p.queue);
+	free(p.count);
+	free(p.dist);
 	free(nbr);
 	return ret;
 }

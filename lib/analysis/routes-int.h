@@ -3,14 +3,17 @@
  * the switches and destinations it works on, the step of one packet
  * through one table, and what the files of the module give each other.
  *
- *   routes_trace.c   tracing by destination: reachability, loops, hops,
- *                    per-port balance, leaf pairs; ibtopo_routes_analyze()
+ *   routes_trace.c   tracing by destination on the threads, leaf pairs,
+ *                    per-level balance; ibtopo_routes_analyze()
+ *   routes_walk.c    the trace of one destination: reachability, loops,
+ *                    hops, per-port counts, findings
  *   routes_credit.c  the channel dependency graph and its cycles
  *   routes_ebb.c     effective bisection bandwidth over random bisections
  *   routes_net.c     the net they share and the step of one packet
  *
- * routes_trace.c calls routes_credit.c and routes_ebb.c; all three call
- * routes_net.c, which calls none of them.
+ * routes_trace.c calls routes_walk.c, routes_credit.c and routes_ebb.c;
+ * routes_walk.c calls routes_credit.c; all call routes_net.c, which calls
+ * none of them.
  */
 #ifndef IBTOPO_ROUTES_INT_H
 #define IBTOPO_ROUTES_INT_H
@@ -115,6 +118,8 @@ void ibtopo__cdg_free(struct ibtopo__cdg *g);
 /** A route enters switch `s` by port `in` and leaves by port `out`. */
 void ibtopo__cdg_turn(struct ibtopo__cdg *g, size_t s, unsigned in,
 		      unsigned out);
+/** Add the turns of `from` (a graph of the same net) to `g`. */
+void ibtopo__cdg_merge(struct ibtopo__cdg *g, const struct ibtopo__cdg *from);
 /**
  * Find the cycles (one per strongly connected component with one) and
  * report each as a credit-loop finding; its note, the links in order,
@@ -129,5 +134,83 @@ int ibtopo__cdg_cycles(struct ibtopo__cdg *g, const struct ibtopo__rnet *net,
 int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
 		       uint64_t seed, double *mean, double *min,
 		       struct ibtopo_error *err);
+
+/* routes_walk.c: the trace of one destination */
+#define IBTOPO__DIST_INF 0xffffu
+
+/* The result with what its findings borrow. */
+struct ibtopo__owned_routes {
+	struct ibtopo_routes pub;	/* first: ibtopo_routes_free() */
+	char **notes;
+	size_t nnotes;
+};
+
+/* One fault of the destination being traced. */
+struct ibtopo__fault {
+	enum ibtopo_finding_kind kind;
+	int sw, port;
+	int subkind;
+	uint64_t routes;		/* CA routes it hits */
+};
+
+/* A switch's outcome for the destination being traced. */
+enum { IBTOPO__ST_NEW = 0, IBTOPO__ST_STACK, IBTOPO__ST_DONE };
+
+/*
+ * The trace of one destination at a time: the net, its scratch and its
+ * sums. Each thread has one; routes_trace.c adds their sums up.
+ */
+struct ibtopo__trace {
+	struct ibtopo__rnet net;
+	struct ibtopo__owned_routes *res;
+	struct ibtopo_findings *findings;
+	struct ibtopo__cdg *cdg;
+	/* per switch, for the destination being traced */
+	uint8_t *state;
+	int *next;		/* next switch; -1 delivered here; -2 fault */
+	int *outp;		/* the table's entry (out-port) */
+	uint16_t *hops;		/* links to the destination when delivered */
+	int *fault;		/* fault index, or -1 */
+	int *pos;		/* position on the walk's stack */
+	int *stack;
+	int *order;		/* resolved switches, successor first */
+	size_t norder;
+	uint64_t *flow;
+	int *top;		/* highest-level switch on the way on */
+	/* the tables' entries for a block of destinations, one row of
+	 * switches each: a walk reads its entries from one row */
+	uint8_t *rows;
+	const uint8_t *row;
+	struct ibtopo__fault *faults;
+	size_t nfaults, afaults;
+	/* cabled switch distances, rows computed on demand */
+	size_t *adj_start;
+	int *adj;
+	uint16_t **dist;
+	int *queue;
+	/* totals */
+	uint64_t *port_routes;
+	uint32_t *port_dlids;
+	size_t kept[4];		/* findings kept: hole, loop, long, credit */
+};
+
+
+/* destinations whose table entries are gathered at once */
+#define IBTOPO__ROW_BLOCK 64
+
+/** The scratch of `t` for its net (set before); 0 or IBTOPO_ENOMEM. */
+int ibtopo__trace_alloc(struct ibtopo__trace *t, struct ibtopo_error *err);
+/** The switch graph the cable distances are computed on. */
+int ibtopo__trace_adjacency(struct ibtopo__trace *t, struct ibtopo_error *err);
+/** Free the scratch and the graph of channel dependencies (not the net). */
+void ibtopo__trace_release(struct ibtopo__trace *t);
+/** The entries of `n` (<= IBTOPO__ROW_BLOCK) destinations (indexes
+ * idx[]) from every table, as rows of t->rows. */
+void ibtopo__gather_rows(struct ibtopo__trace *t, const uint64_t *idx,
+			 size_t n);
+/** Trace destination `d` (its row in t->row): walk every switch, then
+ * count into t's sums and findings. */
+int ibtopo__trace_one(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
+		      struct ibtopo_error *err);
 
 #endif /* IBTOPO_ROUTES_INT_H */

@@ -22,6 +22,7 @@ struct ibtopo__cdg {
 	const struct ibtopo__rnet *net;
 	size_t *moff;		/* switch -> first bit of its turn matrix */
 	uint8_t *bits;
+	size_t nbytes;
 };
 
 int ibtopo__cdg_new(struct ibtopo__cdg **out, const struct ibtopo__rnet *net)
@@ -42,7 +43,8 @@ int ibtopo__cdg_new(struct ibtopo__cdg **out, const struct ibtopo__rnet *net)
 		g->moff[s] = nbits;
 		nbits += w * w;
 	}
-	g->bits = calloc(nbits / 8 + 1, 1);
+	g->nbytes = nbits / 8 + 1;
+	g->bits = calloc(g->nbytes, 1);
 	if (!g->bits)
 		goto out_free;
 	*out = g;
@@ -83,6 +85,12 @@ void ibtopo__cdg_turn(struct ibtopo__cdg *g, size_t s, unsigned in,
 		return;
 	b = bit_of(g, s, in, out);
 	g->bits[b / 8] |= (uint8_t)(1u << (b % 8));
+}
+
+void ibtopo__cdg_merge(struct ibtopo__cdg *g, const struct ibtopo__cdg *from)
+{
+	for (size_t i = 0; i < g->nbytes && i < from->nbytes; i++)
+		g->bits[i] |= from->bits[i];
 }
 
 /* The switch a channel leads to and the port it enters by; false when

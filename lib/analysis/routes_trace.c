@@ -26,364 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DIST_INF 0xffffu
-
-/* The result with what its findings borrow. */
-struct owned_routes {
-	struct ibtopo_routes pub;	/* first: ibtopo_routes_free() */
-	char **notes;
-	size_t nnotes;
-};
-
-/* One fault of the destination being traced. */
-struct fault {
-	enum ibtopo_finding_kind kind;
-	int sw, port;
-	int subkind;
-	uint64_t routes;		/* CA routes it hits */
-};
-
-/* A switch's outcome for the destination being traced. */
-enum { ST_NEW = 0, ST_STACK, ST_DONE };
-
-struct trace {
-	struct ibtopo__rnet net;
-	struct owned_routes *res;
-	struct ibtopo_findings *findings;
-	struct ibtopo__cdg *cdg;
-	/* per switch, for the destination being traced */
-	uint8_t *state;
-	int *next;		/* next switch; -1 delivered here; -2 fault */
-	int *outp;		/* the table's entry (out-port) */
-	uint16_t *hops;		/* links to the destination when delivered */
-	int *fault;		/* fault index, or -1 */
-	int *pos;		/* position on the walk's stack */
-	int *stack;
-	int *order;		/* resolved switches, successor first */
-	size_t norder;
-	uint64_t *flow;
-	int *top;		/* highest-level switch on the way on */
-	/* the tables' entries for a block of destinations, one row of
-	 * switches each: a walk reads its entries from one row */
-	uint8_t *rows;
-	const uint8_t *row;
-	struct fault *faults;
-	size_t nfaults, afaults;
-	/* cabled switch distances, rows computed on demand */
-	size_t *adj_start;
-	int *adj;
-	uint16_t **dist;
-	int *queue;
-	/* totals */
-	uint64_t *port_routes;
-	uint32_t *port_dlids;
-	size_t kept[4];		/* findings kept: hole, loop, long, credit */
-};
-
 static int nomem(struct ibtopo_error *err)
 {
 	return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-}
-
-/* ----------------------------------------------------- cable distances */
-
-static int build_adjacency(struct trace *t, struct ibtopo_error *err)
-{
-	const struct ibtopo__rnet *net = &t->net;
-	size_t n = 0;
-
-	t->adj_start = calloc(net->nsw + 1, sizeof(*t->adj_start));
-	t->dist = calloc(net->nsw + 1, sizeof(*t->dist));
-	t->queue = malloc((net->nsw + 1) * sizeof(*t->queue));
-	if (!t->adj_start || !t->dist || !t->queue)
-		return nomem(err);
-	for (int pass = 0; pass < 2; pass++) {
-		n = 0;
-		for (size_t s = 0; s < net->nsw; s++) {
-			const struct ibtopo_node *sw = net->sw[s];
-
-			t->adj_start[s] = n;
-			for (unsigned p = 1; p <= sw->nports; p++) {
-				const struct ibtopo_port *pp = sw->ports[p];
-
-				if (!pp || !ibtopo__route_link_up(pp) ||
-				    pp->remote->node->type != IBTOPO_NODE_SWITCH)
-					continue;
-				if (pass)
-					t->adj[n] = net->swid
-						[pp->remote->node->index];
-				n++;
-			}
-		}
-		t->adj_start[net->nsw] = n;
-		if (!pass) {
-			t->adj = malloc((n ? n : 1) * sizeof(*t->adj));
-			if (!t->adj)
-				return nomem(err);
-		}
-	}
-	return 0;
-}
-
-/* Cabled hops from every switch to switch `to`; NULL when out of memory. */
-static const uint16_t *dist_to(struct trace *t, int to)
-{
-	size_t head = 0, tail = 0, nsw = t->net.nsw;
-	uint16_t *d;
-
-	if (t->dist[to])
-		return t->dist[to];
-	d = malloc(nsw * sizeof(*d));
-	if (!d)
-		return NULL;
-	for (size_t i = 0; i < nsw; i++)
-		d[i] = DIST_INF;
-	d[to] = 0;
-	t->queue[tail++] = to;
-	while (head < tail) {
-		int s = t->queue[head++];
-
-		for (size_t k = t->adj_start[s]; k < t->adj_start[s + 1]; k++) {
-			int u = t->adj[k];
-
-			if (d[u] != DIST_INF)
-				continue;
-			d[u] = (uint16_t)(d[s] + 1);
-			t->queue[tail++] = u;
-		}
-	}
-	t->dist[to] = d;
-	return d;
-}
-
-/* ------------------------------------------------------------ tracing */
-
-static int add_fault(struct trace *t, enum ibtopo_finding_kind kind, int sw,
-		     int port, int subkind, struct ibtopo_error *err)
-{
-	if (t->nfaults == t->afaults) {
-		size_t na = t->afaults ? 2 * t->afaults : 16;
-		struct fault *nf = realloc(t->faults, na * sizeof(*nf));
-
-		if (!nf)
-			return nomem(err);
-		t->faults = nf;
-		t->afaults = na;
-	}
-	t->faults[t->nfaults] = (struct fault){ kind, sw, port, subkind, 0 };
-	return (int)t->nfaults++;
-}
-
-/*
- * The switch of a cycle (stack[from..top]) where the route goes wrong:
- * the first whose step gets no closer to the destination by the cables;
- * the one that closed the cycle when distances are not known.
- */
-static int loop_culprit(struct trace *t, const struct ibtopo__rdest *d,
-			size_t from, size_t top)
-{
-	const uint16_t *dist = dist_to(t, d->attach);
-
-	if (dist)
-		for (size_t i = from; i <= top; i++) {
-			int s = t->stack[i], n = t->next[s];
-
-			if (dist[n] >= dist[s])
-				return s;
-		}
-	return t->stack[top];
-}
-
-/* Resolve every switch from `start` on, for destination `d`. */
-static int walk(struct trace *t, const struct ibtopo__rdest *d, int start,
-		struct ibtopo_error *err)
-{
-	size_t sp = 0;
-	int cur = start, f = -1;
-
-	for (;;) {
-		enum ibtopo_route_hole hole;
-		enum ibtopo__rstep st;
-		int nx = -1, port;
-
-		if (t->state[cur] == ST_DONE)
-			break;
-		if (t->state[cur] == ST_STACK) {
-			int who = loop_culprit(t, d, (size_t)t->pos[cur],
-					       sp - 1);
-
-			f = add_fault(t, IBTOPO_FIND_ROUTE_LOOP, who,
-				      t->outp[who], 0, err);
-			if (f < 0)
-				return f;
-			break;
-		}
-		t->state[cur] = ST_STACK;
-		t->pos[cur] = (int)sp;
-		t->stack[sp++] = cur;
-		st = ibtopo__route_step(&t->net, (size_t)cur, d, t->row[cur],
-					&nx, &port, &hole);
-		t->outp[cur] = port;
-		/* an entry past the switch's ports (a hole) counts nowhere */
-		if (port > 0 && t->net.pbase[cur] + (size_t)port <
-					t->net.pbase[cur + 1])
-			t->port_dlids[t->net.pbase[cur] + (size_t)port]++;
-		if (st == IBTOPO__STEP_NEXT) {
-			t->next[cur] = nx;
-			cur = nx;
-			continue;
-		}
-		sp--;
-		t->state[cur] = ST_DONE;
-		t->order[t->norder++] = cur;
-		if (st == IBTOPO__STEP_DELIVERED) {
-			t->next[cur] = -1;
-			t->hops[cur] = port == 0 ? 0 : 1;
-			t->fault[cur] = -1;
-			t->top[cur] = cur;
-		} else {
-			t->next[cur] = -2;
-			t->fault[cur] = add_fault(t, IBTOPO_FIND_ROUTE_BLACK_HOLE,
-						  cur, port, (int)hole, err);
-			if (t->fault[cur] < 0)
-				return t->fault[cur];
-		}
-		break;
-	}
-	/* the switches pushed take the outcome of the one they send to */
-	while (sp > 0) {
-		int s = t->stack[--sp], n = t->next[s];
-
-		t->state[s] = ST_DONE;
-		t->order[t->norder++] = s;
-		if (f >= 0 || t->fault[n] >= 0) {
-			t->fault[s] = f >= 0 ? f : t->fault[n];
-			continue;
-		}
-		t->fault[s] = -1;
-		t->hops[s] = (uint16_t)(t->hops[n] + 1);
-		t->top[s] = t->net.level[t->top[n]] > t->net.level[s] ?
-			    t->top[n] : s;
-	}
-	return 0;
-}
-
-static int emit(struct trace *t, const struct ibtopo__rdest *d,
-		const struct fault *fl, unsigned hops, unsigned min_hops,
-		uint64_t routes, struct ibtopo_error *err)
-{
-	struct ibtopo_finding f;
-	const struct ibtopo_node *sw = t->net.sw[fl->sw];
-	size_t *kept = &t->kept[fl->kind == IBTOPO_FIND_ROUTE_BLACK_HOLE ? 0 :
-				fl->kind == IBTOPO_FIND_ROUTE_LOOP ? 1 : 2];
-
-	if (!t->findings || *kept >= IBTOPO__ROUTES_MAX_FINDINGS)
-		return 0;
-	(*kept)++;
-	ibtopo__finding_init(&f, fl->kind);
-	f.a.node = sw->desc;
-	f.a.guid = sw->guid;
-	f.a.port = fl->port;
-	ibtopo_end_from_port(&f.b, d->port);
-	if (!d->ca)
-		f.b.port = -1;
-	if (fl->kind == IBTOPO_FIND_ROUTE_LOOP ||
-	    fl->kind == IBTOPO_FIND_ROUTE_BLACK_HOLE) {
-		/* END A - END B reads as a cable: b is the far end of a's
-		 * (unset when the port has none), the destination is c */
-		const struct ibtopo_port *out =
-			fl->port > 0 && (unsigned)fl->port <= sw->nports ?
-				sw->ports[fl->port] : NULL;
-
-		f.c = f.b;
-		f.b = (struct ibtopo_end){ NULL, 0, -1 };
-		if (out && out->remote)
-			ibtopo_end_from_port(&f.b, out->remote);
-	}
-	f.subkind = fl->subkind;
-	f.limit = d->lid;
-	f.value = (double)routes;
-	f.actual = hops;
-	f.expected = min_hops;
-	return ibtopo_findings_add(t->findings, &f, err);
-}
-
-/* Flows, hops, balance and findings of one destination, once walked. */
-static int account(struct trace *t, const struct ibtopo__rdest *d,
-		   struct ibtopo_error *err)
-{
-	struct ibtopo_routes *r = &t->res->pub;
-	const struct ibtopo__rnet *net = &t->net;
-	const uint16_t *dist = NULL;
-	bool pairs = d->ca && d->base;
-	int rc;
-
-	for (size_t s = 0; s < net->nsw; s++) {
-		uint64_t mine = net->local[s];
-
-		if (d->ca && (int)s == d->attach)
-			mine--;	/* the destination port itself */
-		t->flow[s] = mine;
-		if (!mine)
-			continue;
-		if (t->fault[s] >= 0) {
-			t->faults[t->fault[s]].routes += mine;
-			if (pairs)
-				r->unreachable_pairs += mine;
-		} else if (pairs) {
-			size_t h = (size_t)t->hops[s] + 1;
-
-			if (h < r->nhops)
-				r->hops[h] += mine;
-		}
-	}
-	for (size_t i = 0; i < t->nfaults; i++) {
-		const struct fault *fl = &t->faults[i];
-
-		if (!fl->routes)
-			continue;
-		if (fl->kind == IBTOPO_FIND_ROUTE_LOOP)
-			r->loops++;
-		else
-			r->black_holes++;
-		rc = emit(t, d, fl, 0, 0, fl->routes, err);
-		if (rc)
-			return rc;
-	}
-	if (!pairs)
-		return 0;
-	/* CA routes flow down the tree: a switch before the one it sends to */
-	for (size_t i = t->norder; i-- > 0;) {
-		int s = t->order[i], n = t->next[s];
-
-		if (t->fault[s] >= 0 || !t->flow[s])
-			continue;
-		t->port_routes[net->pbase[s] + (size_t)t->outp[s]] += t->flow[s];
-		if (n < 0)
-			continue;
-		t->flow[n] += t->flow[s];
-		if (t->cdg && t->next[n] >= 0)
-			ibtopo__cdg_turn(t->cdg, (size_t)n,
-					 net->rnum[net->pbase[s] +
-						   (size_t)t->outp[s]],
-					 (unsigned)t->outp[n]);
-		if (!dist)
-			dist = dist_to(t, d->attach);
-		if (!dist)
-			return nomem(err);
-		if (dist[n] == DIST_INF || dist[n] + 1 != dist[s]) {
-			struct fault fl = { IBTOPO_FIND_ROUTE_NOT_MINIMAL, s,
-					    t->outp[s], 0, t->flow[s] };
-
-			r->not_minimal++;
-			rc = emit(t, d, &fl, t->hops[s],
-				  dist[s] == DIST_INF ? 0 : dist[s] + 1u,
-				  t->flow[s], err);
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
 }
 
 /* ----------------------------------------------------------- leaf pairs */
@@ -423,7 +68,7 @@ struct leafpairs {
 	size_t npairs, apairs;
 };
 
-static int leafpairs_init(struct leafpairs *lp, const struct trace *t,
+static int leafpairs_init(struct leafpairs *lp, const struct ibtopo__trace *t,
 			  struct ibtopo_error *err)
 {
 	const struct ibtopo__rnet *net = &t->net;
@@ -445,7 +90,7 @@ static int leafpairs_init(struct leafpairs *lp, const struct trace *t,
 
 /* Record the group of destinations on leaf index `b` (t already walked
  * each one: tops[k] holds the top switch from leaf k for dest k-th). */
-static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
+static int leafpairs_group(struct leafpairs *lp, const struct ibtopo__trace *t,
 			   size_t b, struct ibtopo_error *err)
 {
 	for (size_t a = 0; a < lp->nleaves; a++) {
@@ -496,7 +141,7 @@ static int leafpairs_group(struct leafpairs *lp, const struct trace *t,
 	return 0;
 }
 
-static void leafpairs_note(struct leafpairs *lp, const struct trace *t)
+static void leafpairs_note(struct leafpairs *lp, const struct ibtopo__trace *t)
 {
 	for (size_t a = 0; a < lp->nleaves; a++) {
 		int s = lp->leaves[a], top;
@@ -586,7 +231,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* ------------------------------------------------------------- levels */
 
-static int level_spreads(struct trace *t, struct ibtopo_error *err)
+static int level_spreads(struct ibtopo__trace *t, struct ibtopo_error *err)
 {
 	struct ibtopo_routes *r = &t->res->pub;
 	const struct ibtopo__rnet *net = &t->net;
@@ -649,7 +294,7 @@ out_free:
 	return rc;
 }
 
-static int port_rows(struct trace *t, struct ibtopo_error *err)
+static int port_rows(struct ibtopo__trace *t, struct ibtopo_error *err)
 {
 	struct ibtopo_routes *r = &t->res->pub;
 	const struct ibtopo__rnet *net = &t->net;
@@ -686,112 +331,331 @@ static int port_rows(struct trace *t, struct ibtopo_error *err)
 	return 0;
 }
 
-/* --------------------------------------------------------------- main */
+/*
+ * Threads: the destinations, in the order above, are cut into chunks of
+ * whole leaf groups; a worker traces a chunk with its own scratch and
+ * sums (port counts, hops, turns), and keeps the chunk's findings and
+ * leaf pairs with the chunk. The sums add up the same in any order and
+ * the chunks' lists are joined in order, so the result is what one thread
+ * finds, findings and their cap included.
+ */
+struct chunk {
+	size_t from, to;	/* positions in idx */
+	struct ibtopo_findings found;
+	size_t kept[3];
+	double *used, *cabled, *spines;
+	uint64_t *key;
+	size_t npairs, apairs;
+};
 
-/* destinations whose table entries are gathered at once */
-#define ROW_BLOCK 64
+struct par {
+	struct ibtopo_findings *findings;	/* the result's, or NULL */
+	struct ibtopo__trace **w;		/* per worker; w[0] is the caller's */
+	struct leafpairs *lp;		/* per worker */
+	unsigned nw;			/* workers */
+	struct chunk *ck;
+	size_t nck;
+	const uint64_t *idx;
+	bool leaf;
+};
 
-static int trace_alloc(struct trace *t, struct ibtopo_error *err)
+/* Move the leaf-pair rows between a worker (`to_chunk` false: the
+ * chunk's, empty, to the worker) and a chunk. */
+static void rows_move(struct leafpairs *lp, struct chunk *c, bool to_chunk)
 {
-	size_t n = t->net.nsw + 1;
-
-	t->state = calloc(n, 1);
-	t->next = calloc(n, sizeof(int));
-	t->outp = calloc(n, sizeof(int));
-	t->hops = calloc(n, sizeof(uint16_t));
-	t->fault = calloc(n, sizeof(int));
-	t->pos = calloc(n, sizeof(int));
-	t->stack = calloc(n, sizeof(int));
-	t->order = calloc(n, sizeof(int));
-	t->flow = calloc(n, sizeof(uint64_t));
-	t->top = calloc(n, sizeof(int));
-	t->port_routes = calloc(t->net.nport_ids + 1, sizeof(uint64_t));
-	t->port_dlids = calloc(t->net.nport_ids + 1, sizeof(uint32_t));
-	t->rows = malloc(ROW_BLOCK * n);
-	if (!t->rows || !t->state || !t->next || !t->outp || !t->hops || !t->fault ||
-	    !t->pos || !t->stack || !t->order || !t->flow || !t->top ||
-	    !t->port_routes || !t->port_dlids)
-		return nomem(err);
-	return 0;
+	if (to_chunk) {
+		c->used = lp->used;
+		c->cabled = lp->cabled;
+		c->spines = lp->spines;
+		c->key = lp->key;
+		c->npairs = lp->npairs;
+		c->apairs = lp->apairs;
+	}
+	lp->used = lp->cabled = lp->spines = NULL;
+	lp->key = NULL;
+	lp->npairs = lp->apairs = 0;
 }
 
-static void trace_release(struct trace *t)
+static int trace_chunk(void *arg, unsigned worker, size_t task,
+		       struct ibtopo_error *err)
 {
-	if (t->dist)
-		for (size_t i = 0; i < t->net.nsw; i++)
-			free(t->dist[i]);
-	free(t->dist);
-	free(t->queue);
-	free(t->adj);
-	free(t->adj_start);
-	free(t->faults);
-	free(t->rows);
-	free(t->port_dlids);
-	free(t->port_routes);
-	free(t->top);
-	free(t->flow);
-	free(t->order);
-	free(t->stack);
-	free(t->pos);
-	free(t->fault);
-	free(t->hops);
-	free(t->outp);
-	free(t->next);
-	free(t->state);
-	ibtopo__cdg_free(t->cdg);
-	ibtopo__rnet_release(&t->net);
-}
-
-/* Trace one destination: walk every switch, then count. */
-static int trace_one(struct trace *t, const struct ibtopo__rdest *d,
-		     struct ibtopo_error *err)
-{
+	struct par *p = arg;
+	struct ibtopo__trace *t = p->w[worker];
+	struct leafpairs *lp = &p->lp[worker];
+	struct chunk *c = &p->ck[task];
+	const struct ibtopo__rnet *net = &t->net;
 	int rc = 0;
 
-	memset(t->state, ST_NEW, t->net.nsw);
-	t->norder = 0;
-	t->nfaults = 0;
-	for (size_t s = 0; s < t->net.nsw && !rc; s++)
-		if (t->state[s] == ST_NEW)
-			rc = walk(t, d, (int)s, err);
-	if (!rc)
-		rc = account(t, d, err);
+	t->findings = p->findings ? &c->found : NULL;
+	memset(t->kept, 0, sizeof(t->kept));
+	rows_move(lp, c, false);
+	for (size_t i = c->from; i < c->to && !rc; i++) {
+		const struct ibtopo__rdest *d = &net->dest[p->idx[i]];
+		size_t k = i - c->from;
+
+		if (k % IBTOPO__ROW_BLOCK == 0)
+			ibtopo__gather_rows(t, p->idx + i, c->to - i < IBTOPO__ROW_BLOCK ?
+					c->to - i : IBTOPO__ROW_BLOCK);
+		t->row = t->rows + (k % IBTOPO__ROW_BLOCK) * net->nsw;
+		rc = ibtopo__trace_one(t, d, err);
+		if (rc)
+			break;
+		if (p->leaf && d->ca && d->base)
+			leafpairs_note(lp, t);
+		if (p->leaf && (i + 1 == net->ndest ||
+				net->dest[p->idx[i + 1]].attach != d->attach) &&
+		    lp->leaf_of[d->attach] >= 0)
+			rc = leafpairs_group(lp, t,
+					     (size_t)lp->leaf_of[d->attach], err);
+	}
+	rows_move(lp, c, true);
 	return rc;
 }
 
 /*
- * The entries of `n` destinations (indexes idx[]) from every table, as
- * rows: read switch by switch, a table's entries for LIDs close together
- * share cache lines, and the rows stay in cache while they fill.
+ * Cut idx into about `want` chunks of near equal size, at the end of a
+ * leaf's group only (where the leaf-pair scratch is empty again).
  */
-static void gather_rows(struct trace *t, const uint64_t *idx, size_t n)
+static int chunks_cut(struct par *p, const struct ibtopo__rnet *net,
+		      const struct leafpairs *lp, size_t want,
+		      struct ibtopo_error *err)
 {
-	const struct ibtopo__rnet *net = &t->net;
-	unsigned lid[ROW_BLOCK];
+	size_t ndest = net->ndest, from = 0;
 
-	for (size_t k = 0; k < n; k++)
-		lid[k] = net->dest[idx[k]].lid;
-	for (size_t s = 0; s < net->nsw; s++) {
-		const uint8_t *lft = net->lft[s];
-		unsigned top = net->lft_top[s];
-		uint8_t *col = t->rows + s;
+	p->ck = calloc(want + 1, sizeof(*p->ck));
+	if (!p->ck)
+		return nomem(err);
+	for (size_t i = 0; i < ndest; i++) {
+		int at = net->dest[p->idx[i]].attach;
+		bool end = i + 1 == ndest ||
+			   net->dest[p->idx[i + 1]].attach != at;
 
-		for (size_t k = 0; k < n; k++, col += net->nsw)
-			*col = lft && lid[k] <= top ? lft[lid[k]] :
-			       IBTOPO_LFT_NONE;
+		if (i + 1 < ndest && (!end || p->nck + 1 >= want ||
+				      (p->leaf && lp->leaf_of[at] < 0) ||
+				      (i + 1) * want < (p->nck + 1) * ndest))
+			continue;
+		p->ck[p->nck].from = from;
+		p->ck[p->nck++].to = i + 1;
+		from = i + 1;
 	}
+	return 0;
 }
 
-static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
+static int worker_new(struct ibtopo__trace **out, struct ibtopo__trace *m,
+		      struct ibtopo_error *err)
+{
+	struct ibtopo__trace *w = calloc(1, sizeof(*w));
+	int rc;
+
+	*out = w;
+	if (!w)
+		return nomem(err);
+	w->net = m->net;	/* shared, read only; released by m */
+	w->res = calloc(1, sizeof(*w->res));
+	if (!w->res)
+		return nomem(err);
+	w->res->pub.nhops = m->res->pub.nhops;
+	w->res->pub.hops = calloc(w->res->pub.nhops, sizeof(uint64_t));
+	if (!w->res->pub.hops)
+		return nomem(err);
+	rc = ibtopo__trace_alloc(w, err);
+	if (!rc)
+		rc = ibtopo__trace_adjacency(w, err);
+	if (!rc && m->cdg && ibtopo__cdg_new(&w->cdg, &m->net))
+		rc = nomem(err);
+	return rc;
+}
+
+static void worker_free(struct ibtopo__trace *w)
+{
+	if (!w)
+		return;
+	ibtopo__trace_release(w);
+	if (w->res)
+		ibtopo_routes_free(&w->res->pub);
+	free(w);
+}
+
+/* Add what worker `w` counted to `m`'s. */
+static void worker_merge(struct ibtopo__trace *m, const struct ibtopo__trace *w)
+{
+	struct ibtopo_routes *r = &m->res->pub;
+	const struct ibtopo_routes *wr = &w->res->pub;
+
+	r->unreachable_pairs += wr->unreachable_pairs;
+	r->loops += wr->loops;
+	r->black_holes += wr->black_holes;
+	r->not_minimal += wr->not_minimal;
+	for (size_t i = 0; i < r->nhops && i < wr->nhops; i++)
+		r->hops[i] += wr->hops[i];
+	for (size_t i = 0; i < m->net.nport_ids; i++) {
+		m->port_routes[i] += w->port_routes[i];
+		m->port_dlids[i] += w->port_dlids[i];
+	}
+	if (m->cdg && w->cdg)
+		ibtopo__cdg_merge(m->cdg, w->cdg);
+}
+
+/* Join the chunks' findings in order, the first of each kind up to the
+ * cap, into the result's list. */
+static int join_findings(struct ibtopo__trace *t, struct par *p,
+			 struct ibtopo_error *err)
+{
+	for (size_t k = 0; k < p->nck && p->findings; k++) {
+		const struct chunk *c = &p->ck[k];
+
+		for (size_t i = 0; i < c->found.count; i++) {
+			const struct ibtopo_finding *f = &c->found.items[i];
+			size_t *kept = &t->kept[
+				f->kind == IBTOPO_FIND_ROUTE_BLACK_HOLE ? 0 :
+				f->kind == IBTOPO_FIND_ROUTE_LOOP ? 1 : 2];
+			int rc;
+
+			if (*kept >= IBTOPO__ROUTES_MAX_FINDINGS)
+				continue;
+			(*kept)++;
+			rc = ibtopo_findings_add(p->findings, f, err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int realloc_to(void *pptr, size_t n, size_t size)
+{
+	void **p = pptr;
+	void *np = realloc(*p, (n ? n : 1) * size);
+
+	if (!np)
+		return IBTOPO_ENOMEM;
+	*p = np;
+	return 0;
+}
+
+/* Join the chunks' leaf pairs in order into `lp`. */
+static int join_pairs(struct par *p, struct leafpairs *lp,
+		      struct ibtopo_error *err)
+{
+	size_t total = lp->npairs;
+
+	for (size_t k = 0; k < p->nck; k++)
+		total += p->ck[k].npairs;
+	if (total > lp->apairs) {
+		if (realloc_to(&lp->used, total, sizeof(double)) ||
+		    realloc_to(&lp->cabled, total, sizeof(double)) ||
+		    realloc_to(&lp->spines, total, sizeof(double)) ||
+		    realloc_to(&lp->key, total, sizeof(uint64_t)))
+			return nomem(err);
+		lp->apairs = total;
+	}
+	for (size_t k = 0; k < p->nck; k++) {
+		const struct chunk *c = &p->ck[k];
+		size_t n = lp->npairs;
+
+		if (!c->npairs)
+			continue;
+		memcpy(lp->used + n, c->used, c->npairs * sizeof(double));
+		memcpy(lp->cabled + n, c->cabled, c->npairs * sizeof(double));
+		memcpy(lp->spines + n, c->spines, c->npairs * sizeof(double));
+		memcpy(lp->key + n, c->key, c->npairs * sizeof(uint64_t));
+		lp->npairs += c->npairs;
+	}
+	return 0;
+}
+
+static void par_release(struct par *p)
+{
+	for (size_t k = 0; k < p->nck; k++) {
+		struct chunk *c = &p->ck[k];
+
+		ibtopo_findings_release(&c->found);
+		free(c->used);
+		free(c->cabled);
+		free(c->spines);
+		free(c->key);
+	}
+	free(p->ck);
+	for (unsigned i = 1; p->w && i < p->nw; i++)
+		worker_free(p->w[i]);
+	for (unsigned i = 0; p->lp && i < p->nw; i++)
+		leafpairs_release(&p->lp[i]);
+	free(p->w);
+	free(p->lp);
+}
+
+/* The workers, the caller's trace `t` first, each with its leaf-pair
+ * scratch shaped like `lp`. */
+static int workers_new(struct ibtopo__trace *t, struct par *p,
+		       const struct leafpairs *lp, struct ibtopo_error *err)
+{
+	int rc = 0;
+
+	p->w = calloc(p->nw, sizeof(*p->w));
+	p->lp = calloc(p->nw, sizeof(*p->lp));
+	if (!p->w || !p->lp)
+		return nomem(err);
+	p->w[0] = t;
+	for (unsigned i = 1; i < p->nw && !rc; i++)
+		rc = worker_new(&p->w[i], t, err);
+	for (unsigned i = 0; i < p->nw && !rc; i++) {
+		struct leafpairs *wl = &p->lp[i];
+
+		rc = leafpairs_init(wl, t, err);
+		if (rc || !p->leaf)
+			continue;
+		wl->gcap = lp->gcap;
+		wl->seen = calloc(wl->nleaves * wl->gcap + 1,
+				  sizeof(*wl->seen));
+		wl->nseen = calloc(wl->nleaves + 1, sizeof(*wl->nseen));
+		if (!wl->seen || !wl->nseen)
+			rc = nomem(err);
+	}
+	return rc;
+}
+
+/* Trace every destination, in idx's order, on the threads; join what
+ * they found into `t` and the leaf pairs into `lp`. */
+static int trace_par(struct ibtopo__trace *t, struct par *p, struct leafpairs *lp,
+		     struct ibtopo_error *err)
+{
+	unsigned nthreads = ibtopo_threads();
+	int rc;
+
+	rc = chunks_cut(p, &t->net, lp,
+			nthreads > 1 ? 4 * (size_t)nthreads : 1, err);
+	if (rc)
+		return rc;
+	p->nw = nthreads < p->nck ? nthreads : (unsigned)p->nck;
+	if (!p->nw)
+		p->nw = 1;
+	rc = workers_new(t, p, lp, err);
+	if (!rc)
+		rc = ibtopo__parallel(p->nck, p->nw, trace_chunk, p, err);
+	t->findings = p->findings;
+	memset(t->kept, 0, sizeof(t->kept));
+	if (rc)
+		return rc;
+	for (unsigned i = 1; i < p->nw; i++)
+		worker_merge(t, p->w[i]);
+	rc = join_findings(t, p, err);
+	if (!rc)
+		rc = join_pairs(p, lp, err);
+	return rc;
+}
+
+static int trace_all(struct ibtopo__trace *t, const struct ibtopo_routes_opts *opts,
 		     struct ibtopo_error *err)
 {
 	const struct ibtopo__rnet *net = &t->net;
 	bool leaf = !(opts->flags & IBTOPO_ROUTES_NO_LEAF_PAIRS) &&
 		    net->topo != NULL;
 	struct leafpairs lp;
+	struct par par;
 	uint64_t *idx = NULL;
 	int rc;
 
+	memset(&par, 0, sizeof(par));
 	rc = leafpairs_init(&lp, t, err);
 	if (rc)
 		goto out_release;
@@ -819,34 +683,13 @@ static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
 			if (run > lp.gcap)
 				lp.gcap = run;
 		}
-		lp.seen = calloc(lp.nleaves * lp.gcap + 1, sizeof(*lp.seen));
-		lp.nseen = calloc(lp.nleaves + 1, sizeof(*lp.nseen));
-		if (!lp.seen || !lp.nseen) {
-			rc = nomem(err);
-			goto out_release;
-		}
 	}
-	for (size_t i = 0; i < net->ndest; i++) {
-		const struct ibtopo__rdest *d = &net->dest[idx[i]];
-
-		if (i % ROW_BLOCK == 0)
-			gather_rows(t, idx + i, net->ndest - i < ROW_BLOCK ?
-					net->ndest - i : ROW_BLOCK);
-		t->row = t->rows + (i % ROW_BLOCK) * net->nsw;
-		rc = trace_one(t, d, err);
-		if (rc)
-			goto out_release;
-		if (leaf && d->ca && d->base)
-			leafpairs_note(&lp, t);
-		if (leaf && (i + 1 == net->ndest ||
-			     net->dest[idx[i + 1]].attach != d->attach) &&
-		    lp.leaf_of[d->attach] >= 0) {
-			rc = leafpairs_group(&lp, t,
-					     (size_t)lp.leaf_of[d->attach], err);
-			if (rc)
-				goto out_release;
-		}
-	}
+	par.findings = t->findings;
+	par.idx = idx;
+	par.leaf = leaf;
+	rc = trace_par(t, &par, &lp, err);
+	if (rc)
+		goto out_release;
 	if (leaf)
 		rc = leafpairs_merge(&lp, err);
 	if (leaf && !rc) {
@@ -870,6 +713,7 @@ static int trace_all(struct trace *t, const struct ibtopo_routes_opts *opts,
 	}
 
 out_release:
+	par_release(&par);
 	free(idx);
 	leafpairs_release(&lp);
 	return rc;
@@ -883,7 +727,7 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 			  struct ibtopo_error *err)
 {
 	static const struct ibtopo_routes_opts defaults = IBTOPO_ROUTES_OPTS_INIT;
-	struct trace t;
+	struct ibtopo__trace t;
 	struct ibtopo_routes *r;
 	int rc;
 
@@ -917,9 +761,9 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 			"output");
 		goto out_fail;
 	}
-	rc = trace_alloc(&t, err);
+	rc = ibtopo__trace_alloc(&t, err);
 	if (!rc)
-		rc = build_adjacency(&t, err);
+		rc = ibtopo__trace_adjacency(&t, err);
 	if (!rc && !(opts->flags & IBTOPO_ROUTES_NO_CREDIT_LOOPS) &&
 	    ibtopo__cdg_new(&t.cdg, &t.net))
 		rc = nomem(err);
@@ -957,19 +801,21 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 		goto out_fail;
 	while (r->nhops > 0 && !r->hops[r->nhops - 1])
 		r->nhops--;
-	trace_release(&t);
+	ibtopo__trace_release(&t);
+	ibtopo__rnet_release(&t.net);
 	*out = r;
 	return 0;
 
 out_fail:
-	trace_release(&t);
+	ibtopo__trace_release(&t);
+	ibtopo__rnet_release(&t.net);
 	ibtopo_routes_free(&t.res->pub);
 	return rc;
 }
 
 void ibtopo_routes_free(struct ibtopo_routes *routes)
 {
-	struct owned_routes *o = (struct owned_routes *)routes;
+	struct ibtopo__owned_routes *o = (struct ibtopo__owned_routes *)routes;
 
 	if (!o)
 		return;

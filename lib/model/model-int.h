@@ -50,6 +50,19 @@ const char *ibtopo__quote(char *buf, size_t len, const char *s, size_t n);
 int ibtopo__natcmp(const char *a, const char *b);
 #define IBTOPO__QUOTE_MAX 80	/* a buffer for one quoted name or token */
 
+/* model/threads.c */
+/** One task of ibtopo__parallel(): 0 or an error (set in err). */
+typedef int ibtopo__task_fn(void *arg, unsigned worker, size_t task,
+			    struct ibtopo_error *err);
+/**
+ * Run tasks 0..ntasks-1 on up to `nworkers` threads (the caller's is
+ * worker 0; a worker id is below nworkers), each task once, in no set
+ * order; after the first failure no task starts. Returns 0 or the error
+ * of the lowest worker that failed.
+ */
+int ibtopo__parallel(size_t ntasks, unsigned nworkers, ibtopo__task_fn *fn,
+		     void *arg, struct ibtopo_error *err);
+
 /* model/grow.c */
 /**
  * Make the array at *pptr (of elements of `size` bytes, `*alloc` of them

@@ -35,7 +35,7 @@ want "127.0.0.1:10117 " serve --listen 127
 want "15m 1d 1h " serve --store-every 1
 want "show " sh
 want "diff discover " di
-want "--across-fabrics --ca --db --down --fabric --format --help --node-name-map --port --switch --type --verbose --wide " show --
+want "--across-fabrics --ca --db --down --fabric --format --help --node-name-map --port --switch --threads --type --verbose --wide " show --
 want "--wide " show --w
 want "--keep --keep-days " snapshots --ke
 want "csv json text " analyze --format ""
@@ -51,7 +51,7 @@ want "$readers" export --input-format ""
 want "dragonfly-plus fat-tree rail-optimized " plan ""
 want "dragonfly-plus " plan d
 want "routes " rou
-want "--across-fabrics --bisections --ca --db --fabric --fail-on --format --help --node-name-map --port --root-pattern --roots --routes --seed --servers --verbose " routes --
+want "--across-fabrics --bisections --ca --db --fabric --fail-on --format --help --node-name-map --port --root-pattern --roots --routes --seed --servers --threads --verbose " routes --
 want "never " analyze --fail-on n
 want "html " render --format h
 want "--db " --d

@@ -29,6 +29,18 @@ extern "C" {
  */
 struct ibtopo_analysis;
 
+/*
+ * Threads: route tracing and path diversity run on a pool of worker
+ * threads; their results are the same whatever the count.
+ */
+#define IBTOPO_THREADS_MAX 1024
+/** Use `n` threads (1 to IBTOPO_THREADS_MAX); 0 for the default, the
+ * CPUs the process may use. Set it before analysing: the library reads
+ * it when an analysis starts. IBTOPO_EINVAL past the maximum. */
+int ibtopo_set_threads(unsigned n);
+/** The threads an analysis uses now (at least 1). */
+unsigned ibtopo_threads(void);
+
 enum ibtopo_analyze_flags {
 	IBTOPO_ANALYZE_NO_CHECKS = 1u << 0,	/* no link and cable checks */
 	IBTOPO_ANALYZE_NO_TOPOLOGY = 1u << 1,	/* no topology analysis */
