@@ -89,6 +89,10 @@ lastleaf=$(printf "leaf%0${#leaves}d" "$leaves")
 lasthost=$(printf "host%0${#hosts}d" "$hosts")
 firstleaf=$(printf "leaf%0${#leaves}d" 1)
 thirdleaf=$(printf "leaf%0${#leaves}d" 3)
+# the clients run as the plan's first host: bench_sim's h00001 is
+# gen-fattree.py's name, not in this net file ("sim_init: connect failed")
+SIM_HOST=$(printf "host%0${#hosts}d" 1)
+export SIM_HOST
 "$PYTHON3" "$top_srcdir/tests/data/dv-netedit.py" "$TESTDIR/a.net" "$TESTDIR/b.net" \
 	swap "$firstleaf:1" "$firstleaf:2" \
 	rmnode "$lasthost" \
