@@ -56,15 +56,131 @@ static bool route_of(const struct ibtopo__rnet *net, size_t a, size_t b,
 	return false;	/* a loop */
 }
 
+/* One worker's scratch: the routes of a bisection's flows, the load of
+ * each port. */
+struct ebb_scratch {
+	size_t *path, cap;
+	size_t *start;
+	bool *ok;
+	uint32_t *load;
+};
+
+/*
+ * The bisections run on the threads. Their halves come from one stream
+ * of random numbers, a shuffle of the previous order each, so they are
+ * drawn first, in order; each bisection's share goes to its slot and
+ * the mean and minimum are taken in order: the same on any count.
+ */
+struct ebb {
+	const struct ibtopo__rnet *net;
+	const uint32_t *perms;		/* per bisection, n sources */
+	double *share;			/* per bisection */
+	struct ebb_scratch *ws;		/* per worker */
+};
+
+static int nomem(struct ibtopo_error *err)
+{
+	return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+}
+
+/* The share of bisection `b`: its flows' mean share of their most crowded
+ * port. */
+static int bisection(void *arg, unsigned worker, size_t b,
+		     struct ibtopo_error *err)
+{
+	struct ebb *e = arg;
+	const struct ibtopo__rnet *net = e->net;
+	struct ebb_scratch *w = &e->ws[worker];
+	size_t n = net->nsrc, half = n / 2, nflows = 2 * half, used = 0;
+	const uint32_t *perm = e->perms + b * n;
+	double share = 0;
+
+	memset(w->load, 0, (net->nport_ids + 1) * sizeof(*w->load));
+	for (size_t f = 0; f < nflows; f++) {
+		size_t a = perm[f % half], z = perm[half + f % half];
+
+		if (f >= half) {
+			size_t x = a;
+
+			a = z;
+			z = x;
+		}
+		w->start[f] = used;
+		if (used + net->nsw + 1 > w->cap) {
+			/* room for a route as long as there are switches */
+			size_t nc = w->cap * 2 + net->nsw + 1;
+			size_t *np = realloc(w->path, nc * sizeof(*np));
+
+			if (!np)
+				return nomem(err);
+			w->path = np;
+			w->cap = nc;
+		}
+		w->ok[f] = route_of(net, a, z, w->path, &used);
+		if (!w->ok[f]) {
+			used = w->start[f];
+			continue;
+		}
+		for (size_t k = w->start[f]; k < used; k++)
+			w->load[w->path[k]]++;
+	}
+	w->start[nflows] = used;
+	for (size_t f = 0; f < nflows; f++) {
+		uint32_t worst = 1;
+
+		if (!w->ok[f])
+			continue;
+		for (size_t k = w->start[f]; k < w->start[f + 1]; k++)
+			if (w->load[w->path[k]] > worst)
+				worst = w->load[w->path[k]];
+		share += 1.0 / worst;
+	}
+	e->share[b] = share / (double)nflows;
+	return 0;
+}
+
+/* Each bisection's order of the sources: a shuffle of the one before. */
+static void draw(uint32_t *perms, size_t n, unsigned bisections,
+		 uint64_t seed)
+{
+	uint64_t rng = seed;
+
+	for (size_t i = 0; i < n; i++)
+		perms[i] = (uint32_t)i;
+	for (unsigned b = 0; b < bisections; b++) {
+		uint32_t *perm = perms + (size_t)b * n;
+
+		if (b)
+			memcpy(perm, perm - n, n * sizeof(*perm));
+		for (size_t i = n; i > 1; i--) {
+			size_t j = (size_t)(next_random(&rng) % i);
+			uint32_t x = perm[i - 1];
+
+			perm[i - 1] = perm[j];
+			perm[j] = x;
+		}
+	}
+}
+
+static int scratch_new(struct ebb_scratch *w, const struct ibtopo__rnet *net,
+		       size_t nflows)
+{
+	w->cap = nflows * 8 + net->nsw + 1;
+	w->path = malloc(w->cap * sizeof(*w->path));
+	w->start = malloc((nflows + 1) * sizeof(*w->start));
+	w->ok = malloc((nflows + 1) * sizeof(*w->ok));
+	w->load = calloc(net->nport_ids + 1, sizeof(*w->load));
+	return w->path && w->start && w->ok && w->load ? 0 : IBTOPO_ENOMEM;
+}
+
 int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
 		       uint64_t seed, double *mean, double *min,
 		       struct ibtopo_error *err)
 {
 	size_t n = net->nsrc, half = n / 2, nflows = 2 * half;
-	size_t *perm = NULL, *path = NULL, *start = NULL, cap;
-	uint32_t *load = NULL;
-	bool *ok = NULL;
-	uint64_t rng = seed;
+	unsigned nw = ibtopo_threads();
+	struct ebb e = { net, NULL, NULL, NULL };
+	uint32_t *perms;
 	double sum = 0;
 	int rc = 0;
 
@@ -72,84 +188,42 @@ int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
 	*min = 0;
 	if (!half || !bisections)
 		return 0;
-	perm = malloc(n * sizeof(*perm));
-	cap = nflows * 8 + net->nsw + 1;
-	path = malloc(cap * sizeof(*path));
-	start = malloc((nflows + 1) * sizeof(*start));
-	ok = malloc(nflows * sizeof(*ok));
-	load = calloc(net->nport_ids + 1, sizeof(*load));
-	if (!perm || !path || !start || !ok || !load) {
-		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	if (nw > bisections)
+		nw = bisections;
+	perms = malloc((size_t)bisections * n * sizeof(*perms));
+	e.perms = perms;
+	e.share = calloc(bisections, sizeof(*e.share));
+	e.ws = calloc(nw, sizeof(*e.ws));
+	if (!perms || !e.share || !e.ws) {
+		rc = nomem(err);
 		goto out_free;
 	}
-	for (size_t i = 0; i < n; i++)
-		perm[i] = i;
+	for (unsigned i = 0; i < nw && !rc; i++)
+		if (scratch_new(&e.ws[i], net, nflows))
+			rc = nomem(err);
+	if (rc)
+		goto out_free;
+	draw(perms, n, bisections, seed);
+	rc = ibtopo__parallel(bisections, nw, bisection, &e, err);
+	if (rc)
+		goto out_free;
 	*min = 1;
 	for (unsigned b = 0; b < bisections; b++) {
-		size_t used = 0;
-		double share = 0;
-
-		for (size_t i = n; i > 1; i--) {
-			size_t j = (size_t)(next_random(&rng) % i), x = perm[i - 1];
-
-			perm[i - 1] = perm[j];
-			perm[j] = x;
-		}
-		memset(load, 0, (net->nport_ids + 1) * sizeof(*load));
-		for (size_t f = 0; f < nflows; f++) {
-			size_t a = perm[f % half], z = perm[half + f % half];
-
-			if (f >= half) {
-				size_t x = a;
-
-				a = z;
-				z = x;
-			}
-			start[f] = used;
-			if (used + net->nsw + 1 > cap) {
-				/* room for a route as long as there are switches */
-				size_t nc = cap * 2 + net->nsw + 1;
-				size_t *np = realloc(path, nc * sizeof(*np));
-
-				if (!np) {
-					rc = ibtopo__error_set(err,
-						IBTOPO_ENOMEM, "out of memory");
-					goto out_free;
-				}
-				path = np;
-				cap = nc;
-			}
-			ok[f] = route_of(net, a, z, path, &used);
-			if (!ok[f]) {
-				used = start[f];
-				continue;
-			}
-			for (size_t k = start[f]; k < used; k++)
-				load[path[k]]++;
-		}
-		start[nflows] = used;
-		for (size_t f = 0; f < nflows; f++) {
-			uint32_t worst = 1;
-
-			if (!ok[f])
-				continue;
-			for (size_t k = start[f]; k < start[f + 1]; k++)
-				if (load[path[k]] > worst)
-					worst = load[path[k]];
-			share += 1.0 / worst;
-		}
-		share /= (double)nflows;
-		sum += share;
-		if (share < *min)
-			*min = share;
+		sum += e.share[b];
+		if (e.share[b] < *min)
+			*min = e.share[b];
 	}
 	*mean = sum / bisections;
 
 out_free:
-	free(load);
-	free(ok);
-	free(start);
-	free(path);
-	free(perm);
+	for (unsigned i = 0; e.ws && i < nw; i++) {
+		free(e.ws[i].load);
+		free(e.ws[i].ok);
+		free(e.ws[i].start);
+		free(e.ws[i].path);
+	}
+	free(e.ws);
+	free(e.share);
+	free(perms);
 	return rc;
 }
