@@ -53,7 +53,7 @@ if [ -z "${sim_skip:-}" ]; then
 	set -- $(best 0 sim_timed "$IBTOPO" --db "$TESTDIR/bench.db" discover)
 	t_disc=$1 c_disc=$2
 	set -- $(best 0 sim_timed "$IBTOPO" --db "$TESTDIR/bench.db" discover --counters)
-	t_ctr=$1 c_ctr=$2
+	t_ctr=$1 c_ctr=$2 m_ctr=$(rss)
 	summary=$(head -1 "$TESTDIR/out")
 	grep -q 'warning' "$TESTDIR/err" && sed 's/^/  /' "$TESTDIR/err"
 	"$IBTOPO" --db "$TESTDIR/bench.db" health --format json >"$TESTDIR/h.json"
@@ -68,6 +68,8 @@ if [ -z "${sim_skip:-}" ]; then
 	printf '%-34s %9.3fs %9.3fs\n' "ibtopo discover" "$t_disc" "$c_disc" \
 		"ibtopo discover --counters" "$t_ctr" "$c_ctr" \
 		"ibqueryerrors --skip-sl" "$t_iqe" "$c_iqe"
+	bench_row "counters: discover --counters 1,944 (ibqueryerrors)" \
+		"$t_ctr" "$t_iqe" "$c_ctr" "$m_ctr"
 	echo "discover --counters / ibqueryerrors: wall $(calc "$t_ctr / $t_iqe")," \
 		"cpu $(calc "$c_ctr / $c_iqe") (target <= 1.5)"
 	echo "discover --counters / discover: wall $(calc "$t_ctr / $t_disc")," \
@@ -119,6 +121,7 @@ db=$TESTDIR/big.db
 	fail "import after"
 set -- $(best 1 timed "$IBTOPO" --db "$db" health after --since before --format json)
 t_h=$1 c_h=$2
+bench_row "counters: health --since 11,664 (json)" "$t_h" - "$c_h" "$(rss)"
 nf=$(json_get 'len(j["findings"])' <"$TESTDIR/out")
 np=$(json_get 'len(j["ports"])' <"$TESTDIR/out")
 set -- $(best 1 timed "$IBTOPO" --db "$db" health after --since before)

@@ -73,6 +73,7 @@ for hosts in $SIZES; do
 		}
 		t=$(calc "$(now) - $t0")
 		c=$(cat "$TESTDIR/cpu")
+		m=$(rss)
 		if [ -z "$bc" ] || lt "$c" "$bc"; then bc=$c; fi
 		d=$(sed -n 's/^ibtopo: discover: .* in \([0-9.]*\) s$/\1/p' "$TESTDIR/err")
 		tot=$(sed -n 's/^  time: \([0-9.]*\) s$/\1/p' "$TESTDIR/out")
@@ -88,6 +89,8 @@ for hosts in $SIZES; do
 	printf '%-7s %-9s %-6s %10.3fs %10.3fs %10.3fs %8.3fs %7.3fs %7.2f %8.3fs %8.3fs %7.2f\n' \
 		"$hosts" "$sw" "$links" "$t_ind" "$t_ind16" "$b" "$disc" "$store" \
 		"$(calc "$b / $t_ind16")" "$c_ind16" "$bc" "$(calc "$bc / $c_ind16")"
+	bench_row "discover + store $hosts (ibnetdiscover -o 16)" "$b" \
+		"$t_ind16" "$bc" "$m"
 	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
 	SIM_PID=
 	exec 9>&-

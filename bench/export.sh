@@ -38,9 +38,18 @@ best() {
 			b=$t
 			bc=$(awk '{ printf "%.2f s, %.0f MB", $1 + $2, $3 / 1024 }' \
 				"$TESTDIR/cpu")
+			awk -v w="$b" '{ printf "%s %.3f %.0f\n", w, $1 + $2, $3 / 1024 }' \
+				"$TESTDIR/cpu" >"$TESTDIR/best.vals"
 		fi
 	done
 	printf '%6.2f s (cpu %s)' "$b" "$bc"
+}
+
+# row JOB: bench_row of the last best (wall, cpu, MiB)
+row() {
+	# shellcheck disable=SC2046 # three numbers
+	set -- "$1" $(cat "$TESTDIR/best.vals")
+	bench_row "$1" "$2" - "$3" "$4"
 }
 
 fabric() {
@@ -66,8 +75,10 @@ for name in $FABRICS; do
 	printf '%s: %s hosts, %s switches\n' "$name" \
 		"$(grep -c '^Hca' "$f")" "$(grep -c '^Switch' "$f")"
 	printf '  %-12s %s\n' "read only" "$(best "$IBTOPO" show "$f")"
+	row "export: read $name"
 	for fmt in $FORMATS; do
 		t=$(best "$IBTOPO" export --format "$fmt" "$f")
+		row "export: $fmt $name"
 		printf '  %-12s %s  %s\n' "$fmt" "$t" \
 			"$(wc -c <"$TESTDIR/out" | awk '{ printf "%.1f MB", $1 / 1e6 }')"
 		[ "$fmt" = slurm ] && cp "$TESTDIR/out" "$TESTDIR/$name.conf"

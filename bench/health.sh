@@ -77,12 +77,15 @@ p_sw=$1 p_ca=$2
 
 set -- $(best 1 timed "$IBTOPO" --db "$db" health latest --since latest~1 --format json)
 t_hj=$1 c_hj=$2
+bench_row "health --since 11,664, $SNAPSHOTS snapshots (json)" "$t_hj" - \
+	"$c_hj" "$(rss)"
 nf=$(json_get 'len([f for f in j["findings"] if f["kind"] in ("high-ber", "congested-port")])' <"$TESTDIR/out")
 np=$(json_get 'len(j["ports"])' <"$TESTDIR/out")
 set -- $(best 1 timed "$IBTOPO" --db "$db" health latest --since latest~1)
 t_ht=$1 c_ht=$2
 set -- $(best 0 timed "$IBTOPO" --db "$db" health --history "$p_sw" --format json)
 t_hs=$1 c_hs=$2
+bench_row "health --history switch port (json)" "$t_hs" - "$c_hs" "$(rss)"
 ns=$(json_get 'len(j["ports"][0]["snapshots"])' <"$TESTDIR/out")
 set -- $(best 0 timed "$IBTOPO" --db "$db" health --history "$p_ca")
 t_hc=$1 c_hc=$2

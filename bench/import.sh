@@ -76,14 +76,19 @@ best() {
 }
 
 set -- $(best import "$IBTOPO" --db "$TESTDIR/db" import "$dump")
-imp=$1
+imp=$1 c_imp=$2 m_imp=$(($3 / 1024))
 grep 'switches' "$TESTDIR/import.out" >&2
 echo "dump: $size bytes, $(grep -c '^Switch' "$dump") switches, $(grep -c '^Ca' "$dump") CAs"
 echo "import (parse + store): $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB (target < 0.5 s, < 200 MB)"
 set -- $(best parse "$IBTOPO" export --format slurm -o "$TESTDIR/topology.conf" "$dump")
 echo "parse (+ slurm output): $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB"
-if [ -n "$have_sim" ]; then
+bench_row "import: parse + slurm 11,664" "$1" - "$2" $(($3 / 1024))
+if [ -z "$have_sim" ]; then
+	bench_row "import: parse + store 11,664" "$imp" - "$c_imp" "$m_imp"
+else
 	set -- $(best loadcache "$IBNETDISCOVER" --load-cache "$cache")
+	bench_row "import: parse + store 11,664 (ibnetdiscover --load-cache)" \
+		"$imp" "$1" "$c_imp" "$m_imp"
 	echo "ibnetdiscover --load-cache: $1 s wall, $2 s cpu, peak $(($3 / 1024)) MB"
 	echo "ratio import / load-cache (wall): $(awk "BEGIN { printf \"%.2f\", $imp / $1 }")"
 fi

@@ -69,8 +69,25 @@ with open(sys.argv[1], "w") as out, open(sys.argv[2], "w") as err:
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(sys.argv[3], "w") as f:
     f.write("%.6f\n" % (r.ru_utime + r.ru_stime))
+with open(sys.argv[3] + ".rss", "w") as f:
+    f.write("%.0f\n" % (r.ru_maxrss / 1024.0))
 sys.exit(rc)
 ' "$TESTDIR/out" "$TESTDIR/err" "$TESTDIR/cpu" "$@"
+}
+
+# rss: the peak resident MiB of the last `timed` command (the largest
+# child it waited for)
+rss() {
+	cat "$TESTDIR/cpu.rss" 2>/dev/null || echo -
+}
+
+# bench_row JOB IBTOPO_S [PEER_S [CPU_S [MEM_MIB]]]: one row of
+# bench/all.sh's table, appended to $BENCH_ROWS when it is set (all.sh
+# sets it), with the load average now; "-" for what the job has not.
+bench_row() {
+	[ -n "${BENCH_ROWS:-}" ] || return 0
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "${3:--}" "${4:--}" \
+		"${5:--}" "$(cut -d' ' -f1 /proc/loadavg)" >>"$BENCH_ROWS"
 }
 
 # best WANT_RC CMD...: run CMD (timed or sim_timed) REPEAT times, after

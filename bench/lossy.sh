@@ -98,6 +98,7 @@ for pct in $LOSS; do
 		sim_cmd "Error \"$sw\" $pct"
 	done
 	one ibnetdiscover "$IBNETDISCOVER" -o 16
+	med_ind=$med
 	printf '%-5s %-30s %9.3f %6s/%-2s %14s\n' "$pct %" "ibnetdiscover -o 16" \
 		"$med" "$ok" "$RUNS" "-"
 	printf '%-5s %-30s %9s %9s %12s\n' "" \
@@ -105,6 +106,8 @@ for pct in $LOSS; do
 	one ibtopo "$IBTOPO" -v --db "$TESTDIR/bench.db" discover ${RETRIES:+--retries "$RETRIES"}
 	printf '%-5s %-30s %9.3f %6s/%-2s %14s\n' "" "ibtopo discover" "$med" \
 		"$ok" "$RUNS" "$asked"
+	bench_row "lossy: discover $HOSTS, $pct % loss (ibnetdiscover -o 16)" \
+		"$med" "$med_ind"
 	if [ "$COUNTERS" != 0 ]; then
 		one ibqueryerrors "$IBQUERYERRORS" --skip-sl
 		# it exits 1 on the PortRcvErrors the drops raise: no "complete"

@@ -147,6 +147,7 @@ withc=$(grep -c '^ibtopo_port_counters_saturated{' "$TESTDIR/out")
 gz=$(gzip -1 -c <"$TESTDIR/out" | wc -c)
 set -- $(best "$IBTOPO" --db "$db" metrics)
 t_f=$1 c_f=$2
+bench_row "metrics $HOSTS (load + analyze + text)" "$t_f" - "$c_f" "$(rss)"
 set -- $(best "$IBTOPO" --db "$db" show nodes --format csv)
 t_l=$1 c_l=$2
 echo "$HOSTS: $(head -1 "$TESTDIR/import.out")"

@@ -119,7 +119,12 @@ EOF
 	printf '%-22s %10s %10s\n' "routing traces" "$new_r" "3 (peer)"
 	printf '%-22s %9ss %9ss %8s\n' "serve sweep" "$new_s" "$old_s" \
 		"$(calc "$new_s / $old_s")"
+	bench_row "once: render --diff $hosts (peer build)" "$new_t" "$old_t" \
+		"$new_c"
+	bench_row "once: serve sweep $hosts (peer build)" "$new_s" "$old_s"
 else
+	bench_row "once: render --diff $hosts" "$new_t" - "$new_c"
+	bench_row "once: serve sweep $hosts" "$new_s"
 	echo "render --diff: $new_t s wall, $new_c s cpu, $new_r routing traces"
 	echo "serve sweep: $new_s s"
 fi

@@ -39,4 +39,12 @@ echo "# ibtopo, best of $RUNS runs:"
 cat "$dir/best"
 echo "# networkx on the same switch graph:"
 "$PY" "$SRC/bench/paths_networkx.py" "$dir/switch-graph.tsv" \
-	"$dir/leaf-pairs.tsv" "$best" "${FLOW:-edmonds_karp}"
+	"$dir/leaf-pairs.tsv" "$best" "${FLOW:-edmonds_karp}" | tee "$dir/nx"
+# a row of bench/all.sh's table (see bench_row in bench/lib.sh)
+if [ -n "${BENCH_ROWS:-}" ]; then
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"paths: 8,192 hosts (networkx Gomory-Hu)" "$best" \
+		"$(sed -n 's/^networkx_gomory_hu_seconds \([0-9.]*\).*/\1/p' "$dir/nx")" - \
+		"$(awk '/^peak_rss_kb/ { printf "%.0f", $2 / 1024 }' "$dir/best")" \
+		"$(cut -d' ' -f1 /proc/loadavg)" >>"$BENCH_ROWS"
+fi

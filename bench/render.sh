@@ -62,9 +62,13 @@ best() {
 		t=$(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }")
 		if [ -z "$b" ] || awk "BEGIN { exit !($t < $b) }"; then
 			b=$t
+			echo "$b - -" >"$TESTDIR/best.vals"
 			[ -n "$TIMER" ] &&
 				bc=$(awk '{ printf "%.2f s, %.0f MB", $1 + $2,
-					$3 / 1024 }' "$TESTDIR/cpu")
+					$3 / 1024 }' "$TESTDIR/cpu") &&
+				awk -v w="$b" '{ printf "%s %.2f %.0f\n", w,
+					$1 + $2, $3 / 1024 }' "$TESTDIR/cpu" \
+					>"$TESTDIR/best.vals"
 		fi
 	done
 	if [ -n "$bc" ]; then
@@ -109,6 +113,9 @@ one() {
 		t=$(best "$IBTOPO" render --detail "$DETAIL" \
 			-o "$TESTDIR/a.$fmt" "$f")
 		printf '    %-4s %s  %s\n' "$fmt" "$t" "$(size "$TESTDIR/a.$fmt")"
+		# shellcheck disable=SC2046 # three numbers
+		set -- $(cat "$TESTDIR/best.vals")
+		bench_row "render $fmt: $name" "$1" - "$2" "$3"
 	done
 }
 

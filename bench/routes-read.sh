@@ -93,6 +93,8 @@ for size in $FABRICS; do
 	t_fts=$1 m_fts=$2 c_fts=$3
 	entries=$(grep -c '^0x' "$TESTDIR/out")
 	sim_stop
+	bench_row "routes-read: discover --routes, $size switches (dump_fts)" \
+		"$t_rt" "$t_fts" "$c_rt"
 	echo "$size switches: $summary"
 	echo "  discover --routes: $step; dump_fts: $entries entries"
 	printf '  %-28s %10s %10s %10s\n' job "best wall" "median" "best cpu"

@@ -26,10 +26,21 @@ while [ "$i" -lt "$runs" ]; do
 	i=$((i + 1))
 	echo "== run $i: fresh database"
 	rm -f "$tmp/fresh.db"
-	"$tool" bench "$tmp/fresh.db" "$k"
+	"$tool" bench "$tmp/fresh.db" "$k" | tee -a "$tmp/log"
 	echo "== run $i: database with $((i - 1)) earlier snapshots"
 	"$tool" bench "$tmp/grow.db" "$k"
 done
+# rows of bench/all.sh's table (bench_row in bench/lib.sh): the best
+# save and load into and from a fresh database
+if [ -n "${BENCH_ROWS:-}" ]; then
+	for what in save load; do
+		sed -n "s/^$what: \([0-9.]*\) s (cpu \([0-9.]*\) s.*/\1 \2/p" \
+			"$tmp/log" | sort -n | head -1 | awk -v w="$what" \
+			-v k="$k" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+			'{ printf "store: %s snapshot, k=%s fat tree\t%s\t-\t%s\t-\t%s\n",
+			   w, k, $1, $2, l }' >>"$BENCH_ROWS"
+	done
+fi
 echo "== forwarding tables (LFTs) on every switch, fresh database"
 rm -f "$tmp/fresh.db"
 "$tool" bench-routes "$tmp/fresh.db" "$k"
