@@ -1083,9 +1083,17 @@ static int detect_ibnetdiscover(const char *buf, size_t len)
 	return ibtopo__each_line(buf, len, is_record, NULL) ? 1 : 0;
 }
 
-/* A port line with ibsim options (w= s= e=) before its comment. */
+/* A port line with ibsim options (w= s= e=) before its comment. Most
+ * lines have no '=' at all: memchr says so at once (every port line of
+ * an ibnetdiscover dump is scanned when detecting the format). */
 static bool has_sim_options(const char *p, size_t n)
 {
+	const char *hash = memchr(p, '#', n);
+
+	if (hash)
+		n = (size_t)(hash - p);
+	if (!memchr(p, '=', n))
+		return false;
 	for (size_t i = 1; i + 1 < n && p[i] != '#'; i++)
 		if (p[i + 1] == '=' && (p[i] == 'w' || p[i] == 's' || p[i] == 'e') &&
 		    (p[i - 1] == ' ' || p[i - 1] == '\t'))

@@ -66,16 +66,25 @@ int ibtopo__each_line(const char *buf, size_t len,
 	return 0;
 }
 
+/* (the first letter first: the format detectors ask of every line) */
 bool ibtopo__line_word(const char *p, size_t n, const char *w)
 {
-	size_t k = strlen(w);
+	size_t k;
+
+	if (!n || *p != *w)
+		return false;
+	k = strlen(w);
 
 	return n > k && strncmp(p, w, k) == 0 && (p[k] == ' ' || p[k] == '\t');
 }
 
 bool ibtopo__line_key(const char *p, size_t n, const char *w)
 {
-	size_t k = strlen(w);
+	size_t k;
+
+	if (!n || *p != *w)
+		return false;
+	k = strlen(w);
 
 	return n > k && strncmp(p, w, k) == 0 && (p[k] == '=' || p[k] == ' ');
 }

@@ -135,26 +135,56 @@ bool ibtopo__is_text_byte(unsigned char c)
 }
 
 /*
+ * What each byte is to the text check: 0 blank (space, tab, newline), 1
+ * not text, 2 carriage return (text before a newline), 4 content.
+ */
+static const unsigned char byte_class[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 2, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+};
+
+/*
  * Check the whole buffer before anything else: binary data and empty
- * input get one clear message instead of a parse error somewhere.
+ * input get one clear message instead of a parse error somewhere. The
+ * common case is one branchless pass that ORs the bytes' classes;
+ * only a carriage return or a byte that is not text asks for a second
+ * look (where, and on which line, for the message).
  */
 int ibtopo__src_check_text(struct ibtopo__src *s)
 {
-	unsigned line = 1;
-	bool content = false;
+	const unsigned char *b = (const unsigned char *)s->buf;
+	size_t n = s->len, bad = n;
+	unsigned acc = 0;
 
-	for (size_t i = 0; i < s->len; i++) {
-		unsigned char c = (unsigned char)s->buf[i];
+	for (size_t i = 0; i < n; i++)
+		acc |= byte_class[b[i]];
+	if (acc & 3)
+		for (size_t i = 0; i < n && bad == n; i++)
+			if (byte_class[b[i]] == 1 ||
+			    (b[i] == '\r' && i + 1 < n && b[i + 1] != '\n'))
+				bad = i;
+	if (bad < n) {
+		unsigned line = 1;
 
-		if (!ibtopo__is_text_byte(c) ||
-		    (c == '\r' && i + 1 < s->len && s->buf[i + 1] != '\n'))
-			return ibtopo__src_error(s, line, "binary data (expected text)");
-		if (c == '\n')
-			line++;
-		else if (c != ' ' && c != '\t' && c != '\r')
-			content = true;
+		for (size_t k = 0; k < bad; k++)
+			line += b[k] == '\n';
+		return ibtopo__src_error(s, line, "binary data (expected text)");
 	}
-	if (!content)
+	if (!(acc & 4))
 		return ibtopo__src_error(s, 1, "empty file (expected a fabric topology)");
 	return 0;
 }
