@@ -79,7 +79,8 @@ int ibtopo_store_default_path(char *buf, size_t len, const char *explicit_path,
  * schema (the file is untouched), IBTOPO_ENOTFOUND for a missing file
  * with READONLY, IBTOPO_EPARSE for a file that is not an ibtopo
  * database, IBTOPO_EIO when it cannot be created or written (a missing
- * folder with NO_MKDIR).
+ * folder with NO_MKDIR). One thread uses a store at a time (open one per
+ * thread: each is its own SQLite connection).
  */
 int ibtopo_store_open(struct ibtopo_store **out, const char *path, unsigned flags,
 		      struct ibtopo_error *err);
