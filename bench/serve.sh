@@ -52,7 +52,9 @@ print(crypt.crypt("s3cret", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 12))
 		[ "$code" = 200 ] || fail "scrape $i: $code"
 		i=$((i + 1))
 	done
-	echo "basic auth, bcrypt cost 12: 20 good scrapes in $(calc "$(now) - $t0") s"
+	t=$(calc "$(now) - $t0")
+	echo "basic auth, bcrypt cost 12: 20 good scrapes in $t s"
+	bench_row "serve: 20 scrapes, basic auth (bcrypt 12)" "$t"
 	t0=$(now)
 	code=$(curl -s -o /dev/null -w '%{http_code}' -u alice:wrong "$url")
 	echo "a wrong password: $code in $(calc "$(now) - $t0") s"
@@ -113,6 +115,7 @@ PY
 		"$SERVE_URL/metrics")
 	echo "64 connections held open ($(cat "$TESTDIR/held" 2>/dev/null)), then a" \
 		"scrape of /metrics: status ${out% *} in ${out#* } s"
+	bench_row "serve: a scrape with 64 connections held open" "${out#* }"
 	kill "$held" 2>/dev/null
 	wait "$held" 2>/dev/null
 }
