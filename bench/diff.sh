@@ -149,3 +149,9 @@ printf 'ratio ibtopo diff (snapshots) / ibnetdiscover --diff: %.2f wall, %.2f cp
 printf 'ratio ibtopo diff (caches) / ibnetdiscover --diff:    %.2f wall, %.2f cpu\n' \
 	"$(calc "$t_cache / $t_ind")" "$(calc "$c_cache / $c_ind")"
 echo "load: reading both fabrics (in parallel); compare: ibtopo_fabric_diff/validate"
+bench_row "diff: 2 snapshots of $hosts hosts (ibnetdiscover --diff)" \
+	"$t_diff" "$t_ind" "$c_diff"
+bench_row "diff: 2 cache files of $hosts hosts (ibnetdiscover --diff)" \
+	"$t_cache" "$t_ind" "$c_cache"
+bench_row "validate: plan against a snapshot of $hosts hosts" "$t_val" - \
+	"$c_val"
