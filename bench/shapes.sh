@@ -59,5 +59,5 @@ print(f.get("switches"), f.get("cas"), f.get("links"))' "$TESTDIR/out")
 	printf '%-15s %8s %7s %9s %-15s %8.2f %8.0f\n' "$name" "$1" "$2" "$3" \
 		"$class" "$best" "$(calc "$mem / 1024")"
 	bench_row "shapes: analyze $name, $2 CAs (cpu only)" - - "$best" \
-		"$(calc "$mem / 1024")"
+		"$(awk -v m="$mem" 'BEGIN { printf "%.0f", m / 1024 }')"
 done
