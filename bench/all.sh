@@ -31,7 +31,7 @@ BENCH_TIMEOUT=${BENCH_TIMEOUT:-1800}
 SLURMCTLD=${SLURMCTLD-no}
 export SLURMCTLD
 ALL="store import export paths shapes render routes diff metrics health
-counters discover lossy routes-read once serve"
+counters discover lossy routes-read once serve whatif"
 [ $# -gt 0 ] && ALL=$*
 for b in $ALL; do
 	[ -f "$here/$b.sh" ] || {

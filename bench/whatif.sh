@@ -35,6 +35,7 @@ each() {
 		"$TESTDIR/err")
 	printf '%-28s wall %6.2f s  cpu %6.2f s  %s analyses\n' "$name" "$1" "$2" \
 		"$analyses"
+	bench_row "whatif --each switch: $name" "$1" - "$2" "$(rss)"
 	sed -n 1p "$TESTDIR/out"
 }
 each "8,192 hosts, 640 switches" "$TESTDIR/ft8k.topo"
