@@ -175,3 +175,21 @@ INSERT INTO fabrics (name)
 	SELECT 'default' WHERE EXISTS (SELECT 1 FROM snapshots);
 UPDATE snapshots SET fabric_id = (SELECT id FROM fabrics WHERE name = 'default');
 CREATE INDEX snapshots_fabric ON snapshots(fabric_id, id);
+
+-- @version 6
+-- Node GUIDs that two nodes answer with (cloned firmware, a board
+-- replaced with its old GUID). The model holds one node per GUID, so a
+-- reader or a sweep merges the two and records here the port of that GUID
+-- that two different peers are cabled to, with those peers (node GUID and
+-- port); port and peers 0 when not known (two records of one GUID in a
+-- dump). `analyze` reports each GUID as a duplicate-node-guid finding.
+CREATE TABLE guid_clashes (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	guid INTEGER NOT NULL,
+	port INTEGER NOT NULL DEFAULT 0,
+	a_guid INTEGER NOT NULL DEFAULT 0,
+	a_port INTEGER NOT NULL DEFAULT 0,
+	b_guid INTEGER NOT NULL DEFAULT 0,
+	b_port INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX guid_clashes_snapshot ON guid_clashes(snapshot_id);

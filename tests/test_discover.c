@@ -746,6 +746,45 @@ static void peer_found_elsewhere_is_linked(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/*
+ * Two CAs answer with GUID 0x30: the sweep reached the second through
+ * spine01 port 2 and kept it (port 1 of 0x30 cabled there); port 4, the
+ * first one's cable, is LinkUp without a peer. Asked again, NodeInfo
+ * through port 4 names 0x30 port 1 again: a duplicate node GUID, not an
+ * unanswered peer.
+ */
+static void peer_cabled_elsewhere_is_a_guid_clash(void **state)
+{
+	struct small s = small_fabric();
+	ibnd_node_t *ca2 = fake_node(s.f, IB_NODE_CA, 0x30, 1, "host02");
+	struct ibtopo_fabric *f = NULL;
+	const struct ibtopo_guid_clash *c;
+	struct answer *a;
+
+	nanswers = queries = 0;
+	fake_link(s.sw->ports[2], fake_port(ca2, 1, CAP_EXT));
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(s.sw->ports[2]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_STATE_F, 4);
+	mad_set_field(s.sw->ports[4]->info, 0, IB_PORT_PHYS_STATE_F, 5);
+	a = answer("0,4", IB_ATTR_NODE_INFO, 0);
+	mad_set_field64(a->data, 0, IB_NODE_GUID_F, 0x30);
+	mad_set_field(a->data, 0, IB_NODE_LOCAL_PORT_F, 1);
+	assert_int_equal(discover(&f, s.f, 0, NULL), 0);
+	assert_false(ibtopo_fabric_meta(f)->partial);
+	assert_int_equal(ibtopo_fabric_guid_clash_count(f), 1);
+	c = ibtopo_fabric_guid_clash(f, 0);
+	assert_int_equal(c->guid, 0x30);
+	assert_int_equal(c->port, 1);
+	/* its two peers: spine01 ports 2 and 4, in either order */
+	assert_int_equal(c->peer_guid[0], 0x20);
+	assert_int_equal(c->peer_guid[1], 0x20);
+	assert_int_equal(c->peer_port[0] + c->peer_port[1], 6);
+	assert_int_equal(ibtopo_fabric_link_count(f), 2);
+	assert_int_equal(queries, 1 + LOCAL_QUERIES);
+	ibtopo_fabric_free(f);
+}
+
 /* An LFT block answered again, as the sweep would have had it. */
 static void lft_block_answer(const char *path, unsigned block)
 {
@@ -1202,6 +1241,7 @@ int main(void)
 		cmocka_unit_test(silent_node_description_is_partial),
 		cmocka_unit_test(lost_port_info_is_asked_again),
 		cmocka_unit_test(peer_found_elsewhere_is_linked),
+		cmocka_unit_test(peer_cabled_elsewhere_is_a_guid_clash),
 		cmocka_unit_test(asking_again_gives_up_after_16_misses),
 		cmocka_unit_test(lost_lft_block_is_asked_again),
 		cmocka_unit_test(silent_lft_block_is_partial_and_no_table),

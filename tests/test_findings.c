@@ -61,6 +61,10 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PORT_NOT_ACTIVE] = "port-not-active",
 	[IBTOPO_FIND_HIGH_BER] = "high-ber",
 	[IBTOPO_FIND_CONGESTED_PORT] = "congested-port",
+	[IBTOPO_FIND_DUPLICATE_NODE_GUID] = "duplicate-node-guid",
+	[IBTOPO_FIND_DUPLICATE_PORT_GUID] = "duplicate-port-guid",
+	[IBTOPO_FIND_DUPLICATE_LID] = "duplicate-lid",
+	[IBTOPO_FIND_DUPLICATE_NODE_DESC] = "duplicate-node-desc",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

@@ -17,6 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The last "-- @version N" of data/schema.sql. */
+#define SCHEMA_LATEST 6
+
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
  * Declared by hand: only lib/io/store*.c include <sqlite3.h>.
@@ -928,8 +931,8 @@ static void newer_schema_version_is_refused_and_file_untouched(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), IBTOPO_EVERSION);
 	assert_null(s);
 	snprintf(want, sizeof(want),
-		 "'%s': schema version 99 is newer than this ibtopo supports (5)",
-		 c->db);
+		 "'%s': schema version 99 is newer than this ibtopo supports (%d)",
+		 c->db, SCHEMA_LATEST);
 	assert_string_equal(err.message, want);
 	assert_int_equal(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err),
 			 IBTOPO_EVERSION);
@@ -971,7 +974,7 @@ static void empty_file_is_upgraded_to_the_latest_schema(void **state)
 	/* and it is now ours, at the latest version */
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, SCHEMA_LATEST);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA application_id",
 						 &v, &err), 0);
 	assert_int_equal(v, 0x49425450);
@@ -1012,7 +1015,7 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 					   &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, SCHEMA_LATEST);
 	/* version 3's and 4's tables are there, empty */
 	assert_int_equal(ibtopo__store_exec_path(c->db,
 		"SELECT count(*) FROM port_counters", &v, &err), 0);
@@ -1070,9 +1073,13 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(fresh);
 }
 
-/* SQL taking schema version 5's additions (fabrics) out of a database. */
+/* SQL taking schema version 6's additions (GUID clashes) out. */
+#define UNDO_V6 "DROP TABLE guid_clashes; "
+
+/* SQL taking schema version 5's additions (fabrics), and the later
+ * versions', out of a database. */
 #define UNDO_V5                                                          \
-	"DROP INDEX snapshots_fabric;"                                   \
+	UNDO_V6 "DROP INDEX snapshots_fabric;"                           \
 	" ALTER TABLE snapshots DROP COLUMN fabric_id;"                  \
 	" ALTER TABLE snapshots DROP COLUMN subnet_prefix;"              \
 	" ALTER TABLE snapshots DROP COLUMN local_ca;"                   \
@@ -1108,7 +1115,7 @@ static void version_3_database_gains_tables_and_keeps_counters(void **state)
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, SCHEMA_LATEST);
 	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
 	/* upgraded to version 5, its snapshots joined one fabric */
 	assert_int_equal(ibtopo_fabric_set_fabric_name(f, "default", NULL), 0);
@@ -1335,8 +1342,9 @@ static void old_unwritable_body(struct ctx *c)
 	CHECK(ibtopo_store_open(&s, c->db, IBTOPO_STORE_READONLY, &err) ==
 	      IBTOPO_EVERSION);
 	snprintf(want, sizeof(want), "'%s': schema version 1 is older than this "
-		 "ibtopo's (5), and the file is not writable here to upgrade it "
-		 "(run ibtopo once as a user who can write it)", c->db);
+		 "ibtopo's (%d), and the file is not writable here to upgrade it "
+		 "(run ibtopo once as a user who can write it)", c->db,
+		 SCHEMA_LATEST);
 	CHECK_MSG(err, want);
 	read_file(c->db, &after, &na);
 	CHECK(na == nb && memcmp(before, after, nb) == 0);
@@ -1855,7 +1863,7 @@ static void version_4_database_joins_one_fabric(void **state)
 					   &err), 0);
 	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
 						 &v, &err), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, SCHEMA_LATEST);
 	assert_int_equal(ibtopo_store_fabrics(&list, &n, s, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(list[0].name, "default");

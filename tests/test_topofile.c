@@ -776,6 +776,49 @@ static void plafrim_cas_get_node_guids_from_dr_paths(void **state)
 
 /* ---- bad input ---- */
 
+/*
+ * Two nodes of one GUID: two records (read as the first, with a warning)
+ * whose port two switches claim, and one record whose port two switches
+ * claim (a merged node): the clash, with both peers.
+ */
+static void two_nodes_of_one_guid_are_a_clash(void **state)
+{
+	static const char *const text[] = {
+		"switchguid=0x1\nSwitch 4 \"s1\"\n[1] \"h1\"[1]\n\n"
+		"switchguid=0x2\nSwitch 4 \"s2\"\n[1] \"h2\"[1]\n\n"
+		"caguid=0x7\nCa 1 \"h1\" # \"host1\"\n[1] \"s1\"[1]\n\n"
+		"caguid=0x7\nCa 1 \"h2\" # \"host2\"\n[1] \"s2\"[1]\n",
+		"switchguid=0x1\nSwitch 4 \"s1\"\n[1] \"h1\"[1]\n\n"
+		"switchguid=0x2\nSwitch 4 \"s2\"\n[1] \"h1\"[1]\n\n"
+		"caguid=0x7\nCa 1 \"h1\" # \"host1\"\n[1] \"s1\"[1]\n",
+	};
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_guid_clash *c;
+	struct warnings w;
+
+	(void)state;
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(text); i++) {
+		struct ibtopo_fabric *f = read_text(text[i], IBTOPO_FILE_AUTO,
+						    &w, &err);
+
+		assert_non_null(f);
+		assert_int_equal(ibtopo_fabric_node_count(f), 3);
+		assert_int_equal(ibtopo_fabric_link_count(f), 1);
+		assert_int_equal(ibtopo_fabric_guid_clash_count(f), 1 + (i == 0));
+		c = ibtopo_fabric_guid_clash(f, i == 0 ? 1 : 0);
+		assert_int_equal(c->guid, 7);
+		assert_int_equal(c->port, 1);
+		assert_int_equal(c->peer_guid[0], 1);
+		assert_int_equal(c->peer_port[0], 1);
+		assert_int_equal(c->peer_guid[1], 2);
+		assert_int_equal(c->peer_port[1], 1);
+		assert_true(w.n >= 1);
+		ibtopo_fabric_free(f);
+	}
+	assert_string_equal(w.text[0], "t.topo:3: port 1 of 's1' says 'h1'[1], "
+			    "but t.topo:7: port 1 of 's2' says 'h1'[1]");
+}
+
 static void bad_input_fails_with_file_and_line(void **state)
 {
 	static const char garbage[] = "Switch 4 \"a\"\n\x01\x02\x7f\xff\n";
@@ -819,9 +862,11 @@ static void bad_input_fails_with_file_and_line(void **state)
 		"Switch 4 \"S-0000000000000001\" # \"y\"\n",
 		ALL, 2,
 		"node 'S-0000000000000001' again, but not as its record at line 1");
+	/* two nodes of one GUID are read as one (a clash), but not a
+	 * switch and a CA */
 	expect_parse_error(
 		"switchguid=0x7\nSwitch 4 \"a\"\n"
-		"switchguid=0x7\nSwitch 4 \"b\"\n",
+		"caguid=0x7\nCa 1 \"b\"\n",
 		ALL, 4,
 		"node 'b' has GUID 0x0000000000000007, as 'a' at line 2");
 	expect_parse_error(
@@ -1424,6 +1469,7 @@ int main(void)
 		cmocka_unit_test(ports_report_without_dr_paths_warns_once),
 		cmocka_unit_test(plafrim_cas_get_node_guids_from_dr_paths),
 		cmocka_unit_test(bad_input_fails_with_file_and_line),
+		cmocka_unit_test(two_nodes_of_one_guid_are_a_clash),
 		cmocka_unit_test(bad_arguments),
 		cmocka_unit_test(name_maps_in_both_formats),
 		cmocka_unit_test(name_map_file_renames_nodes_or_says_why_not),

@@ -181,6 +181,11 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 int ibtopo__check_ports(struct ibtopo_findings *out,
 			const struct ibtopo_fabric *fabric,
 			struct ibtopo_error *err);
+/* analysis/check_subnet.c */
+/** duplicate node and port GUIDs, LIDs and node descriptions. */
+int ibtopo__check_subnet(struct ibtopo_findings *out,
+			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_error *err);
 /** loopback-cable when both ends are on one switch. */
 int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,

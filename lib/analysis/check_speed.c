@@ -803,6 +803,10 @@ static int run_links(struct ibtopo_analysis *an, struct ibtopo_findings *found,
 	int rc = ibtopo__check_links_run(found, an->fabric, &an->opts.checks,
 					 an->inputs.reach, err);
 
+	/* what the subnet manager needs unique: not link checks, so not
+	 * ibtopo_check_links()'s, but the same section of the analysis */
+	if (!rc)
+		rc = ibtopo__check_subnet(found, an->fabric, err);
 	return rc ? rc : possible_build(an, found, err);
 }
 

@@ -2,7 +2,7 @@
  * findings-int.h - private to libibtopo: the table of finding kinds.
  *
  * Every kind of finding is described once, by a struct ibtopo__finding_kind
- * in the file of its area (kinds_links.c, kinds_topology.c,
+ * in the file of its area (kinds_links.c, kinds_topology.c, kinds_subnet.c,
  * kinds_validate.c, kinds_diff.c, kinds_health.c, kinds_routes.c), and
  * registered by one line in kinds.c. Analyses only fill in findings; the
  * report layer asks the table for the name and the sentence, the diagram

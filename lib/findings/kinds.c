@@ -37,6 +37,10 @@ extern const struct ibtopo__finding_kind ibtopo__kind_rail_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_failing_cable;
 extern const struct ibtopo__finding_kind ibtopo__kind_high_ber;
 extern const struct ibtopo__finding_kind ibtopo__kind_congested_port;
+extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_guid;
+extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_port_guid;
+extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_lid;
+extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -100,6 +104,10 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	/* port health, BER and congestion: kinds_health.c */
 	[IBTOPO_FIND_HIGH_BER] = &ibtopo__kind_high_ber,
 	[IBTOPO_FIND_CONGESTED_PORT] = &ibtopo__kind_congested_port,
+	[IBTOPO_FIND_DUPLICATE_NODE_GUID] = &ibtopo__kind_duplicate_node_guid,
+	[IBTOPO_FIND_DUPLICATE_PORT_GUID] = &ibtopo__kind_duplicate_port_guid,
+	[IBTOPO_FIND_DUPLICATE_LID] = &ibtopo__kind_duplicate_lid,
+	[IBTOPO_FIND_DUPLICATE_NODE_DESC] = &ibtopo__kind_duplicate_node_desc,
 };
 
 const struct ibtopo__finding_kind *

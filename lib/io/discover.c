@@ -242,7 +242,10 @@ static int copy_node(struct ibtopo_fabric *fabric, const ibnd_node_t *in,
 
 		if (!p)
 			continue;
-		if (p->portnum != i || p->node != in)
+		/* a cache with two nodes of one GUID gives libibnetdisc's
+		 * ports to either: a twin is the same node here */
+		if (p->portnum != i ||
+		    (p->node != in && (!p->node || p->node->guid != in->guid)))
 			return ibtopo__error_set(err, IBTOPO_EPARSE,
 				"node 0x%016" PRIx64 " port %d is inconsistent",
 				in->guid, i);
@@ -270,13 +273,21 @@ static int copy_links(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 			a = ibtopo_node_port(node, (unsigned)i);
 			b = r->node ? ibtopo_node_port(ibtopo_fabric_find_node(
 				fabric, r->node->guid), (unsigned)r->portnum) : NULL;
+			if (!a)	/* a twin's port the model lacks */
+				continue;
 			if (!b || b->node->guid != r->node->guid)
 				return ibtopo__error_set(err, IBTOPO_EPARSE,
 					"peer of node 0x%016" PRIx64
 					" port %d is missing", n->guid, i);
 			if (a->link && a->link == b->link)
 				continue;
-			rc = ibtopo_fabric_connect(NULL, fabric, a, b, err);
+			/* one port, two peers: two nodes share a GUID */
+			if (a->remote || b->remote)
+				rc = ibtopo__fabric_port_clash(fabric,
+							       a->remote ? a : b,
+							       a->remote ? b : a, err);
+			else
+				rc = ibtopo_fabric_connect(NULL, fabric, a, b, err);
 			if (rc)
 				return rc;
 		}
@@ -306,7 +317,14 @@ static int copy_fabric(struct ibtopo_fabric **out, const ibnd_fabric_t *in,
 	if (rc)
 		return rc;
 	for (const ibnd_node_t *n = in->nodes; n; n = n->next) {
-		rc = copy_node(fabric, n, err);
+		struct ibtopo_guid_clash c = { .guid = n->guid };
+
+		/* a cache written by other means than a sweep may hold two
+		 * nodes of one GUID: the model holds the first */
+		if (ibtopo_fabric_find_node(fabric, n->guid))
+			rc = ibtopo_fabric_add_guid_clash(fabric, &c, err);
+		else
+			rc = copy_node(fabric, n, err);
 		if (rc)
 			goto out_free_fabric;
 	}

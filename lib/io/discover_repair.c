@@ -167,7 +167,8 @@ static void port_went_down(struct requery *q, ibnd_node_t *nd, ibnd_port_t *p)
 /*
  * A LinkUp port without a peer: ask NodeInfo one hop further. When the
  * node there is one the sweep found (through another route), link the
- * two ports (asking for the peer port's PortInfo if the sweep lost it).
+ * two ports (asking for the peer port's PortInfo if the sweep lost it);
+ * when that port of it has another peer, the GUID is two nodes'.
  * A node the sweep never found stays unexplored: libibnetdisc would have
  * to walk on from it.
  */
@@ -193,8 +194,18 @@ static void repair_peer(struct requery *q, ibnd_fabric_t *in, ibnd_node_t *nd,
 	if (!peer || lp < 1 || lp > peer->numports || !peer->ports)
 		return;
 	rp = peer->ports[lp];
-	if (rp && rp->remoteport)
-		return; /* cabled elsewhere as far as we know */
+	if (rp && rp->remoteport && rp->remoteport != p) {
+		/*
+		 * A node the sweep found, through a port cabled elsewhere:
+		 * one cable cannot end in two places, so two nodes answer
+		 * with that GUID (the sweep kept the last one it reached, as
+		 * libibnetdisc does). Point this port at it one way only:
+		 * copy_links() records the clash, and the port does not
+		 * count as unanswered.
+		 */
+		p->remoteport = rp;
+		return;
+	}
 	if (!rp || no_port_info(rp)) {
 		/* a CA answers PortInfo for the port the SMP came in on */
 		if (!requery(q, &path, IB_ATTR_PORT_INFO, (unsigned)lp, buf))

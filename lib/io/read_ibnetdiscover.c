@@ -27,6 +27,7 @@ struct rec {			/* one node record */
 	uint8_t lmc;
 	bool enhanced;
 	size_t dup_of;		/* SIZE_MAX, or the record this repeats */
+	size_t clash_of;	/* SIZE_MAX, or the other record of its GUID */
 	size_t first_pl, npl;	/* its port lines */
 	uint8_t defw, defs, defe;	/* ibsim defaults when it was read */
 	struct ibtopo_node *node;
@@ -318,6 +319,7 @@ static int topo_header(struct topo *t, const char *p, enum ibtopo_node_type type
 	r.nports = (unsigned)nports;
 	r.line = s->lineno;
 	r.dup_of = SIZE_MAX;
+	r.clash_of = SIZE_MAX;
 	r.defw = t->netw;
 	r.defs = t->nets;
 	r.defe = t->nete;
@@ -699,6 +701,38 @@ static int topo_add_node(struct topo *t, struct rec *r, uint64_t guid)
 	return 0;
 }
 
+/*
+ * Record `i` states the GUID of a node already made. A dump from a sweep
+ * never holds that (libibnetdisc merges what answers with one GUID), but
+ * a dump written or joined by other means does: two nodes with one GUID,
+ * which the model cannot hold apart. The second is read as the first, as
+ * a sweep would see it, and the clash is recorded; links to it that
+ * disagree are recorded port by port (topo_links). A net file for ibsim
+ * is refused: ibsim refuses it too.
+ */
+static int topo_clash(struct topo *t, size_t i, const struct ibtopo_node *other)
+{
+	struct rec *r = &t->recs[i];
+	struct ibtopo_guid_clash c = { .guid = r->guid };
+
+	for (size_t j = 0; j < i; j++) {
+		const struct rec *o = &t->recs[j];
+
+		if (o->node != other)
+			continue;
+		if (t->ibsim || o->type != r->type || o->nports != r->nports)
+			return ibtopo__src_error(t->s, r->line,
+					 "node '%s' has GUID 0x%016" PRIx64 ", as '%s' at line %u",
+					 r->id, r->guid, o->id, o->line);
+		ibtopo__src_warn(t->s, "%s:%u: node '%s' has GUID 0x%016" PRIx64 ", as '%s' at line %u: read as one node",
+			 t->s->name, r->line, r->id, r->guid, o->id, o->line);
+		r->clash_of = j;
+		return ibtopo_fabric_add_guid_clash(t->f, &c, t->s->err);
+	}
+	return ibtopo__src_error(t->s, r->line, "node '%s' has GUID 0x%016" PRIx64
+				 " of another node", r->id, r->guid);
+}
+
 /* Nodes with stated GUIDs first, so a name's GUID steps around them. */
 static int topo_nodes(struct topo *t)
 {
@@ -713,12 +747,10 @@ static int topo_nodes(struct topo *t)
 			continue;
 		other = ibtopo_fabric_find_node(t->f, r->guid);
 		if (other) {
-			for (size_t j = 0; j < i; j++)
-				if (t->recs[j].node == other)
-					return ibtopo__src_error(s, r->line,
-							 "node '%s' has GUID 0x%016" PRIx64 ", as '%s' at line %u",
-							 r->id, r->guid, t->recs[j].id,
-							 t->recs[j].line);
+			rc = topo_clash(t, i, other);
+			if (rc)
+				return rc;
+			continue;
 		}
 		rc = topo_add_node(t, r, r->guid);
 		if (rc)
@@ -729,7 +761,7 @@ static int topo_nodes(struct topo *t)
 		unsigned attempt = 0;
 		uint64_t g;
 
-		if (r->dup_of != SIZE_MAX || r->node)
+		if (r->dup_of != SIZE_MAX || r->clash_of != SIZE_MAX || r->node)
 			continue;
 		do {
 			g = ibtopo__name_guid_attempt(r->id, attempt++);
@@ -803,6 +835,7 @@ static int topo_links(struct topo *t)
 		struct rec *lr = &t->recs[l->rec], *rr;
 		struct ibtopo_port *lp, *rp;
 		struct ibtopo_link *link;
+		bool clash;
 		size_t ri;
 
 		if (lr->dup_of != SIZE_MAX)
@@ -813,6 +846,12 @@ static int topo_links(struct topo *t)
 					 "'%s' has no node record (truncated file?)",
 					 l->rid);
 		rr = &t->recs[ri];
+		/* a record of a clashing GUID stands for its first */
+		clash = lr->clash_of != SIZE_MAX;
+		if (clash)
+			lr = &t->recs[lr->clash_of];
+		if (rr->clash_of != SIZE_MAX)
+			rr = &t->recs[rr->clash_of];
 		if (l->port < 1 || l->port > lr->nports)
 			return ibtopo__src_error(s, l->line,
 					 "port %u out of range ('%s' has ports 1..%u)",
@@ -824,12 +863,13 @@ static int topo_links(struct topo *t)
 		if (lr == rr && l->port == l->rport)
 			return ibtopo__src_error(s, l->line, "port %u linked to itself",
 					 l->port);
-		if (lr->own_pl[l->port])
+		if (lr->own_pl[l->port] && !clash)
 			return ibtopo__src_error(s, l->line,
 					 "port %u of '%s' listed twice (first at line %u)",
 					 l->port, lr->id,
 					 t->pls[lr->own_pl[l->port] - 1].line);
-		lr->own_pl[l->port] = (uint32_t)i + 1;
+		if (!lr->own_pl[l->port])
+			lr->own_pl[l->port] = (uint32_t)i + 1;
 		rc = topo_set_port(t, &lp, lr, l->port, l->ext, l->pguid);
 		if (!rc)
 			rc = topo_set_port(t, &rp, rr, l->rport, l->rext, l->rpguid);
@@ -867,10 +907,16 @@ static int topo_links(struct topo *t)
 		}
 		if (lp->remote) {
 			topo_warn_conflict(t, &t->pls[lr->link_pl[l->port] - 1], l);
+			rc = ibtopo__fabric_port_clash(t->f, lp, rp, s->err);
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (rp->remote) {
 			topo_warn_conflict(t, &t->pls[rr->link_pl[l->rport] - 1], l);
+			rc = ibtopo__fabric_port_clash(t->f, rp, lp, s->err);
+			if (rc)
+				return rc;
 			continue;
 		}
 		if (!t->ibsim) {
@@ -894,7 +940,7 @@ static void topo_one_sided(struct topo *t)
 	for (size_t i = 0; i < t->nrecs; i++) {
 		const struct rec *r = &t->recs[i];
 
-		if (r->dup_of != SIZE_MAX)
+		if (r->dup_of != SIZE_MAX || r->clash_of != SIZE_MAX)
 			continue;
 		for (unsigned p = 1; p <= r->nports; p++) {
 			const struct pl *l;

@@ -559,8 +559,12 @@ static int ports_build(struct ports *r)
 			k = ibtopo__imap_find_u64(&link_line,
 					  edge_key(ports[j]->node->guid, ports[j]->num));
 			ports_warn_conflict(r, &r->lines[k], l);
+			rc = ibtopo__fabric_port_clash(r->f, ports[j],
+						       ports[1 - j], s->err);
 			break;
 		}
+		if (rc)
+			break;
 		if (ports[0]->remote || ports[1]->remote)
 			continue;
 		ports[0]->speed_active = ports[1]->speed_active = (uint16_t)l->speed;

@@ -324,6 +324,25 @@ static int lft_row(struct load_ctx *c, sqlite3_stmt *st,
 	return ibtopo_node_set_lft(n, ports, (unsigned)top, err);
 }
 
+static const char clashes_sql[] =
+	"SELECT guid, port, a_guid, a_port, b_guid, b_port FROM guid_clashes"
+	" WHERE snapshot_id = ?";
+
+static int clash_row(struct load_ctx *c, sqlite3_stmt *st,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_guid_clash k = {
+		.guid = (uint64_t)sqlite3_column_int64(st, 0),
+		.port = (unsigned)sqlite3_column_int(st, 1),
+	};
+
+	for (int i = 0; i < 2; i++) {
+		k.peer_guid[i] = (uint64_t)sqlite3_column_int64(st, 2 + 2 * i);
+		k.peer_port[i] = (unsigned)sqlite3_column_int(st, 3 + 2 * i);
+	}
+	return ibtopo_fabric_add_guid_clash(c->f, &k, err);
+}
+
 /* The tables after the snapshot's own row, in the order they refer back. */
 static const struct {
 	const char *sql;
@@ -331,7 +350,7 @@ static const struct {
 } tables[] = {
 	{ nodes_sql, node_row }, { ports_sql, port_row },
 	{ links_sql, link_row }, { counters_sql, counters_row },
-	{ lfts_sql, lft_row },
+	{ lfts_sql, lft_row },	 { clashes_sql, clash_row },
 };
 
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,

@@ -55,6 +55,39 @@ static int save_lfts(sqlite3 *db, int64_t sid,
 	return rc;
 }
 
+/* Node GUIDs two nodes answer with: a few rows, when any. */
+static const char clash_sql[] =
+	"INSERT INTO guid_clashes (snapshot_id, guid, port, a_guid, a_port,"
+	" b_guid, b_port) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+static int save_clashes(sqlite3 *db, int64_t sid,
+			const struct ibtopo_fabric *fabric)
+{
+	size_t n = ibtopo_fabric_guid_clash_count(fabric);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!n)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(db, clash_sql, -1, &st, NULL);
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		const struct ibtopo_guid_clash *c =
+			ibtopo_fabric_guid_clash(fabric, i);
+
+		sqlite3_bind_int64(st, 1, sid);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->guid);
+		sqlite3_bind_int(st, 3, (int)c->port);
+		for (int k = 0; k < 2; k++) {
+			sqlite3_bind_int64(st, 4 + 2 * k,
+					   (sqlite3_int64)c->peer_guid[k]);
+			sqlite3_bind_int(st, 5 + 2 * k, (int)c->peer_port[k]);
+		}
+		rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /*
  * Rows go in many to an INSERT statement: executed once per row, a
  * statement costs SQLite more (setting up the VM, opening and closing
@@ -541,6 +574,8 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		src = batch_flush(store->db, &x.b[i]);
 	if (src == SQLITE_OK)
 		src = save_lfts(store->db, x.sid, fabric);
+	if (src == SQLITE_OK)
+		src = save_clashes(store->db, x.sid, fabric);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	/* under the write lock: a concurrent save cannot slip in */

@@ -32,6 +32,8 @@ struct ibtopo_fabric {
 	char *routing_engine;	/* NULL = not known */
 	char **strings;		/* fabric-owned strings (cables) */
 	size_t nstrings, astrings;
+	struct ibtopo_guid_clash *clashes;	/* node GUIDs two nodes use */
+	size_t nclashes, aclashes;
 };
 
 int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
@@ -93,6 +95,7 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->meta.fabric);
 	free(fabric->meta.local_ca);
 	free(fabric->routing_engine);
+	free(fabric->clashes);
 	free(fabric);
 }
 
@@ -184,6 +187,55 @@ int ibtopo_fabric_set_routing_engine(struct ibtopo_fabric *fabric,
 				     struct ibtopo_error *err)
 {
 	return set_string(&fabric->routing_engine, engine, err);
+}
+
+int ibtopo_fabric_add_guid_clash(struct ibtopo_fabric *fabric,
+				 const struct ibtopo_guid_clash *clash,
+				 struct ibtopo_error *err)
+{
+	if (!fabric || !clash)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or clash");
+	for (size_t i = 0; i < fabric->nclashes; i++) {
+		const struct ibtopo_guid_clash *c = &fabric->clashes[i];
+
+		/* one record per port: a switch's clash shows on many */
+		if (c->guid == clash->guid && c->port == clash->port)
+			return 0;
+	}
+	if (ibtopo__grow(&fabric->clashes, &fabric->aclashes,
+			 fabric->nclashes + 1, sizeof(*fabric->clashes)))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	fabric->clashes[fabric->nclashes++] = *clash;
+	return 0;
+}
+
+int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
+			      const struct ibtopo_port *p,
+			      const struct ibtopo_port *other,
+			      struct ibtopo_error *err)
+{
+	struct ibtopo_guid_clash c = { .guid = p->node->guid, .port = p->num };
+
+	if (p->remote) {
+		c.peer_guid[0] = p->remote->node->guid;
+		c.peer_port[0] = p->remote->num;
+	}
+	if (other) {
+		c.peer_guid[1] = other->node->guid;
+		c.peer_port[1] = other->num;
+	}
+	return ibtopo_fabric_add_guid_clash(fabric, &c, err);
+}
+
+size_t ibtopo_fabric_guid_clash_count(const struct ibtopo_fabric *fabric)
+{
+	return fabric ? fabric->nclashes : 0;
+}
+
+const struct ibtopo_guid_clash *
+ibtopo_fabric_guid_clash(const struct ibtopo_fabric *fabric, size_t i)
+{
+	return fabric && i < fabric->nclashes ? &fabric->clashes[i] : NULL;
 }
 
 void ibtopo_fabric_set_snapshot_id(struct ibtopo_fabric *fabric, int64_t id)

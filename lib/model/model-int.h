@@ -76,6 +76,15 @@ int ibtopo__grow(void *pptr, size_t *alloc, size_t need, size_t size);
 char *ibtopo__fabric_strdup(struct ibtopo_fabric *fabric, const char *s);
 /** The links that carry cable data. */
 size_t ibtopo__fabric_cable_count(const struct ibtopo_fabric *fabric);
+/**
+ * Port `p`, cabled to p->remote, is claimed by a second peer `other` as
+ * well: one cable cannot end in two places, so two nodes answer with p's
+ * node GUID. Records the clash (ibtopo_fabric_add_guid_clash()).
+ */
+int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
+			      const struct ibtopo_port *p,
+			      const struct ibtopo_port *other,
+			      struct ibtopo_error *err);
 
 /* model/fabric_copy.c */
 /**

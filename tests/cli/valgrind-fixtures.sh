@@ -69,9 +69,12 @@ for f in "$REAL"/*.topo "$REAL"/*.ports*.txt; do
 	eval "afmt=\${$((n % 3 + 1))}"
 	x=$(echo $exports | cut -d' ' -f$(((n - 1) % 5 + 1)))
 	vg 0 show --format "$fmt" "$f" links
-	# no real dump has an error finding (analyze-fixtures.sh checks
-	# which findings each has): analyze exits 0 at the default --fail-on
-	vg 0 analyze --format "$afmt" "$f"
+	# one real dump has an error finding, two nodes of one GUID
+	# (analyze-fixtures.sh checks which findings each has): the others
+	# exit 0 at the default --fail-on
+	want=0
+	[ "${f##*/}" = small-ports-2.ports.txt ] && want=1
+	vg "$want" analyze --format "$afmt" "$f"
 	vg 0 export --format "$x" -o out "$f"
 	vg 0 render -o x.dot "$f"
 done

@@ -280,6 +280,31 @@ struct ibtopo_node *ibtopo_fabric_find_node_desc(const struct ibtopo_fabric *fab
 int ibtopo_fabric_find_node_name(struct ibtopo_node **out,
 				 const struct ibtopo_fabric *fabric,
 				 const char *name, struct ibtopo_error *err);
+/**
+ * A node GUID that two nodes answer with (cloned firmware, a board
+ * replaced with its old GUID), as a reader or a sweep found it: the model
+ * holds one node per GUID, so the two are merged, and the sign left is a
+ * port of that GUID that two different peers are cabled to. Peer GUIDs
+ * are 0 and ports 0 when not known (two records of one GUID in a dump).
+ */
+struct ibtopo_guid_clash {
+	uint64_t guid;		/* the node GUID two nodes use */
+	unsigned port;		/* its port two peers claim; 0 = not known */
+	uint64_t peer_guid[2];	/* node GUIDs of those peers */
+	unsigned peer_port[2];	/* their port numbers */
+};
+/**
+ * Record a GUID clash (copied; one per GUID and port, a repeat is
+ * ignored). The analysis reports each as a duplicate-node-guid finding.
+ */
+int ibtopo_fabric_add_guid_clash(struct ibtopo_fabric *fabric,
+				 const struct ibtopo_guid_clash *clash,
+				 struct ibtopo_error *err);
+/** How many GUID clashes a fabric carries, and the i-th (borrowed). */
+size_t ibtopo_fabric_guid_clash_count(const struct ibtopo_fabric *fabric);
+const struct ibtopo_guid_clash *
+ibtopo_fabric_guid_clash(const struct ibtopo_fabric *fabric, size_t i);
+
 /** Port `num` of a node or NULL. */
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
 /**

@@ -82,6 +82,11 @@ enum ibtopo_finding_kind {
 	/* port health: bit error rate, congestion (ibtopo_health_analyze) */
 	IBTOPO_FIND_HIGH_BER,
 	IBTOPO_FIND_CONGESTED_PORT,
+	/* subnet: what the subnet manager needs unique */
+	IBTOPO_FIND_DUPLICATE_NODE_GUID,
+	IBTOPO_FIND_DUPLICATE_PORT_GUID,
+	IBTOPO_FIND_DUPLICATE_LID,
+	IBTOPO_FIND_DUPLICATE_NODE_DESC,
 	IBTOPO_FIND_KIND_MAX_
 };
 

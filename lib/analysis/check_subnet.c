@@ -1,0 +1,253 @@
+/*
+ * check_subnet.c - what the subnet manager's view of the fabric needs
+ * unique, as ibdiagnet checks it: node GUIDs (a clash a reader or a sweep
+ * recorded, since the model holds one node per GUID), port GUIDs, LIDs
+ * (with their LMC ranges) and node descriptions.
+ */
+#include "analysis/analysis-int.h"
+#include "findings/findings-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A port that owns an address: its GUID, or its LID range. */
+struct owner {
+	uint64_t key; /* port GUID; or first LID << 16 | last LID */
+	const struct ibtopo_port *port;
+};
+
+static int owner_cmp(const void *x, const void *y)
+{
+	const struct owner *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	if (a->port->node->index != b->port->node->index)
+		return a->port->node->index < b->port->node->index ? -1 : 1;
+	return a->port->num < b->port->num ? -1 : a->port->num > b->port->num;
+}
+
+/*
+ * The ports that own a GUID or a LID: a switch's port 0 (its ports 1..N
+ * carry port 0's GUID and LID; without port 0 in the data, its lowest
+ * port that has one), each port of a CA or router.
+ */
+static const struct ibtopo_port *switch_port(const struct ibtopo_node *n,
+					     bool lid)
+{
+	for (unsigned i = 0; i <= n->nports; i++) {
+		const struct ibtopo_port *p = n->ports[i];
+
+		if (p && (lid ? p->lid != 0 : p->guid != 0))
+			return p;
+	}
+	return NULL;
+}
+
+static int collect(struct owner **out, size_t *count,
+		   const struct ibtopo_fabric *fabric, bool lid,
+		   struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(fabric), n = 0, alloc = 0;
+	struct owner *v = NULL;
+
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		for (unsigned j = 0; j <= node->nports; j++) {
+			const struct ibtopo_port *p = node->ports[j];
+
+			if (node->type == IBTOPO_NODE_SWITCH)
+				p = j ? NULL : switch_port(node, lid);
+			if (!p || (lid ? !p->lid : !p->guid))
+				continue;
+			if (ibtopo__grow(&v, &alloc, n + 1, sizeof(*v))) {
+				free(v);
+				return ibtopo__error_set(err, IBTOPO_ENOMEM,
+							 "out of memory");
+			}
+			v[n].port = p;
+			if (!lid) {
+				v[n++].key = p->guid;
+				continue;
+			}
+			/* LMC 7 at most: the range stays below 1 << 16 */
+			v[n++].key =
+				(uint64_t)p->lid << 16 |
+				(uint64_t)(p->lid + (1u << (p->lmc & 7)) - 1);
+		}
+	}
+	qsort(v, n, sizeof(*v), owner_cmp);
+	*out = v;
+	*count = n;
+	return 0;
+}
+
+static int port_guids(struct ibtopo_findings *out,
+		      const struct ibtopo_fabric *fabric,
+		      struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+	struct owner *v;
+	size_t n;
+	int rc = collect(&v, &n, fabric, false, err);
+
+	for (size_t i = 1; rc == 0 && i < n; i++) {
+		/* two ports of one CA sharing a GUID are a clash too */
+		if (v[i].key != v[i - 1].key)
+			continue;
+		ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_PORT_GUID);
+		ibtopo_end_from_port(&f.a, v[i - 1].port);
+		ibtopo_end_from_port(&f.b, v[i].port);
+		/* the port GUID, for the sentence: not a JSON key */
+		f.expected = (unsigned)(v[i].key >> 32);
+		f.actual = (unsigned)v[i].key;
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	free(v);
+	return rc;
+}
+
+static int lids(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
+		struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+	struct owner *v;
+	size_t n, top = 0;
+	int rc = collect(&v, &n, fabric, true, err);
+
+	/* ranges sorted by first LID: one overlaps the widest before it */
+	for (size_t i = 1; rc == 0 && i < n; i++) {
+		unsigned first = (unsigned)(v[i].key >> 16);
+		unsigned last = (unsigned)(v[top].key & 0xffff);
+
+		if (first <= last) {
+			ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_LID);
+			ibtopo_end_from_port(&f.a, v[top].port);
+			ibtopo_end_from_port(&f.b, v[i].port);
+			f.limit = first;
+			f.expected = (unsigned)(v[top].key >> 16);
+			f.actual = (unsigned)(v[i].key & 0xffff);
+			f.value = last;
+			rc = ibtopo_findings_add(out, &f, err);
+		}
+		if ((v[i].key & 0xffff) > (v[top].key & 0xffff))
+			top = i;
+	}
+	free(v);
+	return rc;
+}
+
+static int desc_cmp(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(const struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(const struct ibtopo_node *const *)y;
+	int c = strcmp(a->desc, b->desc);
+
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * Descriptions several nodes share. Empty ones and firmware defaults
+ * ("MT4123 ConnectX6 Mellanox Technologies") name no node at all, and
+ * are left out: many adapters share them before a host names them.
+ */
+static int descs(struct ibtopo_findings *out,
+		 const struct ibtopo_fabric *fabric, struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(fabric), n = 0;
+	const struct ibtopo_node **v = calloc(nn ? nn : 1, sizeof(*v));
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	if (!v)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		if (node->desc[0] && !ibtopo__desc_is_default(node->desc))
+			v[n++] = node;
+	}
+	qsort(v, n, sizeof(*v), desc_cmp);
+	for (size_t i = 0, j; rc == 0 && i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(v[i]->desc, v[j]->desc); j++)
+			;
+		if (j - i < 2)
+			continue;
+		ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_NODE_DESC);
+		f.a = (struct ibtopo_end){ v[i]->desc, v[i]->guid, -1 };
+		f.b = (struct ibtopo_end){ v[i + 1]->desc, v[i + 1]->guid, -1 };
+		f.actual = (unsigned)(j - i);
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	free(v);
+	return rc;
+}
+
+static void clash_end(struct ibtopo_end *e, const struct ibtopo_fabric *fabric,
+		      uint64_t guid, unsigned port)
+{
+	const struct ibtopo_node *n = ibtopo_fabric_find_node(fabric, guid);
+
+	if (!guid)
+		return;
+	e->node = n ? n->desc : NULL;
+	e->guid = guid;
+	e->port = (int)port;
+}
+
+/* One finding per GUID: the first port two peers claim, if any. */
+static int node_guids(struct ibtopo_findings *out,
+		      const struct ibtopo_fabric *fabric,
+		      struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_guid_clash_count(fabric);
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct ibtopo_guid_clash *c =
+			ibtopo_fabric_guid_clash(fabric, i);
+		const struct ibtopo_guid_clash *best = c;
+		bool seen = false;
+
+		for (size_t j = 0; j < n && !seen; j++) {
+			const struct ibtopo_guid_clash *o =
+				ibtopo_fabric_guid_clash(fabric, j);
+
+			if (o->guid != c->guid)
+				continue;
+			if (j < i)
+				seen = true;
+			else if (!best->port && o->port)
+				best = o;
+		}
+		if (seen)
+			continue;
+		ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_NODE_GUID);
+		clash_end(&f.a, fabric, best->guid, best->port);
+		if (!best->port)
+			f.a.port = -1;
+		clash_end(&f.b, fabric, best->peer_guid[0], best->peer_port[0]);
+		clash_end(&f.c, fabric, best->peer_guid[1], best->peer_port[1]);
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	return rc;
+}
+
+int ibtopo__check_subnet(struct ibtopo_findings *out,
+			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_error *err)
+{
+	int rc = node_guids(out, fabric, err);
+
+	if (!rc)
+		rc = port_guids(out, fabric, err);
+	if (!rc)
+		rc = lids(out, fabric, err);
+	if (!rc)
+		rc = descs(out, fabric, err);
+	return rc;
+}
