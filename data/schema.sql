@@ -193,3 +193,14 @@ CREATE TABLE guid_clashes (
 	b_port INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX guid_clashes_snapshot ON guid_clashes(snapshot_id);
+
+-- @version 7
+-- A port's MTU and VLs from its PortInfo (live sweeps, cache files), one
+-- column of four IBA encodings, 4 bits each: MTUCap | NeighborMTU << 4 |
+-- VLCap << 8 | OperVLs << 12 (MTU 1 = 256 .. 5 = 4096 bytes; VLs 1 = VL0,
+-- 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14); 0 = not known, as in
+-- every port stored before version 7. Read it with
+--   SELECT mtu_vls & 15 AS mtu_cap, mtu_vls >> 4 & 15 AS neighbor_mtu,
+--          mtu_vls >> 8 & 15 AS vl_cap, mtu_vls >> 12 & 15 AS oper_vls
+--   FROM ports;
+ALTER TABLE ports ADD COLUMN mtu_vls INTEGER NOT NULL DEFAULT 0;

@@ -764,6 +764,74 @@ static void set_state(struct ibtopo_link *l, unsigned sa, unsigned pa,
 #define LINKUP 5
 #define POLLING 2
 
+/* One link, its ends' MTU and VLs set (IBA codes); 0 = unknown. */
+static struct ibtopo_link *caps_link(struct t *t, unsigned i,
+				     const uint8_t a[4], const uint8_t b[4])
+{
+	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 36);
+	struct ibtopo_link *l;
+	char name[32];
+
+	snprintf(name, sizeof(name), "h%u mlx5_0", i);
+	l = tlink(t, sw, 1 + i, node(t, IBTOPO_NODE_CA, name, 1), 1,
+		  IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	/* a is the end of the lower GUID: the switch, made first */
+	l->a->mtu_cap = a[0];
+	l->a->neighbor_mtu = a[1];
+	l->a->vl_cap = a[2];
+	l->a->oper_vls = a[3];
+	l->b->mtu_cap = b[0];
+	l->b->neighbor_mtu = b[1];
+	l->b->vl_cap = b[2];
+	l->b->oper_vls = b[3];
+	return l;
+}
+
+/*
+ * NeighborMTU and OperVLs against the smaller capability of the two ends:
+ * above it an error, below it a warning; equal, or unknown, nothing.
+ */
+static void mtu_and_vls_against_both_ends_caps(void **state)
+{
+	struct t *t = *state;
+	const struct ibtopo_finding *f;
+	char buf[600];
+
+	/* 4096-capable switch, 2048-capable CA: both at 2048, VL0-7 */
+	caps_link(t, 1, (const uint8_t[]){ 5, 4, 4, 4 },
+		  (const uint8_t[]){ 4, 4, 4, 4 });
+	/* unknown at one end */
+	caps_link(t, 2, (const uint8_t[]){ 5, 5, 4, 4 },
+		  (const uint8_t[]){ 0, 0, 0, 0 });
+	run(t);
+	assert_int_equal(t->out.count, 0);
+	/* the switch sends 4096 to a 2048 CA */
+	caps_link(t, 3, (const uint8_t[]){ 5, 5, 4, 4 },
+		  (const uint8_t[]){ 4, 4, 4, 4 });
+	f = only(t, IBTOPO_FIND_MTU_MISMATCH, IBTOPO_SEV_ERROR);
+	assert_int_equal(f->subkind, IBTOPO_LINK_CAP_ABOVE);
+	assert_int_equal(f->expected, 4);
+	assert_int_equal(f->actual, 5);
+	ibtopo_finding_message(buf, sizeof(buf), f);
+	assert_non_null(strstr(buf, "NeighborMTU is 4096 at 'leaf01'"));
+	assert_non_null(strstr(buf, "smaller MTUCap of the two ports is 2048"));
+}
+
+static void vls_below_both_ends_caps_warn(void **state)
+{
+	struct t *t = *state;
+	const struct ibtopo_finding *f;
+
+	caps_link(t, 1, (const uint8_t[]){ 4, 4, 5, 2 },
+		  (const uint8_t[]){ 4, 4, 4, 4 });
+	f = only(t, IBTOPO_FIND_VL_MISMATCH, IBTOPO_SEV_WARNING);
+	assert_int_equal(f->subkind, IBTOPO_LINK_CAP_BELOW);
+	assert_int_equal(f->expected, 4);
+	assert_int_equal(f->actual, 2);
+	assert_int_equal((unsigned)f->value, 2);
+	assert_int_equal((unsigned)f->limit, 4);
+}
+
 /* Linked ports Init, Armed, or polling their peer carry no traffic. */
 static void linked_ports_not_active_are_errors(void **state)
 {
@@ -1085,6 +1153,8 @@ int main(void)
 		T(edr_fdr_qdr_cables_are_checked_against_reach),
 		T(cable_without_reach_row_is_not_checked_info),
 		T(linked_ports_not_active_are_errors),
+		T(mtu_and_vls_against_both_ends_caps),
+		T(vls_below_both_ends_caps_warn),
 		T(fabric_without_subnet_manager_is_one_finding),
 		T(loopback_on_one_switch),
 		T(custom_reach_table_and_its_errors),

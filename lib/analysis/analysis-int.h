@@ -186,6 +186,10 @@ int ibtopo__check_ports(struct ibtopo_findings *out,
 int ibtopo__check_subnet(struct ibtopo_findings *out,
 			 const struct ibtopo_fabric *fabric,
 			 struct ibtopo_error *err);
+/** mtu-mismatch and vl-mismatch: a link's ends against their caps. */
+int ibtopo__check_link_caps(struct ibtopo_findings *out,
+			    const struct ibtopo_link *link,
+			    struct ibtopo_error *err);
 /** loopback-cable when both ends are on one switch. */
 int ibtopo__check_loopback(struct ibtopo_findings *out,
 			   const struct ibtopo_link *link,

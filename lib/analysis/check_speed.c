@@ -750,6 +750,8 @@ int ibtopo__check_links_run(struct ibtopo_findings *out,
 			rc = ibtopo__check_cable_length(out, l, reach, err);
 		if (rc == 0)
 			rc = ibtopo__check_loopback(out, l, err);
+		if (rc == 0)
+			rc = ibtopo__check_link_caps(out, l, err);
 	}
 	peers_release(&peers);
 	return rc;

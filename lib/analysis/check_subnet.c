@@ -2,7 +2,8 @@
  * check_subnet.c - what the subnet manager's view of the fabric needs
  * unique, as ibdiagnet checks it: node GUIDs (a clash a reader or a sweep
  * recorded, since the model holds one node per GUID), port GUIDs, LIDs
- * (with their LMC ranges) and node descriptions.
+ * (with their LMC ranges) and node descriptions; and what it configured
+ * on each link: the MTU and the VLs both ends use.
  */
 #include "analysis/analysis-int.h"
 #include "findings/findings-int.h"
@@ -249,5 +250,54 @@ int ibtopo__check_subnet(struct ibtopo_findings *out,
 		rc = lids(out, fabric, err);
 	if (!rc)
 		rc = descs(out, fabric, err);
+	return rc;
+}
+
+/*
+ * One setting of a link's two ends against the two capabilities: the
+ * smaller capability is what both can use, what the subnet manager sets
+ * at both ends. Above it at an end, that end sends what its peer cannot
+ * take (subkind IBTOPO_LINK_CAP_ABOVE, an error); below it, or the two
+ * ends differ, the link uses less than it could (a warning). Unknown
+ * values (0: text dumps) are never a mismatch.
+ */
+static int link_cap(struct ibtopo_findings *out, const struct ibtopo_link *l,
+		    enum ibtopo_finding_kind kind, unsigned cap_a,
+		    unsigned cap_b, unsigned set_a, unsigned set_b,
+		    struct ibtopo_error *err)
+{
+	unsigned both = cap_a < cap_b ? cap_a : cap_b;
+	struct ibtopo_finding f;
+
+	if (!cap_a || !cap_b || !set_a || !set_b ||
+	    (set_a == both && set_b == both))
+		return 0;
+	ibtopo__finding_init_link(&f, kind, l);
+	f.expected = both;
+	f.value = set_a;
+	f.limit = set_b;
+	if (set_a > both || set_b > both) {
+		f.subkind = IBTOPO_LINK_CAP_ABOVE;
+		f.actual = set_a > set_b ? set_a : set_b;
+	} else {
+		f.subkind = IBTOPO_LINK_CAP_BELOW;
+		f.severity = IBTOPO_SEV_WARNING;
+		f.actual = set_a < set_b ? set_a : set_b;
+	}
+	return ibtopo_findings_add(out, &f, err);
+}
+
+int ibtopo__check_link_caps(struct ibtopo_findings *out,
+			    const struct ibtopo_link *l,
+			    struct ibtopo_error *err)
+{
+	int rc = link_cap(out, l, IBTOPO_FIND_MTU_MISMATCH, l->a->mtu_cap,
+			  l->b->mtu_cap, l->a->neighbor_mtu, l->b->neighbor_mtu,
+			  err);
+
+	if (!rc)
+		rc = link_cap(out, l, IBTOPO_FIND_VL_MISMATCH, l->a->vl_cap,
+			      l->b->vl_cap, l->a->oper_vls, l->b->oper_vls,
+			      err);
 	return rc;
 }

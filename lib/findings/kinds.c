@@ -41,6 +41,8 @@ extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_guid;
 extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_port_guid;
 extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_lid;
 extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc;
+extern const struct ibtopo__finding_kind ibtopo__kind_mtu_mismatch;
+extern const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -108,6 +110,8 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_DUPLICATE_PORT_GUID] = &ibtopo__kind_duplicate_port_guid,
 	[IBTOPO_FIND_DUPLICATE_LID] = &ibtopo__kind_duplicate_lid,
 	[IBTOPO_FIND_DUPLICATE_NODE_DESC] = &ibtopo__kind_duplicate_node_desc,
+	[IBTOPO_FIND_MTU_MISMATCH] = &ibtopo__kind_mtu_mismatch,
+	[IBTOPO_FIND_VL_MISMATCH] = &ibtopo__kind_vl_mismatch,
 };
 
 const struct ibtopo__finding_kind *

@@ -121,3 +121,112 @@ const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc = {
 	.sentence = duplicate_node_desc_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
 };
+
+static const char *link_cap_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_LINK_CAP_ABOVE:
+		return "above-capability";
+	case IBTOPO_LINK_CAP_BELOW:
+		return "below-capability";
+	default:
+		return NULL;
+	}
+}
+
+/* An IBA MTU code in bytes ("2048"), "unknown" else. */
+static const char *mtu_text(char *buf, size_t len, unsigned code)
+{
+	if (code >= 1 && code <= 5)
+		snprintf(buf, len, "%u", 128u << code);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+/* An IBA VLCap/OperVLs code as VLs ("VL0-7"). */
+static const char *vls_text(char *buf, size_t len, unsigned code)
+{
+	static const char *const vls[] = { "unknown", "VL0",   "VL0-1",
+					   "VL0-3",   "VL0-7", "VL0-14" };
+
+	snprintf(buf, len, "%s",
+		 code < IBTOPO__ARRAY_SIZE(vls) ? vls[code] : "unknown");
+	return buf;
+}
+
+typedef const char *cap_text_fn(char *buf, size_t len, unsigned code);
+
+/* The ends' settings and what both take, as both sentences say it. */
+static void link_cap_words(char *buf, size_t len,
+			   const struct ibtopo_finding *f,
+			   const struct ibtopo__shared_names *names,
+			   const char *what, const char *cap, cap_text_fn *text)
+{
+	char a[96], b[96], va[16], vb[16], both[16];
+
+	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
+	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
+	snprintf(
+		buf, len,
+		"%s is %s at %s port %d and %s at %s port %d, while the smaller %s of the two ports is %s",
+		what, text(va, sizeof(va), (unsigned)f->value), a, f->a.port,
+		text(vb, sizeof(vb), (unsigned)f->limit), b, f->b.port, cap,
+		text(both, sizeof(both), f->expected));
+}
+
+static int mtu_mismatch_sentence(char *buf, size_t len,
+				 const struct ibtopo_finding *f,
+				 const struct ibtopo__shared_names *names)
+{
+	char w[400];
+
+	link_cap_words(w, sizeof(w), f, names, "the link's NeighborMTU",
+		       "MTUCap", mtu_text);
+	if (f->subkind == IBTOPO_LINK_CAP_ABOVE)
+		return snprintf(
+			buf, len,
+			"%s: an end sends packets larger than its peer takes, and they are dropped; let the subnet manager set the MTU again (restart it, or undo an MTU set by hand with ibportstate), then sweep again",
+			w);
+	return snprintf(
+		buf, len,
+		"%s: the link carries smaller packets than both ends take; find what set it lower (ibportstate, the subnet manager's configuration) and let the subnet manager set it again",
+		w);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_mtu_mismatch = {
+	.kind = IBTOPO_FIND_MTU_MISMATCH,
+	.name = "mtu-mismatch",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = mtu_mismatch_sentence,
+	.subkind_name = link_cap_subkind_name,
+	.draw = IBTOPO__DRAW_DOWNGRADE,
+};
+
+static int vl_mismatch_sentence(char *buf, size_t len,
+				const struct ibtopo_finding *f,
+				const struct ibtopo__shared_names *names)
+{
+	char w[400];
+
+	link_cap_words(w, sizeof(w), f, names, "the link's OperVLs", "VLCap",
+		       vls_text);
+	if (f->subkind == IBTOPO_LINK_CAP_ABOVE)
+		return snprintf(
+			buf, len,
+			"%s: an end sends on VLs its peer has no buffers for, and those packets are dropped; let the subnet manager set the VLs again (restart it, or undo VLs set by hand with ibportstate), then sweep again",
+			w);
+	return snprintf(
+		buf, len,
+		"%s: fewer VLs than both ends have, so QoS levels share VLs and a routing engine that needs VLs against credit loops may lack them; check the subnet manager's max_op_vls (OpenSM) and what else set them (ibportstate), then let it set them again",
+		w);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch = {
+	.kind = IBTOPO_FIND_VL_MISMATCH,
+	.name = "vl-mismatch",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = vl_mismatch_sentence,
+	.subkind_name = link_cap_subkind_name,
+	.draw = IBTOPO__DRAW_DOWNGRADE,
+};

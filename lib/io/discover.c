@@ -207,6 +207,11 @@ static int copy_port(struct ibtopo_fabric *fabric, struct ibtopo_node *node,
 	state = ibtopo__smp_field(p->info, IB_PORT_STATE_F);
 	port->state = state <= IBTOPO_PORT_STATE_ACTIVE ? (uint8_t)state : 0;
 	port->phys_state = (uint8_t)ibtopo__smp_field(p->info, IB_PORT_PHYS_STATE_F);
+	port->mtu_cap = (uint8_t)ibtopo__smp_field(p->info, IB_PORT_MTU_CAP_F);
+	port->neighbor_mtu =
+		(uint8_t)ibtopo__smp_field(p->info, IB_PORT_NEIGHBOR_MTU_F);
+	port->vl_cap = (uint8_t)ibtopo__smp_field(p->info, IB_PORT_VL_CAP_F);
+	port->oper_vls = (uint8_t)ibtopo__smp_field(p->info, IB_PORT_OPER_VLS_F);
 	decode_rates(port, p->info, cap_info,
 		     in->type == IB_NODE_SWITCH && p->portnum == 0 ?
 		     no_ext_info : p->ext_info);

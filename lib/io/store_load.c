@@ -199,7 +199,7 @@ static struct ibtopo_node *node_by_rowid(const struct load_ctx *c, int64_t id)
 static const char ports_sql[] =
 	"SELECT node_id, num, ext_num, guid, lid, lmc, state, phys_state,"
 	" width_supported, width_enabled, width_active, speed_supported,"
-	" speed_enabled, speed_active, cap_mask"
+	" speed_enabled, speed_active, cap_mask, mtu_vls"
 	" FROM ports WHERE snapshot_id = ? ORDER BY id";
 
 static int port_row(struct load_ctx *c, sqlite3_stmt *st,
@@ -208,7 +208,7 @@ static int port_row(struct load_ctx *c, sqlite3_stmt *st,
 	struct ibtopo_node *n = node_by_rowid(c, sqlite3_column_int64(st, 0));
 	sqlite3_int64 num = sqlite3_column_int64(st, 1);
 	struct ibtopo_port *p = NULL;
-	int rc;
+	int rc, mtu_vls;
 
 	if (!n || num < 0 || num > n->nports)
 		return corrupt(c, "port of an unknown node", err);
@@ -228,6 +228,11 @@ static int port_row(struct load_ctx *c, sqlite3_stmt *st,
 	p->speed_enabled = (uint16_t)sqlite3_column_int(st, 12);
 	p->speed_active = (uint16_t)sqlite3_column_int(st, 13);
 	p->cap_mask = (uint32_t)sqlite3_column_int64(st, 14);
+	mtu_vls = sqlite3_column_int(st, 15);
+	p->mtu_cap = (uint8_t)(mtu_vls & 15);
+	p->neighbor_mtu = (uint8_t)(mtu_vls >> 4 & 15);
+	p->vl_cap = (uint8_t)(mtu_vls >> 8 & 15);
+	p->oper_vls = (uint8_t)(mtu_vls >> 12 & 15);
 	return ibtopo_fabric_index_port(c->f, p, err);
 }
 

@@ -264,7 +264,7 @@ static const char port_head[] =
 	"INSERT INTO ports (snapshot_id, node_id,"
 	" num, ext_num, guid, lid, lmc, state, phys_state, width_supported,"
 	" width_enabled, width_active, speed_supported, speed_enabled,"
-	" speed_active, cap_mask)";
+	" speed_active, cap_mask, mtu_vls)";
 static const char link_head[] = "INSERT INTO links (id, snapshot_id, a_guid,"
 				" a_port, b_guid, b_port, speed, width)";
 static const char cable_head[] =
@@ -344,6 +344,9 @@ static int save_node(struct save_ctx *x, int64_t node_id,
 		put_int(pb, p->speed_enabled);
 		put_int(pb, p->speed_active);
 		put_int(pb, p->cap_mask);
+		put_int(pb, (p->mtu_cap & 15) | (p->neighbor_mtu & 15) << 4 |
+				    (p->vl_cap & 15) << 8 |
+				    (p->oper_vls & 15) << 12);
 		rc = batch_row_done(x->db, pb);
 		if (rc == SQLITE_OK && p->counters)
 			rc = save_counters(x, n, p);
@@ -509,7 +512,7 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 	struct save_ctx x = {
 		.b = {
 			[B_NODE] = BATCH_INIT(node_head, 11),
-			[B_PORT] = BATCH_INIT(port_head, 16),
+			[B_PORT] = BATCH_INIT(port_head, 17),
 			[B_LINK] = BATCH_INIT(link_head, 8),
 			[B_CABLE] = BATCH_INIT(cable_head, 8),
 			[B_COUNTERS] = BATCH_INIT(counters_head,

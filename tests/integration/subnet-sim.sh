@@ -7,6 +7,16 @@
 #    one duplicate-lid, on host02 and host04, LID 1;
 #  - a net file whose two CAs carry one description (ibsim answers
 #    NodeDescription with the record's comment): one duplicate-node-desc.
+# MTU and VLs across a link (ibsim answers MTUCap and NeighborMTU 2048,
+# VLCap and OperVLs VL0-7 everywhere; the clean sweep above has no
+# mtu-mismatch nor vl-mismatch):
+#  - ibportstate (a PortInfo Set, from the test; discover only Gets) sets
+#    OperVLs VL0-1 on leaf01 port 2: one vl-mismatch, a warning, on the
+#    cable to host02 (below what both take), in the snapshot and in the
+#    --cache file of the same sweep; ibsim refuses OperVLs above VLCap;
+#  - ibsim ignores a NeighborMTU Set: the stored snapshot is edited
+#    (host02's NeighborMTU 4096 over MTUCaps of 2048): one mtu-mismatch,
+#    an error (above what both take).
 # ibsim refuses a net file in which two nodes share a GUID: duplicate
 # GUIDs are tested from files (tests/cli/subnet-duplicates.sh) and from a
 # sweep's answers (tests/test_discover.c).
@@ -29,6 +39,40 @@ sim_opensm
 got=$(sweep "$TESTDIR/clean.db")
 [ -z "$got" ] || flunk "clean fabric: $got"
 
+# ---- OperVLs below VLCap at one end
+IBPORTSTATE=$(PATH=$PATH:/usr/sbin command -v ibportstate) ||
+	skip "ibportstate not found (infiniband-diags)"
+sim_client "$IBPORTSTATE" -D 0,1 2 vls 2 >/dev/null 2>&1 ||
+	fail "ibportstate vls 2"
+CAPS='^(mtu|vl)-mismatch,'
+sim_client "$IBTOPO" --db "$TESTDIR/vl.db" discover --cache "$TESTDIR/vl.cache" \
+	>/dev/null 2>"$TESTDIR/err" || fail "discover: $(cat "$TESTDIR/err")"
+for src in latest "$TESTDIR/vl.cache"; do
+	got=$("$IBTOPO" --db "$TESTDIR/vl.db" analyze "$src" --format csv |
+		tr -d '\r' | grep -E "$CAPS")
+	[ "$(count_lines "$got")" -eq 1 ] &&
+		printf '%s\n' "$got" | grep -q "^vl-mismatch,warning,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*OperVLs is VL0-7 at 'host02' port 1 and VL0-1 at 'leaf01' port 2, while the smaller VLCap of the two ports is VL0-7.*,below-capability\$" ||
+		flunk "OperVLs VL0-1 ($src): $got"
+done
+sim_client "$IBPORTSTATE" -D 0,1 2 vls 4 >/dev/null 2>&1 ||
+	fail "ibportstate vls 4"
+
+# ---- NeighborMTU above MTUCap, in a stored snapshot
+TOOL=$top_builddir/tests/store-tool
+[ -x "$TOOL" ] || fail "$TOOL not built"
+cp "$TESTDIR/clean.db" "$TESTDIR/mtu.db"
+"$TOOL" exec "$TESTDIR/mtu.db" "UPDATE ports SET mtu_vls = (mtu_vls & ~240) | 80
+	WHERE num = 1 AND node_id IN (SELECT id FROM nodes WHERE guid = 1048579)" \
+	>/dev/null || fail "edit the snapshot"
+got=$("$IBTOPO" --db "$TESTDIR/mtu.db" analyze --format csv | tr -d '\r' |
+	grep -E "$CAPS")
+[ "$(count_lines "$got")" -eq 1 ] &&
+	printf '%s\n' "$got" | grep -q "^mtu-mismatch,error,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*NeighborMTU is 4096 at 'host02' port 1 and 2048 at 'leaf01' port 2, while the smaller MTUCap of the two ports is 2048: an end sends packets larger.*,above-capability\$" ||
+	flunk "NeighborMTU 4096: $got"
+got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | grep -E "$CAPS")
+[ -z "$got" ] || flunk "clean fabric: $got"
+
+# ---- a LID twice
 sim_cmd 'Baselid "host04"[1] 1'
 got=$(sweep "$TESTDIR/lid.db")
 [ "$(count_lines "$got")" -eq 1 ] &&

@@ -89,6 +89,13 @@ extern "C" {
  *   configured it); else one per such link (IBTOPO_PORT_LINK_NOT_ACTIVE,
  *   a and b its ends). actual = the number of such links in the fabric.
  *   Text dumps without port states never produce it.
+ * - mtu-mismatch, vl-mismatch: a link's NeighborMTU (OperVLs) at its ends
+ *   against the smaller MTUCap (VLCap) of the two, which both ends should
+ *   use: expected = that capability, value and limit = end a's and end
+ *   b's setting (IBA encodings); an end above it (IBTOPO_LINK_CAP_ABOVE,
+ *   error, actual = the higher setting) sends what its peer cannot take;
+ *   below it (IBTOPO_LINK_CAP_BELOW, warning, actual = the lower) the
+ *   link uses less than it could. Unknown values (0) never produce it.
  */
 enum ibtopo_peer_class {
 	IBTOPO_PEER_NONE = 0,
@@ -127,6 +134,12 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 enum ibtopo_port_not_active {
 	IBTOPO_PORT_LINK_NOT_ACTIVE = 1, /* a link with an end not Active */
 	IBTOPO_PORT_NO_SUBNET_MANAGER,	 /* no linked port Active anywhere */
+};
+
+/** Subkinds of mtu-mismatch and vl-mismatch findings. */
+enum ibtopo_link_cap {
+	IBTOPO_LINK_CAP_ABOVE = 1,	/* an end set above what both take */
+	IBTOPO_LINK_CAP_BELOW,		/* an end set below it */
 };
 
 /** What a cable-row-unmatched finding did not find (its subkind). */

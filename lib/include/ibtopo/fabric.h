@@ -87,6 +87,13 @@ struct ibtopo_port {
 	uint16_t speed_enabled;
 	uint16_t speed_active;		/* one bit, or 0 */
 	uint32_t cap_mask;		/* PortInfo CapabilityMask; 0 = unknown */
+	/* PortInfo MTUCap, NeighborMTU (1 256 .. 5 4096 bytes), VLCap and
+	 * OperVLs (1 VL0, 2 VL0-1, 3 VL0-3, 4 VL0-7, 5 VL0-14); 0 = unknown
+	 * (text dumps) */
+	uint8_t mtu_cap;
+	uint8_t neighbor_mtu;
+	uint8_t vl_cap;
+	uint8_t oper_vls;
 	struct ibtopo_port *remote;	/* peer port, NULL if unconnected */
 	struct ibtopo_link *link;	/* link this port is an end of, or NULL */
 	/* PMA counters (discover --counters, import --counters); NULL = not

@@ -87,6 +87,9 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_DUPLICATE_PORT_GUID,
 	IBTOPO_FIND_DUPLICATE_LID,
 	IBTOPO_FIND_DUPLICATE_NODE_DESC,
+	/* subnet: what the subnet manager set on a link */
+	IBTOPO_FIND_MTU_MISMATCH,
+	IBTOPO_FIND_VL_MISMATCH,
 	IBTOPO_FIND_KIND_MAX_
 };
 
