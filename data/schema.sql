@@ -204,3 +204,23 @@ CREATE INDEX guid_clashes_snapshot ON guid_clashes(snapshot_id);
 --          mtu_vls >> 8 & 15 AS vl_cap, mtu_vls >> 12 & 15 AS oper_vls
 --   FROM ports;
 ALTER TABLE ports ADD COLUMN mtu_vls INTEGER NOT NULL DEFAULT 0;
+
+-- @version 8
+-- Subnet managers a live sweep found: every port whose CapabilityMask
+-- says IsSM (a switch's port 0), and its SMInfo (answered = 0 when it
+-- did not answer; then guid, priority, state and act_count are 0).
+-- state: SMInfo SMState (0 not active, 1 discovering, 2 standby, 3
+-- master). sms_read: 1 when the sweep looked for them (a snapshot
+-- without rows then had none); 0 for files and older snapshots.
+ALTER TABLE snapshots ADD COLUMN sms_read INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE sms (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	port INTEGER NOT NULL,
+	answered INTEGER NOT NULL DEFAULT 0,
+	guid INTEGER NOT NULL DEFAULT 0,
+	priority INTEGER NOT NULL DEFAULT 0,
+	state INTEGER NOT NULL DEFAULT 0,
+	act_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX sms_snapshot ON sms(snapshot_id);

@@ -67,6 +67,7 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_DUPLICATE_NODE_DESC] = "duplicate-node-desc",
 	[IBTOPO_FIND_MTU_MISMATCH] = "mtu-mismatch",
 	[IBTOPO_FIND_VL_MISMATCH] = "vl-mismatch",
+	[IBTOPO_FIND_SM_STATE] = "sm-state",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

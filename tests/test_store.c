@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 /* The last "-- @version N" of data/schema.sql. */
-#define SCHEMA_LATEST 7
+#define SCHEMA_LATEST 8
 
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
@@ -1073,8 +1073,13 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(fresh);
 }
 
-/* SQL taking schema version 7's additions (MTU and VLs) out. */
-#define UNDO_V7 "ALTER TABLE ports DROP COLUMN mtu_vls; "
+/* SQL taking schema version 8's additions (subnet managers) out. */
+#define UNDO_V8                                                          \
+	"DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read; "
+
+/* SQL taking schema version 7's additions (MTU and VLs), and the later
+ * versions', out. */
+#define UNDO_V7 UNDO_V8 "ALTER TABLE ports DROP COLUMN mtu_vls; "
 
 /* SQL taking schema version 6's additions (GUID clashes), and the later
  * versions', out. */

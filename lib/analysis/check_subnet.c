@@ -238,6 +238,87 @@ static int node_guids(struct ibtopo_findings *out,
 	return rc;
 }
 
+/* An SM's port as a finding names it. */
+static void sm_end(struct ibtopo_end *e, const struct ibtopo_fabric *fabric,
+		   const struct ibtopo_sm *sm)
+{
+	clash_end(e, fabric, sm->node_guid, sm->port);
+}
+
+static bool any_active(const struct ibtopo_fabric *fabric)
+{
+	size_t n = ibtopo_fabric_link_count(fabric);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+
+		if (l->a->state == IBTOPO_PORT_STATE_ACTIVE ||
+		    l->b->state == IBTOPO_PORT_STATE_ACTIVE)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The subnet managers a live sweep found: exactly one master, and no
+ * standby that outranks it (a standby of higher priority takes over at
+ * its next sweep, or should have: OpenSM hands over, unless the master
+ * was told to stay, -p and sm_sl aside).
+ */
+static int sms(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
+	       struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_sm_count(fabric), masters = 0;
+	const struct ibtopo_sm *master = NULL, *second = NULL;
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	if (!ibtopo_fabric_sms_read(fabric))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ibtopo_sm *sm = ibtopo_fabric_sm(fabric, i);
+
+		if (!sm->answered || sm->state != IBTOPO_SM_MASTER)
+			continue;
+		if (masters++ == 1)
+			second = sm;
+		else if (!master)
+			master = sm;
+	}
+	/* nothing Active: port-not-active says no SM ever configured it */
+	if (!masters && !n && !any_active(fabric))
+		return 0;
+	ibtopo__finding_init(&f, IBTOPO_FIND_SM_STATE);
+	if (!masters) {
+		f.subkind = IBTOPO_SM_NO_MASTER;
+		f.actual = (unsigned)n;
+		return ibtopo_findings_add(out, &f, err);
+	}
+	if (masters > 1) {
+		f.subkind = IBTOPO_SM_SEVERAL_MASTERS;
+		f.actual = (unsigned)masters;
+		sm_end(&f.a, fabric, master);
+		sm_end(&f.b, fabric, second);
+		return ibtopo_findings_add(out, &f, err);
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct ibtopo_sm *sm = ibtopo_fabric_sm(fabric, i);
+
+		if (!sm->answered || sm->state != IBTOPO_SM_STANDBY ||
+		    sm->priority <= master->priority)
+			continue;
+		ibtopo__finding_init(&f, IBTOPO_FIND_SM_STATE);
+		f.severity = IBTOPO_SEV_WARNING;
+		f.subkind = IBTOPO_SM_STANDBY_OUTRANKS;
+		sm_end(&f.a, fabric, sm);
+		sm_end(&f.b, fabric, master);
+		f.expected = master->priority;
+		f.actual = sm->priority;
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	return rc;
+}
+
 int ibtopo__check_subnet(struct ibtopo_findings *out,
 			 const struct ibtopo_fabric *fabric,
 			 struct ibtopo_error *err)
@@ -250,6 +331,8 @@ int ibtopo__check_subnet(struct ibtopo_findings *out,
 		rc = lids(out, fabric, err);
 	if (!rc)
 		rc = descs(out, fabric, err);
+	if (!rc)
+		rc = sms(out, fabric, err);
 	return rc;
 }
 

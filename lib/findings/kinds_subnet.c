@@ -230,3 +230,54 @@ const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch = {
 	.subkind_name = link_cap_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
 };
+
+static const char *sm_subkind_name(int subkind)
+{
+	switch (subkind) {
+	case IBTOPO_SM_NO_MASTER:
+		return "no-master";
+	case IBTOPO_SM_SEVERAL_MASTERS:
+		return "several-masters";
+	case IBTOPO_SM_STANDBY_OUTRANKS:
+		return "standby-outranks-master";
+	default:
+		return NULL;
+	}
+}
+
+static int sm_state_sentence(char *buf, size_t len,
+			     const struct ibtopo_finding *f,
+			     const struct ibtopo__shared_names *names)
+{
+	char a[96], b[96];
+
+	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
+	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
+	if (f->subkind == IBTOPO_SM_SEVERAL_MASTERS)
+		return snprintf(
+			buf, len,
+			"%u subnet managers are master, %s port %d and %s port %d among them: each programs the switches its own way and they undo each other; stop all but one, or give them distinct priorities so that the others become standby",
+			f->actual, a, f->a.port, b, f->b.port);
+	if (f->subkind == IBTOPO_SM_STANDBY_OUTRANKS)
+		return snprintf(
+			buf, len,
+			"the standby subnet manager on %s port %d has priority %u, above the master's %u (on %s port %d): it should have taken over; check that both see each other (SMInfo polling), or lower its priority so the setup says which one leads",
+			a, f->a.port, f->actual, f->expected, b, f->b.port);
+	if (!f->actual)
+		return snprintf(
+			buf, len,
+			"no subnet manager runs in this fabric (no port says IsSM): the fabric keeps its last configuration, but a link that comes up or a node that joins stays down; start a subnet manager (opensm, or a managed switch's) with a standby elsewhere");
+	return snprintf(
+		buf, len,
+		"none of the %u subnet manager%s found is master: no one configures the fabric; check the SM's log and state (sminfo), or restart it",
+		f->actual, f->actual == 1 ? "" : "s");
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_sm_state = {
+	.kind = IBTOPO_FIND_SM_STATE,
+	.name = "sm-state",
+	.severity = IBTOPO_SEV_ERROR,
+	.sentence = sm_state_sentence,
+	.subkind_name = sm_subkind_name,
+	.draw = IBTOPO__DRAW_TOPOLOGY,
+};

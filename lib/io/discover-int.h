@@ -43,6 +43,17 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
 			     size_t changed_len);
 
 /**
+ * The subnet managers of a live sweep: SMInfo (a Get) from every port
+ * whose CapabilityMask says IsSM (a switch's port 0; a CA's port through
+ * its peer, or our own port), into `fabric`, which then says they were
+ * looked for. An SM that does not answer is recorded as such.
+ */
+int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
+			 char *ca, int portnum, unsigned timeout_ms,
+			 struct ibtopo__mad_tally *tally,
+			 struct ibtopo_error *err);
+
+/**
  * Count what did not answer (rules a-c at the top of discover.c) into
  * `u`, describing the first one.
  */

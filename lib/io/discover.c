@@ -611,6 +611,14 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 					routes ? &lfts : NULL, tally, &now,
 					changed, sizeof(changed));
 		rc = copy_fabric(&got, in, &now, err);
+		if (!rc) {
+			rc = ibtopo__discover_sms(got, in, ca, portnum,
+						  cfg->timeout_ms, tally, err);
+			if (rc) {
+				ibtopo_fabric_free(got);
+				got = NULL;
+			}
+		}
 		if (!rc && routes) {
 			rc = attach_lfts(got, &lfts, &attached, err);
 			if (rc) {

@@ -423,3 +423,72 @@ void ibtopo__count_unanswered(const ibnd_fabric_t *in,
 		}
 	}
 }
+
+/* PortInfo CapabilityMask IsSM: an SM runs behind the port */
+#define CAP_IS_SM (1u << 1)
+
+/* Ask SMInfo along `path` and record the SM of `node_guid` port `port`. */
+static int read_sm(struct requery *q, struct ibtopo_fabric *fabric,
+		   ib_portid_t *path, uint64_t node_guid, int port,
+		   struct ibtopo_error *err)
+{
+	struct ibtopo_sm sm = { .node_guid = node_guid,
+				.port = (unsigned)port };
+	uint8_t buf[IB_SMP_DATA_SIZE];
+
+	if (requery(q, path, IB_ATTR_SMINFO, 0, buf)) {
+		sm.answered = true;
+		sm.guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
+		sm.priority = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_PRIO_F);
+		sm.state = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_STATE_F);
+		sm.act_count = mad_get_field(buf, 0, IB_SMINFO_ACT_F);
+	}
+	return ibtopo_fabric_add_sm(fabric, &sm, err);
+}
+
+int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
+			 char *ca, int portnum, unsigned timeout_ms,
+			 struct ibtopo__mad_tally *tally,
+			 struct ibtopo_error *err)
+{
+	struct requery q = {
+		NULL, ca, portnum, timeout_ms, 0, false, tally, ""
+	};
+	int rc = 0;
+
+	for (ibnd_node_t *nd = in->nodes; nd && !rc; nd = nd->next) {
+		for (int i = 0; i <= nd->numports && nd->ports && !rc; i++) {
+			ibnd_port_t *p = nd->ports[i];
+			ib_portid_t path;
+
+			if (!p || no_port_info(p) ||
+			    !(ibtopo__smp_field(p->info, IB_PORT_CAPMASK_F) &
+			      CAP_IS_SM) ||
+			    (nd->type == IB_NODE_SWITCH) != (i == 0))
+				continue;
+			/* a CA port: through its peer, so the SMP comes in
+			 * on that port; our own: the empty route */
+			if (nd == in->from_node && i == in->from_portnum) {
+				memset(&path, 0, sizeof(path));
+			} else if (nd->type == IB_NODE_SWITCH) {
+				path = nd->path_portid;
+			} else if (p->remoteport && p->remoteport->node &&
+				   p->remoteport->node->path_portid.drpath.cnt +
+						   1 <
+					   IB_SUBNET_PATH_HOPS_MAX) {
+				path = p->remoteport->node->path_portid;
+				path.drpath.cnt++;
+				path.drpath.p[path.drpath.cnt] =
+					(uint8_t)p->remoteport->portnum;
+			} else {
+				continue;
+			}
+			rc = read_sm(&q, fabric, &path, nd->guid, i, err);
+		}
+	}
+	if (q.mp)
+		mad_rpc_close_port(q.mp);
+	if (!rc)
+		ibtopo_fabric_set_sms_read(fabric, true);
+	return rc;
+}

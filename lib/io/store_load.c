@@ -80,7 +80,8 @@ out_finalize:
 static const char meta_sql[] =
 	"SELECT s.label, s.taken_at, s.source, s.host, s.partial,"
 	" s.partial_reason, s.routing_engine, f.name, s.subnet_prefix,"
-	" s.local_ca, s.local_port, s.sm_lid, s.sm_guid FROM snapshots s"
+	" s.local_ca, s.local_port, s.sm_lid, s.sm_guid, s.sms_read"
+	" FROM snapshots s"
 	" LEFT JOIN fabrics f ON f.id = s.fabric_id WHERE s.id = ?";
 
 static int meta_row(struct load_ctx *c, sqlite3_stmt *st,
@@ -112,6 +113,7 @@ static int meta_row(struct load_ctx *c, sqlite3_stmt *st,
 				 (uint64_t)sqlite3_column_int64(st, 12));
 	ibtopo_fabric_set_taken_at(c->f, (time_t)sqlite3_column_int64(st, 1));
 	ibtopo_fabric_set_partial(c->f, sqlite3_column_int(st, 4) != 0);
+	ibtopo_fabric_set_sms_read(c->f, sqlite3_column_int(st, 13) != 0);
 	ibtopo_fabric_set_snapshot_id(c->f, c->sid);
 	return rc;
 }
@@ -348,6 +350,26 @@ static int clash_row(struct load_ctx *c, sqlite3_stmt *st,
 	return ibtopo_fabric_add_guid_clash(c->f, &k, err);
 }
 
+static const char sms_sql[] =
+	"SELECT node_guid, port, answered, guid, priority, state, act_count"
+	" FROM sms WHERE snapshot_id = ?";
+
+static int sm_row(struct load_ctx *c, sqlite3_stmt *st,
+		  struct ibtopo_error *err)
+{
+	struct ibtopo_sm sm = {
+		.node_guid = (uint64_t)sqlite3_column_int64(st, 0),
+		.port = (unsigned)sqlite3_column_int(st, 1),
+		.answered = sqlite3_column_int(st, 2) != 0,
+		.guid = (uint64_t)sqlite3_column_int64(st, 3),
+		.priority = (uint8_t)sqlite3_column_int(st, 4),
+		.state = (uint8_t)sqlite3_column_int(st, 5),
+		.act_count = (uint32_t)sqlite3_column_int64(st, 6),
+	};
+
+	return ibtopo_fabric_add_sm(c->f, &sm, err);
+}
+
 /* The tables after the snapshot's own row, in the order they refer back. */
 static const struct {
 	const char *sql;
@@ -356,6 +378,7 @@ static const struct {
 	{ nodes_sql, node_row }, { ports_sql, port_row },
 	{ links_sql, link_row }, { counters_sql, counters_row },
 	{ lfts_sql, lft_row },	 { clashes_sql, clash_row },
+	{ sms_sql, sm_row },
 };
 
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,

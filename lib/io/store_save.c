@@ -19,8 +19,8 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 static const char snapshot_sql[] =
 	"INSERT INTO snapshots (label, taken_at, source, host, switches, cas,"
 	" routers, links, partial, partial_reason, routing_engine,"
-	" subnet_prefix, local_ca, local_port, sm_lid, sm_guid)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" subnet_prefix, local_ca, local_port, sm_lid, sm_guid, sms_read)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * A switch's forwarding table: one row, its entries one byte each in a
@@ -82,6 +82,38 @@ static int save_clashes(sqlite3 *db, int64_t sid,
 					   (sqlite3_int64)c->peer_guid[k]);
 			sqlite3_bind_int(st, 5 + 2 * k, (int)c->peer_port[k]);
 		}
+		rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The subnet managers a sweep found: a few rows, when any. */
+static const char sm_sql[] =
+	"INSERT INTO sms (snapshot_id, node_guid, port, answered, guid,"
+	" priority, state, act_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+static int save_sms(sqlite3 *db, int64_t sid,
+		    const struct ibtopo_fabric *fabric)
+{
+	size_t n = ibtopo_fabric_sm_count(fabric);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!n)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(db, sm_sql, -1, &st, NULL);
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		const struct ibtopo_sm *sm = ibtopo_fabric_sm(fabric, i);
+
+		sqlite3_bind_int64(st, 1, sid);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)sm->node_guid);
+		sqlite3_bind_int(st, 3, (int)sm->port);
+		sqlite3_bind_int(st, 4, sm->answered);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)sm->guid);
+		sqlite3_bind_int(st, 6, sm->priority);
+		sqlite3_bind_int(st, 7, sm->state);
+		sqlite3_bind_int64(st, 8, sm->act_count);
 		rc = ibtopo__store_step_reset(st);
 	}
 	sqlite3_finalize(st);
@@ -455,6 +487,7 @@ static int insert_snapshot(struct save_ctx *x,
 		sqlite3_bind_int(st, 15, m->sm_lid);
 	if (m->sm_guid)
 		sqlite3_bind_int64(st, 16, (sqlite3_int64)m->sm_guid);
+	sqlite3_bind_int(st, 17, ibtopo_fabric_sms_read(fabric));
 	rc = ibtopo__store_step_reset(st);
 	if (rc == SQLITE_OK)
 		x->sid = sqlite3_last_insert_rowid(x->db);
@@ -579,6 +612,8 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		src = save_lfts(store->db, x.sid, fabric);
 	if (src == SQLITE_OK)
 		src = save_clashes(store->db, x.sid, fabric);
+	if (src == SQLITE_OK)
+		src = save_sms(store->db, x.sid, fabric);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	/* under the write lock: a concurrent save cannot slip in */

@@ -34,6 +34,9 @@ struct ibtopo_fabric {
 	size_t nstrings, astrings;
 	struct ibtopo_guid_clash *clashes;	/* node GUIDs two nodes use */
 	size_t nclashes, aclashes;
+	struct ibtopo_sm *sms;			/* subnet managers */
+	size_t nsms, asms;
+	bool sms_read;				/* looked for */
 };
 
 int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
@@ -96,6 +99,7 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->meta.local_ca);
 	free(fabric->routing_engine);
 	free(fabric->clashes);
+	free(fabric->sms);
 	free(fabric);
 }
 
@@ -225,6 +229,39 @@ int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
 		c.peer_port[1] = other->num;
 	}
 	return ibtopo_fabric_add_guid_clash(fabric, &c, err);
+}
+
+int ibtopo_fabric_add_sm(struct ibtopo_fabric *fabric,
+			 const struct ibtopo_sm *sm, struct ibtopo_error *err)
+{
+	if (!fabric || !sm)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or SM");
+	if (ibtopo__grow(&fabric->sms, &fabric->asms, fabric->nsms + 1,
+			 sizeof(*fabric->sms)))
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	fabric->sms[fabric->nsms++] = *sm;
+	return 0;
+}
+
+size_t ibtopo_fabric_sm_count(const struct ibtopo_fabric *fabric)
+{
+	return fabric ? fabric->nsms : 0;
+}
+
+const struct ibtopo_sm *ibtopo_fabric_sm(const struct ibtopo_fabric *fabric,
+					 size_t i)
+{
+	return fabric && i < fabric->nsms ? &fabric->sms[i] : NULL;
+}
+
+void ibtopo_fabric_set_sms_read(struct ibtopo_fabric *fabric, bool read)
+{
+	fabric->sms_read = read;
+}
+
+bool ibtopo_fabric_sms_read(const struct ibtopo_fabric *fabric)
+{
+	return fabric && fabric->sms_read;
 }
 
 size_t ibtopo_fabric_guid_clash_count(const struct ibtopo_fabric *fabric)

@@ -17,6 +17,15 @@
 #  - ibsim ignores a NeighborMTU Set: the stored snapshot is edited
 #    (host02's NeighborMTU 4096 over MTUCaps of 2048): one mtu-mismatch,
 #    an error (above what both take).
+# Subnet managers (SMInfo Get from every IsSM port):
+#  - after `opensm -o` no SM runs: one sm-state, no-master (no SM found);
+#  - opensm running on host04 (priority 3, master) and on host01
+#    (priority 1, standby): no sm-state; discover sent SMInfo, Gets only
+#    (tests/rel-madspy.so);
+#  - that snapshot edited: the standby at priority 9 gives one sm-state
+#    warning, standby-outranks-master; the standby as a master too, one
+#    error, several-masters (OpenSM hands over to a higher priority, and
+#    two SMs that see each other never both stay master).
 # ibsim refuses a net file in which two nodes share a GUID: duplicate
 # GUIDs are tested from files (tests/cli/subnet-duplicates.sh) and from a
 # sweep's answers (tests/test_discover.c).
@@ -71,6 +80,69 @@ got=$("$IBTOPO" --db "$TESTDIR/mtu.db" analyze --format csv | tr -d '\r' |
 	flunk "NeighborMTU 4096: $got"
 got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | grep -E "$CAPS")
 [ -z "$got" ] || flunk "clean fabric: $got"
+
+# ---- subnet managers: none runs after opensm -o
+SMS='^sm-state,'
+got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | tr -d '\r' |
+	grep -E "$SMS")
+[ "$(count_lines "$got")" -eq 1 ] &&
+	printf '%s\n' "$got" | grep -q '^sm-state,error,.*no subnet manager runs in this fabric.*,no-master$' ||
+	flunk "no SM: $got"
+
+# opensm_bg HOST PRIORITY: an opensm daemon attached at HOST, until the
+# log says it is master or standby
+opensm_bg() {
+	mkdir -p "$TESTDIR/sm-$1"
+	(cd "$TESTDIR/work" && OSM_CACHE_DIR="$TESTDIR/sm-$1" \
+		OSM_TMP_DIR="$TESTDIR/sm-$1" SIM_HOST=$1 LD_PRELOAD="$UMAD2SIM" \
+		exec timeout -s KILL 120 "$OPENSM" -s 0 -p "$2" \
+		-f "$TESTDIR/sm-$1/osm.log" >/dev/null 2>&1) &
+	CLEANUP_PIDS="$CLEANUP_PIDS $!"
+	for _ in $(seq 1 200); do
+		grep -q 'Entering \(MASTER\|STANDBY\) state' \
+			"$TESTDIR/sm-$1/osm.log" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "opensm on $1 did not settle"
+}
+opensm_bg host04 3
+opensm_bg host01 1
+grep -q 'Entering STANDBY state' "$TESTDIR/sm-host01/osm.log" ||
+	fail "opensm on host01 is not standby"
+sim_spy "$TESTDIR/mads.log" "$IBTOPO" --db "$TESTDIR/sm.db" discover \
+	>/dev/null 2>"$TESTDIR/err" || fail "discover: $(cat "$TESTDIR/err")"
+[ "$(grep -c '^81 01 0020$' "$TESTDIR/mads.log")" -eq 2 ] ||
+	flunk "SMInfo Gets: $(grep -c ' 0020$' "$TESTDIR/mads.log")"
+grep -v '^[0-9a-f][0-9a-f] 01 ' "$TESTDIR/mads.log" >"$TESTDIR/not-get" &&
+	flunk "MADs other than Gets: $(sort "$TESTDIR/not-get" | uniq -c)"
+got=$("$IBTOPO" --db "$TESTDIR/sm.db" analyze --format csv | tr -d '\r' |
+	grep -E "$SMS|$DUPS|$CAPS")
+[ -z "$got" ] || flunk "a master and a standby: $got"
+[ "$("$TOOL" exec "$TESTDIR/sm.db" "SELECT count(*) FROM sms WHERE answered
+	AND (node_guid = 1048583 AND state = 3 AND priority = 3
+	OR node_guid = 1048576 AND state = 2 AND priority = 1)")" = 2 ] ||
+	flunk "stored SMs"
+for pid in $CLEANUP_PIDS; do
+	kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+done
+CLEANUP_PIDS=
+
+cp "$TESTDIR/sm.db" "$TESTDIR/outrank.db"
+"$TOOL" exec "$TESTDIR/outrank.db" "UPDATE sms SET priority = 9 WHERE state = 2" \
+	>/dev/null || fail "edit the snapshot"
+got=$("$IBTOPO" --db "$TESTDIR/outrank.db" analyze --format csv | tr -d '\r' |
+	grep -E "$SMS")
+[ "$(count_lines "$got")" -eq 1 ] &&
+	printf '%s\n' "$got" | grep -q "^sm-state,warning,host01,0x0000000000100000,1,host04,0x0000000000100007,1,.*the standby subnet manager on 'host01' port 1 has priority 9, above the master's 3.*,standby-outranks-master$" ||
+	flunk "a standby above the master: $got"
+cp "$TESTDIR/sm.db" "$TESTDIR/masters.db"
+"$TOOL" exec "$TESTDIR/masters.db" "UPDATE sms SET state = 3" >/dev/null ||
+	fail "edit the snapshot"
+got=$("$IBTOPO" --db "$TESTDIR/masters.db" analyze --format csv | tr -d '\r' |
+	grep -E "$SMS")
+[ "$(count_lines "$got")" -eq 1 ] &&
+	printf '%s\n' "$got" | grep -q '^sm-state,error,.*2 subnet managers are master.*,several-masters$' ||
+	flunk "two masters: $got"
 
 # ---- a LID twice
 sim_cmd 'Baselid "host04"[1] 1'

@@ -136,6 +136,19 @@ enum ibtopo_port_not_active {
 	IBTOPO_PORT_NO_SUBNET_MANAGER,	 /* no linked port Active anywhere */
 };
 
+/**
+ * Subkinds of sm-state findings (a live sweep's SMInfo of every IsSM
+ * port): no master (actual = the SMs found, answering or not; no ends),
+ * several masters (a and b the first two, actual = how many), a standby
+ * whose priority is above the master's (a the standby, b the master,
+ * expected = the master's priority, actual = the standby's).
+ */
+enum ibtopo_sm_finding {
+	IBTOPO_SM_NO_MASTER = 1,
+	IBTOPO_SM_SEVERAL_MASTERS,
+	IBTOPO_SM_STANDBY_OUTRANKS,
+};
+
 /** Subkinds of mtu-mismatch and vl-mismatch findings. */
 enum ibtopo_link_cap {
 	IBTOPO_LINK_CAP_ABOVE = 1,	/* an end set above what both take */

@@ -312,6 +312,42 @@ size_t ibtopo_fabric_guid_clash_count(const struct ibtopo_fabric *fabric);
 const struct ibtopo_guid_clash *
 ibtopo_fabric_guid_clash(const struct ibtopo_fabric *fabric, size_t i);
 
+/** SMInfo SMState. */
+enum ibtopo_sm_state {
+	IBTOPO_SM_NOT_ACTIVE = 0,
+	IBTOPO_SM_DISCOVERING = 1,
+	IBTOPO_SM_STANDBY = 2,
+	IBTOPO_SM_MASTER = 3,
+};
+
+/**
+ * A subnet manager: a port whose CapabilityMask says IsSM, and what its
+ * SMInfo answered (a live sweep asks each with a Get).
+ */
+struct ibtopo_sm {
+	uint64_t node_guid;	/* the node of the SM's port */
+	unsigned port;		/* its port (0: a switch's) */
+	bool answered;		/* SMInfo answered; else the rest is 0 */
+	uint64_t guid;		/* SMInfo GUID: the SM's port GUID */
+	uint8_t priority;
+	uint8_t state;		/* enum ibtopo_sm_state */
+	uint32_t act_count;	/* ActCount */
+};
+/** Record a subnet manager (copied). */
+int ibtopo_fabric_add_sm(struct ibtopo_fabric *fabric,
+			 const struct ibtopo_sm *sm, struct ibtopo_error *err);
+/** How many subnet managers a fabric carries, and the i-th (borrowed). */
+size_t ibtopo_fabric_sm_count(const struct ibtopo_fabric *fabric);
+const struct ibtopo_sm *ibtopo_fabric_sm(const struct ibtopo_fabric *fabric,
+					 size_t i);
+/**
+ * Whether the subnet managers were looked for (a live sweep asks every
+ * IsSM port; a file says nothing of them): only then does a fabric
+ * without one lack one.
+ */
+void ibtopo_fabric_set_sms_read(struct ibtopo_fabric *fabric, bool read);
+bool ibtopo_fabric_sms_read(const struct ibtopo_fabric *fabric);
+
 /** Port `num` of a node or NULL. */
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
 /**

@@ -90,6 +90,8 @@ enum ibtopo_finding_kind {
 	/* subnet: what the subnet manager set on a link */
 	IBTOPO_FIND_MTU_MISMATCH,
 	IBTOPO_FIND_VL_MISMATCH,
+	/* subnet: the subnet managers a live sweep found */
+	IBTOPO_FIND_SM_STATE,
 	IBTOPO_FIND_KIND_MAX_
 };
 
