@@ -68,6 +68,7 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_MTU_MISMATCH] = "mtu-mismatch",
 	[IBTOPO_FIND_VL_MISMATCH] = "vl-mismatch",
 	[IBTOPO_FIND_SM_STATE] = "sm-state",
+	[IBTOPO_FIND_FIRMWARE_MISMATCH] = "firmware-mismatch",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

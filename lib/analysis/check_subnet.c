@@ -238,6 +238,107 @@ static int node_guids(struct ibtopo_findings *out,
 	return rc;
 }
 
+/* A node's firmware version as one number: major.minor.subminor. */
+static uint64_t fw_version(const struct ibtopo_node *n)
+{
+	return (uint64_t)n->fw_major << 32 | (uint64_t)n->fw_minor << 16 |
+	       n->fw_subminor;
+}
+
+/* Nodes of one model and PSID together, then by version. */
+static int fw_cmp(const void *x, const void *y)
+{
+	const struct ibtopo_node *a = *(const struct ibtopo_node *const *)x;
+	const struct ibtopo_node *b = *(const struct ibtopo_node *const *)y;
+	int c;
+
+	if (a->vendor_id != b->vendor_id)
+		return a->vendor_id < b->vendor_id ? -1 : 1;
+	if (a->device_id != b->device_id)
+		return a->device_id < b->device_id ? -1 : 1;
+	c = strcmp(a->psid, b->psid);
+	if (c)
+		return c;
+	if (fw_version(a) != fw_version(b))
+		return fw_version(a) < fw_version(b) ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool same_model(const struct ibtopo_node *a, const struct ibtopo_node *b)
+{
+	return a->vendor_id == b->vendor_id && a->device_id == b->device_id &&
+	       !strcmp(a->psid, b->psid);
+}
+
+/*
+ * Nodes of one model and PSID (v[i..j)) on several firmware versions:
+ * each node off the most common one (the newest of a tie) is one finding.
+ */
+static int fw_group(struct ibtopo_findings *out, const struct ibtopo_node **v,
+		    size_t i, size_t j, struct ibtopo_error *err)
+{
+	size_t best = i, bestn = 0, b0 = i, b1 = i;
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	for (size_t k = i, m; k < j; k = m) {
+		for (m = k + 1; m < j && fw_version(v[m]) == fw_version(v[k]);
+		     m++)
+			;
+		if (m - k >= bestn) {
+			best = k;
+			bestn = m - k;
+		}
+	}
+	if (bestn == j - i)
+		return 0;
+	b0 = best;
+	b1 = best + bestn;
+	for (size_t k = i; rc == 0 && k < j; k++) {
+		if (k >= b0 && k < b1)
+			continue;
+		ibtopo__finding_init(&f, IBTOPO_FIND_FIRMWARE_MISMATCH);
+		f.a = (struct ibtopo_end){ v[k]->desc, v[k]->guid, -1 };
+		f.b = (struct ibtopo_end){ v[b0]->desc, v[b0]->guid, -1 };
+		f.value = (double)fw_version(v[k]);
+		f.limit = (double)fw_version(v[b0]);
+		f.expected = (unsigned)(j - i);
+		f.actual = (unsigned)bestn;
+		f.vendor_id = v[k]->vendor_id;
+		f.device_id = v[k]->device_id;
+		f.note = v[k]->psid;
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	return rc;
+}
+
+/* Firmware where an input carries it (ibdiagnet2.db_csv NODES_INFO). */
+static int firmware(struct ibtopo_findings *out,
+		    const struct ibtopo_fabric *fabric,
+		    struct ibtopo_error *err)
+{
+	size_t nn = ibtopo_fabric_node_count(fabric), n = 0;
+	const struct ibtopo_node **v = calloc(nn ? nn : 1, sizeof(*v));
+	int rc = 0;
+
+	if (!v)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *node = ibtopo_fabric_node(fabric, i);
+
+		if (node->psid && fw_version(node))
+			v[n++] = node;
+	}
+	qsort(v, n, sizeof(*v), fw_cmp);
+	for (size_t i = 0, j; rc == 0 && i < n; i = j) {
+		for (j = i + 1; j < n && same_model(v[i], v[j]); j++)
+			;
+		rc = fw_group(out, v, i, j, err);
+	}
+	free(v);
+	return rc;
+}
+
 /* An SM's port as a finding names it. */
 static void sm_end(struct ibtopo_end *e, const struct ibtopo_fabric *fabric,
 		   const struct ibtopo_sm *sm)
@@ -333,6 +434,8 @@ int ibtopo__check_subnet(struct ibtopo_findings *out,
 		rc = descs(out, fabric, err);
 	if (!rc)
 		rc = sms(out, fabric, err);
+	if (!rc)
+		rc = firmware(out, fabric, err);
 	return rc;
 }
 

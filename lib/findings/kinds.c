@@ -44,6 +44,7 @@ extern const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc;
 extern const struct ibtopo__finding_kind ibtopo__kind_mtu_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_sm_state;
+extern const struct ibtopo__finding_kind ibtopo__kind_firmware_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -114,6 +115,7 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_MTU_MISMATCH] = &ibtopo__kind_mtu_mismatch,
 	[IBTOPO_FIND_VL_MISMATCH] = &ibtopo__kind_vl_mismatch,
 	[IBTOPO_FIND_SM_STATE] = &ibtopo__kind_sm_state,
+	[IBTOPO_FIND_FIRMWARE_MISMATCH] = &ibtopo__kind_firmware_mismatch,
 };
 
 const struct ibtopo__finding_kind *

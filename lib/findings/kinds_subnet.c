@@ -281,3 +281,37 @@ const struct ibtopo__finding_kind ibtopo__kind_sm_state = {
 	.subkind_name = sm_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
 };
+
+/* A firmware version packed as check_subnet.c packs it, as text. */
+static const char *fw_text(char *buf, size_t len, double packed)
+{
+	uint64_t v = (uint64_t)packed;
+
+	snprintf(buf, len, "%u.%u.%04u", (unsigned)(v >> 32),
+		 (unsigned)(v >> 16 & 0xffff), (unsigned)(v & 0xffff));
+	return buf;
+}
+
+static int firmware_mismatch_sentence(char *buf, size_t len,
+				      const struct ibtopo_finding *f,
+				      const struct ibtopo__shared_names *names)
+{
+	char a[96], b[96], va[24], vb[24];
+
+	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
+	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
+	return snprintf(
+		buf, len,
+		"%s runs firmware %s while %u of the %u nodes of its model (0x%04x:0x%04x, PSID %s) run %s, %s among them: one model on several firmware versions behaves unevenly; update it to the version the fabric settled on (mlxfwmanager, flint), or all of them to a newer one",
+		a, fw_text(va, sizeof(va), f->value), f->actual, f->expected,
+		f->vendor_id, f->device_id, f->note ? f->note : "?",
+		fw_text(vb, sizeof(vb), f->limit), b);
+}
+
+const struct ibtopo__finding_kind ibtopo__kind_firmware_mismatch = {
+	.kind = IBTOPO_FIND_FIRMWARE_MISMATCH,
+	.name = "firmware-mismatch",
+	.severity = IBTOPO_SEV_WARNING,
+	.sentence = firmware_mismatch_sentence,
+	.draw = IBTOPO__DRAW_TOPOLOGY,
+};

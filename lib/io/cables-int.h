@@ -55,6 +55,13 @@ void ibtopo__cable_merge(struct ibtopo__cable_pending *p,
 int ibtopo__cables_read_inventory(struct ibtopo__cable_loader *ld,
 				  struct ibtopo__lines *it, char *header,
 				  struct ibtopo_error *err);
+/**
+ * The NODES_INFO section of a db_csv `text`, when it has one: each known
+ * node's firmware version and PSID, onto the fabric's nodes. `text` is
+ * split in place.
+ */
+int ibtopo__nodes_info_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
+				   struct ibtopo_error *err);
 /** The CABLE_INFO section of a db_csv `text`, into ld->pend. */
 int ibtopo__cables_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
 			       struct ibtopo_error *err);

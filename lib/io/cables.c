@@ -99,7 +99,17 @@ static int cables_parse(struct ibtopo_fabric *fabric, char *text,
 	 */
 	if (strstr(text, "START_CABLE_INFO") ||
 	    strncmp(text, "START_", 6) == 0 || strstr(text, "\nSTART_")) {
-		rc = ibtopo__cables_read_db_csv(&ld, text, err);
+		/* each section is split in place: NODES_INFO from a copy */
+		char *copy = strdup(text);
+
+		rc = copy ? ibtopo__nodes_info_read_db_csv(&ld, copy, err) :
+			    ibtopo__error_set(err, IBTOPO_ENOMEM,
+					      "out of memory");
+		free(copy);
+		/* NODES_INFO without CABLE_INFO: firmware, and no cables */
+		if (!rc && (strstr(text, "START_CABLE_INFO") ||
+			    !strstr(text, "START_NODES_INFO")))
+			rc = ibtopo__cables_read_db_csv(&ld, text, err);
 	} else {
 		it.p = text;
 		it.no = 0;

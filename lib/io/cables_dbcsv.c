@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -261,4 +262,122 @@ int ibtopo__cables_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
 		     "%s:%u: %u CABLE_INFO rows skipped: their ports have no link in this fabric",
 		     ld->path, first_skipped, skipped);
 	return 0;
+}
+
+/* A db_csv number: "0x1b" (as NODES_INFO writes them) or decimal. */
+static bool parse_num(const char *s, unsigned long max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (is_blank(s))
+		return false;
+	v = strtoul(s, &end, 0);
+	if (*end || v > max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+enum ni_col {
+	NI_GUID,
+	NI_PSID,
+	NI_EMAJOR,
+	NI_EMINOR,
+	NI_ESUB,
+	NI_MAJOR,
+	NI_MINOR,
+	NI_SUB,
+	NI_DEVID,
+	NI_COUNT_
+};
+
+static const char *const ni_names[NI_COUNT_] = {
+	[NI_GUID] = "NodeGUID",
+	[NI_PSID] = "FWInfo_PSID",
+	[NI_EMAJOR] = "FWInfo_Extended_Major",
+	[NI_EMINOR] = "FWInfo_Extended_Minor",
+	[NI_ESUB] = "FWInfo_Extended_SubMinor",
+	[NI_MAJOR] = "FWInfo_Major",
+	[NI_MINOR] = "FWInfo_Minor",
+	[NI_SUB] = "FWInfo_SubMinor",
+	[NI_DEVID] = "HWInfo_DeviceID",
+};
+
+/*
+ * A NODES_INFO row's firmware onto its node: the extended version where
+ * the row has one (minor and subminor above 255), else the short one.
+ */
+static int nodes_info_row(struct ibtopo__cable_loader *ld, const char *v[],
+			  unsigned line, struct ibtopo_error *err)
+{
+	unsigned ver[3], devid;
+	int base = NI_EMAJOR;
+	uint64_t guid;
+	struct ibtopo_node *node;
+
+	if (!ibtopo__cable_parse_guid(v[NI_GUID], &guid))
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+					       "%s:%u: bad NodeGUID '%s'",
+					       ld->path, line, v[NI_GUID]);
+	node = ibtopo_fabric_find_node(ld->fabric, guid);
+	if (!node)
+		return 0;
+	if (is_blank(v[NI_EMAJOR]) || strcmp(v[NI_EMAJOR], "0x0") == 0)
+		base = NI_MAJOR;
+	for (int i = 0; i < 3; i++)
+		if (!parse_num(v[base + i], 0xffff, &ver[i]))
+			return 0; /* no firmware version in this row */
+	if (!ver[0] && !ver[1] && !ver[2])
+		return 0;
+	/* the model, where the fabric file did not say it */
+	if (!node->device_id && parse_num(v[NI_DEVID], 0xffff, &devid))
+		node->device_id = devid;
+	return ibtopo_node_set_firmware(
+		ld->fabric, node, ver[0], ver[1], ver[2],
+		is_blank(v[NI_PSID]) ? NULL : v[NI_PSID], err);
+}
+
+int ibtopo__nodes_info_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
+				   struct ibtopo_error *err)
+{
+	char *fields[IBTOPO__CABLE_MAX_FIELDS];
+	int colpos[NI_COUNT_], n, rc = 0;
+	struct ibtopo__dbcsv sec;
+	bool header = false;
+
+	for (int i = 0; i < NI_COUNT_; i++)
+		colpos[i] = -1;
+	if (!ibtopo__dbcsv_section(&sec, text, "NODES_INFO"))
+		return 0;
+	while (!rc && (n = ibtopo__dbcsv_row(&sec, fields,
+					     IBTOPO__CABLE_MAX_FIELDS)) != 0) {
+		const char *v[NI_COUNT_];
+
+		if (n < 0)
+			return ibtopo__error_set_input(
+				err, IBTOPO_EPARSE, "%s:%u: unterminated quote",
+				ld->path, sec.no);
+		if (!header) {
+			for (int i = 0; i < n; i++)
+				for (int k = 0; k < NI_COUNT_; k++)
+					if (strcasecmp(fields[i],
+						       ni_names[k]) == 0 &&
+					    colpos[k] < 0)
+						colpos[k] = i;
+			if (colpos[NI_GUID] < 0)
+				return ibtopo__error_set_input(
+					err, IBTOPO_EPARSE,
+					"%s:%u: the NODES_INFO header lacks NodeGUID",
+					ld->path, sec.no);
+			header = true;
+			continue;
+		}
+		for (int i = 0; i < NI_COUNT_; i++)
+			v[i] = colpos[i] >= 0 && colpos[i] < n ?
+				       fields[colpos[i]] :
+				       "";
+		rc = nodes_info_row(ld, v, sec.no, err);
+	}
+	return rc;
 }

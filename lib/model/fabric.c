@@ -231,6 +231,26 @@ int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
 	return ibtopo_fabric_add_guid_clash(fabric, &c, err);
 }
 
+int ibtopo_node_set_firmware(struct ibtopo_fabric *fabric,
+			     struct ibtopo_node *node, unsigned major,
+			     unsigned minor, unsigned subminor,
+			     const char *psid, struct ibtopo_error *err)
+{
+	if (!fabric || !node)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric or node");
+	node->fw_major = (uint16_t)major;
+	node->fw_minor = (uint16_t)minor;
+	node->fw_subminor = (uint16_t)subminor;
+	node->psid = NULL;
+	if (psid) {
+		node->psid = ibtopo__fabric_strdup(fabric, psid);
+		if (!node->psid)
+			return ibtopo__error_set(err, IBTOPO_ENOMEM,
+						 "out of memory");
+	}
+	return 0;
+}
+
 int ibtopo_fabric_add_sm(struct ibtopo_fabric *fabric,
 			 const struct ibtopo_sm *sm, struct ibtopo_error *err)
 {

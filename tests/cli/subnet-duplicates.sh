@@ -14,6 +14,10 @@
 #  - host04 at host02's LID, and host03 at LMC 1 (LIDs 8-9) over host04's
 #    LID 9: duplicate-lid;
 #  - host04 described as host02: duplicate-node-desc (a warning).
+# Firmware, from ibdiagnet2.db_csv's NODES_INFO (tests/data/sn-small.db_csv,
+# given as --cables): leaf02 on 27.2008.2408 while the three other
+# switches of its model and PSID run 27.2010.1030: one firmware-mismatch
+# (a warning) on leaf02; with leaf02 on the same version, none.
 . "${top_srcdir:-.}/tests/lib.sh"
 test_env
 python_require
@@ -112,4 +116,15 @@ got=$(findings "$TESTDIR/desc.topo")
 [ "$(count_lines "$got")" -eq 1 ] &&
 	printf '%s\n' "$got" | grep -q '^duplicate-node-desc,warning,host02,0x0000000000100003,,host02,0x0000000000100007,,.*2 nodes share the description .host02.' ||
 	flunk "description: $got"
+# ---- firmware: one switch off its model's version
+got=$("$IBTOPO" analyze --format csv "$base" --cables "$DATA/sn-small.db_csv" |
+	tr -d '\r' | grep -E '^firmware-mismatch,')
+[ "$(count_lines "$got")" -eq 1 ] &&
+	printf '%s\n' "$got" | grep -q "^firmware-mismatch,warning,leaf02,0x0000000000200003,,spine01,0x0000000000200000,,.*'leaf02' runs firmware 27.2008.2408 while 3 of the 4 nodes of its model (0x0000:0xd2f0, PSID MT_0000000063) run 27.2010.1030.*,MT_0000000063\$" ||
+	flunk "firmware: $got"
+sed 's/0x7d8,0x968/0x7da,0x406/' "$DATA/sn-small.db_csv" >"$TESTDIR/fw.db_csv"
+cmp -s "$DATA/sn-small.db_csv" "$TESTDIR/fw.db_csv" && fail "fw edit"
+got=$("$IBTOPO" analyze --format csv "$base" --cables "$TESTDIR/fw.db_csv" |
+	grep -E '^firmware-mismatch,')
+[ -z "$got" ] || flunk "firmware alike: $got"
 exit "$failed"

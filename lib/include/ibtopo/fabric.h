@@ -116,6 +116,11 @@ struct ibtopo_node {
 	struct ibtopo_port **ports;
 	size_t index;			/* position in the fabric's node list */
 	bool enhanced_port0;		/* switch port 0 is enhanced */
+	/* firmware, where an input carries it (ibdiagnet2.db_csv
+	 * NODES_INFO): version major.minor.subminor (all 0: unknown) and
+	 * PSID (NULL: unknown; owned by the fabric) */
+	uint16_t fw_major, fw_minor, fw_subminor;
+	const char *psid;
 	/* a switch's linear forwarding table (discover --routes, import
 	 * --routes); NULL = not read. Owned by the fabric: set with
 	 * ibtopo_node_set_lft(). */
@@ -224,6 +229,11 @@ int ibtopo_fabric_add_node(struct ibtopo_node **out, struct ibtopo_fabric *fabri
 			   enum ibtopo_node_type type, uint64_t guid,
 			   unsigned nports, const char *desc,
 			   struct ibtopo_error *err);
+/** Set a node's firmware version and PSID (copied; NULL: unknown). */
+int ibtopo_node_set_firmware(struct ibtopo_fabric *fabric,
+			     struct ibtopo_node *node, unsigned major,
+			     unsigned minor, unsigned subminor,
+			     const char *psid, struct ibtopo_error *err);
 /** Replace a node's description (copied). */
 int ibtopo_node_set_desc(struct ibtopo_node *node, const char *desc,
 			 struct ibtopo_error *err);

@@ -92,6 +92,8 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_VL_MISMATCH,
 	/* subnet: the subnet managers a live sweep found */
 	IBTOPO_FIND_SM_STATE,
+	/* subnet: firmware, where an input carries it */
+	IBTOPO_FIND_FIRMWARE_MISMATCH,
 	IBTOPO_FIND_KIND_MAX_
 };
 
