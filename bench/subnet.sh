@@ -19,7 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 REPEAT=${REPEAT:-5}
 : "${BASE:?set BASE to the src/ibtopo of another build}"
 bench_sim
-IBTOPO=$top_builddir/src/ibtopo
+# shellcheck disable=SC2154 # top_builddir: bench/lib.sh sets it
+IBTOPO=$top_builddir/src/ibtopo # the wrapper, as BASE
 
 run1() {
 	k=$1

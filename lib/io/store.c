@@ -831,8 +831,8 @@ int ibtopo__store_delete_rows(sqlite3 *db, bool fabric, int64_t id,
 			      int *deleted)
 {
 	static const char *const tables[] = {
-		"port_counters", "lfts", "guid_clashes", "sms", "cables",
-		"links", "ports", "nodes",
+		"port_counters", "lfts",  "guid_clashes", "sms",
+		"cables",	 "links", "ports",	  "nodes",
 	};
 	char sql[160];
 	sqlite3_stmt *st = NULL;

@@ -2,7 +2,8 @@
  * fabric_copy.c - a copy of a fabric without some of its nodes and links:
  * the fabric as it would be if they failed (whatif). Nodes, ports and
  * links are copied with what the analyses read (types, GUIDs, names,
- * rates, cables); counters and forwarding tables are not.
+ * rates, cables, firmware, GUID clashes, subnet managers); counters and
+ * forwarding tables are not.
  */
 #include "model/model-int.h"
 
@@ -19,6 +20,15 @@ static int copy_meta(struct ibtopo_fabric *dst, const struct ibtopo_fabric *src,
 		return err ? err->code : IBTOPO_ERROR;
 	ibtopo_fabric_set_taken_at(dst, m->taken_at);
 	ibtopo_fabric_set_subnet(dst, m->subnet_prefix, m->sm_lid, m->sm_guid);
+	/* what the subnet checks read: GUID clashes, subnet managers */
+	for (size_t i = 0; i < ibtopo_fabric_guid_clash_count(src); i++)
+		if (ibtopo_fabric_add_guid_clash(
+			    dst, ibtopo_fabric_guid_clash(src, i), err))
+			return err ? err->code : IBTOPO_ERROR;
+	for (size_t i = 0; i < ibtopo_fabric_sm_count(src); i++)
+		if (ibtopo_fabric_add_sm(dst, ibtopo_fabric_sm(src, i), err))
+			return err ? err->code : IBTOPO_ERROR;
+	ibtopo_fabric_set_sms_read(dst, ibtopo_fabric_sms_read(src));
 	return 0;
 }
 
@@ -38,6 +48,10 @@ static int copy_node(struct ibtopo_fabric *dst, const struct ibtopo_node *n,
 	c->device_id = n->device_id;
 	c->revision = n->revision;
 	c->enhanced_port0 = n->enhanced_port0;
+	rc = ibtopo_node_set_firmware(dst, c, n->fw_major, n->fw_minor,
+				      n->fw_subminor, n->psid, err);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; i <= n->nports; i++) {
 		const struct ibtopo_port *o = n->ports[i];
 
