@@ -191,9 +191,11 @@ static int resolve_level(struct failed *f, struct ibtopo_analysis *an,
 			       a->flags, &err))
 		return cli_fail(&err);
 	if (r->count < a->any) {
+		unsigned n = (unsigned)r->count;
+
 		ibtopo_whatif_ranking_free(r);
 		return cli_failf("--fail-any %u: level %u has %u switches",
-				 a->any, a->level, (unsigned)r->count);
+				 a->any, a->level, n);
 	}
 	for (size_t i = 0; i < a->any; i++)
 		f->nodes[f->nnodes++] = r->ranks[i].node;

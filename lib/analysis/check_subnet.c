@@ -78,7 +78,8 @@ static int collect(struct owner **out, size_t *count,
 				(uint64_t)(p->lid + (1u << (p->lmc & 7)) - 1);
 		}
 	}
-	qsort(v, n, sizeof(*v), owner_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), owner_cmp);
 	*out = v;
 	*count = n;
 	return 0;
@@ -171,7 +172,8 @@ static int descs(struct ibtopo_findings *out,
 		if (node->desc[0] && !ibtopo__desc_is_default(node->desc))
 			v[n++] = node;
 	}
-	qsort(v, n, sizeof(*v), desc_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), desc_cmp);
 	for (size_t i = 0, j; rc == 0 && i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(v[i]->desc, v[j]->desc); j++)
 			;
@@ -329,7 +331,8 @@ static int firmware(struct ibtopo_findings *out,
 		if (node->psid && fw_version(node))
 			v[n++] = node;
 	}
-	qsort(v, n, sizeof(*v), fw_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), fw_cmp);
 	for (size_t i = 0, j; rc == 0 && i < n; i = j) {
 		for (j = i + 1; j < n && same_model(v[i], v[j]); j++)
 			;

@@ -78,7 +78,8 @@ static int match_hosts(struct ibtopo_job *j, const char **sorted, size_t n,
 		}
 	}
 	free(leaf);
-	qsort(j->leaves, j->nleaves, sizeof(*j->leaves), node_cmp);
+	if (j->nleaves > 1)
+		qsort(j->leaves, j->nleaves, sizeof(*j->leaves), node_cmp);
 	return 0;
 }
 
@@ -250,7 +251,8 @@ static int collect(struct ibtopo_job *j, const struct trace *tr,
 			l->up = port_up(net, s, p);
 		}
 	}
-	qsort(j->links, j->nlinks, sizeof(*j->links), link_cmp);
+	if (j->nlinks > 1)
+		qsort(j->links, j->nlinks, sizeof(*j->links), link_cmp);
 	if (j->pairs)
 		j->hops_mean = (double)tr->hops_sum / (double)j->pairs;
 	return 0;

@@ -107,7 +107,8 @@ static size_t number(struct sig *s, size_t n, size_t *cls)
 {
 	size_t k = 0;
 
-	qsort(s, n, sizeof(*s), sig_cmp);
+	if (n > 1)
+		qsort(s, n, sizeof(*s), sig_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (i && !sig_same(&s[i], &s[i - 1]))
 			k++;
@@ -206,7 +207,8 @@ static int classes(size_t *out, const struct ibtopo__whatif_ctx *c,
 			s[i].n = 1;
 		}
 	}
-	qsort(s, n, sizeof(*s), sig_cmp);
+	if (n > 1)
+		qsort(s, n, sizeof(*s), sig_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (i && !sig_same(&s[i], &s[i - 1]))
 			k++;

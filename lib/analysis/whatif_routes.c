@@ -138,7 +138,8 @@ int ibtopo__whatif_routes(struct ibtopo_whatif *w,
 	for (size_t i = 0; i < net.ndest; i++)
 		if (net.dest[i].ca && net.dest[i].base)
 			one_dest(w, c, &net, out, stack, &net.dest[i]);
-	qsort(w->dests, w->ndests, sizeof(*w->dests), dest_cmp);
+	if (w->ndests > 1)
+		qsort(w->dests, w->ndests, sizeof(*w->dests), dest_cmp);
 out_release:
 	free(stack);
 	free(out);
