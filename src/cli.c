@@ -1,6 +1,5 @@
 /* cli.c - option tables, help, errors, and loading fabrics for commands */
 #include "cli.h"
-#include "fabric_pair.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -1125,4 +1124,41 @@ int cli_routing_engine(const struct cli_cmd *cmd, char **out, bool routes,
 		}
 	}
 	return rc ? cli_fail(&err) : 0;
+}
+
+const char *cli_snapshot_name(char *buf, size_t len,
+			      const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	char when[32] = "?";
+	struct tm tm;
+
+	if (gmtime_r(&m->taken_at, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	if (m->label)
+		snprintf(buf, len, "snapshot %lld ('%s', %s)",
+			 (long long)m->snapshot_id, m->label, when);
+	else
+		snprintf(buf, len, "snapshot %lld (%s)",
+			 (long long)m->snapshot_id, when);
+	return buf;
+}
+
+void cli_note_partial(const struct ibtopo_fabric *f)
+{
+	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
+	char who[320];
+
+	if (!m->partial)
+		return;
+	if (m->snapshot_id > 0)
+		cli_snapshot_name(who, sizeof(who), f);
+	else
+		snprintf(who, sizeof(who), "'%s'",
+			 m->source ? m->source : "the fabric");
+	fprintf(stderr,
+		"ibtopo: warning: %s is a partial discovery (%s): what it did "
+		"not reach is missing from what follows\n",
+		who,
+		m->partial_reason ? m->partial_reason : "reason not known");
 }

@@ -433,4 +433,15 @@ bool cli_fabric_has_lids(const struct ibtopo_fabric *fabric);
 /** Monotonic seconds. */
 double cli_now(void);
 
+/**
+ * A partial snapshot (or file) says so, once, on stderr: which, and what
+ * did not answer. Nothing for a whole one. Every fabric loaded for a
+ * command passes here (cli_load_fabric()).
+ */
+void cli_note_partial(const struct ibtopo_fabric *f);
+
+/* "snapshot 2 ('day2', 2026-01-02 10:00:00 UTC)" into buf; returns buf. */
+const char *cli_snapshot_name(char *buf, size_t len,
+			      const struct ibtopo_fabric *f);
+
 #endif

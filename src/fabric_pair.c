@@ -56,25 +56,6 @@ int load_fabric_pair(struct ibtopo_fabric **a, struct ibtopo_fabric **b,
 	return 0;
 }
 
-/* "snapshot 2 ('day2', 2026-01-02 10:00 UTC)" into buf */
-static const char *snapshot_name(char *buf, size_t len,
-				 const struct ibtopo_fabric *f)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	char when[32] = "?";
-	struct tm tm;
-
-	if (gmtime_r(&m->taken_at, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	if (m->label)
-		snprintf(buf, len, "snapshot %lld ('%s', %s)",
-			 (long long)m->snapshot_id, m->label, when);
-	else
-		snprintf(buf, len, "snapshot %lld (%s)",
-			 (long long)m->snapshot_id, when);
-	return buf;
-}
-
 /* When its counters were read (the latest port, UTC ms); 0: none. */
 static int64_t counters_read_at(const struct ibtopo_fabric *f)
 {
@@ -132,7 +113,7 @@ int cli_check_order(const struct ibtopo_fabric *before,
 			 "%s and %s are the same %s: no interval to measure "
 			 "(name an earlier snapshot)",
 			 before_what, after_what,
-			 snapshot_name(nb, sizeof(nb), before));
+			 cli_snapshot_name(nb, sizeof(nb), before));
 		return IBTOPO_EINVAL;
 	}
 	if (!later(before, after))
@@ -141,26 +122,7 @@ int cli_check_order(const struct ibtopo_fabric *before,
 	snprintf(err->message, sizeof(err->message),
 		 "%s, %s, is later than %s, %s: the interval runs "
 		 "backwards (swap them)",
-		 before_what, snapshot_name(nb, sizeof(nb), before), after_what,
-		 snapshot_name(na, sizeof(na), after));
+		 before_what, cli_snapshot_name(nb, sizeof(nb), before),
+		 after_what, cli_snapshot_name(na, sizeof(na), after));
 	return IBTOPO_EINVAL;
-}
-
-void cli_note_partial(const struct ibtopo_fabric *f)
-{
-	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
-	char who[320];
-
-	if (!m->partial)
-		return;
-	if (m->snapshot_id > 0)
-		snapshot_name(who, sizeof(who), f);
-	else
-		snprintf(who, sizeof(who), "'%s'",
-			 m->source ? m->source : "the fabric");
-	fprintf(stderr,
-		"ibtopo: warning: %s is a partial discovery (%s): what it did "
-		"not reach is missing from what follows\n",
-		who,
-		m->partial_reason ? m->partial_reason : "reason not known");
 }

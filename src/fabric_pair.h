@@ -26,11 +26,4 @@ int cli_check_order(const struct ibtopo_fabric *before,
 		    const char *after_what, bool same_ok,
 		    struct ibtopo_error *err);
 
-/**
- * A partial snapshot (or file) says so, once, on stderr: which, and what
- * did not answer. Nothing for a whole one. Every fabric loaded for a
- * command passes here (cli_load_fabric()).
- */
-void cli_note_partial(const struct ibtopo_fabric *f);
-
 #endif

@@ -9,6 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Defined here, where cli_store_save() is: new_snapshot.c calls both. */
+int new_snapshot_unread(const struct ibtopo_fabric *fabric, FILE *out)
+{
+	char which[512];
+	size_t n = ibtopo_fabric_counters_unread(fabric, which, sizeof(which));
+
+	if (!n)
+		return EXIT_CLEAN;
+	fprintf(out ? out : stderr,
+		"%scounters of %zu port%s not read (their PMA did not answer): "
+		"%s; stored as not read, the snapshot is incomplete\n",
+		out ? "" : "ibtopo: warning: ", n, n == 1 ? "" : "s", which);
+	return EXIT_INCOMPLETE;
+}
+
 /*
  * A --fabric NAME the switch GUIDs contradict, said once the snapshot is
  * stored (a warning, not a refusal: a fabric whose switches were all

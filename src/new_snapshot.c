@@ -93,20 +93,6 @@ out_free_store:
 	return rc;
 }
 
-int new_snapshot_unread(const struct ibtopo_fabric *fabric, FILE *out)
-{
-	char which[512];
-	size_t n = ibtopo_fabric_counters_unread(fabric, which, sizeof(which));
-
-	if (!n)
-		return EXIT_CLEAN;
-	fprintf(out ? out : stderr,
-		"%scounters of %zu port%s not read (their PMA did not answer): "
-		"%s; stored as not read, the snapshot is incomplete\n",
-		out ? "" : "ibtopo: warning: ", n, n == 1 ? "" : "s", which);
-	return EXIT_INCOMPLETE;
-}
-
 void new_snapshot_release(struct new_snapshot *ns)
 {
 	free(ns->engine);
