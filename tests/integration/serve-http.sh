@@ -7,7 +7,8 @@
 #    the same text as a plain request, which gets no Content-Encoding;
 #    "gzip;q=0" is plain; every page and a HEAD too;
 #  - 64 idle or half-sent connections held open, then a scrape: answered
-#    (curl --max-time 1);
+#    while they are held (within 10 s, less than the server's 15 s idle
+#    timeout that would free them; its time is printed, not asserted);
 #  - the simulator stopped (by its PID): sweeps fail, /healthz says 503
 #    in one line, /metrics still serves the last good sweep.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -62,7 +63,8 @@ PY
 done
 
 # ---- 64 idle connections (32 silent, 32 with half a request), then a
-# scrape: answered within 1 s
+# scrape: answered while they are held, not once their 15 s idle timeout
+# frees a slot (the time is a figure for the log, not a condition)
 "$PYTHON3" - "$SERVE_PORT" "$TESTDIR/held" <<'PY' &
 import socket, sys, time
 held = []
@@ -81,11 +83,11 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 [ "$(cat "$TESTDIR/held" 2>/dev/null)" = 64 ] || fail "64 connections not opened"
-out=$(curl -s -m 1 -o "$TESTDIR/body" -w '%{http_code} %{time_total}' \
+out=$(curl -s -m 10 -o "$TESTDIR/body" -w '%{http_code} %{time_total}' \
 	"$SERVE_URL/metrics" 2>/dev/null)
 code=${out% *}
 [ "$code" = 200 ] && grep -q '^ibtopo_sweeps_total 1$' "$TESTDIR/body" ||
-	flunk "a scrape with 64 connections held: '$code' within 1 s"
+	flunk "a scrape with 64 connections held: '$code' within 10 s"
 info "a scrape with 64 idle connections held: ${out#* } s"
 kill "$held_pid" 2>/dev/null
 wait "$held_pid" 2>/dev/null
