@@ -2,14 +2,36 @@
  * analyze_inputs.c - the files the analyses take, read by io before they
  * run: the reach table, the roots file and the thresholds. ibtopo_analyze()
  * loads what each analysis names; the public entry points whose options
- * carry paths (ibtopo_check_links(), ibtopo_topology_analyze(),
- * ibtopo_health_analyze()) load theirs here, then call the analysis. The
- * options are checked before anything is read, so their errors come first
- * as they always did.
+ * carry paths load theirs through ibtopo__inputs_reach() (the link
+ * checks) and ibtopo__inputs_thresholds() (port health) in their own
+ * files, ibtopo_topology_analyze() here. The options are checked here
+ * before anything is read, so their errors come first as they always
+ * did.
  */
 #include "analysis/analysis-int.h"
 
 #include <string.h>
+
+/* The options of a section, checked before anything is read. */
+int ibtopo__check_opts_check(const struct ibtopo_check_opts *opts,
+			     struct ibtopo_error *err)
+{
+	if (opts && opts->version != IBTOPO_CHECK_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "check options version %u unknown",
+					 opts->version);
+	return 0;
+}
+
+int ibtopo__health_opts_check(const struct ibtopo_health_opts *opts,
+			      struct ibtopo_error *err)
+{
+	if (opts && opts->version != IBTOPO_HEALTH_OPTS_VERSION)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown health options version %u",
+					 opts->version);
+	return 0;
+}
 
 /* Version 1 analyze options end before `health`: the default thresholds. */
 static const struct ibtopo_health_opts *
@@ -18,9 +40,9 @@ health_opts(const struct ibtopo_analyze_opts *opts)
 	return opts->version >= 2 ? &opts->health : NULL;
 }
 
-static int load_reach(struct ibtopo__inputs *in,
-		      const struct ibtopo_check_opts *opts,
-		      struct ibtopo_error *err)
+int ibtopo__inputs_reach(struct ibtopo__inputs *in,
+			 const struct ibtopo_check_opts *opts,
+			 struct ibtopo_error *err)
 {
 	int rc = ibtopo__check_opts_check(opts, err);
 
@@ -41,9 +63,9 @@ static int load_roots(struct ibtopo__inputs *in,
 	return rc;
 }
 
-static int load_thresholds(struct ibtopo__inputs *in,
-			   const struct ibtopo_health_opts *opts,
-			   struct ibtopo_error *err)
+int ibtopo__inputs_thresholds(struct ibtopo__inputs *in,
+			      const struct ibtopo_health_opts *opts,
+			      struct ibtopo_error *err)
 {
 	int rc = ibtopo__health_opts_check(opts, err);
 
@@ -61,11 +83,11 @@ int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
 	int rc = 0;
 
 	if (which & IBTOPO__INPUT_REACH)
-		rc = load_reach(in, &opts->checks, err);
+		rc = ibtopo__inputs_reach(in, &opts->checks, err);
 	if (!rc && (which & IBTOPO__INPUT_ROOTS))
 		rc = load_roots(in, &opts->topology, err);
 	if (!rc && (which & IBTOPO__INPUT_THRESHOLDS))
-		rc = load_thresholds(in, health_opts(opts), err);
+		rc = ibtopo__inputs_thresholds(in, health_opts(opts), err);
 	return rc;
 }
 
@@ -74,24 +96,6 @@ void ibtopo__inputs_release(struct ibtopo__inputs *in)
 	ibtopo__reach_free(in->reach);
 	ibtopo__roots_free(in->roots);
 	memset(in, 0, sizeof(*in));
-}
-
-int ibtopo_check_links(struct ibtopo_findings *out,
-		       const struct ibtopo_fabric *fabric,
-		       const struct ibtopo_check_opts *opts,
-		       struct ibtopo_error *err)
-{
-	struct ibtopo__inputs in = { 0 };
-	int rc;
-
-	if (!out || !fabric)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or findings list");
-	rc = load_reach(&in, opts, err);
-	if (!rc)
-		rc = ibtopo__check_links_run(out, fabric, opts, in.reach, err);
-	ibtopo__inputs_release(&in);
-	return rc;
 }
 
 int ibtopo_topology_analyze(struct ibtopo_topology **out,
@@ -116,27 +120,6 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 	if (!rc)
 		rc = ibtopo__topology_run(out, fabric, opts, in.roots, findings,
 					  err);
-	ibtopo__inputs_release(&in);
-	return rc;
-}
-
-int ibtopo_health_analyze(struct ibtopo_health **out,
-			  struct ibtopo_findings *findings,
-			  const struct ibtopo_fabric *now,
-			  const struct ibtopo_fabric *since,
-			  const struct ibtopo_health_opts *opts,
-			  struct ibtopo_error *err)
-{
-	struct ibtopo__inputs in = { 0 };
-	int rc;
-
-	if (!out || !now)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
-	*out = NULL;
-	rc = load_thresholds(&in, opts, err);
-	if (!rc)
-		rc = ibtopo__health_run(out, findings, now, since,
-					&in.thresholds, err);
 	ibtopo__inputs_release(&in);
 	return rc;
 }

@@ -708,15 +708,6 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 	return ibtopo_findings_add(out, &f, err);
 }
 
-int ibtopo__check_opts_check(const struct ibtopo_check_opts *opts,
-			     struct ibtopo_error *err)
-{
-	if (opts && opts->version != IBTOPO_CHECK_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "check options version %u unknown", opts->version);
-	return 0;
-}
-
 int ibtopo__check_links_run(struct ibtopo_findings *out,
 			    const struct ibtopo_fabric *fabric,
 			    const struct ibtopo_check_opts *opts,
@@ -847,3 +838,22 @@ const struct ibtopo__analysis ibtopo__analysis_links = {
 	.run = run_links,
 	.release = release_links,
 };
+
+/* The public entry point: the reach table read, then the checks. */
+int ibtopo_check_links(struct ibtopo_findings *out,
+		       const struct ibtopo_fabric *fabric,
+		       const struct ibtopo_check_opts *opts,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo__inputs in = { 0 };
+	int rc;
+
+	if (!out || !fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric or findings list");
+	rc = ibtopo__inputs_reach(&in, opts, err);
+	if (!rc)
+		rc = ibtopo__check_links_run(out, fabric, opts, in.reach, err);
+	ibtopo__inputs_release(&in);
+	return rc;
+}

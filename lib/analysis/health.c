@@ -125,15 +125,6 @@ static int cmp_worst(const void *x, const void *y)
 	return a->port->num < b->port->num ? -1 : a->port->num > b->port->num;
 }
 
-int ibtopo__health_opts_check(const struct ibtopo_health_opts *opts,
-			      struct ibtopo_error *err)
-{
-	if (opts && opts->version != IBTOPO_HEALTH_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-			"unknown health options version %u", opts->version);
-	return 0;
-}
-
 int ibtopo__health_run(struct ibtopo_health **out,
 		       struct ibtopo_findings *findings,
 		       const struct ibtopo_fabric *now,
@@ -607,3 +598,25 @@ const struct ibtopo__analysis ibtopo__analysis_health = {
 	.collect = collect_health,
 	.release = release_health,
 };
+
+/* The public entry point: the thresholds read, then port health. */
+int ibtopo_health_analyze(struct ibtopo_health **out,
+			  struct ibtopo_findings *findings,
+			  const struct ibtopo_fabric *now,
+			  const struct ibtopo_fabric *since,
+			  const struct ibtopo_health_opts *opts,
+			  struct ibtopo_error *err)
+{
+	struct ibtopo__inputs in = { 0 };
+	int rc;
+
+	if (!out || !now)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
+	*out = NULL;
+	rc = ibtopo__inputs_thresholds(&in, opts, err);
+	if (!rc)
+		rc = ibtopo__health_run(out, findings, now, since,
+					&in.thresholds, err);
+	ibtopo__inputs_release(&in);
+	return rc;
+}
