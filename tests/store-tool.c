@@ -12,7 +12,7 @@
  *                                     every switch, one entry per LID (k=36:
  *                                     1,620 switches x 13,284 LIDs)
  */
-#include "io/io-int.h"
+#include "store/store-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_cables.c - LinkX part numbers, reach table, cable file readers */
-#include "io/io-int.h"
+#include "cables/cables-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_discover.c - discovery and cache loading (lib/io/discover.c).
+ * test_discover.c - discovery and cache loading (lib/discover/discover.c).
  *
  * The sweep and libibumad are replaced with -Wl,--wrap: umad_* answer
  * from will_return() values, ibtopo__sweep() hands out fabrics built here
@@ -8,7 +8,7 @@
  * through to the real library unless a test makes it fail.
  */
 #include "ibtopo-int.h"
-#include "io/io-int.h"
+#include "discover/discover-int.h"
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>

@@ -1,6 +1,6 @@
 /*
  * test_local_ports.c - the local ports discover --all-ports goes through
- * (lib/io/discover_local.c): libibumad's CA and port list replaced with
+ * (lib/discover/discover_local.c): libibumad's CA and port list replaced with
  * -Wl,--wrap by a mocked one, and the choice of the next port to
  * discover through.
  */

@@ -1,7 +1,7 @@
 /*
  * test_read_counters.c - port counters from perfquery and ibqueryerrors
  * output and ibdiagnet's ibdiagnet2.pm and ibdiagnet2.db_csv PM sections
- * (lib/io/read_counters.c), on small samples written from the formats
+ * (lib/read/read_counters.c), on small samples written from the formats
  * infiniband-diags and ibdiagnet print, against tests/data/ck-cables.topo
  * (leaf01 0x1000000000000200 is LID 2; host01's port GUID
  * 0x2000000000000101 is LID 11).

@@ -1,4 +1,4 @@
-/* test_read_iblinkinfo.c - the iblinkinfo reader (lib/io/read_iblinkinfo.c) */
+/* test_read_iblinkinfo.c - the iblinkinfo reader (lib/read/read_iblinkinfo.c) */
 #include <ibtopo.h>
 
 #include <setjmp.h>

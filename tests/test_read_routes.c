@@ -1,7 +1,7 @@
 /*
  * test_read_routes.c - switch forwarding tables from OpenSM's
  * opensm-lfts.dump, ibroute / dump_fts output and .fdbs files
- * (lib/io/read_routes.c), on small samples written from the formats the
+ * (lib/read/read_routes.c), on small samples written from the formats the
  * tools print (as OpenSM 3.3 and infiniband-diags print them under ibsim),
  * against tests/data/ck-cables.topo: spine01 0x1000000000000100 (LID 1),
  * leaf01 0x...200 (LID 2), leaf02 0x...300 (LID 3), host01..04 LIDs 11..14.

@@ -1,6 +1,6 @@
 /* test_store.c - the SQLite snapshot store: round trips, refs, bad files */
 #define _GNU_SOURCE	/* nftw */
-#include "io/io-int.h"
+#include "store/store-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,7 +22,7 @@
 
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
- * Declared by hand: only lib/io/store*.c include <sqlite3.h>.
+ * Declared by hand: only lib/store/store*.c include <sqlite3.h>.
  */
 typedef struct sqlite3 sqlite3;
 int __real_sqlite3_open_v2(const char *filename, sqlite3 **db, int flags,

@@ -1,5 +1,5 @@
 /* test_topofile.c - text fabric files in and out: ibnetdiscover, -p, ibsim, maps */
-#include "io/io-int.h"
+#include "base/base-int.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

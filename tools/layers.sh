@@ -8,7 +8,7 @@
 set -eu
 build=${1:-.}
 # from the ground up; a comma joins modules of one floor
-order="model out findings io analysis report,export diagram,compare"
+order="model base out findings cables,discover,read,store analysis report,export diagram,compare"
 tab=$(mktemp)
 trap 'rm -f "$tab"' EXIT
 for m in $order; do

@@ -7,7 +7,8 @@
 #ifndef IBTOPO_ANALYSIS_INT_H
 #define IBTOPO_ANALYSIS_INT_H
 
-#include "io/io-int.h"
+#include "cables/cables-int.h"
+#include "read/read-int.h"
 
 #include <stdbool.h>
 

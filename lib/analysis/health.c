@@ -10,7 +10,7 @@
  * ibtopo_analyze() runs it as its "port health" section on one snapshot
  * (thresholds findings) when the fabric carries counters.
  */
-#include "io/io-int.h"
+#include "read/read-int.h"
 #include "analysis/analysis-int.h"
 
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  * the interval are the share of its bandwidth lost to waiting; against
  * the bytes it sent (PortXmitData x 4), the ratio of waiting to data.
  */
-#include "io/io-int.h"
+#include "read/read-int.h"
 #include "analysis/analysis-int.h"
 #include "findings/findings-int.h"
 

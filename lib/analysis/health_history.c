@@ -3,7 +3,7 @@
  * each reading against the one before it that has counters (growth, rate,
  * resets, BER), as health compares two snapshots.
  */
-#include "io/io-int.h"
+#include "read/read-int.h"
 #include "analysis/analysis-int.h"
 
 #include <stdlib.h>

@@ -121,7 +121,7 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 int ibtopo__chassis_rank(struct ibtopo_topology *t, struct ibtopo_error *err);
 
 /* topology_levels.c */
-struct ibtopo__roots;		/* io/io-int.h */
+struct ibtopo__roots;		/* read/read-int.h */
 /**
  * Rank the switches: down from the roots (the roots file as io read it,
  * and the switches whose descriptions match opts->root_pattern), else

@@ -4,7 +4,7 @@
  * with names where GUIDs would be and the planned speed and width in each
  * port's trailer) and of ibsim net files that simulate the plan.
  */
-#include "io/io-int.h"
+#include "read/read-int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #ifndef IBTOPO_EXPORT_INT_H
 #define IBTOPO_EXPORT_INT_H
 
-#include "io/io-int.h"
+#include "read/read-int.h"
 
 /* export/writers.c: the table of writers */
 

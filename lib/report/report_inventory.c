@@ -1,6 +1,6 @@
 /* report_inventory.c - inventory reports (nodes, ports, links, snapshots) */
 #include "report/report-int.h"
-#include "io/io-int.h"
+#include "store/store-int.h"
 
 #include <stdlib.h>
 #include <string.h>

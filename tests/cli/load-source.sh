@@ -36,7 +36,7 @@ HOME=$T/home XDG_DATA_HOME='' "$IBTOPO" analyze "$T/dir" >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] || fail "analyze of a directory did not exit 2"
 grep -q "^ibtopo: '$T/dir' is a directory, not a fabric file, and no snapshot" \
 	"$T/err" || fail "analyze of a directory said '$(cat "$T/err")'"
-# every fabric, counters, routes, cables or name-map file lib/io opens
+# every fabric, counters, routes, cables or name-map file lib/read, lib/cables and lib/discover open
 for how in "import --input-format ibsim" "import" "import --input-format cache"; do
 	# shellcheck disable=SC2086 # the options are words
 	expect_err "ibtopo: cannot open '$T/dir': Is a directory" \

@@ -1,0 +1,468 @@
+/*
+ * pma.c - the port counters of a discovered fabric, read live: PerfMgt
+ * (class 0x04) Gets, LID-routed to QP1 of each node, up to `window` MADs
+ * in flight, through libibumad and libibmad as sweep.c sends its SMPs.
+ *
+ * Per LID (a switch has one, a CA port its own) ClassPortInfo first: its
+ * CapabilityMask says whether PortCountersExtended is answered (bit 9,
+ * IsExtendedWidthSupported, or bit 10, IsExtendedWidthSupportedNoIETF).
+ * Then per linked port PortCounters (PortSelect = the port) and, where
+ * supported, PortCountersExtended, whose 64-bit data and packet counters
+ * replace the 32-bit ones that saturate within seconds on a busy link.
+ * A PMA that does not answer ClassPortInfo is asked PortCounters only.
+ *
+ * Every MAD is a Get: nothing is reset (the counters belong to the
+ * site's monitoring) and nothing is written. A MAD that times out is
+ * sent again (queued last), up to `retries` times, each time with twice
+ * the timeout, and halves the window (AIMD, as sweep.c); one that never
+ * answers is lost, counted and the first named; a port whose PortCounters
+ * are lost gets counters with nothing valid ("not read", never zeros),
+ * for the caller to name. One that comes back with an error status
+ * leaves its port without counters; the caller is told how many ports
+ * that is.
+ */
+#include "discover/discover-int.h"
+
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PMA_TIMEOUT_MS		1000
+#define PMA_WINDOW		16
+
+#define CPI_EXT_WIDTH		(1u << 9)	/* IsExtendedWidthSupported */
+#define CPI_EXT_WIDTH_NOIETF	(1u << 10)
+
+/* A LID and the linked ports behind it (targets[first .. first+n-1]). */
+struct dest {
+	uint16_t lid;
+	size_t first, n;
+	bool ext;	/* answers PortCountersExtended */
+};
+
+struct target {
+	struct ibtopo_port *port;
+	struct ibtopo_counters c;
+	bool answered;
+	bool lost;	/* its PortCounters never answered: "not read" */
+};
+
+/* One MAD to send: to dest d, about target t (CPI: none), attribute. */
+struct req {
+	size_t d, t;
+	unsigned attr;
+	uint32_t trid;
+	unsigned tries;		/* sent again so far */
+	unsigned long seq;	/* its number in the window */
+};
+
+struct pma {
+	int fd, agent;
+	unsigned timeout_ms, retries, window;
+	struct dest *dests;
+	size_t ndests;
+	struct target *targets;
+	size_t ntargets;
+	struct req *reqs;	/* asked for, in order; reqs[next..nreqs) wait */
+	size_t nreqs, areqs, next;
+	size_t *wire;		/* window slots: index into reqs, or SIZE_MAX */
+	unsigned on_wire;
+	struct ibtopo__window win;
+	struct ibtopo__mad_tally *tally;
+	size_t lost;		/* queries that never answered */
+	char *lost_what;	/* the first of them, described */
+	size_t lost_len;
+	int failed;		/* errno of a send or receive */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint16_t port_lid(const struct ibtopo_port *p)
+{
+	const struct ibtopo_node *n = p->node;
+
+	if (n->type == IBTOPO_NODE_SWITCH)
+		return n->ports[0] ? n->ports[0]->lid : p->lid;
+	return p->lid;
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+	uint16_t la = port_lid(((const struct target *)a)->port);
+	uint16_t lb = port_lid(((const struct target *)b)->port);
+	unsigned na = ((const struct target *)a)->port->num;
+	unsigned nb = ((const struct target *)b)->port->num;
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+/* Every linked port with a LID, grouped by LID. */
+static int plan(struct pma *m, const struct ibtopo_fabric *fabric,
+		size_t *no_lid)
+{
+	size_t nl = ibtopo_fabric_link_count(fabric);
+
+	*no_lid = 0;
+	m->targets = calloc(2 * nl + 1, sizeof(*m->targets));
+	m->dests = calloc(2 * nl + 1, sizeof(*m->dests));
+	if (!m->targets || !m->dests)
+		return IBTOPO_ENOMEM;
+	for (size_t i = 0; i < nl; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+		struct ibtopo_port *ends[2] = { l->a, l->b };
+
+		for (int e = 0; e < 2; e++) {
+			if (!port_lid(ends[e]) || !ends[e]->num) {
+				(*no_lid)++;
+				continue;
+			}
+			m->targets[m->ntargets++].port = ends[e];
+		}
+	}
+	qsort(m->targets, m->ntargets, sizeof(*m->targets), cmp_target);
+	for (size_t i = 0; i < m->ntargets; i++) {
+		uint16_t lid = port_lid(m->targets[i].port);
+
+		if (!m->ndests || m->dests[m->ndests - 1].lid != lid)
+			m->dests[m->ndests++] = (struct dest){ lid, i, 0, false };
+		m->dests[m->ndests - 1].n++;
+	}
+	return 0;
+}
+
+static int ask(struct pma *m, size_t d, size_t t, unsigned attr,
+	       unsigned tries)
+{
+	if (m->nreqs == m->areqs) {
+		size_t n = m->areqs ? m->areqs * 2 : 256;
+		struct req *r = realloc(m->reqs, n * sizeof(*r));
+
+		if (!r)
+			return IBTOPO_ENOMEM;
+		m->reqs = r;
+		m->areqs = n;
+	}
+	m->reqs[m->nreqs++] = (struct req){ d, t, attr, 0, tries, 0 };
+	return 0;
+}
+
+static int send_req(struct pma *m, struct req *q)
+{
+	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
+	uint8_t data[IB_PC_DATA_SZ];
+	ib_portid_t to;
+	ib_rpc_t rpc;
+	int rc;
+
+	memset(umad, 0, sizeof(umad));
+	memset(data, 0, sizeof(data));
+	memset(&rpc, 0, sizeof(rpc));
+	memset(&to, 0, sizeof(to));
+	to.lid = m->dests[q->d].lid;
+	to.qp = 1;
+	to.qkey = IB_DEFAULT_QP1_QKEY;
+	if (q->attr != CLASS_PORT_INFO)
+		mad_set_field(data, 0, IB_PC_PORT_SELECT_F,
+			      m->targets[q->t].port->num);
+	rpc.mgtclass = IB_PERFORMANCE_CLASS;
+	rpc.method = IB_MAD_METHOD_GET;	/* never Set: no reset */
+	rpc.attr.id = q->attr;
+	rpc.timeout = (int)ibtopo__retry_timeout(m->timeout_ms, q->tries);
+	rpc.datasz = IB_PC_DATA_SZ;
+	rpc.dataoffs = IB_PC_DATA_OFFS;
+	rpc.trid = mad_trid();
+	q->trid = (uint32_t)rpc.trid;
+	rc = mad_build_pkt(umad, &rpc, &to, NULL, data);
+	if (rc < 0)
+		return rc;
+	/* we retry ourselves, one query at a time: the kernel must not */
+	rc = umad_send(m->fd, m->agent, umad, IB_MAD_SIZE, rpc.timeout, 0);
+	if (rc < 0)
+		return rc;
+	m->tally->st.sent++;
+	q->seq = ibtopo__window_sent(&m->win);
+	return 0;
+}
+
+static int pump(struct pma *m)
+{
+	while (m->next < m->nreqs && m->on_wire < m->win.cur) {
+		unsigned slot = 0;
+		int rc = send_req(m, &m->reqs[m->next]);
+
+		if (rc < 0) {
+			m->failed = -rc;
+			return IBTOPO_EIO;
+		}
+		while (m->wire[slot] != SIZE_MAX)
+			slot++;
+		m->wire[slot] = m->next++;
+		m->on_wire++;
+	}
+	return 0;
+}
+
+/* PortCounters (and the extended ones) for every port behind dest d. */
+static int ask_counters(struct pma *m, size_t d)
+{
+	const struct dest *x = &m->dests[d];
+	int rc = 0;
+
+	for (size_t t = x->first; t < x->first + x->n && !rc; t++) {
+		rc = ask(m, d, t, IB_GSI_PORT_COUNTERS, 0);
+		if (!rc && x->ext)
+			rc = ask(m, d, t, IB_GSI_PORT_COUNTERS_EXT, 0);
+	}
+	return rc;
+}
+
+static void got_counters(struct target *t, const uint8_t *data)
+{
+	static const enum MAD_FIELDS fields[] = {
+		[IBTOPO_CTR_SYMBOL_ERRORS] = IB_PC_ERR_SYM_F,
+		[IBTOPO_CTR_LINK_ERROR_RECOVERY] = IB_PC_LINK_RECOVERS_F,
+		[IBTOPO_CTR_LINK_DOWNED] = IB_PC_LINK_DOWNED_F,
+		[IBTOPO_CTR_RCV_ERRORS] = IB_PC_ERR_RCV_F,
+		[IBTOPO_CTR_RCV_REMOTE_PHYS_ERRORS] = IB_PC_ERR_PHYSRCV_F,
+		[IBTOPO_CTR_RCV_SWITCH_RELAY_ERRORS] = IB_PC_ERR_SWITCH_REL_F,
+		[IBTOPO_CTR_XMIT_DISCARDS] = IB_PC_XMT_DISCARDS_F,
+		[IBTOPO_CTR_XMIT_CONSTRAINT_ERRORS] = IB_PC_ERR_XMTCONSTR_F,
+		[IBTOPO_CTR_RCV_CONSTRAINT_ERRORS] = IB_PC_ERR_RCVCONSTR_F,
+		[IBTOPO_CTR_LOCAL_LINK_INTEGRITY_ERRORS] = IB_PC_ERR_LOCALINTEG_F,
+		[IBTOPO_CTR_EXCESSIVE_BUFFER_OVERRUN_ERRORS] = IB_PC_ERR_EXCESS_OVR_F,
+		[IBTOPO_CTR_VL15_DROPPED] = IB_PC_VL15_DROPPED_F,
+		[IBTOPO_CTR_XMIT_WAIT] = IB_PC_XMT_WAIT_F,
+		[IBTOPO_CTR_XMIT_DATA] = IB_PC_XMT_BYTES_F,
+		[IBTOPO_CTR_RCV_DATA] = IB_PC_RCV_BYTES_F,
+		[IBTOPO_CTR_XMIT_PKTS] = IB_PC_XMT_PKTS_F,
+		[IBTOPO_CTR_RCV_PKTS] = IB_PC_RCV_PKTS_F,
+	};
+
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		/* extended values, when they came first, stay */
+		if (t->c.extended & (1u << i))
+			continue;
+		t->c.value[i] = mad_get_field((void *)data, 0, fields[i]);
+		t->c.valid |= 1u << i;
+	}
+	t->c.read_at_ms = now_ms();
+	t->answered = true;
+}
+
+static void got_counters_ext(struct target *t, const uint8_t *data)
+{
+	static const struct {
+		enum ibtopo_counter c;
+		enum MAD_FIELDS f;
+	} fields[] = {
+		{ IBTOPO_CTR_XMIT_DATA, IB_PC_EXT_XMT_BYTES_F },
+		{ IBTOPO_CTR_RCV_DATA, IB_PC_EXT_RCV_BYTES_F },
+		{ IBTOPO_CTR_XMIT_PKTS, IB_PC_EXT_XMT_PKTS_F },
+		{ IBTOPO_CTR_RCV_PKTS, IB_PC_EXT_RCV_PKTS_F },
+	};
+
+	for (size_t i = 0; i < IBTOPO__ARRAY_SIZE(fields); i++) {
+		t->c.value[fields[i].c] =
+			mad_get_field64((void *)data, 0, fields[i].f);
+		t->c.valid |= 1u << fields[i].c;
+		t->c.extended |= 1u << fields[i].c;
+	}
+}
+
+static const char *attr_name(unsigned attr)
+{
+	switch (attr) {
+	case CLASS_PORT_INFO:
+		return "ClassPortInfo";
+	case IB_GSI_PORT_COUNTERS:
+		return "PortCounters";
+	default:
+		return "PortCountersExtended";
+	}
+}
+
+/*
+ * Request q got no answer: queue it again, or (its retries spent) count
+ * it lost. A ClassPortInfo lost still asks for the counters (without
+ * the extended ones): the port is incomplete already, and named.
+ */
+static int timed_out(struct pma *m, const struct req *q)
+{
+	const struct ibtopo_port *p = m->targets[q->t].port;
+
+	ibtopo__window_loss(&m->win, q->seq);
+	ibtopo__tally_timeout(m->tally, p->node->guid);
+	if (q->tries < m->retries) {
+		m->tally->st.asked_again++;
+		if (ask(m, q->d, q->t, q->attr, q->tries + 1))
+			return IBTOPO_ENOMEM;
+		return pump(m);
+	}
+	if (!m->lost++)
+		snprintf(m->lost_what, m->lost_len, "port %u of '%s' 0x%016"
+			 PRIx64 " at LID %u did not answer %s", p->num,
+			 p->node->desc, p->node->guid, m->dests[q->d].lid,
+			 attr_name(q->attr));
+	if (q->attr == IB_GSI_PORT_COUNTERS)
+		m->targets[q->t].lost = true;
+	if (q->attr == CLASS_PORT_INFO) {
+		int rc = ask_counters(m, q->d);
+
+		if (rc)
+			return rc;
+	}
+	return pump(m);
+}
+
+static int receive(struct pma *m)
+{
+	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
+	int len = IB_MAD_SIZE, rc;
+	size_t qi = SIZE_MAX;
+	const uint8_t *data;
+	struct req q;
+	uint8_t *mad;
+	uint32_t trid;
+	bool ok;
+
+	memset(umad, 0, sizeof(umad));
+	rc = umad_recv(m->fd, umad, &len, -1);
+	if (rc < 0) {
+		m->failed = -rc;
+		return IBTOPO_EIO;
+	}
+	mad = umad_get_mad(umad);
+	trid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
+	for (unsigned i = 0; i < m->window; i++) {
+		if (m->wire[i] != SIZE_MAX && m->reqs[m->wire[i]].trid == trid) {
+			qi = m->wire[i];
+			m->wire[i] = SIZE_MAX;
+			m->on_wire--;
+			break;
+		}
+	}
+	if (qi == SIZE_MAX)
+		return 0;	/* a late answer to nothing we wait for */
+	q = m->reqs[qi];	/* ask() may move the array */
+	if (umad_status(umad))
+		return timed_out(m, &q);
+	ibtopo__window_answer(&m->win);
+	ok = mad_get_field(mad, 0, IB_MAD_STATUS_F) == 0;
+	data = mad + IB_PC_DATA_OFFS;
+	switch (q.attr) {
+	case CLASS_PORT_INFO:
+		if (ok)
+			m->dests[q.d].ext = mad_get_field((void *)data, 0,
+				IB_CPI_CAPMASK_F) &
+				(CPI_EXT_WIDTH | CPI_EXT_WIDTH_NOIETF);
+		rc = ask_counters(m, q.d);
+		if (rc)
+			return rc;
+		break;
+	case IB_GSI_PORT_COUNTERS:
+		if (ok)
+			got_counters(&m->targets[q.t], data);
+		break;
+	case IB_GSI_PORT_COUNTERS_EXT:
+		if (ok)
+			got_counters_ext(&m->targets[q.t], data);
+		break;
+	}
+	return pump(m);
+}
+
+int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
+		     unsigned timeout_ms, unsigned retries,
+		     struct ibtopo__mad_tally *tally, size_t *out_missed,
+		     size_t *out_lost, char *lost, size_t lost_len,
+		     struct ibtopo_error *err)
+{
+	struct pma m = { 0 };
+	size_t no_lid = 0, missed = 0;
+	int rc;
+
+	*out_missed = 0;
+	*out_lost = 0;
+	m.timeout_ms = timeout_ms ? timeout_ms : PMA_TIMEOUT_MS;
+	m.retries = retries;
+	m.window = PMA_WINDOW;
+	m.tally = tally;
+	m.lost_what = lost;
+	m.lost_len = lost_len;
+	ibtopo__window_init(&m.win, m.window);
+	m.wire = malloc(m.window * sizeof(*m.wire));
+	if (!m.wire || plan(&m, fabric, &no_lid)) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+		goto out_free;
+	}
+	for (unsigned i = 0; i < m.window; i++)
+		m.wire[i] = SIZE_MAX;
+	m.fd = umad_open_port(ca, portnum);
+	if (m.fd < 0) {
+		rc = ibtopo__error_set(err, IBTOPO_ENODEV,
+			"cannot open the MAD port: %s", strerror(-m.fd));
+		goto out_free;
+	}
+	m.agent = umad_register(m.fd, IB_PERFORMANCE_CLASS, 1, 0, NULL);
+	if (m.agent < 0) {
+		rc = ibtopo__error_set(err, IBTOPO_ENODEV,
+			"cannot register a performance management agent: %s",
+			strerror(-m.agent));
+		goto out_close_port;
+	}
+	rc = 0;
+	for (size_t d = 0; d < m.ndests && !rc; d++)
+		/* about its first port: a loss names that one */
+		rc = ask(&m, d, m.dests[d].first, CLASS_PORT_INFO, 0);
+	if (!rc)
+		rc = pump(&m);
+	while (!rc && m.on_wire)
+		rc = receive(&m);
+	if (rc == IBTOPO_ENOMEM) {
+		rc = ibtopo__error_set(err, rc, "out of memory");
+		goto out_unregister;
+	}
+	if (rc) {
+		rc = ibtopo__error_set(err, IBTOPO_EIO, "PMA MAD failed: %s",
+				       strerror(m.failed));
+		goto out_unregister;
+	}
+	ibtopo__tally_window(tally, &m.win);
+	for (size_t i = 0; i < m.ntargets && !rc; i++) {
+		struct target *t = &m.targets[i];
+
+		if (!t->answered && !t->lost) {
+			missed++;
+			continue;
+		}
+		/* a lost one is kept as asked and not read: valid 0, never 0s */
+		if (!t->answered)
+			memset(&t->c, 0, sizeof(t->c));
+		rc = ibtopo_port_set_counters(t->port, &t->c, err);
+	}
+	/* the ports whose PortCounters were lost are "not read", not missed */
+	*out_missed = missed + no_lid;
+	*out_lost = m.lost;
+
+out_unregister:
+	umad_unregister(m.fd, m.agent);
+out_close_port:
+	umad_close_port(m.fd);
+out_free:
+	free(m.wire);
+	free(m.reqs);
+	free(m.targets);
+	free(m.dests);
+	return rc;
+}
