@@ -102,13 +102,6 @@ static const struct option global_longopts[] = {
 
 const struct option *const cli_global_longopts = global_longopts;
 
-static struct cli_global *cli_g;
-
-void cli_set_global(struct cli_global *g)
-{
-	cli_g = g;
-}
-
 bool cli_set_threads(const char *arg, const char *what)
 {
 	char *end;
@@ -229,6 +222,40 @@ void cli_step(const struct cli_global *g, const char *step, double t0,
 	fprintf(stderr, " in %.3f s\n", cli_now() - t0);
 }
 
+/* Rows cli_getopt parses itself get values of their own, never returned. */
+#define CLI_PARSED 0x3000
+
+/*
+ * What getopt_long gives for row `o`, the table's row `n` (its same_as
+ * resolved): the short letter, else the id written in the table's row.
+ * A long-only row that names no id, and which cli_getopt would not parse
+ * itself, or two rows of one id, are a bug of the table: abort.
+ */
+static int opt_val(const struct cli_cmd *cmd, size_t n, const struct cli_opt *o)
+{
+	int id = cmd->opts[n].same_as ? cmd->opts[n].id : o->id;
+
+	if (o->short_name)
+		return o->short_name;
+	if (!id && o->parse)
+		return CLI_PARSED + (int)n;
+	if (id < CLI_LONG || id >= CLI_GLOBAL) {
+		fprintf(stderr, "ibtopo: %s: option --%s has no id\n",
+			cmd->name, o->long_name);
+		abort();
+	}
+	for (size_t i = 0; i < n; i++)
+		if (cmd->opts[i].id == id) {
+			fprintf(stderr,
+				"ibtopo: %s: options --%s and --%s "
+				"share id %d\n",
+				cmd->name, opt_row(cmd, i)->long_name,
+				o->long_name, id);
+			abort();
+		}
+	return id;
+}
+
 /* Does the command's own table take this global option's name or letter? */
 static bool cmd_has_opt(const struct cli_cmd *cmd, const struct option *g)
 {
@@ -259,8 +286,7 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 		longopts[n].has_arg =
 			o->has_arg ? required_argument : no_argument;
 		longopts[n].flag = NULL;
-		longopts[n].val =
-			o->short_name ? o->short_name : CLI_LONG + (int)n;
+		longopts[n].val = opt_val(cmd, n, o);
 		if (o->short_name) {
 			shortopts[s++] = (char)o->short_name;
 			if (o->has_arg)
@@ -308,6 +334,7 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 		for (size_t i = 0; c > 0 && !row && i < nrows; i++)
 			if (longopts[i].val == c)
 				row = rows[i];
+		st->row = row;
 		if (row && row->parse) {
 			/* a table with a shared row gives it a place */
 			assert(st->report || st->analyze);
@@ -318,8 +345,8 @@ int cli_getopt(struct cli_state *st, int argc, char **argv,
 		if (c >= CLI_GLOBAL || (c > 0 && c < 256 && global[c])) {
 			struct cli_global dummy = { 0 };
 
-			if (!cli_global_option(cli_g ? cli_g : &dummy, c,
-					       optarg))
+			if (!cli_global_option(st->global ? st->global : &dummy,
+					       c, optarg))
 				exit(EXIT_TROUBLE);
 			continue;
 		}

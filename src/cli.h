@@ -45,12 +45,6 @@ const char *cli_node_name_map(const struct cli_global *g);
 #define CLI_GLOBAL 0x2000
 
 /**
- * Set the global options main() parses; cli_getopt then also accepts them
- * after the subcommand and stores them there, before its exec sees `g`.
- */
-void cli_set_global(struct cli_global *g);
-
-/**
  * Apply one global option (its short letter or CLI_GLOBAL id) to `g`.
  * Returns false (after `ibtopo: <why>` on stderr) for a bad value.
  */
@@ -78,12 +72,16 @@ struct cli_state;
 /*
  * One option: the table builds both getopt_long and --help. A row shared
  * by several commands is defined once below (cli_opt_format, ...) and
- * named in a command's table by CLI_OPT_SAME(row).
+ * named in a command's table by CLI_OPT_SAME(row), or CLI_OPT_SAME_ID(id,
+ * row) when the command's exec handles it. cli_getopt returns a row's
+ * short letter, else its id: the binding is written in the row, so
+ * reordering a table rebinds nothing.
  */
 struct cli_opt {
 	const char *long_name;
-	int short_name;	      /* 0 for long-only */
-	int has_arg;	      /* 0 none, 1 required */
+	int short_name; /* 0 for long-only */
+	int id;		/* long-only: what cli_getopt returns (>= CLI_LONG) */
+	int has_arg;	/* 0 none, 1 required */
 	const char *arg_name; /* shown in --help */
 	/* shown in --help; with `list`, a template whose "%s" it fills */
 	const char *help;
@@ -100,6 +98,11 @@ struct cli_opt {
 	{                         \
 		.same_as = &(row) \
 	}
+/* A shared row the command's exec handles, returned as `i`. */
+#define CLI_OPT_SAME_ID(i, row)              \
+	{                                    \
+		.same_as = &(row), .id = (i) \
+	}
 /* A row's own fields, and a row of them alone. */
 #define CLI_OPT_FIELDS(l, s, a, n, h)                                         \
 	.long_name = (l), .short_name = (s), .has_arg = (a), .arg_name = (n), \
@@ -107,6 +110,11 @@ struct cli_opt {
 #define CLI_OPT(l, s, a, n, h)                \
 	{                                     \
 		CLI_OPT_FIELDS(l, s, a, n, h) \
+	}
+/* A long-only row, returned as `i` (an enumerator from CLI_LONG on). */
+#define CLI_LONG_OPT(i, l, a, n, h)                      \
+	{                                                \
+		CLI_OPT_FIELDS(l, 0, a, n, h), .id = (i) \
 	}
 
 /* Where the shared report options store their values (cli_state.report). */
@@ -199,11 +207,11 @@ struct cli_cmd {
 	const struct cli_opt *opts; /* terminated by { NULL } */
 	/* argv[0] is the subcommand name; returns an exit status */
 	int (*exec)(const struct cli_cmd *self, int argc, char **argv,
-		    const struct cli_global *g);
+		    struct cli_global *g);
 	unsigned flags; /* enum cli_cmd_flags */
 };
 
-/* Option ids returned by cli_getopt for long-only options: CLI_LONG + index. */
+/* The first id of a command's long-only options (above every letter). */
 #define CLI_LONG 0x1000
 
 struct cli_state {
@@ -216,11 +224,17 @@ struct cli_state {
 	/* where cli_opt_roots, cli_opt_root_pattern and cli_opt_servers
 	 * go (cli_analysis.c); NULL when the table has none of them */
 	struct ibtopo_analyze_opts *analyze;
+	/* the row of the option cli_getopt returned last */
+	const struct cli_opt *row;
+	/* where global options given after the subcommand go: the exec's
+	 * own `g` (NULL: they are checked, then dropped) */
+	struct cli_global *global;
 };
 
 /**
- * getopt_long over a cli_opt table. Returns the short letter, or
- * CLI_LONG + index for long-only options, or -1 when options end.
+ * getopt_long over a cli_opt table. Returns the short letter, or the
+ * row's id for a long-only option, or -1 when options end (st->row is
+ * the row returned).
  * --help prints the command's help on stdout and exits 0; a bad option
  * prints `ibtopo: <message>` and the usage line on stderr and exits 2.
  */

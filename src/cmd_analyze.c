@@ -19,23 +19,26 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("cables", 0, 1, "FILE",
-		"cable inventory CSV or ibdiagnet2 .db_csv to merge"),
-	CLI_OPT("cable-reach", 0, 1, "FILE",
+	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
+		     "cable inventory CSV or ibdiagnet2 .db_csv to merge"),
+	CLI_LONG_OPT(
+		OPT_CABLE_REACH, "cable-reach", 1, "FILE",
 		"cable reach table (default: the built-in data/cable-reach.tsv)"),
 	CLI_OPT_SAME(cli_opt_fail_on),
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("min-paths", 0, 1, "N",
+	CLI_LONG_OPT(
+		OPT_MIN_PATHS, "min-paths", 1, "N",
 		"independent paths wanted between leaf switches (default 2)"),
 	CLI_OPTS_ANALYSIS,
-	CLI_OPT_SAME(cli_opt_routes_dump),
-	CLI_OPT("thresholds", 0, 1, "FILE",
+	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
+	CLI_LONG_OPT(
+		OPT_THRESHOLDS, "thresholds", 1, "FILE",
 		"port health: error thresholds, Name=value lines (as health)"),
 	{ NULL },
 };
 
 static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g);
+			    struct cli_global *g);
 
 const struct cli_cmd cmd_analyze_entry = {
 	.name = "analyze",
@@ -91,7 +94,7 @@ const struct cli_cmd cmd_analyze_entry = {
 };
 
 static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g)
+			    struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
@@ -101,7 +104,7 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { .report = &rep, .analyze = &ao };
+	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	struct cli_source src = { .what = NULL };
 	const char *cables = NULL;
 	int c, rc;

@@ -10,12 +10,13 @@ enum { OPT_FORMAT = CLI_LONG, OPT_LIDS };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("lids", 0, 0, NULL, "also report LIDs that changed"),
+	CLI_LONG_OPT(OPT_LIDS, "lids", 0, NULL,
+		     "also report LIDs that changed"),
 	{ NULL },
 };
 
 static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g);
+			 struct cli_global *g);
 
 const struct cli_cmd cmd_diff_entry = {
 	.name = "diff",
@@ -53,7 +54,7 @@ const struct cli_cmd cmd_diff_entry = {
 };
 
 static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g)
+			 struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_diff_opts dopts = IBTOPO_DIFF_OPTS_INIT;
@@ -63,7 +64,7 @@ static int cmd_diff_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct ibtopo_analysis *old_an = NULL, *new_an = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .global = g };
 	double t1;
 	int c, rc;
 

@@ -5,7 +5,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-/* long-only options are CLI_LONG + their index in opts[] */
 enum {
 	OPT_LABEL = CLI_LONG,
 	OPT_TIMEOUT,
@@ -24,34 +23,35 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT_SAME(cli_opt_label),
-	CLI_OPT("timeout", 0, 1, "MS", "per-MAD timeout in milliseconds"),
-	CLI_OPT("partial", 0, 0, NULL,
-		"store the snapshot even if some nodes did "
-		"not answer (marked partial)"),
-	CLI_OPT("retries", 0, 1, "N",
-		"send a MAD that timed out again up to N "
-		"times, each with twice the timeout (default 8)"),
-	CLI_OPT_SAME(cli_opt_force),
-	CLI_OPT("counters", 0, 0, NULL,
-		"also read every linked port's error and "
-		"data counters (PMA Gets; needs LIDs)"),
-	CLI_OPT("routes", 0, 0, NULL,
-		"also read every switch's forwarding table "
-		"(LFT; SMP Gets)"),
-	CLI_OPT("routing-engine", 0, 1, "NAME",
-		"the SM routing engine that computed the "
-		"tables (ftree, updn, ...)"),
-	CLI_OPT_SAME(cli_opt_routes_log),
-	CLI_OPT("cache", 0, 1, "FILE",
-		"also write the sweep as an ibnetdiscover "
-		"cache file (ibnetdiscover --load-cache reads it)"),
-	CLI_OPT("all-ports", 0, 0, NULL,
-		"through each local port reaching a subnet not "
-		"covered yet: a snapshot per fabric"),
-	CLI_OPT("cables", 0, 1, "FILE",
-		"store a cable inventory CSV or ibdiagnet2 .db_csv "
-		"with the snapshot"),
+	CLI_OPT_SAME_ID(OPT_LABEL, cli_opt_label),
+	CLI_LONG_OPT(OPT_TIMEOUT, "timeout", 1, "MS",
+		     "per-MAD timeout in milliseconds"),
+	CLI_LONG_OPT(OPT_PARTIAL, "partial", 0, NULL,
+		     "store the snapshot even if some nodes did "
+		     "not answer (marked partial)"),
+	CLI_LONG_OPT(OPT_RETRIES, "retries", 1, "N",
+		     "send a MAD that timed out again up to N "
+		     "times, each with twice the timeout (default 8)"),
+	CLI_OPT_SAME_ID(OPT_FORCE, cli_opt_force),
+	CLI_LONG_OPT(OPT_COUNTERS, "counters", 0, NULL,
+		     "also read every linked port's error and "
+		     "data counters (PMA Gets; needs LIDs)"),
+	CLI_LONG_OPT(OPT_ROUTES, "routes", 0, NULL,
+		     "also read every switch's forwarding table "
+		     "(LFT; SMP Gets)"),
+	CLI_LONG_OPT(OPT_ROUTING_ENGINE, "routing-engine", 1, "NAME",
+		     "the SM routing engine that computed the "
+		     "tables (ftree, updn, ...)"),
+	CLI_OPT_SAME_ID(OPT_ROUTES_LOG, cli_opt_routes_log),
+	CLI_LONG_OPT(OPT_CACHE, "cache", 1, "FILE",
+		     "also write the sweep as an ibnetdiscover "
+		     "cache file (ibnetdiscover --load-cache reads it)"),
+	CLI_LONG_OPT(OPT_ALL_PORTS, "all-ports", 0, NULL,
+		     "through each local port reaching a subnet not "
+		     "covered yet: a snapshot per fabric"),
+	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
+		     "store a cable inventory CSV or ibdiagnet2 .db_csv "
+		     "with the snapshot"),
 	CLI_OPT("quiet", 'q', 0, NULL,
 		"print nothing unless something failed or needs "
 		"attention (for cron)"),
@@ -60,7 +60,7 @@ static const struct cli_opt opts[] = {
 };
 
 static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
-			     const struct cli_global *g);
+			     struct cli_global *g);
 
 const struct cli_cmd cmd_discover_entry = {
 	.name = "discover",
@@ -184,9 +184,10 @@ static void routes_read(void *arg, size_t switches, size_t blocks,
 static int parse_args(struct ibtopo_discover_opts *dopts,
 		      struct new_snapshot *ns, struct routes_step *routes,
 		      bool *all_ports, struct cli_report *rep,
-		      const struct cli_cmd *self, int argc, char **argv)
+		      const struct cli_cmd *self, struct cli_global *g,
+		      int argc, char **argv)
 {
-	struct cli_state st = { .report = rep };
+	struct cli_state st = { .report = rep, .global = g };
 	int c;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -375,7 +376,7 @@ static int sweep(struct ibtopo_fabric **fabric,
 }
 
 static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
-			     const struct cli_global *g)
+			     struct cli_global *g)
 {
 	struct ibtopo_mad_stats mads = { 0 };
 	struct routes_step routes = { g, 0, 0, 0 };
@@ -392,7 +393,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 	dopts.retries = IBTOPO_DISCOVER_RETRIES;
 	dopts.warn = cli_warn;
 	dopts.stats = &mads;
-	rc = parse_args(&dopts, &ns, &routes, &all_ports, &rep, self, argc,
+	rc = parse_args(&dopts, &ns, &routes, &all_ports, &rep, self, g, argc,
 			argv);
 	if (rc)
 		return rc;

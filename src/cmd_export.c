@@ -88,24 +88,27 @@ static const struct cli_opt opts[] = {
 	{ CLI_OPT_FIELDS(
 		  "format", 0, 1, "FMT",
 		  "output format: %s (default ibnetdiscover); 'list' prints every one"),
-	  .list = cli_export_formats },
+	  .id = OPT_FORMAT, .list = cli_export_formats },
 	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
 			 "format of an input FILE: %s"),
-	  .list = cli_file_formats },
-	CLI_OPT("host-names", 0, 1, "HOW",
+	  .id = OPT_INPUT_FORMAT, .list = cli_file_formats },
+	CLI_LONG_OPT(
+		OPT_HOST_NAMES, "host-names", 1, "HOW",
 		"scheduler formats: 'name' (default) leaves out hosts without a "
 		"name, 'guid' lists them as H-<guid>"),
-	CLI_OPT("kueue-api", 0, 1, "VER",
-		"k8s: the Kueue Topology's API version, v1beta2 (default, "
-		"Kueue 0.15+) or v1beta1 (Kueue 0.14)"),
-	CLI_OPT("label-prefix", 0, 1, "PREFIX",
-		"k8s: label keys PREFIX<tier> (a DNS subdomain and '/'; "
-		"default topology.ibtopo.io/), or 'topograph' for "
-		"network.topology.nvidia.com/{leaf,spine,core}"),
-	CLI_OPT("hosts", 0, 1, "FILE",
+	CLI_LONG_OPT(OPT_KUEUE_API, "kueue-api", 1, "VER",
+		     "k8s: the Kueue Topology's API version, v1beta2 (default, "
+		     "Kueue 0.15+) or v1beta1 (Kueue 0.14)"),
+	CLI_LONG_OPT(OPT_LABEL_PREFIX, "label-prefix", 1, "PREFIX",
+		     "k8s: label keys PREFIX<tier> (a DNS subdomain and '/'; "
+		     "default topology.ibtopo.io/), or 'topograph' for "
+		     "network.topology.nvidia.com/{leaf,spine,core}"),
+	CLI_LONG_OPT(
+		OPT_HOSTS, "hosts", 1, "FILE",
 		"k8s: Nodes only for the cluster members FILE lists, one a "
 		"line ('kubectl get nodes -o name' output too; '-' for stdin)"),
-	CLI_OPT("slurm-version", 0, 1, "X.Y",
+	CLI_LONG_OPT(
+		OPT_SLURM_VERSION, "slurm-version", 1, "X.Y",
 		"slurm-block: the Slurm the file is for (default 26.05); before "
 		"26.05 the base block is the smallest, as 24.11 refuses a "
 		"smaller block"),
@@ -116,7 +119,7 @@ static const struct cli_opt opts[] = {
 };
 
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_export_entry = {
 	.name = "export",
@@ -228,7 +231,7 @@ static int name_file_fabric(struct ibtopo_fabric *fabric,
 }
 
 static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	char names[512];
 	struct cli_source src = { .what = NULL };
@@ -238,7 +241,7 @@ static int cmd_export_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_fabric *fabric = NULL;
 	struct output_file out;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
-	struct cli_state st = { .analyze = &ao };
+	struct cli_state st = { .analyze = &ao, .global = g };
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_export_opts xo = IBTOPO_EXPORT_OPTS_INIT;
 	const char *output = NULL, *hosts = NULL;

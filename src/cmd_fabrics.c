@@ -14,20 +14,21 @@ enum {
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("rename", 0, 1, "OLD",
-		"rename fabric OLD to NEW (the argument)"),
-	CLI_OPT("merge", 0, 1, "FROM",
+	CLI_LONG_OPT(OPT_RENAME, "rename", 1, "OLD",
+		     "rename fabric OLD to NEW (the argument)"),
+	CLI_LONG_OPT(
+		OPT_MERGE, "merge", 1, "FROM",
 		"move the snapshots of fabric FROM into INTO (the argument), "
 		"and delete FROM"),
-	CLI_OPT("delete", 0, 1, "NAME",
-		"delete fabric NAME (one without snapshots)"),
-	CLI_OPT("with-snapshots", 0, 0, NULL,
-		"with --delete: delete its snapshots too"),
+	CLI_LONG_OPT(OPT_DELETE, "delete", 1, "NAME",
+		     "delete fabric NAME (one without snapshots)"),
+	CLI_LONG_OPT(OPT_WITH_SNAPSHOTS, "with-snapshots", 0, NULL,
+		     "with --delete: delete its snapshots too"),
 	{ NULL },
 };
 
 static int cmd_fabrics_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g);
+			    struct cli_global *g);
 
 const struct cli_cmd cmd_fabrics_entry = {
 	.name = "fabrics",
@@ -134,13 +135,13 @@ static int change_args(const struct cli_cmd *self, const struct change *c,
 }
 
 static int cmd_fabrics_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g)
+			    struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric_info *list = NULL;
 	struct ibtopo_store *store = NULL;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .global = g };
 	struct change change = { NULL };
 	struct ibtopo_sink ro;
 	size_t count = 0;

@@ -17,23 +17,25 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("since", 0, 1, "REF",
+	CLI_LONG_OPT(
+		OPT_SINCE, "since", 1, "REF",
 		"compare with this earlier snapshot: growth and rates per hour (a later one, or REF itself, is refused)"),
-	CLI_OPT("thresholds", 0, 1, "FILE",
+	CLI_LONG_OPT(
+		OPT_THRESHOLDS, "thresholds", 1, "FILE",
 		"error thresholds, Name=value lines as ibqueryerrors reads them (default 0)"),
 	CLI_OPT_SAME(cli_opt_fail_on),
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("counters", 0, 1, "CFILE",
-		"read the counters from CFILE (as import --counters); an "
-		"ibdiagnet2.db_csv's PM_DELTA gives the growth"),
-	CLI_OPT("pm-pause", 0, 1, "SECONDS",
-		"ibdiagnet's --pm_pause_time for PM_DELTA (default 1)"),
-	CLI_OPT("top", 0, 1, "N",
-		"with --since: list the N busiest links and most congested "
-		"ports (default 10)"),
-	CLI_OPT("history", 0, 1, "NODE[:PORT]",
-		"the port's (and its peer's) counters across every stored "
-		"snapshot of its fabric"),
+	CLI_LONG_OPT(OPT_COUNTERS, "counters", 1, "CFILE",
+		     "read the counters from CFILE (as import --counters); an "
+		     "ibdiagnet2.db_csv's PM_DELTA gives the growth"),
+	CLI_LONG_OPT(OPT_PM_PAUSE, "pm-pause", 1, "SECONDS",
+		     "ibdiagnet's --pm_pause_time for PM_DELTA (default 1)"),
+	CLI_LONG_OPT(OPT_TOP, "top", 1, "N",
+		     "with --since: list the N busiest links and most congested "
+		     "ports (default 10)"),
+	CLI_LONG_OPT(OPT_HISTORY, "history", 1, "NODE[:PORT]",
+		     "the port's (and its peer's) counters across every stored "
+		     "snapshot of its fabric"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -60,7 +62,7 @@ static int nothing_measured(const struct ibtopo_fabric *f, const char *what,
 }
 
 static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_health_entry = {
 	.name = "health",
@@ -148,9 +150,11 @@ struct health_args {
 };
 
 static int parse_args(struct health_args *a, const struct cli_cmd *self,
-		      int argc, char **argv)
+		      struct cli_global *g, int argc, char **argv)
 {
-	struct cli_state st = { .report = &a->rep, .analyze = &a->ao };
+	struct cli_state st = { .report = &a->rep,
+				.analyze = &a->ao,
+				.global = g };
 	unsigned long n;
 	double pause;
 	char *end;
@@ -458,7 +462,7 @@ out_free:
 }
 
 static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	struct health_args a = {
 		.rep = CLI_REPORT_INIT,
@@ -473,7 +477,7 @@ static int cmd_health_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_sink ro;
 	int rc = EXIT_TROUBLE;
 
-	rc = parse_args(&a, self, argc, argv);
+	rc = parse_args(&a, self, g, argc, argv);
 	if (rc)
 		return rc;
 	if (a.history) {

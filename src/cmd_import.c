@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* long-only options are CLI_LONG + their index in opts[] */
 enum {
 	OPT_LABEL = CLI_LONG,
 	OPT_INPUT_FORMAT,
@@ -19,31 +18,32 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT_SAME(cli_opt_label),
+	CLI_OPT_SAME_ID(OPT_LABEL, cli_opt_label),
 	/* from the library's table of readers */
 	{ CLI_OPT_FIELDS("input-format", 0, 1, "FMT",
 			 "%s; 'list' prints every one"),
-	  .list = cli_file_formats },
-	CLI_OPT("format", 0, 1, "FMT", "deprecated: --input-format"),
-	CLI_OPT_SAME(cli_opt_force),
-	CLI_OPT("counters", 0, 1, "CFILE",
-		"attach port counters: perfquery (also -x), "
-		"ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv"),
-	CLI_OPT("routes", 0, 1, "RFILE",
-		"attach switch forwarding tables: opensm-lfts.dump, "
-		"dump_fts, ibroute or .fdbs output"),
-	CLI_OPT("routing-engine", 0, 1, "NAME",
-		"the SM routing engine that computed the "
-		"--routes tables (ftree, updn, ...)"),
-	CLI_OPT_SAME(cli_opt_routes_log),
-	CLI_OPT("cables", 0, 1, "FILE",
-		"store a cable inventory CSV or ibdiagnet2 .db_csv "
-		"with the snapshot"),
+	  .id = OPT_INPUT_FORMAT, .list = cli_file_formats },
+	CLI_LONG_OPT(OPT_FORMAT, "format", 1, "FMT",
+		     "deprecated: --input-format"),
+	CLI_OPT_SAME_ID(OPT_FORCE, cli_opt_force),
+	CLI_LONG_OPT(OPT_COUNTERS, "counters", 1, "CFILE",
+		     "attach port counters: perfquery (also -x), "
+		     "ibqueryerrors, ibdiagnet2.pm or ibdiagnet2.db_csv"),
+	CLI_LONG_OPT(OPT_ROUTES, "routes", 1, "RFILE",
+		     "attach switch forwarding tables: opensm-lfts.dump, "
+		     "dump_fts, ibroute or .fdbs output"),
+	CLI_LONG_OPT(OPT_ROUTING_ENGINE, "routing-engine", 1, "NAME",
+		     "the SM routing engine that computed the "
+		     "--routes tables (ftree, updn, ...)"),
+	CLI_OPT_SAME_ID(OPT_ROUTES_LOG, cli_opt_routes_log),
+	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
+		     "store a cable inventory CSV or ibdiagnet2 .db_csv "
+		     "with the snapshot"),
 	{ NULL },
 };
 
 static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_import_entry = {
 	.name = "import",
@@ -97,9 +97,9 @@ struct import_args {
 };
 
 static int parse_args(struct import_args *a, const struct cli_cmd *self,
-		      int argc, char **argv)
+		      struct cli_global *g, int argc, char **argv)
 {
-	struct cli_state st = { 0 };
+	struct cli_state st = { .global = g };
 	int c;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -182,7 +182,7 @@ static int attach(struct ibtopo_fabric *fabric, const struct import_args *a)
 }
 
 static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	struct import_args a = { .ropts = IBTOPO_READ_OPTS_INIT };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -191,7 +191,7 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	int rc;
 
 	a.ropts.warn = cli_warn;
-	rc = parse_args(&a, self, argc, argv);
+	rc = parse_args(&a, self, g, argc, argv);
 	if (rc)
 		return rc;
 	a.ropts.node_name_map = cli_node_name_map(g);

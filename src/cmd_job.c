@@ -10,14 +10,14 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT_SAME(cli_opt_routes_dump),
+	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
 static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
-			const struct cli_global *g);
+			struct cli_global *g);
 
 const struct cli_cmd cmd_job_entry = {
 	.name = "job",
@@ -82,13 +82,13 @@ out_free:
 }
 
 static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
-			const struct cli_global *g)
+			struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct cli_source src = { .what = NULL };
-	struct cli_state st = { .report = &rep, .analyze = &ao };
+	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
 	char **names = NULL;

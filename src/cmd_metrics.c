@@ -10,11 +10,12 @@
 enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("no-findings", 0, 0, NULL,
+	CLI_LONG_OPT(
+		OPT_NO_FINDINGS, "no-findings", 0, NULL,
 		"leave out ibtopo_fabric_findings (runs the link checks only)"),
-	CLI_OPT("since", 0, 1, "REF",
-		"an earlier snapshot of the fabric: BER, wait share and "
-		"findings over the interval"),
+	CLI_LONG_OPT(OPT_SINCE, "since", 1, "REF",
+		     "an earlier snapshot of the fabric: BER, wait share and "
+		     "findings over the interval"),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -22,7 +23,7 @@ static const struct cli_opt opts[] = {
 };
 
 static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g);
+			    struct cli_global *g);
 
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
@@ -79,7 +80,7 @@ static void file_time(struct ibtopo_fabric *fabric, const char *what)
 }
 
 static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
-			    const struct cli_global *g)
+			    struct cli_global *g)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
@@ -87,7 +88,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL, *since = NULL;
-	struct cli_state st = { .analyze = &ao };
+	struct cli_state st = { .analyze = &ao, .global = g };
 	const char *output = NULL, *since_ref = NULL;
 	char stored[80];
 	struct output_file out;

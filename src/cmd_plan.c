@@ -26,38 +26,44 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("leaves", 0, 1, "L", "leaf switches (per pod with --levels 3)"),
-	CLI_OPT("spines", 0, 1, "S",
-		"spine switches (per pod with --levels 3)"),
-	CLI_OPT("hosts-per-leaf", 0, 1, "H",
-		"hosts on each leaf, one cable each"),
-	CLI_OPT("uplinks", 0, 1, "U",
-		"cables from each leaf to the spines "
-		"(default: H, non-blocking)"),
-	CLI_OPT("speed", 0, 1, "SPEED", "planned link speed (default HDR)"),
-	CLI_OPT("width", 0, 1, "WIDTH", "planned link width (default 4x)"),
-	CLI_OPT("radix", 0, 1, "N", "ports per switch (default 40)"),
-	CLI_OPT("levels", 0, 1, "2|3",
-		"2: leaves and spines (default); 3: pods "
-		"under core switches"),
-	CLI_OPT("pods", 0, 1, "P", "pods (--levels 3)"),
-	CLI_OPT("format", 0, 1, "FMT",
-		"ibnetdiscover (a plan, default) or ibsim"),
-	CLI_OPT("servers", 0, 1, "N", "rail-optimized: servers"),
-	CLI_OPT("rails", 0, 1, "R",
-		"rail-optimized: HCAs per server, one rail each"),
-	CLI_OPT("unit", 0, 1, "N",
+	CLI_LONG_OPT(OPT_LEAVES, "leaves", 1, "L",
+		     "leaf switches (per pod with --levels 3)"),
+	CLI_LONG_OPT(OPT_SPINES, "spines", 1, "S",
+		     "spine switches (per pod with --levels 3)"),
+	CLI_LONG_OPT(OPT_HOSTS, "hosts-per-leaf", 1, "H",
+		     "hosts on each leaf, one cable each"),
+	CLI_LONG_OPT(OPT_UPLINKS, "uplinks", 1, "U",
+		     "cables from each leaf to the spines "
+		     "(default: H, non-blocking)"),
+	CLI_LONG_OPT(OPT_SPEED, "speed", 1, "SPEED",
+		     "planned link speed (default HDR)"),
+	CLI_LONG_OPT(OPT_WIDTH, "width", 1, "WIDTH",
+		     "planned link width (default 4x)"),
+	CLI_LONG_OPT(OPT_RADIX, "radix", 1, "N",
+		     "ports per switch (default 40)"),
+	CLI_LONG_OPT(OPT_LEVELS, "levels", 1, "2|3",
+		     "2: leaves and spines (default); 3: pods "
+		     "under core switches"),
+	CLI_LONG_OPT(OPT_PODS, "pods", 1, "P", "pods (--levels 3)"),
+	CLI_LONG_OPT(OPT_FORMAT, "format", 1, "FMT",
+		     "ibnetdiscover (a plan, default) or ibsim"),
+	CLI_LONG_OPT(OPT_SERVERS, "servers", 1, "N", "rail-optimized: servers"),
+	CLI_LONG_OPT(OPT_RAILS, "rails", 1, "R",
+		     "rail-optimized: HCAs per server, one rail each"),
+	CLI_LONG_OPT(
+		OPT_UNIT, "unit", 1, "N",
 		"rail-optimized: servers per scalable unit (default radix/2)"),
-	CLI_OPT("groups", 0, 1, "G",
-		"dragonfly-plus: groups of leaves and spines"),
-	CLI_OPT("global", 0, 1, "K",
+	CLI_LONG_OPT(OPT_GROUPS, "groups", 1, "G",
+		     "dragonfly-plus: groups of leaves and spines"),
+	CLI_LONG_OPT(
+		OPT_GLOBAL, "global", 1, "K",
 		"dragonfly-plus: links between every two groups (default 1)"),
 	CLI_OPT_SAME(cli_opt_output),
 	{ NULL },
 };
 
 static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g);
+			 struct cli_global *g);
 
 const struct cli_cmd cmd_plan_entry = {
 	.name = "plan",
@@ -169,9 +175,10 @@ static const struct cli_keyword format_words[] = {
 
 /* The options into *a; the shape's index in argv into *shape. */
 static int parse_args(struct plan_args *a, int *shape,
-		      const struct cli_cmd *self, int argc, char **argv)
+		      const struct cli_cmd *self, struct cli_global *g,
+		      int argc, char **argv)
 {
-	struct cli_state st = { 0 };
+	struct cli_state st = { .global = g };
 	const char *zero;
 	unsigned *count;
 	int c, v;
@@ -179,8 +186,8 @@ static int parse_args(struct plan_args *a, int *shape,
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		count = count_of(a, c, &zero);
 		if (count) {
-			if (!parse_count(self, opts[c - CLI_LONG].long_name,
-					 st.optarg, count))
+			if (!parse_count(self, st.row->long_name, st.optarg,
+					 count))
 				return EXIT_TROUBLE;
 			/* 0 would read as "not given" */
 			if (!*count)
@@ -189,8 +196,7 @@ static int parse_args(struct plan_args *a, int *shape,
 					      cli_usage_error(
 						      self,
 						      "'--%s 0': at least 1",
-						      opts[c - CLI_LONG]
-							      .long_name);
+						      st.row->long_name);
 			continue;
 		}
 		switch (c) {
@@ -320,7 +326,7 @@ static const struct {
 };
 
 static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g)
+			 struct cli_global *g)
 {
 	struct plan_args a = {
 		.p = IBTOPO_PLAN_PARAMS_INIT,
@@ -336,7 +342,7 @@ static int cmd_plan_exec(const struct cli_cmd *self, int argc, char **argv,
 	size_t k = 0;
 	int rc, at = 0;
 
-	rc = parse_args(&a, &at, self, argc, argv);
+	rc = parse_args(&a, &at, self, g, argc, argv);
 	if (rc)
 		return rc;
 	shape = argv[at];

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Long-only options come back as CLI_LONG + their index in opts[]. */
 enum {
 	OPT_OUTPUT = CLI_LONG, /* -o */
 	OPT_FORMAT,
@@ -35,53 +34,67 @@ enum {
 static const struct cli_opt opts[] = {
 	CLI_OPT("output", 'o', 1, "FILE",
 		"write the diagram here ('-' = stdout); the format is its extension"),
-	CLI_OPT("format", 0, 1, "FMT",
+	CLI_LONG_OPT(
+		OPT_FORMAT, "format", 1, "FMT",
 		"svg, png, pdf, dot or html (default: from the -o extension)"),
-	CLI_OPT("hosts", 0, 1, "MODE",
+	CLI_LONG_OPT(
+		OPT_HOSTS, "hosts", 1, "MODE",
 		"auto (collapse above 200 hosts, default), all or collapse"),
-	CLI_OPT("focus", 0, 1, "NODE",
+	CLI_LONG_OPT(
+		OPT_FOCUS, "focus", 1, "NODE",
 		"draw only what is near NODE (description, label, 0xGUID) or a group"),
-	CLI_OPT("depth", 0, 1, "N",
-		"with --focus: links from NODE to draw (default 2)"),
-	CLI_OPT("layout", 0, 1, "ENGINE",
+	CLI_LONG_OPT(OPT_DEPTH, "depth", 1, "N",
+		     "with --focus: links from NODE to draw (default 2)"),
+	CLI_LONG_OPT(
+		OPT_LAYOUT, "layout", 1, "ENGINE",
 		"auto (sfdp above 1000 nodes or when dot would take long; default), dot or sfdp"),
-	CLI_OPT("title", 0, 1, "TEXT",
+	CLI_LONG_OPT(
+		OPT_TITLE, "title", 1, "TEXT",
 		"title line (default: the snapshot's fabric and the snapshot, or the file's name)"),
-	CLI_OPT("diff", 0, 0, NULL,
+	CLI_LONG_OPT(
+		OPT_DIFF, "diff", 0, NULL,
 		"take OLD NEW: draw NEW with added links green, removed dashed red"),
-	CLI_OPT("plan", 0, 1, "PLAN",
+	CLI_LONG_OPT(
+		OPT_PLAN, "plan", 1, "PLAN",
 		"draw the fabric against PLAN: missing links dashed, miswired pink"),
-	CLI_OPT("match", 0, 1, "REGEX",
-		"with --plan: compare names by this regex's first group"),
-	CLI_OPT("cables", 0, 1, "FILE",
-		"cable inventory CSV or ibdiagnet2 .db_csv to merge "
-		"(a stale row is a warning)"),
-	CLI_OPT("cable-reach", 0, 1, "FILE",
-		"cable reach table (default: built in)"),
-	CLI_OPT("min-paths", 0, 1, "N",
-		"mark switches with fewer disjoint paths (default 2)"),
-	CLI_OPT("no-checks", 0, 0, NULL,
+	CLI_LONG_OPT(OPT_MATCH, "match", 1, "REGEX",
+		     "with --plan: compare names by this regex's first group"),
+	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
+		     "cable inventory CSV or ibdiagnet2 .db_csv to merge "
+		     "(a stale row is a warning)"),
+	CLI_LONG_OPT(OPT_CABLE_REACH, "cable-reach", 1, "FILE",
+		     "cable reach table (default: built in)"),
+	CLI_LONG_OPT(OPT_MIN_PATHS, "min-paths", 1, "N",
+		     "mark switches with fewer disjoint paths (default 2)"),
+	CLI_LONG_OPT(
+		OPT_NO_CHECKS, "no-checks", 0, NULL,
 		"draw the fabric only: no link, cable or topology findings"),
-	CLI_OPT("no-legend", 0, 0, NULL,
-		"leave the legend out (title lines stay)"),
-	CLI_OPT("detail", 0, 1, "LEVEL",
+	CLI_LONG_OPT(OPT_NO_LEGEND, "no-legend", 0, NULL,
+		     "leave the legend out (title lines stay)"),
+	CLI_LONG_OPT(
+		OPT_DETAIL, "detail", 1, "LEVEL",
 		"switches, groups (an overview) or auto (groups above 100 switches or 24 on a level; default)"),
-	CLI_OPT("heat", 0, 1, "WHAT",
+	CLI_LONG_OPT(
+		OPT_HEAT, "heat", 1, "WHAT",
 		"routes: colour links by the CA-to-CA routes they carry (needs forwarding tables); errors, ber, traffic or congestion: by their port counters"),
-	CLI_OPT("routes", 0, 1, "DUMP",
+	CLI_LONG_OPT(
+		OPT_ROUTES, "routes", 1, "DUMP",
 		"with --heat routes: forwarding tables from a file for this run (as routes takes it)"),
-	CLI_OPT("since", 0, 1, "REF",
+	CLI_LONG_OPT(
+		OPT_SINCE, "since", 1, "REF",
 		"with --heat errors|ber|traffic|congestion: the earlier snapshot (needed but for errors)"),
-	CLI_OPT("thresholds", 0, 1, "FILE",
+	CLI_LONG_OPT(
+		OPT_THRESHOLDS, "thresholds", 1, "FILE",
 		"with a counters --heat: the thresholds file (as health reads it)"),
-	CLI_OPT("history", 0, 0, NULL,
+	CLI_LONG_OPT(
+		OPT_HISTORY, "history", 0, NULL,
 		"with a counters --heat, to HTML: the history of the ports health finds, charted in a clicked link's details"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
 static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_render_entry = {
 	.name = "render",
@@ -326,10 +339,10 @@ static bool html_output(const struct render *r)
 }
 
 /* The options, and the operands and combinations they allow. */
-static int parse_args(struct render *r, const struct cli_cmd *self, int argc,
-		      char **argv)
+static int parse_args(struct render *r, const struct cli_cmd *self,
+		      struct cli_global *g, int argc, char **argv)
 {
-	struct cli_state st = { .analyze = &r->ao };
+	struct cli_state st = { .analyze = &r->ao, .global = g };
 	int c, rc, nargs;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -630,7 +643,7 @@ static int draw(struct render *r, const struct cli_global *g)
 }
 
 static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	struct render r = {
 		.d = IBTOPO_DIAGRAM_OPTS_INIT,
@@ -641,7 +654,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	};
 	int rc;
 
-	rc = parse_args(&r, self, argc, argv);
+	rc = parse_args(&r, self, g, argc, argv);
 	if (rc)
 		return rc;
 	rc = load(&r, g);

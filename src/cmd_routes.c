@@ -14,10 +14,12 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT_SAME(cli_opt_routes_dump),
-	CLI_OPT("bisections", 0, 1, "N",
+	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
+	CLI_LONG_OPT(
+		OPT_BISECTIONS, "bisections", 1, "N",
 		"random bisections for the effective bisection bandwidth (default 100; 0 = none)"),
-	CLI_OPT("seed", 0, 1, "N", "seed of the bisections (default 1)"),
+	CLI_LONG_OPT(OPT_SEED, "seed", 1, "N",
+		     "seed of the bisections (default 1)"),
 	CLI_OPT_SAME(cli_opt_fail_on),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
@@ -44,7 +46,7 @@ static int no_lids(const struct ibtopo_fabric *fabric, const char *what)
 }
 
 static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_routes_entry = {
 	.name = "routes",
@@ -96,7 +98,7 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 }
 
 static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
@@ -108,7 +110,7 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink so;
-	struct cli_state st = { .report = &rep, .analyze = &ao };
+	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	int c, rc = EXIT_TROUBLE;
 	uint64_t v;
 	double t0;

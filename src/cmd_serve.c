@@ -53,34 +53,38 @@ enum {
 #define SERVE_FAILS_UNHEALTHY 3
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("listen", 0, 1, "ADDR:PORT",
+	CLI_LONG_OPT(
+		OPT_LISTEN, "listen", 1, "ADDR:PORT",
 		"where to listen (default " SERVE_DEFAULT_LISTEN
 		", loopback only; [::]:PORT or 0.0.0.0:PORT for every address)"),
-	CLI_OPT("interval", 0, 1, "SECONDS",
-		"sweep at most this often (default 60)"),
-	CLI_OPT("store-every", 0, 1, "DURATION",
-		"also store a snapshot this often, not more often than "
-		"--interval: 90s, 30m, 1h, 1d"),
-	CLI_OPT("keep-days", 0, 1, "D",
-		"with --store-every: delete snapshots older than D days"),
-	CLI_OPT("timeout", 0, 1, "MS",
-		"per MAD timeout (default: the library's)"),
-	CLI_OPT("web-config", 0, 1, "FILE",
+	CLI_LONG_OPT(OPT_INTERVAL, "interval", 1, "SECONDS",
+		     "sweep at most this often (default 60)"),
+	CLI_LONG_OPT(OPT_STORE_EVERY, "store-every", 1, "DURATION",
+		     "also store a snapshot this often, not more often than "
+		     "--interval: 90s, 30m, 1h, 1d"),
+	CLI_LONG_OPT(OPT_KEEP_DAYS, "keep-days", 1, "D",
+		     "with --store-every: delete snapshots older than D days"),
+	CLI_LONG_OPT(OPT_TIMEOUT, "timeout", 1, "MS",
+		     "per MAD timeout (default: the library's)"),
+	CLI_LONG_OPT(
+		OPT_WEB_CONFIG, "web-config", 1, "FILE",
 		"TLS and basic auth: an exporter-toolkit web configuration"),
-	CLI_OPT("scheduler-out", 0, 1, "FORMAT=FILE",
+	CLI_LONG_OPT(
+		OPT_SCHEDULER_OUT, "scheduler-out", 1, "FORMAT=FILE",
 		"keep FILE current: rewritten (slurm, slurm-block, slurm-yaml "
 		"or k8s) when the sweep's tree changes; repeatable"),
-	CLI_OPT("scheduler-cmd", 0, 1, "CMD",
+	CLI_LONG_OPT(
+		OPT_SCHEDULER_CMD, "scheduler-cmd", 1, "CMD",
 		"run `sh -c CMD` after a --scheduler-out file was rewritten"),
-	CLI_OPT("stale-after", 0, 1, "DURATION",
-		"/healthz says 503 when the served sweep is older "
-		"(default 3 x --interval)"),
+	CLI_LONG_OPT(OPT_STALE_AFTER, "stale-after", 1, "DURATION",
+		     "/healthz says 503 when the served sweep is older "
+		     "(default 3 x --interval)"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
 static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
-			  const struct cli_global *g);
+			  struct cli_global *g);
 
 const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
@@ -666,10 +670,11 @@ static bool parse_count(const char *arg, unsigned long max, unsigned *out)
 }
 
 /* The command line into r and a; 0, or the exit status of a usage error. */
-static int parse_args(const struct cli_cmd *self, int argc, char **argv,
-		      struct serve_run *r, struct serve_args *a)
+static int parse_args(const struct cli_cmd *self, struct cli_global *g,
+		      int argc, char **argv, struct serve_run *r,
+		      struct serve_args *a)
 {
-	struct cli_state st = { .analyze = &r->ao };
+	struct cli_state st = { .analyze = &r->ao, .global = g };
 	char msg[512];
 	char *end;
 	int c;
@@ -760,7 +765,7 @@ static int parse_args(const struct cli_cmd *self, int argc, char **argv,
 }
 
 static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
-			  const struct cli_global *g)
+			  struct cli_global *g)
 {
 	struct ibtopo_discover_opts dinit = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -782,7 +787,7 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 		snprintf(r.fabric_name, sizeof(r.fabric_name), "%s",
 			 cli_fabric(g));
 	r.sched.xo = (struct ibtopo_export_opts)IBTOPO_EXPORT_OPTS_INIT;
-	rc = parse_args(self, argc, argv, &r, &a);
+	rc = parse_args(self, g, argc, argv, &r, &a);
 	if (!rc &&
 	    parse_listen(a.listen, &addr, &addrlen, host, msg, sizeof(msg)))
 		rc = cli_usage_error(self, "%s", msg);

@@ -9,19 +9,20 @@ enum { OPT_FORMAT = CLI_LONG, OPT_WIDE, OPT_SWITCH, OPT_TYPE, OPT_DOWN };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("wide", 0, 0, NULL,
+	CLI_LONG_OPT(
+		OPT_WIDE, "wide", 0, NULL,
 		"text: every column of nodes, ports and links, also the empty ones"),
-	CLI_OPT("switch", 0, 1, "NAME|GUID",
-		"switches: that node only (a switch or CA)"),
-	CLI_OPT("type", 0, 1, "TYPE",
-		"switches: list switch (default) or ca ports"),
-	CLI_OPT("down", 0, 0, NULL,
-		"switches: only ports physically linked but not active"),
+	CLI_LONG_OPT(OPT_SWITCH, "switch", 1, "NAME|GUID",
+		     "switches: that node only (a switch or CA)"),
+	CLI_LONG_OPT(OPT_TYPE, "type", 1, "TYPE",
+		     "switches: list switch (default) or ca ports"),
+	CLI_LONG_OPT(OPT_DOWN, "down", 0, NULL,
+		     "switches: only ports physically linked but not active"),
 	{ NULL },
 };
 
 static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g);
+			 struct cli_global *g);
 
 const struct cli_cmd cmd_show_entry = {
 	.name = "show",
@@ -94,13 +95,13 @@ static const struct cli_keyword type_words[] = {
 };
 
 static int cmd_show_exec(const struct cli_cmd *self, int argc, char **argv,
-			 const struct cli_global *g)
+			 struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *fabric = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .global = g };
 	const char *what = NULL, *sw = NULL;
 	unsigned flags = 0, swflags = 0;
 	bool sw_opts = false;

@@ -11,16 +11,17 @@ enum { OPT_FORMAT = CLI_LONG, OPT_DELETE, OPT_KEEP, OPT_KEEP_DAYS };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("delete", 0, 1, "REF",
-		"delete that snapshot; the others are kept"),
-	CLI_OPT("keep", 0, 1, "N", "delete all but the N newest snapshots"),
-	CLI_OPT("keep-days", 0, 1, "D",
-		"delete the snapshots taken more than D days ago"),
+	CLI_LONG_OPT(OPT_DELETE, "delete", 1, "REF",
+		     "delete that snapshot; the others are kept"),
+	CLI_LONG_OPT(OPT_KEEP, "keep", 1, "N",
+		     "delete all but the N newest snapshots"),
+	CLI_LONG_OPT(OPT_KEEP_DAYS, "keep-days", 1, "D",
+		     "delete the snapshots taken more than D days ago"),
 	{ NULL },
 };
 
 static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
-			      const struct cli_global *g);
+			      struct cli_global *g);
 
 const struct cli_cmd cmd_snapshots_entry = {
 	.name = "snapshots",
@@ -189,14 +190,14 @@ static int fabric_known(struct ibtopo_store *store, const char *name,
 }
 
 static int cmd_snapshots_exec(const struct cli_cmd *self, int argc, char **argv,
-			      const struct cli_global *g)
+			      struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_sink ro;
 	struct ibtopo_store *store = NULL;
 	struct ibtopo_snapshot *list = NULL;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .global = g };
 	const char *del = NULL;
 	long keep = 0, days = 0;
 	size_t count = 0;

@@ -10,13 +10,13 @@ enum { OPT_FORMAT = CLI_LONG, OPT_MATCH };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME(cli_opt_format),
-	CLI_OPT("match", 0, 1, "REGEX",
-		"compare the first group of REGEX in node descriptions"),
+	CLI_LONG_OPT(OPT_MATCH, "match", 1, "REGEX",
+		     "compare the first group of REGEX in node descriptions"),
 	{ NULL },
 };
 
 static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
-			     const struct cli_global *g);
+			     struct cli_global *g);
 
 const struct cli_cmd cmd_validate_entry = {
 	.name = "validate",
@@ -45,7 +45,7 @@ const struct cli_cmd cmd_validate_entry = {
 };
 
 static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
-			     const struct cli_global *g)
+			     struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_validate_opts vopts = IBTOPO_VALIDATE_OPTS_INIT;
@@ -53,7 +53,7 @@ static int cmd_validate_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct ibtopo_fabric *plan = NULL, *actual = NULL;
 	struct ibtopo_sink ro;
-	struct cli_state st = { .report = &rep };
+	struct cli_state st = { .report = &rep, .global = g };
 	double t1;
 	int c, rc, nargs;
 

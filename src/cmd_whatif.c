@@ -17,27 +17,29 @@ enum {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_OPT("fail", 0, 1, "SPEC",
-		"fail a switch or CA (name, GUID, S-<guid>), a cable "
-		"(NODE:PORT) or level:N with --fail-any K (repeatable)"),
-	CLI_OPT("fail-any", 0, 1, "K",
+	CLI_LONG_OPT(OPT_FAIL, "fail", 1, "SPEC",
+		     "fail a switch or CA (name, GUID, S-<guid>), a cable "
+		     "(NODE:PORT) or level:N with --fail-any K (repeatable)"),
+	CLI_LONG_OPT(
+		OPT_FAIL_ANY, "fail-any", 1, "K",
 		"with --fail level:N: the K switches of level N whose failure "
 		"alone does most harm"),
-	CLI_OPT("each", 0, 1, "KIND",
+	CLI_LONG_OPT(
+		OPT_EACH, "each", 1, "KIND",
 		"fail each switch, spine, leaf or cable in turn and rank them"),
-	CLI_OPT("top", 0, 1, "N",
-		"with --each: the N worst (default 10; 0 = all)"),
-	CLI_OPT("exact", 0, 0, NULL,
-		"with --each: share an analysis between twins only, not "
-		"between switches of one colour"),
-	CLI_OPT_SAME(cli_opt_routes_dump),
+	CLI_LONG_OPT(OPT_TOP, "top", 1, "N",
+		     "with --each: the N worst (default 10; 0 = all)"),
+	CLI_LONG_OPT(OPT_EXACT, "exact", 0, NULL,
+		     "with --each: share an analysis between twins only, not "
+		     "between switches of one colour"),
+	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
 
 static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g);
+			   struct cli_global *g);
 
 const struct cli_cmd cmd_whatif_entry = {
 	.name = "whatif",
@@ -322,7 +324,7 @@ static int check_args(const struct cli_cmd *self, const struct whatif_args *a)
 }
 
 static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
-			   const struct cli_global *g)
+			   struct cli_global *g)
 {
 	struct ibtopo_analyze_opts ao = IBTOPO_ANALYZE_OPTS_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
@@ -330,7 +332,7 @@ static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct whatif_args a = { .each = -1, .top = 10 };
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
-	struct cli_state st = { .report = &rep, .analyze = &ao };
+	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	int c, rc = EXIT_TROUBLE;
 
 	a.specs = calloc((size_t)argc + 1, sizeof(*a.specs));

@@ -65,7 +65,6 @@ int main(int argc, char **argv)
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n++] = (struct option){ "version", no_argument, NULL, 'V' };
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
-	cli_set_global(&g);
 	if (getenv("IBTOPO_THREADS") &&
 	    !cli_set_threads(getenv("IBTOPO_THREADS"), "IBTOPO_THREADS"))
 		return EXIT_TROUBLE;
