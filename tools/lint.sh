@@ -33,6 +33,7 @@ formatted="$formatted lib/export/sched.c lib/export/sched_hostlist.c lib/export/
 formatted="$formatted lib/export/write_slurm_block.c lib/export/write_slurm_yaml.c lib/export/write_k8s.c"
 formatted="$formatted lib/analysis/health_ber.c lib/report/report_health_ber.c lib/report/report-health.h"
 formatted="$formatted lib/analysis/health_history.c lib/report/report_health_history.c lib/store/store_history.c"
+formatted="$formatted lib/analysis/subnet_managers.c lib/report/report_subnet_managers.c lib/analysis/sections.h"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

@@ -43,17 +43,11 @@ int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
 			struct ibtopo_error *err);
 void ibtopo__inputs_release(struct ibtopo__inputs *in);
 
-/*
- * The sections of an analysis, in the order they run and their findings
- * come. A new section is one value here, its field in struct
- * ibtopo_analysis, its file defining a struct ibtopo__analysis, one line
- * in analyze.c's analyses[], and its public accessor.
- */
+/* The sections of an analysis, in the order they run (sections.h). */
 enum ibtopo__section_id {
-	IBTOPO__SECTION_LINKS = IBTOPO_SECTION_LINKS,	/* check_speed.c */
-	IBTOPO__SECTION_TOPOLOGY = IBTOPO_SECTION_TOPOLOGY, /* topology.c */
-	IBTOPO__SECTION_HEALTH = IBTOPO_SECTION_HEALTH,	/* health.c */
-	IBTOPO__SECTION_ROUTES = IBTOPO_SECTION_ROUTES,	/* routes_trace.c */
+#define IBTOPO__SECTION(name, NAME, result, report) IBTOPO__SECTION_##NAME,
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
 	IBTOPO__SECTIONS
 };
 
@@ -76,12 +70,11 @@ struct ibtopo_analysis {
 	bool collected;
 	void (*log)(void *ctx, const char *line);
 	void *log_ctx;
-	/* the sections' results, each set by its run() */
-	unsigned *possible;	/* links: per link its speed and width bits
-				 * as it could run (check_speed.c) */
-	struct ibtopo_topology *topology;
-	struct ibtopo_health *health;
-	struct ibtopo_routes *routes;
+	/* the sections' results, each set by its run(): an->links,
+	 * an->topology, ... (sections.h) */
+#define IBTOPO__SECTION(name, NAME, result, report) result *name;
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
 };
 
 /* One section: how it is computed, skipped, logged and freed. */
@@ -109,6 +102,37 @@ struct ibtopo__analysis {
 int ibtopo__analysis_need(struct ibtopo_analysis *an,
 			  enum ibtopo__section_id id,
 			  struct ibtopo_error *err);
+
+/**
+ * For a section's public accessor: compute section `id` as
+ * ibtopo__analysis_need() does; *ready is true when its result may be
+ * handed out (computed, and not skipped by the options).
+ */
+int ibtopo__analysis_ready(struct ibtopo_analysis *an,
+			   enum ibtopo__section_id id, bool *ready,
+			   struct ibtopo_error *err);
+
+/*
+ * A section's public accessor, in the section's own file:
+ * IBTOPO__ACCESSOR(ibtopo_analysis_<name>, <NAME>, const struct <result>,
+ * an-><name>) computes the section on first use and hands out `expr`.
+ */
+#define IBTOPO__ACCESSOR(fn, NAME, type, expr)                            \
+	int fn(struct ibtopo_analysis *an, type **out,                    \
+	       struct ibtopo_error *err)                                  \
+	{                                                                 \
+		bool ready;                                               \
+		int rc;                                                   \
+		if (!out)                                                 \
+			return ibtopo__error_set(err, IBTOPO_EINVAL,      \
+						 "no analysis");          \
+		*out = NULL;                                              \
+		rc = ibtopo__analysis_ready(an, IBTOPO__SECTION_##NAME,   \
+					    &ready, err);                 \
+		if (ready)                                                \
+			*out = (expr);                                    \
+		return rc;                                                \
+	}
 
 /*
  * The analyses over parsed inputs; the public entry points that take

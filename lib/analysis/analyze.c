@@ -1,9 +1,8 @@
 /*
  * analyze.c - the analysis of one fabric: its sections, each computed on
  * first use and kept (ibtopo__analysis_need()), and their findings
- * collected in the order of analyses[]. A new section is one file
- * defining its struct ibtopo__analysis and one line in analyses[] (with
- * its value of enum ibtopo__section_id).
+ * collected in the order of sections.h. A new section is one file
+ * defining its struct ibtopo__analysis and one line in sections.h.
  */
 #include "analysis/analysis-int.h"
 
@@ -12,18 +11,25 @@
 #include <string.h>
 #include <time.h>
 
-/* The sections, in the files of their modules. */
-extern const struct ibtopo__analysis ibtopo__analysis_links;	/* check_speed.c */
-extern const struct ibtopo__analysis ibtopo__analysis_topology; /* topology.c */
-extern const struct ibtopo__analysis ibtopo__analysis_health;	/* health.c */
-extern const struct ibtopo__analysis ibtopo__analysis_routes;	/* routes_trace.c */
+/* The sections, in the files of their modules (sections.h). */
+#define IBTOPO__SECTION(name, NAME, result, report) \
+	extern const struct ibtopo__analysis ibtopo__analysis_##name;
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
 
 static const struct ibtopo__analysis *const analyses[IBTOPO__SECTIONS] = {
-	[IBTOPO__SECTION_LINKS] = &ibtopo__analysis_links,
-	[IBTOPO__SECTION_TOPOLOGY] = &ibtopo__analysis_topology,
-	[IBTOPO__SECTION_HEALTH] = &ibtopo__analysis_health,
-	[IBTOPO__SECTION_ROUTES] = &ibtopo__analysis_routes,
+#define IBTOPO__SECTION(name, NAME, result, report) \
+	[IBTOPO__SECTION_##NAME] = &ibtopo__analysis_##name,
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
 };
+
+/* The public names of the sections (ibtopo_analysis_findings_of()). */
+_Static_assert(IBTOPO__SECTION_LINKS == (int)IBTOPO_SECTION_LINKS &&
+		       IBTOPO__SECTION_TOPOLOGY == (int)IBTOPO_SECTION_TOPOLOGY &&
+		       IBTOPO__SECTION_HEALTH == (int)IBTOPO_SECTION_HEALTH &&
+		       IBTOPO__SECTION_ROUTES == (int)IBTOPO_SECTION_ROUTES,
+	       "sections.h and enum ibtopo_analysis_section disagree");
 
 /* The caller's options as the newest version: what an older caller's
  * struct lacks keeps its default. */
@@ -265,27 +271,16 @@ void ibtopo_analysis_set_log(struct ibtopo_analysis *an,
 	an->log_ctx = ctx;
 }
 
-/* The typed accessors: compute the section, hand out its field. */
-#define ACCESSOR(fn, id, type, expr)                                     \
-	int fn(struct ibtopo_analysis *an, type **out,                   \
-	       struct ibtopo_error *err)                                 \
-	{                                                                \
-		int rc;                                                  \
-		if (!an || !out)                                         \
-			return ibtopo__error_set(err, IBTOPO_EINVAL,     \
-						 "no analysis");         \
-		*out = NULL;                                             \
-		rc = ibtopo__analysis_need(an, id, err);                 \
-		if (!rc && !(an->opts.flags & analyses[id]->skip))       \
-			*out = (expr);                                   \
-		return rc;                                               \
-	}
+int ibtopo__analysis_ready(struct ibtopo_analysis *an,
+			   enum ibtopo__section_id id, bool *ready,
+			   struct ibtopo_error *err)
+{
+	int rc;
 
-ACCESSOR(ibtopo_analysis_links, IBTOPO__SECTION_LINKS,
-	 const struct ibtopo_findings, &an->slots[IBTOPO__SECTION_LINKS].findings)
-ACCESSOR(ibtopo_analysis_topology, IBTOPO__SECTION_TOPOLOGY,
-	 const struct ibtopo_topology, an->topology)
-ACCESSOR(ibtopo_analysis_health, IBTOPO__SECTION_HEALTH,
-	 const struct ibtopo_health, an->health)
-ACCESSOR(ibtopo_analysis_routes, IBTOPO__SECTION_ROUTES,
-	 const struct ibtopo_routes, an->routes)
+	*ready = false;
+	if (!an)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no analysis");
+	rc = ibtopo__analysis_need(an, id, err);
+	*ready = !rc && !(an->opts.flags & analyses[id]->skip);
+	return rc;
+}

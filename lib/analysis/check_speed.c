@@ -786,7 +786,7 @@ static int possible_build(struct ibtopo_analysis *an,
 		if (port && port->link && port->link->index < nl)
 			p[2 * port->link->index + !speed] = f->expected;
 	}
-	an->possible = p;
+	an->links = p;
 	return 0;
 }
 
@@ -805,8 +805,8 @@ static int run_links(struct ibtopo_analysis *an, struct ibtopo_findings *found,
 
 static void release_links(struct ibtopo_analysis *an)
 {
-	free(an->possible);
-	an->possible = NULL;
+	free(an->links);
+	an->links = NULL;
 }
 
 int ibtopo_analysis_link_possible(struct ibtopo_analysis *an,
@@ -822,11 +822,11 @@ int ibtopo_analysis_link_possible(struct ibtopo_analysis *an,
 	*speed = link->speed;
 	*width = link->width;
 	rc = ibtopo__analysis_need(an, IBTOPO__SECTION_LINKS, err);
-	if (!rc && an->possible &&
+	if (!rc && an->links &&
 	    link->index < ibtopo_fabric_link_count(an->fabric) &&
 	    ibtopo_fabric_link(an->fabric, link->index) == link) {
-		*speed = an->possible[2 * link->index];
-		*width = an->possible[2 * link->index + 1];
+		*speed = an->links[2 * link->index];
+		*width = an->links[2 * link->index + 1];
 	}
 	return rc;
 }
@@ -857,3 +857,7 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 	ibtopo__inputs_release(&in);
 	return rc;
 }
+
+/* the link checks' findings: the section's public face */
+IBTOPO__ACCESSOR(ibtopo_analysis_links, LINKS, const struct ibtopo_findings,
+		 &an->slots[IBTOPO__SECTION_LINKS].findings)

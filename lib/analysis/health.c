@@ -620,3 +620,6 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 	ibtopo__inputs_release(&in);
 	return rc;
 }
+
+IBTOPO__ACCESSOR(ibtopo_analysis_health, HEALTH, const struct ibtopo_health,
+		 an->health)

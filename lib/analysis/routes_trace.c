@@ -867,3 +867,6 @@ const struct ibtopo__analysis ibtopo__analysis_routes = {
 	.summary = routes_summary,
 	.release = release_routes,
 };
+
+IBTOPO__ACCESSOR(ibtopo_analysis_routes, ROUTES, const struct ibtopo_routes,
+		 an->routes)

@@ -988,3 +988,6 @@ const struct ibtopo__analysis ibtopo__analysis_topology = {
 	.summary = topology_summary,
 	.release = release_topology,
 };
+
+IBTOPO__ACCESSOR(ibtopo_analysis_topology, TOPOLOGY,
+		 const struct ibtopo_topology, an->topology)

@@ -1,20 +1,32 @@
 /*
  * report_analysis.c - ibtopo_report_analysis(): the fabric, every
- * section of the analysis (computed first), in the order of sections[],
- * then the findings. A new section is one file defining its struct
- * ibtopo__report_section, and one line in sections[].
+ * section of the analysis that has a report (computed first), in the
+ * order of analysis/sections.h, then the findings. A section's report is
+ * one file, lib/report/report_<name>.c, defining its struct
+ * ibtopo__report_section; its line in sections.h says it has one.
  */
 #include "report/report-int.h"
 #include "analysis/analysis-int.h"
 
-/* The sections, in the files of their reports. */
-extern const struct ibtopo__report_section ibtopo__report_section_topology;
-extern const struct ibtopo__report_section ibtopo__report_section_routes;
+/* The sections with a report, in the files of their reports and the
+ * order of analysis/sections.h. */
+#define REPORT_0(name)
+#define REPORT_1(name)                             \
+	extern const struct ibtopo__report_section \
+		ibtopo__report_section_##name;
+#define IBTOPO__SECTION(name, NAME, result, report) REPORT_##report(name)
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
+#undef REPORT_1
 
+#define REPORT_1(name) &ibtopo__report_section_##name,
 static const struct ibtopo__report_section *const sections[] = {
-	&ibtopo__report_section_topology, /* report_topology.c */
-	&ibtopo__report_section_routes,	  /* report_routes.c */
+#define IBTOPO__SECTION(name, NAME, result, report) REPORT_##report(name)
+#include "analysis/sections.h"
+#undef IBTOPO__SECTION
 };
+#undef REPORT_1
+#undef REPORT_0
 
 static int analysis_json(const struct ibtopo_sink *sink,
 			 const struct ibtopo_analysis *an,

@@ -88,6 +88,11 @@ got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | tr -d '\r' |
 [ "$(count_lines "$got")" -eq 1 ] &&
 	printf '%s\n' "$got" | grep -q '^sm-state,error,.*no subnet manager runs in this fabric.*,no-master$' ||
 	flunk "no SM: $got"
+# no SM found: an empty list (the sweep asked); a file does not say
+"$IBTOPO" --db "$TESTDIR/clean.db" analyze --format json --fail-on never |
+	grep -q '"subnet_managers": *\[\]' || flunk "clean: subnet_managers not []"
+"$IBTOPO" analyze "$DATA/sim-small.net" --format json --fail-on never |
+	grep -q '"subnet_managers"' && flunk "a file has subnet_managers"
 
 # opensm_bg HOST PRIORITY: an opensm daemon attached at HOST, until the
 # log says it is master or standby
@@ -122,6 +127,21 @@ got=$("$IBTOPO" --db "$TESTDIR/sm.db" analyze --format csv | tr -d '\r' |
 	AND (node_guid = 1048583 AND state = 3 AND priority = 3
 	OR node_guid = 1048576 AND state = 2 AND priority = 1)")" = 2 ] ||
 	flunk "stored SMs"
+# the subnet managers section: the master first, then the standby
+"$IBTOPO" --db "$TESTDIR/sm.db" analyze --format json --fail-on never \
+	>"$TESTDIR/sm.json" || fail "analyze --format json"
+got=$("$PYTHON3" -c 'import json,sys
+for s in json.load(open(sys.argv[1]))["subnet_managers"]:
+    print(s["node"], s["port"], s["lid"] is not None, s["sm_state"],
+          s["priority"], s["act_count"] > 0, s["sm_guid"])' "$TESTDIR/sm.json")
+[ "$got" = "host04 1 True master 3 True 0x0000000000100008
+host01 1 True standby 1 True 0x0000000000100001" ] ||
+	flunk "subnet_managers: $got"
+"$IBTOPO" --db "$TESTDIR/sm.db" analyze --fail-on never >"$TESTDIR/sm.txt" ||
+	fail "analyze"
+grep -q '^subnet managers: 2 (1 master, 1 standby)$' "$TESTDIR/sm.txt" &&
+	grep -q '^  master      host04 port 1, LID [0-9]*, priority 3, ActCount [1-9][0-9]*, GUID 0x0000000000100008$' "$TESTDIR/sm.txt" ||
+	flunk "subnet managers text: $(grep -A3 '^subnet managers' "$TESTDIR/sm.txt")"
 for pid in $CLEANUP_PIDS; do
 	kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 done

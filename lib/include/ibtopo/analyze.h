@@ -141,6 +141,28 @@ int ibtopo_analysis_health(struct ibtopo_analysis *analysis,
 int ibtopo_analysis_routes(struct ibtopo_analysis *analysis,
 			   const struct ibtopo_routes **out,
 			   struct ibtopo_error *err);
+/** One subnet manager of ibtopo_analysis_subnet_managers(). */
+struct ibtopo_sm_entry {
+	const struct ibtopo_sm *sm;	/* its SMInfo (the fabric's) */
+	const struct ibtopo_node *node;	/* its node; NULL when not swept */
+	uint16_t lid;			/* its port's LID (a switch's port 0) */
+};
+/** The subnet managers of a live sweep. */
+struct ibtopo_subnet_managers {
+	/* the master first, then standby, discovering, not active and
+	 * silent ones (SMInfo not answered), each by priority, highest first */
+	struct ibtopo_sm_entry *items;
+	size_t count;
+	size_t masters, standbys, silent;
+};
+/**
+ * The subnet managers (every IsSM port the sweep asked for its SMInfo);
+ * NULL for a fabric that does not say (a file; a sweep that did not
+ * ask). The sm-state findings judge them.
+ */
+int ibtopo_analysis_subnet_managers(struct ibtopo_analysis *analysis,
+				    const struct ibtopo_subnet_managers **out,
+				    struct ibtopo_error *err);
 /**
  * Every section's findings, in the order of the sections (links,
  * topology, health, routes), after the findings about the input added
