@@ -53,7 +53,7 @@ const struct cli_cmd cmd_show_entry = {
 	.flags = CLI_NEEDS_DB,
 };
 
-typedef int (*render_fn)(const struct ibtopo_sink *opts,
+typedef int (*render_fn)(const struct ibtopo_sink *sink,
 			 const struct ibtopo_fabric *fabric,
 			 struct ibtopo_error *err);
 

@@ -634,7 +634,7 @@ static int write_node(const struct ibtopo_sink *o,
 	return rc ? ibtopo__error_set(err, rc, "cannot write the plan") : 0;
 }
 
-int ibtopo_plan_write(const struct ibtopo_sink *opts,
+int ibtopo_plan_write(const struct ibtopo_sink *sink,
 		      const struct ibtopo_fabric *plan,
 		      enum ibtopo_file_format format, struct ibtopo_error *err)
 {
@@ -644,7 +644,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 	unsigned base, ext;
 	int rc;
 
-	if (!opts || !opts->write || !plan)
+	if (!sink || !sink->write || !plan)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan or sink");
 	if (format != IBTOPO_FILE_IBNETDISCOVER && format != IBTOPO_FILE_IBSIM)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
@@ -661,7 +661,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 			return ibtopo__error_set(err, IBTOPO_EINVAL,
 				"ibsim cannot simulate %s links",
 				ibtopo_speed_name(global->speed));
-		rc = ibtopo_sink_printf(opts,
+		rc = ibtopo_sink_printf(sink,
 			"# ibsim net file written by ibtopo: %zu switches, %zu CAs, "
 			"%zu links\n"
 			"# run: ibsim -s -n <this file>\n"
@@ -671,7 +671,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 			ibtopo_fabric_link_count(plan),
 			ibtopo__ibsim_width_mask(global->width), base, ext);
 	} else {
-		rc = ibtopo_sink_printf(opts,
+		rc = ibtopo_sink_printf(sink,
 			"#\n# Planned topology written by ibtopo: %zu switches, "
 			"%zu CAs, %zu links.\n"
 			"# Node names stand where ibnetdiscover prints GUIDs; each "
@@ -684,7 +684,7 @@ int ibtopo_plan_write(const struct ibtopo_sink *opts,
 	if (rc)
 		return ibtopo__error_set(err, rc, "cannot write the plan");
 	for (size_t i = 0; i < nn && !rc; i++)
-		rc = write_node(opts, ibtopo_fabric_node(plan, i), format, global,
+		rc = write_node(sink, ibtopo_fabric_node(plan, i), format, global,
 				err);
 	return rc;
 }

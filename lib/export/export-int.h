@@ -18,11 +18,11 @@
 struct ibtopo__writer {
 	enum ibtopo_export_format format;
 	const char *name; /* for --format, ibtopo_export_format_name() */
-	int (*write)(const struct ibtopo_sink *opts,
+	int (*write)(const struct ibtopo_sink *sink,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err);
 	/* the scheduler formats: write() from the analysis (its levels),
 	 * with export options, instead */
-	int (*write_opts)(const struct ibtopo_sink *opts,
+	int (*write_opts)(const struct ibtopo_sink *sink,
 			  struct ibtopo_analysis *an,
 			  const struct ibtopo_export_opts *xopts,
 			  struct ibtopo_error *err);

@@ -4,10 +4,10 @@
  */
 #include "export/export-int.h"
 
-static int write_csv(const struct ibtopo_sink *opts,
+static int write_csv(const struct ibtopo_sink *sink,
 		     const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
-	struct ibtopo_sink csv = *opts;
+	struct ibtopo_sink csv = *sink;
 
 	csv.format = IBTOPO_FORMAT_CSV;
 	return ibtopo_report_links(&csv, f, err);

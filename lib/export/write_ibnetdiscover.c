@@ -101,11 +101,11 @@ static void ibnd_ca(struct ibtopo__wr *w, const struct ibtopo_node *n, char *des
 	}
 }
 
-static int write_ibnetdiscover(const struct ibtopo_sink *opts,
+static int write_ibnetdiscover(const struct ibtopo_sink *sink,
 			       const struct ibtopo_fabric *f,
 			       struct ibtopo_error *err)
 {
-	struct ibtopo__wr wr = { opts, 0 }, *w = &wr;
+	struct ibtopo__wr wr = { sink, 0 }, *w = &wr;
 	size_t n = ibtopo_fabric_node_count(f);
 	char *desc = malloc(DESC_MAX + 1);
 

@@ -54,10 +54,10 @@ static size_t sim_losses(char *buf, size_t len, const struct ibtopo_fabric *f)
 	return n;
 }
 
-static int write_ibsim(const struct ibtopo_sink *opts,
+static int write_ibsim(const struct ibtopo_sink *sink,
 		       const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
-	struct ibtopo__wr wr = { opts, 0 }, *w = &wr;
+	struct ibtopo__wr wr = { sink, 0 }, *w = &wr;
 	size_t n = ibtopo_fabric_node_count(f);
 	char desc[SIM_DESC_MAX + 1], opt[64], ws[16];
 

@@ -76,7 +76,7 @@ static struct ibtopo__json *json_end(const struct ibtopo_port *p)
 	return o;
 }
 
-static int write_json(const struct ibtopo_sink *opts,
+static int write_json(const struct ibtopo_sink *sink,
 		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
 	const struct ibtopo_fabric_meta *m = ibtopo_fabric_meta(f);
@@ -127,7 +127,7 @@ static int write_json(const struct ibtopo_sink *opts,
 		ibtopo__json_free(doc);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	rc = ibtopo__json_dump(opts, doc, err);
+	rc = ibtopo__json_dump(sink, doc, err);
 	ibtopo__json_free(doc);
 	return rc;
 }

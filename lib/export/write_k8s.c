@@ -270,11 +270,11 @@ static int k8s_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 	return write_nodes(w, &k, s, err);
 }
 
-static int write_k8s(const struct ibtopo_sink *opts, struct ibtopo_analysis *an,
+static int write_k8s(const struct ibtopo_sink *sink, struct ibtopo_analysis *an,
 		     const struct ibtopo_export_opts *xopts,
 		     struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, an, xopts, "k8s",
+	return ibtopo__sched_write(sink, an, xopts, "k8s",
 				   "Kubernetes node labels", k8s_body, err);
 }
 

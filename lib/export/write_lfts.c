@@ -108,10 +108,10 @@ static void write_switch(struct ibtopo__wr *w, const struct ibtopo_node *n,
 	ibtopo__wr_printf(w, "%u lids dumped\n", t->top);
 }
 
-static int write_lfts(const struct ibtopo_sink *opts,
+static int write_lfts(const struct ibtopo_sink *sink,
 		      const struct ibtopo_fabric *f, struct ibtopo_error *err)
 {
-	struct ibtopo__wr w = { opts, 0 };
+	struct ibtopo__wr w = { sink, 0 };
 	const struct ibtopo_port **owner;
 	const struct ibtopo_node **sw;
 	size_t nn = ibtopo_fabric_node_count(f), ns = 0;

@@ -26,12 +26,12 @@ static int slurm_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 	return 0;
 }
 
-static int write_slurm(const struct ibtopo_sink *opts,
+static int write_slurm(const struct ibtopo_sink *sink,
 		       struct ibtopo_analysis *an,
 		       const struct ibtopo_export_opts *xopts,
 		       struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, an, xopts, "slurm",
+	return ibtopo__sched_write(sink, an, xopts, "slurm",
 				   "Slurm topology.conf (topology/tree)",
 				   slurm_body, err);
 }

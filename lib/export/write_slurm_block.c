@@ -87,12 +87,12 @@ static int block_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 	return write_sizes(w, s, err);
 }
 
-static int write_block(const struct ibtopo_sink *opts,
+static int write_block(const struct ibtopo_sink *sink,
 		       struct ibtopo_analysis *an,
 		       const struct ibtopo_export_opts *xopts,
 		       struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, an, xopts, "slurm-block",
+	return ibtopo__sched_write(sink, an, xopts, "slurm-block",
 				   "Slurm topology.conf (topology/block)",
 				   block_body, err);
 }

@@ -31,12 +31,12 @@ static int yaml_body(struct ibtopo__wr *w, const struct ibtopo__sched *s,
 	return 0;
 }
 
-static int write_yaml(const struct ibtopo_sink *opts,
+static int write_yaml(const struct ibtopo_sink *sink,
 		      struct ibtopo_analysis *an,
 		      const struct ibtopo_export_opts *xopts,
 		      struct ibtopo_error *err)
 {
-	return ibtopo__sched_write(opts, an, xopts, "slurm-yaml",
+	return ibtopo__sched_write(sink, an, xopts, "slurm-yaml",
 				   "Slurm topology.yaml", yaml_body, err);
 }
 

@@ -58,7 +58,7 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format)
 	return wr ? wr->name : "?";
 }
 
-int ibtopo_analysis_write(const struct ibtopo_sink *opts,
+int ibtopo_analysis_write(const struct ibtopo_sink *sink,
 			  struct ibtopo_analysis *an,
 			  enum ibtopo_export_format format,
 			  const struct ibtopo_export_opts *xopts,
@@ -69,7 +69,7 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
 	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 	struct ibtopo_export_opts x = defaults;
 
-	if (!opts || !opts->write || !fabric)
+	if (!sink || !sink->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no sink or analysis");
 	if (!wr)
@@ -95,11 +95,11 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
 		x = *xopts;
 	}
 	if (wr->write_opts)
-		return wr->write_opts(opts, an, &x, err);
-	return wr->write(opts, fabric, err);
+		return wr->write_opts(sink, an, &x, err);
+	return wr->write(sink, fabric, err);
 }
 
-int ibtopo_fabric_write(const struct ibtopo_sink *opts,
+int ibtopo_fabric_write(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err)
@@ -113,7 +113,7 @@ int ibtopo_fabric_write(const struct ibtopo_sink *opts,
 			     IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
 	rc = ibtopo_analysis_new(&an, fabric, &ao, err);
 	if (!rc)
-		rc = ibtopo_analysis_write(opts, an, format, NULL, err);
+		rc = ibtopo_analysis_write(sink, an, format, NULL, err);
 	ibtopo_analysis_free(an);
 	return rc;
 }

@@ -104,12 +104,12 @@ int ibtopo__store_snapshots_write(const struct ibtopo_sink *sink,
 	return rc;
 }
 
-int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
+int ibtopo_store_report_snapshots(const struct ibtopo_sink *sink,
 				  const struct ibtopo_snapshot *list,
 				  size_t count, const char *fabric,
 				  struct ibtopo_error *err)
 {
-	return ibtopo__store_snapshots_write(opts, list, count, fabric, true,
+	return ibtopo__store_snapshots_write(sink, list, count, fabric, true,
 					     err);
 }
 
@@ -169,7 +169,7 @@ static const struct ibtopo__column fabric_cols[] = {
 	{ "cas", "CAS", f_ca },
 };
 
-int ibtopo_store_report_fabrics(const struct ibtopo_sink *opts,
+int ibtopo_store_report_fabrics(const struct ibtopo_sink *sink,
 				const struct ibtopo_fabric_info *list,
 				size_t count, struct ibtopo_error *err)
 {
@@ -180,7 +180,7 @@ int ibtopo_store_report_fabrics(const struct ibtopo_sink *opts,
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	for (size_t i = 0; i < count; i++)
 		rows[i] = &list[i];
-	rc = ibtopo__table_write(opts, "fabrics", fabric_cols,
+	rc = ibtopo__table_write(sink, "fabrics", fabric_cols,
 				 IBTOPO__ARRAY_SIZE(fabric_cols),
 				 (const void *const *)rows, count, NULL, err);
 	free(rows);

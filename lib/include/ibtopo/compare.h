@@ -284,7 +284,7 @@ int ibtopo_plan_dragonfly_plus(struct ibtopo_fabric **out,
  * node name that is empty or holds '"', '#' or '@'; the sink's error as
  * "cannot write the plan".
  */
-int ibtopo_plan_write(const struct ibtopo_sink *opts,
+int ibtopo_plan_write(const struct ibtopo_sink *sink,
 		      const struct ibtopo_fabric *plan,
 		      enum ibtopo_file_format format,
 		      struct ibtopo_error *err);

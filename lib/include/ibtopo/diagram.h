@@ -151,7 +151,7 @@ struct ibtopo_diagram_opts {
 
 /**
  * Write the analysed fabric as a graphviz DOT graph through the sink
- * (o->format is ignored). Levels are ranks (top switches first, hosts
+ * (sink->format is ignored). Levels are ranks (top switches first, hosts
  * last), the analysis' levels (ibtopo_analysis_topology(); when it skips
  * the topology, every switch a leaf); labels are
  * the readable part of node descriptions ("MF0;sw-01:MQM8700/U1" ->
@@ -172,13 +172,13 @@ struct ibtopo_diagram_opts {
  * several, the message listing GUIDs); IBTOPO_ENOMEM; or the sink's
  * error.
  */
-int ibtopo_diagram_dot(const struct ibtopo_sink *o,
+int ibtopo_diagram_dot(const struct ibtopo_sink *sink,
 		       struct ibtopo_analysis *analysis,
 		       const struct ibtopo_diagram_opts *d,
 		       struct ibtopo_error *err);
 
 /**
- * Draw the analysed fabric through the sink (o->format is ignored),
+ * Draw the analysed fabric through the sink (sink->format is ignored),
  * through libgvc in process: `format` "svg", "png", "pdf", "dot" (the
  * DOT text of ibtopo_diagram_dot()) or "html" (one self-contained page:
  * the SVG inline with a script of its own for pan, zoom, search by name,
@@ -187,7 +187,7 @@ int ibtopo_diagram_dot(const struct ibtopo_sink *o,
  * network). IBTOPO_EINVAL for another format; else as
  * ibtopo_diagram_image().
  */
-int ibtopo_diagram_write(const struct ibtopo_sink *o, const char *format,
+int ibtopo_diagram_write(const struct ibtopo_sink *sink, const char *format,
 			 struct ibtopo_analysis *analysis,
 			 const struct ibtopo_diagram_opts *d,
 			 struct ibtopo_error *err);

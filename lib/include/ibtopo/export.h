@@ -121,7 +121,7 @@ const char *ibtopo_export_format_name(enum ibtopo_export_format format);
  * one.
  * IBTOPO_EIO if the sink fails.
  */
-int ibtopo_analysis_write(const struct ibtopo_sink *opts,
+int ibtopo_analysis_write(const struct ibtopo_sink *sink,
 			  struct ibtopo_analysis *analysis,
 			  enum ibtopo_export_format format,
 			  const struct ibtopo_export_opts *xopts,
@@ -131,7 +131,7 @@ int ibtopo_analysis_write(const struct ibtopo_sink *opts,
  * options (the levels alone) and the default export options; a program
  * that reports the fabric too shares one analysis instead.
  */
-int ibtopo_fabric_write(const struct ibtopo_sink *opts,
+int ibtopo_fabric_write(const struct ibtopo_sink *sink,
 			const struct ibtopo_fabric *fabric,
 			enum ibtopo_export_format format,
 			struct ibtopo_error *err);

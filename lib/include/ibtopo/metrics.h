@@ -46,7 +46,7 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
 				       const struct ibtopo_fabric *fabric);
 
 /**
- * Write the analysed fabric's port health through the sink (o->format is
+ * Write the analysed fabric's port health through the sink (sink->format is
  * ignored) in the Prometheus text exposition format 0.0.4, each metric
  * family once with its HELP and TYPE. Every per-port series carries the
  * port's identity only, `fabric`, `node_guid` and `port`, so that a
@@ -85,7 +85,7 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  * Returns 0, IBTOPO_EINVAL (no sink or analysis, unknown opts version),
  * IBTOPO_ENOMEM, what the analysis returns, or the sink's error.
  */
-int ibtopo_metrics_write(const struct ibtopo_sink *o,
+int ibtopo_metrics_write(const struct ibtopo_sink *sink,
 			 struct ibtopo_analysis *analysis,
 			 const struct ibtopo_metrics_opts *opts,
 			 struct ibtopo_error *err);

@@ -232,7 +232,7 @@ bool ibtopo_store_fabric_name_is_valid(const char *name);
  * or CSV, like ibtopo_report_snapshots() with the fabric of each snapshot
  * after its label. `fabric` (may be NULL) lists only that fabric's.
  */
-int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
+int ibtopo_store_report_snapshots(const struct ibtopo_sink *sink,
 				  const struct ibtopo_snapshot *list,
 				  size_t count, const char *fabric,
 				  struct ibtopo_error *err);
@@ -241,7 +241,7 @@ int ibtopo_store_report_snapshots(const struct ibtopo_sink *opts,
  * "subnet_prefix","sm_lid","sm_guid","snapshots","latest_id",
  * "latest_at","switches","cas"}]} or CSV with those headers.
  */
-int ibtopo_store_report_fabrics(const struct ibtopo_sink *opts,
+int ibtopo_store_report_fabrics(const struct ibtopo_sink *sink,
 				const struct ibtopo_fabric_info *list,
 				size_t count, struct ibtopo_error *err);
 /** One port in one snapshot, as ibtopo_store_port_history() reads it. */
