@@ -241,24 +241,18 @@ int ibtopo_health_history(struct ibtopo_port_history **out, const char *node,
 void ibtopo_port_history_free(struct ibtopo_port_history *history);
 /**
  * Write the histories of `n` ports (a port, or a cable's two ends):
- * JSON {"schema_version","fabric" (h[0]'s, when it has one),
- * "ports":[{"node","guid","port","snapshots":
- * [{"id","label","taken_at","present","state","phys_state",
- * "speed","width","read_at_ms","counters","growth","rate_per_hour",
- * "interval_s","reset","ber","ber_upper_bound"}]}]}; CSV one row per port
- * and snapshot; text one table per port. IBTOPO_EIO if the sink fails.
+ * JSON as doc/json.md gives `ibtopo health --history` (its fabric h[0]'s,
+ * when it has one); CSV one row per port and snapshot; text one table
+ * per port. IBTOPO_EIO if the sink fails.
  */
 int ibtopo_report_port_history(const struct ibtopo_sink *sink,
 			       const struct ibtopo_port_history *const *h,
 			       size_t n, struct ibtopo_error *err);
 
 /**
- * Write health: JSON {"schema_version","fabric" (a snapshot's),
- * "ports":[...],"findings":[...]} (and "traffic":{"links":[the top ones],
- * "by_level":[...]} when computed; doc/json.md has every key)
- * (per port node, guid, port, peer, read_at_ms, counters by IBA name,
- * saturated; with an earlier snapshot interval_h, growth, rate_per_hour,
- * reset); CSV one row per port, an empty line, then the findings
+ * Write health: JSON as doc/json.md gives `ibtopo health` (the ports,
+ * with their growth and rates against an earlier snapshot, the traffic
+ * when computed, the findings); CSV one row per port, an empty line, then the findings
  * table (the columns of ibtopo_report_findings()); text the ports with
  * errors, worst first, then the findings. IBTOPO_EIO if the sink fails.
  */

@@ -87,10 +87,8 @@ int ibtopo_job_run(struct ibtopo_job **out, struct ibtopo_analysis *analysis,
 void ibtopo_job_free(struct ibtopo_job *job);
 
 /**
- * The report: text, JSON {"schema_version","fabric","job":{"hosts",
- * "found","missing":[...],"ports","leaves":[...],"common_level",
- * "common_switch","routes":{...}|null,"findings":[...]}}, or CSV (the links: node,guid,
- * port,routes,ideal,up).
+ * The report: text, JSON (`ibtopo job` in doc/json.md), or CSV (the
+ * links the job's routes cross, one row each).
  */
 int ibtopo_report_job(const struct ibtopo_sink *sink,
 		      const struct ibtopo_job *job, struct ibtopo_error *err);

@@ -34,27 +34,11 @@ int ibtopo_finding_message(char *buf, size_t len, const struct ibtopo_finding *f
  * in the list with different GUIDs) reads "desc (0x<guid>) [port]"; of
  * more than 10 findings sharing kind, subkind and severity the table
  * shows the first 5 and a line "... and N more <kind> findings".
- * JSON (doc/json.md): {"schema_version","findings":[finding...]} (a
- * diff's changes too) where a finding
- * is {"kind","severity","a":{"node","guid","port"}, "b":{...}, then
- * when set "c","d" (the struct's c/d ends; their meaning per kind is
- * documented with the kind), "message", and the details of its kind
- * when known:
- *   "active","expected" speed or width names (speed/width downgrades,
- *     speed/width below plan); "rated_speed" (cable-underrated: the
- *     cable's rating; "expected" the ports' speed);
- *   "old","new" (diff: speed/width names, port state names, LIDs);
- *   "links" (node added/removed, missing/extra node: link count);
- *   "paths","min_paths" (low-path-diversity);
- *   "evidence" ("port-info", "peers", "plan"); "cause" ("cable",
- *     "port-config", "device-limit", "unknown");
- *   "length_m","reach_m" (cable-over-length);
- *   "media" (cable-over-length: the cable's media);
- *   "detail" (the note, or the subkind: "inter-switch", "hosts",
- *     "model", "switch-model", "one-end", "both-ports", "swapped",
- *     "physical").
- * A port of -1 and a GUID of 0 are null. CSV: one row per finding, the
- * columns every key above (dotted: a.node, a.guid, ...), empty when not
+ * JSON: {"findings":[...]} (a diff's changes too), each finding its
+ * kind, severity, ends, message and the details of its family, as
+ * doc/json.md lists them.
+ * A port of -1 and a GUID of 0 are null. CSV: one row per finding, a
+ * column per JSON key (dotted: a.node, a.guid, ...), empty when not
  * set. `list_name` says what the list is: NULL or "findings", or
  * "changes" for a diff, whose empty list's text is "no differences"
  * (else "no findings"); the JSON key is "findings" either way (it was
@@ -81,13 +65,9 @@ int ibtopo_report_findings_of(const struct ibtopo_sink *sink,
 			      struct ibtopo_error *err);
 
 /**
- * Write an analysis. JSON: ONE object {"schema_version","fabric" (the
- * fabric's name, for a snapshot or a file named by --fabric; as every
- * report has it),"snapshot":{"id" (null for a file),"label","source",
- * "switches","cas","routers","links","cables","partial"}, then the keys
- * of each section the
- * analysis has (a topology: "topology":{...} and "paths":{...}; a
- * routing analysis: "routes":{...}), then "findings":[...]} (findings
+ * Write an analysis. JSON: ONE object, as doc/json.md gives `ibtopo
+ * analyze`: the fabric's name and the snapshot read, the keys of each
+ * section the analysis has, then the findings (each
  * as in ibtopo_report_findings()). Text: a summary line of the fabric,
  * each section's block (the topology summary, the routing summary), then
  * the findings tables (a description is ambiguous when two nodes of the

@@ -135,20 +135,9 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 void ibtopo_routes_free(struct ibtopo_routes *routes);
 
 /**
- * Write a routing analysis. JSON (doc/json.md): {"schema_version",
- * "fabric" (a snapshot's),"routes":{"engine","switches",
- * "switches_with_tables","ca_ports","dlids","ca_pairs",
- * "unreachable_pairs","black_holes","loops","not_minimal","credit_loops",
- * "hops":{"<links>":pairs},"by_level":[{"level","up":{"ports","routes":
- * {"min","median","max"},"dlids":{...}},"down":{...}}],"leaf_pairs":
- * {"pairs","spines_used":{...},"node_disjoint":{...},"edge_disjoint":
- * {...},"underused"} (pairs: unordered pairs of leaf switches, each
- * counted once, as paths.leaf_pairs.pairs counts them; node_disjoint:
- * the distinct spines cables reach, to compare with spines_used;
- * edge_disjoint: parallel cables counted; underused: pairs whose routes
- * use fewer spines than node_disjoint),
- * "ports":[{"guid","node","port","routes","dlids","level","up"}],"ebb":
- * {"mean","min","bisections","seed"}},"findings":[...]}. Text: a summary,
+ * Write a routing analysis. JSON: as doc/json.md gives `ibtopo routes`
+ * (the counts, hops, spreads per level, leaf pairs, the busiest ports,
+ * the effective bisection bandwidth, the findings). Text: a summary,
  * the busiest ports, then the findings. CSV: one row per port, an empty
  * line, then the findings table (the columns of ibtopo_report_findings()).
  * IBTOPO_EIO

@@ -83,11 +83,9 @@ struct ibtopo_mad_stats;
 
 /**
  * What one discover stored, as one JSON object (JSON only; else
- * IBTOPO_EINVAL): {"schema_version","fabric","snapshot":{"id","label",
- * "source","switches","cas","routers","links","cables","partial"},
- * "seconds","mads":{"sent","asked_again","lost","window_max",
- * "window_min","sweeps","worst_guid","worst_timeouts"}}, the fabric's
- * meta as the store set it (the snapshot object is analyze's).
+ * IBTOPO_EINVAL), as doc/json.md gives `ibtopo discover`: the fabric's
+ * meta as the store set it (the snapshot object is analyze's), the
+ * seconds and the MADs.
  */
 int ibtopo_report_discover(const struct ibtopo_sink *sink,
 			   const struct ibtopo_fabric *fabric,
@@ -119,10 +117,7 @@ enum ibtopo_switches_flags {
  * iblinkinfo lists them: text, one block per node ("Switch: 0x<guid>
  * <desc> (LID n):") and a line per port: number, width, speed and Gb/s,
  * port and physical state, and the peer; JSON and CSV the rows of
- * ibtopo_report_ports(): {"schema_version","fabric","ports":[{"node",
- * "guid","type","port","port_guid","lid","state","phys_state","width",
- * "speed","gbps","width_supported","width_enabled","speed_supported",
- * "speed_enabled","peer":{"node","guid","port"}}]}.
+ * ibtopo_report_ports() (`ibtopo show switches` in doc/json.md).
  * `only` (may be NULL): that node alone, whatever its type. Returns 0,
  * IBTOPO_EINVAL, IBTOPO_ENOMEM or the sink's error.
  */

@@ -228,7 +228,7 @@ int ibtopo_store_fabric_match(struct ibtopo_fabric_match *out,
  */
 bool ibtopo_store_fabric_name_is_valid(const char *name);
 /**
- * The snapshot list as text, JSON {"schema_version","snapshots":[...]}
+ * The snapshot list as text, JSON (`ibtopo snapshots` in doc/json.md)
  * or CSV, like ibtopo_report_snapshots() with the fabric of each snapshot
  * after its label. `fabric` (may be NULL) lists only that fabric's.
  */
@@ -237,9 +237,8 @@ int ibtopo_store_report_snapshots(const struct ibtopo_sink *sink,
 				  size_t count, const char *fabric,
 				  struct ibtopo_error *err);
 /**
- * The fabric list as text, JSON {"schema_version","fabrics":[{"name",
- * "subnet_prefix","sm_lid","sm_guid","snapshots","latest_id",
- * "latest_at","switches","cas"}]} or CSV with those headers.
+ * The fabric list as text, JSON (`ibtopo fabrics` in doc/json.md) or
+ * CSV with the same keys as headers.
  */
 int ibtopo_store_report_fabrics(const struct ibtopo_sink *sink,
 				const struct ibtopo_fabric_info *list,
