@@ -1,6 +1,10 @@
 /*
  * routes_credit.c - credit loops: cycles in the channel dependency graph
- * of the CA-to-CA routes, on one VL (SL2VL tables are not read).
+ * of the routes from the CA ports to every destination LID, on one VL
+ * (SL2VL tables are not read): to the other CAs' LIDs (all of a port's
+ * LMC range) and to the switches' port 0 LIDs, the management traffic
+ * ibdmchk -a checks too. Switches as sources add no turn: a switch's
+ * own packets take the first hop its CA ports' take.
  *
  * A channel is a switch out-port cabled to another switch. A route that
  * enters switch n by port q and leaves it by port r makes the channel

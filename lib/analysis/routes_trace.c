@@ -19,6 +19,9 @@
  *   destination by the cables (the entry that sends the packet back);
  * - a route longer than the cables allow at each switch whose step does
  *   not get one hop closer, when CA routes pass it.
+ * Every destination LID counts: a CA's whole LMC range and each switch's
+ * port 0 LID (host -> switch routes, the management traffic). The hop
+ * counts and the routes per port are those of CA pairs over base LIDs.
  */
 #include "analysis/routes-int.h"
 

@@ -252,6 +252,10 @@ static int account(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 	struct ibtopo_routes *r = &t->res->pub;
 	const struct ibtopo__rnet *net = &t->net;
 	const uint16_t *dist = NULL;
+	/* CA pairs to a base LID make the hop counts and the port balance;
+	 * every CA LID counts its unreachable pairs, and every destination
+	 * (host -> switch routes too, as ibdmchk -a checks them) adds its
+	 * turns to the credit-loop graph and its long routes */
 	bool pairs = d->ca && d->base;
 	int rc;
 
@@ -287,16 +291,15 @@ static int account(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 		if (rc)
 			return rc;
 	}
-	if (!pairs)
-		return 0;
 	/* CA routes flow down the tree: a switch before the one it sends to */
 	for (size_t i = t->norder; i-- > 0;) {
 		int s = t->order[i], n = t->next[s];
 
 		if (t->fault[s] >= 0 || !t->flow[s])
 			continue;
-		t->port_routes[net->pbase[s] + (size_t)t->outp[s]] +=
-			t->flow[s];
+		if (pairs)
+			t->port_routes[net->pbase[s] + (size_t)t->outp[s]] +=
+				t->flow[s];
 		if (n < 0)
 			continue;
 		t->flow[n] += t->flow[s];
@@ -316,9 +319,12 @@ static int account(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 			};
 
 			r->not_minimal++;
+			/* a CA's LID is one link past its switch, a switch's
+			 * is the switch itself */
 			rc = emit(t, d, &fl, t->hops[s],
-				  dist[s] == IBTOPO__DIST_INF ? 0 :
-								dist[s] + 1u,
+				  dist[s] == IBTOPO__DIST_INF ?
+					  0 :
+					  dist[s] + (d->ca ? 1u : 0u),
 				  t->flow[s], err);
 			if (rc)
 				return rc;

@@ -4,8 +4,8 @@
  * route-black-hole and route-loop end b is the far end of a's cable (the
  * peer; unset for a port without one) and end c the destination (a CA
  * port, or a switch for its LID); for the others end b is the
- * destination. limit holds the destination LID, value the CA-to-CA
- * routes the fault hits.
+ * destination. limit holds the destination LID, value the routes from
+ * CA ports the fault hits (to a switch's LID: host -> switch routes).
  * route-black-hole: subkind enum ibtopo_route_hole. route-not-minimal:
  * expected = the cabled minimum of links from a, actual = the links
  * taken. credit-loop: ends a-b the first link of the cycle, actual = the

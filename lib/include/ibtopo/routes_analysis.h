@@ -118,9 +118,10 @@ struct ibtopo_routes {
  * switch levels and the cabled path diversity of leaf pairs. Findings
  * are appended to `findings` (may be NULL): route-black-hole,
  * route-loop, route-not-minimal (one per destination LID and switch
- * port where the route goes wrong, counting the CA routes it hits) and
- * credit-loop (one per cycle of the channel dependency graph of the
- * CA-to-CA routes, on one VL). They borrow the fabric and *out (notes):
+ * port where the route goes wrong, counting the CA routes it hits: to
+ * other CAs' LIDs and to switches' port 0 LIDs) and credit-loop (one
+ * per cycle of the channel dependency graph of the routes from CA ports
+ * to every destination LID, switches' included, on one VL). They borrow the fabric and *out (notes):
  * free them first. IBTOPO_EINVAL without tables or LIDs (the message
  * says which), IBTOPO_ENOMEM.
  */
