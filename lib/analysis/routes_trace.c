@@ -780,6 +780,8 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 	r->ca_ports = t.net.nsrc;
 	r->dest_lids = t.net.ndest;
 	r->ca_pairs = (uint64_t)t.net.nsrc * (t.net.nsrc ? t.net.nsrc - 1 : 0);
+	for (size_t i = 0; i < t.net.ndest && t.net.nsrc; i++)
+		r->lid_pairs += t.net.dest[i].ca ? t.net.nsrc - 1 : 0;
 	r->nhops = t.net.nsw + 3;
 	r->hops = calloc(r->nhops, sizeof(*r->hops));
 	if (!r->hops) {

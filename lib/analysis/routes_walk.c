@@ -269,7 +269,7 @@ static int account(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 			continue;
 		if (t->fault[s] >= 0) {
 			t->faults[t->fault[s]].routes += mine;
-			if (pairs)
+			if (d->ca)
 				r->unreachable_pairs += mine;
 		} else if (pairs) {
 			size_t h = (size_t)t->hops[s] + 1;

@@ -144,6 +144,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 		     ibtopo__json_set(o, "dlids",
 				      ibtopo__json_int((int64_t)r->dest_lids)) ||
 		     ibtopo__json_set(o, "ca_pairs", ibtopo__json_u64(r->ca_pairs)) ||
+		     ibtopo__json_set(o, "lid_pairs", ibtopo__json_u64(r->lid_pairs)) ||
 		     ibtopo__json_set(o, "unreachable_pairs",
 				      ibtopo__json_u64(r->unreachable_pairs)) ||
 		     ibtopo__json_set(o, "black_holes",
@@ -290,10 +291,16 @@ static int routes_text(const struct ibtopo_sink *sink,
 	struct ibtopo__wr w = { sink, 0 };
 
 	ibtopo__wr_printf(&w, "routing: engine %s; %zu of %zu switches with "
-			  "tables; %zu CA ports, %" PRIu64 " CA pairs, %" PRIu64
-			  " unreachable\n", r->engine ? r->engine : "unknown",
+			  "tables; %zu CA ports, %" PRIu64 " CA pairs, ",
+			  r->engine ? r->engine : "unknown",
 			  r->switches_with_tables, r->switches, r->ca_ports,
-			  r->ca_pairs, r->unreachable_pairs);
+			  r->ca_pairs);
+	/* with LMC > 0 unreachable counts per destination LID */
+	if (r->lid_pairs != r->ca_pairs)
+		ibtopo__wr_printf(&w, "%" PRIu64 " with every LID of the LMC "
+				  "ranges, ", r->lid_pairs);
+	ibtopo__wr_printf(&w, "%" PRIu64 " unreachable\n",
+			  r->unreachable_pairs);
 	ibtopo__wr_printf(&w, "faults: %zu black hole%s, %zu loop%s, %zu "
 			  "route%s longer than the cables allow, %zu credit "
 			  "loop%s\n", r->black_holes,

@@ -84,7 +84,10 @@ struct ibtopo_routes {
 	size_t ca_ports;		/* sources */
 	size_t dest_lids;		/* destination LIDs traced */
 	uint64_t ca_pairs;		/* ordered pairs of CA ports */
-	uint64_t unreachable_pairs;	/* of them, not delivered */
+	uint64_t unreachable_pairs;	/* CA source and destination LID pairs
+					 * not delivered: per LID of a port's
+					 * LMC range, so with LMC 0 the CA
+					 * pairs not delivered */
 	size_t black_holes, loops, not_minimal, credit_loops; /* findings */
 	uint64_t *hops;			/* hops[h]: CA pairs delivered over h
 					 * links (CA-switch links included) */
@@ -111,6 +114,10 @@ struct ibtopo_routes {
 	 * paths (parallel cables to one spine count once; n 0 without) */
 	struct ibtopo_route_spread leaf_spines_cabled;
 	const struct ibtopo_fabric *fabric; /* the one analyzed, borrowed */
+	/* CA source and destination LID pairs traced, what
+	 * unreachable_pairs counts in: ca_pairs times the LIDs of a port
+	 * (2^LMC); ca_pairs with LMC 0 */
+	uint64_t lid_pairs;
 };
 
 /**
