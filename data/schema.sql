@@ -224,3 +224,19 @@ CREATE TABLE sms (
 	act_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX sms_snapshot ON sms(snapshot_id);
+
+-- @version 9
+-- Node firmware where an input carried it (ibdiagnet2.db_csv NODES_INFO,
+-- through --cables): the version major.minor.subminor and the PSID
+-- (NULL when the row had none). A node without a row had no firmware
+-- read. `analyze` compares the nodes of one model and PSID
+-- (firmware-mismatch); `show nodes` lists them.
+CREATE TABLE firmware (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	major INTEGER NOT NULL,
+	minor INTEGER NOT NULL,
+	subminor INTEGER NOT NULL,
+	psid TEXT,
+	PRIMARY KEY (snapshot_id, node_guid)
+);

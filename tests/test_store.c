@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 /* The last "-- @version N" of data/schema.sql. */
-#define SCHEMA_LATEST 8
+#define SCHEMA_LATEST 9
 
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
@@ -165,6 +165,11 @@ static struct ibtopo_fabric *build_fabric(void)
 	ca1->sysimg_guid = 0x9803b00300aa0000ull;
 	ca1->vendor_id = 0x15b3;
 	ca1->device_id = 4123;
+	/* firmware as ibdiagnet2 NODES_INFO gives it: with a PSID, without */
+	assert_int_equal(ibtopo_node_set_firmware(f, sw1, 27, 2010, 1030,
+						  "MT_0000000063", NULL), 0);
+	assert_int_equal(ibtopo_node_set_firmware(f, ca1, 20, 38, 1002, NULL,
+						  NULL), 0);
 
 	mk_port(f, sw1, 0, 0);
 	p[0] = mk_port(f, sw1, 1, 1);
@@ -297,6 +302,10 @@ static void assert_fabric_equal(const struct ibtopo_fabric *x,
 		assert_int_equal(a->vendor_id, b->vendor_id);
 		assert_int_equal(a->device_id, b->device_id);
 		assert_int_equal(a->revision, b->revision);
+		assert_int_equal(a->fw_major, b->fw_major);
+		assert_int_equal(a->fw_minor, b->fw_minor);
+		assert_int_equal(a->fw_subminor, b->fw_subminor);
+		assert_str_eq_null(a->psid, b->psid);
 		assert_int_equal(a->nports, b->nports);
 		assert_int_equal(a->enhanced_port0, b->enhanced_port0);
 		assert_int_equal(a->index, b->index);
@@ -1073,9 +1082,13 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(fresh);
 }
 
-/* SQL taking schema version 8's additions (subnet managers) out. */
+/* SQL taking schema version 9's additions (firmware) out. */
+#define UNDO_V9 "DROP TABLE firmware; "
+
+/* SQL taking schema version 8's additions (subnet managers), and the
+ * later versions', out. */
 #define UNDO_V8                                                          \
-	"DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read; "
+	UNDO_V9 "DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read; "
 
 /* SQL taking schema version 7's additions (MTU and VLs), and the later
  * versions', out. */
@@ -1097,6 +1110,47 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	" ALTER TABLE snapshots DROP COLUMN sm_guid; DROP TABLE fabrics;"
 
 /*
+ * A database as schema version 8 left it (no firmware table): opened
+ * again, it gains the table; its snapshot loads without firmware, and a
+ * snapshot saved after keeps the nodes' firmware and PSIDs.
+ */
+static void version_8_database_gains_firmware(void **state)
+{
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	int64_t id = 0, v = 0;
+
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	ibtopo_store_free(s);
+	assert_int_equal(ibtopo__store_exec_path(c->db,
+		UNDO_V9 "PRAGMA user_version = 8", NULL, &err), 0);
+	s = NULL;
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo__store_exec_path(c->db, "PRAGMA user_version",
+						 &v, &err), 0);
+	assert_int_equal(v, SCHEMA_LATEST);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(g); i++) {
+		assert_int_equal(ibtopo_fabric_node(g, i)->fw_major, 0);
+		assert_null(ibtopo_fabric_node(g, i)->psid);
+	}
+	ibtopo_fabric_free(g);
+	assert_int_equal(ibtopo_fabric_set_label(f, "firmware", NULL), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	assert_int_equal(ibtopo_fabric_set_fabric_name(f,
+			 ibtopo_fabric_meta(g)->fabric, NULL), 0);
+	ibtopo_fabric_set_snapshot_id(f, id);
+	assert_fabric_equal(f, g);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
+/*
  * A database as schema version 3 left it (port counters, no forwarding
  * tables), made by taking version 4's additions out of a new one: opened
  * again, it is upgraded in place and its snapshot loads whole, with its
@@ -1112,6 +1166,9 @@ static void version_3_database_gains_tables_and_keeps_counters(void **state)
 
 	assert_int_equal(ibtopo_fabric_set_routing_engine(f, NULL, NULL), 0);
 	ibtopo_fabric_clear_routes(f);
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) /* version 9 */
+		assert_int_equal(ibtopo_node_set_firmware(f,
+				 ibtopo_fabric_node(f, i), 0, 0, 0, NULL, NULL), 0);
 	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
 	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
 	ibtopo_store_free(s);
@@ -1910,6 +1967,7 @@ int main(void)
 		T(version_1_database_migrates_and_keeps_its_snapshots),
 		T(old_database_that_cannot_be_written_is_refused_untouched),
 		T(version_3_database_gains_tables_and_keeps_counters),
+		T(version_8_database_gains_firmware),
 		T(partial_reason_is_kept_only_for_partial_snapshots),
 		T(foreign_database_is_refused),
 		T(corrupt_file_is_refused_without_a_crash),

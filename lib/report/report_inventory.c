@@ -103,6 +103,20 @@ static void n_links(const void *r, void *x, struct ibtopo__cell *c)
 	ibtopo__cell_int(c, k);
 }
 
+/* Firmware where an input carried it (ibdiagnet2 NODES_INFO): "27.2010.1030" */
+static void n_firmware(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_node *n = NODE(r);
+
+	(void)x;
+	if (!n->fw_major && !n->fw_minor && !n->fw_subminor)
+		return;
+	snprintf(c->buf, sizeof(c->buf), "%u.%u.%u", n->fw_major, n->fw_minor,
+		 n->fw_subminor);
+	ibtopo__cell_str(c, c->buf);
+}
+GETTER(n_psid, struct ibtopo_node, ibtopo__cell_str, r->psid)
+
 static const struct ibtopo__column node_cols[] = {
 	{ "type", "TYPE", n_type },
 	{ "guid", "GUID", n_guid },
@@ -113,6 +127,8 @@ static const struct ibtopo__column node_cols[] = {
 	{ "system_image_guid", "SYSIMG GUID", n_sysimg },
 	{ "vendor_id", "VENDOR", n_vendor },
 	{ "device_id", "DEVICE", n_device },
+	{ "firmware", "FIRMWARE", n_firmware },
+	{ "psid", "PSID", n_psid },
 };
 
 /* The rows of a report: at(src, i) for each i < n that is not NULL. */

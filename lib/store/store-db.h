@@ -8,6 +8,7 @@
  *                      and keeping (prune, vacuum)
  *   store_fabrics.c    fabrics: which one a snapshot joins, listing, renaming
  *   store_report.c     the snapshot and fabric lists as tables
+ *   store_firmware.c   the nodes' firmware versions and PSIDs
  */
 #ifndef IBTOPO_STORE_DB_H
 #define IBTOPO_STORE_DB_H
@@ -95,5 +96,15 @@ int ibtopo__store_attach(struct ibtopo_store *s, int64_t sid,
 int ibtopo__store_check_label(struct ibtopo_store *s, int64_t fid,
 			      int64_t except, const char *label, unsigned flags,
 			      struct ibtopo_error *err);
+
+/* store_firmware.c: the nodes' firmware (table firmware) */
+/** Write the rows of the nodes with a firmware version; an SQLite code. */
+int ibtopo__store_save_firmware(sqlite3 *db, int64_t sid,
+				const struct ibtopo_fabric *fabric);
+/** Its query, bound to the snapshot id, and the taking of one row onto
+ * its node: *unknown when the fabric has no node of that GUID. */
+extern const char ibtopo__store_firmware_sql[];
+int ibtopo__store_firmware_row(struct ibtopo_fabric *fabric, sqlite3_stmt *st,
+			       bool *unknown, struct ibtopo_error *err);
 
 #endif /* IBTOPO_STORE_DB_H */

@@ -370,6 +370,17 @@ static int sm_row(struct load_ctx *c, sqlite3_stmt *st,
 	return ibtopo_fabric_add_sm(c->f, &sm, err);
 }
 
+static int firmware_row(struct load_ctx *c, sqlite3_stmt *st,
+			struct ibtopo_error *err)
+{
+	bool unknown = false;
+	int rc = ibtopo__store_firmware_row(c->f, st, &unknown, err);
+
+	if (!rc && unknown)
+		return corrupt(c, "firmware of a node it does not hold", err);
+	return rc ? refused(c, rc, err) : 0;
+}
+
 /* The tables after the snapshot's own row, in the order they refer back. */
 static const struct {
 	const char *sql;
@@ -378,7 +389,7 @@ static const struct {
 	{ nodes_sql, node_row }, { ports_sql, port_row },
 	{ links_sql, link_row }, { counters_sql, counters_row },
 	{ lfts_sql, lft_row },	 { clashes_sql, clash_row },
-	{ sms_sql, sm_row },
+	{ sms_sql, sm_row },	 { ibtopo__store_firmware_sql, firmware_row },
 };
 
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,

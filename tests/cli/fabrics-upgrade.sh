@@ -25,6 +25,7 @@ unset IBTOPO_FABRIC
 	DROP TABLE fabrics; DROP TABLE guid_clashes;
 	ALTER TABLE ports DROP COLUMN mtu_vls;
 	DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read;
+	DROP TABLE firmware;
 	PRAGMA user_version = 4" >/dev/null || exit 99
 [ "$("$TOOL" exec "$db" "PRAGMA user_version")" = 4 ] || fail "not a version 4 database"
 

@@ -16,7 +16,7 @@ has_col() { head -1 "$2" | grep -q "$1"; }
 
 # ---- show nodes / ports: no all-dash column in text
 run 0 "$IBTOPO" show "$net" nodes
-for col in LID 'SYSIMG GUID' VENDOR DEVICE; do
+for col in LID 'SYSIMG GUID' VENDOR DEVICE FIRMWARE PSID; do
 	has_col "$col" "$tmp/out" && flunk "show nodes: empty column $col shown"
 done
 has_col DESCRIPTION "$tmp/out" || flunk "show nodes: no DESCRIPTION"
@@ -30,7 +30,7 @@ has_col 'PEER GUID' "$tmp/out" || flunk "show ports: no PEER GUID"
 run 0 "$IBTOPO" show "$net" ports --wide
 has_col 'LID' "$tmp/out" || flunk "show ports --wide: no LID"
 run 0 "$IBTOPO" show "$net" nodes --format csv
-[ "$(head -1 "$tmp/out" | tr -d '\r')" = "type,guid,description,ports,links,lid,system_image_guid,vendor_id,device_id" ] ||
+[ "$(head -1 "$tmp/out" | tr -d '\r')" = "type,guid,description,ports,links,lid,system_image_guid,vendor_id,device_id,firmware,psid" ] ||
 	flunk "show nodes csv header: $(head -1 "$tmp/out")"
 run 0 "$IBTOPO" show "$net" ports --format csv
 head -1 "$tmp/out" | grep -q ',port_guid,lid,state,phys_state,' ||
