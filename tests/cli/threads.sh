@@ -6,7 +6,8 @@
 # tables and on every fat tree there, and on two made here with
 # tests/data/gen-ft-lfts.py: 24 leaves with min-hop tables, clean and with
 # a black hole, a loop and a long route planted (findings in several of
-# the chunks the trace is cut into). IBTOPO_THREADS does what --threads
+# the chunks the trace is cut into), and OpenSM's tables with a credit
+# loop and a long route to a switch's LID, and a hole on a second LID. IBTOPO_THREADS does what --threads
 # does, the option wins, and a bad count is refused (exit 2).
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -52,6 +53,14 @@ same_threads "sim-small routes" routes "$DATA/sim-small.cache" \
 	--routes "$DATA/ir-sim-small-lfts.dump"
 same_threads "sim-small analyze" analyze "$DATA/sim-small.cache" \
 	--routes "$DATA/ir-sim-small-lfts.dump"
+# OpenSM's tables with faults only host -> switch routes show, and a
+# hole on a second LID (LMC 1): tests/cli/routes-switches.sh
+for d in ring4-cloop ring4-long; do
+	same_threads "$d routes" routes "$DATA/rt-ring4.topo" \
+		--routes "$DATA/rt-$d.dump"
+done
+same_threads "lmc hole routes" routes "$DATA/rt-ft2-lmc1.topo" \
+	--routes "$DATA/rt-ft2-lmc1-hole.dump"
 for f in ft ftf; do
 	same_threads "$f routes" routes "$tmp/$f.topo" --routes "$tmp/$f.dump"
 	same_threads "$f analyze" analyze "$tmp/$f.topo" \
