@@ -27,6 +27,15 @@
 # peak RSS; 136,037,232 CA pairs, 0 unreachable, 0 loops, 0 credit loops,
 # every leaf pair's routes over 18 spines of 18 paths cabled, EBB mean
 # 0.499, min 0.491.
+# Issue 36 (host -> switch routes and every LID of an LMC range in the
+# credit-loop graph and route-not-minimal; 1,620 switch LIDs more flow
+# passes): callgrind, 1 thread, ibtopo_routes_analyze 6.47 G -> 7.02 G
+# instructions (+8.4 %, of which +0.39 G the cabled distances to the
+# switches' LIDs); the trace alone 4.12 G -> 4.66 G. Same result (no
+# finding on OpenSM's ftree tables: its host -> switch routes are
+# minimal and loop-free), JSON on 1 and 2 threads byte for byte equal.
+# Wall times at load average 11-14 on 2 cores did not tell the two apart
+# (trace 6.1-7.8 s either way).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
