@@ -128,8 +128,8 @@ struct ibtopo_routes {
  * port where the route goes wrong, counting the CA routes it hits: to
  * other CAs' LIDs and to switches' port 0 LIDs) and credit-loop (one
  * per cycle of the channel dependency graph of the routes from CA ports
- * to every destination LID, switches' included, on one VL). They borrow the fabric and *out (notes):
- * free them first. IBTOPO_EINVAL without tables or LIDs (the message
+ * to every destination LID, switches' included, on one VL). They
+ * borrow the fabric and *out (notes): free them first. IBTOPO_EINVAL without tables or LIDs (the message
  * says which), IBTOPO_ENOMEM.
  */
 int ibtopo_routes_analyze(struct ibtopo_routes **out,
