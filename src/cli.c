@@ -119,6 +119,50 @@ bool cli_set_threads(const char *arg, const char *what)
 	return true;
 }
 
+/* --node-name-map -: the map's text from standard input, read now (as
+ * cli_input_arg() does), parsed where it is applied; false after the
+ * message. */
+static bool stdin_name_map(struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	size_t len;
+
+	free(g->stdin_name_map);
+	g->stdin_name_map = NULL;
+	if (cli_read_stdin(&g->stdin_name_map, &len, &err)) {
+		cli_fail(&err);
+		return false;
+	}
+	/* "": no file as well, not even the default one */
+	g->node_name_map = "";
+	return true;
+}
+
+int cli_stdin_name_map_load(const struct cli_global *g,
+			    struct ibtopo_name_map **out,
+			    struct ibtopo_error *err)
+{
+	*out = NULL;
+	if (!g->stdin_name_map)
+		return 0;
+	return ibtopo_name_map_parse(out, g->stdin_name_map,
+				     strlen(g->stdin_name_map), CLI_STDIN_NAME,
+				     err);
+}
+
+int cli_stdin_name_map_apply(const struct cli_global *g,
+			     struct ibtopo_fabric *fabric,
+			     struct ibtopo_error *err)
+{
+	struct ibtopo_name_map *map;
+	int rc = cli_stdin_name_map_load(g, &map, err);
+
+	if (!rc && map)
+		rc = ibtopo_name_map_apply(map, fabric, NULL, err);
+	ibtopo_name_map_free(map);
+	return rc;
+}
+
 bool cli_global_option(struct cli_global *g, int c, const char *arg)
 {
 	char *end;
@@ -129,7 +173,9 @@ bool cli_global_option(struct cli_global *g, int c, const char *arg)
 		g->db = arg;
 		break;
 	case CLI_GLOBAL + 1:
-		g->node_name_map = cli_path_arg(arg);
+		g->node_name_map = arg;
+		if (strcmp(arg, "-") == 0)
+			return stdin_name_map(g);
 		break;
 	case CLI_GLOBAL + 2:
 		if (!ibtopo_store_fabric_name_is_valid(arg)) {
@@ -787,28 +833,19 @@ out_nomem:
 	return IBTOPO_ENOMEM;
 }
 
-const char *cli_path_arg(const char *arg)
+const char *cli_input_arg(const char *arg, const char **text)
 {
-	static char path[32];
+	static char *kept; /* standard input, read once, kept to the end */
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	size_t len;
-	char *buf;
-	FILE *f;
 
+	*text = NULL;
 	if (strcmp(arg, "-") != 0)
 		return arg;
-	/* into an unlinked file the library may open by name, more than
-	 * once (a name map, for each fabric of a diff) */
-	if (cli_read_stdin(&buf, &len, &err))
+	if (cli_read_stdin(&kept, &len, &err))
 		exit(cli_fail(&err));
-	f = tmpfile();
-	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) != 0)
-		exit(cli_failf("cannot keep standard input: %s",
-			       strerror(errno)));
-	free(buf);
-	/* f stays open to the end of the run: /dev/fd/N names it */
-	snprintf(path, sizeof(path), "/dev/fd/%d", fileno(f));
-	return path;
+	*text = kept;
+	return arg;
 }
 
 int cli_load_cables(struct ibtopo_fabric *fabric, const char *path,
@@ -915,6 +952,8 @@ static int load_source(struct ibtopo_fabric **out, const struct cli_global *g,
 		ropts.node_name_map = name_map;
 		ropts.warn = cli_warn;
 		rc = cli_read_fabric_file(out, what, &ropts, err);
+		if (!rc && !src->node_name_map)
+			rc = cli_stdin_name_map_apply(g, *out, err);
 		if (!rc)
 			step_loaded(g, t0, "read", what, *out);
 		return rc;

@@ -31,7 +31,23 @@ struct cli_global {
 	const char *node_name_map; /* --node-name-map, or NULL */
 	const char *fabric;	   /* --fabric, or NULL */
 	bool across_fabrics;	   /* --across-fabrics */
+	/* --node-name-map -: the map's text, read from standard input
+	 * (then node_name_map is "", so that no file is read as well) */
+	char *stdin_name_map;
 };
+
+/**
+ * Rename the nodes of a fabric read from a file by the map
+ * --node-name-map - read from standard input, when it came from there:
+ * 0, or the library's error (the map's, parsed here).
+ */
+int cli_stdin_name_map_apply(const struct cli_global *g,
+			     struct ibtopo_fabric *fabric,
+			     struct ibtopo_error *err);
+/** That map, parsed into *out (NULL when it did not come from there). */
+int cli_stdin_name_map_load(const struct cli_global *g,
+			    struct ibtopo_name_map **out,
+			    struct ibtopo_error *err);
 
 /**
  * The node-name map to apply: --node-name-map, else $IBTOPO_NODE_NAME_MAP
@@ -367,12 +383,12 @@ int cli_load_operand(struct ibtopo_fabric **out, const struct cli_cmd *cmd,
 int cli_read_stdin(char **buf, size_t *len, struct ibtopo_error *err);
 
 /**
- * A FILE option the library reads by path: for "-", standard input is
- * read (as by cli_read_stdin; a second "-" exits 2) into an unlinked
- * temporary file, and its "/dev/fd/N" name returned; anything else is
- * returned as it is.
+ * A FILE option: `arg` is returned as it is, and for "-" the text of
+ * standard input goes to *text (read once, as by cli_read_stdin: a
+ * second "-" exits 2 with the message), else NULL. The library reads
+ * the text in place of the file the path names.
  */
-const char *cli_path_arg(const char *arg);
+const char *cli_input_arg(const char *arg, const char **text);
 
 /**
  * The routing engine of --routes tables into *out (malloc'd; NULL when

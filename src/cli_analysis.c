@@ -15,7 +15,8 @@ static bool parse_roots(const struct cli_cmd *cmd, struct cli_state *st,
 {
 	(void)cmd;
 	assert(st->analyze);
-	st->analyze->topology.roots_file = cli_path_arg(arg);
+	st->analyze->topology.roots_file =
+		cli_input_arg(arg, &st->analyze->roots_text);
 	return true;
 }
 

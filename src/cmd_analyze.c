@@ -118,7 +118,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			cables = st.optarg;
 			break;
 		case OPT_CABLE_REACH:
-			ao.checks.reach_path = cli_path_arg(st.optarg);
+			ao.checks.reach_path =
+				cli_input_arg(st.optarg, &ao.reach_text);
 			break;
 		case OPT_MIN_PATHS:
 			n = strtol(st.optarg, &end, 10);
@@ -133,7 +134,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			src.routes = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
-			ao.health.thresholds_path = cli_path_arg(st.optarg);
+			ao.health.thresholds_path =
+				cli_input_arg(st.optarg, &ao.thresholds_text);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

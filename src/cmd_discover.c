@@ -238,7 +238,7 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 			*all_ports = true;
 			break;
 		case OPT_CABLES:
-			ns->cables = cli_path_arg(st.optarg);
+			ns->cables = st.optarg; /* "-": cli_load_cables */
 			break;
 		case 'q':
 			ns->quiet = true;

@@ -146,6 +146,7 @@ struct health_args {
 	struct ibtopo_analyze_opts ao; /* thresholds, top, --roots, ... */
 	struct ibtopo_counters_load_opts copts;
 	const char *what, *since, *counters, *history;
+	const char *counters_text; /* --counters -: standard input */
 	size_t top;
 };
 
@@ -166,10 +167,12 @@ static int parse_args(struct health_args *a, const struct cli_cmd *self,
 			a->since = st.optarg;
 			break;
 		case OPT_THRESHOLDS:
-			a->ao.health.thresholds_path = cli_path_arg(st.optarg);
+			a->ao.health.thresholds_path = cli_input_arg(
+				st.optarg, &a->ao.thresholds_text);
 			break;
 		case OPT_COUNTERS:
-			a->counters = cli_path_arg(st.optarg);
+			a->counters =
+				cli_input_arg(st.optarg, &a->counters_text);
 			break;
 		case OPT_HISTORY:
 			a->history = st.optarg;
@@ -230,7 +233,12 @@ static int load_fabrics(struct ibtopo_fabric **now,
 	a->copts.before = a->since ? NULL : *before;
 	clear_counters(*now);
 	clear_counters(a->copts.before);
-	if (ibtopo_counters_load(*now, a->counters, &a->copts, &unknown, &err))
+	if (a->counters_text ?
+		    ibtopo_counters_load_buffer(
+			    *now, a->counters_text, strlen(a->counters_text),
+			    CLI_STDIN_NAME, &a->copts, &unknown, &err) :
+		    ibtopo_counters_load(*now, a->counters, &a->copts, &unknown,
+					 &err))
 		return cli_fail(&err);
 	if (unknown)
 		fprintf(stderr,

@@ -135,7 +135,7 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			a->ns.routes_log = st.optarg;
 			break;
 		case OPT_CABLES:
-			a->ns.cables = cli_path_arg(st.optarg);
+			a->ns.cables = st.optarg; /* "-": cli_load_cables */
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
@@ -199,7 +199,8 @@ static int cmd_import_exec(const struct cli_cmd *self, int argc, char **argv,
 	rc = new_snapshot_check(&a.ns, self, a.routes != NULL);
 	if (rc)
 		goto out_free;
-	if (cli_read_fabric_file(&fabric, a.path, &a.ropts, &err)) {
+	if (cli_read_fabric_file(&fabric, a.path, &a.ropts, &err) ||
+	    cli_stdin_name_map_apply(g, fabric, &err)) {
 		rc = cli_fail(&err);
 		goto out_free;
 	}

@@ -282,7 +282,7 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 		r->cables = arg;
 		break;
 	case OPT_CABLE_REACH:
-		r->ao.checks.reach_path = cli_path_arg(arg);
+		r->ao.checks.reach_path = cli_input_arg(arg, &r->ao.reach_text);
 		break;
 	case OPT_MIN_PATHS:
 		if (!parse_uint(arg, 1000, &r->ao.topology.min_paths) ||
@@ -313,7 +313,8 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 		r->since = arg;
 		break;
 	case OPT_THRESHOLDS:
-		r->ao.health.thresholds_path = cli_path_arg(arg);
+		r->ao.health.thresholds_path =
+			cli_input_arg(arg, &r->ao.thresholds_text);
 		break;
 	case OPT_HISTORY:
 		r->history = true;

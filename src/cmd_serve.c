@@ -803,7 +803,10 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
 	r.dopts.warn = cli_warn;
 	names = cli_node_name_map(g);
-	if (names && ibtopo_name_map_load(&r.names, names, &err)) {
+	/* --node-name-map -: the map read from standard input */
+	if (cli_stdin_name_map_load(g, &r.names, &err) ||
+	    (!r.names && names &&
+	     ibtopo_name_map_load(&r.names, names, &err))) {
 		rc = cli_fail(&err);
 		goto out_free;
 	}

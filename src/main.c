@@ -101,9 +101,13 @@ int main(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(commands[i]->name, argv[optind]) == 0)
-			return commands[i]->exec(commands[i], argc - optind,
-						 argv + optind, &g);
+		if (strcmp(commands[i]->name, argv[optind]) == 0) {
+			int rc = commands[i]->exec(commands[i], argc - optind,
+						   argv + optind, &g);
+
+			free(g.stdin_name_map);
+			return rc;
+		}
 	fprintf(stderr, "ibtopo: unknown command '%s'\n", argv[optind]);
 	usage(stderr);
 	return EXIT_TROUBLE;

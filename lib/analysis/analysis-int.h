@@ -31,13 +31,14 @@ struct ibtopo__inputs {
 
 /** Read the inputs of `which` the options name (opts checked first). */
 /* One input, its options checked first: the reach table, the
- * thresholds (for the public entry points of those sections). */
+ * thresholds (for the public entry points of those sections); `text`
+ * (may be NULL) is read in place of the options' path. */
 int ibtopo__inputs_reach(struct ibtopo__inputs *in,
 			 const struct ibtopo_check_opts *opts,
-			 struct ibtopo_error *err);
+			 const char *text, struct ibtopo_error *err);
 int ibtopo__inputs_thresholds(struct ibtopo__inputs *in,
 			      const struct ibtopo_health_opts *opts,
-			      struct ibtopo_error *err);
+			      const char *text, struct ibtopo_error *err);
 int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
 			const struct ibtopo_analyze_opts *opts,
 			struct ibtopo_error *err);

@@ -57,6 +57,11 @@ static int copy_opts(struct ibtopo_analyze_opts *to,
 		to->since = from->since;
 		to->traffic_top = from->traffic_top;
 	}
+	if (from->version >= 5) {
+		to->reach_text = from->reach_text;
+		to->roots_text = from->roots_text;
+		to->thresholds_text = from->thresholds_text;
+	}
 	return 0;
 }
 

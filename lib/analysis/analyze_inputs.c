@@ -40,39 +40,54 @@ health_opts(const struct ibtopo_analyze_opts *opts)
 	return opts->version >= 2 ? &opts->health : NULL;
 }
 
+/* What names an input given as text in messages: its path, else "-". */
+static const char *text_name(const char *path)
+{
+	return path ? path : "-";
+}
+
 int ibtopo__inputs_reach(struct ibtopo__inputs *in,
-			 const struct ibtopo_check_opts *opts,
+			 const struct ibtopo_check_opts *opts, const char *text,
 			 struct ibtopo_error *err)
 {
 	int rc = ibtopo__check_opts_check(opts, err);
+	const char *path = opts ? opts->reach_path : NULL;
 
-	if (!rc)
-		rc = ibtopo__reach_load(&in->reach,
-					opts ? opts->reach_path : NULL, err);
+	if (!rc && text)
+		rc = ibtopo__reach_parse(&in->reach, text, text_name(path),
+					 err);
+	else if (!rc)
+		rc = ibtopo__reach_load(&in->reach, path, err);
 	return rc;
 }
 
 static int load_roots(struct ibtopo__inputs *in,
-		      const struct ibtopo_topology_opts *opts,
+		      const struct ibtopo_topology_opts *opts, const char *text,
 		      struct ibtopo_error *err)
 {
 	int rc = ibtopo__topology_opts_check(opts, err);
 
-	if (!rc && opts->roots_file)
+	if (!rc && text)
+		rc = ibtopo__roots_parse(&in->roots, text, strlen(text),
+					 text_name(opts->roots_file), err);
+	else if (!rc && opts->roots_file)
 		rc = ibtopo__roots_read(&in->roots, opts->roots_file, err);
 	return rc;
 }
 
 int ibtopo__inputs_thresholds(struct ibtopo__inputs *in,
 			      const struct ibtopo_health_opts *opts,
-			      struct ibtopo_error *err)
+			      const char *text, struct ibtopo_error *err)
 {
 	int rc = ibtopo__health_opts_check(opts, err);
+	const char *path = opts ? opts->thresholds_path : NULL;
 
-	if (!rc)
-		rc = ibtopo__thresholds_read(
-			&in->thresholds, opts ? opts->thresholds_path : NULL,
-			err);
+	if (!rc && text)
+		rc = ibtopo__thresholds_parse(&in->thresholds, text,
+					      strlen(text), text_name(path),
+					      err);
+	else if (!rc)
+		rc = ibtopo__thresholds_read(&in->thresholds, path, err);
 	return rc;
 }
 
@@ -83,11 +98,13 @@ int ibtopo__inputs_load(struct ibtopo__inputs *in, unsigned which,
 	int rc = 0;
 
 	if (which & IBTOPO__INPUT_REACH)
-		rc = ibtopo__inputs_reach(in, &opts->checks, err);
+		rc = ibtopo__inputs_reach(in, &opts->checks, opts->reach_text,
+					  err);
 	if (!rc && (which & IBTOPO__INPUT_ROOTS))
-		rc = load_roots(in, &opts->topology, err);
+		rc = load_roots(in, &opts->topology, opts->roots_text, err);
 	if (!rc && (which & IBTOPO__INPUT_THRESHOLDS))
-		rc = ibtopo__inputs_thresholds(in, health_opts(opts), err);
+		rc = ibtopo__inputs_thresholds(in, health_opts(opts),
+					       opts->thresholds_text, err);
 	return rc;
 }
 
@@ -116,7 +133,7 @@ int ibtopo_topology_analyze(struct ibtopo_topology **out,
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
 	if (!opts)
 		opts = &defaults;
-	rc = load_roots(&in, opts, err);
+	rc = load_roots(&in, opts, NULL, err);
 	if (!rc)
 		rc = ibtopo__topology_run(out, fabric, opts, in.roots, findings,
 					  err);

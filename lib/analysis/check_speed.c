@@ -851,7 +851,7 @@ int ibtopo_check_links(struct ibtopo_findings *out,
 	if (!out || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "no fabric or findings list");
-	rc = ibtopo__inputs_reach(&in, opts, err);
+	rc = ibtopo__inputs_reach(&in, opts, NULL, err);
 	if (!rc)
 		rc = ibtopo__check_links_run(out, fabric, opts, in.reach, err);
 	ibtopo__inputs_release(&in);

@@ -613,7 +613,7 @@ int ibtopo_health_analyze(struct ibtopo_health **out,
 	if (!out || !now)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric");
 	*out = NULL;
-	rc = ibtopo__inputs_thresholds(&in, opts, err);
+	rc = ibtopo__inputs_thresholds(&in, opts, NULL, err);
 	if (!rc)
 		rc = ibtopo__health_run(out, findings, now, since,
 					&in.thresholds, err);

@@ -73,6 +73,9 @@ struct ibtopo__roots {
 /** Read a roots file: IBTOPO_EIO ("cannot read roots file ..."), ENOMEM. */
 int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
 		       struct ibtopo_error *err);
+/** The same from `len` bytes of text; `name` names it in errors. */
+int ibtopo__roots_parse(struct ibtopo__roots **out, const char *text,
+			size_t len, const char *name, struct ibtopo_error *err);
 void ibtopo__roots_free(struct ibtopo__roots *roots);
 
 /* read_thresholds.c: the health analysis' thresholds file */
@@ -96,6 +99,10 @@ struct ibtopo__thresholds {
  */
 int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 			    struct ibtopo_error *err);
+/** The same from `len` bytes of text; `path` names it in errors. */
+int ibtopo__thresholds_parse(struct ibtopo__thresholds *t, const char *buf,
+			     size_t len, const char *path,
+			     struct ibtopo_error *err);
 
 /* ibsim.c: ibsim's encodings of widths and speeds, and its training */
 /* Enabled masks: width (IBA bits = ibtopo's), speed, extended speed, FDR10. */

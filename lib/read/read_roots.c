@@ -54,49 +54,59 @@ static char *line_word(char *s)
 	return s;
 }
 
-int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
-		       struct ibtopo_error *err)
+int ibtopo__roots_parse(struct ibtopo__roots **out, const char *text,
+			size_t len, const char *name, struct ibtopo_error *err)
 {
 	struct ibtopo__roots *r;
-	char line[1024];
 	unsigned lineno = 0;
-	FILE *fp;
+	char *copy, *line, *next;
 	int ret = 0;
 
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	r->path = strdup(path);
-	if (!r->path) {
+	copy = malloc(len + 1);
+	if (!r || !copy || !(r->path = strdup(name))) {
 		free(r);
+		free(copy);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	}
-	fp = ibtopo__open_read(path, "r");
-	if (!fp) {
-		ret = ibtopo__error_set(err, IBTOPO_EIO,
-					"cannot read roots file '%s': %s", path,
-					strerror(errno));
-		goto out_free;
-	}
-	while (!ret && fgets(line, sizeof(line), fp)) {
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	for (line = copy; !ret && line < copy + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(copy + len - line));
 		char *s;
 
+		next = nl ? nl + 1 : copy + len;
+		if (nl)
+			*nl = '\0';
 		lineno++;
 		s = line_word(line);
 		if (*s)
 			ret = roots_add(r, s, lineno, err);
 	}
-	if (!ret && ferror(fp))
-		ret = ibtopo__error_set(err, IBTOPO_EIO,
-					"cannot read roots file '%s'", path);
-	fclose(fp);
-out_free:
+	free(copy);
 	if (ret)
 		ibtopo__roots_free(r);
 	else
 		*out = r;
 	return ret;
+}
+
+int ibtopo__roots_read(struct ibtopo__roots **out, const char *path,
+		       struct ibtopo_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	if (ibtopo__read_whole_file(&buf, &len, path, err))
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "cannot read roots file '%s': %s",
+					 path, strerror(errno));
+	rc = ibtopo__roots_parse(out, buf, len, path, err);
+	free(buf);
+	return rc;
 }
 
 void ibtopo__roots_free(struct ibtopo__roots *roots)

@@ -68,22 +68,19 @@ static int real_value(struct ibtopo__thresholds *t, const char *name,
 	return 1;
 }
 
-int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
-			    struct ibtopo_error *err)
+int ibtopo__thresholds_parse(struct ibtopo__thresholds *t, const char *buf,
+			     size_t len, const char *path,
+			     struct ibtopo_error *err)
 {
-	char *buf = NULL, *line, *end;
-	size_t len = 0;
+	const char *line, *end;
 	unsigned lineno = 0;
 	int rc;
 
 	set_defaults(t);
-	if (!path)
-		return 0;
-	rc = ibtopo__read_whole_file(&buf, &len, path, err);
-	if (rc)
-		return rc;
 	for (line = buf; line < buf + len; line = end + 1) {
-		char name[64], q[IBTOPO__QUOTE_MAX], *eq, *vend, *p;
+		char name[64], q[IBTOPO__QUOTE_MAX];
+		const char *eq, *vend, *p;
+		char *np;
 		unsigned long long v;
 		size_t n;
 		int c;
@@ -109,9 +106,9 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 		}
 		memcpy(name, line, (size_t)(eq - line));
 		name[eq - line] = '\0';
-		for (p = name + strlen(name);
-		     p > name && isspace((unsigned char)p[-1]);)
-			*--p = '\0';
+		for (np = name + strlen(name);
+		     np > name && isspace((unsigned char)np[-1]);)
+			*--np = '\0';
 		p = eq + 1;
 		while (p < line + n && isspace((unsigned char)*p))
 			p++;
@@ -150,6 +147,22 @@ int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
 	}
 	rc = 0;
 out_free:
+	return rc;
+}
+
+int ibtopo__thresholds_read(struct ibtopo__thresholds *t, const char *path,
+			    struct ibtopo_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	set_defaults(t);
+	if (!path)
+		return 0;
+	rc = ibtopo__read_whole_file(&buf, &len, path, err);
+	if (!rc)
+		rc = ibtopo__thresholds_parse(t, buf, len, path, err);
 	free(buf);
 	return rc;
 }

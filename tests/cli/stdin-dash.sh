@@ -70,6 +70,32 @@ same_out map "$IBTOPO" show "$TINY" nodes --node-name-map - <"$T/hosts.map"
 want mapdiff "$IBTOPO" diff "$TINY" "$TINY" --node-name-map "$T/hosts.map"
 same_out mapdiff "$IBTOPO" diff "$TINY" "$TINY" --node-name-map - <"$T/hosts.map"
 
+# ---- the analysis' own inputs: --roots -, --cable-reach -, and
+# health's --counters - and --thresholds -, read as text, no file between
+printf 'leaf01\n' >"$T/roots"
+want roots "$IBTOPO" analyze --format json --fail-on never --roots "$T/roots" \
+	"$DATA/rd-small.topo"
+same_out roots "$IBTOPO" analyze --format json --fail-on never --roots - \
+	"$DATA/rd-small.topo" <"$T/roots"
+grep -q '"ranked_from": *"roots"' "$T/roots.got" || fail "--roots - ranks nothing"
+want reach "$IBTOPO" analyze --format csv --cable-reach "$DATA/ck-reach.tsv" \
+	--cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
+same_out reach "$IBTOPO" analyze --format csv --cable-reach - \
+	--cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo" <"$DATA/ck-reach.tsv"
+printf 'SymbolErrorCounter=20\n' >"$T/thr"
+# the findings (the counters' read time is the file's mtime, or now)
+findings() { sed -n '/^kind,/,$p'; }
+"$IBTOPO" health "$DATA/ck-cables.topo" --counters "$DATA/hc-perfquery.txt" \
+	--thresholds "$T/thr" --format csv 2>/dev/null | findings >"$T/h.want"
+grep -q 'SymbolErrorCounter' "$T/h.want" && fail "the thresholds change nothing"
+grep -q 'PortRcvErrors is 5' "$T/h.want" || fail "no counters: $(cat "$T/h.want")"
+"$IBTOPO" health "$DATA/ck-cables.topo" --counters - --thresholds "$T/thr" \
+	--format csv <"$DATA/hc-perfquery.txt" 2>/dev/null | findings >"$T/h.got"
+cmp -s "$T/h.want" "$T/h.got" || fail "health --counters - differs"
+"$IBTOPO" health "$DATA/ck-cables.topo" --counters "$DATA/hc-perfquery.txt" \
+	--thresholds - --format csv <"$T/thr" 2>/dev/null | findings >"$T/h.got"
+cmp -s "$T/h.want" "$T/h.got" || fail "health --thresholds - differs"
+
 # ---- errors name standard input; it is read once
 printf 'garbage\n' | "$IBTOPO" analyze - >"$T/out" 2>"$T/err" &&
 	fail "analyze - of garbage succeeded"

@@ -65,11 +65,20 @@ struct ibtopo_analyze_opts {
 	 * the traffic per level with its `top` busiest links (0: 10) */
 	const struct ibtopo_fabric *since;
 	size_t traffic_top;
+	/* version 5: an input given as text rather than by path (standard
+	 * input, say), borrowed, NUL-terminated: when set it is read in
+	 * place of its file (checks.reach_path, topology.roots_file,
+	 * health.thresholds_path), whose path, when set, names it in
+	 * messages ("-" when not) */
+	const char *reach_text;
+	const char *roots_text;
+	const char *thresholds_text;
 };
-#define IBTOPO_ANALYZE_OPTS_VERSION 4
+#define IBTOPO_ANALYZE_OPTS_VERSION 5
 #define IBTOPO_ANALYZE_OPTS_INIT { IBTOPO_ANALYZE_OPTS_VERSION, \
 	IBTOPO_CHECK_OPTS_INIT, IBTOPO_TOPOLOGY_OPTS_INIT, 0, \
-	IBTOPO_HEALTH_OPTS_INIT, IBTOPO_ROUTES_OPTS_INIT, NULL, 0 }
+	IBTOPO_HEALTH_OPTS_INIT, IBTOPO_ROUTES_OPTS_INIT, NULL, 0, NULL, \
+	NULL, NULL }
 
 /**
  * A new analysis of `fabric` (borrowed: free the analysis first) with a
