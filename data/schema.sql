@@ -240,3 +240,23 @@ CREATE TABLE firmware (
 	psid TEXT,
 	PRIMARY KEY (snapshot_id, node_guid)
 );
+
+-- @version 10
+-- Partition keys a live sweep read: the PKeyTable of every CA port that
+-- is up and of every switch port that enforces partitions. keys: the
+-- valid entries in table order, as hex words separated by blanks
+-- ('0xffff 0x8101'; bit 15 set: a full member); enforce: a switch port's
+-- PortInfo PartitionEnforcementInbound (1) and Outbound (2). A port
+-- without a row had no table read.
+CREATE TABLE pkeys (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	port INTEGER NOT NULL,
+	enforce INTEGER NOT NULL DEFAULT 0,
+	keys TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX pkeys_snapshot ON pkeys(snapshot_id);
+-- A master SM's SMInfo read a second time, a moment after the first:
+-- reread = 1 then, and act_count2 its ActCount that time.
+ALTER TABLE sms ADD COLUMN reread INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sms ADD COLUMN act_count2 INTEGER NOT NULL DEFAULT 0;

@@ -189,6 +189,19 @@ int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			 struct ibtopo__mad_tally *tally,
 			 struct ibtopo_error *err);
 
+/* discover/sweep_pkey.c */
+
+/**
+ * The PKeyTables of a live sweep (Gets only; see there): every CA port
+ * that is up, every switch port that enforces partitions, onto their
+ * ports in `fabric`; a table with a block that did not answer stays
+ * unread.
+ */
+int ibtopo__sweep_pkeys(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
+			const char *ca, int portnum, unsigned timeout_ms,
+			unsigned retries, struct ibtopo__mad_tally *tally,
+			struct ibtopo_error *err);
+
 /**
  * Count what did not answer (rules a-c at the top of discover.c) into
  * `u`, describing the first one.

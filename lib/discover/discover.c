@@ -614,6 +614,11 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 		if (!rc) {
 			rc = ibtopo__discover_sms(got, in, ca, portnum,
 						  cfg->timeout_ms, tally, err);
+			if (!rc)
+				rc = ibtopo__sweep_pkeys(got, in, ca, portnum,
+							 cfg->timeout_ms,
+							 cfg->retries, tally,
+							 err);
 			if (rc) {
 				ibtopo_fabric_free(got);
 				got = NULL;

@@ -64,6 +64,7 @@ static void free_node(struct ibtopo_node *n)
 			struct port_entry *pe = (struct port_entry *)
 				((char *)n->ports[i] - offsetof(struct port_entry, port));
 			free(pe->port.counters);
+			ibtopo__pkeys_free(pe->port.pkeys);
 			free(pe);
 		}
 	}

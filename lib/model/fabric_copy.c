@@ -2,7 +2,7 @@
  * fabric_copy.c - a copy of a fabric without some of its nodes and links:
  * the fabric as it would be if they failed (whatif). Nodes, ports and
  * links are copied with what the analyses read (types, GUIDs, names,
- * rates, cables, firmware, GUID clashes, subnet managers); counters and
+ * rates, cables, firmware, GUID clashes, subnet managers, PKeys); counters and
  * forwarding tables are not.
  */
 #include "model/model-int.h"
@@ -65,7 +65,14 @@ static int copy_node(struct ibtopo_fabric *dst, const struct ibtopo_node *n,
 		p->remote = NULL;
 		p->link = NULL;
 		p->counters = NULL;
-		rc = ibtopo_fabric_index_port(dst, p, err);
+		p->pkeys = NULL;
+		/* the partition checks read them */
+		if (o->pkeys)
+			rc = ibtopo_port_set_pkeys(p, o->pkeys->keys,
+						   o->pkeys->count,
+						   o->pkeys->enforce, err);
+		if (!rc)
+			rc = ibtopo_fabric_index_port(dst, p, err);
 		if (rc)
 			return rc;
 	}

@@ -86,6 +86,10 @@ int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
 			      const struct ibtopo_port *other,
 			      struct ibtopo_error *err);
 
+/* model/pkeys.c */
+/** Free a port's PKeys (NULL is fine). */
+void ibtopo__pkeys_free(struct ibtopo_pkeys *pkeys);
+
 /* model/fabric_copy.c */
 /**
  * A copy of `src` without the nodes drop_node[node index] and the links

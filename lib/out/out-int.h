@@ -53,7 +53,7 @@ struct ibtopo__cell {
 	bool b;
 	const char *sv[IBTOPO__STRLIST_MAX];
 	size_t n;
-	char buf[64]; /* scratch for accessors that format */
+	char buf[96]; /* scratch for accessors that format */
 };
 
 /* Fill a cell with one value of a type. */

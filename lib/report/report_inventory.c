@@ -2,6 +2,7 @@
 #include "report/report-int.h"
 #include "store/store-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,6 +252,30 @@ static void p_rport(const void *r, void *x, struct ibtopo__cell *c)
 	if (PORT(r)->remote)
 		ibtopo__cell_int(c, PORT(r)->remote->num);
 }
+/*
+ * A port's PKeys as its table holds them ("0xffff", "0x8101"), in the
+ * cell's scratch; more than the cell takes end in "...".
+ */
+static void p_pkeys(const void *r, void *x, struct ibtopo__cell *c)
+{
+	const struct ibtopo_pkeys *k = PORT(r)->pkeys;
+	size_t at = 0;
+
+	(void)x;
+	if (!k)
+		return; /* not read: null */
+	c->type = IBTOPO__STRLIST;
+	for (size_t i = 0; i < k->count && c->n < IBTOPO__STRLIST_MAX; i++) {
+		if (c->n == IBTOPO__STRLIST_MAX - 1 && i + 1 < k->count) {
+			c->sv[c->n++] = "...";
+			break;
+		}
+		snprintf(c->buf + at, sizeof(c->buf) - at, "0x%04x",
+			 k->keys[i]);
+		c->sv[c->n++] = c->buf + at;
+		at += 7;
+	}
+}
 GETTER(p_type, struct ibtopo_port, ibtopo__cell_str, ibtopo_node_type_name(r->node->type))
 GETTER(p_gbps, struct ibtopo_port, set_gbps, r->speed_active, r->width_active)
 
@@ -277,6 +302,7 @@ static const struct ibtopo__column port_cols[] = {
 	{ "peer.node", "PEER", p_rnode },
 	{ "peer.guid", "PEER GUID", p_rguid },
 	{ "peer.port", "PEER PORT", p_rport },
+	{ "pkeys", "PKEYS", p_pkeys },
 };
 
 /* The text table of `show ports` leaves out the node's type and the

@@ -351,8 +351,8 @@ static int clash_row(struct load_ctx *c, sqlite3_stmt *st,
 }
 
 static const char sms_sql[] =
-	"SELECT node_guid, port, answered, guid, priority, state, act_count"
-	" FROM sms WHERE snapshot_id = ?";
+	"SELECT node_guid, port, answered, guid, priority, state, act_count,"
+	" reread, act_count2 FROM sms WHERE snapshot_id = ?";
 
 static int sm_row(struct load_ctx *c, sqlite3_stmt *st,
 		  struct ibtopo_error *err)
@@ -365,6 +365,8 @@ static int sm_row(struct load_ctx *c, sqlite3_stmt *st,
 		.priority = (uint8_t)sqlite3_column_int(st, 4),
 		.state = (uint8_t)sqlite3_column_int(st, 5),
 		.act_count = (uint32_t)sqlite3_column_int64(st, 6),
+		.reread = sqlite3_column_int(st, 7) != 0,
+		.act_count2 = (uint32_t)sqlite3_column_int64(st, 8),
 	};
 
 	return ibtopo_fabric_add_sm(c->f, &sm, err);
@@ -381,6 +383,35 @@ static int firmware_row(struct load_ctx *c, sqlite3_stmt *st,
 	return rc ? refused(c, rc, err) : 0;
 }
 
+static const char pkeys_sql[] =
+	"SELECT node_guid, port, enforce, keys FROM pkeys"
+	" WHERE snapshot_id = ?";
+
+/* One port's PKeys: hex words separated by blanks. */
+static int pkeys_row(struct load_ctx *c, sqlite3_stmt *st,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_port *p = end_port(c, st, 0);
+	const char *t = column_text(st, 3);
+	uint16_t keys[2048];
+	size_t n = 0;
+
+	if (!p)
+		return corrupt(c, "PKeys of an unknown port", err);
+	while (t && *t) {
+		char *end;
+		unsigned long k = strtoul(t, &end, 16);
+
+		if (end == t || k > 0xffff || n == IBTOPO__ARRAY_SIZE(keys) ||
+		    (*end && *end != ' '))
+			return corrupt(c, "bad PKeys", err);
+		keys[n++] = (uint16_t)k;
+		t = *end ? end + 1 : end;
+	}
+	return ibtopo_port_set_pkeys(p, keys, n,
+				     (unsigned)sqlite3_column_int(st, 2), err);
+}
+
 /* The tables after the snapshot's own row, in the order they refer back. */
 static const struct {
 	const char *sql;
@@ -390,6 +421,7 @@ static const struct {
 	{ links_sql, link_row }, { counters_sql, counters_row },
 	{ lfts_sql, lft_row },	 { clashes_sql, clash_row },
 	{ sms_sql, sm_row },	 { ibtopo__store_firmware_sql, firmware_row },
+	{ pkeys_sql, pkeys_row },
 };
 
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,

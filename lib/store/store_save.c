@@ -4,6 +4,7 @@
  */
 #include "store/store-db.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,7 +92,8 @@ static int save_clashes(sqlite3 *db, int64_t sid,
 /* The subnet managers a sweep found: a few rows, when any. */
 static const char sm_sql[] =
 	"INSERT INTO sms (snapshot_id, node_guid, port, answered, guid,"
-	" priority, state, act_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+	" priority, state, act_count, reread, act_count2)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static int save_sms(sqlite3 *db, int64_t sid,
 		    const struct ibtopo_fabric *fabric)
@@ -114,7 +116,65 @@ static int save_sms(sqlite3 *db, int64_t sid,
 		sqlite3_bind_int(st, 6, sm->priority);
 		sqlite3_bind_int(st, 7, sm->state);
 		sqlite3_bind_int64(st, 8, sm->act_count);
+		sqlite3_bind_int(st, 9, sm->reread);
+		sqlite3_bind_int64(st, 10, sm->act_count2);
 		rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* A port's PKeys as the pkeys table holds them: "0xffff 0x8101". */
+static char *pkeys_text(const struct ibtopo_pkeys *k)
+{
+	char *t = malloc(k->count * 7 + 1);
+	size_t at = 0;
+
+	if (!t)
+		return NULL;
+	t[0] = '\0';
+	for (size_t i = 0; i < k->count; i++)
+		at += (size_t)sprintf(t + at, "%s0x%04x", i ? " " : "",
+				      k->keys[i]);
+	return t;
+}
+
+static const char pkey_sql[] =
+	"INSERT INTO pkeys (snapshot_id, node_guid, port, enforce, keys)"
+	" VALUES (?, ?, ?, ?, ?)";
+
+/* The PKeyTables a sweep read: one row a port. */
+static int save_pkeys(sqlite3 *db, int64_t sid,
+		      const struct ibtopo_fabric *fabric)
+{
+	size_t nn = ibtopo_fabric_node_count(fabric);
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < nn && rc == SQLITE_OK; i++) {
+		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+
+		for (unsigned j = 0; j <= n->nports && rc == SQLITE_OK; j++) {
+			const struct ibtopo_port *p = n->ports[j];
+			char *text;
+
+			if (!p || !p->pkeys)
+				continue;
+			if (!st)
+				rc = sqlite3_prepare_v2(db, pkey_sql, -1, &st,
+							NULL);
+			text = rc == SQLITE_OK ? pkeys_text(p->pkeys) : NULL;
+			if (rc == SQLITE_OK && !text)
+				rc = SQLITE_NOMEM;
+			if (rc != SQLITE_OK)
+				break;
+			sqlite3_bind_int64(st, 1, sid);
+			sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
+			sqlite3_bind_int(st, 3, (int)j);
+			sqlite3_bind_int(st, 4, p->pkeys->enforce);
+			sqlite3_bind_text(st, 5, text, -1, free);
+			rc = ibtopo__store_step_reset(st);
+		}
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -616,6 +676,8 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		src = save_sms(store->db, x.sid, fabric);
 	if (src == SQLITE_OK)
 		src = ibtopo__store_save_firmware(store->db, x.sid, fabric);
+	if (src == SQLITE_OK)
+		src = save_pkeys(store->db, x.sid, fabric);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	/* under the write lock: a concurrent save cannot slip in */

@@ -24,6 +24,7 @@ unset IBTOPO_FABRIC
 	ALTER TABLE snapshots DROP COLUMN sm_guid;
 	DROP TABLE fabrics; DROP TABLE guid_clashes;
 	ALTER TABLE ports DROP COLUMN mtu_vls;
+	DROP TABLE pkeys;
 	DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read;
 	DROP TABLE firmware;
 	PRAGMA user_version = 4" >/dev/null || exit 99

@@ -68,9 +68,9 @@ run 2 "$IBTOPO" show "$IBL" links --down
 # ---- machine formats: one row per port
 run 0 "$IBTOPO" show "$INIT" switches --down --format csv
 tr -d '\r' <"$tmp/out" >"$tmp/csv"
-printf '%s\n' "node,guid,type,port,port_guid,lid,state,phys_state,width,speed,gbps,width_supported,width_enabled,speed_supported,speed_enabled,peer.node,peer.guid,peer.port" \
-	"spine02,0x0000000000200001,switch,2,,,init,linkup,4x,EDR,100,,,,,leaf02,0x0000000000200003,8" \
-	"leaf02,0x0000000000200003,switch,8,,,init,linkup,4x,EDR,100,,,,,spine02,0x0000000000200001,2" >"$tmp/want"
+printf '%s\n' "node,guid,type,port,port_guid,lid,state,phys_state,width,speed,gbps,width_supported,width_enabled,speed_supported,speed_enabled,peer.node,peer.guid,peer.port,pkeys" \
+	"spine02,0x0000000000200001,switch,2,,,init,linkup,4x,EDR,100,,,,,leaf02,0x0000000000200003,8," \
+	"leaf02,0x0000000000200003,switch,8,,,init,linkup,4x,EDR,100,,,,,spine02,0x0000000000200001,2," >"$tmp/want"
 same "$tmp/want" "$tmp/csv" "--down CSV"
 run 0 "$IBTOPO" show "$IBL" switches --switch host01 --format json
 grep -q '^{"schema_version":2,"ports":\[{"node":"host01","guid":"0x0000000000100001","type":"ca","port":1,"port_guid":"0x0000000000100001","lid":2,"state":"active","phys_state":"linkup","width":"4x","speed":"HDR","gbps":200' "$tmp/out" ||

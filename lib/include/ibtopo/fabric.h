@@ -43,6 +43,7 @@ const char *ibtopo_phys_state_name(unsigned phys_state);
 struct ibtopo_node;
 struct ibtopo_link;
 struct ibtopo_counters;	/* port counters, <ibtopo/counters.h> */
+struct ibtopo_pkeys;	/* a port's partition keys, below */
 struct ibtopo_lft;	/* a switch's forwarding table, <ibtopo/lfts.h> */
 
 /** Cable media, as far as it is known. */
@@ -99,6 +100,10 @@ struct ibtopo_port {
 	/* PMA counters (discover --counters, import --counters); NULL = not
 	 * read. Owned by the fabric: set with ibtopo_port_set_counters(). */
 	struct ibtopo_counters *counters;
+	/* PKeyTable (discover reads it for CA ports and for switch ports
+	 * that enforce partitions); NULL = not read. Owned by the fabric:
+	 * set with ibtopo_port_set_pkeys(). */
+	struct ibtopo_pkeys *pkeys;
 };
 
 /** One node (CA, switch or router). */
@@ -342,6 +347,10 @@ struct ibtopo_sm {
 	uint8_t priority;
 	uint8_t state;		/* enum ibtopo_sm_state */
 	uint32_t act_count;	/* ActCount */
+	/* a master's SMInfo read again a moment later (discover): its
+	 * ActCount then; an SM counts the SMPs it sends, that answer too */
+	bool reread;
+	uint32_t act_count2;
 };
 /** Record a subnet manager (copied). */
 int ibtopo_fabric_add_sm(struct ibtopo_fabric *fabric,
@@ -357,6 +366,42 @@ const struct ibtopo_sm *ibtopo_fabric_sm(const struct ibtopo_fabric *fabric,
  */
 void ibtopo_fabric_set_sms_read(struct ibtopo_fabric *fabric, bool read);
 bool ibtopo_fabric_sms_read(const struct ibtopo_fabric *fabric);
+
+/** PortInfo PartitionEnforcementInbound / Outbound of a switch port. */
+enum ibtopo_pkey_enforce {
+	IBTOPO_PKEY_ENFORCE_IN = 1u << 0,
+	IBTOPO_PKEY_ENFORCE_OUT = 1u << 1,
+};
+/* A PKey's membership bit (set: full member) and its partition bits. */
+#define IBTOPO_PKEY_FULL 0x8000u
+#define IBTOPO_PKEY_BASE 0x7fffu
+/* The default partition's PKey (0x7fff limited, 0xffff full). */
+#define IBTOPO_PKEY_DEFAULT 0x7fffu
+
+/**
+ * A port's PKeyTable as read: its valid entries in table order (those
+ * whose partition bits are not 0), the membership bit (IBTOPO_PKEY_FULL)
+ * as the table holds it; and, for a switch port, the partition
+ * enforcement its PortInfo says (enum ibtopo_pkey_enforce).
+ */
+struct ibtopo_pkeys {
+	uint16_t *keys;		/* `count` entries; owned by the fabric */
+	size_t count;
+	uint8_t enforce;	/* enum ibtopo_pkey_enforce */
+};
+/**
+ * Set a port's PKeys: `count` entries of `keys` (copied; entries whose
+ * partition bits are 0 are left out) and its enforcement bits. NULL
+ * keys with count 0 records an empty table. IBTOPO_EINVAL, IBTOPO_ENOMEM.
+ */
+int ibtopo_port_set_pkeys(struct ibtopo_port *port, const uint16_t *keys,
+			  size_t count, unsigned enforce,
+			  struct ibtopo_error *err);
+/**
+ * The membership `port` has in partition `base` (a PKey's low 15 bits):
+ * 2 full, 1 limited, 0 none (or its table was not read).
+ */
+int ibtopo_port_pkey_member(const struct ibtopo_port *port, unsigned base);
 
 /** Port `num` of a node or NULL. */
 struct ibtopo_port *ibtopo_node_port(const struct ibtopo_node *node, unsigned num);
