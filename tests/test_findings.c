@@ -69,6 +69,9 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_VL_MISMATCH] = "vl-mismatch",
 	[IBTOPO_FIND_SM_STATE] = "sm-state",
 	[IBTOPO_FIND_FIRMWARE_MISMATCH] = "firmware-mismatch",
+	[IBTOPO_FIND_PKEY_SWITCH_DROP] = "pkey-switch-drop",
+	[IBTOPO_FIND_PKEY_NO_FULL_MEMBER] = "pkey-no-full-member",
+	[IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED] = "pkey-membership-mixed",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

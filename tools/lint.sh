@@ -35,7 +35,7 @@ formatted="$formatted lib/export/write_slurm_block.c lib/export/write_slurm_yaml
 formatted="$formatted lib/analysis/health_ber.c lib/report/report_health_ber.c lib/report/report-health.h"
 formatted="$formatted lib/analysis/health_history.c lib/report/report_health_history.c lib/store/store_history.c"
 formatted="$formatted lib/analysis/subnet_managers.c lib/report/report_subnet_managers.c lib/analysis/sections.h"
-formatted="$formatted lib/model/pkeys.c lib/discover/sweep_pkey.c"
+formatted="$formatted lib/model/pkeys.c lib/discover/sweep_pkey.c lib/analysis/check_pkeys.c lib/findings/kinds_pkeys.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

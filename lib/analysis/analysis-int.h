@@ -215,6 +215,12 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 int ibtopo__check_ports(struct ibtopo_findings *out,
 			const struct ibtopo_fabric *fabric,
 			struct ibtopo_error *err);
+/* analysis/check_pkeys.c */
+/** Partitions: the PKeyTables a sweep read (see there). */
+int ibtopo__check_pkeys(struct ibtopo_findings *out,
+			const struct ibtopo_fabric *fabric,
+			struct ibtopo_error *err);
+
 /* analysis/check_subnet.c */
 /** duplicate node and port GUIDs, LIDs and node descriptions. */
 int ibtopo__check_subnet(struct ibtopo_findings *out,

@@ -364,8 +364,8 @@ static bool any_active(const struct ibtopo_fabric *fabric)
 }
 
 /*
- * The subnet managers a live sweep found: exactly one master, and no
- * standby that outranks it (a standby of higher priority takes over at
+ * The subnet managers a live sweep found: exactly one master, whose
+ * ActCount grows between two reads, and no standby that outranks it (a standby of higher priority takes over at
  * its next sweep, or should have: OpenSM hands over, unless the master
  * was told to stay, -p and sm_sl aside).
  */
@@ -420,6 +420,14 @@ static int sms(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
 		f.actual = sm->priority;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
+	/* it answered the first read: that answer alone moves ActCount */
+	if (!rc && master->reread && master->act_count2 == master->act_count) {
+		ibtopo__finding_init(&f, IBTOPO_FIND_SM_STATE);
+		f.subkind = IBTOPO_SM_MASTER_IDLE;
+		sm_end(&f.a, fabric, master);
+		f.actual = master->act_count;
+		rc = ibtopo_findings_add(out, &f, err);
+	}
 	return rc;
 }
 
@@ -439,6 +447,8 @@ int ibtopo__check_subnet(struct ibtopo_findings *out,
 		rc = sms(out, fabric, err);
 	if (!rc)
 		rc = firmware(out, fabric, err);
+	if (!rc)
+		rc = ibtopo__check_pkeys(out, fabric, err);
 	return rc;
 }
 

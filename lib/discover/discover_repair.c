@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void unanswered_add(struct ibtopo__unanswered *u, const char *fmt, ...)
 	IBTOPO__PRINTF(2, 3);
@@ -427,23 +428,113 @@ void ibtopo__count_unanswered(const ibnd_fabric_t *in,
 /* PortInfo CapabilityMask IsSM: an SM runs behind the port */
 #define CAP_IS_SM (1u << 1)
 
-/* Ask SMInfo along `path` and record the SM of `node_guid` port `port`. */
-static int read_sm(struct requery *q, struct ibtopo_fabric *fabric,
-		   ib_portid_t *path, uint64_t node_guid, int port,
-		   struct ibtopo_error *err)
+/* An IsSM port found, and the route its SMInfo was asked along. */
+struct sm_seen {
+	struct ibtopo_sm sm;
+	ib_portid_t path;
+};
+
+/*
+ * A master's SMInfo is read again this long after the first read: an SM
+ * counts in ActCount the SMPs it sends, its answer to the first read
+ * among them (OpenSM: every MAD it sends on QP0), so a live one has
+ * moved on by the second.
+ */
+#define SM_REREAD_MS 100
+
+/* Ask SMInfo along `path` into sm; false when it did not answer. */
+static bool read_sm(struct requery *q, ib_portid_t *path, struct ibtopo_sm *sm)
 {
-	struct ibtopo_sm sm = { .node_guid = node_guid,
-				.port = (unsigned)port };
 	uint8_t buf[IB_SMP_DATA_SIZE];
 
-	if (requery(q, path, IB_ATTR_SMINFO, 0, buf)) {
-		sm.answered = true;
-		sm.guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
-		sm.priority = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_PRIO_F);
-		sm.state = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_STATE_F);
-		sm.act_count = mad_get_field(buf, 0, IB_SMINFO_ACT_F);
+	if (!requery(q, path, IB_ATTR_SMINFO, 0, buf))
+		return false;
+	sm->answered = true;
+	sm->guid = mad_get_field64(buf, 0, IB_SMINFO_GUID_F);
+	sm->priority = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_PRIO_F);
+	sm->state = (uint8_t)mad_get_field(buf, 0, IB_SMINFO_STATE_F);
+	sm->act_count = mad_get_field(buf, 0, IB_SMINFO_ACT_F);
+	return true;
+}
+
+/* Each master's SMInfo a second time, SM_REREAD_MS after the first. */
+static void reread_masters(struct requery *q, struct sm_seen *v, size_t n)
+{
+	struct timespec pause = { 0, SM_REREAD_MS * 1000000L };
+	bool any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = v[i].sm.answered && v[i].sm.state == IBTOPO_SM_MASTER;
+	if (!any)
+		return;
+	nanosleep(&pause, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct ibtopo_sm again = v[i].sm;
+
+		if (!v[i].sm.answered || v[i].sm.state != IBTOPO_SM_MASTER ||
+		    !read_sm(q, &v[i].path, &again))
+			continue;
+		v[i].sm.reread = true;
+		v[i].sm.act_count2 = again.act_count;
 	}
-	return ibtopo_fabric_add_sm(fabric, &sm, err);
+}
+
+/* The route to an IsSM port `i` of `nd`; false when there is none. */
+static bool sm_path(ib_portid_t *path, const ibnd_fabric_t *in,
+		    const ibnd_node_t *nd, int i)
+{
+	const ibnd_port_t *p = nd->ports[i];
+
+	/* a CA port: through its peer, so the SMP comes in on that port;
+	 * our own: the empty route */
+	if (nd == in->from_node && i == in->from_portnum) {
+		memset(path, 0, sizeof(*path));
+	} else if (nd->type == IB_NODE_SWITCH) {
+		*path = nd->path_portid;
+	} else if (p->remoteport && p->remoteport->node &&
+		   p->remoteport->node->path_portid.drpath.cnt + 1 <
+			   IB_SUBNET_PATH_HOPS_MAX) {
+		*path = p->remoteport->node->path_portid;
+		path->drpath.cnt++;
+		path->drpath.p[path->drpath.cnt] =
+			(uint8_t)p->remoteport->portnum;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Every IsSM port's SM and route, into *out (*n of them). */
+static int find_sms(struct sm_seen **out, size_t *n, ibnd_fabric_t *in,
+		    struct requery *q)
+{
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (ibnd_node_t *nd = in->nodes; nd; nd = nd->next) {
+		for (int i = 0; i <= nd->numports && nd->ports; i++) {
+			ibnd_port_t *p = nd->ports[i];
+			struct sm_seen *s;
+
+			if (!p || no_port_info(p) ||
+			    !(ibtopo__smp_field(p->info, IB_PORT_CAPMASK_F) &
+			      CAP_IS_SM) ||
+			    (nd->type == IB_NODE_SWITCH) != (i == 0))
+				continue;
+			if (ibtopo__grow(out, &alloc, *n + 1, sizeof(**out)))
+				return IBTOPO_ENOMEM;
+			s = &(*out)[*n];
+			memset(s, 0, sizeof(*s));
+			s->sm.node_guid = nd->guid;
+			s->sm.port = (unsigned)i;
+			if (!sm_path(&s->path, in, nd, i))
+				continue;
+			read_sm(q, &s->path, &s->sm);
+			++*n;
+		}
+	}
+	return 0;
 }
 
 int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
@@ -454,41 +545,20 @@ int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 	struct requery q = {
 		NULL, ca, portnum, timeout_ms, 0, false, tally, ""
 	};
-	int rc = 0;
+	struct sm_seen *v = NULL;
+	size_t n = 0;
+	int rc = find_sms(&v, &n, in, &q);
 
-	for (ibnd_node_t *nd = in->nodes; nd && !rc; nd = nd->next) {
-		for (int i = 0; i <= nd->numports && nd->ports && !rc; i++) {
-			ibnd_port_t *p = nd->ports[i];
-			ib_portid_t path;
-
-			if (!p || no_port_info(p) ||
-			    !(ibtopo__smp_field(p->info, IB_PORT_CAPMASK_F) &
-			      CAP_IS_SM) ||
-			    (nd->type == IB_NODE_SWITCH) != (i == 0))
-				continue;
-			/* a CA port: through its peer, so the SMP comes in
-			 * on that port; our own: the empty route */
-			if (nd == in->from_node && i == in->from_portnum) {
-				memset(&path, 0, sizeof(path));
-			} else if (nd->type == IB_NODE_SWITCH) {
-				path = nd->path_portid;
-			} else if (p->remoteport && p->remoteport->node &&
-				   p->remoteport->node->path_portid.drpath.cnt +
-						   1 <
-					   IB_SUBNET_PATH_HOPS_MAX) {
-				path = p->remoteport->node->path_portid;
-				path.drpath.cnt++;
-				path.drpath.p[path.drpath.cnt] =
-					(uint8_t)p->remoteport->portnum;
-			} else {
-				continue;
-			}
-			rc = read_sm(&q, fabric, &path, nd->guid, i, err);
-		}
-	}
+	if (rc)
+		rc = ibtopo__error_set(err, rc, "out of memory");
+	if (!rc)
+		reread_masters(&q, v, n);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = ibtopo_fabric_add_sm(fabric, &v[i].sm, err);
 	if (q.mp)
 		mad_rpc_close_port(q.mp);
 	if (!rc)
 		ibtopo_fabric_set_sms_read(fabric, true);
+	free(v);
 	return rc;
 }

@@ -45,6 +45,9 @@ extern const struct ibtopo__finding_kind ibtopo__kind_mtu_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch;
 extern const struct ibtopo__finding_kind ibtopo__kind_sm_state;
 extern const struct ibtopo__finding_kind ibtopo__kind_firmware_mismatch;
+extern const struct ibtopo__finding_kind ibtopo__kind_pkey_switch_drop;
+extern const struct ibtopo__finding_kind ibtopo__kind_pkey_no_full_member;
+extern const struct ibtopo__finding_kind ibtopo__kind_pkey_membership_mixed;
 extern const struct ibtopo__finding_kind ibtopo__kind_dragonfly_violation;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_black_hole;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_loop;
@@ -116,6 +119,9 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_VL_MISMATCH] = &ibtopo__kind_vl_mismatch,
 	[IBTOPO_FIND_SM_STATE] = &ibtopo__kind_sm_state,
 	[IBTOPO_FIND_FIRMWARE_MISMATCH] = &ibtopo__kind_firmware_mismatch,
+	[IBTOPO_FIND_PKEY_SWITCH_DROP] = &ibtopo__kind_pkey_switch_drop,
+	[IBTOPO_FIND_PKEY_NO_FULL_MEMBER] = &ibtopo__kind_pkey_no_full_member,
+	[IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED] = &ibtopo__kind_pkey_membership_mixed,
 };
 
 const struct ibtopo__finding_kind *

@@ -240,6 +240,8 @@ static const char *sm_subkind_name(int subkind)
 		return "several-masters";
 	case IBTOPO_SM_STANDBY_OUTRANKS:
 		return "standby-outranks-master";
+	case IBTOPO_SM_MASTER_IDLE:
+		return "master-idle";
 	default:
 		return NULL;
 	}
@@ -263,6 +265,11 @@ static int sm_state_sentence(char *buf, size_t len,
 			buf, len,
 			"the standby subnet manager on %s port %d has priority %u, above the master's %u (on %s port %d): it should have taken over; check that both see each other (SMInfo polling), or lower its priority so the setup says which one leads",
 			a, f->a.port, f->actual, f->expected, b, f->b.port);
+	if (f->subkind == IBTOPO_SM_MASTER_IDLE)
+		return snprintf(
+			buf, len,
+			"the master subnet manager on %s port %d answered SMInfo twice with ActCount %u: an SM counts the SMPs it sends, its first answer among them, so this one no longer works (hung, or its port's agent answers for it) and no one configures the fabric, while its standbys still see a master; check its process and log, restart it or stop it so a standby takes over",
+			a, f->a.port, f->actual);
 	if (!f->actual)
 		return snprintf(
 			buf, len,

@@ -141,12 +141,56 @@ enum ibtopo_port_not_active {
  * port): no master (actual = the SMs found, answering or not; no ends),
  * several masters (a and b the first two, actual = how many), a standby
  * whose priority is above the master's (a the standby, b the master,
- * expected = the master's priority, actual = the standby's).
+ * expected = the master's priority, actual = the standby's), a master
+ * whose ActCount did not grow between two reads (a the master, actual =
+ * its ActCount).
  */
 enum ibtopo_sm_finding {
 	IBTOPO_SM_NO_MASTER = 1,
 	IBTOPO_SM_SEVERAL_MASTERS,
 	IBTOPO_SM_STANDBY_OUTRANKS,
+	IBTOPO_SM_MASTER_IDLE,
+};
+
+/**
+ * Subkinds of pkey-switch-drop findings (a the host port, b its switch
+ * port, actual = the host's PKey): the switch port enforces partitions
+ * and lacks the PKey (IBTOPO_PKEY_DROP_MISSING, error: it drops the
+ * host's packets of that partition), or holds it as a limited member
+ * while the host is a full one (IBTOPO_PKEY_DROP_LIMITED, warning: the
+ * host is a limited member in effect).
+ */
+enum ibtopo_pkey_drop {
+	IBTOPO_PKEY_DROP_MISSING = 1,
+	IBTOPO_PKEY_DROP_LIMITED,
+};
+
+/**
+ * Subkinds of pkey-no-full-member findings (actual = the partition's
+ * PKey, expected = its members): the default partition has members but
+ * no full member (IBTOPO_PKEY_NOFULL_DEFAULT, a a member), the master
+ * SM's port is not a full member of it (IBTOPO_PKEY_NOFULL_SM, a that
+ * port), another partition whose members are all limited
+ * (IBTOPO_PKEY_NOFULL_PARTITION, a and b two of them).
+ */
+enum ibtopo_pkey_no_full {
+	IBTOPO_PKEY_NOFULL_DEFAULT = 1,
+	IBTOPO_PKEY_NOFULL_SM,
+	IBTOPO_PKEY_NOFULL_PARTITION,
+};
+
+/**
+ * Subkinds of pkey-membership-mixed findings: hosts of one leaf (their
+ * ports' peer switch, end c) hold one PKey, some as full members and
+ * some as limited; each host of the smaller group (the limited ones on
+ * a tie) is one finding, a its port and b a host of the other group,
+ * expected = the other group's hosts, actual = its own group's. The host
+ * is a limited member where the others are full
+ * (IBTOPO_PKEY_MIXED_LIMITED), or the reverse (IBTOPO_PKEY_MIXED_FULL).
+ */
+enum ibtopo_pkey_mixed {
+	IBTOPO_PKEY_MIXED_LIMITED = 1,
+	IBTOPO_PKEY_MIXED_FULL,
 };
 
 /** Subkinds of mtu-mismatch and vl-mismatch findings. */

@@ -94,6 +94,10 @@ enum ibtopo_finding_kind {
 	IBTOPO_FIND_SM_STATE,
 	/* subnet: firmware, where an input carries it */
 	IBTOPO_FIND_FIRMWARE_MISMATCH,
+	/* subnet: partitions (PKeyTables a live sweep read) */
+	IBTOPO_FIND_PKEY_SWITCH_DROP,
+	IBTOPO_FIND_PKEY_NO_FULL_MEMBER,
+	IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED,
 	IBTOPO_FIND_KIND_MAX_
 };
 
