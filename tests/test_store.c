@@ -1660,6 +1660,83 @@ static void subnet_and_local_port_round_trip(void **state)
 	ibtopo_store_free(s);
 }
 
+/*
+ * PKeys (schema 9) and a master's SMInfo read twice round-trip: a CA
+ * port's table, a switch port's with its enforcement bits, an empty
+ * table (read, none valid) apart from one not read.
+ */
+static void pkeys_and_sm_reread_round_trip(void **state)
+{
+	static const uint16_t host[] = { 0xffff, 0x0000, 0x8101, 0x0202 };
+	static const uint16_t sw[] = { 0x7fff };
+	struct ctx *c = *state;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_store *s = NULL;
+	struct ibtopo_fabric *f = build_fabric(), *g = NULL;
+	struct ibtopo_sm sm = { .node_guid = 1, .answered = true, .state = 3,
+				.act_count = 7, .reread = true,
+				.act_count2 = 9 };
+	struct ibtopo_port *pa = NULL, *pb = NULL, *pc = NULL;
+	size_t nn = ibtopo_fabric_node_count(f);
+	int64_t id = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+
+		for (unsigned j = 1; j <= n->nports; j++) {
+			struct ibtopo_port *p = n->ports[j];
+
+			if (!p)
+				continue;
+			if (n->type == IBTOPO_NODE_SWITCH && !pb)
+				pb = p;
+			else if (n->type != IBTOPO_NODE_SWITCH && !pa)
+				pa = p;
+			else if (n->type != IBTOPO_NODE_SWITCH && !pc)
+				pc = p;
+		}
+	}
+	assert_non_null(pa);
+	assert_non_null(pb);
+	assert_non_null(pc);
+	assert_int_equal(ibtopo_port_set_pkeys(pa, host, 4, 0, &err), 0);
+	assert_int_equal(ibtopo_port_set_pkeys(pb, sw, 1, 3, &err), 0);
+	assert_int_equal(ibtopo_port_set_pkeys(pc, NULL, 0, 0, &err), 0);
+	assert_int_equal(ibtopo_fabric_add_sm(f, &sm, &err), 0);
+	assert_int_equal(ibtopo_store_open(&s, c->db, 0, &err), 0);
+	assert_int_equal(ibtopo_store_save(&id, s, f, &err), 0);
+	assert_int_equal(ibtopo_store_load(&g, s, id, &err), 0);
+	for (size_t i = 0; i < nn; i++) {
+		const struct ibtopo_node *a = ibtopo_fabric_node(f, i);
+		const struct ibtopo_node *b =
+			ibtopo_fabric_find_node(g, a->guid);
+
+		for (unsigned j = 0; j <= a->nports; j++) {
+			const struct ibtopo_pkeys *x =
+				a->ports[j] ? a->ports[j]->pkeys : NULL;
+			const struct ibtopo_pkeys *y =
+				b->ports[j] ? b->ports[j]->pkeys : NULL;
+
+			assert_true(!x == !y);
+			if (!x)
+				continue;
+			assert_int_equal(x->count, y->count);
+			assert_int_equal(x->enforce, y->enforce);
+			assert_memory_equal(x->keys, y->keys,
+					    x->count * sizeof(*x->keys));
+		}
+	}
+	assert_int_equal(pa->pkeys->count, 3); /* 0x0000 left out */
+	assert_int_equal(ibtopo_port_pkey_member(pa, 0x0101), 2);
+	assert_int_equal(ibtopo_port_pkey_member(pa, 0x0202), 1);
+	assert_int_equal(ibtopo_port_pkey_member(pc, 0x7fff), 0);
+	assert_true(ibtopo_fabric_sm(g, 0)->reread);
+	assert_int_equal(ibtopo_fabric_sm(g, 0)->act_count2, 9);
+	ibtopo_fabric_free(g);
+	ibtopo_fabric_free(f);
+	ibtopo_store_free(s);
+}
+
 static void refs_resolve_within_a_fabric(void **state)
 {
 	static const uint64_t a[] = { 1, 2 }, b[] = { 5, 6 };
@@ -1986,6 +2063,7 @@ int main(void)
 		T(default_path_follows_db_env_xdg_home),
 		T(snapshot_joins_the_fabric_sharing_half_its_switches),
 		T(subnet_and_local_port_round_trip),
+		T(pkeys_and_sm_reread_round_trip),
 		T(refs_resolve_within_a_fabric),
 		T(labels_are_unique_within_a_fabric),
 		T(prune_keeps_the_newest_of_each_fabric),
