@@ -5,7 +5,11 @@
 # build (BASE, say one of main before the change), interleaved, on the
 # 1,944-host simulated fat tree (bench/gen-fattree.py --radix 36 --levels
 # 3 --pods 6: 540 switches) after one `opensm -o` sweep; then again with
-# an opensm daemon running (one IsSM port: one SMInfo Get more).
+# an opensm daemon running (one IsSM port: one SMInfo Get more, and a
+# second one for the master's ActCount). Both sweeps read the PKeyTable
+# of the 1,944 CA ports (OpenSM without partitions.conf: 0xffff each;
+# PartitionCap 64, two blocks each: 3,888 Gets); ibsim's switch ports
+# never enforce partitions, so none of theirs is read.
 #
 #   BASE=/path/to/other/build/src/ibtopo sh bench/subnet.sh   # from a build
 #   REPEAT=5 ...
