@@ -1125,11 +1125,105 @@ static void analysis_is_one_json_object(void **state)
 	ibtopo_buffer_release(&s);
 }
 
+/* The partition checks alone over t's fabric: their finding count. */
+static size_t pkey_findings(struct t *t)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	ibtopo_findings_release(&t->out);
+	memset(&t->out, 0, sizeof(t->out));
+	assert_int_equal(ibtopo__check_pkeys(&t->out, t->f, &err), 0);
+	return t->out.count;
+}
+
+static void set_keys(struct ibtopo_port *p, uint16_t a, uint16_t b,
+		     unsigned enforce)
+{
+	uint16_t k[2] = { a, b };
+
+	assert_int_equal(ibtopo_port_set_pkeys(p, k, 2, enforce, NULL), 0);
+}
+
+/*
+ * Three hosts on one leaf: nothing without tables; the minority of a
+ * PKey held both ways (the limited ones on a tie); an enforcing switch
+ * port that lacks a host's PKey; the default partition without a full
+ * member, unless the master SM runs on a switch (whose table is not
+ * read); a partition of limited members only.
+ */
+static void partitions_as_ibdiagnet_checks_them(void **state)
+{
+	struct t *t = *state;
+	struct ibtopo_node *sw = node(t, IBTOPO_NODE_SWITCH, "leaf01", 8);
+	struct ibtopo_node *h[3];
+	struct ibtopo_sm sm = { .node_guid = sw->guid, .port = 0,
+				.answered = true, .state = IBTOPO_SM_MASTER };
+	const struct ibtopo_finding *f;
+
+	h[0] = node(t, IBTOPO_NODE_CA, "h1", 1);
+	h[1] = node(t, IBTOPO_NODE_CA, "h2", 1);
+	h[2] = node(t, IBTOPO_NODE_CA, "h3", 1);
+	for (unsigned i = 0; i < 3; i++)
+		tlink(t, sw, i + 1, h[i], 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X);
+	assert_int_equal(pkey_findings(t), 0);
+	for (unsigned i = 0; i < 3; i++)
+		set_keys(h[i]->ports[1], 0xffff, 0x8101, 0);
+	assert_int_equal(pkey_findings(t), 0);
+	/* h3 limited, the two others full: h3 */
+	set_keys(h[2]->ports[1], 0xffff, 0x0101, 0);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED);
+	assert_string_equal(f->a.node, "h3");
+	assert_int_equal(f->subkind, IBTOPO_PKEY_MIXED_LIMITED);
+	/* h1 and h2 limited, h3 full: h3 again, the other way */
+	set_keys(h[0]->ports[1], 0xffff, 0x0101, 0);
+	set_keys(h[1]->ports[1], 0xffff, 0x0101, 0);
+	set_keys(h[2]->ports[1], 0xffff, 0x8101, 0);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_string_equal(f->a.node, "h3");
+	assert_int_equal(f->subkind, IBTOPO_PKEY_MIXED_FULL);
+	/* all limited: no full member in 0x0101 */
+	set_keys(h[2]->ports[1], 0xffff, 0x0101, 0);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_PKEY_NO_FULL_MEMBER);
+	assert_int_equal(f->subkind, IBTOPO_PKEY_NOFULL_PARTITION);
+	assert_int_equal(f->expected, 3);
+	/* the default partition limited everywhere */
+	for (unsigned i = 0; i < 3; i++)
+		set_keys(h[i]->ports[1], 0x7fff, 0x8101, 0);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_int_equal(f->subkind, IBTOPO_PKEY_NOFULL_DEFAULT);
+	/* ... which an SM on the switch may be a full member of */
+	assert_int_equal(ibtopo_fabric_add_sm(t->f, &sm, NULL), 0);
+	assert_int_equal(pkey_findings(t), 0);
+	/* h2's switch port enforces, without 0x0101, then with it limited */
+	set_keys(sw->ports[2], 0x7fff, 0x0202, IBTOPO_PKEY_ENFORCE_IN);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_int_equal(f->kind, IBTOPO_FIND_PKEY_SWITCH_DROP);
+	assert_string_equal(f->a.node, "h2");
+	assert_int_equal(f->b.port, 2);
+	assert_int_equal(f->subkind, IBTOPO_PKEY_DROP_MISSING);
+	set_keys(sw->ports[2], 0x7fff, 0x0101, IBTOPO_PKEY_ENFORCE_IN);
+	assert_int_equal(pkey_findings(t), 1);
+	f = &t->out.items[0];
+	assert_int_equal(f->subkind, IBTOPO_PKEY_DROP_LIMITED);
+	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
+	/* not enforcing: its table decides nothing */
+	set_keys(sw->ports[2], 0x7fff, 0x0202, 0);
+	assert_int_equal(pkey_findings(t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(clean_sim_fabric_gives_nothing),
+		T(partitions_as_ibdiagnet_checks_them),
 		T(speed_edr_link_between_hdr_ports_port_config),
 		T(speed_downgrade_with_everything_enabled_is_unknown),
 		T(speed_edr_cable_on_hdr_ports_names_the_cable),

@@ -110,10 +110,15 @@ static void tally(struct tally *t, const struct ibtopo_port *const *v, size_t n,
 	}
 }
 
-/* The master SM's port, where a sweep found one master; else NULL. */
-static const struct ibtopo_port *master_port(const struct ibtopo_fabric *fabric)
+/*
+ * The one master SM a sweep found: *out its port when that is a host
+ * port whose table was read, else NULL; false when there is no one
+ * master.
+ */
+static bool master_port(const struct ibtopo_port **out,
+			const struct ibtopo_fabric *fabric)
 {
-	size_t n = ibtopo_fabric_sm_count(fabric);
+	size_t n = ibtopo_fabric_sm_count(fabric), masters = 0;
 	const struct ibtopo_port *found = NULL;
 
 	for (size_t i = 0; i < n; i++) {
@@ -122,12 +127,12 @@ static const struct ibtopo_port *master_port(const struct ibtopo_fabric *fabric)
 
 		if (!sm->answered || sm->state != IBTOPO_SM_MASTER)
 			continue;
-		if (found)
-			return NULL; /* several: sm-state says so */
+		masters++;
 		node = ibtopo_fabric_find_node(fabric, sm->node_guid);
 		found = node ? ibtopo_node_port(node, sm->port) : NULL;
 	}
-	return found;
+	*out = masters == 1 && is_host(found) ? found : NULL;
+	return masters == 1;
 }
 
 static int no_full(struct ibtopo_findings *out,
@@ -135,15 +140,12 @@ static int no_full(struct ibtopo_findings *out,
 		   const struct ibtopo_port *const *v, size_t n,
 		   const uint8_t *seen, struct ibtopo_error *err)
 {
-	const struct ibtopo_port *sm = master_port(fabric);
+	const struct ibtopo_port *sm;
 	/* an SM on a switch: its port 0's table is not read */
-	bool sm_unseen = sm && !is_host(sm);
+	bool sm_unseen = master_port(&sm, fabric) && !sm;
 	struct ibtopo_finding f;
 	struct tally t;
 	int rc = 0;
-
-	if (sm_unseen)
-		sm = NULL;
 
 	for (unsigned base = 1; base <= IBTOPO_PKEY_BASE && !rc; base++) {
 		if (!seen[base])
