@@ -182,11 +182,16 @@ void ibtopo__discover_repair(ibnd_fabric_t *in, char *ca, int portnum,
  * The subnet managers of a live sweep: SMInfo (a Get) from every port
  * whose CapabilityMask says IsSM (a switch's port 0; a CA's port through
  * its peer, or our own port), into `fabric`, which then says they were
- * looked for. An SM that does not answer is recorded as such.
+ * looked for. An SM that does not answer is recorded as such. A master's
+ * SMInfo is read again 0.1 s after the first reads (its ActCount must
+ * have grown); `meanwhile(arg, err)` (may be NULL) runs in that pause,
+ * and its error is returned.
  */
+typedef int ibtopo__meanwhile_fn(void *arg, struct ibtopo_error *err);
 int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			 char *ca, int portnum, unsigned timeout_ms,
 			 struct ibtopo__mad_tally *tally,
+			 ibtopo__meanwhile_fn *meanwhile, void *arg,
 			 struct ibtopo_error *err);
 
 /* discover/sweep_pkey.c */

@@ -577,6 +577,25 @@ struct kept {
 	double lft_seconds;
 };
 
+/* What ibtopo__sweep_pkeys() needs, for ibtopo__discover_sms(). */
+struct pkey_read {
+	struct ibtopo_fabric *fabric;
+	const ibnd_fabric_t *in;
+	const char *ca;
+	int portnum;
+	const struct ibnd_config *cfg;
+	struct ibtopo__mad_tally *tally;
+};
+
+static int read_pkeys(void *arg, struct ibtopo_error *err)
+{
+	const struct pkey_read *r = arg;
+
+	return ibtopo__sweep_pkeys(r->fabric, r->in, r->ca, r->portnum,
+				   r->cfg->timeout_ms, r->cfg->retries,
+				   r->tally, err);
+}
+
 /*
  * Sweep through `ca` port `portnum`, ask again what did not answer, and
  * sweep again (up to RESWEEPS_MAX times) while the fabric changed under
@@ -612,13 +631,13 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 					changed, sizeof(changed));
 		rc = copy_fabric(&got, in, &now, err);
 		if (!rc) {
+			struct pkey_read pk = { got, in, ca, portnum, cfg,
+						tally };
+
+			/* the PKeyTables while the SMs' ActCount moves on */
 			rc = ibtopo__discover_sms(got, in, ca, portnum,
-						  cfg->timeout_ms, tally, err);
-			if (!rc)
-				rc = ibtopo__sweep_pkeys(got, in, ca, portnum,
-							 cfg->timeout_ms,
-							 cfg->retries, tally,
-							 err);
+						  cfg->timeout_ms, tally,
+						  read_pkeys, &pk, err);
 			if (rc) {
 				ibtopo_fabric_free(got);
 				got = NULL;

@@ -457,17 +457,25 @@ static bool read_sm(struct requery *q, ib_portid_t *path, struct ibtopo_sm *sm)
 	return true;
 }
 
-/* Each master's SMInfo a second time, SM_REREAD_MS after the first. */
-static void reread_masters(struct requery *q, struct sm_seen *v, size_t n)
+/*
+ * Each master's SMInfo a second time, SM_REREAD_MS after `since` (the
+ * first reads), waiting only for what is left of it.
+ */
+static void reread_masters(struct requery *q, struct sm_seen *v, size_t n,
+			   double since)
 {
-	struct timespec pause = { 0, SM_REREAD_MS * 1000000L };
+	double left = SM_REREAD_MS / 1e3 - (ibtopo__mono_now() - since);
 	bool any = false;
 
 	for (size_t i = 0; i < n && !any; i++)
 		any = v[i].sm.answered && v[i].sm.state == IBTOPO_SM_MASTER;
 	if (!any)
 		return;
-	nanosleep(&pause, NULL);
+	if (left > 0) {
+		struct timespec pause = { 0, (long)(left * 1e9) };
+
+		nanosleep(&pause, NULL);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct ibtopo_sm again = v[i].sm;
 
@@ -540,6 +548,7 @@ static int find_sms(struct sm_seen **out, size_t *n, ibnd_fabric_t *in,
 int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			 char *ca, int portnum, unsigned timeout_ms,
 			 struct ibtopo__mad_tally *tally,
+			 ibtopo__meanwhile_fn *meanwhile, void *arg,
 			 struct ibtopo_error *err)
 {
 	struct requery q = {
@@ -548,11 +557,19 @@ int ibtopo__discover_sms(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 	struct sm_seen *v = NULL;
 	size_t n = 0;
 	int rc = find_sms(&v, &n, in, &q);
+	double since = ibtopo__mono_now();
 
 	if (rc)
 		rc = ibtopo__error_set(err, rc, "out of memory");
+	/* one MAD port at a time (umad2sim has one a process): the
+	 * second reads open it again */
+	if (q.mp)
+		mad_rpc_close_port(q.mp);
+	q.mp = NULL;
+	if (!rc && meanwhile)
+		rc = meanwhile(arg, err);
 	if (!rc)
-		reread_masters(&q, v, n);
+		reread_masters(&q, v, n, since);
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = ibtopo_fabric_add_sm(fabric, &v[i].sm, err);
 	if (q.mp)
