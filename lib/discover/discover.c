@@ -544,7 +544,8 @@ static void put_stats(const struct ibtopo_discover_opts *opts,
 
 	if (st) {
 		*st = tally->st;
-		st->lost = lost;
+		/* the sweep's and the PMA's, and the PKeyTables' (tally) */
+		st->lost = tally->st.lost + lost;
 		st->worst_guid = ibtopo__tally_worst(tally,
 						     &st->worst_timeouts);
 	}

@@ -261,6 +261,8 @@ static int receive(struct reader *r)
 			r->tally->st.asked_again++;
 			if (ask(r, q.t, q.block, q.tries + 1))
 				return IBTOPO_ENOMEM;
+		} else {
+			r->tally->st.lost++; /* its port keeps no table */
 		}
 		return pump(r);
 	}
