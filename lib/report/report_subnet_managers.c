@@ -55,6 +55,10 @@ static struct ibtopo__json *sm_json(const struct ibtopo_sm_entry *e)
 	     ibtopo__json_set(o, "act_count",
 			      sm->answered ? ibtopo__json_int(sm->act_count) :
 					     ibtopo__json_null());
+	rc = rc ||
+	     ibtopo__json_set(o, "act_count_again",
+			      sm->reread ? ibtopo__json_int(sm->act_count2) :
+					   ibtopo__json_null());
 	if (rc) {
 		ibtopo__json_free(o);
 		return NULL;
@@ -110,6 +114,10 @@ static int section_text(const struct ibtopo_sink *sink,
 					  ", GUID 0x%016" PRIx64,
 					  e->sm->priority, e->sm->act_count,
 					  e->sm->guid);
+		if (e->sm->reread)
+			ibtopo__wr_printf(&w,
+					  ", ActCount %" PRIu32 " 0.1 s later",
+					  e->sm->act_count2);
 		ibtopo__wr_printf(&w, "\n");
 	}
 	ibtopo__wr_printf(&w, "\n");
