@@ -1661,7 +1661,7 @@ static void subnet_and_local_port_round_trip(void **state)
 }
 
 /*
- * PKeys (schema 9) and a master's SMInfo read twice round-trip: a CA
+ * PKeys (schema 10) and a master's SMInfo read twice round-trip: a CA
  * port's table, a switch port's with its enforcement bits, an empty
  * table (read, none valid) apart from one not read.
  */
