@@ -1,6 +1,7 @@
 /* cmd_whatif.c - ibtopo whatif: what the fabric loses when switches, CAs
  * or cables fail, or each one of a kind in turn (N-1) */
 #include "commands.h"
+#include "whatif_reroute.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@ enum {
 	OPT_TOP,
 	OPT_EXACT,
 	OPT_ROUTES,
+	OPT_REROUTE,
 	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
 };
 
@@ -33,6 +35,10 @@ static const struct cli_opt opts[] = {
 		     "with --each: share an analysis between twins only, not "
 		     "between switches of one colour"),
 	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
+	CLI_LONG_OPT(OPT_REROUTE, "reroute", 1, "ENGINE",
+		     "with --fail: let OpenSM's routing engine (minhop, updn, "
+		     "ftree, dor, ...) route the fabric before and after, "
+		     "under ibsim"),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
@@ -45,7 +51,8 @@ const struct cli_cmd cmd_whatif_entry = {
 	.name = "whatif",
 	.summary = "what the fabric loses when switches or cables fail",
 	.args = "[REF|FILE] (--fail SPEC... [--fail-any K] | --each "
-		"switch|spine|leaf|cable [--top N] [--exact]) [--routes DUMP] " CLI_ARGS_ANALYSIS
+		"switch|spine|leaf|cable [--top N] [--exact]) [--reroute ENGINE] "
+		"[--routes DUMP] " CLI_ARGS_ANALYSIS
 		" [--format text|json|csv]",
 	.details =
 		"--fail fails what SPEC names: a switch or CA by name, GUID or\n"
@@ -60,6 +67,15 @@ const struct cli_cmd cmd_whatif_entry = {
 		"With forwarding tables (discover --routes, or --routes DUMP), the\n"
 		"CA pairs whose routes cross the failure as the tables stand,\n"
 		"before the subnet manager reacts, per destination.\n"
+		"--reroute ENGINE lets OpenSM answer: the fabric as it is and\n"
+		"without what fails are written as ibsim net files in a private\n"
+		"temporary directory; for each, ibsim runs, `opensm -o -R ENGINE`\n"
+		"routes it once under umad2sim and ibtopo's own discover --routes\n"
+		"reads the tables back; then reachability, balance per level,\n"
+		"credit loops and EBB before and after, and the busiest surviving\n"
+		"ports. It stops what it started by PID. Programs: $IBSIM, $OPENSM,\n"
+		"$UMAD2SIM, else those found at build time or in PATH; without\n"
+		"one it says which and exits 2.\n"
 		"--each fails each switch, spine (above level 1), leaf or cable\n"
 		"alone and ranks them: servers isolated, then leaf pairs losing a\n"
 		"node-disjoint path, then bisection lost; a first line says\n"
@@ -97,7 +113,8 @@ struct whatif_args {
 	unsigned any;	/* --fail-any K, 0 = not given */
 	int each;	/* --each, -1 = not given */
 	unsigned top;
-	unsigned flags; /* enum ibtopo_whatif_flags */
+	unsigned flags;	     /* enum ibtopo_whatif_flags */
+	const char *reroute; /* --reroute ENGINE, or NULL */
 };
 
 static bool parse_count(const char *s, unsigned max, unsigned *out)
@@ -206,8 +223,9 @@ static int resolve_level(struct failed *f, struct ibtopo_analysis *an,
 }
 
 static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
-		    enum ibtopo_format format)
+		    enum ibtopo_format format, const struct cli_global *g)
 {
+	struct reroute rr = { 0 };
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 	struct ibtopo_whatif *w = NULL;
@@ -228,6 +246,12 @@ static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
 		cli_fail(&err);
 		goto out_free;
 	}
+	if (a->reroute) {
+		if (reroute_run(&rr, w, a->reroute, ibtopo_analysis_opts(an),
+				g))
+			goto out_free;
+		w->reroute = &rr.result;
+	}
 	so = cli_stdout_sink(format);
 	if (ibtopo_report_whatif(&so, w, &err)) {
 		cli_fail(&err);
@@ -236,6 +260,7 @@ static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
 	rc = cli_report_exit(NULL, 0);
 out_free:
 	ibtopo_whatif_free(w);
+	reroute_release(&rr);
 	free(f.nodes);
 	free(f.links);
 	return rc;
@@ -297,6 +322,19 @@ static int parse_option(const struct cli_cmd *self, struct cli_state *st, int c,
 	case OPT_EXACT:
 		a->flags |= IBTOPO_WHATIF_EXACT;
 		return 0;
+	case OPT_REROUTE:
+		if (!*st->optarg ||
+		    strspn(st->optarg,
+			   "abcdefghijklmnopqrstuvwxyz0123456789_,-") !=
+			    strlen(st->optarg) ||
+		    *st->optarg == '-')
+			return cli_usage_error(
+				self,
+				"bad --reroute '%s' (an OpenSM routing engine: "
+				"minhop, updn, ftree, dor, ...)",
+				st->optarg);
+		a->reroute = st->optarg;
+		return 0;
 	case OPT_TOP:
 		if (!parse_count(st->optarg, 1000000, &a->top))
 			return cli_usage_error(
@@ -320,6 +358,9 @@ static int check_args(const struct cli_cmd *self, const struct whatif_args *a)
 			self, "--fail level:%u needs --fail-any K", a->level);
 	if (a->any && !a->level)
 		return cli_usage_error(self, "--fail-any needs --fail level:N");
+	if (a->reroute && a->each >= 0)
+		return cli_usage_error(self,
+				       "--reroute needs --fail, not --each");
 	return 0;
 }
 
@@ -355,7 +396,7 @@ static int cmd_whatif_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (a.each >= 0)
 		rc = run_each(an, &a, rep.format, g);
 	else
-		rc = run_fail(an, &a, rep.format);
+		rc = run_fail(an, &a, rep.format, g);
 out_free:
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);

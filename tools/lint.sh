@@ -20,6 +20,7 @@ formatted="$formatted lib/analysis/topology_levels.c lib/analysis/topology_ftree
 formatted="$formatted lib/analysis/topology_rules.c lib/analysis/paths_worst.c"
 formatted="$formatted lib/analysis/check_ports.c"
 formatted="$formatted lib/model/fabric_copy.c lib/analysis/whatif*.c lib/analysis/whatif-int.h lib/report/report_whatif.c"
+formatted="$formatted lib/report/report_whatif_reroute.c"
 formatted="$formatted lib/model/hostlist.c lib/analysis/job.c lib/report/report_job.c"
 formatted="$formatted lib/analysis/routes_walk.c lib/model/threads.c"
 formatted="$formatted lib/analysis/check_subnet.c"

@@ -430,3 +430,32 @@ void ibtopo_whatif_free(struct ibtopo_whatif *whatif)
 	free(whatif->dests);
 	free(whatif);
 }
+
+int ibtopo_whatif_fabric(struct ibtopo_fabric **out,
+			 const struct ibtopo_whatif *whatif,
+			 struct ibtopo_error *err)
+{
+	const struct ibtopo_fabric *f;
+	bool *dnode, *dlink;
+	int rc;
+
+	if (!out || !whatif || !whatif->fabric)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no whatif result");
+	f = whatif->fabric;
+	dnode = calloc(ibtopo_fabric_node_count(f) + 1, sizeof(*dnode));
+	dlink = calloc(ibtopo_fabric_link_count(f) + 1, sizeof(*dlink));
+	if (!dnode || !dlink) {
+		rc = nomem(err);
+		goto out_free;
+	}
+	for (size_t i = 0; i < whatif->nnodes; i++)
+		dnode[whatif->nodes[i]->index] = true;
+	for (size_t i = 0; i < whatif->nlinks; i++)
+		dlink[whatif->links[i]->index] = true;
+	rc = ibtopo__fabric_copy(out, f, dnode, dlink, err);
+out_free:
+	free(dnode);
+	free(dlink);
+	return rc;
+}

@@ -27,6 +27,20 @@ int ibtopo__report_json_doc(const struct ibtopo_sink *sink,
 			    struct ibtopo__json *root,
 			    struct ibtopo_error *err);
 
+/* report/report_routes.c */
+/** A routing analysis as `routes`' "routes" object; NULL: no memory. */
+struct ibtopo__json *ibtopo__report_routes_json(const struct ibtopo_routes *r);
+
+/* report/report_whatif_reroute.c: whatif->reroute in the whatif report */
+struct ibtopo__wr;
+struct ibtopo_whatif;
+/** The "reroute" object; NULL when out of memory. */
+struct ibtopo__json *ibtopo__reroute_json(const struct ibtopo_whatif *w);
+/** Its text block (csv: "reroute_<metric>,before,after" rows, then an
+ * empty line and the busiest ports table). */
+void ibtopo__reroute_text(struct ibtopo__wr *wr, const struct ibtopo_whatif *w,
+			  bool csv);
+
 /*
  * A section of ibtopo_report_analysis(): how one section of the analysis
  * (its field of struct ibtopo_analysis, computed) reads in JSON and in

@@ -79,7 +79,7 @@ static json *port_json(const struct ibtopo_route_port *p)
 }
 
 /* The "routes" object. */
-static json *routes_json(const struct ibtopo_routes *r)
+json *ibtopo__report_routes_json(const struct ibtopo_routes *r)
 {
 	json *o = ibtopo__json_object(), *hops = ibtopo__json_object();
 	json *ports = ibtopo__json_array(), *levels = ibtopo__json_array();
@@ -177,7 +177,7 @@ static json *routes_json(const struct ibtopo_routes *r)
 static int routes_section_json(struct ibtopo__json *root,
 			       const struct ibtopo_routes *routes)
 {
-	json *o = routes_json(routes);
+	json *o = ibtopo__report_routes_json(routes);
 
 	if (!o)
 		return IBTOPO_ENOMEM;

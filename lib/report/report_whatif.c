@@ -224,6 +224,8 @@ static void whatif_text(struct ibtopo__wr *w, const struct ibtopo_whatif *r,
 		if (r->routes)
 			ibtopo__wr_printf(w, "ca_pairs_hit,,%zu\n",
 					  r->ca_pairs_hit);
+		if (r->reroute)
+			ibtopo__reroute_text(w, r, true);
 		return;
 	}
 	ibtopo__wr_printf(w,
@@ -236,6 +238,8 @@ static void whatif_text(struct ibtopo__wr *w, const struct ibtopo_whatif *r,
 				  0,
 			  r->became_single_homed);
 	routes_text(w, r);
+	if (r->reroute)
+		ibtopo__reroute_text(w, r, false);
 }
 
 /* ---- JSON ---- */
@@ -397,7 +401,9 @@ static struct ibtopo__json *whatif_json(const struct ibtopo_whatif *r)
 	     ibtopo__json_set(
 		     o, "became_single_homed",
 		     ibtopo__json_int((int64_t)r->became_single_homed)) ||
-	     ibtopo__json_set(o, "routes", routes_json(r));
+	     ibtopo__json_set(o, "routes", routes_json(r)) ||
+	     (r->reroute &&
+	      ibtopo__json_set(o, "reroute", ibtopo__reroute_json(r)));
 	if (rc) {
 		ibtopo__json_free(o);
 		return NULL;

@@ -58,6 +58,7 @@ want "--db " --d
 want "monday " --db "$tmp/db" diff mon
 want "1 latest monday " --db "$tmp/db" snapshots --delete ""
 want "switches " show sw
+want "minhop " whatif --reroute min
 # fabric names, for --fabric and fabrics --rename (issue 25)
 "$IBTOPO" --db "$tmp/db" --fabric storage import "$DATA/rd-small.topo" >/dev/null 2>&1 ||
 	fail "import --fabric storage"

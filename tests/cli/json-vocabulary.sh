@@ -129,6 +129,9 @@ if [ -n "$IBSIM" ] && [ -x "$IBSIM" ] && [ -n "$UMAD2SIM" ] &&
 	walk "show ports" 0 "$IBTOPO" --db "$tmp/sim.db" show ports --format json
 	walk "show switches" 0 "$IBTOPO" --db "$tmp/sim.db" show switches --format json
 	sim_stop
+	# OpenSM's engine before and after a failure, under ibsim of its own
+	walk whatif 0 "$IBTOPO" whatif "$DATA/sim-small.net" --fail spine01 \
+		--reroute minhop --format json
 else
 	skipped=discover
 	info "no ibsim or opensm (or no discover in this build): discover not walked"

@@ -16,6 +16,8 @@ extern "C" {
 #endif
 
 struct ibtopo_analysis;
+struct ibtopo_routes;
+struct ibtopo_whatif_reroute;
 
 /*
  * The figures of one fabric, before or after the failure. A server is
@@ -67,7 +69,33 @@ struct ibtopo_whatif {
 	size_t ca_pairs, ca_pairs_hit;
 	size_t ndests;
 	struct ibtopo_whatif_dest *dests;
+	/* set by the caller to report OpenSM's reroute with it (borrowed;
+	 * NULL: none) */
+	const struct ibtopo_whatif_reroute *reroute;
 };
+
+/*
+ * What a subnet manager's engine does after the failure: the forwarding
+ * tables OpenSM computed on the fabric as it is (before) and on the
+ * fabric without the failed elements (after), each swept back from a
+ * simulator (`whatif --reroute ENGINE`). The swept fabrics keep the
+ * GUIDs of the whatif's fabric, which names their ports.
+ */
+struct ibtopo_whatif_reroute {
+	const char *engine;		/* asked for (opensm -R ENGINE) */
+	const char *sm_host;		/* the CA OpenSM ran from */
+	const struct ibtopo_routes *before, *after;	/* borrowed */
+	size_t top;			/* busiest ports listed; 0: 10 */
+};
+
+/**
+ * The fabric after the failure: a copy of the whatif's fabric without
+ * its failed nodes and links (and the links of the failed nodes); free
+ * it with ibtopo_fabric_free(). IBTOPO_EINVAL, IBTOPO_ENOMEM.
+ */
+int ibtopo_whatif_fabric(struct ibtopo_fabric **out,
+			 const struct ibtopo_whatif *whatif,
+			 struct ibtopo_error *err);
 
 /**
  * What failing `nodes` (switches or CAs) and `links` does to the fabric
@@ -157,6 +185,10 @@ bool ibtopo_whatif_ranking_survives(const struct ibtopo_whatif_ranking *r);
  * table; CSV: rows "metric,before,after"; JSON: {"schema_version",
  * "fabric","whatif":{"failed":[...],"before":{...},"after":{...},
  * "pairs_dropped","pairs_cut","became_single_homed","routes":{...}}}).
+ * With whatif->reroute, the routing before and after OpenSM's reroute
+ * too (JSON "reroute":{"engine","sm_host","before","after",
+ * "busiest_ports"}; text: a table and the busiest surviving ports; CSV:
+ * rows "reroute_<metric>,before,after").
  */
 int ibtopo_report_whatif(const struct ibtopo_sink *sink,
 			 const struct ibtopo_whatif *whatif,
