@@ -1,16 +1,21 @@
 /* cmd_job.c - ibtopo job: what a job's placement gets from the fabric */
 #include "commands.h"
+#include "job_slurm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	OPT_ROUTES = CLI_LONG,
+	OPT_SLURM_JOB,
 	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
 };
 
 static const struct cli_opt opts[] = {
 	CLI_OPT_SAME_ID(OPT_ROUTES, cli_opt_routes_dump),
+	CLI_LONG_OPT(OPT_SLURM_JOB, "slurm-job", 1, "ID",
+		     "the hosts of a Slurm job, from squeue and scontrol show "
+		     "hostnames, instead of a HOSTLIST"),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
@@ -23,12 +28,16 @@ const struct cli_cmd cmd_job_entry = {
 	.name = "job",
 	.summary =
 		"what a job's hosts share: leaves, spines, routes, contention",
-	.args = "HOSTLIST [REF|FILE] [--routes DUMP] " CLI_ARGS_ANALYSIS
+	.args = "(HOSTLIST | --slurm-job ID) [REF|FILE] [--routes DUMP] " CLI_ARGS_ANALYSIS
 		" [--format text|json|csv]",
 	.details =
 		"HOSTLIST is Slurm's hostlist syntax: gpu[001-016,020],login1\n"
 		"(a bracket holds numbers and ranges, padded as its first number;\n"
-		"commas outside brackets separate names). Hosts are CAs by host\n"
+		"commas outside brackets separate names). --slurm-job ID takes\n"
+		"a job's hosts from Slurm's clients instead: its node list from\n"
+		"squeue -h -j ID -o %N (without squeue, scontrol show job ID),\n"
+		"expanded by scontrol show hostnames; without them it says so.\n"
+		"Hosts are CAs by host\n"
 		"name (the first word of \"<host> <adapter>\" descriptions). The\n"
 		"report: the hosts found and those the fabric lacks, the leaves\n"
 		"they hang off, the lowest level with one switch above every one\n"
@@ -49,7 +58,8 @@ const struct cli_cmd cmd_job_entry = {
 		"\"findings\":[...]}}.\n"
 		"CSV: the ports crossed (node,guid,port,peer.node,routes,ideal,up).\n"
 		"Exit status: 0 done, 2 a bad hostlist, no host of it in the\n"
-		"fabric, bad input or a usage error.",
+		"fabric, Slurm's clients missing or failing, bad input or a\n"
+		"usage error.",
 	.opts = opts,
 	.exec = cmd_job_exec,
 	.flags = CLI_NEEDS_DB,
@@ -91,24 +101,33 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	struct ibtopo_analysis *an = NULL;
 	struct ibtopo_fabric *fabric = NULL;
+	const char *slurm_job = NULL;
 	char **names = NULL;
 	size_t nnames = 0;
 	int c, n, rc = EXIT_TROUBLE;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
-		if (c != OPT_ROUTES)
+		if (c == OPT_SLURM_JOB)
+			slurm_job = st.optarg;
+		else if (c == OPT_ROUTES)
+			src.routes = st.optarg;
+		else
 			return cli_usage_error(self, "unexpected option");
-		src.routes = st.optarg;
 	}
-	n = cli_operands(self, &st, argc, argv, 2);
+	n = cli_operands(self, &st, argc, argv, slurm_job ? 1 : 2);
 	if (n < 0)
 		return EXIT_TROUBLE;
-	if (n == 0)
+	if (n == 0 && !slurm_job)
 		return cli_usage_error(self, "no HOSTLIST");
-	if (ibtopo_hostlist_expand(&names, &nnames, argv[st.optind], &err))
+	if (slurm_job) {
+		if (job_slurm_hosts(&names, &nnames, slurm_job))
+			return EXIT_TROUBLE;
+	} else if (ibtopo_hostlist_expand(&names, &nnames, argv[st.optind],
+					  &err)) {
 		return cli_fail(&err);
-	if (n == 2)
-		src.what = argv[st.optind + 1];
+	}
+	if (n == (slurm_job ? 1 : 2))
+		src.what = argv[st.optind + n - 1];
 	if (cli_load(&fabric, g, &src))
 		goto out_free;
 	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_ROUTES;
