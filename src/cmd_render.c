@@ -1,6 +1,7 @@
 /* cmd_render.c - ibtopo render: a fabric diagram as SVG, PNG, PDF, DOT or
  * an interactive HTML page */
 #include "commands.h"
+#include "fail_spec.h"
 #include "output_file.h"
 
 #include <stdlib.h>
@@ -29,6 +30,8 @@ enum {
 	OPT_SINCE,
 	OPT_THRESHOLDS,
 	OPT_HISTORY,
+	OPT_WHATIF,
+	OPT_JOB,
 };
 
 static const struct cli_opt opts[] = {
@@ -89,6 +92,14 @@ static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(
 		OPT_HISTORY, "history", 0, NULL,
 		"with a counters --heat, to HTML: the history of the ports health finds, charted in a clicked link's details"),
+	CLI_LONG_OPT(
+		OPT_WHATIF, "whatif", 1, "SPEC",
+		"draw what whatif --fail SPEC fails (repeatable): the nodes "
+		"outlined black, their cables and failed cables dotted"),
+	CLI_LONG_OPT(
+		OPT_JOB, "job", 1, "HOSTLIST",
+		"draw a job's hosts and links (their cables, and with tables "
+		"the links its routes cross) in blue"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -104,6 +115,7 @@ const struct cli_cmd cmd_render_entry = {
 		"[--focus NODE|GROUP [--depth N]] [--layout auto|dot|sfdp]\n"
 		"       [--detail switches|groups|auto] [--heat routes [--routes DUMP]]\n"
 		"       [--heat errors|ber|traffic|congestion [--since REF] [--thresholds FILE] [--history]]\n"
+		"       [--whatif SPEC]... [--job HOSTLIST [--routes DUMP]]\n"
 		"       ibtopo render --diff OLD NEW -o OUT\n"
 		"       ibtopo render --plan PLAN [REF|FILE] -o OUT",
 	.details =
@@ -146,6 +158,15 @@ const struct cli_cmd cmd_render_entry = {
 		"(high-ber, ...) are in the problems table. With --history the HTML\n"
 		"page charts each finding's ports across the stored snapshots of\n"
 		"their fabric (errors, BER, traffic) in the link's details.\n"
+		"--whatif SPEC draws what whatif --fail SPEC fails (a switch or CA\n"
+		"by name or GUID, a cable as NODE:PORT): the nodes with a thick\n"
+		"black double outline, their cables and the failed cables dotted\n"
+		"black. --job HOSTLIST (Slurm's syntax, as job reads it) outlines\n"
+		"the job's hosts in blue and draws its links blue: its hosts'\n"
+		"cables and, with forwarding tables (discover --routes, or\n"
+		"--routes DUMP), every link its all-to-all routes cross. Both\n"
+		"go over the findings' colours, in the legend and in the HTML\n"
+		"page's details.\n"
 		"Drawn in process with graphviz;\n"
 		"the .dot output is the same bytes for the same input.",
 	.opts = opts,
@@ -227,6 +248,14 @@ struct render {
 	size_t nhist;
 	bool diff, checks, min_paths;
 	int heat;
+	/* --whatif SPECs and what they name; --job's hosts, its result */
+	const char **specs;
+	size_t nspecs;
+	struct fail_set failed;
+	const char *hostlist;
+	struct ibtopo_job *job;
+	const struct ibtopo_link **job_links;
+	const struct ibtopo_node **job_hosts;
 	char title[512];
 	struct ibtopo_fabric *fabric, *other;
 	struct ibtopo_findings findings; /* of --diff or --plan */
@@ -319,6 +348,18 @@ static int parse_option(struct render *r, const struct cli_cmd *self, int c,
 	case OPT_HISTORY:
 		r->history = true;
 		break;
+	case OPT_WHATIF:
+		if (!*arg || strncmp(arg, "level:", 6) == 0)
+			return cli_usage_error(
+				self,
+				"bad --whatif '%s' (a switch, CA or cable; "
+				"level:N is whatif's --fail-any)",
+				arg);
+		r->specs[r->nspecs++] = arg;
+		break;
+	case OPT_JOB:
+		r->hostlist = arg;
+		break;
 	default:
 		return cli_usage_error(self, "unexpected option");
 	}
@@ -361,8 +402,13 @@ static int parse_args(struct render *r, const struct cli_cmd *self,
 		return cli_usage_error(self, "--depth needs --focus");
 	if (r->vo.match && !r->plan)
 		return cli_usage_error(self, "--match needs --plan");
-	if (r->src.routes && r->heat != HEAT_ROUTES)
-		return cli_usage_error(self, "--routes needs --heat routes");
+	if (r->src.routes && r->heat != HEAT_ROUTES && !r->hostlist)
+		return cli_usage_error(self,
+				       "--routes needs --heat routes or --job");
+	if ((r->nspecs || r->hostlist) && (r->diff || r->plan))
+		return cli_usage_error(self, "--%s does not go with --%s",
+				       r->nspecs ? "whatif" : "job",
+				       r->diff ? "diff" : "plan");
 	if ((r->since || r->ao.health.thresholds_path || r->history) &&
 	    (!r->heat || r->heat == HEAT_ROUTES))
 		return cli_usage_error(self,
@@ -623,6 +669,65 @@ static int heat(struct render *r, const struct cli_global *g)
 	return 0;
 }
 
+/* --job HOSTLIST: its hosts, and its cables and route links. */
+static int job_highlight(struct render *r)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	const struct ibtopo_node **hosts;
+	struct ibtopo_job *j;
+	char **names = NULL;
+	size_t nnames = 0, nl = 0;
+	int rc;
+
+	if (ibtopo_hostlist_expand(&names, &nnames, r->hostlist, &err))
+		return cli_fail(&err);
+	rc = ibtopo_job_run(&r->job, r->an, (const char *const *)names, nnames,
+			    &err);
+	ibtopo_hostlist_free(names, nnames);
+	if (rc)
+		return cli_fail(&err);
+	j = r->job;
+	if (!j->nfound)
+		return cli_failf("render --job: no host of '%s' is in the "
+				 "fabric",
+				 r->hostlist);
+	hosts = calloc(j->nports + 1, sizeof(*hosts));
+	r->job_links = calloc(j->nports + j->nlinks + 1, sizeof(*r->job_links));
+	if (!hosts || !r->job_links) {
+		free(hosts);
+		return cli_failf("out of memory");
+	}
+	for (size_t i = 0; i < j->nports; i++) {
+		hosts[i] = j->ports[i]->node;
+		r->job_links[nl++] = j->ports[i]->link;
+	}
+	for (size_t i = 0; i < j->nlinks; i++)
+		if (j->links[i].port->link)
+			r->job_links[nl++] = j->links[i].port->link;
+	r->job_hosts = hosts;
+	r->d.job.nodes = hosts;
+	r->d.job.nnodes = j->nports;
+	r->d.job.links = r->job_links;
+	r->d.job.nlinks = nl;
+	return 0;
+}
+
+/* --whatif and --job: what the picture draws over the findings. */
+static int highlights(struct render *r)
+{
+	if (r->nspecs) {
+		if (fail_set_alloc(&r->failed, r->nspecs, r->nspecs) ||
+		    fail_set_resolve(&r->failed, r->fabric, "--whatif",
+				     r->specs, r->nspecs))
+			return EXIT_TROUBLE;
+		r->d.failed.nodes = r->failed.nodes;
+		r->d.failed.nnodes = r->failed.nnodes;
+		r->d.failed.links = r->failed.links;
+		r->d.failed.nlinks = r->failed.nlinks;
+	}
+	return r->hostlist ? job_highlight(r) : 0;
+}
+
 static int draw(struct render *r, const struct cli_global *g)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -655,9 +760,14 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	};
 	int rc;
 
+	r.specs = calloc((size_t)argc + 1, sizeof(*r.specs));
+	if (!r.specs)
+		return cli_failf("out of memory");
 	rc = parse_args(&r, self, g, argc, argv);
-	if (rc)
+	if (rc) {
+		free(r.specs);
 		return rc;
+	}
 	rc = load(&r, g);
 	if (!rc)
 		rc = analyze(&r, g);
@@ -668,7 +778,14 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	if (!rc)
 		rc = heat(&r, g);
 	if (!rc)
+		rc = highlights(&r);
+	if (!rc)
 		rc = draw(&r, g);
+	fail_set_release(&r.failed);
+	ibtopo_job_free(r.job);
+	free(r.job_links);
+	free(r.job_hosts);
+	free(r.specs);
 	for (size_t i = 0; r.hist && i <= r.nhist; i++) {
 		ibtopo_port_history_free(r.hist[i]);
 		ibtopo_port_readings_free(r.readings[i], r.nreadings[i]);

@@ -1,6 +1,7 @@
 /* cmd_whatif.c - ibtopo whatif: what the fabric loses when switches, CAs
  * or cables fail, or each one of a kind in turn (N-1) */
 #include "commands.h"
+#include "fail_spec.h"
 #include "whatif_reroute.h"
 
 #include <errno.h>
@@ -117,83 +118,8 @@ struct whatif_args {
 	const char *reroute; /* --reroute ENGINE, or NULL */
 };
 
-static bool parse_count(const char *s, unsigned max, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!*s || *s == '-' || *s == '+')
-		return false;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
-/* The failed elements, growing. */
-struct failed {
-	const struct ibtopo_node **nodes;
-	const struct ibtopo_link **links;
-	size_t nnodes, nlinks;
-};
-
-/* A cable as NODE:PORT, after no node took the whole SPEC. */
-static int cable_spec(struct failed *f, const struct ibtopo_fabric *fabric,
-		      const char *spec, const struct ibtopo_error *first)
-{
-	struct ibtopo_error err = IBTOPO_ERROR_INIT;
-	const char *colon = strrchr(spec, ':');
-	struct ibtopo_node *node;
-	struct ibtopo_port *port;
-	unsigned num;
-	char *name;
-
-	if (!colon || !parse_count(colon + 1, 255, &num))
-		return cli_failf("bad --fail '%s': %s", spec, first->message);
-	name = strndup(spec, (size_t)(colon - spec));
-	if (!name)
-		return cli_failf("out of memory");
-	if (ibtopo_fabric_find_node_name(&node, fabric, name, &err)) {
-		free(name);
-		return cli_failf("bad --fail '%s': %s", spec, err.message);
-	}
-	free(name);
-	port = ibtopo_node_port(node, num);
-	if (!port || !port->link)
-		return cli_failf(
-			"bad --fail '%s': port %u of '%s' has no cable", spec,
-			num, node->desc);
-	f->links[f->nlinks++] = port->link;
-	return 0;
-}
-
-static int resolve(struct failed *f, const struct ibtopo_fabric *fabric,
-		   const struct whatif_args *a)
-{
-	for (size_t i = 0; i < a->nspecs; i++) {
-		struct ibtopo_error err = IBTOPO_ERROR_INIT;
-		struct ibtopo_node *node;
-
-		if (strncmp(a->specs[i], "level:", 6) == 0)
-			continue;
-		if (!ibtopo_fabric_find_node_name(&node, fabric, a->specs[i],
-						  &err)) {
-			f->nodes[f->nnodes++] = node;
-			continue;
-		}
-		if (err.code != IBTOPO_ENOTFOUND)
-			return cli_failf("bad --fail '%s': %s", a->specs[i],
-					 err.message);
-		if (cable_spec(f, fabric, a->specs[i], &err))
-			return EXIT_TROUBLE;
-	}
-	return 0;
-}
-
 /* level:N --fail-any K: the K worst switches of level N alone. */
-static int resolve_level(struct failed *f, struct ibtopo_analysis *an,
+static int resolve_level(struct fail_set *f, struct ibtopo_analysis *an,
 			 const struct whatif_args *a)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -229,7 +155,7 @@ static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	const struct ibtopo_fabric *fabric = ibtopo_analysis_fabric(an);
 	struct ibtopo_whatif *w = NULL;
-	struct failed f = { 0 };
+	struct fail_set f = { 0 };
 	struct ibtopo_sink so;
 	int rc = EXIT_TROUBLE;
 
@@ -239,7 +165,8 @@ static int run_fail(struct ibtopo_analysis *an, const struct whatif_args *a,
 		cli_failf("out of memory");
 		goto out_free;
 	}
-	if (resolve(&f, fabric, a) || (a->level && resolve_level(&f, an, a)))
+	if (fail_set_resolve(&f, fabric, "--fail", a->specs, a->nspecs) ||
+	    (a->level && resolve_level(&f, an, a)))
 		goto out_free;
 	if (ibtopo_whatif_run(&w, an, f.nodes, f.nnodes, f.links, f.nlinks,
 			      &err)) {
@@ -296,7 +223,7 @@ static int parse_option(const struct cli_cmd *self, struct cli_state *st, int c,
 	switch (c) {
 	case OPT_FAIL:
 		if (strncmp(st->optarg, "level:", 6) == 0) {
-			if (!parse_count(st->optarg + 6, 64, &a->level) ||
+			if (!fail_parse_count(st->optarg + 6, 64, &a->level) ||
 			    !a->level)
 				return cli_usage_error(
 					self,
@@ -309,7 +236,7 @@ static int parse_option(const struct cli_cmd *self, struct cli_state *st, int c,
 		a->specs[a->nspecs++] = st->optarg;
 		return 0;
 	case OPT_FAIL_ANY:
-		if (!parse_count(st->optarg, 100000, &a->any) || !a->any)
+		if (!fail_parse_count(st->optarg, 100000, &a->any) || !a->any)
 			return cli_usage_error(
 				self, "bad --fail-any '%s' (a count from 1)",
 				st->optarg);
@@ -336,7 +263,7 @@ static int parse_option(const struct cli_cmd *self, struct cli_state *st, int c,
 		a->reroute = st->optarg;
 		return 0;
 	case OPT_TOP:
-		if (!parse_count(st->optarg, 1000000, &a->top))
+		if (!fail_parse_count(st->optarg, 1000000, &a->top))
 			return cli_usage_error(
 				self, "bad --top '%s' (a number)", st->optarg);
 		return 0;

@@ -39,6 +39,8 @@ enum cat {
 	CAT_MISWIRED, /* validate: goes to the wrong peer */
 	CAT_CABLE,    /* cable too long, under-rated, loopback */
 	CAT_DOWN,     /* trained below what both ends support */
+	CAT_JOB,      /* a job's cable or route (render --job) */
+	CAT_FAILED,   /* fails (render --whatif) */
 	CAT_REMOVED,  /* diff: link gone (drawn as a ghost) */
 	CAT_MISSING,  /* validate: planned link absent (ghost) */
 	CAT_MAX_
@@ -55,6 +57,8 @@ enum {
 	MARK_FOCUS = 1u << 6,
 	MARK_FAULT = 1u
 		     << 7, /* a group holding a link or switch with a finding */
+	MARK_FAILED = 1u << 8, /* fails (render --whatif) */
+	MARK_JOB = 1u << 9,    /* a job's host (render --job) */
 };
 
 enum dkind {
@@ -151,6 +155,7 @@ struct scene {
 	const struct ibtopo_fabric *f;
 	const struct ibtopo_diagram_opts *d;
 	struct ibtopo_error *err;
+	struct ibtopo_diagram_opts v2; /* a version 2 caller's, completed */
 
 	/* building: per fabric node (nn) and link (nl) */
 	size_t nn, nl;
@@ -374,5 +379,7 @@ bool ibtopo__diagram_is_ghost_cat(enum cat k);
 bool ibtopo__diagram_ghost_link(const struct scene *c, const struct flink *l);
 /** Colour the links and mark the nodes the findings name. */
 void ibtopo__diagram_apply_findings(struct scene *c);
+/** The highlights of the options (failed, job): marks and categories. */
+void ibtopo__diagram_apply_highlights(struct scene *c);
 
 #endif /* IBTOPO_DIAGRAM_INT_H */

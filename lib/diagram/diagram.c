@@ -8,6 +8,7 @@
 #include "diagram/diagram-int.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -44,6 +45,14 @@ static int scene_open(struct scene *c, struct ibtopo_analysis *an,
 
 	if (!d)
 		d = &defaults;
+	if (d->version == 2) {
+		/* version 2 ends before the highlights */
+		memcpy(&c->v2, d, offsetof(struct ibtopo_diagram_opts, failed));
+		memset(&c->v2.failed, 0, sizeof(c->v2.failed));
+		memset(&c->v2.job, 0, sizeof(c->v2.job));
+		c->v2.version = IBTOPO_DIAGRAM_OPTS_VERSION;
+		d = &c->v2;
+	}
 	if (d->version != IBTOPO_DIAGRAM_OPTS_VERSION)
 		return ibtopo__error_set(
 			err, IBTOPO_EINVAL,

@@ -35,6 +35,8 @@ static const struct {
 	[CAT_MISWIRED] = { "#e377c2", NULL, "miswired (wrong peer)" },
 	[CAT_CABLE] = { "#ff7f0e", NULL, "cable problem" },
 	[CAT_DOWN] = { "#d62728", NULL, "downgraded link" },
+	[CAT_JOB] = { "#08519c", NULL, "the job's link" },
+	[CAT_FAILED] = { "#000000", "dotted", "fails (whatif)" },
 	[CAT_REMOVED] = { "#d62728", "dashed", "removed link" },
 	[CAT_MISSING] = { "#d62728", "dashed", "planned link missing" },
 };
@@ -364,6 +366,8 @@ static const struct mark_box {
 } mark_boxes[] = {
 	{ MARK_TOPO, "#deebf7", "#9467bd", 2, "switch",
 	  "breaks a fat-tree rule" },
+	{ MARK_FAILED, "#ffffff", "#000000", 3, "node", "fails (whatif)" },
+	{ MARK_JOB, "#ffffff", "#08519c", 3, "host", "the job's host" },
 	{ MARK_ADDED, "#ffffff", "#2ca02c", 2, "node", "added node" },
 	{ MARK_EXTRA, "#ffffff", "#17becf", 2, "node", "node not in the plan" },
 	{ MARK_REMOVED, "#ffffff", "#d62728", 1, "node",
@@ -638,7 +642,11 @@ static void write_block(struct ibtopo__wr *w, const struct scene *c,
 		if (i % cols == 0)
 			ibtopo__wr_puts(w, "<TR>");
 		ibtopo__wr_printf(w, "<TD PORT=\"p%016" PRIx64 "\"", n->guid);
-		if (m & MARK_LOWPATH)
+		if (m & (MARK_FAILED | MARK_JOB))
+			ibtopo__wr_printf(w, " BORDER=\"3\" COLOR=\"%s\"",
+					  m & MARK_FAILED ? "#000000" :
+							    "#08519c");
+		else if (m & MARK_LOWPATH)
 			ibtopo__wr_puts(w, " BORDER=\"2\" COLOR=\"#d62728\"");
 		else if (m & (MARK_ADDED | MARK_EXTRA | MARK_TOPO))
 			ibtopo__wr_printf(w, " BORDER=\"2\" COLOR=\"%s\"",
@@ -711,7 +719,12 @@ static void write_node(struct ibtopo__wr *w, const struct scene *c, size_t i)
 		/* the overview: a problem is somewhere inside */
 		if (d->marks & MARK_FAULT)
 			ibtopo__wr_puts(w, ", color=\"#d62728\", penwidth=2.5");
-	} else if (d->marks & (MARK_REMOVED | MARK_MISSING))
+	} else if (d->marks & MARK_FAILED)
+		ibtopo__wr_puts(
+			w, ", color=\"#000000\", peripheries=2, penwidth=3");
+	else if (d->marks & MARK_JOB)
+		ibtopo__wr_puts(w, ", color=\"#08519c\", penwidth=3");
+	else if (d->marks & (MARK_REMOVED | MARK_MISSING))
 		ibtopo__wr_puts(w, ", color=\"#d62728\"");
 	else if (d->marks & MARK_LOWPATH)
 		ibtopo__wr_puts(

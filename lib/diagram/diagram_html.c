@@ -349,6 +349,10 @@ static void write_nodes(struct ctx *x)
 		ibtopo__wr_puts(x->w, ":{\"label\":");
 		put_js(x->w, d->label);
 		put_member(x->w, "kind", kind_name(c, d));
+		if (d->marks & (MARK_FAILED | MARK_JOB))
+			put_member(x->w, "mark",
+				   d->marks & MARK_FAILED ? "fails (whatif)" :
+							    "the job's host");
 		if (d->node) {
 			put_member(x->w, "desc", d->node->desc);
 			snprintf(buf, sizeof(buf), "0x%016" PRIx64,

@@ -210,3 +210,41 @@ void ibtopo__diagram_apply_findings(struct scene *c)
 	}
 	unmark_common_host_marks(c);
 }
+
+/* A node of the fabric drawn, or NULL for one of another fabric. */
+static const struct ibtopo_node *own_node(const struct scene *c,
+					  const struct ibtopo_node *n)
+{
+	return n && n->index < c->nn &&
+			       ibtopo_fabric_node(c->f, n->index) == n ?
+		       n :
+		       NULL;
+}
+
+static void highlight(struct scene *c, const struct ibtopo_diagram_highlight *h,
+		      unsigned mark, enum cat k, bool node_links)
+{
+	for (size_t i = 0; h->nodes && i < h->nnodes; i++) {
+		const struct ibtopo_node *n = own_node(c, h->nodes[i]);
+
+		if (!n)
+			continue;
+		c->mark[n->index] |= mark;
+		for (unsigned p = 1; node_links && p <= n->nports; p++)
+			if (n->ports[p])
+				set_cat(c, n->ports[p]->link, k);
+	}
+	for (size_t i = 0; h->links && i < h->nlinks; i++) {
+		const struct ibtopo_link *l = h->links[i];
+
+		if (l && l->index < c->nl &&
+		    ibtopo_fabric_link(c->f, l->index) == l)
+			set_cat(c, l, k);
+	}
+}
+
+void ibtopo__diagram_apply_highlights(struct scene *c)
+{
+	highlight(c, &c->d->job, MARK_JOB, CAT_JOB, false);
+	highlight(c, &c->d->failed, MARK_FAILED, CAT_FAILED, true);
+}

@@ -639,6 +639,7 @@ static int levels_and_directors(struct scene *c)
 static int mark_findings(struct scene *c)
 {
 	ibtopo__diagram_apply_findings(c);
+	ibtopo__diagram_apply_highlights(c);
 	return choose_detail(c);
 }
 

@@ -83,6 +83,7 @@ static const char html_script[] =
 "function showNode(id,extra){var n=D.nodes[id]||{};var h='<h3>'+esc(n.label||id)+'</h3>';\n"
 "  if(extra)h+='<p>'+esc(extra)+'</p>';\n"
 "  h+='<p>'+esc(n.kind||'')+(n.desc?' \\u00b7 '+esc(n.desc):'')+'</p>';\n"
+"  if(n.mark)h+='<p class=\"mark\"><b>'+esc(n.mark)+'</b></p>';\n"
 "  if(n.guid)h+='<p>GUID '+esc(n.guid)+(n.lid?' \\u00b7 LID '+esc(n.lid):'')+'</p>';\n"
 "  if(n.members)h+='<p>'+esc(n.members.length+(n.more||0))+' switches: '+esc(n.members.join(', '))+\n"
 "    (n.more?' \\u2026':'')+'</p>';\n"

@@ -74,6 +74,14 @@ enum ibtopo_heat_kind {
 	IBTOPO_HEAT_CONGESTION,
 };
 
+/** Nodes and links a diagram draws as one set (borrowed). */
+struct ibtopo_diagram_highlight {
+	const struct ibtopo_node *const *nodes;
+	size_t nnodes;
+	const struct ibtopo_link *const *links;
+	size_t nlinks;
+};
+
 /**
  * What a diagram shows. Zeroed fields are the defaults.
  * `findings` are drawn on the picture (borrowed): link findings colour
@@ -142,12 +150,23 @@ struct ibtopo_diagram_opts {
 	 */
 	const struct ibtopo_port_history *const *history;
 	size_t nhistory;
+	/*
+	 * Version 3. `failed`: what `whatif` fails, drawn black: its nodes
+	 * with a thick double outline, its links and every link of its
+	 * nodes dotted ("fails"). `job`: a job's hosts outlined blue and
+	 * its links (its hosts' cables, the links its routes cross) blue.
+	 * Both over the findings' colours (ghosts stay dashed red), named
+	 * in the legend and the HTML details. Nodes and links of another
+	 * fabric are ignored. Version 2 callers get neither.
+	 */
+	struct ibtopo_diagram_highlight failed, job;
 };
 #define IBTOPO_HEAT_STEPS 5
-#define IBTOPO_DIAGRAM_OPTS_VERSION 2
+#define IBTOPO_DIAGRAM_OPTS_VERSION 3
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
 	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, 0, \
-	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0 }
+	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0, \
+	{ NULL, 0, NULL, 0 }, { NULL, 0, NULL, 0 } }
 
 /**
  * Write the analysed fabric as a graphviz DOT graph through the sink
