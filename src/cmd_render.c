@@ -161,7 +161,9 @@ const struct cli_cmd cmd_render_entry = {
 		"--whatif SPEC draws what whatif --fail SPEC fails (a switch or CA\n"
 		"by name or GUID, a cable as NODE:PORT): the nodes with a thick\n"
 		"black double outline, their cables and the failed cables dotted\n"
-		"black. --job HOSTLIST (Slurm's syntax, as job reads it) outlines\n"
+		"black; with forwarding tables, the links that carry routes across\n"
+		"the failure as the tables stand (before the subnet manager\n"
+		"reacts) orange. --job HOSTLIST (Slurm's syntax, as job reads it) outlines\n"
 		"the job's hosts in blue and draws its links blue: its hosts'\n"
 		"cables and, with forwarding tables (discover --routes, or\n"
 		"--routes DUMP), every link its all-to-all routes cross. Both\n"
@@ -256,6 +258,7 @@ struct render {
 	struct ibtopo_job *job;
 	const struct ibtopo_link **job_links;
 	const struct ibtopo_node **job_hosts;
+	const struct ibtopo_link **carried; /* --whatif with tables */
 	char title[512];
 	struct ibtopo_fabric *fabric, *other;
 	struct ibtopo_findings findings; /* of --diff or --plan */
@@ -402,9 +405,11 @@ static int parse_args(struct render *r, const struct cli_cmd *self,
 		return cli_usage_error(self, "--depth needs --focus");
 	if (r->vo.match && !r->plan)
 		return cli_usage_error(self, "--match needs --plan");
-	if (r->src.routes && r->heat != HEAT_ROUTES && !r->hostlist)
-		return cli_usage_error(self,
-				       "--routes needs --heat routes or --job");
+	if (r->src.routes && r->heat != HEAT_ROUTES && !r->hostlist &&
+	    !r->nspecs)
+		return cli_usage_error(
+			self,
+			"--routes needs --heat routes, --job or --whatif");
 	if ((r->nspecs || r->hostlist) && (r->diff || r->plan))
 		return cli_usage_error(self, "--%s does not go with --%s",
 				       r->nspecs ? "whatif" : "job",
@@ -712,6 +717,31 @@ static int job_highlight(struct render *r)
 	return 0;
 }
 
+/* --whatif with tables: the links that carry routes across it. */
+static int carried_highlight(struct render *r)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_whatif *w = NULL;
+	size_t n = 0;
+
+	if (ibtopo_whatif_run(&w, r->an, r->failed.nodes, r->failed.nnodes,
+			      r->failed.links, r->failed.nlinks, &err))
+		return cli_fail(&err);
+	r->carried = calloc(w->ncarried + 1, sizeof(*r->carried));
+	if (!r->carried) {
+		ibtopo_whatif_free(w);
+		return cli_failf("out of memory");
+	}
+	for (size_t i = 0;
+	     w->carried && i < ibtopo_fabric_link_count(r->fabric); i++)
+		if (w->carried[i])
+			r->carried[n++] = ibtopo_fabric_link(r->fabric, i);
+	ibtopo_whatif_free(w);
+	r->d.carried.links = r->carried;
+	r->d.carried.nlinks = n;
+	return 0;
+}
+
 /* --whatif and --job: what the picture draws over the findings. */
 static int highlights(struct render *r)
 {
@@ -724,6 +754,8 @@ static int highlights(struct render *r)
 		r->d.failed.nnodes = r->failed.nnodes;
 		r->d.failed.links = r->failed.links;
 		r->d.failed.nlinks = r->failed.nlinks;
+		if (fabric_has_tables(r->fabric) && carried_highlight(r))
+			return EXIT_TROUBLE;
 	}
 	return r->hostlist ? job_highlight(r) : 0;
 }
@@ -785,6 +817,7 @@ static int cmd_render_exec(const struct cli_cmd *self, int argc, char **argv,
 	ibtopo_job_free(r.job);
 	free(r.job_links);
 	free(r.job_hosts);
+	free(r.carried);
 	free(r.specs);
 	for (size_t i = 0; r.hist && i <= r.nhist; i++) {
 		ibtopo_port_history_free(r.hist[i]);

@@ -428,6 +428,7 @@ void ibtopo_whatif_free(struct ibtopo_whatif *whatif)
 	free(whatif->before.levels);
 	free(whatif->after.levels);
 	free(whatif->dests);
+	free(whatif->carried);
 	free(whatif);
 }
 

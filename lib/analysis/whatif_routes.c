@@ -81,6 +81,45 @@ static int dest_cmp(const void *x, const void *y)
 	return (a->lid > b->lid) - (a->lid < b->lid);
 }
 
+static void carry(struct ibtopo_whatif *w, const struct ibtopo_port *p)
+{
+	if (p && p->link && !w->carried[p->link->index]) {
+		w->carried[p->link->index] = true;
+		w->ncarried++;
+	}
+}
+
+/*
+ * The links a hit route from switch `s` uses up to the failure (or to
+ * the destination, when that is what fails): each switch's out-port
+ * cable, at most one pass over the switches.
+ */
+static void carry_path(struct ibtopo_whatif *w,
+		       const struct ibtopo__whatif_ctx *c,
+		       const struct ibtopo__rnet *net, size_t s,
+		       const struct ibtopo__rdest *d)
+{
+	for (size_t n = 0; n <= net->nsw; n++) {
+		enum ibtopo_route_hole hole;
+		enum ibtopo__rstep st;
+		int next = -1, port = -1;
+		const struct ibtopo_port *p;
+
+		if (c->dnode[net->sw[s]->index])
+			return;
+		st = ibtopo__route_step(net, s, d,
+					ibtopo__route_entry(net, s, d->lid),
+					&next, &port, &hole);
+		if (st == IBTOPO__STEP_HOLE || port <= 0)
+			return;
+		p = ibtopo_node_port(net->sw[s], (unsigned)port);
+		carry(w, p);
+		if (st == IBTOPO__STEP_DELIVERED || port_fails(c, p))
+			return;
+		s = (size_t)next;
+	}
+}
+
 static void one_dest(struct ibtopo_whatif *w,
 		     const struct ibtopo__whatif_ctx *c,
 		     const struct ibtopo__rnet *net, unsigned char *out,
@@ -100,8 +139,11 @@ static void one_dest(struct ibtopo_whatif *w,
 		if (r == UNROUTED)
 			continue;
 		w->ca_pairs++;
-		if (dead || r == CROSSES || port_fails(c, src))
+		if (dead || r == CROSSES || port_fails(c, src)) {
 			hit++;
+			carry(w, src);
+			carry_path(w, c, net, (size_t)net->src_sw[i], d);
+		}
 	}
 	if (hit) {
 		struct ibtopo_whatif_dest *e = &w->dests[w->ndests++];
@@ -130,7 +172,9 @@ int ibtopo__whatif_routes(struct ibtopo_whatif *w,
 	out = malloc(net.nsw + 1);
 	stack = calloc(net.nsw + 1, sizeof(*stack));
 	w->dests = calloc(net.ndest + 1, sizeof(*w->dests));
-	if (!out || !stack || !w->dests) {
+	w->carried = calloc(ibtopo_fabric_link_count(c->fabric) + 1,
+			    sizeof(*w->carried));
+	if (!out || !stack || !w->dests || !w->carried) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_release;
 	}

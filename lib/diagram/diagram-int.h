@@ -39,6 +39,7 @@ enum cat {
 	CAT_MISWIRED, /* validate: goes to the wrong peer */
 	CAT_CABLE,    /* cable too long, under-rated, loopback */
 	CAT_DOWN,     /* trained below what both ends support */
+	CAT_CARRIED,  /* carries routes across a failure (render --whatif) */
 	CAT_JOB,      /* a job's cable or route (render --job) */
 	CAT_FAILED,   /* fails (render --whatif) */
 	CAT_REMOVED,  /* diff: link gone (drawn as a ghost) */

@@ -50,6 +50,7 @@ static int scene_open(struct scene *c, struct ibtopo_analysis *an,
 		memcpy(&c->v2, d, offsetof(struct ibtopo_diagram_opts, failed));
 		memset(&c->v2.failed, 0, sizeof(c->v2.failed));
 		memset(&c->v2.job, 0, sizeof(c->v2.job));
+		memset(&c->v2.carried, 0, sizeof(c->v2.carried));
 		c->v2.version = IBTOPO_DIAGRAM_OPTS_VERSION;
 		d = &c->v2;
 	}

@@ -35,6 +35,8 @@ static const struct {
 	[CAT_MISWIRED] = { "#e377c2", NULL, "miswired (wrong peer)" },
 	[CAT_CABLE] = { "#ff7f0e", NULL, "cable problem" },
 	[CAT_DOWN] = { "#d62728", NULL, "downgraded link" },
+	[CAT_CARRIED] = { "#e6550d", NULL,
+			  "carries routes across the failure" },
 	[CAT_JOB] = { "#08519c", NULL, "the job's link" },
 	[CAT_FAILED] = { "#000000", "dotted", "fails (whatif)" },
 	[CAT_REMOVED] = { "#d62728", "dashed", "removed link" },

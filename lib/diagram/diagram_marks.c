@@ -245,6 +245,7 @@ static void highlight(struct scene *c, const struct ibtopo_diagram_highlight *h,
 
 void ibtopo__diagram_apply_highlights(struct scene *c)
 {
+	highlight(c, &c->d->carried, 0, CAT_CARRIED, false);
 	highlight(c, &c->d->job, MARK_JOB, CAT_JOB, false);
 	highlight(c, &c->d->failed, MARK_FAILED, CAT_FAILED, true);
 }

@@ -7,7 +7,8 @@
 # are dotted black; exactly the job's hosts are outlined blue, and its
 # links are blue: its hosts' cables, and with tables the links its
 # routes cross (host01-host02 stay under leaf01; to host03 they cross
-# spine01), never host04's. SVG and PNG are drawn too; bad SPECs,
+# spine01), never host04's. With tables, exactly the links that carry
+# routes across the failure, as the tables stand, are orange. SVG and PNG are drawn too; bad SPECs,
 # hostlists and combinations are one line, exit 2.
 : "${IBTOPO:?}" "${top_srcdir:?}"
 . "$top_srcdir/tests/lib.sh"
@@ -62,6 +63,35 @@ got=$(marked_nodes "$tmp/two.dot" 'color="#000000", peripheries=2, penwidth=3')
 got=$(edges "$tmp/two.dot" '#000000')
 [ "$got" = "leaf01-host02:dotted leaf02-host04:dotted" ] ||
 	flunk "two --whatif: edges '$got'"
+
+# ---- with tables, the links that carry routes across the failure. The
+# dump: leaf01 sends host03 (LID 13) by port 39 to spine01[1], spine01
+# sends it by port 3 to leaf02[39]; leaf02 sends host01 (LID 11) by
+# port 39; host02 and host04 go by the ports 40. Failing spine01[3]:
+# host01's and host02's routes to host03 and host03's and host04's to
+# host01 cross it, over their cables and leaf01[39]; nothing else.
+render "$topo" --whatif spine01:3 --routes "$dump" -o "$tmp/carried.dot"
+"$PYTHON3" - "$tmp/carried.dot" >"$tmp/got" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.search(r'color="#e6550d".*tooltip="([^"]*)"', line)
+    if m:
+        print(m.group(1).split(":")[0])
+PY
+printf '%s\n' 'leaf01 [1] -- host01 mlx5_0 [1]' 'leaf01 [2] -- host02 mlx5_0 [1]' \
+	'leaf02 [1] -- host03 mlx5_0 [1]' 'leaf02 [2] -- host04 mlx5_0 [1]' \
+	'spine01 [1] -- leaf01 [39]' | sort >"$tmp/want"
+sort "$tmp/got" >"$tmp/got.sorted"
+same "$tmp/want" "$tmp/got.sorted" "the links carrying routes across spine01[3]"
+grep -q 'spine01 \[3\] -- leaf02 \[39\].*(fails (whatif))' "$tmp/carried.dot" ||
+	flunk "spine01[3] is not drawn as failing"
+grep -q 'carries routes across the failure (5)' "$tmp/carried.dot" ||
+	flunk "no legend line for the 5 links"
+# the spine: every host's cable carries routes to the other leaf
+render "$topo" --whatif spine01 --routes "$dump" -o "$tmp/spine-t.dot"
+got=$(edges "$tmp/spine-t.dot" '#e6550d')
+[ "$got" = "leaf01-host01 leaf01-host02 leaf02-host03 leaf02-host04" ] ||
+	flunk "--whatif spine01 with tables: orange edges '$got'"
 
 # ---- a job with tables: its hosts, their cables, the links it crosses
 render "$topo" --job 'host[01-03]' --routes "$dump" -o "$tmp/job.dot"

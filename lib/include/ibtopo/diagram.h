@@ -157,16 +157,18 @@ struct ibtopo_diagram_opts {
 	 * its links (its hosts' cables, the links its routes cross) blue.
 	 * Both over the findings' colours (ghosts stay dashed red), named
 	 * in the legend and the HTML details. Nodes and links of another
-	 * fabric are ignored. Version 2 callers get neither.
+	 * fabric are ignored. Version 2 callers get neither. `carried`:
+	 * the links that carry routes across the failure as the tables
+	 * stand (ibtopo_whatif's carried), drawn orange (its nodes unused).
 	 */
-	struct ibtopo_diagram_highlight failed, job;
+	struct ibtopo_diagram_highlight failed, job, carried;
 };
 #define IBTOPO_HEAT_STEPS 5
 #define IBTOPO_DIAGRAM_OPTS_VERSION 3
 #define IBTOPO_DIAGRAM_OPTS_INIT { IBTOPO_DIAGRAM_OPTS_VERSION, IBTOPO_HOSTS_AUTO, \
 	IBTOPO_LAYOUT_AUTO, NULL, 0, NULL, NULL, NULL, NULL, 0, \
 	IBTOPO_DETAIL_AUTO, NULL, IBTOPO_HEAT_NONE, NULL, NULL, 0, \
-	{ NULL, 0, NULL, 0 }, { NULL, 0, NULL, 0 } }
+	{ NULL, 0, NULL, 0 }, { NULL, 0, NULL, 0 }, { NULL, 0, NULL, 0 } }
 
 /**
  * Write the analysed fabric as a graphviz DOT graph through the sink

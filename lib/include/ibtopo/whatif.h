@@ -69,6 +69,11 @@ struct ibtopo_whatif {
 	size_t ca_pairs, ca_pairs_hit;
 	size_t ndests;
 	struct ibtopo_whatif_dest *dests;
+	/* per link index: true when it carries one of those routes, from
+	 * the source's cable up to the failure (the whole way when the
+	 * destination fails); ncarried of them. NULL without tables */
+	bool *carried;
+	size_t ncarried;
 	/* set by the caller to report OpenSM's reroute with it (borrowed;
 	 * NULL: none) */
 	const struct ibtopo_whatif_reroute *reroute;
