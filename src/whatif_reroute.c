@@ -193,6 +193,33 @@ static int spawn(pid_t *out, char *const *argv, char *const *env,
 	return 0;
 }
 
+/* A signal that asks us to stop (INT, TERM, HUP): the children are
+ * stopped by their PIDs and the directory removed, then it is raised
+ * again. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void catch_signals(struct sigaction *old, bool on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < 3; i++) {
+		if (on)
+			sigaction(stop_signals[i], &sa, &old[i]);
+		else
+			sigaction(stop_signals[i], &old[i], NULL);
+	}
+}
+
 static void nap(void)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
@@ -201,7 +228,8 @@ static void nap(void)
 }
 
 /* Wait for the child `pid` at most `limit` seconds; past it, kill it (by
- * its PID) and return -1. Else its exit status (128 + signal). */
+ * its PID) and return -1; -2 when a signal asked us to stop. Else its
+ * exit status (128 + signal). */
 static int wait_child(pid_t pid, double limit)
 {
 	double t0 = cli_now();
@@ -214,10 +242,10 @@ static int wait_child(pid_t pid, double limit)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (cli_now() - t0 > limit) {
+		if (interrupted || cli_now() - t0 > limit) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
-			return -1;
+			return interrupted ? -2 : -1;
 		}
 		nap();
 	}
@@ -346,6 +374,8 @@ static int start_sim(pid_t *pid, const struct sim *s,
 			return cli_failf("whatif --reroute: ibsim exited: %s",
 					 last_line(log, why, sizeof(why)));
 		}
+		if (interrupted)
+			return cli_failf("whatif --reroute: interrupted");
 		if (cli_now() - t0 > LISTEN_LIMIT)
 			return cli_failf("whatif --reroute: ibsim did not "
 					 "listen within %.0f s",
@@ -385,6 +415,8 @@ static int sim_client(const struct sim *s, char *const *argv, const char *log,
 	if (rc)
 		return rc;
 	rc = wait_child(pid, CHILD_LIMIT);
+	if (rc == -2)
+		return cli_failf("whatif --reroute: interrupted");
 	if (rc == -1)
 		return cli_failf("whatif --reroute: %s did not finish within "
 				 "%.0f s",
@@ -546,6 +578,7 @@ int reroute_run(struct reroute *out, const struct ibtopo_whatif *w,
 	const struct ibtopo_node *sm;
 	struct progs p;
 	struct sim s = { .engine = engine, .p = &p };
+	struct sigaction old[3];
 	char dir[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
 	double t0 = cli_now();
@@ -574,6 +607,8 @@ int reroute_run(struct reroute *out, const struct ibtopo_whatif *w,
 				 strerror(errno));
 	}
 	rc = 0;
+	interrupted = 0;
+	catch_signals(old, true);
 	for (int side = 0; !rc && side < 2; side++) {
 		snprintf(s.dir, sizeof(s.dir), "%s/%s", dir,
 			 side ? "after" : "before");
@@ -585,6 +620,9 @@ int reroute_run(struct reroute *out, const struct ibtopo_whatif *w,
 			rc = analyse(out, side, ao, g);
 	}
 	nftw(dir, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
+	catch_signals(old, false);
+	if (interrupted)
+		raise(interrupted);
 	ibtopo_fabric_free(failed);
 	out->result.engine = engine;
 	out->result.sm_host = out->sm_host;

@@ -44,6 +44,9 @@ grep -q "bad --reroute 'min hop'" "$TESTDIR/err" ||
 sim_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 have_discover || skip "this ibtopo does not discover"
+# the program itself, not libtool's script around it: its PID names the
+# simulator's socket
+real_ibtopo
 
 # ---- nothing left behind, also when opensm fails after ibsim started
 leftovers() {
@@ -52,7 +55,7 @@ leftovers() {
 	! grep -q "@ibtopo-reroute-$2-" /proc/net/unix ||
 		flunk "$1: an ibsim of pid $2 still listens"
 }
-TMPDIR=$tmp/tmp OPENSM=/bin/false "$IBTOPO" whatif "$tmp/ft.net" \
+TMPDIR=$tmp/tmp OPENSM=/bin/false "$IBTOPO_REAL" whatif "$tmp/ft.net" \
 	--fail spine001 --reroute minhop >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 wait "$pid"
@@ -64,7 +67,7 @@ grep -q '^ibtopo: whatif --reroute: opensm failed (exit 1)' "$tmp/err" ||
 leftovers "a failing opensm" "$pid"
 
 # ---- the reroute
-TMPDIR=$tmp/tmp "$IBTOPO" whatif "$tmp/ft.net" --fail spine001 \
+TMPDIR=$tmp/tmp "$IBTOPO_REAL" whatif "$tmp/ft.net" --fail spine001 \
 	--reroute minhop --format json >"$tmp/reroute.json" 2>"$tmp/err" &
 pid=$!
 wait "$pid" || fail "whatif --reroute minhop: $(cat "$tmp/err")"
@@ -83,6 +86,29 @@ grep -q '^reroute_credit_loops,0,0$' "$tmp/reroute.csv" ||
 	flunk "no reroute_credit_loops row in the CSV"
 grep -q '^node,guid,port,routes,routes_before$' "$tmp/reroute.csv" ||
 	flunk "no busiest ports table in the CSV"
+
+# ---- stopped by a signal once its simulator listens: it stops what it
+# started by PID, removes its directory, and dies of the signal
+TMPDIR=$tmp/tmp "$IBTOPO_REAL" whatif "$tmp/ft.net" --fail spine001 \
+	--reroute minhop >/dev/null 2>"$tmp/err" &
+pid=$!
+seen=
+while kill -0 "$pid" 2>/dev/null; do
+	if grep -q "@ibtopo-reroute-$pid-[01]:ctl" /proc/net/unix; then
+		seen=1
+		kill -TERM "$pid"
+		break
+	fi
+	sleep 0.01
+done
+wait "$pid"
+rc=$?
+if [ -n "$seen" ]; then
+	[ "$rc" -eq 143 ] || flunk "TERM: exit $rc, wanted 143: $(cat "$tmp/err")"
+	leftovers "TERM" "$pid"
+else
+	info "the reroute ended before its simulator was seen: TERM not sent"
+fi
 
 # ---- the truth: spine001 taken out of the net file, OpenSM, ibtopo
 "$PYTHON3" - "$tmp/ft.net" "$tmp/cut.net" <<'PY' || fail "cutting spine001"
