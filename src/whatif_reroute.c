@@ -135,9 +135,9 @@ static int find_progs(struct progs *p)
 
 /* ---- children ---- */
 
-/* The environment of a child: ours without what we set, then `add`
- * (NULL-terminated "NAME=value" strings). Free the array, not the
- * strings. */
+/* The environment of a child: ours without what we set or `add` sets,
+ * then `add` (NULL-terminated "NAME=value" strings). Free the array,
+ * not the strings. */
 static char **child_env(const char *const *add)
 {
 	static const char *const drop[] = {
@@ -161,6 +161,10 @@ static char **child_env(const char *const *add)
 		for (size_t d = 0; drop[d]; d++)
 			skip |= strncmp(environ[i], drop[d], strlen(drop[d])) ==
 				0;
+		/* and what `add` sets anew (ASAN_OPTIONS) */
+		for (size_t a = 0; a < m; a++)
+			skip |= strncmp(environ[i], add[a],
+					strcspn(add[a], "=") + 1) == 0;
 		if (!skip)
 			env[k++] = environ[i];
 	}
@@ -619,7 +623,11 @@ int reroute_run(struct reroute *out, const struct ibtopo_whatif *w,
 		if (!rc)
 			rc = analyse(out, side, ao, g);
 	}
-	nftw(dir, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
+	/* $IBTOPO_REROUTE_KEEP: the net files and the logs, for a look */
+	if (getenv("IBTOPO_REROUTE_KEEP") && *getenv("IBTOPO_REROUTE_KEEP"))
+		fprintf(stderr, "ibtopo: whatif --reroute: kept '%s'\n", dir);
+	else
+		nftw(dir, unlink_one, 16, FTW_DEPTH | FTW_PHYS);
 	catch_signals(old, false);
 	if (interrupted)
 		raise(interrupted);
