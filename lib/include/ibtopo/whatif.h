@@ -191,9 +191,9 @@ bool ibtopo_whatif_ranking_survives(const struct ibtopo_whatif_ranking *r);
  * "fabric","whatif":{"failed":[...],"before":{...},"after":{...},
  * "pairs_dropped","pairs_cut","became_single_homed","routes":{...}}}).
  * With whatif->reroute, the routing before and after OpenSM's reroute
- * too (JSON "reroute":{"engine","sm_host","before","after",
- * "busiest_ports"}; text: a table and the busiest surviving ports; CSV:
- * rows "reroute_<metric>,before,after").
+ * too (JSON: "reroute", its keys in doc/json.md; text: a table and the
+ * busiest surviving ports; CSV: rows "reroute_<metric>,before,after",
+ * an empty line, the busiest ports).
  */
 int ibtopo_report_whatif(const struct ibtopo_sink *sink,
 			 const struct ibtopo_whatif *whatif,
