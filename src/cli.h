@@ -123,6 +123,12 @@ struct cli_opt {
 #define CLI_OPT_FIELDS(l, s, a, n, h)                                         \
 	.long_name = (l), .short_name = (s), .has_arg = (a), .arg_name = (n), \
 	.help = (h)
+/* --collect of metrics and serve: the series groups beyond the default */
+#define CLI_COLLECT_HELP                                                \
+	"add series groups to the default link,errors,traffic,health: " \
+	"phy, more-errors, more-traffic, saturation, all; no-GROUP "    \
+	"leaves one out; repeatable"
+
 #define CLI_OPT(l, s, a, n, h)                \
 	{                                     \
 		CLI_OPT_FIELDS(l, s, a, n, h) \

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE };
+enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE, OPT_COLLECT };
 
 static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(
@@ -16,6 +16,7 @@ static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(OPT_SINCE, "since", 1, "REF",
 		     "an earlier snapshot of the fabric: BER, wait share and "
 		     "findings over the interval"),
+	CLI_LONG_OPT(OPT_COLLECT, "collect", 1, "GROUP,...", CLI_COLLECT_HELP),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -28,18 +29,30 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
 	.summary = "write port counters and link state for Prometheus",
-	.args = "[REF|FILE] [-o FILE] [--since REF] [--no-findings] " CLI_ARGS_ANALYSIS,
+	.args = "[REF|FILE] [-o FILE] [--since REF] [--collect GROUP,...] [--no-findings] " CLI_ARGS_ANALYSIS,
 	.details =
 		"REF (default: latest) is a snapshot, best taken with discover\n"
 		"--counters or import --counters; an existing FILE is read instead.\n"
-		"The output is the Prometheus text format 0.0.4: per port the\n"
-		"PortCounters error counters (ibtopo_port_*_total), data in bytes\n"
-		"(4 x PortXmitData/PortRcvData words) and packets, PortXmitWait;\n"
-		"saturated counters (ibtopo_port_saturated); the port and\n"
-		"physical state, lanes, lane speed, rate and the rate its link\n"
-		"could run at as analyze judges it, so rate < possible exactly on\n"
-		"the links analyze calls downgraded\n"
-		"(ibtopo_port_possible_rate_bytes_per_second); per\n"
+		"The output is the Prometheus text format 0.0.4. Per port, in\n"
+		"groups (--collect); the default four hold what the example alert\n"
+		"rules and dashboard use, about 10 series a port:\n"
+		"  link          ibtopo_port_linked, _state, _rate_bytes_per_second\n"
+		"                and _possible_rate_bytes_per_second, the rate its\n"
+		"                link could run at as analyze judges it: rate <\n"
+		"                possible exactly on the links analyze calls\n"
+		"                downgraded\n"
+		"  errors        SymbolErrorCounter, LinkDownedCounter, PortRcvErrors\n"
+		"                (ibtopo_port_*_total)\n"
+		"  traffic       bytes sent (4 x PortXmitData words), PortXmitWait\n"
+		"  health        with an earlier reading: BER, XmitWait share\n"
+		"and on request:\n"
+		"  phy           physical state, lanes, lane speed\n"
+		"  more-errors   the other nine error counters of PortCounters\n"
+		"  more-traffic  bytes received, packets sent and received\n"
+		"  saturation    ibtopo_port_counters_saturated per port\n"
+		"  all           every group (26 series a port)\n"
+		"Always: ibtopo_port_info, ibtopo_node_info, and for each counter\n"
+		"that stopped at its largest value ibtopo_port_saturated; per\n"
 		"fabric the node and link counts, the snapshot's time (a text\n"
 		"dump's: its file's mtime) and whether it is partial, and the\n"
 		"analysis' findings by kind and severity.\n"
@@ -102,6 +115,11 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			break;
 		case OPT_SINCE:
 			since_ref = st.optarg;
+			break;
+		case OPT_COLLECT:
+			if (ibtopo_metrics_collect_parse(st.optarg, &mo.collect,
+							 &err))
+				return cli_usage_error(self, "%s", err.message);
 			break;
 		case OPT_NO_FINDINGS:
 			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;

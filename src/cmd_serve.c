@@ -47,6 +47,7 @@ enum {
 	OPT_SCHEDULER_OUT,
 	OPT_SCHEDULER_CMD,
 	OPT_STALE_AFTER,
+	OPT_COLLECT,
 };
 
 /* /healthz says 503 after this many failed sweeps in a row. */
@@ -79,6 +80,7 @@ static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(OPT_STALE_AFTER, "stale-after", 1, "DURATION",
 		     "/healthz says 503 when the served sweep is older "
 		     "(default 3 x --interval)"),
+	CLI_LONG_OPT(OPT_COLLECT, "collect", 1, "GROUP,...", CLI_COLLECT_HELP),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -90,13 +92,14 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--collect GROUP,...] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
 		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
 		"only: nothing is reset or set) at start and then once per\n"
 		"--interval, and serves the last good sweep:\n"
-		"  GET /metrics  what `ibtopo metrics` writes, and the sweeps:\n"
+		"  GET /metrics  what `ibtopo metrics` writes (its --collect\n"
+		"                groups too), and the sweeps:\n"
 		"                ibtopo_sweeps_total, ibtopo_sweep_errors_total,\n"
 		"                ibtopo_last_sweep_success,\n"
 		"                ibtopo_sweep_duration_seconds\n"
@@ -347,6 +350,7 @@ struct serve_run {
 	bool stored_once;
 	struct ibtopo_name_map *names;
 	struct ibtopo_analyze_opts ao; /* --roots, ...: every sweep's */
+	unsigned collect;	       /* --collect: series groups */
 	/* the last good sweep: port health and the findings are what grew
 	 * since it, never lifetime totals; NULL before one */
 	struct ibtopo_fabric *prev;
@@ -449,6 +453,7 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 		store_sweep(r, f);
 	if (!rc) {
 		mo.fabric_name = *r->fabric_name ? r->fabric_name : NULL;
+		mo.collect = r->collect;
 		rc = ibtopo_metrics_write(&sink, an, &mo, &err);
 	}
 	if (!rc)
@@ -675,6 +680,7 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 		      struct serve_args *a)
 {
 	struct cli_state st = { .analyze = &r->ao, .global = g };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	char msg[512];
 	char *end;
 	int c;
@@ -732,6 +738,11 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 					self,
 					"bad --stale-after '%s' (90s, 30m, 1h, 1d)",
 					st.optarg);
+			break;
+		case OPT_COLLECT:
+			if (ibtopo_metrics_collect_parse(st.optarg, &r->collect,
+							 &err))
+				return cli_usage_error(self, "%s", err.message);
 			break;
 		default:
 			return cli_usage_error(self, "unexpected option");

@@ -3,7 +3,8 @@
  * values escaped as the text format wants, bytes as 4 x the words, a
  * saturated counter kept and marked, a downgraded link's possible rate
  * above its rate, a down port still there, the fabric's name, and every
- * failure (a bad version, a sink that fails part-way) returned.
+ * failure (a bad version, a sink that fails part-way) returned; the
+ * default set of series, and --collect lists.
  */
 #include "ibtopo-int.h"
 
@@ -74,6 +75,7 @@ static char *write_it(struct ibtopo_fabric *f, unsigned flags)
 				    ibtopo_write_buffer, &out, 0 };
 
 	mo.flags = flags;
+	mo.collect = IBTOPO_METRICS_COLLECT_ALL;
 	assert_int_equal(test_metrics_write(&sink, f, &mo, NULL), 0);
 	assert_non_null(out.text);
 	return out.text;
@@ -96,14 +98,14 @@ static void ca_port_series_name_both_ends(void **state)
 	assert_non_null(strstr(
 		t,
 		"\nibtopo_port_info{" CA_LABELS ",node=\"host1\","
-		"node_type=\"ca\",lid=\"0\",remote_guid=\"0x0000000000000020\","
-		"remote_node=\"S-0000000000000020\",remote_port=\"1\","
-		"remote_type=\"switch\"} 1\n"));
+		"node_type=\"ca\",remote_guid=\"0x0000000000000020\","
+		"remote_node=\"S-0000000000000020\",remote_port=\"1\"} 1\n"));
+	/* unknown vendor, device and system image: no such labels */
 	assert_non_null(strstr(
 		t,
 		"\nibtopo_node_info{fabric=\"fabric-0000000000000020\","
 		"node_guid=\"0x0000000000000020\",node=\"S-0000000000000020\","
-		"node_type=\"switch\",description=\"sw \\\"1\\\"\\\\x\\nnl\","));
+		"node_type=\"switch\",description=\"sw \\\"1\\\"\\\\x\\nnl\"} 1\n"));
 	assert_non_null(strstr(t, "\nibtopo_port_linked{" CA_LABELS "} 1\n"));
 	/* bytes: 4 x the words; a saturated counter keeps its value */
 	assert_non_null(strstr(
@@ -152,10 +154,9 @@ static void down_port_keeps_its_state(void **state)
 		 "\nibtopo_port_possible_rate_bytes_per_second{%s0\n", down);
 	assert_non_null(strstr(t, want));
 	/* unlinked: no remote_* labels in its info */
-	assert_non_null(
-		strstr(t, "\nibtopo_port_info{" SW_LABELS(
-				  "2") ",node=\"S-0000000000000020\","
-				       "node_type=\"switch\",lid=\"0\"} 1\n"));
+	assert_non_null(strstr(t, "\nibtopo_port_info{" SW_LABELS(
+					  "2") ",node=\"S-0000000000000020\","
+					       "node_type=\"switch\"} 1\n"));
 	/* no counters on it: of the three ports, only the CA's has them */
 	for (const char *p = t;
 	     (p = strstr(p, "\nibtopo_port_counters_saturated{")); p++)
@@ -349,6 +350,60 @@ static void fabric_name_is_the_stores_else_its_rule(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* What a default write holds, and what --collect lists parse to. */
+static void default_set_and_collect_groups(void **state)
+{
+	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *f = fixture();
+	struct ibtopo_buffer out = { 0 };
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    ibtopo_write_buffer, &out, 0 };
+	unsigned c = 0;
+
+	(void)state;
+	assert_int_equal(test_metrics_write(&sink, f, NULL, NULL), 0);
+	/* the default: link, errors, traffic (and health with since) */
+	assert_non_null(strstr(out.text, "\nibtopo_port_linked{"));
+	assert_non_null(strstr(out.text, "\nibtopo_port_state{"));
+	assert_non_null(strstr(out.text, "\nibtopo_port_possible_rate_bytes_"));
+	assert_non_null(strstr(out.text, "\nibtopo_port_symbol_errors_total{"));
+	assert_non_null(
+		strstr(out.text, "\nibtopo_port_receive_errors_total{"));
+	assert_non_null(
+		strstr(out.text, "\nibtopo_port_transmit_bytes_total{"));
+	/* sparse, always: the saturated symbol error counter */
+	assert_non_null(strstr(out.text,
+			       "\nibtopo_port_saturated{" CA_LABELS
+			       ",counter=\"SymbolErrorCounter\"} 1\n"));
+	assert_null(strstr(out.text, "ibtopo_port_physical_state"));
+	assert_null(strstr(out.text, "ibtopo_port_width_lanes"));
+	assert_null(strstr(out.text, "ibtopo_port_counters_saturated"));
+	assert_null(strstr(out.text, "ibtopo_port_receive_bytes_total"));
+	free(out.text);
+	/* a group added, a default one left out */
+	assert_int_equal(
+		ibtopo_metrics_collect_parse("phy,no-errors", &c, &err), 0);
+	assert_int_equal(c, (IBTOPO_METRICS_COLLECT_DEFAULT |
+			     IBTOPO_METRICS_COLLECT_PHY) &
+				    ~IBTOPO_METRICS_COLLECT_ERRORS);
+	mo.collect = c;
+	out = (struct ibtopo_buffer){ 0 };
+	assert_int_equal(test_metrics_write(&sink, f, &mo, NULL), 0);
+	assert_non_null(strstr(out.text, "\nibtopo_port_physical_state{"));
+	assert_null(strstr(out.text, "ibtopo_port_symbol_errors_total"));
+	free(out.text);
+	c = 0;
+	assert_int_equal(ibtopo_metrics_collect_parse("all", &c, &err), 0);
+	assert_int_equal(c, IBTOPO_METRICS_COLLECT_ALL);
+	assert_int_equal(ibtopo_metrics_collect_parse("phy,bogus", &c, &err),
+			 IBTOPO_EINVAL);
+	assert_non_null(strstr(err.message, "unknown group 'bogus'"));
+	assert_int_equal(ibtopo_metrics_collect_parse("no-", &c, &err),
+			 IBTOPO_EINVAL);
+	ibtopo_fabric_free(f);
+}
+
 static void failures_are_returned(void **state)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
@@ -388,6 +443,7 @@ int main(void)
 		cmocka_unit_test(since_gives_ber_and_wait_share),
 		cmocka_unit_test(every_family_once_with_help_and_type),
 		cmocka_unit_test(fabric_name_is_the_stores_else_its_rule),
+		cmocka_unit_test(default_set_and_collect_groups),
 		cmocka_unit_test(failures_are_returned),
 	};
 

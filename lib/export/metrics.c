@@ -110,6 +110,85 @@ struct counter_family {
 	unsigned scale; /* 4: words of 4 bytes */
 };
 
+/* The group of each counter (enum ibtopo_metrics_collect). */
+static unsigned counter_group(enum ibtopo_counter i)
+{
+	switch (i) {
+	case IBTOPO_CTR_SYMBOL_ERRORS:
+	case IBTOPO_CTR_LINK_DOWNED:
+	case IBTOPO_CTR_RCV_ERRORS:
+		return IBTOPO_METRICS_COLLECT_ERRORS;
+	case IBTOPO_CTR_XMIT_WAIT:
+	case IBTOPO_CTR_XMIT_DATA:
+		return IBTOPO_METRICS_COLLECT_TRAFFIC;
+	case IBTOPO_CTR_RCV_DATA:
+	case IBTOPO_CTR_XMIT_PKTS:
+	case IBTOPO_CTR_RCV_PKTS:
+		return IBTOPO_METRICS_COLLECT_MORE_TRAFFIC;
+	default:
+		return IBTOPO_METRICS_COLLECT_MORE_ERRORS;
+	}
+}
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} collect_groups[] = {
+	{ "link", IBTOPO_METRICS_COLLECT_LINK },
+	{ "errors", IBTOPO_METRICS_COLLECT_ERRORS },
+	{ "traffic", IBTOPO_METRICS_COLLECT_TRAFFIC },
+	{ "health", IBTOPO_METRICS_COLLECT_HEALTH },
+	{ "phy", IBTOPO_METRICS_COLLECT_PHY },
+	{ "more-errors", IBTOPO_METRICS_COLLECT_MORE_ERRORS },
+	{ "more-traffic", IBTOPO_METRICS_COLLECT_MORE_TRAFFIC },
+	{ "saturation", IBTOPO_METRICS_COLLECT_SATURATION },
+	{ "all", IBTOPO_METRICS_COLLECT_ALL },
+	{ "default", IBTOPO_METRICS_COLLECT_DEFAULT },
+};
+
+/* The bits of one name of a --collect list (len bytes), or 0. */
+static unsigned collect_bits(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(collect_groups) / sizeof(*collect_groups);
+	     i++)
+		if (strlen(collect_groups[i].name) == len &&
+		    !strncmp(collect_groups[i].name, name, len))
+			return collect_groups[i].bit;
+	return 0;
+}
+
+int ibtopo_metrics_collect_parse(const char *list, unsigned *collect,
+				 struct ibtopo_error *err)
+{
+	unsigned set;
+
+	if (!list || !collect)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "--collect: no list");
+	set = *collect ? *collect : IBTOPO_METRICS_COLLECT_DEFAULT;
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+		bool no = len > 3 && !strncmp(p, "no-", 3);
+		unsigned bits = no ? collect_bits(p + 3, len - 3) :
+				     collect_bits(p, len);
+
+		if (!bits)
+			return ibtopo__error_set(
+				err, IBTOPO_EINVAL,
+				"--collect: unknown group '%.*s' (link, errors, "
+				"traffic, health, phy, more-errors, "
+				"more-traffic, saturation, all, default; "
+				"no-GROUP leaves one out)",
+				(int)len, p);
+		set = no ? set & ~bits : set | bits;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*collect = set;
+	return 0;
+}
+
 static const struct counter_family counter_families[IBTOPO_CTR_COUNT_] = {
 	[IBTOPO_CTR_SYMBOL_ERRORS] = { "ibtopo_port_symbol_errors_total",
 				       "SymbolErrorCounter: minor link errors "
@@ -210,6 +289,7 @@ struct mctx {
 	const char *fabric;
 	struct mport *ports;
 	size_t nports;
+	unsigned collect; /* enum ibtopo_metrics_collect */
 };
 
 static int collect_ports(struct mctx *c)
@@ -315,25 +395,28 @@ static void write_port_info(struct mctx *c)
 	struct mbuf *b = &c->b;
 
 	family(b, "ibtopo_port_info", "gauge",
-	       "1 per port: its node's name and type, LID and the far end "
-	       "(remote_*, absent when unlinked); join on "
+	       "1 per port: its node's name and type, LID (when known) and "
+	       "the far end (remote_*, absent when unlinked); join on "
 	       "fabric,node_guid,port");
 	for (size_t i = 0; i < c->nports; i++) {
 		const struct ibtopo_port *p = c->ports[i].p, *r = p->remote;
 
 		mb_printf(b, "ibtopo_port_info{%s", c->ports[i].labels);
 		name_label(b, "node", p->node);
-		mb_printf(b, ",node_type=\"%s\",lid=\"%u\"",
-			  ibtopo_node_type_name(p->node->type), port_lid(p));
+		mb_printf(b, ",node_type=\"%s\"",
+			  ibtopo_node_type_name(p->node->type));
+		if (port_lid(p))
+			mb_printf(b, ",lid=\"%u\"", port_lid(p));
 		if (r) {
 			mb_printf(b, ",remote_guid=\"0x%016" PRIx64 "\"",
 				  r->node->guid);
 			name_label(b, "remote_node", r->node);
-			mb_printf(b, ",remote_port=\"%u\",remote_type=\"%s\"",
-				  r->num, ibtopo_node_type_name(r->node->type));
+			mb_printf(b, ",remote_port=\"%u\"", r->num);
 		}
 		mb_str(b, "} 1\n");
 	}
+	if (!(c->collect & IBTOPO_METRICS_COLLECT_LINK))
+		return;
 	family(b, "ibtopo_port_linked", "gauge",
 	       "1 when the port has a link to another port, 0 when not");
 	for (size_t i = 0; i < c->nports; i++)
@@ -347,8 +430,8 @@ static void write_node_info(struct mctx *c)
 	struct mbuf *b = &c->b;
 
 	family(b, "ibtopo_node_info", "gauge",
-	       "1 per switch and CA: name, type, NodeDescription, vendor, "
-	       "device, revision, system image GUID (0x0 unknown)");
+	       "1 per switch and CA: name, type, and where known "
+	       "NodeDescription, vendor, device, revision, system image GUID");
 	for (size_t i = 0; i < ibtopo_fabric_node_count(c->f); i++) {
 		const struct ibtopo_node *n = ibtopo_fabric_node(c->f, i);
 
@@ -358,16 +441,24 @@ static void write_node_info(struct mctx *c)
 		mb_label_value(b, c->fabric);
 		mb_printf(b, "\",node_guid=\"0x%016" PRIx64 "\"", n->guid);
 		name_label(b, "node", n);
-		mb_printf(b, ",node_type=\"%s\",description=\"",
+		mb_printf(b, ",node_type=\"%s\"",
 			  ibtopo_node_type_name(n->type));
-		mb_label_value(b, n->desc);
-		mb_printf(b,
-			  "\",vendor_id=\"0x%06" PRIx32
-			  "\",device_id=\"0x%04" PRIx32
-			  "\",revision=\"0x%" PRIx32
-			  "\",system_image_guid=\"0x%016" PRIx64 "\"} 1\n",
-			  n->vendor_id, n->device_id, n->revision,
-			  n->sysimg_guid);
+		if (n->desc && *n->desc) {
+			mb_str(b, ",description=\"");
+			mb_label_value(b, n->desc);
+			mb_add(b, "\"", 1);
+		}
+		/* a label without a value is left out: bytes, not news */
+		if (n->vendor_id || n->device_id)
+			mb_printf(b,
+				  ",vendor_id=\"0x%06" PRIx32
+				  "\",device_id=\"0x%04" PRIx32
+				  "\",revision=\"0x%" PRIx32 "\"",
+				  n->vendor_id, n->device_id, n->revision);
+		if (n->sysimg_guid)
+			mb_printf(b, ",system_image_guid=\"0x%016" PRIx64 "\"",
+				  n->sysimg_guid);
+		mb_str(b, "} 1\n");
 	}
 }
 
@@ -400,16 +491,51 @@ static bool port_is_up(const struct ibtopo_port *p)
 	       p->state != IBTOPO_PORT_STATE_DOWN;
 }
 
+/* The link group: state, rate, and the rate the link could run at. */
 static void write_port_gauges(struct mctx *c)
 {
 	struct mbuf *b = &c->b;
 
+	if (!(c->collect & IBTOPO_METRICS_COLLECT_LINK))
+		return;
 	family(b, "ibtopo_port_state", "gauge",
 	       "IBA PortState: 1 down, 2 init, 3 armed, 4 active, "
 	       "0 unknown");
 	for (size_t i = 0; i < c->nports; i++)
 		series_u64(b, "ibtopo_port_state", c->ports[i].labels,
 			   c->ports[i].p->state);
+	family(b, "ibtopo_port_rate_bytes_per_second", "gauge",
+	       "Active data rate of the link in bytes, lanes x lane "
+	       "speed; 0 when down");
+	for (size_t i = 0; i < c->nports; i++) {
+		const struct ibtopo_port *p = c->ports[i].p;
+
+		series_real(b, "ibtopo_port_rate_bytes_per_second",
+			    c->ports[i].labels,
+			    port_is_up(p) ?
+				    gbps_to_bytes(ibtopo_link_gbps(
+					    p->speed_active, p->width_active)) :
+				    0);
+	}
+	family(b, "ibtopo_port_possible_rate_bytes_per_second", "gauge",
+	       "The rate the link could run at as analyze judges it; above "
+	       "ibtopo_port_rate_bytes_per_second exactly on a downgraded "
+	       "link; 0 when unlinked or unknown");
+	for (size_t i = 0; i < c->nports; i++) {
+		double v = possible_bps(c, c->ports[i].p);
+
+		series_real(b, "ibtopo_port_possible_rate_bytes_per_second",
+			    c->ports[i].labels, v >= 0 ? v : 0);
+	}
+}
+
+/* The phy group: physical state, lanes and lane speed. */
+static void write_port_phy(struct mctx *c)
+{
+	struct mbuf *b = &c->b;
+
+	if (!(c->collect & IBTOPO_METRICS_COLLECT_PHY))
+		return;
 	family(b, "ibtopo_port_physical_state", "gauge",
 	       "IBA PortPhysicalState: 1 sleep, 2 polling, 3 disabled, "
 	       "4 training, 5 linkup, 6 error recovery, 7 phy test, "
@@ -438,29 +564,6 @@ static void write_port_gauges(struct mctx *c)
 					    p->speed_active)) :
 				    0);
 	}
-	family(b, "ibtopo_port_rate_bytes_per_second", "gauge",
-	       "Active data rate of the link in bytes, lanes x lane "
-	       "speed; 0 when down");
-	for (size_t i = 0; i < c->nports; i++) {
-		const struct ibtopo_port *p = c->ports[i].p;
-
-		series_real(b, "ibtopo_port_rate_bytes_per_second",
-			    c->ports[i].labels,
-			    port_is_up(p) ?
-				    gbps_to_bytes(ibtopo_link_gbps(
-					    p->speed_active, p->width_active)) :
-				    0);
-	}
-	family(b, "ibtopo_port_possible_rate_bytes_per_second", "gauge",
-	       "The rate the link could run at as analyze judges it; above "
-	       "ibtopo_port_rate_bytes_per_second exactly on a downgraded "
-	       "link; 0 when unlinked or unknown");
-	for (size_t i = 0; i < c->nports; i++) {
-		double v = possible_bps(c, c->ports[i].p);
-
-		series_real(b, "ibtopo_port_possible_rate_bytes_per_second",
-			    c->ports[i].labels, v >= 0 ? v : 0);
-	}
 }
 
 static bool counter_saturated(const struct ibtopo_counters *k,
@@ -478,6 +581,8 @@ static void write_port_counters(struct mctx *c)
 	for (unsigned i = 0; i < IBTOPO_CTR_COUNT_; i++) {
 		const struct counter_family *cf = &counter_families[i];
 
+		if (!(c->collect & counter_group(i)))
+			continue;
 		family(b, cf->name, "counter", cf->help);
 		for (size_t j = 0; j < c->nports; j++) {
 			const struct ibtopo_counters *k =
@@ -488,6 +593,25 @@ static void write_port_counters(struct mctx *c)
 					   k->value[i] * cf->scale);
 		}
 	}
+	family(b, "ibtopo_port_saturated", "gauge",
+	       "1 for each counter that stopped at its largest value, "
+	       "collected or not: its _total series holds that value, not a "
+	       "reset");
+	for (size_t j = 0; j < c->nports; j++) {
+		const struct ibtopo_counters *k = c->ports[j].p->counters;
+		char extra[64];
+
+		for (unsigned i = 0; k && i < IBTOPO_CTR_COUNT_; i++) {
+			if (!counter_saturated(k, i))
+				continue;
+			snprintf(extra, sizeof(extra), ",counter=\"%s\"",
+				 ibtopo_counter_name(i));
+			series(b, "ibtopo_port_saturated", c->ports[j].labels,
+			       extra, "1");
+		}
+	}
+	if (!(c->collect & IBTOPO_METRICS_COLLECT_SATURATION))
+		return;
 	family(b, "ibtopo_port_counters_saturated", "gauge",
 	       "Counters of the port that stopped at their largest value "
 	       "(clear them to count again)");
@@ -501,22 +625,6 @@ static void write_port_counters(struct mctx *c)
 			n += counter_saturated(k, i);
 		series_u64(b, "ibtopo_port_counters_saturated",
 			   c->ports[j].labels, n);
-	}
-	family(b, "ibtopo_port_saturated", "gauge",
-	       "1 for each counter that stopped at its largest value: its "
-	       "_total series holds that value, not a reset");
-	for (size_t j = 0; j < c->nports; j++) {
-		const struct ibtopo_counters *k = c->ports[j].p->counters;
-		char extra[64];
-
-		for (unsigned i = 0; k && i < IBTOPO_CTR_COUNT_; i++) {
-			if (!counter_saturated(k, i))
-				continue;
-			snprintf(extra, sizeof(extra), ",counter=\"%s\"",
-				 ibtopo_counter_name(i));
-			series(b, "ibtopo_port_saturated", c->ports[j].labels,
-			       extra, "1");
-		}
 	}
 }
 
@@ -565,7 +673,7 @@ static void write_health(struct mctx *c, const struct ibtopo_health *h)
 {
 	struct mbuf *b = &c->b;
 
-	if (!h || !h->since)
+	if (!h || !h->since || !(c->collect & IBTOPO_METRICS_COLLECT_HEALTH))
 		return;
 	ber_family(c, h, "ibtopo_port_bit_error_rate",
 		   "Bit error rate of what the port received over the last "
@@ -701,12 +809,18 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 	if (!o || !o->write || !fabric)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "metrics: no sink or analysis");
-	if (opts && opts->version != IBTOPO_METRICS_OPTS_VERSION)
+	if (opts && opts->version != IBTOPO_METRICS_OPTS_VERSION &&
+	    opts->version != 2)
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
 					 "metrics: unknown options version %u",
 					 opts->version);
-	if (opts)
+	if (opts && opts->version == 2) { /* no collect field */
+		d.fabric_name = opts->fabric_name;
+		d.flags = opts->flags;
+	} else if (opts) {
 		d = *opts;
+	}
+	c.collect = d.collect ? d.collect : IBTOPO_METRICS_COLLECT_DEFAULT;
 	c.fabric =
 		d.fabric_name ?
 			d.fabric_name :
@@ -733,6 +847,7 @@ int ibtopo_metrics_write(const struct ibtopo_sink *o,
 	write_port_info(&c);
 	write_node_info(&c);
 	write_port_gauges(&c);
+	write_port_phy(&c);
 	write_port_counters(&c);
 	write_health(&c, h);
 	write_fabric(&c, fl);

@@ -31,6 +31,14 @@ for c in hc-perfquery.txt hc-perfquery-later.txt hc-ibqueryerrors.txt \
 	run 0 "$IBTOPO" metrics latest -o "$tmp/m.prom" || continue
 	"$PROMTOOL" check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 ||
 		flunk "promtool on $c: $(cat "$tmp/lint")"
+	run 0 "$IBTOPO" metrics latest --collect all -o "$tmp/all.prom" &&
+		"$PROMTOOL" check metrics <"$tmp/all.prom" >"$tmp/lint" 2>&1 ||
+		flunk "promtool on $c, --collect all: $(cat "$tmp/lint")"
+	# the default set is a part of all of it, line for line
+	grep -v '^#' "$tmp/m.prom" | sort >"$tmp/def.s"
+	grep -v '^#' "$tmp/all.prom" | sort >"$tmp/all.s"
+	[ -z "$(comm -23 "$tmp/def.s" "$tmp/all.s")" ] ||
+		flunk "$c: default series missing from --collect all"
 	# bytes: 4 x the words the store holds, port by port (by GUID)
 	run 0 "$IBTOPO" health latest --format json
 	json_get '"\n".join("%s %d %d" % (p["guid"], p["port"],
@@ -57,7 +65,7 @@ done
 run 0 "$IBTOPO" metrics 1 -o "$tmp/m.prom"
 ends='node_guid="0x1000000000000200",port="39"'
 # the names and the far end: on the info series, not on the counters
-[ "$(value ibtopo_port_info "$ends,node=\"leaf01\",node_type=\"switch\",lid=\"2\",remote_guid=\"0x1000000000000100\",remote_node=\"spine01\",remote_port=\"1\",remote_type=\"switch\"")" = 1 ] ||
+[ "$(value ibtopo_port_info "$ends,node=\"leaf01\",node_type=\"switch\",lid=\"2\",remote_guid=\"0x1000000000000100\",remote_node=\"spine01\",remote_port=\"1\"")" = 1 ] ||
 	flunk "leaf01/39 info: $(grep "^ibtopo_port_info{.*$ends" "$tmp/m.prom")"
 grep '^ibtopo_port_symbol_errors_total{' "$tmp/m.prom" | grep -q 'node=' &&
 	flunk "a counter series carries a name"
@@ -73,7 +81,7 @@ grep '^ibtopo_port_symbol_errors_total{' "$tmp/m.prom" | grep -q 'node=' &&
 	flunk "leaf01/39 bytes: $(value ibtopo_port_transmit_bytes_total "$ends")"
 # ports without counters keep their state and rate series: every port
 ports=$(grep -c '^ibtopo_port_state{' "$tmp/m.prom")
-withc=$(grep -c '^ibtopo_port_counters_saturated{' "$tmp/m.prom")
+withc=$(grep -c '^ibtopo_port_symbol_errors_total{' "$tmp/m.prom")
 [ "$ports" -gt "$withc" ] && [ "$withc" -ge 1 ] ||
 	flunk "$ports ports with a state, $withc with counters"
 [ "$(grep -c '^ibtopo_port_rate_bytes_per_second{' "$tmp/m.prom")" = "$ports" ] ||
@@ -89,7 +97,7 @@ withc=$(grep -c '^ibtopo_port_counters_saturated{' "$tmp/m.prom")
 sed 's/^SymbolErrorCounter:\.*12$/SymbolErrorCounter:..............65535/' \
 	"$DATA/hc-perfquery.txt" >"$tmp/sat.txt"
 run 0 "$IBTOPO" import "$topo" --counters "$tmp/sat.txt"
-run 0 "$IBTOPO" metrics -o "$tmp/m.prom"
+run 0 "$IBTOPO" metrics --collect saturation -o "$tmp/m.prom"
 "$PROMTOOL" check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 ||
 	flunk "promtool, saturated: $(cat "$tmp/lint")"
 [ "$(value ibtopo_port_symbol_errors_total "$ends")" = 65535 ] ||

@@ -42,7 +42,7 @@ sim_client "$IBTOPO" --db "$DB" discover --counters >"$TESTDIR/out" 2>&1 ||
 lab=$(end_field lab) || fail "no link on leaf001 port 5"
 far=$(end_field far)
 case $far in spine*) ;; *) fail "leaf001/5 not to a spine: $far" ;; esac
-run 0 "$IBTOPO" --db "$DB" metrics -o "$TESTDIR/m.prom"
+run 0 "$IBTOPO" --db "$DB" metrics --collect more-errors -o "$TESTDIR/m.prom"
 "$PROMTOOL" check metrics <"$TESTDIR/m.prom" >"$TESTDIR/lint" 2>&1 ||
 	flunk "promtool: $(cat "$TESTDIR/lint")"
 cp "$TESTDIR/m.prom" "$TESTDIR/body"

@@ -26,15 +26,61 @@ enum ibtopo_metrics_flags {
 	IBTOPO_METRICS_NO_FINDINGS = 1u << 0,
 };
 
+/*
+ * The groups of per-port series (collectors, as node_exporter has them).
+ * ibtopo_port_info, ibtopo_node_info, ibtopo_port_saturated (sparse:
+ * only saturated counters) and the fabric's series are always written.
+ * The default set holds what the example alert rules and dashboard use;
+ * the rest is asked for by name (`--collect GROUP,...`, `--collect all`).
+ */
+enum ibtopo_metrics_collect {
+	/* default: ibtopo_port_linked, _state, _rate_bytes_per_second,
+	 * _possible_rate_bytes_per_second */
+	IBTOPO_METRICS_COLLECT_LINK = 1u << 0,
+	/* default: symbol errors, link downed, receive errors */
+	IBTOPO_METRICS_COLLECT_ERRORS = 1u << 1,
+	/* default: transmit bytes, PortXmitWait */
+	IBTOPO_METRICS_COLLECT_TRAFFIC = 1u << 2,
+	/* default: BER and its threshold, XmitWait share (with `since`) */
+	IBTOPO_METRICS_COLLECT_HEALTH = 1u << 3,
+	/* physical state, width in lanes, lane speed */
+	IBTOPO_METRICS_COLLECT_PHY = 1u << 4,
+	/* the other nine error counters of PortCounters */
+	IBTOPO_METRICS_COLLECT_MORE_ERRORS = 1u << 5,
+	/* receive bytes, transmit and receive packets */
+	IBTOPO_METRICS_COLLECT_MORE_TRAFFIC = 1u << 6,
+	/* ibtopo_port_counters_saturated, per port with counters */
+	IBTOPO_METRICS_COLLECT_SATURATION = 1u << 7,
+};
+#define IBTOPO_METRICS_COLLECT_DEFAULT                                 \
+	(IBTOPO_METRICS_COLLECT_LINK | IBTOPO_METRICS_COLLECT_ERRORS | \
+	 IBTOPO_METRICS_COLLECT_TRAFFIC | IBTOPO_METRICS_COLLECT_HEALTH)
+#define IBTOPO_METRICS_COLLECT_ALL 0xffu
+
 /** What ibtopo_metrics_write() writes. Zeroed fields are the defaults. */
 struct ibtopo_metrics_opts {
-	unsigned version;	/* IBTOPO_METRICS_OPTS_VERSION */
+	unsigned version; /* IBTOPO_METRICS_OPTS_VERSION (2 or 3) */
 	/* the `fabric` label; NULL: ibtopo_metrics_fabric_name() */
 	const char *fabric_name;
-	unsigned flags;		/* enum ibtopo_metrics_flags */
+	unsigned flags; /* enum ibtopo_metrics_flags */
+	/* enum ibtopo_metrics_collect bits; 0: the default set (version 3) */
+	unsigned collect;
 };
-#define IBTOPO_METRICS_OPTS_VERSION 2
-#define IBTOPO_METRICS_OPTS_INIT { IBTOPO_METRICS_OPTS_VERSION, NULL, 0 }
+#define IBTOPO_METRICS_OPTS_VERSION 3
+#define IBTOPO_METRICS_OPTS_INIT                        \
+	{                                               \
+		IBTOPO_METRICS_OPTS_VERSION, NULL, 0, 0 \
+	}
+
+/**
+ * Parse a `--collect` list into *collect: names separated by commas,
+ * each a group (link, errors, traffic, health, phy, more-errors,
+ * more-traffic, saturation) added to the set, `no-GROUP` taken out of
+ * it, `all` or `default`. *collect 0 starts from the default set.
+ * Returns 0 or IBTOPO_EINVAL (an unknown name, said in err).
+ */
+int ibtopo_metrics_collect_parse(const char *list, unsigned *collect,
+				 struct ibtopo_error *err);
 
 /**
  * The name a fabric goes by in the `fabric` label, into buf (at most
@@ -53,9 +99,11 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  * pulled cable changes values, never a series; names and the far end
  * are in the info series, joined with
  * `* on(fabric,node_guid,port) group_left(node,remote_node) ibtopo_port_info`:
+ * The groups of opts->collect choose which of the per-port series
+ * below are written (enum ibtopo_metrics_collect):
  * - per port of a switch or CA (port 0 left out), linked or not:
- *   ibtopo_port_info (1, with node, node_type, lid and, when linked,
- *   remote_guid, remote_node, remote_port, remote_type),
+ *   ibtopo_port_info (1, with node, node_type, lid when known and, when
+ *   linked, remote_guid, remote_node, remote_port),
  *   ibtopo_port_linked (1 or 0), ibtopo_port_state and
  *   ibtopo_port_physical_state (the IBA values, 0 unknown),
  *   ibtopo_port_width_lanes, ibtopo_port_lane_speed_bytes_per_second
@@ -64,8 +112,9 @@ const char *ibtopo_metrics_fabric_name(char *buf, size_t len,
  *   says its link could run at (ibtopo_analysis_link_possible(); 0 when
  *   unlinked): `rate < possible` is exactly a link analyze calls
  *   downgraded;
- * - per switch and CA: ibtopo_node_info (node, node_type, description,
- *   vendor_id, device_id, revision, system_image_guid);
+ * - per switch and CA: ibtopo_node_info (node, node_type, and where
+ *   known description, vendor_id, device_id, revision,
+ *   system_image_guid: a label without a value is left out);
  * - per port with counters: every error counter of PortCounters as
  *   ibtopo_port_<name>_total, ibtopo_port_{transmit,receive}_bytes_total
  *   (4 x the PortXmitData/PortRcvData words), ..._packets_total and
