@@ -3,9 +3,14 @@
  * (class 0x04) Gets, LID-routed to QP1 of each node, up to `window` MADs
  * in flight, through libibumad and libibmad as sweep.c sends its SMPs.
  *
- * Per LID (a switch has one, a CA port its own) ClassPortInfo first: its
+ * ClassPortInfo first, once per device model (node type, and vendor,
+ * device and revision from NodeInfo): its
  * CapabilityMask says whether PortCountersExtended is answered (bit 9,
- * IsExtendedWidthSupported, or bit 10, IsExtendedWidthSupportedNoIETF).
+ * IsExtendedWidthSupported, or bit 10, IsExtendedWidthSupportedNoIETF),
+ * a property of the device and its firmware, the same for every device
+ * of the model. So a fabric of one switch and one HCA model sends two,
+ * not one per switch and CA port (2,484 on 1,944 hosts). A device that
+ * refuses PortCountersExtended all the same keeps its PortCounters.
  * Then per linked port PortCounters (PortSelect = the port) and, where
  * supported, PortCountersExtended, whose 64-bit data and packet counters
  * replace the 32-bit ones that saturate within seconds on a busy link.
@@ -41,6 +46,10 @@ struct dest {
 	uint16_t lid;
 	size_t first, n;
 	bool ext;	/* answers PortCountersExtended */
+	/* the dests of its device model, a list from the one asked
+	 * ClassPortInfo (SIZE_MAX ends it) */
+	size_t next_same;
+	bool leader;	/* asked ClassPortInfo for its model */
 };
 
 struct target {
@@ -135,10 +144,60 @@ static int plan(struct pma *m, const struct ibtopo_fabric *fabric,
 		uint16_t lid = port_lid(m->targets[i].port);
 
 		if (!m->ndests || m->dests[m->ndests - 1].lid != lid)
-			m->dests[m->ndests++] = (struct dest){ lid, i, 0, false };
+			m->dests[m->ndests++] =
+				(struct dest){ lid, i, 0, false, SIZE_MAX, true };
 		m->dests[m->ndests - 1].n++;
 	}
 	return 0;
+}
+
+static bool same_model(const struct ibtopo_node *a, const struct ibtopo_node *b)
+{
+	return a->type == b->type && a->vendor_id == b->vendor_id &&
+	       a->device_id == b->device_id && a->revision == b->revision;
+}
+
+/*
+ * One leader per device model (node type, vendor, device, revision),
+ * asked ClassPortInfo; the other dests of the model follow it
+ * (next_same). Hardware always says its vendor and device; a simulator
+ * may say 0 for both, and then all its switches (or CAs) are the one
+ * simulated device.
+ */
+static int group_models(struct pma *m)
+{
+	size_t *lead = NULL, *tail = NULL, nlead = 0;
+	int rc = 0;
+
+	lead = calloc(m->ndests + 1, sizeof(*lead));
+	tail = calloc(m->ndests + 1, sizeof(*tail));
+	if (!lead || !tail) {
+		rc = IBTOPO_ENOMEM;
+		goto out;
+	}
+	for (size_t d = 0; d < m->ndests; d++) {
+		const struct ibtopo_node *n =
+			m->targets[m->dests[d].first].port->node;
+		size_t k = nlead;
+
+		for (k = 0; k < nlead; k++)
+			if (same_model(m->targets[m->dests[lead[k]].first]
+					       .port->node,
+				       n))
+				break;
+		if (k < nlead) {
+			m->dests[d].leader = false;
+			m->dests[tail[k]].next_same = d;
+			tail[k] = d;
+			continue;
+		}
+		lead[nlead] = tail[nlead] = d;
+		nlead++;
+	}
+out:
+	free(lead);
+	free(tail);
+	return rc;
 }
 
 static int ask(struct pma *m, size_t d, size_t t, unsigned attr,
@@ -227,6 +286,18 @@ static int ask_counters(struct pma *m, size_t d)
 	return rc;
 }
 
+/* The model of leader d answered (or not): counters for all its dests. */
+static int ask_model(struct pma *m, size_t d, bool ext)
+{
+	int rc = 0;
+
+	for (size_t e = d; e != SIZE_MAX && !rc; e = m->dests[e].next_same) {
+		m->dests[e].ext = ext;
+		rc = ask_counters(m, e);
+	}
+	return rc;
+}
+
 static void got_counters(struct target *t, const uint8_t *data)
 {
 	static const enum MAD_FIELDS fields[] = {
@@ -294,8 +365,9 @@ static const char *attr_name(unsigned attr)
 
 /*
  * Request q got no answer: queue it again, or (its retries spent) count
- * it lost. A ClassPortInfo lost still asks for the counters (without
- * the extended ones): the port is incomplete already, and named.
+ * it lost. A ClassPortInfo lost still asks for the counters of its LID
+ * (without the extended ones): the port is incomplete already, and
+ * named; the other LIDs of its model ask again through the next one.
  */
 static int timed_out(struct pma *m, const struct req *q)
 {
@@ -317,8 +389,17 @@ static int timed_out(struct pma *m, const struct req *q)
 	if (q->attr == IB_GSI_PORT_COUNTERS)
 		m->targets[q->t].lost = true;
 	if (q->attr == CLASS_PORT_INFO) {
-		int rc = ask_counters(m, q->d);
+		/* its own ports without the extended counters, as before;
+		 * the rest of its model asks through the next of them */
+		size_t e = m->dests[q->d].next_same;
+		int rc;
 
+		m->dests[q->d].next_same = SIZE_MAX;
+		rc = ask_model(m, q->d, false);
+		if (!rc && e != SIZE_MAX) {
+			m->dests[e].leader = true;
+			rc = ask(m, e, m->dests[e].first, CLASS_PORT_INFO, 0);
+		}
 		if (rc)
 			return rc;
 	}
@@ -362,11 +443,10 @@ static int receive(struct pma *m)
 	data = mad + IB_PC_DATA_OFFS;
 	switch (q.attr) {
 	case CLASS_PORT_INFO:
-		if (ok)
-			m->dests[q.d].ext = mad_get_field((void *)data, 0,
-				IB_CPI_CAPMASK_F) &
-				(CPI_EXT_WIDTH | CPI_EXT_WIDTH_NOIETF);
-		rc = ask_counters(m, q.d);
+		rc = ask_model(m, q.d,
+			       ok && (mad_get_field((void *)data, 0,
+						    IB_CPI_CAPMASK_F) &
+				      (CPI_EXT_WIDTH | CPI_EXT_WIDTH_NOIETF)));
 		if (rc)
 			return rc;
 		break;
@@ -421,10 +501,11 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 			strerror(-m.agent));
 		goto out_close_port;
 	}
-	rc = 0;
+	rc = group_models(&m);
 	for (size_t d = 0; d < m.ndests && !rc; d++)
 		/* about its first port: a loss names that one */
-		rc = ask(&m, d, m.dests[d].first, CLASS_PORT_INFO, 0);
+		if (m.dests[d].leader)
+			rc = ask(&m, d, m.dests[d].first, CLASS_PORT_INFO, 0);
 	if (!rc)
 		rc = pump(&m);
 	while (!rc && m.on_wire)

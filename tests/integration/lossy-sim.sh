@@ -74,8 +74,12 @@ snap() {
 	"$IBTOPO" --db "$DB" export "$1" --format ibnetdiscover | grep -v '^#'
 	"$IBTOPO" --db "$DB" show "$1" links --format csv
 	"$IBTOPO" --db "$DB" export "$1" --format lfts
-	# a port stored as not read (no value at all) is marked '?'
-	"$TOOL" exec "$DB" "SELECT group_concat(node_guid || ':' || port ||
+	# a port stored as not read (no value at all) is marked '?' (in
+	# python: store-tool exec prints numbers only)
+	"$PYTHON3" -c '
+import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' \
+		"$DB" "SELECT group_concat(node_guid || ':' || port ||
 		CASE WHEN symbol_errors IS NULL AND xmit_data IS NULL
 		THEN '?' ELSE '' END, ' ')
 		FROM (SELECT c.* FROM port_counters c
