@@ -20,7 +20,8 @@
  *
  * The walk is libibnetdisc's, so that the same fabric gives the same nodes,
  * ports, links and directed routes: NodeInfo at the far end of each LinkUp
- * port; for a node seen for the first time NodeDescription, and for a
+ * port (but once per link: not from a port whose far end already
+ * answered it through that link); for a node seen for the first time NodeDescription, and for a
  * switch SwitchInfo and PortInfo of port 0, then of ports 1..N; for a CA
  * the PortInfo of the port reached. A switch port that is LinkUp (other
  * than the one the query came in through) and our own port lead on. SMPs
@@ -442,6 +443,11 @@ static int walk_on(struct sweep *s, const struct smp *q, ibnd_port_t *p)
 	unsigned in_port = field(p->info, IB_PORT_LOCAL_PORT_F);
 
 	if (!p->portnum || field(p->info, IB_PORT_PHYS_STATE_F) != PHYS_LINKUP)
+		return 0;
+	/* the far end already answered NodeInfo through this link, from
+	 * its side: asking again from this side finds the same node and
+	 * port (a third of the NodeInfo of a fat tree) */
+	if (p->remoteport)
 		return 0;
 	if (n->type == IB_NODE_SWITCH ? (unsigned)p->portnum == in_port :
 	    !(n == s->f->from_node && p->portnum == s->f->from_portnum))

@@ -47,6 +47,11 @@ sort "$TESTDIR/mads.log" | uniq -c |
 	awk '{ printf "#   %s %s %s: %d\n", $2, $3, $4, $1 }' >&2
 not_get=$(grep -vc '^[0-9a-f][0-9a-f] 01 ' "$TESTDIR/mads.log")
 [ "$not_get" -eq 0 ] || fail "$not_get MADs with another method than Get"
+# NodeInfo once per link (from one end; the far end's answer says who is
+# there) and once for our own port: 65, not the 86 of probing each link
+# from both ends that are switches
+n=$(grep -c '^81 01 0011$' "$TESTDIR/mads.log")
+[ "$n" -eq 65 ] || fail "$n NodeInfo Gets, wanted 65 (64 links + our port)"
 # 64 links: 128 ends, each asked PortCounters once
 n=$(grep -c '^04 01 0012$' "$TESTDIR/mads.log")
 [ "$n" -eq 128 ] || fail "$n PortCounters Gets, wanted 128 (one per end)"
