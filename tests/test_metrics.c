@@ -404,6 +404,57 @@ static void default_set_and_collect_groups(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* n occurrences of what in t */
+static size_t count_of(const char *t, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = t; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* Two fabrics in one exposition: each family once, both fabrics' series
+ * together, ibtopo_build_info once. */
+static void two_fabrics_in_one_exposition(void **state)
+{
+	struct ibtopo_metrics_opts mo[2] = { IBTOPO_METRICS_OPTS_INIT,
+					     IBTOPO_METRICS_OPTS_INIT };
+	struct ibtopo_fabric *f[2] = { fixture(), fixture() };
+	struct ibtopo_analysis *an[2] = { NULL, NULL };
+	struct ibtopo_buffer out = { 0 };
+	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
+				    ibtopo_write_buffer, &out, 0 };
+	const char *a, *b, *next;
+
+	(void)state;
+	mo[0].fabric_name = "rail0";
+	mo[1].fabric_name = "rail1";
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ibtopo_analysis_new(&an[i], f[i], NULL, NULL),
+				 0);
+	assert_int_equal(ibtopo_metrics_write_many(&sink, an, mo, 2, NULL), 0);
+	assert_int_equal(count_of(out.text, "# HELP ibtopo_port_state "), 1);
+	assert_int_equal(count_of(out.text, "# TYPE ibtopo_port_state "), 1);
+	assert_int_equal(count_of(out.text, "\nibtopo_build_info{"), 1);
+	assert_int_equal(count_of(out.text, "\nibtopo_fabric_links{"), 2);
+	/* both fabrics' series of a family before the next family */
+	a = strstr(out.text, "\nibtopo_port_state{fabric=\"rail0\"");
+	b = strstr(out.text, "\nibtopo_port_state{fabric=\"rail1\"");
+	next = strstr(out.text, "# HELP ibtopo_port_rate_bytes_per_second ");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(next);
+	assert_true(a < b && b < next);
+	assert_int_equal(count_of(out.text, "# HELP "),
+			 count_of(out.text, "# TYPE "));
+	free(out.text);
+	for (int i = 0; i < 2; i++) {
+		ibtopo_analysis_free(an[i]);
+		ibtopo_fabric_free(f[i]);
+	}
+}
+
 static void failures_are_returned(void **state)
 {
 	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
@@ -444,6 +495,7 @@ int main(void)
 		cmocka_unit_test(every_family_once_with_help_and_type),
 		cmocka_unit_test(fabric_name_is_the_stores_else_its_rule),
 		cmocka_unit_test(default_set_and_collect_groups),
+		cmocka_unit_test(two_fabrics_in_one_exposition),
 		cmocka_unit_test(failures_are_returned),
 	};
 

@@ -139,6 +139,21 @@ int ibtopo_metrics_write(const struct ibtopo_sink *sink,
 			 const struct ibtopo_metrics_opts *opts,
 			 struct ibtopo_error *err);
 
+/**
+ * The metrics of n fabrics in one exposition (serve --all-ports): each
+ * written as ibtopo_metrics_write() writes it, with opts[i] (opts may be
+ * NULL), then merged so that every family comes once, its HELP and TYPE
+ * first and the series of every fabric together, in fabric order; a
+ * series without a fabric label that two write alike
+ * (ibtopo_build_info) is kept once. Give each fabric its own name (the
+ * `fabric` label). Returns what ibtopo_metrics_write() returns, or
+ * IBTOPO_EINVAL for no sink or no analyses.
+ */
+int ibtopo_metrics_write_many(const struct ibtopo_sink *o,
+			      struct ibtopo_analysis *const *analyses,
+			      const struct ibtopo_metrics_opts *opts, size_t n,
+			      struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif
