@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE, OPT_COLLECT };
+enum { OPT_NO_FINDINGS = CLI_LONG, OPT_SINCE, OPT_COLLECT, OPT_ALL_FABRICS };
 
 static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(
@@ -17,6 +17,10 @@ static const struct cli_opt opts[] = {
 		     "an earlier snapshot of the fabric: BER, wait share and "
 		     "findings over the interval"),
 	CLI_LONG_OPT(OPT_COLLECT, "collect", 1, "GROUP,...", CLI_COLLECT_HELP),
+	CLI_LONG_OPT(OPT_ALL_FABRICS, "all-fabrics", 0, NULL,
+		     "the latest snapshot of every fabric of the database, "
+		     "one exposition (discover --all-ports stores one per "
+		     "subnet)"),
 	CLI_OPTS_ANALYSIS,
 	/* options with a letter last: long-only ones are numbered by place */
 	CLI_OPT_SAME(cli_opt_output),
@@ -29,7 +33,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 const struct cli_cmd cmd_metrics_entry = {
 	.name = "metrics",
 	.summary = "write port counters and link state for Prometheus",
-	.args = "[REF|FILE] [-o FILE] [--since REF] [--collect GROUP,...] [--no-findings] " CLI_ARGS_ANALYSIS,
+	.args = "[REF|FILE] [-o FILE] [--since REF] [--collect GROUP,...] [--all-fabrics] [--no-findings] " CLI_ARGS_ANALYSIS,
 	.details =
 		"REF (default: latest) is a snapshot, best taken with discover\n"
 		"--counters or import --counters; an existing FILE is read instead.\n"
@@ -68,6 +72,10 @@ const struct cli_cmd cmd_metrics_entry = {
 		"(ibtopo_port_transmit_wait_share{,_threshold}) and the port-error\n"
 		"findings are those of the interval, as health --since has them;\n"
 		"serve always measures against its previous sweep.\n"
+		"--all-fabrics writes the latest snapshot of every fabric of the\n"
+		"database (a multi-rail host's, stored by discover --all-ports) in\n"
+		"one text, each by its fabric's name, each family once; no REF,\n"
+		"--since or --fabric with it.\n"
 		"-o FILE is written to a temporary file beside it (not named *.prom)\n"
 		"and renamed over it, as node_exporter's textfile collector needs\n"
 		"(name it *.prom there).",
@@ -92,6 +100,91 @@ static void file_time(struct ibtopo_fabric *fabric, const char *what)
 	ibtopo_fabric_set_taken_at(fabric, st.st_mtime);
 }
 
+/* --all-fabrics: the latest snapshot of each stored fabric, analysed. */
+static int load_all(struct ibtopo_analysis ***an, size_t *n,
+		    const struct ibtopo_analyze_opts *ao,
+		    const struct cli_global *g, struct ibtopo_error *err)
+{
+	struct ibtopo_fabric_info *fi = NULL;
+	struct ibtopo_store *store = NULL;
+	size_t nf = 0;
+	int rc = cli_open_store(&store, g, IBTOPO_STORE_READONLY, err);
+
+	*n = 0;
+	if (!rc)
+		rc = ibtopo_store_fabrics(&fi, &nf, store, err);
+	if (!rc && !nf) {
+		snprintf(err->message, sizeof(err->message),
+			 "--all-fabrics: the database has no snapshot");
+		rc = IBTOPO_ENOTFOUND;
+	}
+	if (!rc && !(*an = calloc(nf, sizeof(**an))))
+		rc = IBTOPO_ENOMEM;
+	for (size_t i = 0; !rc && i < nf; i++) {
+		struct ibtopo_fabric *f = NULL;
+
+		rc = ibtopo_store_load(&f, store, fi[i].latest_id, err);
+		if (!rc && cli_analysis(&(*an)[i], f, ao, g))
+			rc = IBTOPO_ERROR;
+		if (rc)
+			ibtopo_fabric_free(f);
+		else
+			(*n)++;
+	}
+	ibtopo_fabric_info_list_free(fi, nf);
+	ibtopo_store_free(store);
+	return rc;
+}
+
+/* The analyses of load_all() and their fabrics, freed. */
+static void free_all(struct ibtopo_analysis **an, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ibtopo_fabric *f =
+			(struct ibtopo_fabric *)ibtopo_analysis_fabric(an[i]);
+
+		ibtopo_analysis_free(an[i]);
+		ibtopo_fabric_free(f);
+	}
+	free(an);
+}
+
+/* metrics --all-fabrics: every stored fabric's latest, one text. */
+static int metrics_all(const char *output, const struct ibtopo_metrics_opts *mo,
+		       const struct ibtopo_analyze_opts *ao,
+		       const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_metrics_opts *mos = NULL;
+	struct ibtopo_analysis **an = NULL;
+	struct output_file out;
+	struct ibtopo_sink ro;
+	size_t n = 0;
+	int rc = load_all(&an, &n, ao, g, &err);
+
+	if (rc) {
+		free_all(an, n);
+		return rc == IBTOPO_ERROR ? EXIT_TROUBLE : cli_fail(&err);
+	}
+	mos = calloc(n, sizeof(*mos));
+	for (size_t i = 0; mos && i < n; i++)
+		mos[i] = *mo;
+	rc = mos ? output_file_open(&out, output, true) :
+		   cli_failf("out of memory");
+	if (!rc) {
+		ro = output_file_opts(&out, IBTOPO_FORMAT_TEXT);
+		if (ibtopo_metrics_write_many(&ro, an, mos, n, &err)) {
+			rc = output_file_fail(&out, &err);
+			output_file_abort(&out);
+		} else {
+			rc = output_file_close(&out);
+		}
+	}
+	free(mos);
+	free_all(an, n);
+	return rc;
+}
+
 static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			    struct cli_global *g)
 {
@@ -106,6 +199,7 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 	char stored[80];
 	struct output_file out;
 	struct ibtopo_sink ro;
+	bool all = false;
 	int c, rc;
 
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
@@ -120,6 +214,9 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 			if (ibtopo_metrics_collect_parse(st.optarg, &mo.collect,
 							 &err))
 				return cli_usage_error(self, "%s", err.message);
+			break;
+		case OPT_ALL_FABRICS:
+			all = true;
 			break;
 		case OPT_NO_FINDINGS:
 			mo.flags |= IBTOPO_METRICS_NO_FINDINGS;
@@ -136,6 +233,13 @@ static int cmd_metrics_exec(const struct cli_cmd *self, int argc, char **argv,
 				       argv[st.optind + 1]);
 	if (st.optind < argc)
 		src.what = argv[st.optind];
+	if (all && (src.what || since_ref || cli_fabric(g)))
+		return cli_usage_error(self,
+				       "--all-fabrics reads the latest "
+				       "snapshot of every fabric; no REF, "
+				       "--since or --fabric");
+	if (all)
+		return metrics_all(output, &mo, &ao, g);
 
 	if (cli_load_fabric(&fabric, g, &src, &err))
 		return cli_fail(&err);

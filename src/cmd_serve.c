@@ -48,6 +48,7 @@ enum {
 	OPT_SCHEDULER_CMD,
 	OPT_STALE_AFTER,
 	OPT_COLLECT,
+	OPT_ALL_PORTS,
 };
 
 /* /healthz says 503 after this many failed sweeps in a row. */
@@ -81,6 +82,9 @@ static const struct cli_opt opts[] = {
 		     "/healthz says 503 when the served sweep is older "
 		     "(default 3 x --interval)"),
 	CLI_LONG_OPT(OPT_COLLECT, "collect", 1, "GROUP,...", CLI_COLLECT_HELP),
+	CLI_LONG_OPT(OPT_ALL_PORTS, "all-ports", 0, NULL,
+		     "sweep every local InfiniBand port's subnet, each with "
+		     "its own fabric label, in one /metrics"),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
 };
@@ -92,7 +96,7 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--collect GROUP,...] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--collect GROUP,...] [--all-ports] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
 		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
@@ -120,6 +124,12 @@ const struct cli_cmd cmd_serve_entry = {
 		"needs one of them (401 otherwise); a password that passed is\n"
 		"remembered (a salted digest of it), so bcrypt runs once per\n"
 		"user and password, not on every scrape.\n"
+		"--all-ports sweeps the subnet of every active InfiniBand port of\n"
+		"every local CA (one per master SM, as discover --all-ports):\n"
+		"/metrics holds them all, each by its own fabric label (its\n"
+		"name by the store's rule, fe80-<lowest switch GUID>), each family\n"
+		"once; / shows the first. Not with -C, -P, --fabric, --store-every\n"
+		"or --scheduler-out.\n"
 		"--scheduler-out FORMAT=FILE (repeatable) keeps a scheduler's\n"
 		"file current, as `ibtopo export --format FORMAT` writes it: after\n"
 		"each good sweep it is rewritten (a temporary file renamed over it)\n"
@@ -338,6 +348,24 @@ static void on_get(void *arg, enum serve_route route,
 	out->len = m.len;
 }
 
+/* The fabrics of one sweep: one, or with --all-ports one per subnet. */
+#define SERVE_MAX_FABRICS 16
+struct serve_set {
+	size_t n;
+	struct ibtopo_fabric *f[SERVE_MAX_FABRICS];
+	struct ibtopo_analysis *an[SERVE_MAX_FABRICS];
+	char key[SERVE_MAX_FABRICS][80]; /* "CA/PORT", "" for one fabric */
+};
+
+static void set_release(struct serve_set *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		ibtopo_analysis_free(w->an[i]);
+		ibtopo_fabric_free(w->f[i]);
+	}
+	w->n = 0;
+}
+
 /* What the command was asked, and what lasts across sweeps. */
 struct serve_run {
 	const struct cli_global *g;
@@ -351,9 +379,11 @@ struct serve_run {
 	struct ibtopo_name_map *names;
 	struct ibtopo_analyze_opts ao; /* --roots, ...: every sweep's */
 	unsigned collect;	       /* --collect: series groups */
-	/* the last good sweep: port health and the findings are what grew
-	 * since it, never lifetime totals; NULL before one */
-	struct ibtopo_fabric *prev;
+	/* the last good sweep of each fabric (key: the local port swept
+	 * through, "" without --all-ports): port health and the findings
+	 * are what grew since it, never lifetime totals; none before one */
+	struct serve_set prev;
+	bool all_ports;		  /* --all-ports */
 	struct serve_sched sched; /* --scheduler-out */
 };
 
@@ -424,41 +454,148 @@ static int shared_new(struct shared_text **out, pthread_mutex_t *lock,
 	return 0;
 }
 
+/* The previous good sweep through the port `key`, or NULL. */
+static struct ibtopo_fabric *prev_of(const struct serve_run *r, const char *key)
+{
+	for (size_t i = 0; i < r->prev.n; i++)
+		if (!strcmp(r->prev.key[i], key))
+			return r->prev.f[i];
+	return NULL;
+}
+
+/* Fabric f swept through `key` into w, analysed against its last. */
+static int set_add(struct serve_run *r, struct serve_set *w,
+		   struct ibtopo_fabric *f, const char *key,
+		   struct ibtopo_error *err)
+{
+	size_t i = w->n++;
+	int rc = 0;
+
+	w->f[i] = f;
+	snprintf(w->key[i], sizeof(w->key[i]), "%s", key);
+	if (r->names)
+		rc = ibtopo_name_map_apply(r->names, f, NULL, err);
+	r->ao.since = prev_of(r, key);
+	if (!rc)
+		rc = ibtopo_analysis_new(&w->an[i], f, &r->ao, err);
+	if (!rc && r->g->verbose)
+		ibtopo_analysis_set_log(w->an[i], cli_analysis_log, NULL);
+	return rc;
+}
+
+/* A subnet already in w (the same fabric name: the same switches)? */
+static bool set_has(const struct serve_set *w, const struct ibtopo_fabric *f)
+{
+	char a[256], b[256];
+
+	ibtopo_metrics_fabric_name(a, sizeof(a), f);
+	for (size_t i = 0; i < w->n; i++)
+		if (!strcmp(a,
+			    ibtopo_metrics_fabric_name(b, sizeof(b), w->f[i])))
+			return true;
+	return false;
+}
+
+/*
+ * --all-ports: every active InfiniBand port of every local CA, as
+ * `discover --all-ports` takes them (one per master SM seen), each
+ * subnet once; any discovery that fails fails the sweep.
+ */
+static int sweep_ports(struct serve_run *r, struct serve_set *w,
+		       struct ibtopo_error *err)
+{
+	struct ibtopo_local_port *ports = NULL;
+	uint64_t seen[SERVE_MAX_FABRICS];
+	size_t np = 0, nseen = 0;
+	int rc = ibtopo_local_ports(&ports, &np, r->dopts.timeout_ms, err);
+
+	for (size_t i = rc ? np :
+			     ibtopo_local_ports_next(ports, np, 0, seen, 0);
+	     !rc && i < np && w->n < SERVE_MAX_FABRICS;
+	     i = ibtopo_local_ports_next(ports, np, i + 1, seen, nseen)) {
+		struct ibtopo_discover_opts o = r->dopts;
+		struct ibtopo_fabric *f = NULL;
+		char key[80];
+
+		o.ca = ports[i].ca;
+		o.port = (int)ports[i].port;
+		rc = ibtopo_fabric_discover(&f, &o, err);
+		if (rc)
+			break;
+		if (set_has(w, f)) {
+			ibtopo_fabric_free(f);
+			continue;
+		}
+		if (ibtopo_fabric_meta(f)->sm_guid || ports[i].sm_guid)
+			seen[nseen++] = ibtopo_fabric_meta(f)->sm_guid ?
+						ibtopo_fabric_meta(f)->sm_guid :
+						ports[i].sm_guid;
+		snprintf(key, sizeof(key), "%s/%u", ports[i].ca, ports[i].port);
+		rc = set_add(r, w, f, key, err);
+	}
+	if (!rc && !w->n) {
+		snprintf(err->message, sizeof(err->message),
+			 "no active InfiniBand port to sweep");
+		rc = IBTOPO_ENODEV;
+	}
+	free(ports);
+	return rc;
+}
+
+/* The sweep's fabrics: one through -C/-P, or --all-ports. */
+static int sweep_set(struct serve_run *r, struct serve_set *w,
+		     struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *f = NULL;
+	int rc;
+
+	if (r->all_ports)
+		return sweep_ports(r, w, err);
+	rc = ibtopo_fabric_discover(&f, &r->dopts, err);
+	return rc ? rc : set_add(r, w, f, "", err);
+}
+
+/* The metrics of every fabric of w, one exposition. */
+static int write_set(const struct serve_run *r, const struct serve_set *w,
+		     const struct ibtopo_sink *sink, struct ibtopo_error *err)
+{
+	struct ibtopo_metrics_opts mo[SERVE_MAX_FABRICS];
+
+	for (size_t i = 0; i < w->n; i++) {
+		mo[i] = (struct ibtopo_metrics_opts)IBTOPO_METRICS_OPTS_INIT;
+		/* --all-ports: each subnet by its own name */
+		mo[i].fabric_name = !r->all_ports && *r->fabric_name ?
+					    r->fabric_name :
+					    NULL;
+		mo[i].collect = r->collect;
+	}
+	return ibtopo_metrics_write_many(sink, w->an, mo, w->n, err);
+}
+
 /* One sweep: on success the served texts are replaced. */
 static void sweep(struct serve_run *r, struct serve_state *s)
 {
-	struct ibtopo_metrics_opts mo = IBTOPO_METRICS_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_buffer text = { 0 }, html = { 0 };
 	struct ibtopo_sink sink = { IBTOPO_SINK_VERSION, IBTOPO_FORMAT_TEXT,
 				    ibtopo_write_buffer, &text, 0 };
 	struct shared_text *old_text = NULL, *old_html = NULL;
 	struct shared_text *new_text = NULL, *new_html = NULL;
-	struct ibtopo_analysis *an = NULL;
-	struct ibtopo_fabric *f = NULL;
+	struct serve_set w = { 0 };
 	time_t started = time(NULL);
 	double t0 = cli_now(), took;
 	bool was_failing;
 	int rc;
 
-	rc = ibtopo_fabric_discover(&f, &r->dopts, &err);
-	if (!rc && r->names)
-		rc = ibtopo_name_map_apply(r->names, f, NULL, &err);
-	r->ao.since = r->prev;
+	rc = sweep_set(r, &w, &err);
 	if (!rc)
-		rc = ibtopo_analysis_new(&an, f, &r->ao, &err);
-	if (!rc && r->g->verbose)
-		ibtopo_analysis_set_log(an, cli_analysis_log, NULL);
+		store_sweep(r, w.f[0]);
 	if (!rc)
-		store_sweep(r, f);
-	if (!rc) {
-		mo.fabric_name = *r->fabric_name ? r->fabric_name : NULL;
-		mo.collect = r->collect;
-		rc = ibtopo_metrics_write(&sink, an, &mo, &err);
-	}
+		rc = write_set(r, &w, &sink, &err);
 	if (!rc)
-		serve_sched_update(&r->sched, an);
-	if (!rc && render_html(&html, an, &err)) {
+		serve_sched_update(&r->sched, w.an[0]);
+	/* the diagram: of the first fabric */
+	if (!rc && render_html(&html, w.an[0], &err)) {
 		fprintf(stderr, "ibtopo: warning: no diagram: %s\n",
 			err.message);
 		free(html.text);
@@ -513,17 +650,22 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	shared_put_locked(new_html);
 	pthread_mutex_unlock(&s->lock);
 	if (!rc)
-		cli_step(r->g, "sweep", t0, "%zu nodes, %zu links",
-			 ibtopo_fabric_node_count(f),
-			 ibtopo_fabric_link_count(f));
+		cli_step(r->g, "sweep", t0,
+			 "%zu fabric%s, %zu nodes, %zu links", w.n,
+			 w.n == 1 ? "" : "s", ibtopo_fabric_node_count(w.f[0]),
+			 ibtopo_fabric_link_count(w.f[0]));
 	free(text.text);
 	free(html.text);
-	ibtopo_analysis_free(an);
+	for (size_t i = 0; i < w.n; i++) {
+		ibtopo_analysis_free(w.an[i]);
+		w.an[i] = NULL;
+	}
+	/* a good sweep is the next one's previous */
 	if (!rc) {
-		ibtopo_fabric_free(r->prev);
-		r->prev = f;
+		set_release(&r->prev);
+		r->prev = w;
 	} else {
-		ibtopo_fabric_free(f);
+		set_release(&w);
 	}
 }
 
@@ -744,6 +886,9 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 							 &err))
 				return cli_usage_error(self, "%s", err.message);
 			break;
+		case OPT_ALL_PORTS:
+			r->all_ports = true;
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -755,6 +900,12 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 		return cli_usage_error(self,
 				       "--scheduler-cmd runs after a "
 				       "--scheduler-out rewrite; none given");
+	if (r->all_ports && (r->store_every || r->sched.n || cli_fabric(r->g) ||
+			     r->g->ca || r->g->port))
+		return cli_usage_error(
+			self, "--all-ports chooses the ports and names "
+			      "each subnet; not with -C, -P, --fabric, "
+			      "--store-every or --scheduler-out");
 	if (r->keep_days && !r->store_every)
 		return cli_usage_error(self,
 				       "--keep-days prunes what --store-every "
@@ -857,7 +1008,7 @@ out_unblock:
 out_free:
 	ibtopo_store_free(r.store);
 	ibtopo_name_map_free(r.names);
-	ibtopo_fabric_free(r.prev);
+	set_release(&r.prev);
 	serve_sched_release(&r.sched);
 	serve_webconfig_release(&web);
 	return rc;
