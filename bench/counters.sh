@@ -19,6 +19,8 @@
 #    `import --counters` from ibqueryerrors-style files written here,
 #    the second an hour later with errors grown on 1% of the ports.
 #    Target: under 1 s.
+#    The MADs each sends (one run each, counted by tests/rel-madspy.so, which
+#    `make check` builds), SMP and PMA.
 # PARTS="sim health" (the default) chooses the parts to run.
 # Best of REPEAT (default 3) wall times; cpu: the process's user + system
 # time, best of REPEAT too. Not a test: nothing here asserts.
@@ -60,6 +62,16 @@ if [ -z "${sim_skip:-}" ]; then
 	set -- $(best 0 sim_timed "$IBQUERYERRORS" --skip-sl)
 	t_iqe=$1 c_iqe=$2
 	ports=$(json_get 'len(j["ports"])' <"$TESTDIR/h.json")
+	# the MADs each sends, one run each, counted by tests/rel-madspy
+	mads() {
+		rm -f "$TESTDIR/spy.log"
+		sim_spy "$TESTDIR/spy.log" "$@" >/dev/null 2>&1
+		awk '{ n[$1 == "04" ? "pma" : "smp"]++ } END {
+			printf "%d MADs (%d SMP, %d PMA)", n["smp"] + n["pma"],
+				n["smp"], n["pma"] }' "$TESTDIR/spy.log"
+	}
+	m_ibt=$(mads "$IBTOPO" --db "$TESTDIR/bench.db" discover --counters)
+	m_iqe=$(mads "$IBQUERYERRORS" --skip-sl)
 	kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null
 	SIM_PID=
 	exec 9>&-
@@ -70,6 +82,7 @@ if [ -z "${sim_skip:-}" ]; then
 		"ibqueryerrors --skip-sl" "$t_iqe" "$c_iqe"
 	bench_row "counters: discover --counters 1,944 (ibqueryerrors)" \
 		"$t_ctr" "$t_iqe" "$c_ctr" "$m_ctr"
+	echo "MADs: discover --counters $m_ibt; ibqueryerrors --skip-sl $m_iqe"
 	echo "discover --counters / ibqueryerrors: wall $(calc "$t_ctr / $t_iqe")," \
 		"cpu $(calc "$c_ctr / $c_iqe") (target <= 1.5)"
 	echo "discover --counters / discover: wall $(calc "$t_ctr / $t_disc")," \
