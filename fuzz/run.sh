@@ -36,7 +36,10 @@ real="$top/tests/data/real"
 
 command -v "$CC" >/dev/null || { echo "fuzz/run.sh: no $CC" >&2; exit 77; }
 mkdir -p "$dir/build" "$dir/logs"
-: > "$dir/build/config.h"
+# config.h: what the sources take from configure (ibtopo_build_info's
+# version), the version of configure.ac
+version=$(sed -n 's/^AC_INIT(\[ibtopo\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+printf '#define PACKAGE_VERSION "%s"\n' "${version:-0}" > "$dir/build/config.h"
 mkdir -p "$dir/build/lib"
 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' \
 	"$top/data/cable-reach.tsv" > "$dir/build/lib/cable-reach-tsv.h"
