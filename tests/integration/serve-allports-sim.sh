@@ -26,9 +26,9 @@ promtool_require
 	-o "$TESTDIR/b.plain" || fail "plan b"
 # other names for b, so other GUIDs: its own switches, a fabric of its own
 sed 's/"\([a-z]\)/"b\1/g' "$TESTDIR/b.plain" >"$TESTDIR/b.topo"
-run 0 "$IBTOPO" --fabric rail0 import "$TESTDIR/a.topo"
-run 0 "$IBTOPO" --fabric rail1 import "$TESTDIR/b.topo"
-run 0 "$IBTOPO" metrics --all-fabrics -o "$TESTDIR/two.prom"
+run 0 "$IBTOPO" --db "$DB" --fabric rail0 import "$TESTDIR/a.topo"
+run 0 "$IBTOPO" --db "$DB" --fabric rail1 import "$TESTDIR/b.topo"
+run 0 "$IBTOPO" --db "$DB" metrics --all-fabrics -o "$TESTDIR/two.prom"
 "$PROMTOOL" check metrics <"$TESTDIR/two.prom" >"$TESTDIR/lint" 2>&1 ||
 	flunk "promtool, two fabrics: $(cat "$TESTDIR/lint")"
 for f in rail0 rail1; do
@@ -42,12 +42,12 @@ dup=$(sed -n 's/^# \(HELP\|TYPE\) \([a-z_0-9]*\) .*/\1 \2/p' "$TESTDIR/two.prom"
 [ -z "$dup" ] || flunk "families written twice: $dup"
 [ "$(grep -c '^ibtopo_build_info{' "$TESTDIR/two.prom")" = 1 ] ||
 	flunk "ibtopo_build_info not once"
-run 2 "$IBTOPO" metrics --all-fabrics latest
-run 2 "$IBTOPO" --fabric rail0 metrics --all-fabrics
+run 2 "$IBTOPO" --db "$DB" metrics --all-fabrics latest
+run 2 "$IBTOPO" --db "$DB" --fabric rail0 metrics --all-fabrics
 
 # ---- serve --all-ports under ibsim
 sim_fattree 8 2
-rm -f "$DB"
+rm -f "$DB" "$DB"-*
 serve_start --interval 1 --all-ports
 metrics_until() {	# metrics_until SHELL-CONDITION SECONDS
 	for _ in $(seq 1 $(($2 * 4))); do
@@ -70,7 +70,7 @@ esac
 [ "$(echo "$names" | wc -l)" = 1 ] || flunk "one subnet, labels: $names"
 serve_stop
 [ "$SERVE_RC" = 0 ] || flunk "serve exit status $SERVE_RC"
-run 2 "$IBTOPO" -C ibsim0 serve --all-ports
-run 2 "$IBTOPO" --fabric x serve --all-ports
-run 2 "$IBTOPO" serve --all-ports --store-every 1h
+run 2 "$IBTOPO" --db "$DB" -C ibsim0 serve --all-ports
+run 2 "$IBTOPO" --db "$DB" --fabric x serve --all-ports
+run 2 "$IBTOPO" --db "$DB" serve --all-ports --store-every 1h
 exit "$failed"
