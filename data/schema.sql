@@ -260,3 +260,32 @@ CREATE INDEX pkeys_snapshot ON pkeys(snapshot_id);
 -- reread = 1 then, and act_count2 its ActCount that time.
 ALTER TABLE sms ADD COLUMN reread INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sms ADD COLUMN act_count2 INTEGER NOT NULL DEFAULT 0;
+
+-- @version 11
+-- Multicast forwarding (issue 36). mfts: each switch's multicast
+-- forwarding table, one row a switch: mlids holds its MLIDs with a port,
+-- ascending, 2 bytes each (big-endian), masks their port masks, stride
+-- bytes each (bit p of byte p / 8: port p; stride = (NumPorts + 8) / 8).
+-- mcast_members: the multicast groups the SA listed (MCMemberRecord),
+-- one row a member (port_guid 0: a group without members); mgid is 16
+-- bytes, join_state the MCMemberRecord JoinState bits (1 full, 2 non,
+-- 4 send-only non, 8 send-only full). mcast_read: 1 when a live sweep
+-- asked the SA (a snapshot without rows then had no groups).
+ALTER TABLE snapshots ADD COLUMN mcast_read INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE mfts (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	node_guid INTEGER NOT NULL,
+	stride INTEGER NOT NULL,
+	mlids BLOB NOT NULL,
+	masks BLOB NOT NULL,
+	PRIMARY KEY (snapshot_id, node_guid)
+);
+CREATE TABLE mcast_members (
+	snapshot_id INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+	mgid BLOB NOT NULL,
+	mlid INTEGER NOT NULL,
+	pkey INTEGER NOT NULL,
+	port_guid INTEGER NOT NULL,
+	join_state INTEGER NOT NULL
+);
+CREATE INDEX mcast_members_snapshot ON mcast_members(snapshot_id);

@@ -1054,6 +1054,8 @@ int cli_load_fabric(struct ibtopo_fabric **out, const struct cli_global *g,
 	if (rc || !src->routes)
 		return rc;
 	rc = attach_routes(*out, g, src->routes, err);
+	if (!rc && src->routes2)
+		rc = attach_routes(*out, g, src->routes2, err);
 	if (rc) {
 		ibtopo_fabric_free(*out);
 		*out = NULL;
@@ -1227,4 +1229,17 @@ void cli_note_partial(const struct ibtopo_fabric *f)
 		"not reach is missing from what follows\n",
 		who,
 		m->partial_reason ? m->partial_reason : "reason not known");
+}
+
+int cli_source_routes(struct cli_source *src, const struct cli_cmd *self,
+		      const char *arg)
+{
+	if (!src->routes)
+		src->routes = arg;
+	else if (!src->routes2)
+		src->routes2 = arg;
+	else
+		return cli_usage_error(self, "--routes given more than twice "
+					     "(unicast and multicast tables)");
+	return 0;
 }

@@ -335,8 +335,13 @@ struct cli_source {
 	const char *what;	   /* FILE or REF; NULL = the latest snapshot */
 	const char *node_name_map; /* rename nodes by GUID; may be NULL */
 	enum ibtopo_file_format format; /* of a FILE; IBTOPO_FILE_AUTO detects */
-	const char *routes; /* --routes DUMP: forwarding tables to attach */
+	const char *routes;  /* --routes DUMP: forwarding tables to attach */
+	const char *routes2; /* a second --routes (opensm.mcfdbs beside
+			      * opensm-lfts.dump), or NULL */
 };
+/** --routes DUMP given once or twice: into src->routes, then routes2. */
+int cli_source_routes(struct cli_source *src, const struct cli_cmd *self,
+		      const char *arg);
 
 /**
  * The one loader of "REF or FILE, plus a node name map" for every command.

@@ -131,7 +131,8 @@ static int cmd_analyze_exec(const struct cli_cmd *self, int argc, char **argv,
 			ao.topology.min_paths = (unsigned)n;
 			break;
 		case OPT_ROUTES:
-			src.routes = st.optarg;
+			if (cli_source_routes(&src, self, st.optarg))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_THRESHOLDS:
 			ao.health.thresholds_path =

@@ -37,8 +37,8 @@ static const struct cli_opt opts[] = {
 		     "also read every linked port's error and "
 		     "data counters (PMA Gets; needs LIDs)"),
 	CLI_LONG_OPT(OPT_ROUTES, "routes", 0, NULL,
-		     "also read every switch's forwarding table "
-		     "(LFT; SMP Gets)"),
+		     "also read every switch's forwarding tables "
+		     "(LFT and MFT; SMP Gets) and the SA's multicast groups"),
 	CLI_LONG_OPT(OPT_ROUTING_ENGINE, "routing-engine", 1, "NAME",
 		     "the SM routing engine that computed the "
 		     "tables (ftree, updn, ...)"),
@@ -169,7 +169,21 @@ struct routes_step {
 	const struct cli_global *g;
 	size_t switches, blocks;
 	double seconds;
+	/* the multicast tables and the SA's groups */
+	size_t mc_switches, mc_blocks, sa_mads;
+	double mc_seconds;
 };
+
+static void mcast_read(void *arg, size_t switches, size_t blocks,
+		       size_t sa_mads, double seconds)
+{
+	struct routes_step *r = arg;
+
+	r->mc_switches = switches;
+	r->mc_blocks = blocks;
+	r->sa_mads = sa_mads;
+	r->mc_seconds = seconds;
+}
 
 static void routes_read(void *arg, size_t switches, size_t blocks,
 			double seconds)
@@ -224,6 +238,8 @@ static int parse_args(struct ibtopo_discover_opts *dopts,
 			dopts->flags |= IBTOPO_DISCOVER_ROUTES;
 			dopts->routes_read = routes_read;
 			dopts->routes_arg = routes;
+			dopts->mcast_read = mcast_read;
+			dopts->mcast_arg = routes;
 			break;
 		case OPT_ROUTING_ENGINE:
 			ns->engine_name = st.optarg;
@@ -365,6 +381,12 @@ static int sweep(struct ibtopo_fabric **fabric,
 		cli_step(g, "routes", cli_now() - routes->seconds,
 			 "%zu switch forwarding tables read in %zu LFT blocks",
 			 routes->switches, routes->blocks);
+	if (dopts->flags & IBTOPO_DISCOVER_ROUTES)
+		cli_step(g, "multicast", cli_now() - routes->mc_seconds,
+			 "%zu switch multicast tables read in %zu MFT blocks, "
+			 "%zu SA queries",
+			 routes->mc_switches, routes->mc_blocks,
+			 routes->sa_mads);
 	if (!cli_fabric_has_lids(*fabric) && read)
 		no_lids_warning(read);
 	if (ibtopo_fabric_meta(*fabric)->partial)
@@ -379,7 +401,7 @@ static int cmd_discover_exec(const struct cli_cmd *self, int argc, char **argv,
 			     struct cli_global *g)
 {
 	struct ibtopo_mad_stats mads = { 0 };
-	struct routes_step routes = { g, 0, 0, 0 };
+	struct routes_step routes = { .g = g };
 	struct ibtopo_discover_opts dopts = IBTOPO_DISCOVER_OPTS_INIT;
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct ibtopo_fabric *fabric = NULL;

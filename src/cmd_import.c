@@ -72,7 +72,8 @@ const struct cli_cmd cmd_import_entry = {
 		"opensm.fdbs, dump_fts or ibroute output, ibdiagnet2.fdbs, told\n"
 		"from the content; switches matched by GUID, those the fabric\n"
 		"does not have left out with one warning. Bad input stores\n"
-		"nothing.\n"
+		"nothing. A second --routes RFILE adds the multicast tables\n"
+		"(MFTs) of OpenSM's opensm.mcfdbs or dump_fts -M output.\n"
 		"--routing-engine NAME records the subnet manager's routing\n"
 		"engine that computed them with the snapshot (the dumps do not\n"
 		"say); --routes-log LOG takes it from an OpenSM log instead:\n"
@@ -93,7 +94,7 @@ const struct cli_cmd cmd_import_entry = {
 struct import_args {
 	struct ibtopo_read_opts ropts;
 	struct new_snapshot ns;
-	const char *path, *counters, *routes;
+	const char *path, *counters, *routes, *routes2;
 };
 
 static int parse_args(struct import_args *a, const struct cli_cmd *self,
@@ -126,7 +127,12 @@ static int parse_args(struct import_args *a, const struct cli_cmd *self,
 			a->counters = st.optarg;
 			break;
 		case OPT_ROUTES:
-			a->routes = st.optarg;
+			if (a->routes && a->routes2)
+				return cli_usage_error(
+					self, "--routes given "
+					      "more than twice (unicast and "
+					      "multicast tables)");
+			*(a->routes ? &a->routes2 : &a->routes) = st.optarg;
 			break;
 		case OPT_ROUTING_ENGINE:
 			a->ns.engine_name = st.optarg;
@@ -170,14 +176,19 @@ static int attach(struct ibtopo_fabric *fabric, const struct import_args *a)
 	lopts.warn = cli_warn;
 	lopts.engine = a->ns.engine;
 	unknown = 0;
-	if (a->routes &&
-	    ibtopo_routes_load(fabric, a->routes, &lopts, &unknown, &err))
-		return cli_fail(&err);
-	if (unknown)
-		fprintf(stderr,
-			"ibtopo: warning: %s: %zu switch%s not in the fabric; "
-			"their tables are left out\n",
-			a->routes, unknown, unknown == 1 ? "" : "es");
+	for (int i = 0; i < 2; i++) {
+		const char *path = i ? a->routes2 : a->routes;
+
+		unknown = 0;
+		if (path &&
+		    ibtopo_routes_load(fabric, path, &lopts, &unknown, &err))
+			return cli_fail(&err);
+		if (unknown)
+			fprintf(stderr,
+				"ibtopo: warning: %s: %zu switch%s not in the "
+				"fabric; their tables are left out\n",
+				path, unknown, unknown == 1 ? "" : "es");
+	}
 	return 0;
 }
 

@@ -73,6 +73,12 @@ const struct cli_cmd cmd_routes_entry = {
 		"diversity counts them, by its direction that uses fewer spines.\n"
 		"Effective bisection bandwidth: mean and min over N random\n"
 		"bisections of the CA ports into pairs (seeded, reproducible).\n"
+		"Multicast (a second --routes DUMP: opensm.mcfdbs, dump_fts -M;\n"
+		"discover --routes reads them and the SA's groups): per MLID, the\n"
+		"links both ends forward on must join every member with no cycle:\n"
+		"mcast-unreached (error; detail ipoib-broadcast: ARP fails),\n"
+		"mcast-loop (error), mcast-dead-end (warning), mcast-disconnected\n"
+		"(warning); \"mcast\":{\"groups_read\",\"groups\",\"mlids\":[...]}.\n"
 		"JSON: " CLI_JSON ",\"routes\":{\"engine\",\"ca_pairs\",\n"
 		"\"unreachable_pairs\",\"loops\",\"credit_loops\",\"hops\",\"ports\":[...],\n"
 		"\"ebb\":{...},...},\"findings\":[...]}. CSV: the port table, an\n"
@@ -105,6 +111,9 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_routes_opts *ro = &ao.routes;
 	const struct ibtopo_findings *findings;
 	const struct ibtopo_routes *routes;
+	const struct ibtopo_mcast *mcast;
+	const struct ibtopo_findings *mfound;
+	struct ibtopo_findings all = IBTOPO_FINDINGS_INIT;
 	struct cli_report rep = CLI_REPORT_INIT;
 	struct cli_source src = { .what = NULL };
 	struct ibtopo_analysis *an = NULL;
@@ -118,7 +127,8 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	while ((c = cli_getopt(&st, argc, argv, self)) != -1) {
 		switch (c) {
 		case OPT_ROUTES:
-			src.routes = st.optarg;
+			if (cli_source_routes(&src, self, st.optarg))
+				return EXIT_TROUBLE;
 			break;
 		case OPT_BISECTIONS:
 			if (!parse_u64(st.optarg, 100000, &v))
@@ -140,7 +150,8 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	}
 	if (cli_load_operand(&fabric, self, &st, argc, argv, g, &src))
 		return EXIT_TROUBLE;
-	if (!cli_fabric_has_lids(fabric)) {
+	/* multicast forwarding needs no LIDs; unicast routes do */
+	if (!cli_fabric_has_lids(fabric) && !ibtopo_fabric_has_mfts(fabric)) {
 		rc = no_lids(fabric, src.what ? src.what : "latest");
 		goto out_free;
 	}
@@ -153,24 +164,40 @@ static int cmd_routes_exec(const struct cli_cmd *self, int argc, char **argv,
 	t0 = cli_now();
 	if (ibtopo_analysis_routes(an, &routes, &err) ||
 	    ibtopo_analysis_section_findings(an, IBTOPO_SECTION_ROUTES,
-					     &findings, &err)) {
+					     &findings, &err) ||
+	    ibtopo_analysis_mcast(an, &mcast, &err) ||
+	    ibtopo_analysis_section_findings(an, IBTOPO_SECTION_MCAST, &mfound,
+					     &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	if (!routes) {
+	if (!routes && !mcast) {
 		cli_failf("no forwarding tables (discover --routes, or "
 			  "--routes DUMP)");
 		goto out_free;
 	}
-	cli_step(g, "routes", t0, "%zu LIDs traced, %zu findings",
-		 routes->dest_lids, findings->count);
+	/* the unicast findings, then the multicast ones */
+	for (size_t i = 0; i < findings->count + mfound->count; i++)
+		if (ibtopo_findings_add(
+			    &all,
+			    i < findings->count ?
+				    &findings->items[i] :
+				    &mfound->items[i - findings->count],
+			    &err)) {
+			cli_fail(&err);
+			goto out_free;
+		}
+	cli_step(g, "routes", t0, "%zu LIDs traced, %zu MLIDs, %zu findings",
+		 routes ? routes->dest_lids : 0, mcast ? mcast->nmlids : 0,
+		 all.count);
 	so = cli_stdout_sink(rep.format);
-	if (ibtopo_report_routes(&so, routes, findings, &err)) {
+	if (ibtopo_report_routes_mcast(&so, routes, mcast, &all, &err)) {
 		cli_fail(&err);
 		goto out_free;
 	}
-	rc = cli_report_exit(findings, rep.fail_on);
+	rc = cli_report_exit(&all, rep.fail_on);
 out_free:
+	ibtopo_findings_release(&all);
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
 	return rc;

@@ -72,6 +72,10 @@ static const char *const stable_names[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_PKEY_SWITCH_DROP] = "pkey-switch-drop",
 	[IBTOPO_FIND_PKEY_NO_FULL_MEMBER] = "pkey-no-full-member",
 	[IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED] = "pkey-membership-mixed",
+	[IBTOPO_FIND_MCAST_UNREACHED] = "mcast-unreached",
+	[IBTOPO_FIND_MCAST_LOOP] = "mcast-loop",
+	[IBTOPO_FIND_MCAST_DEAD_END] = "mcast-dead-end",
+	[IBTOPO_FIND_MCAST_DISCONNECTED] = "mcast-disconnected",
 };
 
 static void every_kind_has_name_sentence_and_mark(void **state)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 /* The last "-- @version N" of data/schema.sql. */
-#define SCHEMA_LATEST 10
+#define SCHEMA_LATEST 11
 
 /*
  * sqlite3_open_v2 is wrapped (-Wl,--wrap) so a test can make it fail.
@@ -1082,10 +1082,15 @@ static void version_1_database_migrates_and_keeps_its_snapshots(void **state)
 	ibtopo_fabric_free(fresh);
 }
 
-/* SQL taking schema version 10's additions (PKeys, SMInfo read twice)
- * out. */
+/* SQL taking schema version 11's additions (multicast) out. */
+#define UNDO_V11                                                         \
+	"DROP TABLE mfts; DROP TABLE mcast_members;"                     \
+	" ALTER TABLE snapshots DROP COLUMN mcast_read; "
+
+/* SQL taking schema version 10's additions (PKeys, SMInfo read twice),
+ * and the later versions', out. */
 #define UNDO_V10                                                         \
-	"DROP TABLE pkeys; ALTER TABLE sms DROP COLUMN reread; "          \
+	UNDO_V11 "DROP TABLE pkeys; ALTER TABLE sms DROP COLUMN reread; "  \
 	"ALTER TABLE sms DROP COLUMN act_count2; "
 /* SQL taking schema version 9's additions (firmware), and the later
  * versions', out. */

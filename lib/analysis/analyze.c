@@ -28,7 +28,8 @@ static const struct ibtopo__analysis *const analyses[IBTOPO__SECTIONS] = {
 _Static_assert(IBTOPO__SECTION_LINKS == (int)IBTOPO_SECTION_LINKS &&
 		       IBTOPO__SECTION_TOPOLOGY == (int)IBTOPO_SECTION_TOPOLOGY &&
 		       IBTOPO__SECTION_HEALTH == (int)IBTOPO_SECTION_HEALTH &&
-		       IBTOPO__SECTION_ROUTES == (int)IBTOPO_SECTION_ROUTES,
+		       IBTOPO__SECTION_ROUTES == (int)IBTOPO_SECTION_ROUTES &&
+		       IBTOPO__SECTION_MCAST == (int)IBTOPO_SECTION_MCAST,
 	       "sections.h and enum ibtopo_analysis_section disagree");
 
 /* The caller's options as the newest version: what an older caller's

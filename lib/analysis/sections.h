@@ -21,6 +21,8 @@ IBTOPO__SECTION(topology, TOPOLOGY, struct ibtopo_topology, 1)
 IBTOPO__SECTION(health, HEALTH, struct ibtopo_health, 0)
 /* routes_trace.c; report_routes.c */
 IBTOPO__SECTION(routes, ROUTES, struct ibtopo_routes, 1)
+/* routes_mcast.c; report_mcast.c */
+IBTOPO__SECTION(mcast, MCAST, struct ibtopo_mcast, 1)
 /* subnet_managers.c; report_subnet_managers.c */
 IBTOPO__SECTION(subnet_managers, SUBNET_MANAGERS, struct ibtopo_subnet_managers,
 		1)

@@ -214,4 +214,25 @@ int ibtopo__sweep_pkeys(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 void ibtopo__count_unanswered(const ibnd_fabric_t *in,
 			      struct ibtopo__unanswered *u);
 
+/* discover/discover_mcast.c */
+
+/** What reading the multicast forwarding cost. */
+struct ibtopo__mcast_read {
+	size_t switches;   /* tables read */
+	size_t gets, lost; /* MulticastForwardingTable Gets, unanswered */
+	size_t sa_mads;	   /* SA MCMemberRecord GetTables */
+	double seconds;
+};
+
+/**
+ * The multicast groups and members from the SA (when one answers at the
+ * fabric's SM LID) and every switch's multicast forwarding table, with
+ * Gets through a MAD port of its own on `ca` port `portnum`, into
+ * `fabric`; what it cost into `st`.
+ */
+int ibtopo__discover_mcast(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
+			   char *ca, int portnum, unsigned timeout_ms,
+			   struct ibtopo__mcast_read *st,
+			   struct ibtopo_error *err);
+
 #endif /* IBTOPO_DISCOVER_INT_H */

@@ -576,6 +576,10 @@ struct kept {
 	struct ibtopo__unanswered u;
 	size_t lft_switches, lft_gets;
 	double lft_seconds;
+	struct ibtopo__mcast_read mcast;	/* of the sweep kept */
+	/* the local port's view, for the SA's groups (discover_mcast.c) */
+	uint64_t prefix, sm_guid;
+	uint16_t sm_lid;
 };
 
 /* What ibtopo__sweep_pkeys() needs, for ibtopo__discover_sms(). */
@@ -616,6 +620,7 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 		struct ibtopo_fabric *got = NULL;
 		struct ibtopo__unanswered now = { 0, "" };
 		struct ibtopo__lfts lfts = { 0 };
+		struct ibtopo__mcast_read mc = { 0 };
 		size_t attached = 0;
 
 		tally->st.sweeps++;
@@ -651,6 +656,20 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 				got = NULL;
 			}
 		}
+		if (!rc && routes) {
+			double t0 = ibtopo__mono_now();
+
+			memset(&mc, 0, sizeof(mc));
+			ibtopo_fabric_set_subnet(got, k->prefix, k->sm_lid,
+						 k->sm_guid);
+			rc = ibtopo__discover_mcast(got, in, ca, portnum,
+						    cfg->timeout_ms, &mc, err);
+			mc.seconds = ibtopo__mono_now() - t0;
+			if (rc) {
+				ibtopo_fabric_free(got);
+				got = NULL;
+			}
+		}
 		if (rc) {
 			ibtopo__sweep_free(in);
 			ibtopo__lfts_release(&lfts);
@@ -673,6 +692,7 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 			k->lft_switches = attached;
 			k->lft_gets = lfts.gets;
 			k->lft_seconds = lfts.seconds;
+			k->mcast = mc;
 		} else {
 			ibtopo__sweep_free(in);
 			ibtopo_fabric_free(got);
@@ -700,7 +720,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	const char *cache = opts && opts->version >= 3 ? opts->cache_path : NULL;
 	char tmp[PATH_MAX];
 	struct ibnd_config cfg;
-	struct kept k = { NULL, { 0, "" }, 0, 0, 0 };
+	struct kept k = { .fabric = NULL };
 	char ca[UMAD_CA_NAME_LEN], source[UMAD_CA_NAME_LEN + 32];
 	struct ibtopo__local local;
 	bool routes = opts && (opts->flags & IBTOPO_DISCOVER_ROUTES);
@@ -731,6 +751,9 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	cfg.flags = IBND_CONFIG_MLX_EPI;	/* FDR10, as ibnetdiscover */
 	cfg.retries = opts && opts->version >= 2 ? opts->retries :
 		      IBTOPO_DISCOVER_RETRIES;
+	k.prefix = local.prefix;
+	k.sm_lid = local.sm_lid;
+	k.sm_guid = local.sm_guid;
 	rc = sweep_best(&k, ca, portnum, &cfg, routes, cache ? tmp : NULL,
 			opts, &tally, err);
 	if (rc)
@@ -765,6 +788,10 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	if (routes && opts->version >= 3 && opts->routes_read)
 		opts->routes_read(opts->routes_arg, k.lft_switches, k.lft_gets,
 				  k.lft_seconds);
+	if (routes && opts->version >= 5 && opts->mcast_read)
+		opts->mcast_read(opts->mcast_arg, k.mcast.switches,
+				 k.mcast.gets, k.mcast.sa_mads,
+				 k.mcast.seconds);
 	if (opts && opts->progress)
 		opts->progress(opts->progress_arg,
 			       ibtopo_fabric_node_count(k.fabric));

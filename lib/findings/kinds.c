@@ -55,6 +55,10 @@ extern const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal;
 extern const struct ibtopo__finding_kind ibtopo__kind_credit_loop;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_changed;
 extern const struct ibtopo__finding_kind ibtopo__kind_route_load_changed;
+extern const struct ibtopo__finding_kind ibtopo__kind_mcast_unreached;
+extern const struct ibtopo__finding_kind ibtopo__kind_mcast_loop;
+extern const struct ibtopo__finding_kind ibtopo__kind_mcast_dead_end;
+extern const struct ibtopo__finding_kind ibtopo__kind_mcast_disconnected;
 extern const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked;
 extern const struct ibtopo__finding_kind ibtopo__kind_port_not_active;
 
@@ -105,6 +109,10 @@ static const struct ibtopo__finding_kind *const kinds[IBTOPO_FIND_KIND_MAX_] = {
 	[IBTOPO_FIND_CREDIT_LOOP] = &ibtopo__kind_credit_loop,
 	[IBTOPO_FIND_ROUTE_CHANGED] = &ibtopo__kind_route_changed,
 	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = &ibtopo__kind_route_load_changed,
+	[IBTOPO_FIND_MCAST_UNREACHED] = &ibtopo__kind_mcast_unreached,
+	[IBTOPO_FIND_MCAST_LOOP] = &ibtopo__kind_mcast_loop,
+	[IBTOPO_FIND_MCAST_DEAD_END] = &ibtopo__kind_mcast_dead_end,
+	[IBTOPO_FIND_MCAST_DISCONNECTED] = &ibtopo__kind_mcast_disconnected,
 	/* link and cable checks, added later: kinds_links.c */
 	[IBTOPO_FIND_CABLE_NOT_CHECKED] = &ibtopo__kind_cable_not_checked,
 	[IBTOPO_FIND_PORT_NOT_ACTIVE] = &ibtopo__kind_port_not_active,

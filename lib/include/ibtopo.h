@@ -26,6 +26,7 @@
 #include <ibtopo/fabric.h>
 #include <ibtopo/counters.h>
 #include <ibtopo/lfts.h>
+#include <ibtopo/mcast.h>
 #include <ibtopo/discover.h>
 #include <ibtopo/read.h>
 #include <ibtopo/namemap.h>

@@ -37,6 +37,7 @@ struct ibtopo_fabric {
 	struct ibtopo_sm *sms;			/* subnet managers */
 	size_t nsms, asms;
 	bool sms_read;				/* looked for */
+	struct ibtopo__mcast_groups mcast;	/* multicast groups (mcast.c) */
 };
 
 int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
@@ -73,6 +74,7 @@ static void free_node(struct ibtopo_node *n)
 	if (n->lft)
 		free(n->lft->port);
 	free(n->lft);
+	ibtopo__mft_free(n->mft);
 	e = (struct node_entry *)((char *)n - offsetof(struct node_entry, node));
 	free(e);
 }
@@ -101,6 +103,7 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->routing_engine);
 	free(fabric->clashes);
 	free(fabric->sms);
+	ibtopo__mcast_groups_release(&fabric->mcast);
 	free(fabric);
 }
 
@@ -1139,4 +1142,28 @@ void ibtopo_end_from_port(struct ibtopo_end *out, const struct ibtopo_port *port
 	out->node = port ? port->node->desc : NULL;
 	out->guid = port ? port->node->guid : 0;
 	out->port = port ? (int)port->num : -1;
+}
+
+struct ibtopo__mcast_groups *
+ibtopo__fabric_mcast(const struct ibtopo_fabric *fabric)
+{
+	return (struct ibtopo__mcast_groups *)&fabric->mcast;
+}
+
+/* mcast.c fills these; they go with the fabric */
+void ibtopo__mft_free(struct ibtopo_mft *mft)
+{
+	if (!mft)
+		return;
+	free(mft->mlid);
+	free(mft->mask);
+	free(mft);
+}
+
+void ibtopo__mcast_groups_release(struct ibtopo__mcast_groups *g)
+{
+	for (size_t i = 0; i < g->count; i++)
+		free(g->group[i].members);
+	free(g->group);
+	memset(g, 0, sizeof(*g));
 }

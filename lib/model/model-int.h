@@ -89,6 +89,17 @@ int ibtopo__fabric_port_clash(struct ibtopo_fabric *fabric,
 /* model/pkeys.c */
 /** Free a port's PKeys (NULL is fine). */
 void ibtopo__pkeys_free(struct ibtopo_pkeys *pkeys);
+/* model/mcast.c: the multicast groups a fabric carries */
+struct ibtopo__mcast_groups {
+	struct ibtopo_mcast_group *group;
+	size_t count, alloc;
+	bool read;		/* the SA was asked */
+};
+/** The fabric's groups (fabric.c keeps them, mcast.c fills them). */
+struct ibtopo__mcast_groups *
+ibtopo__fabric_mcast(const struct ibtopo_fabric *fabric);
+void ibtopo__mcast_groups_release(struct ibtopo__mcast_groups *g);
+void ibtopo__mft_free(struct ibtopo_mft *mft);
 
 /* model/fabric_copy.c */
 /**

@@ -143,4 +143,19 @@ unsigned ibtopo__ibsim_train_speed(unsigned s, unsigned e, bool fdr10);
 /** The speeds ibsim says a port supports, from the common ext. speeds. */
 unsigned ibtopo__ibsim_speed_supported(unsigned e, bool fdr10);
 
+/* read/read_mcfdbs.c: the multicast blocks of a routing dump */
+struct ibtopo__mcr;
+int ibtopo__mcr_new(struct ibtopo__mcr **out);
+void ibtopo__mcr_free(struct ibtopo__mcr *m);
+/** A line (trimmed `p`, whole `raw`): 1 a multicast one, 0 not, or <0. */
+int ibtopo__mcr_line(struct ibtopo__mcr *m, struct ibtopo__src *src,
+		     struct ibtopo_fabric *f, const char *p, const char *raw);
+bool ibtopo__mcr_in_block(const struct ibtopo__mcr *m);
+void ibtopo__mcr_end_block(struct ibtopo__mcr *m);
+size_t ibtopo__mcr_blocks(const struct ibtopo__mcr *m);
+size_t ibtopo__mcr_unknown(const struct ibtopo__mcr *m);
+/** The switches' multicast tables become the file's. */
+int ibtopo__mcr_commit(struct ibtopo__mcr *m, struct ibtopo_fabric *f,
+		       struct ibtopo_error *err);
+
 #endif /* IBTOPO_READ_INT_H */

@@ -34,7 +34,8 @@
  *
  * Each block is read by the syntax its header announces, so the formats
  * need no detection up front and a concatenation of them reads. Multicast
- * blocks (dump_fts -M) are skipped. Switches are matched by node GUID
+ * blocks (opensm.mcfdbs, dump_fts -M) go to read_mcfdbs.c: a file of
+ * them alone sets the multicast tables and leaves the unicast ones. Switches are matched by node GUID
  * (or a port GUID of theirs); blocks for switches the fabric does not
  * have are counted, not an error. The whole file is read before any table
  * changes: bad input leaves the fabric as it was.
@@ -67,6 +68,7 @@ struct rt_reader {
 	enum block_kind kind;
 	struct pending *cur;
 	size_t unknown;
+	struct ibtopo__mcr *mc;		/* its multicast blocks (read_mcfdbs.c) */
 	/*
 	 * A fabric with no LID at all (an ibsim net file) learns them from
 	 * an opensm-lfts.dump: the header's switch LID, each entry's
@@ -387,17 +389,28 @@ static bool is_footer(const char *p)
 
 static int read_line(struct rt_reader *r, const char *p)
 {
-	if (starts(p, "Unicast lids ["))
+	int rc;
+
+	if (starts(p, "Unicast lids [")) {
+		ibtopo__mcr_end_block(r->mc);
 		return lft_header(r, p);
+	}
 	if (starts(p, "dump_ucast_routes:") ||
-	    starts(p, "osm_ucast_mgr_dump_ucast_routes:"))
+	    starts(p, "osm_ucast_mgr_dump_ucast_routes:")) {
+		ibtopo__mcr_end_block(r->mc);
 		return fdbs_header(r, p);
-	if (starts(p, "Multicast mlids")) {
+	}
+	if (*p == '#')
+		return 0;
+	/* multicast blocks: opensm.mcfdbs, dump_fts -M (read_mcfdbs.c) */
+	rc = ibtopo__mcr_line(r->mc, &r->src, r->fabric, p, r->src.line);
+	if (rc > 0 && r->kind != BLOCK_MCAST) {
 		end_block(r);
 		r->kind = BLOCK_MCAST;
-		return 0;
 	}
-	if (r->kind == BLOCK_MCAST || *p == '#' || is_footer(p))
+	if (rc)
+		return rc < 0 ? rc : 0;
+	if (is_footer(p))
 		return 0;
 	/* column headers: "Lid  Out   Destination", "Port     Info",
 	 * "LID    : Port : Hops : Optimal" */
@@ -560,6 +573,7 @@ static int read_chunk(struct rt_reader *r, const char *data, size_t len,
 static void release(struct rt_reader *r)
 {
 	ibtopo__imap_release(&r->seen);
+	ibtopo__mcr_free(r->mc);
 	free(r->lid_seen);
 	free(r->ent);
 	free(r->pend);
@@ -572,18 +586,25 @@ static int finish(struct rt_reader *r, const struct ibtopo_routes_load_opts *opt
 {
 	int rc;
 
-	if (!r->npend)
+	size_t mcast = ibtopo__mcr_blocks(r->mc);
+
+	if (!r->npend && !mcast)
 		return ibtopo__src_error(&r->src,
 			r->src.lineno ? r->src.lineno : 1,
 			"expected a routing table dump: OpenSM's "
 			"opensm-lfts.dump, ibroute or dump_fts output "
-			"('Unicast lids [A-B] of switch ... guid 0x...:') or "
-			"an .fdbs file ('dump_ucast_routes: Switch 0x...')");
-	rc = commit(r, opts ? opts->engine : NULL);
-	if (!rc)
+			"('Unicast lids [A-B] of switch ... guid 0x...:'), "
+			"an .fdbs file ('dump_ucast_routes: Switch 0x...') "
+			"or multicast tables (opensm.mcfdbs 'Switch 0x...', "
+			"dump_fts -M)");
+	/* a file of multicast tables alone leaves the unicast ones */
+	rc = r->npend ? commit(r, opts ? opts->engine : NULL) : 0;
+	if (!rc && r->npend)
 		rc = commit_lids(r);
+	if (!rc && mcast)
+		rc = ibtopo__mcr_commit(r->mc, r->fabric, r->src.err);
 	if (!rc && out_unknown)
-		*out_unknown = r->unknown;
+		*out_unknown = r->unknown + ibtopo__mcr_unknown(r->mc);
 	return rc;
 }
 
@@ -601,7 +622,7 @@ static int begin(struct rt_reader *r, struct ibtopo_fabric *fabric,
 	r->fabric = fabric;
 	r->learn_lids = !fabric_has_lids(fabric);
 	r->lid_seen = calloc(((size_t)IBTOPO_LFT_MAX_LID + 8) / 8, 1);
-	if (!r->lid_seen)
+	if (!r->lid_seen || ibtopo__mcr_new(&r->mc))
 		return nomem(r);
 	return 0;
 }

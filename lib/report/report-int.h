@@ -57,4 +57,11 @@ struct ibtopo__report_section {
 		    const struct ibtopo_analysis *an);
 };
 
+/* report/report_mcast.c: the multicast block of analyze and routes */
+int ibtopo__mcast_json(struct ibtopo__json *root, const struct ibtopo_mcast *mc);
+int ibtopo__mcast_text(const struct ibtopo_sink *sink,
+		       const struct ibtopo_mcast *mc);
+int ibtopo__mcast_csv(const struct ibtopo_sink *sink,
+		      const struct ibtopo_mcast *mc);
+
 #endif /* IBTOPO_REPORT_INT_H */

@@ -419,32 +419,62 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err)
 {
+	if (!routes)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no sink or routes");
+	return ibtopo_report_routes_mcast(sink, routes, NULL, findings, err);
+}
+
+static int text_and_csv(const struct ibtopo_sink *sink,
+			const struct ibtopo_routes *routes,
+			const struct ibtopo_mcast *mcast,
+			const struct ibtopo_findings *findings,
+			struct ibtopo_error *err)
+{
+	bool csv = sink->format == IBTOPO_FORMAT_CSV;
+	int rc = 0;
+
+	if (routes && csv)
+		rc = write_csv(sink, routes, err);
+	else if (routes)
+		rc = routes_text(sink, routes);
+	if (!rc && routes && ibtopo_sink_printf(sink, "\n"))
+		rc = IBTOPO_EIO;
+	/* the ports, an empty line, the MLIDs, an empty line, the findings
+	 * (analyze's columns) */
+	if (!rc && mcast)
+		rc = csv ? ibtopo__mcast_csv(sink, mcast) :
+			   ibtopo__mcast_text(sink, mcast);
+	if (!rc && mcast && ibtopo_sink_printf(sink, "\n"))
+		rc = IBTOPO_EIO;
+	if (rc == IBTOPO_ENOMEM)
+		return ibtopo__error_set(err, rc, "out of memory");
+	if (rc)
+		return err && err->code ? rc :
+			ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
+	if (csv)
+		return ibtopo_report_findings(sink, NULL, findings, err);
+	return ibtopo__findings_text(sink, NULL, 0, findings, err);
+}
+
+int ibtopo_report_routes_mcast(const struct ibtopo_sink *sink,
+			       const struct ibtopo_routes *routes,
+			       const struct ibtopo_mcast *mcast,
+			       const struct ibtopo_findings *findings,
+			       struct ibtopo_error *err)
+{
 	json *root = NULL;
 	int rc;
 
-	if (!sink || !sink->write || !routes)
+	if (!sink || !sink->write || (!routes && !mcast))
 		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no sink or routes");
-	if (sink->format == IBTOPO_FORMAT_CSV) {
-		/* the ports, an empty line, the findings (analyze's columns) */
-		rc = write_csv(sink, routes, err);
-		if (!rc && ibtopo_sink_printf(sink, "\n"))
-			rc = ibtopo__error_set(err, IBTOPO_EIO,
-					       "cannot write output");
-		return rc ? rc : ibtopo_report_findings(sink, NULL, findings,
-							err);
-	}
-	if (sink->format != IBTOPO_FORMAT_JSON) {
-		rc = routes_text(sink, routes);
-		if (rc == IBTOPO_ENOMEM)
-			return ibtopo__error_set(err, rc, "out of memory");
-		if (rc || ibtopo_sink_printf(sink, "\n"))
-			return ibtopo__error_set(err, IBTOPO_EIO,
-						 "cannot write output");
-		return ibtopo__findings_text(sink, NULL, 0, findings, err);
-	}
-	root = ibtopo__json_report(routes->fabric);
-	if (!root || routes_section_json(root, routes) ||
+					 "no sink, or neither routes nor "
+					 "multicast");
+	if (sink->format != IBTOPO_FORMAT_JSON)
+		return text_and_csv(sink, routes, mcast, findings, err);
+	root = ibtopo__json_report(routes ? routes->fabric : mcast->fabric);
+	if (!root || (routes && routes_section_json(root, routes)) ||
+	    (mcast && ibtopo__mcast_json(root, mcast)) ||
 	    ibtopo__json_set(root, "findings", ibtopo__findings_json(findings))) {
 		ibtopo__json_free(root);
 		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");

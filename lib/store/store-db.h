@@ -106,5 +106,17 @@ int ibtopo__store_save_firmware(sqlite3 *db, int64_t sid,
 extern const char ibtopo__store_firmware_sql[];
 int ibtopo__store_firmware_row(struct ibtopo_fabric *fabric, sqlite3_stmt *st,
 			       bool *unknown, struct ibtopo_error *err);
+/* store/store_mcast.c: multicast tables and groups (schema version 11) */
+int ibtopo__store_save_mcast(sqlite3 *db, int64_t sid,
+			     const struct ibtopo_fabric *f);
+extern const char ibtopo__store_mfts_sql[];
+extern const char ibtopo__store_members_sql[];
+extern const char ibtopo__store_mcast_read_sql[];
+int ibtopo__store_mft_row(struct ibtopo_fabric *f, sqlite3_stmt *st,
+			  struct ibtopo_error *err);
+int ibtopo__store_member_row(struct ibtopo_fabric *f, sqlite3_stmt *st,
+			     struct ibtopo_error *err);
+int ibtopo__store_mcast_read_row(struct ibtopo_fabric *f, sqlite3_stmt *st,
+				 struct ibtopo_error *err);
 
 #endif /* IBTOPO_STORE_DB_H */

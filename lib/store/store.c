@@ -831,8 +831,9 @@ int ibtopo__store_delete_rows(sqlite3 *db, bool fabric, int64_t id,
 			      int *deleted)
 {
 	static const char *const tables[] = {
-		"port_counters", "lfts",  "guid_clashes", "sms",   "firmware",
-		"cables",	 "links", "ports",	  "nodes",
+		"port_counters", "lfts",  "guid_clashes",  "sms",
+		"firmware",	 "mfts",  "mcast_members", "cables",
+		"links",	 "ports", "nodes",
 	};
 	char sql[160];
 	sqlite3_stmt *st = NULL;

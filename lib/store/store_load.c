@@ -412,16 +412,42 @@ static int pkeys_row(struct load_ctx *c, sqlite3_stmt *st,
 				     (unsigned)sqlite3_column_int(st, 2), err);
 }
 
+/* store_mcast.c's rows, on the fabric being loaded */
+static int mft_row(struct load_ctx *c, sqlite3_stmt *st,
+		   struct ibtopo_error *err)
+{
+	return ibtopo__store_mft_row(c->f, st, err);
+}
+
+static int member_row(struct load_ctx *c, sqlite3_stmt *st,
+		      struct ibtopo_error *err)
+{
+	return ibtopo__store_member_row(c->f, st, err);
+}
+
+static int mcast_read_row(struct load_ctx *c, sqlite3_stmt *st,
+			  struct ibtopo_error *err)
+{
+	return ibtopo__store_mcast_read_row(c->f, st, err);
+}
+
 /* The tables after the snapshot's own row, in the order they refer back. */
 static const struct {
 	const char *sql;
 	load_row_fn row;
 } tables[] = {
-	{ nodes_sql, node_row }, { ports_sql, port_row },
-	{ links_sql, link_row }, { counters_sql, counters_row },
-	{ lfts_sql, lft_row },	 { clashes_sql, clash_row },
-	{ sms_sql, sm_row },	 { ibtopo__store_firmware_sql, firmware_row },
+	{ nodes_sql, node_row },
+	{ ports_sql, port_row },
+	{ links_sql, link_row },
+	{ counters_sql, counters_row },
+	{ lfts_sql, lft_row },
+	{ clashes_sql, clash_row },
+	{ sms_sql, sm_row },
+	{ ibtopo__store_firmware_sql, firmware_row },
 	{ pkeys_sql, pkeys_row },
+	{ ibtopo__store_mfts_sql, mft_row },
+	{ ibtopo__store_members_sql, member_row },
+	{ ibtopo__store_mcast_read_sql, mcast_read_row },
 };
 
 int ibtopo_store_load(struct ibtopo_fabric **out, struct ibtopo_store *store,

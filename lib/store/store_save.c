@@ -678,6 +678,8 @@ int ibtopo_store_save_ext(int64_t *out_id, struct ibtopo_store *store,
 		src = ibtopo__store_save_firmware(store->db, x.sid, fabric);
 	if (src == SQLITE_OK)
 		src = save_pkeys(store->db, x.sid, fabric);
+	if (src == SQLITE_OK)
+		src = ibtopo__store_save_mcast(store->db, x.sid, fabric);
 	if (src != SQLITE_OK)
 		goto out_fail;
 	/* under the write lock: a concurrent save cannot slip in */

@@ -27,6 +27,8 @@ unset IBTOPO_FABRIC
 	DROP TABLE pkeys;
 	DROP TABLE sms; ALTER TABLE snapshots DROP COLUMN sms_read;
 	DROP TABLE firmware;
+	DROP TABLE mfts; DROP TABLE mcast_members;
+	ALTER TABLE snapshots DROP COLUMN mcast_read;
 	PRAGMA user_version = 4" >/dev/null || exit 99
 [ "$("$TOOL" exec "$db" "PRAGMA user_version")" = 4 ] || fail "not a version 4 database"
 

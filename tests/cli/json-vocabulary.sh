@@ -106,6 +106,11 @@ walk "health --history" 0 "$IBTOPO" health --history leaf01:39 --format json
 walk routes 0 "$IBTOPO" routes s2 --format json
 walk routes 1 "$IBTOPO" routes "$topo" --routes "$tmp/hole.dump" --format json
 walk routes 1 "$IBTOPO" routes "$topo" --routes "$tmp/loop.dump" --format json
+# multicast forwarding (issue 36): opensm.fdbs and opensm.mcfdbs
+walk routes 0 "$IBTOPO" routes "$DATA/mc-ft.topo" --routes "$DATA/mc-opensm.fdbs" \
+	--routes "$DATA/mc-opensm.mcfdbs" --format json
+walk analyze 0 "$IBTOPO" analyze "$DATA/mc-ft.topo" \
+	--routes "$DATA/mc-opensm.mcfdbs" --format json
 walk whatif 0 "$IBTOPO" whatif "$topo" --fail spine01 --routes "$dump" \
 	--format json
 walk whatif 0 "$IBTOPO" whatif s2 --fail leaf01:39 --fail host01 --format json

@@ -146,6 +146,13 @@ int ibtopo_analysis_topology(struct ibtopo_analysis *analysis,
 int ibtopo_analysis_health(struct ibtopo_analysis *analysis,
 			   const struct ibtopo_health **out,
 			   struct ibtopo_error *err);
+/**
+ * The multicast forwarding (ibtopo_mcast_analyze()); NULL without
+ * multicast tables or groups. Skipped with the routing.
+ */
+int ibtopo_analysis_mcast(struct ibtopo_analysis *analysis,
+			  const struct ibtopo_mcast **out,
+			  struct ibtopo_error *err);
 /** The routing (ibtopo_routes_analyze()); NULL without tables. */
 int ibtopo_analysis_routes(struct ibtopo_analysis *analysis,
 			   const struct ibtopo_routes **out,
@@ -188,6 +195,7 @@ enum ibtopo_analysis_section {
 	IBTOPO_SECTION_TOPOLOGY,
 	IBTOPO_SECTION_HEALTH,
 	IBTOPO_SECTION_ROUTES,
+	IBTOPO_SECTION_MCAST,		/* multicast forwarding */
 };
 
 /**

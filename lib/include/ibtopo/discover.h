@@ -70,12 +70,22 @@ struct ibtopo_discover_opts {
 	const char *cache_path;
 	/* version 4: where to put what the MADs cost; NULL: nowhere */
 	struct ibtopo_mad_stats *stats;
+	/*
+	 * version 5: optional, with IBTOPO_DISCOVER_ROUTES: the multicast
+	 * forwarding tables of `switches` switches were read in `blocks`
+	 * MulticastForwardingTable Gets, the SA's groups in `sa_mads`
+	 * MCMemberRecord GetTables (0: no SA answered), taking `seconds`
+	 */
+	void (*mcast_read)(void *arg, size_t switches, size_t blocks,
+			   size_t sa_mads, double seconds);
+	void *mcast_arg;
 };
-#define IBTOPO_DISCOVER_OPTS_VERSION 4
+#define IBTOPO_DISCOVER_OPTS_VERSION 5
 #define IBTOPO_DISCOVER_RETRIES 8	/* the default of `retries` */
 #define IBTOPO_DISCOVER_OPTS_INIT \
 	{ IBTOPO_DISCOVER_OPTS_VERSION, NULL, 0, 0, 0, NULL, NULL, \
-	  IBTOPO_DISCOVER_RETRIES, NULL, NULL, NULL, NULL, NULL, NULL }
+	  IBTOPO_DISCOVER_RETRIES, NULL, NULL, NULL, NULL, NULL, NULL, \
+	  NULL, NULL }
 
 /**
  * Discover the fabric attached to a local CA port through libibnetdisc.

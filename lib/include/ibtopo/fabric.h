@@ -45,6 +45,7 @@ struct ibtopo_link;
 struct ibtopo_counters;	/* port counters, <ibtopo/counters.h> */
 struct ibtopo_pkeys;	/* a port's partition keys, below */
 struct ibtopo_lft;	/* a switch's forwarding table, <ibtopo/lfts.h> */
+struct ibtopo_mft;	/* its multicast forwarding table, <ibtopo/mcast.h> */
 
 /** Cable media, as far as it is known. */
 enum ibtopo_media {
@@ -130,6 +131,10 @@ struct ibtopo_node {
 	 * --routes); NULL = not read. Owned by the fabric: set with
 	 * ibtopo_node_set_lft(). */
 	struct ibtopo_lft *lft;
+	/* its multicast forwarding table (discover --routes, --routes
+	 * opensm.mcfdbs); NULL = not read or empty. Owned by the fabric:
+	 * set with ibtopo_node_set_mft(). */
+	struct ibtopo_mft *mft;
 };
 
 /**

@@ -156,6 +156,72 @@ int ibtopo_report_routes(const struct ibtopo_sink *sink,
 			 const struct ibtopo_findings *findings,
 			 struct ibtopo_error *err);
 
+/* subkinds of mcast-dead-end: why a port of an MLID's mask leads nowhere */
+enum ibtopo_mcast_dead_end {
+	IBTOPO_MCAST_NO_LINK = 1,	/* the port has no link */
+	IBTOPO_MCAST_NO_ENTRY,		/* the switch beyond has no entry */
+	IBTOPO_MCAST_ONE_WAY,		/* ... has one, without this link */
+	IBTOPO_MCAST_NO_WAY_ON,		/* a switch of the tree that forwards
+					 * only back where packets came from */
+};
+
+/** One multicast LID: its forwarding as the switches' tables hold it. */
+struct ibtopo_mcast_mlid {
+	uint16_t mlid;
+	const char *mgid;	/* the SA's group as text, or NULL; borrowed */
+	size_t switches;	/* switches with an entry for it */
+	size_t members;		/* receivers: the SA's full and non members,
+				 * else the CA ports (and switches' port 0)
+				 * the entries deliver to */
+	size_t reached;		/* of them, on the tree that reaches most */
+	size_t loops, dead_ends, disconnected; /* findings */
+};
+
+/** The multicast forwarding of a fabric; borrows it. */
+struct ibtopo_mcast {
+	bool groups_read;	/* members from the SA (else from the tables) */
+	size_t groups;		/* the SA's groups */
+	size_t switches_with_tables;
+	struct ibtopo_mcast_mlid *mlids; /* ascending */
+	size_t nmlids;
+	size_t unreached, loops, dead_ends, disconnected; /* findings */
+	char (*mgids)[48];	/* the groups' MGIDs as text (owned) */
+	const struct ibtopo_fabric *fabric;
+};
+
+/**
+ * Check the multicast forwarding of every MLID the switches' tables or
+ * the SA's groups name: its tree (the links both ends forward on) must
+ * join every receiver, with no cycle, and no port of a mask may lead
+ * nowhere. Findings appended to `findings` (may be NULL): mcast-unreached
+ * (a receiver off the tree that joins most), mcast-loop (a cycle, once a
+ * tree), mcast-dead-end (a mask port leading nowhere, or a switch that
+ * forwards only back), mcast-disconnected (switches with an entry that no
+ * receiver's tree joins). *out is NULL when the fabric has neither
+ * tables nor groups. IBTOPO_ENOMEM.
+ */
+int ibtopo_mcast_analyze(struct ibtopo_mcast **out,
+			 const struct ibtopo_fabric *fabric,
+			 struct ibtopo_findings *findings,
+			 struct ibtopo_error *err);
+/** Free a result; NULL is fine. */
+void ibtopo_mcast_free(struct ibtopo_mcast *mcast);
+
+/**
+ * ibtopo_report_routes() with the multicast forwarding too: either of
+ * `routes` and `mcast` may be NULL (not both). JSON: "mcast":
+ * {"groups_read","groups","switches_with_tables","mlids":[{"mlid",
+ * "mgid","switches","members","reached","loops","dead_ends",
+ * "disconnected"}]} beside "routes". Text: its block after the routes'.
+ * CSV: after the ports and an empty line, one row per MLID and an
+ * empty line, then the findings.
+ */
+int ibtopo_report_routes_mcast(const struct ibtopo_sink *sink,
+			       const struct ibtopo_routes *routes,
+			       const struct ibtopo_mcast *mcast,
+			       const struct ibtopo_findings *findings,
+			       struct ibtopo_error *err);
+
 #ifdef __cplusplus
 }
 #endif
