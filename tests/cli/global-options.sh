@@ -92,14 +92,14 @@ for v in before after; do
 	fi
 	"$IBTOPO" "$@" >/dev/null 2>"$T/err" || fail "'$*' exited $?"
 	step_lines "$T/err" load analyze render
-	sections "$T/err" links topology "port health" routes "subnet managers"
+	sections "$T/err" links topology "port health" routes mcast "subnet managers"
 	grep -q "^ibtopo: load: snapshot 'tiny': " "$T/err" ||
 		fail "load line: $(cat "$T/err")"
 done
 "$IBTOPO" --db "$DB" -v render tiny -o "$T/t.dot" 2>"$T/err" ||
 	fail "render -v exited $?"
 step_lines "$T/err" load render
-sections "$T/err" links topology "port health" routes "subnet managers"
+sections "$T/err" links topology "port health" routes mcast "subnet managers"
 "$IBTOPO" --db "$DB" diff tiny m -v >/dev/null 2>"$T/err"
 step_lines "$T/err" load load compare
 # NEW's health against OLD; no tables, so no routes asked for
