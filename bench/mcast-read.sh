@@ -19,7 +19,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 REPEAT=${REPEAT:-3}
-TOOL=$top_builddir/tests/mcast-tool
+TOOL=${top_builddir:-.}/tests/mcast-tool
 [ -x "$TOOL" ] || fail "no $TOOL (make check builds it)"
 bench_sim
 net="$TESTDIR/ft540.net"
@@ -30,7 +30,7 @@ sim_start "$net" -n $limits
 sim_opensm
 sim_client "$IBTOPO" --db "$TESTDIR/b.db" discover --routes \
 	>/dev/null 2>&1 || fail "first discover"
-lid=$("$top_builddir/tests/store-tool" exec "$TESTDIR/b.db" \
+lid=$("${top_builddir:-.}/tests/store-tool" exec "$TESTDIR/b.db" \
 	"SELECT p.lid FROM ports p JOIN nodes n ON n.id = p.node_id WHERE n.type = 2 AND p.num = 0 LIMIT 1")
 sim_client "$TOOL" set "$lid" 0xc000 1 1 || fail "mcast-tool set"
 echo "run mft_gets mcast_s discover_s share"
