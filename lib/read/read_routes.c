@@ -43,17 +43,23 @@
 #include "read/read-int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum block_kind { BLOCK_NONE, BLOCK_LFT, BLOCK_FDBS, BLOCK_MCAST };
 
 /* One switch's table as the file gives it, before it goes to the fabric. */
 struct pending {
 	struct ibtopo_node *node;	/* NULL: the fabric lacks it */
+	uint64_t guid;			/* as the header names it */
 	unsigned header_line;
 	unsigned top;			/* highest LID of the range or entries */
-	size_t first, count;		/* its entries in rt_reader.ent */
+	uint8_t *tab;			/* its entries, LID -> port, 0..cap */
+	unsigned cap;
 };
 
 struct rt_reader {
@@ -62,13 +68,14 @@ struct rt_reader {
 	struct ibtopo__imap seen;	/* node pointer -> pending index */
 	struct pending *pend;
 	size_t npend, apend;
-	uint32_t *ent;			/* lid << 8 | port */
-	size_t nent, aent;
 	uint8_t *lid_seen;		/* bitmap over LIDs, of the current block */
 	enum block_kind kind;
 	struct pending *cur;
 	size_t unknown;
 	struct ibtopo__mcr *mc;		/* its multicast blocks (read_mcfdbs.c) */
+	/* a part of a file read on a thread: the switches are looked up
+	 * once every part is read (resolve_parts) */
+	bool defer;
 	/*
 	 * A fabric with no LID at all (an ibsim net file) learns them from
 	 * an opensm-lfts.dump: the header's switch LID, each entry's
@@ -191,12 +198,9 @@ static bool fabric_has_lids(const struct ibtopo_fabric *f)
 /* Close the current block: forget which LIDs it listed. */
 static void end_block(struct rt_reader *r)
 {
+	/* every LID it listed is at most its top */
 	if (r->cur)
-		for (size_t i = 0; i < r->cur->count; i++) {
-			unsigned lid = r->ent[r->cur->first + i] >> 8;
-
-			r->lid_seen[lid / 8] &= (uint8_t)~(1u << (lid % 8));
-		}
+		memset(r->lid_seen, 0, (size_t)r->cur->top / 8 + 1);
 	r->cur = NULL;
 }
 
@@ -205,12 +209,14 @@ static int begin_block(struct rt_reader *r, enum block_kind kind,
 		       uint64_t guid, unsigned top)
 {
 	unsigned line = r->src.lineno;
-	struct ibtopo_node *n = switch_of(r, guid);
+	struct ibtopo_node *n = r->defer ? NULL : switch_of(r, guid);
 	struct pending *pd;
 
 	end_block(r);
 	r->kind = kind;
-	if (n) {
+	if (r->defer) {
+		/* looked up in file order once every part is read */
+	} else if (n) {
 		uint64_t key = ibtopo__mix64((uint64_t)(uintptr_t)n);
 		size_t i = ibtopo__imap_find(&r->seen, key, NULL, NULL);
 
@@ -234,12 +240,17 @@ static int begin_block(struct rt_reader *r, enum block_kind kind,
 		r->pend = np;
 		r->apend = na;
 	}
-	pd = &r->pend[r->npend++];
+	pd = &r->pend[r->npend];
+	pd->tab = malloc((size_t)top + 1);
+	if (!pd->tab)
+		return nomem(r);
+	memset(pd->tab, IBTOPO_LFT_NONE, (size_t)top + 1);
+	r->npend++;
 	pd->node = n;
+	pd->guid = guid;
 	pd->header_line = line;
 	pd->top = top;
-	pd->first = r->nent;
-	pd->count = 0;
+	pd->cap = top;
 	r->cur = pd;
 	return 0;
 }
@@ -247,25 +258,30 @@ static int begin_block(struct rt_reader *r, enum block_kind kind,
 static int add_entry(struct rt_reader *r, unsigned long lid, unsigned long port)
 {
 	unsigned line = r->src.lineno;
+	struct pending *pd = r->cur;
 
 	if (r->lid_seen[lid / 8] & (1u << (lid % 8)))
 		return ibtopo__src_error(&r->src, line,
 			"LID 0x%04lx listed twice for this switch: expected "
 			"one entry a LID", lid);
 	r->lid_seen[lid / 8] |= (uint8_t)(1u << (lid % 8));
-	if (r->nent == r->aent) {
-		size_t na = r->aent ? 2 * r->aent : 1024;
-		uint32_t *ne = realloc(r->ent, na * sizeof(*ne));
+	if (lid > pd->cap) {
+		/* past the header's range (an .fdbs block has none) */
+		size_t nc = lid > 2 * (size_t)pd->cap ? lid : 2 * (size_t)pd->cap;
+		uint8_t *nt;
 
-		if (!ne)
+		if (nc > IBTOPO_LFT_MAX_LID)
+			nc = IBTOPO_LFT_MAX_LID;
+		nt = realloc(pd->tab, nc + 1);
+		if (!nt)
 			return nomem(r);
-		r->ent = ne;
-		r->aent = na;
+		memset(nt + pd->cap + 1, IBTOPO_LFT_NONE, nc - pd->cap);
+		pd->tab = nt;
+		pd->cap = (unsigned)nc;
 	}
-	r->ent[r->nent++] = (uint32_t)lid << 8 | (uint32_t)port;
-	r->cur->count++;
-	if (lid > r->cur->top)
-		r->cur->top = (unsigned)lid;
+	pd->tab[lid] = (uint8_t)port;
+	if (lid > pd->top)
+		pd->top = (unsigned)lid;
 	return 0;
 }
 
@@ -426,51 +442,46 @@ static int read_line(struct rt_reader *r, const char *p)
 }
 
 /*
- * The tables go to the fabric: the old ones are set aside and come back
- * if a new one cannot be attached.
+ * The tables of `nparts` readers (the parts of one file, in order) go to
+ * the fabric: the old ones are set aside and come back if a new one
+ * cannot be attached.
  */
-static int commit(struct rt_reader *r, const char *engine)
+static int commit(struct ibtopo_fabric *fabric, const struct rt_reader *parts,
+		  size_t nparts, const char *engine, struct ibtopo_error *err)
 {
-	size_t nn = ibtopo_fabric_node_count(r->fabric);
-	const char *old_engine = ibtopo_fabric_routing_engine(r->fabric);
+	size_t nn = ibtopo_fabric_node_count(fabric);
+	const char *old_engine = ibtopo_fabric_routing_engine(fabric);
 	struct ibtopo_lft **old = NULL;
 	char *engine_copy = NULL;
-	uint8_t *scratch = NULL;
 	int rc = 0;
 
 	old = calloc(nn ? nn : 1, sizeof(*old));
-	scratch = malloc((size_t)IBTOPO_LFT_MAX_LID + 1);
 	if (old_engine)
 		engine_copy = strdup(old_engine);
-	if (!old || !scratch || (old_engine && !engine_copy)) {
-		rc = nomem(r);
+	if (!old || (old_engine && !engine_copy)) {
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 		goto out_free;
 	}
-	rc = ibtopo_fabric_set_routing_engine(r->fabric, engine, r->src.err);
+	rc = ibtopo_fabric_set_routing_engine(fabric, engine, err);
 	if (rc)
 		goto out_free;
 	for (size_t i = 0; i < nn; i++) {
-		struct ibtopo_node *n = ibtopo_fabric_node(r->fabric, i);
+		struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
 
 		old[i] = n->lft;
 		n->lft = NULL;
 	}
-	for (size_t i = 0; i < r->npend; i++) {
-		const struct pending *pd = &r->pend[i];
+	for (size_t p = 0; p < nparts; p++)
+		for (size_t i = 0; i < parts[p].npend; i++) {
+			const struct pending *pd = &parts[p].pend[i];
 
-		if (!pd->node)
-			continue;
-		memset(scratch, IBTOPO_LFT_NONE, (size_t)pd->top + 1);
-		for (size_t k = 0; k < pd->count; k++) {
-			uint32_t e = r->ent[pd->first + k];
-
-			scratch[e >> 8] = (uint8_t)(e & 0xff);
+			if (!pd->node)
+				continue;
+			rc = ibtopo_node_set_lft(pd->node, pd->tab, pd->top,
+						 err);
+			if (rc)
+				goto out_restore;
 		}
-		rc = ibtopo_node_set_lft(pd->node, scratch, pd->top,
-					 r->src.err);
-		if (rc)
-			goto out_restore;
-	}
 	for (size_t i = 0; i < nn; i++)
 		if (old[i]) {
 			free(old[i]->port);
@@ -479,13 +490,12 @@ static int commit(struct rt_reader *r, const char *engine)
 	goto out_free;
 
 out_restore:
-	ibtopo_fabric_clear_routes(r->fabric);
+	ibtopo_fabric_clear_routes(fabric);
 	for (size_t i = 0; i < nn; i++)
-		ibtopo_fabric_node(r->fabric, i)->lft = old[i];
-	ibtopo_fabric_set_routing_engine(r->fabric, engine_copy, NULL);
+		ibtopo_fabric_node(fabric, i)->lft = old[i];
+	ibtopo_fabric_set_routing_engine(fabric, engine_copy, NULL);
 out_free:
 	free(engine_copy);
-	free(scratch);
 	free(old);
 	return rc;
 }
@@ -575,7 +585,8 @@ static void release(struct rt_reader *r)
 	ibtopo__imap_release(&r->seen);
 	ibtopo__mcr_free(r->mc);
 	free(r->lid_seen);
-	free(r->ent);
+	for (size_t i = 0; i < r->npend; i++)
+		free(r->pend[i].tab);
 	free(r->pend);
 	free(r->lids);
 }
@@ -598,7 +609,9 @@ static int finish(struct rt_reader *r, const struct ibtopo_routes_load_opts *opt
 			"or multicast tables (opensm.mcfdbs 'Switch 0x...', "
 			"dump_fts -M)");
 	/* a file of multicast tables alone leaves the unicast ones */
-	rc = r->npend ? commit(r, opts ? opts->engine : NULL) : 0;
+	rc = r->npend ? commit(r->fabric, r, 1, opts ? opts->engine : NULL,
+			       r->src.err) :
+			0;
 	if (!rc && r->npend)
 		rc = commit_lids(r);
 	if (!rc && mcast)
@@ -664,64 +677,320 @@ static const char *last_newline(const char *buf, size_t len)
 	return NULL;
 }
 
-int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
-		       const struct ibtopo_routes_load_opts *opts,
-		       size_t *out_unknown, struct ibtopo_error *err)
+/* What read() gives of `fd`, through `buf` (CHUNK bytes), a chunk of
+ * whole lines at a time. */
+static int read_fd(struct rt_reader *r, int fd, char *buf, const char *path,
+		   const struct ibtopo_read_opts *ro, struct ibtopo_error *err)
 {
-	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
-	size_t have = 0, n;
-	struct rt_reader r;
-	char *buf = NULL;
-	FILE *f;
-	int rc;
+	size_t have = 0;
+	ssize_t n;
 
-	if (!fabric || !path)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "no fabric or no path");
-	f = ibtopo__open_read(path, "rb");
-	if (!f)
-		return ibtopo__error_set(err, IBTOPO_EIO, "cannot open '%s': %s",
-					 path, strerror(errno));
-	rc = begin(&r, fabric, opts, &ro, path, err);
-	if (rc)
-		goto out_close;
-	buf = malloc(CHUNK);
-	if (!buf) {
-		rc = nomem(&r);
-		goto out_release;
-	}
 	do {
 		const char *nl;
 		size_t use;
 
-		n = fread(buf + have, 1, CHUNK - have, f);
-		have += n;
-		if (ferror(f)) {
-			rc = ibtopo__error_set(err, IBTOPO_EIO,
-					       "cannot read '%s': %s", path,
-					       strerror(errno));
-			goto out_release;
-		}
+		n = read(fd, buf + have, CHUNK - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ibtopo__error_set(err, IBTOPO_EIO,
+						 "cannot read '%s': %s", path,
+						 strerror(errno));
+		have += (size_t)n;
 		/* whole lines now, the rest with the next chunk; a line
 		 * longer than a chunk is cut (and refused as too long) */
 		nl = n ? last_newline(buf, have) : NULL;
 		use = !n ? have : nl ? (size_t)(nl - buf) + 1 :
 		      have == CHUNK ? have : 0;
 		if (use) {
-			rc = read_chunk(&r, buf, use, path, &ro, err);
+			int rc = read_chunk(r, buf, use, path, ro, err);
+
 			if (rc)
-				goto out_release;
+				return rc;
 			memmove(buf, buf + use, have - use);
 			have -= use;
 		}
 	} while (n);
-	rc = finish(&r, opts, out_unknown);
+	return 0;
+}
 
-out_release:
+/* The file in order, on this thread: a file that is not regular (a
+ * pipe), and the one that the parts found wrong, to word it. */
+static int load_serial(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_routes_load_opts *opts,
+		       size_t *out_unknown, struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ro = IBTOPO_READ_OPTS_INIT;
+	struct rt_reader r;
+	char *buf = NULL;
+	FILE *f;
+	int rc;
+
+	f = ibtopo__open_read(path, "rb");
+	if (!f)
+		return ibtopo__error_set(err, IBTOPO_EIO,
+					 "cannot open '%s': %s", path,
+					 strerror(errno));
+	rc = begin(&r, fabric, opts, &ro, path, err);
+	if (rc)
+		goto out_close;
+	buf = malloc(CHUNK);
+	if (!buf)
+		rc = nomem(&r);
+	if (!rc)
+		rc = read_fd(&r, fileno(f), buf, path, &ro, err);
+	if (!rc)
+		rc = finish(&r, opts, out_unknown);
 	free(buf);
 	release(&r);
 out_close:
 	fclose(f);
+	return rc;
+}
+
+/* ---- a large file in parts, on the threads ---- */
+
+/* A line that starts a block: a file may be cut before it. */
+static bool header_at(const char *p, size_t n)
+{
+	static const char *const heads[] = {
+		"Unicast lids [",
+		"dump_ucast_routes:",
+		"osm_ucast_mgr_dump_ucast_routes:",
+		"Multicast mlids",
+	};
+
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		size_t k = strlen(heads[i]);
+
+		if (n >= k && memcmp(p, heads[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
+#define WINDOW 65536
+#define OVERLAP 64 /* more than the longest header word */
+
+/* The first line at or after byte `at` (> 0) that starts a block, or
+ * `size`. */
+static off_t next_header(int fd, off_t size, off_t at)
+{
+	char *win = malloc(WINDOW + OVERLAP);
+	off_t found = size;
+
+	for (off_t base = at - 1; win && base < size && found == size;
+	     base += WINDOW) {
+		ssize_t n = pread(fd, win, WINDOW + OVERLAP, base);
+		const char *p = win, *end = win + (n > 0 ? n : 0);
+
+		if (n <= 0)
+			break;
+		while (found == size && p < end && p < win + WINDOW) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl || nl >= win + WINDOW)
+				break;
+			if (header_at(nl + 1, (size_t)(end - nl - 1)))
+				found = base + (nl + 1 - win);
+			p = nl + 1;
+		}
+	}
+	free(win);
+	return found;
+}
+
+struct parts {
+	int fd;
+	const char *path;
+	struct ibtopo_read_opts ro;
+	off_t *bound;	     /* part i: bound[i] to bound[i + 1] */
+	struct rt_reader *r; /* per part */
+};
+
+/*
+ * The bytes `from` to `to` of `fd` (a part, which ends at the end of a
+ * line or of the file), mapped a window of CHUNK bytes at a time: the
+ * page cache is read in place, not copied. A line longer than a window
+ * is an error here (the file is then read in order, which words it).
+ */
+static int map_part(struct rt_reader *r, int fd, off_t from, off_t to,
+		    const char *path, const struct ibtopo_read_opts *ro,
+		    struct ibtopo_error *err)
+{
+	off_t pg = (off_t)sysconf(_SC_PAGESIZE);
+	int rc = 0;
+
+	while (!rc && from < to) {
+		off_t at = from - from % pg;
+		size_t len = (size_t)(to - at < CHUNK ? to - at : CHUNK);
+		size_t skip = (size_t)(from - at), n = len - skip, use;
+		char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+			       fd, at);
+		const char *nl;
+
+		if (m == MAP_FAILED)
+			return ibtopo__error_set(err, IBTOPO_EIO,
+						 "cannot map '%s': %s", path,
+						 strerror(errno));
+		nl = last_newline(m + skip, n);
+		if (from + (off_t)n == to)
+			use = n;
+		else
+			use = nl ? (size_t)(nl - (m + skip)) + 1 : 0;
+		rc = use ? read_chunk(r, m + skip, use, path, ro, err) :
+			   ibtopo__error_set(err, IBTOPO_EPARSE, "long line");
+		munmap(m, len);
+		from += (off_t)use;
+	}
+	return rc;
+}
+
+static int read_part(void *arg, unsigned worker, size_t i,
+		     struct ibtopo_error *err)
+{
+	struct parts *ps = arg;
+
+	(void)worker;
+	return map_part(&ps->r[i], ps->fd, ps->bound[i], ps->bound[i + 1],
+			ps->path, &ps->ro, err);
+}
+
+/*
+ * The switches the parts' headers name, looked up in file order: true
+ * when every one is a switch of the fabric or unknown, and none comes
+ * twice. Otherwise the file is read again in order, which words the
+ * warning or the error where it belongs.
+ */
+static bool resolve_parts(struct rt_reader *parts, size_t nparts,
+			  struct ibtopo_fabric *fabric, size_t *unknown)
+{
+	struct ibtopo__imap seen;
+	bool ok = true;
+
+	memset(&seen, 0, sizeof(seen));
+	*unknown = 0;
+	for (size_t p = 0; p < nparts && ok; p++)
+		for (size_t i = 0; i < parts[p].npend && ok; i++) {
+			struct pending *pd = &parts[p].pend[i];
+			struct ibtopo_node *n =
+				ibtopo_fabric_find_node(fabric, pd->guid);
+			uint64_t key;
+
+			if (!n) {
+				struct ibtopo_port *port =
+					ibtopo_fabric_find_port(fabric,
+								pd->guid);
+
+				n = port ? port->node : NULL;
+			}
+			pd->node = n;
+			if (!n) {
+				(*unknown)++;
+				continue;
+			}
+			key = ibtopo__mix64((uint64_t)(uintptr_t)n);
+			ok = n->type == IBTOPO_NODE_SWITCH &&
+			     ibtopo__imap_find(&seen, key, NULL, NULL) ==
+				     SIZE_MAX &&
+			     ibtopo__imap_put(&seen, key, 0) == 0;
+		}
+	ibtopo__imap_release(&seen);
+	return ok;
+}
+
+/* Cut the file into parts at block headers (a few a thread, to share
+ * the work out evenly). */
+static size_t cut_parts(off_t *bound, size_t nparts, int fd, off_t size)
+{
+	size_t n = 0;
+
+	bound[0] = 0;
+	for (size_t i = 1; i < nparts; i++) {
+		off_t b = next_header(fd, size,
+				      (off_t)((double)size * i / nparts));
+
+		if (b > bound[n] && b < size)
+			bound[++n] = b;
+	}
+	bound[++n] = size;
+	return n;
+}
+
+/*
+ * Read a regular file in parts on the threads and commit their tables:
+ * 0, an error of the commit, or 1 when the file must be read in order
+ * (a fabric that learns its LIDs, a file that is not regular, anything
+ * in the parts that is an error or a warning).
+ */
+static int load_parts(struct ibtopo_fabric *fabric, const char *path,
+		      const struct ibtopo_routes_load_opts *opts,
+		      size_t *out_unknown, unsigned nthreads,
+		      struct ibtopo_error *err)
+{
+	struct ibtopo_read_opts ro0 = IBTOPO_READ_OPTS_INIT;
+	struct parts ps = { .fd = -1, .path = path, .ro = ro0 };
+	size_t nparts = nthreads > 1 ? 2 * (size_t)nthreads : 1, unknown = 0,
+	       made = 0, total = 0;
+	struct ibtopo_error scratch;
+	struct stat st;
+	int rc = 1;
+
+	if (!fabric_has_lids(fabric))
+		return 1;
+	ps.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ps.fd < 0)
+		return 1;
+	ps.bound = calloc(nparts + 1, sizeof(*ps.bound));
+	ps.r = calloc(nparts, sizeof(*ps.r));
+	if (fstat(ps.fd, &st) != 0 || !S_ISREG(st.st_mode) || !ps.bound ||
+	    !ps.r)
+		goto out_free;
+	nparts = cut_parts(ps.bound, nparts, ps.fd, st.st_size);
+	for (; made < nparts; made++) {
+		struct rt_reader *r = &ps.r[made];
+
+		if (begin(r, fabric, NULL, &ps.ro, path, &scratch))
+			goto out_free;
+		r->learn_lids = false;
+		r->defer = true;
+	}
+	if (ibtopo__parallel(nparts, nthreads, read_part, &ps, &scratch) ||
+	    !resolve_parts(ps.r, nparts, fabric, &unknown))
+		goto out_free;
+	for (size_t i = 0; i < nparts; i++) {
+		total += ps.r[i].npend;
+		/* multicast blocks (read_mcfdbs.c) are committed in order */
+		if (ibtopo__mcr_blocks(ps.r[i].mc))
+			goto out_free;
+	}
+	if (!total) /* the in-order reader words what is missing */
+		goto out_free;
+	rc = commit(fabric, ps.r, nparts, opts ? opts->engine : NULL, err);
+	if (!rc && out_unknown)
+		*out_unknown = unknown;
+out_free:
+	for (size_t i = 0; i < made; i++)
+		release(&ps.r[i]);
+	free(ps.r);
+	free(ps.bound);
+	close(ps.fd);
+	return rc;
+}
+
+int ibtopo_routes_load(struct ibtopo_fabric *fabric, const char *path,
+		       const struct ibtopo_routes_load_opts *opts,
+		       size_t *out_unknown, struct ibtopo_error *err)
+{
+	unsigned nthreads = ibtopo_threads();
+	int rc = 1;
+
+	if (!fabric || !path)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "no fabric or no path");
+	rc = load_parts(fabric, path, opts, out_unknown, nthreads, err);
+	if (rc == 1)
+		rc = load_serial(fabric, path, opts, out_unknown, err);
 	return rc;
 }
 

@@ -82,6 +82,53 @@ for f in "$DATA"/*.topo "$DATA"/*.net "$DATA"/*.cache "$REAL"/*.topo; do
 	same_threads "analyze $(basename "$f")" analyze "$f"
 done
 
+# the dump is read in parts on the threads, cut at its block headers:
+# what it says of a bad one (a switch twice, the switch lines of a CA, a
+# switch the fabric lacks, a bad line deep in the file) is the same on
+# any count, on stdout, on stderr and in the exit status
+awk '/^Unicast/ { n++ } n == 1' "$tmp/ft.dump" >"$tmp/first"
+cat "$tmp/ft.dump" "$tmp/first" >"$tmp/twice.dump"
+awk '/^Unicast/ { n++ } n == 20 && /^0x0005 / { print "0x0005 x7" } 1' \
+	"$tmp/ft.dump" >"$tmp/badline.dump"
+{
+	awk '/^Unicast/ { n++ } n <= 12' "$tmp/ft.dump"
+	echo "Unicast lids [0-1] of switch Lid 90 guid 0x2000000000000100 ('h'):"
+	echo "0x0001 001 # Channel Adapter portguid 0x2000000000000100: 'h'"
+	echo "Unicast lids [0-1] of switch Lid 91 guid 0x7777000000000001 ('x'):"
+	echo "0x0001 001"
+	awk '/^Unicast/ { n++ } n > 12' "$tmp/ft.dump"
+} >"$tmp/odd.dump"
+grep -v "'h'" "$tmp/odd.dump" >"$tmp/unknown.dump"
+for d in twice badline odd unknown; do
+	"$IBTOPO" -v --threads 1 routes "$tmp/ft.topo" --routes "$tmp/$d.dump" \
+		--format json >"$tmp/one" 2>"$tmp/err1"
+	want=$?
+	sed -i '/ in [0-9.]* s$/d' "$tmp/err1"
+	[ -s "$tmp/err1" ] || flunk "$d.dump: nothing on stderr"
+	for n in 2 3 8; do
+		"$IBTOPO" -v --threads "$n" routes "$tmp/ft.topo" \
+			--routes "$tmp/$d.dump" --format json >"$tmp/many" \
+			2>"$tmp/errn"
+		rc=$?
+		sed -i '/ in [0-9.]* s$/d' "$tmp/errn"
+		[ "$rc" = "$want" ] ||
+			flunk "$d.dump: $n threads: exit $rc, 1 thread $want"
+		cmp -s "$tmp/one" "$tmp/many" ||
+			flunk "$d.dump: $n threads: stdout differs from 1"
+		cmp -s "$tmp/err1" "$tmp/errn" || {
+			flunk "$d.dump: $n threads: stderr differs from 1"
+			diff "$tmp/err1" "$tmp/errn" | head -6 >&2
+		}
+	done
+	case $d in
+	twice) w='twice.dump:4873: switch 0x1000000000000001 listed twice' ;;
+	badline) w='badline.dump:3312: expected an out-port' ;;
+	odd) w='odd.dump:2089: 0x2000000000000100 is a CA, not a switch' ;;
+	unknown) w='unknown.dump: 1 switch table for switches the fabric' ;;
+	esac
+	grep -q "$w" "$tmp/err1" || flunk "$d.dump: $(cat "$tmp/err1")"
+done
+
 # IBTOPO_THREADS, the option over it, bad counts
 IBTOPO_THREADS=3 "$IBTOPO" routes "$tmp/ftf.topo" --routes "$tmp/ftf.dump" \
 	--format json >"$tmp/env"
