@@ -70,6 +70,9 @@ struct ibtopo__rnet {
 	uint8_t *has_table;		/* switch index -> has an LFT */
 	const uint8_t **lft;		/* switch index -> its entries, or NULL */
 	unsigned *lft_top;		/* switch index -> its LinearFDBTop */
+	/* ibtopo__rnet_rows(): destination index -> the entry of every
+	 * switch for it (ndest rows of nsw), so that a trace reads one row */
+	uint8_t *rows;
 };
 
 #define IBTOPO__NBR_SELF (-1)		/* port 0 */
@@ -88,6 +91,8 @@ int ibtopo__rnet_build(struct ibtopo__rnet *net,
 		       const struct ibtopo_fabric *fabric,
 		       const struct ibtopo_topology *topo,
 		       struct ibtopo_error *err);
+/** The tables by destination: net->rows, built on the threads. */
+int ibtopo__rnet_rows(struct ibtopo__rnet *net, struct ibtopo_error *err);
 /** Free what ibtopo__rnet_build() allocated (not `net` itself). */
 void ibtopo__rnet_release(struct ibtopo__rnet *net);
 
@@ -177,9 +182,7 @@ struct ibtopo__trace {
 	size_t norder;
 	uint64_t *flow;
 	int *top;		/* highest-level switch on the way on */
-	/* the tables' entries for a block of destinations, one row of
-	 * switches each: a walk reads its entries from one row */
-	uint8_t *rows;
+	/* the entries of every switch for the destination: net.rows' row */
 	const uint8_t *row;
 	struct ibtopo__fault *faults;
 	size_t nfaults, afaults;
@@ -195,19 +198,12 @@ struct ibtopo__trace {
 };
 
 
-/* destinations whose table entries are gathered at once */
-#define IBTOPO__ROW_BLOCK 64
-
 /** The scratch of `t` for its net (set before); 0 or IBTOPO_ENOMEM. */
 int ibtopo__trace_alloc(struct ibtopo__trace *t, struct ibtopo_error *err);
 /** The switch graph the cable distances are computed on. */
 int ibtopo__trace_adjacency(struct ibtopo__trace *t, struct ibtopo_error *err);
 /** Free the scratch and the graph of channel dependencies (not the net). */
 void ibtopo__trace_release(struct ibtopo__trace *t);
-/** The entries of `n` (<= IBTOPO__ROW_BLOCK) destinations (indexes
- * idx[]) from every table, as rows of t->rows. */
-void ibtopo__gather_rows(struct ibtopo__trace *t, const uint64_t *idx,
-			 size_t n);
 /** Trace destination `d` (its row in t->row): walk every switch, then
  * count into t's sums and findings. */
 int ibtopo__trace_one(struct ibtopo__trace *t, const struct ibtopo__rdest *d,

@@ -24,41 +24,86 @@ static uint64_t next_random(uint64_t *state)
 }
 
 /*
- * The switch out-ports (port ids) of the route from source `a` to source
- * `b`'s base LID, appended to *path; false when it is not delivered.
+ * Flows are routed LANES at a time, a step of each in turn: each step
+ * reads a table entry that is likely a cache miss (the tables of 11,664
+ * hosts are 21 MB), and the reads of different flows overlap.
  */
-static bool route_of(const struct ibtopo__rnet *net, size_t a, size_t b,
-		     size_t *path, size_t *len)
-{
+#define LANES 16
+
+/* A flow on its way: its destination, where it is, its route so far. */
+struct lane {
 	struct ibtopo__rdest d;
-	size_t s = (size_t)net->src_sw[a];
+	size_t s, hops, len;
+	int state;		/* LANE_* */
+	size_t *path;		/* the out-ports (port ids), nsw + 1 room */
+};
 
-	memset(&d, 0, sizeof(d));
-	d.lid = net->src[b]->lid;
-	d.ca = true;
-	d.base = true;
-	d.port = net->src[b];
-	d.attach = net->src_sw[b];
-	for (size_t hop = 0; hop <= net->nsw; hop++) {
-		enum ibtopo_route_hole hole;
-		int nx = -1, port;
-		enum ibtopo__rstep st = ibtopo__route_step(
-			net, s, &d, ibtopo__route_entry(net, s, d.lid), &nx,
-			&port, &hole);
+enum { LANE_ON, LANE_DELIVERED, LANE_DROPPED };
 
-		if (st == IBTOPO__STEP_HOLE)
-			return false;
-		path[(*len)++] = net->pbase[s] + (size_t)port;
-		if (st == IBTOPO__STEP_DELIVERED)
-			return true;
-		s = (size_t)nx;
+/* Flow from source `a` to source `b`'s base LID, at its first switch. */
+static void lane_start(const struct ibtopo__rnet *net, struct lane *l,
+		       size_t a, size_t b)
+{
+	memset(&l->d, 0, sizeof(l->d));
+	l->d.lid = net->src[b]->lid;
+	l->d.ca = true;
+	l->d.base = true;
+	l->d.port = net->src[b];
+	l->d.attach = net->src_sw[b];
+	l->s = (size_t)net->src_sw[a];
+	l->hops = 0;
+	l->len = 0;
+	l->state = LANE_ON;
+	if (net->lft[l->s])
+		__builtin_prefetch(net->lft[l->s] + l->d.lid);
+}
+
+/*
+ * Walk the `k` lanes to their ends: delivered, or dropped (a hole, or
+ * more steps than there are switches: a loop).
+ */
+static void lanes_walk(const struct ibtopo__rnet *net, struct lane *ln,
+		       size_t k)
+{
+	for (size_t on = k; on;) {
+		on = 0;
+		for (size_t i = 0; i < k; i++) {
+			struct lane *l = &ln[i];
+			enum ibtopo_route_hole hole;
+			enum ibtopo__rstep st;
+			int nx = -1, port;
+
+			if (l->state != LANE_ON)
+				continue;
+			if (l->hops++ > net->nsw) {
+				l->state = LANE_DROPPED;
+				continue;
+			}
+			st = ibtopo__route_step(net, l->s, &l->d,
+				ibtopo__route_entry(net, l->s, l->d.lid), &nx,
+				&port, &hole);
+			if (st == IBTOPO__STEP_HOLE) {
+				l->state = LANE_DROPPED;
+				continue;
+			}
+			l->path[l->len++] = net->pbase[l->s] + (size_t)port;
+			if (st == IBTOPO__STEP_DELIVERED) {
+				l->state = LANE_DELIVERED;
+				continue;
+			}
+			l->s = (size_t)nx;
+			if (net->lft[l->s])
+				__builtin_prefetch(net->lft[l->s] + l->d.lid);
+			on++;
+		}
 	}
-	return false;	/* a loop */
 }
 
 /* One worker's scratch: the routes of a bisection's flows, the load of
  * each port. */
 struct ebb_scratch {
+	struct lane lane[LANES];
+	size_t *lane_path;		/* LANES rows of nsw + 1 */
 	size_t *path, cap;
 	size_t *start;
 	bool *ok;
@@ -96,33 +141,45 @@ static int bisection(void *arg, unsigned worker, size_t b,
 	double share = 0;
 
 	memset(w->load, 0, (net->nport_ids + 1) * sizeof(*w->load));
-	for (size_t f = 0; f < nflows; f++) {
-		size_t a = perm[f % half], z = perm[half + f % half];
+	for (size_t f0 = 0; f0 < nflows; f0 += LANES) {
+		size_t k = nflows - f0 < LANES ? nflows - f0 : LANES;
 
-		if (f >= half) {
-			size_t x = a;
+		for (size_t i = 0; i < k; i++) {
+			size_t f = f0 + i;
+			size_t a = perm[f % half], z = perm[half + f % half];
 
-			a = z;
-			z = x;
-		}
-		w->start[f] = used;
-		if (used + net->nsw + 1 > w->cap) {
-			/* room for a route as long as there are switches */
-			size_t nc = w->cap * 2 + net->nsw + 1;
-			size_t *np = realloc(w->path, nc * sizeof(*np));
+			if (f >= half) {
+				size_t x = a;
 
-			if (!np)
-				return nomem(err);
-			w->path = np;
-			w->cap = nc;
+				a = z;
+				z = x;
+			}
+			lane_start(net, &w->lane[i], a, z);
 		}
-		w->ok[f] = route_of(net, a, z, w->path, &used);
-		if (!w->ok[f]) {
-			used = w->start[f];
-			continue;
+		lanes_walk(net, w->lane, k);
+		for (size_t i = 0; i < k; i++) {
+			const struct lane *l = &w->lane[i];
+			size_t f = f0 + i;
+
+			w->start[f] = used;
+			w->ok[f] = l->state == LANE_DELIVERED;
+			if (!w->ok[f])
+				continue;
+			if (used + l->len > w->cap) {
+				size_t nc = w->cap * 2 + l->len;
+				size_t *np = realloc(w->path, nc * sizeof(*np));
+
+				if (!np)
+					return nomem(err);
+				w->path = np;
+				w->cap = nc;
+			}
+			for (size_t h = 0; h < l->len; h++)
+				w->load[l->path[h]]++;
+			memcpy(w->path + used, l->path,
+			       l->len * sizeof(*l->path));
+			used += l->len;
 		}
-		for (size_t k = w->start[f]; k < used; k++)
-			w->load[w->path[k]]++;
 	}
 	w->start[nflows] = used;
 	for (size_t f = 0; f < nflows; f++) {
@@ -170,7 +227,12 @@ static int scratch_new(struct ebb_scratch *w, const struct ibtopo__rnet *net,
 	w->start = malloc((nflows + 1) * sizeof(*w->start));
 	w->ok = malloc((nflows + 1) * sizeof(*w->ok));
 	w->load = calloc(net->nport_ids + 1, sizeof(*w->load));
-	return w->path && w->start && w->ok && w->load ? 0 : IBTOPO_ENOMEM;
+	w->lane_path = malloc(LANES * (net->nsw + 1) * sizeof(*w->lane_path));
+	for (size_t i = 0; w->lane_path && i < LANES; i++)
+		w->lane[i].path = w->lane_path + i * (net->nsw + 1);
+	return w->path && w->start && w->ok && w->load && w->lane_path ?
+		       0 :
+		       IBTOPO_ENOMEM;
 }
 
 int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
@@ -218,6 +280,7 @@ int ibtopo__routes_ebb(const struct ibtopo__rnet *net, unsigned bisections,
 out_free:
 	for (unsigned i = 0; e.ws && i < nw; i++) {
 		free(e.ws[i].load);
+		free(e.ws[i].lane_path);
 		free(e.ws[i].ok);
 		free(e.ws[i].start);
 		free(e.ws[i].path);

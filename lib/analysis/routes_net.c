@@ -268,8 +268,75 @@ int ibtopo__rnet_build(struct ibtopo__rnet *net, const struct ibtopo_fabric *f,
 	return unique_dests(net, maxlid, err);
 }
 
+/*
+ * The tables by destination: each switch's table is a row of LIDs, a
+ * trace wants the column of a LID. Turned a tile of 64 switches by 64
+ * LIDs at a time, which reads and writes whole cache lines (the LIDs of
+ * a leaf's hosts are far apart: gathered one by one, every entry is a
+ * cache line of its own). The tiles of a band of switches are a task.
+ */
+#define TILE 64
+
+struct turn {
+	struct ibtopo__rnet *net;
+	const int *dest_of; /* LID -> destination index, or -1 */
+	size_t maxlid;
+};
+
+static int turn_band(void *arg, unsigned worker, size_t band,
+		     struct ibtopo_error *err)
+{
+	const struct turn *x = arg;
+	struct ibtopo__rnet *net = x->net;
+	size_t s0 = band * TILE,
+	       s1 = s0 + TILE < net->nsw ? s0 + TILE : net->nsw;
+
+	(void)worker;
+	(void)err;
+	for (size_t l0 = 0; l0 <= x->maxlid; l0 += TILE)
+		for (size_t lid = l0; lid < l0 + TILE && lid <= x->maxlid;
+		     lid++) {
+			uint8_t *row;
+
+			if (x->dest_of[lid] < 0)
+				continue;
+			row = net->rows + (size_t)x->dest_of[lid] * net->nsw;
+			for (size_t s = s0; s < s1; s++)
+				row[s] = (uint8_t)ibtopo__route_entry(
+					net, s, (unsigned)lid);
+		}
+	return 0;
+}
+
+int ibtopo__rnet_rows(struct ibtopo__rnet *net, struct ibtopo_error *err)
+{
+	struct turn x = { net, NULL, 0 };
+	int *dest_of;
+	int rc;
+
+	for (size_t i = 0; i < net->ndest; i++)
+		if (net->dest[i].lid > x.maxlid)
+			x.maxlid = net->dest[i].lid;
+	dest_of = malloc((x.maxlid + 1) * sizeof(*dest_of));
+	net->rows = malloc(net->ndest && net->nsw ? net->ndest * net->nsw : 1);
+	if (!dest_of || !net->rows) {
+		free(dest_of);
+		return nomem(err);
+	}
+	for (size_t l = 0; l <= x.maxlid; l++)
+		dest_of[l] = -1;
+	for (size_t i = 0; i < net->ndest; i++)
+		dest_of[net->dest[i].lid] = (int)i;
+	x.dest_of = dest_of;
+	rc = ibtopo__parallel((net->nsw + TILE - 1) / TILE, ibtopo_threads(),
+			      turn_band, &x, err);
+	free(dest_of);
+	return rc;
+}
+
 void ibtopo__rnet_release(struct ibtopo__rnet *net)
 {
+	free(net->rows);
 	free(net->lft_top);
 	free(net->lft);
 	free(net->has_table);

@@ -394,12 +394,7 @@ static int trace_chunk(void *arg, unsigned worker, size_t task,
 	rows_move(lp, c, false);
 	for (size_t i = c->from; i < c->to && !rc; i++) {
 		const struct ibtopo__rdest *d = &net->dest[p->idx[i]];
-		size_t k = i - c->from;
-
-		if (k % IBTOPO__ROW_BLOCK == 0)
-			ibtopo__gather_rows(t, p->idx + i, c->to - i < IBTOPO__ROW_BLOCK ?
-					c->to - i : IBTOPO__ROW_BLOCK);
-		t->row = t->rows + (k % IBTOPO__ROW_BLOCK) * net->nsw;
+		t->row = net->rows + p->idx[i] * net->nsw;
 		rc = ibtopo__trace_one(t, d, err);
 		if (rc)
 			break;
@@ -764,7 +759,9 @@ int ibtopo_routes_analyze(struct ibtopo_routes **out,
 			"output");
 		goto out_fail;
 	}
-	rc = ibtopo__trace_alloc(&t, err);
+	rc = ibtopo__rnet_rows(&t.net, err);
+	if (!rc)
+		rc = ibtopo__trace_alloc(&t, err);
 	if (!rc)
 		rc = ibtopo__trace_adjacency(&t, err);
 	if (!rc && !(opts->flags & IBTOPO_ROUTES_NO_CREDIT_LOOPS) &&

@@ -351,10 +351,9 @@ int ibtopo__trace_alloc(struct ibtopo__trace *t, struct ibtopo_error *err)
 	t->top = calloc(n, sizeof(int));
 	t->port_routes = calloc(t->net.nport_ids + 1, sizeof(uint64_t));
 	t->port_dlids = calloc(t->net.nport_ids + 1, sizeof(uint32_t));
-	t->rows = malloc(IBTOPO__ROW_BLOCK * n);
-	if (!t->rows || !t->state || !t->next || !t->outp || !t->hops ||
-	    !t->fault || !t->pos || !t->stack || !t->order || !t->flow ||
-	    !t->top || !t->port_routes || !t->port_dlids)
+	if (!t->state || !t->next || !t->outp || !t->hops || !t->fault ||
+	    !t->pos || !t->stack || !t->order || !t->flow || !t->top ||
+	    !t->port_routes || !t->port_dlids)
 		return nomem(err);
 	return 0;
 }
@@ -369,7 +368,6 @@ void ibtopo__trace_release(struct ibtopo__trace *t)
 	free(t->adj);
 	free(t->adj_start);
 	free(t->faults);
-	free(t->rows);
 	free(t->port_dlids);
 	free(t->port_routes);
 	free(t->top);
@@ -400,27 +398,4 @@ int ibtopo__trace_one(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 	if (!rc)
 		rc = account(t, d, err);
 	return rc;
-}
-
-/*
- * The entries of `n` destinations (indexes idx[]) from every table, as
- * rows: read switch by switch, a table's entries for LIDs close together
- * share cache lines, and the rows stay in cache while they fill.
- */
-void ibtopo__gather_rows(struct ibtopo__trace *t, const uint64_t *idx, size_t n)
-{
-	const struct ibtopo__rnet *net = &t->net;
-	unsigned lid[IBTOPO__ROW_BLOCK];
-
-	for (size_t k = 0; k < n; k++)
-		lid[k] = net->dest[idx[k]].lid;
-	for (size_t s = 0; s < net->nsw; s++) {
-		const uint8_t *lft = net->lft[s];
-		unsigned top = net->lft_top[s];
-		uint8_t *col = t->rows + s;
-
-		for (size_t k = 0; k < n; k++, col += net->nsw)
-			*col = lft && lid[k] <= top ? lft[lid[k]] :
-						      IBTOPO_LFT_NONE;
-	}
 }
