@@ -1075,18 +1075,70 @@ static int cmp_link(const void *x, const void *y)
 	return (int)a->a->num - (int)b->a->num;
 }
 
+/*
+ * Sort keys copied out of the structs, so that the sort compares flat
+ * memory instead of chasing pointers (each of the 303,918 links of a
+ * 101,306-host tree was a cache miss or two a comparison); the index
+ * breaks ties, so the order is the stable sort's.
+ */
+struct sort_key {
+	uint64_t major, minor;
+	size_t index;
+};
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct sort_key *a = x, *b = y;
+
+	if (a->major != b->major)
+		return a->major < b->major ? -1 : 1;
+	if (a->minor != b->minor)
+		return a->minor < b->minor ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Put the n pointers of v[] in the order of their keys k[] (copied as
+ * bytes: nodes and links alike); false without memory. */
+static bool sort_keyed(void *v, struct sort_key *k, size_t n)
+{
+	const size_t w = sizeof(void *);
+	char *copy = malloc(n * w), *b = v;
+
+	if (!copy)
+		return false;
+	qsort(k, n, sizeof(*k), cmp_key);
+	memcpy(copy, b, n * w);
+	for (size_t i = 0; i < n; i++)
+		memcpy(b + i * w, copy + k[i].index * w, w);
+	free(copy);
+	return true;
+}
+
 void ibtopo_fabric_sort(struct ibtopo_fabric *fabric)
 {
+	struct sort_key *k;
+	size_t nn, nl;
+
 	if (!fabric)
 		return;
-	if (fabric->nnodes)
-		qsort(fabric->nodes, fabric->nnodes, sizeof(*fabric->nodes), cmp_node);
-	for (size_t i = 0; i < fabric->nnodes; i++)
+	nn = fabric->nnodes;
+	nl = fabric->nlinks;
+	k = malloc(((nn > nl ? nn : nl) + 1) * sizeof(*k));
+	for (size_t i = 0; k && i < nn; i++)
+		k[i] = (struct sort_key){ (uint64_t)type_rank(fabric->nodes[i]->type),
+					  fabric->nodes[i]->guid, i };
+	if (nn && (!k || !sort_keyed(fabric->nodes, k, nn)))
+		qsort(fabric->nodes, nn, sizeof(*fabric->nodes), cmp_node);
+	for (size_t i = 0; i < nn; i++)
 		fabric->nodes[i]->index = i;
-	if (fabric->nlinks)
-		qsort(fabric->links, fabric->nlinks, sizeof(*fabric->links), cmp_link);
-	for (size_t i = 0; i < fabric->nlinks; i++)
+	for (size_t i = 0; k && i < nl; i++)
+		k[i] = (struct sort_key){ fabric->links[i]->a->node->guid,
+					  fabric->links[i]->a->num, i };
+	if (nl && (!k || !sort_keyed(fabric->links, k, nl)))
+		qsort(fabric->links, nl, sizeof(*fabric->links), cmp_link);
+	for (size_t i = 0; i < nl; i++)
 		fabric->links[i]->index = i;
+	free(k);
 }
 
 /* Findings lists live here too: they are part of the shared model. */
