@@ -1,5 +1,6 @@
 /* cmd_job.c - ibtopo job: what a job's placement gets from the fabric */
 #include "commands.h"
+#include "fabric_pair.h"
 #include "job_slurm.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 enum {
 	OPT_ROUTES = CLI_LONG,
 	OPT_SLURM_JOB,
+	OPT_SINCE,
 	OPT_FORMAT, /* cli_opt_format: cli_getopt's */
 };
 
@@ -16,6 +18,9 @@ static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(OPT_SLURM_JOB, "slurm-job", 1, "ID",
 		     "the hosts of a Slurm job, from squeue and scontrol show "
 		     "hostnames, instead of a HOSTLIST"),
+	CLI_LONG_OPT(OPT_SINCE, "since", 1, "REF",
+		     "judge the port health over the time since this earlier "
+		     "snapshot: error growth, BER and congestion"),
 	CLI_OPT_SAME(cli_opt_format),
 	CLI_OPTS_ANALYSIS,
 	{ NULL },
@@ -28,7 +33,7 @@ const struct cli_cmd cmd_job_entry = {
 	.name = "job",
 	.summary =
 		"what a job's hosts share: leaves, spines, routes, contention",
-	.args = "(HOSTLIST | --slurm-job ID) [REF|FILE] [--routes DUMP] " CLI_ARGS_ANALYSIS
+	.args = "(HOSTLIST | --slurm-job ID) [REF|FILE] [--routes DUMP] [--since REF] " CLI_ARGS_ANALYSIS
 		" [--format text|json|csv]",
 	.details =
 		"HOSTLIST is Slurm's hostlist syntax: gpu[001-016,020],login1\n"
@@ -48,7 +53,10 @@ const struct cli_cmd cmd_job_entry = {
 		"spread evenly over those ports), busiest first. With port\n"
 		"counters (a snapshot taken with discover --counters), the port\n"
 		"health findings (as health reports them) on the job's cables and\n"
-		"on the links its routes cross. Then a verdict line. Without\n"
+		"on the links its routes cross; with --since REF, an earlier\n"
+		"snapshot of the same fabric, as health --since judges them: the\n"
+		"errors that grew, the BER and the congestion over that time.\n"
+		"Then a verdict line. Without\n"
 		"tables or counters it says what it could not judge.\n"
 		"JSON: " CLI_JSON
 		",\"job\":{\"hosts\",\"found\",\"missing\":[...],\n"
@@ -91,6 +99,24 @@ out_free:
 	return rc;
 }
 
+/* --since REF: an earlier snapshot of the same fabric; -1 after the
+ * message. */
+static int load_since(struct ibtopo_fabric **before,
+		      const struct ibtopo_fabric *now, const char *ref,
+		      const struct cli_global *g)
+{
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+
+	if (cli_load(before, g, &(struct cli_source){ .what = ref }))
+		return -1;
+	if (cli_check_pair(g, *before, now, &err) ||
+	    cli_check_order(*before, now, "--since", "REF", false, &err)) {
+		cli_fail(&err);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 			struct cli_global *g)
 {
@@ -100,8 +126,8 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct cli_source src = { .what = NULL };
 	struct cli_state st = { .report = &rep, .analyze = &ao, .global = g };
 	struct ibtopo_analysis *an = NULL;
-	struct ibtopo_fabric *fabric = NULL;
-	const char *slurm_job = NULL;
+	struct ibtopo_fabric *fabric = NULL, *before = NULL;
+	const char *slurm_job = NULL, *since = NULL;
 	char **names = NULL;
 	size_t nnames = 0;
 	int c, n, rc = EXIT_TROUBLE;
@@ -111,6 +137,8 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 			slurm_job = st.optarg;
 		else if (c == OPT_ROUTES)
 			src.routes = st.optarg;
+		else if (c == OPT_SINCE)
+			since = st.optarg;
 		else
 			return cli_usage_error(self, "unexpected option");
 	}
@@ -128,8 +156,10 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 	}
 	if (n == (slurm_job ? 1 : 2))
 		src.what = argv[st.optind + n - 1];
-	if (cli_load(&fabric, g, &src))
+	if (cli_load(&fabric, g, &src) ||
+	    (since && load_since(&before, fabric, since, g)))
 		goto out_free;
+	ao.since = before;
 	ao.flags |= IBTOPO_ANALYZE_NO_CHECKS | IBTOPO_ANALYZE_NO_ROUTES;
 	ao.topology.flags |= IBTOPO_TOPOLOGY_NO_SERVER_PAIRS;
 	if (cli_analysis(&an, fabric, &ao, g))
@@ -138,6 +168,7 @@ static int cmd_job_exec(const struct cli_cmd *self, int argc, char **argv,
 out_free:
 	ibtopo_analysis_free(an);
 	ibtopo_fabric_free(fabric);
+	ibtopo_fabric_free(before);
 	ibtopo_hostlist_free(names, nnames);
 	return rc;
 }

@@ -279,8 +279,13 @@ static const char *last_line(const char *path, char *buf, size_t len)
 		return buf;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (*line)
-			snprintf(buf, len, "%s", line);
+		if (*line && len) {
+			/* cut to fit: a log line may be longer than buf */
+			size_t n = strnlen(line, len - 1);
+
+			memcpy(buf, line, n);
+			buf[n] = '\0';
+		}
 	}
 	fclose(f);
 	return buf;
