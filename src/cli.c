@@ -845,7 +845,8 @@ const char *cli_input_arg(const char *arg, const char **text)
 	if (cli_read_stdin(&kept, &len, &err))
 		exit(cli_fail(&err));
 	*text = kept;
-	return arg;
+	/* what names it in messages, as for every other input */
+	return CLI_STDIN_NAME;
 }
 
 int cli_load_cables(struct ibtopo_fabric *fabric, const char *path,

@@ -396,8 +396,9 @@ int cli_read_stdin(char **buf, size_t *len, struct ibtopo_error *err);
 /**
  * A FILE option: `arg` is returned as it is, and for "-" the text of
  * standard input goes to *text (read once, as by cli_read_stdin: a
- * second "-" exits 2 with the message), else NULL. The library reads
- * the text in place of the file the path names.
+ * second "-" exits 2 with the message), else NULL, and CLI_STDIN_NAME
+ * is returned to name it in messages. The library reads the text in
+ * place of the file the path names.
  */
 const char *cli_input_arg(const char *arg, const char **text);
 

@@ -78,6 +78,11 @@ want roots "$IBTOPO" analyze --format json --fail-on never --roots "$T/roots" \
 same_out roots "$IBTOPO" analyze --format json --fail-on never --roots - \
 	"$DATA/rd-small.topo" <"$T/roots"
 grep -q '"ranked_from": *"roots"' "$T/roots.got" || fail "--roots - ranks nothing"
+# bad text from standard input is named as every input from there is
+printf 'nosuchswitch\n' | "$IBTOPO" analyze --roots - "$DATA/rd-small.topo" \
+	>/dev/null 2>"$T/err" && fail "--roots - of a bad file succeeded"
+[ "$(cat "$T/err")" = "ibtopo: <stdin>:1: 'nosuchswitch' names no switch" ] ||
+	fail "--roots - error: $(cat "$T/err")"
 want reach "$IBTOPO" analyze --format csv --cable-reach "$DATA/ck-reach.tsv" \
 	--cables "$DATA/ck-cables.csv" "$DATA/ck-cables.topo"
 same_out reach "$IBTOPO" analyze --format csv --cable-reach - \
