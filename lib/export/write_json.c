@@ -54,11 +54,7 @@ static struct ibtopo__json *json_port(const struct ibtopo_port *p)
 	} else {
 		rc |= ibtopo__json_set(o, "peer", ibtopo__json_null());
 	}
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *json_end(const struct ibtopo_port *p)
@@ -69,11 +65,7 @@ static struct ibtopo__json *json_end(const struct ibtopo_port *p)
 	rc |= ibtopo__json_set(o, "node", ibtopo__json_string(p->node->desc));
 	rc |= ibtopo__json_set(o, "guid", ibtopo__json_guid(p->node->guid));
 	rc |= ibtopo__json_set(o, "port", ibtopo__json_int(p->num));
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *json_node(const struct ibtopo_node *node)
@@ -98,11 +90,7 @@ static struct ibtopo__json *json_node(const struct ibtopo_node *node)
 		if (node->ports[p])
 			rc |= ibtopo__json_append(ports, json_port(node->ports[p]));
 	rc |= ibtopo__json_set(o, "port_list", ports);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *json_link(const struct ibtopo_link *l)
@@ -114,11 +102,7 @@ static struct ibtopo__json *json_link(const struct ibtopo_link *l)
 	rc |= ibtopo__json_set(o, "b", json_end(l->b));
 	rc |= ibtopo__json_set(o, "speed", json_speed(l->speed));
 	rc |= ibtopo__json_set(o, "width", json_width(l->width));
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 /* `,"key":` and the value (taken) */

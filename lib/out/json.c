@@ -158,6 +158,14 @@ void ibtopo__json_free(struct ibtopo__json *value)
 	json_decref(J(value));
 }
 
+struct ibtopo__json *ibtopo__json_kept(struct ibtopo__json *value, int rc)
+{
+	if (!rc)
+		return value;
+	ibtopo__json_free(value);
+	return NULL;
+}
+
 int ibtopo__json_set_fabric(struct ibtopo__json *obj, const char *key,
 			    const struct ibtopo_fabric *fabric)
 {

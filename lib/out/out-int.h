@@ -136,6 +136,9 @@ int ibtopo__json_write(const struct ibtopo_sink *sink,
 int ibtopo__json_dump(const struct ibtopo_sink *sink,
 		      struct ibtopo__json *value, struct ibtopo_error *err);
 void ibtopo__json_free(struct ibtopo__json *value);
+/** `value` when `rc` is 0 (everything set), else NULL after freeing it:
+ * the end of a function that builds an object. */
+struct ibtopo__json *ibtopo__json_kept(struct ibtopo__json *value, int rc);
 /**
  * Set obj[key] to the name of the fabric `fabric` belongs to in the
  * store (meta->fabric), when it has one: a snapshot, or a file named by

@@ -90,11 +90,7 @@ static json *port_json(const struct ibtopo_health *h,
 		     ibtopo__json_set(o, "rate_per_hour", change_json(x, true)) ||
 		     ibtopo__json_set(o, "reset", ibtopo__health_names_json(x->reset)) ||
 		     ibtopo__health_port_ber_json(o, x);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static json *traffic_link_json(const struct ibtopo_traffic_link *x)
@@ -159,11 +155,7 @@ static json *traffic_json(const struct ibtopo_traffic *t)
 		rc = ibtopo__json_set(o, "links", links) ||
 		     ibtopo__json_set(o, "by_level", levels);
 	}
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 /* Write a value (NULL: out of memory) and free it. */

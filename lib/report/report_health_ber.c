@@ -135,11 +135,7 @@ json *ibtopo__health_congestion_json(const struct ibtopo_health *h, size_t top)
 		rc = ibtopo__json_set(o, "ports", a);
 	else
 		ibtopo__json_free(a);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 /* ---- CSV: after the per-hour rates, with --since ---- */

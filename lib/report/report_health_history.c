@@ -109,11 +109,7 @@ static json *row_json(const struct ibtopo_history_row *r)
 				      x->wait_valid ?
 					      ibtopo__json_real(x->wait_share) :
 					      ibtopo__json_null());
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static json *history_json(const struct ibtopo_port_history *h)
@@ -129,11 +125,7 @@ static json *history_json(const struct ibtopo_port_history *h)
 		rc = ibtopo__json_set(o, "snapshots", a);
 	else
 		ibtopo__json_free(a);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static int write_json(const struct ibtopo_sink *sink,

@@ -272,11 +272,7 @@ static struct ibtopo__json *job_json(const struct ibtopo_job *j)
 	     ibtopo__json_set(o, "findings",
 			      j->counters ? ibtopo__findings_json(&j->health) :
 					    ibtopo__json_null());
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 int ibtopo_report_job(const struct ibtopo_sink *sink,

@@ -167,11 +167,7 @@ json *ibtopo__report_routes_json(const struct ibtopo_routes *r)
 		ibtopo__json_free(ports);
 		ibtopo__json_free(ebb);
 	}
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static int routes_section_json(struct ibtopo__json *root,

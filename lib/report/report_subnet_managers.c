@@ -59,11 +59,7 @@ static struct ibtopo__json *sm_json(const struct ibtopo_sm_entry *e)
 	     ibtopo__json_set(o, "act_count_again",
 			      sm->reread ? ibtopo__json_int(sm->act_count2) :
 					   ibtopo__json_null());
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static int section_json(struct ibtopo__json *root,

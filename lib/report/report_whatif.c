@@ -279,11 +279,7 @@ static struct ibtopo__json *failed_json(const struct ibtopo_node *n,
 				      ibtopo__json_string("cable")) ||
 		     ibtopo__json_set(o, "a", end_json(l->a)) ||
 		     ibtopo__json_set(o, "b", end_json(l->b));
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *real_or_null(double v)
@@ -338,11 +334,7 @@ static struct ibtopo__json *side_json(const struct ibtopo_whatif_side *s)
 	     ibtopo__json_set(o, "bisection_gbps",
 			      ibtopo__json_real(s->bisection_gbps)) ||
 	     ibtopo__json_set(o, "blocking_factor", real_or_null(s->blocking));
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *routes_json(const struct ibtopo_whatif *r)
@@ -372,11 +364,7 @@ static struct ibtopo__json *routes_json(const struct ibtopo_whatif *r)
 	     ibtopo__json_set(o, "ca_pairs_hit",
 			      ibtopo__json_int((int64_t)r->ca_pairs_hit)) ||
 	     ibtopo__json_set(o, "destinations", d);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 static struct ibtopo__json *whatif_json(const struct ibtopo_whatif *r)
@@ -404,11 +392,7 @@ static struct ibtopo__json *whatif_json(const struct ibtopo_whatif *r)
 	     ibtopo__json_set(o, "routes", routes_json(r)) ||
 	     (r->reroute &&
 	      ibtopo__json_set(o, "reroute", ibtopo__reroute_json(r)));
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 int ibtopo_report_whatif(const struct ibtopo_sink *sink,
@@ -570,11 +554,7 @@ static struct ibtopo__json *each_json(const struct ibtopo_whatif_ranking *r,
 	     ibtopo__json_set(o, "bisection_gbps",
 			      ibtopo__json_real(r->bisection_gbps)) ||
 	     ibtopo__json_set(o, "ranking", a);
-	if (rc) {
-		ibtopo__json_free(o);
-		return NULL;
-	}
-	return o;
+	return ibtopo__json_kept(o, rc);
 }
 
 int ibtopo_report_whatif_each(const struct ibtopo_sink *sink,

@@ -86,11 +86,7 @@ static json *busiest_json(const struct ibtopo_whatif_reroute *rr)
 								 p->num)));
 	}
 	free(by);
-	if (rc) {
-		ibtopo__json_free(arr);
-		return NULL;
-	}
-	return arr;
+	return ibtopo__json_kept(arr, rc);
 }
 
 json *ibtopo__reroute_json(const struct ibtopo_whatif *w)
