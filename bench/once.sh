@@ -7,7 +7,9 @@
 # The fabric: bench/gen-fattree.py --radix ONCE_RADIX (default 24) --levels
 # 3 under ibsim, routed once by `opensm -R ftree`, discovered with
 # `ibtopo discover --routes` twice into one store (labels a and b); kept
-# in ONCE_DIR when set. Then, best of REPEAT (default 3):
+# in ONCE_DIR when set. The peer sweeps the same fabric twice into a
+# store of its own (an earlier commit may keep another schema version).
+# Then, best of REPEAT (default 3):
 #   render --diff a b -o x.dot   wall, CPU, and the routing traces
 #                                ("analysis: routes" lines of -v; a peer
 #                                without them traced 3 times, its own
@@ -39,13 +41,17 @@ export SIM_HOST
 (cd "$TESTDIR/work" && OSM_CACHE_DIR="$dir" OSM_TMP_DIR="$dir" \
 	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 1800 "$OPENSM" -o -R ftree \
 	-f "$dir/osm.log" >"$dir/opensm.out" 2>&1) || fail "opensm failed"
-if [ ! -s "$db" ]; then
+# two snapshots, a and b, by BIN into DB (unless DB has them)
+two_sweeps() {
+	[ -s "$2" ] && return 0
 	for l in a b; do
-		sim_client "$IBTOPO" --db "$db" discover --routes --label "$l" \
+		sim_client "$1" --db "$2" discover --routes --label "$l" \
 			--quiet >/dev/null 2>"$dir/discover.err" ||
-			fail "discover: $(tail -2 "$dir/discover.err")"
+			fail "discover by $1: $(tail -2 "$dir/discover.err")"
 	done
-fi
+}
+two_sweeps "$IBTOPO" "$db"
+[ -z "$PEER" ] || two_sweeps "$PEER" "$dir/peer.db"
 
 # measure CMD...: wall seconds, CPU seconds of CMD; its stderr in err
 measure() {
@@ -61,11 +67,11 @@ sys.exit(rc)
 ' "$TESTDIR/err" "$@"
 }
 
-# render_diff BIN: best wall and CPU of REPEAT runs, and its traces
+# render_diff BIN DB: best wall and CPU of REPEAT runs, and its traces
 render_diff() {
 	bin=$1 bt='' bc=''
 	for _ in $(seq 1 "$REPEAT"); do
-		m=$(measure "$bin" -v --db "$db" render --diff a b \
+		m=$(measure "$bin" -v --db "$2" render --diff a b \
 			-o "$TESTDIR/d.dot") || fail "render --diff: $(tail -2 "$TESTDIR/err")"
 		t=${m% *} c=${m#* }
 		if [ -z "$bt" ] || lt "$t" "$bt"; then bt=$t; fi
@@ -81,6 +87,7 @@ sweep() {
 	bin=$1 best=''
 	for _ in $(seq 1 "$REPEAT"); do
 		port=$("$PYTHON3" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		rm -f "$TESTDIR"/serve.db*
 		(cd "$TESTDIR/work" && LD_PRELOAD="$UMAD2SIM" exec "$bin" -v \
 			--db "$TESTDIR/serve.db" serve --listen "127.0.0.1:$port" \
 			--interval 3600) >/dev/null 2>"$TESTDIR/serve.err" &
@@ -103,12 +110,12 @@ sweep() {
 hosts=$(grep -c "^Hca" "$dir/ft.net")
 echo "fabric: radix $RADIX, 3 levels, $hosts hosts, OpenSM ftree tables (load $(cut -d' ' -f1-3 /proc/loadavg))"
 read -r new_t new_c new_r <<EOF
-$(render_diff "$IBTOPO")
+$(render_diff "$IBTOPO" "$db")
 EOF
 new_s=$(sweep "$IBTOPO")
 if [ -n "$PEER" ]; then
 	read -r old_t old_c _ <<EOF
-$(render_diff "$PEER")
+$(render_diff "$PEER" "$dir/peer.db")
 EOF
 	old_s=$(sweep "$PEER")
 	printf '%-22s %10s %10s %8s\n' job ibtopo peer ratio

@@ -76,7 +76,9 @@ mkdir -p "$TESTDIR/sm"
 	-f "$TESTDIR/sm/osm.log" >/dev/null 2>&1) &
 CLEANUP_PIDS="$CLEANUP_PIDS $!"
 for _ in $(seq 1 600); do
-	grep -q 'Entering MASTER state' "$TESTDIR/sm/osm.log" 2>/dev/null && break
+	# its first heavy sweep done: an SM that just became master answers
+	# the SA seconds late (a GetTable of every MCMemberRecord took 2 s)
+	grep -q 'SUBNET UP' "$TESTDIR/sm/osm.log" 2>/dev/null && break
 	sleep 0.1
 done
 compare "opensm running (master)"

@@ -40,6 +40,7 @@ formatted="$formatted lib/analysis/subnet_managers.c lib/report/report_subnet_ma
 formatted="$formatted lib/model/pkeys.c lib/discover/sweep_pkey.c lib/analysis/check_pkeys.c lib/findings/kinds_pkeys.c"
 formatted="$formatted lib/model/mcast.c lib/read/read_mcfdbs.c lib/include/ibtopo/mcast.h"
 formatted="$formatted lib/discover/discover_mcast.c lib/store/store_mcast.c lib/analysis/routes_mcast.c lib/findings/kinds_mcast.c lib/report/report_mcast.c"
+formatted="$formatted lib/discover/gets.c"
 
 status=0
 if command -v shellcheck >/dev/null 2>&1; then

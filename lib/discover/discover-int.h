@@ -7,6 +7,8 @@
  *   discover_local.c   the local port's subnet and SM, before the sweep
  *   sweep.c            the walk itself, SMP Gets through a window
  *   pma.c              port counters, PMA Gets through a window
+ *   gets.c             SMP or SA Gets through a window, for what is read
+ *                      after the walk (sweep_pkey.c, discover_mcast.c)
  * discover.c calls discover_repair.c, never the other way round.
  */
 #ifndef IBTOPO_DISCOVER_INT_H
@@ -214,6 +216,52 @@ int ibtopo__sweep_pkeys(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 void ibtopo__count_unanswered(const ibnd_fabric_t *in,
 			      struct ibtopo__unanswered *u);
 
+/* discover/gets.c: a batch of Gets through a window (see there) */
+
+/* One Get: where to, what, and the caller's tag. */
+struct ibtopo__get {
+	ib_portid_t to;	    /* a directed route (SMP), or the SA's LID */
+	unsigned attr, mod; /* attribute and modifier */
+	uint64_t comp;	    /* SA: the component mask */
+	const uint8_t *rec; /* SA: the record (IB_SA_DATA_SIZE bytes) */
+	uint64_t guid;	    /* the node asked, blamed for timeouts; 0 */
+	size_t tag;	    /* the caller's */
+};
+
+/**
+ * A Get ended: `mad` its answer (`len` MAD bytes: an SA table reassembled
+ * from its segments is longer than one MAD), or NULL when none came
+ * after every retry or it came with an error status. Nonzero stops the
+ * batch: an IBTOPO_* error the caller described in its own `err`, which
+ * ibtopo__gets_run() returns as it is.
+ */
+typedef int ibtopo__got_fn(void *arg, const struct ibtopo__get *get,
+			   const uint8_t *mad, size_t len);
+
+/* How to send a batch. */
+struct ibtopo__gets {
+	const char *ca;
+	int portnum;
+	bool sa;	     /* SA GetTables, else directed-route SMPs */
+	uint64_t sm_key;     /* SA: the SM_Key sent */
+	unsigned timeout_ms; /* of a first try */
+	unsigned retries;    /* sent again after a timeout, at most */
+	unsigned window;     /* MADs in flight at most (up to 64) */
+	const char *what;    /* names the MADs in an error */
+	struct ibtopo__mad_tally *tally;
+	ibtopo__got_fn *got;
+	void *arg;
+};
+
+/**
+ * Send `n` Gets through a MAD port of their own, at most `how->window`
+ * in flight, and call how->got once for each; 0, or an error when the
+ * port cannot be opened, a send or receive fails, or memory runs out.
+ */
+int ibtopo__gets_run(const struct ibtopo__gets *how,
+		     const struct ibtopo__get *gets, size_t n,
+		     struct ibtopo_error *err);
+
 /* discover/discover_mcast.c */
 
 /** What reading the multicast forwarding cost. */
@@ -232,6 +280,7 @@ struct ibtopo__mcast_read {
  */
 int ibtopo__discover_mcast(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			   char *ca, int portnum, unsigned timeout_ms,
+			   unsigned retries, struct ibtopo__mad_tally *tally,
 			   struct ibtopo__mcast_read *st,
 			   struct ibtopo_error *err);
 

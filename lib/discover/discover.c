@@ -582,23 +582,40 @@ struct kept {
 	uint16_t sm_lid;
 };
 
-/* What ibtopo__sweep_pkeys() needs, for ibtopo__discover_sms(). */
-struct pkey_read {
+/*
+ * What is read while the SMs' ActCount moves on (ibtopo__discover_sms()):
+ * the PKeyTables and, with `mc`, the multicast groups and tables.
+ */
+struct meanwhile {
 	struct ibtopo_fabric *fabric;
-	const ibnd_fabric_t *in;
-	const char *ca;
+	ibnd_fabric_t *in;
+	char *ca;
 	int portnum;
 	const struct ibnd_config *cfg;
 	struct ibtopo__mad_tally *tally;
+	const struct kept *k;
+	struct ibtopo__mcast_read *mc; /* NULL: no multicast */
 };
 
-static int read_pkeys(void *arg, struct ibtopo_error *err)
+static int read_meanwhile(void *arg, struct ibtopo_error *err)
 {
-	const struct pkey_read *r = arg;
+	const struct meanwhile *m = arg;
+	double t0;
+	int rc = ibtopo__sweep_pkeys(m->fabric, m->in, m->ca, m->portnum,
+				     m->cfg->timeout_ms, m->cfg->retries,
+				     m->tally, err);
 
-	return ibtopo__sweep_pkeys(r->fabric, r->in, r->ca, r->portnum,
-				   r->cfg->timeout_ms, r->cfg->retries,
-				   r->tally, err);
+	if (rc || !m->mc)
+		return rc;
+	t0 = ibtopo__mono_now();
+	memset(m->mc, 0, sizeof(*m->mc));
+	ibtopo_fabric_set_subnet(m->fabric, m->k->prefix, m->k->sm_lid,
+				 m->k->sm_guid);
+	rc = ibtopo__discover_mcast(m->fabric, m->in, m->ca, m->portnum,
+				    m->cfg->timeout_ms, m->cfg->retries,
+				    m->tally, m->mc, err);
+	m->mc->seconds = ibtopo__mono_now() - t0;
+	return rc;
 }
 
 /*
@@ -637,13 +654,14 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 					changed, sizeof(changed));
 		rc = copy_fabric(&got, in, &now, err);
 		if (!rc) {
-			struct pkey_read pk = { got, in, ca, portnum, cfg,
-						tally };
+			struct meanwhile mw = { got, in, ca, portnum, cfg,
+						tally, k, routes ? &mc : NULL };
 
-			/* the PKeyTables while the SMs' ActCount moves on */
+			/* the PKeyTables and multicast while the SMs'
+			 * ActCount moves on */
 			rc = ibtopo__discover_sms(got, in, ca, portnum,
 						  cfg->timeout_ms, tally,
-						  read_pkeys, &pk, err);
+						  read_meanwhile, &mw, err);
 			if (rc) {
 				ibtopo_fabric_free(got);
 				got = NULL;
@@ -651,20 +669,6 @@ static int sweep_best(struct kept *k, char *ca, int portnum,
 		}
 		if (!rc && routes) {
 			rc = attach_lfts(got, &lfts, &attached, err);
-			if (rc) {
-				ibtopo_fabric_free(got);
-				got = NULL;
-			}
-		}
-		if (!rc && routes) {
-			double t0 = ibtopo__mono_now();
-
-			memset(&mc, 0, sizeof(mc));
-			ibtopo_fabric_set_subnet(got, k->prefix, k->sm_lid,
-						 k->sm_guid);
-			rc = ibtopo__discover_mcast(got, in, ca, portnum,
-						    cfg->timeout_ms, &mc, err);
-			mc.seconds = ibtopo__mono_now() - t0;
 			if (rc) {
 				ibtopo_fabric_free(got);
 				got = NULL;

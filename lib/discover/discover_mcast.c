@@ -7,7 +7,8 @@
  * bits 31-28 pick the port mask position (16 ports each: NumPorts + 1
  * ports, port 0 the switch, need (NumPorts + 16) / 16 positions), bits
  * 8-0 the block of 32 MLIDs from 0xC000. A block answers 32 16-bit masks.
- * Blocks are read round by round over all switches, up to the highest of
+ * Blocks are read round by round over all switches (each round's Gets
+ * through a window, gets.c), up to the highest of
  * MulticastFDBTop (SwitchInfo; 0 on switches that do not keep it, as
  * ibsim's) and the highest MLID of the SA's groups, then on while a round
  * found any entry, up to MulticastFDBCap: OpenSM hands out MLIDs from
@@ -18,20 +19,20 @@
  * kernel reassembles an RMPP answer of many records; where the answer
  * comes cut to its first segment (umad2sim under ibsim, which has no
  * RMPP), the members are asked port by port (MCMemberRecord GetTable by
- * PortGID: one MAD per CA port, each with the few groups of that port).
+ * PortGID: one MAD per CA port, each with the few groups of that port),
+ * through a window as well.
  */
 #include "discover/discover-int.h"
 
-#include <infiniband/umad.h>
-
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MFT_BLOCK 32	 /* MLIDs a block */
 #define MFT_POS_PORTS 16 /* ports a mask position */
+#define MCAST_WINDOW 16	 /* Gets in flight */
 #define MCM_RECORD 64	 /* an MCMemberRecord's bytes in a table */
 #define OPENSM_SM_KEY 1ull
+#define SA_RETRIES 1 /* a GetTable sent again at most */
 #define COMP_MGID (1ull << 0)
 #define COMP_PORT_GID (1ull << 1)
 
@@ -45,122 +46,46 @@ struct mft_read {
 
 /* ---- the SA ---- */
 
-struct sa {
-	int fd, agent;
-	ib_portid_t sm;
-	unsigned timeout_ms;
-	size_t mads;
-	uint8_t *buf; /* the last answer (umad + MAD) */
-	int len;      /* its MAD bytes */
+/* What the SA's answers go into. */
+struct sa_read {
+	struct ibtopo_fabric *f;
+	struct ibtopo_error *err;
+	bool answered, cut; /* the whole table: came; came cut short */
 };
 
-static int sa_open(struct sa *s, char *ca, int portnum, uint16_t sm_lid,
-		   unsigned timeout_ms)
+/* The records of an SA answer: their count, *first, *offs apart; *cut
+ * when RMPP left some out. */
+static size_t sa_records(const uint8_t *mad, size_t len, const uint8_t **first,
+			 unsigned *offs, bool *cut)
 {
-	memset(s, 0, sizeof(*s));
-	s->fd = umad_open_port(ca, portnum);
-	if (s->fd < 0)
-		return -1;
-	s->agent = umad_register(s->fd, IB_SA_CLASS, 2, 1, NULL);
-	if (s->agent < 0) {
-		umad_close_port(s->fd);
-		return -1;
-	}
-	s->sm.lid = sm_lid;
-	s->sm.qp = 1;
-	s->sm.qkey = IB_DEFAULT_QP1_QKEY;
-	s->timeout_ms = timeout_ms ? timeout_ms : 1000;
-	return 0;
-}
-
-static void sa_close(struct sa *s)
-{
-	if (s->agent >= 0)
-		umad_unregister(s->fd, s->agent);
-	umad_close_port(s->fd);
-	free(s->buf);
-}
-
-/*
- * A GetTable of MCMemberRecord with component mask `comp` and record
- * `rec` (IB_SA_DATA_SIZE bytes): 0 with the answer in s->buf, -1 if none.
- */
-static int sa_get_table(struct sa *s, uint64_t comp, const uint8_t *rec)
-{
-	uint8_t req[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
-	ib_rpc_t rpc;
-	int len, rc;
-
-	memset(req, 0, sizeof(req));
-	memset(&rpc, 0, sizeof(rpc));
-	rpc.mgtclass = IB_SA_CLASS;
-	rpc.method = IB_MAD_METHOD_GET_TABLE;
-	rpc.attr.id = IB_SA_ATTR_MCRECORD;
-	rpc.mask = comp;
-	rpc.datasz = IB_SA_DATA_SIZE;
-	rpc.dataoffs = IB_SA_DATA_OFFS;
-	rpc.trid = mad_trid();
-	rpc.timeout = (int)s->timeout_ms;
-	if (mad_build_pkt(req, &rpc, &s->sm, NULL, (void *)rec) < 0)
-		return -1;
-	mad_set_field64(umad_get_mad(req), 0, IB_SA_MKEY_F, OPENSM_SM_KEY);
-	s->mads++;
-	if (umad_send(s->fd, s->agent, req, IB_MAD_SIZE, rpc.timeout, 1) < 0)
-		return -1;
-	for (len = 4096;;) {
-		uint8_t *b = realloc(s->buf, umad_size() + (size_t)len);
-
-		if (!b)
-			return -1;
-		s->buf = b;
-		rc = umad_recv(s->fd, s->buf, &len, rpc.timeout * 3);
-		if (rc == -ENOSPC)
-			continue; /* len is what it needs */
-		break;
-	}
-	if (rc < 0 || umad_status(s->buf) ||
-	    mad_get_field(umad_get_mad(s->buf), 0, IB_MAD_STATUS_F))
-		return -1;
-	s->len = len;
-	return 0;
-}
-
-/* The records of the answer: their count; *cut when RMPP left some out. */
-static size_t sa_records(const struct sa *s, const uint8_t **first, bool *cut)
-{
-	uint8_t *mad = umad_get_mad(s->buf);
-	unsigned flags = mad_get_field(mad, 0, IB_SA_RMPP_FLAGS_F);
-	unsigned offs = mad_get_field(mad, 0, IB_SA_ATTROFFS_F) * 8;
-	size_t data =
-		s->len > IB_SA_DATA_OFFS ? (size_t)s->len - IB_SA_DATA_OFFS : 0;
+	unsigned flags = mad_get_field((void *)mad, 0, IB_SA_RMPP_FLAGS_F);
+	size_t data = len > IB_SA_DATA_OFFS ? len - IB_SA_DATA_OFFS : 0;
 
 	/* one segment of several: the rest never came */
 	*cut = (flags & IB_RMPP_FLAG_ACTIVE) && !(flags & IB_RMPP_FLAG_LAST);
 	*first = mad + IB_SA_DATA_OFFS;
-	if (!offs)
-		offs = MCM_RECORD;
+	*offs = mad_get_field((void *)mad, 0, IB_SA_ATTROFFS_F) * 8;
+	if (!*offs)
+		*offs = MCM_RECORD;
 	if ((flags & IB_RMPP_FLAG_ACTIVE) && (flags & IB_RMPP_FLAG_LAST) &&
 	    (flags & IB_RMPP_FLAG_FIRST)) {
 		/* one segment: PayloadLength counts its SA header too */
-		size_t pl = mad_get_field(mad, 0, IB_SA_RMPP_LEN_F);
+		size_t pl = mad_get_field((void *)mad, 0, IB_SA_RMPP_LEN_F);
 
 		if (pl >= 20 && pl - 20 < data)
 			data = pl - 20;
 	}
-	return data / offs;
+	return data / *offs;
 }
 
-static int add_records(struct ibtopo_fabric *f, const struct sa *s,
+static int add_records(struct ibtopo_fabric *f, const uint8_t *mad, size_t len,
 		       struct ibtopo_error *err)
 {
 	const uint8_t *r;
+	unsigned offs;
 	bool cut;
-	size_t n = sa_records(s, &r, &cut);
-	unsigned offs =
-		mad_get_field(umad_get_mad(s->buf), 0, IB_SA_ATTROFFS_F) * 8;
+	size_t n = sa_records(mad, len, &r, &offs, &cut);
 
-	if (!offs)
-		offs = MCM_RECORD;
 	for (size_t i = 0; i < n; i++, r += offs) {
 		uint8_t mgid[16], gid[16];
 		struct ibtopo_mcast_member m = { 0 };
@@ -185,63 +110,134 @@ static int add_records(struct ibtopo_fabric *f, const struct sa *s,
 	return 0;
 }
 
-/* The members port by port, when the whole table came cut. */
-static int members_by_port(struct ibtopo_fabric *f, struct sa *s,
-			   struct ibtopo_error *err)
+/* The whole table answered: its records, unless it came cut. */
+static int got_table(void *arg, const struct ibtopo__get *g, const uint8_t *mad,
+		     size_t len)
+{
+	struct sa_read *s = arg;
+	const uint8_t *first;
+	unsigned offs;
+
+	(void)g;
+	if (!mad)
+		return 0;
+	s->answered = true;
+	sa_records(mad, len, &first, &offs, &s->cut);
+	return s->cut ? 0 : add_records(s->f, mad, len, s->err);
+}
+
+/* One port's groups answered (none: no answer, or in no group). */
+static int got_port(void *arg, const struct ibtopo__get *g, const uint8_t *mad,
+		    size_t len)
+{
+	struct sa_read *s = arg;
+
+	(void)g;
+	return mad ? add_records(s->f, mad, len, s->err) : 0;
+}
+
+/* A GetTable by PortGID of every linked CA port with a LID, into *out. */
+static int port_queries(struct ibtopo__get **out, size_t *n, uint8_t **recs,
+			const struct ibtopo__get *whole,
+			const struct ibtopo_fabric *f)
 {
 	uint64_t prefix = ibtopo_fabric_meta(f)->subnet_prefix;
+	size_t a = 0, cap = 0;
 
+	*out = NULL;
+	*n = 0;
 	if (!prefix)
 		prefix = 0xfe80000000000000ull;
 	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(f, i);
+		const struct ibtopo_node *nd = ibtopo_fabric_node(f, i);
 
 		for (unsigned p = 1;
-		     n->type != IBTOPO_NODE_SWITCH && p <= n->nports; p++) {
-			const struct ibtopo_port *pt = n->ports[p];
-			uint8_t rec[IB_SA_DATA_SIZE] = { 0 }, gid[16];
-			int rc;
+		     nd->type != IBTOPO_NODE_SWITCH && p <= nd->nports; p++)
+			cap += nd->ports[p] != NULL;
+	}
+	*recs = calloc(cap ? cap : 1, IB_SA_DATA_SIZE);
+	if (!*recs)
+		return -1;
+	for (size_t i = 0; i < ibtopo_fabric_node_count(f); i++) {
+		const struct ibtopo_node *nd = ibtopo_fabric_node(f, i);
+
+		for (unsigned p = 1;
+		     nd->type != IBTOPO_NODE_SWITCH && p <= nd->nports; p++) {
+			const struct ibtopo_port *pt = nd->ports[p];
+			uint8_t gid[16], *rec = *recs + *n * IB_SA_DATA_SIZE;
 
 			if (!pt || !pt->guid || !pt->lid || !pt->remote)
 				continue;
+			if (ibtopo__grow(out, &a, *n + 1, sizeof(**out)))
+				return -1;
 			for (int k = 0; k < 8; k++) {
 				gid[k] = (uint8_t)(prefix >> (56 - 8 * k));
 				gid[8 + k] =
 					(uint8_t)(pt->guid >> (56 - 8 * k));
 			}
 			mad_encode_field(rec, IB_SA_MCM_PORTGID_F, gid);
-			if (sa_get_table(s, COMP_PORT_GID, rec))
-				continue; /* in no group, or no answer */
-			rc = add_records(f, s, err);
-			if (rc)
-				return rc;
+			(*out)[*n] = *whole;
+			(*out)[*n].comp = COMP_PORT_GID;
+			(*out)[*n].rec = rec;
+			(*out)[*n].guid = nd->guid;
+			++*n;
 		}
 	}
 	return 0;
 }
 
-/* The SA's groups into the fabric; 0 also when no SA answers. */
-static int read_groups(struct ibtopo_fabric *f, char *ca, int portnum,
-		       unsigned timeout_ms, size_t *mads,
-		       struct ibtopo_error *err)
+/*
+ * The SA's groups into the fabric; 0 also when no SA answers. Its MADs
+ * are counted apart (`mads`), not in the sweep's tally: no SA at the SM's
+ * LID (no SM running) is no loss of the sweep's.
+ */
+static int read_groups(struct ibtopo_fabric *f, const struct ibtopo__gets *base,
+		       size_t *mads, struct ibtopo_error *err)
 {
-	uint8_t rec[IB_SA_DATA_SIZE] = { 0 };
-	uint16_t sm_lid = ibtopo_fabric_meta(f)->sm_lid;
-	const uint8_t *first;
-	struct sa s;
-	bool cut;
-	int rc = 0;
+	static const uint8_t none[IB_SA_DATA_SIZE];
+	struct ibtopo__mad_tally own = { 0 };
+	struct ibtopo__gets sa = *base;
+	struct sa_read s = { f, err, false, false };
+	struct ibtopo__get whole = { .attr = IB_SA_ATTR_MCRECORD, .rec = none };
+	struct ibtopo__get *ports = NULL;
+	uint8_t *recs = NULL;
+	size_t n = 0;
+	int rc;
 
-	if (!sm_lid || sa_open(&s, ca, portnum, sm_lid, timeout_ms))
+	whole.to.lid = ibtopo_fabric_meta(f)->sm_lid;
+	whole.to.qp = 1;
+	whole.to.qkey = IB_DEFAULT_QP1_QKEY;
+	if (!whole.to.lid)
 		return 0;
-	if (sa_get_table(&s, 0, rec) == 0) {
+	sa.sa = true;
+	sa.sm_key = OPENSM_SM_KEY;
+	/* an SA that stays silent costs two timeouts, not `retries` */
+	if (sa.retries > SA_RETRIES)
+		sa.retries = SA_RETRIES;
+	sa.what = "MCMemberRecord";
+	sa.tally = &own;
+	sa.got = got_table;
+	sa.arg = &s;
+	rc = ibtopo__gets_run(&sa, &whole, 1, err);
+	if (rc == IBTOPO_ENODEV || rc == IBTOPO_EIO)
+		rc = 0; /* no SA to ask: no groups read */
+	if (!rc && s.answered) {
 		ibtopo_fabric_set_mcast_groups_read(f, true);
-		sa_records(&s, &first, &cut);
-		rc = cut ? members_by_port(f, &s, err) :
-			   add_records(f, &s, err);
+		if (s.cut && port_queries(&ports, &n, &recs, &whole, f)) {
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+					       "out of memory");
+		} else if (s.cut) {
+			sa.got = got_port;
+			rc = ibtopo__gets_run(&sa, ports, n, err);
+			if (rc == IBTOPO_EIO)
+				rc = 0; /* what answered is kept */
+		}
 	}
-	*mads += s.mads;
-	sa_close(&s);
+	if (s.answered)
+		*mads += own.st.sent; /* 0: no SA answered */
+	ibtopo__tally_release(&own);
+	free(ports);
+	free(recs);
 	return rc;
 }
 
@@ -264,40 +260,41 @@ static int mft_grow(struct mft_read *r, unsigned blocks)
 	return 0;
 }
 
-/* Block b of switch r, every position; true when it has an entry. */
-static bool read_block(struct ibmad_port *mp, struct mft_read *r, unsigned b,
-		       size_t *gets, size_t *lost)
+/* What a round of MFT Gets goes into. */
+struct mft_round {
+	struct mft_read *sw;
+	bool any;    /* an entry was found */
+	size_t lost; /* Gets unanswered */
+};
+
+/* A block of one position of switch g->tag answered (or not). */
+static int got_block(void *arg, const struct ibtopo__get *g, const uint8_t *mad,
+		     size_t len)
 {
-	uint8_t buf[IB_SMP_DATA_SIZE];
-	ib_portid_t path = r->node->path_portid;
-	bool any = false;
+	struct mft_round *rd = arg;
+	struct mft_read *r = &rd->sw[g->tag];
+	unsigned pos = g->mod >> 28, b = g->mod & 0x1ff;
+	const uint8_t *buf;
 
-	path.sl = 0;
-	path.qp = 0;
-	for (unsigned pos = 0; pos < r->positions; pos++) {
-		memset(buf, 0, sizeof(buf));
-		(*gets)++;
-		if (!smp_query_via(buf, &path, IB_ATTR_MULTICASTFORWTBL,
-				   pos << 28 | b, 0, mp)) {
-			(*lost)++;
-			continue;
-		}
-		for (unsigned e = 0; e < MFT_BLOCK; e++) {
-			unsigned v = (unsigned)buf[2 * e] << 8 | buf[2 * e + 1];
-			uint8_t *m = r->mask +
-				     ((size_t)b * MFT_BLOCK + e) * r->stride;
+	if (!mad || len < IB_SMP_DATA_OFFS + 2 * MFT_BLOCK) {
+		rd->lost++;
+		return 0;
+	}
+	buf = mad + IB_SMP_DATA_OFFS;
+	for (unsigned e = 0; e < MFT_BLOCK; e++) {
+		unsigned v = (unsigned)buf[2 * e] << 8 | buf[2 * e + 1];
+		uint8_t *m = r->mask + ((size_t)b * MFT_BLOCK + e) * r->stride;
 
-			for (unsigned i = 0; v && i < MFT_POS_PORTS; i++) {
-				unsigned port = pos * MFT_POS_PORTS + i;
+		for (unsigned i = 0; v && i < MFT_POS_PORTS; i++) {
+			unsigned port = pos * MFT_POS_PORTS + i;
 
-				if (!(v >> i & 1) || port / 8 >= r->stride)
-					continue;
-				m[port / 8] |= (uint8_t)(1u << port % 8);
-				any = true;
-			}
+			if (!(v >> i & 1) || port / 8 >= r->stride)
+				continue;
+			m[port / 8] |= (uint8_t)(1u << port % 8);
+			rd->any = true;
 		}
 	}
-	return any;
+	return 0;
 }
 
 /* The read tables go to the fabric's switches. */
@@ -383,62 +380,106 @@ static int plan(struct mft_read **out, size_t *n, ibnd_fabric_t *in,
 	return (int)least;
 }
 
+/*
+ * Round b: block b of every position of every switch that has it, into
+ * `gets` (room for every switch's positions); their count, or SIZE_MAX
+ * when out of memory.
+ */
+static size_t round_gets(struct ibtopo__get *gets, struct mft_read *sw,
+			 size_t n, unsigned b)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct mft_read *r = &sw[i];
+
+		if (b > r->top_block)
+			continue;
+		if (mft_grow(r, b + 1))
+			return SIZE_MAX;
+		r->blocks = b + 1;
+		for (unsigned pos = 0; pos < r->positions; pos++) {
+			struct ibtopo__get *g = &gets[k++];
+
+			memset(g, 0, sizeof(*g));
+			g->to = r->node->path_portid;
+			g->to.sl = 0;
+			g->to.qp = 0;
+			g->attr = IB_ATTR_MULTICASTFORWTBL;
+			g->mod = pos << 28 | b;
+			g->guid = r->node->guid;
+			g->tag = i;
+		}
+	}
+	return k;
+}
+
+/* Every switch's table, round by round (see the top). */
+static int read_tables(struct mft_read *sw, size_t n, unsigned least,
+		       struct ibtopo__gets *how, struct ibtopo__mcast_read *st,
+		       struct ibtopo_error *err)
+{
+	struct mft_round rd = { sw, true, 0 };
+	struct ibtopo__get *gets;
+	size_t all = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++)
+		all += sw[i].positions;
+	gets = malloc((all ? all : 1) * sizeof(*gets));
+	if (!gets)
+		return ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
+	how->sa = false;
+	how->what = "MulticastForwardingTable";
+	how->got = got_block;
+	how->arg = &rd;
+	for (unsigned b = 0; n && !rc && (rd.any || b <= least) && b <= 511;
+	     b++) {
+		size_t k = round_gets(gets, sw, n, b);
+
+		if (k == SIZE_MAX) {
+			rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
+					       "out of memory");
+			break;
+		}
+		rd.any = false;
+		rc = ibtopo__gets_run(how, gets, k, err);
+		st->gets += k;
+	}
+	st->lost = rd.lost;
+	free(gets);
+	return rc;
+}
+
 int ibtopo__discover_mcast(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			   char *ca, int portnum, unsigned timeout_ms,
+			   unsigned retries, struct ibtopo__mad_tally *tally,
 			   struct ibtopo__mcast_read *st,
 			   struct ibtopo_error *err)
 {
-	int classes[2] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
-	struct ibmad_port *mp = NULL;
+	struct ibtopo__gets how = {
+		.ca = ca,
+		.portnum = portnum,
+		.timeout_ms = timeout_ms,
+		.retries = retries,
+		.window = MCAST_WINDOW,
+		.tally = tally,
+	};
 	struct mft_read *sw = NULL;
 	size_t n = 0;
 	int rc, least;
-	bool any = true;
 
-	rc = read_groups(fabric, ca, portnum, timeout_ms, &st->sa_mads, err);
+	rc = read_groups(fabric, &how, &st->sa_mads, err);
 	if (rc)
 		return rc;
 	least = plan(&sw, &n, in, groups_top_block(fabric));
-	if (least < 0) {
+	if (least < 0)
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
-	if (n) {
-		mp = mad_rpc_open_port(ca, portnum, classes, 2);
-		if (!mp) {
-			rc = ibtopo__error_set(
-				err, IBTOPO_ENODEV,
-				"cannot open the MAD port to read the "
-				"multicast tables");
-			goto out_free;
-		}
-		if (timeout_ms)
-			mad_rpc_set_timeout(mp, (int)timeout_ms);
-	}
-	/* round b: block b of every switch that has it */
-	for (unsigned b = 0; n && (any || b <= (unsigned)least); b++) {
-		any = false;
-		for (size_t i = 0; i < n; i++) {
-			struct mft_read *r = &sw[i];
-
-			if (b > r->top_block)
-				continue;
-			if (mft_grow(r, b + 1)) {
-				rc = ibtopo__error_set(err, IBTOPO_ENOMEM,
-						       "out of memory");
-				goto out_free;
-			}
-			r->blocks = b + 1;
-			any |= read_block(mp, r, b, &st->gets, &st->lost);
-		}
-		if (b >= 511)
-			break;
-	}
-	rc = attach(fabric, sw, n, err);
+	else
+		rc = read_tables(sw, n, (unsigned)least, &how, st, err);
+	if (!rc)
+		rc = attach(fabric, sw, n, err);
 	st->switches = n;
-out_free:
-	if (mp)
-		mad_rpc_close_port(mp);
 	for (size_t i = 0; i < n; i++)
 		free(sw[i].mask);
 	free(sw);

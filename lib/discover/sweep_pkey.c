@@ -1,7 +1,7 @@
 /*
  * sweep_pkey.c - the partition keys of a live sweep: PKeyTable (SMP
  * attribute 0x16) Gets along directed routes, 32 entries a block, up to
- * PKEY_WINDOW in flight, as pma.c reads the port counters.
+ * PKEY_WINDOW in flight (gets.c).
  *
  * Whose tables, as ibdiagnet reads them (ibutils' CheckPartitions):
  * - every CA (and router) port that is up: NodeInfo PartitionCap
@@ -14,15 +14,11 @@
  * Switch ports that enforce nothing pass every PKey: their tables
  * decide nothing and are not read.
  *
- * Every SMP is a Get. One that times out is sent again (queued last)
- * up to `retries` times, each with twice the timeout, and halves the
- * window (AIMD, struct ibtopo__window). A port with a block that never
- * answers, or answers with an error status, keeps no table (not read),
- * rather than a short one.
+ * Every SMP is a Get; one that times out is sent again (gets.c). A port
+ * with a block that never answers, or answers with an error status,
+ * keeps no table (not read), rather than a short one.
  */
 #include "discover/discover-int.h"
-
-#include <infiniband/umad.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,33 +38,30 @@ struct target {
 	uint16_t *keys;	  /* blocks * PKEY_BLOCK entries */
 };
 
-struct req {
-	size_t t;
-	unsigned block;
-	uint32_t trid;
-	unsigned tries;
-	unsigned long seq;
-};
-
 struct reader {
-	int fd, agent;
-	unsigned timeout_ms, retries;
 	struct target *targets;
 	size_t ntargets, atargets;
-	struct req *reqs; /* reqs[next..nreqs) wait */
-	size_t nreqs, areqs, next;
-	size_t wire[PKEY_WINDOW]; /* index into reqs, or SIZE_MAX */
-	unsigned on_wire;
-	struct ibtopo__window win;
-	struct ibtopo__mad_tally *tally;
-	int failed; /* errno of a send or receive */
+	struct ibtopo__get *gets; /* one per block of every target */
+	size_t ngets, agets;
 };
 
-static int ask(struct reader *r, size_t t, unsigned block, unsigned tries)
+static int ask(struct reader *r, size_t t, unsigned block)
 {
-	if (ibtopo__grow(&r->reqs, &r->areqs, r->nreqs + 1, sizeof(*r->reqs)))
+	const struct target *tg = &r->targets[t];
+	struct ibtopo__get *g;
+
+	if (ibtopo__grow(&r->gets, &r->agets, r->ngets + 1, sizeof(*r->gets)))
 		return IBTOPO_ENOMEM;
-	r->reqs[r->nreqs++] = (struct req){ t, block, 0, tries, 0 };
+	g = &r->gets[r->ngets++];
+	memset(g, 0, sizeof(*g));
+	g->to = tg->path;
+	g->attr = IB_ATTR_PKEY_TBL;
+	/* a switch's port in the upper half; a CA ignores it */
+	g->mod = (tg->node->type == IB_NODE_SWITCH ? (unsigned)tg->port << 16 :
+						     0) |
+		 block;
+	g->guid = tg->node->guid;
+	g->tag = t;
 	return 0;
 }
 
@@ -100,7 +93,7 @@ static int add_target(struct reader *r, const ibnd_node_t *n, int port,
 		return IBTOPO_ENOMEM;
 	r->ntargets++;
 	for (unsigned b = 0; b < t->blocks; b++)
-		if (ask(r, r->ntargets - 1, b, 0))
+		if (ask(r, r->ntargets - 1, b))
 			return IBTOPO_ENOMEM;
 	return 0;
 }
@@ -164,112 +157,21 @@ static int plan_node(struct reader *r, const ibnd_fabric_t *in,
 	return rc;
 }
 
-static int send_req(struct reader *r, struct req *q)
+/* A block answered (or not: mad NULL, the port keeps no table). */
+static int got_block(void *arg, const struct ibtopo__get *g, const uint8_t *mad,
+		     size_t len)
 {
-	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
-	const struct target *t = &r->targets[q->t];
-	ib_portid_t path = t->path;
-	ib_rpc_t rpc;
-	int rc;
+	struct target *t = &((struct reader *)arg)->targets[g->tag];
+	uint16_t *k = t->keys + (size_t)(g->mod & 0xffff) * PKEY_BLOCK;
+	const uint8_t *data;
 
-	memset(umad, 0, sizeof(umad));
-	memset(&rpc, 0, sizeof(rpc));
-	rpc.mgtclass = IB_SMI_DIRECT_CLASS;
-	rpc.method = IB_MAD_METHOD_GET; /* never Set */
-	rpc.attr.id = IB_ATTR_PKEY_TBL;
-	/* a switch's port in the upper half; a CA ignores it */
-	rpc.attr.mod =
-		(t->node->type == IB_NODE_SWITCH ? (unsigned)t->port << 16 :
-						   0) |
-		q->block;
-	rpc.timeout = (int)ibtopo__retry_timeout(r->timeout_ms, q->tries);
-	rpc.datasz = IB_SMP_DATA_SIZE;
-	rpc.dataoffs = IB_SMP_DATA_OFFS;
-	rpc.trid = mad_trid();
-	q->trid = (uint32_t)rpc.trid;
-	rc = mad_build_pkt(umad, &rpc, &path, NULL, NULL);
-	if (rc < 0)
-		return rc;
-	rc = umad_send(r->fd, r->agent, umad, IB_MAD_SIZE, rpc.timeout, 0);
-	if (rc < 0)
-		return rc;
-	r->tally->st.sent++;
-	q->seq = ibtopo__window_sent(&r->win);
-	return 0;
-}
-
-static int pump(struct reader *r)
-{
-	while (r->next < r->nreqs && r->on_wire < r->win.cur) {
-		unsigned slot = 0;
-		int rc = send_req(r, &r->reqs[r->next]);
-
-		if (rc < 0) {
-			r->failed = -rc;
-			return IBTOPO_EIO;
-		}
-		while (r->wire[slot] != SIZE_MAX)
-			slot++;
-		r->wire[slot] = r->next++;
-		r->on_wire++;
-	}
-	return 0;
-}
-
-static void got_block(struct target *t, unsigned block, const uint8_t *data)
-{
-	uint16_t *k = t->keys + (size_t)block * PKEY_BLOCK;
-
+	if (!mad || len < IB_SMP_DATA_OFFS + 2 * PKEY_BLOCK)
+		return 0;
+	data = mad + IB_SMP_DATA_OFFS;
 	for (unsigned i = 0; i < PKEY_BLOCK; i++)
 		k[i] = (uint16_t)(data[2 * i] << 8 | data[2 * i + 1]);
 	t->missing--;
-}
-
-static int receive(struct reader *r)
-{
-	uint8_t umad[sizeof(struct ib_user_mad) + IB_MAD_SIZE];
-	int len = IB_MAD_SIZE, rc;
-	size_t qi = SIZE_MAX;
-	struct req q;
-	uint8_t *mad;
-	uint32_t trid;
-
-	memset(umad, 0, sizeof(umad));
-	rc = umad_recv(r->fd, umad, &len, -1);
-	if (rc < 0) {
-		r->failed = -rc;
-		return IBTOPO_EIO;
-	}
-	mad = umad_get_mad(umad);
-	trid = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F);
-	for (unsigned i = 0; i < PKEY_WINDOW; i++) {
-		if (r->wire[i] != SIZE_MAX &&
-		    r->reqs[r->wire[i]].trid == trid) {
-			qi = r->wire[i];
-			r->wire[i] = SIZE_MAX;
-			r->on_wire--;
-			break;
-		}
-	}
-	if (qi == SIZE_MAX)
-		return 0; /* a late answer to nothing we wait for */
-	q = r->reqs[qi];  /* ask() may move the array */
-	if (umad_status(umad)) {
-		ibtopo__window_loss(&r->win, q.seq);
-		ibtopo__tally_timeout(r->tally, r->targets[q.t].node->guid);
-		if (q.tries < r->retries) {
-			r->tally->st.asked_again++;
-			if (ask(r, q.t, q.block, q.tries + 1))
-				return IBTOPO_ENOMEM;
-		} else {
-			r->tally->st.lost++; /* its port keeps no table */
-		}
-		return pump(r);
-	}
-	ibtopo__window_answer(&r->win);
-	if (mad_get_field(mad, 0, IB_DRSMP_STATUS_F) == 0)
-		got_block(&r->targets[q.t], q.block, mad + IB_SMP_DATA_OFFS);
-	return pump(r);
+	return 0;
 }
 
 /* Every table read whole, onto its port in `fabric`. */
@@ -293,66 +195,37 @@ static int attach(struct ibtopo_fabric *fabric, const struct reader *r,
 	return rc;
 }
 
-static int run(struct reader *r, const char *ca, int portnum,
-	       struct ibtopo_error *err)
-{
-	int rc;
-
-	r->fd = umad_open_port(ca, portnum);
-	if (r->fd < 0)
-		return ibtopo__error_set(err, IBTOPO_ENODEV,
-					 "cannot open the MAD port: %s",
-					 strerror(-r->fd));
-	r->agent = umad_register(r->fd, IB_SMI_DIRECT_CLASS, 1, 0, NULL);
-	if (r->agent < 0) {
-		rc = ibtopo__error_set(
-			err, IBTOPO_ENODEV,
-			"cannot register a directed-route SMP agent: %s",
-			strerror(-r->agent));
-		goto out_close_port;
-	}
-	rc = pump(r);
-	while (!rc && r->on_wire)
-		rc = receive(r);
-	if (rc == IBTOPO_ENOMEM)
-		rc = ibtopo__error_set(err, rc, "out of memory");
-	else if (rc)
-		rc = ibtopo__error_set(err, IBTOPO_EIO,
-				       "PKeyTable MAD failed: %s",
-				       strerror(r->failed));
-	ibtopo__tally_window(r->tally, &r->win);
-	umad_unregister(r->fd, r->agent);
-out_close_port:
-	umad_close_port(r->fd);
-	return rc;
-}
-
 int ibtopo__sweep_pkeys(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 			const char *ca, int portnum, unsigned timeout_ms,
 			unsigned retries, struct ibtopo__mad_tally *tally,
 			struct ibtopo_error *err)
 {
 	struct reader r = { 0 };
+	struct ibtopo__gets how = {
+		.ca = ca,
+		.portnum = portnum,
+		.timeout_ms = timeout_ms ? timeout_ms : PKEY_TIMEOUT_MS,
+		.retries = retries,
+		.window = PKEY_WINDOW,
+		.what = "PKeyTable",
+		.tally = tally,
+		.got = got_block,
+		.arg = &r,
+	};
 	int rc = 0;
 
-	r.timeout_ms = timeout_ms ? timeout_ms : PKEY_TIMEOUT_MS;
-	r.retries = retries;
-	r.tally = tally;
-	ibtopo__window_init(&r.win, PKEY_WINDOW);
-	for (unsigned i = 0; i < PKEY_WINDOW; i++)
-		r.wire[i] = SIZE_MAX;
 	for (const ibnd_node_t *n = in->nodes; n && !rc; n = n->next)
 		if (n->ports)
 			rc = plan_node(&r, in, n);
 	if (rc)
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
-	if (!rc && r.nreqs)
-		rc = run(&r, ca, portnum, err);
+	if (!rc)
+		rc = ibtopo__gets_run(&how, r.gets, r.ngets, err);
 	if (!rc)
 		rc = attach(fabric, &r, err);
 	for (size_t i = 0; i < r.ntargets; i++)
 		free(r.targets[i].keys);
 	free(r.targets);
-	free(r.reqs);
+	free(r.gets);
 	return rc;
 }

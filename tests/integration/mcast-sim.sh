@@ -71,6 +71,14 @@ for f in d["findings"]:
 discover
 grep -q '^ibtopo: multicast: 6 switch multicast tables read in [0-9]* MFT blocks, [1-9][0-9]* SA queries' \
 	"$TESTDIR/err" || { cat "$TESTDIR/err"; fail "no -v line for the multicast tables"; }
+# every SMP the spy saw is in the sweep's count, the multicast tables'
+# Gets too (the SA's GetTables are counted apart, as SA queries), but
+# for the two asked before the sweep (discover_local.c: the local
+# port's PortInfo and its SM's SMInfo)
+smps=$(grep -c '^\(81\|01\) ' "$TESTDIR/mads.log")
+sent=$(sed -n 's/^ibtopo: mads: \([0-9]*\) sent, .*/\1/p' "$TESTDIR/err")
+[ -n "$sent" ] && [ "$smps" -eq $((sent + 2)) ] ||
+	fail "-v says ${sent:-no} MADs sent, the spy saw $smps SMPs"
 [ "$(store_sql "SELECT mcast_read FROM snapshots WHERE id = 1")" = 1 ] ||
 	fail "the SA's groups are not marked read"
 [ "$(store_sql "SELECT count(*) FROM mcast_members WHERE snapshot_id = 1 AND mlid = 49152 AND port_guid != 0")" = 8 ] ||
