@@ -41,20 +41,85 @@ enum ibtopo__draw {
 	IBTOPO__DRAW_MAX_
 };
 
-/* What a finding's `expected` or `actual` holds, for the machine formats. */
+/*
+ * The family of a kind: which member of f->num it fills (<ibtopo/
+ * findings.h> names each member's fields and the kinds that use it), and
+ * so which JSON/CSV keys it has (families.c, the one table of them).
+ * IBTOPO__FAMILY_LEGACY: the kind still fills the old fields.
+ */
+enum ibtopo__family {
+	IBTOPO__FAMILY_LEGACY = 0,
+	IBTOPO__FAMILY_NONE,		/* nothing measured */
+	IBTOPO__FAMILY_RATE,
+	IBTOPO__FAMILY_RATING,
+	IBTOPO__FAMILY_REACH,
+	IBTOPO__FAMILY_UNCHECKED,
+	IBTOPO__FAMILY_CABLE_ROW,
+	IBTOPO__FAMILY_LINKS,
+	IBTOPO__FAMILY_PORTS,
+	IBTOPO__FAMILY_PATHS,
+	IBTOPO__FAMILY_TREE,
+	IBTOPO__FAMILY_RAIL,
+	IBTOPO__FAMILY_DRAGONFLY,
+	IBTOPO__FAMILY_CHANGE,
+	IBTOPO__FAMILY_COUNTER,
+	IBTOPO__FAMILY_GROWTH,
+	IBTOPO__FAMILY_MEASURE,
+	IBTOPO__FAMILY_ROUTE,
+	IBTOPO__FAMILY_DETOUR,
+	IBTOPO__FAMILY_ROUTE_CHANGE,
+	IBTOPO__FAMILY_MCAST,
+	IBTOPO__FAMILY_PORT_GUID,
+	IBTOPO__FAMILY_LIDS,
+	IBTOPO__FAMILY_NODES,
+	IBTOPO__FAMILY_LINK_CAP,
+	IBTOPO__FAMILY_SM,
+	IBTOPO__FAMILY_FIRMWARE,
+	IBTOPO__FAMILY_PKEY,
+	IBTOPO__FAMILY_MAX_
+};
+
+/* How a field of a family is written in the machine formats. */
 enum ibtopo__unit {
 	IBTOPO__UNIT_NONE = 0,		/* not shown */
 	IBTOPO__UNIT_SPEED,		/* speed bit; 0 = not shown */
 	IBTOPO__UNIT_WIDTH,		/* width bit; 0 = not shown */
-	IBTOPO__UNIT_COUNT,		/* a number, always shown */
+	IBTOPO__UNIT_COUNT,		/* a whole number, always shown */
 	IBTOPO__UNIT_PORT_STATE,	/* port or physical state (subkind) */
+	IBTOPO__UNIT_KIND,		/* the kind's unit (.unit) */
+	IBTOPO__UNIT_REAL,		/* a real number */
+	IBTOPO__UNIT_MS_AS_S,		/* milliseconds, written in seconds */
+	IBTOPO__UNIT_COUNTER,		/* the subkind's counter name */
+	IBTOPO__UNIT_MEDIA,		/* the subkind's media; 0 = not shown */
 };
 
-/* A JSON/CSV key and what goes into it. */
+/* A JSON/CSV key and what goes into it (the old expected/actual pair). */
 struct ibtopo__field {
 	const char *key;	/* "active", "expected", "rated_speed", "old", ... */
 	enum ibtopo__unit unit;
 };
+
+/* The C type of a family's field. */
+enum ibtopo__detail_type {
+	IBTOPO__DT_UNSIGNED,
+	IBTOPO__DT_DOUBLE,
+	IBTOPO__DT_SUBKIND,	/* f->subkind (no field of its own) */
+};
+
+/* One field of a family that the machine formats write, under `key`. */
+struct ibtopo__detail {
+	const char *key;
+	enum ibtopo__unit unit;
+	enum ibtopo__detail_type type;
+	size_t offset;		/* in struct ibtopo_finding */
+};
+
+/* families.c */
+/** The keyed fields of a family, in no set order; *n gets their count. */
+const struct ibtopo__detail *ibtopo__family_details(enum ibtopo__family fam,
+						    size_t *n);
+/** The family's name ("rate", the member of f->num), or NULL. */
+const char *ibtopo__family_name(enum ibtopo__family fam);
 
 /**
  * One sentence a person can act on into buf, like snprintf(). `names`
@@ -95,6 +160,10 @@ struct ibtopo__finding_kind {
 	struct ibtopo__field expected;	/* where f->expected goes */
 	struct ibtopo__field actual;	/* where f->actual goes */
 	unsigned flags;			/* enum ibtopo__kind_flags */
+	enum ibtopo__family family;	/* the member of f->num it fills */
+	/* IBTOPO__UNIT_SPEED, _WIDTH, _COUNT or _PORT_STATE: the unit of its
+	 * family's fields of IBTOPO__UNIT_KIND (rate, change) */
+	enum ibtopo__unit unit;
 };
 
 /* kinds.c: the registry */

@@ -95,6 +95,72 @@ static void set_value(struct ibtopo__cell *c, const struct ibtopo_finding *f,
 	}
 }
 
+/* A field of a finding's family in its unit (families.c). */
+static void set_detail(struct ibtopo__cell *c, const struct ibtopo_finding *f,
+		       const struct ibtopo__finding_kind *k,
+		       const struct ibtopo__detail *d)
+{
+	const char *at = (const char *)f + d->offset;
+	enum ibtopo__unit unit = d->unit == IBTOPO__UNIT_KIND ? k->unit : d->unit;
+	unsigned u = 0;
+	double v = 0;
+
+	if (d->type == IBTOPO__DT_UNSIGNED) {
+		memcpy(&u, at, sizeof(u));
+		v = u;
+	} else if (d->type == IBTOPO__DT_DOUBLE) {
+		memcpy(&v, at, sizeof(v));
+	}
+	switch (unit) {
+	case IBTOPO__UNIT_COUNT:
+		if (d->type == IBTOPO__DT_DOUBLE)
+			ibtopo__cell_int(c, (int64_t)v);
+		else
+			ibtopo__cell_int(c, u);
+		break;
+	case IBTOPO__UNIT_REAL:
+		ibtopo__cell_real(c, v);
+		break;
+	case IBTOPO__UNIT_MS_AS_S:
+		ibtopo__cell_real(c, u / 1000.0);
+		break;
+	case IBTOPO__UNIT_COUNTER:
+		ibtopo__cell_str(c, ibtopo_counter_name(f->subkind));
+		break;
+	case IBTOPO__UNIT_MEDIA:
+		if (f->subkind)
+			ibtopo__cell_str(c, ibtopo_media_name(
+						    (enum ibtopo_media)f->subkind));
+		break;
+	default:
+		set_value(c, f, unit, u);
+		break;
+	}
+}
+
+/*
+ * The column `key` of a kind that names its family: the family's field
+ * of that key, if it has one. False for a kind that does not (yet).
+ */
+static bool detail_column(const void *r, const char *key,
+			  struct ibtopo__cell *c)
+{
+	const struct ibtopo_finding *f = FND(r);
+	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
+	const struct ibtopo__detail *d;
+	size_t n;
+
+	if (!k || k->family == IBTOPO__FAMILY_LEGACY)
+		return false;
+	d = ibtopo__family_details(k->family, &n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(d[i].key, key) == 0) {
+			set_detail(c, f, k, &d[i]);
+			break;
+		}
+	return true;
+}
+
 /* The column `key`: the finding's expected or actual value if its kind
  * puts one there. */
 static void value_column(const void *r, const char *key, struct ibtopo__cell *c)
@@ -102,7 +168,7 @@ static void value_column(const void *r, const char *key, struct ibtopo__cell *c)
 	const struct ibtopo_finding *f = FND(r);
 	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
 
-	if (!k)
+	if (!k || detail_column(r, key, c))
 		return;
 	if (k->expected.key && strcmp(k->expected.key, key) == 0)
 		set_value(c, f, k->expected.unit, f->expected);
@@ -194,7 +260,7 @@ static void g_media(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (ev && ev->media != IBTOPO_MEDIA_UNKNOWN)
 		ibtopo__cell_str(c, ibtopo_media_name(ev->media));
-	else if (has_cable_reach(FND(r)) && FND(r)->subkind)
+	else if (!detail_column(r, "media", c) && has_cable_reach(FND(r)) && FND(r)->subkind)
 		ibtopo__cell_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
 }
 
@@ -204,7 +270,7 @@ static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (ev && ev->length_m > 0)
 		ibtopo__cell_real(c, ev->length_m);
-	else if (has_cable_reach(FND(r)))
+	else if (!detail_column(r, "length_m", c) && has_cable_reach(FND(r)))
 		ibtopo__cell_real(c, FND(r)->value);
 }
 
@@ -214,7 +280,7 @@ static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (ev && ev->reach_m > 0)
 		ibtopo__cell_real(c, ev->reach_m);
-	else if (has_cable_reach(FND(r)))
+	else if (!detail_column(r, "reach_m", c) && has_cable_reach(FND(r)))
 		ibtopo__cell_real(c, FND(r)->limit);
 }
 
@@ -227,6 +293,8 @@ static unsigned kind_flags(const struct ibtopo_finding *f)
 
 static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
 {
+	if (detail_column(r, "counter", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_PORT_COUNTER)
 		ibtopo__cell_str(c, ibtopo_counter_name(FND(r)->subkind));
 }
@@ -234,6 +302,8 @@ static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
 /* count/threshold of one reading; growth/rate/interval between two */
 static void g_count(const void *r, void *x, struct ibtopo__cell *c)
 {
+	if (detail_column(r, "count", c))
+		return;
 	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
 				   IBTOPO__KIND_GROWTH)) ==
 	    IBTOPO__KIND_PORT_COUNTER)
@@ -245,6 +315,8 @@ static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
 {
 	unsigned flags = kind_flags(FND(r));
 
+	if (detail_column(r, "threshold", c))
+		return;
 	if ((flags & (IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH)) ==
 	    IBTOPO__KIND_PORT_COUNTER)
 		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
@@ -254,18 +326,24 @@ static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
 
 static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
 {
+	if (detail_column(r, "growth", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		ibtopo__cell_int(c, FND(r)->actual);
 }
 
 static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
 {
+	if (detail_column(r, "rate_per_hour", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		ibtopo__cell_real(c, FND(r)->value);
 }
 
 static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 {
+	if (detail_column(r, "interval_h", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
 		ibtopo__cell_real(c, FND(r)->limit);
 }
@@ -274,6 +352,8 @@ static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
 static void g_lid(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
+	if (detail_column(r, "lid", c))
+		return;
 	if (kind_flags(FND(r)) & (IBTOPO__KIND_ROUTE | IBTOPO__KIND_LID))
 		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
 }
@@ -281,6 +361,8 @@ static void g_lid(const void *r, void *x, struct ibtopo__cell *c)
 static void g_routes(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
+	if (detail_column(r, "routes", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_ROUTE)
 		ibtopo__cell_int(c, (int64_t)FND(r)->value);
 }
@@ -300,6 +382,8 @@ static void g_destination(const void *r, void *x, struct ibtopo__cell *c)
 static void g_measure(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
+	if (detail_column(r, "measure", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
 		ibtopo__cell_real(c, FND(r)->value);
 }
@@ -307,6 +391,8 @@ static void g_measure(const void *r, void *x, struct ibtopo__cell *c)
 static void g_interval_s(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
+	if (detail_column(r, "interval_s", c))
+		return;
 	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
 		ibtopo__cell_real(c, FND(r)->expected / 1000.0);
 }

@@ -162,12 +162,257 @@ struct ibtopo_cable_evidence {
 	struct ibtopo_evidence_counter counters[IBTOPO_EVIDENCE_COUNTERS_MAX];
 };
 
+/*
+ * What a finding measured, named per family: f->num.<family>.<field>.
+ * Each kind uses one family (or none: loopback-cable, missing-link,
+ * extra-link, miswired-link, node-renamed, link-added, link-removed,
+ * link-moved, duplicate-node-guid); the JSON and CSV keys of a field are
+ * given after it as "key". Speed and width bits are enum ibtopo_speed,
+ * enum ibtopo_width.
+ */
+
+/* rate: speed-downgrade, speed-below-plan (speed bits); width-downgrade,
+ * width-below-plan (width bits). */
+struct ibtopo_rate_detail {
+	unsigned expected;	/* "expected": what both ends could run */
+	unsigned active;	/* "active": what the link runs */
+	unsigned model_links;	/* speed-downgrade, device-limit: the links
+				 * the limiting model runs (at most active) */
+};
+
+/* rating: cable-underrated. */
+struct ibtopo_rating_detail {
+	unsigned ports_speed;	/* "expected": both ports run up to it */
+	unsigned rated_speed;	/* "rated_speed": the cable's rating */
+};
+
+/* reach: cable-over-length; "media" is the subkind. */
+struct ibtopo_reach_detail {
+	unsigned active_speed;	/* "active": the link's speed */
+	double length_m;	/* "length_m": the cable's length */
+	double reach_m;		/* "reach_m": its media's reach at that speed */
+};
+
+/* unchecked: cable-not-checked (no reach known); media is the subkind. */
+struct ibtopo_unchecked_detail {
+	unsigned active_speed;	/* "active": the link's speed */
+	double length_m;	/* the cable's length (in the message) */
+};
+
+/* cable_row: cable-row-unmatched (the inventory reader's own; the row
+ * is named by the note, "path:line"). */
+struct ibtopo_cable_row_detail {
+	unsigned line;		/* the row's line in its file */
+};
+
+/* links: node-added, extra-node (the node's links); node-removed,
+ * missing-node (the links it had, or has planned); credit-loop (the
+ * links of the cycle). */
+struct ibtopo_links_detail {
+	unsigned links;		/* "links" */
+};
+
+/* ports: port-not-active. A port word is its state | physical state << 8
+ * | 1 << 16 for the end that is not Active. */
+struct ibtopo_ports_detail {
+	unsigned links;		/* "links": the links not Active */
+	unsigned word_a;	/* end a's port word (link-not-active) */
+	unsigned word_b;	/* end b's port word (link-not-active) */
+};
+
+/* paths: low-path-diversity. */
+struct ibtopo_paths_detail {
+	unsigned min_paths;	/* "min_paths": the paths wanted */
+	unsigned paths;		/* "paths": the independent paths found */
+	double leaves;		/* leaf-pair: leaf switches as poorly joined */
+	double links;		/* single-link, one-switch: the server's */
+	double servers;		/* single-homed: the servers so cabled */
+};
+
+/* tree: fat-tree-violation (in the message only). */
+struct ibtopo_tree_detail {
+	unsigned level_a;	/* same-level-link, level-skip: end a's level;
+				 * ca-on-non-leaf: 1 */
+	unsigned level_b;	/* end b's level (the switch's) */
+	unsigned usual_uplinks;	/* uneven-uplinks: most of the level's;
+				 * uplinks-piled: per upper switch */
+	unsigned uplinks;	/* uneven-uplinks: the switch's; uplinks-piled:
+				 * the most to one upper switch */
+	double hosts;		/* uneven-uplinks, a leaf: its host links */
+	double usual_hosts;	/* the usual leaf's (0: not compared) */
+};
+
+/* rail: rail-mismatch. */
+struct ibtopo_rail_detail {
+	unsigned expected;	/* "expected": the HCA's or the missing rail;
+				 * unequal-rails: the largest rail's HCAs */
+	unsigned actual;	/* wrong-leaf: the leaf's rail (0: none);
+				 * unequal-rails: this rail's HCAs */
+	double lacking;		/* missing-rail: the servers without the
+				 * rail, or the rails the server lacks */
+	double rail;		/* unequal-rails: the rail */
+};
+
+/* dragonfly: dragonfly-violation (in the message only). */
+struct ibtopo_dragonfly_detail {
+	unsigned usual;		/* most groups' leaf switches, most pairs'
+				 * or most spines' global links */
+	unsigned count;		/* this group's, pair's or spine's */
+	double servers;		/* unequal-group: its server links */
+	double spines;		/* unequal-group: its spines */
+	double group_a;		/* missing-global-link: the two groups */
+	double group_b;
+};
+
+/* change: link-speed-changed (speed bits), link-width-changed (width
+ * bits), port-state-changed (port or, subkind physical, physical
+ * states), lid-changed (LIDs), route-load-changed (CA-to-CA routes
+ * through the port). */
+struct ibtopo_change_detail {
+	unsigned before;	/* "old" */
+	unsigned after;		/* "new" */
+};
+
+/* counter: port-errors, failing-cable; "counter" is the subkind (enum
+ * ibtopo_counter). */
+struct ibtopo_counter_detail {
+	double count;		/* "count": its reading */
+	double threshold;	/* "threshold": it is above this */
+	unsigned more_counters;	/* failing-cable: the other counters above
+				 * their thresholds */
+};
+
+/* growth: port-error-rate, link-flapping; "counter" is the subkind. */
+struct ibtopo_growth_detail {
+	unsigned growth;	/* "growth": since the earlier reading */
+	double rate_per_hour;	/* "rate_per_hour" */
+	double interval_h;	/* "interval_h": between the readings */
+};
+
+/* measure: high-ber (the subkind is the link's speed bit), congested-port. */
+struct ibtopo_measure_detail {
+	double measure;		/* "measure": the bit error rate, or the
+				 * share of the capacity lost waiting */
+	double threshold;	/* "threshold": it is above this */
+	unsigned interval_ms;	/* "interval_s" (in seconds) */
+	unsigned count;		/* symbol errors, or PortXmitWait's growth */
+};
+
+/* route: route-black-hole, route-loop. */
+struct ibtopo_route_detail {
+	unsigned dlid;		/* "lid": the destination LID */
+	double routes;		/* "routes": the CA routes the fault hits */
+};
+
+/* detour: route-not-minimal. */
+struct ibtopo_detour_detail {
+	unsigned dlid;		/* "lid": the destination LID */
+	double routes;		/* "routes": the CA routes longer */
+	unsigned min_hops;	/* "min_hops": the cabled minimum from a */
+	unsigned hops;		/* "hops": the links taken */
+};
+
+/* route_change: route-changed. */
+struct ibtopo_route_change_detail {
+	unsigned dlid;		/* "lid": the destination LID */
+	unsigned old_port;	/* "old": the out-port before */
+	unsigned new_port;	/* "new": and now */
+	double switches;	/* the switches that changed the entry */
+};
+
+/* mcast: mcast-unreached (the receivers on the tree), mcast-loop (the
+ * links that close a cycle), mcast-disconnected (the stale switches),
+ * mcast-dead-end. */
+struct ibtopo_mcast_detail {
+	unsigned mlid;		/* "lid": the group's MLID */
+	double count;
+};
+
+/* port_guid: duplicate-port-guid. */
+struct ibtopo_port_guid_detail {
+	uint64_t guid;		/* the port GUID both have */
+};
+
+/* lids: duplicate-lid; end a's range a_first-a_last, end b's lid-b_last. */
+struct ibtopo_lids_detail {
+	unsigned lid;		/* "lid": the first LID both answer to */
+	unsigned a_first;
+	unsigned a_last;
+	unsigned b_last;
+};
+
+/* nodes: duplicate-node-desc. */
+struct ibtopo_nodes_detail {
+	unsigned nodes;		/* the nodes sharing the description */
+};
+
+/* link_cap: mtu-mismatch (MTU codes), vl-mismatch (VL codes). */
+struct ibtopo_link_cap_detail {
+	unsigned set_a;		/* what end a's port is set to */
+	unsigned set_b;		/* end b's */
+	unsigned cap;		/* the smaller capability of the two */
+};
+
+/* sm: sm-state. */
+struct ibtopo_sm_detail {
+	unsigned sms;		/* no-master: the SMs found; several-masters:
+				 * the masters */
+	unsigned priority;	/* standby-outranks-master: the standby's */
+	unsigned master_priority;
+	unsigned act_count;	/* master-idle: its ActCount, twice */
+};
+
+/* firmware: firmware-mismatch; versions packed major << 32 | minor << 16
+ * | sub-minor. */
+struct ibtopo_firmware_detail {
+	uint64_t version;	/* end a's */
+	uint64_t usual_version;	/* what most of its model run (end b) */
+	unsigned model_nodes;	/* the nodes of its model */
+	unsigned usual_nodes;	/* those on the usual version */
+};
+
+/* pkey: pkey-switch-drop, pkey-no-full-member, pkey-membership-mixed. */
+struct ibtopo_pkey_detail {
+	unsigned pkey;		/* the PKey (with its membership bit) */
+	unsigned ports;		/* no-full-member: the partition's members;
+				 * membership-mixed: the other hosts */
+};
+
+/** A finding's numbers: the member of its kind's family. */
+union ibtopo_finding_num {
+	struct ibtopo_rate_detail rate;
+	struct ibtopo_rating_detail rating;
+	struct ibtopo_reach_detail reach;
+	struct ibtopo_unchecked_detail unchecked;
+	struct ibtopo_cable_row_detail cable_row;
+	struct ibtopo_links_detail links;
+	struct ibtopo_ports_detail ports;
+	struct ibtopo_paths_detail paths;
+	struct ibtopo_tree_detail tree;
+	struct ibtopo_rail_detail rail;
+	struct ibtopo_dragonfly_detail dragonfly;
+	struct ibtopo_change_detail change;
+	struct ibtopo_counter_detail counter;
+	struct ibtopo_growth_detail growth;
+	struct ibtopo_measure_detail measure;
+	struct ibtopo_route_detail route;
+	struct ibtopo_detour_detail detour;
+	struct ibtopo_route_change_detail route_change;
+	struct ibtopo_mcast_detail mcast;
+	struct ibtopo_port_guid_detail port_guid;
+	struct ibtopo_lids_detail lids;
+	struct ibtopo_nodes_detail nodes;
+	struct ibtopo_link_cap_detail link_cap;
+	struct ibtopo_sm_detail sm;
+	struct ibtopo_firmware_detail firmware;
+	struct ibtopo_pkey_detail pkey;
+};
+
 /**
  * One finding. Data only: renderers turn it into words.
  * `a`/`b` name the link's ends; `c`/`d` the other link involved
- * (miswired: the planned peer; moved: the new ends).
- * `expected`/`actual` are speed or width bits depending on the kind, or
- * counts (paths, uplinks). `value`/`limit` carry measures (metres).
+ * (miswired: the planned peer; moved: the new ends). `num` holds what
+ * it measured, in the member of its kind's family (above).
  */
 struct ibtopo_finding {
 	enum ibtopo_finding_kind kind;
@@ -177,6 +422,7 @@ struct ibtopo_finding {
 	unsigned actual;
 	double value;
 	double limit;
+	union ibtopo_finding_num num;
 	enum ibtopo_evidence evidence;
 	enum ibtopo_cause cause;
 	int subkind;		/* per-kind refinement, see the module docs */
