@@ -186,8 +186,8 @@ static void speed_edr_link_between_hdr_ports_port_config(void **state)
 	f = only(t, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PORT_INFO);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
-	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
-	assert_int_equal(f->actual, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_HDR);
+	assert_int_equal(f->num.rate.active, IBTOPO_SPEED_EDR);
 	assert_int_equal(f->c.port, -1);
 }
 
@@ -221,8 +221,8 @@ static void speed_edr_cable_on_hdr_ports_names_the_cable(void **state)
 	/* the cable finding follows the downgrade it explains */
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
 	assert_int_equal(nth(t, 1)->severity, IBTOPO_SEV_WARNING);
-	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_HDR);
-	assert_int_equal(nth(t, 1)->actual, IBTOPO_SPEED_EDR);
+	assert_int_equal(nth(t, 1)->num.rate.expected, IBTOPO_SPEED_HDR);
+	assert_int_equal(nth(t, 1)->num.rate.active, IBTOPO_SPEED_EDR);
 }
 
 static void width_1x_link_with_4x_disabled(void **state)
@@ -236,8 +236,8 @@ static void width_1x_link_with_4x_disabled(void **state)
 	      IBTOPO_WIDTH_1X);
 	f = only(t, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_PORT_CONFIG);
-	assert_int_equal(f->expected, IBTOPO_WIDTH_4X);
-	assert_int_equal(f->actual, IBTOPO_WIDTH_1X);
+	assert_int_equal(f->num.rate.expected, IBTOPO_WIDTH_4X);
+	assert_int_equal(f->num.rate.active, IBTOPO_WIDTH_1X);
 }
 
 /* 12x only counts where both nodes run it elsewhere. */
@@ -255,7 +255,7 @@ static void width_12x_only_where_both_nodes_use_it(void **state)
 	plink(t, a, 3, c, 1, IBTOPO_SPEED_HDR, IBTOPO_WIDTH_4X, IBSIM_SPEEDS, ALL_WIDTHS);
 	f = only(t, IBTOPO_FIND_WIDTH_DOWNGRADE, IBTOPO_SEV_WARNING);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
-	assert_int_equal(f->expected, IBTOPO_WIDTH_12X);
+	assert_int_equal(f->num.rate.expected, IBTOPO_WIDTH_12X);
 	assert_int_equal(f->a.port, 2);
 }
 
@@ -276,8 +276,8 @@ static void isl_slower_than_both_switches_other_isls(void **state)
 	f = only(t, IBTOPO_FIND_SPEED_DOWNGRADE, IBTOPO_SEV_WARNING);
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
 	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCHES);
-	assert_int_equal(f->expected, IBTOPO_SPEED_EDR);
-	assert_int_equal(f->actual, IBTOPO_SPEED_FDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->num.rate.active, IBTOPO_SPEED_FDR);
 }
 
 /* An EDR switch's only link to an FDR switch: the FDR side proves nothing. */
@@ -324,7 +324,7 @@ static void host_slower_than_same_model_on_same_switch(void **state)
 	f = find(t, IBTOPO_SEV_WARNING, 0);
 	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
 	assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
-	assert_int_equal(f->expected, IBTOPO_SPEED_HDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_HDR);
 	assert_string_equal(f->b.node, "node2");
 }
 
@@ -360,8 +360,8 @@ static void host_vs_switch_hosts_and_model_elsewhere(void **state)
 	f = find(t, IBTOPO_SEV_WARNING, 0);
 	assert_int_equal(f->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
 	assert_int_equal(f->subkind, IBTOPO_PEER_MODEL);
-	assert_int_equal(f->expected, IBTOPO_SPEED_FDR);
-	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_FDR);
+	assert_int_equal(f->num.rate.active, IBTOPO_SPEED_SDR);
 	assert_string_equal(f->b.node, "r-ufm3 HCA-1");
 	f = find(t, IBTOPO_SEV_INFO, 0);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_UNKNOWN);
@@ -403,9 +403,9 @@ static void ddr_model_that_never_runs_faster(void **state)
 		assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
 		assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
 		assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
-		assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
-		assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
-		assert_true(f->value == 3);
+		assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_QDR);
+		assert_int_equal(f->num.rate.active, IBTOPO_SPEED_DDR);
+		assert_true(f->num.rate.model_links == 3);
 		assert_int_equal(f->vendor_id, 0x2c9);
 		assert_int_equal(f->device_id, 0x6732);
 		/* c: the adapter that limits the link */
@@ -446,8 +446,8 @@ static void ddr_leaf_vs_switches_of_its_model(void **state)
 	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
 	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCH_MODEL);
-	assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
-	assert_true(f->value == 2);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_QDR);
+	assert_true(f->num.rate.model_links == 2);
 }
 
 /* Without device IDs (-p dumps) each switch is a model of its own. */
@@ -499,10 +499,10 @@ static void isl_to_a_switch_model_that_never_runs_faster(void **state)
 	assert_int_equal(f->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_DEVICE_LIMIT);
 	assert_int_equal(f->subkind, IBTOPO_PEER_SWITCHES);
-	assert_int_equal(f->expected, IBTOPO_SPEED_EDR);
-	assert_int_equal(f->actual, IBTOPO_SPEED_FDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_EDR);
+	assert_int_equal(f->num.rate.active, IBTOPO_SPEED_FDR);
 	assert_true(f->c.guid == fdr->guid);
-	assert_true(f->value == 3);
+	assert_true(f->num.rate.model_links == 3);
 	ibtopo_finding_message(buf, sizeof(buf), f);
 	assert_non_null(strstr(buf, "link runs at FDR while the other inter-switch links of 'SwitchIB' run EDR"));
 	assert_non_null(strstr(buf, "switch model 0x02c9:0xc738 ('SX6012') runs at most FDR on all 3 of its links"));
@@ -531,8 +531,8 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PEERS);
 	assert_int_equal(f->cause, IBTOPO_CAUSE_UNKNOWN);
 	assert_int_equal(f->subkind, IBTOPO_PEER_HOSTS);
-	assert_int_equal(f->expected, IBTOPO_SPEED_QDR);
-	assert_int_equal(f->actual, IBTOPO_SPEED_SDR);
+	assert_int_equal(f->num.rate.expected, IBTOPO_SPEED_QDR);
+	assert_int_equal(f->num.rate.active, IBTOPO_SPEED_SDR);
 	assert_false(end_is_set_(&f->c));
 	ibtopo_finding_message(buf, sizeof(buf), f);
 	assert_non_null(strstr(buf, "link runs at SDR while the other host links on this switch run QDR; the adapter has no vendor or device ID"));
@@ -543,7 +543,7 @@ static void lone_slow_adapter_is_info_of_unknown_cause(void **state)
 	assert_int_equal(nth(t, 0)->cause, IBTOPO_CAUSE_CABLE);
 	assert_int_equal(nth(t, 0)->severity, IBTOPO_SEV_INFO);
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_CABLE_UNDERRATED);
-	assert_int_equal(nth(t, 1)->expected, IBTOPO_SPEED_QDR);
+	assert_int_equal(nth(t, 1)->num.rate.expected, IBTOPO_SPEED_QDR);
 	/* no reach row for SDR copper: said, not skipped */
 	assert_int_equal(nth(t, 2)->kind, IBTOPO_FIND_CABLE_NOT_CHECKED);
 }
@@ -630,7 +630,7 @@ static void host_1x_among_4x_peers(void **state)
 	assert_int_equal(t->out.count, 1);
 	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_WIDTH_DOWNGRADE);
 	assert_int_equal(nth(t, 0)->evidence, IBTOPO_EVIDENCE_PEERS);
-	assert_int_equal(nth(t, 0)->expected, IBTOPO_WIDTH_4X);
+	assert_int_equal(nth(t, 0)->num.rate.expected, IBTOPO_WIDTH_4X);
 }
 
 /* ---- cables ---- */
@@ -656,8 +656,8 @@ static void hdr_aoc_over_30m(void **state)
 	f = nth(t, 0);
 	assert_int_equal(f->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
 	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
-	assert_true(f->value == 45);
-	assert_true(f->limit == 30);
+	assert_true(f->num.reach.length_m == 45);
+	assert_true(f->num.reach.reach_m == 30);
 	assert_int_equal(f->subkind, IBTOPO_MEDIA_AOC);
 	assert_int_equal(f->a.port, 2);
 	assert_int_equal(nth(t, 1)->kind, IBTOPO_FIND_SPEED_DOWNGRADE);
@@ -679,7 +679,7 @@ static void reach_up_to_the_cables_rating(void **state)
 	assert_int_equal(t->out.count, 1);
 	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
 	assert_int_equal(nth(t, 0)->a.port, 2);
-	assert_true(nth(t, 0)->limit == 2);
+	assert_true(nth(t, 0)->num.reach.reach_m == 2);
 }
 
 /* data/cable-reach.tsv has EDR, FDR and QDR rows for copper and AOC. */
@@ -719,7 +719,7 @@ static void edr_fdr_qdr_cables_are_checked_against_reach(void **state)
 	for (unsigned i = 0; i < IBTOPO__ARRAY_SIZE(c); i++) {
 		assert_int_equal(nth(t, i)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
 		assert_int_equal(nth(t, i)->a.port, (int)(1 + i));
-		assert_true(nth(t, i)->limit == c[i].reach);
+		assert_true(nth(t, i)->num.reach.reach_m == c[i].reach);
 	}
 }
 
@@ -741,7 +741,7 @@ static void cable_without_reach_row_is_not_checked_info(void **state)
 	      IBTOPO_MEDIA_UNKNOWN, 12, IBTOPO_SPEED_DDR);
 	f = only(t, IBTOPO_FIND_CABLE_NOT_CHECKED, IBTOPO_SEV_INFO);
 	assert_int_equal(f->a.port, 1);
-	assert_int_equal(f->actual, IBTOPO_SPEED_DDR);
+	assert_int_equal(f->num.unchecked.active_speed, IBTOPO_SPEED_DDR);
 	assert_int_equal(f->subkind, IBTOPO_MEDIA_PASSIVE_COPPER);
 	assert_string_equal(ibtopo_finding_kind_name(f->kind), "cable-not-checked");
 	ibtopo_finding_message(buf, sizeof(buf), f);
@@ -865,7 +865,7 @@ static void linked_ports_not_active_are_errors(void **state)
 		assert_int_equal(nth(t, i)->subkind, IBTOPO_PORT_LINK_NOT_ACTIVE);
 		assert_int_equal(nth(t, i)->a.port, (int)(2 + i));
 		/* the count: 3 such links in the fabric */
-		assert_int_equal(nth(t, i)->actual, 3);
+		assert_int_equal(nth(t, i)->num.ports.links, 3);
 	}
 	assert_string_equal(ibtopo_finding_kind_name(IBTOPO_FIND_PORT_NOT_ACTIVE),
 			    "port-not-active");
@@ -899,7 +899,7 @@ static void fabric_without_subnet_manager_is_one_finding(void **state)
 	}
 	f = only(t, IBTOPO_FIND_PORT_NOT_ACTIVE, IBTOPO_SEV_ERROR);
 	assert_int_equal(f->subkind, IBTOPO_PORT_NO_SUBNET_MANAGER);
-	assert_int_equal(f->actual, 4);
+	assert_int_equal(f->num.ports.links, 4);
 	assert_null(f->a.node);
 	ibtopo_finding_message(buf, sizeof(buf), f);
 	assert_non_null(strstr(buf, "no subnet manager has configured this fabric"));
@@ -944,7 +944,7 @@ static void custom_reach_table_and_its_errors(void **state)
 	assert_int_equal(ibtopo_check_links(&t->out, t->f, &o, &err), 0);
 	assert_int_equal(t->out.count, 1);
 	assert_int_equal(nth(t, 0)->kind, IBTOPO_FIND_CABLE_OVER_LENGTH);
-	assert_true(nth(t, 0)->limit == 40);
+	assert_true(nth(t, 0)->num.reach.reach_m == 40);
 	/* the built-in table: EDR AOCs reach 100 m */
 	ibtopo_findings_release(&t->out);
 	assert_int_equal(ibtopo_check_links(&t->out, t->f, NULL, &err), 0);
@@ -966,6 +966,8 @@ static void every_kind_has_a_sentence(void **state)
 	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
 		struct ibtopo_finding f = { .kind = (enum ibtopo_finding_kind)k,
 			.expected = IBTOPO_SPEED_HDR, .actual = IBTOPO_SPEED_EDR,
+			.num.rate = { .expected = IBTOPO_SPEED_HDR,
+				      .active = IBTOPO_SPEED_EDR },
 			.a = { "leaf01", 1, 3 }, .b = { "host001", 2, 1 },
 			.c = { "leaf02", 3, 4 }, .d = { "host002", 4, 1 } };
 		int n = ibtopo_finding_message(buf, sizeof(buf), &f);
@@ -987,8 +989,9 @@ static void every_kind_has_a_sentence(void **state)
 				.cause = dl == 1 ? IBTOPO_CAUSE_DEVICE_LIMIT :
 					 dl == 2 ? IBTOPO_CAUSE_CABLE :
 						   IBTOPO_CAUSE_UNKNOWN,
-				.expected = IBTOPO_SPEED_QDR,
-				.actual = IBTOPO_SPEED_DDR, .value = dl == 1 ? 23 : 0,
+				.num.rate = { .expected = IBTOPO_SPEED_QDR,
+					      .active = IBTOPO_SPEED_DDR,
+					      .model_links = dl == 1 ? 23 : 0 },
 				.vendor_id = 0x2c9, .device_id = dl == 1 ? 0x6732 : 0,
 				.a = { "leaf01", 1, 3 }, .b = { "host001", 2, 1 },
 				.c = { "host001", 2, -1 }, .d = { NULL, 0, -1 } };

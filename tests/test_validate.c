@@ -373,7 +373,7 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 	assert_int_equal(f->severity, IBTOPO_SEV_ERROR);
 	assert_end(&f->a, "spine04", -1);
 	assert_int_equal(f->a.guid, 0);		/* the plan's is made up */
-	assert_int_equal(f->expected, 4);
+	assert_int_equal(f->num.links.links, 4);
 
 	f = &c->list.items[1];
 	assert_int_equal(f->kind, IBTOPO_FIND_MISWIRED_LINK);
@@ -409,15 +409,15 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 	assert_int_equal(f->evidence, IBTOPO_EVIDENCE_PLAN);
 	assert_end(&f->a, "leaf01", 5);
 	assert_end(&f->b, "spine01", 1);
-	assert_int_equal(f->expected, HDR);
-	assert_int_equal(f->actual, EDR);
+	assert_int_equal(f->num.rate.expected, HDR);
+	assert_int_equal(f->num.rate.active, EDR);
 
 	f = &c->list.items[6];
 	assert_int_equal(f->kind, IBTOPO_FIND_WIDTH_BELOW_PLAN);
 	assert_end(&f->a, "leaf01", 6);
 	assert_end(&f->b, "spine02", 1);
-	assert_int_equal(f->expected, IBTOPO_WIDTH_4X);
-	assert_int_equal(f->actual, IBTOPO_WIDTH_1X);
+	assert_int_equal(f->num.rate.expected, IBTOPO_WIDTH_4X);
+	assert_int_equal(f->num.rate.active, IBTOPO_WIDTH_1X);
 }
 
 static void host_on_wrong_leaf_is_one_miswire(void **state)
@@ -474,7 +474,7 @@ static void extra_host_is_one_extra_node(void **state)
 	assert_int_equal(c->list.items[0].kind, IBTOPO_FIND_EXTRA_NODE);
 	assert_int_equal(c->list.items[0].severity, IBTOPO_SEV_WARNING);
 	assert_end(&c->list.items[0].a, "host099", -1);
-	assert_int_equal(c->list.items[0].actual, 1);
+	assert_int_equal(c->list.items[0].num.links.links, 1);
 }
 
 static void match_regex_names_hosts_by_first_word(void **state)

@@ -16,8 +16,8 @@ int ibtopo__check_cable_rating(struct ibtopo_findings *out,
 	if (!c || !c->rated_speed || !capable || c->rated_speed >= capable)
 		return 0;
 	ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_UNDERRATED, link);
-	f.expected = capable;
-	f.actual = c->rated_speed;
+	f.num.rating.ports_speed = capable;
+	f.num.rating.rated_speed = c->rated_speed;
 	f.cause = IBTOPO_CAUSE_CABLE;
 	return ibtopo_findings_add(out, &f, err);
 }
@@ -60,17 +60,17 @@ int ibtopo__check_cable_length(struct ibtopo_findings *out,
 	if (limit <= 0) {
 		/* said, not skipped: the table has no figure to hold it to */
 		ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_NOT_CHECKED, link);
-		f.value = c->length_m;
-		f.actual = link->speed;
+		f.num.unchecked.length_m = c->length_m;
+		f.num.unchecked.active_speed = link->speed;
 		f.subkind = (int)c->media;
 		return ibtopo_findings_add(out, &f, err);
 	}
 	if (c->length_m <= limit)
 		return 0;
 	ibtopo__finding_init_link(&f, IBTOPO_FIND_CABLE_OVER_LENGTH, link);
-	f.value = c->length_m;
-	f.limit = limit;
-	f.actual = link->speed;
+	f.num.reach.length_m = c->length_m;
+	f.num.reach.reach_m = limit;
+	f.num.reach.active_speed = link->speed;
 	f.subkind = (int)c->media;
 	return ibtopo_findings_add(out, &f, err);
 }

@@ -55,7 +55,7 @@ int ibtopo__check_ports(struct ibtopo_findings *out,
 		/* nothing Active anywhere: nobody brought the subnet up */
 		ibtopo__finding_init(&f, IBTOPO_FIND_PORT_NOT_ACTIVE);
 		f.subkind = IBTOPO_PORT_NO_SUBNET_MANAGER;
-		f.actual = (unsigned)idle;
+		f.num.ports.links = (unsigned)idle;
 		return ibtopo_findings_add(out, &f, err);
 	}
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -65,9 +65,9 @@ int ibtopo__check_ports(struct ibtopo_findings *out,
 			continue;
 		ibtopo__finding_init_link(&f, IBTOPO_FIND_PORT_NOT_ACTIVE, l);
 		f.subkind = IBTOPO_PORT_LINK_NOT_ACTIVE;
-		f.actual = (unsigned)idle;
-		f.expected = port_word(l->a);
-		f.value = port_word(l->b);
+		f.num.ports.links = (unsigned)idle;
+		f.num.ports.word_a = port_word(l->a);
+		f.num.ports.word_b = port_word(l->b);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	return rc;

@@ -508,15 +508,15 @@ static int add_slow_link(struct ibtopo_findings *out, const struct ibtopo_link *
 
 	ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
 	f.severity = IBTOPO_SEV_INFO;
-	f.expected = expected;
-	f.actual = l->speed;
+	f.num.rate.expected = expected;
+	f.num.rate.active = l->speed;
 	f.evidence = IBTOPO_EVIDENCE_PEERS;
 	f.subkind = (int)cls;
 	if (limit) {
 		f.cause = IBTOPO_CAUSE_DEVICE_LIMIT;
 		f.c.node = limit->desc;
 		f.c.guid = limit->guid;
-		f.value = links;
+		f.num.rate.model_links = links;
 		if (limit->device_id) {
 			f.vendor_id = limit->vendor_id;
 			f.device_id = limit->device_id;
@@ -621,8 +621,8 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 		if (!l->speed || !expected || l->speed >= expected)
 			return 0;
 		ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
-		f.expected = expected;
-		f.actual = l->speed;
+		f.num.rate.expected = expected;
+		f.num.rate.active = l->speed;
 		f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
 		if (rated && rated < expected)
 			f.cause = IBTOPO_CAUSE_CABLE;
@@ -643,8 +643,8 @@ static int check_speed(struct ibtopo_findings *out, const struct ibtopo_link *l,
 			return check_device_limit(out, l, p, capable, err);
 		ibtopo__finding_init_link(&f, IBTOPO_FIND_SPEED_DOWNGRADE, l);
 		f.severity = IBTOPO_SEV_WARNING;
-		f.expected = speed.value;
-		f.actual = l->speed;
+		f.num.rate.expected = speed.value;
+		f.num.rate.active = l->speed;
 		f.evidence = IBTOPO_EVIDENCE_PEERS;
 		f.subkind = (int)speed.cls;
 		f.cause = rated && rated < speed.value ? IBTOPO_CAUSE_CABLE :
@@ -669,8 +669,8 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 
 		if ((common & IBTOPO_WIDTH_4X) && active < 4) {
 			ibtopo__finding_init_link(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, l);
-			f.expected = IBTOPO_WIDTH_4X;
-			f.actual = l->width;
+			f.num.rate.expected = IBTOPO_WIDTH_4X;
+			f.num.rate.active = l->width;
 			f.evidence = IBTOPO_EVIDENCE_PORT_INFO;
 			f.cause = !(enabled_within(l, common, false, &known) &
 				    IBTOPO_WIDTH_4X) && known ?
@@ -700,8 +700,8 @@ static int check_width(struct ibtopo_findings *out, const struct ibtopo_link *l,
 	}
 	ibtopo__finding_init_link(&f, IBTOPO_FIND_WIDTH_DOWNGRADE, l);
 	f.severity = IBTOPO_SEV_WARNING;
-	f.expected = lanes_to_width(expected);
-	f.actual = l->width;
+	f.num.rate.expected = lanes_to_width(expected);
+	f.num.rate.active = l->width;
 	f.evidence = IBTOPO_EVIDENCE_PEERS;
 	f.cause = IBTOPO_CAUSE_UNKNOWN;
 	f.subkind = (int)cls;
@@ -784,7 +784,8 @@ static int possible_build(struct ibtopo_analysis *an,
 		if (n && (unsigned)f->a.port <= n->nports)
 			port = n->ports[f->a.port];
 		if (port && port->link && port->link->index < nl)
-			p[2 * port->link->index + !speed] = f->expected;
+			p[2 * port->link->index + !speed] =
+				f->num.rate.expected;
 	}
 	an->links = p;
 	return 0;

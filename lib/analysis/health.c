@@ -422,11 +422,11 @@ static void cable_evidence(struct ibtopo_cable_evidence *ev,
 	ev->check = c->kind;
 	if (c->kind == IBTOPO_FIND_CABLE_OVER_LENGTH) {
 		ev->media = (enum ibtopo_media)c->subkind;
-		ev->length_m = c->value;
-		ev->reach_m = c->limit;
+		ev->length_m = c->num.reach.length_m;
+		ev->reach_m = c->num.reach.reach_m;
 	} else {
-		ev->rated_speed = c->actual;
-		ev->ports_speed = c->expected;
+		ev->rated_speed = c->num.rating.rated_speed;
+		ev->ports_speed = c->num.rating.ports_speed;
 	}
 	if (!cable)
 		return;

@@ -22,7 +22,7 @@ static int commit_unmatched(struct ibtopo__cable_loader *ld,
 		char where[512];
 
 		snprintf(where, sizeof(where), "%s:%u", ld->path,
-			 (unsigned)f.value);
+			 f.num.cable_row.line);
 		f.note = ibtopo__fabric_strdup(ld->fabric, where);
 		f.a.node = ibtopo__fabric_strdup(ld->fabric, f.a.node);
 		if (f.b.node)

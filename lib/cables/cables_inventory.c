@@ -101,7 +101,7 @@ static int add_unmatched(struct ibtopo__cable_loader *ld, unsigned line,
 	}
 	if (peer)
 		ibtopo_end_from_port(&f.c, peer);
-	f.value = line;
+	f.num.cable_row.line = line;
 	return ibtopo_findings_add(&ld->miss, &f, err);
 }
 

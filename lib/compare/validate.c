@@ -227,14 +227,14 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 		if (ibtopo__peers_all_unmatched(p, c->p2a))
 			f.note = "every planned peer is missing too: it may be "
 				 "fine behind them";
-		f.expected = ibtopo__node_link_count(p);
+		f.num.links.links = ibtopo__node_link_count(p);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	for (size_t i = 0; i < nextra && !rc; i++) {
 		ibtopo__finding_init(&f, IBTOPO_FIND_EXTRA_NODE);
 		node_end(&f.a, extra[i]);
-		f.actual = ibtopo__node_link_count(extra[i]);
+		f.num.links.links = ibtopo__node_link_count(extra[i]);
 		f.evidence = IBTOPO_EVIDENCE_PLAN;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
@@ -320,8 +320,8 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			f.evidence = IBTOPO_EVIDENCE_PLAN;
 			ibtopo_end_from_port(&f.a, al->a);
 			ibtopo_end_from_port(&f.b, al->b);
-			f.expected = pl->speed;
-			f.actual = al->speed;
+			f.num.rate.expected = pl->speed;
+			f.num.rate.active = al->speed;
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 		if (!rc && pl->width && al->width &&
@@ -331,8 +331,8 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			f.evidence = IBTOPO_EVIDENCE_PLAN;
 			ibtopo_end_from_port(&f.a, al->a);
 			ibtopo_end_from_port(&f.b, al->b);
-			f.expected = pl->width;
-			f.actual = al->width;
+			f.num.rate.expected = pl->width;
+			f.num.rate.active = al->width;
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 	}

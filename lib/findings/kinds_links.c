@@ -31,8 +31,8 @@ const char *ibtopo__peer_subkind_name(int subkind)
 static int slow_link_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 			      const struct ibtopo__shared_names *names)
 {
-	const char *act = SPEED(f->actual);
-	const char *exp = SPEED(f->expected);
+	const char *act = SPEED(f->num.rate.active);
+	const char *exp = SPEED(f->num.rate.expected);
 	char peers[160], model[160], all[32], n1[96], n2[96];
 	const struct ibtopo_end *fast;
 
@@ -46,10 +46,10 @@ static int slow_link_sentence(char *buf, size_t len, const struct ibtopo_finding
 	} else {
 		snprintf(peers, sizeof(peers), "the other host links on this switch run");
 	}
-	if (f->value == 2)
+	if (f->num.rate.model_links == 2)
 		snprintf(all, sizeof(all), "both");
 	else
-		snprintf(all, sizeof(all), "all %g", f->value);
+		snprintf(all, sizeof(all), "all %u", f->num.rate.model_links);
 	if (f->cause == IBTOPO_CAUSE_CABLE)
 		return snprintf(buf, len,
 			"link runs at %s while %s %s, and its cable is rated lower: replace it with a faster-rated cable",
@@ -90,6 +90,8 @@ static int speed_downgrade_sentence(char *buf, size_t len,
 				    const struct ibtopo_finding *f,
 				    const struct ibtopo__shared_names *names)
 {
+	const char *act = SPEED(f->num.rate.active);
+	const char *exp = SPEED(f->num.rate.expected);
 	const char *what;
 	char n1[96];
 
@@ -101,9 +103,9 @@ static int speed_downgrade_sentence(char *buf, size_t len,
 			f->subkind == IBTOPO_PEER_MODEL ?
 			"the switch runs %s to other adapters and this adapter model runs at least that elsewhere" :
 			"the switch runs %s to other adapters of the same model";
-		snprintf(n1, sizeof(n1), what, SPEED(f->expected));
+		snprintf(n1, sizeof(n1), what, exp);
 		return snprintf(buf, len, "link runs at %s while %s: %s",
-			SPEED(f->actual), n1,
+			act, n1,
 			f->cause == IBTOPO_CAUSE_CABLE ?
 			"its cable is rated lower; replace it with a faster-rated cable" :
 			"reseat or replace the cable, then check both ports' configuration");
@@ -112,16 +114,15 @@ static int speed_downgrade_sentence(char *buf, size_t len,
 	case IBTOPO_CAUSE_CABLE:
 		return snprintf(buf, len,
 			"link runs at %s although both ports support %s: the cable is rated below %s; replace it with a cable rated %s",
-			SPEED(f->actual), SPEED(f->expected), SPEED(f->expected),
-			SPEED(f->expected));
+			act, exp, exp, exp);
 	case IBTOPO_CAUSE_PORT_CONFIG:
 		return snprintf(buf, len,
 			"link runs at %s although both ports support %s: %s is not enabled on both ports; enable it and retrain the link",
-			SPEED(f->actual), SPEED(f->expected), SPEED(f->expected));
+			act, exp, exp);
 	default:
 		return snprintf(buf, len,
 			"link runs at %s although both ports support and enable %s: reseat or replace the cable or optics",
-			SPEED(f->actual), SPEED(f->expected));
+			act, exp);
 	}
 }
 
@@ -132,8 +133,8 @@ const struct ibtopo__finding_kind ibtopo__kind_speed_downgrade = {
 	.sentence = speed_downgrade_sentence,
 	.subkind_name = ibtopo__peer_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
-	.expected = { "expected", IBTOPO__UNIT_SPEED },
-	.actual = { "active", IBTOPO__UNIT_SPEED },
+	.family = IBTOPO__FAMILY_RATE,
+	.unit = IBTOPO__UNIT_SPEED,
 };
 
 static int width_downgrade_sentence(char *buf, size_t len,
@@ -144,13 +145,13 @@ static int width_downgrade_sentence(char *buf, size_t len,
 	if (f->evidence == IBTOPO_EVIDENCE_PORT_INFO)
 		return snprintf(buf, len,
 			"link runs at %s although both ports support %s: %s",
-			WIDTH(f->actual), WIDTH(f->expected),
+			WIDTH(f->num.rate.active), WIDTH(f->num.rate.expected),
 			f->cause == IBTOPO_CAUSE_PORT_CONFIG ?
 			"enable that width on both ports and retrain the link" :
 			"lanes failed to train; reseat or replace the cable");
 	return snprintf(buf, len,
 		"link runs at %s while %s run %s: reseat or replace the cable (a lane is likely bad)",
-		WIDTH(f->actual),
+		WIDTH(f->num.rate.active),
 		f->subkind == IBTOPO_PEER_SWITCHES ?
 		"both switches' other inter-switch links" :
 		f->subkind == IBTOPO_PEER_HOSTS ?
@@ -158,7 +159,7 @@ static int width_downgrade_sentence(char *buf, size_t len,
 		f->subkind == IBTOPO_PEER_MODEL ?
 		"the switch's other host links and this adapter model elsewhere" :
 		"both nodes' other links",
-		WIDTH(f->expected));
+		WIDTH(f->num.rate.expected));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_width_downgrade = {
@@ -168,8 +169,8 @@ const struct ibtopo__finding_kind ibtopo__kind_width_downgrade = {
 	.sentence = width_downgrade_sentence,
 	.subkind_name = ibtopo__peer_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
-	.expected = { "expected", IBTOPO__UNIT_WIDTH },
-	.actual = { "active", IBTOPO__UNIT_WIDTH },
+	.family = IBTOPO__FAMILY_RATE,
+	.unit = IBTOPO__UNIT_WIDTH,
 };
 
 static int cable_over_length_sentence(char *buf, size_t len,
@@ -180,7 +181,8 @@ static int cable_over_length_sentence(char *buf, size_t len,
 	return snprintf(buf, len,
 		"%s cable is %g m, beyond the %g m its media reaches at %s: replace it with a shorter cable, or with optics rated for the distance",
 		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
-		"the", f->value, f->limit, SPEED(f->actual));
+		"the", f->num.reach.length_m, f->num.reach.reach_m,
+		SPEED(f->num.reach.active_speed));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_cable_over_length = {
@@ -189,8 +191,7 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_over_length = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = cable_over_length_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.actual = { "active", IBTOPO__UNIT_SPEED },
-	.flags = IBTOPO__KIND_CABLE_REACH,
+	.family = IBTOPO__FAMILY_REACH,
 };
 
 static int cable_underrated_sentence(char *buf, size_t len,
@@ -200,7 +201,9 @@ static int cable_underrated_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"cable is rated %s but both ports run up to %s: replace it with a cable rated %s",
-		SPEED(f->actual), SPEED(f->expected), SPEED(f->expected));
+		SPEED(f->num.rating.rated_speed),
+		SPEED(f->num.rating.ports_speed),
+		SPEED(f->num.rating.ports_speed));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_cable_underrated = {
@@ -209,8 +212,7 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_underrated = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = cable_underrated_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.expected = { "expected", IBTOPO__UNIT_SPEED },
-	.actual = { "rated_speed", IBTOPO__UNIT_SPEED },
+	.family = IBTOPO__FAMILY_RATING,
 };
 
 static int loopback_cable_sentence(char *buf, size_t len,
@@ -230,6 +232,7 @@ const struct ibtopo__finding_kind ibtopo__kind_loopback_cable = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = loopback_cable_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static const char *cable_row_subkind_name(int subkind)
@@ -287,6 +290,7 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_row_unmatched = {
 	.sentence = cable_row_unmatched_sentence,
 	.subkind_name = cable_row_subkind_name,
 	.draw = IBTOPO__DRAW_NONE,
+	.family = IBTOPO__FAMILY_CABLE_ROW,
 };
 
 static int cable_not_checked_sentence(char *buf, size_t len,
@@ -297,9 +301,9 @@ static int cable_not_checked_sentence(char *buf, size_t len,
 	return snprintf(buf, len,
 		"%s cable of %g m is not checked for length: the reach table has no row for %s at %s; add the figure of its part (analyze --cable-reach FILE) to have it checked",
 		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
-		"the", f->value,
+		"the", f->num.unchecked.length_m,
 		f->subkind ? ibtopo_media_name((enum ibtopo_media)f->subkind) :
-		"its media", SPEED(f->actual));
+		"its media", SPEED(f->num.unchecked.active_speed));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked = {
@@ -308,7 +312,7 @@ const struct ibtopo__finding_kind ibtopo__kind_cable_not_checked = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = cable_not_checked_sentence,
 	/* media and length in the message: no reach_m to give */
-	.actual = { "active", IBTOPO__UNIT_SPEED },
+	.family = IBTOPO__FAMILY_UNCHECKED,
 };
 
 /* An end of a port-not-active link, as check_ports.c packs it: state,
@@ -334,7 +338,7 @@ static int port_not_active_sentence(char *buf, size_t len,
 				    const struct ibtopo_finding *f,
 				    const struct ibtopo__shared_names *names)
 {
-	unsigned wa = f->expected, wb = (unsigned)f->value;
+	unsigned wa = f->num.ports.word_a, wb = f->num.ports.word_b;
 	unsigned worst = wa & 1u << 16 ? wa : wb;
 	char ea[160], eb[160], ends[330];
 	const char *todo;
@@ -342,7 +346,7 @@ static int port_not_active_sentence(char *buf, size_t len,
 	if (f->subkind == IBTOPO_PORT_NO_SUBNET_MANAGER)
 		return snprintf(buf, len,
 			"no subnet manager has configured this fabric: all %u link%s up but none is Active, so no traffic can pass (ports Init, without LIDs): start a subnet manager (opensm, or the one of a managed switch) and sweep again",
-			f->actual, f->actual == 1 ? " is" : "s are");
+			f->num.ports.links, f->num.ports.links == 1 ? " is" : "s are");
 	port_word_text(ea, sizeof(ea), names, &f->a, wa);
 	port_word_text(eb, sizeof(eb), names, &f->b, wb);
 	if ((wa & 1u << 16) && (wb & 1u << 16))
@@ -357,7 +361,7 @@ static int port_not_active_sentence(char *buf, size_t len,
 		todo = "the port polls for its peer without training: reseat or replace the cable, and check that the peer port is enabled";
 	return snprintf(buf, len,
 		"link carries no traffic: %s (%u link%s in this fabric not Active); %s",
-		ends, f->actual, f->actual == 1 ? "" : "s", todo);
+		ends, f->num.ports.links, f->num.ports.links == 1 ? "" : "s", todo);
 }
 
 static const char *port_not_active_subkind_name(int subkind)
@@ -379,5 +383,5 @@ const struct ibtopo__finding_kind ibtopo__kind_port_not_active = {
 	.sentence = port_not_active_sentence,
 	.subkind_name = port_not_active_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
-	.actual = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_PORTS,
 };

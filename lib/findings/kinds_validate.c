@@ -20,6 +20,7 @@ const struct ibtopo__finding_kind ibtopo__kind_missing_link = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = missing_link_sentence,
 	.draw = IBTOPO__DRAW_MISSING_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int extra_link_sentence(char *buf, size_t len,
@@ -38,6 +39,7 @@ const struct ibtopo__finding_kind ibtopo__kind_extra_link = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = extra_link_sentence,
 	.draw = IBTOPO__DRAW_EXTRA_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int miswired_link_sentence(char *buf, size_t len,
@@ -66,6 +68,7 @@ const struct ibtopo__finding_kind ibtopo__kind_miswired_link = {
 	.sentence = miswired_link_sentence,
 	.subkind_name = ibtopo__move_subkind_name,
 	.draw = IBTOPO__DRAW_MISWIRED_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int missing_node_sentence(char *buf, size_t len,
@@ -75,7 +78,7 @@ static int missing_node_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"planned node is absent (%u planned link%s): install, power or cable it",
-		f->expected, f->expected == 1 ? "" : "s");
+		f->num.links.links, f->num.links.links == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_missing_node = {
@@ -84,7 +87,7 @@ const struct ibtopo__finding_kind ibtopo__kind_missing_node = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = missing_node_sentence,
 	.draw = IBTOPO__DRAW_MISSING_NODE,
-	.expected = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_LINKS,
 };
 
 static int extra_node_sentence(char *buf, size_t len,
@@ -94,7 +97,7 @@ static int extra_node_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"node is not in the plan (%u link%s): remove it, or add it to the plan",
-		f->actual, f->actual == 1 ? "" : "s");
+		f->num.links.links, f->num.links.links == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_extra_node = {
@@ -103,7 +106,7 @@ const struct ibtopo__finding_kind ibtopo__kind_extra_node = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = extra_node_sentence,
 	.draw = IBTOPO__DRAW_EXTRA_NODE,
-	.actual = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_LINKS,
 };
 
 static int speed_below_plan_sentence(char *buf, size_t len,
@@ -113,8 +116,8 @@ static int speed_below_plan_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"link runs at %s, below the planned %s: check the cable's rating and both ports' configuration",
-		ibtopo__sentence_speed(f->actual),
-		ibtopo__sentence_speed(f->expected));
+		ibtopo__sentence_speed(f->num.rate.active),
+		ibtopo__sentence_speed(f->num.rate.expected));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_speed_below_plan = {
@@ -123,8 +126,8 @@ const struct ibtopo__finding_kind ibtopo__kind_speed_below_plan = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = speed_below_plan_sentence,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
-	.expected = { "expected", IBTOPO__UNIT_SPEED },
-	.actual = { "active", IBTOPO__UNIT_SPEED },
+	.family = IBTOPO__FAMILY_RATE,
+	.unit = IBTOPO__UNIT_SPEED,
 };
 
 static int width_below_plan_sentence(char *buf, size_t len,
@@ -134,8 +137,8 @@ static int width_below_plan_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"link runs at %s, below the planned %s: reseat or replace the cable",
-		ibtopo__sentence_width(f->actual),
-		ibtopo__sentence_width(f->expected));
+		ibtopo__sentence_width(f->num.rate.active),
+		ibtopo__sentence_width(f->num.rate.expected));
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_width_below_plan = {
@@ -144,6 +147,6 @@ const struct ibtopo__finding_kind ibtopo__kind_width_below_plan = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = width_below_plan_sentence,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
-	.expected = { "expected", IBTOPO__UNIT_WIDTH },
-	.actual = { "active", IBTOPO__UNIT_WIDTH },
+	.family = IBTOPO__FAMILY_RATE,
+	.unit = IBTOPO__UNIT_WIDTH,
 };
