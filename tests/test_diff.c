@@ -134,7 +134,7 @@ static void added_host_is_one_node_added(void **state)
 	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_INFO);
 	assert_end(&r.list.items[0].a, "host005", -1);
 	assert_int_equal(r.list.items[0].a.guid, 0x1005);
-	assert_int_equal(r.list.items[0].actual, 1);
+	assert_int_equal(r.list.items[0].num.links.links, 1);
 	run_free(&r);
 
 	/* and the other way round, a removal */
@@ -143,7 +143,7 @@ static void added_host_is_one_node_added(void **state)
 	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_REMOVED);
 	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
 	assert_end(&r.list.items[0].a, "host005", -1);
-	assert_int_equal(r.list.items[0].expected, 1);
+	assert_int_equal(r.list.items[0].num.links.links, 1);
 	run_free(&r);
 }
 
@@ -275,8 +275,8 @@ static void moved_cable_message_names_old_and_new(void **state)
 		struct ibtopo_finding f;
 
 		ibtopo__finding_init(&f, kinds[i]);
-		f.expected = 2;
-		f.actual = 1;
+		f.num.change.before = 2;
+		f.num.change.after = 1;
 		ibtopo_finding_message(buf, sizeof(buf), &f);
 		/* a description, then ': ' and what to do */
 		if (!strstr(buf, ": "))
@@ -345,13 +345,13 @@ static void slower_link_is_speed_change(void **state)
 	assert_int_equal(r.list.count, 2);
 	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_LINK_SPEED_CHANGED);
 	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
-	assert_int_equal(r.list.items[0].expected, HDR);
-	assert_int_equal(r.list.items[0].actual, EDR);
+	assert_int_equal(r.list.items[0].num.change.before, HDR);
+	assert_int_equal(r.list.items[0].num.change.after, EDR);
 	assert_end(&r.list.items[0].a, "host002", 1);
 	assert_end(&r.list.items[0].b, "leaf01", 2);
 	assert_int_equal(r.list.items[1].kind, IBTOPO_FIND_LINK_WIDTH_CHANGED);
-	assert_int_equal(r.list.items[1].expected, IBTOPO_WIDTH_4X);
-	assert_int_equal(r.list.items[1].actual, IBTOPO_WIDTH_1X);
+	assert_int_equal(r.list.items[1].num.change.before, IBTOPO_WIDTH_4X);
+	assert_int_equal(r.list.items[1].num.change.after, IBTOPO_WIDTH_1X);
 	run_free(&r);
 
 	/* back up again: informational */
@@ -381,14 +381,14 @@ static void port_leaving_active_is_state_change(void **state)
 	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_WARNING);
 	assert_end(&r.list.items[0].a, "leaf01", 2);
 	assert_end(&r.list.items[0].b, "host002", 1);
-	assert_int_equal(r.list.items[0].expected, IBTOPO_PORT_STATE_ACTIVE);
-	assert_int_equal(r.list.items[0].actual, IBTOPO_PORT_STATE_INIT);
+	assert_int_equal(r.list.items[0].num.change.before, IBTOPO_PORT_STATE_ACTIVE);
+	assert_int_equal(r.list.items[0].num.change.after, IBTOPO_PORT_STATE_INIT);
 	assert_int_equal(r.list.items[1].subkind, IBTOPO_STATE_PHYSICAL);
 	assert_int_equal(r.list.items[1].severity, IBTOPO_SEV_INFO);
 	assert_end(&r.list.items[1].a, "leaf02", 20);
 	assert_int_equal(r.list.items[1].b.port, -1);
-	assert_int_equal(r.list.items[1].expected, 2);
-	assert_int_equal(r.list.items[1].actual, 3);
+	assert_int_equal(r.list.items[1].num.change.before, 2);
+	assert_int_equal(r.list.items[1].num.change.after, 3);
 	run_free(&r);
 }
 
@@ -419,8 +419,8 @@ static void lid_changes_only_when_asked(void **state)
 	for (size_t i = 0; i < 2; i++)
 		assert_int_equal(r.list.items[i].kind, IBTOPO_FIND_LID_CHANGED);
 	assert_end(&r.list.items[0].a, "leaf01", 0);
-	assert_int_equal(r.list.items[0].expected, 1);
-	assert_int_equal(r.list.items[0].actual, 7);
+	assert_int_equal(r.list.items[0].num.change.before, 1);
+	assert_int_equal(r.list.items[0].num.change.after, 7);
 	assert_end(&r.list.items[1].a, "host001", 1);
 	run_free(&r);
 }
@@ -438,7 +438,7 @@ static void removed_switch_hides_its_links(void **state)
 	assert_int_equal(r.list.count, 1);
 	assert_int_equal(r.list.items[0].kind, IBTOPO_FIND_NODE_REMOVED);
 	assert_end(&r.list.items[0].a, "spine01", -1);
-	assert_int_equal(r.list.items[0].expected, 2);
+	assert_int_equal(r.list.items[0].num.links.links, 2);
 	run_free(&r);
 }
 

@@ -347,7 +347,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 			continue;
 		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_REMOVED);
 		end_node(&f.a, n);
-		f.expected = ibtopo__node_link_count(n);
+		f.num.links.links = ibtopo__node_link_count(n);
 		if (ibtopo__peers_all_unmatched(n, o2n))
 			f.note = "every peer it had is gone too: it may be fine "
 				 "behind them";
@@ -360,7 +360,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 			continue;
 		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_ADDED);
 		end_node(&f.a, n);
-		f.actual = ibtopo__node_link_count(n);
+		f.num.links.links = ibtopo__node_link_count(n);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	for (size_t i = 0; i < no && !rc; i++) {
@@ -432,8 +432,8 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 							    IBTOPO_SEV_INFO;
 			ibtopo_end_from_port(&f.a, nl->a);
 			ibtopo_end_from_port(&f.b, nl->b);
-			f.expected = l->speed;
-			f.actual = nl->speed;
+			f.num.change.before = l->speed;
+			f.num.change.after = nl->speed;
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 		if (!rc && l->width && nl->width && l->width != nl->width) {
@@ -442,8 +442,8 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 				     IBTOPO_SEV_WARNING : IBTOPO_SEV_INFO;
 			ibtopo_end_from_port(&f.a, nl->a);
 			ibtopo_end_from_port(&f.b, nl->b);
-			f.expected = l->width;
-			f.actual = nl->width;
+			f.num.change.before = l->width;
+			f.num.change.after = nl->width;
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 	}
@@ -491,14 +491,14 @@ static int diff_port_states(struct ibtopo_findings *out,
 			ibtopo_end_from_port(&f.b, np->remote);
 			if (logical) {
 				f.subkind = IBTOPO_STATE_LOGICAL;
-				f.expected = op->state;
-				f.actual = np->state;
+				f.num.change.before = op->state;
+				f.num.change.after = np->state;
 				if (op->state == IBTOPO_PORT_STATE_ACTIVE)
 					f.severity = IBTOPO_SEV_WARNING;
 			} else {
 				f.subkind = IBTOPO_STATE_PHYSICAL;
-				f.expected = op->phys_state;
-				f.actual = np->phys_state;
+				f.num.change.before = op->phys_state;
+				f.num.change.after = np->phys_state;
 				if (op->phys_state == PHYS_LINKUP)
 					f.severity = IBTOPO_SEV_WARNING;
 			}
@@ -547,8 +547,8 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 				continue;
 			ibtopo__finding_init(&f, IBTOPO_FIND_LID_CHANGED);
 			ibtopo_end_from_port(&f.a, np);
-			f.expected = op->lid;
-			f.actual = np->lid;
+			f.num.change.before = op->lid;
+			f.num.change.after = np->lid;
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 	}

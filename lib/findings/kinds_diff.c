@@ -25,7 +25,7 @@ static int node_added_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"node appeared with %u link%s: nothing to do if it was added on purpose; else find who cabled it",
-		f->actual, f->actual == 1 ? "" : "s");
+		f->num.links.links, f->num.links.links == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_node_added = {
@@ -34,7 +34,7 @@ const struct ibtopo__finding_kind ibtopo__kind_node_added = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = node_added_sentence,
 	.draw = IBTOPO__DRAW_ADDED_NODE,
-	.actual = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_LINKS,
 };
 
 static int node_removed_sentence(char *buf, size_t len,
@@ -44,7 +44,7 @@ static int node_removed_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"node disappeared (it had %u link%s): check its power and cables",
-		f->expected, f->expected == 1 ? "" : "s");
+		f->num.links.links, f->num.links.links == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_node_removed = {
@@ -53,7 +53,7 @@ const struct ibtopo__finding_kind ibtopo__kind_node_removed = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = node_removed_sentence,
 	.draw = IBTOPO__DRAW_REMOVED_NODE,
-	.expected = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_LINKS,
 };
 
 static int node_renamed_sentence(char *buf, size_t len,
@@ -72,6 +72,7 @@ const struct ibtopo__finding_kind ibtopo__kind_node_renamed = {
 	.name = "node-renamed",
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = node_renamed_sentence,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int link_added_sentence(char *buf, size_t len,
@@ -90,6 +91,7 @@ const struct ibtopo__finding_kind ibtopo__kind_link_added = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = link_added_sentence,
 	.draw = IBTOPO__DRAW_ADDED_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int link_removed_sentence(char *buf, size_t len,
@@ -108,6 +110,7 @@ const struct ibtopo__finding_kind ibtopo__kind_link_removed = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = link_removed_sentence,
 	.draw = IBTOPO__DRAW_REMOVED_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int link_moved_sentence(char *buf, size_t len,
@@ -140,6 +143,7 @@ const struct ibtopo__finding_kind ibtopo__kind_link_moved = {
 	.sentence = link_moved_sentence,
 	.subkind_name = ibtopo__move_subkind_name,
 	.draw = IBTOPO__DRAW_MOVED_LINK,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int link_speed_changed_sentence(char *buf, size_t len,
@@ -148,9 +152,9 @@ static int link_speed_changed_sentence(char *buf, size_t len,
 {
 	(void)names;
 	return snprintf(buf, len, "link speed changed from %s to %s%s",
-		ibtopo__sentence_speed(f->expected),
-		ibtopo__sentence_speed(f->actual),
-		f->actual < f->expected ? ": check the cable and both ports" :
+		ibtopo__sentence_speed(f->num.change.before),
+		ibtopo__sentence_speed(f->num.change.after),
+		f->num.change.after < f->num.change.before ? ": check the cable and both ports" :
 		": nothing to do if the link was upgraded");
 }
 
@@ -161,8 +165,8 @@ const struct ibtopo__finding_kind ibtopo__kind_link_speed_changed = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = link_speed_changed_sentence,
 	.draw = IBTOPO__DRAW_CHANGED_LINK,
-	.expected = { "old", IBTOPO__UNIT_SPEED },
-	.actual = { "new", IBTOPO__UNIT_SPEED },
+	.family = IBTOPO__FAMILY_CHANGE,
+	.unit = IBTOPO__UNIT_SPEED,
 };
 
 static int link_width_changed_sentence(char *buf, size_t len,
@@ -171,9 +175,10 @@ static int link_width_changed_sentence(char *buf, size_t len,
 {
 	(void)names;
 	return snprintf(buf, len, "link width changed from %s to %s%s",
-		ibtopo__sentence_width(f->expected),
-		ibtopo__sentence_width(f->actual),
-		ibtopo_width_lanes(f->actual) < ibtopo_width_lanes(f->expected) ?
+		ibtopo__sentence_width(f->num.change.before),
+		ibtopo__sentence_width(f->num.change.after),
+		ibtopo_width_lanes(f->num.change.after) <
+				ibtopo_width_lanes(f->num.change.before) ?
 		": reseat or replace the cable" :
 		": nothing to do if the link was upgraded");
 }
@@ -185,8 +190,8 @@ const struct ibtopo__finding_kind ibtopo__kind_link_width_changed = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = link_width_changed_sentence,
 	.draw = IBTOPO__DRAW_CHANGED_LINK,
-	.expected = { "old", IBTOPO__UNIT_WIDTH },
-	.actual = { "new", IBTOPO__UNIT_WIDTH },
+	.family = IBTOPO__FAMILY_CHANGE,
+	.unit = IBTOPO__UNIT_WIDTH,
 };
 
 static const char *port_state_subkind_name(int subkind)
@@ -205,12 +210,14 @@ static int port_state_changed_sentence(char *buf, size_t len,
 				       const struct ibtopo__shared_names *names)
 {
 	bool up = f->subkind == IBTOPO_STATE_PHYSICAL ?
-		f->actual == 5 /* LinkUp */ : f->actual == IBTOPO_PORT_STATE_ACTIVE;
+		f->num.change.after == 5 /* LinkUp */ :
+		f->num.change.after == IBTOPO_PORT_STATE_ACTIVE;
 
 	(void)names;
 	return snprintf(buf, len, "port %sstate changed from %s to %s: %s",
 		f->subkind == IBTOPO_STATE_PHYSICAL ? "physical " : "",
-		state_text(f, f->expected), state_text(f, f->actual),
+		state_text(f, f->num.change.before),
+		state_text(f, f->num.change.after),
 		up ? "nothing to do, it is up" :
 		"check the port, its cable and the subnet manager");
 }
@@ -221,26 +228,28 @@ const struct ibtopo__finding_kind ibtopo__kind_port_state_changed = {
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = port_state_changed_sentence,
 	.subkind_name = port_state_subkind_name,
-	.expected = { "old", IBTOPO__UNIT_PORT_STATE },
-	.actual = { "new", IBTOPO__UNIT_PORT_STATE },
+	.family = IBTOPO__FAMILY_CHANGE,
+	.unit = IBTOPO__UNIT_PORT_STATE,
 };
 
 static int lid_changed_sentence(char *buf, size_t len,
 				const struct ibtopo_finding *f,
 				const struct ibtopo__shared_names *names)
 {
+	unsigned old_lid = f->num.change.before, new_lid = f->num.change.after;
+
 	(void)names;
-	if (!f->expected)
+	if (!old_lid)
 		return snprintf(buf, len,
 			"LID %u assigned (it had none): note it where the port is addressed by LID",
-			f->actual);
-	if (!f->actual)
+			new_lid);
+	if (!new_lid)
 		return snprintf(buf, len,
 			"LID %u lost (it has none now): check that a subnet manager runs",
-			f->expected);
+			old_lid);
 	return snprintf(buf, len,
 		"LID changed from %u to %u: update what addresses it by LID (host files, job scripts, monitoring)",
-		f->expected, f->actual);
+		old_lid, new_lid);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_lid_changed = {
@@ -248,6 +257,6 @@ const struct ibtopo__finding_kind ibtopo__kind_lid_changed = {
 	.name = "lid-changed",
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = lid_changed_sentence,
-	.expected = { "old", IBTOPO__UNIT_COUNT },
-	.actual = { "new", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_CHANGE,
+	.unit = IBTOPO__UNIT_COUNT,
 };

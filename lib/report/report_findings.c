@@ -18,6 +18,7 @@ struct ctx {
 	struct ibtopo__shared_names names;
 	/* text: the rows that stand for several findings (summarize_rows) */
 	struct ibtopo_finding *sums;
+	size_t *nsame;		/* the findings each of sums[] stands for */
 	size_t nsums;
 };
 
@@ -598,7 +599,7 @@ static void t_b(const void *r, void *x, struct ibtopo__cell *c)
 	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
-/* A row summarize_rows() made: f->value findings, no end of its own. */
+/* A row summarize_rows() made: x->nsame[] findings, no end of its own. */
 static bool is_summary(const struct ctx *x, const void *r)
 {
 	return x->nsums && FND(r) >= x->sums && FND(r) < x->sums + x->nsums;
@@ -610,8 +611,8 @@ static void t_a_or_count(const void *r, void *x, struct ibtopo__cell *c)
 		t_a(r, x, c);
 		return;
 	}
-	snprintf(CTX(x)->scratch, sizeof(CTX(x)->scratch), "%g ports",
-		 FND(r)->value);
+	snprintf(CTX(x)->scratch, sizeof(CTX(x)->scratch), "%zu ports",
+		 CTX(x)->nsame[FND(r) - CTX(x)->sums]);
 	ibtopo__cell_str(c, CTX(x)->scratch);
 }
 
@@ -659,7 +660,7 @@ static const struct ibtopo__column text_cols[] = {
 static bool came_up(const struct ibtopo_finding *f)
 {
 	return f->kind == IBTOPO_FIND_PORT_STATE_CHANGED &&
-	       f->actual == (f->subkind == IBTOPO_STATE_PHYSICAL ?
+	       f->num.change.after == (f->subkind == IBTOPO_STATE_PHYSICAL ?
 				     PHYS_LINKUP :
 				     IBTOPO_PORT_STATE_ACTIVE);
 }
@@ -667,8 +668,9 @@ static bool came_up(const struct ibtopo_finding *f)
 static bool same_change(const struct ibtopo_finding *a,
 			const struct ibtopo_finding *b)
 {
-	return a->subkind == b->subkind && a->expected == b->expected &&
-	       a->actual == b->actual;
+	return a->subkind == b->subkind &&
+	       a->num.change.before == b->num.change.before &&
+	       a->num.change.after == b->num.change.after;
 }
 
 /* Rows rows[0..k) with the summaries in place; `x->sums` holds k. */
@@ -695,7 +697,7 @@ static size_t summarize_rows(const void **rows, size_t k, struct ctx *x)
 		x->sums[x->nsums] = *f;
 		x->sums[x->nsums].a = (struct ibtopo_end){ .port = -1 };
 		x->sums[x->nsums].b = (struct ibtopo_end){ .port = -1 };
-		x->sums[x->nsums].value = (double)same;
+		x->nsame[x->nsums] = same;
 		rows[i] = &x->sums[x->nsums++];
 	}
 	for (size_t i = 0; i < k; i++)
@@ -816,7 +818,8 @@ static int findings_text(const struct ibtopo_sink *sink,
 	tmp = calloc(n, sizeof(*tmp));
 	folded = calloc(n, sizeof(*folded));
 	x->sums = calloc(n, sizeof(*x->sums));
-	if (!tmp || !folded || !x->sums ||
+	x->nsame = calloc(n, sizeof(*x->nsame));
+	if (!tmp || !folded || !x->sums || !x->nsame ||
 	    ibtopo__shared_names_init(&x->names, fabrics, nfabrics, list, NULL,
 				      NULL)) {
 		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
@@ -861,6 +864,7 @@ out_free:
 	if (x) {
 		ibtopo__shared_names_release(&x->names);
 		free(x->sums);
+		free(x->nsame);
 	}
 	free(x);
 	free(rows);
