@@ -315,8 +315,9 @@ static void db_csv_pm_info_and_pm_delta(void **state)
 		assert_int_equal(x->a.guid, LEAF01);
 		assert_int_equal(x->a.port, 39);
 		assert_int_equal(x->subkind, IBTOPO_CTR_SYMBOL_ERRORS);
-		assert_int_equal(x->actual, 2);
-		assert_true(x->value > 119.9 && x->value < 120.1);
+		assert_int_equal(x->num.growth.growth, 2);
+		assert_true(x->num.growth.rate_per_hour > 119.9 &&
+			    x->num.growth.rate_per_hour < 120.1);
 	}
 	assert_int_equal(rates, 1);
 	ibtopo_health_free(h);

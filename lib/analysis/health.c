@@ -30,7 +30,7 @@ static void set_end(struct ibtopo_end *e, const struct ibtopo_port *p)
 static int add_finding(struct ibtopo_findings *list,
 		       const struct ibtopo_health_port *h,
 		       enum ibtopo_finding_kind kind, enum ibtopo_severity sev,
-		       int counter, uint64_t actual, double value, double limit,
+		       int counter, const union ibtopo_finding_num *num,
 		       const char *note, struct ibtopo_error *err)
 {
 	struct ibtopo_finding f;
@@ -43,9 +43,7 @@ static int add_finding(struct ibtopo_findings *list,
 	set_end(&f.c, NULL);
 	set_end(&f.d, NULL);
 	f.subkind = counter;
-	f.actual = actual > UINT32_MAX ? UINT32_MAX : (unsigned)actual;
-	f.value = value;
-	f.limit = limit;
+	f.num = *num;
 	f.note = note;
 	return ibtopo_findings_add(list, &f, err);
 }
@@ -87,27 +85,34 @@ static int port_findings(struct ibtopo_findings *list,
 	for (int i = 0; i <= IBTOPO_CTR_VL15_DROPPED && !rc; i++) {
 		uint32_t bit = 1u << i;
 		const char *note = NULL;
+		union ibtopo_finding_num num;
 
 		if (!(h->now->valid & bit))
 			continue;
 		if (h->saturated & bit)
 			note = "saturated";
-		if (h->now->value[i] > t->v[i])
+		if (h->now->value[i] > t->v[i]) {
+			memset(&num, 0, sizeof(num));
+			num.counter.count = (double)h->now->value[i];
+			num.counter.threshold = (double)t->v[i];
 			rc = add_finding(list, h, IBTOPO_FIND_PORT_ERRORS,
-					 IBTOPO_SEV_WARNING, i,
-					 h->now->value[i],
-					 (double)h->now->value[i],
-					 (double)t->v[i], note, err);
+					 IBTOPO_SEV_WARNING, i, &num, note, err);
+		}
 		if (rc || !h->before || !(h->before->valid & bit) ||
 		    !h->growth[i])
 			continue;
 		if (h->reset & bit)
 			note = "reset";
+		memset(&num, 0, sizeof(num));
+		num.growth.growth = h->growth[i] > UINT32_MAX ?
+					    UINT32_MAX :
+					    (unsigned)h->growth[i];
+		num.growth.rate_per_hour = h->rate[i];
+		num.growth.interval_h = h->hours;
 		rc = add_finding(list, h, i == IBTOPO_CTR_LINK_DOWNED ?
 				 IBTOPO_FIND_LINK_FLAPPING :
 				 IBTOPO_FIND_PORT_ERROR_RATE, IBTOPO_SEV_ERROR,
-				 i, h->growth[i], h->rate[i], h->hours, note,
-				 err);
+				 i, &num, note, err);
 	}
 	return rc;
 }
@@ -447,8 +452,8 @@ static void add_counter(struct ibtopo_cable_evidence *ev,
 	struct ibtopo_evidence_counter x = {
 		.end = same_end(&f->a, &m->a) ? 0 : 1,
 		.counter = (enum ibtopo_counter)f->subkind,
-		.count = (uint64_t)f->value,
-		.threshold = (uint64_t)f->limit,
+		.count = (uint64_t)f->num.counter.count,
+		.threshold = (uint64_t)f->num.counter.threshold,
 		.saturated = f->note != NULL,
 	};
 	size_t i;
@@ -498,7 +503,8 @@ static void merge_cables(struct ibtopo_findings *list, size_t first,
 			const struct ibtopo_finding *f = &list->items[j];
 
 			if (f->kind == IBTOPO_FIND_PORT_ERRORS && !gone[j] &&
-			    same_cable(f, c) && (!best || f->value > best->value))
+			    same_cable(f, c) &&
+			    (!best || f->num.counter.count > best->num.counter.count))
 				best = f;
 		}
 		if (!best)
@@ -515,7 +521,7 @@ static void merge_cables(struct ibtopo_findings *list, size_t first,
 			if (list->items[j].kind == IBTOPO_FIND_PORT_ERRORS &&
 			    !gone[j] && same_cable(&list->items[j], c))
 				add_counter(ev, &m, &list->items[j]);
-		m.actual = (unsigned)ev->ncounters - 1;
+		m.num.counter.more_counters = (unsigned)ev->ncounters - 1;
 		m.cable = malloc(sizeof(*m.cable));
 		if (!m.cable)
 			continue;	/* the two findings stay */

@@ -114,8 +114,8 @@ void ibtopo__health_rates_at(struct ibtopo_health_port *x, unsigned speed,
 }
 
 static int add(struct ibtopo_findings *list, enum ibtopo_finding_kind kind,
-	       const struct ibtopo_port *p, double value, double limit,
-	       uint64_t actual, double seconds, int subkind,
+	       const struct ibtopo_port *p, double measure, double threshold,
+	       uint64_t count, double seconds, int subkind,
 	       struct ibtopo_error *err)
 {
 	struct ibtopo_finding f;
@@ -125,10 +125,10 @@ static int add(struct ibtopo_findings *list, enum ibtopo_finding_kind kind,
 	ibtopo_end_from_port(&f.a, p);
 	if (p->remote)
 		ibtopo_end_from_port(&f.b, p->remote);
-	f.value = value;
-	f.limit = limit;
-	f.actual = actual > UINT32_MAX ? UINT32_MAX : (unsigned)actual;
-	f.expected = ms > UINT32_MAX ? UINT32_MAX : (unsigned)ms;
+	f.num.measure.measure = measure;
+	f.num.measure.threshold = threshold;
+	f.num.measure.count = count > UINT32_MAX ? UINT32_MAX : (unsigned)count;
+	f.num.measure.interval_ms = ms > UINT32_MAX ? UINT32_MAX : (unsigned)ms;
 	f.subkind = subkind;
 	return ibtopo_findings_add(list, &f, err);
 }

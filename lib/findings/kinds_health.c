@@ -21,7 +21,8 @@ static int port_errors_sentence(char *buf, size_t len,
 {
 	(void)names;
 	return snprintf(buf, len, "%s is %.0f (threshold %.0f)%s",
-			counter_name(f->subkind), f->value, f->limit,
+			counter_name(f->subkind), f->num.counter.count,
+			f->num.counter.threshold,
 			f->note ? "; saturated: the true count is higher" : "");
 }
 
@@ -46,14 +47,15 @@ static int error_rate_sentence(char *buf, size_t len,
 	char t[32];
 
 	(void)names;
-	interval(t, sizeof(t), f->limit);
+	interval(t, sizeof(t), f->num.growth.interval_h);
 	if (is_reset(f))
 		return snprintf(buf, len, "%s was reset between the snapshots "
 				"and counts %u since (%s)",
-				counter_name(f->subkind), f->actual, t);
+				counter_name(f->subkind), f->num.growth.growth, t);
 	return snprintf(buf, len, "%s grew by %u%s in %s (%.1f/h)",
-			counter_name(f->subkind), f->actual,
-			f->note ? " or more (saturated)" : "", t, f->value);
+			counter_name(f->subkind), f->num.growth.growth,
+			f->note ? " or more (saturated)" : "", t,
+			f->num.growth.rate_per_hour);
 }
 
 static int flapping_sentence(char *buf, size_t len,
@@ -63,15 +65,15 @@ static int flapping_sentence(char *buf, size_t len,
 	char t[32];
 
 	(void)names;
-	interval(t, sizeof(t), f->limit);
+	interval(t, sizeof(t), f->num.growth.interval_h);
 	if (is_reset(f))
 		return snprintf(buf, len, "LinkDownedCounter was reset between "
 				"the snapshots and counts %u since (%s): check "
-				"the cable", f->actual, t);
+				"the cable", f->num.growth.growth, t);
 	return snprintf(buf, len, "link went down %u times%s in %s (%.1f/h): "
-			"a flapping link, check the cable", f->actual,
+			"a flapping link, check the cable", f->num.growth.growth,
 			f->note ? " or more (LinkDownedCounter is saturated)" :
-			"", t, f->value);
+			"", t, f->num.growth.rate_per_hour);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_port_errors = {
@@ -80,7 +82,7 @@ const struct ibtopo__finding_kind ibtopo__kind_port_errors = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = port_errors_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.flags = IBTOPO__KIND_PORT_COUNTER,
+	.family = IBTOPO__FAMILY_COUNTER,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_port_error_rate = {
@@ -89,7 +91,7 @@ const struct ibtopo__finding_kind ibtopo__kind_port_error_rate = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = error_rate_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
+	.family = IBTOPO__FAMILY_GROWTH,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_link_flapping = {
@@ -98,7 +100,7 @@ const struct ibtopo__finding_kind ibtopo__kind_link_flapping = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = flapping_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.flags = IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH,
+	.family = IBTOPO__FAMILY_GROWTH,
 };
 
 static int failing_cable_sentence(char *buf, size_t len,
@@ -109,11 +111,13 @@ static int failing_cable_sentence(char *buf, size_t len,
 	char errs[160], more[48] = "";
 
 	(void)names;
-	if (f->actual)
+	if (f->num.counter.more_counters)
 		snprintf(more, sizeof(more), " (and %u more error counter%s)",
-			 f->actual, f->actual == 1 ? "" : "s");
+			 f->num.counter.more_counters,
+			 f->num.counter.more_counters == 1 ? "" : "s");
 	snprintf(errs, sizeof(errs), "%s is %.0f (threshold %.0f)%s%s",
-		 counter_name(f->subkind), f->value, f->limit,
+		 counter_name(f->subkind), f->num.counter.count,
+		 f->num.counter.threshold,
 		 f->note ? ", saturated" : "", more);
 	if (!ev)
 		return snprintf(buf, len, "the cable is wrong for its link, "
@@ -141,7 +145,7 @@ const struct ibtopo__finding_kind ibtopo__kind_failing_cable = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = failing_cable_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.flags = IBTOPO__KIND_PORT_COUNTER,
+	.family = IBTOPO__FAMILY_COUNTER,
 };
 
 /* The BER with two significant digits; the interval as above. */
@@ -152,12 +156,14 @@ static int high_ber_sentence(char *buf, size_t len,
 	char t[32];
 
 	(void)names;
-	interval(t, sizeof(t), f->expected / 3600000.0);
+	interval(t, sizeof(t), f->num.measure.interval_ms / 3600000.0);
 	return snprintf(buf, len, "bit error rate %.2g over %s (%u symbol "
 			"error%s at %s), above the %.2g threshold for %s: "
 			"check or replace the cable",
-			f->value, t, f->actual, f->actual == 1 ? "" : "s",
-			ibtopo__sentence_speed((unsigned)f->subkind), f->limit,
+			f->num.measure.measure, t, f->num.measure.count,
+			f->num.measure.count == 1 ? "" : "s",
+			ibtopo__sentence_speed((unsigned)f->subkind),
+			f->num.measure.threshold,
 			ibtopo__sentence_speed((unsigned)f->subkind));
 }
 
@@ -168,13 +174,14 @@ static int congested_sentence(char *buf, size_t len,
 	char t[32];
 
 	(void)names;
-	interval(t, sizeof(t), f->expected / 3600000.0);
+	interval(t, sizeof(t), f->num.measure.interval_ms / 3600000.0);
 	/* "percent": a sentence holds no '%' (test_checks) */
 	return snprintf(buf, len, "lost %.1f percent of the link's capacity "
 			"waiting to send over %s (PortXmitWait grew by %u), "
 			"above the %.1f percent threshold: the port is "
 			"congested",
-			f->value * 100, t, f->actual, f->limit * 100);
+			f->num.measure.measure * 100, t, f->num.measure.count,
+			f->num.measure.threshold * 100);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_high_ber = {
@@ -183,7 +190,7 @@ const struct ibtopo__finding_kind ibtopo__kind_high_ber = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = high_ber_sentence,
 	.draw = IBTOPO__DRAW_CABLE,
-	.flags = IBTOPO__KIND_MEASURE,
+	.family = IBTOPO__FAMILY_MEASURE,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_congested_port = {
@@ -192,5 +199,5 @@ const struct ibtopo__finding_kind ibtopo__kind_congested_port = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = congested_sentence,
 	.draw = IBTOPO__DRAW_NONE,	/* not a cable fault: --heat congestion */
-	.flags = IBTOPO__KIND_MEASURE,
+	.family = IBTOPO__FAMILY_MEASURE,
 };
