@@ -249,9 +249,9 @@ static void black_hole_found_once_at_its_entry(void **state)
 	assert_false(f->b.node || f->b.guid);
 	assert_int_equal(f->b.port, -1);
 	assert_int_equal(f->c.guid, t.host[3 * NHOST]->guid);
-	assert_true(f->limit == lid);
+	assert_true(f->num.route.dlid == lid);
 	/* every host off leaf3 */
-	assert_true(f->value == (NLEAF - 1) * NHOST);
+	assert_true(f->num.route.routes == (NLEAF - 1) * NHOST);
 	assert_int_equal(x.r->unreachable_pairs, (NLEAF - 1) * NHOST);
 	assert_int_equal(x.r->black_holes, 1);
 	done(&x, &t);
@@ -306,7 +306,7 @@ static void entry_past_the_ports_is_a_black_hole(void **state)
 	assert_int_equal(f->a.guid, 0x200 + NLEAF - 1);
 	assert_int_equal(f->a.port, 93);
 	assert_int_equal(f->subkind, IBTOPO_HOLE_NO_PORT);
-	assert_true(f->value == NHOST);
+	assert_true(f->num.route.routes == NHOST);
 	for (size_t i = 0; i < x.r->nports; i++)
 		assert_true(x.r->ports[i].port->num <=
 			    x.r->ports[i].port->node->nports);
@@ -339,8 +339,8 @@ static void loop_found_once_at_the_entry_that_turns_back(void **state)
 		ibtopo_finding_message(buf, sizeof(buf), f);
 		assert_non_null(strstr(buf, t.host[2 * NHOST + 1]->desc));
 	}
-	assert_true(f->limit == lid);
-	assert_true(f->value == (NLEAF - 1) * NHOST);
+	assert_true(f->num.route.dlid == lid);
+	assert_true(f->num.route.routes == (NLEAF - 1) * NHOST);
 	assert_int_equal(x.r->loops, 1);
 	done(&x, &t);
 }
@@ -362,10 +362,10 @@ static void detour_is_not_minimal_where_it_turns(void **state)
 	f = only_one(&x, &t, IBTOPO_FIND_ROUTE_NOT_MINIMAL);
 	assert_int_equal(f->a.guid, 0x100);
 	assert_int_equal(f->a.port, 3);
-	assert_int_equal(f->actual, 4);
-	assert_int_equal(f->expected, 2);
+	assert_int_equal(f->num.detour.hops, 4);
+	assert_int_equal(f->num.detour.min_hops, 2);
 	/* leaves 0 and 1 send LID up to spine0 */
-	assert_true(f->value == 2 * NHOST);
+	assert_true(f->num.detour.routes == 2 * NHOST);
 	assert_int_equal(x.r->unreachable_pairs, 0);
 	assert_int_equal(x.r->hops[6], 2 * NHOST);
 	done(&x, &t);
@@ -435,7 +435,7 @@ static void ring_routed_shortest_has_a_credit_loop(void **state)
 	assert_int_equal(x.r->credit_loops, 1);
 	assert_int_equal(count_kind(&x, IBTOPO_FIND_CREDIT_LOOP), 1);
 	f = first(&x, IBTOPO_FIND_CREDIT_LOOP);
-	assert_int_equal(f->actual, 4);
+	assert_int_equal(f->num.links.links, 4);
 	/* the cycle starts at the lowest channel: ring0 port 2 */
 	assert_int_equal(f->a.guid, 0x400);
 	assert_int_equal(f->a.port, 2);
@@ -501,16 +501,17 @@ static void diff_names_changed_routes_and_loads(void **state)
 			/* leaf uplinks 10 and 11, spine0 and spine1 to leaf2 */
 			assert_true(g->a.port == 10 || g->a.port == 11 ||
 				    g->a.port == 3);
-			assert_true(g->expected != g->actual);
+			assert_true(g->num.change.before !=
+				    g->num.change.after);
 		}
 	}
 	assert_int_equal(changed, 1);
 	assert_int_equal(f->a.guid, 0x200);
 	assert_int_equal(f->a.port, 11);
-	assert_int_equal(f->expected, 10);
-	assert_int_equal(f->actual, 11);
-	assert_true(f->value == 2);
-	assert_true(f->limit == lid);
+	assert_int_equal(f->num.route_change.old_port, 10);
+	assert_int_equal(f->num.route_change.new_port, 11);
+	assert_true(f->num.route_change.switches == 2);
+	assert_true(f->num.route_change.dlid == lid);
 	assert_int_equal(f->b.guid, b.host[2 * NHOST + 1]->guid);
 	/* leaf0 and leaf1's two uplinks, spine0 and spine1's port to leaf2 */
 	assert_int_equal(loads, 6);

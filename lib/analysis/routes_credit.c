@@ -242,7 +242,7 @@ static int report_cycle(struct ibtopo__cdg *g, struct tarjan *tj, size_t v,
 		ibtopo__finding_init(&f, IBTOPO_FIND_CREDIT_LOOP);
 		ibtopo_end_from_port(&f.a, p);
 		ibtopo_end_from_port(&f.b, p->remote);
-		f.actual = (unsigned)len;
+		f.num.links.links = (unsigned)len;
 		f.note = note;
 		rc = ibtopo_findings_add(findings, &f, err);
 	}

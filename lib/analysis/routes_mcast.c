@@ -106,7 +106,7 @@ static int add(struct mc *m, const struct mlid_pass *mp,
 {
 	const struct ibtopo_mcast_group *g = mp->group;
 
-	f->limit = mp->mlid;
+	f->num.mcast.mlid = mp->mlid;
 	/* the SA's MGID says; without it, OpenSM gives the default
 	 * partition's broadcast group the first MLID */
 	if (f->kind == IBTOPO_FIND_MCAST_UNREACHED &&
@@ -293,7 +293,7 @@ static int disconnected(struct mc *m, struct mlid_pass *mp, size_t **stale,
 		ibtopo__finding_init(&f, IBTOPO_FIND_MCAST_DISCONNECTED);
 		if (m->sw[i]->ports[0])
 			ibtopo_end_from_port(&f.a, m->sw[i]->ports[0]);
-		f.value = (double)n;
+		f.num.mcast.count = (double)n;
 		out->disconnected++;
 		if (add(m, mp, &f, err))
 			return -1;
@@ -378,11 +378,11 @@ static int judge(struct mc *m, struct mlid_pass *mp,
 		ibtopo_end_from_port(&f.a, p);
 		if (p->remote)
 			ibtopo_end_from_port(&f.b, p->remote);
-		f.value = (double)best;
+		f.num.mcast.count = (double)best;
 		rc = add(m, mp, &f, err);
 	}
 	if (!rc && mp->nloops) {
-		mp->loop.value = (double)mp->nloops;
+		mp->loop.num.mcast.count = (double)mp->nloops;
 		out->loops = 1;
 		rc = add(m, mp, &mp->loop, err);
 	}

@@ -238,10 +238,15 @@ static int emit(struct ibtopo__trace *t, const struct ibtopo__rdest *d,
 			ibtopo_end_from_port(&f.b, out->remote);
 	}
 	f.subkind = fl->subkind;
-	f.limit = d->lid;
-	f.value = (double)routes;
-	f.actual = hops;
-	f.expected = min_hops;
+	if (fl->kind == IBTOPO_FIND_ROUTE_NOT_MINIMAL) {
+		f.num.detour.dlid = d->lid;
+		f.num.detour.routes = (double)routes;
+		f.num.detour.hops = hops;
+		f.num.detour.min_hops = min_hops;
+	} else {
+		f.num.route.dlid = d->lid;
+		f.num.route.routes = (double)routes;
+	}
 	return ibtopo_findings_add(t->findings, &f, err);
 }
 

@@ -107,10 +107,10 @@ static int diff_entries(struct ibtopo_findings *out,
 					   own_old[lid]);
 		if (f.b.port == 0)
 			f.b.port = -1;
-		f.expected = ch[lid].old_port;
-		f.actual = ch[lid].new_port;
-		f.value = ch[lid].switches;
-		f.limit = lid;
+		f.num.route_change.old_port = ch[lid].old_port;
+		f.num.route_change.new_port = ch[lid].new_port;
+		f.num.route_change.switches = ch[lid].switches;
+		f.num.route_change.dlid = lid;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 
@@ -225,8 +225,8 @@ static int diff_loads(struct ibtopo_findings *out,
 			break;
 		ibtopo__finding_init(&f, IBTOPO_FIND_ROUTE_LOAD_CHANGED);
 		ibtopo_end_from_port(&f.a, vb[i].p);
-		f.expected = clamp(vb[i].old_routes);
-		f.actual = clamp(vb[i].routes);
+		f.num.change.before = clamp(vb[i].old_routes);
+		f.num.change.after = clamp(vb[i].routes);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 

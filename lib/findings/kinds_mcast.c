@@ -1,14 +1,14 @@
 /*
  * kinds_mcast.c - the kinds of the multicast check (analysis/
- * routes_mcast.c). limit holds the MLID ("lid" in JSON); the section
- * lists each MLID's group (MGID).
- * mcast-unreached: end a the receiver's port, b its switch port; value
+ * routes_mcast.c). Their numbers (family mcast): the MLID ("lid" in
+ * JSON; the section lists each MLID's group, MGID) and a count.
+ * mcast-unreached: end a the receiver's port, b its switch port; count
  * the receivers on the tree; subkind 1 ("ipoib-broadcast") for the
  * IPoIB broadcast group (its MGID, or MLID 0xc000 without the SA's).
- * mcast-loop: ends a-b a link that closes the cycle; value the links
+ * mcast-loop: ends a-b a link that closes the cycle; count the links
  * that close one. mcast-dead-end: end a the switch port of the mask, b
  * its peer; subkind enum ibtopo_mcast_dead_end. mcast-disconnected: end
- * a a switch of the stale piece; value its switches.
+ * a a switch of the stale piece; count its switches.
  */
 #include "findings/findings-int.h"
 
@@ -16,7 +16,7 @@
 static const char *group_words(char *buf, size_t len,
 			       const struct ibtopo_finding *f)
 {
-	snprintf(buf, len, "MLID 0x%04x", (unsigned)f->limit);
+	snprintf(buf, len, "MLID 0x%04x", f->num.mcast.mlid);
 	return buf;
 }
 
@@ -38,8 +38,8 @@ static int unreached_sentence(char *buf, size_t len,
 		"from the tree that joins %.0f other%s%s; check the switch's "
 		"multicast table for this port and have the subnet manager "
 		"reprogram the group (or the host rejoin it)",
-		group_words(g, sizeof(g), f), f->value,
-		f->value == 1 ? "" : "s",
+		group_words(g, sizeof(g), f), f->num.mcast.count,
+		f->num.mcast.count == 1 ? "" : "s",
 		f->subkind == 1 ? ": it is the IPoIB broadcast group, so ARP "
 				  "and IPoIB neighbour discovery to this host "
 				  "fail" :
@@ -59,8 +59,8 @@ static int loop_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 		"circles until dropped and floods its members; remove the "
 		"port from one switch's multicast table (have the subnet "
 		"manager reprogram the group)",
-		group_words(g, sizeof(g), f), f->value,
-		f->value == 1 ? "" : "s");
+		group_words(g, sizeof(g), f), f->num.mcast.count,
+		f->num.mcast.count == 1 ? "" : "s");
 }
 
 static const char *dead_name(int subkind)
@@ -110,11 +110,12 @@ static int disc_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 	char g[96], more[64] = "";
 
 	(void)names;
-	if (f->value > 1)
+	if (f->num.mcast.count > 1)
 		snprintf(more, sizeof(more),
 			 " (nor the %.0f switch%s joined "
 			 "to it)",
-			 f->value - 1, f->value == 2 ? "" : "es");
+			 f->num.mcast.count - 1,
+			 f->num.mcast.count == 2 ? "" : "es");
 	return snprintf(
 		buf, len,
 		"this switch holds an entry for %s but no member's traffic "
@@ -129,7 +130,7 @@ const struct ibtopo__finding_kind ibtopo__kind_mcast_unreached = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = unreached_sentence,
 	.subkind_name = unreached_name,
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_MCAST,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_mcast_loop = {
@@ -137,7 +138,7 @@ const struct ibtopo__finding_kind ibtopo__kind_mcast_loop = {
 	.name = "mcast-loop",
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = loop_sentence,
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_MCAST,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_mcast_dead_end = {
@@ -146,7 +147,7 @@ const struct ibtopo__finding_kind ibtopo__kind_mcast_dead_end = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = dead_sentence,
 	.subkind_name = dead_name,
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_MCAST,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_mcast_disconnected = {
@@ -154,5 +155,5 @@ const struct ibtopo__finding_kind ibtopo__kind_mcast_disconnected = {
 	.name = "mcast-disconnected",
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = disc_sentence,
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_MCAST,
 };

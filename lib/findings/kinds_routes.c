@@ -4,14 +4,15 @@
  * route-black-hole and route-loop end b is the far end of a's cable (the
  * peer; unset for a port without one) and end c the destination (a CA
  * port, or a switch for its LID); for the others end b is the
- * destination. limit holds the destination LID, value the routes from
- * CA ports the fault hits (to a switch's LID: host -> switch routes).
- * route-black-hole: subkind enum ibtopo_route_hole. route-not-minimal:
- * expected = the cabled minimum of links from a, actual = the links
- * taken. credit-loop: ends a-b the first link of the cycle, actual = the
- * links in it, note = the links. route-changed, route-load-changed
- * (diff, compare/diff_routes.c): expected/actual = OLD/NEW out-port, or
- * OLD/NEW CA routes through the port.
+ * destination. Their numbers (route, detour): the destination LID and
+ * the routes from CA ports the fault hits (to a switch's LID: host ->
+ * switch routes). route-black-hole: subkind enum ibtopo_route_hole.
+ * route-not-minimal (detour): also the cabled minimum of links from a
+ * and the links taken. credit-loop: ends a-b the first link of the
+ * cycle, the links in it (links), note = the links. route-changed
+ * (route_change), route-load-changed (change): diff,
+ * compare/diff_routes.c, the OLD/NEW out-port or CA routes through the
+ * port.
  */
 #include "findings/findings-int.h"
 
@@ -53,11 +54,13 @@ static int hole_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 	char dst[96];
 
 	return snprintf(buf, len,
-		"the table %s LID %.0f (%s): %.0f CA route%s to it go%s "
+		"the table %s LID %u (%s): %.0f CA route%s to it go%s "
 		"nowhere; fix the entry (or the link) and let the subnet "
 		"manager reroute",
-		w, f->limit, ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
-		f->value, plural(f->value), f->value == 1 ? "es" : "");
+		w, f->num.route.dlid,
+		ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
+		f->num.route.routes, plural(f->num.route.routes),
+		f->num.route.routes == 1 ? "es" : "");
 }
 
 static int loop_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
@@ -66,11 +69,12 @@ static int loop_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 	char dst[96];
 
 	return snprintf(buf, len,
-		"routes to LID %.0f (%s) come back to this switch: this "
+		"routes to LID %u (%s) come back to this switch: this "
 		"entry sends them away from the destination and %.0f CA "
 		"route%s loop until dropped; fix the entry",
-		f->limit, ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
-		f->value, plural(f->value));
+		f->num.route.dlid,
+		ibtopo__sentence_end(names, &f->c, dst, sizeof(dst)),
+		f->num.route.routes, plural(f->num.route.routes));
 }
 
 static int long_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
@@ -79,12 +83,14 @@ static int long_sentence(char *buf, size_t len, const struct ibtopo_finding *f,
 	char dst[96];
 
 	return snprintf(buf, len,
-		"routes to LID %.0f (%s) take %u links from here where the "
+		"routes to LID %u (%s) take %u links from here where the "
 		"cables allow %u: %.0f CA route%s longer than needed (expected "
 		"of up/down engines only where the shortest way breaks their "
 		"rule)",
-		f->limit, ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
-		f->actual, f->expected, f->value, plural(f->value));
+		f->num.detour.dlid,
+		ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
+		f->num.detour.hops, f->num.detour.min_hops,
+		f->num.detour.routes, plural(f->num.detour.routes));
 }
 
 static int credit_sentence(char *buf, size_t len,
@@ -96,7 +102,7 @@ static int credit_sentence(char *buf, size_t len,
 		"the routes' channel dependencies form a cycle of %u links "
 		"(a credit loop on one VL): traffic can deadlock; route with "
 		"a deadlock-free engine (ftree, updn, dfsssp, lash)",
-		f->actual);
+		f->num.links.links);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_route_black_hole = {
@@ -105,7 +111,7 @@ const struct ibtopo__finding_kind ibtopo__kind_route_black_hole = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = hole_sentence,
 	.subkind_name = hole_name,
-	.flags = IBTOPO__KIND_ROUTE,
+	.family = IBTOPO__FAMILY_ROUTE,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_route_loop = {
@@ -113,7 +119,7 @@ const struct ibtopo__finding_kind ibtopo__kind_route_loop = {
 	.name = "route-loop",
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = loop_sentence,
-	.flags = IBTOPO__KIND_ROUTE,
+	.family = IBTOPO__FAMILY_ROUTE,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal = {
@@ -121,9 +127,7 @@ const struct ibtopo__finding_kind ibtopo__kind_route_not_minimal = {
 	.name = "route-not-minimal",
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = long_sentence,
-	.expected = { "min_hops", IBTOPO__UNIT_COUNT },
-	.actual = { "hops", IBTOPO__UNIT_COUNT },
-	.flags = IBTOPO__KIND_ROUTE,
+	.family = IBTOPO__FAMILY_DETOUR,
 };
 
 static int changed_sentence(char *buf, size_t len,
@@ -133,10 +137,13 @@ static int changed_sentence(char *buf, size_t len,
 	char dst[96];
 
 	return snprintf(buf, len,
-		"routes to LID %.0f (%s) changed: this switch sent them out "
+		"routes to LID %u (%s) changed: this switch sent them out "
 		"of port %u, now %u; %.0f switch%s changed the entry",
-		f->limit, ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
-		f->expected, f->actual, f->value, f->value == 1 ? "" : "es");
+		f->num.route_change.dlid,
+		ibtopo__sentence_end(names, &f->b, dst, sizeof(dst)),
+		f->num.route_change.old_port, f->num.route_change.new_port,
+		f->num.route_change.switches,
+		f->num.route_change.switches == 1 ? "" : "es");
 }
 
 static int load_sentence(char *buf, size_t len,
@@ -146,7 +153,8 @@ static int load_sentence(char *buf, size_t len,
 	(void)names;
 	return snprintf(buf, len,
 		"the port carried %u CA-to-CA route%s, now %u",
-		f->expected, f->expected == 1 ? "" : "s", f->actual);
+		f->num.change.before, f->num.change.before == 1 ? "" : "s",
+		f->num.change.after);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_route_changed = {
@@ -154,9 +162,7 @@ const struct ibtopo__finding_kind ibtopo__kind_route_changed = {
 	.name = "route-changed",
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = changed_sentence,
-	.expected = { "old", IBTOPO__UNIT_COUNT },
-	.actual = { "new", IBTOPO__UNIT_COUNT },
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_ROUTE_CHANGE,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_route_load_changed = {
@@ -164,8 +170,8 @@ const struct ibtopo__finding_kind ibtopo__kind_route_load_changed = {
 	.name = "route-load-changed",
 	.severity = IBTOPO_SEV_INFO,
 	.sentence = load_sentence,
-	.expected = { "old", IBTOPO__UNIT_COUNT },
-	.actual = { "new", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_CHANGE,
+	.unit = IBTOPO__UNIT_COUNT,
 };
 
 const struct ibtopo__finding_kind ibtopo__kind_credit_loop = {
@@ -173,5 +179,5 @@ const struct ibtopo__finding_kind ibtopo__kind_credit_loop = {
 	.name = "credit-loop",
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = credit_sentence,
-	.actual = { "links", IBTOPO__UNIT_COUNT },
+	.family = IBTOPO__FAMILY_LINKS,
 };
