@@ -165,9 +165,9 @@ static void dropped_uplink_lowers_its_leaf_only(void **state)
 			f = &r.list.items[i];
 	assert_string_equal(f->a.node, "leaf01");
 	assert_string_equal(f->b.node, "leaf02");
-	assert_int_equal(f->actual, 1);
-	assert_int_equal(f->expected, 2);
-	assert_float_equal(f->value, 3, 0);
+	assert_int_equal(f->num.paths.paths, 1);
+	assert_int_equal(f->num.paths.min_paths, 2);
+	assert_float_equal(f->num.paths.leaves, 3, 0);
 	assert_true(ibtopo_topology_node_low_diversity(r.t, fg_node(r.f, "leaf01")));
 	assert_true(ibtopo_topology_node_low_diversity(r.t, fg_node(r.f, "leaf04")));
 	assert_false(ibtopo_topology_node_low_diversity(r.t, fg_node(r.f, "spine01")));
@@ -217,7 +217,7 @@ static void star_pairs_reported_once_each(void **state)
 	for (size_t i = 0; i < r.list.count; i++)
 		if (r.list.items[i].kind == IBTOPO_FIND_LOW_PATH_DIVERSITY &&
 		    r.list.items[i].subkind == IBTOPO_LPD_LEAF_PAIR)
-			pairs += r.list.items[i].value;
+			pairs += r.list.items[i].num.paths.leaves;
 	assert_float_equal(pairs, 10, 0);
 	assert_int_equal(count(&r, IBTOPO_LPD_LEAF_PAIR), 4);
 	done(&r);
@@ -280,7 +280,7 @@ static void single_homed_cluster_is_one_info(void **state)
 	/* a healthy cluster: the one finding is info, nothing else */
 	assert_int_equal(r.list.count, 1);
 	assert_int_equal(r.list.items[0].severity, IBTOPO_SEV_INFO);
-	assert_float_equal(r.list.items[0].value, 12, 0);
+	assert_float_equal(r.list.items[0].num.paths.servers, 12, 0);
 	assert_null(r.list.items[0].a.node);
 	assert_string_equal(ibtopo_topology_subkind_name(IBTOPO_FIND_LOW_PATH_DIVERSITY,
 							 IBTOPO_LPD_SINGLE_HOMED),
@@ -326,7 +326,7 @@ static void dual_majority_names_the_odd_server(void **state)
 	run_policy(&r, f, 0, IBTOPO_SERVERS_SINGLE);
 	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_LINK), 0);
 	assert_int_equal(count(&r, IBTOPO_LPD_SINGLE_HOMED), 1);
-	assert_float_equal(r.list.items[0].value, 1, 0);
+	assert_float_equal(r.list.items[0].num.paths.servers, 1, 0);
 	done(&r);
 }
 

@@ -263,8 +263,8 @@ static void same_level_link(void **state)
 	assert_string_equal(f->a.node, "leaf01");
 	assert_string_equal(f->b.node, "leaf02");
 	assert_true(f->a.port > 0 && f->b.port > 0);
-	assert_int_equal(f->expected, 1);
-	assert_int_equal(f->actual, 1);
+	assert_int_equal(f->num.tree.level_a, 1);
+	assert_int_equal(f->num.tree.level_b, 1);
 	assert_int_equal(level(&r, 1).same_links, 1);
 	assert_int_equal(f->severity, IBTOPO_SEV_WARNING);
 	done(&r);
@@ -285,8 +285,8 @@ static void level_skip(void **state)
 	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_LEVEL_SKIP);
 	assert_string_equal(f->a.node, "leaf01-01");
 	assert_string_equal(f->b.node, "core01");
-	assert_int_equal(f->expected, 1);
-	assert_int_equal(f->actual, 3);
+	assert_int_equal(f->num.tree.level_a, 1);
+	assert_int_equal(f->num.tree.level_b, 3);
 	done(&r);
 }
 
@@ -304,7 +304,7 @@ static void host_on_spine(void **state)
 	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_CA_ON_NON_LEAF);
 	assert_string_equal(f->a.node, "host0009 mlx5_0");
 	assert_string_equal(f->b.node, "spine01");
-	assert_int_equal(f->actual, 2);
+	assert_int_equal(f->num.tree.level_b, 2);
 	assert_int_equal(count_kind(&r, IBTOPO_FIND_FAT_TREE_VIOLATION), 1);
 	done(&r);
 }
@@ -321,8 +321,8 @@ static void dropped_uplink_is_uneven(void **state)
 	f = first(&r, IBTOPO_FIND_FAT_TREE_VIOLATION, IBTOPO_FTV_UNEVEN_UPLINKS);
 	assert_string_equal(f->a.node, "leaf01");
 	assert_int_equal(f->a.port, -1);
-	assert_int_equal(f->expected, 2);
-	assert_int_equal(f->actual, 1);
+	assert_int_equal(f->num.tree.usual_uplinks, 2);
+	assert_int_equal(f->num.tree.uplinks, 1);
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			       IBTOPO_FTV_UNEVEN_UPLINKS), 1);
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
@@ -348,8 +348,8 @@ static void piled_uplinks(void **state)
 	/* a lone upper switch: no director to name */
 	assert_null(f->d.node);
 	assert_true(f->d.guid == 0);
-	assert_int_equal(f->expected, 1);
-	assert_int_equal(f->actual, 2);
+	assert_int_equal(f->num.tree.usual_uplinks, 1);
+	assert_int_equal(f->num.tree.uplinks, 2);
 	/* same number of uplinks as its peers: not uneven */
 	assert_int_equal(count(&r, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			       IBTOPO_FTV_UNEVEN_UPLINKS), 0);
@@ -594,8 +594,8 @@ static void director_uplinks_piled(void **state)
 	assert_true(f->d.guid == ibtopo_fabric_find_node(r.f, f->b.guid)->sysimg_guid);
 	assert_true(f->d.guid != f->b.guid);
 	assert_int_equal(f->d.port, -1);
-	assert_int_equal(f->expected, 2);
-	assert_int_equal(f->actual, 4);
+	assert_int_equal(f->num.tree.usual_uplinks, 2);
+	assert_int_equal(f->num.tree.uplinks, 4);
 	done(&r);
 }
 
@@ -653,8 +653,8 @@ static void rail_cables_swapped(void **state)
 	assert_string_equal(f->a.node, "dgx0001 mlx5_0");
 	assert_string_equal(f->b.node, "rail2-su01");
 	assert_string_equal(f->c.node, "rail1-su01");
-	assert_int_equal(f->expected, 1);
-	assert_int_equal(f->actual, 2);
+	assert_int_equal(f->num.rail.expected, 1);
+	assert_int_equal(f->num.rail.actual, 2);
 	assert_string_equal(ibtopo_finding_kind_name(f->kind), "rail-mismatch");
 	done(&r);
 }
@@ -671,12 +671,12 @@ static void server_missing_a_rail(void **state)
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
 	assert_true(strncmp(f->a.node, "dgx0001 ", 8) == 0);
 	assert_string_equal(f->c.node, "rail8-su01");
-	assert_int_equal(f->expected, 8);
+	assert_int_equal(f->num.rail.expected, 8);
 	/* and rail 8 is one HCA short of the others */
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL);
-	assert_float_equal(f->value, 8, 0);
-	assert_int_equal(f->expected, 12);
-	assert_int_equal(f->actual, 11);
+	assert_float_equal(f->num.rail.rail, 8, 0);
+	assert_int_equal(f->num.rail.expected, 12);
+	assert_int_equal(f->num.rail.actual, 11);
 	assert_int_equal(count_kind(&r, IBTOPO_FIND_RAIL_MISMATCH), 2);
 	done(&r);
 }
@@ -881,8 +881,8 @@ static void dragonfly_one_of_two_global_links_missing(void **state)
 	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_MISSING_GLOBAL);
 	assert_string_equal(f->a.node, "g01-spine02");
 	assert_string_equal(f->b.node, "g02-spine02");
-	assert_int_equal(f->expected, 2);
-	assert_int_equal(f->actual, 1);
+	assert_int_equal(f->num.dragonfly.usual, 2);
+	assert_int_equal(f->num.dragonfly.count, 1);
 	ibtopo_finding_message(buf, sizeof(buf), f);
 	assert_non_null(strstr(buf, "group 1 and group 2 have 1 global link where most pairs of groups have 2"));
 	assert_non_null(strstr(buf, "'g01-spine02' and 'g02-spine02'"));
@@ -926,7 +926,7 @@ static void dragonfly_missing_uplink_and_odd_group(void **state)
 			       IBTOPO_DFP_UNEQUAL_GROUP), 1);
 	f = first(&r, IBTOPO_FIND_DRAGONFLY_VIOLATION, IBTOPO_DFP_UNEQUAL_GROUP);
 	assert_string_equal(f->a.node, "g03-leaf01");
-	assert_float_equal(f->value, 17, 0);
+	assert_float_equal(f->num.dragonfly.servers, 17, 0);
 	done(&r);
 }
 
@@ -1165,8 +1165,8 @@ static void fixture_ndr_superpod_rails(void **state)
 	assert_string_equal(f->a.node, "b08-p1-dgx-08-c01 HCA-5");
 	assert_string_equal(f->b.node, "MF0;B09-P1-IBLEAF-04-08:MQM9701/U1");
 	assert_string_equal(f->c.node, "MF0;B09-P1-IBLEAF-03-08:MQM9701/U1");
-	assert_int_equal(f->expected, 3);
-	assert_int_equal(f->actual, 4);
+	assert_int_equal(f->num.rail.expected, 3);
+	assert_int_equal(f->num.rail.actual, 4);
 	/* each leaf's rail and unit, as the diagram's columns use them */
 	{
 		const struct ibtopo_node *l4 = ibtopo_fabric_find_node(r.f, f->b.guid);
@@ -1187,13 +1187,13 @@ static void fixture_ndr_superpod_rails(void **state)
 	 * leaf of it and its 10 servers, not one per server */
 	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING), 1);
 	f = first(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_MISSING);
-	assert_int_equal(f->expected, 3);
+	assert_int_equal(f->num.rail.expected, 3);
 	assert_null(f->c.node);
 	assert_int_equal(f->a.port, -1);
 	assert_non_null(strstr(f->a.node, "IBLEAF-"));
 	assert_int_equal(ibtopo_topology_node_level(r.t,
 			 ibtopo_fabric_find_node(r.f, f->a.guid)), 1);
-	assert_float_equal(f->value, 10, 0);
+	assert_float_equal(f->num.rail.lacking, 10, 0);
 	{
 		char buf[512];
 
@@ -1202,7 +1202,7 @@ static void fixture_ndr_superpod_rails(void **state)
 	}
 	assert_int_equal(count(&r, IBTOPO_FIND_RAIL_MISMATCH, IBTOPO_RAIL_UNEQUAL), 1);
 	assert_float_equal(first(&r, IBTOPO_FIND_RAIL_MISMATCH,
-				 IBTOPO_RAIL_UNEQUAL)->value, 3, 0);
+				 IBTOPO_RAIL_UNEQUAL)->num.rail.rail, 3, 0);
 	assert_int_equal(ibtopo_topology_levels(r.t), 2);
 	assert_int_equal(level(&r, 1).switches, 31);
 	assert_int_equal(level(&r, 1).host_links, 542);

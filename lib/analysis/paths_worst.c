@@ -219,9 +219,9 @@ int ibtopo__paths_leaf_findings(struct ibtopo_topology *t,
 		f.a.guid = t->sw[t->leaves[best]].node->guid;
 		f.b.node = t->sw[t->leaves[worst]].node->desc;
 		f.b.guid = t->sw[t->leaves[worst]].node->guid;
-		f.expected = t->min_paths;
-		f.actual = (unsigned)(wv > UINT_MAX ? UINT_MAX : wv);
-		f.value = (double)bad[best];
+		f.num.paths.min_paths = t->min_paths;
+		f.num.paths.paths = (unsigned)(wv > UINT_MAX ? UINT_MAX : wv);
+		f.num.paths.leaves = (double)bad[best];
 		t->sw[t->leaves[best]].low = true;
 		for (size_t b = 0; b < L; b++) {
 			if (b == best || DONE(best, b) ||

@@ -210,10 +210,10 @@ static int missing_globals(struct ibtopo_topology *t, size_t *lack,
 				finding(&fd, IBTOPO_DFP_MISSING_GLOBAL);
 				ibtopo__topology_end_switch(&fd.a, t, sa);
 				ibtopo__topology_end_switch(&fd.b, t, sb);
-				fd.expected = (unsigned)usual_pair;
-				fd.actual = (unsigned)have;
-				fd.value = (double)(a + 1);
-				fd.limit = (double)(b + 1);
+				fd.num.dragonfly.usual = (unsigned)usual_pair;
+				fd.num.dragonfly.count = (unsigned)have;
+				fd.num.dragonfly.group_a = (double)(a + 1);
+				fd.num.dragonfly.group_b = (double)(b + 1);
 				if (lack[sa])
 					lack[sa]--;
 				if (lack[sb])
@@ -256,10 +256,10 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 			continue;
 		finding(&fd, IBTOPO_DFP_UNEQUAL_GROUP);
 		ibtopo__topology_end_switch(&fd.a, t, g->first);
-		fd.expected = (unsigned)ul;
-		fd.actual = (unsigned)g->leaves;
-		fd.value = (double)g->servers;
-		fd.limit = (double)g->spines;
+		fd.num.dragonfly.usual = (unsigned)ul;
+		fd.num.dragonfly.count = (unsigned)g->leaves;
+		fd.num.dragonfly.servers = (double)g->servers;
+		fd.num.dragonfly.spines = (double)g->spines;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	/* what each spine lacks of the usual number of global links */
@@ -283,8 +283,8 @@ int ibtopo__dragonfly_findings(struct ibtopo_topology *t,
 			continue;
 		finding(&fd, IBTOPO_DFP_UNEVEN_GLOBAL);
 		ibtopo__topology_end_switch(&fd.a, t, u);
-		fd.expected = (unsigned)usual;
-		fd.actual = (unsigned)t->sw[u].global;
+		fd.num.dragonfly.usual = (unsigned)usual;
+		fd.num.dragonfly.count = (unsigned)t->sw[u].global;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 out_free:

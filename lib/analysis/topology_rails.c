@@ -221,8 +221,8 @@ static int missing_rails(struct rails *r, struct ibtopo_topology *t,
 		ibtopo__topology_end_switch(&fd.c, t,
 			u == IBTOPO__NONE ? IBTOPO__NONE :
 			r->unit_leaf[u * r->R + first]);
-		fd.expected = first + 1;
-		fd.value = n;
+		fd.num.rail.expected = first + 1;
+		fd.num.rail.lacking = n;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	for (size_t u = 0; u < t->nunits && !ret; u++)
@@ -239,8 +239,8 @@ static int missing_rails(struct rails *r, struct ibtopo_topology *t,
 			ibtopo__topology_end_switch(&fd.a, t, leaf);
 			ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
 			ibtopo__topology_end_switch(&fd.c, t, IBTOPO__NONE);
-			fd.expected = k + 1;
-			fd.value = (double)lack[u * r->R + k];
+			fd.num.rail.expected = k + 1;
+			fd.num.rail.lacking = (double)lack[u * r->R + k];
 			ret = ibtopo__topology_add(out, &fd, err);
 		}
 	free(lack);
@@ -276,8 +276,8 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 		ibtopo_end_from_port(&fd.a, h->port);
 		ibtopo_end_from_port(&fd.b, h->port->remote);
 		ibtopo__topology_end_switch(&fd.c, t, want);
-		fd.expected = (unsigned)h->rail + 1;
-		fd.actual = r->leaf_rail[h->sw] < 0 ? 0 :
+		fd.num.rail.expected = (unsigned)h->rail + 1;
+		fd.num.rail.actual = r->leaf_rail[h->sw] < 0 ? 0 :
 			    (unsigned)r->leaf_rail[h->sw] + 1;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
@@ -294,9 +294,9 @@ static int findings(struct rails *r, struct ibtopo_topology *t,
 		fd.subkind = IBTOPO_RAIL_UNEQUAL;
 		ibtopo__topology_end_switch(&fd.a, t, IBTOPO__NONE);
 		ibtopo__topology_end_switch(&fd.b, t, IBTOPO__NONE);
-		fd.expected = (unsigned)most;
-		fd.actual = (unsigned)t->rail_hcas[k];
-		fd.value = k + 1;
+		fd.num.rail.expected = (unsigned)most;
+		fd.num.rail.actual = (unsigned)t->rail_hcas[k];
+		fd.num.rail.rail = k + 1;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	free(has);

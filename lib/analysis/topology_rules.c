@@ -103,8 +103,8 @@ int ibtopo__rules_links(struct ibtopo_topology *t, struct ibtopo_findings *out,
 						IBTOPO_FTV_LEVEL_SKIP);
 			ibtopo_end_from_port(&fd.a, pa);
 			ibtopo_end_from_port(&fd.b, pb);
-			fd.expected = (unsigned)la;
-			fd.actual = (unsigned)lb;
+			fd.num.tree.level_a = (unsigned)la;
+			fd.num.tree.level_b = (unsigned)lb;
 			ret = ibtopo__topology_add(out, &fd, err);
 			continue;
 		}
@@ -125,8 +125,8 @@ int ibtopo__rules_links(struct ibtopo_topology *t, struct ibtopo_findings *out,
 			     IBTOPO_FTV_CA_ON_NON_LEAF);
 		ibtopo_end_from_port(&fd.a, pa);
 		ibtopo_end_from_port(&fd.b, pb);
-		fd.expected = 1;
-		fd.actual = (unsigned)lb;
+		fd.num.tree.level_a = 1;
+		fd.num.tree.level_b = (unsigned)lb;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	return ret;
@@ -214,13 +214,13 @@ static int uneven_uplinks(struct ibtopo_topology *t, unsigned l, unsigned *vals,
 		finding_init(&fd, IBTOPO_FIND_FAT_TREE_VIOLATION,
 			     IBTOPO_FTV_UNEVEN_UPLINKS);
 		end_node(&fd.a, t->sw[u].node);
-		fd.expected = usual;
-		fd.actual = up;
+		fd.num.tree.usual_uplinks = usual;
+		fd.num.tree.uplinks = up;
 		/* a partial sweep may just not have reached them: no design
 		 * choice is inferred, they are missing uplinks */
 		if (l == 1 && !ibtopo_fabric_meta(t->fabric)->partial) {
-			fd.value = down;
-			fd.limit = usual_down;
+			fd.num.tree.hosts = down;
+			fd.num.tree.usual_hosts = usual_down;
 		}
 		/* down/up <= usual_down/usual, in integers */
 		if (l == 1 && up && !ibtopo_fabric_meta(t->fabric)->partial &&
@@ -330,8 +330,8 @@ static int piled_uplinks(struct ibtopo_topology *t, unsigned l, size_t u,
 	end_node(&fd.b, t->sw[most].node);
 	end_node(&fd.c, t->sw[none].node);
 	ret = director_end(t, t->sw[most].chassis, &fd.d, err);
-	fd.expected = per;
-	fd.actual = mostn;
+	fd.num.tree.usual_uplinks = per;
+	fd.num.tree.uplinks = mostn;
 	if (!ret)
 		ret = ibtopo__topology_add(out, &fd, err);
 	return ret;
@@ -406,9 +406,9 @@ int ibtopo__rules_servers(struct ibtopo_topology *t,
 		fd.severity = IBTOPO_SEV_INFO;
 		end_node(&fd.a, NULL);
 		end_node(&fd.b, NULL);
-		fd.expected = t->min_paths;
-		fd.actual = 1;
-		fd.value = (double)t->single_homed;
+		fd.num.paths.min_paths = t->min_paths;
+		fd.num.paths.paths = 1;
+		fd.num.paths.servers = (double)t->single_homed;
 		return ibtopo__topology_add(out, &fd, err);
 	}
 	for (size_t i = 0; i < t->nservers && !ret; i++) {
@@ -424,9 +424,9 @@ int ibtopo__rules_servers(struct ibtopo_topology *t,
 			ibtopo_end_from_port(&fd.b, s->port->remote);
 		else
 			end_node(&fd.b, t->sw[s->att[0].sw].node);
-		fd.expected = t->min_paths;
-		fd.actual = s->links < 2 ? 1 : (unsigned)s->natt;
-		fd.value = (double)s->links;
+		fd.num.paths.min_paths = t->min_paths;
+		fd.num.paths.paths = s->links < 2 ? 1 : (unsigned)s->natt;
+		fd.num.paths.links = (double)s->links;
 		ret = ibtopo__topology_add(out, &fd, err);
 	}
 	return ret;
