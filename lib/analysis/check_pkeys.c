@@ -59,8 +59,7 @@ static int switch_drop(struct ibtopo_findings *out, const struct ibtopo_port *p,
 				   IBTOPO_PKEY_DROP_MISSING;
 		if (have)
 			f.severity = IBTOPO_SEV_WARNING;
-		f.limit = k;
-		f.actual = k;
+		f.num.pkey.pkey = k;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	return rc;
@@ -152,9 +151,8 @@ static int no_full(struct ibtopo_findings *out,
 			continue;
 		tally(&t, v, n, base);
 		ibtopo__finding_init(&f, IBTOPO_FIND_PKEY_NO_FULL_MEMBER);
-		f.limit = base;
-		f.actual = base;
-		f.expected = (unsigned)t.members;
+		f.num.pkey.pkey = base;
+		f.num.pkey.ports = (unsigned)t.members;
 		if (base == IBTOPO_PKEY_DEFAULT && !t.full && !sm_unseen) {
 			f.subkind = IBTOPO_PKEY_NOFULL_DEFAULT;
 			ibtopo_end_from_port(&f.a, sm ? sm : t.first);
@@ -207,11 +205,9 @@ static int mixed_leaf(struct ibtopo_findings *out,
 					   v[k]->remote->node->guid, -1 };
 		f.subkind = flag_limited ? IBTOPO_PKEY_MIXED_LIMITED :
 					   IBTOPO_PKEY_MIXED_FULL;
-		f.limit = base;
-		f.expected =
+		f.num.pkey.pkey = base;
+		f.num.pkey.ports =
 			(unsigned)(flag_limited ? t.full : t.members - t.full);
-		f.actual =
-			(unsigned)(flag_limited ? t.members - t.full : t.full);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	return rc;

@@ -102,8 +102,7 @@ static int port_guids(struct ibtopo_findings *out,
 		ibtopo_end_from_port(&f.a, v[i - 1].port);
 		ibtopo_end_from_port(&f.b, v[i].port);
 		/* the port GUID, for the sentence: not a JSON key */
-		f.expected = (unsigned)(v[i].key >> 32);
-		f.actual = (unsigned)v[i].key;
+		f.num.port_guid.guid = v[i].key;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	free(v);
@@ -127,10 +126,10 @@ static int lids(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
 			ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_LID);
 			ibtopo_end_from_port(&f.a, v[top].port);
 			ibtopo_end_from_port(&f.b, v[i].port);
-			f.limit = first;
-			f.expected = (unsigned)(v[top].key >> 16);
-			f.actual = (unsigned)(v[i].key & 0xffff);
-			f.value = last;
+			f.num.lids.lid = first;
+			f.num.lids.a_first = (unsigned)(v[top].key >> 16);
+			f.num.lids.a_last = last;
+			f.num.lids.b_last = (unsigned)(v[i].key & 0xffff);
 			rc = ibtopo_findings_add(out, &f, err);
 		}
 		if ((v[i].key & 0xffff) > (v[top].key & 0xffff))
@@ -182,7 +181,7 @@ static int descs(struct ibtopo_findings *out,
 		ibtopo__finding_init(&f, IBTOPO_FIND_DUPLICATE_NODE_DESC);
 		f.a = (struct ibtopo_end){ v[i]->desc, v[i]->guid, -1 };
 		f.b = (struct ibtopo_end){ v[i + 1]->desc, v[i + 1]->guid, -1 };
-		f.actual = (unsigned)(j - i);
+		f.num.nodes.nodes = (unsigned)(j - i);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	free(v);
@@ -302,10 +301,10 @@ static int fw_group(struct ibtopo_findings *out, const struct ibtopo_node **v,
 		ibtopo__finding_init(&f, IBTOPO_FIND_FIRMWARE_MISMATCH);
 		f.a = (struct ibtopo_end){ v[k]->desc, v[k]->guid, -1 };
 		f.b = (struct ibtopo_end){ v[b0]->desc, v[b0]->guid, -1 };
-		f.value = (double)fw_version(v[k]);
-		f.limit = (double)fw_version(v[b0]);
-		f.expected = (unsigned)(j - i);
-		f.actual = (unsigned)bestn;
+		f.num.firmware.version = fw_version(v[k]);
+		f.num.firmware.usual_version = fw_version(v[b0]);
+		f.num.firmware.model_nodes = (unsigned)(j - i);
+		f.num.firmware.usual_nodes = (unsigned)bestn;
 		f.vendor_id = v[k]->vendor_id;
 		f.device_id = v[k]->device_id;
 		f.note = v[k]->psid;
@@ -395,12 +394,12 @@ static int sms(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
 	ibtopo__finding_init(&f, IBTOPO_FIND_SM_STATE);
 	if (!masters) {
 		f.subkind = IBTOPO_SM_NO_MASTER;
-		f.actual = (unsigned)n;
+		f.num.sm.sms = (unsigned)n;
 		return ibtopo_findings_add(out, &f, err);
 	}
 	if (masters > 1) {
 		f.subkind = IBTOPO_SM_SEVERAL_MASTERS;
-		f.actual = (unsigned)masters;
+		f.num.sm.sms = (unsigned)masters;
 		sm_end(&f.a, fabric, master);
 		sm_end(&f.b, fabric, second);
 		return ibtopo_findings_add(out, &f, err);
@@ -416,8 +415,8 @@ static int sms(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
 		f.subkind = IBTOPO_SM_STANDBY_OUTRANKS;
 		sm_end(&f.a, fabric, sm);
 		sm_end(&f.b, fabric, master);
-		f.expected = master->priority;
-		f.actual = sm->priority;
+		f.num.sm.master_priority = master->priority;
+		f.num.sm.priority = sm->priority;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	/* it answered the first read: that answer alone moves ActCount */
@@ -425,7 +424,7 @@ static int sms(struct ibtopo_findings *out, const struct ibtopo_fabric *fabric,
 		ibtopo__finding_init(&f, IBTOPO_FIND_SM_STATE);
 		f.subkind = IBTOPO_SM_MASTER_IDLE;
 		sm_end(&f.a, fabric, master);
-		f.actual = master->act_count;
+		f.num.sm.act_count = master->act_count;
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	return rc;
@@ -472,16 +471,14 @@ static int link_cap(struct ibtopo_findings *out, const struct ibtopo_link *l,
 	    (set_a == both && set_b == both))
 		return 0;
 	ibtopo__finding_init_link(&f, kind, l);
-	f.expected = both;
-	f.value = set_a;
-	f.limit = set_b;
+	f.num.link_cap.cap = both;
+	f.num.link_cap.set_a = set_a;
+	f.num.link_cap.set_b = set_b;
 	if (set_a > both || set_b > both) {
 		f.subkind = IBTOPO_LINK_CAP_ABOVE;
-		f.actual = set_a > set_b ? set_a : set_b;
 	} else {
 		f.subkind = IBTOPO_LINK_CAP_BELOW;
 		f.severity = IBTOPO_SEV_WARNING;
-		f.actual = set_a < set_b ? set_a : set_b;
 	}
 	return ibtopo_findings_add(out, &f, err);
 }

@@ -3,7 +3,7 @@
  * (analysis/check_pkeys.c), as ibdiagnet checks partitions: a PKey the
  * host's enforcing switch port lacks, a partition without a full member,
  * and one PKey held both ways among the hosts of one leaf. The PKey is
- * in f->limit.
+ * in f->num.pkey.pkey.
  */
 #include "findings/findings-int.h"
 
@@ -27,7 +27,7 @@ static int pkey_switch_drop_sentence(char *buf, size_t len,
 				     const struct ibtopo__shared_names *names)
 {
 	char a[96], b[96];
-	unsigned k = (unsigned)f->limit;
+	unsigned k = f->num.pkey.pkey;
 
 	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
 	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
@@ -50,6 +50,7 @@ const struct ibtopo__finding_kind ibtopo__kind_pkey_switch_drop = {
 	.sentence = pkey_switch_drop_sentence,
 	.subkind_name = drop_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_PKEY,
 };
 
 static const char *nofull_subkind_name(int subkind)
@@ -72,7 +73,7 @@ pkey_no_full_member_sentence(char *buf, size_t len,
 			     const struct ibtopo__shared_names *names)
 {
 	char a[96], b[96];
-	unsigned k = (unsigned)f->limit & IBTOPO_PKEY_BASE;
+	unsigned k = f->num.pkey.pkey & IBTOPO_PKEY_BASE;
 
 	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
 	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
@@ -85,11 +86,11 @@ pkey_no_full_member_sentence(char *buf, size_t len,
 		return snprintf(
 			buf, len,
 			"the %u members of partition 0x%04x (%s port %d, %s port %d, ...) are all limited members: a limited member talks only to full members, so none of them can talk to another; make the ports that serve the others full members in the subnet manager's partition configuration",
-			f->expected, k, a, f->a.port, b, f->b.port);
+			f->num.pkey.ports, k, a, f->a.port, b, f->b.port);
 	return snprintf(
 		buf, len,
 		"none of the %u ports in the default partition (0x%04x) is a full member, %s port %d among them: limited members talk only to full members, so no host reaches the subnet manager's SA nor another host over it; make the SM's port a full member, and the hosts as the site needs (OpenSM: Default=0x7fff : ALL=full, SELF=full in partitions.conf)",
-		f->expected, k, a, f->a.port);
+		f->num.pkey.ports, k, a, f->a.port);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_pkey_no_full_member = {
@@ -99,6 +100,7 @@ const struct ibtopo__finding_kind ibtopo__kind_pkey_no_full_member = {
 	.sentence = pkey_no_full_member_sentence,
 	.subkind_name = nofull_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_PKEY,
 };
 
 static const char *mixed_subkind_name(int subkind)
@@ -119,7 +121,8 @@ pkey_membership_mixed_sentence(char *buf, size_t len,
 			       const struct ibtopo__shared_names *names)
 {
 	char a[96], b[96], c[96];
-	unsigned k = (unsigned)f->limit & IBTOPO_PKEY_BASE;
+	unsigned k = f->num.pkey.pkey & IBTOPO_PKEY_BASE;
+	unsigned others = f->num.pkey.ports;
 	bool limited = f->subkind == IBTOPO_PKEY_MIXED_LIMITED;
 
 	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
@@ -128,11 +131,11 @@ pkey_membership_mixed_sentence(char *buf, size_t len,
 	return snprintf(
 		buf, len,
 		"%s port %d is a %s member of partition 0x%04x while %u other host%s on its leaf, %s, hold%s it as %s member%s (%s among them): if it is to work as they do, make it a %s member in the subnet manager's partition configuration; a limited member talks only to full members",
-		a, f->a.port, limited ? "limited" : "full", k, f->expected,
-		f->expected == 1 ? "" : "s", c, f->expected == 1 ? "s" : "",
-		f->expected == 1 ? (limited ? "a full" : "a limited") :
-				   (limited ? "full" : "limited"),
-		f->expected == 1 ? "" : "s", b, limited ? "full" : "limited");
+		a, f->a.port, limited ? "limited" : "full", k, others,
+		others == 1 ? "" : "s", c, others == 1 ? "s" : "",
+		others == 1 ? (limited ? "a full" : "a limited") :
+			      (limited ? "full" : "limited"),
+		others == 1 ? "" : "s", b, limited ? "full" : "limited");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_pkey_membership_mixed = {
@@ -142,4 +145,5 @@ const struct ibtopo__finding_kind ibtopo__kind_pkey_membership_mixed = {
 	.sentence = pkey_membership_mixed_sentence,
 	.subkind_name = mixed_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_PKEY,
 };

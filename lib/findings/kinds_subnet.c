@@ -36,6 +36,7 @@ const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_guid = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = duplicate_node_guid_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_NONE,
 };
 
 static int
@@ -49,8 +50,9 @@ duplicate_port_guid_sentence(char *buf, size_t len,
 	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
 	return snprintf(
 		buf, len,
-		"port %d of %s and port %d of %s have one port GUID, 0x%08x%08x: the subnet manager and the SA tell ports apart by it, so one of them is unreachable by GUID (and by its GID); give each port its own GUID (flash the adapter's firmware with the GUIDs on its label), then restart the subnet manager",
-		f->a.port, a, f->b.port, b, f->expected, f->actual);
+		"port %d of %s and port %d of %s have one port GUID, 0x%016" PRIx64
+		": the subnet manager and the SA tell ports apart by it, so one of them is unreachable by GUID (and by its GID); give each port its own GUID (flash the adapter's firmware with the GUIDs on its label), then restart the subnet manager",
+		f->a.port, a, f->b.port, b, f->num.port_guid.guid);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_duplicate_port_guid = {
@@ -59,6 +61,7 @@ const struct ibtopo__finding_kind ibtopo__kind_duplicate_port_guid = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = duplicate_port_guid_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_PORT_GUID,
 };
 
 /* A LID range as a sentence names it: "LID 5" or "LIDs 4-7". */
@@ -76,18 +79,17 @@ static int duplicate_lid_sentence(char *buf, size_t len,
 				  const struct ibtopo_finding *f,
 				  const struct ibtopo__shared_names *names)
 {
+	const struct ibtopo_lids_detail *l = &f->num.lids;
 	char a[96], b[96], ra[32], rb[32];
 
 	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
 	ibtopo__sentence_end(names, &f->b, b, sizeof(b));
 	return snprintf(
 		buf, len,
-		"port %d of %s (%s) and port %d of %s (%s) answer to LID %g: packets to it reach only one of them, as the forwarding tables choose; let the subnet manager assign LIDs afresh (a LID set by hand, or OpenSM's guid2lid file carried from another subnet, is the usual cause), then sweep again",
-		f->a.port, a,
-		lid_range(ra, sizeof(ra), f->expected, (unsigned)f->value),
-		f->b.port, b,
-		lid_range(rb, sizeof(rb), (unsigned)f->limit, f->actual),
-		f->limit);
+		"port %d of %s (%s) and port %d of %s (%s) answer to LID %u: packets to it reach only one of them, as the forwarding tables choose; let the subnet manager assign LIDs afresh (a LID set by hand, or OpenSM's guid2lid file carried from another subnet, is the usual cause), then sweep again",
+		f->a.port, a, lid_range(ra, sizeof(ra), l->a_first, l->a_last),
+		f->b.port, b, lid_range(rb, sizeof(rb), l->lid, l->b_last),
+		l->lid);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_duplicate_lid = {
@@ -96,7 +98,7 @@ const struct ibtopo__finding_kind ibtopo__kind_duplicate_lid = {
 	.severity = IBTOPO_SEV_ERROR,
 	.sentence = duplicate_lid_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
-	.flags = IBTOPO__KIND_LID,
+	.family = IBTOPO__FAMILY_LIDS,
 };
 
 static int
@@ -110,8 +112,8 @@ duplicate_node_desc_sentence(char *buf, size_t len,
 		"%u nodes share the description '%s' (0x%016" PRIx64
 		", 0x%016" PRIx64
 		"%s): reports, node-name maps and scheduler files cannot tell them apart; give each its own (a host's /sys/class/infiniband/<device>/node_desc, a switch's system name), then sweep again",
-		f->actual, f->a.node ? f->a.node : "", f->a.guid, f->b.guid,
-		f->actual > 2 ? ", ..." : "");
+		f->num.nodes.nodes, f->a.node ? f->a.node : "", f->a.guid,
+		f->b.guid, f->num.nodes.nodes > 2 ? ", ..." : "");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc = {
@@ -120,6 +122,7 @@ const struct ibtopo__finding_kind ibtopo__kind_duplicate_node_desc = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = duplicate_node_desc_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_NODES,
 };
 
 static const char *link_cap_subkind_name(int subkind)
@@ -170,9 +173,9 @@ static void link_cap_words(char *buf, size_t len,
 	snprintf(
 		buf, len,
 		"%s is %s at %s port %d and %s at %s port %d, while the smaller %s of the two ports is %s",
-		what, text(va, sizeof(va), (unsigned)f->value), a, f->a.port,
-		text(vb, sizeof(vb), (unsigned)f->limit), b, f->b.port, cap,
-		text(both, sizeof(both), f->expected));
+		what, text(va, sizeof(va), f->num.link_cap.set_a), a, f->a.port,
+		text(vb, sizeof(vb), f->num.link_cap.set_b), b, f->b.port, cap,
+		text(both, sizeof(both), f->num.link_cap.cap));
 }
 
 static int mtu_mismatch_sentence(char *buf, size_t len,
@@ -201,6 +204,7 @@ const struct ibtopo__finding_kind ibtopo__kind_mtu_mismatch = {
 	.sentence = mtu_mismatch_sentence,
 	.subkind_name = link_cap_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
+	.family = IBTOPO__FAMILY_LINK_CAP,
 };
 
 static int vl_mismatch_sentence(char *buf, size_t len,
@@ -229,6 +233,7 @@ const struct ibtopo__finding_kind ibtopo__kind_vl_mismatch = {
 	.sentence = vl_mismatch_sentence,
 	.subkind_name = link_cap_subkind_name,
 	.draw = IBTOPO__DRAW_DOWNGRADE,
+	.family = IBTOPO__FAMILY_LINK_CAP,
 };
 
 static const char *sm_subkind_name(int subkind)
@@ -251,6 +256,7 @@ static int sm_state_sentence(char *buf, size_t len,
 			     const struct ibtopo_finding *f,
 			     const struct ibtopo__shared_names *names)
 {
+	const struct ibtopo_sm_detail *sm = &f->num.sm;
 	char a[96], b[96];
 
 	ibtopo__sentence_end(names, &f->a, a, sizeof(a));
@@ -259,25 +265,26 @@ static int sm_state_sentence(char *buf, size_t len,
 		return snprintf(
 			buf, len,
 			"%u subnet managers are master, %s port %d and %s port %d among them: each programs the switches its own way and they undo each other; stop all but one, or give them distinct priorities so that the others become standby",
-			f->actual, a, f->a.port, b, f->b.port);
+			sm->sms, a, f->a.port, b, f->b.port);
 	if (f->subkind == IBTOPO_SM_STANDBY_OUTRANKS)
 		return snprintf(
 			buf, len,
 			"the standby subnet manager on %s port %d has priority %u, above the master's %u (on %s port %d): it should have taken over; check that both see each other (SMInfo polling), or lower its priority so the setup says which one leads",
-			a, f->a.port, f->actual, f->expected, b, f->b.port);
+			a, f->a.port, sm->priority, sm->master_priority, b,
+			f->b.port);
 	if (f->subkind == IBTOPO_SM_MASTER_IDLE)
 		return snprintf(
 			buf, len,
 			"the master subnet manager on %s port %d answered SMInfo twice with ActCount %u: an SM counts the SMPs it sends, its first answer among them, so this one no longer works (hung, or its port's agent answers for it) and no one configures the fabric, while its standbys still see a master; check its process and log, restart it or stop it so a standby takes over",
-			a, f->a.port, f->actual);
-	if (!f->actual)
+			a, f->a.port, sm->act_count);
+	if (!sm->sms)
 		return snprintf(
 			buf, len,
 			"no subnet manager runs in this fabric (no port says IsSM): the fabric keeps its last configuration, but a link that comes up or a node that joins stays down; start a subnet manager (opensm, or a managed switch's) with a standby elsewhere");
 	return snprintf(
 		buf, len,
 		"none of the %u subnet manager%s found is master: no one configures the fabric; check the SM's log and state (sminfo), or restart it",
-		f->actual, f->actual == 1 ? "" : "s");
+		sm->sms, sm->sms == 1 ? "" : "s");
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_sm_state = {
@@ -287,13 +294,12 @@ const struct ibtopo__finding_kind ibtopo__kind_sm_state = {
 	.sentence = sm_state_sentence,
 	.subkind_name = sm_subkind_name,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_SM,
 };
 
 /* A firmware version packed as check_subnet.c packs it, as text. */
-static const char *fw_text(char *buf, size_t len, double packed)
+static const char *fw_text(char *buf, size_t len, uint64_t v)
 {
-	uint64_t v = (uint64_t)packed;
-
 	snprintf(buf, len, "%u.%u.%04u", (unsigned)(v >> 32),
 		 (unsigned)(v >> 16 & 0xffff), (unsigned)(v & 0xffff));
 	return buf;
@@ -310,9 +316,10 @@ static int firmware_mismatch_sentence(char *buf, size_t len,
 	return snprintf(
 		buf, len,
 		"%s runs firmware %s while %u of the %u nodes of its model (0x%04x:0x%04x, PSID %s) run %s, %s among them: one model on several firmware versions behaves unevenly; update it to the version the fabric settled on (mlxfwmanager, flint), or all of them to a newer one",
-		a, fw_text(va, sizeof(va), f->value), f->actual, f->expected,
+		a, fw_text(va, sizeof(va), f->num.firmware.version),
+		f->num.firmware.usual_nodes, f->num.firmware.model_nodes,
 		f->vendor_id, f->device_id, f->note ? f->note : "?",
-		fw_text(vb, sizeof(vb), f->limit), b);
+		fw_text(vb, sizeof(vb), f->num.firmware.usual_version), b);
 }
 
 const struct ibtopo__finding_kind ibtopo__kind_firmware_mismatch = {
@@ -321,4 +328,5 @@ const struct ibtopo__finding_kind ibtopo__kind_firmware_mismatch = {
 	.severity = IBTOPO_SEV_WARNING,
 	.sentence = firmware_mismatch_sentence,
 	.draw = IBTOPO__DRAW_TOPOLOGY,
+	.family = IBTOPO__FAMILY_FIRMWARE,
 };
