@@ -965,7 +965,6 @@ static void every_kind_has_a_sentence(void **state)
 	(void)state;
 	for (int k = 1; k < IBTOPO_FIND_KIND_MAX_; k++) {
 		struct ibtopo_finding f = { .kind = (enum ibtopo_finding_kind)k,
-			.expected = IBTOPO_SPEED_HDR, .actual = IBTOPO_SPEED_EDR,
 			.num.rate = { .expected = IBTOPO_SPEED_HDR,
 				      .active = IBTOPO_SPEED_EDR },
 			.a = { "leaf01", 1, 3 }, .b = { "host001", 2, 1 },

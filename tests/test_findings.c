@@ -192,9 +192,7 @@ static void assert_same_findings(const struct ibtopo_findings *a,
 		assert_int_equal(x->kind, y->kind);
 		assert_int_equal(x->severity, y->severity);
 		assert_int_equal(x->subkind, y->subkind);
-		assert_int_equal(x->expected, y->expected);
-		assert_int_equal(x->actual, y->actual);
-		assert_true(x->value == y->value && x->limit == y->limit);
+		assert_memory_equal(&x->num, &y->num, sizeof(x->num));
 		assert_int_equal(x->evidence, y->evidence);
 		assert_int_equal(x->cause, y->cause);
 		assert_ptr_equal(x->note, y->note);
@@ -470,6 +468,312 @@ static void analyze_passes_routing_options(void **state)
 	ibtopo_fabric_free(f);
 }
 
+/* ---- each kind's numbers under its documented JSON keys ---- */
+
+/*
+ * The family of each kind and the unit of its rate or change fields, as
+ * <ibtopo/findings.h> documents them (IBTOPO__FAMILY_NONE: none).
+ */
+static const struct {
+	enum ibtopo__family family;
+	enum ibtopo__unit unit;
+} documented[IBTOPO_FIND_KIND_MAX_] = {
+	[IBTOPO_FIND_SPEED_DOWNGRADE] = { IBTOPO__FAMILY_RATE, IBTOPO__UNIT_SPEED },
+	[IBTOPO_FIND_WIDTH_DOWNGRADE] = { IBTOPO__FAMILY_RATE, IBTOPO__UNIT_WIDTH },
+	[IBTOPO_FIND_SPEED_BELOW_PLAN] = { IBTOPO__FAMILY_RATE, IBTOPO__UNIT_SPEED },
+	[IBTOPO_FIND_WIDTH_BELOW_PLAN] = { IBTOPO__FAMILY_RATE, IBTOPO__UNIT_WIDTH },
+	[IBTOPO_FIND_CABLE_UNDERRATED] = { IBTOPO__FAMILY_RATING, 0 },
+	[IBTOPO_FIND_CABLE_OVER_LENGTH] = { IBTOPO__FAMILY_REACH, 0 },
+	[IBTOPO_FIND_CABLE_NOT_CHECKED] = { IBTOPO__FAMILY_UNCHECKED, 0 },
+	[IBTOPO_FIND_CABLE_ROW_UNMATCHED] = { IBTOPO__FAMILY_CABLE_ROW, 0 },
+	[IBTOPO_FIND_NODE_ADDED] = { IBTOPO__FAMILY_LINKS, 0 },
+	[IBTOPO_FIND_NODE_REMOVED] = { IBTOPO__FAMILY_LINKS, 0 },
+	[IBTOPO_FIND_MISSING_NODE] = { IBTOPO__FAMILY_LINKS, 0 },
+	[IBTOPO_FIND_EXTRA_NODE] = { IBTOPO__FAMILY_LINKS, 0 },
+	[IBTOPO_FIND_CREDIT_LOOP] = { IBTOPO__FAMILY_LINKS, 0 },
+	[IBTOPO_FIND_PORT_NOT_ACTIVE] = { IBTOPO__FAMILY_PORTS, 0 },
+	[IBTOPO_FIND_LOW_PATH_DIVERSITY] = { IBTOPO__FAMILY_PATHS, 0 },
+	[IBTOPO_FIND_FAT_TREE_VIOLATION] = { IBTOPO__FAMILY_TREE, 0 },
+	[IBTOPO_FIND_RAIL_MISMATCH] = { IBTOPO__FAMILY_RAIL, 0 },
+	[IBTOPO_FIND_DRAGONFLY_VIOLATION] = { IBTOPO__FAMILY_DRAGONFLY, 0 },
+	[IBTOPO_FIND_LINK_SPEED_CHANGED] = { IBTOPO__FAMILY_CHANGE, IBTOPO__UNIT_SPEED },
+	[IBTOPO_FIND_LINK_WIDTH_CHANGED] = { IBTOPO__FAMILY_CHANGE, IBTOPO__UNIT_WIDTH },
+	[IBTOPO_FIND_PORT_STATE_CHANGED] = { IBTOPO__FAMILY_CHANGE, IBTOPO__UNIT_PORT_STATE },
+	[IBTOPO_FIND_LID_CHANGED] = { IBTOPO__FAMILY_CHANGE, IBTOPO__UNIT_COUNT },
+	[IBTOPO_FIND_ROUTE_LOAD_CHANGED] = { IBTOPO__FAMILY_CHANGE, IBTOPO__UNIT_COUNT },
+	[IBTOPO_FIND_PORT_ERRORS] = { IBTOPO__FAMILY_COUNTER, 0 },
+	[IBTOPO_FIND_FAILING_CABLE] = { IBTOPO__FAMILY_COUNTER, 0 },
+	[IBTOPO_FIND_PORT_ERROR_RATE] = { IBTOPO__FAMILY_GROWTH, 0 },
+	[IBTOPO_FIND_LINK_FLAPPING] = { IBTOPO__FAMILY_GROWTH, 0 },
+	[IBTOPO_FIND_HIGH_BER] = { IBTOPO__FAMILY_MEASURE, 0 },
+	[IBTOPO_FIND_CONGESTED_PORT] = { IBTOPO__FAMILY_MEASURE, 0 },
+	[IBTOPO_FIND_ROUTE_BLACK_HOLE] = { IBTOPO__FAMILY_ROUTE, 0 },
+	[IBTOPO_FIND_ROUTE_LOOP] = { IBTOPO__FAMILY_ROUTE, 0 },
+	[IBTOPO_FIND_ROUTE_NOT_MINIMAL] = { IBTOPO__FAMILY_DETOUR, 0 },
+	[IBTOPO_FIND_ROUTE_CHANGED] = { IBTOPO__FAMILY_ROUTE_CHANGE, 0 },
+	[IBTOPO_FIND_MCAST_UNREACHED] = { IBTOPO__FAMILY_MCAST, 0 },
+	[IBTOPO_FIND_MCAST_LOOP] = { IBTOPO__FAMILY_MCAST, 0 },
+	[IBTOPO_FIND_MCAST_DEAD_END] = { IBTOPO__FAMILY_MCAST, 0 },
+	[IBTOPO_FIND_MCAST_DISCONNECTED] = { IBTOPO__FAMILY_MCAST, 0 },
+	[IBTOPO_FIND_DUPLICATE_PORT_GUID] = { IBTOPO__FAMILY_PORT_GUID, 0 },
+	[IBTOPO_FIND_DUPLICATE_LID] = { IBTOPO__FAMILY_LIDS, 0 },
+	[IBTOPO_FIND_DUPLICATE_NODE_DESC] = { IBTOPO__FAMILY_NODES, 0 },
+	[IBTOPO_FIND_MTU_MISMATCH] = { IBTOPO__FAMILY_LINK_CAP, 0 },
+	[IBTOPO_FIND_VL_MISMATCH] = { IBTOPO__FAMILY_LINK_CAP, 0 },
+	[IBTOPO_FIND_SM_STATE] = { IBTOPO__FAMILY_SM, 0 },
+	[IBTOPO_FIND_FIRMWARE_MISMATCH] = { IBTOPO__FAMILY_FIRMWARE, 0 },
+	[IBTOPO_FIND_PKEY_SWITCH_DROP] = { IBTOPO__FAMILY_PKEY, 0 },
+	[IBTOPO_FIND_PKEY_NO_FULL_MEMBER] = { IBTOPO__FAMILY_PKEY, 0 },
+	[IBTOPO_FIND_PKEY_MEMBERSHIP_MIXED] = { IBTOPO__FAMILY_PKEY, 0 },
+};
+
+/* Every key a finding's numbers can go to. */
+static const char *const detail_keys[] = {
+	"active", "expected", "rated_speed", "old", "new", "links", "paths",
+	"min_paths", "media", "length_m", "reach_m", "counter", "count",
+	"threshold", "growth", "rate_per_hour", "interval_h", "lid", "routes",
+	"hops", "min_hops", "measure", "interval_s",
+};
+
+struct keyed {
+	const char *key;
+	char json[64];	/* what follows "key": */
+};
+
+/* A bit (or state, or number) in a kind's unit, as JSON writes it. */
+static void in_unit(struct keyed *k, const char *key, enum ibtopo__unit unit,
+		    int subkind, unsigned v)
+{
+	k->key = key;
+	if (unit == IBTOPO__UNIT_SPEED)
+		snprintf(k->json, sizeof(k->json), "\"%s\"", ibtopo_speed_name(v));
+	else if (unit == IBTOPO__UNIT_WIDTH)
+		snprintf(k->json, sizeof(k->json), "\"%s\"", ibtopo_width_name(v));
+	else if (unit == IBTOPO__UNIT_PORT_STATE)
+		snprintf(k->json, sizeof(k->json), "\"%s\"",
+			 subkind == IBTOPO_STATE_PHYSICAL ?
+				 ibtopo_phys_state_name(v) :
+				 ibtopo_port_state_name(v));
+	else
+		snprintf(k->json, sizeof(k->json), "%u", v);
+}
+
+/* A key and what JSON writes after it, printf-like. */
+static void key_is(struct keyed *k, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	k->key = key;
+	va_start(ap, fmt);
+	vsnprintf(k->json, sizeof(k->json), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Fill the finding's family through its named fields, each with a value
+ * no other field has; out gets the keys the header documents for them
+ * and what JSON must write there. Returns how many.
+ */
+static size_t fill(struct ibtopo_finding *f, enum ibtopo__family fam,
+		   enum ibtopo__unit unit, struct keyed *out)
+{
+	union ibtopo_finding_num *n = &f->num;
+	size_t k = 0;
+
+	switch (fam) {
+	case IBTOPO__FAMILY_RATE:
+		n->rate.expected = 1u << 1;
+		n->rate.active = 1u << 2;
+		n->rate.model_links = 7;
+		in_unit(&out[k++], "expected", unit, 0, 1u << 1);
+		in_unit(&out[k++], "active", unit, 0, 1u << 2);
+		break;
+	case IBTOPO__FAMILY_RATING:
+		n->rating.ports_speed = IBTOPO_SPEED_HDR;
+		n->rating.rated_speed = IBTOPO_SPEED_EDR;
+		in_unit(&out[k++], "expected", IBTOPO__UNIT_SPEED, 0, IBTOPO_SPEED_HDR);
+		in_unit(&out[k++], "rated_speed", IBTOPO__UNIT_SPEED, 0, IBTOPO_SPEED_EDR);
+		break;
+	case IBTOPO__FAMILY_REACH:
+		f->subkind = IBTOPO_MEDIA_AOC;
+		n->reach.active_speed = IBTOPO_SPEED_NDR;
+		n->reach.length_m = 12.5;
+		n->reach.reach_m = 7.25;
+		in_unit(&out[k++], "active", IBTOPO__UNIT_SPEED, 0, IBTOPO_SPEED_NDR);
+		key_is(&out[k++], "media", "\"%s\"", ibtopo_media_name(IBTOPO_MEDIA_AOC));
+		key_is(&out[k++], "length_m", "12.5");
+		key_is(&out[k++], "reach_m", "7.25");
+		break;
+	case IBTOPO__FAMILY_UNCHECKED:
+		n->unchecked.active_speed = IBTOPO_SPEED_FDR;
+		n->unchecked.length_m = 3.5;
+		in_unit(&out[k++], "active", IBTOPO__UNIT_SPEED, 0, IBTOPO_SPEED_FDR);
+		break;
+	case IBTOPO__FAMILY_LINKS:
+		n->links.links = 13;
+		key_is(&out[k++], "links", "13");
+		break;
+	case IBTOPO__FAMILY_PORTS:
+		n->ports.links = 14;
+		n->ports.word_a = 4;
+		n->ports.word_b = 1u << 16 | 2;
+		key_is(&out[k++], "links", "14");
+		break;
+	case IBTOPO__FAMILY_PATHS:
+		n->paths.min_paths = 3;
+		n->paths.paths = 2;
+		n->paths.leaves = 5;
+		key_is(&out[k++], "min_paths", "3");
+		key_is(&out[k++], "paths", "2");
+		break;
+	case IBTOPO__FAMILY_RAIL:
+		n->rail.expected = 6;
+		n->rail.actual = 4;
+		key_is(&out[k++], "expected", "6");
+		break;
+	case IBTOPO__FAMILY_CHANGE:
+		n->change.before = unit == IBTOPO__UNIT_PORT_STATE ? 4 : 1u << 3;
+		n->change.after = unit == IBTOPO__UNIT_PORT_STATE ? 2 : 1u << 1;
+		in_unit(&out[k++], "old", unit, f->subkind, n->change.before);
+		in_unit(&out[k++], "new", unit, f->subkind, n->change.after);
+		break;
+	case IBTOPO__FAMILY_COUNTER:
+		f->subkind = IBTOPO_CTR_RCV_ERRORS;
+		n->counter.count = 4242;
+		n->counter.threshold = 17;
+		n->counter.more_counters = 2;
+		key_is(&out[k++], "counter", "\"%s\"",
+		    ibtopo_counter_name(IBTOPO_CTR_RCV_ERRORS));
+		key_is(&out[k++], "count", "4242");
+		key_is(&out[k++], "threshold", "17");
+		break;
+	case IBTOPO__FAMILY_GROWTH:
+		f->subkind = IBTOPO_CTR_LINK_DOWNED;
+		n->growth.growth = 33;
+		n->growth.rate_per_hour = 1.5;
+		n->growth.interval_h = 0.75;
+		key_is(&out[k++], "counter", "\"%s\"",
+		    ibtopo_counter_name(IBTOPO_CTR_LINK_DOWNED));
+		key_is(&out[k++], "growth", "33");
+		key_is(&out[k++], "rate_per_hour", "1.5");
+		key_is(&out[k++], "interval_h", "0.75");
+		break;
+	case IBTOPO__FAMILY_MEASURE:
+		n->measure.measure = 0.25;
+		n->measure.threshold = 0.125;
+		n->measure.interval_ms = 2500;
+		n->measure.count = 9;
+		key_is(&out[k++], "measure", "0.25");
+		key_is(&out[k++], "threshold", "0.125");
+		key_is(&out[k++], "interval_s", "2.5");
+		break;
+	case IBTOPO__FAMILY_ROUTE:
+		n->route.dlid = 4660;
+		n->route.routes = 21;
+		key_is(&out[k++], "lid", "4660");
+		key_is(&out[k++], "routes", "21");
+		break;
+	case IBTOPO__FAMILY_DETOUR:
+		n->detour.dlid = 77;
+		n->detour.routes = 5;
+		n->detour.min_hops = 4;
+		n->detour.hops = 6;
+		key_is(&out[k++], "lid", "77");
+		key_is(&out[k++], "routes", "5");
+		key_is(&out[k++], "min_hops", "4");
+		key_is(&out[k++], "hops", "6");
+		break;
+	case IBTOPO__FAMILY_ROUTE_CHANGE:
+		n->route_change.dlid = 88;
+		n->route_change.old_port = 3;
+		n->route_change.new_port = 9;
+		n->route_change.switches = 2;
+		key_is(&out[k++], "lid", "88");
+		key_is(&out[k++], "old", "3");
+		key_is(&out[k++], "new", "9");
+		break;
+	case IBTOPO__FAMILY_MCAST:
+		n->mcast.mlid = 0xc001;
+		n->mcast.count = 11;
+		key_is(&out[k++], "lid", "%u", 0xc001u);
+		break;
+	case IBTOPO__FAMILY_LIDS:
+		n->lids.lid = 55;
+		n->lids.a_first = 50;
+		n->lids.a_last = 57;
+		n->lids.b_last = 58;
+		key_is(&out[k++], "lid", "55");
+		break;
+	default:
+		/* the families said in the message only: no key */
+		break;
+	}
+	return k;
+}
+
+/* What JSON writes after "key": in the finding's object, or NULL. */
+static const char *json_at(const char *obj, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(obj, pat);
+	return p ? p + strlen(pat) : NULL;
+}
+
+static void every_kind_writes_its_family_under_its_keys(void **state)
+{
+	(void)state;
+	for (int kind = 1; kind < IBTOPO_FIND_KIND_MAX_; kind++) {
+		const struct ibtopo__finding_kind *k = ibtopo__finding_kind(kind);
+		struct ibtopo_findings list = IBTOPO_FINDINGS_INIT;
+		struct ibtopo_error err = IBTOPO_ERROR_INIT;
+		struct ibtopo_buffer b = { 0 };
+		struct ibtopo_sink o = test_sink(&b, IBTOPO_FORMAT_JSON);
+		struct ibtopo_finding f;
+		struct keyed want[8];
+		const char *obj;
+		size_t n;
+
+		assert_non_null(k);
+		if (k->family != documented[kind].family ||
+		    k->unit != documented[kind].unit)
+			fail_msg("%s: family %s, documented %s", k->name,
+				 ibtopo__family_name(k->family),
+				 ibtopo__family_name(documented[kind].family));
+		ibtopo__finding_init(&f, kind);
+		/* what no family field holds: a key that shows it is wrong */
+		memset(&f.num, 0x41, sizeof(f.num));
+		n = fill(&f, k->family, k->unit, want);
+		assert_int_equal(ibtopo_findings_add(&list, &f, &err), 0);
+		assert_int_equal(ibtopo_report_findings(&o, NULL, &list, &err), 0);
+		obj = strstr(b.text, "\"findings\":");
+		assert_non_null(obj);
+		for (size_t i = 0; i < n; i++) {
+			const char *at = json_at(obj, want[i].key);
+
+			if (!at || strncmp(at, want[i].json,
+					   strlen(want[i].json)) != 0 ||
+			    (at[strlen(want[i].json)] != ',' &&
+			     at[strlen(want[i].json)] != '}'))
+				fail_msg("%s: \"%s\" is not %s in %s", k->name,
+					 want[i].key, want[i].json, obj);
+		}
+		for (size_t j = 0; j < TEST_ARRAY_SIZE(detail_keys); j++) {
+			bool wanted = false;
+
+			for (size_t i = 0; i < n; i++)
+				wanted |= strcmp(want[i].key, detail_keys[j]) == 0;
+			if (!wanted && json_at(obj, detail_keys[j]))
+				fail_msg("%s: \"%s\" written, not documented: %s",
+					 k->name, detail_keys[j], obj);
+		}
+		ibtopo_buffer_release(&b);
+		ibtopo_findings_release(&list);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +789,7 @@ int main(void)
 		cmocka_unit_test(analysis_keeps_a_failure),
 		cmocka_unit_test(analyze_refuses_bad_arguments),
 		cmocka_unit_test(analyze_passes_routing_options),
+		cmocka_unit_test(every_kind_writes_its_family_under_its_keys),
 	};
 
 	return cmocka_run_group_tests_name("findings", tests, NULL, NULL);

@@ -208,6 +208,8 @@ static int mixed_leaf(struct ibtopo_findings *out,
 		f.num.pkey.pkey = base;
 		f.num.pkey.ports =
 			(unsigned)(flag_limited ? t.full : t.members - t.full);
+		f.num.pkey.own_ports =
+			(unsigned)(flag_limited ? t.members - t.full : t.full);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	return rc;

@@ -5,11 +5,12 @@
  * in the file of its area (kinds_links.c, kinds_topology.c, kinds_subnet.c,
  * kinds_validate.c, kinds_diff.c, kinds_health.c, kinds_routes.c), and
  * registered by one line in kinds.c. Analyses only fill in findings; the
- * report layer asks the table for the name and the sentence, the diagram
- * for how to draw it. A new kind: its enumerator in
- * <ibtopo/findings.h> (at the end: the numbers are kept), its descriptor
- * in its area's file, its registration in kinds.c, and its stable name in
- * tests/test_findings.c (HACKING.md walks through it).
+ * report layer asks the table for the name, the sentence and the family
+ * (which keys its numbers go to, families.c), the diagram for how to
+ * draw it. A new kind: its enumerator in <ibtopo/findings.h> (at the end:
+ * the numbers are kept), its descriptor in its area's file (with its
+ * family), its registration in kinds.c, and its stable name and family
+ * in tests/test_findings.c (HACKING.md walks through it).
  */
 #ifndef IBTOPO_FINDINGS_INT_H
 #define IBTOPO_FINDINGS_INT_H
@@ -45,11 +46,10 @@ enum ibtopo__draw {
  * The family of a kind: which member of f->num it fills (<ibtopo/
  * findings.h> names each member's fields and the kinds that use it), and
  * so which JSON/CSV keys it has (families.c, the one table of them).
- * IBTOPO__FAMILY_LEGACY: the kind still fills the old fields.
+ * Each is named as its member is: IBTOPO__FAMILY_RATE fills f->num.rate.
  */
 enum ibtopo__family {
-	IBTOPO__FAMILY_LEGACY = 0,
-	IBTOPO__FAMILY_NONE,		/* nothing measured */
+	IBTOPO__FAMILY_NONE = 0,	/* nothing measured */
 	IBTOPO__FAMILY_RATE,
 	IBTOPO__FAMILY_RATING,
 	IBTOPO__FAMILY_REACH,
@@ -93,12 +93,6 @@ enum ibtopo__unit {
 	IBTOPO__UNIT_MEDIA,		/* the subkind's media; 0 = not shown */
 };
 
-/* A JSON/CSV key and what goes into it (the old expected/actual pair). */
-struct ibtopo__field {
-	const char *key;	/* "active", "expected", "rated_speed", "old", ... */
-	enum ibtopo__unit unit;
-};
-
 /* The C type of a family's field. */
 enum ibtopo__detail_type {
 	IBTOPO__DT_UNSIGNED,
@@ -130,25 +124,6 @@ typedef int ibtopo__sentence_fn(char *buf, size_t len,
 				const struct ibtopo_finding *f,
 				const struct ibtopo__shared_names *names);
 
-enum ibtopo__kind_flags {
-	/* cable-over-length: "media" (subkind), "length_m" (value),
-	 * "reach_m" (limit) */
-	IBTOPO__KIND_CABLE_REACH = 1u << 0,
-	/* port health, JSON only: "counter" (subkind), and "count" (value)
-	 * and "threshold" (limit), or "growth" (actual), "rate_per_hour"
-	 * (value) and "interval_h" (limit) with IBTOPO__KIND_GROWTH */
-	IBTOPO__KIND_PORT_COUNTER = 1u << 1,
-	IBTOPO__KIND_GROWTH = 1u << 2,
-	/* routing, JSON only: "lid" (limit, the destination LID) and
-	 * "routes" (value, the CA routes it hits) */
-	IBTOPO__KIND_ROUTE = 1u << 3,
-	/* JSON only: "lid" (limit) without "routes" */
-	IBTOPO__KIND_LID = 1u << 4,
-	/* JSON only: "measure" (value), "threshold" (limit) and "interval_s"
-	 * (expected, in ms) */
-	IBTOPO__KIND_MEASURE = 1u << 5,
-};
-
 struct ibtopo__finding_kind {
 	enum ibtopo_finding_kind kind;
 	const char *name;		/* stable: JSON, CSV, text */
@@ -157,9 +132,6 @@ struct ibtopo__finding_kind {
 	/* stable name of a subkind ("detail"), or NULL; may be NULL */
 	const char *(*subkind_name)(int subkind);
 	enum ibtopo__draw draw;
-	struct ibtopo__field expected;	/* where f->expected goes */
-	struct ibtopo__field actual;	/* where f->actual goes */
-	unsigned flags;			/* enum ibtopo__kind_flags */
 	enum ibtopo__family family;	/* the member of f->num it fills */
 	/* IBTOPO__UNIT_SPEED, _WIDTH, _COUNT or _PORT_STATE: the unit of its
 	 * family's fields of IBTOPO__UNIT_KIND (rate, change) */

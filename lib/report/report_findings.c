@@ -139,11 +139,9 @@ static void set_detail(struct ibtopo__cell *c, const struct ibtopo_finding *f,
 	}
 }
 
-/*
- * The column `key` of a kind that names its family: the family's field
- * of that key, if it has one. False for a kind that does not (yet).
- */
-static bool detail_column(const void *r, const char *key,
+/* The column `key`: the field of that key of the finding's family, if
+ * its family has one (families.c). */
+static void detail_column(const void *r, const char *key,
 			  struct ibtopo__cell *c)
 {
 	const struct ibtopo_finding *f = FND(r);
@@ -151,52 +149,48 @@ static bool detail_column(const void *r, const char *key,
 	const struct ibtopo__detail *d;
 	size_t n;
 
-	if (!k || k->family == IBTOPO__FAMILY_LEGACY)
-		return false;
+	if (!k)
+		return;
 	d = ibtopo__family_details(k->family, &n);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(d[i].key, key) == 0) {
 			set_detail(c, f, k, &d[i]);
-			break;
+			return;
 		}
-	return true;
 }
 
-/* The column `key`: the finding's expected or actual value if its kind
- * puts one there. */
-static void value_column(const void *r, const char *key, struct ibtopo__cell *c)
-{
-	const struct ibtopo_finding *f = FND(r);
-	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
-
-	if (!k || detail_column(r, key, c))
-		return;
-	if (k->expected.key && strcmp(k->expected.key, key) == 0)
-		set_value(c, f, k->expected.unit, f->expected);
-	else if (k->actual.key && strcmp(k->actual.key, key) == 0)
-		set_value(c, f, k->actual.unit, f->actual);
-}
-
-#define VALUE_GETTER(fn, key)						\
+#define DETAIL_GETTER(fn, key)						\
 static void fn(const void *r, void *x, struct ibtopo__cell *c)		\
 {									\
 	(void)x;							\
-	value_column(r, key, c);					\
+	detail_column(r, key, c);					\
 }
 
-VALUE_GETTER(g_active, "active")
-VALUE_GETTER(g_old, "old")
-VALUE_GETTER(g_new, "new")
-VALUE_GETTER(g_links, "links")
-VALUE_GETTER(g_paths, "paths")
-VALUE_GETTER(g_min_paths, "min_paths")
+DETAIL_GETTER(g_active, "active")
+DETAIL_GETTER(g_old, "old")
+DETAIL_GETTER(g_new, "new")
+DETAIL_GETTER(g_links, "links")
+DETAIL_GETTER(g_paths, "paths")
+DETAIL_GETTER(g_min_paths, "min_paths")
+DETAIL_GETTER(g_counter, "counter")
+DETAIL_GETTER(g_count, "count")
+DETAIL_GETTER(g_threshold, "threshold")
+DETAIL_GETTER(g_growth, "growth")
+DETAIL_GETTER(g_rate, "rate_per_hour")
+DETAIL_GETTER(g_interval, "interval_h")
+DETAIL_GETTER(g_lid, "lid")
+DETAIL_GETTER(g_routes, "routes")
+DETAIL_GETTER(g_hops, "hops")
+DETAIL_GETTER(g_min_hops, "min_hops")
+DETAIL_GETTER(g_measure, "measure")
+DETAIL_GETTER(g_interval_s, "interval_s")
 
 /* failing-cable: the cable's rated speed and its ports' (f->cable) */
 static void g_expected(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
 	if (!FND(r)->cable)
-		value_column(r, "expected", c);
+		detail_column(r, "expected", c);
 	else if (FND(r)->cable->ports_speed)
 		ibtopo__cell_str(c, ibtopo_speed_name(FND(r)->cable->ports_speed));
 }
@@ -205,7 +199,7 @@ static void g_rated(const void *r, void *x, struct ibtopo__cell *c)
 {
 	(void)x;
 	if (!FND(r)->cable)
-		value_column(r, "rated_speed", c);
+		detail_column(r, "rated_speed", c);
 	else if (FND(r)->cable->rated_speed)
 		ibtopo__cell_str(c, ibtopo_speed_name(FND(r)->cable->rated_speed));
 }
@@ -247,22 +241,15 @@ static void g_cause(const void *r, void *x, struct ibtopo__cell *c)
 	}
 }
 
-static bool has_cable_reach(const struct ibtopo_finding *f)
-{
-	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
-
-	return k && (k->flags & IBTOPO__KIND_CABLE_REACH);
-}
-
-/* cable-over-length's own fields, or a failing cable's evidence */
+/* a failing cable's evidence, or the family's own (cable-over-length) */
 static void g_media(const void *r, void *x, struct ibtopo__cell *c)
 {
 	const struct ibtopo_cable_evidence *ev = FND(r)->cable;
 
 	if (ev && ev->media != IBTOPO_MEDIA_UNKNOWN)
 		ibtopo__cell_str(c, ibtopo_media_name(ev->media));
-	else if (!detail_column(r, "media", c) && has_cable_reach(FND(r)) && FND(r)->subkind)
-		ibtopo__cell_str(c, ibtopo_media_name((enum ibtopo_media)FND(r)->subkind));
+	else
+		detail_column(r, "media", c);
 }
 
 static void g_length(const void *r, void *x, struct ibtopo__cell *c)
@@ -271,8 +258,8 @@ static void g_length(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (ev && ev->length_m > 0)
 		ibtopo__cell_real(c, ev->length_m);
-	else if (!detail_column(r, "length_m", c) && has_cable_reach(FND(r)))
-		ibtopo__cell_real(c, FND(r)->value);
+	else
+		detail_column(r, "length_m", c);
 }
 
 static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
@@ -281,91 +268,8 @@ static void g_reach(const void *r, void *x, struct ibtopo__cell *c)
 
 	if (ev && ev->reach_m > 0)
 		ibtopo__cell_real(c, ev->reach_m);
-	else if (!detail_column(r, "reach_m", c) && has_cable_reach(FND(r)))
-		ibtopo__cell_real(c, FND(r)->limit);
-}
-
-static unsigned kind_flags(const struct ibtopo_finding *f)
-{
-	const struct ibtopo__finding_kind *k = ibtopo__finding_kind(f->kind);
-
-	return k ? k->flags : 0;
-}
-
-static void g_counter(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (detail_column(r, "counter", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_PORT_COUNTER)
-		ibtopo__cell_str(c, ibtopo_counter_name(FND(r)->subkind));
-}
-
-/* count/threshold of one reading; growth/rate/interval between two */
-static void g_count(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (detail_column(r, "count", c))
-		return;
-	if ((kind_flags(FND(r)) & (IBTOPO__KIND_PORT_COUNTER |
-				   IBTOPO__KIND_GROWTH)) ==
-	    IBTOPO__KIND_PORT_COUNTER)
-		ibtopo__cell_int(c, (int64_t)FND(r)->value);
-}
-
-/* a count's threshold, or a measure's (high-ber, congested-port) */
-static void g_threshold(const void *r, void *x, struct ibtopo__cell *c)
-{
-	unsigned flags = kind_flags(FND(r));
-
-	if (detail_column(r, "threshold", c))
-		return;
-	if ((flags & (IBTOPO__KIND_PORT_COUNTER | IBTOPO__KIND_GROWTH)) ==
-	    IBTOPO__KIND_PORT_COUNTER)
-		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
-	else if (flags & IBTOPO__KIND_MEASURE)
-		ibtopo__cell_real(c, FND(r)->limit);
-}
-
-static void g_growth(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (detail_column(r, "growth", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		ibtopo__cell_int(c, FND(r)->actual);
-}
-
-static void g_rate(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (detail_column(r, "rate_per_hour", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		ibtopo__cell_real(c, FND(r)->value);
-}
-
-static void g_interval(const void *r, void *x, struct ibtopo__cell *c)
-{
-	if (detail_column(r, "interval_h", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_GROWTH)
-		ibtopo__cell_real(c, FND(r)->limit);
-}
-
-/* routing kinds: the destination LID, the CA routes hit, hops */
-static void g_lid(const void *r, void *x, struct ibtopo__cell *c)
-{
-	(void)x;
-	if (detail_column(r, "lid", c))
-		return;
-	if (kind_flags(FND(r)) & (IBTOPO__KIND_ROUTE | IBTOPO__KIND_LID))
-		ibtopo__cell_int(c, (int64_t)FND(r)->limit);
-}
-
-static void g_routes(const void *r, void *x, struct ibtopo__cell *c)
-{
-	(void)x;
-	if (detail_column(r, "routes", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_ROUTE)
-		ibtopo__cell_int(c, (int64_t)FND(r)->value);
+	else
+		detail_column(r, "reach_m", c);
 }
 
 /* route-black-hole, route-loop: the destination (end c) by name */
@@ -378,28 +282,6 @@ static void g_destination(const void *r, void *x, struct ibtopo__cell *c)
 	     f->kind == IBTOPO_FIND_ROUTE_LOOP) && f->c.node)
 		ibtopo__cell_str(c, f->c.node);
 }
-
-/* a measure against its threshold over an interval (high-ber, ...) */
-static void g_measure(const void *r, void *x, struct ibtopo__cell *c)
-{
-	(void)x;
-	if (detail_column(r, "measure", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
-		ibtopo__cell_real(c, FND(r)->value);
-}
-
-static void g_interval_s(const void *r, void *x, struct ibtopo__cell *c)
-{
-	(void)x;
-	if (detail_column(r, "interval_s", c))
-		return;
-	if (kind_flags(FND(r)) & IBTOPO__KIND_MEASURE)
-		ibtopo__cell_real(c, FND(r)->expected / 1000.0);
-}
-
-VALUE_GETTER(g_hops, "hops")
-VALUE_GETTER(g_min_hops, "min_hops")
 
 static void g_detail(const void *r, void *x, struct ibtopo__cell *c)
 {

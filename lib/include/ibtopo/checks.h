@@ -20,8 +20,10 @@ extern "C" {
 
 /*
  * What the checks append (all findings name the link's ends a and b):
- * - speed-downgrade: expected = the speed the link should run (bit),
- *   actual = its active speed.
+ * (Their numbers are f->num's member of each kind's family,
+ * <ibtopo/findings.h>: num.rate.expected is "expected" below.)
+ * - speed-downgrade (family rate): expected = the speed the link should
+ *   run (bit), active = its active speed.
  *   evidence port-info (severity error): both ends report supported
  *   speeds; expected = the highest speed both support. cause = cable
  *   when the link's cable is rated below `expected`, else port-config
@@ -60,42 +62,44 @@ extern "C" {
  *   - cause unknown (or cable), IBTOPO_PEER_HOSTS: a switch-to-CA link
  *     below the switch's other CA links whose adapter model has no other
  *     link in the fabric, so a slow adapter and a bad link look alike.
- *   For device-limit, `c` names the limiting node (port -1), `value` =
- *   its model's link count, and vendor_id/device_id its model (0 when the
- *   model is known only by description); actual = the link's speed.
- * - width-downgrade: expected/actual = width bits. Error, evidence
+ *   For device-limit, `c` names the limiting node (port -1),
+ *   num.rate.model_links = its model's link count, and
+ *   vendor_id/device_id its model (0 when the model is known only by
+ *   description); active = the link's speed.
+ * - width-downgrade (rate): expected/active = width bits. Error, evidence
  *   port-info: below 4x where both ends support 4x (cause port-config
  *   when an enabled set lacks 4x, else unknown). Warning, evidence peers:
  *   below the widest width both ends' nodes use on their other links (8x,
  *   12x), or, without supported sets, below the width the peer rule above
  *   finds. A port merely supporting 12x never counts.
- * - cable-underrated (warning): expected = the speed both ports support
- *   (or, without supported sets, the higher of the active and peer-inferred
- *   speed), actual = the cable's rated speed; cause cable. Appended right
- *   after the speed-downgrade it explains.
- * - cable-over-length (error): value = cable length (m), limit = reach of
- *   its media at the link's active speed (m; or the longest reach of a
- *   faster speed the cable is rated for), actual = active speed bit,
- *   subkind = the cable's enum ibtopo_media. Only where the reach table
- *   has a row for the link's speed and the cable's media.
- * - cable-not-checked (info): a cable of known length and media whose
- *   link's speed has no row for its media: actual = the active speed,
- *   subkind = the media, value = the length; its reach is unknown.
+ * - cable-underrated (warning; rating): ports_speed = the speed both
+ *   ports support (or, without supported sets, the higher of the active
+ *   and peer-inferred speed), rated_speed = the cable's; cause cable.
+ *   Appended right after the speed-downgrade it explains.
+ * - cable-over-length (error; reach): length_m = cable length, reach_m =
+ *   reach of its media at the link's active speed (or the longest reach
+ *   of a faster speed the cable is rated for), active_speed = active
+ *   speed bit, subkind = the cable's enum ibtopo_media. Only where the
+ *   reach table has a row for the link's speed and the cable's media.
+ * - cable-not-checked (info; unchecked): a cable of known length and
+ *   media whose link's speed has no row for its media: active_speed,
+ *   subkind = the media, length_m; its reach is unknown.
  * - loopback-cable (warning): both ends on the same switch.
  * - port-not-active (error), first: a link up on a port that is Init,
  *   Armed, or Down while polling its peer carries no traffic. When no
  *   linked port of known state is Active anywhere, one finding for the
  *   fabric (IBTOPO_PORT_NO_SUBNET_MANAGER, no ends: no subnet manager has
  *   configured it); else one per such link (IBTOPO_PORT_LINK_NOT_ACTIVE,
- *   a and b its ends). actual = the number of such links in the fabric.
+ *   a and b its ends). num.ports.links = the number of such links in the
+ *   fabric; word_a, word_b = each end's port word.
  *   Text dumps without port states never produce it.
  * - mtu-mismatch, vl-mismatch: a link's NeighborMTU (OperVLs) at its ends
  *   against the smaller MTUCap (VLCap) of the two, which both ends should
- *   use: expected = that capability, value and limit = end a's and end
- *   b's setting (IBA encodings); an end above it (IBTOPO_LINK_CAP_ABOVE,
- *   error, actual = the higher setting) sends what its peer cannot take;
- *   below it (IBTOPO_LINK_CAP_BELOW, warning, actual = the lower) the
- *   link uses less than it could. Unknown values (0) never produce it.
+ *   use (family link_cap): cap = that capability, set_a and set_b = end
+ *   a's and end b's setting (IBA encodings); an end above it
+ *   (IBTOPO_LINK_CAP_ABOVE, error) sends what its peer cannot take;
+ *   below it (IBTOPO_LINK_CAP_BELOW, warning) the link uses less than it
+ *   could. Unknown values (0) never produce it.
  */
 enum ibtopo_peer_class {
 	IBTOPO_PEER_NONE = 0,
@@ -138,12 +142,11 @@ enum ibtopo_port_not_active {
 
 /**
  * Subkinds of sm-state findings (a live sweep's SMInfo of every IsSM
- * port): no master (actual = the SMs found, answering or not; no ends),
- * several masters (a and b the first two, actual = how many), a standby
- * whose priority is above the master's (a the standby, b the master,
- * expected = the master's priority, actual = the standby's), a master
- * whose ActCount did not grow between two reads (a the master, actual =
- * its ActCount).
+ * port; family sm): no master (sms = the SMs found, answering or not;
+ * no ends), several masters (a and b the first two, sms = how many), a
+ * standby whose priority is above the master's (a the standby, b the
+ * master, master_priority and priority = the standby's), a master whose
+ * ActCount did not grow between two reads (a the master, act_count).
  */
 enum ibtopo_sm_finding {
 	IBTOPO_SM_NO_MASTER = 1,
@@ -154,7 +157,7 @@ enum ibtopo_sm_finding {
 
 /**
  * Subkinds of pkey-switch-drop findings (a the host port, b its switch
- * port, actual = the host's PKey): the switch port enforces partitions
+ * port, num.pkey.pkey = the host's PKey): the switch port enforces partitions
  * and lacks the PKey (IBTOPO_PKEY_DROP_MISSING, error: it drops the
  * host's packets of that partition), or holds it as a limited member
  * while the host is a full one (IBTOPO_PKEY_DROP_LIMITED, warning: the
@@ -166,8 +169,8 @@ enum ibtopo_pkey_drop {
 };
 
 /**
- * Subkinds of pkey-no-full-member findings (actual = the partition's
- * PKey, expected = its members): the default partition has members but
+ * Subkinds of pkey-no-full-member findings (num.pkey.pkey = the
+ * partition's PKey, ports = its members): the default partition has members but
  * no full member (IBTOPO_PKEY_NOFULL_DEFAULT, a a member), the master
  * SM's port is not a full member of it (IBTOPO_PKEY_NOFULL_SM, a that
  * port), another partition whose members are all limited
@@ -184,7 +187,8 @@ enum ibtopo_pkey_no_full {
  * ports' peer switch, end c) hold one PKey, some as full members and
  * some as limited; each host of the smaller group (the limited ones on
  * a tie) is one finding, a its port and b a host of the other group,
- * expected = the other group's hosts, actual = its own group's. The host
+ * num.pkey: pkey, ports = the other group's hosts, own_ports = its own
+ * group's. The host
  * is a limited member where the others are full
  * (IBTOPO_PKEY_MIXED_LIMITED), or the reverse (IBTOPO_PKEY_MIXED_FULL).
  */

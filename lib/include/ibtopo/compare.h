@@ -54,7 +54,7 @@ enum ibtopo_move_subkind {
 
 /** port-state-changed subkinds. */
 enum ibtopo_state_subkind {
-	IBTOPO_STATE_LOGICAL = 0,	/* expected/actual: enum ibtopo_port_state */
+	IBTOPO_STATE_LOGICAL = 0,	/* old/new: enum ibtopo_port_state */
 	IBTOPO_STATE_PHYSICAL = 1,	/* only PortPhysicalState changed */
 };
 
@@ -73,11 +73,12 @@ struct ibtopo_diff_opts {
  * Append the differences between two fabrics to `out`; nodes are the same
  * when their GUIDs are, links when both ends (node GUID, port) are.
  * `opts` may be NULL. Findings, in this order (ends of OLD name OLD's
- * descriptions, ends of NEW name NEW's):
- * - node-removed (warning): a = the node in OLD (port -1); expected = its
- *   link count; `note` set when every peer it had is gone too (a host
- *   behind a removed switch). node-added (info): a = the node in NEW;
- *   actual = its links.
+ * descriptions, ends of NEW name NEW's; their numbers in f->num, see
+ * <ibtopo/findings.h>):
+ * - node-removed (warning): a = the node in OLD (port -1); num.links.links
+ *   = its link count; `note` set when every peer it had is gone too (a
+ *   host behind a removed switch). node-added (info): a = the node in
+ *   NEW; num.links.links = its links.
  * - node-renamed (info): a = the node in OLD, c = the same node in NEW.
  * - link-moved (warning): a, b = the link in OLD; c, d = the link in NEW
  *   (ONE_END: a and c are the port that kept the cable; BOTH_PORTS: a and c
@@ -86,29 +87,30 @@ struct ibtopo_diff_opts {
  * - link-removed (warning): a, b = the link in OLD. link-added (info):
  *   a, b = the link in NEW.
  * - link-speed-changed, link-width-changed (warning when slower, info when
- *   faster): a, b = the link in NEW; expected = OLD's active speed (width)
- *   bit, actual = NEW's. Only when both are known.
+ *   faster): a, b = the link in NEW; num.change.before = OLD's active
+ *   speed (width) bit, after = NEW's. Only when both are known.
  * - port-state-changed (warning when the port leaves active or LinkUp,
  *   else info): a = the port in NEW, b = its peer in NEW (port -1 if
- *   none); expected/actual = OLD/NEW state, subkind says which state
+ *   none); num.change.before/after = OLD/NEW state, subkind says which state
  *   (enum ibtopo_state_subkind). Only when both are known, and never for
  *   ports of a link that was added, removed or moved.
  * - lid-changed (info; only with IBTOPO_DIFF_LIDS): a = the port (port 0
- *   for a switch); expected/actual = OLD/NEW LID. Both known, or 0 for
+ *   for a switch); num.change.before/after = OLD/NEW LID. Both known, or 0 for
  *   none on a port whose state was read, not Active (or a switch's port
  *   0): a LID a subnet manager assigned, or one that was lost.
  * - port-error-rate, link-flapping (errors): when both carry port
  *   counters, an error counter that grew from OLD to NEW, as
  *   ibtopo_health_analyze(NEW, OLD) gives them (a = the port in NEW whose
- *   counter grew, b = its peer; actual = growth, value = per hour): NEW's
+ *   counter grew, b = its peer; num.growth): NEW's
  *   health section when NEW's analysis has since = OLD's fabric.
  * - when both fabrics carry forwarding tables: route-changed (info), one
- *   per destination LID (limit; b = the port with it) whose entry changed
- *   on a switch with a table on both sides: a = the first such switch in
- *   NEW, port = its new entry; expected/actual = OLD/NEW entry; value =
- *   the switches that changed it. route-load-changed (info), the (up to
- *   10) switch ports whose CA-to-CA routes changed most: a = the port;
- *   expected/actual = OLD/NEW routes (each analysis' routing section).
+ *   per destination LID (num.route_change.dlid; b = the port with it)
+ *   whose entry changed on a switch with a table on both sides: a = the
+ *   first such switch in NEW, port = its new entry; old_port/new_port =
+ *   OLD/NEW entry; switches = the switches that changed it.
+ *   route-load-changed (info), the (up to 10) switch ports whose CA-to-CA
+ *   routes changed most: a = the port; num.change.before/after = OLD/NEW
+ *   routes (each analysis' routing section).
  * Returns 0, IBTOPO_EINVAL (no fabric) or IBTOPO_ENOMEM.
  */
 int ibtopo_fabric_diff(struct ibtopo_findings *out,
@@ -141,9 +143,10 @@ struct ibtopo_validate_opts {
  * description and GUID; ends of a plan-only node carry the plan's.
  * Findings, in this order:
  * - missing-node (error): a = the plan's node (port -1; GUID 0 when the
- *   plan made it from the name); expected = its planned links; `note`
- *   set when every planned peer is missing too (behind a missing switch).
- *   extra-node (warning): a = the actual node; actual = its links.
+ *   plan made it from the name); num.links.links = its planned links;
+ *   `note` set when every planned peer is missing too (behind a missing
+ *   switch). extra-node (warning): a = the actual node; num.links.links
+ *   = its links.
  * - miswired-link (error, evidence plan): a, b = the cable as found;
  *   c, d = the link as planned (ONE_END: a and c are the same port, b is
  *   the actual peer, d the planned one; BOTH_PORTS: a, c on one node).
@@ -152,8 +155,8 @@ struct ibtopo_validate_opts {
  * - missing-link (error): a, b = the planned link. extra-link (error):
  *   a, b = the actual link (e.g. a leaf-to-leaf cable).
  * - speed-below-plan, width-below-plan (error, evidence plan): a, b = the
- *   link; expected = planned bit, actual = active bit. Only when the plan
- *   states a speed (width) and the actual value is known.
+ *   link; num.rate.expected = planned bit, active = active bit. Only
+ *   when the plan states a speed (width) and the actual value is known.
  * Returns 0, IBTOPO_EINVAL (no fabric; bad regex, named in the message)
  * or IBTOPO_ENOMEM.
  */

@@ -375,7 +375,8 @@ struct ibtopo_firmware_detail {
 struct ibtopo_pkey_detail {
 	unsigned pkey;		/* the PKey (with its membership bit) */
 	unsigned ports;		/* no-full-member: the partition's members;
-				 * membership-mixed: the other hosts */
+				 * membership-mixed: the other group's hosts */
+	unsigned own_ports;	/* membership-mixed: its own group's hosts */
 };
 
 /** A finding's numbers: the member of its kind's family. */
@@ -418,10 +419,6 @@ struct ibtopo_finding {
 	enum ibtopo_finding_kind kind;
 	enum ibtopo_severity severity;
 	struct ibtopo_end a, b, c, d;
-	unsigned expected;
-	unsigned actual;
-	double value;
-	double limit;
 	union ibtopo_finding_num num;
 	enum ibtopo_evidence evidence;
 	enum ibtopo_cause cause;

@@ -27,33 +27,32 @@ extern "C" {
  * growth between two. Findings (a = the port whose counter is high or
  * grew, b = its peer; subkind = the enum ibtopo_counter):
  * - port-errors (warning): an error counter above its threshold in the
- *   newer snapshot; value = the count, limit = the threshold.
+ *   newer snapshot; num.counter.count, threshold.
  * - port-error-rate (error): an error counter grew between the snapshots;
- *   actual = the growth, value = growth per hour, limit = the interval in
- *   hours. note "saturated": it stopped at its largest value, so it grew
- *   at least that much; note "reset": it is lower than before (someone
- *   reset it), growth = its value now (at least that much), never a
- *   negative rate.
+ *   num.growth.growth, rate_per_hour, interval_h. note "saturated": it
+ *   stopped at its largest value, so it grew at least that much; note
+ *   "reset": it is lower than before (someone reset it), growth = its
+ *   value now (at least that much), never a negative rate.
  * - link-flapping (error): LinkDownedCounter grew; the same fields.
  * - failing-cable (error; ibtopo_analyze() only): a cable-over-length or
  *   cable-underrated cable whose ports have error counters above their
  *   thresholds, one finding instead of the two: a, b = the port with the
- *   highest count and its peer; subkind, value, limit, note as that
- *   port-errors finding; actual = how many more error counters on the
- *   cable's two ports are above their thresholds; cause = cable;
+ *   highest count and its peer; subkind, num.counter.count and
+ *   threshold, note as that port-errors finding; more_counters = how
+ *   many more error counters on the cable's two ports are above their
+ *   thresholds; cause = cable;
  *   cable = the evidence (struct ibtopo_cable_evidence: which check,
  *   media, length, reach, rated speed, the ports' speed, and every
  *   error counter above its threshold on either port).
  * - high-ber (error): a link's BER (the worse direction) is above the
  *   thresholds file's BER for its speed (default 1e-12); a = the
- *   receiving port, b = its peer; value = the BER, limit = the
- *   threshold, actual = the symbol errors, expected = the interval in
- *   ms, subkind = the speed bit.
+ *   receiving port, b = its peer; num.measure.measure = the BER,
+ *   threshold, count = the symbol errors, interval_ms, subkind = the
+ *   speed bit.
  * - congested-port (warning): a port lost more than the thresholds
  *   file's XmitWaitShare (default 0.05) of its link's capacity waiting to
- *   send; a = the port, b = its peer; value = wait_share, limit = the
- *   threshold, actual = the PortXmitWait growth, expected = the interval
- *   in ms.
+ *   send; a = the port, b = its peer; num.measure.measure = wait_share,
+ *   threshold, count = the PortXmitWait growth, interval_ms.
  */
 struct ibtopo_health_port {
 	const struct ibtopo_port *port;		/* in the newer fabric */

@@ -69,10 +69,12 @@ extern "C" {
  * their servers join across rails. Findings rail-mismatch (warning),
  * subkind enum ibtopo_rail_mismatch: WRONG_LEAF (a = the HCA's port,
  * b = the leaf port it is on, c = the leaf of its rail in its server's
- * unit; expected = its rail, actual = the leaf's rail, 1-based); MISSING
- * (a = the server's first HCA, c = the leaf it lacks; expected = the
- * missing rail); UNEQUAL (a rail with fewer HCAs than the largest:
- * expected = the largest, actual = its count, value = the rail).
+ * unit; num.rail.expected = its rail, actual = the leaf's rail,
+ * 1-based); MISSING (a = the server's first HCA, c = the leaf it lacks;
+ * expected = the missing rail, lacking = the rails it lacks, or, a = a
+ * leaf, the servers of its unit without the rail); UNEQUAL (a rail with
+ * fewer HCAs than the largest: expected = the largest, actual = its
+ * count, rail = the rail).
  *
  * Dragonfly+: groups of leaves and spines, each group a 2-level fat tree
  * (every leaf cabled to its group's spines), the groups joined by global
@@ -81,12 +83,13 @@ extern "C" {
  * every link between spines joins two groups. Findings
  * dragonfly-violation (warning), subkind enum
  * ibtopo_dragonfly_violation: UNEQUAL_GROUP (a = a switch of a group
- * whose leaves, spines or servers differ from most groups'; expected =
- * most groups' leaves, actual = its leaves, value = its servers);
- * MISSING_GLOBAL (a, b = the spines, one in each group, with the fewest
- * global links: those the link should join); UNEVEN_GLOBAL (a = a spine
- * with fewer global links than most spines; expected = theirs, actual =
- * its own).
+ * whose leaves, spines or servers differ from most groups';
+ * num.dragonfly.usual = most groups' leaves, count = its leaves,
+ * servers, spines = its own); MISSING_GLOBAL (a, b = the spines, one in
+ * each group, with the fewest global links: those the link should join;
+ * group_a, group_b, count = their global links, usual = most pairs');
+ * UNEVEN_GLOBAL (a = a spine with fewer global links than most spines;
+ * usual = theirs, count = its own).
  *
  * Per level: switches, links down (servers and switches below), up,
  * and to the same level, their bandwidth (active speed x width), the
@@ -116,31 +119,32 @@ extern "C" {
  * Findings appended (severity warning):
  * - low-path-diversity, subkind enum ibtopo_path_diversity_kind:
  *   LEAF_PAIR: a leaf switch (a) with fewer than min_paths node-disjoint
- *   paths to `value` other leaf switches, the worst being b; actual = its
- *   node-disjoint count, expected = min_paths. Each pair below is
+ *   paths to num.paths.leaves other leaf switches, the worst being b;
+ *   paths = its node-disjoint count, min_paths. Each pair below is
  *   reported once, through the leaf with the most such pairs.
  *   SINGLE_LINK: a server with one link (a = its port, b = the switch
  *   port); ONE_SWITCH: a server whose links all end on one switch
- *   (actual = links). Once per server, never per pair, and only when
+ *   (links = its links, paths = the switches they reach). Once per
+ *   server, never per pair, and only when
  *   the server policy is dual. Servers whose links all end on one switch
  *   are single-homed; the policy (opts.servers) says whether that is a
  *   fault: by default it is what most servers of the fabric are (a tie
  *   is dual). Under the single policy the single-homed servers are one
- *   SINGLE_HOMED finding per fabric, severity info (a, b none; value =
- *   the count, actual = 1 path, expected = min_paths), the report
+ *   SINGLE_HOMED finding per fabric, severity info (a, b none; servers =
+ *   the count, paths = 1, min_paths), the report
  *   listing them (topology.server_policy in JSON).
  * - fat-tree-violation, subkind enum ibtopo_fat_tree_violation, only
  *   when the class is fat-tree or roots were given (CA_TO_CA always):
- *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; expected, actual the
- *   levels of a and b); CA_ON_NON_LEAF (a = the server port, b = the
- *   switch port, actual = the switch's level); UNEVEN_UPLINKS (a = the
- *   switch, port -1; expected = the uplinks most of its level have,
- *   actual = its own; on a leaf value = its hosts, limit = the usual
- *   leaf's, and severity info when it is no more oversubscribed than
+ *   SAME_LEVEL, LEVEL_SKIP (a, b the link's ends; num.tree.level_a,
+ *   level_b their levels); CA_ON_NON_LEAF (a = the server port, b = the
+ *   switch port, level_b = the switch's level); UNEVEN_UPLINKS (a = the
+ *   switch, port -1; usual_uplinks = the uplinks most of its level have,
+ *   uplinks = its own; on a leaf hosts = its hosts, usual_hosts = the
+ *   usual leaf's, and severity info when it is no more oversubscribed than
  *   that leaf); UPLINKS_PILED (a = the switch, b = the upper
  *   switch with most of its uplinks, c = an upper switch of the same
- *   group with none; expected = the usual cables per upper switch,
- *   actual = those to b, or to b's director when b is a director's chip:
+ *   group with none; usual_uplinks = the usual cables per upper switch,
+ *   uplinks = those to b, or to b's director when b is a director's chip:
  *   a director counts as one upper switch, and then d names it, d.node
  *   its chassis name, d.guid its system image GUID, port -1); CA_TO_CA
  *   (a, b the link's ends).
