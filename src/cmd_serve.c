@@ -49,6 +49,7 @@ enum {
 	OPT_STALE_AFTER,
 	OPT_COLLECT,
 	OPT_ALL_PORTS,
+	OPT_TOPOLOGY_EVERY,
 };
 
 /* /healthz says 503 after this many failed sweeps in a row. */
@@ -61,6 +62,10 @@ static const struct cli_opt opts[] = {
 		", loopback only; [::]:PORT or 0.0.0.0:PORT for every address)"),
 	CLI_LONG_OPT(OPT_INTERVAL, "interval", 1, "SECONDS",
 		     "sweep at most this often (default 60)"),
+	CLI_LONG_OPT(OPT_TOPOLOGY_EVERY, "topology-every", 1, "DURATION",
+		     "walk the topology at least this often, the sweeps "
+		     "between read the port counters only (default 10 x "
+		     "--interval; 0: every sweep walks it)"),
 	CLI_LONG_OPT(OPT_STORE_EVERY, "store-every", 1, "DURATION",
 		     "also store a snapshot this often, not more often than "
 		     "--interval: 90s, 30m, 1h, 1d"),
@@ -96,7 +101,7 @@ const struct cli_cmd cmd_serve_entry = {
 	.name = "serve",
 	.summary =
 		"sweep the fabric at a steady pace and serve it to Prometheus",
-	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--stale-after DURATION] [--collect GROUP,...] [--all-ports] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
+	.args = "[--listen ADDR:PORT] [--interval SECONDS] [--topology-every DURATION] [--stale-after DURATION] [--collect GROUP,...] [--all-ports] [--store-every DURATION [--keep-days D]] [--web-config FILE] [--scheduler-out FORMAT=FILE]... [--scheduler-cmd CMD] " CLI_ARGS_ANALYSIS
 		" [-C CA] [-P PORT]",
 	.details =
 		"Sweeps the fabric (topology and port counters, SMP and PMA Gets\n"
@@ -106,12 +111,30 @@ const struct cli_cmd cmd_serve_entry = {
 		"                groups too), and the sweeps:\n"
 		"                ibtopo_sweeps_total, ibtopo_sweep_errors_total,\n"
 		"                ibtopo_last_sweep_success,\n"
-		"                ibtopo_sweep_duration_seconds\n"
+		"                ibtopo_sweep_duration_seconds,\n"
+		"                ibtopo_last_sweep_mads,\n"
+		"                ibtopo_topology_sweeps_total,\n"
+		"                ibtopo_topology_change_signs_total,\n"
+		"                ibtopo_last_sweep_full,\n"
+		"                ibtopo_last_topology_sweep_timestamp_seconds\n"
 		"  GET /         the HTML diagram of the last sweep\n"
-		"  GET /healthz  ok, how the last sweep went, the sweeps so far;\n"
-		"                503 and why, in one line, when the served\n"
+		"  GET /healthz  ok, how the last sweep went, the sweeps so far,\n"
+		"                when the topology was last walked; 503 and\n"
+		"                why, in one line, when the served\n"
 		"                sweep is older than --stale-after (or none\n"
 		"                succeeded within it), or the last 3 failed\n"
+		"A sweep is full (the topology walked: discovery, then the\n"
+		"counters) or counters-only (the PMA Gets of the ports the last\n"
+		"good sweep read, on its topology: about 4 MADs a link, no SMP).\n"
+		"It is full at start, after a failed sweep, when a snapshot is\n"
+		"due (--store-every), when the topology was last walked\n"
+		"--topology-every ago or more (default 10 x --interval; 0: every\n"
+		"sweep is full), and, at once in the same sweep, when a\n"
+		"counters-only sweep sees a sign of change: a PMA that answered\n"
+		"before does not (asked twice again), LinkDownedCounter or\n"
+		"LinkErrorRecoveryCounter grew on a port, a port's counters are\n"
+		"missing or went back (a reset, or LIDs given anew). A link that\n"
+		"comes up or a node that appears shows at the next walk.\n"
 		"Anything else is 404, other methods 405, a request with a body\n"
 		"413. Responses are gzip when the request's Accept-Encoding takes\n"
 		"it. Scrapes never send a MAD. A sweep that fails or comes back\n"
@@ -201,6 +224,12 @@ struct serve_state {
 	double last_good;   /* cli_now() at the last good sweep's start */
 	unsigned fails;	    /* failed sweeps in a row */
 	double stale_after; /* seconds */
+	/* full sweeps (the topology walked) and counters-only ones */
+	uint64_t walks;	  /* sweeps that walked the topology */
+	uint64_t signs;	  /* counters-only sweeps that saw a sign */
+	bool last_full;	  /* the last sweep walked the topology */
+	size_t last_mads; /* MADs the last sweep sent */
+	time_t last_walk; /* the last good walk's start; 0: none */
 };
 
 /* A sink into *m. */
@@ -250,6 +279,44 @@ static void sweep_metrics(struct ibtopo_buffer *m, const struct serve_state *s)
 		"# TYPE ibtopo_last_sweep_timestamp_seconds gauge\n"
 		"ibtopo_last_sweep_timestamp_seconds %lld\n",
 		(long long)s->last_sweep);
+	ibtopo_sink_printf(&sink,
+			   "# HELP ibtopo_last_sweep_mads MADs the last sweep "
+			   "sent (SMPs and PMA Gets, every try counted)\n"
+			   "# TYPE ibtopo_last_sweep_mads gauge\n"
+			   "ibtopo_last_sweep_mads %zu\n",
+			   s->last_mads);
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_topology_sweeps_total Sweeps that walked "
+		"the topology (discovery and counters); the others of "
+		"ibtopo_sweeps_total read the port counters only\n"
+		"# TYPE ibtopo_topology_sweeps_total counter\n"
+		"ibtopo_topology_sweeps_total %" PRIu64 "\n",
+		s->walks);
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_topology_change_signs_total Counters-only "
+		"sweeps that saw a sign of change (a PMA silent, "
+		"LinkDowned or LinkErrorRecovery grown, counters missing "
+		"or gone back) and walked the topology at once\n"
+		"# TYPE ibtopo_topology_change_signs_total counter\n"
+		"ibtopo_topology_change_signs_total %" PRIu64 "\n",
+		s->signs);
+	ibtopo_sink_printf(&sink,
+			   "# HELP ibtopo_last_sweep_full 1 when the last "
+			   "sweep walked the topology, 0 when it read the "
+			   "counters only\n"
+			   "# TYPE ibtopo_last_sweep_full gauge\n"
+			   "ibtopo_last_sweep_full %d\n",
+			   s->last_full ? 1 : 0);
+	ibtopo_sink_printf(
+		&sink,
+		"# HELP ibtopo_last_topology_sweep_timestamp_seconds When "
+		"the last good sweep that walked the topology started, "
+		"seconds since the epoch\n"
+		"# TYPE ibtopo_last_topology_sweep_timestamp_seconds gauge\n"
+		"ibtopo_last_topology_sweep_timestamp_seconds %lld\n",
+		(long long)s->last_walk);
 }
 
 static const char html_none[] =
@@ -307,6 +374,18 @@ static void healthz(struct ibtopo_sink *sink, const struct serve_state *s,
 		s->sweeps ? (s->last_ok ? "success" : "failed") : "none yet",
 		s->last_ok || !s->sweeps ? "" : ": ",
 		s->last_ok || !s->sweeps ? "" : s->last_error, s->sweeps);
+	ibtopo_sink_printf(sink, "topology sweeps: %" PRIu64 "\n", s->walks);
+	if (s->last_walk) {
+		char when[32];
+		struct tm tm;
+
+		gmtime_r(&s->last_walk, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		ibtopo_sink_printf(sink, "topology walked: %s, %.0f s ago\n",
+				   when, difftime(time(NULL), s->last_walk));
+	} else {
+		ibtopo_sink_printf(sink, "topology walked: never\n");
+	}
 }
 
 static void on_get(void *arg, enum serve_route route,
@@ -385,6 +464,19 @@ struct serve_run {
 	struct serve_set prev;
 	bool all_ports;		  /* --all-ports */
 	struct serve_sched sched; /* --scheduler-out */
+	/* --topology-every: seconds; 0: every sweep walks the topology */
+	double topology_every;
+	double last_walk; /* cli_now() of the last good walk's start */
+	bool walk_next;	  /* the last sweep failed: the next one walks */
+	struct ibtopo_mad_stats mads; /* of the last discovery (dopts.stats) */
+};
+
+/* What a sweep did: walk the topology, or read the counters only. */
+struct sweep_kind {
+	bool full; /* the topology was walked */
+	bool sign; /* a counters-only sweep saw a sign of change first */
+	size_t mads;
+	char why[320]; /* why it walked, or the sign seen */
 };
 
 /* The diagram of the sweep's analysis as one HTML page, in memory. */
@@ -399,6 +491,13 @@ static int render_html(struct ibtopo_buffer *out, struct ibtopo_analysis *an,
 	return rc ? rc : ibtopo_diagram_write(&sink, "html", an, &d, err);
 }
 
+/* A snapshot is due at `now` (--store-every). */
+static bool store_due(const struct serve_run *r, double now)
+{
+	return r->store &&
+	       (!r->stored_once || now - r->last_store >= r->store_every);
+}
+
 static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
 {
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
@@ -407,8 +506,7 @@ static void store_sweep(struct serve_run *r, struct ibtopo_fabric *f)
 	size_t pruned = 0;
 	const char *fabric;
 
-	if (!r->store ||
-	    (r->stored_once && now - r->last_store < r->store_every))
+	if (!store_due(r, now))
 		return;
 	if (cli_store_save(&id, r->store, f, r->g, 0, &err)) {
 		fprintf(stderr, "ibtopo: warning: storing the sweep: %s\n",
@@ -502,7 +600,7 @@ static bool set_has(const struct serve_set *w, const struct ibtopo_fabric *f)
  * subnet once; any discovery that fails fails the sweep.
  */
 static int sweep_ports(struct serve_run *r, struct serve_set *w,
-		       struct ibtopo_error *err)
+		       struct sweep_kind *k, struct ibtopo_error *err)
 {
 	struct ibtopo_local_port *ports = NULL;
 	uint64_t seen[SERVE_MAX_FABRICS];
@@ -519,7 +617,9 @@ static int sweep_ports(struct serve_run *r, struct serve_set *w,
 
 		o.ca = ports[i].ca;
 		o.port = (int)ports[i].port;
+		memset(&r->mads, 0, sizeof(r->mads));
 		rc = ibtopo_fabric_discover(&f, &o, err);
+		k->mads += r->mads.sent;
 		if (rc)
 			break;
 		if (set_has(w, f)) {
@@ -542,17 +642,101 @@ static int sweep_ports(struct serve_run *r, struct serve_set *w,
 	return rc;
 }
 
-/* The sweep's fabrics: one through -C/-P, or --all-ports. */
+/* The sweep's fabrics walked: one through -C/-P, or --all-ports. */
 static int sweep_set(struct serve_run *r, struct serve_set *w,
-		     struct ibtopo_error *err)
+		     struct sweep_kind *k, struct ibtopo_error *err)
 {
 	struct ibtopo_fabric *f = NULL;
 	int rc;
 
 	if (r->all_ports)
-		return sweep_ports(r, w, err);
+		return sweep_ports(r, w, k, err);
+	memset(&r->mads, 0, sizeof(r->mads));
 	rc = ibtopo_fabric_discover(&f, &r->dopts, err);
+	k->mads += r->mads.sent;
 	return rc ? rc : set_add(r, w, f, "", err);
+}
+
+/* Does the sweep starting at t0 walk the topology? Why, into k->why. */
+static bool wants_walk(const struct serve_run *r, double t0,
+		       struct sweep_kind *k)
+{
+	if (!r->prev.n)
+		snprintf(k->why, sizeof(k->why), "no good sweep yet");
+	else if (r->walk_next)
+		snprintf(k->why, sizeof(k->why), "the last sweep failed");
+	else if (!r->topology_every)
+		snprintf(k->why, sizeof(k->why), "--topology-every 0");
+	else if (t0 - r->last_walk >= r->topology_every)
+		snprintf(k->why, sizeof(k->why),
+			 "walked %.0f s ago, --topology-every %g s",
+			 t0 - r->last_walk, r->topology_every);
+	else if (store_due(r, t0))
+		snprintf(k->why, sizeof(k->why), "a snapshot is due");
+	else
+		return false;
+	return true;
+}
+
+/*
+ * A counters-only sweep: the counters of each fabric of the last good
+ * sweep read again on its topology, into w. A sign of change in any of
+ * them leaves w empty, k->sign set and the sign in k->why.
+ */
+static int sweep_counters(struct serve_run *r, struct serve_set *w,
+			  struct sweep_kind *k, struct ibtopo_error *err)
+{
+	struct ibtopo_fabric *f[SERVE_MAX_FABRICS] = { NULL };
+	struct ibtopo_discover_opts o = r->dopts;
+	struct ibtopo_counters_signs sg;
+	size_t n = r->prev.n, signs = 0;
+	int rc = 0;
+
+	/* a PMA still silent after two more tries is sign enough: the
+	 * walk that follows asks with every retry */
+	if (o.retries > 2)
+		o.retries = 2;
+	for (size_t i = 0; i < n && !rc; i++) {
+		memset(&r->mads, 0, sizeof(r->mads));
+		rc = ibtopo_fabric_discover_counters(&f[i], r->prev.f[i], &o,
+						     &sg, err);
+		k->mads += r->mads.sent;
+		if (!rc && sg.signs && !signs)
+			snprintf(k->why, sizeof(k->why),
+				 "%zu sign%s of change, %s", sg.signs,
+				 sg.signs == 1 ? "" : "s", sg.first);
+		signs += rc ? 0 : sg.signs;
+	}
+	for (size_t i = 0; i < n && !rc && !signs; i++) {
+		rc = set_add(r, w, f[i], r->prev.key[i], err);
+		f[i] = NULL; /* w's now, also on failure */
+	}
+	for (size_t i = 0; i < n; i++)
+		ibtopo_fabric_free(f[i]);
+	k->sign = !rc && signs;
+	return rc;
+}
+
+/*
+ * The sweep's fabrics: walked, or their counters read on the last good
+ * sweep's topology and, on a sign of change there, walked at once.
+ */
+static int sweep_fabrics(struct serve_run *r, struct serve_set *w,
+			 struct sweep_kind *k, double t0,
+			 struct ibtopo_error *err)
+{
+	int rc;
+
+	k->full = wants_walk(r, t0, k);
+	if (!k->full) {
+		rc = sweep_counters(r, w, k, err);
+		if (rc || !k->sign)
+			return rc;
+		cli_step(r->g, "counters", t0, "%s; walking the topology",
+			 k->why);
+		k->full = true;
+	}
+	return sweep_set(r, w, k, err);
 }
 
 /* The metrics of every fabric of w, one exposition. */
@@ -582,12 +766,13 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	struct shared_text *old_text = NULL, *old_html = NULL;
 	struct shared_text *new_text = NULL, *new_html = NULL;
 	struct serve_set w = { 0 };
+	struct sweep_kind k = { .full = false };
 	time_t started = time(NULL);
 	double t0 = cli_now(), took;
 	bool was_failing;
 	int rc;
 
-	rc = sweep_set(r, &w, &err);
+	rc = sweep_fabrics(r, &w, &k, t0, &err);
 	if (!rc)
 		store_sweep(r, w.f[0]);
 	if (!rc)
@@ -619,6 +804,12 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	s->fails = rc ? s->fails + 1 : 0;
 	if (!rc)
 		s->last_good = t0;
+	s->last_mads = k.mads;
+	s->last_full = k.full;
+	s->walks += k.full;
+	s->signs += k.sign;
+	if (!rc && k.full)
+		s->last_walk = started;
 	/* the log says when sweeps start failing, why, and when they
 	 * recover; not the same line once per interval */
 	if (rc && (s->sweeps == 1 || !was_failing ||
@@ -651,9 +842,15 @@ static void sweep(struct serve_run *r, struct serve_state *s)
 	pthread_mutex_unlock(&s->lock);
 	if (!rc)
 		cli_step(r->g, "sweep", t0,
-			 "%zu fabric%s, %zu nodes, %zu links", w.n,
+			 "%s%s%s, %zu fabric%s, %zu nodes, %zu links, %zu MADs",
+			 k.full ? "full (" : "counters only",
+			 k.full ? k.why : "", k.full ? ")" : "", w.n,
 			 w.n == 1 ? "" : "s", ibtopo_fabric_node_count(w.f[0]),
-			 ibtopo_fabric_link_count(w.f[0]));
+			 ibtopo_fabric_link_count(w.f[0]), k.mads);
+	/* the clock of --topology-every runs from the last good walk */
+	if (!rc && k.full)
+		r->last_walk = t0;
+	r->walk_next = rc != 0;
 	free(text.text);
 	free(html.text);
 	for (size_t i = 0; i < w.n; i++) {
@@ -697,6 +894,19 @@ static bool parse_duration(const char *s, double *out)
 		return false;
 	*out = v;
 	return v <= 366.0 * 86400;
+}
+
+/* A duration as parse_duration() reads it, or 0 ("0", "0s", ...). */
+static bool parse_every(const char *s, double *out)
+{
+	char *end;
+
+	if (strtod(s, &end) == 0 && end != s &&
+	    (!*end || (strchr("smhd", *end) && !end[1]))) {
+		*out = 0;
+		return true;
+	}
+	return parse_duration(s, out);
 }
 
 /* A port: 1 to 5 digits, 0 to 65535. */
@@ -889,6 +1099,13 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 		case OPT_ALL_PORTS:
 			r->all_ports = true;
 			break;
+		case OPT_TOPOLOGY_EVERY:
+			if (!parse_every(st.optarg, &r->topology_every))
+				return cli_usage_error(
+					self,
+					"bad --topology-every '%s' (0, 90s, 30m, 1h, 1d)",
+					st.optarg);
+			break;
 		default:
 			return cli_usage_error(self, "unexpected option");
 		}
@@ -916,6 +1133,14 @@ static int parse_args(const struct cli_cmd *self, struct cli_global *g,
 			self,
 			"--store-every %g s is shorter than --interval %g s",
 			r->store_every, a->interval);
+	if (r->topology_every < 0)
+		r->topology_every = 10 * a->interval;
+	if (r->topology_every && r->topology_every < a->interval)
+		return cli_usage_error(
+			self,
+			"--topology-every %g s is shorter than --interval %g s "
+			"(0: every sweep walks the topology)",
+			r->topology_every, a->interval);
 	if (!a->stale_after)
 		a->stale_after = 3 * a->interval;
 	if (a->stale_after < a->interval)
@@ -933,7 +1158,9 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	struct ibtopo_error err = IBTOPO_ERROR_INIT;
 	struct serve_state s = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				 .started = cli_now() };
-	struct serve_run r = { .g = g, .ao = IBTOPO_ANALYZE_OPTS_INIT };
+	struct serve_run r = { .g = g,
+			       .ao = IBTOPO_ANALYZE_OPTS_INIT,
+			       .topology_every = -1 };
 	struct serve_args a = { SERVE_DEFAULT_LISTEN, NULL, 60, 0 };
 	struct serve_webconfig web = { NULL, NULL, 0, NULL, NULL };
 	struct sockaddr_storage addr;
@@ -964,6 +1191,7 @@ static int cmd_serve_exec(const struct cli_cmd *self, int argc, char **argv,
 	r.dopts.port = g->port;
 	r.dopts.flags = IBTOPO_DISCOVER_COUNTERS;
 	r.dopts.warn = cli_warn;
+	r.dopts.stats = &r.mads;
 	names = cli_node_name_map(g);
 	/* --node-name-map -: the map read from standard input */
 	if (cli_stdin_name_map_load(g, &r.names, &err) ||

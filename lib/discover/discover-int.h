@@ -5,6 +5,7 @@
  *                      fabric
  *   discover_repair.c  what a lossy sweep left out, asked again
  *   discover_local.c   the local port's subnet and SM, before the sweep
+ *   discover_counters.c  a counters-only sweep of a fabric discovered before
  *   sweep.c            the walk itself, SMP Gets through a window
  *   pma.c              port counters, PMA Gets through a window
  *   gets.c             SMP or SA Gets through a window, for what is read

@@ -33,6 +33,7 @@ want() {	# want "EXPECTED" WORD...
 want "serve show snapshots " s
 want "127.0.0.1:10117 " serve --listen 127
 want "15m 1d 1h " serve --store-every 1
+want "0 10m 1h 5m " serve --topology-every ""
 want "show " sh
 want "diff discover " di
 want "--across-fabrics --ca --db --down --fabric --format --help --node-name-map --port --switch --threads --type --verbose --wide " show --

@@ -125,6 +125,51 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 			   const struct ibtopo_discover_opts *opts,
 			   struct ibtopo_error *err);
 
+/**
+ * What a counters-only sweep (ibtopo_fabric_discover_counters()) saw that
+ * says the topology may have changed since the fabric it read again was
+ * walked. Each field counts ports, by the first sign each shows, in this
+ * order; only ports whose counters were read in that fabric count.
+ */
+struct ibtopo_counters_signs {
+	size_t signs;		/* ports with any of the signs below */
+	size_t unanswered;	/* PMA answered before, not now (its retries spent) */
+	size_t missing;		/* counters before, none now (no LID, an error status) */
+	size_t link_downed;	/* LinkDownedCounter grew */
+	size_t link_recovered;	/* LinkErrorRecoveryCounter grew */
+	size_t went_back;	/* a counter below its value before: a reset, or
+				 * its LID now answers for another port */
+	/* the first sign, described ("port 1 of 'h00005' 0x...: its PMA
+	 * did not answer"); "" when none */
+	char first[256];
+};
+
+/**
+ * A counters-only sweep: the PMA counters of every port of `kept` that a
+ * discovery with IBTOPO_DISCOVER_COUNTERS reads (each linked port with a
+ * LID), read again with PMA Gets (PortCounters, and PortCountersExtended
+ * where ClassPortInfo, asked once per device model, says so), LID-routed
+ * as in kept, through the local CA port kept was discovered through; no
+ * SMP: the topology is not walked again. *out is a copy of kept (nodes,
+ * ports and their PortInfo values, links, cables, firmware, subnet
+ * managers, PKeys, names, meta) with those fresh counters and taken_at
+ * now; forwarding tables are not copied, and kept is not changed.
+ * From opts (may be NULL) it takes timeout_ms, retries, warn and stats
+ * (stats->sweeps is 0: no walk); ca, port and flags are ignored. With
+ * `signs` (may be NULL), what the counters say of a change (see struct
+ * ibtopo_counters_signs): the caller decides what a sign calls for (serve
+ * walks the topology at once). Returns 0 with *out also when there are
+ * signs; IBTOPO_EINVAL when kept does not say which local port it was
+ * discovered through (it did not come from ibtopo_fabric_discover()),
+ * IBTOPO_ENODEV when that port cannot be opened, IBTOPO_EIO when a MAD
+ * cannot be sent or received, IBTOPO_ENOMEM.
+ */
+int ibtopo_fabric_discover_counters(struct ibtopo_fabric **out,
+				    const struct ibtopo_fabric *kept,
+				    const struct ibtopo_discover_opts *opts,
+				    struct ibtopo_counters_signs *signs,
+				    struct ibtopo_error *err);
+
 /** A local CA port, as libibumad's sysfs view shows it (discover --all-ports). */
 struct ibtopo_local_port {
 	char ca[64];
