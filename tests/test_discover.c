@@ -1083,6 +1083,35 @@ static void inconsistent_port_is_refused(void **state)
 	assert_non_null(strstr(err.message, "port 2 is inconsistent"));
 }
 
+/* ---- counters-only sweeps ---- */
+
+static void counters_only_needs_a_live_fabric(void **state)
+{
+	struct ibtopo_discover_opts o = IBTOPO_DISCOVER_OPTS_INIT;
+	struct ibtopo_counters_signs sg = { .signs = 7 };
+	struct ibtopo_error err = IBTOPO_ERROR_INIT;
+	struct ibtopo_fabric *kept = NULL, *f = NULL;
+
+	assert_int_equal(ibtopo_fabric_discover_counters(&f, NULL, &o, &sg,
+							 NULL),
+			 IBTOPO_EINVAL);
+	/* a cache file says no local port: nothing to read through */
+	will_return(__wrap_ibnd_load_fabric, 1);
+	assert_int_equal(ibtopo_fabric_load_cache(&kept, CACHE_FILE, NULL), 0);
+	assert_int_equal(ibtopo_fabric_discover_counters(&f, kept, &o, &sg,
+							 &err),
+			 IBTOPO_EINVAL);
+	assert_string_equal(err.message, "the fabric does not say which local "
+					 "port it was discovered through");
+	assert_null(f);
+	assert_int_equal(sg.signs, 0);
+	o.version = 99;
+	assert_int_equal(ibtopo_fabric_discover_counters(&f, kept, &o, &sg,
+							 NULL),
+			 IBTOPO_EINVAL);
+	ibtopo_fabric_free(kept);
+}
+
 /* ---- cache files ---- */
 
 static void load_cache_reads_the_committed_fixture(void **state)
@@ -1255,6 +1284,7 @@ int main(void)
 		cmocka_unit_test(ca_ports_never_reached_are_not_partial),
 		cmocka_unit_test(node_description_is_bounded),
 		cmocka_unit_test(inconsistent_port_is_refused),
+		cmocka_unit_test(counters_only_needs_a_live_fabric),
 		cmocka_unit_test(load_cache_reads_the_committed_fixture),
 		cmocka_unit_test(load_cache_library_refusal_is_eparse),
 		cmocka_unit_test_setup_teardown(load_cache_empty_file_is_not_a_cache,
