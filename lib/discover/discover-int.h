@@ -150,6 +150,13 @@ void ibtopo__discover_local(struct ibtopo__local *out, const char *ca,
 			    int portnum, unsigned timeout_ms);
 
 /* pma.c: port counters of a discovered fabric (see there) */
+/* Each switch's PortCounters summed over its ports (AllPortSelect), as a
+ * counters-only sweep read them, by node index. */
+struct ibtopo__pma_sums {
+	size_t n;
+	bool *have;
+	uint64_t (*v)[IBTOPO_CTR_COUNT_];
+};
 /**
  * Read PortCounters (and PortCountersExtended where ClassPortInfo says
  * so) of every linked port with a LID through local `ca` port `portnum`,
@@ -157,10 +164,17 @@ void ibtopo__discover_local(struct ibtopo__local *out, const char *ca,
  * ports left without counters (no LID, or their PMA answered with an
  * error status). A MAD that times out is sent again, up to `retries`
  * times; *out_lost counts the queries that never answered, and `lost`
- * describes the first (a port and an attribute).
+ * describes the first (a port and an attribute). With `kept` (a copy of
+ * which `fabric` is, the sweep before; NULL: none), a counters-only
+ * sweep: each switch's AllPortSelect sums are read first and kept on
+ * `fabric` (struct ibtopo__pma_sums, ibtopo__fabric_aux()), and a
+ * switch whose sums did not move since kept's has its ports'
+ * PortCounters from kept, and only PortCountersExtended asked (see
+ * pma.c).
  */
-int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
-		     unsigned timeout_ms, unsigned retries,
+int ibtopo__pma_read(struct ibtopo_fabric *fabric,
+		     const struct ibtopo_fabric *kept, const char *ca,
+		     int portnum, unsigned timeout_ms, unsigned retries,
 		     struct ibtopo__mad_tally *tally, size_t *out_missed,
 		     size_t *out_lost, char *lost, size_t lost_len,
 		     struct ibtopo_error *err);

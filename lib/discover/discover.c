@@ -481,7 +481,7 @@ static int read_counters(struct ibtopo_fabric *fabric, const char *ca,
 	size_t missed = 0;
 	int rc;
 
-	rc = ibtopo__pma_read(fabric, ca, portnum, opts->timeout_ms, retries,
+	rc = ibtopo__pma_read(fabric, NULL, ca, portnum, opts->timeout_ms, retries,
 			      tally, &missed, lost, what, sizeof(what), err);
 	if (rc)
 		return ibtopo__error_prefix(err, "port counters through '%s' "

@@ -178,7 +178,8 @@ static void put_stats(const struct ibtopo_discover_opts *opts,
 }
 
 /* Read the counters onto f through ca/portnum; warn of ports without. */
-static int read_again(struct ibtopo_fabric *f, const char *ca, int portnum,
+static int read_again(struct ibtopo_fabric *f, const struct ibtopo_fabric *kept,
+		      const char *ca, int portnum,
 		      const struct ibtopo_discover_opts *opts,
 		      struct ibtopo__mad_tally *tally, size_t *lost,
 		      struct ibtopo_error *err)
@@ -189,7 +190,7 @@ static int read_again(struct ibtopo_fabric *f, const char *ca, int portnum,
 	size_t missed = 0;
 	int rc;
 
-	rc = ibtopo__pma_read(f, ca, portnum, opts ? opts->timeout_ms : 0,
+	rc = ibtopo__pma_read(f, kept, ca, portnum, opts ? opts->timeout_ms : 0,
 			      retries, tally, &missed, lost, what, sizeof(what),
 			      err);
 	if (rc)
@@ -239,7 +240,7 @@ int ibtopo_fabric_discover_counters(struct ibtopo_fabric **out,
 	if (!rc)
 		rc = copy_rest_of_meta(f, m, err);
 	if (!rc)
-		rc = read_again(f, m->local_ca, (int)m->local_port, opts,
+		rc = read_again(f, kept, m->local_ca, (int)m->local_port, opts,
 				&tally, &lost, err);
 	put_stats(opts, &tally, lost);
 	if (rc) {

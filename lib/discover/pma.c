@@ -25,6 +25,18 @@
  * for the caller to name. One that comes back with an error status
  * leaves its port without counters; the caller is told how many ports
  * that is.
+ *
+ * A counters-only sweep (discover_counters.c: `kept`, the fabric read
+ * before, is given) asks each switch whose model answers AllPortSelect
+ * and PortCountersExtended for its PortCounters summed over all ports
+ * (PortSelect 0xFF) first, and keeps the sums on the new fabric. When
+ * they equal the sums kept fabric's sweep read, none of them at its
+ * largest value, no error counter and no PortXmitWait of the switch
+ * moved since (they only grow, or stop at their largest): its ports'
+ * PortCounters are those of `kept`, and only PortCountersExtended (the
+ * 64-bit data and packet counters) is asked per port. The per-port Gets
+ * of a switch go out after its sums answered, so what `kept` holds was
+ * read no earlier than the sums it is compared with.
  */
 #include "discover/discover-int.h"
 
@@ -38,8 +50,12 @@
 #define PMA_TIMEOUT_MS		1000
 #define PMA_WINDOW		16
 
+#define CPI_ALL_PORT_SELECT	(1u << 8)	/* IsAllPortSelectSupported */
 #define CPI_EXT_WIDTH		(1u << 9)	/* IsExtendedWidthSupported */
 #define CPI_EXT_WIDTH_NOIETF	(1u << 10)
+/* a request's attribute: PortCounters with PortSelect = AllPortSelect */
+#define ATTR_SUM		(0x10000u | IB_GSI_PORT_COUNTERS)
+#define ALL_PORT_SELECT		0xFFu
 
 /* A LID and the linked ports behind it (targets[first .. first+n-1]). */
 struct dest {
@@ -50,6 +66,9 @@ struct dest {
 	 * ClassPortInfo (SIZE_MAX ends it) */
 	size_t next_same;
 	bool leader;	/* asked ClassPortInfo for its model */
+	bool all_ports;	/* answers AllPortSelect */
+	bool have_sum;	/* sum[] answered (counters-only sweeps) */
+	uint64_t sum[IBTOPO_CTR_COUNT_];
 };
 
 struct target {
@@ -57,6 +76,9 @@ struct target {
 	struct ibtopo_counters c;
 	bool answered;
 	bool lost;	/* its PortCounters never answered: "not read" */
+	/* the kept port's counters, unchanged by its switch's sums: only
+	 * the extended ones are asked */
+	const struct ibtopo_counters *carry;
 };
 
 /* One MAD to send: to dest d, about target t (CPI: none), attribute. */
@@ -85,6 +107,7 @@ struct pma {
 	char *lost_what;	/* the first of them, described */
 	size_t lost_len;
 	int failed;		/* errno of a send or receive */
+	const struct ibtopo_fabric *kept;	/* counters-only; else NULL */
 };
 
 static int64_t now_ms(void)
@@ -145,7 +168,9 @@ static int plan(struct pma *m, const struct ibtopo_fabric *fabric,
 
 		if (!m->ndests || m->dests[m->ndests - 1].lid != lid)
 			m->dests[m->ndests++] =
-				(struct dest){ lid, i, 0, false, SIZE_MAX, true };
+				(struct dest){ .lid = lid, .first = i,
+					       .next_same = SIZE_MAX,
+					       .leader = true };
 		m->dests[m->ndests - 1].n++;
 	}
 	return 0;
@@ -233,10 +258,11 @@ static int send_req(struct pma *m, struct req *q)
 	to.qkey = IB_DEFAULT_QP1_QKEY;
 	if (q->attr != CLASS_PORT_INFO)
 		mad_set_field(data, 0, IB_PC_PORT_SELECT_F,
+			      q->attr == ATTR_SUM ? ALL_PORT_SELECT :
 			      m->targets[q->t].port->num);
 	rpc.mgtclass = IB_PERFORMANCE_CLASS;
 	rpc.method = IB_MAD_METHOD_GET;	/* never Set: no reset */
-	rpc.attr.id = q->attr;
+	rpc.attr.id = q->attr & 0xFFFFu;
 	rpc.timeout = (int)ibtopo__retry_timeout(m->timeout_ms, q->tries);
 	rpc.datasz = IB_PC_DATA_SZ;
 	rpc.dataoffs = IB_PC_DATA_OFFS;
@@ -272,35 +298,78 @@ static int pump(struct pma *m)
 	return 0;
 }
 
-/* PortCounters (and the extended ones) for every port behind dest d. */
-static int ask_counters(struct pma *m, size_t d)
+/* Every error counter and PortXmitWait: what a switch's sums cover. */
+static bool is_data(int c)
+{
+	return c == IBTOPO_CTR_XMIT_DATA || c == IBTOPO_CTR_RCV_DATA ||
+	       c == IBTOPO_CTR_XMIT_PKTS || c == IBTOPO_CTR_RCV_PKTS;
+}
+
+/* The counters of port t in `kept`, when every one the sums cover was read. */
+static const struct ibtopo_counters *kept_counters(const struct pma *m,
+						   size_t t)
+{
+	const struct ibtopo_port *p = m->targets[t].port;
+	const struct ibtopo_node *n = ibtopo_fabric_find_node(m->kept,
+							      p->node->guid);
+	const struct ibtopo_port *k = n ? ibtopo_node_port(n, p->num) : NULL;
+	uint32_t need = 0;
+
+	for (int c = 0; c < IBTOPO_CTR_COUNT_; c++)
+		if (!is_data(c))
+			need |= 1u << c;
+	if (!k || !k->counters || (k->counters->valid & need) != need ||
+	    (k->counters->extended & need))
+		return NULL;
+	return k->counters;
+}
+
+/*
+ * PortCounters (and the extended ones) for every port behind dest d;
+ * with `unchanged` (its switch's sums did not move), the kept
+ * PortCounters of each port that has them, and the extended ones only.
+ */
+static int ask_ports(struct pma *m, size_t d, bool unchanged)
 {
 	const struct dest *x = &m->dests[d];
 	int rc = 0;
 
 	for (size_t t = x->first; t < x->first + x->n && !rc; t++) {
-		rc = ask(m, d, t, IB_GSI_PORT_COUNTERS, 0);
+		m->targets[t].carry = unchanged && x->ext ?
+				      kept_counters(m, t) : NULL;
+		if (!m->targets[t].carry)
+			rc = ask(m, d, t, IB_GSI_PORT_COUNTERS, 0);
 		if (!rc && x->ext)
 			rc = ask(m, d, t, IB_GSI_PORT_COUNTERS_EXT, 0);
 	}
 	return rc;
 }
 
+/* Counters for every port behind dest d: a switch's sums first. */
+static int ask_counters(struct pma *m, size_t d)
+{
+	const struct dest *x = &m->dests[d];
+
+	if (m->kept && x->ext && x->all_ports &&
+	    m->targets[x->first].port->node->type == IBTOPO_NODE_SWITCH)
+		return ask(m, d, x->first, ATTR_SUM, 0);
+	return ask_ports(m, d, false);
+}
+
 /* The model of leader d answered (or not): counters for all its dests. */
-static int ask_model(struct pma *m, size_t d, bool ext)
+static int ask_model(struct pma *m, size_t d, bool ext, bool all_ports)
 {
 	int rc = 0;
 
 	for (size_t e = d; e != SIZE_MAX && !rc; e = m->dests[e].next_same) {
 		m->dests[e].ext = ext;
+		m->dests[e].all_ports = all_ports;
 		rc = ask_counters(m, e);
 	}
 	return rc;
 }
 
-static void got_counters(struct target *t, const uint8_t *data)
-{
-	static const enum MAD_FIELDS fields[] = {
+static const enum MAD_FIELDS pc_fields[] = {
 		[IBTOPO_CTR_SYMBOL_ERRORS] = IB_PC_ERR_SYM_F,
 		[IBTOPO_CTR_LINK_ERROR_RECOVERY] = IB_PC_LINK_RECOVERS_F,
 		[IBTOPO_CTR_LINK_DOWNED] = IB_PC_LINK_DOWNED_F,
@@ -318,17 +387,55 @@ static void got_counters(struct target *t, const uint8_t *data)
 		[IBTOPO_CTR_RCV_DATA] = IB_PC_RCV_BYTES_F,
 		[IBTOPO_CTR_XMIT_PKTS] = IB_PC_XMT_PKTS_F,
 		[IBTOPO_CTR_RCV_PKTS] = IB_PC_RCV_PKTS_F,
-	};
+};
 
+static void got_counters(struct target *t, const uint8_t *data)
+{
 	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
 		/* extended values, when they came first, stay */
 		if (t->c.extended & (1u << i))
 			continue;
-		t->c.value[i] = mad_get_field((void *)data, 0, fields[i]);
+		t->c.value[i] = mad_get_field((void *)data, 0, pc_fields[i]);
 		t->c.valid |= 1u << i;
 	}
 	t->c.read_at_ms = now_ms();
 	t->answered = true;
+}
+
+/* A switch's sums as kept fabric's sweep read them, or NULL. */
+static const uint64_t *kept_sum(const struct pma *m, size_t d)
+{
+	const struct ibtopo_node *n = m->targets[m->dests[d].first].port->node;
+	const struct ibtopo_node *k = ibtopo_fabric_find_node(m->kept, n->guid);
+	const struct ibtopo__pma_sums *s = ibtopo__fabric_aux(m->kept);
+
+	return k && s && k->index < s->n && s->have[k->index] ?
+	       s->v[k->index] : NULL;
+}
+
+/*
+ * Dest d's sums answered (data), or never did (NULL): ask its ports,
+ * for their extended counters only where nothing the sums cover moved.
+ */
+static int got_sum(struct pma *m, size_t d, const uint8_t *data)
+{
+	struct dest *x = &m->dests[d];
+	const uint64_t *was;
+	bool same;
+
+	if (!data)
+		return ask_ports(m, d, false);
+	for (int c = 0; c < IBTOPO_CTR_COUNT_; c++)
+		x->sum[c] = mad_get_field((void *)data, 0, pc_fields[c]);
+	x->have_sum = true;
+	was = kept_sum(m, d);
+	same = was != NULL;
+	for (int c = 0; c < IBTOPO_CTR_COUNT_ && same; c++)
+		same = is_data(c) ||
+		       (was[c] == x->sum[c] &&
+			!ibtopo_counter_is_saturated((enum ibtopo_counter)c,
+						     false, x->sum[c]));
+	return ask_ports(m, d, same);
 }
 
 static void got_counters_ext(struct target *t, const uint8_t *data)
@@ -349,6 +456,17 @@ static void got_counters_ext(struct target *t, const uint8_t *data)
 		t->c.valid |= 1u << fields[i].c;
 		t->c.extended |= 1u << fields[i].c;
 	}
+	if (!t->carry)
+		return;
+	/* the rest as kept: nothing its switch's sums cover moved */
+	for (int i = 0; i < IBTOPO_CTR_COUNT_; i++) {
+		if (t->c.extended & (1u << i))
+			continue;
+		t->c.value[i] = t->carry->value[i];
+		t->c.valid |= t->carry->valid & (1u << i);
+	}
+	t->c.read_at_ms = now_ms();
+	t->answered = true;
 }
 
 static const char *attr_name(unsigned attr)
@@ -358,6 +476,8 @@ static const char *attr_name(unsigned attr)
 		return "ClassPortInfo";
 	case IB_GSI_PORT_COUNTERS:
 		return "PortCounters";
+	case ATTR_SUM:
+		return "PortCounters (AllPortSelect)";
 	default:
 		return "PortCountersExtended";
 	}
@@ -386,8 +506,17 @@ static int timed_out(struct pma *m, const struct req *q)
 			 PRIx64 " at LID %u did not answer %s", p->num,
 			 p->node->desc, p->node->guid, m->dests[q->d].lid,
 			 attr_name(q->attr));
-	if (q->attr == IB_GSI_PORT_COUNTERS)
+	/* a port read through its extended counters alone is "not read"
+	 * when they are lost, as one whose PortCounters are */
+	if (q->attr == IB_GSI_PORT_COUNTERS ||
+	    (q->attr == IB_GSI_PORT_COUNTERS_EXT && m->targets[q->t].carry))
 		m->targets[q->t].lost = true;
+	if (q->attr == ATTR_SUM) {
+		int rc = got_sum(m, q->d, NULL);
+
+		if (rc)
+			return rc;
+	}
 	if (q->attr == CLASS_PORT_INFO) {
 		/* its own ports without the extended counters, as before;
 		 * the rest of its model asks through the next of them */
@@ -395,7 +524,7 @@ static int timed_out(struct pma *m, const struct req *q)
 		int rc;
 
 		m->dests[q->d].next_same = SIZE_MAX;
-		rc = ask_model(m, q->d, false);
+		rc = ask_model(m, q->d, false, false);
 		if (!rc && e != SIZE_MAX) {
 			m->dests[e].leader = true;
 			rc = ask(m, e, m->dests[e].first, CLASS_PORT_INFO, 0);
@@ -442,11 +571,19 @@ static int receive(struct pma *m)
 	ok = mad_get_field(mad, 0, IB_MAD_STATUS_F) == 0;
 	data = mad + IB_PC_DATA_OFFS;
 	switch (q.attr) {
-	case CLASS_PORT_INFO:
+	case CLASS_PORT_INFO: {
+		unsigned cap = ok ? mad_get_field((void *)data, 0,
+						  IB_CPI_CAPMASK_F) : 0;
+
 		rc = ask_model(m, q.d,
-			       ok && (mad_get_field((void *)data, 0,
-						    IB_CPI_CAPMASK_F) &
-				      (CPI_EXT_WIDTH | CPI_EXT_WIDTH_NOIETF)));
+			       cap & (CPI_EXT_WIDTH | CPI_EXT_WIDTH_NOIETF),
+			       cap & CPI_ALL_PORT_SELECT);
+		if (rc)
+			return rc;
+		break;
+	}
+	case ATTR_SUM:
+		rc = got_sum(m, q.d, ok ? data : NULL);
 		if (rc)
 			return rc;
 		break;
@@ -462,8 +599,49 @@ static int receive(struct pma *m)
 	return pump(m);
 }
 
-int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
-		     unsigned timeout_ms, unsigned retries,
+static void sums_free(void *arg)
+{
+	struct ibtopo__pma_sums *s = arg;
+
+	if (s) {
+		free(s->have);
+		free(s->v);
+		free(s);
+	}
+}
+
+/* The sums each switch answered, kept on `fabric` for the next sweep. */
+static int keep_sums(const struct pma *m, struct ibtopo_fabric *fabric)
+{
+	size_t n = ibtopo_fabric_node_count(fabric);
+	struct ibtopo__pma_sums *s;
+
+	s = calloc(1, sizeof(*s));
+	if (s) {
+		s->n = n;
+		s->have = calloc(n + 1, sizeof(*s->have));
+		s->v = calloc(n + 1, sizeof(*s->v));
+	}
+	if (!s || !s->have || !s->v) {
+		sums_free(s);
+		return IBTOPO_ENOMEM;
+	}
+	for (size_t d = 0; d < m->ndests; d++) {
+		const struct dest *x = &m->dests[d];
+		size_t i = m->targets[x->first].port->node->index;
+
+		if (x->have_sum && i < n) {
+			s->have[i] = true;
+			memcpy(s->v[i], x->sum, sizeof(s->v[i]));
+		}
+	}
+	ibtopo__fabric_set_aux(fabric, s, sums_free);
+	return 0;
+}
+
+int ibtopo__pma_read(struct ibtopo_fabric *fabric,
+		     const struct ibtopo_fabric *kept, const char *ca,
+		     int portnum, unsigned timeout_ms, unsigned retries,
 		     struct ibtopo__mad_tally *tally, size_t *out_missed,
 		     size_t *out_lost, char *lost, size_t lost_len,
 		     struct ibtopo_error *err)
@@ -478,6 +656,7 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 	m.retries = retries;
 	m.window = PMA_WINDOW;
 	m.tally = tally;
+	m.kept = kept;
 	m.lost_what = lost;
 	m.lost_len = lost_len;
 	ibtopo__window_init(&m.win, m.window);
@@ -532,6 +711,8 @@ int ibtopo__pma_read(struct ibtopo_fabric *fabric, const char *ca, int portnum,
 			memset(&t->c, 0, sizeof(t->c));
 		rc = ibtopo_port_set_counters(t->port, &t->c, err);
 	}
+	if (!rc && kept && keep_sums(&m, fabric))
+		rc = ibtopo__error_set(err, IBTOPO_ENOMEM, "out of memory");
 	/* the ports whose PortCounters were lost are "not read", not missed */
 	*out_missed = missed + no_lid;
 	*out_lost = m.lost;

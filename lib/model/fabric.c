@@ -38,6 +38,8 @@ struct ibtopo_fabric {
 	size_t nsms, asms;
 	bool sms_read;				/* looked for */
 	struct ibtopo__mcast_groups mcast;	/* multicast groups (mcast.c) */
+	void *aux;				/* ibtopo__fabric_set_aux() */
+	void (*aux_free)(void *aux);
 };
 
 int ibtopo_fabric_new(struct ibtopo_fabric **out, struct ibtopo_error *err)
@@ -104,7 +106,22 @@ void ibtopo_fabric_free(struct ibtopo_fabric *fabric)
 	free(fabric->clashes);
 	free(fabric->sms);
 	ibtopo__mcast_groups_release(&fabric->mcast);
+	ibtopo__fabric_set_aux(fabric, NULL, NULL);
 	free(fabric);
+}
+
+void ibtopo__fabric_set_aux(struct ibtopo_fabric *fabric, void *aux,
+			    void (*aux_free)(void *aux))
+{
+	if (fabric->aux_free)
+		fabric->aux_free(fabric->aux);
+	fabric->aux = aux;
+	fabric->aux_free = aux_free;
+}
+
+void *ibtopo__fabric_aux(const struct ibtopo_fabric *fabric)
+{
+	return fabric->aux;
 }
 
 size_t ibtopo__fabric_cable_count(const struct ibtopo_fabric *fabric)

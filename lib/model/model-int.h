@@ -101,6 +101,15 @@ ibtopo__fabric_mcast(const struct ibtopo_fabric *fabric);
 void ibtopo__mcast_groups_release(struct ibtopo__mcast_groups *g);
 void ibtopo__mft_free(struct ibtopo_mft *mft);
 
+/**
+ * Data a layer above keeps on a fabric (lib/discover/pma.c: each switch's
+ * AllPortSelect counter sums, for the next counters-only sweep), freed
+ * with aux_free() when replaced or with the fabric; never copied.
+ */
+void ibtopo__fabric_set_aux(struct ibtopo_fabric *fabric, void *aux,
+			    void (*aux_free)(void *aux));
+void *ibtopo__fabric_aux(const struct ibtopo_fabric *fabric);
+
 /* model/fabric_copy.c */
 /**
  * A copy of `src` without the nodes drop_node[node index] and the links

@@ -5,8 +5,11 @@
 #  - with --topology-every 1h the sweeps after the first are
 #    counters-only: SMPs (classes 01 and 81) in the first sweep only, PMA
 #    Gets (class 04) in every one; ibtopo_topology_sweeps_total stays 1
-#    while ibtopo_sweeps_total grows; a counter set through the console
-#    moves between them; /healthz says when the topology was walked;
+#    while ibtopo_sweeps_total grows; 2 to 3 MADs a link (each switch's
+#    AllPortSelect sums unchanged: its ports' PortCountersExtended
+#    only); a counter set through the console moves between them, and
+#    stays once its switch's sums are still again; /healthz says when
+#    the topology was walked;
 #  - LinkDownedCounter grown on a switch port (PerformanceSet): the next
 #    sweep sees it and walks the topology at once;
 #  - a cable pulled (ibsim's Unlink of leaf002 port 1, host h00005's):
@@ -74,11 +77,12 @@ metrics_until "[ \"\$(sweeps)\" -ge $((n1 + 3)) ]" 60 ||
 [ "$(mval ibtopo_topology_change_signs_total "")" = 0 ] ||
 	flunk "signs of change on a fabric that did not change"
 [ "$(mval ibtopo_last_sweep_success "")" = 1 ] || flunk "the last sweep failed"
-# a counters-only sweep: the PMA Gets of 64 links, 2 to 4 a port, and a
-# ClassPortInfo per device model
+# a counters-only sweep with no error counter moved: a ClassPortInfo per
+# device model, each switch's sums (AllPortSelect), PortCountersExtended
+# of every port, PortCounters of the hosts' ports only: 2 to 3 a link
 links=$(mval ibtopo_fabric_links "")
 mads=$(mval ibtopo_last_sweep_mads "")
-[ "$mads" -ge $((4 * links)) ] && [ "$mads" -le $((8 * links + 8)) ] ||
+[ "$mads" -ge $((2 * links)) ] && [ "$mads" -le $((3 * links)) ] ||
 	flunk "a counters-only sweep of $links links sent $mads MADs"
 info "counters-only sweep: $mads MADs for $links links"
 grep -q '^ibtopo: sweep: full (no good sweep yet), 1 fabric, ' "$TESTDIR/serve.err" ||
@@ -103,6 +107,14 @@ sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=25'
 metrics_until "[ \"\$(mval ibtopo_port_symbol_errors_total '$lab')\" = 25 ]" 60 ||
 	flunk "SymbolErrorCounter 25 not served: '$(mval ibtopo_port_symbol_errors_total "$lab")'"
 [ "$(walks)" = 1 ] || flunk "a grown error counter walked the topology"
+# the sweeps after it: leaf001's sums as before, its ports' PortCounters
+# carried from the sweep before (the extended ones read), still 25
+n3=$(sweeps)
+metrics_until "[ \"\$(sweeps)\" -ge $((n3 + 2)) ]" 60 || fail "no more sweeps"
+[ "$(mval ibtopo_port_symbol_errors_total "$lab")" = 25 ] ||
+	flunk "SymbolErrorCounter carried: '$(mval ibtopo_port_symbol_errors_total "$lab")'"
+[ "$(mval ibtopo_last_sweep_mads "")" -le $((3 * links)) ] ||
+	flunk "sums unchanged again, yet $(mval ibtopo_last_sweep_mads "") MADs"
 
 # ---- LinkDownedCounter grown: walked at once
 sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.LinkDownedCounter=1'

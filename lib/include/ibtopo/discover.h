@@ -150,7 +150,12 @@ struct ibtopo_counters_signs {
  * LID), read again with PMA Gets (PortCounters, and PortCountersExtended
  * where ClassPortInfo, asked once per device model, says so), LID-routed
  * as in kept, through the local CA port kept was discovered through; no
- * SMP: the topology is not walked again. *out is a copy of kept (nodes,
+ * SMP: the topology is not walked again. A switch whose model answers
+ * AllPortSelect is asked for its PortCounters summed over its ports
+ * first (the sums are kept on *out for the next call): when no error
+ * counter or PortXmitWait sum moved since kept's (none at its largest),
+ * its ports' PortCounters are kept's (they only grow) and only
+ * PortCountersExtended is asked. *out is a copy of kept (nodes,
  * ports and their PortInfo values, links, cables, firmware, subnet
  * managers, PKeys, names, meta) with those fresh counters and taken_at
  * now; forwarding tables are not copied, and kept is not changed.
