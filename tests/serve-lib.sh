@@ -36,6 +36,10 @@ serve_start() {
 	if [ -n "${SERVE_SPY:-}" ]; then
 		pre=${top_builddir:-.}/tests/.libs/rel-madspy.so:$UMAD2SIM
 	fi
+	# the last server's start line must not be read as this one's: the
+	# background shell below may truncate the file only after the first
+	# look at it (seen under load: a dead port waited on for 60 s)
+	rm -f "$TESTDIR/serve.err" "$TESTDIR/serve.out"
 	# shellcheck disable=SC2086 # $listen is two words or none
 	(cd "$TESTDIR/work" && REL_MADSPY_LOG=${SERVE_SPY:-} \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
@@ -49,7 +53,7 @@ serve_start() {
 	while [ "$(date +%s)" -lt "$end" ]; do
 		if [ -z "$SERVE_URL" ]; then
 			SERVE_PORT=$(sed -n 's/^ibtopo: serve: listening on .*:\([0-9]*\)$/\1/p' \
-				"$TESTDIR/serve.err")
+				"$TESTDIR/serve.err" 2>/dev/null)
 			[ -n "$SERVE_PORT" ] && SERVE_URL=http://127.0.0.1:$SERVE_PORT
 		fi
 		# answered: 200, or 503 when the sweeps fail or lag
