@@ -383,8 +383,7 @@ static void healthz(struct ibtopo_sink *sink, const struct serve_state *s,
 
 		gmtime_r(&s->last_walk, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		ibtopo_sink_printf(sink, "topology walked: %s, %.0f s ago\n",
-				   when, difftime(time(NULL), s->last_walk));
+		ibtopo_sink_printf(sink, "topology walked: %s\n", when);
 	} else {
 		ibtopo_sink_printf(sink, "topology walked: never\n");
 	}

@@ -91,7 +91,7 @@ grep -q '^ibtopo: sweep: full (no good sweep yet), 1 fabric, ' "$TESTDIR/serve.e
 	flunk "-v: not 3 counters-only sweeps: $(cat "$TESTDIR/serve.err")"
 [ "$(scrape /healthz)" = 200 ] || flunk "/healthz"
 grep -q '^topology sweeps: 1$' "$TESTDIR/body" &&
-	grep -Eq '^topology walked: [0-9-]+T[0-9:]+Z, [0-9]+ s ago$' "$TESTDIR/body" ||
+	grep -Eq '^topology walked: [0-9-]+T[0-9:]+Z$' "$TESTDIR/body" ||
 	flunk "/healthz: $(cat "$TESTDIR/body")"
 
 # counters move between counters-only sweeps
