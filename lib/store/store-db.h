@@ -43,6 +43,19 @@ int ibtopo__store_exec(struct ibtopo_store *s, const char *sql,
 		       const char *what, struct ibtopo_error *err);
 /** Step once, reset. Returns an SQLite code (SQLITE_OK for DONE). */
 int ibtopo__store_step_reset(sqlite3_stmt *st);
+/** What a bind function of ibtopo__store_insert_each() returns for a row it
+ * does not write. */
+#define IBTOPO__STORE_SKIP (-1)
+/**
+ * Insert up to `n` rows of `sql` on `db` for snapshot `sid`, bound to ?1:
+ * bind(st, ctx, i) binds the rest of row i and returns SQLITE_OK to write
+ * it, IBTOPO__STORE_SKIP to pass over it, or an SQLite code that ends the
+ * insert. The statement is prepared when there is a row (n > 0). Returns an
+ * SQLite code (SQLITE_OK when all went in).
+ */
+int ibtopo__store_insert_each(
+	sqlite3 *db, const char *sql, int64_t sid, size_t n,
+	int (*bind)(sqlite3_stmt *st, void *ctx, size_t i), void *ctx);
 /**
  * The rows of `sql` as a new array in *list (elements of `size` bytes),
  * *count of them; each element is zeroed, then filled by row(), which

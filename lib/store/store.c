@@ -440,6 +440,29 @@ int ibtopo__store_step_reset(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+int ibtopo__store_insert_each(
+	sqlite3 *db, const char *sql, int64_t sid, size_t n,
+	int (*bind)(sqlite3_stmt *st, void *ctx, size_t i), void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_OK;
+
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		if (!st)
+			rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		if (rc != SQLITE_OK)
+			break;
+		sqlite3_bind_int64(st, 1, sid);
+		rc = bind(st, ctx, i);
+		if (rc == IBTOPO__STORE_SKIP)
+			rc = SQLITE_OK;
+		else if (rc == SQLITE_OK)
+			rc = ibtopo__store_step_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int ibtopo__store_check_rw(const struct ibtopo_store *s,
 			   struct ibtopo_error *err)
 {

@@ -15,36 +15,29 @@ static bool has_firmware(const struct ibtopo_node *n)
 	return n->fw_major || n->fw_minor || n->fw_subminor || n->psid;
 }
 
+static int bind_firmware(sqlite3_stmt *st, void *fabric, size_t i)
+{
+	const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+
+	if (!has_firmware(n))
+		return IBTOPO__STORE_SKIP;
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
+	sqlite3_bind_int(st, 3, n->fw_major);
+	sqlite3_bind_int(st, 4, n->fw_minor);
+	sqlite3_bind_int(st, 5, n->fw_subminor);
+	if (n->psid)
+		sqlite3_bind_text(st, 6, n->psid, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 6);
+	return SQLITE_OK;
+}
+
 int ibtopo__store_save_firmware(sqlite3 *db, int64_t sid,
 				const struct ibtopo_fabric *fabric)
 {
-	size_t nn = ibtopo_fabric_node_count(fabric);
-	sqlite3_stmt *st = NULL;
-	int rc = SQLITE_OK;
-
-	for (size_t i = 0; i < nn && rc == SQLITE_OK; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
-
-		if (!has_firmware(n))
-			continue;
-		if (!st)
-			rc = sqlite3_prepare_v2(db, firmware_insert_sql, -1,
-						&st, NULL);
-		if (rc != SQLITE_OK)
-			break;
-		sqlite3_bind_int64(st, 1, sid);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
-		sqlite3_bind_int(st, 3, n->fw_major);
-		sqlite3_bind_int(st, 4, n->fw_minor);
-		sqlite3_bind_int(st, 5, n->fw_subminor);
-		if (n->psid)
-			sqlite3_bind_text(st, 6, n->psid, -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 6);
-		rc = ibtopo__store_step_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return ibtopo__store_insert_each(db, firmware_insert_sql, sid,
+					 ibtopo_fabric_node_count(fabric),
+					 bind_firmware, (void *)fabric);
 }
 
 const char ibtopo__store_firmware_sql[] =

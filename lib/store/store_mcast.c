@@ -13,40 +13,42 @@ static const char mft_sql[] =
 	"INSERT INTO mfts (snapshot_id, node_guid, stride, mlids, masks)"
 	" VALUES (?, ?, ?, ?, ?)";
 
+/* The fabric and the scratch the MLIDs are written big-endian into. */
+struct mft_save {
+	const struct ibtopo_fabric *f;
+	uint8_t *be;
+	size_t abe;
+};
+
+static int bind_mft(sqlite3_stmt *st, void *ctx, size_t i)
+{
+	struct mft_save *m = ctx;
+	const struct ibtopo_node *n = ibtopo_fabric_node(m->f, i);
+	const struct ibtopo_mft *t = n->mft;
+
+	if (!t)
+		return IBTOPO__STORE_SKIP;
+	if (ibtopo__grow(&m->be, &m->abe, 2 * t->count, 1))
+		return SQLITE_NOMEM;
+	for (size_t k = 0; k < t->count; k++) {
+		m->be[2 * k] = (uint8_t)(t->mlid[k] >> 8);
+		m->be[2 * k + 1] = (uint8_t)t->mlid[k];
+	}
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
+	sqlite3_bind_int(st, 3, (int)t->stride);
+	sqlite3_bind_blob(st, 4, m->be, (int)(2 * t->count), SQLITE_STATIC);
+	sqlite3_bind_blob(st, 5, t->mask, (int)(t->count * t->stride),
+			  SQLITE_STATIC);
+	return SQLITE_OK;
+}
+
 static int save_mfts(sqlite3 *db, int64_t sid, const struct ibtopo_fabric *f)
 {
-	size_t nn = ibtopo_fabric_node_count(f);
-	sqlite3_stmt *st = NULL;
-	uint8_t *be = NULL;
-	size_t abe = 0;
-	int rc;
+	struct mft_save m = { .f = f };
+	int rc = ibtopo__store_insert_each(
+		db, mft_sql, sid, ibtopo_fabric_node_count(f), bind_mft, &m);
 
-	rc = sqlite3_prepare_v2(db, mft_sql, -1, &st, NULL);
-	for (size_t i = 0; i < nn && rc == SQLITE_OK; i++) {
-		const struct ibtopo_mft *t = ibtopo_fabric_node(f, i)->mft;
-
-		if (!t)
-			continue;
-		if (ibtopo__grow(&be, &abe, 2 * t->count, 1)) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		for (size_t k = 0; k < t->count; k++) {
-			be[2 * k] = (uint8_t)(t->mlid[k] >> 8);
-			be[2 * k + 1] = (uint8_t)t->mlid[k];
-		}
-		sqlite3_bind_int64(st, 1, sid);
-		sqlite3_bind_int64(
-			st, 2, (sqlite3_int64)ibtopo_fabric_node(f, i)->guid);
-		sqlite3_bind_int(st, 3, (int)t->stride);
-		sqlite3_bind_blob(st, 4, be, (int)(2 * t->count),
-				  SQLITE_STATIC);
-		sqlite3_bind_blob(st, 5, t->mask, (int)(t->count * t->stride),
-				  SQLITE_STATIC);
-		rc = ibtopo__store_step_reset(st);
-	}
-	sqlite3_finalize(st);
-	free(be);
+	free(m.be);
 	return rc;
 }
 

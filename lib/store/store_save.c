@@ -32,28 +32,25 @@ static const char lft_sql[] =
 	"INSERT INTO lfts (snapshot_id, node_guid, top, ports)"
 	" VALUES (?, ?, ?, ?)";
 
+static int bind_lft(sqlite3_stmt *st, void *fabric, size_t i)
+{
+	const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
+
+	if (!n->lft)
+		return IBTOPO__STORE_SKIP;
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
+	sqlite3_bind_int(st, 3, n->lft->top);
+	sqlite3_bind_blob(st, 4, n->lft->port, (int)n->lft->top + 1,
+			  SQLITE_STATIC);
+	return SQLITE_OK;
+}
+
 static int save_lfts(sqlite3 *db, int64_t sid,
 		     const struct ibtopo_fabric *fabric)
 {
-	size_t nn = ibtopo_fabric_node_count(fabric);
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	rc = sqlite3_prepare_v2(db, lft_sql, -1, &st, NULL);
-	for (size_t i = 0; i < nn && rc == SQLITE_OK; i++) {
-		const struct ibtopo_node *n = ibtopo_fabric_node(fabric, i);
-
-		if (!n->lft)
-			continue;
-		sqlite3_bind_int64(st, 1, sid);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)n->guid);
-		sqlite3_bind_int(st, 3, n->lft->top);
-		sqlite3_bind_blob(st, 4, n->lft->port, (int)n->lft->top + 1,
-				  SQLITE_STATIC);
-		rc = ibtopo__store_step_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return ibtopo__store_insert_each(db, lft_sql, sid,
+					 ibtopo_fabric_node_count(fabric),
+					 bind_lft, (void *)fabric);
 }
 
 /* Node GUIDs two nodes answer with: a few rows, when any. */
@@ -61,32 +58,26 @@ static const char clash_sql[] =
 	"INSERT INTO guid_clashes (snapshot_id, guid, port, a_guid, a_port,"
 	" b_guid, b_port) VALUES (?, ?, ?, ?, ?, ?, ?)";
 
+static int bind_clash(sqlite3_stmt *st, void *fabric, size_t i)
+{
+	const struct ibtopo_guid_clash *c = ibtopo_fabric_guid_clash(fabric, i);
+
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)c->guid);
+	sqlite3_bind_int(st, 3, (int)c->port);
+	for (int k = 0; k < 2; k++) {
+		sqlite3_bind_int64(st, 4 + 2 * k,
+				   (sqlite3_int64)c->peer_guid[k]);
+		sqlite3_bind_int(st, 5 + 2 * k, (int)c->peer_port[k]);
+	}
+	return SQLITE_OK;
+}
+
 static int save_clashes(sqlite3 *db, int64_t sid,
 			const struct ibtopo_fabric *fabric)
 {
-	size_t n = ibtopo_fabric_guid_clash_count(fabric);
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (!n)
-		return SQLITE_OK;
-	rc = sqlite3_prepare_v2(db, clash_sql, -1, &st, NULL);
-	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-		const struct ibtopo_guid_clash *c =
-			ibtopo_fabric_guid_clash(fabric, i);
-
-		sqlite3_bind_int64(st, 1, sid);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->guid);
-		sqlite3_bind_int(st, 3, (int)c->port);
-		for (int k = 0; k < 2; k++) {
-			sqlite3_bind_int64(st, 4 + 2 * k,
-					   (sqlite3_int64)c->peer_guid[k]);
-			sqlite3_bind_int(st, 5 + 2 * k, (int)c->peer_port[k]);
-		}
-		rc = ibtopo__store_step_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return ibtopo__store_insert_each(db, clash_sql, sid,
+					 ibtopo_fabric_guid_clash_count(fabric),
+					 bind_clash, (void *)fabric);
 }
 
 /* The subnet managers a sweep found: a few rows, when any. */
@@ -95,33 +86,28 @@ static const char sm_sql[] =
 	" priority, state, act_count, reread, act_count2)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+static int bind_sm(sqlite3_stmt *st, void *fabric, size_t i)
+{
+	const struct ibtopo_sm *sm = ibtopo_fabric_sm(fabric, i);
+
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)sm->node_guid);
+	sqlite3_bind_int(st, 3, (int)sm->port);
+	sqlite3_bind_int(st, 4, sm->answered);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)sm->guid);
+	sqlite3_bind_int(st, 6, sm->priority);
+	sqlite3_bind_int(st, 7, sm->state);
+	sqlite3_bind_int64(st, 8, sm->act_count);
+	sqlite3_bind_int(st, 9, sm->reread);
+	sqlite3_bind_int64(st, 10, sm->act_count2);
+	return SQLITE_OK;
+}
+
 static int save_sms(sqlite3 *db, int64_t sid,
 		    const struct ibtopo_fabric *fabric)
 {
-	size_t n = ibtopo_fabric_sm_count(fabric);
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (!n)
-		return SQLITE_OK;
-	rc = sqlite3_prepare_v2(db, sm_sql, -1, &st, NULL);
-	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
-		const struct ibtopo_sm *sm = ibtopo_fabric_sm(fabric, i);
-
-		sqlite3_bind_int64(st, 1, sid);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)sm->node_guid);
-		sqlite3_bind_int(st, 3, (int)sm->port);
-		sqlite3_bind_int(st, 4, sm->answered);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)sm->guid);
-		sqlite3_bind_int(st, 6, sm->priority);
-		sqlite3_bind_int(st, 7, sm->state);
-		sqlite3_bind_int64(st, 8, sm->act_count);
-		sqlite3_bind_int(st, 9, sm->reread);
-		sqlite3_bind_int64(st, 10, sm->act_count2);
-		rc = ibtopo__store_step_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return ibtopo__store_insert_each(db, sm_sql, sid,
+					 ibtopo_fabric_sm_count(fabric),
+					 bind_sm, (void *)fabric);
 }
 
 /* A port's PKeys as the pkeys table holds them: "0xffff 0x8101". */
