@@ -27,6 +27,10 @@ int ibtopo__report_json_doc(const struct ibtopo_sink *sink,
 			    struct ibtopo__json *root,
 			    struct ibtopo_error *err);
 
+/* report/report_topology.c */
+/** A rate in Gb/s as "1.6 Tb/s" or "800 Gb/s", written into buf. */
+const char *ibtopo__report_gbps(double g, char *buf, size_t len);
+
 /* report/report_routes.c */
 /** A routing analysis as `routes`' "routes" object; NULL: no memory. */
 struct ibtopo__json *ibtopo__report_routes_json(const struct ibtopo_routes *r);

@@ -473,8 +473,7 @@ static int section_json(struct ibtopo__json *root,
 /* Text                                                                */
 /* ------------------------------------------------------------------ */
 
-/* "1.6 Tb/s", "800 Gb/s" */
-static const char *gbps(double g, char *buf, size_t len)
+const char *ibtopo__report_gbps(double g, char *buf, size_t len)
 {
 	if (g >= 1000)
 		snprintf(buf, len, "%.1f Tb/s", g / 1000);
@@ -627,16 +626,16 @@ static int levels_text(const struct ibtopo_sink *sink,
 		rc = ibtopo_sink_printf(sink, "  %-5u %8zu %7zu %10zu %6zu %6zu %6zu %11s %11s %9s %11s\n",
 					v->level, v->switches, v->chassis, v->host_links,
 					v->down_links, v->up_links, v->same_links,
-					gbps(v->down_gbps, b1, sizeof(b1)),
-					v->up_links ? gbps(v->up_gbps, b2, sizeof(b2)) : "-",
+					ibtopo__report_gbps(v->down_gbps, b1, sizeof(b1)),
+					v->up_links ? ibtopo__report_gbps(v->up_gbps, b2, sizeof(b2)) : "-",
 					ratio(v->oversubscription, b3, sizeof(b3)),
-					v->up_links ? gbps(v->bisection_gbps, b4, sizeof(b4)) : "-");
+					v->up_links ? ibtopo__report_gbps(v->bisection_gbps, b4, sizeof(b4)) : "-");
 	}
 	if (!rc && t->blocking > 0)
 		rc = ibtopo_sink_printf(sink, "\nBlocking factor %s; bisection bandwidth %s\n",
 					ratio(t->blocking, b1, sizeof(b1)),
 					t->bisection > 0 ?
-					gbps(t->bisection, b2, sizeof(b2)) : "unknown");
+					ibtopo__report_gbps(t->bisection, b2, sizeof(b2)) : "unknown");
 	if (!rc && t->nsw)
 		rc = ibtopo_sink_printf(sink, "OpenSM's ftree routing %s%s\n",
 					t->ftree_ok ? "would route this fabric" :

@@ -18,16 +18,6 @@ static int eio(struct ibtopo_error *err)
 	return ibtopo__error_set(err, IBTOPO_EIO, "cannot write output");
 }
 
-/* "1.6 Tb/s", "800 Gb/s" */
-static const char *gbps(double g, char *buf, size_t len)
-{
-	if (g >= 1000)
-		snprintf(buf, len, "%.1f Tb/s", g / 1000);
-	else
-		snprintf(buf, len, "%.0f Gb/s", g);
-	return buf;
-}
-
 /* A row of the side-by-side table: its CSV name, its text title, its
  * value of one side (level: the level it is about, 0 for none). */
 struct row {
@@ -74,7 +64,7 @@ static void get_bisection(const struct ibtopo_whatif_side *s, unsigned level,
 	if (csv)
 		snprintf(buf, len, "%g", s->bisection_gbps);
 	else
-		gbps(s->bisection_gbps, buf, len);
+		ibtopo__report_gbps(s->bisection_gbps, buf, len);
 }
 
 static void get_blocking(const struct ibtopo_whatif_side *s, unsigned level,
@@ -499,7 +489,7 @@ static void each_text(struct ibtopo__wr *w,
 		}
 		snprintf(bw, sizeof(bw), "0");
 		if (k->bisection_lost > 0)
-			gbps(k->bisection_lost, bw, sizeof(bw));
+			ibtopo__report_gbps(k->bisection_lost, bw, sizeof(bw));
 		ibtopo__wr_printf(w, "  %-4zu %-40s %8zu %8zu %8zu %6zu %12s\n",
 				  i + 1, name, k->isolated,
 				  k->became_single_homed, k->pairs_dropped,
