@@ -243,11 +243,50 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 	return rc;
 }
 
+/*
+ * A finding of `kind` for each link of `fabric` (the plan or the actual
+ * fabric) that only it has (state[i] IBTOPO__L_ONLY). A planned link's
+ * ends are named as the plan names them, ordered as the actual fabric
+ * would order them.
+ */
+static int report_only(struct vctx *c, const struct ibtopo_fabric *fabric,
+		       const unsigned char *state,
+		       enum ibtopo_finding_kind kind,
+		       struct ibtopo_findings *out, struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_link_count(fabric);
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+
+		if (state[i] != IBTOPO__L_ONLY)
+			continue;
+		ibtopo__finding_init(&f, kind);
+		f.evidence = IBTOPO_EVIDENCE_PLAN;
+		if (fabric != c->plan) {
+			ibtopo_end_from_port(&f.a, l->a);
+			ibtopo_end_from_port(&f.b, l->b);
+		} else {
+			plan_end(c, &f.a, l->a);
+			plan_end(c, &f.b, l->b);
+			if (f.b.guid < f.a.guid ||
+			    (f.b.guid == f.a.guid && f.b.port < f.a.port)) {
+				struct ibtopo_end t = f.a;
+
+				f.a = f.b;
+				f.b = t;
+			}
+		}
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	return rc;
+}
+
 static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			struct ibtopo_findings *out, struct ibtopo_error *err)
 {
-	size_t np = ibtopo_fabric_link_count(c->plan);
-	size_t na = ibtopo_fabric_link_count(c->actual);
 	struct ibtopo_finding f;
 	int rc = 0;
 
@@ -268,44 +307,36 @@ static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 		}
 		rc = ibtopo_findings_add(out, &f, err);
 	}
-	for (size_t i = 0; i < np && !rc; i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(c->plan, i);
-
-		if (lp->bstate[i] != IBTOPO__L_ONLY)
-			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_MISSING_LINK);
-		f.evidence = IBTOPO_EVIDENCE_PLAN;
-		/* ends ordered as the actual fabric would order them */
-		plan_end(c, &f.a, l->a);
-		plan_end(c, &f.b, l->b);
-		if (f.b.guid < f.a.guid ||
-		    (f.b.guid == f.a.guid && f.b.port < f.a.port)) {
-			struct ibtopo_end t = f.a;
-
-			f.a = f.b;
-			f.b = t;
-		}
-		rc = ibtopo_findings_add(out, &f, err);
-	}
-	for (size_t i = 0; i < na && !rc; i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(c->actual, i);
-
-		if (lp->astate[i] != IBTOPO__L_ONLY)
-			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_EXTRA_LINK);
-		f.evidence = IBTOPO_EVIDENCE_PLAN;
-		ibtopo_end_from_port(&f.a, l->a);
-		ibtopo_end_from_port(&f.b, l->b);
-		rc = ibtopo_findings_add(out, &f, err);
-	}
+	if (!rc)
+		rc = report_only(c, c->plan, lp->bstate, IBTOPO_FIND_MISSING_LINK,
+				 out, err);
+	if (!rc)
+		rc = report_only(c, c->actual, lp->astate,
+				 IBTOPO_FIND_EXTRA_LINK, out, err);
 	return rc;
+}
+
+/* Link `al` runs below the plan's rate: `planned` bits, `active` bits. */
+static int below_plan(struct ibtopo_findings *out,
+		      enum ibtopo_finding_kind kind,
+		      const struct ibtopo_link *al, unsigned planned,
+		      unsigned active, struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+
+	ibtopo__finding_init(&f, kind);
+	f.evidence = IBTOPO_EVIDENCE_PLAN;
+	ibtopo_end_from_port(&f.a, al->a);
+	ibtopo_end_from_port(&f.b, al->b);
+	f.num.rate.expected = planned;
+	f.num.rate.active = active;
+	return ibtopo_findings_add(out, &f, err);
 }
 
 static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 			struct ibtopo_findings *out, struct ibtopo_error *err)
 {
 	size_t np = ibtopo_fabric_link_count(c->plan);
-	struct ibtopo_finding f;
 	int rc = 0;
 
 	for (size_t i = 0; i < np && !rc; i++) {
@@ -315,26 +346,14 @@ static int report_rates(struct vctx *c, const struct ibtopo__link_pairing *lp,
 		if (lp->bstate[i] != IBTOPO__L_SAME)
 			continue;
 		/* speed bits are ordered slowest to fastest */
-		if (pl->speed && al->speed && al->speed < pl->speed) {
-			ibtopo__finding_init(&f, IBTOPO_FIND_SPEED_BELOW_PLAN);
-			f.evidence = IBTOPO_EVIDENCE_PLAN;
-			ibtopo_end_from_port(&f.a, al->a);
-			ibtopo_end_from_port(&f.b, al->b);
-			f.num.rate.expected = pl->speed;
-			f.num.rate.active = al->speed;
-			rc = ibtopo_findings_add(out, &f, err);
-		}
+		if (pl->speed && al->speed && al->speed < pl->speed)
+			rc = below_plan(out, IBTOPO_FIND_SPEED_BELOW_PLAN, al,
+					pl->speed, al->speed, err);
 		if (!rc && pl->width && al->width &&
 		    ibtopo_width_lanes(al->width) <
-			    ibtopo_width_lanes(pl->width)) {
-			ibtopo__finding_init(&f, IBTOPO_FIND_WIDTH_BELOW_PLAN);
-			f.evidence = IBTOPO_EVIDENCE_PLAN;
-			ibtopo_end_from_port(&f.a, al->a);
-			ibtopo_end_from_port(&f.b, al->b);
-			f.num.rate.expected = pl->width;
-			f.num.rate.active = al->width;
-			rc = ibtopo_findings_add(out, &f, err);
-		}
+			    ibtopo_width_lanes(pl->width))
+			rc = below_plan(out, IBTOPO_FIND_WIDTH_BELOW_PLAN, al,
+					pl->width, al->width, err);
 	}
 	return rc;
 }
