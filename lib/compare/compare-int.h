@@ -45,6 +45,21 @@ int ibtopo__link_pairing_build(struct ibtopo__link_pairing *out,
 			       struct ibtopo_node *const *a2b,
 			       struct ibtopo_error *err);
 void ibtopo__link_pairing_release(struct ibtopo__link_pairing *p);
+/** Start a finding of `kind` about link l: its ends a and b. */
+void ibtopo__link_finding_init(struct ibtopo_finding *f,
+			       enum ibtopo_finding_kind kind,
+			       const struct ibtopo_link *l);
+/**
+ * A finding of `kind` for each link of `fabric` that only it has
+ * (state[i] IBTOPO__L_ONLY), started by ibtopo__link_finding_init(), then
+ * given to fill(f, l, ctx) when not NULL, then added to `out`.
+ */
+int ibtopo__only_links(struct ibtopo_findings *out,
+		       const struct ibtopo_fabric *fabric,
+		       const unsigned char *state, enum ibtopo_finding_kind kind,
+		       void (*fill)(struct ibtopo_finding *f,
+				    const struct ibtopo_link *l, void *ctx),
+		       void *ctx, struct ibtopo_error *err);
 /** Number of ports of a node with a peer. */
 unsigned ibtopo__node_link_count(const struct ibtopo_node *node);
 /** True if the node has peers and none of them has a counterpart in map. */

@@ -178,75 +178,72 @@ static int pair_swaps(struct pairing_ctx *c, const struct ibtopo_fabric *before)
 	return 0;
 }
 
-static int pair_one_end(struct pairing_ctx *c, const struct ibtopo_fabric *after)
+/* A cable of after link e moved at one end: the other end stays. */
+static int pair_one_end(struct pairing_ctx *c, const struct ibtopo_link *e)
 {
 	struct ibtopo__link_pairing *o = c->out;
-	size_t n = ibtopo_fabric_link_count(after);
+	const struct ibtopo_port *xa = e->a, *ya = e->b;
+	const struct ibtopo_link *mx, *my, *m;
+	const struct ibtopo_port *anchor;
+	struct ibtopo__move mv = { 0 };
 
-	for (size_t i = 0; i < n; i++) {
-		const struct ibtopo_link *e = ibtopo_fabric_link(after, i);
-		const struct ibtopo_port *xa = e->a, *ya = e->b;
-		const struct ibtopo_link *mx, *my, *m;
-		const struct ibtopo_port *anchor;
-		struct ibtopo__move mv = { 0 };
-		int rc;
+	mx = free_link(o->bstate, counterpart(c->a2b, xa));
+	my = free_link(o->bstate, counterpart(c->a2b, ya));
+	if (!mx && !my)
+		return 0;
+	/* a host's cable plugged elsewhere: keep the host end */
+	if (mx && my && ya->node->type == IBTOPO_NODE_CA &&
+	    xa->node->type != IBTOPO_NODE_CA)
+		mx = NULL;
+	anchor = mx ? xa : ya;
+	m = mx ? mx : my;
+	mv.subkind = IBTOPO_MOVE_ONE_END;
+	mv.a[0] = anchor;
+	mv.a[1] = other_end(e, anchor);
+	mv.b[0] = counterpart(c->a2b, anchor);
+	mv.b[1] = other_end(m, mv.b[0]);
+	return add_move(c, &mv);
+}
 
-		if (o->astate[e->index] != IBTOPO__L_ONLY)
+/* After link e joins the same two nodes as a free before link. */
+static int pair_both_ports(struct pairing_ctx *c, const struct ibtopo_link *e)
+{
+	struct ibtopo__link_pairing *o = c->out;
+	const struct ibtopo_node *x = c->a2b[e->a->node->index];
+	const struct ibtopo_node *y = c->a2b[e->b->node->index];
+	struct ibtopo__move mv = { 0 };
+
+	for (unsigned p = 0; p <= x->nports; p++) {
+		const struct ibtopo_link *m = free_link(o->bstate, x->ports[p]);
+
+		if (!m || other_end(m, x->ports[p])->node != y)
 			continue;
-		mx = free_link(o->bstate, counterpart(c->a2b, xa));
-		my = free_link(o->bstate, counterpart(c->a2b, ya));
-		if (!mx && !my)
-			continue;
-		/* a host's cable plugged elsewhere: keep the host end */
-		if (mx && my && ya->node->type == IBTOPO_NODE_CA &&
-		    xa->node->type != IBTOPO_NODE_CA)
-			mx = NULL;
-		anchor = mx ? xa : ya;
-		m = mx ? mx : my;
-		mv.subkind = IBTOPO_MOVE_ONE_END;
-		mv.a[0] = anchor;
-		mv.a[1] = other_end(e, anchor);
-		mv.b[0] = counterpart(c->a2b, anchor);
-		mv.b[1] = other_end(m, mv.b[0]);
-		rc = add_move(c, &mv);
-		if (rc)
-			return rc;
+		mv.subkind = IBTOPO_MOVE_BOTH_PORTS;
+		mv.a[0] = e->a;
+		mv.a[1] = e->b;
+		mv.b[0] = x->ports[p];
+		mv.b[1] = other_end(m, x->ports[p]);
+		return add_move(c, &mv);
 	}
 	return 0;
 }
 
-static int pair_both_ports(struct pairing_ctx *c, const struct ibtopo_fabric *after)
+/* pair(c, e) for each after link e still unpaired, in order. */
+static int pair_each_after(struct pairing_ctx *c,
+			   const struct ibtopo_fabric *after,
+			   int (*pair)(struct pairing_ctx *c,
+				       const struct ibtopo_link *e))
 {
-	struct ibtopo__link_pairing *o = c->out;
 	size_t n = ibtopo_fabric_link_count(after);
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
 		const struct ibtopo_link *e = ibtopo_fabric_link(after, i);
-		const struct ibtopo_node *x, *y;
-		struct ibtopo__move mv = { 0 };
-		int rc;
 
-		if (o->astate[e->index] != IBTOPO__L_ONLY)
-			continue;
-		x = c->a2b[e->a->node->index];
-		y = c->a2b[e->b->node->index];
-		for (unsigned p = 0; p <= x->nports; p++) {
-			const struct ibtopo_link *m = free_link(o->bstate, x->ports[p]);
-
-			if (!m || other_end(m, x->ports[p])->node != y)
-				continue;
-			mv.subkind = IBTOPO_MOVE_BOTH_PORTS;
-			mv.a[0] = e->a;
-			mv.a[1] = e->b;
-			mv.b[0] = x->ports[p];
-			mv.b[1] = other_end(m, x->ports[p]);
-			rc = add_move(c, &mv);
-			if (rc)
-				return rc;
-			break;
-		}
+		if (c->out->astate[e->index] == IBTOPO__L_ONLY)
+			rc = pair(c, e);
 	}
-	return 0;
+	return rc;
 }
 
 int ibtopo__link_pairing_build(struct ibtopo__link_pairing *out,
@@ -296,9 +293,9 @@ int ibtopo__link_pairing_build(struct ibtopo__link_pairing *out,
 	}
 	rc = pair_swaps(&c, before);
 	if (!rc)
-		rc = pair_one_end(&c, after);
+		rc = pair_each_after(&c, after, pair_one_end);
 	if (!rc)
-		rc = pair_both_ports(&c, after);
+		rc = pair_each_after(&c, after, pair_both_ports);
 	if (!rc)
 		return 0;
 out_release:
@@ -331,6 +328,16 @@ static bool lanes_less(unsigned x, unsigned y)
 	return ibtopo_width_lanes(x) < ibtopo_width_lanes(y);
 }
 
+/* A node's finding of `kind`: the node and its links. */
+static void node_finding(struct ibtopo_finding *f,
+			 enum ibtopo_finding_kind kind,
+			 const struct ibtopo_node *n)
+{
+	ibtopo__finding_init(f, kind);
+	end_node(&f->a, n);
+	f->num.links.links = ibtopo__node_link_count(n);
+}
+
 static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *old,
 		      const struct ibtopo_fabric *new_,
 		      struct ibtopo_node *const *o2n, struct ibtopo_node *const *n2o,
@@ -345,9 +352,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (o2n[i])
 			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_REMOVED);
-		end_node(&f.a, n);
-		f.num.links.links = ibtopo__node_link_count(n);
+		node_finding(&f, IBTOPO_FIND_NODE_REMOVED, n);
 		if (ibtopo__peers_all_unmatched(n, o2n))
 			f.note = "every peer it had is gone too: it may be fine "
 				 "behind them";
@@ -358,9 +363,7 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 
 		if (n2o[i])
 			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_NODE_ADDED);
-		end_node(&f.a, n);
-		f.num.links.links = ibtopo__node_link_count(n);
+		node_finding(&f, IBTOPO_FIND_NODE_ADDED, n);
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	for (size_t i = 0; i < no && !rc; i++) {
@@ -376,11 +379,60 @@ static int diff_nodes(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 	return rc;
 }
 
+void ibtopo__link_finding_init(struct ibtopo_finding *f,
+			       enum ibtopo_finding_kind kind,
+			       const struct ibtopo_link *l)
+{
+	ibtopo__finding_init(f, kind);
+	ibtopo_end_from_port(&f->a, l->a);
+	ibtopo_end_from_port(&f->b, l->b);
+}
+
+int ibtopo__only_links(struct ibtopo_findings *out,
+		       const struct ibtopo_fabric *fabric,
+		       const unsigned char *state, enum ibtopo_finding_kind kind,
+		       void (*fill)(struct ibtopo_finding *f,
+				    const struct ibtopo_link *l, void *ctx),
+		       void *ctx, struct ibtopo_error *err)
+{
+	size_t n = ibtopo_fabric_link_count(fabric);
+	struct ibtopo_finding f;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+
+		if (state[i] != IBTOPO__L_ONLY)
+			continue;
+		ibtopo__link_finding_init(&f, kind, l);
+		if (fill)
+			fill(&f, l, ctx);
+		rc = ibtopo_findings_add(out, &f, err);
+	}
+	return rc;
+}
+
+/* Link nl's speed or width changed from `before` to `after` bits (a
+ * warning when `slower`). */
+static int rate_changed(struct ibtopo_findings *out,
+			enum ibtopo_finding_kind kind, bool slower,
+			const struct ibtopo_link *nl, unsigned before,
+			unsigned after, struct ibtopo_error *err)
+{
+	struct ibtopo_finding f;
+
+	ibtopo__link_finding_init(&f, kind, nl);
+	f.severity = slower ? IBTOPO_SEV_WARNING : IBTOPO_SEV_INFO;
+	f.num.change.before = before;
+	f.num.change.after = after;
+	return ibtopo_findings_add(out, &f, err);
+}
+
 static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *old,
 		      const struct ibtopo_fabric *new_,
 		      const struct ibtopo__link_pairing *lp, struct ibtopo_error *err)
 {
-	size_t no = ibtopo_fabric_link_count(old), nn = ibtopo_fabric_link_count(new_);
+	size_t no = ibtopo_fabric_link_count(old);
 	struct ibtopo_finding f;
 	int rc = 0;
 
@@ -400,52 +452,26 @@ static int diff_links(struct ibtopo_findings *out, const struct ibtopo_fabric *o
 		}
 		rc = ibtopo_findings_add(out, &f, err);
 	}
-	for (size_t i = 0; i < no && !rc; i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(old, i);
-
-		if (lp->bstate[i] != IBTOPO__L_ONLY)
-			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_LINK_REMOVED);
-		ibtopo_end_from_port(&f.a, l->a);
-		ibtopo_end_from_port(&f.b, l->b);
-		rc = ibtopo_findings_add(out, &f, err);
-	}
-	for (size_t i = 0; i < nn && !rc; i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(new_, i);
-
-		if (lp->astate[i] != IBTOPO__L_ONLY)
-			continue;
-		ibtopo__finding_init(&f, IBTOPO_FIND_LINK_ADDED);
-		ibtopo_end_from_port(&f.a, l->a);
-		ibtopo_end_from_port(&f.b, l->b);
-		rc = ibtopo_findings_add(out, &f, err);
-	}
+	if (!rc)
+		rc = ibtopo__only_links(out, old, lp->bstate,
+					IBTOPO_FIND_LINK_REMOVED, NULL, NULL, err);
+	if (!rc)
+		rc = ibtopo__only_links(out, new_, lp->astate,
+					IBTOPO_FIND_LINK_ADDED, NULL, NULL, err);
 	for (size_t i = 0; i < no && !rc; i++) {
 		const struct ibtopo_link *l = ibtopo_fabric_link(old, i);
 		const struct ibtopo_link *nl = lp->same[i];
 
 		if (lp->bstate[i] != IBTOPO__L_SAME)
 			continue;
-		if (l->speed && nl->speed && l->speed != nl->speed) {
-			ibtopo__finding_init(&f, IBTOPO_FIND_LINK_SPEED_CHANGED);
-			f.severity = nl->speed < l->speed ? IBTOPO_SEV_WARNING :
-							    IBTOPO_SEV_INFO;
-			ibtopo_end_from_port(&f.a, nl->a);
-			ibtopo_end_from_port(&f.b, nl->b);
-			f.num.change.before = l->speed;
-			f.num.change.after = nl->speed;
-			rc = ibtopo_findings_add(out, &f, err);
-		}
-		if (!rc && l->width && nl->width && l->width != nl->width) {
-			ibtopo__finding_init(&f, IBTOPO_FIND_LINK_WIDTH_CHANGED);
-			f.severity = lanes_less(nl->width, l->width) ?
-				     IBTOPO_SEV_WARNING : IBTOPO_SEV_INFO;
-			ibtopo_end_from_port(&f.a, nl->a);
-			ibtopo_end_from_port(&f.b, nl->b);
-			f.num.change.before = l->width;
-			f.num.change.after = nl->width;
-			rc = ibtopo_findings_add(out, &f, err);
-		}
+		if (l->speed && nl->speed && l->speed != nl->speed)
+			rc = rate_changed(out, IBTOPO_FIND_LINK_SPEED_CHANGED,
+					  nl->speed < l->speed, nl, l->speed,
+					  nl->speed, err);
+		if (!rc && l->width && nl->width && l->width != nl->width)
+			rc = rate_changed(out, IBTOPO_FIND_LINK_WIDTH_CHANGED,
+					  lanes_less(nl->width, l->width), nl,
+					  l->width, nl->width, err);
 	}
 	return rc;
 }
@@ -458,54 +484,36 @@ static bool link_changed(const unsigned char *state, const struct ibtopo_port *p
 
 #define PHYS_LINKUP 5
 
-static int diff_port_states(struct ibtopo_findings *out,
-			    const struct ibtopo_fabric *old,
-			    struct ibtopo_node *const *o2n,
-			    const struct ibtopo__link_pairing *lp,
-			    struct ibtopo_error *err)
+/* A port's logical or physical state changed, its link unchanged. */
+static bool state_found(struct ibtopo_finding *f, const struct ibtopo_port *op,
+			const struct ibtopo_port *np,
+			const struct ibtopo__link_pairing *lp)
 {
-	size_t no = ibtopo_fabric_node_count(old);
-	struct ibtopo_finding f;
-	int rc = 0;
+	bool logical;
 
-	for (size_t i = 0; i < no && !rc; i++) {
-		const struct ibtopo_node *on = ibtopo_fabric_node(old, i);
-		const struct ibtopo_node *nn = o2n[i];
-
-		if (!nn)
-			continue;
-		for (unsigned p = 0; p <= on->nports && !rc; p++) {
-			const struct ibtopo_port *op = on->ports[p];
-			const struct ibtopo_port *np = ibtopo_node_port(nn, p);
-			bool logical;
-
-			if (!op || !np || link_changed(lp->bstate, op) ||
-			    link_changed(lp->astate, np))
-				continue;
-			logical = op->state && np->state && op->state != np->state;
-			if (!logical && !(op->phys_state && np->phys_state &&
-					  op->phys_state != np->phys_state))
-				continue;
-			ibtopo__finding_init(&f, IBTOPO_FIND_PORT_STATE_CHANGED);
-			ibtopo_end_from_port(&f.a, np);
-			ibtopo_end_from_port(&f.b, np->remote);
-			if (logical) {
-				f.subkind = IBTOPO_STATE_LOGICAL;
-				f.num.change.before = op->state;
-				f.num.change.after = np->state;
-				if (op->state == IBTOPO_PORT_STATE_ACTIVE)
-					f.severity = IBTOPO_SEV_WARNING;
-			} else {
-				f.subkind = IBTOPO_STATE_PHYSICAL;
-				f.num.change.before = op->phys_state;
-				f.num.change.after = np->phys_state;
-				if (op->phys_state == PHYS_LINKUP)
-					f.severity = IBTOPO_SEV_WARNING;
-			}
-			rc = ibtopo_findings_add(out, &f, err);
-		}
+	if (link_changed(lp->bstate, op) || link_changed(lp->astate, np))
+		return false;
+	logical = op->state && np->state && op->state != np->state;
+	if (!logical && !(op->phys_state && np->phys_state &&
+			  op->phys_state != np->phys_state))
+		return false;
+	ibtopo__finding_init(f, IBTOPO_FIND_PORT_STATE_CHANGED);
+	ibtopo_end_from_port(&f->a, np);
+	ibtopo_end_from_port(&f->b, np->remote);
+	if (logical) {
+		f->subkind = IBTOPO_STATE_LOGICAL;
+		f->num.change.before = op->state;
+		f->num.change.after = np->state;
+		if (op->state == IBTOPO_PORT_STATE_ACTIVE)
+			f->severity = IBTOPO_SEV_WARNING;
+	} else {
+		f->subkind = IBTOPO_STATE_PHYSICAL;
+		f->num.change.before = op->phys_state;
+		f->num.change.after = np->phys_state;
+		if (op->phys_state == PHYS_LINKUP)
+			f->severity = IBTOPO_SEV_WARNING;
 	}
-	return rc;
+	return true;
 }
 
 /*
@@ -522,8 +530,36 @@ static bool lid_none(const struct ibtopo_port *p)
 		(p->num == 0 && p->node->type == IBTOPO_NODE_SWITCH));
 }
 
-static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *old,
-		     struct ibtopo_node *const *o2n, struct ibtopo_error *err)
+/* A port's LID assigned, lost or changed. */
+static bool lid_found(struct ibtopo_finding *f, const struct ibtopo_port *op,
+		      const struct ibtopo_port *np,
+		      const struct ibtopo__link_pairing *lp)
+{
+	(void)lp;
+	if (op->lid == np->lid || (!op->lid && !lid_none(op)) ||
+	    (!np->lid && !lid_none(np)))
+		return false;
+	ibtopo__finding_init(f, IBTOPO_FIND_LID_CHANGED);
+	ibtopo_end_from_port(&f->a, np);
+	f->num.change.before = op->lid;
+	f->num.change.after = np->lid;
+	return true;
+}
+
+/*
+ * found(f, op, np, lp)'s finding for each port op of an old node that
+ * its matched new node has too (np). switch_lid: a switch has one LID,
+ * on port 0, that its other ports echo: look at port 0 alone.
+ */
+static int diff_ports(struct ibtopo_findings *out,
+		      const struct ibtopo_fabric *old,
+		      struct ibtopo_node *const *o2n,
+		      const struct ibtopo__link_pairing *lp,
+		      bool (*found)(struct ibtopo_finding *f,
+				    const struct ibtopo_port *op,
+				    const struct ibtopo_port *np,
+				    const struct ibtopo__link_pairing *lp),
+		      bool switch_lid, struct ibtopo_error *err)
 {
 	size_t no = ibtopo_fabric_node_count(old);
 	struct ibtopo_finding f;
@@ -532,8 +568,9 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 	for (size_t i = 0; i < no && !rc; i++) {
 		const struct ibtopo_node *on = ibtopo_fabric_node(old, i);
 		const struct ibtopo_node *nn = o2n[i];
-		/* a switch has one LID, on port 0, that its other ports echo */
-		unsigned last = on->type == IBTOPO_NODE_SWITCH ? 0 : on->nports;
+		unsigned last = switch_lid && on->type == IBTOPO_NODE_SWITCH ?
+					0 :
+					on->nports;
 
 		if (!nn)
 			continue;
@@ -541,15 +578,8 @@ static int diff_lids(struct ibtopo_findings *out, const struct ibtopo_fabric *ol
 			const struct ibtopo_port *op = on->ports[p];
 			const struct ibtopo_port *np = ibtopo_node_port(nn, p);
 
-			if (!op || !np || op->lid == np->lid ||
-			    (!op->lid && !lid_none(op)) ||
-			    (!np->lid && !lid_none(np)))
-				continue;
-			ibtopo__finding_init(&f, IBTOPO_FIND_LID_CHANGED);
-			ibtopo_end_from_port(&f.a, np);
-			f.num.change.before = op->lid;
-			f.num.change.after = np->lid;
-			rc = ibtopo_findings_add(out, &f, err);
+			if (op && np && found(&f, op, np, lp))
+				rc = ibtopo_findings_add(out, &f, err);
 		}
 	}
 	return rc;
@@ -594,9 +624,9 @@ int ibtopo_fabric_diff(struct ibtopo_findings *out,
 		goto out_free_maps;
 	rc = diff_links(out, old, new_, &lp, err);
 	if (!rc)
-		rc = diff_port_states(out, old, o2n, &lp, err);
+		rc = diff_ports(out, old, o2n, &lp, state_found, false, err);
 	if (!rc && (flags & IBTOPO_DIFF_LIDS))
-		rc = diff_lids(out, old, o2n, err);
+		rc = diff_ports(out, old, o2n, &lp, lid_found, true, err);
 	if (!rc)
 		rc = ibtopo__diff_counters(out, old, new_an, err);
 	if (!rc)

@@ -243,45 +243,30 @@ static int report_nodes(struct vctx *c, struct ibtopo_findings *out,
 	return rc;
 }
 
-/*
- * A finding of `kind` for each link of `fabric` (the plan or the actual
- * fabric) that only it has (state[i] IBTOPO__L_ONLY). A planned link's
- * ends are named as the plan names them, ordered as the actual fabric
- * would order them.
- */
-static int report_only(struct vctx *c, const struct ibtopo_fabric *fabric,
-		       const unsigned char *state,
-		       enum ibtopo_finding_kind kind,
-		       struct ibtopo_findings *out, struct ibtopo_error *err)
+/* A link only the actual fabric has: the plan is the evidence. */
+static void extra_link(struct ibtopo_finding *f, const struct ibtopo_link *l,
+		       void *ctx)
 {
-	size_t n = ibtopo_fabric_link_count(fabric);
-	struct ibtopo_finding f;
-	int rc = 0;
+	(void)l;
+	(void)ctx;
+	f->evidence = IBTOPO_EVIDENCE_PLAN;
+}
 
-	for (size_t i = 0; i < n && !rc; i++) {
-		const struct ibtopo_link *l = ibtopo_fabric_link(fabric, i);
+/* A link only the plan has: its ends named as the plan names them,
+ * ordered as the actual fabric would order them. */
+static void missing_link(struct ibtopo_finding *f, const struct ibtopo_link *l,
+			 void *ctx)
+{
+	f->evidence = IBTOPO_EVIDENCE_PLAN;
+	plan_end(ctx, &f->a, l->a);
+	plan_end(ctx, &f->b, l->b);
+	if (f->b.guid < f->a.guid ||
+	    (f->b.guid == f->a.guid && f->b.port < f->a.port)) {
+		struct ibtopo_end t = f->a;
 
-		if (state[i] != IBTOPO__L_ONLY)
-			continue;
-		ibtopo__finding_init(&f, kind);
-		f.evidence = IBTOPO_EVIDENCE_PLAN;
-		if (fabric != c->plan) {
-			ibtopo_end_from_port(&f.a, l->a);
-			ibtopo_end_from_port(&f.b, l->b);
-		} else {
-			plan_end(c, &f.a, l->a);
-			plan_end(c, &f.b, l->b);
-			if (f.b.guid < f.a.guid ||
-			    (f.b.guid == f.a.guid && f.b.port < f.a.port)) {
-				struct ibtopo_end t = f.a;
-
-				f.a = f.b;
-				f.b = t;
-			}
-		}
-		rc = ibtopo_findings_add(out, &f, err);
+		f->a = f->b;
+		f->b = t;
 	}
-	return rc;
 }
 
 static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
@@ -308,11 +293,13 @@ static int report_links(struct vctx *c, const struct ibtopo__link_pairing *lp,
 		rc = ibtopo_findings_add(out, &f, err);
 	}
 	if (!rc)
-		rc = report_only(c, c->plan, lp->bstate, IBTOPO_FIND_MISSING_LINK,
-				 out, err);
+		rc = ibtopo__only_links(out, c->plan, lp->bstate,
+					IBTOPO_FIND_MISSING_LINK, missing_link, c,
+					err);
 	if (!rc)
-		rc = report_only(c, c->actual, lp->astate,
-				 IBTOPO_FIND_EXTRA_LINK, out, err);
+		rc = ibtopo__only_links(out, c->actual, lp->astate,
+					IBTOPO_FIND_EXTRA_LINK, extra_link, NULL,
+					err);
 	return rc;
 }
 
@@ -324,10 +311,8 @@ static int below_plan(struct ibtopo_findings *out,
 {
 	struct ibtopo_finding f;
 
-	ibtopo__finding_init(&f, kind);
+	ibtopo__link_finding_init(&f, kind, al);
 	f.evidence = IBTOPO_EVIDENCE_PLAN;
-	ibtopo_end_from_port(&f.a, al->a);
-	ibtopo_end_from_port(&f.b, al->b);
 	f.num.rate.expected = planned;
 	f.num.rate.active = active;
 	return ibtopo_findings_add(out, &f, err);
