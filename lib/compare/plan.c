@@ -17,9 +17,11 @@ struct builder {
 	struct ibtopo_fabric *f;
 	unsigned speed, width;
 	struct ibtopo_error *err;
+	struct ibtopo_node **leaf, **spine, **core; /* freed by plan_done() */
 };
 
-static unsigned digits(unsigned n)
+/* The digits of n, at least `min` (names of one width sort) */
+static unsigned digits(unsigned n, unsigned min)
 {
 	unsigned d = 1;
 
@@ -27,7 +29,21 @@ static unsigned digits(unsigned n)
 		n /= 10;
 		d++;
 	}
-	return d;
+	return d < min ? min : d;
+}
+
+/* The builder's arrays of nleaves leaves, nspines spines and ncores
+ * cores (0: none). */
+static int switch_arrays(struct builder *b, size_t nleaves, size_t nspines,
+			 size_t ncores)
+{
+	b->leaf = calloc(nleaves, sizeof(*b->leaf));
+	b->spine = calloc(nspines, sizeof(*b->spine));
+	if (ncores)
+		b->core = calloc(ncores, sizeof(*b->core));
+	if (!b->leaf || !b->spine || (ncores && !b->core))
+		return ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
+	return 0;
 }
 
 static int add_named(struct builder *b, struct ibtopo_node **out,
@@ -56,6 +72,75 @@ static int cable(struct builder *b, struct ibtopo_node *x, unsigned px,
 	a->width_active = c->width_active = (uint8_t)b->width;
 	a->state = c->state = IBTOPO_PORT_STATE_ACTIVE;
 	return ibtopo_fabric_connect(NULL, b->f, a, c, b->err);
+}
+
+/*
+ * The start of a plan call: out and the parameters given (have_p), the
+ * parameters' version the one this library knows (want 0: not asked).
+ */
+static int plan_open(struct ibtopo_fabric **out, bool have_p, unsigned version,
+		     unsigned want, struct ibtopo_error *err)
+{
+	if (!out || !have_p)
+		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
+	*out = NULL;
+	if (want && version != want)
+		return ibtopo__error_set(err, IBTOPO_EINVAL,
+					 "unknown plan parameters version %u",
+					 version);
+	return 0;
+}
+
+/* Planned speed and width: HDR and 4x unless given. */
+static void rate_defaults(unsigned *speed, unsigned *width)
+{
+	if (!*speed)
+		*speed = IBTOPO_SPEED_HDR;
+	if (!*width)
+		*width = IBTOPO_WIDTH_4X;
+}
+
+/* A new fabric in b for cables at `speed` and `width`. */
+static int plan_new(struct builder *b, unsigned speed, unsigned width)
+{
+	b->speed = speed;
+	b->width = width;
+	return ibtopo_fabric_new(&b->f, b->err);
+}
+
+/* The end of a plan call: the fabric built (rc 0) named `source` into
+ * *out, else freed. */
+static int plan_done(struct ibtopo_fabric **out, struct builder *b, int rc,
+		     const char *source)
+{
+	if (!rc)
+		rc = ibtopo_fabric_set_source(b->f, source, b->err);
+	free(b->core);
+	free(b->spine);
+	free(b->leaf);
+	if (rc) {
+		ibtopo_fabric_free(b->f);
+		return rc;
+	}
+	*out = b->f;
+	return 0;
+}
+
+/* Leaf number i's hosts: host<n> on its first hosts_per_leaf ports. */
+static int add_hosts(struct builder *b, struct ibtopo_node *leaf, unsigned i,
+		     unsigned hosts_per_leaf, unsigned wh)
+{
+	int rc = 0;
+
+	for (unsigned h = 0; h < hosts_per_leaf && !rc; h++) {
+		struct ibtopo_node *host;
+
+		rc = add_named(b, &host, IBTOPO_NODE_CA, 1, "host", wh,
+			       i * hosts_per_leaf + h + 1);
+		if (!rc)
+			rc = cable(b, leaf, h + 1, host, 1);
+	}
+	return rc;
 }
 
 static int check_params(struct ibtopo_plan_params *q, struct ibtopo_error *err)
@@ -121,24 +206,11 @@ static int build(struct builder *b, const struct ibtopo_plan_params *q)
 	unsigned nleaves = pods * q->leaves, nspines = pods * q->spines;
 	unsigned ncores = q->levels == 3 ? q->spines * down : 0;
 	unsigned nhosts = nleaves * q->hosts_per_leaf;
-	unsigned wl = digits(nleaves), ws = digits(nspines), wc = digits(ncores);
-	unsigned wh = digits(nhosts);
-	struct ibtopo_node **leaf, **spine, **core = NULL;
-	int rc = IBTOPO_ENOMEM;
+	unsigned wl = digits(nleaves, 2), ws = digits(nspines, 2);
+	unsigned wc = digits(ncores, 2), wh = digits(nhosts, 3);
+	int rc = switch_arrays(b, nleaves, nspines, ncores);
+	struct ibtopo_node **leaf = b->leaf, **spine = b->spine, **core = b->core;
 
-	wl = wl < 2 ? 2 : wl;
-	ws = ws < 2 ? 2 : ws;
-	wc = wc < 2 ? 2 : wc;
-	wh = wh < 3 ? 3 : wh;
-	leaf = calloc(nleaves, sizeof(*leaf));
-	spine = calloc(nspines, sizeof(*spine));
-	if (ncores)
-		core = calloc(ncores, sizeof(*core));
-	if (!leaf || !spine || (ncores && !core)) {
-		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
-	rc = 0;
 	for (unsigned i = 0; i < nleaves && !rc; i++)
 		rc = add_named(b, &leaf[i], IBTOPO_NODE_SWITCH, q->radix, "leaf",
 			       wl, i + 1);
@@ -151,14 +223,7 @@ static int build(struct builder *b, const struct ibtopo_plan_params *q)
 	for (unsigned i = 0; i < nleaves && !rc; i++) {
 		unsigned pod = i / q->leaves, l = i % q->leaves;
 
-		for (unsigned h = 0; h < q->hosts_per_leaf && !rc; h++) {
-			struct ibtopo_node *host;
-
-			rc = add_named(b, &host, IBTOPO_NODE_CA, 1, "host", wh,
-				       i * q->hosts_per_leaf + h + 1);
-			if (!rc)
-				rc = cable(b, leaf[i], h + 1, host, 1);
-		}
+		rc = add_hosts(b, leaf[i], i, q->hosts_per_leaf, wh);
 		/* uplink k goes to spine k mod S of the pod */
 		for (unsigned k = 0; k < q->uplinks && !rc; k++)
 			rc = cable(b, leaf[i], q->hosts_per_leaf + k + 1,
@@ -173,10 +238,6 @@ static int build(struct builder *b, const struct ibtopo_plan_params *q)
 			rc = cable(b, spine[i], down + k + 1, core[s * down + k],
 				   pod + 1);
 	}
-out_free:
-	free(core);
-	free(spine);
-	free(leaf);
 	return rc;
 }
 
@@ -227,19 +288,11 @@ static int build_rails(struct builder *b, const struct ibtopo_plan_rail_params *
 {
 	unsigned units = (q->servers + q->unit - 1) / q->unit;
 	unsigned nleaves = units * q->rails, per_spine = q->uplinks / q->spines;
-	unsigned wu = digits(units), ws = digits(q->spines), wh = digits(q->servers);
-	struct ibtopo_node **leaf, **spine;
-	int rc = 0;
+	unsigned wu = digits(units, 2), ws = digits(q->spines, 2);
+	unsigned wh = digits(q->servers, 3);
+	int rc = switch_arrays(b, nleaves, q->spines, 0);
+	struct ibtopo_node **leaf = b->leaf, **spine = b->spine;
 
-	wu = wu < 2 ? 2 : wu;
-	ws = ws < 2 ? 2 : ws;
-	wh = wh < 3 ? 3 : wh;
-	leaf = calloc(nleaves, sizeof(*leaf));
-	spine = calloc(q->spines, sizeof(*spine));
-	if (!leaf || !spine) {
-		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
 	for (unsigned i = 0; i < nleaves && !rc; i++) {
 		char name[64];
 
@@ -279,9 +332,6 @@ static int build_rails(struct builder *b, const struct ibtopo_plan_rail_params *
 			rc = cable(b, leaf[i], q->unit + k + 1,
 				   spine[k % q->spines],
 				   i * per_spine + k / q->spines + 1);
-out_free:
-	free(spine);
-	free(leaf);
 	return rc;
 }
 
@@ -293,13 +343,10 @@ int ibtopo_plan_rail_optimized(struct ibtopo_fabric **out,
 	struct builder b = { .err = err };
 	int rc;
 
-	if (!out || !p)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
-	*out = NULL;
-	if (p->version != IBTOPO_PLAN_RAIL_PARAMS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown plan parameters version %u",
-					 p->version);
+	rc = plan_open(out, p != NULL, p ? p->version : 0,
+		       IBTOPO_PLAN_RAIL_PARAMS_VERSION, err);
+	if (rc)
+		return rc;
 	q = *p;
 	if (!q.radix)
 		q.radix = DEFAULT_RADIX;
@@ -307,27 +354,13 @@ int ibtopo_plan_rail_optimized(struct ibtopo_fabric **out,
 		q.unit = q.radix / 2;
 	if (!q.uplinks)
 		q.uplinks = q.unit;
-	if (!q.speed)
-		q.speed = IBTOPO_SPEED_HDR;
-	if (!q.width)
-		q.width = IBTOPO_WIDTH_4X;
+	rate_defaults(&q.speed, &q.width);
 	rc = check_rails(&q, err);
-	if (rc)
-		return rc;
-	rc = ibtopo_fabric_new(&b.f, err);
-	if (rc)
-		return rc;
-	b.speed = q.speed;
-	b.width = q.width;
-	rc = build_rails(&b, &q);
 	if (!rc)
-		rc = ibtopo_fabric_set_source(b.f, "plan:rail-optimized", err);
-	if (rc) {
-		ibtopo_fabric_free(b.f);
-		return rc;
-	}
-	*out = b.f;
-	return 0;
+		rc = plan_new(&b, q.speed, q.width);
+	if (!rc)
+		rc = plan_done(out, &b, build_rails(&b, &q), "plan:rail-optimized");
+	return rc;
 }
 
 /* ---- Dragonfly+ ---- */
@@ -396,21 +429,11 @@ static int build_dragonfly(struct builder *b,
 {
 	unsigned G = q->groups, L = q->leaves, S = q->spines;
 	unsigned per = q->uplinks / S, down = L * per;
-	unsigned wg = digits(G), wl = digits(L), ws = digits(S);
-	unsigned wh = digits(G * L * q->hosts_per_leaf);
-	struct ibtopo_node **leaf, **spine;
-	int rc = 0;
+	unsigned wg = digits(G, 2), wl = digits(L, 2), ws = digits(S, 2);
+	unsigned wh = digits(G * L * q->hosts_per_leaf, 3);
+	int rc = switch_arrays(b, (size_t)G * L, (size_t)G * S, 0);
+	struct ibtopo_node **leaf = b->leaf, **spine = b->spine;
 
-	wg = wg < 2 ? 2 : wg;
-	wl = wl < 2 ? 2 : wl;
-	ws = ws < 2 ? 2 : ws;
-	wh = wh < 3 ? 3 : wh;
-	leaf = calloc((size_t)G * L, sizeof(*leaf));
-	spine = calloc((size_t)G * S, sizeof(*spine));
-	if (!leaf || !spine) {
-		rc = ibtopo__error_set(b->err, IBTOPO_ENOMEM, "out of memory");
-		goto out_free;
-	}
 	for (unsigned g = 0; g < G && !rc; g++) {
 		char name[64];
 
@@ -434,14 +457,7 @@ static int build_dragonfly(struct builder *b,
 	for (unsigned i = 0; i < G * L && !rc; i++) {
 		unsigned g = i / L, l = i % L;
 
-		for (unsigned h = 0; h < q->hosts_per_leaf && !rc; h++) {
-			struct ibtopo_node *host;
-
-			rc = add_named(b, &host, IBTOPO_NODE_CA, 1, "host", wh,
-				       i * q->hosts_per_leaf + h + 1);
-			if (!rc)
-				rc = cable(b, leaf[i], h + 1, host, 1);
-		}
+		rc = add_hosts(b, leaf[i], i, q->hosts_per_leaf, wh);
 		for (unsigned k = 0; k < q->uplinks && !rc; k++)
 			rc = cable(b, leaf[i], q->hosts_per_leaf + k + 1,
 				   spine[g * S + k % S], l * per + k / S + 1);
@@ -456,9 +472,6 @@ static int build_dragonfly(struct builder *b,
 				rc = cable(b, spine[a * S + ka % S], down + ka / S + 1,
 					   spine[c * S + kc % S], down + kc / S + 1);
 			}
-out_free:
-	free(spine);
-	free(leaf);
 	return rc;
 }
 
@@ -470,13 +483,10 @@ int ibtopo_plan_dragonfly_plus(struct ibtopo_fabric **out,
 	struct builder b = { .err = err };
 	int rc;
 
-	if (!out || !p)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
-	*out = NULL;
-	if (p->version != IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown plan parameters version %u",
-					 p->version);
+	rc = plan_open(out, p != NULL, p ? p->version : 0,
+		       IBTOPO_PLAN_DRAGONFLY_PARAMS_VERSION, err);
+	if (rc)
+		return rc;
 	q = *p;
 	if (!q.radix)
 		q.radix = DEFAULT_RADIX;
@@ -484,27 +494,13 @@ int ibtopo_plan_dragonfly_plus(struct ibtopo_fabric **out,
 		q.uplinks = q.spines;
 	if (!q.global)
 		q.global = 1;
-	if (!q.speed)
-		q.speed = IBTOPO_SPEED_HDR;
-	if (!q.width)
-		q.width = IBTOPO_WIDTH_4X;
+	rate_defaults(&q.speed, &q.width);
 	rc = check_dragonfly(&q, err);
-	if (rc)
-		return rc;
-	rc = ibtopo_fabric_new(&b.f, err);
-	if (rc)
-		return rc;
-	b.speed = q.speed;
-	b.width = q.width;
-	rc = build_dragonfly(&b, &q);
 	if (!rc)
-		rc = ibtopo_fabric_set_source(b.f, "plan:dragonfly-plus", err);
-	if (rc) {
-		ibtopo_fabric_free(b.f);
-		return rc;
-	}
-	*out = b.f;
-	return 0;
+		rc = plan_new(&b, q.speed, q.width);
+	if (!rc)
+		rc = plan_done(out, &b, build_dragonfly(&b, &q), "plan:dragonfly-plus");
+	return rc;
 }
 
 int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
@@ -515,9 +511,9 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 	struct builder b = { .err = err };
 	int rc;
 
-	if (!out || !p)
-		return ibtopo__error_set(err, IBTOPO_EINVAL, "no plan parameters");
-	*out = NULL;
+	rc = plan_open(out, p != NULL, p ? p->version : 0, 0, err);
+	if (rc)
+		return rc;
 	q = *p;
 	if (!q.levels)
 		q.levels = 2;
@@ -525,27 +521,13 @@ int ibtopo_plan_fat_tree(struct ibtopo_fabric **out,
 		q.radix = DEFAULT_RADIX;
 	if (!q.uplinks)
 		q.uplinks = q.hosts_per_leaf;
-	if (!q.speed)
-		q.speed = IBTOPO_SPEED_HDR;
-	if (!q.width)
-		q.width = IBTOPO_WIDTH_4X;
+	rate_defaults(&q.speed, &q.width);
 	rc = check_params(&q, err);
-	if (rc)
-		return rc;
-	rc = ibtopo_fabric_new(&b.f, err);
-	if (rc)
-		return rc;
-	b.speed = q.speed;
-	b.width = q.width;
-	rc = build(&b, &q);
 	if (!rc)
-		rc = ibtopo_fabric_set_source(b.f, "plan:fat-tree", err);
-	if (rc) {
-		ibtopo_fabric_free(b.f);
-		return rc;
-	}
-	*out = b.f;
-	return 0;
+		rc = plan_new(&b, q.speed, q.width);
+	if (!rc)
+		rc = plan_done(out, &b, build(&b, &q), "plan:fat-tree");
+	return rc;
 }
 
 /* ---- writing ---- */
