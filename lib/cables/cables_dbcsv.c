@@ -138,6 +138,68 @@ int ibtopo__dbcsv_row(struct ibtopo__dbcsv *s, char **fields, int max)
 	return n;
 }
 
+/*
+ * A section read by its header's names: names[k] is column k's (found in
+ * any case, the first of a name counts), lacks() names the columns a
+ * header cannot do without when it has not them (NULL: it has all), and
+ * row() takes each row after the header, v[k] its value of column k (""
+ * where the row or the header has none).
+ */
+#define TABLE_MAX_COLS 16
+
+struct dbcsv_table {
+	const char *const *names;
+	int ncols;
+	const char *(*lacks)(const int *colpos);
+	int (*row)(struct ibtopo__cable_loader *ld, const char *v[],
+		   unsigned line, void *ctx, struct ibtopo_error *err);
+};
+
+/* Each row of section `sec` through t->row(); its first failure. */
+static int read_table(struct ibtopo__cable_loader *ld,
+		      struct ibtopo__dbcsv *sec, const char *section,
+		      const struct dbcsv_table *t, void *ctx,
+		      struct ibtopo_error *err)
+{
+	char *fields[IBTOPO__CABLE_MAX_FIELDS];
+	int colpos[TABLE_MAX_COLS], n, rc = 0;
+	bool header = false;
+
+	for (int i = 0; i < t->ncols; i++)
+		colpos[i] = -1;
+	while (!rc && (n = ibtopo__dbcsv_row(sec, fields,
+					     IBTOPO__CABLE_MAX_FIELDS)) != 0) {
+		const char *v[TABLE_MAX_COLS], *lacks;
+
+		if (n < 0)
+			return ibtopo__error_set_input(
+				err, IBTOPO_EPARSE, "%s:%u: unterminated quote",
+				ld->path, sec->no);
+		if (!header) {
+			for (int i = 0; i < n; i++)
+				for (int k = 0; k < t->ncols; k++)
+					if (strcasecmp(fields[i],
+						       t->names[k]) == 0 &&
+					    colpos[k] < 0)
+						colpos[k] = i;
+			lacks = t->lacks(colpos);
+			if (lacks)
+				return ibtopo__error_set_input(
+					err, IBTOPO_EPARSE,
+					"%s:%u: the %s header lacks %s",
+					ld->path, sec->no, section, lacks);
+			header = true;
+			continue;
+		}
+		for (int i = 0; i < t->ncols; i++)
+			v[i] = colpos[i] >= 0 && colpos[i] < n ?
+				       fields[colpos[i]] :
+				       "";
+		rc = t->row(ld, v, sec->no, ctx, err);
+	}
+	return rc;
+}
+
 enum db_col {
 	DB_NODE_GUID,
 	DB_PORT_GUID,
@@ -163,104 +225,98 @@ static const char *const db_names[DB_COUNT_] = {
 	[DB_SPEEDS] = "SupportedSpeedDesc",
 };
 
+_Static_assert(DB_COUNT_ <= TABLE_MAX_COLS, "CABLE_INFO columns");
+
+static const char *cable_info_lacks(const int *colpos)
+{
+	if (colpos[DB_PORT_NUM] < 0 ||
+	    (colpos[DB_NODE_GUID] < 0 && colpos[DB_PORT_GUID] < 0))
+		return "PortNum or NodeGuid";
+	return NULL;
+}
+
+/* Rows whose ports have no link: how many, and the first's line. */
+struct cable_skips {
+	unsigned skipped, first_skipped;
+};
+
+/* A CABLE_INFO row's cable onto its port's link. */
+static int cable_info_row(struct ibtopo__cable_loader *ld, const char *v[],
+			  unsigned line, void *ctx, struct ibtopo_error *err)
+{
+	struct cable_skips *sk = ctx;
+	struct ibtopo_node *node = NULL;
+	struct ibtopo_port *port;
+	struct ibtopo_cable c = { 0 };
+	double assembly = 0;
+	uint64_t guid;
+	unsigned num;
+
+	if (!ibtopo__cable_parse_port(v[DB_PORT_NUM], &num))
+		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
+					       "%s:%u: bad PortNum '%s'",
+					       ld->path, line, v[DB_PORT_NUM]);
+	if (*v[DB_NODE_GUID]) {
+		if (!ibtopo__cable_parse_guid(v[DB_NODE_GUID], &guid))
+			return ibtopo__error_set_input(
+				err, IBTOPO_EPARSE, "%s:%u: bad NodeGuid '%s'",
+				ld->path, line, v[DB_NODE_GUID]);
+		node = ibtopo_fabric_find_node(ld->fabric, guid);
+	}
+	if (!node && *v[DB_PORT_GUID]) {
+		if (!ibtopo__cable_parse_guid(v[DB_PORT_GUID], &guid))
+			return ibtopo__error_set_input(
+				err, IBTOPO_EPARSE, "%s:%u: bad PortGuid '%s'",
+				ld->path, line, v[DB_PORT_GUID]);
+		port = ibtopo_fabric_find_port(ld->fabric, guid);
+		node = port ? port->node : NULL;
+	}
+	port = ibtopo_node_port(node, num);
+	if (!port || !port->link) {
+		if (!sk->skipped++)
+			sk->first_skipped = line;
+		return 0;
+	}
+	if (!is_blank(v[DB_LENGTH]) &&
+	    !ibtopo__cable_parse_length(v[DB_LENGTH], &assembly))
+		return ibtopo__error_set_input(
+			err, IBTOPO_EPARSE,
+			"%s:%u: bad LengthCopperOrActive '%s'", ld->path, line,
+			v[DB_LENGTH]);
+	c.length_m = assembly;
+	if (!is_blank(v[DB_TYPE]))
+		c.media = media_from_type(v[DB_TYPE], assembly);
+	if (!is_blank(v[DB_SPEEDS]))
+		c.rated_speed = parse_speed_list(v[DB_SPEEDS]);
+	c.vendor = is_blank(v[DB_VENDOR]) ? NULL : (char *)v[DB_VENDOR];
+	c.part_number = is_blank(v[DB_PN]) ? NULL : (char *)v[DB_PN];
+	c.serial = is_blank(v[DB_SN]) ? NULL : (char *)v[DB_SN];
+	ibtopo__cable_merge(&ld->pend[port->link->index], &c, false);
+	return 0;
+}
+
 int ibtopo__cables_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
 			       struct ibtopo_error *err)
 {
-	char *fields[IBTOPO__CABLE_MAX_FIELDS];
-	int colpos[DB_COUNT_], n;
-	unsigned skipped = 0, first_skipped = 0;
+	static const struct dbcsv_table t = { db_names, DB_COUNT_,
+					      cable_info_lacks,
+					      cable_info_row };
+	struct cable_skips sk = { 0, 0 };
 	struct ibtopo__dbcsv sec;
-	bool header = false;
+	int rc;
 
-	for (int i = 0; i < DB_COUNT_; i++)
-		colpos[i] = -1;
 	if (!ibtopo__dbcsv_section(&sec, text, "CABLE_INFO"))
 		return ibtopo__error_set_input(
 			err, IBTOPO_EPARSE,
 			"'%s': the ibdiagnet db_csv file has no CABLE_INFO section",
 			ld->path);
-	while ((n = ibtopo__dbcsv_row(&sec, fields,
-				      IBTOPO__CABLE_MAX_FIELDS)) != 0) {
-		const char *v[DB_COUNT_];
-		struct ibtopo_node *node = NULL;
-		struct ibtopo_port *port;
-		struct ibtopo_cable c = { 0 };
-		double assembly = 0;
-		uint64_t guid;
-		unsigned num;
-
-		if (n < 0)
-			return ibtopo__error_set_input(
-				err, IBTOPO_EPARSE, "%s:%u: unterminated quote",
-				ld->path, sec.no);
-		if (!header) {
-			for (int i = 0; i < n; i++)
-				for (int k = 0; k < DB_COUNT_; k++)
-					if (strcasecmp(fields[i],
-						       db_names[k]) == 0 &&
-					    colpos[k] < 0)
-						colpos[k] = i;
-			if (colpos[DB_PORT_NUM] < 0 ||
-			    (colpos[DB_NODE_GUID] < 0 &&
-			     colpos[DB_PORT_GUID] < 0))
-				return ibtopo__error_set_input(
-					err, IBTOPO_EPARSE,
-					"%s:%u: the CABLE_INFO header lacks PortNum or NodeGuid",
-					ld->path, sec.no);
-			header = true;
-			continue;
-		}
-		for (int i = 0; i < DB_COUNT_; i++)
-			v[i] = colpos[i] >= 0 && colpos[i] < n ?
-				       fields[colpos[i]] :
-				       "";
-		if (!ibtopo__cable_parse_port(v[DB_PORT_NUM], &num))
-			return ibtopo__error_set_input(
-				err, IBTOPO_EPARSE, "%s:%u: bad PortNum '%s'",
-				ld->path, sec.no, v[DB_PORT_NUM]);
-		if (*v[DB_NODE_GUID]) {
-			if (!ibtopo__cable_parse_guid(v[DB_NODE_GUID], &guid))
-				return ibtopo__error_set_input(
-					err, IBTOPO_EPARSE,
-					"%s:%u: bad NodeGuid '%s'", ld->path,
-					sec.no, v[DB_NODE_GUID]);
-			node = ibtopo_fabric_find_node(ld->fabric, guid);
-		}
-		if (!node && *v[DB_PORT_GUID]) {
-			if (!ibtopo__cable_parse_guid(v[DB_PORT_GUID], &guid))
-				return ibtopo__error_set_input(
-					err, IBTOPO_EPARSE,
-					"%s:%u: bad PortGuid '%s'", ld->path,
-					sec.no, v[DB_PORT_GUID]);
-			port = ibtopo_fabric_find_port(ld->fabric, guid);
-			node = port ? port->node : NULL;
-		}
-		port = ibtopo_node_port(node, num);
-		if (!port || !port->link) {
-			if (!skipped++)
-				first_skipped = sec.no;
-			continue;
-		}
-		if (!is_blank(v[DB_LENGTH]) &&
-		    !ibtopo__cable_parse_length(v[DB_LENGTH], &assembly))
-			return ibtopo__error_set_input(
-				err, IBTOPO_EPARSE,
-				"%s:%u: bad LengthCopperOrActive '%s'",
-				ld->path, sec.no, v[DB_LENGTH]);
-		c.length_m = assembly;
-		if (!is_blank(v[DB_TYPE]))
-			c.media = media_from_type(v[DB_TYPE], assembly);
-		if (!is_blank(v[DB_SPEEDS]))
-			c.rated_speed = parse_speed_list(v[DB_SPEEDS]);
-		c.vendor = is_blank(v[DB_VENDOR]) ? NULL : (char *)v[DB_VENDOR];
-		c.part_number = is_blank(v[DB_PN]) ? NULL : (char *)v[DB_PN];
-		c.serial = is_blank(v[DB_SN]) ? NULL : (char *)v[DB_SN];
-		ibtopo__cable_merge(&ld->pend[port->link->index], &c, false);
-	}
-	if (skipped)
+	rc = read_table(ld, &sec, "CABLE_INFO", &t, &sk, err);
+	if (rc)
+		return rc;
+	if (sk.skipped)
 		warn(ld,
 		     "%s:%u: %u CABLE_INFO rows skipped: their ports have no link in this fabric",
-		     ld->path, first_skipped, skipped);
+		     ld->path, sk.first_skipped, sk.skipped);
 	return 0;
 }
 
@@ -309,13 +365,14 @@ static const char *const ni_names[NI_COUNT_] = {
  * the row has one (minor and subminor above 255), else the short one.
  */
 static int nodes_info_row(struct ibtopo__cable_loader *ld, const char *v[],
-			  unsigned line, struct ibtopo_error *err)
+			  unsigned line, void *ctx, struct ibtopo_error *err)
 {
 	unsigned ver[3], devid;
 	int base = NI_EMAJOR;
 	uint64_t guid;
 	struct ibtopo_node *node;
 
+	(void)ctx;
 	if (!ibtopo__cable_parse_guid(v[NI_GUID], &guid))
 		return ibtopo__error_set_input(err, IBTOPO_EPARSE,
 					       "%s:%u: bad NodeGUID '%s'",
@@ -338,46 +395,22 @@ static int nodes_info_row(struct ibtopo__cable_loader *ld, const char *v[],
 		is_blank(v[NI_PSID]) ? NULL : v[NI_PSID], err);
 }
 
+_Static_assert(NI_COUNT_ <= TABLE_MAX_COLS, "NODES_INFO columns");
+
+static const char *nodes_info_lacks(const int *colpos)
+{
+	return colpos[NI_GUID] < 0 ? "NodeGUID" : NULL;
+}
+
 int ibtopo__nodes_info_read_db_csv(struct ibtopo__cable_loader *ld, char *text,
 				   struct ibtopo_error *err)
 {
-	char *fields[IBTOPO__CABLE_MAX_FIELDS];
-	int colpos[NI_COUNT_], n, rc = 0;
+	static const struct dbcsv_table t = { ni_names, NI_COUNT_,
+					      nodes_info_lacks,
+					      nodes_info_row };
 	struct ibtopo__dbcsv sec;
-	bool header = false;
 
-	for (int i = 0; i < NI_COUNT_; i++)
-		colpos[i] = -1;
 	if (!ibtopo__dbcsv_section(&sec, text, "NODES_INFO"))
 		return 0;
-	while (!rc && (n = ibtopo__dbcsv_row(&sec, fields,
-					     IBTOPO__CABLE_MAX_FIELDS)) != 0) {
-		const char *v[NI_COUNT_];
-
-		if (n < 0)
-			return ibtopo__error_set_input(
-				err, IBTOPO_EPARSE, "%s:%u: unterminated quote",
-				ld->path, sec.no);
-		if (!header) {
-			for (int i = 0; i < n; i++)
-				for (int k = 0; k < NI_COUNT_; k++)
-					if (strcasecmp(fields[i],
-						       ni_names[k]) == 0 &&
-					    colpos[k] < 0)
-						colpos[k] = i;
-			if (colpos[NI_GUID] < 0)
-				return ibtopo__error_set_input(
-					err, IBTOPO_EPARSE,
-					"%s:%u: the NODES_INFO header lacks NodeGUID",
-					ld->path, sec.no);
-			header = true;
-			continue;
-		}
-		for (int i = 0; i < NI_COUNT_; i++)
-			v[i] = colpos[i] >= 0 && colpos[i] < n ?
-				       fields[colpos[i]] :
-				       "";
-		rc = nodes_info_row(ld, v, sec.no, err);
-	}
-	return rc;
+	return read_table(ld, &sec, "NODES_INFO", &t, NULL, err);
 }
