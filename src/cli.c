@@ -494,6 +494,10 @@ const struct cli_opt cli_opt_routes_log = {
 	CLI_OPT_FIELDS("routes-log", 0, 1, "LOG",
 	    "take the routing engine from an OpenSM log (its last 'tables configured' line)"),
 };
+const struct cli_opt cli_opt_cables_store = {
+	CLI_OPT_FIELDS("cables", 0, 1, "FILE",
+	    "store a cable inventory CSV or ibdiagnet2 .db_csv with the snapshot"),
+};
 /* clang-format on */
 
 /*

@@ -154,11 +154,12 @@ struct cli_report {
 extern const struct cli_opt cli_opt_format;  /* text (default), json, csv */
 extern const struct cli_opt cli_opt_fail_on; /* error, warning or never */
 /* The shared rows a command's exec handles, by their place in its table. */
-extern const struct cli_opt cli_opt_routes_dump; /* --routes DUMP */
-extern const struct cli_opt cli_opt_output;	 /* -o FILE, default stdout */
-extern const struct cli_opt cli_opt_label;	 /* --label TEXT */
-extern const struct cli_opt cli_opt_force;	 /* --force, with --label */
-extern const struct cli_opt cli_opt_routes_log;	 /* --routes-log LOG */
+extern const struct cli_opt cli_opt_routes_dump;  /* --routes DUMP */
+extern const struct cli_opt cli_opt_output;	  /* -o FILE, default stdout */
+extern const struct cli_opt cli_opt_label;	  /* --label TEXT */
+extern const struct cli_opt cli_opt_force;	  /* --force, with --label */
+extern const struct cli_opt cli_opt_routes_log;	  /* --routes-log LOG */
+extern const struct cli_opt cli_opt_cables_store; /* --cables FILE, stored */
 
 /*
  * The options of the analysis every command that ranks levels shares

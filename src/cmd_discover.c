@@ -49,9 +49,7 @@ static const struct cli_opt opts[] = {
 	CLI_LONG_OPT(OPT_ALL_PORTS, "all-ports", 0, NULL,
 		     "through each local port reaching a subnet not "
 		     "covered yet: a snapshot per fabric"),
-	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
-		     "store a cable inventory CSV or ibdiagnet2 .db_csv "
-		     "with the snapshot"),
+	CLI_OPT_SAME_ID(OPT_CABLES, cli_opt_cables_store),
 	CLI_OPT("quiet", 'q', 0, NULL,
 		"print nothing unless something failed or needs "
 		"attention (for cron)"),

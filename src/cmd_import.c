@@ -36,9 +36,7 @@ static const struct cli_opt opts[] = {
 		     "the SM routing engine that computed the "
 		     "--routes tables (ftree, updn, ...)"),
 	CLI_OPT_SAME_ID(OPT_ROUTES_LOG, cli_opt_routes_log),
-	CLI_LONG_OPT(OPT_CABLES, "cables", 1, "FILE",
-		     "store a cable inventory CSV or ibdiagnet2 .db_csv "
-		     "with the snapshot"),
+	CLI_OPT_SAME_ID(OPT_CABLES, cli_opt_cables_store),
 	{ NULL },
 };
 
