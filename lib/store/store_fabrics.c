@@ -376,6 +376,34 @@ void ibtopo_fabric_info_list_free(struct ibtopo_fabric_info *list, size_t count)
 	free(list);
 }
 
+/* A write transaction: IBTOPO_EINVAL when the store is read-only. */
+static int write_begin(struct ibtopo_store *s, const char *what,
+		       struct ibtopo_error *err)
+{
+	int rc = ibtopo__store_check_rw(s, err);
+
+	if (!rc)
+		rc = ibtopo__store_exec(s, "BEGIN IMMEDIATE", what, err);
+	return rc;
+}
+
+/*
+ * Its end: committed when nothing failed, else rolled back. rc: an error
+ * already set; src: an SQLite code, a failure of `what`.
+ */
+static int write_end(struct ibtopo_store *s, int src, int rc, const char *what,
+		     struct ibtopo_error *err)
+{
+	if (!rc && src == SQLITE_OK)
+		src = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (!rc && src == SQLITE_OK)
+		return 0;
+	if (!rc)
+		rc = ibtopo__store_fail(s, s->db, src, what, err);
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
 int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
 			       const char *new_name, struct ibtopo_error *err)
 {
@@ -395,28 +423,25 @@ int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
 			"'_' or '.')",
 			q, FABRIC_NAME_MAX);
 	}
-	rc = ibtopo__store_check_rw(store, err);
-	if (rc)
-		return rc;
-	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	rc = write_begin(store, what, err);
 	if (rc)
 		return rc;
 	src = fabric_lookup(store->db, old_name, &old_id);
 	if (src == SQLITE_OK)
 		src = fabric_lookup(store->db, new_name, &new_id);
 	if (src != SQLITE_OK)
-		goto out_fail;
+		goto out;
 	if (!old_id) {
 		ibtopo__quote(q, sizeof(q), old_name, strlen(old_name));
 		rc = ibtopo__error_set(err, IBTOPO_ENOTFOUND,
 				       "no fabric '%s' in '%s'", q,
 				       store->path);
-		goto out_rollback;
+		goto out;
 	}
 	if (new_id) {
 		rc = ibtopo__error_set(err, IBTOPO_EEXIST,
 				       "fabric '%s' exists already", new_name);
-		goto out_rollback;
+		goto out;
 	}
 	src = sqlite3_prepare_v2(store->db,
 				 "UPDATE fabrics SET name = ? WHERE id = ?", -1,
@@ -427,17 +452,8 @@ int ibtopo_store_rename_fabric(struct ibtopo_store *store, const char *old_name,
 		src = ibtopo__store_step_reset(st);
 	}
 	sqlite3_finalize(st);
-	if (src == SQLITE_OK)
-		src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
-	if (src != SQLITE_OK)
-		goto out_fail;
-	return 0;
-
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, src, what, err);
-out_rollback:
-	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
+out:
+	return write_end(store, src, rc, what, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -508,41 +524,30 @@ int ibtopo_store_delete_fabric(struct ibtopo_store *store, const char *name,
 		*out_deleted = 0;
 	if (!store || !name)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric name");
-	rc = ibtopo__store_check_rw(store, err);
-	if (rc)
-		return rc;
-	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	rc = write_begin(store, what, err);
 	if (rc)
 		return rc;
 	src = fabric_count(store->db, name, &fid, &n);
 	if (src != SQLITE_OK)
-		goto out_fail;
+		goto out;
 	if (!fid) {
 		rc = no_fabric(store, name, err);
-		goto out_rollback;
+		goto out;
 	}
 	if (n && !(flags & IBTOPO_FABRIC_DELETE_SNAPSHOTS)) {
 		rc = ibtopo__error_set(err, IBTOPO_EEXIST,
 				       "fabric '%s' has %lld snapshot%s", name,
 				       (long long)n, n == 1 ? "" : "s");
-		goto out_rollback;
+		goto out;
 	}
 	src = ibtopo__store_delete_rows(store->db, true, fid, &deleted);
 	if (src == SQLITE_OK)
 		src = exec_ids(store->db, "DELETE FROM fabrics WHERE id = ?1",
 			       fid, 0);
-	if (src == SQLITE_OK)
-		src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
-	if (src != SQLITE_OK)
-		goto out_fail;
-	if (out_deleted)
+out:
+	rc = write_end(store, src, rc, what, err);
+	if (!rc && out_deleted)
 		*out_deleted = deleted;
-	return 0;
-
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, src, what, err);
-out_rollback:
-	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -586,10 +591,7 @@ int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
 
 	if (!store || !from || !into)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no fabric name");
-	rc = ibtopo__store_check_rw(store, err);
-	if (rc)
-		return rc;
-	rc = ibtopo__store_exec(store, "BEGIN IMMEDIATE", what, err);
+	rc = write_begin(store, what, err);
 	if (rc)
 		return rc;
 	src = fabric_count(store->db, from, &fid, &n);
@@ -599,15 +601,15 @@ int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
 		src = label_clash(store->db, fid, tid, label, sizeof(label),
 				  ids);
 	if (src != SQLITE_OK)
-		goto out_fail;
+		goto out;
 	if (!fid || !tid) {
 		rc = no_fabric(store, fid ? into : from, err);
-		goto out_rollback;
+		goto out;
 	}
 	if (fid == tid) {
 		rc = ibtopo__error_set(err, IBTOPO_EINVAL,
 				       "fabric '%s' merged into itself", from);
-		goto out_rollback;
+		goto out;
 	}
 	if (label[0]) {
 		rc = ibtopo__error_set(
@@ -616,7 +618,7 @@ int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
 			"%lld of '%s'",
 			label, (long long)ids[0], from, (long long)ids[1],
 			into);
-		goto out_rollback;
+		goto out;
 	}
 	src = exec_ids(
 		store->db,
@@ -625,17 +627,8 @@ int ibtopo_store_merge_fabric(struct ibtopo_store *store, const char *from,
 	if (src == SQLITE_OK)
 		src = exec_ids(store->db, "DELETE FROM fabrics WHERE id = ?1",
 			       fid, 0);
-	if (src == SQLITE_OK)
-		src = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
-	if (src != SQLITE_OK)
-		goto out_fail;
-	return 0;
-
-out_fail:
-	rc = ibtopo__store_fail(store, store->db, src, what, err);
-out_rollback:
-	sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
+out:
+	return write_end(store, src, rc, what, err);
 }
 
 /* ------------------------------------------------------------------ */
