@@ -45,23 +45,22 @@ chmod +x "$bin/squeue" "$bin/scontrol"
 run 0 "$IBTOPO_REAL" job 'host[01-02],host04' "$topo" --routes "$dump" \
 	--format json
 cp "$tmp/out" "$tmp/want.json"
-: >"$tmp/calls"
-run 0 env PATH="$bin" "$IBTOPO_REAL" job --slurm-job 42 "$topo" \
-	--routes "$dump" --format json
-same "$tmp/want.json" "$tmp/out" "job --slurm-job 42"
-printf '%s\n' 'squeue -h -j 42 -o %N' \
-	'scontrol show hostnames host[01-02],host04' >"$tmp/want"
-same "$tmp/want" "$tmp/calls" "the Slurm clients called"
+# slurm_job_42 FIRST HOW: job --slurm-job 42 gives that report, asking
+# the Slurm clients FIRST, then for the hostnames (HOW: the test's words)
+slurm_job_42() {
+	: >"$tmp/calls"
+	run 0 env PATH="$bin" "$IBTOPO_REAL" job --slurm-job 42 "$topo" \
+		--routes "$dump" --format json
+	same "$tmp/want.json" "$tmp/out" "job --slurm-job 42$2"
+	printf '%s\n' "$1" \
+		'scontrol show hostnames host[01-02],host04' >"$tmp/want"
+	same "$tmp/want" "$tmp/calls" "the Slurm clients called$2"
+}
+slurm_job_42 'squeue -h -j 42 -o %N' ''
 
 # ---- without squeue: scontrol show job
 rm "$bin/squeue"
-: >"$tmp/calls"
-run 0 env PATH="$bin" "$IBTOPO_REAL" job --slurm-job 42 "$topo" \
-	--routes "$dump" --format json
-same "$tmp/want.json" "$tmp/out" "job --slurm-job 42 (scontrol show job)"
-printf '%s\n' 'scontrol show job 42' \
-	'scontrol show hostnames host[01-02],host04' >"$tmp/want"
-same "$tmp/want" "$tmp/calls" "the Slurm clients called without squeue"
+slurm_job_42 'scontrol show job 42' ' without squeue'
 
 # ---- a pending job, an unknown one, a bad id, no Slurm
 cat >"$bin/squeue" <<EOF
