@@ -156,6 +156,14 @@ python_require() {
 # until it listens (at most $SIM_WAIT seconds, default 10). Its console is a FIFO that ibsim holds open for both
 # reading and writing: it never sees EOF (on which ibsim spins), even if
 # this shell dies. sim_cmd writes to it.
+# ft_lfts NAME HOSTS_PER_LEAF [faults]: a fat tree of 24 leaves and 4
+# spines with a min-hop subnet manager's tables (tests/data/gen-ft-lfts.py;
+# faults: a few wrong entries) as $TESTDIR/NAME.topo and NAME.dump
+ft_lfts() {
+	"$PYTHON3" "$DATA/gen-ft-lfts.py" 24 4 "$2" "$TESTDIR/$1.topo" \
+		"$TESTDIR/$1.dump" ${3:+"$3"} || fail "gen-ft-lfts.py $*"
+}
+
 sim_start() {
 	local net=$1
 	shift
@@ -383,6 +391,36 @@ sim_opensm_dumps() {
 		--dump_files_dir "$TESTDIR/dump" -D 0x43 \
 		-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
 		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+}
+
+# osm_master LOG TRIES: wait until the opensm that writes LOG says it is
+# master, TRIES times 0.05 s at the most; false if it did not
+osm_master() {
+	for _ in $(seq 1 "$2"); do
+		grep -q 'Entering MASTER state' "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# db_edit FROM TO SQL: $TESTDIR/TO.db, a copy of $TESTDIR/FROM.db that
+# SQL changed (with the store tool $TOOL)
+db_edit() {
+	cp "$TESTDIR/$1.db" "$TESTDIR/$2.db" || fail "copy $1.db"
+	"$TOOL" exec "$TESTDIR/$2.db" "$3" >/dev/null || fail "edit the snapshot"
+}
+
+# csv_findings DB REGEX: the CSV findings of `analyze` on the latest
+# snapshot of DB whose lines match REGEX (grep -E)
+csv_findings() {
+	"$IBTOPO" --db "$1" analyze --format csv | tr -d '\r' | grep -E "$2"
+}
+
+# one_finding TEXT REGEX WHAT: TEXT is one line and matches REGEX (grep),
+# else a flunk naming WHAT and showing TEXT.
+one_finding() {
+	[ "$(count_lines "$1")" -eq 1 ] && printf '%s\n' "$1" | grep -q "$2" ||
+		flunk "$3: $1"
 }
 
 # count_lines TEXT: number of lines (0 for empty text).

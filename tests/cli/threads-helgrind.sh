@@ -25,8 +25,7 @@ if [ -n "${ASAN_OPTIONS:-}" ] ||
 		grep -q 'libasan'; }; then
 	skip "built with AddressSanitizer (or ASAN_OPTIONS set)"
 fi
-"$PYTHON3" "$DATA/gen-ft-lfts.py" 24 4 18 "$tmp/ft.topo" "$tmp/ft.dump" \
-	faults || fail "gen-ft-lfts.py"
+ft_lfts ft 18 faults
 
 # hg WANT_RC ARGS...: ibtopo --threads 3 ARGS under helgrind
 hg() {

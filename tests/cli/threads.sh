@@ -14,10 +14,8 @@
 python_require
 tmp=$TESTDIR
 
-"$PYTHON3" "$DATA/gen-ft-lfts.py" 24 4 6 "$tmp/ft.topo" "$tmp/ft.dump" ||
-	fail "gen-ft-lfts.py"
-"$PYTHON3" "$DATA/gen-ft-lfts.py" 24 4 6 "$tmp/ftf.topo" "$tmp/ftf.dump" \
-	faults || fail "gen-ft-lfts.py faults"
+ft_lfts ft 6
+ft_lfts ftf 6 faults
 
 # same_threads NAME ARGS...: `ibtopo ARGS --format json` on 1 thread,
 # then on 2, 3 and 8: one exit status, one output

@@ -71,11 +71,8 @@ mkdir -p "$T/osm-sm"
 OSM_PID=$!	# timeout's, which passes TERM on to opensm
 # stopped before the simulators: opensm ignores TERM once ibsim is gone
 CLEANUP_PIDS="$OSM_PID $CLEANUP_PIDS"
-for _ in $(seq 1 1200); do
-	grep -q "Entering MASTER state" "$T/osm-sm/stdout" 2>/dev/null && break
-	sleep 0.05
-done
-grep -q "Entering MASTER state" "$T/osm-sm/stdout" || fail "opensm on A: not master within 60 s"
+osm_master "$T/osm-sm/stdout" 1200 ||
+	fail "opensm on A: not master within 60 s"
 
 disc() {	# disc SOCKNAME [IBTOPO ARGS...]: discover through that simulator
 	s=$1

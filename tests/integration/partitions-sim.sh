@@ -66,7 +66,7 @@ sweep() {
 
 # findings DB: the pkey-* findings of its latest snapshot
 findings() {
-	"$IBTOPO" --db "$1" analyze --format csv | tr -d '\r' | grep -E "$PKEYS"
+	csv_findings "$1" "$PKEYS"
 }
 
 sim_start_as "$DATA/sim-small.net" host02
@@ -102,9 +102,8 @@ store=0x0101 : 0x100004=full, 0x100006=limited;
 EOF
 osm_partitions mixed
 got=$(sweep mixed)
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^pkey-membership-mixed,warning,host03,0x0000000000100005,1,host02,0x0000000000100003,1,leaf01,0x0000000000200002,,.*'host03' port 1 is a limited member of partition 0x0101 while 1 other host on its leaf, 'leaf01', holds it as a full member.*,limited-among-full\$" ||
-	flunk "mixed: $got"
+one_finding "$got" "^pkey-membership-mixed,warning,host03,0x0000000000100005,1,host02,0x0000000000100003,1,leaf01,0x0000000000200002,,.*'host03' port 1 is a limited member of partition 0x0101 while 1 other host on its leaf, 'leaf01', holds it as a full member.*,limited-among-full\$" \
+	"mixed"
 
 # ---- a partition of limited members only
 cat >"$TESTDIR/limited.conf" <<'EOF'
@@ -113,9 +112,8 @@ store=0x0101 : 0x100004=limited, 0x100006=limited;
 EOF
 osm_partitions limited
 got=$(sweep limited)
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^pkey-no-full-member,error,host02,0x0000000000100003,1,host03,0x0000000000100005,1,.*the 2 members of partition 0x0101 .* are all limited members.*,partition\$" ||
-	flunk "all limited: $got"
+one_finding "$got" "^pkey-no-full-member,error,host02,0x0000000000100003,1,host03,0x0000000000100005,1,.*the 2 members of partition 0x0101 .* are all limited members.*,partition\$" \
+	"all limited"
 
 # ---- the default partition without a full member
 cat >"$TESTDIR/nofull.conf" <<'EOF'
@@ -123,26 +121,21 @@ Default=0x7fff : ALL=limited, SELF=limited;
 EOF
 osm_partitions nofull
 got=$(sweep nofull)
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^pkey-no-full-member,error,host01,0x0000000000100000,1,.*none of the 5 ports in the default partition (0x7fff) is a full member.*,default-partition\$" ||
-	flunk "default partition: $got"
+one_finding "$got" "^pkey-no-full-member,error,host01,0x0000000000100000,1,.*none of the 5 ports in the default partition (0x7fff) is a full member.*,default-partition\$" \
+	"default partition"
 
 # ---- an enforcing switch port without the host's PKey (stored)
 # leaf01 (0x200002) port 2 is host02's
-cp "$TESTDIR/clean.db" "$TESTDIR/drop.db"
-"$TOOL" exec "$TESTDIR/drop.db" "INSERT INTO pkeys
-	(snapshot_id, node_guid, port, enforce, keys) VALUES (1, 2097154, 2, 3, '0xffff')" \
-	>/dev/null || fail "edit the snapshot"
+db_edit clean drop "INSERT INTO pkeys
+	(snapshot_id, node_guid, port, enforce, keys) VALUES (1, 2097154, 2, 3, '0xffff')"
 got=$(findings "$TESTDIR/drop.db")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^pkey-switch-drop,error,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*'host02' port 1 holds PKey 0x8101 (partition 0x0101), but its switch port, 'leaf01' port 2, enforces partitions and lacks it.*,missing\$" ||
-	flunk "switch drop: $got"
+one_finding "$got" "^pkey-switch-drop,error,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*'host02' port 1 holds PKey 0x8101 (partition 0x0101), but its switch port, 'leaf01' port 2, enforces partitions and lacks it.*,missing\$" \
+	"switch drop"
 "$TOOL" exec "$TESTDIR/drop.db" "UPDATE pkeys SET keys = '0xffff 0x0101'
 	WHERE node_guid = 2097154" >/dev/null || fail "edit the snapshot"
 got=$(findings "$TESTDIR/drop.db")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^pkey-switch-drop,warning,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*holds it as limited (0x0101).*,limited-only\$" ||
-	flunk "switch limited: $got"
+one_finding "$got" "^pkey-switch-drop,warning,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*holds it as limited (0x0101).*,limited-only\$" \
+	"switch limited"
 # shown, and the enforcing port with its PKeys
 run 0 "$IBTOPO" --db "$TESTDIR/drop.db" show ports --format json
 got=$(json_get "[p['pkeys'] for p in j['ports'] if p['node'] == 'leaf01' and p['port'] == 2]" <"$TESTDIR/out")
@@ -158,11 +151,7 @@ mkdir -p "$TESTDIR/sm"
 	exec timeout -s KILL 120 "$OPENSM" -s 0 -p 3 -P "$TESTDIR/plain.conf" \
 	-f "$TESTDIR/sm/osm.log" >/dev/null 2>&1) &
 CLEANUP_PIDS="$CLEANUP_PIDS $!"
-for _ in $(seq 1 200); do
-	grep -q 'Entering MASTER state' "$TESTDIR/sm/osm.log" 2>/dev/null && break
-	sleep 0.05
-done
-grep -q 'Entering MASTER state' "$TESTDIR/sm/osm.log" || fail "opensm is not master"
+osm_master "$TESTDIR/sm/osm.log" 200 || fail "opensm is not master"
 sweep sm >/dev/null
 [ "$(grep -c '^81 01 0020$' "$TESTDIR/sm.mads")" -eq 2 ] ||
 	flunk "SMInfo Gets: $(grep -c ' 0020$' "$TESTDIR/sm.mads")"
@@ -173,12 +162,8 @@ got=$("$IBTOPO" --db "$TESTDIR/sm.db" analyze --format csv | tr -d '\r' |
 	state = 3 AND reread AND act_count2 > act_count")" = 1 ] ||
 	flunk "ActCount did not grow: $("$TOOL" exec "$TESTDIR/sm.db" \
 		"SELECT act_count2 - act_count FROM sms")"
-cp "$TESTDIR/sm.db" "$TESTDIR/idle.db"
-"$TOOL" exec "$TESTDIR/idle.db" "UPDATE sms SET act_count2 = act_count" \
-	>/dev/null || fail "edit the snapshot"
-got=$("$IBTOPO" --db "$TESTDIR/idle.db" analyze --format csv | tr -d '\r' |
-	grep -E '^sm-state,')
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^sm-state,error,host04,0x0000000000100007,1,.*the master subnet manager on 'host04' port 1 answered SMInfo twice with ActCount [0-9]*: .*,master-idle\$" ||
-	flunk "an idle master: $got"
+db_edit sm idle "UPDATE sms SET act_count2 = act_count"
+got=$(csv_findings "$TESTDIR/idle.db" '^sm-state,')
+one_finding "$got" "^sm-state,error,host04,0x0000000000100007,1,.*the master subnet manager on 'host04' port 1 answered SMInfo twice with ActCount [0-9]*: .*,master-idle\$" \
+	"an idle master"
 exit "$failed"

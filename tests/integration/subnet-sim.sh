@@ -60,9 +60,8 @@ sim_client "$IBTOPO" --db "$TESTDIR/vl.db" discover --cache "$TESTDIR/vl.cache" 
 for src in latest "$TESTDIR/vl.cache"; do
 	got=$("$IBTOPO" --db "$TESTDIR/vl.db" analyze "$src" --format csv |
 		tr -d '\r' | grep -E "$CAPS")
-	[ "$(count_lines "$got")" -eq 1 ] &&
-		printf '%s\n' "$got" | grep -q "^vl-mismatch,warning,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*OperVLs is VL0-7 at 'host02' port 1 and VL0-1 at 'leaf01' port 2, while the smaller VLCap of the two ports is VL0-7.*,below-capability\$" ||
-		flunk "OperVLs VL0-1 ($src): $got"
+	one_finding "$got" "^vl-mismatch,warning,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*OperVLs is VL0-7 at 'host02' port 1 and VL0-1 at 'leaf01' port 2, while the smaller VLCap of the two ports is VL0-7.*,below-capability\$" \
+		"OperVLs VL0-1 ($src)"
 done
 sim_client "$IBPORTSTATE" -D 0,1 2 vls 4 >/dev/null 2>&1 ||
 	fail "ibportstate vls 4"
@@ -70,25 +69,19 @@ sim_client "$IBPORTSTATE" -D 0,1 2 vls 4 >/dev/null 2>&1 ||
 # ---- NeighborMTU above MTUCap, in a stored snapshot
 TOOL=$top_builddir/tests/store-tool
 [ -x "$TOOL" ] || fail "$TOOL not built"
-cp "$TESTDIR/clean.db" "$TESTDIR/mtu.db"
-"$TOOL" exec "$TESTDIR/mtu.db" "UPDATE ports SET mtu_vls = (mtu_vls & ~240) | 80
-	WHERE num = 1 AND node_id IN (SELECT id FROM nodes WHERE guid = 1048579)" \
-	>/dev/null || fail "edit the snapshot"
-got=$("$IBTOPO" --db "$TESTDIR/mtu.db" analyze --format csv | tr -d '\r' |
-	grep -E "$CAPS")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^mtu-mismatch,error,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*NeighborMTU is 4096 at 'host02' port 1 and 2048 at 'leaf01' port 2, while the smaller MTUCap of the two ports is 2048: an end sends packets larger.*,above-capability\$" ||
-	flunk "NeighborMTU 4096: $got"
+db_edit clean mtu "UPDATE ports SET mtu_vls = (mtu_vls & ~240) | 80
+	WHERE num = 1 AND node_id IN (SELECT id FROM nodes WHERE guid = 1048579)"
+got=$(csv_findings "$TESTDIR/mtu.db" "$CAPS")
+one_finding "$got" "^mtu-mismatch,error,host02,0x0000000000100003,1,leaf01,0x0000000000200002,2,.*NeighborMTU is 4096 at 'host02' port 1 and 2048 at 'leaf01' port 2, while the smaller MTUCap of the two ports is 2048: an end sends packets larger.*,above-capability\$" \
+	"NeighborMTU 4096"
 got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | grep -E "$CAPS")
 [ -z "$got" ] || flunk "clean fabric: $got"
 
 # ---- subnet managers: none runs after opensm -o
 SMS='^sm-state,'
-got=$("$IBTOPO" --db "$TESTDIR/clean.db" analyze --format csv | tr -d '\r' |
-	grep -E "$SMS")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q '^sm-state,error,.*no subnet manager runs in this fabric.*,no-master$' ||
-	flunk "no SM: $got"
+got=$(csv_findings "$TESTDIR/clean.db" "$SMS")
+one_finding "$got" '^sm-state,error,.*no subnet manager runs in this fabric.*,no-master$' \
+	"no SM"
 # no SM found: an empty list (the sweep asked); a file does not say
 "$IBTOPO" --db "$TESTDIR/clean.db" analyze --format json --fail-on never |
 	grep -q '"subnet_managers": *\[\]' || flunk "clean: subnet_managers not []"
@@ -122,8 +115,7 @@ sim_spy "$TESTDIR/mads.log" "$IBTOPO" --db "$TESTDIR/sm.db" discover \
 	flunk "SMInfo Gets: $(grep -c ' 0020$' "$TESTDIR/mads.log")"
 grep -v '^[0-9a-f][0-9a-f] 01 ' "$TESTDIR/mads.log" >"$TESTDIR/not-get" &&
 	flunk "MADs other than Gets: $(sort "$TESTDIR/not-get" | uniq -c)"
-got=$("$IBTOPO" --db "$TESTDIR/sm.db" analyze --format csv | tr -d '\r' |
-	grep -E "$SMS|$DUPS|$CAPS")
+got=$(csv_findings "$TESTDIR/sm.db" "$SMS|$DUPS|$CAPS")
 [ -z "$got" ] || flunk "a master and a standby: $got"
 [ "$("$TOOL" exec "$TESTDIR/sm.db" "SELECT count(*) FROM sms WHERE answered
 	AND (node_guid = 1048583 AND state = 3 AND priority = 3
@@ -150,29 +142,20 @@ for pid in $CLEANUP_PIDS; do
 done
 CLEANUP_PIDS=
 
-cp "$TESTDIR/sm.db" "$TESTDIR/outrank.db"
-"$TOOL" exec "$TESTDIR/outrank.db" "UPDATE sms SET priority = 9 WHERE state = 2" \
-	>/dev/null || fail "edit the snapshot"
-got=$("$IBTOPO" --db "$TESTDIR/outrank.db" analyze --format csv | tr -d '\r' |
-	grep -E "$SMS")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^sm-state,warning,host01,0x0000000000100000,1,host04,0x0000000000100007,1,.*the standby subnet manager on 'host01' port 1 has priority 9, above the master's 3.*,standby-outranks-master$" ||
-	flunk "a standby above the master: $got"
-cp "$TESTDIR/sm.db" "$TESTDIR/masters.db"
-"$TOOL" exec "$TESTDIR/masters.db" "UPDATE sms SET state = 3" >/dev/null ||
-	fail "edit the snapshot"
-got=$("$IBTOPO" --db "$TESTDIR/masters.db" analyze --format csv | tr -d '\r' |
-	grep -E "$SMS")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q '^sm-state,error,.*2 subnet managers are master.*,several-masters$' ||
-	flunk "two masters: $got"
+db_edit sm outrank "UPDATE sms SET priority = 9 WHERE state = 2"
+got=$(csv_findings "$TESTDIR/outrank.db" "$SMS")
+one_finding "$got" "^sm-state,warning,host01,0x0000000000100000,1,host04,0x0000000000100007,1,.*the standby subnet manager on 'host01' port 1 has priority 9, above the master's 3.*,standby-outranks-master$" \
+	"a standby above the master"
+db_edit sm masters "UPDATE sms SET state = 3"
+got=$(csv_findings "$TESTDIR/masters.db" "$SMS")
+one_finding "$got" '^sm-state,error,.*2 subnet managers are master.*,several-masters$' \
+	"two masters"
 
 # ---- a LID twice
 sim_cmd 'Baselid "host04"[1] 1'
 got=$(sweep "$TESTDIR/lid.db")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q '^duplicate-lid,error,host02,0x0000000000100003,1,host04,0x0000000000100007,1,.*answer to LID 1' ||
-	flunk "a LID twice: $got"
+one_finding "$got" '^duplicate-lid,error,host02,0x0000000000100003,1,host04,0x0000000000100007,1,.*answer to LID 1' \
+	"a LID twice"
 sim_stop
 
 cat >"$TESTDIR/desc.net" <<'NET'
@@ -189,7 +172,6 @@ NET
 sim_start_as "$TESTDIR/desc.net" hostA
 sim_opensm
 got=$(sweep "$TESTDIR/desc.db")
-[ "$(count_lines "$got")" -eq 1 ] &&
-	printf '%s\n' "$got" | grep -q "^duplicate-node-desc,warning,node01 mlx5_0,0x[0-9a-f]*,,node01 mlx5_0,0x[0-9a-f]*,,.*2 nodes share the description 'node01 mlx5_0'" ||
-	flunk "one description twice: $got"
+one_finding "$got" "^duplicate-node-desc,warning,node01 mlx5_0,0x[0-9a-f]*,,node01 mlx5_0,0x[0-9a-f]*,,.*2 nodes share the description 'node01 mlx5_0'" \
+	"one description twice"
 exit "$failed"
