@@ -64,6 +64,15 @@ sweep() {
 	findings "$TESTDIR/$1.db"
 }
 
+# partitioned NAME REGEX WHAT: with standard input as partitions.conf
+# (NAME.conf), an opensm sweep, then ours (sweep NAME): one pkey-*
+# finding, that matches REGEX
+partitioned() {
+	cat >"$TESTDIR/$1.conf"
+	osm_partitions "$1"
+	one_finding "$(sweep "$1")" "$2" "$3"
+}
+
 # findings DB: the pkey-* findings of its latest snapshot
 findings() {
 	csv_findings "$1" "$PKEYS"
@@ -96,33 +105,24 @@ grep -q '^host02 .* 0xffff,0x8101$' "$TESTDIR/out" ||
 	flunk "show ports text: $(grep '^host02' "$TESTDIR/out")"
 
 # ---- one PKey full on host02, limited on host03, both on leaf01
-cat >"$TESTDIR/mixed.conf" <<'EOF'
+partitioned mixed "^pkey-membership-mixed,warning,host03,0x0000000000100005,1,host02,0x0000000000100003,1,leaf01,0x0000000000200002,,.*'host03' port 1 is a limited member of partition 0x0101 while 1 other host on its leaf, 'leaf01', holds it as a full member.*,limited-among-full\$" \
+	"mixed" <<'EOF'
 Default=0x7fff, ipoib : ALL=full;
 store=0x0101 : 0x100004=full, 0x100006=limited;
 EOF
-osm_partitions mixed
-got=$(sweep mixed)
-one_finding "$got" "^pkey-membership-mixed,warning,host03,0x0000000000100005,1,host02,0x0000000000100003,1,leaf01,0x0000000000200002,,.*'host03' port 1 is a limited member of partition 0x0101 while 1 other host on its leaf, 'leaf01', holds it as a full member.*,limited-among-full\$" \
-	"mixed"
 
 # ---- a partition of limited members only
-cat >"$TESTDIR/limited.conf" <<'EOF'
+partitioned limited "^pkey-no-full-member,error,host02,0x0000000000100003,1,host03,0x0000000000100005,1,.*the 2 members of partition 0x0101 .* are all limited members.*,partition\$" \
+	"all limited" <<'EOF'
 Default=0x7fff, ipoib : ALL=full;
 store=0x0101 : 0x100004=limited, 0x100006=limited;
 EOF
-osm_partitions limited
-got=$(sweep limited)
-one_finding "$got" "^pkey-no-full-member,error,host02,0x0000000000100003,1,host03,0x0000000000100005,1,.*the 2 members of partition 0x0101 .* are all limited members.*,partition\$" \
-	"all limited"
 
 # ---- the default partition without a full member
-cat >"$TESTDIR/nofull.conf" <<'EOF'
+partitioned nofull "^pkey-no-full-member,error,host01,0x0000000000100000,1,.*none of the 5 ports in the default partition (0x7fff) is a full member.*,default-partition\$" \
+	"default partition" <<'EOF'
 Default=0x7fff : ALL=limited, SELF=limited;
 EOF
-osm_partitions nofull
-got=$(sweep nofull)
-one_finding "$got" "^pkey-no-full-member,error,host01,0x0000000000100000,1,.*none of the 5 ports in the default partition (0x7fff) is a full member.*,default-partition\$" \
-	"default partition"
 
 # ---- an enforcing switch port without the host's PKey (stored)
 # leaf01 (0x200002) port 2 is host02's
