@@ -423,6 +423,38 @@ one_finding() {
 		flunk "$3: $1"
 }
 
+# dump_fts_require: skip without python3, ibsim, opensm, ibnetdiscover
+# or dump_fts (DUMP_FTS then)
+dump_fts_require() {
+	python_require
+	opensm_gen_require
+	ibnetdiscover_require
+	DUMP_FTS=$(command -v dump_fts) ||
+		skip "dump_fts not found (infiniband-diags)"
+}
+
+# osm_sweep NET ENGINE DIR [OPENSM ARGS]: one opensm sweep of NET under
+# ibsim with ENGINE, its dump files (-D 0x43) in DIR/osm, then
+# DIR/fabric.topo and DIR/dump_fts.txt read live. The log must say
+# "<ENGINE> tables configured" (opensm exits 0 when it falls back).
+osm_sweep() {
+	net=$1 eng=$2 dir=$3
+	shift 3
+	mkdir -p "$dir/osm"
+	sim_start -n "$net"
+	sim_client env OSM_CACHE_DIR="$dir/osm" OSM_TMP_DIR="$dir/osm" \
+		"$OPENSM" -o -R "$eng" --dump_files_dir "$dir/osm" -D 0x43 \
+		-f "$dir/osm/osm.log" "$@" >"$dir/opensm.out" 2>&1 ||
+		{ sim_stop; fail "opensm -R $eng failed"; }
+	sim_client "$IBNETDISCOVER" >"$dir/fabric.topo" 2>"$dir/ibnd.err" ||
+		{ sim_stop; fail "ibnetdiscover failed"; }
+	sim_client "$DUMP_FTS" >"$dir/dump_fts.txt" 2>"$dir/dump_fts.err" ||
+		{ sim_stop; fail "dump_fts failed"; }
+	sim_stop
+	grep -q "osm_ucast_mgr_process: $eng tables configured" "$dir/osm/osm.log" ||
+		fail "opensm did not route with $eng: $(grep 'tables configured\|ERR' "$dir/osm/osm.log" | head -3)"
+}
+
 # count_lines TEXT: number of lines (0 for empty text).
 count_lines() {
 	if [ -z "$1" ]; then

@@ -16,40 +16,11 @@
 #    that only host -> switch routes make;
 #  - $T/long.dump: sw00 sends sw01's LID by sw03, 3 links where 1 does.
 # ring_sweep ENGINE DIR [OPENSM ARGS]: one opensm sweep of the ring,
-# its dumps (-D 0x43) in DIR/osm, DIR/fabric.topo and DIR/dump_fts.txt.
-
-ring_require() {
-	python_require
-	opensm_gen_require
-	ibnetdiscover_require
-	DUMP_FTS=$(command -v dump_fts) ||
-		skip "dump_fts not found (infiniband-diags)"
-}
-
-# ring_client COMMAND...: a simulator client, killed if it hangs (a
-# client of a dead ibsim never returns); its output goes to files
-ring_client() {
-	(cd "$T/work" &&
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$@")
-}
+# its dumps (-D 0x43) in DIR/osm, DIR/fabric.topo and DIR/dump_fts.txt
+# (osm_sweep of tests/lib.sh). The tests call dump_fts_require first.
 
 ring_sweep() {
-	eng=$1 dir=$2
-	shift 2
-	mkdir -p "$dir/osm"
-	sim_start -n "$T/ring.net"
-	ring_client env OSM_CACHE_DIR="$dir/osm" OSM_TMP_DIR="$dir/osm" \
-		"$OPENSM" -o -R "$eng" --dump_files_dir "$dir/osm" -D 0x43 \
-		-f "$dir/osm/osm.log" "$@" >"$dir/opensm.out" 2>&1 ||
-		{ sim_stop; fail "opensm -R $eng failed"; }
-	ring_client "$IBNETDISCOVER" >"$dir/fabric.topo" 2>"$dir/ibnd.err" ||
-		{ sim_stop; fail "ibnetdiscover failed"; }
-	ring_client "$DUMP_FTS" >"$dir/dump_fts.txt" 2>"$dir/dump_fts.err" ||
-		{ sim_stop; fail "dump_fts failed"; }
-	sim_stop
-	grep -q "osm_ucast_mgr_process: $eng tables configured" "$dir/osm/osm.log" ||
-		fail "opensm did not route with $eng: $(grep 'tables configured\|ERR' "$dir/osm/osm.log" | head -3)"
+	osm_sweep "$T/ring.net" "$@"
 }
 
 # ring_plant DUMP "SWITCH:LID:PORT ..." >OUT: those entries of DUMP set

@@ -19,7 +19,7 @@
 # chroot cannot be built (not root, or Debian's archive unreachable).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/routes-ring-lib.sh"
-ring_require
+dump_fts_require
 T=$TESTDIR
 cache=${IBTOPO_CHROOT_CACHE:-/var/cache/ibtopo-tests}
 { mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; } || cache=$T/chroots

@@ -11,39 +11,8 @@
 # entry sent back) are found once each at the right switch and port.
 # Needs ibsim, libumad2sim, opensm, ibnetdiscover, dump_fts (else SKIP).
 . "$top_srcdir/tests/lib.sh"
-python_require
-opensm_gen_require
-ibnetdiscover_require
-DUMP_FTS=$(command -v dump_fts) || skip "dump_fts not found (infiniband-diags)"
+dump_fts_require
 T=$TESTDIR
-
-# client COMMAND...: a simulator client, killed if it hangs (a client of
-# a dead ibsim never returns); its output goes to files, never a pipe
-client() {
-	(cd "$T/work" &&
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$@")
-}
-
-# sweep NET ENGINE DIR [OPENSM ARGS]: one opensm sweep with ENGINE, its
-# dump files in DIR/osm; DIR/fabric.topo and DIR/dump_fts.txt read after.
-sweep() {
-	net=$1 eng=$2 dir=$3
-	shift 3
-	mkdir -p "$dir/osm"
-	sim_start -n "$net"
-	client env OSM_CACHE_DIR="$dir/osm" OSM_TMP_DIR="$dir/osm" \
-		"$OPENSM" -o -R "$eng" --dump_files_dir "$dir/osm" -D 0x43 \
-		-f "$dir/osm/osm.log" "$@" >"$dir/opensm.out" 2>&1 ||
-		{ sim_stop; fail "opensm -R $eng failed"; }
-	client "$IBNETDISCOVER" >"$dir/fabric.topo" 2>"$dir/ibnd.err" ||
-		{ sim_stop; fail "ibnetdiscover failed"; }
-	client "$DUMP_FTS" >"$dir/dump_fts.txt" 2>"$dir/dump_fts.err" ||
-		{ sim_stop; fail "dump_fts failed"; }
-	sim_stop
-	grep -q "osm_ucast_mgr_process: $eng tables configured" "$dir/osm/osm.log" ||
-		fail "opensm did not route with $eng: $(grep 'tables configured\|ERR' "$dir/osm/osm.log" | head -3)"
-}
 
 # awk_count TOPO DUMP: "GUID PORT ROUTES DLIDS" per switch port, counted
 # by tracing every CA pair over the dump; "unreachable N" last.
@@ -123,7 +92,7 @@ ours() {
 
 for eng in ftree updn minhop dor; do
 	d=$T/$eng
-	sweep "$T/ft2.net" "$eng" "$d"
+	osm_sweep "$T/ft2.net" "$eng" "$d"
 	run 0 "$IBTOPO" routes "$d/fabric.topo" --routes "$d/osm/opensm-lfts.dump" \
 		--format json || continue
 	cp "$T/out" "$d/routes.json"
@@ -148,7 +117,7 @@ done
 
 # ---- minhop on a ring: a credit loop each way round
 d=$T/ring
-sweep "$T/ring.net" minhop "$d"
+osm_sweep "$T/ring.net" minhop "$d"
 run 1 "$IBTOPO" routes "$d/fabric.topo" --routes "$d/osm/opensm-lfts.dump" \
 	--format json
 got=$(json_get '"%s %s %s" % (j["routes"]["credit_loops"],
@@ -173,7 +142,7 @@ grep "^0x000e" "$base" | grep -qv ' 002 \| 004 ' &&
 	fail "ftree no longer routes LID 14 as this test expects"
 for fault in hole loop; do
 	d=$T/$fault
-	sweep "$T/ft2.net" file "$d" -U "$T/$fault.dump"
+	osm_sweep "$T/ft2.net" file "$d" -U "$T/$fault.dump"
 	run 1 "$IBTOPO" routes "$d/fabric.topo" --routes "$d/dump_fts.txt" \
 		--format json || continue
 	json_get '"\n".join("%s %s %s %s %s" % (f["kind"], f["a"]["node"],

@@ -13,37 +13,15 @@
 #    that LID, hitting the 2 hosts of leaf01, and unreachable_pairs 2.
 # Needs ibsim, libumad2sim, opensm, ibnetdiscover, dump_fts (else SKIP).
 . "$top_srcdir/tests/lib.sh"
-python_require
-opensm_gen_require
-ibnetdiscover_require
-DUMP_FTS=$(command -v dump_fts) || skip "dump_fts not found (infiniband-diags)"
+dump_fts_require
 T=$TESTDIR
-
-# client COMMAND...: a simulator client, killed if it hangs; output to files
-client() {
-	(cd "$T/work" &&
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$@")
-}
 
 # sweep ENGINE DIR [OPENSM ARGS]: one opensm sweep with LMC 1, dumps in
 # DIR/osm, then DIR/fabric.topo and DIR/dump_fts.txt
 sweep() {
 	eng=$1 dir=$2
 	shift 2
-	mkdir -p "$dir/osm"
-	sim_start -n "$T/ft2.net"
-	client env OSM_CACHE_DIR="$dir/osm" OSM_TMP_DIR="$dir/osm" \
-		"$OPENSM" -o -l 1 -R "$eng" --dump_files_dir "$dir/osm" -D 0x43 \
-		-f "$dir/osm/osm.log" "$@" >"$dir/opensm.out" 2>&1 ||
-		{ sim_stop; fail "opensm -R $eng failed"; }
-	client "$IBNETDISCOVER" >"$dir/fabric.topo" 2>"$dir/ibnd.err" ||
-		{ sim_stop; fail "ibnetdiscover failed"; }
-	client "$DUMP_FTS" >"$dir/dump_fts.txt" 2>"$dir/dump_fts.err" ||
-		{ sim_stop; fail "dump_fts failed"; }
-	sim_stop
-	grep -q "osm_ucast_mgr_process: $eng tables configured" "$dir/osm/osm.log" ||
-		fail "opensm did not route with $eng: $(grep 'tables configured\|ERR' "$dir/osm/osm.log" | head -3)"
+	osm_sweep "$T/ft2.net" "$eng" "$dir" -l 1 "$@"
 }
 
 # summary JSON: the counts and the findings, one line each

@@ -13,7 +13,7 @@
 # Needs ibsim, libumad2sim, opensm, ibnetdiscover, dump_fts (else SKIP).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/routes-ring-lib.sh"
-ring_require
+dump_fts_require
 T=$TESTDIR
 ring_setup
 
