@@ -423,6 +423,13 @@ one_finding() {
 		flunk "$3: $1"
 }
 
+# gen_fattree RADIX LEVELS NET: bench/gen-fattree.py's fat tree of
+# RADIX-port switches and LEVELS levels, an ibsim net file
+gen_fattree() {
+	"$PYTHON3" "${top_srcdir:-.}/bench/gen-fattree.py" --radix "$1" \
+		--levels "$2" -o "$3" 2>/dev/null || fail "gen-fattree.py"
+}
+
 # dump_fts_require: skip without python3, ibsim, opensm, ibnetdiscover
 # or dump_fts (DUMP_FTS then)
 dump_fts_require() {

@@ -36,8 +36,7 @@ sched_fabrics() {
 	"$IBTOPO" plan dragonfly-plus --groups 5 --leaves 4 --spines 4 \
 		--hosts-per-leaf 4 -o "$dir/dfp.topo" || fail "plan dragonfly-plus"
 	echo "plan-dragonfly-plus $dir/dfp.topo"
-	"$PYTHON3" "${top_srcdir:-.}/bench/gen-fattree.py" --radix 8 --levels 3 \
-		-o "$dir/gen-ft3.net" 2>/dev/null || fail "gen-fattree.py"
+	gen_fattree 8 3 "$dir/gen-ft3.net"
 	echo "gen-fat-tree-3 $dir/gen-ft3.net"
 	"$PYTHON3" "${top_srcdir:-.}/tests/data/gen-director.py" \
 		-o "$dir/director.topo" || fail "gen-director.py"

@@ -12,8 +12,7 @@
 sim_require
 python_require
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 8 2 "$TESTDIR/ft.net"
 sim_start "$TESTDIR/ft.net"
 SIM_HOST=h00001
 export SIM_HOST

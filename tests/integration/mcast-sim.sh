@@ -22,8 +22,7 @@
 sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 4 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 4 2 "$TESTDIR/ft.net"
 sim_start_as "$TESTDIR/ft.net" h00001
 
 # ---- OpenSM as a daemon (its SA answers), then the joins

@@ -10,8 +10,7 @@ sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 8 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 8 2 "$TESTDIR/ft.net"
 grep -q 'guid' "$TESTDIR/ft.net" && fail "the generated net file states GUIDs"
 switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
 sim_start_as "$TESTDIR/ft.net" h00001

@@ -22,8 +22,7 @@ sim_require
 python_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 diag_require DUMP_FTS dump_fts
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 16 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 16 2 "$TESTDIR/ft.net"
 switches=$(grep -c '^Switch' "$TESTDIR/ft.net")
 nodes=$(grep -c '^Switch\|^Hca' "$TESTDIR/ft.net")
 sim_start_as "$TESTDIR/ft.net" h00001
