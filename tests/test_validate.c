@@ -348,6 +348,17 @@ static void fabric_as_planned_validates_clean(void **state)
 	assert_int_equal(c->list.count, 0);
 }
 
+/* Finding i of the list: a miswired-link of that subkind. */
+static const struct ibtopo_finding *miswire(const struct ctx *c, size_t i,
+					    int subkind)
+{
+	const struct ibtopo_finding *f = &c->list.items[i];
+
+	assert_int_equal(f->kind, IBTOPO_FIND_MISWIRED_LINK);
+	assert_int_equal(f->subkind, subkind);
+	return f;
+}
+
 static void seven_faults_give_exactly_seven_findings(void **state)
 {
 	struct ctx *c = *state;
@@ -375,18 +386,14 @@ static void seven_faults_give_exactly_seven_findings(void **state)
 	assert_int_equal(f->a.guid, 0);		/* the plan's is made up */
 	assert_int_equal(f->num.links.links, 4);
 
-	f = &c->list.items[1];
-	assert_int_equal(f->kind, IBTOPO_FIND_MISWIRED_LINK);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_SWAPPED);
+	f = miswire(c, 1, IBTOPO_MOVE_SWAPPED);
 	assert_end(&f->a, "leaf04", 1);
 	assert_end(&f->b, "host014", 1);
 	assert_end(&f->c, "leaf04", 2);
 	assert_end(&f->d, "host013", 1);
 	assert_int_equal(f->a.guid, real_guid("leaf04"));
 
-	f = &c->list.items[2];
-	assert_int_equal(f->kind, IBTOPO_FIND_MISWIRED_LINK);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
+	f = miswire(c, 2, IBTOPO_MOVE_ONE_END);
 	assert_end(&f->a, "spine02", 3);	/* right */
 	assert_end(&f->b, "leaf03", 20);	/* found */
 	assert_end(&f->c, "spine02", 3);
@@ -437,9 +444,7 @@ static void host_on_wrong_leaf_is_one_miswire(void **state)
 	build_actual(c, NULL);
 	validate(c, NULL);
 	assert_int_equal(c->list.count, 1);
-	f = &c->list.items[0];
-	assert_int_equal(f->kind, IBTOPO_FIND_MISWIRED_LINK);
-	assert_int_equal(f->subkind, IBTOPO_MOVE_ONE_END);
+	f = miswire(c, 0, IBTOPO_MOVE_ONE_END);
 	assert_end(&f->a, "host002", 1);
 	assert_end(&f->b, "leaf03", 30);
 	assert_end(&f->d, "leaf01", 2);
