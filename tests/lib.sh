@@ -423,6 +423,31 @@ one_finding() {
 		flunk "$3: $1"
 }
 
+# ibdmchk_chroot: the Debian sid chroot with ibutils' ibdmchk
+# (tools/debian-chroot.sh; kept in $IBTOPO_CHROOT_CACHE, else
+# /var/cache/ibtopo-tests where writable, else under $TESTDIR) as
+# IBDM_ROOT, and IBDM_WORK a directory in it removed at exit; skip where
+# no chroot can be built
+ibdmchk_chroot() {
+	local cache=${IBTOPO_CHROOT_CACHE:-/var/cache/ibtopo-tests} rc
+	{ mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; } ||
+		cache=$TESTDIR/chroots
+	sh "$top_srcdir/tools/debian-chroot.sh" sid "$cache/sid" ibutils
+	rc=$?
+	[ $rc -eq 77 ] && skip "no Debian sid chroot here (said above)"
+	[ $rc -eq 0 ] || fail "tools/debian-chroot.sh sid ibutils failed"
+	IBDM_ROOT=$cache/sid
+	[ -x "$IBDM_ROOT/usr/bin/ibdmchk" ] || fail "no ibdmchk in $IBDM_ROOT"
+	IBDM_WORK=$(mktemp -d "$IBDM_ROOT/tmp/ibtopo-ibdmchk.XXXXXX") ||
+		fail "mktemp in $IBDM_ROOT"
+	CLEANUP_HOOK=ibdmchk_cleanup
+}
+
+# shellcheck disable=SC2317 # lib_cleanup runs it
+ibdmchk_cleanup() {
+	rm -rf --one-file-system "$IBDM_WORK"
+}
+
 # gen_fattree RADIX LEVELS NET: bench/gen-fattree.py's fat tree of
 # RADIX-port switches and LEVELS levels, an ibsim net file
 gen_fattree() {

@@ -21,19 +21,8 @@
 . "$top_srcdir/tests/routes-ring-lib.sh"
 dump_fts_require
 T=$TESTDIR
-cache=${IBTOPO_CHROOT_CACHE:-/var/cache/ibtopo-tests}
-{ mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; } || cache=$T/chroots
-sh "$top_srcdir/tools/debian-chroot.sh" sid "$cache/sid" ibutils
-rc=$?
-[ $rc -eq 77 ] && skip "no Debian sid chroot here (said above)"
-[ $rc -eq 0 ] || fail "tools/debian-chroot.sh sid failed"
-R=$cache/sid
-[ -x "$R/usr/bin/ibdmchk" ] || fail "no ibdmchk in $R"
-W=$(mktemp -d "$R/tmp/ibtopo-ibdmchk.XXXXXX") || fail "mktemp in $R"
-# shellcheck disable=SC2317 # lib_cleanup runs it
-ibdmchk_cleanup() { rm -rf "$W"; }
-# shellcheck disable=SC2034 # lib_cleanup runs it
-CLEANUP_HOOK=ibdmchk_cleanup
+ibdmchk_chroot
+R=$IBDM_ROOT W=$IBDM_WORK
 
 # ibdmchk DIR NAME [-a]: ibdmchk on DIR/osm's files, its report in
 # DIR/NAME

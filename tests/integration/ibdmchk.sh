@@ -46,24 +46,11 @@ ibnetdiscover_require
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 
 # ---- the chroot with ibdmchk (sid's ibutils)
-cache=${IBTOPO_CHROOT_CACHE:-/var/cache/ibtopo-tests}
-{ mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; } || cache=$TESTDIR/chroots
-sh "$top_srcdir/tools/debian-chroot.sh" sid "$cache/sid" ibutils
-rc=$?
-[ $rc -eq 77 ] && skip "no Debian sid chroot here (said above)"
-[ $rc -eq 0 ] || fail "tools/debian-chroot.sh sid ibutils failed"
-ROOT=$cache/sid
-[ -x "$ROOT/usr/bin/ibdmchk" ] || fail "no ibdmchk in $ROOT"
-W=$(mktemp -d "$ROOT/tmp/ibtopo-ibdmchk.XXXXXX") || fail "mktemp in $ROOT"
-ibdmchk_cleanup() {
-	rm -rf --one-file-system "$W"
-}
-# shellcheck disable=SC2034 # lib_cleanup runs it
-CLEANUP_HOOK=ibdmchk_cleanup
+ibdmchk_chroot
+ROOT=$IBDM_ROOT W=$IBDM_WORK
 
 # ---- the fabric, OpenSM's tables with two groups, ibnetdiscover's view
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 4 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 4 2 "$TESTDIR/ft.net"
 sim_start_as "$TESTDIR/ft.net" h00001
 . "$top_srcdir/tests/mcast-lib.sh"
 mcast_opensm "$TESTDIR/dump"
