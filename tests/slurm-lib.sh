@@ -125,25 +125,22 @@ s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])'
 }
 
-slurm_ctld_run() {
-	local d=$1 conf=$2 nodes=$3 ctld end up='' i file=topology.conf
-
-	mkdir -p "$d/state" "$d/spool" || fail "mkdir $d"
-	[ "$SLURM_TOPO" = yaml ] && file=topology.yaml
-	[ "$conf" = "$d/$file" ] || cp "$conf" "$d/$file"
-	i=$(slurm_in "$d")
-	cat >"$d/slurm.conf" <<EOF
+# slurm_conf_common SOCKET DIR: the slurm.conf lines of every private
+# slurmctld: root, munge at SOCKET, a free port, its state, spool, log
+# and pid file in DIR
+slurm_conf_common() {
+	cat <<EOF
 ClusterName=ibtopo
 SlurmctldHost=localhost
 SlurmctldPort=$(slurm_free_port)
 SlurmUser=root
 AuthType=auth/munge
-AuthInfo=socket=$(slurm_in "$M")/munge.sock
+AuthInfo=socket=$1
 CredType=cred/munge
-StateSaveLocation=$i/state
-SlurmdSpoolDir=$i/spool
-SlurmctldLogFile=$i/slurmctld.log
-SlurmctldPidFile=$i/slurmctld.pid
+StateSaveLocation=$2/state
+SlurmdSpoolDir=$2/spool
+SlurmctldLogFile=$2/slurmctld.log
+SlurmctldPidFile=$2/slurmctld.pid
 SlurmctldDebug=info
 MailProg=/bin/true
 SelectType=select/cons_tres
@@ -152,6 +149,16 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
 EOF
+}
+
+slurm_ctld_run() {
+	local d=$1 conf=$2 nodes=$3 ctld end up='' i file=topology.conf
+
+	mkdir -p "$d/state" "$d/spool" || fail "mkdir $d"
+	[ "$SLURM_TOPO" = yaml ] && file=topology.yaml
+	[ "$conf" = "$d/$file" ] || cp "$conf" "$d/$file"
+	i=$(slurm_in "$d")
+	slurm_conf_common "$(slurm_in "$M")/munge.sock" "$i" >"$d/slurm.conf"
 	case $SLURM_TOPO in
 	tree | block) echo "TopologyPlugin=topology/$SLURM_TOPO" >>"$d/slurm.conf" ;;
 	esac

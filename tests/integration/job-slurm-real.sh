@@ -21,26 +21,10 @@ topo=$DATA/ck-cables.topo dump=$DATA/rt-ck-lfts.dump
 d=$(slurm_tmp)
 slurm_munge_start "$d/munge"
 mkdir -p "$d/state" "$d/spool" || fail "mkdir $d"
-cat >"$d/slurm.conf" <<EOF
-ClusterName=ibtopo
-SlurmctldHost=localhost
-SlurmctldPort=$(slurm_free_port)
-SlurmUser=root
-AuthType=auth/munge
-AuthInfo=socket=$M/munge.sock
-CredType=cred/munge
-StateSaveLocation=$d/state
-SlurmdSpoolDir=$d/spool
-SlurmctldLogFile=$d/slurmctld.log
-SlurmctldPidFile=$d/slurmctld.pid
-SlurmctldDebug=info
-MailProg=/bin/true
-SelectType=select/cons_tres
-ProctrackType=proctrack/linuxproc
+{
+	slurm_conf_common "$M/munge.sock" "$d"
+	cat <<EOF
 TaskPlugin=task/none
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
 SuspendProgram=/bin/true
 ResumeProgram=/bin/true
 SuspendTime=600
@@ -48,6 +32,7 @@ ResumeTimeout=600
 NodeName=host0[1-4] State=CLOUD
 PartitionName=all Nodes=ALL Default=YES State=UP
 EOF
+} >"$d/slurm.conf"
 SLURM_CONF=$d/slurm.conf
 export SLURM_CONF
 (cd "$d" && exec "$SLURMCTLD" -D -i -f "$d/slurm.conf") </dev/null \
