@@ -448,6 +448,16 @@ ibdmchk_cleanup() {
 	rm -rf --one-file-system "$IBDM_WORK"
 }
 
+# sim_health OUT WANT_RC WHAT ARGS...: `health ARGS` of $DB through the
+# simulator into OUT; fail unless it exits WANT_RC (WHAT: the case)
+sim_health() {
+	local out=$1 want=$2 what=$3 rc
+	shift 3
+	sim_client "$IBTOPO" --db "$DB" health "$@" >"$out"
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$what exited $rc, wanted $want"
+}
+
 # gen_fattree RADIX LEVELS NET: bench/gen-fattree.py's fat tree of
 # RADIX-port switches and LEVELS levels, an ibsim net file
 gen_fattree() {

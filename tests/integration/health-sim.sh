@@ -26,9 +26,8 @@ sim_cmd 'PerformanceSet "leaf001"[5] PortCounters.SymbolErrorCounter=11'
 sim_counters before
 
 # one snapshot: port-errors (a warning) on leaf001 port 5 only
-sim_client "$IBTOPO" --db "$DB" health --format json before >"$TESTDIR/h1.json"
-rc=$?
-[ "$rc" = 0 ] || fail "health of one snapshot exited $rc, wanted 0 (warnings only)"
+sim_health "$TESTDIR/h1.json" 0 "health of one snapshot (warnings only)" \
+	--format json before
 got=$(json_get "sorted('%s:%s %s %s %s' % (f['a']['node'], f['a']['port'], f['kind'], f['counter'], f['count']) for f in j['findings'])" \
 	<"$TESTDIR/h1.json")
 [ "$got" = "['leaf001:5 port-errors SymbolErrorCounter 11']" ] ||
@@ -56,10 +55,8 @@ sim_client "$IBTOPO" --db "$TESTDIR/scratch.db" discover --partial \
 sim_cmd 'Error "spine001"[1] 0'
 sim_counters after
 
-sim_client "$IBTOPO" --db "$DB" health after --since before --format json \
-	>"$TESTDIR/h2.json"
-rc=$?
-[ "$rc" = 1 ] || fail "health --since exited $rc, wanted 1 (errors)"
+sim_health "$TESTDIR/h2.json" 1 "health --since (errors)" \
+	after --since before --format json
 cat >"$TESTDIR/check.py" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -35,10 +35,8 @@ grep -q '# field not found\|# bad\|not valid' "$TESTDIR/ibsim.log" &&
 	fail "ibsim refused PerformanceSet: $(grep '^#' "$TESTDIR/ibsim.log")"
 sim_counters after
 
-sim_client "$IBTOPO" --db "$DB" health after --since before --format json \
-	>"$TESTDIR/h2.json"
-rc=$?
-[ "$rc" = 0 ] || fail "health --since exited $rc, wanted 0 (no errors)"
+sim_health "$TESTDIR/h2.json" 0 "health --since (no errors)" \
+	after --since before --format json
 cat >"$TESTDIR/check.py" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
