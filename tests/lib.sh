@@ -366,14 +366,15 @@ sim_spy() {
 		LD_PRELOAD="$spy:$UMAD2SIM" timeout -s KILL "${SIM_TIMEOUT:-120}" "$@")
 }
 
-# sim_opensm: one opensm sweep (LIDs, Active ports), then it exits.
+# sim_opensm [OPENSM ARGS...]: one opensm sweep (LIDs, Active ports),
+# then it exits; its log in $TESTDIR/osm/osm.log.
 sim_opensm() {
 	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 	mkdir -p "$TESTDIR/osm"
 	(cd "$TESTDIR/work" &&
 		OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o \
+		LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o "$@" \
 		-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
 		fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
 }

@@ -18,16 +18,9 @@ python_require
 diag_require PERFQUERY perfquery
 [ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 
-"$PYTHON3" "$top_srcdir/bench/gen-fattree.py" --radix 4 --levels 2 \
-	-o "$TESTDIR/ft.net" 2>/dev/null || fail "gen-fattree.py"
+gen_fattree 4 2 "$TESTDIR/ft.net"
 sim_start_as "$TESTDIR/ft.net" h00001
-mkdir -p "$TESTDIR/osm"
-(cd "$TESTDIR/work" &&
-	OSM_CACHE_DIR="$TESTDIR/osm" OSM_TMP_DIR="$TESTDIR/osm" \
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_intrin=0" \
-	LD_PRELOAD="$UMAD2SIM" timeout -s KILL 60 "$OPENSM" -o -R ftree \
-	-f "$TESTDIR/osm/osm.log" >"$TESTDIR/osm/stdout" 2>&1) ||
-	fail "opensm sweep failed (see $TESTDIR/osm/osm.log)"
+sim_opensm -R ftree
 grep -q 'ftree tables configured on all switches' "$TESTDIR/osm/osm.log" ||
 	fail "opensm did not route with ftree"
 
