@@ -38,20 +38,25 @@ def main():
         switches[x][xp] = (y, yp)
         switches[y][yp] = (x, xp)
 
-    if a.levels == 2:
-        leaves = ["leaf%03d" % (i + 1) for i in range(k)]
-        spines = ["spine%03d" % (i + 1) for i in range(half)]
-        for s in spines + leaves:
-            switches[s] = {}
-        h = 0
+    def hosted(leaves, ups, h):
+        """Hosts h+1.. on the lower half of each leaf's ports, leaf i on
+        port i+1 of each of ups; returns the last host's number."""
         for li, leaf in enumerate(leaves):
             for p in range(half):
                 h += 1
                 name = "h%05d" % h
                 hosts[name] = (leaf, p + 1)
                 switches[leaf][p + 1] = (name, 1)
-            for si, spine in enumerate(spines):
-                cable(leaf, half + si + 1, spine, li + 1)
+            for ui, up in enumerate(ups):
+                cable(leaf, half + ui + 1, up, li + 1)
+        return h
+
+    if a.levels == 2:
+        leaves = ["leaf%03d" % (i + 1) for i in range(k)]
+        spines = ["spine%03d" % (i + 1) for i in range(half)]
+        for s in spines + leaves:
+            switches[s] = {}
+        hosted(leaves, spines, 0)
     else:
         pods = a.pods or k
         if pods > k:
@@ -65,14 +70,7 @@ def main():
             leaves = ["leaf%02d-%02d" % (p + 1, j + 1) for j in range(half)]
             for s in aggs + leaves:
                 switches[s] = {}
-            for li, leaf in enumerate(leaves):
-                for q in range(half):
-                    h += 1
-                    name = "h%05d" % h
-                    hosts[name] = (leaf, q + 1)
-                    switches[leaf][q + 1] = (name, 1)
-                for ai, agg in enumerate(aggs):
-                    cable(leaf, half + ai + 1, agg, li + 1)
+            h = hosted(leaves, aggs, h)
             for ai, agg in enumerate(aggs):
                 for c in range(half):
                     cable(agg, half + c + 1, cores[ai * half + c], p + 1)
