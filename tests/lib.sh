@@ -368,6 +368,7 @@ sim_spy() {
 
 # sim_opensm [OPENSM ARGS...]: one opensm sweep (LIDs, Active ports),
 # then it exits; its log in $TESTDIR/osm/osm.log.
+# shellcheck disable=SC2120 # the tests give the options
 sim_opensm() {
 	[ -n "$OPENSM" ] && [ -x "$OPENSM" ] || skip "opensm not found"
 	mkdir -p "$TESTDIR/osm"
