@@ -134,6 +134,11 @@ int ibtopo__sweep(struct ibnd_fabric **out, const char *ca, int portnum,
 		  struct ibtopo__mad_tally *tally, struct ibtopo_error *err);
 void ibtopo__sweep_free(struct ibnd_fabric *fabric);
 
+/* discover.c: the options of ibtopo_fabric_discover() and of
+ * ibtopo_fabric_discover_counters(), checked: 0 or IBTOPO_EINVAL. */
+int ibtopo__discover_check_opts(const struct ibtopo_discover_opts *opts,
+				struct ibtopo_error *err);
+
 /* discover_local.c: where a discovery was made from (see there) */
 struct ibtopo__local {
 	uint64_t prefix;  /* PortInfo GidPrefix of the local port */

@@ -552,9 +552,8 @@ static void put_stats(const struct ibtopo_discover_opts *opts,
 	ibtopo__tally_release(tally);
 }
 
-/* The options, checked: 0 or IBTOPO_EINVAL. */
-static int check_opts(const struct ibtopo_discover_opts *opts,
-		      struct ibtopo_error *err)
+int ibtopo__discover_check_opts(const struct ibtopo_discover_opts *opts,
+				struct ibtopo_error *err)
 {
 	if (!opts)
 		return 0;
@@ -735,7 +734,7 @@ int ibtopo_fabric_discover(struct ibtopo_fabric **out,
 	if (!out)
 		return ibtopo__error_set(err, IBTOPO_EINVAL, "no output pointer");
 	*out = NULL;
-	rc = check_opts(opts, err);
+	rc = ibtopo__discover_check_opts(opts, err);
 	if (rc)
 		return rc;
 	if (cache && (size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", cache,

@@ -31,23 +31,6 @@
 #include <string.h>
 #include <time.h>
 
-/* The options, checked as ibtopo_fabric_discover() checks them. */
-static int check_opts(const struct ibtopo_discover_opts *opts,
-		      struct ibtopo_error *err)
-{
-	if (!opts)
-		return 0;
-	if (opts->version < 1 || opts->version > IBTOPO_DISCOVER_OPTS_VERSION)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "unknown discover options version %u",
-					 opts->version);
-	if (opts->version >= 2 && opts->retries > 100)
-		return ibtopo__error_set(err, IBTOPO_EINVAL,
-					 "bad retry count %u (0 to 100)",
-					 opts->retries);
-	return 0;
-}
-
 /* What the copy does not take from kept's meta: host, partial, source. */
 static int copy_rest_of_meta(struct ibtopo_fabric *f,
 			     const struct ibtopo_fabric_meta *m,
@@ -228,7 +211,7 @@ int ibtopo_fabric_discover_counters(struct ibtopo_fabric **out,
 	if (!signs)
 		signs = &none;
 	memset(signs, 0, sizeof(*signs));
-	rc = check_opts(opts, err);
+	rc = ibtopo__discover_check_opts(opts, err);
 	if (rc)
 		return rc;
 	m = ibtopo_fabric_meta(kept);
