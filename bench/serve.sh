@@ -93,31 +93,15 @@ sim_part() {
 }
 
 idle() {
-	local held out
-	"$PYTHON3" - "$SERVE_PORT" "$TESTDIR/held" <<'PY' &
-import socket, sys, time
-held = []
-for i in range(64):
-    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-    if i % 2:
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
-    held.append(s)
-open(sys.argv[2], "w").write("%d\n" % len(held))
-time.sleep(30)
-PY
-	held=$!
-	CLEANUP_PIDS="$CLEANUP_PIDS $held"
-	for _ in $(seq 1 100); do
-		[ -s "$TESTDIR/held" ] && break
-		sleep 0.1
-	done
+	local out
+	serve_hold64
 	out=$(curl -s -m 30 -o /dev/null -w '%{http_code} %{time_total}' \
 		"$SERVE_URL/metrics")
 	echo "64 connections held open ($(cat "$TESTDIR/held" 2>/dev/null)), then a" \
 		"scrape of /metrics: status ${out% *} in ${out#* } s"
 	bench_row "serve: a scrape with 64 connections held open" "${out#* }"
-	kill "$held" 2>/dev/null
-	wait "$held" 2>/dev/null
+	kill "$SERVE_HELD_PID" 2>/dev/null
+	wait "$SERVE_HELD_PID" 2>/dev/null
 }
 
 gzip_sizes() {

@@ -121,3 +121,28 @@ metrics_until() {
 	done
 	return 1
 }
+
+# serve_hold64: 64 connections to the server held open for 30 s, every
+# other one with half a request, by a python3 child (its PID in
+# SERVE_HELD_PID, on CLEANUP_PIDS); returns once they are open (or 10 s
+# passed), $TESTDIR/held then says how many.
+serve_hold64() {
+	rm -f "$TESTDIR/held"
+	"$PYTHON3" - "$SERVE_PORT" "$TESTDIR/held" <<'PY' &
+import socket, sys, time
+held = []
+for i in range(64):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    if i % 2:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    held.append(s)
+open(sys.argv[2], "w").write("%d\n" % len(held))
+time.sleep(30)
+PY
+	SERVE_HELD_PID=$!
+	CLEANUP_PIDS="$CLEANUP_PIDS $SERVE_HELD_PID"
+	for _ in $(seq 1 100); do
+		[ -s "$TESTDIR/held" ] && break
+		sleep 0.1
+	done
+}

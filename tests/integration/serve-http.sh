@@ -65,23 +65,8 @@ done
 # ---- 64 idle connections (32 silent, 32 with half a request), then a
 # scrape: answered while they are held, not once their 15 s idle timeout
 # frees a slot (the time is a figure for the log, not a condition)
-"$PYTHON3" - "$SERVE_PORT" "$TESTDIR/held" <<'PY' &
-import socket, sys, time
-held = []
-for i in range(64):
-    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
-    if i % 2:
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
-    held.append(s)
-open(sys.argv[2], "w").write("%d\n" % len(held))
-time.sleep(30)
-PY
-held_pid=$!
-CLEANUP_PIDS="$CLEANUP_PIDS $held_pid"
-for _ in $(seq 1 100); do
-	[ -s "$TESTDIR/held" ] && break
-	sleep 0.1
-done
+serve_hold64
+held_pid=$SERVE_HELD_PID
 [ "$(cat "$TESTDIR/held" 2>/dev/null)" = 64 ] || fail "64 connections not opened"
 out=$(curl -s -m 10 -o "$TESTDIR/body" -w '%{http_code} %{time_total}' \
 	"$SERVE_URL/metrics" 2>/dev/null)
