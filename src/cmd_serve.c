@@ -627,10 +627,7 @@ static int sweep_ports(struct serve_run *r, struct serve_set *w,
 			ibtopo_fabric_free(f);
 			continue;
 		}
-		if (ibtopo_fabric_meta(f)->sm_guid || ports[i].sm_guid)
-			seen[nseen++] = ibtopo_fabric_meta(f)->sm_guid ?
-						ibtopo_fabric_meta(f)->sm_guid :
-						ports[i].sm_guid;
+		ibtopo_local_ports_seen(seen, &nseen, &ports[i], f);
 		snprintf(key, sizeof(key), "%s/%u", ports[i].ca, ports[i].port);
 		rc = set_add(r, w, f, key, err);
 	}

@@ -262,10 +262,7 @@ int cli_discover_all_ports(const struct cli_cmd *cmd,
 			ibtopo_fabric_free(f);
 			continue;
 		}
-		if (ibtopo_fabric_meta(f)->sm_guid || ports[i].sm_guid)
-			seen[nseen++] = ibtopo_fabric_meta(f)->sm_guid ?
-						ibtopo_fabric_meta(f)->sm_guid :
-						ports[i].sm_guid;
+		ibtopo_local_ports_seen(seen, &nseen, &ports[i], f);
 		one = discover_one(g, &store, f, save_flags, label, engine,
 				   quiet, &ports[i]);
 		done[ndone++] = f;

@@ -158,11 +158,41 @@ static void next_port_skips_down_ethernet_and_covered_subnets(void **state)
 	assert_int_equal(ibtopo_local_ports_next(NULL, 0, 0, seen, 0), 0);
 }
 
+/* The subnet a swept port covers: the sweep's master, else the port's. */
+static void seen_takes_the_sweeps_sm_then_the_ports(void **state)
+{
+	static const struct ibtopo_local_port a = { "mlx5_0", 1, true, true,
+						    0x11, 0, 1, 0xa };
+	static const struct ibtopo_local_port b = { "mlx5_1", 1, true, true,
+						    0x21, 0, 0, 0 };
+	struct ibtopo_error err;
+	struct ibtopo_fabric *f = NULL;
+	uint64_t seen[4] = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(ibtopo_fabric_new(&f, &err), 0);
+	/* no SM found by the sweep: the port's own */
+	ibtopo_local_ports_seen(seen, &n, &a, f);
+	assert_int_equal(n, 1);
+	assert_int_equal(seen[0], 0xa);
+	/* neither knows one: nothing to remember */
+	ibtopo_local_ports_seen(seen, &n, &b, f);
+	assert_int_equal(n, 1);
+	/* the sweep's master wins over the port's */
+	ibtopo_fabric_set_subnet(f, 0xfe80000000000000ull, 1, 0xc);
+	ibtopo_local_ports_seen(seen, &n, &a, f);
+	assert_int_equal(n, 2);
+	assert_int_equal(seen[1], 0xc);
+	ibtopo_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(local_ports_lists_every_port_of_every_ca),
 		cmocka_unit_test(next_port_skips_down_ethernet_and_covered_subnets),
+		cmocka_unit_test(seen_takes_the_sweeps_sm_then_the_ports),
 	};
 
 	return cmocka_run_group_tests_name("local_ports", tests, NULL, NULL);

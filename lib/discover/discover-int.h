@@ -274,6 +274,14 @@ struct ibtopo__gets {
 };
 
 /**
+ * Settings to send through `ca` port `portnum`, `window` in flight,
+ * counted in `tally`; the rest 0 (the default timeout, no retry, SMPs)
+ * for the caller to set, with `got` and `arg`.
+ */
+void ibtopo__gets_init(struct ibtopo__gets *how, const char *ca, int portnum,
+		       unsigned window, struct ibtopo__mad_tally *tally);
+
+/**
  * Send `n` Gets through a MAD port of their own, at most `how->window`
  * in flight, and call how->got once for each; 0, or an error when the
  * port cannot be opened, a send or receive fails, or memory runs out.

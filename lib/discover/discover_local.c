@@ -218,3 +218,13 @@ size_t ibtopo_local_ports_next(const struct ibtopo_local_port *list,
 	}
 	return count;
 }
+
+void ibtopo_local_ports_seen(uint64_t *seen_sm, size_t *nseen,
+			     const struct ibtopo_local_port *p,
+			     const struct ibtopo_fabric *fabric)
+{
+	uint64_t sm = ibtopo_fabric_meta(fabric)->sm_guid;
+
+	if (sm || p->sm_guid)
+		seen_sm[(*nseen)++] = sm ? sm : p->sm_guid;
+}

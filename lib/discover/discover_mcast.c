@@ -457,18 +457,14 @@ int ibtopo__discover_mcast(struct ibtopo_fabric *fabric, ibnd_fabric_t *in,
 			   struct ibtopo__mcast_read *st,
 			   struct ibtopo_error *err)
 {
-	struct ibtopo__gets how = {
-		.ca = ca,
-		.portnum = portnum,
-		.timeout_ms = timeout_ms,
-		.retries = retries,
-		.window = MCAST_WINDOW,
-		.tally = tally,
-	};
+	struct ibtopo__gets how;
 	struct mft_read *sw = NULL;
 	size_t n = 0;
 	int rc, least;
 
+	ibtopo__gets_init(&how, ca, portnum, MCAST_WINDOW, tally);
+	how.timeout_ms = timeout_ms;
+	how.retries = retries;
 	rc = read_groups(fabric, &how, &st->sa_mads, err);
 	if (rc)
 		return rc;

@@ -267,6 +267,16 @@ static int open_agent(struct run *r, struct ibtopo_error *err)
 	return 0;
 }
 
+void ibtopo__gets_init(struct ibtopo__gets *how, const char *ca, int portnum,
+		       unsigned window, struct ibtopo__mad_tally *tally)
+{
+	memset(how, 0, sizeof(*how));
+	how->ca = ca;
+	how->portnum = portnum;
+	how->window = window;
+	how->tally = tally;
+}
+
 int ibtopo__gets_run(const struct ibtopo__gets *how,
 		     const struct ibtopo__get *gets, size_t n,
 		     struct ibtopo_error *err)

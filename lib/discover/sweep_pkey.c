@@ -201,19 +201,15 @@ int ibtopo__sweep_pkeys(struct ibtopo_fabric *fabric, const ibnd_fabric_t *in,
 			struct ibtopo_error *err)
 {
 	struct reader r = { 0 };
-	struct ibtopo__gets how = {
-		.ca = ca,
-		.portnum = portnum,
-		.timeout_ms = timeout_ms ? timeout_ms : PKEY_TIMEOUT_MS,
-		.retries = retries,
-		.window = PKEY_WINDOW,
-		.what = "PKeyTable",
-		.tally = tally,
-		.got = got_block,
-		.arg = &r,
-	};
+	struct ibtopo__gets how;
 	int rc = 0;
 
+	ibtopo__gets_init(&how, ca, portnum, PKEY_WINDOW, tally);
+	how.timeout_ms = timeout_ms ? timeout_ms : PKEY_TIMEOUT_MS;
+	how.retries = retries;
+	how.what = "PKeyTable";
+	how.got = got_block;
+	how.arg = &r;
 	for (const ibnd_node_t *n = in->nodes; n && !rc; n = n->next)
 		if (n->ports)
 			rc = plan_node(&r, in, n);

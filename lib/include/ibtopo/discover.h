@@ -206,6 +206,15 @@ int ibtopo_local_ports(struct ibtopo_local_port **out, size_t *out_count,
 size_t ibtopo_local_ports_next(const struct ibtopo_local_port *list,
 			       size_t count, size_t from,
 			       const uint64_t *seen_sm, size_t nseen);
+/**
+ * discover --all-ports: port `p` reached `fabric`; its subnet's SM (the
+ * master the sweep found, else the port's own MasterSMLID's) goes onto
+ * seen_sm[*nseen] (room for it is the caller's), unless neither is
+ * known.
+ */
+void ibtopo_local_ports_seen(uint64_t *seen_sm, size_t *nseen,
+			     const struct ibtopo_local_port *p,
+			     const struct ibtopo_fabric *fabric);
 
 /**
  * Load an `ibnetdiscover --cache` file (its layout is checked before
