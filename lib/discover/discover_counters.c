@@ -31,15 +31,14 @@
 #include <string.h>
 #include <time.h>
 
-/* What the copy does not take from kept's meta: host, partial, source. */
+/* What the copy does not take from kept's meta: host, local port,
+ * partial (the source it takes). */
 static int copy_rest_of_meta(struct ibtopo_fabric *f,
 			     const struct ibtopo_fabric_meta *m,
 			     struct ibtopo_error *err)
 {
 	int rc = ibtopo_fabric_set_host(f, m->host, err);
 
-	if (!rc)
-		rc = ibtopo_fabric_set_source(f, m->source, err);
 	if (!rc)
 		rc = ibtopo_fabric_set_local_port(f, m->local_ca, m->local_port,
 						  err);
